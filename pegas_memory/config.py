@@ -2,12 +2,10 @@
 
 An unset service URL means that service's embedded default:
 
-| setting            | unset (embedded default)                         | set                              |
-|--------------------|--------------------------------------------------|----------------------------------|
-| PEGAS_DATABASE_URL | own PostgreSQL cluster under `data_dir/postgres` | external PostgreSQL >= 15        |
-| PEGAS_QDRANT_URL   | Qdrant engine in-process (qdrant-edge)           | Qdrant server via qdrant-client  |
-| PEGAS_GRAPH_URI    | FalkorDB on a unix socket under `data_dir`       | Memgraph / Neo4j over Bolt       |
-| PEGAS_OLLAMA_URL   | local multilingual embedder, offline distiller   | Ollama embeddings and chat       |
+- PEGAS_DATABASE_URL: own PostgreSQL cluster under `data_dir/postgres`, or external >= 15;
+- PEGAS_QDRANT_URL: Qdrant engine in-process (qdrant-edge), or a Qdrant server;
+- PEGAS_GRAPH_URI: FalkorDB on a unix socket under `data_dir`, or Memgraph/Neo4j over Bolt;
+- PEGAS_OLLAMA_URL: local multilingual embedder and offline distiller, or Ollama.
 
 Only entry points build Settings; library modules receive it as an argument.
 """
@@ -16,7 +14,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import platformdirs
 from pydantic import AliasChoices, Field, field_validator
@@ -126,9 +124,9 @@ class Settings(BaseSettings):
         return self.vectors_embedded or self.graph_embedded
 
 
-def load_settings(env_file: str | os.PathLike[str] | None = None, **overrides: object) -> Settings:
+def load_settings(env_file: str | os.PathLike[str] | None = None, **overrides: Any) -> Settings:
     """Build settings from the environment, an env file (or `PEGAS_ENV_FILE`), and overrides."""
     env_file = env_file or os.environ.get("PEGAS_ENV_FILE")
     if env_file is not None:
         return Settings(_env_file=env_file, **overrides)  # type: ignore[call-arg]
-    return Settings(**overrides)  # type: ignore[arg-type]
+    return Settings(**overrides)

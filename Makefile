@@ -1,0 +1,41 @@
+# Usual tasks. `make serve` and `make test` each set everything up first on a fresh machine.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+STAMP := $(VENV)/.installed
+
+.PHONY: setup serve test test-all lint typecheck check bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# Serve the MCP tools over stdio on the embedded default (all state under PEGAS_DATA_DIR).
+serve: setup
+	$(VENV)/bin/pegas-memory doctor >&2 || true
+	exec $(VENV)/bin/pegas-memory serve
+
+# System packages the tests use (Debian's PostgreSQL 15 as the "external server"), then the tests.
+test: setup
+	bash scripts/system-deps.sh
+	$(VENV)/bin/pytest -q -m "not slow"
+
+test-all: setup
+	bash scripts/system-deps.sh
+	$(VENV)/bin/pytest -q
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: setup
+	$(VENV)/bin/mypy
+
+check: lint typecheck test
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,109 @@
+"""The `pegas-memory` command: serve, migrate, stats, doctor (and more as the product grows).
+
+Entry points build Settings once and pass them down; nothing below reads the environment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+from collections.abc import Callable, Sequence
+
+from .config import Settings, load_settings
+from .db import Database
+from .errors import PegasMemoryError
+from .server import configure_logging, serve
+from .service import MemoryService
+
+log = logging.getLogger("pegas_memory.cli")
+
+
+def _print(obj: object) -> None:
+    print(json.dumps(obj, ensure_ascii=False, indent=2, default=str))
+
+
+def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
+    serve(settings)
+    return 0
+
+
+def cmd_migrate(settings: Settings, args: argparse.Namespace) -> int:
+    with Database(settings) as db:
+        db.open(migrate=False)
+        applied = db.migrate()
+        _print({"applied": applied, **db.schema_status()})
+    return 0
+
+
+def cmd_stats(settings: Settings, args: argparse.Namespace) -> int:
+    with MemoryService(settings) as service:
+        _print(service.stats().model_dump())
+    return 0
+
+
+def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
+    from .doctor import run_checks
+
+    results = run_checks(settings)
+    ok = True
+    for check in results:
+        mark = "ok  " if check.ok else "FAIL"
+        print(f"[{mark}] {check.name}: {check.detail}")
+        if not check.ok:
+            ok = False
+            if check.fix:
+                print(f"       fix: {check.fix}")
+    return 0 if ok else 1
+
+
+COMMANDS: dict[str, tuple[str, Callable[[Settings, argparse.Namespace], int]]] = {
+    "serve": ("serve the MCP tools over stdio (the default)", cmd_serve),
+    "migrate": ("apply pending database migrations", cmd_migrate),
+    "stats": ("print what the memory holds", cmd_stats),
+    "doctor": ("check every configured service and say what to fix", cmd_doctor),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pegas-memory",
+        description="Long-term memory and knowledge base for a research agent (MCP server).",
+    )
+    parser.add_argument("--env-file", help="read settings from this env file (PEGAS_* keys)")
+    parser.add_argument("--data-dir", help="data directory (overrides PEGAS_DATA_DIR)")
+    parser.add_argument("--log-level", default="INFO")
+    sub = parser.add_subparsers(dest="command")
+    for name, (help_text, _fn) in COMMANDS.items():
+        sub.add_parser(name, help=help_text)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    configure_logging(args.log_level)
+    overrides = {"data_dir": args.data_dir} if args.data_dir else {}
+    try:
+        settings = load_settings(args.env_file, **overrides)
+    except Exception as exc:  # pydantic's ValidationError lists every bad setting
+        print(f"pegas-memory: invalid settings: {exc}", file=sys.stderr)
+        return 2
+    # SIGTERM (systemd, MCP clients) exits like Ctrl-C, so cleanup handlers run and the embedded
+    # PostgreSQL is released.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    command = args.command or "serve"
+    _help, fn = COMMANDS[command]
+    try:
+        return fn(settings, args)
+    except PegasMemoryError as exc:
+        print(f"pegas-memory {command}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

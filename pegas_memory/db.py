@@ -1,0 +1,242 @@
+"""PostgreSQL access: the connection pool, transactions, error translation and migrations.
+
+PostgreSQL is the single source of truth. Every write goes through `Database.transaction()`, so a
+domain row and the outbox rows its triggers add commit or roll back together. Driver errors are
+translated once, here: an unreachable server becomes BackendUnavailable, bad data InvalidInput.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import psycopg
+import psycopg_pool
+from psycopg.rows import dict_row
+
+from .config import Settings
+from .errors import BackendUnavailable, InvalidInput, PegasMemoryError
+from .pg_embedded import EmbeddedPostgres, start_embedded_postgres
+
+log = logging.getLogger(__name__)
+
+# Any constant works; it only has to be the same for every pegas-memory process.
+_MIGRATION_LOCK = 7_355_608_001
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+    @property
+    def checksum(self) -> str:
+        return hashlib.sha256(self.sql.encode()).hexdigest()
+
+
+def migrations_dir() -> Path:
+    """The SQL migrations: inside the installed package, or `migrations/` of a source checkout."""
+    packaged = Path(str(resources.files("pegas_memory"))) / "migrations"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "migrations"
+
+
+def load_migrations(directory: Path | None = None) -> list[Migration]:
+    directory = directory or migrations_dir()
+    found = []
+    for path in sorted(directory.glob("*.sql")):
+        match = re.match(r"^(\d+)_", path.name)
+        if match:
+            found.append(Migration(int(match.group(1)), path.stem, path.read_text("utf-8")))
+    versions = [m.version for m in found]
+    if len(versions) != len(set(versions)):
+        raise PegasMemoryError(f"two migrations share a version number in {directory}")
+    return found
+
+
+def translate_error(exc: Exception) -> PegasMemoryError:
+    """One place that turns driver errors into the pegas-memory error tree."""
+    if isinstance(exc, psycopg_pool.PoolTimeout | psycopg.OperationalError):
+        return BackendUnavailable(
+            f"PostgreSQL is unreachable ({str(exc).strip()[:300]}). Retry shortly; if it persists "
+            "check PEGAS_DATABASE_URL or run `pegas-memory doctor`."
+        )
+    if isinstance(exc, psycopg.DataError | psycopg.errors.IntegrityError):
+        return InvalidInput(f"the database refused the data: {str(exc).strip()[:300]}")
+    return PegasMemoryError(f"database error: {str(exc).strip()[:300]}")
+
+
+class Database:
+    """A pool of connections to the configured PostgreSQL, or to the embedded cluster."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self._embedded: EmbeddedPostgres | None = None
+        self._pool: psycopg_pool.ConnectionPool | None = None
+        self.url: str = ""
+
+    # ------------------------------------------------------------------ lifecycle
+    def open(self, *, migrate: bool = True) -> Database:
+        """Connect (starting the embedded cluster if no URL is set) and apply pending migrations."""
+        if self.settings.database_url:
+            self.url = self.settings.database_url
+        else:
+            self._embedded = start_embedded_postgres(self.settings.data_dir)
+            self.url = self._embedded.uri
+        self._pool = psycopg_pool.ConnectionPool(
+            self.url,
+            min_size=self.settings.db_pool_min,
+            max_size=self.settings.db_pool_max,
+            kwargs={
+                "connect_timeout": max(1, int(self.settings.db_connect_timeout)),
+                "options": f"-c statement_timeout={self.settings.statement_timeout_ms}",
+                "application_name": "pegas-memory",
+            },
+            check=psycopg_pool.ConnectionPool.check_connection,
+            open=False,
+            name="pegas-memory",
+        )
+        try:
+            self._pool.open(wait=True, timeout=self.settings.db_connect_timeout)
+        except psycopg_pool.PoolTimeout as exc:
+            self.close()
+            raise BackendUnavailable(
+                f"cannot connect to PostgreSQL at {redact_url(self.url)}: check that it runs and "
+                "that PEGAS_DATABASE_URL is right (unset it to use the embedded cluster)."
+            ) from exc
+        if migrate:
+            try:
+                self.migrate()
+            except BaseException:
+                self.close()
+                raise
+        return self
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+        if self._embedded is not None:
+            self._embedded.close()
+            self._embedded = None
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def is_open(self) -> bool:
+        return self._pool is not None
+
+    @property
+    def embedded(self) -> bool:
+        return self._embedded is not None
+
+    # ------------------------------------------------------------------ connections
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]
+        """A pooled connection in autocommit mode (for LISTEN and read-only work)."""
+        if self._pool is None:
+            raise PegasMemoryError("the database is not open")
+        try:
+            with self._pool.connection(timeout=self.settings.db_connect_timeout) as conn:
+                conn.autocommit = True
+                conn.row_factory = dict_row  # type: ignore[assignment]
+                try:
+                    yield conn  # type: ignore[misc]
+                finally:
+                    conn.autocommit = False
+        except PegasMemoryError:
+            raise
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            raise translate_error(exc) from exc
+
+    @contextmanager
+    def transaction(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]
+        """One transaction: everything inside commits together or not at all."""
+        if self._pool is None:
+            raise PegasMemoryError("the database is not open")
+        try:
+            with self._pool.connection(timeout=self.settings.db_connect_timeout) as conn:
+                conn.row_factory = dict_row  # type: ignore[assignment]
+                with conn.transaction():
+                    yield conn  # type: ignore[misc]
+        except PegasMemoryError:
+            raise
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            raise translate_error(exc) from exc
+
+    # ------------------------------------------------------------------ migrations
+    def migrate(self) -> list[str]:
+        """Apply pending migrations in order, each in its own transaction; return their names.
+
+        An advisory lock serialises concurrent starts of several pegas-memory processes.
+        """
+        applied: list[str] = []
+        with self.connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
+            try:
+                conn.execute(
+                    """CREATE TABLE IF NOT EXISTS pm_schema_migration (
+                           version integer PRIMARY KEY,
+                           name text NOT NULL,
+                           checksum text NOT NULL,
+                           applied_at timestamptz NOT NULL DEFAULT now())"""
+                )
+                rows = conn.execute("SELECT version, checksum FROM pm_schema_migration").fetchall()
+                done = {r["version"]: r["checksum"] for r in rows}
+                for migration in load_migrations():
+                    if migration.version in done:
+                        if done[migration.version] != migration.checksum:
+                            log.warning(
+                                "migration %s changed after it was applied; "
+                                "applied files must never be edited",
+                                migration.name,
+                            )
+                        continue
+                    with conn.transaction():
+                        conn.execute(migration.sql.encode())
+                        conn.execute(
+                            "INSERT INTO pm_schema_migration (version, name, checksum) "
+                            "VALUES (%s, %s, %s)",
+                            (migration.version, migration.name, migration.checksum),
+                        )
+                    log.info("applied migration %s", migration.name)
+                    applied.append(migration.name)
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
+        return applied
+
+    def schema_status(self) -> dict[str, object]:
+        """Applied and pending migrations, and files edited after they were applied."""
+        with self.connection() as conn:
+            rows = conn.execute(
+                "SELECT version, name, checksum FROM pm_schema_migration ORDER BY version"
+            ).fetchall()
+        done = {r["version"]: r for r in rows}
+        known = load_migrations()
+        return {
+            "applied": [r["name"] for r in rows],
+            "pending": [m.name for m in known if m.version not in done],
+            "edited": [
+                m.name
+                for m in known
+                if m.version in done and done[m.version]["checksum"] != m.checksum
+            ],
+            "version": max(done) if done else 0,
+        }
+
+
+def redact_url(url: str) -> str:
+    """The URL with any password replaced, safe to log or return."""
+    return re.sub(r"(://[^:/@]+:)[^@]*@", r"\1***@", url)

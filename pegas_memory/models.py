@@ -1,0 +1,78 @@
+"""Shared vocabulary: the enumerations of the schema and the typed results the tools return.
+
+The Literal types mirror the CHECK constraints of migrations/0001_init.sql; pydantic result models
+give MCP clients structured output.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+AtomType = Literal["text", "definition", "logical_rule", "code", "table", "fact"]
+AtomStatus = Literal["candidate", "verified", "stale", "contested"]
+TraceKind = Literal["plan", "action", "observation", "reflection"]
+GapStatus = Literal["open", "researching", "filled", "abandoned"]
+DocumentKind = Literal["web", "pdf", "epub", "text", "code_repo", "agent"]
+Scope = Literal["knowledge", "episodic", "all"]
+
+ATOM_TYPES: tuple[str, ...] = AtomType.__args__  # type: ignore[attr-defined]
+ATOM_STATUSES: tuple[str, ...] = AtomStatus.__args__  # type: ignore[attr-defined]
+TRACE_KINDS: tuple[str, ...] = TraceKind.__args__  # type: ignore[attr-defined]
+
+
+class CitationOut(BaseModel):
+    document_id: int | None = None
+    document_title: str | None = None
+    uri: str | None = None
+    locator: str = ""
+    quote: str = ""
+    code_symbol_id: int | None = None
+
+
+class StoreResult(BaseModel):
+    """What memory_store did."""
+
+    id: int = Field(description="id of the stored atom or trace")
+    scope: Literal["knowledge", "episodic"]
+    created: bool = Field(description="false when the same content was already stored")
+    duplicate_of: int | None = Field(
+        default=None, description="id of the existing record when this was a duplicate"
+    )
+    status: str | None = None
+    document_id: int | None = None
+    message: str
+
+
+class SliceStats(BaseModel):
+    name: str
+    backend: str
+    available: bool
+    count: int | None = None
+    detail: str | None = None
+
+
+class StatsResult(BaseModel):
+    """Counts across the memory."""
+
+    atoms_total: int
+    atoms_by_type: dict[str, int]
+    atoms_by_status: dict[str, int]
+    documents: int
+    chunks: int
+    citations: int
+    links: int
+    links_inferred: int
+    code_symbols: int
+    code_dependencies: int
+    episodic_traces: int
+    gaps_by_status: dict[str, int]
+    open_gaps: int
+    outbox_pending: int
+    outbox_parked: int
+    oldest_pending_age_seconds: float | None = Field(
+        default=None, description="freshness watermark: age of the oldest unprojected change"
+    )
+    slices: list[SliceStats] = Field(default_factory=list)
+    database: dict[str, Any] = Field(default_factory=dict)

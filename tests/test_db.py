@@ -1,0 +1,160 @@
+"""The source of truth: migrations and repository invariants, on both PostgreSQL kinds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from pegas_memory.db import Database, load_migrations
+from pegas_memory.errors import BackendUnavailable, InvalidInput
+from pegas_memory.repo import (
+    AtomInput,
+    DocumentInput,
+    add_citation,
+    add_link,
+    insert_atom,
+    set_status,
+)
+from tests.conftest import make_settings
+
+EXPECTED_TABLES = {
+    "pm_document",
+    "pm_chunk",
+    "pm_atom",
+    "pm_atom_link",
+    "pm_citation",
+    "pm_code_symbol",
+    "pm_code_dependency",
+    "pm_episodic_trace",
+    "pm_research_gap",
+    "pm_outbox",
+    "pm_embedding_cache",
+    "pm_status_change",
+    "pm_schema_migration",
+}
+
+
+def outbox(conn: psycopg.Connection) -> list[tuple[str, int, str]]:  # type: ignore[type-arg]
+    rows = conn.execute("SELECT entity_type, entity_id, op FROM pm_outbox ORDER BY id").fetchall()
+    return [(r["entity_type"], r["entity_id"], r["op"]) for r in rows]
+
+
+@pytest.fixture
+def db(any_database_url: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+    database = Database(make_settings(tmp_path, database_url=any_database_url)).open()
+    yield database
+    database.close()
+
+
+def test_migrations_from_empty_then_idempotent(db: Database) -> None:
+    with db.connection() as conn:
+        tables = {
+            r["tablename"]
+            for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        }
+    assert tables >= EXPECTED_TABLES
+    status = db.schema_status()
+    assert status["pending"] == [] and status["edited"] == []
+    assert status["applied"] == [m.name for m in load_migrations()]
+    assert db.migrate() == []  # second run applies nothing
+
+
+def test_every_change_writes_exactly_one_outbox_row(db: Database) -> None:
+    with db.transaction() as conn:
+        a, created = insert_atom(conn, AtomInput(type="fact", claim="Water boils at 100 C"))
+        assert created
+        b, _ = insert_atom(conn, AtomInput(type="definition", claim="Entropy is a measure"))
+        link, _ = add_link(conn, a, b, "reference")
+    with db.transaction() as conn:
+        assert outbox(conn) == [
+            ("atom", a, "upsert"),
+            ("atom", b, "upsert"),
+            ("link", link, "upsert"),
+        ]
+        set_status(conn, a, "verified", reason="test", check_name="unit")
+        conn.execute("DELETE FROM pm_atom WHERE id = %s", (b,))
+    with db.transaction() as conn:
+        events = outbox(conn)[3:]
+        # the status update, then the cascaded link delete and the atom delete
+        assert ("atom", a, "upsert") == events[0]
+        assert sorted(events[1:]) == sorted([("link", link, "delete"), ("atom", b, "delete")])
+        payload = conn.execute(
+            "SELECT payload FROM pm_outbox WHERE entity_type = 'link' AND op = 'delete'"
+        ).fetchone()
+        assert payload["payload"]["src_atom_id"] == a and payload["payload"]["kind"] == "reference"
+
+
+def test_dedup_by_content_hash(db: Database) -> None:
+    with db.transaction() as conn:
+        first, created1 = insert_atom(conn, AtomInput(type="fact", claim="The sky is blue."))
+        second, created2 = insert_atom(conn, AtomInput(type="fact", claim="  the SKY is   blue. "))
+        assert created1 and not created2 and first == second
+        assert len(outbox(conn)) == 1
+
+
+def test_rollback_leaves_no_outbox_row(db: Database) -> None:
+    with pytest.raises(RuntimeError), db.transaction() as conn:
+        insert_atom(conn, AtomInput(type="fact", claim="never committed"))
+        raise RuntimeError("boom")
+    with db.transaction() as conn:
+        assert conn.execute("SELECT count(*) AS n FROM pm_atom").fetchone()["n"] == 0
+        assert outbox(conn) == []
+
+
+def test_database_enforces_enumerations(db: Database) -> None:
+    with pytest.raises(InvalidInput), db.transaction() as conn:
+        insert_atom(conn, AtomInput(type="opinion", claim="not a type"))
+    with pytest.raises(InvalidInput), db.transaction() as conn:
+        insert_atom(conn, AtomInput(type="fact", claim="   "))
+    with pytest.raises(InvalidInput), db.transaction() as conn:
+        conn.execute(
+            "INSERT INTO pm_atom_link (src_atom_id, dst_atom_id, kind) VALUES (1, 1, 'two words')"
+        )
+
+
+def test_status_changes_are_recorded(db: Database) -> None:
+    with db.transaction() as conn:
+        atom, _ = insert_atom(conn, AtomInput(type="fact", claim="Pluto is a planet"))
+        set_status(conn, atom, "contested", reason="IAU 2006", check_name="self_critique")
+        rows = conn.execute(
+            "SELECT from_status, to_status, reason, check_name FROM pm_status_change "
+            "WHERE atom_id = %s ORDER BY id",
+            (atom,),
+        ).fetchall()
+    assert [(r["from_status"], r["to_status"]) for r in rows] == [
+        (None, "candidate"),
+        ("candidate", "contested"),
+    ]
+    assert rows[1]["reason"] == "IAU 2006" and rows[1]["check_name"] == "self_critique"
+
+
+def test_document_versions_and_citations(db: Database) -> None:
+    with db.transaction() as conn:
+        v1, c1 = upsert(conn, "https://example.org/a", "h1")
+        again, c2 = upsert(conn, "https://example.org/a", "h1")
+        v2, c3 = upsert(conn, "https://example.org/a", "h2")
+        assert c1 and not c2 and c3 and again == v1
+        current = conn.execute(
+            "SELECT id, version, supersedes FROM pm_document WHERE is_current"
+        ).fetchall()
+        assert [(r["id"], r["version"], r["supersedes"]) for r in current] == [(v2, 2, v1)]
+        atom, _ = insert_atom(conn, AtomInput(type="fact", claim="cited", doc_id=v2))
+        first = add_citation(conn, atom, doc_id=v2, locator="p. 1", quote="cited")
+        dup = add_citation(conn, atom, doc_id=v2, locator="p. 1", quote="cited")
+        assert first is not None and dup is None
+
+
+def upsert(conn, uri: str, h: str):  # type: ignore[no-untyped-def]
+    from pegas_memory.repo import upsert_document
+
+    return upsert_document(conn, DocumentInput(kind="web", uri=uri, content_hash=h))
+
+
+def test_unreachable_database_is_a_clear_error(tmp_path: Path) -> None:
+    settings = make_settings(
+        tmp_path, database_url="postgresql://nobody@127.0.0.1:1/none", db_connect_timeout=2
+    )
+    with pytest.raises(BackendUnavailable, match="PEGAS_DATABASE_URL"):
+        Database(settings).open()

@@ -1,0 +1,97 @@
+"""End to end over stdio: an agent spawns the server on an empty data dir, stores, reads counts;
+two servers share one data dir; data survives a restart. Embedded default for every part."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+import pytest
+
+from tests.mcp_harness import error_text, mcp_client, structured
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def test_store_then_stats_on_empty_data_dir(tmp_path: Path) -> None:
+    env = {"PEGAS_DATA_DIR": str(tmp_path / "data")}
+    async with mcp_client(env) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert {"memory_store", "memory_stats"} <= set(tools)
+        assert tools["memory_stats"].annotations.read_only_hint is True
+        assert tools["memory_store"].annotations.read_only_hint is False
+
+        stored = structured(
+            await client.call_tool(
+                "memory_store",
+                {
+                    "claim": "Энтропия — это мера неопределённости.",
+                    "type": "definition",
+                    "tags": ["physics"],
+                    "source": "https://example.org/entropy",
+                },
+            )
+        )
+        assert stored["created"] is True and stored["status"] == "candidate"
+        again = structured(
+            await client.call_tool(
+                "memory_store",
+                {"claim": "энтропия — это мера  неопределённости.", "type": "definition"},
+            )
+        )
+        assert again["created"] is False and again["duplicate_of"] == stored["id"]
+
+        stats = structured(await client.call_tool("memory_stats", {}))
+        assert stats["atoms_total"] == 1
+        assert stats["atoms_by_type"] == {"definition": 1}
+        assert stats["atoms_by_status"] == {"candidate": 1}
+        assert stats["documents"] == 1 and stats["citations"] == 1
+
+
+async def test_bad_input_is_a_tool_error_and_server_stays_up(tmp_path: Path) -> None:
+    env = {"PEGAS_DATA_DIR": str(tmp_path / "data")}
+    async with mcp_client(env) as client:
+        bad_type = await client.call_tool("memory_store", {"claim": "x", "type": "opinion"})
+        assert "type" in error_text(bad_type)
+        empty = await client.call_tool("memory_store", {"claim": "   "})
+        assert "empty" in error_text(empty)
+        huge = await client.call_tool("memory_store", {"claim": "a", "content": "x" * 10_000_000})
+        assert "limit" in error_text(huge)
+        nul = await client.call_tool("memory_store", {"claim": "bad\x00byte"})
+        assert "NUL" in error_text(nul)
+        stats = structured(await client.call_tool("memory_stats", {}))
+        assert stats["atoms_total"] == 0  # nothing partial was written
+
+
+async def test_two_servers_share_a_data_dir_and_data_survives_restart(tmp_path: Path) -> None:
+    env = {"PEGAS_DATA_DIR": str(tmp_path / "data")}
+    async with mcp_client(env) as first, mcp_client(env, via_script=True) as second:
+        a = structured(await first.call_tool("memory_store", {"claim": "first server writes"}))
+        b = structured(await second.call_tool("memory_store", {"claim": "second server writes"}))
+        assert a["id"] != b["id"]
+        seen = structured(await first.call_tool("memory_stats", {}))
+        assert seen["atoms_total"] == 2
+    with anyio.fail_after(60):
+        async with mcp_client(env) as again:
+            stats = structured(await again.call_tool("memory_stats", {}))
+    assert stats["atoms_total"] == 2
+
+
+async def test_database_down_is_a_clear_error_and_server_stays_up(tmp_path: Path) -> None:
+    env = {
+        "PEGAS_DATA_DIR": str(tmp_path / "data"),
+        "PEGAS_DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none",
+        "PEGAS_DB_CONNECT_TIMEOUT": "2",
+    }
+    with anyio.fail_after(90):
+        async with mcp_client(env) as client:
+            for _ in range(2):
+                down = await client.call_tool("memory_stats", {})
+                assert "unreachable" in error_text(down) or "cannot connect" in error_text(down)
+                assert "PEGAS_DATABASE_URL" in error_text(down)
+            assert (await client.list_tools()).tools  # still serving
