@@ -44,6 +44,42 @@ def cmd_stats(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_worker(settings: Settings, args: argparse.Namespace) -> int:
+    """Drain the outbox into the slices until SIGTERM/SIGINT (which finish the batch first)."""
+    import threading
+
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    with MemoryService(settings) as service:
+        worker = service.runtime.worker(args.name)
+        if args.once:
+            report = worker.drain(include_delayed=True)
+            _print(report.__dict__)
+            return 0
+        log.info("outbox worker %s started", args.name)
+        worker.run(stop)
+        log.info("outbox worker %s stopped", args.name)
+    return 0
+
+
+def cmd_rebuild(settings: Settings, args: argparse.Namespace) -> int:
+    from .reconcile import rebuild
+
+    with MemoryService(settings) as service:
+        _print(rebuild(service.runtime, args.target))
+    return 0
+
+
+def cmd_reconcile(settings: Settings, args: argparse.Namespace) -> int:
+    from .reconcile import reconcile
+
+    with MemoryService(settings) as service:
+        report = reconcile(service.runtime, fix=args.fix)
+        _print(report.summary())
+    return 0 if report.drift == 0 or args.fix else 1
+
+
 def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
     from .doctor import run_checks
 
@@ -64,6 +100,12 @@ COMMANDS: dict[str, tuple[str, Callable[[Settings, argparse.Namespace], int]]] =
     "migrate": ("apply pending database migrations", cmd_migrate),
     "stats": ("print what the memory holds", cmd_stats),
     "doctor": ("check every configured service and say what to fix", cmd_doctor),
+    "worker": ("drain the outbox into the vector and graph slices", cmd_worker),
+    "rebuild": ("recreate a slice from PostgreSQL alone", cmd_rebuild),
+    "reconcile": (
+        "report drift between PostgreSQL and the slices (--fix repairs it)",
+        cmd_reconcile,
+    ),
 }
 
 
@@ -76,8 +118,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--data-dir", help="data directory (overrides PEGAS_DATA_DIR)")
     parser.add_argument("--log-level", default="INFO")
     sub = parser.add_subparsers(dest="command")
-    for name, (help_text, _fn) in COMMANDS.items():
-        sub.add_parser(name, help=help_text)
+    parsers = {name: sub.add_parser(name, help=text) for name, (text, _fn) in COMMANDS.items()}
+    parsers["worker"].add_argument("--name", default="worker", help="name shown in logs")
+    parsers["worker"].add_argument(
+        "--once", action="store_true", help="drain what is pending, then exit"
+    )
+    parsers["rebuild"].add_argument("--target", choices=["qdrant", "graph", "all"], default="all")
+    parsers["reconcile"].add_argument("--fix", action="store_true", help="repair the drift found")
     return parser
 
 

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import psycopg_pool
@@ -25,6 +26,8 @@ from .errors import BackendUnavailable, InvalidInput, PegasMemoryError
 from .pg_embedded import EmbeddedPostgres, start_embedded_postgres
 
 log = logging.getLogger(__name__)
+
+Conn = psycopg.Connection[dict[str, Any]]
 
 # Any constant works; it only has to be the same for every pegas-memory process.
 _MIGRATION_LOCK = 7_355_608_001

@@ -11,14 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from psycopg import Connection
 from psycopg.types.json import Jsonb
 
+from .db import Conn
 from .errors import InvalidInput, NotFound
 from .models import ATOM_STATUSES
 from .text import content_hash, detect_language, ts_config_for
-
-Conn = Connection[dict[str, Any]]
 
 
 @dataclass(frozen=True)

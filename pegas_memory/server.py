@@ -69,6 +69,7 @@ def build_server(settings: Settings) -> MCPServer:
     async def lifespan(_server: MCPServer) -> AsyncIterator[MemoryService]:
         service = MemoryService(settings)
         await anyio.to_thread.run_sync(functools.partial(service.open, strict=False))
+        service.start_background()
         try:
             yield service
         finally:

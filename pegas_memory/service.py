@@ -15,6 +15,7 @@ from typing import Any
 
 from .config import Settings
 from .db import Database
+from .runtime import ProjectionRuntime
 from .errors import BackendUnavailable, InvalidInput
 from .models import ATOM_TYPES, TRACE_KINDS, StatsResult, StoreResult
 from .repo import (
@@ -62,6 +63,7 @@ class MemoryService:
         self.settings = settings
         self._db = Database(settings)
         self._lock = threading.Lock()
+        self.runtime = ProjectionRuntime(settings, self._db)
 
     def open(self, *, strict: bool = True) -> MemoryService:
         """Open the database now. With strict=False a database that is down is only logged:
@@ -82,7 +84,14 @@ class MemoryService:
                 self._db.open()
         return self._db
 
+    def start_background(self) -> None:
+        """Start what a long-running server does besides answering: the embedded outbox worker
+        (when the settings say this process drains the outbox itself)."""
+        if self.settings.runs_embedded_worker:
+            self.runtime.start_worker_thread()
+
     def close(self) -> None:
+        self.runtime.close()
         self._db.close()
 
     def __enter__(self) -> MemoryService:

@@ -1,0 +1,150 @@
+"""The process's engines, opened lazily and reopened after failures.
+
+Each back end (vector slice, graph slice, embedder) is built by its factory on first use. If that
+fails (an engine down, the embedded Qdrant store held by another pegas-memory process), the error
+is remembered for a short while and raised as BackendUnavailable, and the next use after that
+tries again: a server outlives the outages of what it talks to.
+
+`ProjectionRuntime` also runs the embedded outbox worker in a thread when the settings say the
+server drains the outbox itself (the embedded default).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from .config import Settings
+from .db import Database
+from .embed_cache import CachedEmbedder
+from .errors import BackendUnavailable, PegasMemoryError
+from .memgraph_store import GraphStore
+from .outbox import OutboxWorker
+from .projection import Projector, Target
+from .qdrant_store import VectorIndex
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+RETRY_AFTER_SECONDS = 10.0
+
+
+class Lazy(Generic[T]):
+    """A resource built on first use; a failed build is retried after `retry_after` seconds."""
+
+    def __init__(
+        self, name: str, factory: Callable[[], T], retry_after: float = RETRY_AFTER_SECONDS
+    ):
+        self.name = name
+        self._factory = factory
+        self._retry_after = retry_after
+        self._value: T | None = None
+        self._error: str | None = None
+        self._failed_at = 0.0
+        self._lock = threading.Lock()
+
+    def get(self) -> T:
+        with self._lock:
+            if self._value is not None:
+                return self._value
+            if self._error and time.monotonic() - self._failed_at < self._retry_after:
+                raise BackendUnavailable(self._error)
+            try:
+                self._value = self._factory()
+                self._error = None
+                return self._value
+            except PegasMemoryError as exc:
+                self._error = f"{self.name}: {exc}"
+            except Exception as exc:  # a driver error we did not map: still an outage here
+                log.exception("opening %s failed", self.name)
+                self._error = f"{self.name} could not be opened ({type(exc).__name__}: {exc})"
+            self._failed_at = time.monotonic()
+            raise BackendUnavailable(self._error)
+
+    @property
+    def ready(self) -> bool:
+        return self._value is not None
+
+    @property
+    def error(self) -> str | None:
+        return self._error
+
+    def reset(self) -> None:
+        """Drop the resource (after it failed mid-use) so the next get() reopens it."""
+        with self._lock:
+            value, self._value = self._value, None
+        close = getattr(value, "close", None)
+        if callable(close):
+            try:
+                close()
+            except Exception:
+                log.debug("closing %s failed", self.name, exc_info=True)
+
+    def close(self) -> None:
+        self.reset()
+
+
+class ProjectionRuntime:
+    """Vector slice, graph slice, embedder, projector and (optionally) the embedded worker."""
+
+    def __init__(self, settings: Settings, db: Database):
+        from .embedding import build_embedder
+        from .memgraph_store import build_graph_store
+        from .qdrant_store import build_vector_index
+
+        self.settings = settings
+        self.db = db
+        self.vectors: Lazy[VectorIndex] = Lazy("vector slice", lambda: build_vector_index(settings))
+        self.graph: Lazy[GraphStore] = Lazy("graph slice", lambda: build_graph_store(settings))
+        self.embedder: Lazy[CachedEmbedder] = Lazy(
+            "embedder", lambda: CachedEmbedder(build_embedder(settings), db)
+        )
+        targets: tuple[Target, ...] = ("vector", "graph")
+        self.projector = Projector(
+            targets=targets,
+            vectors=self.vectors.get,
+            graph=self.graph.get,
+            embedder=self.embedder.get,
+            collection_prefix=settings.qdrant_collection_prefix,
+        )
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def worker(self, name: str = "worker") -> OutboxWorker:
+        return OutboxWorker(self.settings, self.db, self.projector, name=name)
+
+    # ------------------------------------------------------------------ embedded worker
+    def start_worker_thread(self) -> None:
+        """Drain the outbox in the background of this process (embedded default)."""
+        if self._thread is not None:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._worker_loop, name="pegas-outbox", daemon=True)
+        self._thread.start()
+
+    def _worker_loop(self) -> None:
+        # The embedded Qdrant store admits one process: only its holder projects. Another
+        # pegas-memory process on the same data dir waits here and takes over when it can.
+        while not self._stop.is_set():
+            if self.settings.vectors_embedded:
+                try:
+                    self.vectors.get()
+                except BackendUnavailable as exc:
+                    log.info("not draining the outbox here: %s", exc)
+                    self._stop.wait(RETRY_AFTER_SECONDS)
+                    continue
+            self.worker("embedded-worker").run(self._stop)
+
+    def stop_worker_thread(self, timeout: float = 30.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def close(self) -> None:
+        self.stop_worker_thread()
+        for lazy in (self.vectors, self.graph, self.embedder):
+            lazy.close()
