@@ -76,3 +76,33 @@ class StatsResult(BaseModel):
     )
     slices: list[SliceStats] = Field(default_factory=list)
     database: dict[str, Any] = Field(default_factory=dict)
+
+
+class SearchHit(BaseModel):
+    id: int
+    scope: Literal["knowledge", "episodic"]
+    score: float
+    type: str = Field(description="atom type, or the trace kind for episodic hits")
+    status: str | None = None
+    confidence: float | None = None
+    claim: str
+    content: str = Field(default="", description="start of the fuller text, if any")
+    topic: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    language: str | None = None
+    document_id: int | None = None
+    created_at: str | None = None
+    citations: list[CitationOut] = Field(default_factory=list)
+    found_by: dict[str, int] = Field(
+        default_factory=dict, description="rank of this hit in each retrieval arm"
+    )
+
+
+class SearchResult(BaseModel):
+    query: str
+    preset: str
+    hits: list[SearchHit]
+    warnings: list[str] = Field(default_factory=list)
+    arms: dict[str, Any] = Field(
+        default_factory=dict, description="per-arm weight and hit counts, for explanation"
+    )

@@ -14,6 +14,7 @@ import logging
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
@@ -24,13 +25,15 @@ from pydantic import Field
 
 from .config import Settings
 from .errors import PegasMemoryError
-from .models import AtomType, StatsResult, StoreResult, TraceKind
+from .models import AtomStatus, AtomType, Scope, SearchResult, StatsResult, StoreResult, TraceKind
+from .search import SearchFilter
 from .service import MemoryService
 
 log = logging.getLogger("pegas_memory.server")
 
 T = TypeVar("T")
 
+SearchPreset = Literal["hybrid", "dense", "lexical", "no_graph", "no_status", "no_mmr", "plain_rrf"]
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
@@ -148,6 +151,66 @@ def build_server(settings: Settings) -> MCPServer:
             scope=scope,
             trace_kind=trace_kind,
             session_id=session_id,
+        )
+
+    @mcp.tool(annotations=READ_ONLY)
+    async def memory_search(
+        ctx: Context,
+        query: Annotated[str, Field(description="What to look for, in any language.")],
+        limit: Annotated[int | None, Field(ge=1, le=100, description="How many hits (10).")] = None,
+        scope: Annotated[
+            Scope,
+            Field(description="knowledge (curated atoms, default), episodic (your traces), all"),
+        ] = "knowledge",
+        preset: Annotated[
+            SearchPreset,
+            Field(
+                description="hybrid (default: dense + lexical + graph, status-aware, diverse), "
+                "dense, lexical, no_graph, no_status, no_mmr, plain_rrf"
+            ),
+        ] = "hybrid",
+        types: Annotated[list[AtomType] | None, Field(description="Only these atom types.")] = None,
+        statuses: Annotated[
+            list[AtomStatus] | None,
+            Field(description="Only these statuses (default: all, stale/contested ranked last)."),
+        ] = None,
+        topics: Annotated[list[str] | None, Field(description="Only these topics.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Any of these tags.")] = None,
+        document_ids: Annotated[
+            list[int] | None, Field(description="Only from these documents.")
+        ] = None,
+        languages: Annotated[
+            list[str] | None, Field(description="Only these languages (ISO codes: ru, en).")
+        ] = None,
+        created_after: Annotated[datetime | None, Field(description="Created at or after.")] = None,
+        created_before: Annotated[datetime | None, Field(description="Created before.")] = None,
+        session_id: Annotated[str | None, Field(description="Episodic: only this session.")] = None,
+        half_life_days: Annotated[
+            float | None, Field(gt=0, description="Favour recent items: score halves per N days.")
+        ] = None,
+    ) -> SearchResult:
+        """Search the memory. Finds atoms by meaning (in Russian or English, across both), by
+        exact words and names, and through linked atoms; verified knowledge ranks first, stale
+        and contested last. Each hit has its id, type, status, confidence and citations."""
+        flt = SearchFilter(
+            types=tuple(types or ()),
+            statuses=tuple(statuses or ()),
+            doc_ids=tuple(document_ids or ()),
+            topics=tuple(topics or ()),
+            tags=tuple(tags or ()),
+            languages=tuple(languages or ()),
+            created_after=created_after,
+            created_before=created_before,
+            session_id=session_id,
+        )
+        return await _call(
+            _service(ctx).search,
+            query,
+            scope=scope,
+            preset=preset,
+            limit=limit,
+            flt=flt,
+            half_life_days=half_life_days,
         )
 
     @mcp.tool(annotations=READ_ONLY)

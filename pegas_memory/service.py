@@ -15,9 +15,17 @@ from typing import Any
 
 from .config import Settings
 from .db import Database
-from .runtime import ProjectionRuntime
 from .errors import BackendUnavailable, InvalidInput
-from .models import ATOM_TYPES, TRACE_KINDS, StatsResult, StoreResult
+from .models import (
+    ATOM_TYPES,
+    TRACE_KINDS,
+    CitationOut,
+    SearchHit,
+    SearchResult,
+    SliceStats,
+    StatsResult,
+    StoreResult,
+)
 from .repo import (
     AtomInput,
     DocumentInput,
@@ -27,6 +35,8 @@ from .repo import (
     stats,
     upsert_document,
 )
+from .runtime import ProjectionRuntime
+from .search import Searcher, SearchFilter
 from .text import raw_hash
 
 log = logging.getLogger(__name__)
@@ -64,6 +74,7 @@ class MemoryService:
         self._db = Database(settings)
         self._lock = threading.Lock()
         self.runtime = ProjectionRuntime(settings, self._db)
+        self.searcher = Searcher(self._db, self.runtime)
 
     def open(self, *, strict: bool = True) -> MemoryService:
         """Open the database now. With strict=False a database that is down is only logged:
@@ -201,11 +212,123 @@ class MemoryService:
             message=message,
         )
 
+    # ------------------------------------------------------------------ memory_search
+    def search(
+        self,
+        query: str,
+        *,
+        scope: str = "knowledge",
+        preset: str = "hybrid",
+        limit: int | None = None,
+        flt: SearchFilter | None = None,
+        half_life_days: float | None = None,
+    ) -> SearchResult:
+        limit = self._limit(limit)
+        if scope not in ("knowledge", "episodic", "all"):
+            raise InvalidInput("scope must be knowledge, episodic or all")
+        if half_life_days is not None and half_life_days <= 0:
+            raise InvalidInput("half_life_days must be positive")
+        hits, warnings, arms = self.searcher.search(
+            query,
+            scope=scope,  # type: ignore[arg-type]
+            preset=preset,
+            limit=limit,
+            flt=flt,
+            half_life_days=half_life_days,
+        )
+        return SearchResult(
+            query=query,
+            preset=preset,
+            hits=[to_hit(h) for h in hits],
+            warnings=warnings,
+            arms=arms,
+        )
+
+    def _limit(self, limit: int | None) -> int:
+        if limit is None:
+            return self.settings.search_default_limit
+        if not 1 <= limit <= self.settings.search_max_limit:
+            raise InvalidInput(f"limit must be between 1 and {self.settings.search_max_limit}")
+        return limit
+
     # ------------------------------------------------------------------ memory_stats
     def stats(self) -> StatsResult:
         with self.db.transaction() as conn:
             counts = stats(conn)
         return StatsResult(
             **counts,
+            slices=self.slice_stats(),
             database={"embedded": self.db.embedded, "schema": self.db.schema_status()["version"]},
         )
+
+    def slice_stats(self) -> list[SliceStats]:
+        """Counts in each slice, or why a slice is unavailable (stats never fail for that)."""
+        out: list[SliceStats] = []
+        s = self.settings
+        vec_backend = "qdrant-edge (embedded)" if s.vectors_embedded else "qdrant server"
+        try:
+            index = self.runtime.vectors.get()
+            name = self.runtime.projector.collection("atom")
+            out.append(
+                SliceStats(
+                    name="vector",
+                    backend=vec_backend,
+                    available=True,
+                    count=index.count(name),
+                    detail=f"collection {name}",
+                )
+            )
+        except BackendUnavailable as exc:
+            out.append(
+                SliceStats(name="vector", backend=vec_backend, available=False, detail=str(exc))
+            )
+        graph_backend = "falkordb (embedded)" if s.graph_embedded else "bolt (memgraph/neo4j)"
+        try:
+            graph = self.runtime.graph.get()
+            nodes = graph.node_counts()
+            edges = graph.edge_counts()
+            out.append(
+                SliceStats(
+                    name="graph",
+                    backend=graph_backend,
+                    available=True,
+                    count=sum(nodes.values()),
+                    detail=f"nodes {nodes}; edges {edges}",
+                )
+            )
+        except BackendUnavailable as exc:
+            out.append(
+                SliceStats(name="graph", backend=graph_backend, available=False, detail=str(exc))
+            )
+        return out
+
+
+def to_hit(h: dict[str, Any]) -> SearchHit:
+    content = h.get("content") or ""
+    return SearchHit(
+        id=h["id"],
+        scope=h["scope"],
+        score=round(float(h["score"]), 6),
+        type=h["type"],
+        status=h.get("status"),
+        confidence=h.get("confidence"),
+        claim=h["claim"],
+        content=content[:1000],
+        topic=h.get("topic"),
+        tags=list(h.get("tags") or []),
+        language=h.get("language"),
+        document_id=h.get("doc_id"),
+        created_at=h["created_at"].isoformat() if h.get("created_at") else None,
+        citations=[
+            CitationOut(
+                document_id=c["doc_id"],
+                document_title=c["title"],
+                uri=c["uri"],
+                locator=c["locator"],
+                quote=c["quoted_text"],
+                code_symbol_id=c["code_symbol_id"],
+            )
+            for c in h.get("citations", [])
+        ],
+        found_by=h.get("arms", {}),
+    )

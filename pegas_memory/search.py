@@ -1,0 +1,472 @@
+"""Hybrid retrieval: a dense arm, a lexical BM25 arm in Postgres, graph expansion, fused.
+
+Each arm is a method that returns a ranked list and can be weighed or used alone:
+- dense: the vector slice (cosine over the current embedding space's collection);
+- lexical: BM25 over the tsvector of atoms (or traces). The query is analysed with the russian,
+  english and simple configurations (russian stems Cyrillic and hands Latin words to the English
+  stemmer), df is counted through the GIN index, N and avgdl are cached corpus statistics;
+- graph: one hop over pm_atom_link from the top fused hits, weighted by link kind and confidence
+  (read from Postgres, the truth, so expansion never lags the outbox).
+Fusion is weighted RRF whose weights come from each arm's evidence: a lexical arm that matched
+almost none of the query's terms (an English question over Russian text) or a dense arm whose best
+cosine is low is turned down instead of dragging the other arm down. Then status multipliers,
+optional recency decay and MMR. Presets name the combinations; `plain_rrf` is the baseline.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from .db import Conn, Database
+from .errors import BackendUnavailable, InvalidInput
+from .fusion import ArmHit, Fused, adjust, dense_weight, lexical_weight, mmr, weighted_rrf
+from .qdrant_store import VectorFilter
+from .repo import citations_for
+from .runtime import ProjectionRuntime
+
+log = logging.getLogger(__name__)
+
+Entity = Literal["atom", "trace"]
+MAX_QUERY_CHARS = 4_000
+BM25_K1 = 1.2
+BM25_B = 0.75
+LEXICAL_CANDIDATES = 5_000
+POOL = 50  # candidates each arm contributes
+STATS_TTL = 60.0
+TEXT_CONFIGS = ["russian", "english", "simple"]
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+# How much a neighbour reached through a link of this kind is worth, relative to its seed.
+LINK_KIND_WEIGHT = {
+    "defines": 0.8,
+    "depends_on": 0.7,
+    "cause": 0.7,
+    "reference": 0.6,
+    "contradicts": 0.6,
+    "corroborates": 0.6,
+    "inference": 0.5,
+    "calls": 0.5,
+    "duplicate_of": 0.2,
+}
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    dense: bool = True
+    lexical: bool = True
+    graph: bool = True
+    status: bool = True
+    mmr: bool = True
+    adaptive: bool = True  # evidence-based arm weights; False = plain equal-weight RRF
+    description: str = ""
+
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset("hybrid", description="dense + lexical + graph, weighted RRF, status, MMR"),
+        Preset("dense", lexical=False, graph=False, mmr=False, description="vector arm only"),
+        Preset("lexical", dense=False, graph=False, mmr=False, description="BM25 arm only"),
+        Preset("no_graph", graph=False, description="hybrid without graph expansion"),
+        Preset("no_status", status=False, description="hybrid without status weighting"),
+        Preset("no_mmr", mmr=False, description="hybrid without MMR diversity"),
+        Preset(
+            "plain_rrf",
+            graph=False,
+            status=False,
+            mmr=False,
+            adaptive=False,
+            description="baseline: equal-weight RRF of the dense and lexical arms",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class SearchFilter:
+    types: tuple[str, ...] = ()
+    statuses: tuple[str, ...] = ()
+    doc_ids: tuple[int, ...] = ()
+    topics: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+    session_id: str | None = None  # episodic only
+
+    def vector_filter(self, entity: Entity) -> VectorFilter:
+        if entity == "trace":
+            return VectorFilter(
+                languages=self.languages,
+                created_after=self.created_after,
+                created_before=self.created_before,
+            )
+        return VectorFilter(
+            types=self.types,
+            statuses=self.statuses,
+            doc_ids=self.doc_ids,
+            topics=self.topics,
+            tags=self.tags,
+            languages=self.languages,
+            created_after=self.created_after,
+            created_before=self.created_before,
+        )
+
+    def sql(self, entity: Entity, alias: str = "t") -> tuple[str, dict[str, Any]]:
+        """A WHERE fragment (starting with AND) and its parameters; values are never inlined."""
+        parts: list[str] = []
+        params: dict[str, Any] = {}
+
+        def add(cond: str, name: str, value: Any) -> None:
+            parts.append(cond.format(a=alias, p=name))
+            params[name] = value
+
+        if entity == "atom":
+            if self.types:
+                add("{a}.type = ANY(%({p})s)", "f_types", list(self.types))
+            if self.statuses:
+                add("{a}.status = ANY(%({p})s)", "f_statuses", list(self.statuses))
+            if self.doc_ids:
+                add("{a}.doc_id = ANY(%({p})s)", "f_docs", list(self.doc_ids))
+            if self.topics:
+                add("{a}.topic = ANY(%({p})s)", "f_topics", list(self.topics))
+            if self.tags:
+                add("{a}.tags && %({p})s::text[]", "f_tags", list(self.tags))
+        elif self.session_id:
+            add("{a}.session_id = %({p})s", "f_session", self.session_id)
+        if self.languages:
+            add("{a}.language = ANY(%({p})s)", "f_langs", list(self.languages))
+        if self.created_after:
+            add("{a}.created_at >= %({p})s", "f_after", self.created_after)
+        if self.created_before:
+            add("{a}.created_at < %({p})s", "f_before", self.created_before)
+        return "".join(f" AND {p}" for p in parts), params
+
+
+@dataclass
+class ArmResult:
+    hits: list[ArmHit]
+    weight: float
+    note: str | None = None
+
+
+@dataclass
+class Ranked:
+    """The fused ranking of one entity kind, before rows are fetched."""
+
+    entity: Entity
+    fused: list[Fused]
+    arms: dict[str, ArmResult] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+class Searcher:
+    def __init__(self, db: Database, runtime: ProjectionRuntime):
+        self.db = db
+        self.runtime = runtime
+        self._stats: dict[str, tuple[float, int, float]] = {}
+        self._stats_lock = threading.Lock()
+
+    # ------------------------------------------------------------------ corpus statistics
+    def corpus_stats(self, conn: Conn, entity: Entity) -> tuple[int, float]:
+        """(N, average distinct lexemes per row), cached for a minute."""
+        with self._stats_lock:
+            cached = self._stats.get(entity)
+            if cached and time.monotonic() - cached[0] < STATS_TTL:
+                return cached[1], cached[2]
+        table = "pm_atom" if entity == "atom" else "pm_episodic_trace"
+        row = conn.execute(
+            f"SELECT count(*) AS n, coalesce(avg(length(tsv)), 1) AS avgdl FROM {table}"
+        ).fetchone()
+        n, avgdl = int(row["n"]) if row else 0, float(row["avgdl"]) if row else 1.0
+        with self._stats_lock:
+            self._stats[entity] = (time.monotonic(), n, max(avgdl, 1.0))
+        return n, max(avgdl, 1.0)
+
+    def invalidate_stats(self) -> None:
+        with self._stats_lock:
+            self._stats.clear()
+
+    # ------------------------------------------------------------------ arms
+    def lexical_arm(
+        self, conn: Conn, query: str, entity: Entity, flt: SearchFilter, k: int = POOL
+    ) -> ArmResult:
+        """BM25 over the tsvector; the weight is the idf coverage of the best hit."""
+        table = "pm_atom" if entity == "atom" else "pm_episodic_trace"
+        words = list(dict.fromkeys(w.lower() for w in _WORD.findall(query)))[:64]
+        if not words:
+            return ArmResult([], 0.0, "the query has no words")
+        lex_rows = conn.execute(
+            f"""SELECT w.ord, l.lexeme,
+                       (SELECT count(*) FROM {table} t
+                         WHERE t.tsv @@ to_tsquery('simple', quote_literal(l.lexeme))) AS df
+                  FROM unnest(%s::text[]) WITH ORDINALITY AS w(word, ord)
+                  CROSS JOIN LATERAL (
+                      SELECT DISTINCT (unnest(to_tsvector(cfg, w.word))).lexeme AS lexeme
+                        FROM unnest(%s::regconfig[]) AS cfg) l""",
+            (words, TEXT_CONFIGS),
+        ).fetchall()
+        n, avgdl = self.corpus_stats(conn, entity)
+        if not lex_rows or n == 0:
+            return ArmResult([], 0.0, "no searchable terms" if not lex_rows else "empty corpus")
+
+        def idf(df: int) -> float:
+            return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+        lex_idf: dict[str, float] = {}
+        word_of: dict[str, set[int]] = {}
+        word_idf: dict[int, float] = {}
+        for r in lex_rows:
+            value = idf(int(r["df"]))
+            lex_idf[r["lexeme"]] = value
+            word_of.setdefault(r["lexeme"], set()).add(int(r["ord"]))
+            # A word's weight: its rarest variant that occurs at all (else as rare as can be).
+            if int(r["df"]) > 0:
+                word_idf[int(r["ord"])] = max(word_idf.get(int(r["ord"]), 0.0), value)
+        max_idf = idf(0)
+        for r in lex_rows:
+            word_idf.setdefault(int(r["ord"]), max_idf)
+        present = [lx for lx in lex_idf if lex_idf[lx] < max_idf]
+        if not present:
+            return ArmResult([], 0.0, "no query term occurs in the memory")
+        where, params = flt.sql(entity)
+        rows = conn.execute(
+            f"""WITH q AS (SELECT * FROM unnest(%(lex)s::text[], %(idf)s::float8[])
+                              AS q(lexeme, idf)),
+                     cand AS (
+                        SELECT t.id, t.tsv FROM {table} t
+                         WHERE t.tsv @@ (SELECT to_tsquery('simple',
+                                           string_agg(quote_literal(lexeme), ' | ')) FROM q)
+                               {where}
+                         LIMIT %(cand)s)
+                SELECT c.id,
+                       sum(q.idf * x.tf * (%(k1)s + 1)
+                           / (x.tf + %(k1)s * (1 - %(b)s + %(b)s * x.dl / %(avgdl)s))) AS score,
+                       array_agg(q.lexeme) AS matched
+                  FROM cand c
+                 CROSS JOIN LATERAL (
+                     SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf,
+                            length(c.tsv) AS dl
+                       FROM unnest(c.tsv) AS u) x
+                  JOIN q ON q.lexeme = x.lexeme
+                 GROUP BY c.id ORDER BY score DESC, c.id LIMIT %(k)s""",
+            {
+                "lex": present,
+                "idf": [lex_idf[lx] for lx in present],
+                "cand": LEXICAL_CANDIDATES,
+                "k1": BM25_K1,
+                "b": BM25_B,
+                "avgdl": avgdl,
+                "k": k,
+                **params,
+            },
+        ).fetchall()
+        hits = [ArmHit(int(r["id"]), float(r["score"])) for r in rows]
+        if not hits:
+            return ArmResult([], 0.0, "no lexical match")
+        matched_words: set[int] = set()
+        for lx in rows[0]["matched"]:
+            matched_words |= word_of.get(lx, set())
+        total = sum(word_idf.values()) or 1.0
+        coverage = sum(word_idf[w] for w in matched_words) / total
+        return ArmResult(hits, lexical_weight(coverage), f"coverage {coverage:.2f}")
+
+    def dense_arm(self, query: str, entity: Entity, flt: SearchFilter, k: int = POOL) -> ArmResult:
+        """Nearest neighbours in the vector slice; the weight follows the best cosine."""
+        embedder = self.runtime.embedder.get()
+        index = self.runtime.vectors.get()
+        name = self.runtime.projector.collection(entity)
+        vector = embedder.embed_query(query)
+        found = index.search(name, vector, k=k, where=flt.vector_filter(entity))
+        hits = [ArmHit(h.id, h.score) for h in found]
+        if not hits:
+            return ArmResult([], 0.0, "no vector match")
+        return ArmResult(hits, dense_weight(hits[0].score), f"top cosine {hits[0].score:.3f}")
+
+    def graph_arm(self, conn: Conn, seeds: Sequence[Fused], k: int = POOL) -> ArmResult:
+        """One hop over links from the seeds, scored by seed score x kind weight x confidence."""
+        if not seeds:
+            return ArmResult([], 0.0)
+        seed_score = {f.id: f.score for f in seeds}
+        rows = conn.execute(
+            """SELECT src_atom_id, dst_atom_id, kind, confidence FROM pm_atom_link
+                WHERE src_atom_id = ANY(%(ids)s) OR dst_atom_id = ANY(%(ids)s)""",
+            {"ids": list(seed_score)},
+        ).fetchall()
+        best: dict[int, float] = {}
+        for r in rows:
+            ends = ((r["src_atom_id"], r["dst_atom_id"]), (r["dst_atom_id"], r["src_atom_id"]))
+            for seed, other in ends:
+                if seed in seed_score and other != seed:
+                    w = LINK_KIND_WEIGHT.get(r["kind"], 0.5) * float(r["confidence"])
+                    best[other] = max(best.get(other, 0.0), seed_score[seed] * w)
+        hits = sorted((ArmHit(i, s) for i, s in best.items()), key=lambda h: (-h.score, h.id))
+        return ArmResult(hits[:k], 0.5 if hits else 0.0)
+
+    # ------------------------------------------------------------------ composition
+    def rank(
+        self, query: str, entity: Entity, preset: Preset, flt: SearchFilter, *, pool: int = POOL
+    ) -> Ranked:
+        ranked = Ranked(entity=entity, fused=[])
+        with self.db.connection() as conn:
+            if preset.lexical:
+                ranked.arms["lexical"] = self.lexical_arm(conn, query, entity, flt, pool)
+            if preset.dense:
+                try:
+                    ranked.arms["dense"] = self.dense_arm(query, entity, flt, pool)
+                except BackendUnavailable as exc:
+                    ranked.warnings.append(f"dense arm unavailable: {exc}")
+            weights = {
+                arm: (res.weight if preset.adaptive else (1.0 if res.hits else 0.0))
+                for arm, res in ranked.arms.items()
+            }
+            if len(ranked.arms) == 1:  # a single arm is used as is
+                weights = {arm: 1.0 for arm in ranked.arms}
+            fused = weighted_rrf({a: r.hits for a, r in ranked.arms.items()}, weights)
+            if preset.graph and entity == "atom" and fused:
+                graph = self.graph_arm(conn, fused[:10], pool)
+                ranked.arms["graph"] = graph
+                if graph.hits:
+                    weights["graph"] = graph.weight * max(weights.values(), default=1.0)
+                    fused = weighted_rrf({a: r.hits for a, r in ranked.arms.items()}, weights)
+        ranked.fused = fused
+        return ranked
+
+    def finish(
+        self,
+        ranked: Ranked,
+        rows: dict[int, dict[str, Any]],
+        preset: Preset,
+        *,
+        limit: int,
+        half_life_days: float | None,
+    ) -> list[Fused]:
+        """Drop what the filters excluded, weigh status and age, diversify."""
+        fused = [f for f in ranked.fused if f.id in rows]
+        if preset.status and ranked.entity == "atom":
+            fused = adjust(
+                fused,
+                status={i: r["status"] for i, r in rows.items()},
+                created_at={i: r["created_at"] for i, r in rows.items()},
+                half_life_days=half_life_days,
+            )
+        elif half_life_days:
+            fused = adjust(
+                fused,
+                status={},
+                created_at={i: r["created_at"] for i, r in rows.items()},
+                half_life_days=half_life_days,
+            )
+        if preset.mmr and len(fused) > limit:
+            pool = fused[: max(limit * 3, 20)]
+            fused = mmr(pool, self._vectors(ranked.entity, [f.id for f in pool]), k=limit)
+        return fused[:limit]
+
+    def _vectors(self, entity: Entity, ids: list[int]) -> dict[int, Sequence[float]]:
+        try:
+            index = self.runtime.vectors.get()
+            name = self.runtime.projector.collection(entity)
+            return {
+                r.id: r.vector for r in index.retrieve(name, ids, with_vectors=True) if r.vector
+            }
+        except BackendUnavailable:
+            return {}
+
+    def fetch_rows(
+        self, entity: Entity, ids: Sequence[int], flt: SearchFilter
+    ) -> dict[int, dict[str, Any]]:
+        """The rows of these ids that pass the filters (graph neighbours are checked here)."""
+        if not ids:
+            return {}
+        where, params = flt.sql(entity)
+        if entity == "atom":
+            sql = f"""SELECT t.id, t.type, t.status, t.confidence, t.claim, t.content, t.topic,
+                             t.tags, t.doc_id, t.language, t.created_at
+                        FROM pm_atom t WHERE t.id = ANY(%(ids)s) {where}"""
+        else:
+            sql = f"""SELECT t.id, t.kind AS type, t.content AS claim, '' AS content,
+                             t.session_id, t.language, t.created_at
+                        FROM pm_episodic_trace t WHERE t.id = ANY(%(ids)s) {where}"""
+        with self.db.connection() as conn:
+            rows = conn.execute(sql, {"ids": list(ids), **params}).fetchall()
+        return {int(r["id"]): dict(r) for r in rows}
+
+    def search(
+        self,
+        query: str,
+        *,
+        scope: Literal["knowledge", "episodic", "all"] = "knowledge",
+        preset: str = "hybrid",
+        limit: int = 10,
+        flt: SearchFilter | None = None,
+        half_life_days: float | None = None,
+        with_citations: bool = True,
+    ) -> tuple[list[dict[str, Any]], list[str], dict[str, Any]]:
+        """Rank atoms and/or traces for a query; return (hits, warnings, arm diagnostics)."""
+        query = validate_query(query)
+        if preset not in PRESETS:
+            raise InvalidInput(f"unknown preset {preset!r}; use one of {', '.join(PRESETS)}")
+        p = PRESETS[preset]
+        flt = flt or SearchFilter()
+        entities: list[Entity] = (
+            ["atom"]
+            if scope == "knowledge"
+            else ["trace"]
+            if scope == "episodic"
+            else ["atom", "trace"]
+        )
+        hits: list[dict[str, Any]] = []
+        warnings: list[str] = []
+        diagnostics: dict[str, Any] = {}
+        for entity in entities:
+            ranked = self.rank(query, entity, p, flt, pool=max(POOL, limit * 3))
+            warnings += ranked.warnings
+            diagnostics[entity] = {
+                arm: {"weight": round(r.weight, 3), "hits": len(r.hits), "note": r.note}
+                for arm, r in ranked.arms.items()
+            }
+            head = [f.id for f in ranked.fused[: max(limit * 3, 30)]]
+            rows = self.fetch_rows(entity, head, flt)
+            ranked.fused = [f for f in ranked.fused if f.id in rows]
+            final = self.finish(ranked, rows, p, limit=limit, half_life_days=half_life_days)
+            for f in final:
+                row = rows[f.id]
+                hits.append(
+                    {
+                        **row,
+                        "scope": "knowledge" if entity == "atom" else "episodic",
+                        "score": f.score,
+                        "arms": dict(f.ranks),
+                    }
+                )
+        if len(entities) > 1:
+            hits.sort(key=lambda h: -h["score"])
+            hits = hits[:limit]
+        if with_citations:
+            atom_ids = [h["id"] for h in hits if h["scope"] == "knowledge"]
+            with self.db.connection() as conn:
+                cites = citations_for(conn, atom_ids)
+            for h in hits:
+                h["citations"] = cites.get(h["id"], []) if h["scope"] == "knowledge" else []
+        return hits, warnings, diagnostics
+
+
+def validate_query(query: str) -> str:
+    if "\x00" in query:
+        raise InvalidInput("the query contains a NUL character; remove it")
+    if not query.strip():
+        raise InvalidInput("the query is empty; say what to look for")
+    if len(query) > MAX_QUERY_CHARS:
+        raise InvalidInput(
+            f"the query is {len(query):,} characters; keep it under {MAX_QUERY_CHARS:,}"
+        )
+    return query.strip()

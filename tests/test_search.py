@@ -1,0 +1,113 @@
+"""Hybrid retrieval against real engines: each arm alone, fusion, filters, status, languages."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pegas_memory.config import Settings
+from pegas_memory.errors import InvalidInput
+from pegas_memory.repo import AtomInput, add_link, insert_atom, set_status
+from pegas_memory.search import SearchFilter
+from pegas_memory.service import MemoryService
+from tests.conftest import make_settings
+from tests.fake_ollama import FakeOllama
+
+FACTS = [
+    ("fact", "The Volga is the longest river in Europe.", "geo"),
+    ("fact", "Волга — самая длинная река Европы, она впадает в Каспийское море.", "geo"),
+    ("definition", "Entropy is a measure of uncertainty of a random variable.", "info"),
+    ("definition", "Энтропия — это мера неопределённости случайной величины.", "info"),
+    ("fact", "Python's GIL allows one thread to execute bytecode at a time.", "code"),
+    ("fact", "Claude Shannon founded information theory in 1948.", "info"),
+]
+
+
+@pytest.fixture
+def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
+    with FakeOllama(dim=64) as fake:
+        settings: Settings = make_settings(
+            tmp_path / "data", database_url=database_url, ollama_url=fake.url, embedding_dim=64
+        )
+        svc = MemoryService(settings).open()
+        ids = []
+        with svc.db.transaction() as conn:
+            for type_, claim, topic in FACTS:
+                ids.append(insert_atom(conn, AtomInput(type=type_, claim=claim, topic=topic))[0])
+            add_link(conn, ids[5], ids[2], "defines", confidence=0.9)
+        svc.runtime.worker().drain()
+        svc.ids = ids  # type: ignore[attr-defined]
+        yield svc
+        svc.close()
+
+
+def claims(result) -> list[str]:  # type: ignore[no-untyped-def]
+    return [h.claim for h in result.hits]
+
+
+def test_lexical_arm_stems_russian_and_english(service: MemoryService) -> None:
+    ru = service.search("длинной реки", preset="lexical")  # inflected forms: only stemming matches
+    assert claims(ru)[0].startswith("Волга")
+    en = service.search("rivers longest", preset="lexical")
+    assert claims(en)[0].startswith("The Volga")
+
+
+def test_hybrid_uses_every_arm_and_cites(service: MemoryService) -> None:
+    result = service.search("measure of uncertainty", limit=5)
+    assert "Entropy is a measure" in claims(result)[0]
+    assert set(result.arms["atom"]) == {"lexical", "dense", "graph"}
+    # Shannon is reached through its link to the entropy definition
+    shannon = [h for h in result.hits if h.claim.startswith("Claude Shannon")]
+    assert shannon and "graph" in shannon[0].found_by
+
+
+def test_filters_and_status_ranking(service: MemoryService) -> None:
+    ids = service.ids  # type: ignore[attr-defined]
+    only_defs = service.search("entropy uncertainty", flt=SearchFilter(types=("definition",)))
+    assert {h.type for h in only_defs.hits} == {"definition"}
+    with service.db.transaction() as conn:
+        set_status(conn, ids[2], "stale", reason="superseded", check_name="test")
+    service.runtime.worker().drain()
+    after = service.search("Entropy is a measure of uncertainty", preset="no_mmr", limit=3)
+    top = after.hits[0]
+    assert top.status != "stale"  # the stale definition no longer ranks first
+    excluded = service.search(
+        "Entropy uncertainty", flt=SearchFilter(statuses=("candidate", "verified"))
+    )
+    assert all(h.status in ("candidate", "verified") for h in excluded.hits)
+
+
+def test_episodic_scope_is_separate(service: MemoryService) -> None:
+    service.store("I searched arxiv for entropy papers", scope="episodic", trace_kind="action")
+    service.runtime.worker().drain()
+    knowledge = service.search("arxiv entropy papers")
+    assert all(h.scope == "knowledge" for h in knowledge.hits)
+    episodic = service.search("arxiv entropy papers", scope="episodic")
+    assert episodic.hits and episodic.hits[0].scope == "episodic"
+    both = service.search("arxiv entropy papers", scope="all")
+    assert {h.scope for h in both.hits} == {"knowledge", "episodic"}
+
+
+def test_bad_queries_are_clear_errors(service: MemoryService) -> None:
+    for bad in ("", "   ", "x" * 5000, "nul\x00byte"):
+        with pytest.raises(InvalidInput):
+            service.search(bad)
+    with pytest.raises(InvalidInput, match="preset"):
+        service.search("river", preset="magic")
+    with pytest.raises(InvalidInput, match="limit"):
+        service.search("river", limit=100_000)
+    # injection attempts are just words
+    hostile = service.search("'); DROP TABLE pm_atom; -- :* & | !")
+    assert isinstance(hostile.hits, list)
+    assert service.stats().atoms_total == len(FACTS)
+
+
+def test_dense_arm_down_degrades_with_a_warning(service: MemoryService) -> None:
+    service.runtime.vectors.reset()
+    service.runtime.vectors._factory = lambda: (_ for _ in ()).throw(  # type: ignore[assignment]
+        InvalidInput("engine stopped")
+    )
+    result = service.search("longest river")
+    assert result.hits and any("dense arm unavailable" in w for w in result.warnings)
