@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     graph_user: str | None = None
     graph_password: str | None = None
     graph_name: str = "pegas"
+    graph_flavour: Literal["auto", "memgraph", "neo4j"] = "auto"
+    graph_database: str | None = None  # Neo4j database name (Memgraph has one)
+    graph_query_timeout_ms: int = 30_000
 
     # --- models ---
     ollama_url: str | None = None
@@ -96,6 +99,11 @@ class Settings(BaseSettings):
     # --- retrieval ---
     search_default_limit: int = 10
     search_max_limit: int = 100
+    context_default_tokens: int = 2_000
+    context_max_tokens: int = 32_000
+    # memory_get_context registers a research gap when its best evidence is this weak
+    auto_gap_on_weak_context: bool = True
+    weak_context_cosine: float = 0.35
 
     @field_validator("data_dir", mode="after")
     @classmethod

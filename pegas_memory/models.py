@@ -106,3 +106,50 @@ class SearchResult(BaseModel):
     arms: dict[str, Any] = Field(
         default_factory=dict, description="per-arm weight and hit counts, for explanation"
     )
+
+
+class GapOut(BaseModel):
+    id: int
+    question: str
+    reason: str | None = None
+    priority: int
+    status: str
+    created_at: str
+    updated_at: str
+    attempts: list[dict[str, Any]] = Field(default_factory=list)
+    filled_by: list[int] = Field(default_factory=list, description="atoms that answered it")
+
+
+class GapResult(BaseModel):
+    gap: GapOut
+    created: bool = Field(description="false when an open gap with the same question existed")
+    message: str
+
+
+class GapList(BaseModel):
+    gaps: list[GapOut]
+    total: int
+
+
+class ContextItem(BaseModel):
+    marker: int = Field(description="the [n] used in the text")
+    atom_id: int
+    scope: Literal["knowledge", "episodic"]
+    type: str
+    status: str | None = None
+    confidence: float | None = None
+    claim: str
+    score: float
+    citations: list[CitationOut] = Field(default_factory=list)
+    context: str = Field(default="", description="surrounding source text (small-to-big)")
+
+
+class ContextResult(BaseModel):
+    question: str
+    text: str = Field(description="paste-ready context with [n] citation markers")
+    items: list[ContextItem]
+    tokens_estimate: int
+    truncated: bool
+    weak_evidence: bool
+    gap_id: int | None = Field(default=None, description="research gap registered, if any")
+    warnings: list[str] = Field(default_factory=list)

@@ -25,7 +25,19 @@ from pydantic import Field
 
 from .config import Settings
 from .errors import PegasMemoryError
-from .models import AtomStatus, AtomType, Scope, SearchResult, StatsResult, StoreResult, TraceKind
+from .models import (
+    AtomStatus,
+    AtomType,
+    ContextResult,
+    GapList,
+    GapResult,
+    GapStatus,
+    Scope,
+    SearchResult,
+    StatsResult,
+    StoreResult,
+    TraceKind,
+)
 from .search import SearchFilter
 from .service import MemoryService
 
@@ -212,6 +224,65 @@ def build_server(settings: Settings) -> MCPServer:
             flt=flt,
             half_life_days=half_life_days,
         )
+
+    @mcp.tool(annotations=WRITES)
+    async def memory_get_context(
+        ctx: Context,
+        question: Annotated[str, Field(description="The question you are about to answer.")],
+        budget_tokens: Annotated[
+            int | None,
+            Field(ge=100, le=32_000, description="Size of the returned text in tokens (2000)."),
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=50, description="At most this many items.")] = 8,
+        scope: Annotated[Scope, Field(description="knowledge (default), episodic or all")] = (
+            "knowledge"
+        ),
+        topics: Annotated[list[str] | None, Field(description="Only these topics.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Any of these tags.")] = None,
+        register_gap: Annotated[
+            bool | None,
+            Field(description="Register a research gap if the evidence is weak (server default)."),
+        ] = None,
+    ) -> ContextResult:
+        """Gather what the memory knows before you answer: the best atoms with their sources
+        (title, page/section, quote) and the surrounding source text, deduplicated and fitted to
+        a token budget. `text` is ready to paste, with [n] markers matching `items`. When the
+        evidence is weak the question is registered as a research gap (see memory_list_gaps)."""
+        flt = SearchFilter(topics=tuple(topics or ()), tags=tuple(tags or ()))
+        return await _call(
+            _service(ctx).get_context,
+            question,
+            budget_tokens=budget_tokens,
+            limit=limit,
+            scope=scope,
+            flt=flt,
+            register_gap=register_gap,
+        )
+
+    @mcp.tool(annotations=WRITES)
+    async def memory_add_gap(
+        ctx: Context,
+        question: Annotated[str, Field(description="What the memory should find out.")],
+        reason: Annotated[
+            str | None, Field(description="Why it matters / where it came up.")
+        ] = None,
+        priority: Annotated[int, Field(ge=1, le=5, description="1 low .. 5 urgent (3).")] = 3,
+    ) -> GapResult:
+        """Register a research gap: a question the memory cannot answer yet. A question that
+        repeats an open gap is merged into it (its priority rises) instead of added twice."""
+        return await _call(_service(ctx).add_gap, question, reason=reason, priority=priority)
+
+    @mcp.tool(annotations=READ_ONLY)
+    async def memory_list_gaps(
+        ctx: Context,
+        status: Annotated[
+            GapStatus | None, Field(description="open (default), researching, filled, abandoned")
+        ] = "open",
+        limit: Annotated[int, Field(ge=1, le=500)] = 20,
+        offset: Annotated[int, Field(ge=0)] = 0,
+    ) -> GapList:
+        """List research gaps by priority, with what was tried and the atoms that filled them."""
+        return await _call(_service(ctx).list_gaps, status=status, limit=limit, offset=offset)
 
     @mcp.tool(annotations=READ_ONLY)
     async def memory_stats(ctx: Context) -> StatsResult:

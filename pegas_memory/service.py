@@ -14,12 +14,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .config import Settings
+from .context import assemble, estimate_tokens, weak, windows_for
 from .db import Database
 from .errors import BackendUnavailable, InvalidInput
+from .gaps import add_gap, list_gaps
 from .models import (
     ATOM_TYPES,
     TRACE_KINDS,
     CitationOut,
+    ContextResult,
+    GapList,
+    GapResult,
     SearchHit,
     SearchResult,
     SliceStats,
@@ -243,6 +248,72 @@ class MemoryService:
             warnings=warnings,
             arms=arms,
         )
+
+    # ------------------------------------------------------------------ memory_get_context
+    def get_context(
+        self,
+        question: str,
+        *,
+        budget_tokens: int | None = None,
+        limit: int = 8,
+        scope: str = "knowledge",
+        preset: str = "hybrid",
+        flt: SearchFilter | None = None,
+        register_gap: bool | None = None,
+    ) -> ContextResult:
+        budget = budget_tokens or self.settings.context_default_tokens
+        if not 100 <= budget <= self.settings.context_max_tokens:
+            raise InvalidInput(
+                f"budget_tokens must be between 100 and {self.settings.context_max_tokens}"
+            )
+        if not 1 <= limit <= 50:
+            raise InvalidInput("limit must be between 1 and 50")
+        found = self.search(question, scope=scope, preset=preset, limit=limit, flt=flt)
+        with self.db.connection() as conn:
+            windows = windows_for(conn, found.hits)
+        text, items, truncated = assemble(found.hits, windows, budget_tokens=budget)
+        is_weak = weak(found.hits, found.arms, self.settings.weak_context_cosine)
+        gap_id = None
+        auto = self.settings.auto_gap_on_weak_context if register_gap is None else register_gap
+        if is_weak and auto and scope != "episodic":
+            with self.db.transaction() as conn:
+                gap, _created = add_gap(
+                    conn,
+                    question,
+                    reason="memory_get_context found only weak evidence",
+                    priority=2,
+                )
+            gap_id = gap.id
+        return ContextResult(
+            question=question,
+            text=text,
+            items=items,
+            tokens_estimate=estimate_tokens(text),
+            truncated=truncated,
+            weak_evidence=is_weak,
+            gap_id=gap_id,
+            warnings=found.warnings,
+        )
+
+    # ------------------------------------------------------------------ research gaps
+    def add_gap(self, question: str, *, reason: str | None = None, priority: int = 3) -> GapResult:
+        if reason is not None:
+            reason = _clean_text(reason, "reason", 4_000, required=False) or None
+        with self.db.transaction() as conn:
+            gap, created = add_gap(conn, question, reason=reason, priority=priority)
+        message = (
+            f"registered gap {gap.id}"
+            if created
+            else f"merged into the open gap {gap.id} that asks the same (priority {gap.priority})"
+        )
+        return GapResult(gap=gap, created=created, message=message)
+
+    def list_gaps(
+        self, *, status: str | None = "open", limit: int = 20, offset: int = 0
+    ) -> GapList:
+        with self.db.connection() as conn:
+            gaps, total = list_gaps(conn, status=status, limit=limit, offset=offset)
+        return GapList(gaps=gaps, total=total)
 
     def _limit(self, limit: int | None) -> int:
         if limit is None:
