@@ -65,6 +65,8 @@ class Settings(BaseSettings):
     embedding_dim: int = 768
     chat_model: str = "qwen2.5:7b-instruct"
     local_embedder: str = "e5-small"
+    # "auto": the Ollama chat model when PEGAS_OLLAMA_URL is set, else the offline distiller
+    distiller: Literal["auto", "ollama", "offline"] = "auto"
     model_timeout: float = 60.0
     model_retries: int = 2
 

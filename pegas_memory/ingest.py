@@ -126,6 +126,11 @@ def load_source(
         return parse_html(data, settings=settings, uri=uri, url=page_url, title=title, extra=extra)
     if fmt == "zip":
         raise IngestError(f"{uri} is a zip archive but not an EPUB; unpack it and ingest the files")
+    if fmt == "mismatch":
+        raise IngestError(
+            f"{uri} is named {suffix} but its bytes are not a {suffix[1:].upper()} file (broken, "
+            "truncated or mislabelled); check the file, or pass kind='text' if it is text"
+        )
     if fmt == "binary":
         raise IngestError(f"{uri} looks binary: not text, PDF, EPUB or HTML; pass one of those")
     text, warning = decode_text(data, uri)
@@ -159,6 +164,9 @@ def _format_of(content_type: str, suffix: str) -> str:
         return "epub"
     if content_type == "application/zip":
         return "epub" if suffix == ".epub" else "zip"
+    if suffix in (".pdf", ".epub"):
+        # The name promises a binary format the bytes do not have: a broken or mislabelled file.
+        return "mismatch"
     if content_type == "text/html" or _DOC_EXTENSIONS.get(suffix) == "html":
         return "html" if content_type != "application/octet-stream" else "binary"
     if content_type == "application/octet-stream":

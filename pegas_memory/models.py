@@ -153,3 +153,25 @@ class ContextResult(BaseModel):
     weak_evidence: bool
     gap_id: int | None = Field(default=None, description="research gap registered, if any")
     warnings: list[str] = Field(default_factory=list)
+
+
+class IngestResult(BaseModel):
+    """What memory_ingest did."""
+
+    document_id: int | None
+    uri: str
+    title: str | None = None
+    kind: str
+    version: int
+    unchanged: bool = Field(description="true when this exact source was ingested before")
+    chunks: int
+    chunks_reused: int = Field(description="chunks the previous version already had")
+    atoms_new: int
+    duplicates_exact: int
+    duplicates_semantic: int = Field(description="near-duplicates: cited on the existing atom")
+    skipped: int = Field(description="drafts dropped because their quote was not in the text")
+    marked_stale: int = Field(description="atoms whose only evidence vanished in this version")
+    errors: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    atom_ids: list[int] = Field(default_factory=list, description="ids of the new atoms")
+    seconds: float

@@ -32,6 +32,7 @@ from .models import (
     GapList,
     GapResult,
     GapStatus,
+    IngestResult,
     Scope,
     SearchResult,
     StatsResult,
@@ -46,6 +47,10 @@ log = logging.getLogger("pegas_memory.server")
 T = TypeVar("T")
 
 SearchPreset = Literal["hybrid", "dense", "lexical", "no_graph", "no_status", "no_mmr", "plain_rrf"]
+IngestKind = Literal["text", "markdown", "pdf", "epub", "web", "html"]
+OPEN_WORLD_WRITES = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, open_world_hint=True
+)
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
@@ -69,6 +74,19 @@ async def _call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
             f"internal error ({type(exc).__name__}); nothing was changed by this call. "
             "The details are in the server log; retry, or report it if it persists."
         ) from exc
+
+
+def _progress_reporter(ctx: Context) -> Callable[[float, float, str], None]:
+    """A progress callback usable from the worker thread: it hops back to the event loop to send
+    an MCP progress notification (a no-op when the client asked for none)."""
+
+    def report(done: float, total: float, message: str) -> None:
+        try:
+            anyio.from_thread.run(ctx.report_progress, done, total, message)
+        except Exception:  # progress is best effort; never fail the work for it
+            log.debug("progress notification failed", exc_info=True)
+
+    return report
 
 
 def _service(ctx: Context) -> MemoryService:
@@ -163,6 +181,44 @@ def build_server(settings: Settings) -> MCPServer:
             scope=scope,
             trace_kind=trace_kind,
             session_id=session_id,
+        )
+
+    @mcp.tool(annotations=OPEN_WORLD_WRITES)
+    async def memory_ingest(
+        ctx: Context,
+        source: Annotated[
+            str,
+            Field(
+                description="A URL (http/https), a file path (PDF, EPUB, HTML, text, markdown) "
+                "under the configured ingest roots, or the text itself."
+            ),
+        ],
+        kind: Annotated[
+            IngestKind | None,
+            Field(
+                description="Force how to read it (text, markdown, pdf, epub, web, html); "
+                "default: detected."
+            ),
+        ] = None,
+        title: Annotated[str | None, Field(description="Title, if the source has none.")] = None,
+        password: Annotated[str | None, Field(description="Password of an encrypted PDF.")] = None,
+        topic: Annotated[str | None, Field(description="Topic given to every atom.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Tags given to every atom.")] = None,
+    ) -> IngestResult:
+        """Read a source into the knowledge base: it is split into chunks, distilled into typed
+        atoms (definitions, facts, code, tables, rules) that each cite the exact quote and page
+        or section, and deduplicated against what is stored. Re-ingesting an unchanged source
+        does nothing; a changed one becomes a new version. Long sources report progress."""
+        loop_progress = _progress_reporter(ctx)
+        return await _call(
+            _service(ctx).ingest,
+            source,
+            kind=kind,
+            title=title,
+            password=password,
+            topic=topic,
+            tags=tags or (),
+            progress=loop_progress,
         )
 
     @mcp.tool(annotations=READ_ONLY)

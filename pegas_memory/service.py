@@ -16,6 +16,7 @@ from typing import Any
 from .config import Settings
 from .context import assemble, estimate_tokens, weak, windows_for
 from .db import Database
+from .distill import Distiller, OfflineDistiller, build_distiller
 from .errors import BackendUnavailable, InvalidInput
 from .gaps import add_gap, list_gaps
 from .models import (
@@ -25,12 +26,14 @@ from .models import (
     ContextResult,
     GapList,
     GapResult,
+    IngestResult,
     SearchHit,
     SearchResult,
     SliceStats,
     StatsResult,
     StoreResult,
 )
+from .pipeline import IngestPipeline, Progress
 from .repo import (
     AtomInput,
     DocumentInput,
@@ -40,7 +43,7 @@ from .repo import (
     stats,
     upsert_document,
 )
-from .runtime import ProjectionRuntime
+from .runtime import Lazy, ProjectionRuntime
 from .search import Searcher, SearchFilter
 from .text import raw_hash
 
@@ -80,6 +83,8 @@ class MemoryService:
         self._lock = threading.Lock()
         self.runtime = ProjectionRuntime(settings, self._db)
         self.searcher = Searcher(self._db, self.runtime)
+        self.distiller: Lazy[Distiller] = Lazy("distiller", lambda: make_distiller(settings))
+        self.pipeline = IngestPipeline(settings, self._db, self.runtime, self.distiller.get)
 
     def open(self, *, strict: bool = True) -> MemoryService:
         """Open the database now. With strict=False a database that is down is only logged:
@@ -216,6 +221,30 @@ class MemoryService:
             document_id=doc_id,
             message=message,
         )
+
+    # ------------------------------------------------------------------ memory_ingest
+    def ingest(
+        self,
+        source: str,
+        *,
+        kind: str | None = None,
+        title: str | None = None,
+        password: str | None = None,
+        topic: str | None = None,
+        tags: Sequence[str] = (),
+        progress: Progress | None = None,
+    ) -> IngestResult:
+        source = _clean_text(source, "source", self.settings.max_text_chars, required=True)
+        report = self.pipeline.ingest(
+            source,
+            kind=kind,
+            title=title,
+            password=password,
+            topic=topic,
+            tags=tags,
+            progress=progress,
+        )
+        return IngestResult(**report.__dict__)
 
     # ------------------------------------------------------------------ memory_search
     def search(
@@ -372,6 +401,15 @@ class MemoryService:
                 SliceStats(name="graph", backend=graph_backend, available=False, detail=str(exc))
             )
         return out
+
+
+def make_distiller(settings: Settings) -> Distiller:
+    """The distiller the settings choose (the offline one needs no model at all)."""
+    if settings.distiller == "offline" or (
+        settings.distiller == "auto" and not settings.ollama_url
+    ):
+        return OfflineDistiller()
+    return build_distiller(settings)
 
 
 def to_hit(h: dict[str, Any]) -> SearchHit:
