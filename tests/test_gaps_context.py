@@ -49,8 +49,13 @@ def test_gap_lifecycle_and_merging(service: MemoryService) -> None:
 def test_context_with_citations_small_to_big_and_budget(service: MemoryService) -> None:
     with service.db.transaction() as conn:
         doc, _ = upsert_document(
-            conn, DocumentInput(kind="text", uri="file:///notes/rivers.md", content_hash="h",
-                                title="Rivers of Europe")
+            conn,
+            DocumentInput(
+                kind="text",
+                uri="file:///notes/rivers.md",
+                content_hash="h",
+                title="Rivers of Europe",
+            ),
         )
         chunk_ids = []
         for ord_, text in enumerate(
@@ -67,18 +72,26 @@ def test_context_with_citations_small_to_big_and_budget(service: MemoryService) 
             ).fetchone()
             chunk_ids.append(row["id"])
         atom, _ = insert_atom(
-            conn, AtomInput(type="fact", claim="The Volga is the longest river in Europe.", doc_id=doc)
+            conn,
+            AtomInput(type="fact", claim="The Volga is the longest river in Europe.", doc_id=doc),
         )
-        add_citation(conn, atom, doc_id=doc, chunk_id=chunk_ids[1], locator="§1",
-                     quote="The Volga is the longest river in Europe")
+        add_citation(
+            conn,
+            atom,
+            doc_id=doc,
+            chunk_id=chunk_ids[1],
+            locator="§1",
+            quote="The Volga is the longest river in Europe",
+        )
     service.runtime.worker().drain()
     result = service.get_context("Which river is the longest in Europe?", register_gap=False)
     assert result.items and result.items[0].atom_id == atom
     assert "[1]" in result.text and "Rivers of Europe" in result.text
     # small-to-big: the neighbouring chunks come along
     assert "Danube" in result.items[0].context and "many rivers" in result.items[0].context
-    tiny = service.get_context("Which river is the longest in Europe?", budget_tokens=100,
-                               register_gap=False)
+    tiny = service.get_context(
+        "Which river is the longest in Europe?", budget_tokens=100, register_gap=False
+    )
     assert tiny.tokens_estimate <= 100
 
 
