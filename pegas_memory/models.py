@@ -175,3 +175,24 @@ class IngestResult(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     atom_ids: list[int] = Field(default_factory=list, description="ids of the new atoms")
     seconds: float
+
+
+class VerdictOut(BaseModel):
+    atom_id: int
+    verdict: str = Field(
+        description="confirmed, new, duplicate, corroborates, contradicts (or unchecked)"
+    )
+    reason: str
+    old_status: str
+    new_status: str
+    confidence: float
+    ref_id: int | None = Field(default=None, description="the atom the verdict refers to")
+    evidence: list[dict[str, Any]] = Field(default_factory=list)
+    checks_skipped: list[str] = Field(default_factory=list)
+
+
+class VerifyResult(BaseModel):
+    checked: int
+    verdicts: list[VerdictOut]
+    counts: dict[str, int] = Field(description="verdicts by kind")
+    warnings: list[str] = Field(default_factory=list)

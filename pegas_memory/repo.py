@@ -156,8 +156,11 @@ def set_status(
     reason: str,
     check_name: str,
     confidence: float | None = None,
+    evidence: Any = None,
 ) -> str | None:
-    """Change an atom's status (a trigger records from, to, reason, check); return the old one."""
+    """Change an atom's status (a trigger records from, to, reason, check); return the old one.
+
+    `evidence` (any JSON) is attached to the status-change record the trigger wrote."""
     if status not in ATOM_STATUSES:
         raise InvalidInput(f"unknown status {status!r}; use one of {', '.join(ATOM_STATUSES)}")
     conn.execute("SELECT set_config('pegas.check_name', %s, true)", (check_name,))
@@ -172,6 +175,12 @@ def set_status(
     conn.execute("SELECT set_config('pegas.check_name', '', true)")
     if row is None:
         raise NotFound(f"atom {atom_id} not found; use memory_search to find atom ids")
+    if evidence is not None and row["old_status"] != status:
+        conn.execute(
+            """UPDATE pm_status_change SET evidence = %s
+                WHERE id = (SELECT max(id) FROM pm_status_change WHERE atom_id = %s)""",
+            (Jsonb(evidence), atom_id),
+        )
     return str(row["old_status"])
 
 

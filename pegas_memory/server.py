@@ -38,6 +38,7 @@ from .models import (
     StatsResult,
     StoreResult,
     TraceKind,
+    VerifyResult,
 )
 from .search import SearchFilter
 from .service import MemoryService
@@ -219,6 +220,32 @@ def build_server(settings: Settings) -> MCPServer:
             topic=topic,
             tags=tags or (),
             progress=loop_progress,
+        )
+
+    @mcp.tool(annotations=WRITES)
+    async def memory_verify(
+        ctx: Context,
+        atom_ids: Annotated[
+            list[int] | None, Field(description="Verify these atoms (at most 200).")
+        ] = None,
+        document_id: Annotated[
+            int | None, Field(description="Or: verify the atoms of this document.")
+        ] = None,
+        limit: Annotated[
+            int, Field(ge=1, le=200, description="Or: this many candidate atoms (default 50).")
+        ] = 50,
+    ) -> VerifyResult:
+        """Check atoms against what else the memory holds. Cross-confirmation: the same claim in
+        another document marks the atom verified and raises its confidence. Self-critique (needs
+        the LLM): a contradiction marks both atoms contested, a duplicate marks the newer one
+        stale, corroboration raises confidence. Each verdict comes with its reason and evidence;
+        checks that could not run are listed."""
+        return await _call(
+            _service(ctx).verify,
+            atom_ids=atom_ids or (),
+            document_id=document_id,
+            limit=limit,
+            progress=_progress_reporter(ctx),
         )
 
     @mcp.tool(annotations=READ_ONLY)

@@ -19,6 +19,7 @@ from .db import Database
 from .distill import Distiller, OfflineDistiller, build_distiller
 from .errors import BackendUnavailable, InvalidInput
 from .gaps import add_gap, list_gaps
+from .llm import OllamaChat
 from .models import (
     ATOM_TYPES,
     TRACE_KINDS,
@@ -32,6 +33,8 @@ from .models import (
     SliceStats,
     StatsResult,
     StoreResult,
+    VerdictOut,
+    VerifyResult,
 )
 from .pipeline import IngestPipeline, Progress
 from .repo import (
@@ -46,6 +49,7 @@ from .repo import (
 from .runtime import Lazy, ProjectionRuntime
 from .search import Searcher, SearchFilter
 from .text import raw_hash
+from .verify import Verifier
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +89,12 @@ class MemoryService:
         self.searcher = Searcher(self._db, self.runtime)
         self.distiller: Lazy[Distiller] = Lazy("distiller", lambda: make_distiller(settings))
         self.pipeline = IngestPipeline(settings, self._db, self.runtime, self.distiller.get)
+        self.llm: Lazy[OllamaChat] | None = (
+            Lazy("chat model", lambda: OllamaChat.from_settings(settings))
+            if settings.ollama_url
+            else None
+        )
+        self.verifier = Verifier(settings, self._db, self.runtime, self.llm)
 
     def open(self, *, strict: bool = True) -> MemoryService:
         """Open the database now. With strict=False a database that is down is only logged:
@@ -245,6 +255,29 @@ class MemoryService:
             progress=progress,
         )
         return IngestResult(**report.__dict__)
+
+    # ------------------------------------------------------------------ memory_verify
+    def verify(
+        self,
+        *,
+        atom_ids: Sequence[int] = (),
+        document_id: int | None = None,
+        limit: int = 50,
+        progress: Progress | None = None,
+    ) -> VerifyResult:
+        ids = self.verifier.select(atom_ids=atom_ids, document_id=document_id, limit=limit)
+        verdicts = self.verifier.verify(ids, progress=progress)
+        counts: dict[str, int] = {}
+        skipped: list[str] = []
+        for v in verdicts:
+            counts[v.verdict] = counts.get(v.verdict, 0) + 1
+            skipped += [s for s in v.checks_skipped if s not in skipped]
+        return VerifyResult(
+            checked=len(verdicts),
+            verdicts=[VerdictOut(**v.__dict__) for v in verdicts],
+            counts=counts,
+            warnings=skipped,
+        )
 
     # ------------------------------------------------------------------ memory_search
     def search(

@@ -1,0 +1,139 @@
+"""Verification paths against real engines and an Ollama speaking HTTP on loopback."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pegas_memory.service import MemoryService
+from tests.conftest import make_settings
+from tests.fake_ollama import FakeOllama
+
+
+@contextmanager
+def memory(
+    database_url: str,
+    tmp_path: Path,
+    chat: Callable[[dict[str, Any]], Any] | None,
+    *,
+    llm: bool = True,
+) -> Iterator[MemoryService]:
+    with FakeOllama(dim=128, chat=chat) as fake:
+        settings = make_settings(
+            tmp_path / "data",
+            database_url=database_url,
+            ollama_url=fake.url,
+            embedding_dim=128,
+            distiller="offline",
+        )
+        svc = MemoryService(settings).open()
+        if not llm:
+            svc.verifier.llm = None
+        try:
+            yield svc
+        finally:
+            svc.close()
+
+
+def status_of(svc: MemoryService, atom_id: int) -> tuple[str, float]:
+    with svc.db.connection() as conn:
+        row = conn.execute(
+            "SELECT status, confidence FROM pm_atom WHERE id = %s", (atom_id,)
+        ).fetchone()
+    return row["status"], float(row["confidence"])
+
+
+def links(svc: MemoryService) -> set[tuple[int, int, str]]:
+    with svc.db.connection() as conn:
+        rows = conn.execute("SELECT src_atom_id, dst_atom_id, kind FROM pm_atom_link").fetchall()
+    return {(r["src_atom_id"], r["dst_atom_id"], r["kind"]) for r in rows}
+
+
+def test_cross_confirmation_across_documents(database_url: str, tmp_path: Path) -> None:
+    with memory(database_url, tmp_path, None, llm=False) as svc:
+        a = svc.store("The Volga flows into the Caspian Sea", source="https://a.example/volga")
+        b = svc.store("the Volga flows into the Caspian Sea.", source="https://b.example/rivers")
+        svc.runtime.worker().drain()
+        result = svc.verify(atom_ids=[a.id])
+        (v,) = result.verdicts
+        assert v.verdict == "confirmed" and v.new_status == "verified"
+        assert v.confidence > 0.5 and v.evidence[0]["atom_id"] == b.id
+        assert any("self-critique" in w for w in result.warnings)
+        assert status_of(svc, a.id)[0] == "verified"
+        # search sees the change through the outbox at once
+        svc.runtime.worker().drain()
+        hit = svc.search("Volga Caspian", limit=1).hits[0]
+        assert hit.status == "verified"
+
+
+def test_same_claim_merged_at_ingest_is_confirmed(database_url: str, tmp_path: Path) -> None:
+    with memory(database_url, tmp_path, None, llm=False) as svc:
+        svc.ingest("Lake Baikal is the deepest lake in the world.", kind="text", title="one")
+        svc.runtime.worker().drain()
+        svc.ingest("Lake Baikal is the deepest lake in the world!", kind="text", title="two")
+        svc.runtime.worker().drain()
+        result = svc.verify()
+        assert result.counts.get("confirmed") == 1
+
+
+def test_contradiction_marks_both_contested(database_url: str, tmp_path: Path) -> None:
+    ids: dict[str, int] = {}
+
+    def chat(request: dict[str, Any]) -> Any:
+        return {"verdict": "contradicts", "reason": "different boiling points", "ref_id": ids["b"]}
+
+    with memory(database_url, tmp_path, chat) as svc:
+        ids["b"] = svc.store("Water boils at 100 degrees at sea level").id
+        ids["a"] = svc.store("Water boils at 90 degrees at sea level").id
+        svc.runtime.worker().drain()
+        (v,) = svc.verify(atom_ids=[ids["a"]]).verdicts
+        assert v.verdict == "contradicts" and v.ref_id == ids["b"]
+        assert status_of(svc, ids["a"])[0] == "contested"
+        assert status_of(svc, ids["b"])[0] == "contested"
+        assert (ids["a"], ids["b"], "contradicts") in links(svc)
+        with svc.db.connection() as conn:
+            change = conn.execute(
+                "SELECT check_name, reason FROM pm_status_change WHERE atom_id = %s "
+                "ORDER BY id DESC LIMIT 1",
+                (ids["a"],),
+            ).fetchone()
+        assert change["check_name"] == "self_critique" and "boiling" in change["reason"]
+
+
+def test_duplicate_marks_the_newer_stale(database_url: str, tmp_path: Path) -> None:
+    ids: dict[str, int] = {}
+
+    def chat(request: dict[str, Any]) -> Any:
+        return {"verdict": "duplicate", "reason": "same statement", "ref_id": ids["old"]}
+
+    with memory(database_url, tmp_path, chat) as svc:
+        ids["old"] = svc.store("Mount Elbrus is the highest peak in Europe").id
+        ids["new"] = svc.store("Elbrus is Europe's highest mountain peak").id
+        svc.runtime.worker().drain()
+        (v,) = svc.verify(atom_ids=[ids["new"]]).verdicts
+        assert v.verdict == "duplicate" and v.new_status == "stale"
+        assert status_of(svc, ids["old"])[0] == "candidate"
+        assert (ids["new"], ids["old"], "duplicate_of") in links(svc)
+
+
+def test_nonsense_from_the_llm_changes_nothing(database_url: str, tmp_path: Path) -> None:
+    with memory(database_url, tmp_path, lambda r: "I think it is fine :)") as svc:
+        a = svc.store("Mercury is the closest planet to the Sun").id
+        svc.store("Venus is the second planet from the Sun")
+        svc.runtime.worker().drain()
+        result = svc.verify(atom_ids=[a])
+        (v,) = result.verdicts
+        assert v.new_status == "candidate"
+        assert any("could not run" in s for s in v.checks_skipped)
+
+
+def test_without_llm_duplicates_by_similarity(database_url: str, tmp_path: Path) -> None:
+    with memory(database_url, tmp_path, None, llm=False) as svc:
+        old = svc.store("Tokyo is the capital of Japan").id
+        new = svc.store("tokyo is the capital of japan!").id
+        svc.runtime.worker().drain()
+        (v,) = svc.verify(atom_ids=[new]).verdicts
+        assert v.verdict == "duplicate" and status_of(svc, new)[0] == "stale"
+        assert status_of(svc, old)[0] == "candidate"
