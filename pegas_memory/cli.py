@@ -80,6 +80,17 @@ def cmd_reconcile(settings: Settings, args: argparse.Namespace) -> int:
     return 0 if report.drift == 0 or args.fix else 1
 
 
+def cmd_research(settings: Settings, args: argparse.Namespace) -> int:
+    from .research import build_provider, research_gaps
+
+    with MemoryService(settings) as service:
+        outcomes, note = research_gaps(
+            service, build_provider(settings), max_gaps=args.max_gaps, urls_per_gap=args.urls
+        )
+        _print({"note": note, "gaps": [o.__dict__ for o in outcomes]})
+    return 0
+
+
 def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
     from .doctor import run_checks
 
@@ -102,6 +113,7 @@ COMMANDS: dict[str, tuple[str, Callable[[Settings, argparse.Namespace], int]]] =
     "doctor": ("check every configured service and say what to fix", cmd_doctor),
     "worker": ("drain the outbox into the vector and graph slices", cmd_worker),
     "rebuild": ("recreate a slice from PostgreSQL alone", cmd_rebuild),
+    "research": ("research open gaps: web search, ingest, verify", cmd_research),
     "reconcile": (
         "report drift between PostgreSQL and the slices (--fix repairs it)",
         cmd_reconcile,
@@ -124,6 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--once", action="store_true", help="drain what is pending, then exit"
     )
     parsers["rebuild"].add_argument("--target", choices=["qdrant", "graph", "all"], default="all")
+    parsers["research"].add_argument("--max-gaps", type=int, default=5)
+    parsers["research"].add_argument("--urls", type=int, default=3, help="URLs per gap")
     parsers["reconcile"].add_argument("--fix", action="store_true", help="repair the drift found")
     return parser
 
