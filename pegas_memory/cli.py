@@ -91,6 +91,19 @@ def cmd_research(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_forget(settings: Settings, args: argparse.Namespace) -> int:
+    with MemoryService(settings) as service:
+        result = service.forget(
+            mode=args.mode,
+            atom_ids=args.atom or [],
+            trace_ids=args.trace or [],
+            document_ids=args.document or [],
+            reason=args.reason,
+        )
+        _print(result.model_dump())
+    return 0
+
+
 def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
     from .doctor import run_checks
 
@@ -113,6 +126,7 @@ COMMANDS: dict[str, tuple[str, Callable[[Settings, argparse.Namespace], int]]] =
     "doctor": ("check every configured service and say what to fix", cmd_doctor),
     "worker": ("drain the outbox into the vector and graph slices", cmd_worker),
     "rebuild": ("recreate a slice from PostgreSQL alone", cmd_rebuild),
+    "forget": ("retract or erase atoms, traces or documents", cmd_forget),
     "research": ("research open gaps: web search, ingest, verify", cmd_research),
     "reconcile": (
         "report drift between PostgreSQL and the slices (--fix repairs it)",
@@ -136,6 +150,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--once", action="store_true", help="drain what is pending, then exit"
     )
     parsers["rebuild"].add_argument("--target", choices=["qdrant", "graph", "all"], default="all")
+    forget = parsers["forget"]
+    forget.add_argument("mode", choices=["retract", "erase"])
+    forget.add_argument("--atom", type=int, action="append", help="atom id (repeatable)")
+    forget.add_argument("--trace", type=int, action="append", help="trace id (repeatable)")
+    forget.add_argument("--document", type=int, action="append", help="document id (repeatable)")
+    forget.add_argument("--reason", default="", help="why (recorded for retractions)")
     parsers["research"].add_argument("--max-gaps", type=int, default=5)
     parsers["research"].add_argument("--urls", type=int, default=3, help="URLs per gap")
     parsers["reconcile"].add_argument("--fix", action="store_true", help="repair the drift found")

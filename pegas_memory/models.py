@@ -196,3 +196,14 @@ class VerifyResult(BaseModel):
     verdicts: list[VerdictOut]
     counts: dict[str, int] = Field(description="verdicts by kind")
     warnings: list[str] = Field(default_factory=list)
+
+
+class ForgetResult(BaseModel):
+    mode: Literal["retract", "erase"]
+    atoms: list[int] = Field(default_factory=list)
+    traces: list[int] = Field(default_factory=list)
+    documents: list[int] = Field(default_factory=list)
+    links_removed: int = 0
+    embeddings_removed: int = 0
+    not_found: list[int] = Field(default_factory=list)
+    message: str

@@ -29,6 +29,7 @@ from .models import (
     AtomStatus,
     AtomType,
     ContextResult,
+    ForgetResult,
     GapList,
     GapResult,
     GapStatus,
@@ -51,6 +52,9 @@ SearchPreset = Literal["hybrid", "dense", "lexical", "no_graph", "no_status", "n
 IngestKind = Literal["text", "markdown", "pdf", "epub", "web", "html"]
 OPEN_WORLD_WRITES = ToolAnnotations(
     read_only_hint=False, destructive_hint=False, open_world_hint=True
+)
+DESTRUCTIVE = ToolAnnotations(
+    read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
 )
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
@@ -366,6 +370,38 @@ def build_server(settings: Settings) -> MCPServer:
     ) -> GapList:
         """List research gaps by priority, with what was tried and the atoms that filled them."""
         return await _call(_service(ctx).list_gaps, status=status, limit=limit, offset=offset)
+
+    @mcp.tool(annotations=DESTRUCTIVE)
+    async def memory_forget(
+        ctx: Context,
+        mode: Annotated[
+            Literal["retract", "erase"],
+            Field(
+                description="retract: keep the atom but mark it stale with your reason (it "
+                "stops ranking as current). erase: delete for good from every store."
+            ),
+        ],
+        atom_ids: Annotated[list[int] | None, Field(description="Atoms to forget.")] = None,
+        trace_ids: Annotated[
+            list[int] | None, Field(description="Episodic traces to erase.")
+        ] = None,
+        document_ids: Annotated[
+            list[int] | None,
+            Field(description="Documents to erase, with the atoms only they support."),
+        ] = None,
+        reason: Annotated[str, Field(description="Why (recorded for retractions).")] = "",
+    ) -> ForgetResult:
+        """Forget knowledge. Retract marks atoms stale (reversible, history kept); erase deletes
+        atoms, traces or whole documents from the database, the search indexes, the graph and
+        the embedding cache, so they never come back in any search or rebuild."""
+        return await _call(
+            _service(ctx).forget,
+            mode=mode,
+            atom_ids=atom_ids or (),
+            trace_ids=trace_ids or (),
+            document_ids=document_ids or (),
+            reason=reason,
+        )
 
     @mcp.tool(annotations=READ_ONLY)
     async def memory_stats(ctx: Context) -> StatsResult:

@@ -18,6 +18,7 @@ from .context import assemble, estimate_tokens, weak, windows_for
 from .db import Database
 from .distill import Distiller, OfflineDistiller, build_distiller
 from .errors import BackendUnavailable, InvalidInput
+from .forget import check_ids, erase, retract
 from .gaps import add_gap, list_gaps
 from .llm import OllamaChat
 from .models import (
@@ -25,6 +26,7 @@ from .models import (
     TRACE_KINDS,
     CitationOut,
     ContextResult,
+    ForgetResult,
     GapList,
     GapResult,
     IngestResult,
@@ -278,6 +280,40 @@ class MemoryService:
             counts=counts,
             warnings=skipped,
         )
+
+    # ------------------------------------------------------------------ memory_forget
+    def forget(
+        self,
+        *,
+        mode: str,
+        atom_ids: Sequence[int] = (),
+        trace_ids: Sequence[int] = (),
+        document_ids: Sequence[int] = (),
+        reason: str = "",
+    ) -> ForgetResult:
+        check_ids(atom_ids, trace_ids, document_ids)
+        reason = _clean_text(reason or "", "reason", 2_000, required=False)
+        with self.db.transaction() as conn:
+            if mode == "retract":
+                if trace_ids or document_ids:
+                    raise InvalidInput("retract applies to atoms; use mode=erase for the rest")
+                report = retract(conn, atom_ids, reason or "no reason given")
+            elif mode == "erase":
+                report = erase(
+                    conn, atom_ids=atom_ids, trace_ids=trace_ids, document_ids=document_ids
+                )
+            else:
+                raise InvalidInput("mode must be retract (keep, mark stale) or erase (delete)")
+            self._after_forget(conn)
+        self.searcher.invalidate_stats()
+        done = len(report.atoms) + len(report.traces) + len(report.documents)
+        message = f"{mode}: {done} item(s)" + (
+            f"; not found: {report.not_found[:10]}" if report.not_found else ""
+        )
+        return ForgetResult(**report.__dict__, message=message)
+
+    def _after_forget(self, conn: Any) -> None:
+        """Hook for truth maintenance of inferred edges (see reasoning.py)."""
 
     # ------------------------------------------------------------------ memory_search
     def search(

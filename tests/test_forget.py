@@ -1,0 +1,90 @@
+"""Forgetting: retract and erase, across Postgres, both slices and the embedding cache."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pegas_memory.errors import InvalidInput
+from pegas_memory.reconcile import rebuild, reconcile
+from pegas_memory.repo import add_link
+from pegas_memory.service import MemoryService
+from tests.conftest import make_settings
+from tests.fake_ollama import FakeOllama
+
+
+@pytest.fixture
+def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
+    with FakeOllama(dim=64) as fake:
+        settings = make_settings(
+            tmp_path / "data",
+            database_url=database_url,
+            ollama_url=fake.url,
+            embedding_dim=64,
+            distiller="offline",
+        )
+        svc = MemoryService(settings).open()
+        yield svc
+        svc.close()
+
+
+def test_retract_keeps_the_atom_but_ranks_it_last(service: MemoryService) -> None:
+    old = service.store("The capital of Kazakhstan is Almaty").id
+    new = service.store("The capital of Kazakhstan is Astana").id
+    result = service.forget(mode="retract", atom_ids=[old], reason="moved in 1997")
+    assert result.atoms == [old]
+    service.runtime.worker().drain()
+    hits = service.search("capital of Kazakhstan", preset="no_mmr").hits
+    assert hits[0].id == new and hits[-1].id == old and hits[-1].status == "stale"
+
+
+def test_erase_removes_everywhere_and_never_resurfaces(service: MemoryService) -> None:
+    keep = service.store("Saturn has prominent rings").id
+    gone = service.store("Secret project codename is BLUEBIRD").id
+    with service.db.transaction() as conn:
+        add_link(conn, keep, gone, "reference")
+    service.runtime.worker().drain()
+    result = service.forget(mode="erase", atom_ids=[gone, 999_999])
+    assert result.atoms == [gone] and result.not_found == [999_999]
+    assert result.links_removed == 1 and result.embeddings_removed == 1
+    service.runtime.worker().drain()
+    assert reconcile(service.runtime).drift == 0
+    assert all(h.id != gone for h in service.search("BLUEBIRD codename secret").hits)
+    assert "BLUEBIRD" not in service.get_context("project codename", register_gap=False).text
+    rebuild(service.runtime, "all")
+    assert all(h.id != gone for h in service.search("BLUEBIRD codename secret").hits)
+    graph = service.runtime.graph.get()
+    assert gone not in set(graph.iter_node_ids("Atom"))
+    with service.db.connection() as conn:
+        assert (
+            conn.execute("SELECT count(*) AS n FROM pm_atom WHERE id = %s", (gone,)).fetchone()["n"]
+            == 0
+        )
+
+
+def test_erase_a_document_and_its_only_atoms(service: MemoryService) -> None:
+    a = service.ingest(
+        "Only this note says that ravens can count to seven.", kind="text", title="n1"
+    )
+    b = service.ingest("Ravens are corvids. Magpies are corvids too.", kind="text", title="n2")
+    shared = service.store("Ravens are corvids.", source="https://birds.example").id
+    service.runtime.worker().drain()
+    result = service.forget(mode="erase", document_ids=[a.document_id])
+    assert set(result.atoms) == set(a.atom_ids) and result.documents == [a.document_id]
+    with service.db.connection() as conn:
+        left = conn.execute(
+            "SELECT count(*) AS n FROM pm_atom WHERE id = ANY(%s)", (b.atom_ids,)
+        ).fetchone()
+    assert left["n"] == len(b.atom_ids)
+    assert shared in [h.id for h in service.search("ravens corvids").hits]
+
+
+def test_forget_needs_ids_and_a_mode(service: MemoryService) -> None:
+    with pytest.raises(InvalidInput):
+        service.forget(mode="erase")
+    with pytest.raises(InvalidInput):
+        service.forget(mode="shred", atom_ids=[1])
+    with pytest.raises(InvalidInput):
+        service.forget(mode="retract", document_ids=[1])
