@@ -207,3 +207,23 @@ class ForgetResult(BaseModel):
     embeddings_removed: int = 0
     not_found: list[int] = Field(default_factory=list)
     message: str
+
+
+class InferResult(BaseModel):
+    rounds: int
+    complete: bool = Field(description="false if max_rounds stopped it before the fixpoint")
+    derived: int = Field(description="new inferred links")
+    updated: int
+    withdrawn: int = Field(description="inferred links that lost all support")
+    kept: int
+    per_rule: dict[int, int] = Field(description="links derived per rule atom id")
+    rules_used: int
+    rules_invalid: list[dict[str, Any]] = Field(default_factory=list)
+    rules_prose_ignored: int = Field(description="human-readable rules, not machine-usable")
+    seconds: float
+
+
+class GraphQueryResult(BaseModel):
+    op: str
+    result: dict[str, Any]
+    warnings: list[str] = Field(default_factory=list)

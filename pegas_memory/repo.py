@@ -225,8 +225,13 @@ def add_link(
                                      metadata)
            VALUES (%s, %s, %s, %s, %s, %s, %s)
            ON CONFLICT (src_atom_id, dst_atom_id, kind) DO UPDATE
-              SET confidence = greatest(pm_atom_link.confidence, EXCLUDED.confidence)
+              SET confidence = greatest(pm_atom_link.confidence, EXCLUDED.confidence),
+                  -- an extracted link replaces an inferred one with the same key
+                  inferred = pm_atom_link.inferred AND EXCLUDED.inferred,
+                  source = CASE WHEN EXCLUDED.inferred THEN pm_atom_link.source
+                                ELSE EXCLUDED.source END
               WHERE pm_atom_link.confidence < EXCLUDED.confidence
+                 OR (pm_atom_link.inferred AND NOT EXCLUDED.inferred)
            RETURNING id, (xmax = 0) AS created""",
         (src, dst, kind, confidence, source, inferred, Jsonb(dict(metadata or {}))),
     ).fetchone()

@@ -33,6 +33,8 @@ from .models import (
     GapList,
     GapResult,
     GapStatus,
+    GraphQueryResult,
+    InferResult,
     IngestResult,
     Scope,
     SearchResult,
@@ -370,6 +372,65 @@ def build_server(settings: Settings) -> MCPServer:
     ) -> GapList:
         """List research gaps by priority, with what was tried and the atoms that filled them."""
         return await _call(_service(ctx).list_gaps, status=status, limit=limit, offset=offset)
+
+    @mcp.tool(annotations=WRITES)
+    async def memory_infer(
+        ctx: Context,
+        max_rounds: Annotated[
+            int, Field(ge=1, le=10_000, description="Safety cap on evaluation rounds (100).")
+        ] = 100,
+    ) -> InferResult:
+        """Apply the logical rules to the links between atoms until nothing new follows. Rules
+        are logical_rule atoms whose content is JSON, e.g. {"if": "imports", "then":
+        "depends_on"} or {"if": ["depends_on", "depends_on"], "then": "depends_on"}. Inferred
+        links are marked as such, keep their derivation, and are withdrawn when their support
+        goes. Reports rounds, links derived per rule, invalid rules with reasons, and time."""
+        return await _call(_service(ctx).infer, max_rounds=max_rounds)
+
+    @mcp.tool(annotations=READ_ONLY)
+    async def memory_query_graph(
+        ctx: Context,
+        op: Annotated[
+            Literal["neighbours", "paths", "counts", "derivation"],
+            Field(
+                description="neighbours of node_id; paths from node_id to target_id; counts of "
+                "links by kind (inferred vs extracted); derivation of the link src-kind->dst"
+            ),
+        ],
+        node_id: Annotated[int | None, Field(description="Atom (or code symbol) id.")] = None,
+        label: Annotated[
+            Literal["Atom", "CodeSymbol"], Field(description="What node_id names.")
+        ] = "Atom",
+        target_id: Annotated[int | None, Field(description="For paths: the end node.")] = None,
+        kinds: Annotated[
+            list[str] | None, Field(description="Only these link kinds, e.g. depends_on.")
+        ] = None,
+        direction: Annotated[Literal["out", "in", "both"], Field()] = "both",
+        depth: Annotated[int, Field(ge=1, le=6, description="Hops (paths: max length).")] = 1,
+        limit: Annotated[int, Field(ge=1, le=1000)] = 50,
+        offset: Annotated[int, Field(ge=0, le=100_000)] = 0,
+        src: Annotated[int | None, Field(description="For derivation: link source atom.")] = None,
+        dst: Annotated[int | None, Field(description="For derivation: link target atom.")] = None,
+        kind: Annotated[str | None, Field(description="For derivation: link kind.")] = None,
+    ) -> GraphQueryResult:
+        """Query the knowledge graph with structured, bounded operations (no query language):
+        neighbourhoods by link kind and direction to a depth, paths between two nodes, link
+        counts by kind split into extracted and inferred, and why an inferred link holds."""
+        return await _call(
+            _service(ctx).query_graph,
+            op,
+            node_id=node_id,
+            label=label,
+            target_id=target_id,
+            kinds=kinds or (),
+            direction=direction,
+            depth=depth,
+            limit=limit,
+            offset=offset,
+            src=src,
+            dst=dst,
+            kind=kind,
+        )
 
     @mcp.tool(annotations=DESTRUCTIVE)
     async def memory_forget(

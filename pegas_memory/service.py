@@ -29,6 +29,8 @@ from .models import (
     ForgetResult,
     GapList,
     GapResult,
+    GraphQueryResult,
+    InferResult,
     IngestResult,
     SearchHit,
     SearchResult,
@@ -39,6 +41,7 @@ from .models import (
     VerifyResult,
 )
 from .pipeline import IngestPipeline, Progress
+from .reasoning import needs_maintenance, query_graph, run_inference
 from .repo import (
     AtomInput,
     DocumentInput,
@@ -269,6 +272,8 @@ class MemoryService:
     ) -> VerifyResult:
         ids = self.verifier.select(atom_ids=atom_ids, document_id=document_id, limit=limit)
         verdicts = self.verifier.verify(ids, progress=progress)
+        if any(v.new_status != v.old_status for v in verdicts):
+            self.maintain()
         counts: dict[str, int] = {}
         skipped: list[str] = []
         for v in verdicts:
@@ -306,6 +311,8 @@ class MemoryService:
                 raise InvalidInput("mode must be retract (keep, mark stale) or erase (delete)")
             self._after_forget(conn)
         self.searcher.invalidate_stats()
+        if mode == "erase" or report.atoms:
+            self.maintain()
         done = len(report.atoms) + len(report.traces) + len(report.documents)
         message = f"{mode}: {done} item(s)" + (
             f"; not found: {report.not_found[:10]}" if report.not_found else ""
@@ -313,7 +320,24 @@ class MemoryService:
         return ForgetResult(**report.__dict__, message=message)
 
     def _after_forget(self, conn: Any) -> None:
-        """Hook for truth maintenance of inferred edges (see reasoning.py)."""
+        """Runs inside the forget transaction; maintenance follows after commit (forget())."""
+
+    def maintain(self) -> InferResult | None:
+        """Truth maintenance: withdraw conclusions whose support is gone (no-op without rules)."""
+        if not needs_maintenance(self.db):
+            return None
+        return self.infer()
+
+    # ------------------------------------------------------------------ memory_infer
+    def infer(self, *, max_rounds: int = 100) -> InferResult:
+        if not 1 <= max_rounds <= 10_000:
+            raise InvalidInput("max_rounds must be between 1 and 10000")
+        report = run_inference(self.db, max_rounds=max_rounds)
+        return InferResult(**report.__dict__)
+
+    def query_graph(self, op: str, **kwargs: Any) -> GraphQueryResult:
+        result = query_graph(self.db, self.runtime, op, **kwargs)  # type: ignore[arg-type]
+        return GraphQueryResult(op=op, result=result)
 
     # ------------------------------------------------------------------ memory_search
     def search(

@@ -1,0 +1,247 @@
+"""The data that code extraction produces and code resolution consumes: plain frozen dataclasses.
+
+:class:`Symbol` rows (pm_code_symbol), :class:`Reference` as written in a file, the Python flow
+facts (a tiny expression language for following values across assignments, calls and returns),
+:class:`FileIndex` (all that one file says about itself) and :class:`Dependency` (a resolved
+pm_code_dependency row). No parser or driver is imported here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+SymbolKind = Literal[
+    "module",
+    "class",
+    "function",
+    "method",
+    "constant",
+    "interface",
+    "struct",
+    "enum",
+    "trait",
+    "type",
+    "variable",
+]
+RefKind = Literal["calls", "imports", "inherits"]
+TargetKind = Literal["internal", "external", "unresolved"]
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """One row of pm_code_symbol. Lines are 1-based and inclusive.
+
+    ``qualified_name`` is dotted: ``pkg.mod.Class.method`` for Python (module from the path),
+    ``com.ex.Foo.bar`` for Java (package), ``dir/file.Class.method`` for JS/TS/Rust and
+    ``dir.Type.Method`` (the package directory) for Go. Lambdas are functions named ``<lambdaN>``.
+    """
+
+    path: str
+    language: str
+    name: str
+    qualified_name: str
+    kind: SymbolKind
+    signature: str | None
+    docstring: str | None
+    start_line: int
+    end_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A call, import or base class as written in ``src_qualified_name`` (a symbol of the file).
+
+    ``target`` is the source text (``self.foo``, ``os.path.join``, ``Base``); imports are written
+    absolute where the syntax allows (Python relative imports are made absolute). ``self_call``
+    marks calls on this/self/the Go receiver, which resolve through the enclosing type.
+    """
+
+    src_qualified_name: str
+    kind: RefKind
+    target: str
+    line: int
+    self_call: bool = False
+
+
+# Python flow facts: a tiny expression language, enough to follow functions, classes, modules and
+# instances through assignments, returns, arguments and containers (see code_flow).
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attr:
+    obj: Expr
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    func: Expr
+    args: tuple[Expr, ...] = ()
+    kwargs: tuple[tuple[str, Expr], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Subscript:
+    obj: Expr
+    key: Expr | None  # None: a slice or an expression we do not follow
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    value: str  # "s:<text>" for strings, "n:<int>" for integers
+
+
+@dataclass(frozen=True, slots=True)
+class Container:
+    """A list/tuple/set/dict display; ``site`` is unique in the repository."""
+
+    site: str
+    items: tuple[tuple[str, Expr], ...]  # key is a Const value, or "*" when unknown
+
+
+@dataclass(frozen=True, slots=True)
+class DefRef:
+    qualname: str  # a def, class or lambda of this file
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleRef:
+    module: str  # absolute dotted module name
+
+
+@dataclass(frozen=True, slots=True)
+class OneOf:
+    options: tuple[Expr, ...]  # ``a or b``, ``a if c else b``
+
+
+@dataclass(frozen=True, slots=True)
+class Instance:
+    """An instance of whatever repository class ``cls`` names: from a type annotation."""
+
+    cls: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Wrapped:
+    """A decorator applied to a definition (``call.args[0]``). When the decorator is external or
+    unknown its result is assumed to be the wrapped definition, as functools.wraps makes it."""
+
+    call: Call
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    pass
+
+
+Expr = (
+    Name
+    | Attr
+    | Call
+    | Subscript
+    | Const
+    | Container
+    | DefRef
+    | ModuleRef
+    | OneOf
+    | Instance
+    | Wrapped
+    | Unknown
+)
+UNKNOWN = Unknown()
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """A Python module, class, function or lambda and what resolution needs to know about it."""
+
+    qualname: str
+    kind: Literal["module", "class", "function"]
+    parent: str | None
+    params: tuple[str, ...] = ()  # "*args" / "**kw" keep their stars
+    bases: tuple[Expr, ...] = ()
+    decorators: tuple[str, ...] = ()  # builtin decorators only: staticmethod, classmethod...
+    star_imports: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Assign:
+    scope: str
+    target: Expr  # Name, Attr or Subscript
+    value: Expr
+    line: int
+    value_scope: str | None = None  # where ``value`` is evaluated when not ``scope`` (defaults)
+
+
+@dataclass(frozen=True, slots=True)
+class Return:
+    scope: str
+    value: Expr
+    value_scope: str | None = None  # where ``value`` is evaluated when not ``scope`` (annotations)
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    scope: str
+    call: Call
+    line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Loop:
+    scope: str
+    target: Expr
+    iterable: Expr
+    line: int
+
+
+Fact = Assign | Return | CallSite | Loop
+
+
+@dataclass(frozen=True)
+class FileIndex:
+    """All that one file says about itself. ``has_errors``: tree-sitter had to recover.
+
+    ``imports`` maps each local name an import binds to what it names: a dotted module or member
+    for Python and Java (``com.ex.util.*`` for a wildcard, local name ``*``), the import path for
+    Go, the ``::`` path for Rust, and ``source#name`` for a JavaScript/TypeScript named or
+    default import (``./util#add``, ``./util#default``) or the bare source for a namespace
+    import. ``scopes`` and ``facts`` are filled for Python only.
+    """
+
+    path: str
+    language: str
+    module: str
+    content_hash: str
+    symbols: tuple[Symbol, ...]
+    references: tuple[Reference, ...]
+    has_errors: bool = False
+    is_package: bool = False
+    scopes: tuple[Scope, ...] = ()
+    facts: tuple[Fact, ...] = ()
+    imports: tuple[tuple[str, str], ...] = field(default=())  # (local alias, imported target)
+
+
+@dataclass(frozen=True, slots=True)
+class Dependency:
+    """One pm_code_dependency row.
+
+    ``dst`` is the qualified name of the repository symbol the reference resolves to, or None.
+    ``dst_name`` is never empty: ``dst`` when resolved, else the best name known for the target:
+    the import-qualified external name (``os.path.join``, ``builtins.len``) when
+    ``target_kind`` is "external", the text as written when it is "unresolved".
+    """
+
+    src: str
+    kind: RefKind
+    dst_name: str
+    dst: str | None
+    line: int
+    target_kind: TargetKind

@@ -1,0 +1,431 @@
+"""Dependency resolution: Python points-to cases, then resolution by name for other languages."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from pegas_memory.code_graph import Dependency, resolve
+from pegas_memory.code_symbols import FileIndex, extract_file, iter_source_files
+
+
+def _repo(root: Path, files: dict[str, str]) -> list[FileIndex]:
+    """Write ``files`` under ``root``, then index them as the indexer would: found on disk."""
+    for rel, code in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(code).lstrip("\n"))
+    return [
+        extract_file(p.relative_to(root).as_posix(), p.read_bytes())
+        for p in iter_source_files(root)
+    ]
+
+
+def _edges(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str | None]]:
+    return {(d.src, d.dst) for d in deps if d.kind == kind and d.target_kind == "internal"}
+
+
+def _external(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str]]:
+    return {(d.src, d.dst_name) for d in deps if d.kind == kind and d.target_kind == "external"}
+
+
+# --- Python ------------------------------------------------------------------------------------
+
+
+def test_python_imports_aliases_and_relative(tmp_path: Path) -> None:
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "src/shop/__init__.py": "from .cart import Cart\n",
+                "src/shop/util.py": """
+                    def total(items):
+                        return sum(items)
+
+                    def fmt(x):
+                        return str(x)
+                    """,
+                "src/shop/cart.py": """
+                    from . import util
+                    from .util import fmt as show
+                    import shop.util as u
+
+                    class Cart:
+                        def __init__(self):
+                            self.items = []
+
+                        def price(self):
+                            return show(util.total(self.items)) + u.fmt(0)
+                    """,
+                "src/shop/sub/checkout.py": """
+                    from .. import Cart
+                    from ..util import total
+
+                    def run():
+                        cart = Cart()
+                        return cart.price(), total([])
+                    """,
+            },
+        )
+    )
+    calls = _edges(deps)
+    assert ("shop.cart.Cart.price", "shop.util.fmt") in calls  # from-import alias
+    assert ("shop.cart.Cart.price", "shop.util.total") in calls  # module from ``from . import``
+    assert ("shop.sub.checkout.run", "shop.cart.Cart.__init__") in calls  # re-exported class
+    assert ("shop.sub.checkout.run", "shop.cart.Cart.price") in calls  # instance method
+    assert ("shop.sub.checkout.run", "shop.util.total") in calls  # ``..util``
+    assert ("shop.util.total", None) not in calls
+    assert ("shop.util.total", "builtins.sum") in _external(deps)
+    imports = _edges(deps, "imports")
+    assert ("shop.cart", "shop.util") in imports
+    assert ("shop.cart", "shop.util.fmt") in imports
+    assert ("shop.sub.checkout", "shop.cart.Cart") in imports  # through shop/__init__.py
+
+
+def test_python_self_inheritance_and_super(tmp_path: Path) -> None:
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "base.py": """
+                    class Base:
+                        def run(self):
+                            return self.step()
+
+                        def step(self):
+                            return 1
+
+                        def helper(self):
+                            return 0
+                    """,
+                "child.py": """
+                    from base import Base
+
+                    class Child(Base):
+                        def step(self):
+                            return super().step() + self.helper()
+
+                    def main():
+                        Child().run()
+                    """,
+            },
+        )
+    )
+    calls = _edges(deps)
+    # Only a Child ever runs Base.run, so its self.step() is Child.step, not Base.step.
+    assert ("base.Base.run", "child.Child.step") in calls
+    assert ("base.Base.run", "base.Base.step") not in calls
+    assert ("child.Child.step", "base.Base.step") in calls  # super()
+    assert ("child.Child.step", "base.Base.helper") in calls  # inherited through self
+    assert ("child.main", "base.Base.run") in calls  # inherited through the instance
+    assert _edges(deps, "inherits") == {("child.Child", "base.Base")}
+
+
+def test_python_unresolved_and_external_are_kept(tmp_path: Path) -> None:
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "m.py": """
+                    import requests
+                    from collections import OrderedDict
+
+                    class Thing(OrderedDict):
+                        pass
+
+                    def f(callback):
+                        requests.get("x").json()
+                        callback()
+                        mystery.run()
+                    """,
+            },
+        )
+    )
+    external = _external(deps)
+    assert ("m.f", "requests.get") in external
+    unresolved = {(d.src, d.dst_name) for d in deps if d.target_kind == "unresolved"}
+    assert ("m.f", "callback") in unresolved
+    assert ("m.f", "mystery.run") in unresolved
+    assert ("m", "requests") in _external(deps, "imports")
+    assert ("m", "collections.OrderedDict") in _external(deps, "imports")
+    assert ("m.Thing", "collections.OrderedDict") in _external(deps, "inherits")
+    assert all(d.dst_name for d in deps)
+
+
+def test_python_annotations_decorators_and_fallback(tmp_path: Path) -> None:
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "core.py": """
+                    import functools
+                    import typing as t
+
+                    class Context:
+                        def invoke(self):
+                            return 1
+
+                        def close(self):
+                            pass
+
+                    def make() -> "Context":
+                        return build()
+
+                    def handler(ctx: t.Optional[Context]) -> None:
+                        ctx.invoke()
+
+                    @functools.lru_cache()
+                    def cached():
+                        return 1
+
+                    def user(thing):
+                        make().close()
+                        cached()
+                        thing.invoke()
+                    """,
+            },
+        )
+    )
+    calls = _edges(deps)
+    assert ("core.handler", "core.Context.invoke") in calls  # parameter annotation
+    assert ("core.user", "core.Context.close") in calls  # return annotation
+    assert ("core.user", "core.cached") in calls  # external decorator returns the function
+    assert ("core.user", "core.Context.invoke") in calls  # unknown receiver, unique method name
+
+
+def test_python_methods_nobody_calls_still_resolve_self(tmp_path: Path) -> None:
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "api.py": """
+                    class Api:
+                        def entry(self):
+                            return self._work()
+
+                        def _work(self):
+                            return 1
+
+                        @classmethod
+                        def build(cls):
+                            return cls._create()
+
+                        @classmethod
+                        def _create(cls):
+                            return cls()
+                    """,
+            },
+        )
+    )
+    calls = _edges(deps)
+    assert ("api.Api.entry", "api.Api._work") in calls
+    assert ("api.Api.build", "api.Api._create") in calls
+
+
+def test_resolve_is_sorted_deduplicated_and_deterministic(tmp_path: Path) -> None:
+    files = _repo(
+        tmp_path,
+        {
+            "a.py": "def f():\n    g()\n    g()\n\ndef g():\n    pass\n",
+            "b.py": "from a import f\n\nf()\nf()\n",
+        },
+    )
+    deps = resolve(files)
+    assert deps == resolve(list(reversed(files)))
+    assert len(deps) == len(set(deps))
+    keys = [(d.src, d.line, d.kind, d.dst_name) for d in deps]
+    assert keys == sorted(keys)
+
+
+# --- other languages ---------------------------------------------------------------------------
+
+
+def test_typescript_relative_imports(tmp_path: Path) -> None:
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "web/lib/math.ts": "export function add(a: number, b: number) { return a + b; }\n",
+                "web/lib/index.ts": "export function zero() { return 0; }\n",
+                "web/app/util.js": "export default function fmt(x) { return String(x); }\n",
+                "web/app/main.ts": """
+                    import { add as plus } from '../lib/math';
+                    import * as lib from '../lib';
+                    import fmt from './util.js';
+                    import { render } from 'react-dom';
+
+                    export function run() {
+                      render(fmt(plus(1, lib.zero())));
+                    }
+                    """,
+            },
+        )
+    )
+    calls = _edges(deps)
+    assert ("web/app/main.run", "web/lib/math.add") in calls
+    assert ("web/app/main.run", "web/lib/index.zero") in calls
+    imports = _edges(deps, "imports")
+    assert ("web/app/main", "web/lib/math") in imports
+    assert ("web/app/main", "web/lib/index") in imports
+    assert ("web/app/main", "web/app/util") in imports
+    assert ("web/app/main", "react-dom") in _external(deps, "imports")
+    assert ("web/app/main.run", "render") in _external(deps)
+
+
+def test_javascript_this_and_inherited_methods(tmp_path: Path) -> None:
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "shapes.js": """
+                    class Shape {
+                      scale(k) { return k; }
+                    }
+                    class Square extends Shape {
+                      area() { return this.scale(2) * this.side(); }
+                      side() { return 1; }
+                    }
+                    """,
+            },
+        )
+    )
+    calls = _edges(deps)
+    assert ("shapes.Square.area", "shapes.Shape.scale") in calls
+    assert ("shapes.Square.area", "shapes.Square.side") in calls
+    assert _edges(deps, "inherits") == {("shapes.Square", "shapes.Shape")}
+
+
+def test_go_receivers_packages_and_embedding(tmp_path: Path) -> None:
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "geo/named.go": (
+                    "package geo\n\ntype Named struct{}\n\n"
+                    'func (n Named) Label() string { return "" }\n'
+                ),
+                "geo/square.go": """
+                    package geo
+
+                    import "fmt"
+
+                    type Square struct {
+                    \tNamed
+                    }
+
+                    func (s *Square) Area() int { return s.side() + len(s.Label()) }
+
+                    func (s *Square) side() int { fmt.Println(helper()); return 1 }
+                    """,
+                "geo/helpers.go": "package geo\n\nfunc helper() int { return 2 }\n",
+                "cmd/main.go": """
+                    package main
+
+                    import "example.com/proj/geo"
+
+                    func main() { geo.helper() }
+                    """,
+            },
+        )
+    )
+    calls = _edges(deps)
+    assert ("geo.Square.Area", "geo.Square.side") in calls
+    assert ("geo.Square.Area", "geo.Named.Label") in calls  # through the embedded struct
+    assert ("geo.Square.side", "geo.helper") in calls  # same package, another file
+    assert ("cmd.main", "geo.helper") in calls  # package import by module path
+    assert ("geo.Square.side", "fmt.Println") in _external(deps)
+    assert _edges(deps, "inherits") == {("geo.Square", "geo.Named")}
+
+
+def test_rust_self_calls_and_paths(tmp_path: Path) -> None:
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "src/util.rs": "pub fn helper() {}\n",
+                "src/lib.rs": """
+                    use crate::util::helper;
+
+                    pub struct Point {}
+
+                    impl Point {
+                        pub fn new() -> Self { helper(); Point {} }
+                        fn show(&self) -> String { self.fmt(); String::new() }
+                        fn fmt(&self) {}
+                    }
+                    """,
+            },
+        )
+    )
+    calls = _edges(deps)
+    assert ("src/lib.Point.new", "src/util.helper") in calls
+    assert ("src/lib.Point.show", "src/lib.Point.fmt") in calls
+    assert ("src/lib.Point.show", "String::new") in _external(deps)
+    assert ("src/lib", "src/util.helper") in _edges(deps, "imports")
+
+
+def test_java_packages_and_unqualified_calls(tmp_path: Path) -> None:
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "src/com/ex/Base.java": """
+                    package com.ex;
+                    public class Base { protected int twice(int k) { return 2 * k; } }
+                    """,
+                "src/com/ex/app/Square.java": """
+                    package com.ex.app;
+                    import com.ex.Base;
+                    import java.util.List;
+                    public class Square extends Base {
+                        int area() { return twice(side()) + Math.abs(1); }
+                        int side() { return 1; }
+                    }
+                    """,
+            },
+        )
+    )
+    calls = _edges(deps)
+    assert ("com.ex.app.Square.area", "com.ex.Base.twice") in calls
+    assert ("com.ex.app.Square.area", "com.ex.app.Square.side") in calls
+    assert ("com.ex.app.Square.area", "Math.abs") in _external(deps)
+    assert _edges(deps, "inherits") == {("com.ex.app.Square", "com.ex.Base")}
+    assert ("src/com/ex/app/Square", "com.ex.Base") in _edges(deps, "imports")
+    assert ("src/com/ex/app/Square", "java.util.List") in _external(deps, "imports")
+
+
+def test_python_base_known_only_later_reaches_cached_mro(tmp_path: Path) -> None:
+    # Child's method resolution order is first computed while ``B`` is still empty; the edge to
+    # Base.hello appears only if that cached order is dropped once ``B`` learns its value.
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "late.py": """
+                    def get_base():
+                        return Base
+
+                    B = get_base()
+
+                    class Child(B):
+                        def go(self):
+                            self.hello()
+
+                    Child().go()
+
+                    class Base:
+                        def hello(self):
+                            pass
+
+                    class Other:  # a second hello(): the unique-name fallback cannot help
+                        def hello(self):
+                            pass
+                    """,
+            },
+        )
+    )
+    calls = _edges(deps)
+    assert ("late", "late.Child.go") in calls
+    assert ("late.Child.go", "late.Base.hello") in calls
+    assert ("late.Child.go", "late.Other.hello") not in calls
+    assert ("late.Child", "late.Base") in _edges(deps, "inherits")
