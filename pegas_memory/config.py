@@ -49,6 +49,10 @@ class Settings(BaseSettings):
     qdrant_url: str | None = None
     qdrant_api_key: str | None = None
     qdrant_collection_prefix: str = "pm_atoms"
+    qdrant_timeout: float = 10.0
+    # searches that can match at most this many points run exact (brute force, perfect recall)
+    vector_exact_limit: int = 20_000
+    vector_hnsw_ef: int = 128
 
     # --- graph slice ---
     graph_uri: str | None = None  # bolt://host:7687 for Memgraph/Neo4j
@@ -94,6 +98,10 @@ class Settings(BaseSettings):
     max_chunks: int = 20_000
     max_text_chars: int = 5_000_000
     max_argument_chars: int = 1_000_000
+
+    # --- per-tool time limits (seconds) ---
+    tool_timeout: float = 120.0
+    ingest_timeout: float = 900.0
 
     # --- research loop ---
     searxng_url: str | None = None

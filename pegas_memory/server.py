@@ -69,10 +69,24 @@ plans, actions, observations and reflections are stored apart as episodic traces
 Use memory_store to remember one statement and memory_stats to see what the memory holds."""
 
 
-async def _call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run a service call in a worker thread and map its failures to tool errors."""
+async def _call(ctx: Context, method: str, *args: Any, slow: bool = False, **kwargs: Any) -> Any:
+    """Run a service method in a worker thread, bounded in time, and map its failures to tool
+    errors. A call that times out is abandoned: its transaction either commits whole or not at
+    all, never half."""
+    service = _service(ctx)
+    fn = getattr(service, method)
+    timeout = service.settings.ingest_timeout if slow else service.settings.tool_timeout
     try:
-        return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+        with anyio.fail_after(timeout):
+            return await anyio.to_thread.run_sync(
+                functools.partial(fn, *args, **kwargs), abandon_on_cancel=True
+            )
+    except TimeoutError as exc:
+        raise ToolError(
+            f"the call took longer than {timeout:.0f} s and was abandoned; its work either "
+            "finishes whole in the background or leaves nothing behind. Retry with a smaller "
+            "input, or check memory_stats later."
+        ) from exc
     except PegasMemoryError as exc:
         raise ToolError(str(exc)) from exc
     except Exception as exc:  # a bug: keep the server up, keep the traceback in the log
@@ -174,7 +188,8 @@ def build_server(settings: Settings) -> MCPServer:
         own traces). Identical content is stored once: the result says whether it was new or
         which existing atom it duplicates. New atoms start as 'candidate' until verified."""
         return await _call(
-            _service(ctx).store,
+            ctx,
+            "store",
             claim,
             type=type,
             content=content,
@@ -218,8 +233,10 @@ def build_server(settings: Settings) -> MCPServer:
         does nothing; a changed one becomes a new version. Long sources report progress."""
         loop_progress = _progress_reporter(ctx)
         return await _call(
-            _service(ctx).ingest,
+            ctx,
+            "ingest",
             source,
+            slow=True,
             kind=kind,
             title=title,
             password=password,
@@ -247,7 +264,9 @@ def build_server(settings: Settings) -> MCPServer:
         stale, corroboration raises confidence. Each verdict comes with its reason and evidence;
         checks that could not run are listed."""
         return await _call(
-            _service(ctx).verify,
+            ctx,
+            "verify",
+            slow=True,
             atom_ids=atom_ids or (),
             document_id=document_id,
             limit=limit,
@@ -305,7 +324,8 @@ def build_server(settings: Settings) -> MCPServer:
             session_id=session_id,
         )
         return await _call(
-            _service(ctx).search,
+            ctx,
+            "search",
             query,
             scope=scope,
             preset=preset,
@@ -339,7 +359,8 @@ def build_server(settings: Settings) -> MCPServer:
         evidence is weak the question is registered as a research gap (see memory_list_gaps)."""
         flt = SearchFilter(topics=tuple(topics or ()), tags=tuple(tags or ()))
         return await _call(
-            _service(ctx).get_context,
+            ctx,
+            "get_context",
             question,
             budget_tokens=budget_tokens,
             limit=limit,
@@ -359,7 +380,7 @@ def build_server(settings: Settings) -> MCPServer:
     ) -> GapResult:
         """Register a research gap: a question the memory cannot answer yet. A question that
         repeats an open gap is merged into it (its priority rises) instead of added twice."""
-        return await _call(_service(ctx).add_gap, question, reason=reason, priority=priority)
+        return await _call(ctx, "add_gap", question, reason=reason, priority=priority)
 
     @mcp.tool(annotations=READ_ONLY)
     async def memory_list_gaps(
@@ -371,7 +392,7 @@ def build_server(settings: Settings) -> MCPServer:
         offset: Annotated[int, Field(ge=0)] = 0,
     ) -> GapList:
         """List research gaps by priority, with what was tried and the atoms that filled them."""
-        return await _call(_service(ctx).list_gaps, status=status, limit=limit, offset=offset)
+        return await _call(ctx, "list_gaps", status=status, limit=limit, offset=offset)
 
     @mcp.tool(annotations=WRITES)
     async def memory_infer(
@@ -385,7 +406,7 @@ def build_server(settings: Settings) -> MCPServer:
         "depends_on"} or {"if": ["depends_on", "depends_on"], "then": "depends_on"}. Inferred
         links are marked as such, keep their derivation, and are withdrawn when their support
         goes. Reports rounds, links derived per rule, invalid rules with reasons, and time."""
-        return await _call(_service(ctx).infer, max_rounds=max_rounds)
+        return await _call(ctx, "infer", max_rounds=max_rounds)
 
     @mcp.tool(annotations=READ_ONLY)
     async def memory_query_graph(
@@ -417,7 +438,8 @@ def build_server(settings: Settings) -> MCPServer:
         neighbourhoods by link kind and direction to a depth, paths between two nodes, link
         counts by kind split into extracted and inferred, and why an inferred link holds."""
         return await _call(
-            _service(ctx).query_graph,
+            ctx,
+            "query_graph",
             op,
             node_id=node_id,
             label=label,
@@ -456,7 +478,8 @@ def build_server(settings: Settings) -> MCPServer:
         atoms, traces or whole documents from the database, the search indexes, the graph and
         the embedding cache, so they never come back in any search or rebuild."""
         return await _call(
-            _service(ctx).forget,
+            ctx,
+            "forget",
             mode=mode,
             atom_ids=atom_ids or (),
             trace_ids=trace_ids or (),
@@ -469,7 +492,7 @@ def build_server(settings: Settings) -> MCPServer:
         """Counts of what the memory holds: atoms by type and status, documents, citations,
         links, code symbols, episodic traces, research gaps, and how far the search indexes lag
         behind the database (outbox backlog and the age of the oldest pending change)."""
-        return await _call(_service(ctx).stats)
+        return await _call(ctx, "stats")
 
     return mcp
 
