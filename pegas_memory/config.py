@@ -99,6 +99,10 @@ class Settings(BaseSettings):
     max_text_chars: int = 5_000_000
     max_argument_chars: int = 1_000_000
 
+    # --- code memory ---
+    code_max_files: int = 20_000
+    code_max_file_bytes: int = 1_000_000
+
     # --- per-tool time limits (seconds) ---
     tool_timeout: float = 120.0
     ingest_timeout: float = 900.0

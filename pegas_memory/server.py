@@ -23,6 +23,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
+from .codeindex import StoreCodeResult
+from .codequery import CodeGraphResult, CodeSearchResult
 from .config import Settings
 from .errors import PegasMemoryError
 from .models import (
@@ -393,6 +395,100 @@ def build_server(settings: Settings) -> MCPServer:
     ) -> GapList:
         """List research gaps by priority, with what was tried and the atoms that filled them."""
         return await _call(ctx, "list_gaps", status=status, limit=limit, offset=offset)
+
+    @mcp.tool(annotations=WRITES)
+    async def memory_store_code(
+        ctx: Context,
+        path: Annotated[
+            str,
+            Field(
+                description="A source file, a directory or a repository root, under the "
+                "configured ingest roots."
+            ),
+        ],
+        repo: Annotated[
+            str | None, Field(description="Repository name (default: the directory name).")
+        ] = None,
+    ) -> StoreCodeResult:
+        """Index source code with tree-sitter (Python, JavaScript, TypeScript, Go, Rust, Java):
+        modules, classes, functions, methods and constants with signatures, docstrings and line
+        ranges, and the calls / imports / inherits edges between them. Re-indexing touches only
+        changed files; deleted files drop their symbols. Vendored, generated, binary and
+        .gitignored files are skipped."""
+        return await _call(
+            ctx, "store_code", path, repo=repo, slow=True, progress=_progress_reporter(ctx)
+        )
+
+    @mcp.tool(annotations=READ_ONLY)
+    async def memory_search_code(
+        ctx: Context,
+        query: Annotated[
+            str, Field(description="Identifier, part of one (get_usr, getUser), or words.")
+        ],
+        repo: Annotated[str | None, Field(description="Only this repository.")] = None,
+        path_prefix: Annotated[str | None, Field(description="Only under this path.")] = None,
+        language: Annotated[str | None, Field(description="python, javascript, ...")] = None,
+        kinds: Annotated[
+            list[str] | None, Field(description="module, class, function, method, constant...")
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=100)] = 20,
+        offset: Annotated[int, Field(ge=0, le=100_000)] = 0,
+    ) -> CodeSearchResult:
+        """Find code symbols by name, qualified name, signature or docstring (snake_case and
+        camelCase parts match, prefixes too), with file paths and line numbers."""
+        return await _call(
+            ctx,
+            "search_code",
+            query,
+            repo=repo,
+            path_prefix=path_prefix,
+            language=language,
+            kinds=tuple(kinds or ()),
+            limit=limit,
+            offset=offset,
+        )
+
+    @mcp.tool(annotations=READ_ONLY)
+    async def memory_code_graph(
+        ctx: Context,
+        repo: Annotated[str, Field(description="Repository name, as given to memory_store_code.")],
+        symbol: Annotated[
+            str | None, Field(description="Symbol name or qualified name (or use symbol_id).")
+        ] = None,
+        symbol_id: Annotated[int | None, Field(description="Symbol id from a search.")] = None,
+        relation: Annotated[
+            Literal[
+                "callers",
+                "callees",
+                "imports",
+                "imported_by",
+                "inherits",
+                "inherited_by",
+                "neighbourhood",
+            ],
+            Field(description="Which edges to follow (who calls it, what it calls, ...)."),
+        ] = "neighbourhood",
+        depth: Annotated[int, Field(ge=1, le=5)] = 1,
+        limit: Annotated[int, Field(ge=1, le=500)] = 50,
+        offset: Annotated[int, Field(ge=0, le=100_000)] = 0,
+        build: Annotated[
+            bool, Field(description="First make sure the repository's graph is up to date.")
+        ] = False,
+    ) -> CodeGraphResult:
+        """Walk a repository's code graph: who calls a symbol, what it calls, import and
+        inheritance neighbourhoods to a depth, with paths, files and line numbers; paginated."""
+        return await _call(
+            ctx,
+            "code_graph",
+            repo=repo,
+            symbol=symbol,
+            symbol_id=symbol_id,
+            relation=relation,
+            depth=depth,
+            limit=limit,
+            offset=offset,
+            build=build,
+        )
 
     @mcp.tool(annotations=WRITES)
     async def memory_infer(

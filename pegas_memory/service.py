@@ -13,6 +13,8 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .codeindex import CodeMemory, StoreCodeResult
+from .codequery import CodeGraphResult, CodeSearchResult
 from .config import Settings
 from .context import assemble, estimate_tokens, weak, windows_for
 from .db import Database
@@ -100,6 +102,13 @@ class MemoryService:
             else None
         )
         self.verifier = Verifier(settings, self._db, self.runtime, self.llm)
+        self.code = CodeMemory(
+            settings,
+            self._db,
+            self.runtime,
+            max_files=settings.code_max_files,
+            max_file_bytes=settings.code_max_file_bytes,
+        )
 
     def open(self, *, strict: bool = True) -> MemoryService:
         """Open the database now. With strict=False a database that is down is only logged:
@@ -327,6 +336,18 @@ class MemoryService:
         if not needs_maintenance(self.db):
             return None
         return self.infer()
+
+    # ------------------------------------------------------------------ code memory
+    def store_code(
+        self, path: str, *, repo: str | None = None, progress: Progress | None = None
+    ) -> StoreCodeResult:
+        return self.code.store_code(path, repo=repo, progress=progress)
+
+    def search_code(self, query: str, **kwargs: Any) -> CodeSearchResult:
+        return self.code.search_code(query, **kwargs)
+
+    def code_graph(self, **kwargs: Any) -> CodeGraphResult:
+        return self.code.code_graph(**kwargs)
 
     # ------------------------------------------------------------------ memory_infer
     def infer(self, *, max_rounds: int = 100) -> InferResult:

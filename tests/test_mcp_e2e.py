@@ -95,3 +95,92 @@ async def test_database_down_is_a_clear_error_and_server_stays_up(tmp_path: Path
                 assert "unreachable" in error_text(down) or "cannot connect" in error_text(down)
                 assert "PEGAS_DATABASE_URL" in error_text(down)
             assert (await client.list_tools()).tools  # still serving
+
+
+EXPECTED_TOOLS = {
+    "memory_search",
+    "memory_get_context",
+    "memory_stats",
+    "memory_store",
+    "memory_ingest",
+    "memory_verify",
+    "memory_add_gap",
+    "memory_list_gaps",
+    "memory_store_code",
+    "memory_search_code",
+    "memory_code_graph",
+    "memory_infer",
+    "memory_query_graph",
+    "memory_forget",
+}
+
+
+async def test_every_tool_over_stdio(tmp_path: Path) -> None:
+    files = tmp_path / "files"
+    (files / "repo" / "pkg").mkdir(parents=True)
+    (files / "repo" / "pkg" / "__init__.py").write_text("")
+    (files / "repo" / "pkg" / "core.py").write_text(
+        "def helper(x):\n    return x + 1\n\n\ndef run():\n    '''Run the thing.'''\n"
+        "    return helper(2)\n"
+    )
+    (files / "notes.md").write_text(
+        "# Notes\n\nA monad is a monoid in the category of endofunctors.\n\n"
+        "Монада — это моноид в категории эндофункторов.\n"
+    )
+    env = {
+        "PEGAS_DATA_DIR": str(tmp_path / "data"),
+        "PEGAS_INGEST_ROOTS": f'["{files}"]',
+    }
+    progress: list[float] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append(done)
+
+    async with mcp_client(env) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert set(tools) == EXPECTED_TOOLS
+        assert all(t.description for t in tools.values())
+        assert tools["memory_forget"].annotations.destructive_hint is True
+        ingested = structured(
+            await client.call_tool(
+                "memory_ingest", {"source": str(files / "notes.md")}, progress_callback=on_progress
+            )
+        )
+        assert ingested["atoms_new"] >= 2 and progress
+        found = structured(await client.call_tool("memory_search", {"query": "что такое монада"}))
+        assert found["hits"] and "монад" in found["hits"][0]["claim"].lower()
+        ctx = structured(
+            await client.call_tool("memory_get_context", {"question": "What is a monad?"})
+        )
+        assert "[1]" in ctx["text"] and ctx["items"][0]["citations"][0]["locator"]
+        verified = structured(await client.call_tool("memory_verify", {"limit": 5}))
+        assert verified["checked"] >= 1
+        gap = structured(
+            await client.call_tool("memory_add_gap", {"question": "Who coined monad?"})
+        )
+        gaps = structured(await client.call_tool("memory_list_gaps", {}))
+        assert gaps["gaps"][0]["id"] == gap["gap"]["id"]
+        code = structured(
+            await client.call_tool("memory_store_code", {"path": str(files / "repo")})
+        )
+        assert code["symbols_added"] >= 3
+        sym = structured(await client.call_tool("memory_search_code", {"query": "helper"}))
+        assert sym["hits"][0]["name"] == "helper"
+        callers = structured(
+            await client.call_tool(
+                "memory_code_graph",
+                {"repo": "repo", "symbol": "helper", "relation": "callers", "build": True},
+            )
+        )
+        assert any(p["end"]["name"] == "run" for p in callers["paths"]), callers
+        a = structured(await client.call_tool("memory_store", {"claim": "module a imports b"}))
+        inferred = structured(await client.call_tool("memory_infer", {}))
+        assert inferred["complete"] is True
+        counts = structured(await client.call_tool("memory_query_graph", {"op": "counts"}))
+        assert counts["op"] == "counts"
+        forgot = structured(
+            await client.call_tool("memory_forget", {"mode": "erase", "atom_ids": [a["id"]]})
+        )
+        assert forgot["atoms"] == [a["id"]]
+        stats = structured(await client.call_tool("memory_stats", {}))
+        assert stats["code_symbols"] >= 3 and stats["documents"] >= 1
