@@ -104,6 +104,64 @@ def cmd_forget(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress_bar(done: float, total: float, message: str) -> None:
+    """A one-line progress bar on stderr (stdout carries the JSON result)."""
+    width = 30
+    frac = 0.0 if not total else max(0.0, min(1.0, done / total))
+    bar = "#" * int(frac * width)
+    sys.stderr.write(f"\r[{bar:<{width}}] {frac:4.0%} {message[:60]:<60}")
+    if frac >= 1.0:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
+    with MemoryService(settings) as service:
+        for source in args.sources:
+            result = service.ingest(
+                source,
+                kind=args.kind,
+                title=args.title,
+                topic=args.topic,
+                tags=args.tag or (),
+                progress=None if args.quiet else _progress_bar,
+            )
+            _print(result.model_dump(exclude={"atom_ids"}))
+        if settings.runs_embedded_worker:
+            service.runtime.worker().drain()  # make what was ingested searchable now
+    return 0
+
+
+def cmd_search(settings: Settings, args: argparse.Namespace) -> int:
+    with MemoryService(settings) as service:
+        result = service.search(args.query, scope=args.scope, preset=args.preset, limit=args.limit)
+        if args.json:
+            _print(result.model_dump())
+            return 0
+        for n, hit in enumerate(result.hits, start=1):
+            where = hit.citations[0].document_title or hit.citations[0].uri if hit.citations else ""
+            print(f"{n:2}. [{hit.id}] ({hit.type}, {hit.status}) {hit.claim[:160]}")
+            if where:
+                print(f"      {where} {hit.citations[0].locator}")
+        for warning in result.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def cmd_optimize(settings: Settings, args: argparse.Namespace) -> int:
+    """Build the HNSW index of the vector collections (the embedded engine searches by brute
+    force until then). Holds the engine for minutes on large collections: run it when no
+    server is busy."""
+    with MemoryService(settings) as service:
+        index = service.runtime.vectors.get()
+        done = {}
+        for entity in ("atom", "trace"):
+            name = service.runtime.projector.collection(entity)  # type: ignore[arg-type]
+            done[name] = index.optimize(name)
+        _print({"optimized": done})
+    return 0
+
+
 def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
     from .doctor import run_checks
 
@@ -124,6 +182,9 @@ COMMANDS: dict[str, tuple[str, Callable[[Settings, argparse.Namespace], int]]] =
     "migrate": ("apply pending database migrations", cmd_migrate),
     "stats": ("print what the memory holds", cmd_stats),
     "doctor": ("check every configured service and say what to fix", cmd_doctor),
+    "ingest": ("ingest files or URLs (as memory_ingest), with a progress bar", cmd_ingest),
+    "search": ("search the memory from a shell", cmd_search),
+    "optimize": ("build the vector index (embedded engine) for faster search", cmd_optimize),
     "worker": ("drain the outbox into the vector and graph slices", cmd_worker),
     "rebuild": ("recreate a slice from PostgreSQL alone", cmd_rebuild),
     "forget": ("retract or erase atoms, traces or documents", cmd_forget),
@@ -150,6 +211,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--once", action="store_true", help="drain what is pending, then exit"
     )
     parsers["rebuild"].add_argument("--target", choices=["qdrant", "graph", "all"], default="all")
+    ingest = parsers["ingest"]
+    ingest.add_argument("sources", nargs="+", help="file paths, URLs, or text with --kind text")
+    ingest.add_argument("--kind", choices=["text", "markdown", "pdf", "epub", "web", "html"])
+    ingest.add_argument("--title")
+    ingest.add_argument("--topic")
+    ingest.add_argument("--tag", action="append")
+    ingest.add_argument("--quiet", action="store_true", help="no progress bar")
+    search = parsers["search"]
+    search.add_argument("query")
+    search.add_argument("--scope", choices=["knowledge", "episodic", "all"], default="knowledge")
+    search.add_argument("--preset", default="hybrid")
+    search.add_argument("--limit", type=int, default=10)
+    search.add_argument("--json", action="store_true", help="print the full JSON result")
     forget = parsers["forget"]
     forget.add_argument("mode", choices=["retract", "erase"])
     forget.add_argument("--atom", type=int, action="append", help="atom id (repeatable)")
