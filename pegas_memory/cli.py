@@ -58,7 +58,7 @@ def cmd_worker(settings: Settings, args: argparse.Namespace) -> int:
             _print(report.__dict__)
             return 0
         log.info("outbox worker %s started", args.name)
-        worker.run(stop)
+        worker.run(stop, idle=lambda: service.runtime.optimize_if_grown())
         log.info("outbox worker %s stopped", args.name)
     return 0
 

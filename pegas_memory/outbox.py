@@ -213,7 +213,8 @@ class OutboxWorker:
             report.errors.append(f"{e['entity_type']} {e['entity_id']}: {error[:300]}")
         if done_ids:
             conn.execute(
-                "UPDATE pm_outbox SET processed_at = now(), last_error = NULL WHERE id = ANY(%s)",
+                "UPDATE pm_outbox SET processed_at = clock_timestamp(), last_error = NULL "
+                "WHERE id = ANY(%s)",
                 (done_ids,),
             )
             report.processed += len(done_ids)
@@ -250,8 +251,11 @@ class OutboxWorker:
                 break
         return total
 
-    def run(self, stop: threading.Event) -> None:
-        """Serve until `stop` is set: drain, then sleep until NOTIFY or the poll interval."""
+    def run(self, stop: threading.Event, *, idle: Callable[[], object] | None = None) -> None:
+        """Serve until `stop` is set: drain, then sleep until NOTIFY or the poll interval.
+
+        `idle` runs when a drain found nothing to do (the standalone worker builds the vector
+        index then; the server's embedded worker does not, since that holds the engine)."""
         poll = self.settings.outbox_poll_seconds
         listener: psycopg.Connection[Any] | None = None
         failures = 0
@@ -265,6 +269,8 @@ class OutboxWorker:
                 if report.claimed and report.processed == 0 and report.retried:
                     stop.wait(min(poll, UNAVAILABLE_RETRY_SECONDS))
                     continue
+                if report.claimed == 0 and idle is not None:
+                    idle()
                 for _ in listener.notifies(timeout=poll, stop_after=1):
                     pass
             except (psycopg.Error, PegasMemoryError) as exc:

