@@ -103,6 +103,10 @@ class Settings(BaseSettings):
     code_max_files: int = 20_000
     code_max_file_bytes: int = 1_000_000
 
+    # --- inference ---
+    inference_max_derived: int = 2_000_000
+    inference_derivations_per_rule: int = 3
+
     # --- per-tool time limits (seconds) ---
     tool_timeout: float = 120.0
     ingest_timeout: float = 900.0

@@ -72,7 +72,13 @@ def needs_maintenance(db: Database) -> bool:
     return bool(row and row["needed"])
 
 
-def run_inference(db: Database, *, max_rounds: int = 100) -> InferReport:
+def run_inference(
+    db: Database,
+    *,
+    max_rounds: int = 100,
+    max_derived: int = 2_000_000,
+    derivations_per_rule: int = 3,
+) -> InferReport:
     """Bring the stored inferred links to the fixpoint of the rules over the current support."""
     started = time.monotonic()
     report = InferReport()
@@ -111,7 +117,11 @@ def run_inference(db: Database, *, max_rounds: int = 100) -> InferReport:
             ruleset.rules,
             types,
             unsupported_atoms=unsupported,
-            limits=Limits(max_rounds=max_rounds),
+            limits=Limits(
+                max_rounds=max_rounds,
+                max_derived=max_derived,
+                derivations_per_rule=derivations_per_rule,
+            ),
         )
         derivations = rec.result.derivations
 
@@ -143,6 +153,12 @@ def run_inference(db: Database, *, max_rounds: int = 100) -> InferReport:
                 "UPDATE pm_atom_link SET confidence = %s, metadata = %s "
                 "WHERE src_atom_id = %s AND dst_atom_id = %s AND kind = %s AND inferred",
                 [(e.confidence, meta(e.key), e.src, e.dst, e.kind) for e in rec.update],
+            )
+            # Kept conclusions may have lost one of several derivations: record the survivors.
+            cur.executemany(
+                "UPDATE pm_atom_link SET metadata = %s WHERE src_atom_id = %s "
+                "AND dst_atom_id = %s AND kind = %s AND inferred AND metadata IS DISTINCT FROM %s",
+                [(meta(k), k[0], k[1], k[2], meta(k)) for k in rec.keep],
             )
     report.rounds = rec.result.rounds
     report.complete = rec.result.complete

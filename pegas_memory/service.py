@@ -353,7 +353,12 @@ class MemoryService:
     def infer(self, *, max_rounds: int = 100) -> InferResult:
         if not 1 <= max_rounds <= 10_000:
             raise InvalidInput("max_rounds must be between 1 and 10000")
-        report = run_inference(self.db, max_rounds=max_rounds)
+        report = run_inference(
+            self.db,
+            max_rounds=max_rounds,
+            max_derived=self.settings.inference_max_derived,
+            derivations_per_rule=self.settings.inference_derivations_per_rule,
+        )
         return InferResult(**report.__dict__)
 
     def query_graph(self, op: str, **kwargs: Any) -> GraphQueryResult:
