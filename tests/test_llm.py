@@ -126,7 +126,12 @@ def test_validator_agrees_with_jsonschema(schema: dict[str, Any]) -> None:
     # Our subset validator and the reference implementation must agree on every value.
     seen: list[bool] = []
 
-    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=150,
+        deadline=None,
+        derandomize=True,  # the final any/all check must not depend on the draw
+        suppress_health_check=list(HealthCheck),
+    )
     @given(value=near_schema(schema))
     def check(value: Any) -> None:
         reference = jsonschema.Draft202012Validator(schema).is_valid(value)
