@@ -150,7 +150,10 @@ class Database:
     def connection(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]
         """A pooled connection in autocommit mode (for LISTEN and read-only work)."""
         if self._pool is None:
-            raise PegasMemoryError("the database is not open")
+            raise BackendUnavailable(
+                "PostgreSQL is not connected (it was unreachable when this process started); "
+                "retry shortly, or run `pegas-memory doctor`"
+            )
         try:
             with self._pool.connection(timeout=self.settings.db_connect_timeout) as conn:
                 conn.autocommit = True
@@ -168,7 +171,10 @@ class Database:
     def transaction(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]
         """One transaction: everything inside commits together or not at all."""
         if self._pool is None:
-            raise PegasMemoryError("the database is not open")
+            raise BackendUnavailable(
+                "PostgreSQL is not connected (it was unreachable when this process started); "
+                "retry shortly, or run `pegas-memory doctor`"
+            )
         try:
             with self._pool.connection(timeout=self.settings.db_connect_timeout) as conn:
                 conn.row_factory = dict_row  # type: ignore[assignment]

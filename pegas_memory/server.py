@@ -47,6 +47,7 @@ from .models import (
 )
 from .search import SearchFilter
 from .service import MemoryService
+from .stdio_guard import serve_stdio
 
 log = logging.getLogger("pegas_memory.server")
 
@@ -606,5 +607,6 @@ def configure_logging(level: str = "INFO") -> None:
 
 
 def serve(settings: Settings) -> None:
-    """Serve MCP over stdio until the client closes the pipe."""
-    build_server(settings).run("stdio")
+    """Serve MCP over stdio until the client closes the pipe. Requests the SDK cannot decode
+    (lone surrogates, too deep, wrong shape) are answered with an error, never dropped."""
+    anyio.run(serve_stdio, build_server(settings))

@@ -121,6 +121,10 @@ class MemoryService:
             log.warning("the database is not reachable yet; tools will retry", exc_info=True)
         return self
 
+    def ready(self) -> None:
+        """Open (or reopen) the database before a call that reaches it through a component."""
+        self.db  # noqa: B018 - the property opens on demand
+
     @property
     def db(self) -> Database:
         """The open database, connecting (or reconnecting after a failed start) on demand."""
@@ -258,6 +262,7 @@ class MemoryService:
         tags: Sequence[str] = (),
         progress: Progress | None = None,
     ) -> IngestResult:
+        self.ready()
         source = _clean_text(source, "source", self.settings.max_text_chars, required=True)
         report = self.pipeline.ingest(
             source,
@@ -279,6 +284,7 @@ class MemoryService:
         limit: int = 50,
         progress: Progress | None = None,
     ) -> VerifyResult:
+        self.ready()
         ids = self.verifier.select(atom_ids=atom_ids, document_id=document_id, limit=limit)
         verdicts = self.verifier.verify(ids, progress=progress)
         if any(v.new_status != v.old_status for v in verdicts):
@@ -341,16 +347,20 @@ class MemoryService:
     def store_code(
         self, path: str, *, repo: str | None = None, progress: Progress | None = None
     ) -> StoreCodeResult:
+        self.ready()
         return self.code.store_code(path, repo=repo, progress=progress)
 
     def search_code(self, query: str, **kwargs: Any) -> CodeSearchResult:
+        self.ready()
         return self.code.search_code(query, **kwargs)
 
     def code_graph(self, **kwargs: Any) -> CodeGraphResult:
+        self.ready()
         return self.code.code_graph(**kwargs)
 
     # ------------------------------------------------------------------ memory_infer
     def infer(self, *, max_rounds: int = 100) -> InferResult:
+        self.ready()
         if not 1 <= max_rounds <= 10_000:
             raise InvalidInput("max_rounds must be between 1 and 10000")
         report = run_inference(
@@ -362,6 +372,7 @@ class MemoryService:
         return InferResult(**report.__dict__)
 
     def query_graph(self, op: str, **kwargs: Any) -> GraphQueryResult:
+        self.ready()
         result = query_graph(self.db, self.runtime, op, **kwargs)  # type: ignore[arg-type]
         return GraphQueryResult(op=op, result=result)
 
@@ -376,6 +387,7 @@ class MemoryService:
         flt: SearchFilter | None = None,
         half_life_days: float | None = None,
     ) -> SearchResult:
+        self.ready()
         limit = self._limit(limit)
         if scope not in ("knowledge", "episodic", "all"):
             raise InvalidInput("scope must be knowledge, episodic or all")

@@ -1,0 +1,121 @@
+"""Serve MCP over stdio so that every request the client sent gets an answer.
+
+The SDK's stdio transport decodes each line with a strict JSON-RPC model. A line it cannot decode
+is dropped with a debug log line, even when it is a request with an id: a lone UTF-16 surrogate
+in a string (valid JSON text that JavaScript clients do send), nesting deeper than the parser's
+limit, or params of the wrong JSON type. The client then waits for an answer that never comes,
+and an agent hangs until its own timeout. Here such lines are answered with a JSON-RPC error
+carrying the request's id; lines without a readable id are logged as warnings and skipped, as
+JSON-RPC prescribes for notifications.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp_types import ErrorData, JSONRPCError
+from pydantic import ValidationError
+
+log = logging.getLogger(__name__)
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+INVALID_PARAMS = -32602
+
+# The id among the leading scalar members of an object, for lines no parser can read whole.
+_LEADING_ID = re.compile(
+    r'\s*\{(?:\s*"[^"\\]*"\s*:\s*(?:"[^"\\]*"|-?\d+(?:\.\d+)?|true|false|null)\s*,)*'
+    r'\s*"id"\s*:\s*(-?\d+|"[^"\\]*")\s*[,}]'
+)
+
+
+def _request_of(line: str) -> dict[str, Any] | None:
+    """The request object a line carries, as far as it can be read (Python's json module takes
+    lone surrogates; a regex finds a leading id when nesting defeats every parser)."""
+    try:
+        parsed = json.loads(line)
+    except RecursionError:
+        match = _LEADING_ID.match(line)
+        if not match:
+            return None
+        return {"id": json.loads(match.group(1)), "method": "?", "_too_deep": True}
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def error_reply(exc: Exception) -> JSONRPCError | None:
+    """The JSON-RPC error answering an undecodable request, or None when nothing asked (a
+    notification, a response, garbage without an id)."""
+    if not isinstance(exc, ValidationError):
+        return None
+    errors = exc.errors()
+    request: dict[str, Any] | None = None
+    for error in errors:
+        value = error.get("input")
+        if isinstance(value, dict) and "method" in value:
+            request = value
+            break
+        if isinstance(value, str) and error.get("type") == "json_invalid":
+            request = _request_of(value)
+            break
+    if request is None or "method" not in request:
+        return None
+    request_id = request.get("id")
+    if isinstance(request_id, bool) or not isinstance(request_id, int | str):
+        return None
+    detail = str(errors[0].get("msg", "invalid")) if errors else "invalid"
+    if request.get("_too_deep") or "recursion" in detail.lower():
+        code, message = (
+            INVALID_REQUEST,
+            "the request nests JSON deeper than the server's parser allows (about 200 "
+            "levels); flatten the arguments",
+        )
+    elif any(e.get("type") == "json_invalid" for e in errors):
+        code, message = (
+            PARSE_ERROR,
+            f"the request is not valid JSON text ({detail}); strings must be valid Unicode "
+            "(no lone UTF-16 surrogates such as \\ud800)",
+        )
+    else:
+        code, message = (
+            INVALID_PARAMS,
+            f"the request does not have the JSON-RPC shape MCP expects ({detail}); params "
+            "must be an object",
+        )
+    return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
+
+
+async def serve_stdio(server: MCPServer) -> None:
+    """What `server.run("stdio")` does, with undecodable requests answered instead of dropped."""
+    lowlevel = server._lowlevel_server
+    async with stdio_server() as (read_stream, write_stream):
+        send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+        async def screen() -> None:
+            async with send, read_stream:
+                async for item in read_stream:
+                    if isinstance(item, Exception):
+                        reply = error_reply(item)
+                        if reply is None:
+                            log.warning("ignored an undecodable line on stdin: %.300s", item)
+                            continue
+                        log.warning("answered an undecodable request %r", reply.id)
+                        try:
+                            await write_stream.send(SessionMessage(reply))
+                        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                            return
+                        continue
+                    await send.send(item)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(screen)
+            await lowlevel.run(receive, write_stream, lowlevel.create_initialization_options())
+            tg.cancel_scope.cancel()
