@@ -20,7 +20,7 @@ from .qdrant_store import VectorIndex
 # Calibrated thresholds for local models whose similarity scale differs from EmbeddingGemma's
 # (docs/decisions/0002-dedup-threshold.md). Keys are model ids.
 MODEL_THRESHOLDS: dict[str, float] = {
-    "local/multilingual-e5-small-q4": 0.95,
+    "local/multilingual-e5-small-q4": 0.955,
 }
 
 
