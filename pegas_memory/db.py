@@ -147,8 +147,8 @@ class Database:
 
     # ------------------------------------------------------------------ connections
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]
-        """A pooled connection in autocommit mode (for LISTEN and read-only work)."""
+    def _pooled(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]
+        """A pooled connection with dict rows; driver errors leave as pegas-memory errors."""
         if self._pool is None:
             raise BackendUnavailable(
                 "PostgreSQL is not connected (it was unreachable when this process started); "
@@ -156,34 +156,28 @@ class Database:
             )
         try:
             with self._pool.connection(timeout=self.settings.db_connect_timeout) as conn:
-                conn.autocommit = True
                 conn.row_factory = dict_row  # type: ignore[assignment]
-                try:
-                    yield conn  # type: ignore[misc]
-                finally:
-                    conn.autocommit = False
+                yield conn  # type: ignore[misc]
         except PegasMemoryError:
             raise
         except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
             raise translate_error(exc) from exc
 
     @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]
+        """A pooled connection in autocommit mode (for LISTEN and read-only work)."""
+        with self._pooled() as conn:
+            conn.autocommit = True
+            try:
+                yield conn
+            finally:
+                conn.autocommit = False
+
+    @contextmanager
     def transaction(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]
         """One transaction: everything inside commits together or not at all."""
-        if self._pool is None:
-            raise BackendUnavailable(
-                "PostgreSQL is not connected (it was unreachable when this process started); "
-                "retry shortly, or run `pegas-memory doctor`"
-            )
-        try:
-            with self._pool.connection(timeout=self.settings.db_connect_timeout) as conn:
-                conn.row_factory = dict_row  # type: ignore[assignment]
-                with conn.transaction():
-                    yield conn  # type: ignore[misc]
-        except PegasMemoryError:
-            raise
-        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
-            raise translate_error(exc) from exc
+        with self._pooled() as conn, conn.transaction():
+            yield conn
 
     # ------------------------------------------------------------------ migrations
     def migrate(self) -> list[str]:

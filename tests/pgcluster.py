@@ -63,6 +63,11 @@ class DebianCluster:
             "--encoding=UTF8",
             "--locale=C.UTF-8",
         )
+        self.launch()
+        return self
+
+    def launch(self) -> None:
+        """pg_ctl start on the existing data directory."""
         self._run(
             str(DEBIAN_BIN / "pg_ctl"),
             "-D",
@@ -76,7 +81,6 @@ class DebianCluster:
             f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off",
             "start",
         )
-        return self
 
     def admin_url(self) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
