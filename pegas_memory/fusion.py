@@ -7,7 +7,7 @@ can be tested and tuned on its own (the arms that produce the lists live in sear
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -55,15 +55,54 @@ def weighted_rrf(
     return fused
 
 
-def lexical_weight(coverage: float, base: float = 1.0, floor: float = 0.05) -> float:
+def score_fusion(
+    arms: Mapping[str, Sequence[ArmHit]],
+    weights: Mapping[str, float],
+    *,
+    minmax: Collection[str] = (),
+) -> list[Fused]:
+    """Convex combination of the arms' normalised scores: sum over arms of weight x norm(score).
+
+    Ranks throw away how far apart the hits are; scores keep it, so a hit that one arm finds far
+    ahead of the rest keeps its lead. Each arm's scores are brought to 0..1 within its own list:
+    divided by the best score for arms whose score has a natural zero (BM25, propagated graph
+    scores), or min-max scaled for arms in `minmax` (cosines, which live in a narrow band well
+    above zero for any text). A hit an arm did not return gets 0 from it.
+    """
+    scores: dict[int, float] = {}
+    ranks: dict[int, dict[str, int]] = {}
+    for arm, hits in arms.items():
+        w = weights.get(arm, 0.0)
+        if w <= 0 or not hits:
+            continue
+        values = [h.score for h in hits]
+        hi = max(values)
+        lo = min(values) if arm in minmax else 0.0
+        span = hi - lo
+        for rank, hit in enumerate(hits, start=1):
+            norm = (hit.score - lo) / span if span > 0 else 1.0
+            scores[hit.id] = scores.get(hit.id, 0.0) + w * norm
+            ranks.setdefault(hit.id, {})[arm] = rank
+    fused = [Fused(i, s, ranks[i]) for i, s in scores.items()]
+    fused.sort(key=lambda f: (-f.score, f.id))
+    return fused
+
+
+def lexical_weight(
+    coverage: float, base: float = 1.0, low: float = 0.1, high: float = 0.3, floor: float = 0.02
+) -> float:
     """Weight of the lexical arm from how much of the query it could match at all.
 
     coverage is the idf mass of the query terms the best lexical hit contains over the idf mass of
-    all query terms: near 0 when the arm is blind (an English question over Russian text), 1
-    when its best hit contains every term. Squared, so a half-blind arm counts for a quarter.
+    all query terms: near 0 when the arm is blind (an English question over Russian text, where
+    only names and numbers match: 90% of XQuAD's English questions over Russian paragraphs stay
+    under 0.12), higher when its best hit shares the query's words. Below `low` the arm is all but
+    silenced, above `high` fully trusted, linear in between. A squared coverage, used before, also
+    turned the arm down on ordinary paraphrased questions, whose best hit holds a third of their
+    words (70% of LoCoMo's questions cover under 0.3).
     """
     c = min(1.0, max(0.0, coverage))
-    return base * max(floor, c * c)
+    return base * max(floor, min(1.0, (c - low) / (high - low)))
 
 
 def dense_weight(top_score: float, base: float = 1.0, low: float = 0.2, high: float = 0.5) -> float:
@@ -105,27 +144,35 @@ def mmr(
     lambda_: float = 0.75,
 ) -> list[Fused]:
     """Maximal Marginal Relevance: trade relevance (the fused score, rescaled to 0..1) against
-    similarity to what was already picked. Candidates without a vector are never penalised."""
+    similarity to what was already picked. Candidates without a vector are never penalised.
+
+    The similarity matrix is computed once and the running maximum similarity to the picked set
+    is updated per pick, so choosing k of n costs O(k * n) after one n x n product (a pool of
+    300 picks 100 in milliseconds)."""
     if len(candidates) <= 1 or not vectors:
         return list(candidates[:k])
     top = max(c.score for c in candidates) or 1.0
-    rel = {c.id: c.score / top for c in candidates}
-    mat = {i: np.asarray(v, dtype=np.float32) for i, v in vectors.items()}
-    for i, v in mat.items():
-        n = float(np.linalg.norm(v))
-        if n > 0:
-            mat[i] = v / n
+    rel = np.asarray([c.score / top for c in candidates], dtype=np.float64)
+    dim = len(next(iter(vectors.values())))
+    has = np.asarray([c.id in vectors for c in candidates])
+    mat = np.zeros((len(candidates), dim), dtype=np.float64)
+    for row, c in enumerate(candidates):
+        if c.id in vectors:
+            mat[row] = np.asarray(vectors[c.id], dtype=np.float64)
+    norms = np.linalg.norm(mat, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    mat /= norms
+    sims = mat @ mat.T
+    # Max similarity to the picked set; -inf until a picked candidate has a vector (penalty 0).
+    max_sim = np.full(len(candidates), -np.inf)
+    free = np.ones(len(candidates), dtype=bool)
     picked: list[Fused] = []
-    rest = list(candidates)
-    while rest and len(picked) < k:
-        best, best_val = 0, -math.inf
-        for idx, c in enumerate(rest):
-            sim = 0.0
-            if c.id in mat and picked:
-                sims = [float(mat[c.id] @ mat[p.id]) for p in picked if p.id in mat]
-                sim = max(sims) if sims else 0.0
-            val = lambda_ * rel[c.id] - (1 - lambda_) * sim
-            if val > best_val:
-                best, best_val = idx, val
-        picked.append(rest.pop(best))
+    while free.any() and len(picked) < k:
+        penalty = np.where(has & np.isfinite(max_sim), max_sim, 0.0)
+        value = np.where(free, lambda_ * rel - (1 - lambda_) * penalty, -np.inf)
+        best = int(np.argmax(value))  # the first maximum: ties keep the fused order
+        picked.append(candidates[best])
+        free[best] = False
+        if has[best]:
+            max_sim = np.maximum(max_sim, sims[best])
     return picked

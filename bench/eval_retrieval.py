@@ -1,0 +1,528 @@
+"""Retrieval evaluation harness: every search preset on public sets, through the real service.
+
+    .venv/bin/python bench/eval_retrieval.py --sets xquad,tydi,locomo,lme,scifact
+        [--limit-queries N] [--presets hybrid,dense,...] [--ingest-only] [--dump-arms FILE]
+
+For each set the corpus is stored as atoms (bench/eval_data.py says how) in an embedded
+pegas-memory of its own under the cache directory (default bench/.cache/, override with
+PEGAS_EVAL_CACHE), projected by the real outbox worker into the vector slice, and queried with
+`MemoryService.search` once per preset: BM25 alone (lexical), dense alone, plain RRF of the two,
+the hybrid and its ablations. The cache keeps the database, so the embedding cache survives
+between runs and the slow local model embeds each text once; query vectors are kept in a file
+next to it (keyed by model and text), so latency is measured without query embedding.
+
+Metrics follow each SOURCE.md: SciFact nDCG@10 and Recall@100 (BEIR, pytrec_eval when installed),
+LoCoMo turn-level evidence recall@5/10/25 overall and per category 1-4, LongMemEval-S session
+recall_any@5/10 and ndcg_any@10 over non-abstention questions (user turns only, and both roles),
+XQuAD-ru and TyDi-ru nDCG@10, Recall@10, MRR@10. Latency p50/p99 is per search call.
+
+The embedder is the one the settings choose: the local model by default, Ollama when
+PEGAS_OLLAMA_URL is set (the harness runs unchanged; the caches are keyed by model id).
+Data is read from $PEGAS_SHARED_DATA (default ../shared/data next to the repository).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import REPO_ROOT, log, md_table, percentile, shared_data_dir
+from eval_data import LOADERS, EvalSet, Query, restrict
+
+from pegas_memory.config import Settings, load_settings
+from pegas_memory.db import Database
+from pegas_memory.embed_cache import CachedEmbedder
+from pegas_memory.embedding import Embedder, build_embedder
+from pegas_memory.graph_falkor import stop_embedded_graph
+from pegas_memory.repo import AtomInput, insert_atom
+from pegas_memory.runtime import Lazy
+from pegas_memory.search import PRESETS, SearchFilter
+from pegas_memory.service import MemoryService
+from pegas_memory.text import raw_hash
+
+pytrec_eval: Any
+try:
+    import pytrec_eval
+except ImportError:  # the recipes' formulas are implemented below as well
+    pytrec_eval = None
+
+DEFAULT_PRESETS = [
+    "lexical",
+    "dense",
+    "plain_rrf",
+    "hybrid",
+    "hybrid_rrf",
+    "no_graph",
+    "no_status",
+    "no_mmr",
+]
+ORDER = ["xquad", "tydi", "locomo", "lme", "scifact"]
+
+
+# --------------------------------------------------------------------------- query vectors
+class QueryVectorFile:
+    """Query vectors kept in an .npz file, keyed by text hash (one file per embedding model)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.vectors: dict[str, list[float]] = {}
+        self.dirty = False
+        if path.exists():
+            with np.load(path) as data:
+                for key, vec in zip(data["keys"], data["vecs"], strict=True):
+                    self.vectors[str(key)] = vec.astype(float).tolist()
+
+    def save(self) -> None:
+        if not self.dirty or not self.vectors:
+            return
+        keys = np.array(list(self.vectors))
+        vecs = np.asarray(list(self.vectors.values()), dtype=np.float32)
+        tmp = self.path.with_suffix(".tmp.npz")
+        np.savez(tmp, keys=keys, vecs=vecs)
+        tmp.replace(self.path)
+        self.dirty = False
+
+
+class FileCachedEmbedder(CachedEmbedder):
+    """The service's cached embedder, plus query vectors that persist between runs."""
+
+    def __init__(self, embedder: Embedder, db: Database, store: QueryVectorFile):
+        super().__init__(embedder, db)
+        self.store = store
+        self.embedded_queries = 0
+        self.query_seconds = 0.0
+
+    def embed_query(self, text: str) -> list[float]:
+        key = raw_hash(text)
+        found = self.store.vectors.get(key)
+        if found is not None:
+            return found
+        t0 = time.perf_counter()
+        vector = self.inner.embed_query(text)
+        self.query_seconds += time.perf_counter() - t0
+        self.embedded_queries += 1
+        self.store.vectors[key] = vector
+        self.store.dirty = True
+        return vector
+
+
+# --------------------------------------------------------------------------- the store
+def cache_root() -> Path:
+    return Path(os.environ.get("PEGAS_EVAL_CACHE", str(REPO_ROOT / "bench" / ".cache")))
+
+
+def open_store(name: str) -> tuple[MemoryService, FileCachedEmbedder]:
+    """An open embedded service whose data lives in the cache dir (kept between runs)."""
+    data_dir = (cache_root() / name).resolve()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    overrides: dict[str, Any] = {
+        "data_dir": data_dir,
+        "qdrant_url": None,
+        "graph_uri": None,
+        "embedded_worker": "off",
+        "outbox_batch_size": 32,  # small batches: progress is committed often on a slow model
+    }
+    if not os.environ.get("PEGAS_DATABASE_URL"):
+        overrides["database_url"] = None
+    settings: Settings = load_settings(**overrides)
+    service = MemoryService(settings).open()
+    model = build_embedder(settings).model_id.replace("/", "_")
+    qfile = QueryVectorFile(data_dir / f"queries-{model}.npz")
+    cached = FileCachedEmbedder(build_embedder(settings), service.db, qfile)
+    # The searcher asks the runtime for its embedder on each call; the projector keeps its own.
+    service.runtime.embedder = Lazy("embedder", lambda: cached)
+    return service, cached
+
+
+def close_store(service: MemoryService, cached: FileCachedEmbedder) -> None:
+    cached.store.save()
+    data_dir = service.settings.data_dir
+    try:
+        service.close()
+    finally:
+        stop_embedded_graph(data_dir, timeout=30.0)
+
+
+def ingest(service: MemoryService, evsets: Sequence[EvalSet]) -> tuple[dict[int, list[str]], int]:
+    """Store every document as an atom (idempotent); return atom id -> external ids, and how
+    many atoms were new. Equal texts collapse into one atom (content dedup): it keeps every
+    external id and the union of the tags, so each scope still finds it."""
+    atom_ext: dict[int, list[str]] = {}
+    created = 0
+    seen: set[str] = set()
+    with service.db.transaction() as conn:
+        for evset in evsets:
+            for doc in evset.docs:
+                if doc.ext_id in seen:
+                    continue
+                seen.add(doc.ext_id)
+                atom_id, new = insert_atom(
+                    conn,
+                    AtomInput(
+                        type="text",
+                        claim=doc.claim,
+                        content=doc.content,
+                        topic=doc.topic,
+                        tags=doc.tags,
+                        source="eval",
+                    ),
+                )
+                created += int(new)
+                ids = atom_ext.setdefault(atom_id, [])
+                if doc.ext_id not in ids:
+                    ids.append(doc.ext_id)
+                if not new and doc.tags:
+                    conn.execute(
+                        """UPDATE pm_atom SET tags = ARRAY(
+                                  SELECT DISTINCT x FROM unnest(tags || %s::text[]) AS x ORDER BY x)
+                            WHERE id = %s AND NOT (tags @> %s::text[])""",
+                        (list(doc.tags), atom_id, list(doc.tags)),
+                    )
+    service.searcher.invalidate_stats()
+    return atom_ext, created
+
+
+def pending(service: MemoryService) -> int:
+    with service.db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM pm_outbox WHERE processed_at IS NULL AND parked_at IS NULL"
+        ).fetchone()
+    return int(row["n"]) if row else 0
+
+
+def project(service: MemoryService, name: str) -> float:
+    """Drain the outbox into the slices (embedding what the cache lacks); return seconds."""
+    t0 = time.perf_counter()
+    worker = service.runtime.worker("eval")
+    left = pending(service)
+    while left:
+        log(f"{name}: projecting, {left} outbox events left")
+        report = worker.drain(timeout=60.0, include_delayed=True)
+        if report.errors:
+            log(f"{name}: projection errors: {report.errors[:3]}")
+        now_left = pending(service)
+        if now_left >= left and report.processed == 0:
+            raise SystemExit(f"{name}: the outbox does not drain ({now_left} left); see the log")
+        left = now_left
+    return time.perf_counter() - t0
+
+
+# --------------------------------------------------------------------------- running queries
+@dataclass
+class PresetRun:
+    ranked: dict[str, list[str]] = field(default_factory=dict)  # qid -> external ids in order
+    seconds: list[float] = field(default_factory=list)
+
+
+def query_filter(q: Query) -> SearchFilter:
+    return SearchFilter(
+        topics=(q.topic,) if q.topic else (),
+        tags=(q.tag,) if q.tag else (),
+    )
+
+
+def run_queries(
+    service: MemoryService,
+    evset: EvalSet,
+    queries: Sequence[Query],
+    presets: Sequence[str],
+    atom_ext: dict[int, list[str]],
+    dump: Any | None,
+) -> dict[str, PresetRun]:
+    cached = service.runtime.embedder.get()
+    for i, q in enumerate(queries):  # embed every query first: latency excludes the model
+        cached.embed_query(q.text)
+        if i % 200 == 199:
+            log(f"{evset.name}: embedded {i + 1}/{len(queries)} queries")
+    runs = {p: PresetRun() for p in presets}
+    for i, q in enumerate(queries):
+        flt = query_filter(q)
+        for p in presets:
+            t0 = time.perf_counter()
+            result = service.search(q.text, preset=p, limit=evset.limit, flt=flt)
+            runs[p].seconds.append(time.perf_counter() - t0)
+            ext: list[str] = []
+            for hit in result.hits:
+                for e in atom_ext.get(hit.id, []):
+                    if e not in ext:
+                        ext.append(e)
+            runs[p].ranked[q.qid] = ext
+        if dump is not None:
+            dump_arms(service, evset, q, flt, atom_ext, dump)
+        if i % 200 == 199:
+            log(f"{evset.name}: searched {i + 1}/{len(queries)} queries")
+    return runs
+
+
+def dump_arms(
+    service: MemoryService,
+    evset: EvalSet,
+    q: Query,
+    flt: SearchFilter,
+    atom_ext: dict[int, list[str]],
+    out: Any,
+) -> None:
+    """One JSON line per query with both arms' raw lists, for tuning the fusion offline."""
+    searcher = service.searcher
+    with service.db.connection() as conn:
+        lex = searcher.lexical_arm(conn, q.text, "atom", flt, 200)
+    dense = searcher.dense_arm(q.text, "atom", flt, 200)
+    line = {
+        "set": evset.name,
+        "qid": q.qid,
+        "category": q.category,
+        "relevant": q.relevant,
+        "lexical": [[h.id, h.score] for h in lex.hits],
+        "lexical_weight": lex.weight,
+        "lexical_note": lex.note,
+        "dense": [[h.id, h.score] for h in dense.hits],
+        "dense_weight": dense.weight,
+        "ext": {str(h.id): atom_ext.get(h.id, []) for h in (*lex.hits, *dense.hits)},
+    }
+    out.write(json.dumps(line, ensure_ascii=False) + "\n")
+
+
+# --------------------------------------------------------------------------- metrics
+def beir_metrics(
+    queries: Sequence[Query], ranked: dict[str, list[str]], cutoffs: Sequence[int]
+) -> dict[str, float]:
+    """nDCG@10, Recall@k, MRR@10 averaged over the queries (BEIR / pytrec_eval conventions)."""
+    qrels = {q.qid: dict(q.relevant) for q in queries}
+    if pytrec_eval is not None:
+        run = {
+            q.qid: {d: float(len(ranked[q.qid]) - i) for i, d in enumerate(ranked[q.qid])}
+            or {"__none__": 0.0}
+            for q in queries
+        }
+        measures = {"ndcg_cut.10", "recall." + ",".join(str(k) for k in cutoffs)}
+        per_q = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+        out = {"nDCG@10": float(np.mean([v["ndcg_cut_10"] for v in per_q.values()]))}
+        for k in cutoffs:
+            out[f"R@{k}"] = float(np.mean([v[f"recall_{k}"] for v in per_q.values()]))
+    else:
+        out = {"nDCG@10": float(np.mean([ndcg(ranked[q.qid], q.relevant, 10) for q in queries]))}
+        for k in cutoffs:
+            out[f"R@{k}"] = float(
+                np.mean(
+                    [
+                        len(set(ranked[q.qid][:k]) & set(q.relevant)) / len(q.relevant)
+                        for q in queries
+                    ]
+                )
+            )
+    out["MRR@10"] = float(np.mean([mrr(ranked[q.qid], q.relevant, 10) for q in queries]))
+    return out
+
+
+def ndcg(ranked: Sequence[str], relevant: dict[str, int], k: int) -> float:
+    dcg = sum(relevant.get(d, 0) / math.log2(i + 2) for i, d in enumerate(ranked[:k]))
+    ideal = sorted(relevant.values(), reverse=True)[:k]
+    idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
+    return dcg / idcg if idcg else 0.0
+
+
+def mrr(ranked: Sequence[str], relevant: dict[str, int], k: int) -> float:
+    for i, d in enumerate(ranked[:k], start=1):
+        if d in relevant:
+            return 1.0 / i
+    return 0.0
+
+
+def locomo_metrics(queries: Sequence[Query], ranked: dict[str, list[str]]) -> dict[str, float]:
+    """Turn-level evidence recall@k (share of evidence turns in the top k; no evidence = 1),
+    overall and per category 1-4."""
+
+    def recall(q: Query, k: int) -> float:
+        if not q.relevant:
+            return 1.0
+        return len(set(ranked[q.qid][:k]) & set(q.relevant)) / len(q.relevant)
+
+    out: dict[str, float] = {}
+    for k in (5, 10, 25):
+        out[f"R@{k}"] = float(np.mean([recall(q, k) for q in queries]))
+    for cat in ("1", "2", "3", "4"):
+        sub = [q for q in queries if q.category == cat]
+        if sub:
+            out[f"c{cat} R@10"] = float(np.mean([recall(q, 10) for q in sub]))
+    return out
+
+
+def lme_metrics(queries: Sequence[Query], ranked: dict[str, list[str]]) -> dict[str, float]:
+    """Session recall_any@5/10, recall_all@10 and ndcg_any@10 as LongMemEval's eval_utils
+    computes them (DCG = rel_1 + sum_{i>=2} rel_i / log2(i))."""
+
+    def dcg(rels: Sequence[int]) -> float:
+        return sum(r if i == 1 else r / math.log2(i) for i, r in enumerate(rels, start=1))
+
+    def ndcg_any(q: Query, k: int) -> float:
+        rels = [1 if d in q.relevant else 0 for d in ranked[q.qid][:k]]
+        ideal = dcg(sorted([1] * len(q.relevant), reverse=True)[:k])
+        return dcg(rels) / ideal if ideal else 0.0
+
+    def any_at(q: Query, k: int) -> float:
+        return float(bool(set(ranked[q.qid][:k]) & set(q.relevant)))
+
+    def all_at(q: Query, k: int) -> float:
+        return float(bool(q.relevant) and set(q.relevant) <= set(ranked[q.qid][:k]))
+
+    return {
+        "recall_any@5": float(np.mean([any_at(q, 5) for q in queries])),
+        "recall_any@10": float(np.mean([any_at(q, 10) for q in queries])),
+        "recall_all@10": float(np.mean([all_at(q, 10) for q in queries])),
+        "ndcg_any@10": float(np.mean([ndcg_any(q, 10) for q in queries])),
+    }
+
+
+def metrics_for(evset: EvalSet, queries: Sequence[Query], run: PresetRun) -> dict[str, float]:
+    if evset.kind == "locomo":
+        return locomo_metrics(queries, run.ranked)
+    if evset.kind == "lme":
+        return lme_metrics(queries, run.ranked)
+    cutoffs = (10, 100) if evset.limit >= 100 else (1, 10)
+    return beir_metrics(queries, run.ranked, cutoffs)
+
+
+# --------------------------------------------------------------------------- throughput
+def throughput(root: Path, settings: Settings, n_sent: int, n_para: int) -> list[list[str]]:
+    """Embedding throughput of the configured embedder on XQuAD-ru sentences and paragraphs,
+    uncached (the first call, which loads the model, is not timed)."""
+    from eval_data import xquad
+
+    para, sent, _ = xquad(root)
+    embedder = build_embedder(settings)
+    embedder.embed_documents(["прогрев модели"])
+    rows = []
+    for label, docs in (("sentences", sent.docs[:n_sent]), ("paragraphs", para.docs[:n_para])):
+        texts = [d.claim for d in docs]
+        t0 = time.perf_counter()
+        embedder.embed_documents(texts)
+        dt = time.perf_counter() - t0
+        chars = sum(len(t) for t in texts) / max(1, len(texts))
+        rows.append([label, str(len(texts)), f"{chars:.0f}", f"{len(texts) / dt:.2f}"])
+    embedder.close()
+    return rows
+
+
+# --------------------------------------------------------------------------- main
+def fmt(value: float) -> str:
+    return f"{value:.3f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--sets", default=",".join(ORDER))
+    parser.add_argument("--presets", default=",".join(DEFAULT_PRESETS))
+    parser.add_argument("--only", default="", help="only these set names (e.g. xquad-ru-sent)")
+    parser.add_argument("--limit-queries", type=int, default=0, help="first N queries per set")
+    parser.add_argument(
+        "--scopes", type=int, default=0, help="first N conversations/haystacks of LoCoMo and LME"
+    )
+    parser.add_argument("--ingest-only", action="store_true", help="store and embed, no queries")
+    parser.add_argument("--dump-arms", type=Path, help="write both arms' lists per query (jsonl)")
+    parser.add_argument("--throughput", default="64,16", help="sentences,paragraphs (0,0: skip)")
+    args = parser.parse_args()
+
+    root = shared_data_dir()
+    wanted = [s.strip() for s in args.sets.split(",") if s.strip()]
+    for s in wanted:
+        if s not in LOADERS:
+            raise SystemExit(f"unknown set {s!r}; choose from {', '.join(LOADERS)}")
+    presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+    for p in presets:
+        if p not in PRESETS:
+            raise SystemExit(f"unknown preset {p!r}; choose from {', '.join(PRESETS)}")
+    dump = args.dump_arms.open("a", encoding="utf-8") if args.dump_arms else None
+
+    print(f"# Retrieval evaluation ({time.strftime('%Y-%m-%d %H:%M')})\n")
+    print(
+        f"metrics: {'pytrec_eval' if pytrec_eval else 'built-in formulas'}; latency is per "
+        "MemoryService.search call with the query vector cached (no model time)\n"
+    )
+    settings = load_settings(ollama_url=os.environ.get("PEGAS_OLLAMA_URL"))
+    timings: list[list[str]] = []
+    for group in wanted:
+        evsets = LOADERS[group](root)
+        if args.scopes:
+            evsets = [restrict(e, args.scopes) for e in evsets]
+        if args.only:
+            evsets = [e for e in evsets if e.name in args.only.split(",")]
+        stores: dict[str, list[EvalSet]] = {}
+        for e in evsets:
+            stores.setdefault(e.store, []).append(e)
+        for store, members in stores.items():
+            t0 = time.perf_counter()
+            service, cached = open_store(store)
+            try:
+                atom_ext, created = ingest(service, members)
+                t_ingest = time.perf_counter() - t0
+                t_project = project(service, store)
+                n_atoms = len(atom_ext)
+                n_docs = len({d.ext_id for e in members for d in e.docs})
+                log(f"{store}: {n_atoms} atoms for {n_docs} documents ({created} new)")
+                if args.ingest_only:
+                    timings.append([store, str(n_atoms), fmt(t_ingest), fmt(t_project), "-"])
+                    continue
+                t_q = time.perf_counter()
+                for evset in members:
+                    queries = evset.queries[: args.limit_queries or None]
+                    runs = run_queries(service, evset, queries, presets, atom_ext, dump)
+                    cached.store.save()
+                    table = []
+                    for p in presets:
+                        m = metrics_for(evset, queries, runs[p])
+                        sec = runs[p].seconds
+                        table.append(
+                            [
+                                p,
+                                *(fmt(v) for v in m.values()),
+                                f"{percentile(sec, 50) * 1000:.1f}",
+                                f"{percentile(sec, 99) * 1000:.1f}",
+                            ]
+                        )
+                        headers = ["preset", *m.keys(), "p50 ms", "p99 ms"]
+                    print(
+                        f"## {evset.name}: {len(queries)} queries, {n_atoms} atoms, "
+                        f"limit {evset.limit}"
+                        + (f" ({'; '.join(evset.notes)})" if evset.notes else "")
+                    )
+                    print()
+                    print(md_table(headers, table))
+                    print(flush=True)
+                timings.append(
+                    [
+                        store,
+                        str(n_atoms),
+                        fmt(t_ingest),
+                        fmt(t_project),
+                        fmt(time.perf_counter() - t_q),
+                    ]
+                )
+            finally:
+                close_store(service, cached)
+    if dump is not None:
+        dump.close()
+    print("## Runtimes (seconds)\n")
+    print(md_table(["store", "atoms", "store atoms", "project (embed)", "queries"], timings))
+    n_sent, n_para = (int(x) for x in args.throughput.split(","))
+    if n_sent or n_para:
+        print("\n## Embedder throughput (uncached, this machine, now)\n")
+        print(f"model: {build_embedder(settings).model_id}\n")
+        rows = throughput(root, settings, n_sent, n_para)
+        print(md_table(["texts", "n", "mean chars", "per second"], rows))
+
+
+if __name__ == "__main__":
+    main()
