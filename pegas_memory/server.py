@@ -53,7 +53,9 @@ log = logging.getLogger("pegas_memory.server")
 
 T = TypeVar("T")
 
-SearchPreset = Literal["hybrid", "dense", "lexical", "no_graph", "no_status", "no_mmr", "plain_rrf"]
+SearchPreset = Literal[
+    "hybrid", "hybrid_rrf", "dense", "lexical", "no_graph", "no_status", "no_mmr", "plain_rrf"
+]
 IngestKind = Literal["text", "markdown", "pdf", "epub", "web", "html"]
 OPEN_WORLD_WRITES = ToolAnnotations(
     read_only_hint=False, destructive_hint=False, open_world_hint=True
@@ -289,7 +291,7 @@ def build_server(settings: Settings) -> MCPServer:
             SearchPreset,
             Field(
                 description="hybrid (default: dense + lexical + graph, status-aware, diverse), "
-                "dense, lexical, no_graph, no_status, no_mmr, plain_rrf"
+                "hybrid_rrf, dense, lexical, no_graph, no_status, no_mmr, plain_rrf"
             ),
         ] = "hybrid",
         types: Annotated[list[AtomType] | None, Field(description="Only these atom types.")] = None,
