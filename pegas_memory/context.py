@@ -157,6 +157,15 @@ def windows_for(conn: Conn, hits: Sequence[SearchHit]) -> dict[int, str]:
     return {a: win[c].text for a, c in first.items() if c in win}
 
 
+# The best query-passage cosine below which evidence is weak, for models whose similarity scale
+# is compressed (e5: unrelated pairs sit near 0.75, a matching passage above 0.83).
+MODEL_WEAK_COSINE: dict[str, float] = {"local/multilingual-e5-small-q4": 0.80}
+
+
+def weak_cosine_for(model_id: str, default: float) -> float:
+    return MODEL_WEAK_COSINE.get(model_id, default)
+
+
 def weak(hits: Sequence[SearchHit], arms: dict[str, Any], threshold: float) -> bool:
     """Is the best evidence weak? No hit, or neither arm found anything convincing."""
     if not hits:

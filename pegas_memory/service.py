@@ -16,7 +16,7 @@ from typing import Any
 from .codeindex import CodeMemory, StoreCodeResult
 from .codequery import CodeGraphResult, CodeSearchResult
 from .config import Settings
-from .context import assemble, estimate_tokens, weak, windows_for
+from .context import assemble, estimate_tokens, weak, weak_cosine_for, windows_for
 from .db import Database
 from .distill import Distiller, OfflineDistiller, build_distiller
 from .errors import BackendUnavailable, InvalidInput
@@ -432,7 +432,10 @@ class MemoryService:
         with self.db.connection() as conn:
             windows = windows_for(conn, found.hits)
         text, items, truncated = assemble(found.hits, windows, budget_tokens=budget)
-        is_weak = weak(found.hits, found.arms, self.settings.weak_context_cosine)
+        threshold = self.settings.weak_context_cosine
+        if self.runtime.embedder.ready:
+            threshold = weak_cosine_for(self.runtime.embedder.get().model_id, threshold)
+        is_weak = weak(found.hits, found.arms, threshold)
         gap_id = None
         auto = self.settings.auto_gap_on_weak_context if register_gap is None else register_gap
         if is_weak and auto and scope != "episodic":

@@ -72,3 +72,14 @@ def test_russian_definition_is_distilled_as_definition(local_service: MemoryServ
         ).fetchall()
     assert any(r["type"] == "definition" and r["term"] == "Энтропия" for r in rows)
     assert all(r["language"] == "ru" for r in rows)
+
+
+def test_weak_evidence_with_the_local_model(local_service: MemoryService) -> None:
+    strong = local_service.get_context(
+        "Кто создал язык программирования Python?", register_gap=False
+    )
+    assert not strong.weak_evidence
+    weak = local_service.get_context(
+        "lattice spacing in quantum chromodynamics", register_gap=False
+    )
+    assert weak.weak_evidence
