@@ -22,7 +22,7 @@ import psycopg_pool
 from psycopg.rows import dict_row
 
 from .config import Settings
-from .errors import BackendUnavailable, InvalidInput, PegasMemoryError
+from .errors import BackendUnavailable, InvalidInput, LimitExceeded, PegasMemoryError
 from .pg_embedded import EmbeddedPostgres, start_embedded_postgres
 
 log = logging.getLogger(__name__)
@@ -67,6 +67,11 @@ def load_migrations(directory: Path | None = None) -> list[Migration]:
 
 def translate_error(exc: Exception) -> PegasMemoryError:
     """One place that turns driver errors into the pegas-memory error tree."""
+    if isinstance(exc, psycopg.errors.QueryCanceled):
+        return LimitExceeded(
+            "a database statement ran past PEGAS_STATEMENT_TIMEOUT_MS and was cancelled; "
+            "nothing it started was kept. Retry with less input, or raise that setting."
+        )
     if isinstance(exc, psycopg_pool.PoolTimeout | psycopg.OperationalError):
         return BackendUnavailable(
             f"PostgreSQL is unreachable ({str(exc).strip()[:300]}). Retry shortly; if it persists "

@@ -158,3 +158,18 @@ def test_unreachable_database_is_a_clear_error(tmp_path: Path) -> None:
     )
     with pytest.raises(BackendUnavailable, match="PEGAS_DATABASE_URL"):
         Database(settings).open()
+
+
+def test_statement_timeout_is_a_limit_not_an_outage(database_url: str, tmp_path: Path) -> None:
+    from pegas_memory.errors import LimitExceeded
+
+    db = Database(make_settings(tmp_path, database_url=database_url, statement_timeout_ms=200))
+    db.open()
+    try:
+        with pytest.raises(LimitExceeded, match="STATEMENT_TIMEOUT"), db.transaction() as conn:
+            insert_atom(conn, AtomInput(type="fact", claim="written, then rolled back"))
+            conn.execute("SELECT pg_sleep(2)")
+        with db.transaction() as conn:
+            assert conn.execute("SELECT count(*) AS n FROM pm_atom").fetchone()["n"] == 0
+    finally:
+        db.close()
