@@ -28,6 +28,7 @@ dialects disagree on); `CypherGraphStore` holds everything they agree on.
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -295,14 +296,15 @@ class CypherRunner(Protocol):
     def close(self) -> None: ...
 
 
-class CypherDialect:
+class CypherDialect(ABC):
     """The statements where dialects differ. The defaults are openCypher as FalkorDB and Neo4j
     accept it; an engine overrides only what it does differently."""
 
     name = "opencypher"
 
+    @abstractmethod
     def schema_statements(self) -> tuple[str, ...]:
-        raise NotImplementedError
+        """The index statements of this engine (their syntax differs per engine)."""
 
     def expansion(self, rel: EdgeType, max_hops: int, direction: Direction, filtered: bool) -> str:
         """The variable-length pattern between `(a)` and `(b)` bound to path `p`.
