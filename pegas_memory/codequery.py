@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from .code_model import SymbolKind
 from .db import Conn, Database
 from .errors import BackendUnavailable, InvalidInput, NotFound
 from .memgraph_store import Direction, GraphPath, PathEdge
@@ -38,21 +39,7 @@ RELATIONS: dict[str, tuple[tuple[str, ...], Direction]] = {
     "inherited_by": (("inherits",), "in"),
     "neighbourhood": ((), "both"),
 }
-SYMBOL_KINDS = frozenset(
-    {
-        "module",
-        "class",
-        "function",
-        "method",
-        "constant",
-        "interface",
-        "struct",
-        "enum",
-        "trait",
-        "type",
-        "variable",
-    }
-)
+SYMBOL_KINDS: frozenset[str] = frozenset(SymbolKind.__args__)  # type: ignore[attr-defined]
 MAX_QUERY_CHARS = 1_000
 MAX_WORDS = 16
 MAX_SEARCH_LIMIT = 100

@@ -96,19 +96,7 @@ class DebianCluster:
 
     def restart(self) -> None:
         self._run(str(DEBIAN_BIN / "pg_ctl"), "-D", str(self.pgdata), "-m", "fast", "-w", "stop")
-        self._run(
-            str(DEBIAN_BIN / "pg_ctl"),
-            "-D",
-            str(self.pgdata),
-            "-w",
-            "-t",
-            "60",
-            "-l",
-            str(self.dir / "log"),
-            "-o",
-            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off",
-            "start",
-        )
+        self.launch()
 
 
 def url_with_db(admin_url: str, dbname: str) -> str:
