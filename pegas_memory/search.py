@@ -2,9 +2,8 @@
 
 Each arm is a method that returns a ranked list and can be weighed or used alone:
 - dense: the vector slice (cosine over the current embedding space's collection);
-- lexical: BM25 over the tsvector of atoms (or traces). The query is analysed with the russian,
-  english and simple configurations (russian stems Cyrillic and hands Latin words to the English
-  stemmer), df is counted through the GIN index, N and avgdl are cached corpus statistics;
+- lexical: BM25 over the tsvector of atoms (or traces), in Postgres (lexical.py: analysis with
+  the russian, english and simple configurations, cached frequencies, candidate pruning);
 - graph: one hop over pm_atom_link from the top fused hits, weighted by link kind and confidence
   (read from Postgres, the truth, so expansion never lags the outbox).
 Fusion weighs each arm by its evidence: a lexical arm that matched almost none of the query's
@@ -18,10 +17,6 @@ Presets name the combinations; `plain_rrf` (equal-weight RRF of the two arms) is
 from __future__ import annotations
 
 import logging
-import math
-import re
-import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -39,6 +34,7 @@ from .fusion import (
     score_fusion,
     weighted_rrf,
 )
+from .lexical import LexicalIndex
 from .qdrant_store import VectorFilter
 from .repo import citations_for
 from .runtime import ProjectionRuntime
@@ -47,18 +43,12 @@ log = logging.getLogger(__name__)
 
 Entity = Literal["atom", "trace"]
 MAX_QUERY_CHARS = 4_000
-BM25_K1 = 1.2
-BM25_B = 0.75
-LEXICAL_CANDIDATES = 5_000
 POOL = 50  # candidates each arm contributes
 # Share of the lexical arm in score fusion when both arms are fully trusted; the dense arm gets
 # the rest. 0.5 was best or within 0.002 of best on XQuAD-ru and LoCoMo (bench/eval_retrieval.py).
 LEXICAL_SHARE = 0.5
 # Graph neighbours count this much relative to the strongest text arm.
 GRAPH_SHARE = 0.5
-STATS_TTL = 60.0
-TEXT_CONFIGS = ["russian", "english", "simple"]
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 # How much a neighbour reached through a link of this kind is worth, relative to its seed.
 LINK_KIND_WEIGHT = {
@@ -196,112 +186,21 @@ class Searcher:
     def __init__(self, db: Database, runtime: ProjectionRuntime):
         self.db = db
         self.runtime = runtime
-        self._stats: dict[str, tuple[float, int, float]] = {}
-        self._stats_lock = threading.Lock()
-
-    # ------------------------------------------------------------------ corpus statistics
-    def corpus_stats(self, conn: Conn, entity: Entity) -> tuple[int, float]:
-        """(N, average distinct lexemes per row), cached for a minute."""
-        with self._stats_lock:
-            cached = self._stats.get(entity)
-            if cached and time.monotonic() - cached[0] < STATS_TTL:
-                return cached[1], cached[2]
-        table = "pm_atom" if entity == "atom" else "pm_episodic_trace"
-        row = conn.execute(
-            f"SELECT count(*) AS n, coalesce(avg(length(tsv)), 1) AS avgdl FROM {table}"
-        ).fetchone()
-        n, avgdl = int(row["n"]) if row else 0, float(row["avgdl"]) if row else 1.0
-        with self._stats_lock:
-            self._stats[entity] = (time.monotonic(), n, max(avgdl, 1.0))
-        return n, max(avgdl, 1.0)
+        self.lexical = LexicalIndex()
 
     def invalidate_stats(self) -> None:
-        with self._stats_lock:
-            self._stats.clear()
+        self.lexical.invalidate()
 
     # ------------------------------------------------------------------ arms
     def lexical_arm(
         self, conn: Conn, query: str, entity: Entity, flt: SearchFilter, k: int = POOL
     ) -> ArmResult:
-        """BM25 over the tsvector; the weight is the idf coverage of the best hit."""
-        table = "pm_atom" if entity == "atom" else "pm_episodic_trace"
-        words = list(dict.fromkeys(w.lower() for w in _WORD.findall(query)))[:64]
-        if not words:
-            return ArmResult([], 0.0, "the query has no words")
-        lex_rows = conn.execute(
-            f"""SELECT w.ord, l.lexeme,
-                       (SELECT count(*) FROM {table} t
-                         WHERE t.tsv @@ to_tsquery('simple', quote_literal(l.lexeme))) AS df
-                  FROM unnest(%s::text[]) WITH ORDINALITY AS w(word, ord)
-                  CROSS JOIN LATERAL (
-                      SELECT DISTINCT (unnest(to_tsvector(cfg, w.word))).lexeme AS lexeme
-                        FROM unnest(%s::regconfig[]) AS cfg) l""",
-            (words, TEXT_CONFIGS),
-        ).fetchall()
-        n, avgdl = self.corpus_stats(conn, entity)
-        if not lex_rows or n == 0:
-            return ArmResult([], 0.0, "no searchable terms" if not lex_rows else "empty corpus")
-
-        def idf(df: int) -> float:
-            return math.log(1 + (n - df + 0.5) / (df + 0.5))
-
-        lex_idf: dict[str, float] = {}
-        word_of: dict[str, set[int]] = {}
-        word_idf: dict[int, float] = {}
-        for r in lex_rows:
-            value = idf(int(r["df"]))
-            lex_idf[r["lexeme"]] = value
-            word_of.setdefault(r["lexeme"], set()).add(int(r["ord"]))
-            # A word's weight: its rarest variant that occurs at all (else as rare as can be).
-            if int(r["df"]) > 0:
-                word_idf[int(r["ord"])] = max(word_idf.get(int(r["ord"]), 0.0), value)
-        max_idf = idf(0)
-        for r in lex_rows:
-            word_idf.setdefault(int(r["ord"]), max_idf)
-        present = [lx for lx in lex_idf if lex_idf[lx] < max_idf]
-        if not present:
-            return ArmResult([], 0.0, "no query term occurs in the memory")
+        """BM25 over the tsvector (lexical.py); the weight follows the best hit's idf coverage."""
         where, params = flt.sql(entity)
-        rows = conn.execute(
-            f"""WITH q AS (SELECT * FROM unnest(%(lex)s::text[], %(idf)s::float8[])
-                              AS q(lexeme, idf)),
-                     cand AS (
-                        SELECT t.id, t.tsv FROM {table} t
-                         WHERE t.tsv @@ (SELECT to_tsquery('simple',
-                                           string_agg(quote_literal(lexeme), ' | ')) FROM q)
-                               {where}
-                         LIMIT %(cand)s)
-                SELECT c.id,
-                       sum(q.idf * x.tf * (%(k1)s + 1)
-                           / (x.tf + %(k1)s * (1 - %(b)s + %(b)s * x.dl / %(avgdl)s))) AS score,
-                       array_agg(q.lexeme) AS matched
-                  FROM cand c
-                 CROSS JOIN LATERAL (
-                     SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf,
-                            length(c.tsv) AS dl
-                       FROM unnest(c.tsv) AS u) x
-                  JOIN q ON q.lexeme = x.lexeme
-                 GROUP BY c.id ORDER BY score DESC, c.id LIMIT %(k)s""",
-            {
-                "lex": present,
-                "idf": [lex_idf[lx] for lx in present],
-                "cand": LEXICAL_CANDIDATES,
-                "k1": BM25_K1,
-                "b": BM25_B,
-                "avgdl": avgdl,
-                "k": k,
-                **params,
-            },
-        ).fetchall()
-        hits = [ArmHit(int(r["id"]), float(r["score"])) for r in rows]
-        if not hits:
-            return ArmResult([], 0.0, "no lexical match")
-        matched_words: set[int] = set()
-        for lx in rows[0]["matched"]:
-            matched_words |= word_of.get(lx, set())
-        total = sum(word_idf.values()) or 1.0
-        coverage = sum(word_idf[w] for w in matched_words) / total
-        return ArmResult(hits, lexical_weight(coverage), f"coverage {coverage:.2f}")
+        found = self.lexical.search(conn, query, entity, k, where, params)
+        hits = [ArmHit(i, score) for i, score in found.hits]
+        weight = lexical_weight(found.coverage) if hits else 0.0
+        return ArmResult(hits, weight, found.note)
 
     def dense_arm(self, query: str, entity: Entity, flt: SearchFilter, k: int = POOL) -> ArmResult:
         """Nearest neighbours in the vector slice; the weight follows the best cosine."""

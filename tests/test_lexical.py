@@ -1,0 +1,139 @@
+"""The BM25 arm: candidate planning (pure) and, on a real Postgres, that pruning keeps the top."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from pegas_memory import lexical
+from pegas_memory.config import Settings
+from pegas_memory.db import Database
+from pegas_memory.lexical import LexicalIndex, Term, coverage, plan_candidates, tsquery_literal
+from pegas_memory.repo import AtomInput, insert_atom
+
+
+def term(lexeme: str, df: int, *words: int) -> Term:
+    return Term(lexeme, frozenset(words), df)
+
+
+def test_small_frequencies_are_not_pruned() -> None:
+    plan = plan_candidates([term("a", 10, 0), term("b", 20, 1)], 1000)
+    assert plan.extra is None and not plan.pruned
+    assert plan.must == "( 'a' | 'b' )"
+
+
+def test_rare_words_in_whole_common_words_in_pairs() -> None:
+    terms = [
+        term("rare", 5, 0),
+        term("cell", 9000, 1),
+        term("cells", 100, 1),  # a variant of the same word: never paired with "cell"
+        term("express", 7000, 2),
+        term("growth", 6000, 3),
+        term("absent", 0, 4),
+    ]
+    plan = plan_candidates(terms, 100_000, rare_budget=50, pair_budget=10**6)
+    assert plan.pruned
+    assert plan.must == "'rare'"
+    assert plan.extra is not None
+    pairs = plan.extra.split(" | ( ")
+    assert len(pairs) == 3  # {cell, cells} x express, x growth; express x growth
+    assert "'absent'" not in plan.extra
+    assert "( 'cell' | 'cells' ) & ( 'cell' | 'cells' )" not in plan.extra
+    # the rarest pair first
+    assert plan.extra.startswith("( 'growth' & 'express' )")
+
+
+def test_pairs_stop_at_the_budget_but_one_is_always_kept() -> None:
+    terms = [term("x", 9000, 0), term("y", 8000, 1), term("z", 7000, 2)]
+    plan = plan_candidates(terms, 10_000, rare_budget=10, pair_budget=1)
+    assert plan.must is None
+    assert plan.extra == "( 'z' & 'y' )"
+
+
+def test_a_single_common_word_is_scored_as_is() -> None:
+    plan = plan_candidates([term("rare", 3, 0), term("cell", 9000, 1)], 100_000, rare_budget=10)
+    assert not plan.pruned and plan.must == "( 'cell' | 'rare' )"
+
+
+def test_coverage_weighs_words_by_idf() -> None:
+    terms = [term("rare", 1, 0), term("common", 500, 1), term("unseen", 0, 2)]
+    n = 1000
+    full = coverage(["rare", "common"], terms, n)
+    assert 0 < coverage(["common"], terms, n) < coverage(["rare"], terms, n) < full < 1
+    assert coverage([], terms, n) == 0
+
+
+HOSTILE = ["it's", "back\\slash", "a:b", "!&|<->", "':*", "ёлка", "x'y\\'z", "(", "日本"]
+
+
+def test_tsquery_literal_survives_hostile_lexemes(settings: Settings) -> None:
+    db = Database(settings).open()
+    try:
+        with db.connection() as conn:
+            for lx in HOSTILE:
+                row = conn.execute(
+                    "SELECT array_to_tsvector(ARRAY[%s]) @@ %s::tsquery AS hit,"
+                    " array_to_tsvector(ARRAY['other']) @@ %s::tsquery AS miss",
+                    (lx, tsquery_literal(lx), tsquery_literal(lx)),
+                ).fetchone()
+                assert row is not None and row["hit"] and not row["miss"], lx
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def corpus_db(settings: Settings) -> Iterator[Database]:
+    """600 atoms over a small vocabulary: common words everywhere, a few rare ones."""
+    rng = random.Random(5)
+    common = ["cell", "protein", "gene", "patient", "tissue", "growth", "signal", "level"]
+    rare = ["kinase", "lupus", "plasmablast", "chemokine", "fibrosis", "telomere"]
+    db = Database(settings).open()
+    with db.transaction() as conn:
+        for i in range(600):
+            words = rng.sample(common, 4) + ([rng.choice(rare)] if i % 9 == 0 else [])
+            words += [f"w{rng.randrange(3000)}" for _ in range(rng.randrange(2, 12))]
+            rng.shuffle(words)
+            insert_atom(conn, AtomInput(type="fact", claim=" ".join(words) + "."))
+    yield db
+    db.close()
+
+
+QUERIES = [
+    "kinase signal in patient tissue",
+    "cell growth protein level",
+    "lupus gene",
+    "fibrosis telomere signal gene patient",
+    "protein",
+    "cell cells cellular",
+]
+
+
+def test_pruning_keeps_the_exact_top(corpus_db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    def top(budgets: tuple[int, int]) -> dict[str, list[int]]:
+        monkeypatch.setattr(lexical, "RARE_BUDGET", budgets[0])
+        monkeypatch.setattr(lexical, "PAIR_BUDGET", budgets[1])
+        index = LexicalIndex()
+        with corpus_db.connection() as conn:
+            return {q: [i for i, _ in index.search(conn, q, "atom", 10).hits] for q in QUERIES}
+
+    exact = top((10**9, 10**9))
+    pruned = top((40, 20))
+    for q in QUERIES:
+        assert exact[q], q
+        assert pruned[q][:3] == exact[q][:3], q
+        assert len(set(pruned[q]) & set(exact[q])) >= 8, q
+
+
+def test_filters_and_empty_results(corpus_db: Database) -> None:
+    index = LexicalIndex()
+    with corpus_db.connection() as conn:
+        assert (
+            index.search(conn, "zzzz qqqq", "atom", 10).note == "no query term occurs in the memory"
+        )
+        assert index.search(conn, "!!! ...", "atom", 10).note == "the query has no words"
+        only = index.search(conn, "kinase", "atom", 10, " AND t.id < 0", {})
+        assert only.hits == [] and only.note == "no lexical match"
+        found = index.search(conn, "kinase", "atom", 10)
+        assert found.hits and found.coverage == pytest.approx(1.0)
