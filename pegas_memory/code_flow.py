@@ -8,9 +8,10 @@ hierarchy (C3 method resolution order), functions passed as arguments, returned,
 attributes, lists and dicts, and type annotations of parameters and returns.
 
 The replay is a worklist: while a fact is evaluated, every slot it reads records the fact as a
-reader; when a slot grows, only its readers are evaluated again. A cached method resolution
-order is itself a reader of the slots its bases were read from, so it is dropped (and its users
-re-queued) when a base changes. Pure logic: no parsing, no I/O.
+reader; when a slot grows, only its readers are evaluated again. Derived values (a class's method
+resolution order, where along it an attribute is found) are cached; each is itself a reader of
+the slots it was computed from, so it is dropped (and its users re-queued) when one of them
+changes. Pure logic: no parsing, no I/O.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import builtins
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 
 from pegas_memory.code_model import (
     Assign,
@@ -53,7 +55,7 @@ _MAX_EVALS_PER_FACT = 50
 _MAX_EXTERNAL_PARTS = 5
 _EMPTY: frozenset[str] = frozenset()
 
-Reader = int | str  # a fact index, or a derived value such as "mro:pkg.Class"
+Reader = int | str  # a fact index, or the key of a derived value such as "mro:pkg.Class"
 
 
 class PythonFlow:
@@ -82,9 +84,20 @@ class PythonFlow:
         self.reader: Reader | None = None
         self.queue: deque[int] = deque()
         self.queued: set[int] = set()
+        # Derived values by their reader key: "mro:<class>" -> its linearisation, and
+        # "attr:<class>:<name>:<recv>" / "super:..." -> what class_attr returns.
         self._mro: dict[str, list[str]] = {}
+        self._attrs: dict[str, frozenset[str]] = {}
         self.binding = self._binding()
+        # Each scope's parameters with their slots, in order, for binding call arguments.
+        self.param_slots = {
+            q: tuple((p, self.var(q, p)) for p in info.params) for q, info in self.scopes.items()
+        }
+        self._names: dict[tuple[str, str], tuple[str | None, Scope | None]] = {}
         self.calls: set[tuple[str, str, int, TargetKind]] = set()
+        self._bound: dict[
+            int, tuple[list[set[str]], dict[str, set[str]], set[tuple[str, str | None]]]
+        ] = {}
         self.resolved_sites: set[int] = set()
 
     # -- the worklist --
@@ -161,8 +174,14 @@ class PythonFlow:
             for reader in self.readers.get(stack.pop(), ()):
                 if isinstance(reader, int):
                     self.enqueue(reader)
-                elif self._mro.pop(reader[4:], None) is not None:
-                    stack.append(reader)  # a cached MRO is stale: so are its users
+                elif self.forget(reader):
+                    stack.append(reader)  # a derived value is stale: so are its users
+
+    def forget(self, key: str) -> bool:
+        """Drop the derived value ``key``; False when it was not cached."""
+        if key.startswith("mro:"):
+            return self._mro.pop(key, None) is not None
+        return self._attrs.pop(key, None) is not None
 
     def add_key(self, site: str, key: str) -> None:
         keys = self.site_keys[site]
@@ -216,6 +235,23 @@ class PythonFlow:
         return f"{kind}:{scope}:{name}"
 
     def lookup(self, name: str, scope: str) -> set[str]:
+        key = (name, scope)
+        where = self._names.get(key)
+        if where is None:
+            where = self._names[key] = self._name_slot(name, scope)
+        slot, module = where
+        if slot is not None:
+            return set(self.get(slot))
+        if module is not None:
+            found = self.star_lookup(module, name, set())
+            if found:
+                return found
+        return {f"x:builtins.{name}"} if name in _BUILTINS else set()
+
+    def _name_slot(self, name: str, scope: str) -> tuple[str | None, Scope | None]:
+        """Where ``name`` read in ``scope`` lives: the slot of the scope that declares it, else the
+        enclosing module (whose star imports may define it). Declarations never change during
+        the analysis, so :meth:`lookup` computes this once per (name, scope)."""
         current: str | None = scope
         first = True
         while current is not None:
@@ -224,14 +260,12 @@ class PythonFlow:
                 break
             # Python skips class bodies when resolving names inside their methods.
             if (first or info.kind != "class") and name in self.declared[current]:
-                return set(self.get(self.var(current, name)))
+                return self.var(current, name), None
             if info.kind == "module":
-                found = self.star_lookup(info, name, set())
-                if found:
-                    return found
+                return None, info  # a module is the outermost scope
             first = False
             current = info.parent
-        return {f"x:builtins.{name}"} if name in _BUILTINS else set()
+        return None, None
 
     def star_lookup(self, info: Scope, name: str, seen: set[str]) -> set[str]:
         found: set[str] = set()
@@ -268,21 +302,25 @@ class PythonFlow:
                 found.add(f"{v}.{name}")
         return found
 
+    def derive(self, key: str) -> None:
+        """Make what is being evaluated (a fact, or a derived value) a reader of derived ``key``."""
+        if self.reader is not None:
+            self.readers[key].add(self.reader)
+
     def mro(self, cls: str) -> list[str]:
         """C3 linearisation; external bases appear as ``x:name`` and end the search."""
         key = f"mro:{cls}"
-        if self.reader is not None:
-            self.readers[key].add(self.reader)
-        cached = self._mro.get(cls)
+        self.derive(key)
+        cached = self._mro.get(key)
         if cached is not None:
             return cached
-        self._mro[cls] = [cls]  # guards against cyclic bases while computing
+        self._mro[key] = [cls]  # guards against cyclic bases while computing
         outer, self.reader = self.reader, key
         try:
             result = self._linearise(cls)
         finally:
             self.reader = outer
-        self._mro[cls] = result
+        self._mro[key] = result
         return result
 
     def _linearise(self, cls: str) -> list[str]:
@@ -307,14 +345,31 @@ class PythonFlow:
 
     def class_attr(
         self, cls: str, name: str, recv: str | None, *, skip_first: bool = False
-    ) -> set[str]:
+    ) -> frozenset[str]:
+        """``name`` read on class ``cls`` (on the instance ``recv`` when given), methods bound;
+        ``skip_first`` starts after ``cls`` in its MRO, as ``super()`` does. Cached as a derived
+        value: a class hierarchy is read through ``self`` far more often than it changes."""
+        key = f"{'super' if skip_first else 'attr'}:{cls}:{name}:{recv}"
+        self.derive(key)
+        found = self._attrs.get(key)
+        if found is None:
+            outer, self.reader = self.reader, key
+            try:
+                found = self._attrs[key] = self._class_attr(cls, name, recv, skip_first)
+            finally:
+                self.reader = outer
+        return found
+
+    def _class_attr(
+        self, cls: str, name: str, recv: str | None, skip_first: bool
+    ) -> frozenset[str]:
         for klass in self.mro(cls)[1 if skip_first else 0 :]:
             if klass.startswith("x:"):
-                return {f"{klass}.{name}"}
+                return frozenset((f"{klass}.{name}",))
             values = self.get(f"a:{klass}:{name}")
             if values:
-                return {self.bind(v, recv, cls) for v in values}
-        return set()
+                return frozenset(self.bind(v, recv, cls) for v in values)
+        return _EMPTY
 
     def bind(self, value: str, recv: str | None, cls: str) -> str:
         how = self.binding.get(value) if value[0] == "f" else None
@@ -361,7 +416,7 @@ class PythonFlow:
             info = parent
         return None
 
-    def callees(self, values: set[str]) -> list[tuple[str, str | None]]:
+    def callees(self, values: AbstractSet[str]) -> list[tuple[str, str | None]]:
         """(callee value, receiver) pairs a call with these function values runs."""
         out: list[tuple[str, str | None]] = []
         for v in values:
@@ -416,18 +471,33 @@ class PythonFlow:
         # that holds hundreds of callbacks would otherwise evaluate them hundreds of times.
         args: list[set[str]] | None = None
         kwargs: dict[str, set[str]] = {}
+        bound: set[tuple[str, str | None]] = set()
         for target, recv in targets:
             self.edge(scope, target, fact.line)
             if target.startswith("f:"):
                 if args is None:
                     args = [self.eval(arg, scope) for arg in call.args]
                     kwargs = {key: self.eval(arg, scope) for key, arg in call.kwargs}
-                self.bind_args(target[2:], args, kwargs, recv)
+                    bound = self.bound_callees(index, args, kwargs)
+                if (target, recv) not in bound:
+                    bound.add((target, recv))
+                    self.bind_args(target[2:], args, kwargs, recv)
             if target in _HIGHER_ORDER:
                 for arg in call.args:
                     for fn in self.eval(arg, scope):
                         if fn[0] in "fb":
                             self.edge(scope, "f:" + fn[2:].partition("|")[0], fact.line)
+
+    def bound_callees(
+        self, index: int, args: list[set[str]], kwargs: dict[str, set[str]]
+    ) -> set[tuple[str, str | None]]:
+        """The (callee, receiver) pairs call site ``index`` has already bound exactly these
+        arguments to. Slots only grow, so binding them again would change nothing: a site
+        replayed because one more callback reached it binds only that one."""
+        last = self._bound.get(index)
+        if last is None or last[0] != args or last[1] != kwargs:
+            last = self._bound[index] = (args, kwargs, set())
+        return last[2]
 
     def edge(self, scope: str, target: str, line: int) -> None:
         kind: TargetKind = "external" if target.startswith("x:") else "internal"
@@ -436,19 +506,20 @@ class PythonFlow:
     def bind_args(
         self, fn: str, args: list[set[str]], kwargs: dict[str, set[str]], recv: str | None
     ) -> None:
-        info = self.scopes.get(fn)
-        if info is None:
+        params = self.param_slots.get(fn)
+        if params is None:
             return
-        params = list(info.params)
         if recv is not None and params:
-            self.add(self.var(fn, params.pop(0)), {recv})
-        for param, values in zip(params, args, strict=False):
+            self.add(params[0][1], {recv})
+            params = params[1:]
+        for (param, slot), values in zip(params, args, strict=False):
             if param.startswith("*"):
                 break
-            self.add(self.var(fn, param), values)
+            self.add(slot, values)
         for key, values in kwargs.items():
-            if key in params:
-                self.add(self.var(fn, key), values)
+            for param, slot in params:
+                if param == key:
+                    self.add(slot, values)
 
     def assign(self, target: Expr, values: set[str], scope: str) -> None:
         if isinstance(target, Name):

@@ -79,9 +79,8 @@ def parse(language: str, source: bytes) -> ts.Tree:
 
 def node_text(node: ts.Node | None) -> str:
     """The node's source text ("" for a missing node); invalid UTF-8 is replaced, not raised."""
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", "replace")
+    text = node.text if node is not None else None  # each .text access copies the bytes
+    return text.decode("utf-8", "replace") if text is not None else ""
 
 
 def node_line(node: ts.Node) -> int:

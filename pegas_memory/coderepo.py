@@ -204,8 +204,9 @@ def write_symbols(
     updates: Sequence[tuple[int, Symbol]],
     moved: Sequence[int],
 ) -> int:
-    """Update the paired symbols where something differs and insert the new ones (COPY: the
-    outbox triggers still fire per row). Returns the number of rows really updated."""
+    """Update the paired symbols where something differs (one statement over arrays) and insert
+    the new ones (COPY; the outbox triggers still fire per row). Returns the number of rows really
+    updated."""
     updated = 0
     if moved:
         # Two symbols of one name swapping lines would collide on the unique key mid-update.
@@ -214,18 +215,25 @@ def write_symbols(
             (list(moved),),
         )
     if updates:
-        with conn.cursor() as cur:
-            cur.executemany(
-                """UPDATE pm_code_symbol
-                      SET language = %s, name = %s, signature = %s, docstring = %s,
-                          start_line = %s, end_line = %s, file_hash = %s
-                    WHERE id = %s
-                      AND (language, name, signature, docstring, start_line, end_line,
+        rows = [(i, *_symbol_values(s, digests)) for i, s in updates]
+        columns = [list(column) for column in zip(*rows, strict=True)]  # one array per column
+        cur = conn.execute(
+            """UPDATE pm_code_symbol AS s
+                  SET language = v.language, name = v.name, signature = v.signature,
+                      docstring = v.docstring, start_line = v.start_line,
+                      end_line = v.end_line, file_hash = v.file_hash
+                 FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[],
+                             %s::integer[], %s::integer[], %s::text[])
+                      AS v(id, language, name, signature, docstring, start_line, end_line,
                            file_hash)
-                          IS DISTINCT FROM (%s, %s, %s, %s, %s, %s, %s)""",
-                [(*vals, i, *vals) for i, s in updates for vals in [_symbol_values(s, digests)]],
-            )
-            updated = max(0, cur.rowcount)
+                WHERE s.id = v.id
+                  AND (s.language, s.name, s.signature, s.docstring, s.start_line, s.end_line,
+                       s.file_hash)
+                      IS DISTINCT FROM (v.language, v.name, v.signature, v.docstring,
+                                        v.start_line, v.end_line, v.file_hash)""",
+            columns,
+        )
+        updated = max(0, cur.rowcount)
     if inserts:
         with (
             conn.cursor() as cur,
@@ -282,11 +290,16 @@ def write_dependencies(conn: Conn, repo: str, plan: DepPlan) -> None:
     if plan.deletes:
         conn.execute("DELETE FROM pm_code_dependency WHERE id = ANY(%s)", (list(plan.deletes),))
     if plan.updates:
-        with conn.cursor() as cur:
-            cur.executemany(
-                "UPDATE pm_code_dependency SET line = %s, metadata = %s::jsonb WHERE id = %s",
-                [(d.line, json.dumps(d.metadata()), i) for i, d in plan.updates],
-            )
+        conn.execute(
+            """UPDATE pm_code_dependency AS d SET line = v.line, metadata = v.metadata
+                 FROM unnest(%s::bigint[], %s::integer[], %s::jsonb[]) AS v(id, line, metadata)
+                WHERE d.id = v.id""",
+            (
+                [i for i, _ in plan.updates],
+                [d.line for _, d in plan.updates],
+                [json.dumps(d.metadata()) for _, d in plan.updates],
+            ),
+        )
     if plan.inserts:
         with (
             conn.cursor() as cur,
