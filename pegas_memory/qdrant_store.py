@@ -163,15 +163,28 @@ class VectorIndex(Protocol):
         ...
 
     def search(
-        self, name: str, vector: Vector, *, k: int, where: VectorFilter | None = None
+        self,
+        name: str,
+        vector: Vector,
+        *,
+        k: int,
+        where: VectorFilter | None = None,
+        with_payload: bool = True,
     ) -> list[VectorHit]:
-        """The `k` points nearest to `vector` that meet `where`, best first."""
+        """The `k` points nearest to `vector` that meet `where`, best first (payloads are
+        left empty when `with_payload` is False: a ranking needs only ids and scores)."""
         ...
 
     def retrieve(
-        self, name: str, ids: Sequence[int], *, with_vectors: bool = False
+        self,
+        name: str,
+        ids: Sequence[int],
+        *,
+        with_vectors: bool = False,
+        with_payload: bool = True,
     ) -> list[VectorRecord]:
-        """The stored points among `ids`, in the order asked, absent ids skipped."""
+        """The stored points among `ids`, in the order asked, absent ids skipped (payloads
+        empty when `with_payload` is False)."""
         ...
 
     def count(self, name: str) -> int:

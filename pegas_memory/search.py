@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -187,6 +188,7 @@ class Searcher:
         self.db = db
         self.runtime = runtime
         self.lexical = LexicalIndex()
+        self._threads = ThreadPoolExecutor(max_workers=8, thread_name_prefix="pegas-search")
 
     def invalidate_stats(self) -> None:
         self.lexical.invalidate()
@@ -208,7 +210,7 @@ class Searcher:
         index = self.runtime.vectors.get()
         name = self.runtime.projector.collection(entity)
         vector = embedder.embed_query(query)
-        found = index.search(name, vector, k=k, where=flt.vector_filter(entity))
+        found = index.search(name, vector, k=k, where=flt.vector_filter(entity), with_payload=False)
         hits = [ArmHit(h.id, h.score) for h in found]
         if not hits:
             return ArmResult([], 0.0, "no vector match")
@@ -235,36 +237,50 @@ class Searcher:
         return ArmResult(hits[:k], GRAPH_SHARE if hits else 0.0)
 
     # ------------------------------------------------------------------ composition
+    def _lexical_alone(self, query: str, entity: Entity, flt: SearchFilter, k: int) -> ArmResult:
+        with self.db.connection() as conn:
+            return self.lexical_arm(conn, query, entity, flt, k)
+
     def rank(
         self, query: str, entity: Entity, preset: Preset, flt: SearchFilter, *, pool: int = POOL
     ) -> Ranked:
         ranked = Ranked(entity=entity, fused=[])
-        with self.db.connection() as conn:
-            if preset.lexical:
-                ranked.arms["lexical"] = self.lexical_arm(conn, query, entity, flt, pool)
-            if preset.dense:
-                try:
-                    ranked.arms["dense"] = self.dense_arm(query, entity, flt, pool)
-                except BackendUnavailable as exc:
-                    ranked.warnings.append(f"dense arm unavailable: {exc}")
+        # The lexical arm mostly waits on Postgres while the dense arm runs in this process:
+        # with both, the lexical query is sent from a helper thread and the two overlap.
+        lexical: Future[ArmResult] | None = None
+        if preset.lexical and preset.dense:
+            lexical = self._threads.submit(self._lexical_alone, query, entity, flt, pool)
+        elif preset.lexical:
+            ranked.arms["lexical"] = self._lexical_alone(query, entity, flt, pool)
+        dense: ArmResult | None = None
+        if preset.dense:
+            try:
+                dense = self.dense_arm(query, entity, flt, pool)
+            except BackendUnavailable as exc:
+                ranked.warnings.append(f"dense arm unavailable: {exc}")
+        if lexical is not None:
+            ranked.arms["lexical"] = lexical.result()
+        if dense is not None:
+            ranked.arms["dense"] = dense
+        weights = {
+            arm: (res.weight if preset.adaptive else (1.0 if res.hits else 0.0))
+            for arm, res in ranked.arms.items()
+        }
+        if len(ranked.arms) == 1:  # a single arm is used as is
+            weights = {arm: 1.0 for arm in ranked.arms}
+        elif preset.fusion == "score":
             weights = {
-                arm: (res.weight if preset.adaptive else (1.0 if res.hits else 0.0))
-                for arm, res in ranked.arms.items()
+                arm: w * (LEXICAL_SHARE if arm == "lexical" else 1.0 - LEXICAL_SHARE)
+                for arm, w in weights.items()
             }
-            if len(ranked.arms) == 1:  # a single arm is used as is
-                weights = {arm: 1.0 for arm in ranked.arms}
-            elif preset.fusion == "score":
-                weights = {
-                    arm: w * (LEXICAL_SHARE if arm == "lexical" else 1.0 - LEXICAL_SHARE)
-                    for arm, w in weights.items()
-                }
-            fused = self.fuse(preset, ranked.arms, weights)
-            if preset.graph and entity == "atom" and fused:
+        fused = self.fuse(preset, ranked.arms, weights)
+        if preset.graph and entity == "atom" and fused:
+            with self.db.connection() as conn:
                 graph = self.graph_arm(conn, fused[:10], pool)
-                ranked.arms["graph"] = graph
-                if graph.hits:
-                    weights["graph"] = graph.weight * max(weights.values(), default=1.0)
-                    fused = self.fuse(preset, ranked.arms, weights)
+            ranked.arms["graph"] = graph
+            if graph.hits:
+                weights["graph"] = graph.weight * max(weights.values(), default=1.0)
+                fused = self.fuse(preset, ranked.arms, weights)
         ranked.fused = fused
         return ranked
 
@@ -313,7 +329,9 @@ class Searcher:
             index = self.runtime.vectors.get()
             name = self.runtime.projector.collection(entity)
             return {
-                r.id: r.vector for r in index.retrieve(name, ids, with_vectors=True) if r.vector
+                r.id: r.vector
+                for r in index.retrieve(name, ids, with_vectors=True, with_payload=False)
+                if r.vector
             }
         except BackendUnavailable:
             return {}

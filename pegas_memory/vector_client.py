@@ -284,7 +284,13 @@ class ClientVectorIndex:
                 )
 
     def search(
-        self, name: str, vector: Vector, *, k: int, where: VectorFilter | None = None
+        self,
+        name: str,
+        vector: Vector,
+        *,
+        k: int,
+        where: VectorFilter | None = None,
+        with_payload: bool = True,
     ) -> list[VectorHit]:
         check_k(k)
         condition = effective_filter(where)
@@ -306,7 +312,7 @@ class ClientVectorIndex:
                     query_filter=query_filter,
                     search_params=params,
                     limit=k,
-                    with_payload=True,
+                    with_payload=with_payload,
                     with_vectors=False,
                 ).points
         return [
@@ -315,7 +321,12 @@ class ClientVectorIndex:
         ]
 
     def retrieve(
-        self, name: str, ids: Sequence[int], *, with_vectors: bool = False
+        self,
+        name: str,
+        ids: Sequence[int],
+        *,
+        with_vectors: bool = False,
+        with_payload: bool = True,
     ) -> list[VectorRecord]:
         unique = check_ids(ids)
         with self._lock:
@@ -324,7 +335,7 @@ class ClientVectorIndex:
                 return []
             with self._translate("retrieve points", name):
                 records = self._live().retrieve(
-                    name, list(unique), with_payload=True, with_vectors=with_vectors
+                    name, list(unique), with_payload=with_payload, with_vectors=with_vectors
                 )
         by_id = {int(r.id): r for r in records}
         return [

@@ -328,7 +328,13 @@ class EdgeVectorIndex:
                 raise self._engine_failure("delete points", name, exc) from exc
 
     def search(
-        self, name: str, vector: Vector, *, k: int, where: VectorFilter | None = None
+        self,
+        name: str,
+        vector: Vector,
+        *,
+        k: int,
+        where: VectorFilter | None = None,
+        with_payload: bool = True,
     ) -> list[VectorHit]:
         check_k(k)
         condition = effective_filter(where)
@@ -353,7 +359,7 @@ class EdgeVectorIndex:
                         query=qe.Query.Nearest(query.tolist()),
                         filter=engine_filter,
                         params=params,
-                        with_payload=True,
+                        with_payload=with_payload,
                         with_vector=False,
                     )
                 )
@@ -365,7 +371,12 @@ class EdgeVectorIndex:
         ]
 
     def retrieve(
-        self, name: str, ids: Sequence[int], *, with_vectors: bool = False
+        self,
+        name: str,
+        ids: Sequence[int],
+        *,
+        with_vectors: bool = False,
+        with_payload: bool = True,
     ) -> list[VectorRecord]:
         unique = check_ids(ids)
         with self._lock:
@@ -373,7 +384,7 @@ class EdgeVectorIndex:
             if not unique:
                 return []
             try:
-                records = opened.shard.retrieve(list(unique), True, with_vectors)
+                records = opened.shard.retrieve(list(unique), with_payload, with_vectors)
             except Exception as exc:
                 raise self._engine_failure("retrieve points", name, exc) from exc
         by_id = {int(r.id): r for r in records}
@@ -457,4 +468,4 @@ def _plain_vector(vector: object) -> tuple[float, ...]:
         vector = vector.get("")
     if not isinstance(vector, list):
         raise BackendUnavailable(f"the engine returned an unexpected vector: {type(vector)}")
-    return tuple(float(x) for x in vector)
+    return tuple(map(float, vector))
