@@ -20,12 +20,13 @@ import math
 import re
 import threading
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any, Literal
 
 from .db import Conn
+from .translit import cross_script_prefix
 
 Entity = Literal["atom", "trace"]
 TABLE: Mapping[Entity, str] = {"atom": "pm_atom", "trace": "pm_episodic_trace"}
@@ -50,11 +51,18 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 @dataclass(frozen=True)
 class Term:
-    """One lexeme of the query: the words (by position) it came from and its frequency."""
+    """One lexeme of the query (or, with `prefix`, a cross-script prefix of a word: any lexeme
+    starting with it matches): the words (by position) it came from and its frequency."""
 
     lexeme: str
     words: frozenset[int]
     df: int
+    prefix: bool = False
+
+    @property
+    def query(self) -> str:
+        """The term as tsquery input."""
+        return tsquery_literal(self.lexeme) + (":*" if self.prefix else "")
 
 
 @dataclass(frozen=True)
@@ -78,9 +86,9 @@ def tsquery_literal(lexeme: str) -> str:
     return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def _any_of(lexemes: Sequence[str]) -> str:
-    inner = " | ".join(tsquery_literal(lx) for lx in sorted(lexemes))
-    return f"( {inner} )" if len(lexemes) > 1 else inner
+def _any_of(terms: Collection[Term]) -> str:
+    inner = " | ".join(sorted({t.query for t in terms}))
+    return f"( {inner} )" if len(terms) > 1 else inner
 
 
 @dataclass(frozen=True)
@@ -98,7 +106,7 @@ class Plan:
 
 def union_plan(terms: Sequence[Term]) -> Plan:
     """Every document that holds any present term."""
-    return Plan(_any_of([t.lexeme for t in terms if t.df > 0]))
+    return Plan(_any_of([t for t in terms if t.df > 0]))
 
 
 def plan_candidates(
@@ -120,15 +128,14 @@ def plan_candidates(
     rare_budget = RARE_BUDGET if rare_budget is None else rare_budget
     pair_budget = PAIR_BUDGET if pair_budget is None else pair_budget
     present = [t for t in terms if t.df > 0]
-    df = {t.lexeme: t.df for t in present}
-    groups: set[frozenset[str]] = set()
+    groups: set[frozenset[Term]] = set()
     for w in {w for t in present for w in t.words}:
-        groups.add(frozenset(t.lexeme for t in present if w in t.words))
-    if sum(df.values()) <= rare_budget or len(groups) < 2:
+        groups.add(frozenset(t for t in present if w in t.words))
+    if sum(t.df for t in present) <= rare_budget or len(groups) < 2:
         return union_plan(present)
-    freq = {g: sum(df[lx] for lx in g) for g in groups}
-    words = sorted(groups, key=lambda g: (freq[g], sorted(g)))
-    rare: list[frozenset[str]] = []
+    freq = {g: sum(t.df for t in g) for g in groups}
+    words = sorted(groups, key=lambda g: (freq[g], sorted(t.query for t in g)))
+    rare: list[frozenset[Term]] = []
     spent = 0
     for g in words:
         if spent + freq[g] > rare_budget:
@@ -148,14 +155,15 @@ def plan_candidates(
         joint = freq[a] * freq[b] / max(n, 1)
         if chosen and expected + joint > pair_budget:
             break
-        chosen.append(f"( {_any_of(sorted(a))} & {_any_of(sorted(b))} )")
+        chosen.append(f"( {_any_of(a)} & {_any_of(b)} )")
         expected += joint
-    must = _any_of(sorted(set().union(*rare))) if rare else None
+    must = _any_of(set().union(*rare)) if rare else None
     return Plan(must, " | ".join(chosen))
 
 
-def coverage(matched: Sequence[str], terms: Sequence[Term], n: int) -> float:
-    """Share of the query's words (weighted by idf) that the matched lexemes account for.
+def coverage(matched: Collection[str], terms: Sequence[Term], n: int) -> float:
+    """Share of the query's words (weighted by idf) that the matched terms (`Term.query`)
+    account for.
 
     A word weighs as its rarest variant that occurs at all, or as a never-seen word if none
     does; so an English question over Russian text covers almost nothing."""
@@ -167,7 +175,7 @@ def coverage(matched: Sequence[str], terms: Sequence[Term], n: int) -> float:
     unseen = idf(n, 0)
     weights = {w: (v if v > 0 else unseen) for w, v in word_idf.items()}
     matched_set = set(matched)
-    hit_words = {w for t in terms if t.lexeme in matched_set for w in t.words}
+    hit_words = {w for t in terms if t.query in matched_set for w in t.words}
     total = sum(weights.values()) or 1.0
     return sum(weights[w] for w in hit_words) / total
 
@@ -262,20 +270,20 @@ class LexicalIndex:
             known |= fresh
         return known
 
-    def frequencies(self, conn: Conn, entity: Entity, lexemes: Sequence[str]) -> dict[str, int]:
-        """lexeme -> number of rows holding it (through the GIN index)."""
-        cached = self._df.get_many([(entity, lx) for lx in lexemes])
-        known = {lx: cached[(entity, lx)] for lx in lexemes if (entity, lx) in cached}
-        missing = [lx for lx in lexemes if lx not in known]
+    def frequencies(self, conn: Conn, entity: Entity, queries: Sequence[str]) -> dict[str, int]:
+        """tsquery text (one term) -> number of rows matching it (through the GIN index)."""
+        cached = self._df.get_many([(entity, q) for q in queries])
+        known = {q: cached[(entity, q)] for q in queries if (entity, q) in cached}
+        missing = [q for q in queries if q not in known]
         if missing:
             rows = conn.execute(
-                f"""SELECT x.lexeme, (SELECT count(*) FROM {TABLE[entity]} t
-                                       WHERE t.tsv @@ x.q) AS df
-                      FROM unnest(%s::text[], %s::tsquery[]) AS x(lexeme, q)""",
-                (missing, [tsquery_literal(lx) for lx in missing]),
+                f"""SELECT x.q AS query, (SELECT count(*) FROM {TABLE[entity]} t
+                                           WHERE t.tsv @@ x.q::tsquery) AS df
+                      FROM unnest(%s::text[]) AS x(q)""",
+                (missing,),
             ).fetchall()
-            fresh = {r["lexeme"]: int(r["df"]) for r in rows}
-            self._df.put_many({(entity, lx): df for lx, df in fresh.items()})
+            fresh = {r["query"]: int(r["df"]) for r in rows}
+            self._df.put_many({(entity, q): df for q, df in fresh.items()})
             known |= fresh
         return known
 
@@ -294,24 +302,31 @@ class LexicalIndex:
         if not words:
             return LexicalResult([], 0.0, "the query has no words")
         analysed = self.analyse(conn, words)
-        word_of: dict[str, set[int]] = {}
+        word_of: dict[tuple[str, bool], set[int]] = {}
         for pos, word in enumerate(words):
             for lx in analysed.get(word, ()):
-                word_of.setdefault(lx, set()).add(pos)
+                word_of.setdefault((lx, False), set()).add(pos)
+            if (other := cross_script_prefix(word)) is not None:
+                word_of.setdefault((other, True), set()).add(pos)
         if not word_of:
             return LexicalResult([], 0.0, "no searchable terms")
         n, avgdl = self.corpus_stats(conn, entity)
         if n == 0:
             return LexicalResult([], 0.0, "empty corpus")
-        dfs = self.frequencies(conn, entity, list(word_of))
-        terms = [Term(lx, frozenset(ws), dfs.get(lx, 0)) for lx, ws in word_of.items()]
+        bare = [Term(lx, frozenset(ws), 0, prefix) for (lx, prefix), ws in word_of.items()]
+        dfs = self.frequencies(conn, entity, [t.query for t in bare])
+        terms = [replace(t, df=dfs.get(t.query, 0)) for t in bare]
         present = [t for t in terms if t.df > 0]
         if not present:
             return LexicalResult([], 0.0, "no query term occurs in the memory")
         plan = plan_candidates(terms, n)
+        exact = [t for t in present if not t.prefix]
+        prefixes = [t for t in present if t.prefix]
         scoring = {
-            "lex": [t.lexeme for t in present],
-            "idf": [idf(n, t.df) for t in present],
+            "lex": [t.lexeme for t in exact],
+            "idf": [idf(n, t.df) for t in exact],
+            "pq": [t.query for t in prefixes],
+            "pidf": [idf(n, t.df) for t in prefixes],
             "avgdl": avgdl,
             "k1": BM25_K1,
             "b": BM25_B,
@@ -319,18 +334,26 @@ class LexicalIndex:
             "k": k,
             **(params or {}),
         }
-        rows = self._score(conn, entity, plan, where, scoring)
+        with_prefixes = bool(prefixes)
+        rows = self._score(conn, entity, plan, with_prefixes, where, scoring)
         if plan.pruned and len(rows) < k:  # too few documents hold rare or paired words
-            rows = self._score(conn, entity, union_plan(present), where, scoring)
+            rows = self._score(conn, entity, union_plan(present), with_prefixes, where, scoring)
         if not rows:
             return LexicalResult([], 0.0, "no lexical match")
-        cover = coverage(rows[0]["matched"], terms, n)
+        top = rows[0]
+        matched = {tsquery_literal(lx) for lx in top["lexemes"]} | set(top["prefixes"])
+        cover = coverage(matched, terms, n)
         hits = [(int(r["id"]), float(r["score"])) for r in rows]
         return LexicalResult(hits, cover, f"coverage {cover:.2f}")
 
     @staticmethod
     def _score(
-        conn: Conn, entity: Entity, plan: Plan, where: str, params: Mapping[str, Any]
+        conn: Conn,
+        entity: Entity,
+        plan: Plan,
+        with_prefixes: bool,
+        where: str,
+        params: Mapping[str, Any],
     ) -> list[Any]:
         table = TABLE[entity]
         parts: list[str] = []
@@ -345,28 +368,40 @@ class LexicalIndex:
                 f"""(SELECT t.id, t.tsv FROM {table} t
                       WHERE t.tsv @@ %(extra)s::tsquery {exclude} {where} LIMIT %(cap)s)"""
             )
-        # The query's lexemes are cut out of each candidate in C (setweight on the listed
-        # lexemes, then ts_filter on that weight), so only they are unnested and scored: twice
-        # as fast as unnesting the whole tsvector.
+        # Exact lexemes are cut out of each candidate in C (setweight on the listed lexemes,
+        # then ts_filter on that weight), so only they are unnested and scored: twice as fast
+        # as unnesting the whole tsvector. Prefix terms count once (tf 1) when they match.
+        length_norm = "(1 - %(b)s + %(b)s * length(c.tsv) / %(avgdl)s)"
+        prefix_score, prefix_join, prefix_matched = "0", "", "ARRAY[]::text[]"
+        if with_prefixes:
+            prefix_score = "coalesce(p.score, 0)"
+            prefix_join = f"""CROSS JOIN LATERAL (
+                         SELECT sum(x.idf) * (%(k1)s + 1) / (1 + %(k1)s * {length_norm}) AS score
+                           FROM unnest(%(pq)s::tsquery[], %(pidf)s::float8[]) AS x(q, idf)
+                          WHERE c.tsv @@ x.q) p"""
+            prefix_matched = """ARRAY(SELECT x.q FROM unnest(%(pq)s::text[]) AS x(q)
+                                       WHERE tsv @@ x.q::tsquery)"""
         return conn.execute(
             f"""WITH cand AS ({" UNION ALL ".join(parts)}),
                 scored AS (
-                    SELECT c.id, s.score, f.own
+                    SELECT c.id, c.tsv, coalesce(s.score, 0) + {prefix_score} AS score, f.own
                       FROM cand c
                      CROSS JOIN LATERAL (
-                         SELECT ts_filter(setweight(setweight(c.tsv, 'D'), 'A', %(lex)s), '{{a}}')
+                         SELECT ts_filter(setweight(setweight(c.tsv, 'D'), 'A', %(lex)s::text[]),
+                                          '{{a}}')
                                 AS own) f
                      CROSS JOIN LATERAL (
                          SELECT sum(q.idf * x.tf * (%(k1)s + 1)
-                                    / (x.tf + %(k1)s * (1 - %(b)s + %(b)s * x.dl / %(avgdl)s)))
-                                    AS score
-                           FROM (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf,
-                                        length(c.tsv) AS dl
+                                    / (x.tf + %(k1)s * {length_norm})) AS score
+                           FROM (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf
                                    FROM unnest(f.own) AS u) x
                            JOIN unnest(%(lex)s::text[], %(idf)s::float8[]) AS q(lexeme, idf)
                              ON q.lexeme = x.lexeme) s
-                     ORDER BY s.score DESC, c.id LIMIT %(k)s)
-                SELECT id, score, tsvector_to_array(own) AS matched FROM scored
+                     {prefix_join}
+                     ORDER BY score DESC, c.id LIMIT %(k)s)
+                SELECT id, score, tsvector_to_array(own) AS lexemes,
+                       {prefix_matched} AS prefixes
+                  FROM scored
                  ORDER BY score DESC, id""",
             {**params, "must": plan.must, "extra": plan.extra},
         ).fetchall()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,7 +46,7 @@ def test_score_fusion_keeps_margins() -> None:
 
 
 def test_evidence_weights() -> None:
-    assert lexical_weight(0.0) < 0.05 and lexical_weight(1.0) == 1.0
+    assert lexical_weight(0.0) == pytest.approx(0.1) and lexical_weight(1.0) == 1.0
     assert lexical_weight(0.05) < lexical_weight(0.2) < lexical_weight(0.35)
     assert dense_weight(0.1) < dense_weight(0.35) < dense_weight(0.9) == 1.0
 

@@ -60,9 +60,14 @@ def test_a_single_common_word_is_scored_as_is() -> None:
 def test_coverage_weighs_words_by_idf() -> None:
     terms = [term("rare", 1, 0), term("common", 500, 1), term("unseen", 0, 2)]
     n = 1000
-    full = coverage(["rare", "common"], terms, n)
-    assert 0 < coverage(["common"], terms, n) < coverage(["rare"], terms, n) < full < 1
+    full = coverage(["'rare'", "'common'"], terms, n)
+    assert 0 < coverage(["'common'"], terms, n) < coverage(["'rare'"], terms, n) < full < 1
     assert coverage([], terms, n) == 0
+
+
+def test_prefix_terms_are_planned_as_prefixes() -> None:
+    terms = [term("denver", 0, 0), Term("денве", frozenset({0}), 3, prefix=True)]
+    assert plan_candidates(terms, 100).must == "'денве':*"
 
 
 HOSTILE = ["it's", "back\\slash", "a:b", "!&|<->", "':*", "ёлка", "x'y\\'z", "(", "日本"]

@@ -54,6 +54,16 @@ def test_lexical_arm_stems_russian_and_english(service: MemoryService) -> None:
     assert claims(en)[0].startswith("The Volga")
 
 
+def test_lexical_arm_matches_names_across_scripts(service: MemoryService) -> None:
+    # "Volga" -> 'волг':* and "Волгу" -> 'volg':*: the inflected Russian form and the English
+    # name meet although no stemmer relates them.
+    en = claims(service.search("Volga", preset="lexical"))
+    assert any(c.startswith("Волга") for c in en) and any(c.startswith("The Volga") for c in en)
+    ru = claims(service.search("Волгу", preset="lexical"))
+    assert any(c.startswith("The Volga") for c in ru)
+    assert not claims(service.search("Shannon", preset="lexical", limit=10))[0].startswith("Вол")
+
+
 def test_hybrid_uses_every_arm_and_cites(service: MemoryService) -> None:
     result = service.search("measure of uncertainty", limit=5)
     assert "Entropy is a measure" in claims(result)[0]
