@@ -24,7 +24,8 @@ from .chunking import Chunk, ParsedSource
 from .config import Settings
 from .db import Conn, Database
 from .dedup import decide, threshold_for
-from .distill import ChunkContext, Distiller, DraftAtom, locate_quote
+from .distill import locate_quote
+from .distill_types import ChunkContext, Distiller, DraftAtom
 from .errors import BackendUnavailable, InvalidInput
 from .ingest import chunk_source, load_source
 from .projection import atom_embed_text

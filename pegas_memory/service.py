@@ -18,7 +18,9 @@ from .codequery import CodeGraphResult, CodeSearchResult
 from .config import Settings
 from .context import assemble, estimate_tokens, weak, weak_cosine_for, windows_for
 from .db import Database
-from .distill import Distiller, OfflineDistiller, build_distiller
+from .distill import build_distiller
+from .distill_offline import OfflineDistiller
+from .distill_types import Distiller
 from .errors import BackendUnavailable, InvalidInput
 from .forget import check_ids, erase, retract
 from .gaps import add_gap, list_gaps

@@ -14,18 +14,15 @@ from hypothesis import strategies as st
 
 from pegas_memory.config import load_settings
 from pegas_memory.distill import (
-    ATOM_TYPES,
     CandidateText,
-    ChunkContext,
-    DraftAtom,
     NeighbourText,
-    OfflineDistiller,
     OllamaDistiller,
     build_distiller,
     critique,
     locate_quote,
-    match_definition,
 )
+from pegas_memory.distill_offline import OfflineDistiller, match_definition
+from pegas_memory.distill_types import ATOM_TYPES, ChunkContext, DraftAtom
 from pegas_memory.errors import BackendUnavailable
 from pegas_memory.llm import InvalidModelOutput, ModelTimeout, OllamaChat
 from tests.fake_ollama import FakeOllama

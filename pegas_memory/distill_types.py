@@ -1,0 +1,51 @@
+"""Types shared by the distillers: the draft atom, the chunk context, the `Distiller` Protocol and
+the version constants. `distill` (the Ollama distiller, quote location, critique) and
+`distill_offline` (the rule-based distiller) both import them from here, so neither imports the
+other's types and there is no cycle."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+AtomType = Literal["text", "definition", "logical_rule", "code", "table", "fact"]
+ATOM_TYPES: tuple[AtomType, ...] = ("text", "definition", "logical_rule", "code", "table", "fact")
+
+OFFLINE_VERSION = "offline-v1"
+PROMPT_VERSION = "distill-v1"
+CRITIQUE_PROMPT_VERSION = "critique-v1"
+
+
+@dataclass(frozen=True)
+class DraftAtom:
+    """One typed knowledge unit distilled from a chunk, before it is stored.
+
+    `quote == chunk[quote_start:quote_end]` always holds: distillers drop or repair atoms whose
+    quote is not in the chunk. `metadata["distiller"]` says which path made the atom ("offline",
+    "ollama", or "offline-fallback" with `metadata["fallback_reason"]`).
+    """
+
+    type: AtomType
+    claim: str
+    content: str
+    confidence: float
+    quote: str
+    quote_start: int
+    quote_end: int
+    language: str | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ChunkContext:
+    title: str | None = None
+    heading_path: tuple[str, ...] = ()
+    language: str | None = None
+
+
+class Distiller(Protocol):
+    name: str
+    prompt_version: str
+
+    def distill(self, text: str, context: ChunkContext) -> list[DraftAtom]: ...
