@@ -142,3 +142,15 @@ def test_filters_and_empty_results(corpus_db: Database) -> None:
         assert only.hits == [] and only.note == "no lexical match"
         found = index.search(conn, "kinase", "atom", 10)
         assert found.hits and found.coverage == pytest.approx(1.0)
+
+
+def test_a_name_found_only_through_its_cross_script_prefix(corpus_db: Database) -> None:
+    with corpus_db.transaction() as conn:
+        denver = insert_atom(conn, AtomInput(type="fact", claim="Денвер — столица Колорадо."))[0]
+    index = LexicalIndex()
+    with corpus_db.connection() as conn:
+        found = index.search(conn, "Denver", "atom", 10)  # no exact lexeme occurs at all
+        assert [i for i, _ in found.hits] == [denver]
+        assert found.coverage == pytest.approx(1.0)
+        both = index.search(conn, "Denver Colorado kinase", "atom", 10)
+        assert denver in [i for i, _ in both.hits]
