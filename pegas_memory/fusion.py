@@ -98,8 +98,8 @@ def lexical_weight(
     only names and numbers match: 90% of XQuAD's English questions over Russian paragraphs stay
     under 0.12), higher when its best hit shares the query's words. Below `low` the arm keeps a
     tenth of its weight (`floor`, as a dense arm that found nothing does): enough for a name it
-    matched across scripts to break a tie among the dense arm's hits (XQuAD en->ru 0.909 with a
-    floor of 0.02, 0.910 with 0.1; chosen on that set), too little to drag a good arm down. Above
+    matched across scripts to break a tie among the dense arm's hits (XQuAD en->ru 0.908 with a
+    floor of 0.02, 0.909 with 0.1; chosen on that set), too little to drag a good arm down. Above
     `high` it is fully trusted, linear in between. A squared coverage, used before, also turned
     the arm down on ordinary paraphrased questions, whose best hit holds a third of their words
     (70% of LoCoMo's questions cover under 0.3).
