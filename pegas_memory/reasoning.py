@@ -28,6 +28,7 @@ from psycopg.types.json import Jsonb
 from .db import Conn, Database
 from .errors import BackendUnavailable, InvalidInput, NotFound
 from .inference import Edge, Limits, load_rules, reconcile
+from .repo import storable_confidence
 from .runtime import ProjectionRuntime
 
 _INFER_LOCK = 7_355_608_002
@@ -147,12 +148,18 @@ def run_inference(
                                              inferred, metadata)
                    VALUES (%s, %s, %s, %s, 'inference', true, %s)
                    ON CONFLICT (src_atom_id, dst_atom_id, kind) DO NOTHING""",
-                [(e.src, e.dst, e.kind, e.confidence, meta(e.key)) for e in rec.add],
+                [
+                    (e.src, e.dst, e.kind, storable_confidence(e.confidence), meta(e.key))
+                    for e in rec.add
+                ],
             )
             cur.executemany(
                 "UPDATE pm_atom_link SET confidence = %s, metadata = %s "
                 "WHERE src_atom_id = %s AND dst_atom_id = %s AND kind = %s AND inferred",
-                [(e.confidence, meta(e.key), e.src, e.dst, e.kind) for e in rec.update],
+                [
+                    (storable_confidence(e.confidence), meta(e.key), e.src, e.dst, e.kind)
+                    for e in rec.update
+                ],
             )
             # Kept conclusions may have lost one of several derivations: record the survivors.
             cur.executemany(

@@ -39,6 +39,16 @@ class AtomInput:
         return atom_hash(self.claim, self.content)
 
 
+# Below the smallest normal float4 (confidence columns are `real`) PostgreSQL refuses a value
+# with "underflow" instead of rounding it: such a confidence is zero for every purpose.
+_REAL_MIN = 1.2e-38
+
+
+def storable_confidence(value: float) -> float:
+    """A confidence as a `real` column stores it: values too small for float4 become 0."""
+    return 0.0 if abs(value) < _REAL_MIN else float(value)
+
+
 def atom_hash(claim: str, content: str) -> str:
     """The dedup key of an atom: its normalised claim and content."""
     return content_hash(claim, content)
@@ -116,7 +126,7 @@ def insert_atom(conn: Conn, atom: AtomInput) -> tuple[int, bool]:
             atom.claim.strip(),
             atom.content,
             atom.content_hash,
-            atom.confidence,
+            storable_confidence(atom.confidence),
             atom.status,
             atom.doc_id,
             atom.topic,
@@ -170,7 +180,7 @@ def set_status(
              FROM (SELECT id, status FROM pm_atom WHERE id = %s FOR UPDATE) old
             WHERE a.id = old.id
         RETURNING old.status AS old_status""",
-        (status, reason, confidence, atom_id),
+        (status, reason, None if confidence is None else storable_confidence(confidence), atom_id),
     ).fetchone()
     conn.execute("SELECT set_config('pegas.check_name', '', true)")
     if row is None:
@@ -233,7 +243,15 @@ def add_link(
               WHERE pm_atom_link.confidence < EXCLUDED.confidence
                  OR (pm_atom_link.inferred AND NOT EXCLUDED.inferred)
            RETURNING id, (xmax = 0) AS created""",
-        (src, dst, kind, confidence, source, inferred, Jsonb(dict(metadata or {}))),
+        (
+            src,
+            dst,
+            kind,
+            storable_confidence(confidence),
+            source,
+            inferred,
+            Jsonb(dict(metadata or {})),
+        ),
     ).fetchone()
     if row:
         return int(row["id"]), bool(row["created"])

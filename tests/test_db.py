@@ -103,6 +103,18 @@ def test_rollback_leaves_no_outbox_row(db: Database) -> None:
         assert outbox(conn) == []
 
 
+def test_confidences_too_small_for_real_are_stored_as_zero(db: Database) -> None:
+    # PostgreSQL refuses 1e-265 for a `real` column ("underflow") instead of rounding it.
+    with db.transaction() as conn:
+        a, _ = insert_atom(conn, AtomInput(type="fact", claim="tiny", confidence=1e-265))
+        b, _ = insert_atom(conn, AtomInput(type="fact", claim="other", confidence=0.5))
+        add_link(conn, a, b, "reference", confidence=5e-324)
+        row = conn.execute("SELECT confidence FROM pm_atom WHERE id = %s", (a,)).fetchone()
+        link = conn.execute("SELECT confidence FROM pm_atom_link WHERE src_atom_id = %s", (a,))
+        assert row is not None and row["confidence"] == 0.0
+        assert link.fetchone()["confidence"] == 0.0  # type: ignore[index]
+
+
 def test_database_enforces_enumerations(db: Database) -> None:
     with pytest.raises(InvalidInput), db.transaction() as conn:
         insert_atom(conn, AtomInput(type="opinion", claim="not a type"))
