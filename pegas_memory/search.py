@@ -17,6 +17,7 @@ Presets name the combinations; `plain_rrf` (equal-weight RRF of the two arms) is
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -35,14 +36,13 @@ from .fusion import (
     score_fusion,
     weighted_rrf,
 )
-from .lexical import LexicalIndex
+from .lexical import Entity, LexicalIndex
 from .qdrant_store import VectorFilter
 from .repo import citations_for
 from .runtime import ProjectionRuntime
 
 log = logging.getLogger(__name__)
 
-Entity = Literal["atom", "trace"]
 MAX_QUERY_CHARS = 4_000
 POOL = 50  # candidates each arm contributes
 # Share of the lexical arm in score fusion when both arms are fully trusted; the dense arm gets
@@ -188,10 +188,25 @@ class Searcher:
         self.db = db
         self.runtime = runtime
         self.lexical = LexicalIndex()
-        self._threads = ThreadPoolExecutor(max_workers=8, thread_name_prefix="pegas-search")
+        self._threads: ThreadPoolExecutor | None = None
+        self._threads_lock = threading.Lock()
 
     def invalidate_stats(self) -> None:
         self.lexical.invalidate()
+
+    def _helpers(self) -> ThreadPoolExecutor:
+        with self._threads_lock:
+            if self._threads is None:
+                self._threads = ThreadPoolExecutor(max_workers=8, thread_name_prefix="pegas-search")
+            return self._threads
+
+    def close(self) -> None:
+        """Stop the helper threads (a search still running finishes first); a later search
+        starts new ones."""
+        with self._threads_lock:
+            threads, self._threads = self._threads, None
+        if threads is not None:
+            threads.shutdown(wait=True)
 
     # ------------------------------------------------------------------ arms
     def lexical_arm(
@@ -249,7 +264,7 @@ class Searcher:
         # with both, the lexical query is sent from a helper thread and the two overlap.
         lexical: Future[ArmResult] | None = None
         if preset.lexical and preset.dense:
-            lexical = self._threads.submit(self._lexical_alone, query, entity, flt, pool)
+            lexical = self._helpers().submit(self._lexical_alone, query, entity, flt, pool)
         elif preset.lexical:
             ranked.arms["lexical"] = self._lexical_alone(query, entity, flt, pool)
         dense: ArmResult | None = None

@@ -11,6 +11,7 @@ import json
 import logging
 import threading
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from threadpoolctl import threadpool_limits
@@ -89,11 +90,13 @@ def _clean_text(value: str, name: str, limit: int, *, required: bool) -> str:
     return value
 
 
+@cache
 def limit_blas_threads() -> None:
     """One BLAS thread per process. The matrices here are small (MMR over a few dozen vectors,
     cosines in dedup); OpenBLAS's thread pool made a 75 x 384 product cost 15 ms instead of
     0.2 ms beside the search threads (LoCoMo: hybrid 30 ms vs 11 ms without MMR; equal with one
-    thread). The local embedder parallelises with its own OpenMP pool, unaffected."""
+    thread). The local embedder parallelises with its own OpenMP pool, unaffected. Once per
+    process: the limit is process-wide and finding the BLAS libraries scans loaded modules."""
     threadpool_limits(limits=1, user_api="blas")
 
 
@@ -153,6 +156,7 @@ class MemoryService:
             self.runtime.start_worker_thread()
 
     def close(self) -> None:
+        self.searcher.close()
         self.runtime.close()
         self._db.close()
 

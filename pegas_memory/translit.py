@@ -135,8 +135,8 @@ def cyrillic_to_latin(word: str) -> str:
 def cross_script_prefix(word: str) -> str | None:
     """The prefix of a word written in the other script, or None for short or mixed words.
 
-    The prefix drops at least the last letter, where inflection lives ("тесл" for "Tesla"
-    matches "Теслы"), and keeps at most PREFIX letters."""
+    The prefix keeps at most PREFIX letters and drops the last one, where inflection lives
+    ("тесл" for "Tesla" matches "Теслы"), unless that would leave fewer than MIN_WORD."""
     w = word.lower()
     if len(w) < MIN_WORD:
         return None
