@@ -48,8 +48,8 @@ from .coderepo import (
 )
 from .config import Settings
 from .db import Conn, Database
-from .errors import IngestError, InvalidInput, LimitExceeded, SecurityRefused
-from .netguard import check_path
+from .errors import InvalidInput, LimitExceeded, SecurityRefused
+from .netguard import check_path, ingest_roots, resolve_under_roots
 from .repo import DocumentInput, upsert_document
 from .runtime import ProjectionRuntime
 from .text import raw_hash
@@ -255,31 +255,9 @@ class CodeMemory:
 
     def _resolve_path(self, path: str) -> Path:
         """The resolved file or directory, which must lie under an ingest root (symlinks and `..`
-        resolved first). netguard.check_path does this for files; directories are checked here
-        the same way."""
-        roots = [Path(r).expanduser().resolve() for r in self.settings.ingest_roots]
-        if not roots:
-            check_path(path, self.settings)  # raises the "no ingest roots configured" refusal
-        raw = Path(path).expanduser()
-        for candidate in [raw] if raw.is_absolute() else [root / raw for root in roots]:
-            try:
-                resolved = candidate.resolve(strict=True)
-            except FileNotFoundError:
-                continue
-            except (OSError, RuntimeError) as exc:
-                raise IngestError(f"cannot resolve {path!r}: {exc}") from exc
-            if not any(resolved.is_relative_to(root) for root in roots):
-                raise SecurityRefused(
-                    f"{path!r} resolves to {resolved}, outside the ingest roots "
-                    f"({', '.join(map(str, roots))}); add its folder to PEGAS_INGEST_ROOTS"
-                )
-            if resolved.is_dir():
-                return resolved
-            return check_path(resolved, self.settings)
-        raise IngestError(
-            f"no such file or directory: {path!r} (looked under {', '.join(map(str, roots))}); "
-            "check the path"
-        )
+        resolved first); a file must also pass netguard.check_path."""
+        resolved = resolve_under_roots(path, self.settings, "file or directory")
+        return resolved if resolved.is_dir() else check_path(resolved, self.settings)
 
     def _target(self, scope: Path, repo: str | None) -> _Target:
         with self.db.connection() as conn:
@@ -310,8 +288,7 @@ class CodeMemory:
                 f"repo {repo!r} is rooted at {root} and {scope} is outside it; index it under "
                 "another repo name"
             )
-        ingest_roots = [Path(r).expanduser().resolve() for r in self.settings.ingest_roots]
-        if not any(root == r or root.is_relative_to(r) for r in ingest_roots):
+        if not any(root == r or root.is_relative_to(r) for r in ingest_roots(self.settings)):
             raise SecurityRefused(
                 f"repo {repo!r} is rooted at {root}, outside the ingest roots; index it under "
                 "another repo name or add its folder to PEGAS_INGEST_ROOTS"

@@ -505,24 +505,35 @@ def _redact(text: str, proxy_url: str | None) -> str:
 # --- files ------------------------------------------------------------------------------------
 
 
-def check_path(path: str | os.PathLike[str], settings: Settings) -> Path:
-    """The resolved path of a regular file under one of settings.ingest_roots.
+def ingest_roots(settings: Settings) -> list[Path]:
+    """The configured ingest roots, resolved."""
+    return [Path(r).expanduser().resolve() for r in settings.ingest_roots]
 
-    With no roots configured, file ingest is refused: reading any file the server's user can read
+
+def resolve_under_roots(
+    path: str | os.PathLike[str], settings: Settings, what: str, hint: str = "check the path"
+) -> Path:
+    """The resolved path of an existing file or directory under one of settings.ingest_roots.
+
+    With no roots configured, file access is refused: reading any file the server's user can read
     is too much power for a tool the agent (or a page it read) drives. A relative path is taken
     relative to each root in turn. Symlinks are resolved first, so neither `..` nor a link can
-    leave the roots.
-    Raises SecurityRefused (no roots, outside the roots, not a regular file), IngestError (no such
-    file), LimitExceeded (larger than settings.max_fetch_bytes).
+    leave the roots. `what` names the missing thing in the error ("file", "file or directory"),
+    `hint` says what to do about it.
+    Raises SecurityRefused (no roots, outside the roots) or IngestError (no such path, `~user`
+    of an unknown user, unresolvable).
     """
-    roots = [Path(r).expanduser().resolve() for r in settings.ingest_roots]
+    roots = ingest_roots(settings)
     if not roots:
         raise SecurityRefused(
             "file ingest is disabled: no ingest roots are configured; set PEGAS_INGEST_ROOTS "
             '(a JSON list, e.g. ["/home/me/papers"]) to the folders this server may read, '
             "or pass the text itself"
         )
-    raw = Path(path).expanduser()
+    try:
+        raw = Path(path).expanduser()
+    except RuntimeError as exc:  # "~someone" for a user this machine does not know
+        raise IngestError(f"cannot expand {str(path)!r} ({exc}); give the path itself") from exc
     candidates = [raw] if raw.is_absolute() else [root / raw for root in roots]
     for candidate in candidates:
         try:
@@ -534,15 +545,25 @@ def check_path(path: str | os.PathLike[str], settings: Settings) -> Path:
         if not any(resolved.is_relative_to(root) for root in roots):
             raise SecurityRefused(
                 f"{str(path)!r} resolves to {resolved}, outside the ingest roots "
-                f"({', '.join(map(str, roots))}); copy the file under a root or add its folder "
+                f"({', '.join(map(str, roots))}); copy it under a root or add its folder "
                 "to PEGAS_INGEST_ROOTS"
             )
-        _check_regular(resolved, os.stat(resolved), settings)
         return resolved
     raise IngestError(
-        f"no such file: {str(path)!r} (looked under {', '.join(map(str, roots))}); "
-        "check the path, or pass kind='text' to ingest the string itself"
+        f"no such {what}: {str(path)!r} (looked under {', '.join(map(str, roots))}); {hint}"
     )
+
+
+def check_path(path: str | os.PathLike[str], settings: Settings) -> Path:
+    """The resolved path of a regular file under one of settings.ingest_roots
+    (`resolve_under_roots`). Raises as that does, and SecurityRefused (not a regular file),
+    LimitExceeded (larger than settings.max_fetch_bytes).
+    """
+    resolved = resolve_under_roots(
+        path, settings, "file", "check the path, or pass kind='text' to ingest the string itself"
+    )
+    _check_regular(resolved, os.stat(resolved), settings)
+    return resolved
 
 
 def _check_regular(path: Path, st: os.stat_result, settings: Settings) -> None:

@@ -405,3 +405,11 @@ def test_zip_checks(tmp_path: Path) -> None:
         check_zip(bomb.getvalue(), "bomb.epub", s)
     with pytest.raises(LimitExceeded, match="inflates to"):
         check_zip(bomb.getvalue(), "bomb.epub", make_settings(tmp_path, max_fetch_bytes=1000))
+
+
+def test_an_unknown_home_directory_is_a_clear_error(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    s = make_settings(tmp_path, ingest_roots=[str(root)])
+    with pytest.raises(IngestError, match=r"cannot expand '~no-such-user-0/notes\.md'"):
+        check_path("~no-such-user-0/notes.md", s)
