@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -90,6 +92,8 @@ class Database:
         self._embedded: EmbeddedPostgres | None = None
         self._pool: psycopg_pool.ConnectionPool | None = None
         self.url: str = ""
+        self._revive_lock = threading.Lock()
+        self._checked_at = 0.0  # when the embedded server was last seen alive (monotonic)
 
     # ------------------------------------------------------------------ lifecycle
     def open(self, *, migrate: bool = True) -> Database:
@@ -99,7 +103,17 @@ class Database:
         else:
             self._embedded = start_embedded_postgres(self.settings.data_dir)
             self.url = self._embedded.uri
-        self._pool = psycopg_pool.ConnectionPool(
+        self._pool = self._open_pool()
+        if migrate:
+            try:
+                self.migrate()
+            except BaseException:
+                self.close()
+                raise
+        return self
+
+    def _open_pool(self) -> psycopg_pool.ConnectionPool:
+        pool = psycopg_pool.ConnectionPool(
             self.url,
             min_size=self.settings.db_pool_min,
             max_size=self.settings.db_pool_max,
@@ -113,20 +127,44 @@ class Database:
             name="pegas-memory",
         )
         try:
-            self._pool.open(wait=True, timeout=self.settings.db_connect_timeout)
+            pool.open(wait=True, timeout=self.settings.db_connect_timeout)
         except psycopg_pool.PoolTimeout as exc:
-            self.close()
+            pool.close()
+            if self._pool is None:
+                self.close()
             raise BackendUnavailable(
                 f"cannot connect to PostgreSQL at {redact_url(self.url)}: check that it runs and "
                 "that PEGAS_DATABASE_URL is right (unset it to use the embedded cluster)."
             ) from exc
-        if migrate:
-            try:
-                self.migrate()
-            except BaseException:
-                self.close()
-                raise
-        return self
+        return pool
+
+    def _ensure_embedded_alive(self, *, force: bool = False) -> bool:
+        """Start the embedded server again if it died under this process; True if it did.
+
+        Checked at most once a second (or now, with `force`, after a failed connection), so
+        the common path costs nothing. A new pool replaces the one whose connections died.
+        """
+        embedded = self._embedded
+        if embedded is None:
+            return False
+        now = time.monotonic()
+        if not force and now - self._checked_at < 1.0:
+            return False
+        with self._revive_lock:
+            if embedded.running():
+                self._checked_at = time.monotonic()
+                return False
+            log.warning(
+                "the embedded PostgreSQL under %s is not running; starting it again",
+                embedded.pgdata,
+            )
+            embedded.restart()
+            self.url = embedded.uri
+            old, self._pool = self._pool, self._open_pool()
+            self._checked_at = time.monotonic()
+        if old is not None:
+            old.close(timeout=0)
+        return True
 
     def close(self) -> None:
         if self._pool is not None:
@@ -159,14 +197,28 @@ class Database:
                 "PostgreSQL is not connected (it was unreachable when this process started); "
                 "retry shortly, or run `pegas-memory doctor`"
             )
+        self._ensure_embedded_alive()
+        pool = self._pool
         try:
-            with self._pool.connection(timeout=self.settings.db_connect_timeout) as conn:
+            conn = pool.getconn(timeout=self.settings.db_connect_timeout)
+        except psycopg_pool.PoolTimeout as exc:
+            if not self._ensure_embedded_alive(force=True):
+                raise translate_error(exc) from exc
+            pool = self._pool
+            try:
+                conn = pool.getconn(timeout=self.settings.db_connect_timeout)
+            except psycopg_pool.PoolTimeout as again:
+                raise translate_error(again) from again
+        try:
+            with conn:  # as pool.connection() does: commit or roll back on the way out
                 conn.row_factory = dict_row  # type: ignore[assignment]
                 yield conn  # type: ignore[misc]
         except PegasMemoryError:
             raise
-        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+        except psycopg.Error as exc:
             raise translate_error(exc) from exc
+        finally:
+            pool.putconn(conn)
 
     @contextmanager
     def connection(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]

