@@ -292,14 +292,16 @@ def parse_pdf(
     sections: list[Section] = []
     empty: list[int] = []
     broken: list[int] = []
+    why_broken = ""
     total = 0
     path: tuple[str, ...] = ()
     for index in range(page_count):
         path = outline.get(index, path)
         try:
             text = reader.pages[index].extract_text() or ""
-        except Exception:
+        except Exception as exc:  # a decompression bomb, a broken content stream, ...
             broken.append(index + 1)
+            why_broken = why_broken or f"{type(exc).__name__}: {str(exc)[:200]}"
             continue
         text = text.translate(_LIGATURES).replace("\x00", "").strip()
         if not text:
@@ -312,7 +314,15 @@ def parse_pdf(
     if empty:
         warnings.append(f"pages {_ranges(empty)} have no extractable text (scanned? OCR them)")
     if broken:
-        warnings.append(f"pages {_ranges(broken)} could not be parsed and were skipped")
+        warnings.append(
+            f"pages {_ranges(broken)} could not be parsed and were skipped ({why_broken})"
+        )
+    if not sections and broken:
+        raise IngestError(
+            f"{uri}: no page could be read; pages {_ranges(broken)} could not be parsed "
+            f"({why_broken}) and the others have no extractable text. The PDF is corrupt or "
+            "hostile (a content stream that inflates past pypdf's limit): export it again"
+        )
     if not sections:
         raise IngestError(
             f"{uri}: none of its {page_count} pages has extractable text (a scanned PDF?); "

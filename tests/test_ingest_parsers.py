@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import threading
 import zipfile
+import zlib
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -106,6 +107,40 @@ def test_truncated_pdf_is_an_ingest_error(root: Path, settings: Settings) -> Non
     (root / "cut.pdf").write_bytes(data[: len(data) * 2 // 3])
     with pytest.raises(IngestError, match="not a readable PDF"):
         load_source(str(root / "cut.pdf"), settings)
+
+
+def bomb_pdf(inflated: int) -> bytes:
+    """A one-page PDF whose content stream inflates to `inflated` bytes (a decompression bomb)."""
+    stream = zlib.compress(b"BT /F1 12 Tf 72 712 Td (bomb) Tj ET\n" + b" " * inflated, 9)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)
+
+
+def test_a_decompression_bomb_page_is_named_not_taken_for_a_scan(
+    root: Path, settings: Settings
+) -> None:
+    (root / "bomb.pdf").write_bytes(bomb_pdf(80_000_000))  # past pypdf's 75 MB, in 80 kB
+    with pytest.raises(IngestError, match=r"pages 1 could not be parsed \(LimitReachedError"):
+        load_source(str(root / "bomb.pdf"), settings)
 
 
 def test_pdf_page_limit(root: Path, tmp_path: Path) -> None:
