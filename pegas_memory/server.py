@@ -23,6 +23,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
+from . import codequery, memgraph_store
 from .codeindex import StoreCodeResult
 from .codequery import CodeGraphResult, CodeSearchResult
 from .config import Settings
@@ -434,8 +435,8 @@ def build_server(settings: Settings) -> MCPServer:
         kinds: Annotated[
             list[str] | None, Field(description="module, class, function, method, constant...")
         ] = None,
-        limit: Annotated[int, Field(ge=1, le=100)] = 20,
-        offset: Annotated[int, Field(ge=0, le=100_000)] = 0,
+        limit: Annotated[int, Field(ge=1, le=codequery.MAX_SEARCH_LIMIT)] = 20,
+        offset: Annotated[int, Field(ge=0, le=codequery.MAX_OFFSET)] = 0,
     ) -> CodeSearchResult:
         """Find code symbols by name, qualified name, signature or docstring (snake_case and
         camelCase parts match, prefixes too), with file paths and line numbers."""
@@ -471,9 +472,9 @@ def build_server(settings: Settings) -> MCPServer:
             ],
             Field(description="Which edges to follow (who calls it, what it calls, ...)."),
         ] = "neighbourhood",
-        depth: Annotated[int, Field(ge=1, le=5)] = 1,
-        limit: Annotated[int, Field(ge=1, le=500)] = 50,
-        offset: Annotated[int, Field(ge=0, le=100_000)] = 0,
+        depth: Annotated[int, Field(ge=1, le=codequery.MAX_DEPTH)] = 1,
+        limit: Annotated[int, Field(ge=1, le=codequery.MAX_GRAPH_LIMIT)] = 50,
+        offset: Annotated[int, Field(ge=0, le=codequery.MAX_OFFSET)] = 0,
         build: Annotated[
             bool, Field(description="First make sure the repository's graph is up to date.")
         ] = False,
@@ -526,9 +527,11 @@ def build_server(settings: Settings) -> MCPServer:
             list[str] | None, Field(description="Only these link kinds, e.g. depends_on.")
         ] = None,
         direction: Annotated[Literal["out", "in", "both"], Field()] = "both",
-        depth: Annotated[int, Field(ge=1, le=6, description="Hops (paths: max length).")] = 1,
-        limit: Annotated[int, Field(ge=1, le=1000)] = 50,
-        offset: Annotated[int, Field(ge=0, le=100_000)] = 0,
+        depth: Annotated[
+            int, Field(ge=1, le=memgraph_store.MAX_DEPTH, description="Hops (paths: max length).")
+        ] = 1,
+        limit: Annotated[int, Field(ge=1, le=memgraph_store.MAX_LIMIT)] = 50,
+        offset: Annotated[int, Field(ge=0, le=memgraph_store.MAX_OFFSET)] = 0,
         src: Annotated[int | None, Field(description="For derivation: link source atom.")] = None,
         dst: Annotated[int | None, Field(description="For derivation: link target atom.")] = None,
         kind: Annotated[str | None, Field(description="For derivation: link kind.")] = None,

@@ -331,6 +331,53 @@ def test_schema_fuzz_every_tool_many_examples(
     assert not final.is_error, result_text(final)
 
 
+# --- the advertised bounds are the real ones ----------------------------------------------------
+
+# Just enough for each tool to get past its required arguments; code tools use the repo indexed
+# below, so their range checks run before any "not found".
+BOUNDARY_BASE: dict[str, dict[str, Any]] = {
+    "memory_search": {"query": "bounds"},
+    "memory_get_context": {"question": "bounds"},
+    "memory_search_code": {"query": "bounds"},
+    "memory_code_graph": {"repo": "bounds_repo", "symbol": "bounds"},
+    "memory_query_graph": {"op": "neighbours", "node_id": 1},
+    "memory_add_gap": {"question": "what are the bounds"},
+    "memory_verify": {},
+    "memory_list_gaps": {},
+    "memory_infer": {},
+}
+
+
+def test_every_advertised_integer_bound_is_accepted(
+    server: McpSession, checker: Checker, tools: list[Tool]
+) -> None:
+    """An agent that sends the maximum (or minimum) a tool's inputSchema allows must not be
+    refused for that argument: the schema and the code share one set of limits."""
+    roots = Path(json.loads(server.env["PEGAS_INGEST_ROOTS"])[0])
+    repo = roots / "bounds_repo"
+    repo.mkdir(exist_ok=True)
+    source = "def bounds():\n    return helper()\n\n\ndef helper():\n    pass\n"
+    (repo / "bounds.py").write_text(source)
+    tally = Tally()
+    indexed = checker.call("memory_store_code", {"path": str(repo)}, tally)
+    assert not indexed.is_error, result_text(indexed)
+    checked = 0
+    for tool in tools:
+        for name, prop in tool.input_schema.get("properties", {}).items():
+            types = {prop.get("type")} | {s.get("type") for s in prop.get("anyOf", [])}
+            shapes = [prop, *prop.get("anyOf", [])]
+            bounds = [s[k] for s in shapes for k in ("minimum", "maximum") if k in s]
+            if "integer" not in types or tool.name not in BOUNDARY_BASE:
+                continue
+            for value in bounds:
+                arguments = {**BOUNDARY_BASE[tool.name], name: value}
+                result = checker.call(tool.name, arguments, tally, timeout=120)
+                text = result_text(result) if result.is_error else ""
+                assert f"{name} must" not in text, f"{tool.name}({name}={value}): {text}"
+                checked += 1
+    assert checked >= 20, checked
+
+
 # --- malformed JSON-RPC on stdin -----------------------------------------------------------------
 
 GARBAGE_LINES = (
