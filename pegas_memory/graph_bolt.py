@@ -49,10 +49,19 @@ class MemgraphDialect(CypherDialect):
             "CREATE EDGE INDEX ON :DEPENDS(id)",
         )
 
-    def expansion(self, rel: EdgeType, max_hops: int, direction: Direction, filtered: bool) -> str:
+    def expansion(
+        self,
+        rel: EdgeType,
+        max_hops: int,
+        direction: Direction,
+        filtered: bool,
+        min_hops: int = 1,
+    ) -> str:
         if not filtered:
-            return super().expansion(rel, max_hops, direction, filtered)
-        return orient_pattern(f"[rs:{rel} *1..{max_hops} (e, v | e.kind IN $kinds)]", direction)
+            return super().expansion(rel, max_hops, direction, filtered, min_hops)
+        return orient_pattern(
+            f"[rs:{rel} *{min_hops}..{max_hops} (e, v | e.kind IN $kinds)]", direction
+        )
 
     def expansion_filter(self, filtered: bool) -> str:
         return "true"  # the lambda in expansion() already filtered
@@ -101,6 +110,10 @@ class BoltRunner:
             return _rows(tx.run(query, params))
 
         self._read_tx = neo4j.unit_of_work(timeout=query_timeout)(read_tx)
+
+    @property
+    def timeout_seconds(self) -> float:
+        return self._timeout
 
     def _session(self) -> Any:
         if self._database is None:

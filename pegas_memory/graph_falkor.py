@@ -442,6 +442,10 @@ class FalkorRunner:
         )
         self._graph = self._db.select_graph(graph_name)
 
+    @property
+    def timeout_seconds(self) -> float:
+        return self._timeout_ms / 1000
+
     def _call(self, action: Callable[[], _T]) -> _T:
         for attempt in (1, 2):
             try:

@@ -28,12 +28,13 @@ dialects disagree on); `CypherGraphStore` holds everything they agree on.
 from __future__ import annotations
 
 import math
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from pegas_memory.errors import InvalidInput, NotFound, PegasMemoryError
+from pegas_memory.errors import InvalidInput, LimitExceeded, NotFound, PegasMemoryError
 
 if TYPE_CHECKING:
     from pegas_memory.config import Settings
@@ -282,6 +283,11 @@ class GraphStore(Protocol):
 class CypherRunner(Protocol):
     """How one engine sends Cypher. Implementations translate driver errors to errors.py."""
 
+    @property
+    def timeout_seconds(self) -> float:
+        """How long one read may run before the engine cancels it (LimitExceeded)."""
+        ...
+
     def write(self, statements: Sequence[Statement]) -> list[list[Any]]:
         """Run the statements in order (in one transaction where the engine has them); return
         the rows of the last one."""
@@ -306,12 +312,19 @@ class CypherDialect(ABC):
     def schema_statements(self) -> tuple[str, ...]:
         """The index statements of this engine (their syntax differs per engine)."""
 
-    def expansion(self, rel: EdgeType, max_hops: int, direction: Direction, filtered: bool) -> str:
+    def expansion(
+        self,
+        rel: EdgeType,
+        max_hops: int,
+        direction: Direction,
+        filtered: bool,
+        min_hops: int = 1,
+    ) -> str:
         """The variable-length pattern between `(a)` and `(b)` bound to path `p`.
 
-        `rel` is whitelisted and `max_hops` validated by the caller. When `filtered`, every edge
-        of the path must have `kind IN $kinds`: either here or in `expansion_filter`."""
-        pattern = f"[:{rel}*1..{max_hops}]"
+        `rel` is whitelisted and the hop counts validated by the caller. When `filtered`, every
+        edge of the path must have `kind IN $kinds`: either here or in `expansion_filter`."""
+        pattern = f"[:{rel}*{min_hops}..{max_hops}]"
         return orient_pattern(pattern, direction)
 
     def expansion_filter(self, filtered: bool) -> str:
@@ -542,13 +555,29 @@ class CypherGraphStore:
         offset = _bounded_int(offset, "offset", 0, MAX_OFFSET)
         filtered = bool(kind_list)
         rel = _EDGE_FOR_LABEL[label]
-        query = _NEIGHBOURS.format(
-            label=label,
-            pattern=self._dialect.expansion(rel, depth, direction, filtered),
-            where=self._dialect.expansion_filter(filtered),
-        )
-        params = {"id": node_id, "kinds": kind_list, "offset": offset, "limit": limit}
-        rows = self._runner.read(query, params)
+        # Paths are ordered by length first, so they are asked for one length at a time and the
+        # walk stops as soon as the page is full: a hub's depth-6 neighbourhood holds billions
+        # of simple paths, and enumerating all of them (to sort them) never finishes, while the
+        # first page usually lies within two or three hops.
+        wanted = offset + limit
+        rows: list[Any] = []
+        deadline = time.monotonic() + self._runner.timeout_seconds
+        for hops in range(1, depth + 1):
+            if hops > 1 and time.monotonic() > deadline:  # the lengths together, bounded too
+                raise LimitExceeded(
+                    f"the graph query ran over {self._runner.timeout_seconds:.0f} s at "
+                    f"{hops - 1} hops; lower depth or offset, or name fewer kinds"
+                )
+            query = _NEIGHBOURS.format(
+                label=label,
+                pattern=self._dialect.expansion(rel, hops, direction, filtered, min_hops=hops),
+                where=self._dialect.expansion_filter(filtered),
+            )
+            params = {"id": node_id, "kinds": kind_list, "offset": 0, "limit": wanted - len(rows)}
+            rows.extend(self._runner.read(query, params))
+            if len(rows) >= wanted:
+                break
+        rows = rows[offset:wanted]
         if not rows and offset == 0:
             self._require_node(label, node_id)
         return [_row_to_path(node_id, row) for row in rows]

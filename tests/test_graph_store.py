@@ -389,6 +389,24 @@ def test_query_timeout_maps_to_limit_exceeded(data_dir: Path) -> None:
         s.close()
 
 
+def test_a_hub_neighbourhood_pages_without_enumerating_every_path(data_dir: Path) -> None:
+    """30 atoms all linked to each other hold ~3e8 simple paths of six hops from any of them:
+    the first page (shortest first) must come back without walking them all."""
+    s = open_embedded_graph(data_dir, query_timeout_ms=5_000)
+    try:
+        s.ensure_schema()
+        s.upsert_atoms([_atom(i) for i in range(1, 31)])
+        pairs = [(a, b) for a in range(1, 31) for b in range(a + 1, 31)]
+        s.upsert_links([_link(1000 + n, a, b) for n, (a, b) in enumerate(pairs)])
+        first = s.neighbours("Atom", 1, direction="both", depth=6, limit=50)
+        assert [p.hops for p in first] == [1] * 29 + [2] * 21
+        second = s.neighbours("Atom", 1, direction="both", depth=6, limit=50, offset=50)
+        assert [p.hops for p in second] == [2] * 50
+        assert _as_set(first).isdisjoint(_as_set(second))
+    finally:
+        s.close()
+
+
 # --- server lifecycle -----------------------------------------------------------------------
 
 
@@ -710,20 +728,30 @@ def test_bolt_neighbours_dialects_and_result_parsing() -> None:
     store = _bolt(memgraph, query_timeout=12.0)
     paths = store.neighbours("Atom", 1, kinds=["cause"], direction="out", depth=2, limit=5)
     assert paths[1].node_ids == (1, 2, 3) and paths[1].edges[1].src == 3
-    mode, query, params = memgraph.calls[-1]
+    assert len(paths) == 4  # the (fake) engine answered both path lengths with two rows
+    # One path length per query, each asking only for what the page still lacks.
+    (mode, first, first_params), (_, second, second_params) = memgraph.calls[-2:]
     assert mode == "read" and memgraph.transactions[-1] == ("read", 12.0)
-    assert "-[rs:RELATES *1..2 (e, v | e.kind IN $kinds)]->" in query
-    assert params == {"id": 1, "kinds": ["cause"], "offset": 0, "limit": 5}
+    assert "-[rs:RELATES *1..1 (e, v | e.kind IN $kinds)]->" in first
+    assert "-[rs:RELATES *2..2 (e, v | e.kind IN $kinds)]->" in second
+    assert first_params == {"id": 1, "kinds": ["cause"], "offset": 0, "limit": 5}
+    assert second_params == {"id": 1, "kinds": ["cause"], "offset": 0, "limit": 3}
 
     neo = _FakeDriver(agent="Neo4j/5.26.0")
     neo.responses["MATCH p ="] = memgraph.responses["MATCH p ="]
     _bolt(neo).neighbours("CodeSymbol", 1, direction="in", depth=3, kinds=["calls"])
     _, query, params = neo.calls[-1]
     assert (
-        "<-[:DEPENDS*1..3]-" in query
+        "<-[:DEPENDS*3..3]-" in query
         and "all(r IN relationships(p) WHERE r.kind IN $kinds)" in query
     )
     assert params["kinds"] == ["calls"] and "calls" not in query
+
+    # The path lengths are asked for one by one, within one timeout in all.
+    slow = _FakeDriver()
+    slow.responses["MATCH p ="] = memgraph.responses["MATCH p ="]
+    with pytest.raises(LimitExceeded, match="at 1 hops; lower depth or offset"):
+        _bolt(slow, query_timeout=0.0).neighbours("Atom", 1, depth=3, limit=50)
 
     empty = _FakeDriver()
     with pytest.raises(NotFound):
