@@ -553,34 +553,49 @@ class CypherGraphStore:
         depth = _bounded_int(depth, "depth", 1, MAX_DEPTH)
         limit = _bounded_int(limit, "limit", 1, MAX_LIMIT)
         offset = _bounded_int(offset, "offset", 0, MAX_OFFSET)
-        filtered = bool(kind_list)
-        rel = _EDGE_FOR_LABEL[label]
-        # Paths are ordered by length first, so they are asked for one length at a time and the
-        # walk stops as soon as the page is full: a hub's depth-6 neighbourhood holds billions
-        # of simple paths, and enumerating all of them (to sort them) never finishes, while the
-        # first page usually lies within two or three hops.
+        params = {"id": node_id, "kinds": kind_list, "offset": 0}
         wanted = offset + limit
-        rows: list[Any] = []
-        deadline = time.monotonic() + self._runner.timeout_seconds
-        for hops in range(1, depth + 1):
-            if hops > 1 and time.monotonic() > deadline:  # the lengths together, bounded too
-                raise LimitExceeded(
-                    f"the graph query ran over {self._runner.timeout_seconds:.0f} s at "
-                    f"{hops - 1} hops; lower depth or offset, or name fewer kinds"
-                )
-            query = _NEIGHBOURS.format(
-                label=label,
-                pattern=self._dialect.expansion(rel, hops, direction, filtered, min_hops=hops),
-                where=self._dialect.expansion_filter(filtered),
-            )
-            params = {"id": node_id, "kinds": kind_list, "offset": 0, "limit": wanted - len(rows)}
-            rows.extend(self._runner.read(query, params))
-            if len(rows) >= wanted:
-                break
+        rows = self._shortest_first(_NEIGHBOURS, label, direction, kind_list, depth, params, wanted)
         rows = rows[offset:wanted]
         if not rows and offset == 0:
             self._require_node(label, node_id)
         return [_row_to_path(node_id, row) for row in rows]
+
+    def _shortest_first(
+        self,
+        template: str,
+        label: NodeLabel,
+        direction: Direction,
+        kinds: list[str],
+        depth: int,
+        params: Mapping[str, Any],
+        wanted: int,
+    ) -> list[Any]:
+        """The first `wanted` rows of `template` over paths of 1..depth edges, shortest first.
+
+        The rows are ordered by path length first, so each length is asked for on its own and
+        the walk stops once `wanted` rows are in: a hub's depth-6 neighbourhood holds billions of
+        simple paths, and sorting all of them never finishes, while the first page usually lies
+        within two or three hops. All the lengths together stay within one engine timeout."""
+        rel = _EDGE_FOR_LABEL[label]
+        filtered = bool(kinds)
+        rows: list[Any] = []
+        deadline = time.monotonic() + self._runner.timeout_seconds
+        for hops in range(1, depth + 1):
+            if hops > 1 and time.monotonic() > deadline:
+                raise LimitExceeded(
+                    f"the graph query ran over {self._runner.timeout_seconds:.0f} s at "
+                    f"{hops - 1} hops; lower depth or offset, or name fewer kinds"
+                )
+            query = template.format(
+                label=label,
+                pattern=self._dialect.expansion(rel, hops, direction, filtered, min_hops=hops),
+                where=self._dialect.expansion_filter(filtered),
+            )
+            rows.extend(self._runner.read(query, {**params, "limit": wanted - len(rows)}))
+            if len(rows) >= wanted:
+                break
+        return rows
 
     def paths(
         self,
@@ -604,15 +619,8 @@ class CypherGraphStore:
         direction = _check_direction(direction)
         max_depth = _bounded_int(max_depth, "max_depth", 1, MAX_DEPTH)
         limit = _bounded_int(limit, "limit", 1, MAX_LIMIT)
-        filtered = bool(kind_list)
-        rel = _EDGE_FOR_LABEL[label]
-        query = _PATHS.format(
-            label=label,
-            pattern=self._dialect.expansion(rel, max_depth, direction, filtered),
-            where=self._dialect.expansion_filter(filtered),
-        )
-        params = {"src": src_id, "dst": dst_id, "kinds": kind_list, "limit": limit}
-        rows = self._runner.read(query, params)
+        params = {"src": src_id, "dst": dst_id, "kinds": kind_list}
+        rows = self._shortest_first(_PATHS, label, direction, kind_list, max_depth, params, limit)
         if not rows:
             self._require_node(label, src_id)
             self._require_node(label, dst_id)

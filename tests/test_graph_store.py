@@ -391,7 +391,8 @@ def test_query_timeout_maps_to_limit_exceeded(data_dir: Path) -> None:
 
 def test_a_hub_neighbourhood_pages_without_enumerating_every_path(data_dir: Path) -> None:
     """30 atoms all linked to each other hold ~3e8 simple paths of six hops from any of them:
-    the first page (shortest first) must come back without walking them all."""
+    the first page (shortest first) must come back without walking them all; the same for the
+    paths between two of them."""
     s = open_embedded_graph(data_dir, query_timeout_ms=5_000)
     try:
         s.ensure_schema()
@@ -403,6 +404,8 @@ def test_a_hub_neighbourhood_pages_without_enumerating_every_path(data_dir: Path
         second = s.neighbours("Atom", 1, direction="both", depth=6, limit=50, offset=50)
         assert [p.hops for p in second] == [2] * 50
         assert _as_set(first).isdisjoint(_as_set(second))
+        between = s.paths("Atom", 1, 2, direction="both", max_depth=6, limit=10)
+        assert [p.hops for p in between] == [1] + [2] * 9
     finally:
         s.close()
 
@@ -756,7 +759,9 @@ def test_bolt_neighbours_dialects_and_result_parsing() -> None:
     empty = _FakeDriver()
     with pytest.raises(NotFound):
         _bolt(empty).paths("Atom", 1, 2)
-    assert "$src" in empty.calls[0][1] and empty.calls[1][2] == {"id": 1}
+    # one query per path length (max_depth 4), then the endpoint check that names what is missing
+    assert [c[1].count("$src") for c in empty.calls[:4]] == [1, 1, 1, 1]
+    assert "*4..4" in empty.calls[3][1] and empty.calls[4][2] == {"id": 1}
 
 
 def test_bolt_counts_and_id_pages() -> None:
