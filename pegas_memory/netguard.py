@@ -148,15 +148,15 @@ def address_refusal(ip: IPAddress) -> str | None:
     if isinstance(ip, ipaddress.IPv4Address) and ip in _CGNAT:
         return f"{ip} is a carrier-grade NAT (shared) address"
     for attr, what in (
-        ("is_unspecified", "unspecified"),
-        ("is_loopback", "loopback"),
-        ("is_link_local", "link-local"),
-        ("is_multicast", "multicast"),
-        ("is_reserved", "reserved"),
-        ("is_private", "private"),
+        ("is_unspecified", "an unspecified"),
+        ("is_loopback", "a loopback"),
+        ("is_link_local", "a link-local"),
+        ("is_multicast", "a multicast"),
+        ("is_reserved", "a reserved"),
+        ("is_private", "a private"),
     ):
         if getattr(ip, attr):
-            return f"{ip} is a {what} address"
+            return f"{ip} is {what} address"
     if not ip.is_global:
         return f"{ip} is not a globally routable address"
     return None

@@ -71,6 +71,12 @@ MAX_TAG_CHARS = 64
 MAX_METADATA_CHARS = 64_000
 
 
+_EMPTY_HINTS = {
+    "claim": "give the statement to remember",
+    "source": "give a URL, a file path or the text itself",
+}
+
+
 def _clean_text(value: str, name: str, limit: int, *, required: bool) -> str:
     if "\x00" in value:
         raise InvalidInput(f"{name} contains a NUL character; remove it")
@@ -81,7 +87,8 @@ def _clean_text(value: str, name: str, limit: int, *, required: bool) -> str:
             f"{name} is not valid UTF-8 text (lone surrogate); re-encode it"
         ) from exc
     if required and not value.strip():
-        raise InvalidInput(f"{name} is empty; give the statement to remember")
+        hint = _EMPTY_HINTS.get(name, "leave it out or fill it in")
+        raise InvalidInput(f"{name} is empty; {hint}")
     if len(value) > limit:
         raise InvalidInput(
             f"{name} is {len(value):,} characters, over the limit of {limit:,}; "

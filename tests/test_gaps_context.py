@@ -99,3 +99,13 @@ def test_weak_evidence_registers_a_gap(service: MemoryService) -> None:
     result = service.get_context("quantum chromodynamics lattice spacing")
     assert result.weak_evidence and result.gap_id is not None
     assert service.list_gaps().gaps[0].question.startswith("quantum chromodynamics")
+
+
+def test_empty_text_arguments_are_named_with_a_fitting_hint(service: MemoryService) -> None:
+    with pytest.raises(InvalidInput, match="claim is empty; give the statement to remember"):
+        service.store("   ")
+    with pytest.raises(InvalidInput, match="tag is empty; leave it out or fill it in"):
+        service.store("Water boils at 100 °C", tags=["ok", " "])
+    with pytest.raises(InvalidInput, match="topic is empty; leave it out or fill it in"):
+        service.store("Water boils at 100 °C", topic="")
+    assert service.stats().atoms_total == 0  # nothing half-written

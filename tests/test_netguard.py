@@ -78,7 +78,7 @@ def test_dns_names_are_not_ips_and_bad_numbers_are_refused() -> None:
 @pytest.mark.parametrize(
     ("ip", "reason"),
     [
-        ("127.0.0.1", "loopback"),
+        ("127.0.0.1", "is a loopback address"),
         ("10.0.0.5", "private"),
         ("172.16.3.4", "private"),
         ("192.168.1.1", "private"),
@@ -87,7 +87,7 @@ def test_dns_names_are_not_ips_and_bad_numbers_are_refused() -> None:
         ("100.100.100.200", "metadata"),
         ("100.64.0.1", "carrier-grade NAT"),
         ("224.0.0.1", "multicast"),
-        ("0.0.0.0", "unspecified"),
+        ("0.0.0.0", "is an unspecified address"),
         ("240.0.0.1", "reserved"),
         ("192.0.2.10", "private"),  # documentation range
         ("::1", "loopback"),
