@@ -90,6 +90,7 @@ def lexemes_by_word(rows: Iterable[tuple[str, str, Sequence[str]]]) -> dict[str,
 
 
 def idf(n: int, df: int) -> float:
+    n = max(n, df)  # N may be a minute old while df is fresh: never a negative idf
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
@@ -269,7 +270,8 @@ class LexicalIndex:
             ).fetchone()
             n, avgdl = estimate, float(row["avgdl"]) if row else 1.0
         stats = (n, max(avgdl, 1.0))
-        self._stats.put_many({entity: stats})
+        if n > 0:  # an empty table is asked again: its first row must be found at once
+            self._stats.put_many({entity: stats})
         return stats
 
     def analyse(self, conn: Conn, words: Sequence[str]) -> dict[str, tuple[str, ...]]:
@@ -311,7 +313,10 @@ class LexicalIndex:
                 (missing,),
             ).fetchall()
             fresh = {r["query"]: int(r["df"]) for r in rows}
-            self._df.put_many({(entity, q): df for q, df in fresh.items()})
+            # Only counts above zero are kept: a word the memory has never seen is asked again
+            # each time (cheap through the GIN index), so an atom stored a second ago with a
+            # new word is found at once; a count that has merely grown may lag a minute.
+            self._df.put_many({(entity, q): df for q, df in fresh.items() if df > 0})
             known |= fresh
         return known
 
@@ -343,6 +348,9 @@ class LexicalIndex:
             return LexicalResult([], 0.0, "empty corpus")
         bare = [Term(lx, frozenset(ws), 0, prefix) for (lx, prefix), ws in word_of.items()]
         dfs = self.frequencies(conn, entity, [t.query for t in bare])
+        if max(dfs.values(), default=0) > n:  # the memory grew since N was counted
+            self._stats.clear()
+            n, avgdl = self.corpus_stats(conn, entity)
         terms = [replace(t, df=dfs.get(t.query, 0)) for t in bare]
         present = [t for t in terms if t.df > 0]
         if not present:

@@ -199,3 +199,31 @@ def test_a_name_found_only_through_its_cross_script_prefix(corpus_db: Database) 
         assert found.coverage == pytest.approx(1.0)
         both = index.search(conn, "Denver Colorado kinase", "atom", 10)
         assert denver in [i for i, _ in both.hits]
+
+
+def test_a_new_atom_is_found_at_once_despite_the_caches(settings: Settings) -> None:
+    """The caches never hide a write: an empty memory, or a word no atom had, is asked again
+    on the next search, and a stale (smaller) N never makes an idf negative."""
+    db = Database(settings).open()
+    index = LexicalIndex()
+    try:
+        with db.connection() as conn:
+            assert index.search(conn, "zyzzyva habitat", "atom", 10).note == "empty corpus"
+        with db.transaction() as conn:
+            first, _ = insert_atom(conn, AtomInput(type="fact", claim="Beetles live in logs."))
+        with db.connection() as conn:
+            assert [i for i, _ in index.search(conn, "beetles", "atom", 10).hits] == [first]
+            assert not index.search(conn, "zyzzyva habitat", "atom", 10).hits
+        with db.transaction() as conn:
+            new, _ = insert_atom(
+                conn, AtomInput(type="fact", claim="The zyzzyva weevil's habitat is the tropics.")
+            )
+            for n in range(5):  # N (cached at 1) is now well below the df of "habitat"
+                insert_atom(conn, AtomInput(type="fact", claim=f"Habitat note number {n}."))
+        with db.connection() as conn:
+            hits = index.search(conn, "zyzzyva habitat", "atom", 10).hits
+        assert hits[0][0] == new
+        assert all(score > 0 for _, score in hits)
+    finally:
+        db.close()
+    assert lexical.idf(1, 6) >= 0
