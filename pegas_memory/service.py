@@ -310,6 +310,7 @@ class MemoryService:
     ) -> VerifyResult:
         self.ready()
         ids = self.verifier.select(atom_ids=atom_ids, document_id=document_id, limit=limit)
+        waiting = self._atoms_awaiting_projection() if ids else 0
         verdicts = self.verifier.verify(ids, progress=progress)
         if any(v.new_status != v.old_status for v in verdicts):
             self.maintain()
@@ -318,12 +319,26 @@ class MemoryService:
         for v in verdicts:
             counts[v.verdict] = counts.get(v.verdict, 0) + 1
             skipped += [s for s in v.checks_skipped if s not in skipped]
+        if verdicts and waiting:
+            skipped.append(
+                f"{waiting} atom change(s) are not in the vector index yet (the outbox is "
+                "projecting them): a same claim among them cannot confirm anything; run "
+                "memory_verify again in a few seconds"
+            )
         return VerifyResult(
             checked=len(verdicts),
             verdicts=[VerdictOut(**v.__dict__) for v in verdicts],
             counts=counts,
             warnings=skipped,
         )
+
+    def _atoms_awaiting_projection(self) -> int:
+        with self.db.connection() as conn:
+            row = conn.execute(
+                """SELECT count(*) AS n FROM pm_outbox
+                    WHERE entity_type = 'atom' AND processed_at IS NULL AND parked_at IS NULL"""
+            ).fetchone()
+        return int(row["n"]) if row else 0
 
     # ------------------------------------------------------------------ memory_forget
     def forget(

@@ -68,6 +68,22 @@ def test_cross_confirmation_across_documents(database_url: str, tmp_path: Path) 
         assert hit.status == "verified"
 
 
+def test_verify_says_when_atoms_are_still_being_projected(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Right after memory_store the new atom is not in the vector index yet: a verdict of
+    "new" then says so, instead of looking final."""
+    with memory(database_url, tmp_path, None, llm=False) as svc:
+        a = svc.store("The Lena flows into the Laptev Sea", source="https://a.example/lena")
+        svc.store("the Lena flows into the Laptev Sea.", source="https://b.example/rivers")
+        early = svc.verify(atom_ids=[a.id])
+        assert any("not in the vector index yet" in w for w in early.warnings)
+        svc.runtime.worker().drain()
+        later = svc.verify(atom_ids=[a.id])
+        assert later.verdicts[0].verdict == "confirmed"
+        assert not any("not in the vector index yet" in w for w in later.warnings)
+
+
 def test_same_claim_merged_at_ingest_is_confirmed(database_url: str, tmp_path: Path) -> None:
     with memory(database_url, tmp_path, None, llm=False) as svc:
         svc.ingest("Lake Baikal is the deepest lake in the world.", kind="text", title="one")
