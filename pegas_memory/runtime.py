@@ -159,6 +159,13 @@ class ProjectionRuntime:
                     continue
             self.worker("embedded-worker").run(self._stop)
 
+    @property
+    def projecting_here(self) -> bool:
+        """Whether this process's embedded worker is draining the outbox (it holds the
+        embedded vector store, or the vector slice is a server)."""
+        alive = self._thread is not None and self._thread.is_alive()
+        return alive and (not self.settings.vectors_embedded or self.vectors.ready)
+
     def stop_worker_thread(self, timeout: float = 30.0) -> None:
         self._stop.set()
         if self._thread is not None:

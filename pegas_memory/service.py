@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -66,6 +67,7 @@ from .verify import Verifier
 log = logging.getLogger(__name__)
 
 MAX_CLAIM_CHARS = 8_000
+STORE_WAIT_SECONDS = 3.0  # memory_store waits at most this long for its own projection
 MAX_TAGS = 32
 MAX_TAG_CHARS = 64
 MAX_METADATA_CHARS = 64_000
@@ -209,6 +211,7 @@ class MemoryService:
             text = claim if not content else f"{claim}\n\n{content}"
             with self.db.transaction() as conn:
                 trace_id = insert_trace(conn, kind, text, session_id=session_id, metadata=metadata)
+            self._await_projection("trace", trace_id)
             return StoreResult(
                 id=trace_id,
                 scope="episodic",
@@ -259,6 +262,7 @@ class MemoryService:
             row = conn.execute("SELECT status FROM pm_atom WHERE id = %s", (atom_id,)).fetchone()
         status = row["status"] if row else None
         if created:
+            self._await_projection("atom", atom_id)
             message = f"stored {type} atom {atom_id} (status {status})"
         else:
             message = f"an atom with the same content already exists: {atom_id}" + (
@@ -273,6 +277,26 @@ class MemoryService:
             document_id=doc_id,
             message=message,
         )
+
+    def _await_projection(self, entity: str, entity_id: int) -> None:
+        """Read your writes: when this process projects the outbox itself, wait (briefly) until
+        the new row is in the vector and graph slices, so a search right after memory_store
+        finds it by meaning too, across languages. Bounded by STORE_WAIT_SECONDS; a slower
+        projection only means the row shows up in dense results a moment later."""
+        if not self.runtime.projecting_here:
+            return
+        deadline = time.monotonic() + STORE_WAIT_SECONDS
+        while True:
+            with self.db.connection() as conn:
+                row = conn.execute(
+                    """SELECT count(*) AS n FROM pm_outbox
+                        WHERE entity_type = %s AND entity_id = %s
+                          AND processed_at IS NULL AND parked_at IS NULL""",
+                    (entity, entity_id),
+                ).fetchone()
+            if not row or not row["n"] or time.monotonic() > deadline:
+                return
+            time.sleep(0.02)
 
     # ------------------------------------------------------------------ memory_ingest
     def ingest(

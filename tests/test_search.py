@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -121,3 +122,42 @@ def test_dense_arm_down_degrades_with_a_warning(service: MemoryService) -> None:
     )
     result = service.search("longest river")
     assert result.hits and any("dense arm unavailable" in w for w in result.warnings)
+
+
+def test_a_stored_atom_is_searchable_by_meaning_when_store_returns(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Read your writes: with this process projecting the outbox (the embedded default),
+    memory_store returns once its atom (or trace) is in the vector slice too."""
+    with FakeOllama(dim=64) as fake:
+        settings = make_settings(
+            tmp_path / "data",
+            database_url=database_url,
+            ollama_url=fake.url,
+            embedding_dim=64,
+            embedded_worker="on",
+        )
+        svc = MemoryService(settings).open()
+        try:
+            svc.start_background()
+            svc.store("warm-up: the worker holds the vector store from here on")
+            deadline = time.monotonic() + 30
+            while not svc.runtime.projecting_here:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            for n in range(3):
+                atom = svc.store(f"Lake Baikal sample {n} holds {n + 2} endemic species")
+                with svc.db.connection() as conn:
+                    row = conn.execute(
+                        """SELECT count(*) AS n FROM pm_outbox WHERE entity_type = 'atom'
+                              AND entity_id = %s AND processed_at IS NULL""",
+                        (atom.id,),
+                    ).fetchone()
+                assert row is not None and row["n"] == 0
+                found = svc.search(f"Lake Baikal sample {n}", preset="dense", limit=5).hits
+                assert atom.id in [h.id for h in found]
+            trace = svc.store("planned the survey", scope="episodic", trace_kind="plan")
+            hits = svc.search("planned the survey", scope="episodic", preset="dense").hits
+            assert trace.id in [h.id for h in hits]
+        finally:
+            svc.close()
