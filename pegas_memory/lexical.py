@@ -227,6 +227,11 @@ class _TimedCache:
                 self._data.clear()
             self._data.update({k: (now, v) for k, v in items.items()})
 
+    def drop(self, keys: Sequence[Any]) -> None:
+        with self._lock:
+            for k in keys:
+                self._data.pop(k, None)
+
     def clear(self) -> None:
         with self._lock:
             self._data.clear()
@@ -239,6 +244,7 @@ class LexicalIndex:
         self._lexemes = _TimedCache(ttl=None)  # word -> lexemes (analysis is deterministic)
         self._df = _TimedCache(ttl=STATS_TTL)  # (entity, lexeme) -> document frequency
         self._stats = _TimedCache(ttl=STATS_TTL)  # entity -> (N, avgdl)
+        self._zeros_at: dict[str, int] = {}  # entity -> newest id when its cached zeros held
 
     def invalidate(self) -> None:
         """Forget frequencies and statistics (after a bulk change); analysis stays valid."""
@@ -301,11 +307,24 @@ class LexicalIndex:
         return known
 
     def frequencies(self, conn: Conn, entity: Entity, queries: Sequence[str]) -> dict[str, int]:
-        """tsquery text (one term) -> number of rows matching it (through the GIN index)."""
-        cached = self._df.get_many([(entity, q) for q in queries])
+        """tsquery text (one term) -> number of rows matching it (through the GIN index).
+
+        Counts are cached for a minute, but a zero (a word no row holds yet) only while the
+        table's newest id stays the same: an atom stored a second ago with a new word is found
+        at once, for one cheap index probe per search instead of counting such words again
+        (an English query brings a Cyrillic prefix per word, all zeros in English text)."""
+        keys = [(entity, q) for q in queries]
+        cached = self._df.get_many(keys)
+        if any(df == 0 for df in cached.values()):
+            newest = self._newest(conn, entity)
+            if newest != self._zeros_at.get(entity):
+                self._df.drop([k for k, df in cached.items() if df == 0])
+                self._stats.drop([entity])  # and N grew with the new rows
+                cached = {k: df for k, df in cached.items() if df > 0}
         known = {q: cached[(entity, q)] for q in queries if (entity, q) in cached}
         missing = [q for q in queries if q not in known]
         if missing:
+            newest = self._newest(conn, entity)  # before counting: a later row shows as new
             rows = conn.execute(
                 f"""SELECT x.q AS query, (SELECT count(*) FROM {TABLE[entity]} t
                                            WHERE t.tsv @@ x.q::tsquery) AS df
@@ -313,12 +332,18 @@ class LexicalIndex:
                 (missing,),
             ).fetchall()
             fresh = {r["query"]: int(r["df"]) for r in rows}
-            # Only counts above zero are kept: a word the memory has never seen is asked again
-            # each time (cheap through the GIN index), so an atom stored a second ago with a
-            # new word is found at once; a count that has merely grown may lag a minute.
-            self._df.put_many({(entity, q): df for q, df in fresh.items() if df > 0})
+            if any(df == 0 for df in fresh.values()):
+                if newest != self._zeros_at.get(entity):
+                    self._df.drop([k for k, df in self._df.get_many(keys).items() if df == 0])
+                self._zeros_at[entity] = newest
+            self._df.put_many({(entity, q): df for q, df in fresh.items()})
             known |= fresh
         return known
+
+    @staticmethod
+    def _newest(conn: Conn, entity: Entity) -> int:
+        row = conn.execute(f"SELECT coalesce(max(id), 0) AS id FROM {TABLE[entity]}").fetchone()
+        return int(row["id"]) if row else 0
 
     # ------------------------------------------------------------------ the arm
     def search(
