@@ -24,6 +24,7 @@ from .code_model import SymbolKind
 from .db import Conn, Database
 from .errors import BackendUnavailable, InvalidInput, NotFound
 from .memgraph_store import Direction, GraphPath, PathEdge
+from .outbox import pending_events
 from .projection import chunks, load_rows
 from .runtime import ProjectionRuntime
 
@@ -444,12 +445,7 @@ class CodeQuery:
 
     def _pending_code_events(self) -> int:
         with self.db.connection() as conn:
-            row = conn.execute(
-                """SELECT count(*) AS n FROM pm_outbox
-                    WHERE processed_at IS NULL AND parked_at IS NULL
-                      AND entity_type IN ('code_symbol', 'code_dependency')"""
-            ).fetchone()
-        return int(row["n"]) if row else 0
+            return pending_events(conn, ["code_symbol", "code_dependency"])
 
     def _sql_paths(
         self,

@@ -20,7 +20,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any, Literal
@@ -232,6 +232,11 @@ class _TimedCache:
             for k in keys:
                 self._data.pop(k, None)
 
+    def drop_if(self, stale: Callable[[Any, Any], bool]) -> None:
+        """Drop every entry whose (key, value) `stale` accepts."""
+        with self._lock:
+            self._data = {k: kv for k, kv in self._data.items() if not stale(k, kv[1])}
+
     def clear(self) -> None:
         with self._lock:
             self._data.clear()
@@ -315,16 +320,17 @@ class LexicalIndex:
         (an English query brings a Cyrillic prefix per word, all zeros in English text)."""
         keys = [(entity, q) for q in queries]
         cached = self._df.get_many(keys)
+        newest: int | None = None
         if any(df == 0 for df in cached.values()):
             newest = self._newest(conn, entity)
-            if newest != self._zeros_at.get(entity):
-                self._df.drop([k for k, df in cached.items() if df == 0])
-                self._stats.drop([entity])  # and N grew with the new rows
+            if newest != self._zeros_at.get(entity):  # rows came: every cached zero may be stale
+                self._forget_zeros(entity)
                 cached = {k: df for k, df in cached.items() if df > 0}
         known = {q: cached[(entity, q)] for q in queries if (entity, q) in cached}
         missing = [q for q in queries if q not in known]
         if missing:
-            newest = self._newest(conn, entity)  # before counting: a later row shows as new
+            if newest is None:  # read before counting: a row added meanwhile shows up as new
+                newest = self._newest(conn, entity)
             rows = conn.execute(
                 f"""SELECT x.q AS query, (SELECT count(*) FROM {TABLE[entity]} t
                                            WHERE t.tsv @@ x.q::tsquery) AS df
@@ -334,11 +340,15 @@ class LexicalIndex:
             fresh = {r["query"]: int(r["df"]) for r in rows}
             if any(df == 0 for df in fresh.values()):
                 if newest != self._zeros_at.get(entity):
-                    self._df.drop([k for k, df in self._df.get_many(keys).items() if df == 0])
+                    self._forget_zeros(entity)  # zeros counted before `newest` no longer hold
                 self._zeros_at[entity] = newest
             self._df.put_many({(entity, q): df for q, df in fresh.items()})
             known |= fresh
         return known
+
+    def _forget_zeros(self, entity: Entity) -> None:
+        self._df.drop_if(lambda key, df: key[0] == entity and df == 0)
+        self._stats.drop([entity])  # N grew with the new rows too
 
     @staticmethod
     def _newest(conn: Conn, entity: Entity) -> int:
@@ -374,7 +384,7 @@ class LexicalIndex:
         bare = [Term(lx, frozenset(ws), 0, prefix) for (lx, prefix), ws in word_of.items()]
         dfs = self.frequencies(conn, entity, [t.query for t in bare])
         if max(dfs.values(), default=0) > n:  # the memory grew since N was counted
-            self._stats.clear()
+            self._stats.drop([entity])
             n, avgdl = self.corpus_stats(conn, entity)
         terms = [replace(t, df=dfs.get(t.query, 0)) for t in bare]
         present = [t for t in terms if t.df > 0]

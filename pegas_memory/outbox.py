@@ -19,7 +19,7 @@ import logging
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +53,25 @@ class BatchReport:
         self.parked += other.parked
         self.skipped += other.skipped
         self.errors.extend(other.errors[:20])
+
+
+def pending_events(
+    conn: Conn,
+    entity_types: Sequence[str] = (),
+    entity_ids: Sequence[int] | None = None,
+) -> int:
+    """Events not yet projected (parked ones excluded): all, or those of these entity types,
+    or of these ids (with one entity type)."""
+    sql = "SELECT count(*) AS n FROM pm_outbox WHERE processed_at IS NULL AND parked_at IS NULL"
+    params: list[Any] = []
+    if entity_types:
+        sql += " AND entity_type = ANY(%s)"
+        params.append(list(entity_types))
+    if entity_ids is not None:
+        sql += " AND entity_id = ANY(%s)"
+        params.append(list(entity_ids))
+    row = conn.execute(sql, params).fetchone()
+    return int(row["n"]) if row else 0
 
 
 def backoff_seconds(attempts: int) -> float:

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .outbox import pending_events
 from .projection import Rows, atom_payload, chunks, load_rows, trace_payload
 from .runtime import ProjectionRuntime
 
@@ -147,10 +148,8 @@ def reconcile(rt: ProjectionRuntime, *, fix: bool = False) -> DriftReport:
     if "graph" in rt.projector.targets:
         slices += _graph_drift(rt)
     with rt.db.connection() as conn:
-        row = conn.execute(
-            "SELECT count(*) AS n FROM pm_outbox WHERE processed_at IS NULL AND parked_at IS NULL"
-        ).fetchone()
-    report = DriftReport(slices=slices, outbox_pending=int(row["n"]) if row else 0)
+        pending = pending_events(conn)
+    report = DriftReport(slices=slices, outbox_pending=pending)
     if fix and report.drift:
         for drift in slices:
             entity_type, target = _ENTITY_OF[drift.slice]

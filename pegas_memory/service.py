@@ -48,6 +48,7 @@ from .models import (
     VerdictOut,
     VerifyResult,
 )
+from .outbox import pending_events
 from .pipeline import IngestPipeline, Progress
 from .reasoning import needs_maintenance, query_graph, run_inference
 from .repo import (
@@ -291,13 +292,8 @@ class MemoryService:
         deadline = time.monotonic() + timeout
         while True:
             with self.db.connection() as conn:
-                row = conn.execute(
-                    """SELECT count(*) AS n FROM pm_outbox
-                        WHERE entity_type = %s AND entity_id = ANY(%s)
-                          AND processed_at IS NULL AND parked_at IS NULL""",
-                    (entity, list(ids)),
-                ).fetchone()
-            if not row or not row["n"] or time.monotonic() > deadline:
+                waiting = pending_events(conn, [entity], ids)
+            if not waiting or time.monotonic() > deadline:
                 return
             time.sleep(0.02)
 
@@ -363,11 +359,7 @@ class MemoryService:
 
     def _atoms_awaiting_projection(self) -> int:
         with self.db.connection() as conn:
-            row = conn.execute(
-                """SELECT count(*) AS n FROM pm_outbox
-                    WHERE entity_type = 'atom' AND processed_at IS NULL AND parked_at IS NULL"""
-            ).fetchone()
-        return int(row["n"]) if row else 0
+            return pending_events(conn, ["atom"])
 
     # ------------------------------------------------------------------ memory_forget
     def forget(
