@@ -227,3 +227,22 @@ def test_a_new_atom_is_found_at_once_despite_the_caches(settings: Settings) -> N
     finally:
         db.close()
     assert lexical.idf(1, 6) >= 0
+
+
+def test_a_new_row_unblocks_every_cached_zero_not_only_the_next_querys(
+    settings: Settings,
+) -> None:
+    db = Database(settings).open()
+    index = LexicalIndex()
+    try:
+        with db.transaction() as conn:
+            insert_atom(conn, AtomInput(type="fact", claim="Beetles live in logs."))
+        with db.connection() as conn:
+            assert not index.search(conn, "zyzzyva", "atom", 10).hits  # a zero, cached
+        with db.transaction() as conn:
+            new, _ = insert_atom(conn, AtomInput(type="fact", claim="A zyzzyva is a weevil."))
+        with db.connection() as conn:
+            assert not index.search(conn, "quokka", "atom", 10).hits  # another zero, counted now
+            assert [i for i, _ in index.search(conn, "zyzzyva", "atom", 10).hits] == [new]
+    finally:
+        db.close()
