@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pegas_memory.code_graph import Dependency, resolve
-from pegas_memory.code_symbols import FileIndex, extract_file, parse
+from pegas_memory.code_memory.graph import Dependency, resolve
+from pegas_memory.code_memory.symbols import FileIndex, extract_file, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("PEGAS_SHARED_DATA", ROOT.parent / "shared" / "data"))

@@ -24,14 +24,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import embedded_service, log, md_table, shared_data_dir
 
-from pegas_memory.code_graph import resolve
-from pegas_memory.code_symbols import (
+from pegas_memory.code_memory.graph import resolve
+from pegas_memory.code_memory.index import CodeMemory
+from pegas_memory.code_memory.symbols import (
     extract_file,
     iter_source_files,
     language_for,
     parse,
 )
-from pegas_memory.codeindex import CodeMemory
 
 T = TypeVar("T")
 

@@ -23,8 +23,8 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from pegas_memory.distill_offline import OfflineDistiller
-from pegas_memory.distill_types import ATOM_TYPES, ChunkContext
+from pegas_memory.distill.offline import OfflineDistiller
+from pegas_memory.distill.types import ATOM_TYPES, ChunkContext
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("PEGAS_SHARED_DATA", ROOT.parent / "shared" / "data"))

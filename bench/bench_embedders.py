@@ -1,6 +1,6 @@
 """Benchmark of the offline embedders: retrieval quality on Russian and English sets, and cost.
 
-For each local candidate of `pegas_memory.embedding.LOCAL_MODELS` this embeds the corpora and
+For each local candidate of `embedding.embedders.LOCAL_MODELS` this embeds the corpora and
 queries below, ranks each corpus by exact cosine (numpy, no index) and prints a markdown table of
 nDCG@10, Recall@10 and MRR@10 (binary relevance, BEIR style), then throughput.
 
@@ -43,7 +43,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pegas_memory.embedding import LOCAL_MODELS, LocalEmbedder
+from pegas_memory.embedding.embedders import LOCAL_MODELS, LocalEmbedder
 
 K = 10
 SET_KEYS = ("xquad-par", "xquad-sent", "xquad-en", "tydi", "scifact")

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pegas_memory.config import load_settings  # noqa: E402
-from pegas_memory.ingest import chunk_source, load_source, parse_html  # noqa: E402
+from pegas_memory.ingest.sources import chunk_source, load_source, parse_html  # noqa: E402
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 

@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pegas_memory.graph_falkor import open_embedded_graph, stop_embedded_graph
-from pegas_memory.memgraph_store import AtomNode, CypherGraphStore, LinkEdge
+from pegas_memory.memgraph_store.cypher import AtomNode, CypherGraphStore, LinkEdge
+from pegas_memory.memgraph_store.falkor import open_embedded_graph, stop_embedded_graph
 
 KINDS = ["inference", "cause", "reference", "contradicts", "depends_on", "calls", "defines"]
 

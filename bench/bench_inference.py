@@ -26,7 +26,7 @@ import networkx as nx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pegas_memory.inference import Edge, infer, parse_rule, reconcile
+from pegas_memory.reasoning.inference import Edge, infer, parse_rule, reconcile
 
 T = TypeVar("T")
 RULE = parse_rule(1, '{"if": ["d", "d"], "then": "d"}')

@@ -47,8 +47,8 @@ import psycopg
 from _common import REPO_ROOT, log, md_table, percentile  # isort: skip
 from mcp import Client, StdioServerParameters
 
-from pegas_memory.graph_falkor import stop_embedded_graph
-from pegas_memory.pg_embedded import start_embedded_postgres
+from pegas_memory.db.embedded import start_embedded_postgres
+from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from tests.fake_ollama import FakeOllama
 
 TOOLS = (
@@ -228,7 +228,7 @@ def stop_workers(procs: list[subprocess.Popen[bytes]]) -> None:
 
 def final_state(settings_env: dict[str, str]) -> dict[str, Any]:
     from pegas_memory.config import load_settings
-    from pegas_memory.reconcile import reconcile
+    from pegas_memory.outbox.reconcile import reconcile
     from pegas_memory.service import MemoryService
 
     settings = load_settings(

@@ -28,9 +28,9 @@ import qdrant_edge as qe
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pegas_memory.qdrant_store import VectorFilter, VectorIndex, VectorPoint
-from pegas_memory.vector_client import ClientVectorIndex
-from pegas_memory.vector_edge import EdgeVectorIndex
+from pegas_memory.qdrant_store.client import ClientVectorIndex
+from pegas_memory.qdrant_store.edge import EdgeVectorIndex
+from pegas_memory.qdrant_store.index import VectorFilter, VectorIndex, VectorPoint
 
 DIM = 768
 K = 10

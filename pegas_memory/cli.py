@@ -12,11 +12,11 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 
-from .config import Settings, load_settings
-from .db import Database
-from .errors import PegasMemoryError
-from .server import configure_logging, serve
-from .service import MemoryService
+from pegas_memory.config import Settings, load_settings
+from pegas_memory.db.pool import Database
+from pegas_memory.errors import PegasMemoryError
+from pegas_memory.server.tools import configure_logging, serve
+from pegas_memory.service import MemoryService
 
 log = logging.getLogger("pegas_memory.cli")
 
@@ -64,7 +64,7 @@ def cmd_worker(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_rebuild(settings: Settings, args: argparse.Namespace) -> int:
-    from .reconcile import rebuild
+    from pegas_memory.outbox.reconcile import rebuild
 
     with MemoryService(settings) as service:
         _print(rebuild(service.runtime, args.target))
@@ -72,7 +72,7 @@ def cmd_rebuild(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_reconcile(settings: Settings, args: argparse.Namespace) -> int:
-    from .reconcile import reconcile
+    from pegas_memory.outbox.reconcile import reconcile
 
     with MemoryService(settings) as service:
         report = reconcile(service.runtime, fix=args.fix)
@@ -81,7 +81,7 @@ def cmd_reconcile(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_research(settings: Settings, args: argparse.Namespace) -> int:
-    from .research import build_provider, research_gaps
+    from pegas_memory.curation.research import build_provider, research_gaps
 
     with MemoryService(settings) as service:
         outcomes, note = research_gaps(
@@ -163,7 +163,7 @@ def cmd_optimize(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
-    from .doctor import run_checks
+    from pegas_memory.doctor import run_checks
 
     results = run_checks(settings)
     ok = True

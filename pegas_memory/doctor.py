@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .config import Settings
-from .db import redact_url
-from .errors import PegasMemoryError
-from .service import MemoryService
+from pegas_memory.config import Settings
+from pegas_memory.db.pool import redact_url
+from pegas_memory.errors import PegasMemoryError
+from pegas_memory.service import MemoryService
 
 
 @dataclass(frozen=True)

@@ -17,14 +17,14 @@ import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from .config import Settings
-from .db import Database
-from .embed_cache import CachedEmbedder
-from .errors import BackendUnavailable, PegasMemoryError
-from .memgraph_store import GraphStore
-from .outbox import OutboxWorker
-from .projection import Projector, Target
-from .qdrant_store import VectorIndex
+from pegas_memory.config import Settings
+from pegas_memory.db.pool import Database
+from pegas_memory.embedding import CachedEmbedder, build_embedder
+from pegas_memory.errors import BackendUnavailable, PegasMemoryError
+from pegas_memory.memgraph_store import GraphStore, build_graph_store
+from pegas_memory.outbox.projection import Projector, Target
+from pegas_memory.outbox.worker import OutboxWorker
+from pegas_memory.qdrant_store import VectorIndex, build_vector_index
 
 log = logging.getLogger(__name__)
 
@@ -91,10 +91,6 @@ class ProjectionRuntime:
     """Vector slice, graph slice, embedder, projector and (optionally) the embedded worker."""
 
     def __init__(self, settings: Settings, db: Database):
-        from .embedding import build_embedder
-        from .memgraph_store import build_graph_store
-        from .qdrant_store import build_vector_index
-
         self.settings = settings
         self.db = db
         self.vectors: Lazy[VectorIndex] = Lazy("vector slice", lambda: build_vector_index(settings))

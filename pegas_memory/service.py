@@ -17,19 +17,29 @@ from typing import Any
 
 from threadpoolctl import threadpool_limits
 
-from .codeindex import CodeMemory, StoreCodeResult
-from .codequery import CodeGraphResult, CodeSearchResult
-from .config import Settings
-from .context import assemble, estimate_tokens, weak, weak_cosine_for, windows_for
-from .db import Database
-from .distill import build_distiller
-from .distill_offline import OfflineDistiller
-from .distill_types import Distiller
-from .errors import BackendUnavailable, InvalidInput
-from .forget import check_ids, erase, retract
-from .gaps import add_gap, list_gaps
-from .llm import OllamaChat
-from .models import (
+from pegas_memory.code_memory.index import CodeMemory, StoreCodeResult
+from pegas_memory.code_memory.query import CodeGraphResult, CodeSearchResult
+from pegas_memory.config import Settings
+from pegas_memory.curation.forget import check_ids, erase, retract
+from pegas_memory.curation.gaps import add_gap, list_gaps
+from pegas_memory.curation.verify import Verifier
+from pegas_memory.db.pool import Database
+from pegas_memory.db.repo import (
+    AtomInput,
+    DocumentInput,
+    add_citation,
+    insert_atom,
+    insert_trace,
+    stats,
+    upsert_document,
+)
+from pegas_memory.distill.llm import OllamaChat
+from pegas_memory.distill.offline import OfflineDistiller
+from pegas_memory.distill.ollama import build_distiller
+from pegas_memory.distill.types import Distiller
+from pegas_memory.errors import BackendUnavailable, InvalidInput
+from pegas_memory.ingest.pipeline import IngestPipeline, Progress
+from pegas_memory.models import (
     ATOM_TYPES,
     TRACE_KINDS,
     CitationOut,
@@ -48,22 +58,18 @@ from .models import (
     VerdictOut,
     VerifyResult,
 )
-from .outbox import pending_events
-from .pipeline import IngestPipeline, Progress
-from .reasoning import needs_maintenance, query_graph, run_inference
-from .repo import (
-    AtomInput,
-    DocumentInput,
-    add_citation,
-    insert_atom,
-    insert_trace,
-    stats,
-    upsert_document,
+from pegas_memory.outbox.worker import pending_events
+from pegas_memory.reasoning.rules import needs_maintenance, query_graph, run_inference
+from pegas_memory.runtime import Lazy, ProjectionRuntime
+from pegas_memory.search.context import (
+    assemble,
+    estimate_tokens,
+    weak,
+    weak_cosine_for,
+    windows_for,
 )
-from .runtime import Lazy, ProjectionRuntime
-from .search import Searcher, SearchFilter
-from .text import raw_hash
-from .verify import Verifier
+from pegas_memory.search.hybrid import Searcher, SearchFilter
+from pegas_memory.text import raw_hash
 
 log = logging.getLogger(__name__)
 

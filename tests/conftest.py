@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from pegas_memory.config import Settings, load_settings
-from pegas_memory.pg_embedded import EmbeddedPostgres, start_embedded_postgres
+from pegas_memory.db.embedded import EmbeddedPostgres, start_embedded_postgres
 from tests.pgcluster import DebianCluster, create_database, debian_pg_available
 
 # The tests decide every setting themselves; nothing leaks in from the developer's shell.

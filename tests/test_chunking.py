@@ -9,14 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pegas_memory.chunking import (
+from pegas_memory.errors import InvalidInput, LimitExceeded
+from pegas_memory.ingest.chunking import (
     ParsedSource,
     Section,
     chunk_source,
     chunk_spans,
     split_markdown_sections,
 )
-from pegas_memory.errors import InvalidInput, LimitExceeded
 from pegas_memory.text import content_hash
 
 

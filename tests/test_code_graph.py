@@ -5,8 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from pegas_memory.code_graph import Dependency, resolve
-from pegas_memory.code_symbols import FileIndex, extract_file, iter_source_files
+from pegas_memory.code_memory.graph import Dependency, resolve
+from pegas_memory.code_memory.symbols import FileIndex, extract_file, iter_source_files
 
 
 def _repo(root: Path, files: dict[str, str]) -> list[FileIndex]:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pegas_memory.code_symbols import (
+from pegas_memory.code_memory.symbols import (
     FileIndex,
     Symbol,
     extract_file,

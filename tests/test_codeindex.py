@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
-from pegas_memory import codeindex
-from pegas_memory.code_graph import Dependency
-from pegas_memory.code_symbols import Symbol
-from pegas_memory.codeindex import CodeMemory
-from pegas_memory.codequery import identifier_words
-from pegas_memory.coderepo import (
+from pegas_memory.code_memory import index as codeindex
+from pegas_memory.code_memory.graph import Dependency
+from pegas_memory.code_memory.index import CodeMemory
+from pegas_memory.code_memory.query import identifier_words
+from pegas_memory.code_memory.store import (
     DepRow,
     StoredDep,
     StoredSymbol,
@@ -24,11 +23,12 @@ from pegas_memory.coderepo import (
     plan_dependencies,
     plan_symbols,
 )
+from pegas_memory.code_memory.symbols import Symbol
 from pegas_memory.config import Settings
-from pegas_memory.db import Database
+from pegas_memory.db.pool import Database
+from pegas_memory.db.repo import AtomInput, add_citation, insert_atom
 from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound, SecurityRefused
-from pegas_memory.reconcile import reconcile
-from pegas_memory.repo import AtomInput, add_citation, insert_atom
+from pegas_memory.outbox.reconcile import reconcile
 from pegas_memory.runtime import Lazy, ProjectionRuntime
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama

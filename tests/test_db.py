@@ -7,9 +7,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from pegas_memory.db import Database, load_migrations
-from pegas_memory.errors import BackendUnavailable, InvalidInput
-from pegas_memory.repo import (
+from pegas_memory.db.pool import Database, load_migrations
+from pegas_memory.db.repo import (
     AtomInput,
     DocumentInput,
     add_citation,
@@ -17,6 +16,7 @@ from pegas_memory.repo import (
     insert_atom,
     set_status,
 )
+from pegas_memory.errors import BackendUnavailable, InvalidInput
 from tests.conftest import make_settings
 
 EXPECTED_TABLES = {
@@ -159,7 +159,7 @@ def test_document_versions_and_citations(db: Database) -> None:
 
 
 def upsert(conn, uri: str, h: str):  # type: ignore[no-untyped-def]
-    from pegas_memory.repo import upsert_document
+    from pegas_memory.db.repo import upsert_document
 
     return upsert_document(conn, DocumentInput(kind="web", uri=uri, content_hash=h))
 

@@ -13,7 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pegas_memory.config import load_settings
-from pegas_memory.distill import (
+from pegas_memory.distill.llm import InvalidModelOutput, ModelTimeout, OllamaChat
+from pegas_memory.distill.offline import OfflineDistiller, match_definition
+from pegas_memory.distill.ollama import (
     CandidateText,
     NeighbourText,
     OllamaDistiller,
@@ -21,10 +23,8 @@ from pegas_memory.distill import (
     critique,
     locate_quote,
 )
-from pegas_memory.distill_offline import OfflineDistiller, match_definition
-from pegas_memory.distill_types import ATOM_TYPES, ChunkContext, DraftAtom
+from pegas_memory.distill.types import ATOM_TYPES, ChunkContext, DraftAtom
 from pegas_memory.errors import BackendUnavailable
-from pegas_memory.llm import InvalidModelOutput, ModelTimeout, OllamaChat
 from tests.fake_ollama import FakeOllama
 
 MODEL = "qwen2.5:7b-instruct"

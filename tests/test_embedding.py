@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from pegas_memory.config import load_settings
-from pegas_memory.embedding import (
+from pegas_memory.embedding.embedders import (
     LOCAL_MODELS,
     Embedder,
     LocalEmbedder,

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.db.repo import add_link
 from pegas_memory.errors import InvalidInput
-from pegas_memory.reconcile import rebuild, reconcile
-from pegas_memory.repo import add_link
+from pegas_memory.outbox.reconcile import rebuild, reconcile
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pegas_memory.fusion import (
+from pegas_memory.search.fusion import (
     ArmHit,
     Fused,
     adjust,

@@ -7,8 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.db.repo import (
+    AtomInput,
+    DocumentInput,
+    add_citation,
+    insert_atom,
+    upsert_document,
+)
 from pegas_memory.errors import InvalidInput
-from pegas_memory.repo import AtomInput, DocumentInput, add_citation, insert_atom, upsert_document
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama

@@ -24,20 +24,20 @@ from hypothesis import strategies as st
 
 from pegas_memory.config import load_settings
 from pegas_memory.errors import BackendUnavailable, InvalidInput, LimitExceeded, NotFound
-from pegas_memory.graph_falkor import (
-    EmbeddedFalkorServer,
-    graph_server_paths,
-    open_embedded_graph,
-    stop_embedded_graph,
-)
-from pegas_memory.memgraph_store import (
+from pegas_memory.memgraph_store import build_graph_store
+from pegas_memory.memgraph_store.cypher import (
     AtomNode,
     CypherGraphStore,
     DependencyEdge,
     GraphPath,
     LinkEdge,
     SymbolNode,
-    build_graph_store,
+)
+from pegas_memory.memgraph_store.falkor import (
+    EmbeddedFalkorServer,
+    graph_server_paths,
+    open_embedded_graph,
+    stop_embedded_graph,
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -437,8 +437,8 @@ _CHILD = textwrap.dedent(
     """
     import os, sys
     from pathlib import Path
-    from pegas_memory.graph_falkor import EmbeddedFalkorServer, open_embedded_graph
-    from pegas_memory.memgraph_store import AtomNode
+    from pegas_memory.memgraph_store.falkor import EmbeddedFalkorServer, open_embedded_graph
+    from pegas_memory.memgraph_store.cypher import AtomNode
     data_dir = Path(sys.argv[1])
     store = open_embedded_graph(data_dir)
     store.ensure_schema()
@@ -655,7 +655,7 @@ class _FakeDriver:
 
 
 def _bolt(driver: _FakeDriver, **kwargs: Any) -> CypherGraphStore:
-    from pegas_memory.graph_bolt import open_bolt_graph
+    from pegas_memory.memgraph_store.bolt import open_bolt_graph
 
     return open_bolt_graph("bolt://graph.invalid:7687", driver=driver, **kwargs)
 
@@ -782,7 +782,7 @@ def test_bolt_counts_and_id_pages() -> None:
 def test_bolt_driver_errors_become_actionable() -> None:
     from neo4j import exceptions as neo4j_errors
 
-    from pegas_memory.graph_bolt import open_bolt_graph
+    from pegas_memory.memgraph_store.bolt import open_bolt_graph
 
     driver = _FakeDriver()
     store = _bolt(driver)
@@ -797,7 +797,7 @@ def test_bolt_driver_errors_become_actionable() -> None:
 
 
 def test_bolt_with_the_real_driver_and_no_server() -> None:
-    from pegas_memory.graph_bolt import open_bolt_graph
+    from pegas_memory.memgraph_store.bolt import open_bolt_graph
 
     probe = socket.socket()
     probe.bind(("127.0.0.1", 0))

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_types import CallToolResult, Tool
 
-from pegas_memory.pg_embedded import EmbeddedPostgres
+from pegas_memory.db.embedded import EmbeddedPostgres
 from tests.fake_ollama import FakeOllama
 from tests.hardening_helpers import (
     JSON_VALUES,

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pegas_memory.errors import InvalidInput, LimitExceeded
-from pegas_memory.inference import (
+from pegas_memory.reasoning.inference import (
     MAX_CHAIN,
     Derivation,
     Edge,

@@ -18,7 +18,7 @@ from fpdf.enums import EncryptionMethod
 
 from pegas_memory.config import Settings, load_settings
 from pegas_memory.errors import IngestError, InvalidInput, LimitExceeded, SecurityRefused
-from pegas_memory.ingest import chunk_source, load_source
+from pegas_memory.ingest.sources import chunk_source, load_source
 
 
 def make_pdf(pages: list[str], *, password: str | None = None) -> bytes:

@@ -7,10 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from pegas_memory import lexical
 from pegas_memory.config import Settings
-from pegas_memory.db import Database
-from pegas_memory.lexical import (
+from pegas_memory.db.pool import Database
+from pegas_memory.db.repo import AtomInput, insert_atom
+from pegas_memory.search import lexical
+from pegas_memory.search.lexical import (
     LexicalIndex,
     Term,
     coverage,
@@ -18,7 +19,6 @@ from pegas_memory.lexical import (
     plan_candidates,
     tsquery_literal,
 )
-from pegas_memory.repo import AtomInput, insert_atom
 
 
 def term(lexeme: str, df: int, *words: int) -> Term:

@@ -18,15 +18,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pegas_memory.config import load_settings
-from pegas_memory.distill import DISTILL_SCHEMA, VERDICT_SCHEMA
-from pegas_memory.errors import BackendUnavailable, InvalidInput
-from pegas_memory.llm import (
+from pegas_memory.distill.llm import (
     InvalidModelOutput,
     ModelTimeout,
     OllamaChat,
     parse_json_object,
     validate_json,
 )
+from pegas_memory.distill.ollama import DISTILL_SCHEMA, VERDICT_SCHEMA
+from pegas_memory.errors import BackendUnavailable, InvalidInput
 from tests.fake_ollama import FakeOllama
 
 MODEL = "qwen2.5:7b-instruct"

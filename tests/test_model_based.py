@@ -36,11 +36,11 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from pegas_memory.db.embedded import EmbeddedPostgres
+from pegas_memory.db.repo import add_link, set_status
 from pegas_memory.errors import NotFound
-from pegas_memory.pg_embedded import EmbeddedPostgres
-from pegas_memory.projection import Projector, atom_embed_text
-from pegas_memory.reconcile import rebuild, reconcile
-from pegas_memory.repo import add_link, set_status
+from pegas_memory.outbox.projection import Projector, atom_embed_text
+from pegas_memory.outbox.reconcile import rebuild, reconcile
 from pegas_memory.service import MemoryService
 from pegas_memory.text import raw_hash
 from tests.conftest import make_settings

@@ -20,7 +20,7 @@ import pytest
 
 from pegas_memory.config import Settings, load_settings
 from pegas_memory.errors import IngestError, LimitExceeded, SecurityRefused
-from pegas_memory.netguard import (
+from pegas_memory.ingest.netguard import (
     address_refusal,
     check_path,
     check_url,

@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 
 from pegas_memory.config import Settings
-from pegas_memory.db import Database
+from pegas_memory.db.pool import Database
+from pegas_memory.db.repo import AtomInput, add_link, insert_atom
 from pegas_memory.errors import BackendUnavailable
-from pegas_memory.projection import Projector
-from pegas_memory.reconcile import reconcile
-from pegas_memory.repo import AtomInput, add_link, insert_atom
+from pegas_memory.outbox.projection import Projector
+from pegas_memory.outbox.reconcile import reconcile
 from pegas_memory.runtime import ProjectionRuntime
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
@@ -173,7 +173,7 @@ WORKER_SCRIPT = textwrap.dedent(
     """
     import sys, time
     from pegas_memory.config import load_settings
-    from pegas_memory.db import Database
+    from pegas_memory.db.pool import Database
     from pegas_memory.runtime import ProjectionRuntime
     settings = load_settings(data_dir=sys.argv[1], database_url=sys.argv[2],
                              ollama_url=sys.argv[3], embedding_dim=64, outbox_batch_size=20)
@@ -247,7 +247,7 @@ def test_model_change_never_mixes_collections(
         )
         rt2 = ProjectionRuntime(settings2, runtime.db)
         try:
-            from pegas_memory.reconcile import rebuild
+            from pegas_memory.outbox.reconcile import rebuild
 
             rebuild(rt2, "qdrant")
             second = rt2.projector.collection("atom")

@@ -13,16 +13,16 @@ from pathlib import Path
 import psycopg
 
 from pegas_memory.config import load_settings
-from pegas_memory.db import Database
-from pegas_memory.pg_embedded import start_embedded_postgres
+from pegas_memory.db.embedded import start_embedded_postgres
+from pegas_memory.db.pool import Database
 
 HOLDER = """
 import signal, sys, time
 from pathlib import Path
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # as pegas-memory's CLI does
 from pegas_memory.config import load_settings
-from pegas_memory.db import Database
-from pegas_memory.pg_embedded import start_embedded_postgres
+from pegas_memory.db.pool import Database
+from pegas_memory.db.embedded import start_embedded_postgres
 pg = start_embedded_postgres(Path(sys.argv[1]))
 print(pg.uri, flush=True)
 time.sleep(600)

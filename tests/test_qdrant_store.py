@@ -28,18 +28,18 @@ import pytest
 
 from pegas_memory.config import load_settings
 from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound
-from pegas_memory.qdrant_store import (
+from pegas_memory.qdrant_store import build_vector_index
+from pegas_memory.qdrant_store.client import ClientVectorIndex
+from pegas_memory.qdrant_store.edge import EdgeVectorIndex
+from pegas_memory.qdrant_store.index import (
     VectorFilter,
     VectorIndex,
     VectorPoint,
-    build_vector_index,
     collection_name,
     iso_timestamp,
     plan_search,
     prepare_payload,
 )
-from pegas_memory.vector_client import ClientVectorIndex
-from pegas_memory.vector_edge import EdgeVectorIndex
 
 DIM = 16
 BASE_TIME = datetime(2025, 1, 1, tzinfo=UTC)
@@ -526,7 +526,7 @@ def test_edge_refuses_a_second_process(store_dir: Path) -> None:
             f"""
             from pathlib import Path
             from pegas_memory.errors import BackendUnavailable
-            from pegas_memory.vector_edge import EdgeVectorIndex
+            from pegas_memory.qdrant_store.edge import EdgeVectorIndex
             try:
                 EdgeVectorIndex(Path({str(store_dir / "q")!r}))
             except BackendUnavailable as exc:
@@ -543,8 +543,8 @@ def test_edge_keeps_acknowledged_writes_when_killed(store_dir: Path) -> None:
         f"""
         import os, signal
         from pathlib import Path
-        from pegas_memory.qdrant_store import VectorPoint
-        from pegas_memory.vector_edge import EdgeVectorIndex
+        from pegas_memory.qdrant_store.index import VectorPoint
+        from pegas_memory.qdrant_store.edge import EdgeVectorIndex
         index = EdgeVectorIndex(Path({str(store_dir / "q")!r}))
         index.ensure_collection("c", 4)
         points = [VectorPoint(i, [1.0, 2.0, 3.0, float(i)], {{"i": i}}) for i in range(1, 301)]

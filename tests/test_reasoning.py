@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.db.repo import AtomInput, add_link, insert_atom, set_status
 from pegas_memory.errors import InvalidInput
-from pegas_memory.repo import AtomInput, add_link, insert_atom, set_status
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pegas_memory.research import SearxngProvider, parse_searxng, research_gaps
+from pegas_memory.curation.research import SearxngProvider, parse_searxng, research_gaps
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from pegas_memory.pg_embedded import EmbeddedPostgres
+from pegas_memory.db.embedded import EmbeddedPostgres
 from tests.fake_ollama import FakeOllama
 from tests.hardening_helpers import McpSession, fingerprint, result_text
 from tests.pgcluster import create_database

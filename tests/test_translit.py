@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pegas_memory.translit import cross_script_prefix, cyrillic_to_latin, latin_to_cyrillic
+from pegas_memory.search.translit import cross_script_prefix, cyrillic_to_latin, latin_to_cyrillic
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,355 @@
+"""The walker for JavaScript, TypeScript, Go, Rust and Java: symbols and references by syntax.
+
+One table per language maps declaration node types to symbol kinds; calls, imports and base
+types are recorded as written, for :mod:`code_memory.graph` to resolve by name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import tree_sitter as ts
+
+from pegas_memory.code_memory.model import Reference, Symbol, SymbolKind
+from pegas_memory.code_memory.syntax import WS, decl_head, node_line, node_text
+
+_JS_DEFS: dict[str, SymbolKind] = {
+    "function_declaration": "function",
+    "generator_function_declaration": "function",
+    "class_declaration": "class",
+    "abstract_class_declaration": "class",
+    "method_definition": "method",
+    "method_signature": "method",
+    "abstract_method_signature": "method",
+    "interface_declaration": "interface",
+    "type_alias_declaration": "type",
+    "enum_declaration": "enum",
+}
+_DEFS: dict[str, dict[str, SymbolKind]] = {
+    "javascript": _JS_DEFS,
+    "typescript": _JS_DEFS,
+    "tsx": _JS_DEFS,
+    "go": {
+        "function_declaration": "function",
+        "method_declaration": "method",
+        "type_spec": "type",
+        "type_alias": "type",
+        "const_spec": "constant",
+    },
+    "rust": {
+        "function_item": "function",
+        "function_signature_item": "function",
+        "struct_item": "struct",
+        "union_item": "struct",
+        "enum_item": "enum",
+        "trait_item": "trait",
+        "type_item": "type",
+        "const_item": "constant",
+        "static_item": "variable",
+        "mod_item": "module",
+    },
+    "java": {
+        "class_declaration": "class",
+        "record_declaration": "class",
+        "interface_declaration": "interface",
+        "annotation_type_declaration": "interface",
+        "enum_declaration": "enum",
+        "method_declaration": "method",
+        "constructor_declaration": "method",
+    },
+}
+_CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
+_CALLS = {
+    "call_expression": "function",
+    "new_expression": "constructor",
+    "method_invocation": "name",
+    "object_creation_expression": "type",
+}
+_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+_COMMENT_MARKS = re.compile(r"^\s*(/\*\*?|\*/|\*|///?|//!)?\s?", re.MULTILINE)
+
+
+class GenericWalker:
+    """Symbols and references for the C-family grammars, driven by the tables above."""
+
+    def __init__(self, path: str, language: str, module: str, source: bytes) -> None:
+        self.path, self.language, self.module, self.source = path, language, module, source
+        self.defs = _DEFS[language]
+        self.symbols: list[Symbol] = []
+        self.references: list[Reference] = []
+        self.imports: list[tuple[str, str]] = []
+        # Members are named under the package (Go directory, Java package), else the file.
+        self.prefix = module
+        if language == "go":
+            self.prefix = str(Path(path).parent.as_posix())
+        self._receiver: str | None = None
+
+    def run(self, root: ts.Node) -> None:
+        end = max(root.end_point[0] + 1, 1)
+        name = Path(self.path).stem
+        self.symbols.append(
+            Symbol(self.path, self.language, name, self.module, "module", None, None, 1, end)
+        )
+        if self.language == "go":
+            pkg = next((c for c in root.named_children if c.type == "package_clause"), None)
+            if self.prefix in ("", ".") and pkg is not None:
+                self.prefix = node_text(pkg.named_children[0]) if pkg.named_child_count else "main"
+        self._visit(root, self.module, self.prefix, None)
+
+    def _visit(self, node: ts.Node, src: str, prefix: str, owner: str | None) -> None:
+        """``src``: the symbol references are attributed to; ``prefix``: qualified-name prefix of
+        new definitions; ``owner``: the enclosing class-like qualified name (methods)."""
+        for child in node.named_children:
+            t = child.type
+            kind = self.defs.get(t)
+            if kind is not None:
+                self._definition(child, kind, src, prefix, owner)
+            elif t == "impl_item":
+                self._impl(child, src, prefix)
+            elif t == "package_declaration" and child.named_child_count:
+                self.prefix = prefix = node_text(child.named_children[0])
+            elif t in ("import_statement", "import_declaration", "use_declaration"):
+                self._import(child, src)
+            elif t == "variable_declarator" and self._top_level_function(child, owner, src):
+                self._definition(child, "function", src, prefix, owner)
+            elif t == "field_declaration" and self.language == "java":
+                self._java_field(child, prefix)
+                self._visit(child, src, prefix, owner)
+            else:
+                if t in _CALLS:
+                    self._call(child, src, owner)
+                self._visit(child, src, prefix, owner)
+
+    def _top_level_function(self, node: ts.Node, owner: str | None, src: str) -> bool:
+        value = node.child_by_field_name("value")
+        return (
+            self.language in ("javascript", "typescript", "tsx")
+            and owner is None
+            and src == self.module
+            and value is not None
+            and value.type in ("arrow_function", "function_expression", "function")
+        )
+
+    def _definition(
+        self, node: ts.Node, kind: SymbolKind, src: str, prefix: str, owner: str | None
+    ) -> None:
+        lang = self.language
+        name_node = node.child_by_field_name("name")
+        name = node_text(name_node)
+        if not name:
+            self._visit(node, src, prefix, owner)
+            return
+        receiver_type = None
+        if lang == "go" and kind == "method":
+            receiver = node.child_by_field_name("receiver")
+            rtype = re.findall(r"[A-Za-z_]\w*", node_text(receiver))
+            receiver_type = rtype[-1] if rtype else None
+            self._receiver = rtype[0] if len(rtype) > 1 else None
+            owner = f"{prefix}.{receiver_type}" if receiver_type else owner
+        if lang == "go" and node.type == "type_spec":
+            inner = node.child_by_field_name("type")
+            kind = {"struct_type": "struct", "interface_type": "interface"}.get(
+                inner.type if inner else "", "type"
+            )  # type: ignore[assignment]
+        if kind == "function" and owner is not None:
+            kind = "method"
+        qualname = f"{owner}.{name}" if owner and kind == "method" else f"{prefix}.{name}"
+        body = node.child_by_field_name("body")
+        if node.type == "variable_declarator":
+            body = (node.child_by_field_name("value") or node).child_by_field_name("body")
+        self.symbols.append(
+            Symbol(
+                self.path,
+                lang,
+                name,
+                qualname,
+                kind,
+                decl_head(self.source, node, body),
+                self._doc(node),
+                node_line(node),
+                node.end_point[0] + 1,
+            )
+        )
+        if kind in _CLASS_KINDS:
+            self._bases(node, qualname)
+            self._visit(node, qualname, qualname, qualname)
+        elif kind == "module":
+            self._visit(node, qualname, qualname, None)
+        else:
+            self._visit(node, qualname, prefix, owner)
+        if receiver_type is not None:
+            self._receiver = None
+
+    def _impl(self, node: ts.Node, src: str, prefix: str) -> None:
+        type_name = re.sub(r"<.*", "", node_text(node.child_by_field_name("type")))
+        owner = f"{prefix}.{type_name}"
+        trait = node.child_by_field_name("trait")
+        if trait is not None:
+            self.references.append(Reference(owner, "inherits", node_text(trait), node_line(trait)))
+        self._visit(node, src, prefix, owner)
+
+    def _java_field(self, node: ts.Node, prefix: str) -> None:
+        modifiers = next((c for c in node.named_children if c.type == "modifiers"), None)
+        words = node_text(modifiers).split()
+        if "static" not in words or "final" not in words:
+            return
+        for decl in node.children_by_field_name("declarator"):
+            name = node_text(decl.child_by_field_name("name"))
+            self.symbols.append(
+                Symbol(
+                    self.path,
+                    self.language,
+                    name,
+                    f"{prefix}.{name}",
+                    "constant",
+                    decl_head(self.source, node, None, 160),
+                    self._doc(node),
+                    node_line(node),
+                    node.end_point[0] + 1,
+                )
+            )
+
+    def _doc(self, node: ts.Node) -> str | None:
+        anchor = node
+        while anchor.parent is not None and anchor.parent.type in (
+            "export_statement",
+            "type_declaration",
+            "const_declaration",
+            "decorated_definition",
+        ):
+            anchor = anchor.parent
+        lines: list[str] = []
+        prev, expected = anchor.prev_named_sibling, anchor.start_point[0]
+        while prev is not None and prev.type in _COMMENTS and prev.end_point[0] >= expected - 1:
+            lines.insert(0, node_text(prev))
+            expected = prev.start_point[0]
+            prev = prev.prev_named_sibling
+        if not lines:
+            return None
+        text = _COMMENT_MARKS.sub("", "\n".join(lines)).strip()
+        return text.removesuffix("*/").strip() or None
+
+    def _bases(self, node: ts.Node, qualname: str) -> None:
+        found: list[ts.Node] = []
+        for child in node.named_children:
+            t = child.type
+            if t == "class_heritage":
+                for part in child.named_children:
+                    if part.type in ("extends_clause", "implements_clause"):
+                        found.extend(c for c in part.named_children if c.type != "type_arguments")
+                    else:
+                        found.append(part)
+            elif t in ("superclass", "extends_type_clause"):
+                found.extend(child.named_children)
+            elif t in ("super_interfaces", "extends_interfaces"):
+                for tl in child.named_children:
+                    found.extend(tl.named_children)
+            elif t == "trait_bounds":
+                found.extend(child.named_children)
+        if self.language == "go" and node.type == "type_spec":
+            inner = node.child_by_field_name("type")
+            if inner is not None:
+                self._bases_go(inner, qualname)
+        for base in found:
+            target = re.sub(r"<.*", "", node_text(base)).lstrip("*")
+            self.references.append(Reference(qualname, "inherits", target, node_line(base)))
+
+    def _bases_go(self, inner: ts.Node, qualname: str) -> None:
+        """Embedded struct fields and embedded interfaces: Go's form of inheritance."""
+        members = inner.named_children
+        if inner.type == "struct_type" and members:
+            members = members[0].named_children
+        for member in members:
+            if member.type == "field_declaration" and member.child_by_field_name("name") is None:
+                typ = member.child_by_field_name("type")
+                target = node_text(typ).lstrip("*")
+            elif member.type == "type_elem":
+                target = node_text(member)
+            else:
+                continue
+            self.references.append(Reference(qualname, "inherits", target, node_line(member)))
+
+    def _call(self, node: ts.Node, src: str, owner: str | None) -> None:
+        callee = node.child_by_field_name(_CALLS[node.type])
+        if callee is None:
+            return
+        target = node_text(callee)
+        obj = node.child_by_field_name("object") if node.type == "method_invocation" else None
+        if obj is not None:
+            target = f"{node_text(obj)}.{target}"
+        target = WS.sub("", re.sub(r"<.*?>", "", target))[:200]
+        head = re.split(r"[.:]", target, maxsplit=1)[0]
+        self_call = head in ("this", "self", "Self") or (
+            self._receiver is not None and head == self._receiver and "." in target
+        )
+        if node.type == "method_invocation" and obj is None and owner is not None:
+            self_call = True  # Java: an unqualified method call is a call on ``this``
+        self.references.append(Reference(src, "calls", target, node_line(node), self_call))
+
+    def _import(self, node: ts.Node, src: str) -> None:
+        line, lang = node_line(node), self.language
+        if lang == "go":
+            for spec in _descendants(node, "import_spec"):
+                target = node_text(spec.child_by_field_name("path")).strip('"`')
+                alias = node_text(spec.child_by_field_name("name")) or target.rsplit("/", 1)[-1]
+                self.references.append(Reference(src, "imports", target, line))
+                self.imports.append((alias, target))
+        elif lang == "java":
+            target = node_text(node.named_children[-1]) if node.named_child_count else ""
+            if any(c.type == "asterisk" for c in node.named_children):
+                target = (
+                    node_text(next(c for c in node.named_children if c.type != "asterisk")) + ".*"
+                )
+            self.references.append(Reference(src, "imports", target, line))
+            self.imports.append((target.rsplit(".", 1)[-1], target))
+        elif lang == "rust":
+            arg = node.child_by_field_name("argument")
+            for alias, target in _rust_uses(arg, ""):
+                self.references.append(Reference(src, "imports", target, line))
+                self.imports.append((alias, target))
+        else:
+            source = node_text(node.child_by_field_name("source")).strip("'\"`")
+            self.references.append(Reference(src, "imports", source, line))
+            for spec in _descendants(node, "import_specifier"):
+                name = node_text(spec.child_by_field_name("name"))
+                alias = node_text(spec.child_by_field_name("alias")) or name
+                self.imports.append((alias, f"{source}#{name}"))
+            for clause in _descendants(node, "import_clause"):
+                for c in clause.named_children:
+                    if c.type == "identifier":
+                        self.imports.append((node_text(c), f"{source}#default"))
+                    elif c.type == "namespace_import" and c.named_child_count:
+                        self.imports.append((node_text(c.named_children[0]), source))
+
+
+def _descendants(node: ts.Node, node_type: str) -> Iterator[ts.Node]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == node_type:
+            yield n
+        stack.extend(reversed(n.named_children))
+
+
+def _rust_uses(node: ts.Node | None, prefix: str) -> list[tuple[str, str]]:
+    """Flatten a ``use`` tree into (local name, full path) pairs."""
+    if node is None:
+        return []
+    join = lambda p: f"{prefix}::{p}" if prefix else p  # noqa: E731
+    t = node.type
+    if t in ("identifier", "scoped_identifier", "crate", "super", "self"):
+        path = join(node_text(node)) if node_text(node) != "self" else prefix
+        return [(path.rsplit("::", 1)[-1], path)]
+    if t == "use_as_clause":
+        path = join(node_text(node.child_by_field_name("path")))
+        return [(node_text(node.child_by_field_name("alias")), path)]
+    if t == "scoped_use_list":
+        base = join(node_text(node.child_by_field_name("path")))
+        return _rust_uses(node.child_by_field_name("list"), base)
+    if t == "use_list":
+        return [pair for c in node.named_children for pair in _rust_uses(c, prefix)]
+    if t == "use_wildcard":
+        return [("*", join(node_text(node).removesuffix("::*")))]
+    return []

@@ -1,0 +1,553 @@
+"""Code memory: index source trees into Postgres, incrementally, and serve the three code tools.
+
+`CodeMemory.store_code` walks a file, a directory or a repository root (only under the ingest
+roots), extracts symbols with tree-sitter (`code_symbols`), resolves dependencies across the whole
+repository (`code_graph`) and writes `pm_code_symbol` / `pm_code_dependency` in one transaction;
+the outbox triggers carry every change to the graph slice. Search and graph queries live in
+`codequery`; `CodeMemory` is the one object the MCP layer needs.
+
+Choices a newcomer may question:
+- Incremental by file content hash (`pm_code_file`). Unchanged files are not rewritten, but the
+  resolver needs every file of the repository, so their `FileIndex` is rebuilt: from an in-process
+  cache keyed by (path, hash), else by re-parsing the bytes (about 15 ms a file). Storing the
+  resolver's facts in Postgres would tie the schema to the extractor's internal types. When
+  nothing changed, nothing is parsed or resolved at all.
+- Symbols are matched to their stored rows by (path, qualified name, kind, order), not deleted and
+  re-inserted: an edited file keeps its symbol ids, so citations and the edges of other files stay
+  put and the outbox sees only real changes.
+- A citation whose symbol disappears is moved to the repository's `code_repo` document with a
+  locator naming the lost symbol (the row would otherwise violate the citation CHECK), and its
+  atom is marked stale with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from pegas_memory.code_memory.graph import resolve
+from pegas_memory.code_memory.query import CodeGraphResult, CodeQuery, CodeSearchResult, Relation
+from pegas_memory.code_memory.store import (
+    StoredDep,
+    StoredSymbol,
+    dependency_rows,
+    plan_dependencies,
+    plan_symbols,
+    retire_symbols,
+    write_dependencies,
+    write_files,
+    write_symbols,
+)
+from pegas_memory.code_memory.symbols import (
+    FileIndex,
+    Symbol,
+    extract_file,
+    iter_source_files,
+    language_for,
+)
+from pegas_memory.config import Settings
+from pegas_memory.db.pool import Conn, Database
+from pegas_memory.db.repo import DocumentInput, upsert_document
+from pegas_memory.errors import InvalidInput, LimitExceeded, SecurityRefused
+from pegas_memory.ingest.netguard import check_path, ingest_roots, resolve_under_roots
+from pegas_memory.runtime import ProjectionRuntime
+from pegas_memory.text import raw_hash
+
+Progress = Callable[[float, float, str], None]
+
+MAX_REPO_NAME = 200
+MAX_PATH_CHARS = 4_096
+MAX_WARNINGS = 50
+SKIP_COUNT_LIMIT = 50_000  # directory entries looked at to count skipped files
+
+
+class StoreCodeResult(BaseModel):
+    """What memory_store_code did to one repository."""
+
+    repo: str
+    root: str = Field(description="repository root on disk; paths are relative to it")
+    files_seen: int = Field(description="source files found under the given path")
+    files_changed: int = Field(description="files (re-)extracted: new or with a new content hash")
+    files_deleted: int = Field(description="files indexed before and gone now")
+    files_skipped: int = Field(
+        description="source files not indexed: vendored, generated, binary, .gitignored, too large"
+    )
+    symbols_added: int
+    symbols_updated: int
+    symbols_removed: int
+    symbols_total: int
+    dependencies: int = Field(description="dependency rows of the repository after this call")
+    dependencies_added: int
+    dependencies_removed: int
+    unresolved: int = Field(description="dependencies whose target is outside the repository")
+    stale_atoms: list[int] = Field(
+        default_factory=list, description="atoms marked stale because a cited symbol disappeared"
+    )
+    seconds: float
+    warnings: list[str] = Field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- file cache
+class _IndexCache:
+    """FileIndex by (path, content hash): unchanged files are not re-parsed within a process."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[tuple[str, str], FileIndex] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, path: str, digest: str, source: bytes) -> tuple[FileIndex, bool]:
+        key = (path, digest)
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+                return hit, True
+        index = extract_file(path, source)
+        with self._lock:
+            self._items[key] = index
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return index, False
+
+
+# --------------------------------------------------------------------------- targets
+@dataclass(frozen=True, slots=True)
+class _Target:
+    repo: str
+    root: Path
+    scope: Path
+    is_file: bool
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    @property
+    def scope_prefix(self) -> str:
+        """Repository-relative prefix of the scope ("" for the whole repository)."""
+        rel = self.scope.relative_to(self.root).as_posix()
+        return "" if rel == "." else rel
+
+
+@dataclass
+class _Source:
+    rel: str
+    data: bytes
+    digest: str
+
+
+class CodeMemory:
+    """The service layer of memory_store_code, memory_search_code and memory_code_graph."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        db: Database,
+        runtime: ProjectionRuntime,
+        *,
+        max_files: int = 20_000,
+        max_file_bytes: int = 1_000_000,
+        cache_files: int = 20_000,
+    ) -> None:
+        self.settings = settings
+        self.db = db
+        self.runtime = runtime
+        self.max_files = max_files
+        self.max_file_bytes = max_file_bytes
+        self._cache = _IndexCache(cache_files)
+        self.query = CodeQuery(db, runtime)
+
+    # ------------------------------------------------------------------ memory_search_code
+    def search_code(
+        self,
+        query: str,
+        *,
+        repo: str | None = None,
+        path_prefix: str | None = None,
+        language: str | None = None,
+        kinds: Sequence[str] = (),
+        limit: int = 20,
+        offset: int = 0,
+    ) -> CodeSearchResult:
+        """Lexical search over symbols; see `CodeQuery.search`."""
+        return self.query.search(
+            query,
+            repo=repo,
+            path_prefix=path_prefix,
+            language=language,
+            kinds=kinds,
+            limit=limit,
+            offset=offset,
+        )
+
+    # ------------------------------------------------------------------ memory_code_graph
+    def code_graph(
+        self,
+        *,
+        repo: str,
+        symbol: str | None = None,
+        symbol_id: int | None = None,
+        relation: Relation = "neighbourhood",
+        depth: int = 1,
+        limit: int = 50,
+        offset: int = 0,
+        build: bool = False,
+    ) -> CodeGraphResult:
+        """Callers, callees, imports and inheritance around a symbol; see `CodeQuery.graph`."""
+        return self.query.graph(
+            repo=repo,
+            symbol=symbol,
+            symbol_id=symbol_id,
+            relation=relation,
+            depth=depth,
+            limit=limit,
+            offset=offset,
+            build=build,
+        )
+
+    # ------------------------------------------------------------------ memory_store_code
+    def store_code(
+        self,
+        path: str,
+        *,
+        repo: str | None = None,
+        progress: Progress | None = None,
+        force: bool = False,
+    ) -> StoreCodeResult:
+        """Index a file, a directory or a repository root, incrementally (see the module doc).
+
+        `force` compares every file in scope as if changed (after an upgrade of the extractor,
+        whose output may differ for the same bytes).
+        Raises SecurityRefused (outside the ingest roots), IngestError (no such path), InvalidInput
+        (bad repo name, repo rooted elsewhere), LimitExceeded (too many files); writes nothing
+        then."""
+        started = time.monotonic()
+        say = progress or (lambda done, total, message: None)
+        if repo is not None:
+            repo = repo.strip()
+            if not repo or len(repo) > MAX_REPO_NAME or "\x00" in repo:
+                raise InvalidInput(
+                    f"repo must be a name of 1 to {MAX_REPO_NAME} characters without NUL; "
+                    "omit it to use the directory name"
+                )
+        if not path or len(path) > MAX_PATH_CHARS or "\x00" in path:
+            raise InvalidInput("path must be a file or directory path without NUL characters")
+        scope = self._resolve_path(path)
+        target = self._target(scope, repo)
+        warnings: list[str] = []
+        sources, skipped = self._read_scope(target, warnings)
+        say(0, max(1, len(sources)), f"read {len(sources)} files of {target.repo}")
+        with self.db.transaction() as conn:
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                (f"pm_code_repo:{target.repo}",),
+            )
+            doc_id = self._ensure_repo(conn, target)
+            result = self._sync(conn, target, doc_id, sources, force, say, warnings)
+        result.files_skipped = skipped
+        result.seconds = round(time.monotonic() - started, 3)
+        if len(warnings) > MAX_WARNINGS:
+            warnings[MAX_WARNINGS:] = [f"... and {len(warnings) - MAX_WARNINGS} more warnings"]
+        result.warnings = warnings
+        say(1, 1, f"indexed {target.repo}: {result.files_changed} files changed")
+        return result
+
+    def _resolve_path(self, path: str) -> Path:
+        """The resolved file or directory, which must lie under an ingest root (symlinks and `..`
+        resolved first); a file must also pass netguard.check_path."""
+        resolved = resolve_under_roots(path, self.settings, "file or directory")
+        return resolved if resolved.is_dir() else check_path(resolved, self.settings)
+
+    def _target(self, scope: Path, repo: str | None) -> _Target:
+        with self.db.connection() as conn:
+            known = {
+                r["name"]: Path(r["root"])
+                for r in conn.execute("SELECT name, root FROM pm_code_repo").fetchall()
+            }
+        is_file = scope.is_file()
+        if repo is None:
+            owners = [
+                (len(root.parts), name)
+                for name, root in known.items()
+                if scope == root or scope.is_relative_to(root)
+            ]
+            if owners:
+                repo = max(owners)[1]
+            else:
+                root = scope.parent if is_file else scope
+                repo = root.name or "root"
+                if repo in known and known[repo] != root:
+                    raise InvalidInput(
+                        f"a repository named {repo!r} is already indexed from {known[repo]}; "
+                        f"pass repo='<another name>' to index {root} separately"
+                    )
+        root = known.get(repo) or (scope.parent if is_file else scope)
+        if not (scope == root or scope.is_relative_to(root)):
+            raise InvalidInput(
+                f"repo {repo!r} is rooted at {root} and {scope} is outside it; index it under "
+                "another repo name"
+            )
+        if not any(root == r or root.is_relative_to(r) for r in ingest_roots(self.settings)):
+            raise SecurityRefused(
+                f"repo {repo!r} is rooted at {root}, outside the ingest roots; index it under "
+                "another repo name or add its folder to PEGAS_INGEST_ROOTS"
+            )
+        return _Target(repo=repo, root=root, scope=scope, is_file=is_file)
+
+    def _read_scope(self, target: _Target, warnings: list[str]) -> tuple[list[_Source], int]:
+        """The indexable files of the scope, read and hashed, and the number skipped."""
+        if target.is_file:
+            data = target.scope.read_bytes()
+            if language_for(target.scope) is None or b"\x00" in data[:8192]:
+                warnings.append(
+                    f"{target.rel(target.scope)}: not a source file of a supported "
+                    "language (or binary); skipped"
+                )
+                return [], 1
+            if len(data) > self.max_file_bytes:
+                raise LimitExceeded(
+                    f"{target.scope} has {len(data):,} bytes, over the {self.max_file_bytes:,} "
+                    "bytes a source file may have"
+                )
+            return [_Source(target.rel(target.scope), data, raw_hash(data))], 0
+        sources: list[_Source] = []
+        for file in iter_source_files(target.scope, max_file_bytes=self.max_file_bytes):
+            if len(sources) >= self.max_files:
+                raise LimitExceeded(
+                    f"{target.scope} holds more than {self.max_files:,} source files; index a "
+                    "subdirectory at a time"
+                )
+            try:
+                data = file.read_bytes()
+            except OSError as exc:
+                warnings.append(f"{target.rel(file)}: unreadable ({exc.strerror}); skipped")
+                continue
+            sources.append(_Source(target.rel(file), data, raw_hash(data)))
+        return sources, max(0, _count_source_files(target.scope) - len(sources))
+
+    def _ensure_repo(self, conn: Conn, target: _Target) -> int:
+        row = conn.execute(
+            "SELECT doc_id FROM pm_code_repo WHERE name = %s FOR UPDATE", (target.repo,)
+        ).fetchone()
+        if row and row["doc_id"] is not None:
+            return int(row["doc_id"])
+        doc_id, _ = upsert_document(
+            conn,
+            DocumentInput(
+                kind="code_repo",
+                uri=target.root.as_uri(),
+                content_hash=raw_hash(f"code_repo:{target.repo}".encode()),
+                title=target.repo,
+                metadata={"repo": target.repo},
+            ),
+        )
+        conn.execute(
+            """INSERT INTO pm_code_repo (name, root, doc_id) VALUES (%s, %s, %s)
+               ON CONFLICT (name) DO UPDATE SET doc_id = EXCLUDED.doc_id""",
+            (target.repo, str(target.root), doc_id),
+        )
+        return doc_id
+
+    # ------------------------------------------------------------------ the sync
+    def _sync(
+        self,
+        conn: Conn,
+        target: _Target,
+        doc_id: int,
+        sources: list[_Source],
+        force: bool,
+        say: Progress,
+        warnings: list[str],
+    ) -> StoreCodeResult:
+        repo = target.repo
+        stored = {
+            r["path"]: r["content_hash"]
+            for r in conn.execute(
+                "SELECT path, content_hash FROM pm_code_file WHERE repo = %s", (repo,)
+            ).fetchall()
+        }
+        prefix = target.scope_prefix
+        in_scope = {s.rel: s for s in sources}
+        changed = [s for s in sources if force or stored.get(s.rel) != s.digest]
+        deleted = [p for p in stored if p not in in_scope and _under(p, prefix, target.is_file)]
+        result = StoreCodeResult(
+            repo=repo,
+            root=str(target.root),
+            files_seen=len(sources),
+            files_changed=0,
+            files_deleted=0,
+            files_skipped=0,
+            symbols_added=0,
+            symbols_updated=0,
+            symbols_removed=0,
+            symbols_total=0,
+            dependencies=0,
+            dependencies_added=0,
+            dependencies_removed=0,
+            unresolved=0,
+            seconds=0.0,
+        )
+        if changed or deleted:
+            # The resolver needs every file of the repository: re-read the indexed files outside
+            # the scope; any that changed or vanished on disk is brought up to date as well.
+            outside = self._read_outside(target, stored, in_scope, warnings)
+            for rel in sorted(set(stored) - set(in_scope) - set(deleted)):
+                src = outside.get(rel)
+                if src is None:
+                    deleted.append(rel)
+                elif src.digest != stored[rel]:
+                    changed.append(src)
+            everything = list(in_scope.values()) + list(outside.values())
+            self._apply(conn, target, doc_id, everything, changed, deleted, say, warnings, result)
+        counts = conn.execute(
+            """SELECT (SELECT count(*) FROM pm_code_symbol WHERE repo = %(r)s) AS symbols,
+                      (SELECT count(*) FROM pm_code_dependency WHERE repo = %(r)s) AS deps,
+                      (SELECT count(*) FROM pm_code_dependency
+                        WHERE repo = %(r)s AND dst_symbol_id IS NULL) AS unresolved""",
+            {"r": repo},
+        ).fetchone()
+        assert counts is not None
+        result.symbols_total = int(counts["symbols"])
+        result.dependencies = int(counts["deps"])
+        result.unresolved = int(counts["unresolved"])
+        conn.execute("UPDATE pm_code_repo SET indexed_at = now() WHERE name = %s", (repo,))
+        return result
+
+    def _read_outside(
+        self,
+        target: _Target,
+        stored: Mapping[str, str],
+        in_scope: Mapping[str, _Source],
+        warnings: list[str],
+    ) -> dict[str, _Source]:
+        out: dict[str, _Source] = {}
+        drifted = 0
+        for rel in sorted(set(stored) - set(in_scope)):
+            if _under(rel, target.scope_prefix, target.is_file):
+                continue
+            file = target.root / rel
+            try:
+                if file.is_symlink() or not file.is_file():
+                    continue
+                data = file.read_bytes()
+            except OSError:
+                continue
+            out[rel] = _Source(rel, data, raw_hash(data))
+            drifted += out[rel].digest != stored[rel]
+        if drifted:
+            warnings.append(
+                f"{drifted} indexed files outside {target.scope} had changed on disk and were "
+                "re-indexed too (dependencies are resolved across the whole repository)"
+            )
+        return out
+
+    def _apply(
+        self,
+        conn: Conn,
+        target: _Target,
+        doc_id: int,
+        everything: list[_Source],
+        changed: list[_Source],
+        deleted: list[str],
+        say: Progress,
+        warnings: list[str],
+        result: StoreCodeResult,
+    ) -> None:
+        repo = target.repo
+        changed_paths = {s.rel for s in changed}
+        indexes: dict[str, FileIndex] = {}
+        total = len(everything) + 2
+        for n, src in enumerate(everything, start=1):
+            if n == 1 or n % 50 == 0:
+                say(n, total, f"extracting symbols: file {n} of {len(everything)}")
+            index, _ = self._cache.get(src.rel, src.digest, src.data)
+            indexes[src.rel] = index
+            if src.rel in changed_paths and index.has_errors:
+                warnings.append(f"{src.rel}: syntax errors; symbols were recovered partially")
+        old_rows = conn.execute(
+            """SELECT id, path, qualified_name, kind, start_line FROM pm_code_symbol
+                WHERE repo = %s AND path = ANY(%s)""",
+            (repo, sorted(changed_paths | set(deleted))),
+        ).fetchall()
+        old_by_path: dict[str, list[StoredSymbol]] = defaultdict(list)
+        for r in old_rows:
+            old_by_path[r["path"]].append(
+                StoredSymbol(r["id"], r["path"], r["qualified_name"], r["kind"], r["start_line"])
+            )
+        removed = [s.id for p in deleted for s in old_by_path.get(p, [])]
+        inserts: list[Symbol] = []
+        updates: list[tuple[int, Symbol]] = []
+        moved: list[int] = []
+        for src in changed:
+            plan = plan_symbols(old_by_path.get(src.rel, []), indexes[src.rel].symbols)
+            inserts.extend(plan.inserts)
+            updates.extend(plan.updates)
+            removed.extend(plan.deletes)
+            moved.extend(plan.moved)
+        say(len(everything), total, "writing symbols")
+        result.stale_atoms = retire_symbols(conn, repo, doc_id, removed)
+        digests = {s.rel: s.digest for s in everything}
+        updated = write_symbols(conn, repo, digests, inserts, updates, moved)
+        write_files(conn, repo, [indexes[s.rel] for s in changed], digests, deleted)
+        result.files_changed = len(changed)
+        result.files_deleted = len(deleted)
+        result.symbols_added = len(inserts)
+        result.symbols_updated = updated
+        result.symbols_removed = len(removed)
+
+        say(len(everything) + 1, total, "resolving dependencies")
+        ids: dict[str, int] = {}
+        for r in conn.execute(
+            "SELECT id, qualified_name FROM pm_code_symbol WHERE repo = %s "
+            "ORDER BY path, start_line, id",
+            (repo,),
+        ).fetchall():
+            ids.setdefault(r["qualified_name"], int(r["id"]))  # first definition wins
+        wanted = dependency_rows(resolve(list(indexes.values())), ids)
+        old_deps = [
+            StoredDep(
+                int(r["id"]),
+                (int(r["src_symbol_id"]), r["kind"], r["dst_name"], int(r["dst_symbol_id"] or 0)),
+                r["line"],
+                r["metadata"] or {},
+            )
+            for r in conn.execute(
+                """SELECT id, src_symbol_id, kind, dst_name, dst_symbol_id, line, metadata
+                     FROM pm_code_dependency WHERE repo = %s""",
+                (repo,),
+            ).fetchall()
+        ]
+        dep_plan = plan_dependencies(old_deps, wanted)
+        write_dependencies(conn, repo, dep_plan)
+        result.dependencies_added = len(dep_plan.inserts)
+        result.dependencies_removed = len(dep_plan.deletes)
+
+
+def _under(rel: str, prefix: str, exact: bool) -> bool:
+    """Whether a repository-relative path lies in the scope given by `prefix`."""
+    if exact:
+        return rel == prefix
+    return not prefix or rel == prefix or rel.startswith(prefix + "/")
+
+
+def _count_source_files(scope: Path) -> int:
+    """Files in a supported language under `scope` (outside .git), looking at a bounded number
+    of entries: the indexed ones subtracted from it give the skipped count."""
+    count = looked = 0
+    for _dirpath, dirnames, filenames in os.walk(scope):
+        dirnames[:] = [d for d in dirnames if d != ".git"]
+        looked += len(filenames) + len(dirnames)
+        count += sum(1 for name in filenames if language_for(name) is not None)
+        if looked > SKIP_COUNT_LIMIT:
+            break
+    return count
+
+
+__all__ = ["CodeGraphResult", "CodeMemory", "CodeSearchResult", "StoreCodeResult"]

@@ -1,0 +1,117 @@
+"""Forgetting: retract (an atom stays, marked stale with the reason, and stops ranking as current)
+or erase (the row is deleted from Postgres; the outbox removes it from every slice; its cached
+embedding, links, citations, inferred edges resting on it and status history go with it).
+
+Erasing a document removes its chunks and every atom whose only evidence it was; atoms that other
+documents also cite lose only this document's citations. What is erased cannot come back from a
+rebuild, since slices are rebuilt from Postgres alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pegas_memory.db.pool import Conn
+from pegas_memory.db.repo import set_status
+from pegas_memory.errors import InvalidInput, NotFound
+from pegas_memory.outbox.projection import atom_embed_text
+from pegas_memory.text import raw_hash
+
+MAX_IDS = 500
+
+
+@dataclass
+class ForgetReport:
+    mode: str
+    atoms: list[int] = field(default_factory=list)
+    traces: list[int] = field(default_factory=list)
+    documents: list[int] = field(default_factory=list)
+    links_removed: int = 0
+    embeddings_removed: int = 0
+    not_found: list[int] = field(default_factory=list)
+
+
+def retract(conn: Conn, atom_ids: Sequence[int], reason: str) -> ForgetReport:
+    report = ForgetReport(mode="retract")
+    for atom_id in atom_ids:
+        try:
+            set_status(conn, atom_id, "stale", reason=f"retracted: {reason}", check_name="forget")
+            report.atoms.append(atom_id)
+        except NotFound:
+            report.not_found.append(atom_id)
+    return report
+
+
+def _erase_atoms(conn: Conn, atom_ids: Sequence[int], report: ForgetReport) -> None:
+    rows = conn.execute(
+        "SELECT id, claim, content FROM pm_atom WHERE id = ANY(%s)", (list(atom_ids),)
+    ).fetchall()
+    found = {int(r["id"]) for r in rows}
+    report.not_found += [i for i in atom_ids if i not in found]
+    if not rows:
+        return
+    hashes = [raw_hash(atom_embed_text(r["claim"], r["content"])) for r in rows]
+    links = conn.execute(
+        "SELECT count(*) AS n FROM pm_atom_link WHERE src_atom_id = ANY(%(ids)s) "
+        "OR dst_atom_id = ANY(%(ids)s)",
+        {"ids": sorted(found)},
+    ).fetchone()
+    report.links_removed += int(links["n"]) if links else 0
+    conn.execute("DELETE FROM pm_atom WHERE id = ANY(%s)", (sorted(found),))
+    cur = conn.execute("DELETE FROM pm_embedding_cache WHERE content_hash = ANY(%s)", (hashes,))
+    report.embeddings_removed += cur.rowcount
+    report.atoms += sorted(found)
+
+
+def erase(
+    conn: Conn,
+    *,
+    atom_ids: Sequence[int] = (),
+    trace_ids: Sequence[int] = (),
+    document_ids: Sequence[int] = (),
+) -> ForgetReport:
+    report = ForgetReport(mode="erase")
+    if document_ids:
+        docs = conn.execute(
+            "SELECT id FROM pm_document WHERE id = ANY(%s)", (list(document_ids),)
+        ).fetchall()
+        found_docs = [int(r["id"]) for r in docs]
+        report.not_found += [d for d in document_ids if d not in found_docs]
+        only_here = conn.execute(
+            """SELECT DISTINCT c.atom_id FROM pm_citation c
+                WHERE c.doc_id = ANY(%(docs)s)
+                  AND NOT EXISTS (SELECT 1 FROM pm_citation o
+                                   WHERE o.atom_id = c.atom_id
+                                     AND (o.doc_id IS NULL OR NOT o.doc_id = ANY(%(docs)s)))""",
+            {"docs": found_docs},
+        ).fetchall()
+        _erase_atoms(conn, [int(r["atom_id"]) for r in only_here], report)
+        conn.execute("UPDATE pm_atom SET doc_id = NULL WHERE doc_id = ANY(%s)", (found_docs,))
+        conn.execute("DELETE FROM pm_document WHERE id = ANY(%s)", (found_docs,))
+        report.documents = found_docs
+    if atom_ids:
+        _erase_atoms(conn, atom_ids, report)
+    if trace_ids:
+        rows = conn.execute(
+            "DELETE FROM pm_episodic_trace WHERE id = ANY(%s) RETURNING id, content",
+            (list(trace_ids),),
+        ).fetchall()
+        gone = {int(r["id"]) for r in rows}
+        report.traces = sorted(gone)
+        report.not_found += [t for t in trace_ids if t not in gone]
+        if rows:
+            cur = conn.execute(
+                "DELETE FROM pm_embedding_cache WHERE content_hash = ANY(%s)",
+                ([raw_hash(r["content"][:4000]) for r in rows],),
+            )
+            report.embeddings_removed += cur.rowcount
+    return report
+
+
+def check_ids(*groups: Sequence[int]) -> None:
+    total = sum(len(g) for g in groups)
+    if total == 0:
+        raise InvalidInput("name what to forget: atom_ids, trace_ids or document_ids")
+    if total > MAX_IDS:
+        raise InvalidInput(f"at most {MAX_IDS} ids per call")

@@ -1,0 +1,175 @@
+"""The gap-filling loop: open gaps -> web search -> ingest -> verify -> filled or still open.
+
+For each open gap by priority, a search provider returns URLs; each is ingested under the same
+security rules as memory_ingest (SSRF checks on every hop, size limits), what came in is
+verified, and the gap is marked filled when verified atoms answer it (found by hybrid search for
+the question among the new atoms), else it goes back to open with what was tried. The provider is
+a Protocol; the default is a SearxNG instance's JSON API over httpx, set by PEGAS_SEARXNG_URL.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import httpx
+
+from pegas_memory.errors import BackendUnavailable, PegasMemoryError
+
+log = logging.getLogger(__name__)
+
+MAX_URLS_PER_GAP = 3
+ANSWER_MIN_SCORE = 0.0  # any verified hit among the new atoms counts as an answer
+
+
+@dataclass(frozen=True)
+class SearchHitUrl:
+    url: str
+    title: str = ""
+    snippet: str = ""
+
+
+class SearchProvider(Protocol):
+    name: str
+
+    def search(self, query: str, *, limit: int) -> list[SearchHitUrl]:
+        """URLs for a query. Raises BackendUnavailable when the provider cannot answer."""
+        ...
+
+
+class SearxngProvider:
+    """SearxNG JSON API (`/search?q=...&format=json`); the instance must enable that format."""
+
+    name = "searxng"
+
+    def __init__(self, base_url: str, *, timeout: float = 20.0, proxy: str | None = None):
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.proxy = proxy
+
+    def search(self, query: str, *, limit: int) -> list[SearchHitUrl]:
+        try:
+            with httpx.Client(timeout=self.timeout, proxy=self.proxy, trust_env=False) as client:
+                resp = client.get(f"{self.base_url}/search", params={"q": query, "format": "json"})
+        except httpx.HTTPError as exc:
+            raise BackendUnavailable(
+                f"the search provider at {self.base_url} is unreachable ({type(exc).__name__}); "
+                "check PEGAS_SEARXNG_URL"
+            ) from exc
+        if resp.status_code != 200:
+            raise BackendUnavailable(
+                f"the search provider answered HTTP {resp.status_code}; is the json format "
+                "enabled in its settings.yml (search.formats)?"
+            )
+        try:
+            data = resp.json()
+        except ValueError as exc:
+            raise BackendUnavailable(
+                "the search provider answered something that is not JSON"
+            ) from exc
+        return parse_searxng(data, limit)
+
+
+def parse_searxng(data: Any, limit: int) -> list[SearchHitUrl]:
+    """The http(s) URLs of a SearxNG answer, deduplicated, in order; junk entries are skipped."""
+    results = data.get("results") if isinstance(data, dict) else None
+    out: list[SearchHitUrl] = []
+    seen: set[str] = set()
+    for item in results if isinstance(results, list) else []:
+        if not isinstance(item, dict):
+            continue
+        url = item.get("url")
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            continue
+        if url in seen or len(url) > 2000:
+            continue
+        seen.add(url)
+        out.append(
+            SearchHitUrl(
+                url=url,
+                title=str(item.get("title") or "")[:300],
+                snippet=str(item.get("content") or "")[:1000],
+            )
+        )
+        if len(out) >= limit:
+            break
+    return out
+
+
+@dataclass
+class GapOutcome:
+    gap_id: int
+    question: str
+    status: str
+    urls_tried: list[str] = field(default_factory=list)
+    atoms_new: int = 0
+    answered_by: list[int] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def research_gaps(
+    service: Any, provider: SearchProvider | None, *, max_gaps: int = 5, urls_per_gap: int = 3
+) -> tuple[list[GapOutcome], str | None]:
+    """Run the loop over open gaps; return outcomes and a note when nothing could be done."""
+    from pegas_memory.curation.gaps import list_gaps, set_gap_status
+
+    if provider is None:
+        return [], "no search provider configured (set PEGAS_SEARXNG_URL): nothing was researched"
+    with service.db.connection() as conn:
+        gaps, _total = list_gaps(conn, status="open", limit=max_gaps)
+    outcomes = []
+    for gap in gaps:
+        outcome = GapOutcome(gap_id=gap.id, question=gap.question, status="researching")
+        with service.db.transaction() as conn:
+            set_gap_status(conn, gap.id, "researching")
+        new_atoms: list[int] = []
+        try:
+            hits = provider.search(gap.question, limit=urls_per_gap)
+        except PegasMemoryError as exc:
+            hits = []
+            outcome.errors.append(f"search: {exc}")
+        for hit in hits:
+            outcome.urls_tried.append(hit.url)
+            try:
+                report = service.ingest(hit.url)
+                new_atoms += report.atom_ids
+                outcome.atoms_new += report.atoms_new
+            except PegasMemoryError as exc:
+                outcome.errors.append(f"{hit.url}: {exc}"[:500])
+        answered: list[int] = []
+        if new_atoms:
+            try:
+                service.runtime.worker().drain()
+                service.verify(atom_ids=new_atoms[:200])
+                answered = _answering(service, gap.question, set(new_atoms))
+            except PegasMemoryError as exc:
+                outcome.errors.append(f"verify: {exc}"[:500])
+        attempt = {
+            "provider": provider.name,
+            "urls": outcome.urls_tried,
+            "atoms_new": outcome.atoms_new,
+            "errors": outcome.errors[:10],
+        }
+        status = "filled" if answered else "open"
+        with service.db.transaction() as conn:
+            set_gap_status(conn, gap.id, status, attempt=attempt, atom_ids=answered)
+        outcome.status, outcome.answered_by = status, answered
+        outcomes.append(outcome)
+    return outcomes, None if gaps else "no open gaps"
+
+
+def _answering(service: Any, question: str, new_atoms: set[int]) -> list[int]:
+    """Verified atoms among the new ones that hybrid search returns for the question."""
+    found = service.search(question, limit=10)
+    return [
+        h.id
+        for h in found.hits
+        if h.id in new_atoms and h.status == "verified" and h.score > ANSWER_MIN_SCORE
+    ]
+
+
+def build_provider(settings: Any) -> SearchProvider | None:
+    if not settings.searxng_url:
+        return None
+    return SearxngProvider(settings.searxng_url, timeout=settings.fetch_timeout)

@@ -1,0 +1,330 @@
+"""Verification: knowledge earns its status.
+
+Two independent checks per atom, both against its nearest atoms *by embedding* (never by id):
+- cross-confirmation: the same claim found in at least one other document (cosine at or above
+  the cross-confirmation threshold of the embedding space) raises confidence and marks the atom
+  verified, recording the confirming atoms and their citations as evidence;
+- self-critique: the LLM compares the atom with its neighbours and answers new | duplicate |
+  corroborates | contradicts. contradicts: both atoms contested and linked; duplicate: the newer
+  one stale and linked to the one it repeats; corroborates: confidence up and linked.
+  Without an LLM, duplicates are still decided by similarity, and the result says which check
+  could not run. An LLM that fails or talks nonsense changes nothing and is reported.
+Every status change goes through repo.set_status (recorded with from, to, why, which check) and
+the outbox, so search sees it at once.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pegas_memory.config import Settings
+from pegas_memory.db.pool import Conn, Database
+from pegas_memory.db.repo import add_link, set_status
+from pegas_memory.distill.llm import OllamaChat
+from pegas_memory.distill.ollama import CandidateText, NeighbourText, critique
+from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound, PegasMemoryError
+from pegas_memory.ingest.dedup import threshold_for
+from pegas_memory.outbox.projection import atom_embed_text
+from pegas_memory.qdrant_store.index import VectorFilter
+from pegas_memory.runtime import Lazy, ProjectionRuntime
+
+log = logging.getLogger(__name__)
+
+NEIGHBOURS = 5
+MAX_BATCH = 200
+CONFIRM_BOOST = 0.5  # confidence moves this far towards 1 on confirmation
+CORROBORATE_STEP = 0.1
+
+
+@dataclass
+class AtomVerdict:
+    atom_id: int
+    verdict: str  # new | duplicate | corroborates | contradicts | confirmed | unchecked
+    reason: str
+    old_status: str
+    new_status: str
+    confidence: float
+    ref_id: int | None = None
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+    checks_skipped: list[str] = field(default_factory=list)
+
+
+class Verifier:
+    def __init__(
+        self,
+        settings: Settings,
+        db: Database,
+        runtime: ProjectionRuntime,
+        llm: Lazy[OllamaChat] | None,
+    ):
+        self.settings = settings
+        self.db = db
+        self.runtime = runtime
+        self.llm = llm
+
+    # ------------------------------------------------------------------ selection
+    def select(
+        self, *, atom_ids: Sequence[int] = (), document_id: int | None = None, limit: int = 50
+    ) -> list[int]:
+        if not 1 <= limit <= MAX_BATCH:
+            raise InvalidInput(f"limit must be between 1 and {MAX_BATCH}")
+        with self.db.connection() as conn:
+            if atom_ids:
+                if len(atom_ids) > MAX_BATCH:
+                    raise InvalidInput(f"at most {MAX_BATCH} atom ids per call")
+                rows = conn.execute(
+                    "SELECT id FROM pm_atom WHERE id = ANY(%s) ORDER BY id", (list(atom_ids),)
+                ).fetchall()
+                found = [int(r["id"]) for r in rows]
+                missing = sorted(set(atom_ids) - set(found))
+                if missing:
+                    raise NotFound(
+                        f"atoms {missing[:10]} not found; use memory_search to find atom ids"
+                    )
+                return found
+            if document_id is not None:
+                rows = conn.execute(
+                    """SELECT DISTINCT a.id FROM pm_atom a JOIN pm_citation c ON c.atom_id = a.id
+                        WHERE c.doc_id = %s ORDER BY a.id LIMIT %s""",
+                    (document_id, limit),
+                ).fetchall()
+                if not rows:
+                    raise NotFound(f"document {document_id} has no atoms (or does not exist)")
+                return [int(r["id"]) for r in rows]
+            rows = conn.execute(
+                "SELECT id FROM pm_atom WHERE status = 'candidate' ORDER BY id LIMIT %s", (limit,)
+            ).fetchall()
+            return [int(r["id"]) for r in rows]
+
+    # ------------------------------------------------------------------ checks
+    def verify(
+        self,
+        ids: Sequence[int],
+        *,
+        progress: Callable[[float, float, str], None] | None = None,
+    ) -> list[AtomVerdict]:
+        embedder = self.runtime.embedder.get()
+        index = self.runtime.vectors.get()
+        collection = self.runtime.projector.collection("atom")
+        confirm_at = threshold_for(embedder.model_id, self.settings.cross_confirm_threshold)
+        dup_at = threshold_for(embedder.model_id, self.settings.dedup_threshold)
+        llm, llm_note = self._llm()
+        out: list[AtomVerdict] = []
+        for n, atom_id in enumerate(ids, start=1):
+            if progress and (n == 1 or n % 10 == 0):
+                progress(n, len(ids), f"verifying atom {atom_id} ({n} of {len(ids)})")
+            with self.db.connection() as conn:
+                atom = _atom(conn, atom_id)
+            if atom is None:
+                continue  # deleted meanwhile
+            vector = embedder.embed_documents([atom_embed_text(atom["claim"], atom["content"])])[0]
+            hits = index.search(
+                collection,
+                vector,
+                k=NEIGHBOURS,
+                where=VectorFilter(
+                    statuses=("candidate", "verified", "contested"), exclude_ids=(atom_id,)
+                ),
+            )
+            with self.db.transaction() as conn:
+                out.append(
+                    self._check(
+                        conn,
+                        atom,
+                        hits,
+                        llm=llm,
+                        llm_note=llm_note,
+                        confirm_at=confirm_at,
+                        dup_at=dup_at,
+                    )
+                )
+        return out
+
+    def _llm(self) -> tuple[OllamaChat | None, str | None]:
+        if self.llm is None:
+            return None, "self-critique: no LLM configured (set PEGAS_OLLAMA_URL)"
+        try:
+            return self.llm.get(), None
+        except BackendUnavailable as exc:
+            return None, f"self-critique: the LLM is unavailable ({exc})"
+
+    def _check(
+        self,
+        conn: Conn,
+        atom: dict[str, Any],
+        hits: Sequence[Any],
+        *,
+        llm: OllamaChat | None,
+        llm_note: str | None,
+        confirm_at: float,
+        dup_at: float,
+    ) -> AtomVerdict:
+        atom_id = int(atom["id"])
+        neighbours = _neighbours(conn, [h.id for h in hits], {h.id: h.score for h in hits})
+        result = AtomVerdict(
+            atom_id=atom_id,
+            verdict="new",
+            reason="no stored atom says the same or the opposite",
+            old_status=atom["status"],
+            new_status=atom["status"],
+            confidence=float(atom["confidence"]),
+        )
+        # 1. cross-confirmation across documents
+        own_docs = _docs_of(conn, [atom_id]).get(atom_id, set())
+        if len(own_docs) >= 2 and atom["status"] == "candidate":
+            # Ingest already merged the same claim from several documents into this atom.
+            conf = float(atom["confidence"]) + (1 - float(atom["confidence"])) * CONFIRM_BOOST
+            evidence = [{"documents": sorted(own_docs)}]
+            set_status(
+                conn,
+                atom_id,
+                "verified",
+                reason=f"cited by {len(own_docs)} documents",
+                check_name="cross_confirmation",
+                confidence=min(1.0, conf),
+                evidence=evidence,
+            )
+            result.verdict, result.new_status = "confirmed", "verified"
+            result.confidence = min(1.0, conf)
+            result.reason = f"the same claim is cited from documents {sorted(own_docs)}"
+            result.evidence = evidence
+        confirming = [
+            n
+            for n in neighbours
+            if n["score"] >= confirm_at and (n["docs"] - own_docs) and own_docs
+        ]
+        if confirming and atom["status"] in ("candidate", "verified") and result.verdict == "new":
+            conf = float(atom["confidence"]) + (1 - float(atom["confidence"])) * CONFIRM_BOOST
+            evidence = [
+                {
+                    "atom_id": n["id"],
+                    "similarity": round(n["score"], 4),
+                    "documents": sorted(n["docs"] - own_docs),
+                    "claim": n["claim"][:300],
+                }
+                for n in confirming
+            ]
+            set_status(
+                conn,
+                atom_id,
+                "verified",
+                reason=f"confirmed by {len(confirming)} atom(s) from other documents",
+                check_name="cross_confirmation",
+                confidence=min(1.0, conf),
+                evidence=evidence,
+            )
+            for n in confirming:
+                add_link(
+                    conn, atom_id, n["id"], "corroborates", confidence=n["score"], source="verify"
+                )
+            result.verdict, result.new_status = "confirmed", "verified"
+            result.confidence = min(1.0, conf)
+            result.reason = f"the same claim is in document(s) {evidence[0]['documents']}"
+            result.evidence = evidence
+        # 2. self-critique
+        if llm is None:
+            result.checks_skipped.append(llm_note or "self-critique skipped")
+            dup = next((n for n in neighbours if n["score"] >= dup_at), None)
+            if dup is not None and result.verdict != "confirmed":
+                self._duplicate(conn, atom, dup, result, reason="near-identical by embedding")
+            return result
+        candidate = CandidateText(claim=atom["claim"], content=atom["content"], type=atom["type"])
+        texts = [
+            NeighbourText(id=n["id"], claim=n["claim"], content=n["content"], similarity=n["score"])
+            for n in neighbours
+        ]
+        try:
+            verdict = critique(llm, candidate, texts)
+        except PegasMemoryError as exc:
+            result.checks_skipped.append(f"self-critique could not run: {exc}")
+            return result
+        ref = next((n for n in neighbours if n["id"] == verdict.ref_id), None)
+        if verdict.verdict == "contradicts" and ref is not None:
+            for target in (atom_id, ref["id"]):
+                set_status(
+                    conn,
+                    target,
+                    "contested",
+                    reason=verdict.reason,
+                    check_name="self_critique",
+                    evidence={"contradicts": ref["id"] if target == atom_id else atom_id},
+                )
+            add_link(conn, atom_id, ref["id"], "contradicts", source="verify")
+            result.verdict, result.new_status, result.ref_id = "contradicts", "contested", ref["id"]
+            result.reason = verdict.reason
+        elif verdict.verdict == "duplicate" and ref is not None:
+            self._duplicate(conn, atom, ref, result, reason=verdict.reason)
+        elif verdict.verdict == "corroborates" and ref is not None:
+            conf = min(1.0, result.confidence + CORROBORATE_STEP)
+            conn.execute("UPDATE pm_atom SET confidence = %s WHERE id = %s", (conf, atom_id))
+            add_link(conn, atom_id, ref["id"], "corroborates", source="verify")
+            if result.verdict != "confirmed":
+                result.verdict, result.reason = "corroborates", verdict.reason
+            result.confidence, result.ref_id = conf, ref["id"]
+        elif result.verdict != "confirmed":
+            result.reason = verdict.reason
+        return result
+
+    def _duplicate(
+        self,
+        conn: Conn,
+        atom: dict[str, Any],
+        other: dict[str, Any],
+        result: AtomVerdict,
+        *,
+        reason: str,
+    ) -> None:
+        """The newer of the two becomes stale, linked to the one it repeats."""
+        newer, older = (
+            (int(atom["id"]), other["id"])
+            if int(atom["id"]) > other["id"]
+            else (other["id"], int(atom["id"]))
+        )
+        set_status(
+            conn,
+            newer,
+            "stale",
+            reason=f"duplicate of atom {older}: {reason}",
+            check_name="self_critique",
+            evidence={"duplicate_of": older},
+        )
+        add_link(conn, newer, older, "duplicate_of", source="verify")
+        result.verdict, result.ref_id, result.reason = "duplicate", other["id"], reason
+        if newer == int(atom["id"]):
+            result.new_status = "stale"
+
+
+def _atom(conn: Conn, atom_id: int) -> dict[str, Any] | None:
+    row = conn.execute(
+        "SELECT id, type, claim, content, status, confidence FROM pm_atom WHERE id = %s",
+        (atom_id,),
+    ).fetchone()
+    return dict(row) if row else None
+
+
+def _docs_of(conn: Conn, ids: Sequence[int]) -> dict[int, set[int]]:
+    out: dict[int, set[int]] = {i: set() for i in ids}
+    for r in conn.execute(
+        "SELECT atom_id, doc_id FROM pm_citation WHERE atom_id = ANY(%s) AND doc_id IS NOT NULL",
+        (list(ids),),
+    ):
+        out[int(r["atom_id"])].add(int(r["doc_id"]))
+    return out
+
+
+def _neighbours(conn: Conn, ids: Sequence[int], score: dict[int, float]) -> list[dict[str, Any]]:
+    if not ids:
+        return []
+    rows = conn.execute(
+        "SELECT id, claim, content, status FROM pm_atom WHERE id = ANY(%s)", (list(ids),)
+    ).fetchall()
+    docs = _docs_of(conn, ids)
+    out = [
+        {**dict(r), "score": float(score[int(r["id"])]), "docs": docs.get(int(r["id"]), set())}
+        for r in rows
+    ]
+    out.sort(key=lambda n: -n["score"])
+    return out

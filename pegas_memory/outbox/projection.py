@@ -1,0 +1,242 @@
+"""Projection of Postgres rows into the vector slice and the graph slice.
+
+An outbox event says only "entity X changed". The projector reads X's *current* row from Postgres
+and makes each slice match it: upsert when the row exists, delete when it does not. So applying an
+event twice, or late, is harmless (at-least-once delivery), and an update can never resurrect a
+deleted row. The worker guarantees that two workers never sync the same entity at once.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pegas_memory.db.pool import Conn
+from pegas_memory.embedding.cache import CachedEmbedder
+from pegas_memory.memgraph_store.cypher import (
+    AtomNode,
+    DependencyEdge,
+    GraphStore,
+    LinkEdge,
+    SymbolNode,
+)
+from pegas_memory.qdrant_store.index import VectorIndex, VectorPoint, collection_name
+
+log = logging.getLogger(__name__)
+
+Target = Literal["vector", "graph"]
+ENTITY_TYPES = ("atom", "link", "code_symbol", "code_dependency", "trace")
+# Which slices each entity type is projected into.
+TARGETS_OF: dict[str, tuple[Target, ...]] = {
+    "atom": ("vector", "graph"),
+    "trace": ("vector",),
+    "link": ("graph",),
+    "code_symbol": ("graph",),
+    "code_dependency": ("graph",),
+}
+MAX_EMBED_CHARS = 4_000
+
+
+def atom_embed_text(claim: str, content: str) -> str:
+    """What an atom's vector is computed from: its claim, then the start of its content."""
+    text = claim if not content or content.strip() == claim.strip() else f"{claim}\n{content}"
+    return text[:MAX_EMBED_CHARS]
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Current rows of one entity type, and the ids that no longer exist."""
+
+    present: list[dict[str, Any]]
+    absent: list[int]
+
+
+_SELECTS = {
+    "atom": """SELECT id, type, status, confidence, claim, content, doc_id, topic, tags,
+                      language, created_at FROM pm_atom WHERE id = ANY(%s)""",
+    "trace": """SELECT id, kind, content, session_id, language, created_at
+                  FROM pm_episodic_trace WHERE id = ANY(%s)""",
+    "link": """SELECT id, src_atom_id, dst_atom_id, kind, confidence, inferred, source
+                 FROM pm_atom_link WHERE id = ANY(%s)""",
+    "code_symbol": """SELECT id, repo, path, name, qualified_name, kind, language, start_line
+                        FROM pm_code_symbol WHERE id = ANY(%s)""",
+    "code_dependency": """SELECT id, src_symbol_id, dst_symbol_id, kind, line
+                            FROM pm_code_dependency WHERE id = ANY(%s)""",
+}
+
+
+def load_rows(conn: Conn, entity_type: str, ids: Sequence[int]) -> Rows:
+    rows = conn.execute(_SELECTS[entity_type], (list(ids),)).fetchall()
+    found = {int(r["id"]) for r in rows}
+    return Rows(present=[dict(r) for r in rows], absent=[i for i in ids if i not in found])
+
+
+def atom_payload(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": row["type"],
+        "status": row["status"],
+        "confidence": float(row["confidence"]),
+        "doc_id": row["doc_id"],
+        "topic": row["topic"],
+        "tags": list(row["tags"] or []),
+        "language": row["language"],
+        "created_at": row["created_at"],
+    }
+
+
+def trace_payload(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": row["kind"],
+        "session_id": row["session_id"],
+        "language": row["language"],
+        "created_at": row["created_at"],
+    }
+
+
+class Projector:
+    """Makes the configured slices match Postgres for given entities.
+
+    The slices and the embedder are given as getters that may raise BackendUnavailable (an
+    engine down, or the embedded store held by another process): the worker then keeps the
+    events pending for that slice without using up their attempts.
+    """
+
+    def __init__(
+        self,
+        *,
+        targets: tuple[Target, ...],
+        vectors: Callable[[], VectorIndex],
+        graph: Callable[[], GraphStore],
+        embedder: Callable[[], CachedEmbedder],
+        collection_prefix: str = "pm",
+    ):
+        self.targets = targets
+        self._vectors = vectors
+        self._graph = graph
+        self._embedder = embedder
+        self.prefix = collection_prefix
+        self._ensured: set[str] = set()
+        self._graph_ready = False
+
+    def collection(self, entity: Literal["atom", "trace"]) -> str:
+        """The collection of this embedding space, created on first use."""
+        embedder = self._embedder()
+        name = collection_name(self.prefix, entity, embedder.model_id, embedder.dim)
+        if name not in self._ensured:
+            self._vectors().ensure_collection(name, embedder.dim)
+            self._ensured.add(name)
+        return name
+
+    def apply(self, target: Target, entity_type: str, rows: Rows) -> None:
+        """Make one slice match `rows` (raises on failure; the caller isolates and retries)."""
+        if target not in TARGETS_OF[entity_type]:
+            return
+        if target == "vector":
+            self._apply_vectors(entity_type, rows)
+        else:
+            self._apply_graph(entity_type, rows)
+
+    # ------------------------------------------------------------------ vector slice
+    def _apply_vectors(self, entity_type: str, rows: Rows) -> None:
+        entity: Literal["atom", "trace"] = "atom" if entity_type == "atom" else "trace"
+        name = self.collection(entity)
+        index = self._vectors()
+        if rows.present:
+            if entity == "atom":
+                texts = [atom_embed_text(r["claim"], r["content"]) for r in rows.present]
+                payloads = [atom_payload(r) for r in rows.present]
+            else:
+                texts = [r["content"][:MAX_EMBED_CHARS] for r in rows.present]
+                payloads = [trace_payload(r) for r in rows.present]
+            vectors = self._embedder().embed_documents(texts)
+            index.upsert(
+                name,
+                [
+                    VectorPoint(id=int(r["id"]), vector=v, payload=p)
+                    for r, v, p in zip(rows.present, vectors, payloads, strict=True)
+                ],
+            )
+        if rows.absent:
+            index.delete(name, rows.absent)
+
+    # ------------------------------------------------------------------ graph slice
+    def _apply_graph(self, entity_type: str, rows: Rows) -> None:
+        graph = self._graph()
+        if not self._graph_ready:
+            graph.ensure_schema()
+            self._graph_ready = True
+        if entity_type == "atom":
+            if rows.present:
+                graph.upsert_atoms([_atom_node(r) for r in rows.present])
+            if rows.absent:
+                graph.delete_atoms(rows.absent)
+        elif entity_type == "link":
+            if rows.present:
+                graph.upsert_links([_link_edge(r) for r in rows.present])
+            if rows.absent:
+                graph.delete_links(rows.absent)
+        elif entity_type == "code_symbol":
+            if rows.present:
+                graph.upsert_symbols([_symbol_node(r) for r in rows.present])
+            if rows.absent:
+                graph.delete_symbols(rows.absent)
+        elif entity_type == "code_dependency":
+            resolved = [r for r in rows.present if r["dst_symbol_id"] is not None]
+            unresolved = [int(r["id"]) for r in rows.present if r["dst_symbol_id"] is None]
+            if resolved:
+                graph.upsert_dependencies([_dependency_edge(r) for r in resolved])
+            gone = rows.absent + unresolved
+            if gone:
+                graph.delete_dependencies(gone)
+
+
+def _atom_node(r: dict[str, Any]) -> AtomNode:
+    return AtomNode(
+        id=int(r["id"]),
+        type=r["type"],
+        status=r["status"],
+        confidence=float(r["confidence"]),
+        claim=r["claim"][:300],
+    )
+
+
+def _link_edge(r: dict[str, Any]) -> LinkEdge:
+    return LinkEdge(
+        id=int(r["id"]),
+        src=int(r["src_atom_id"]),
+        dst=int(r["dst_atom_id"]),
+        kind=r["kind"],
+        confidence=float(r["confidence"]),
+        inferred=bool(r["inferred"]),
+        source=r["source"],
+    )
+
+
+def _symbol_node(r: dict[str, Any]) -> SymbolNode:
+    return SymbolNode(
+        id=int(r["id"]),
+        repo=r["repo"],
+        path=r["path"],
+        name=r["name"],
+        qualified_name=r["qualified_name"],
+        kind=r["kind"],
+        language=r["language"],
+        start_line=max(1, int(r["start_line"] or 1)),
+    )
+
+
+def _dependency_edge(r: dict[str, Any]) -> DependencyEdge:
+    return DependencyEdge(
+        id=int(r["id"]),
+        src=int(r["src_symbol_id"]),
+        dst=int(r["dst_symbol_id"]),
+        kind=r["kind"],
+        line=int(r["line"]) if r["line"] else None,
+    )
+
+
+def chunks(items: Sequence[int], size: int) -> Iterable[Sequence[int]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]

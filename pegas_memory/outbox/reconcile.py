@@ -1,0 +1,195 @@
+"""Rebuild a slice from Postgres alone, and find (and repair) drift between Postgres and slices.
+
+`rebuild` drops what a slice holds for the current embedding space (or the whole graph) and
+projects every row again, reading vectors from the embedding cache so the model is called only for
+texts it never saw. `reconcile` compares ids (and, for vectors, the payload fields searches filter
+on) and reports points and nodes that are missing, orphaned or stale; with `fix=True` it repairs
+them through the same projector the worker uses.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pegas_memory.outbox.projection import Rows, atom_payload, chunks, load_rows, trace_payload
+from pegas_memory.outbox.worker import pending_events
+from pegas_memory.runtime import ProjectionRuntime
+
+log = logging.getLogger(__name__)
+
+BATCH = 500
+_COMPARED = ("type", "status", "doc_id", "topic", "language")
+
+
+@dataclass
+class SliceDrift:
+    slice: str
+    missing: list[int] = field(default_factory=list)
+    orphaned: list[int] = field(default_factory=list)
+    stale: list[int] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return len(self.missing) + len(self.orphaned) + len(self.stale)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "slice": self.slice,
+            "missing": len(self.missing),
+            "orphaned": len(self.orphaned),
+            "stale": len(self.stale),
+            "examples": {
+                "missing": self.missing[:10],
+                "orphaned": self.orphaned[:10],
+                "stale": self.stale[:10],
+            },
+        }
+
+
+@dataclass
+class DriftReport:
+    slices: list[SliceDrift]
+    outbox_pending: int
+    fixed: bool = False
+
+    @property
+    def drift(self) -> int:
+        return sum(s.total for s in self.slices)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "drift": self.drift,
+            "outbox_pending": self.outbox_pending,
+            "fixed": self.fixed,
+            "slices": [s.summary() for s in self.slices],
+        }
+
+
+def _pg_ids(rt: ProjectionRuntime, sql: str) -> set[int]:
+    with rt.db.connection() as conn:
+        return {int(r["id"]) for r in conn.execute(sql)}
+
+
+def _iter_rows(rt: ProjectionRuntime, entity_type: str, ids: list[int]) -> Iterator[Rows]:
+    for part in chunks(sorted(ids), BATCH):
+        with rt.db.connection() as conn:
+            yield load_rows(conn, entity_type, list(part))
+
+
+def _vector_drift(rt: ProjectionRuntime, entity: Literal["atom", "trace"]) -> SliceDrift:
+    table = "pm_atom" if entity == "atom" else "pm_episodic_trace"
+    drift = SliceDrift(f"vector:{entity}")
+    name = rt.projector.collection(entity)
+    index = rt.vectors.get()
+    in_pg = _pg_ids(rt, f"SELECT id FROM {table}")
+    in_slice = set(index.iter_ids(name))
+    drift.missing = sorted(in_pg - in_slice)
+    drift.orphaned = sorted(in_slice - in_pg)
+    payload_of = atom_payload if entity == "atom" else trace_payload
+    for rows in _iter_rows(rt, entity, sorted(in_pg & in_slice)):
+        stored = {
+            r.id: r.payload for r in index.retrieve(name, [int(x["id"]) for x in rows.present])
+        }
+        for row in rows.present:
+            want = payload_of(row)
+            have = stored.get(int(row["id"]), {})
+            if any(have.get(k) != want.get(k) for k in _COMPARED if k in want):
+                drift.stale.append(int(row["id"]))
+    return drift
+
+
+def _graph_drift(rt: ProjectionRuntime) -> list[SliceDrift]:
+    graph = rt.graph.get()
+    pairs: list[tuple[str, set[int], set[int]]] = [
+        ("graph:atom", _pg_ids(rt, "SELECT id FROM pm_atom"), set(graph.iter_node_ids("Atom"))),
+        (
+            "graph:link",
+            _pg_ids(rt, "SELECT id FROM pm_atom_link"),
+            set(graph.iter_edge_ids("RELATES")),
+        ),
+        (
+            "graph:code_symbol",
+            _pg_ids(rt, "SELECT id FROM pm_code_symbol"),
+            set(graph.iter_node_ids("CodeSymbol")),
+        ),
+        (
+            "graph:code_dependency",
+            _pg_ids(rt, "SELECT id FROM pm_code_dependency WHERE dst_symbol_id IS NOT NULL"),
+            set(graph.iter_edge_ids("DEPENDS")),
+        ),
+    ]
+    out = []
+    for name, in_pg, in_slice in pairs:
+        out.append(
+            SliceDrift(name, missing=sorted(in_pg - in_slice), orphaned=sorted(in_slice - in_pg))
+        )
+    return out
+
+
+_ENTITY_OF = {
+    "vector:atom": ("atom", "vector"),
+    "vector:trace": ("trace", "vector"),
+    "graph:atom": ("atom", "graph"),
+    "graph:link": ("link", "graph"),
+    "graph:code_symbol": ("code_symbol", "graph"),
+    "graph:code_dependency": ("code_dependency", "graph"),
+}
+
+
+def reconcile(rt: ProjectionRuntime, *, fix: bool = False) -> DriftReport:
+    """Compare every slice with Postgres; with fix=True, repair what differs."""
+    slices: list[SliceDrift] = []
+    if "vector" in rt.projector.targets:
+        slices += [_vector_drift(rt, "atom"), _vector_drift(rt, "trace")]
+    if "graph" in rt.projector.targets:
+        slices += _graph_drift(rt)
+    with rt.db.connection() as conn:
+        pending = pending_events(conn)
+    report = DriftReport(slices=slices, outbox_pending=pending)
+    if fix and report.drift:
+        for drift in slices:
+            entity_type, target = _ENTITY_OF[drift.slice]
+            # Orphans are ids Postgres no longer has: load_rows reports them absent -> deleted.
+            todo = sorted(set(drift.missing) | set(drift.orphaned) | set(drift.stale))
+            for rows in _iter_rows(rt, entity_type, todo):
+                rt.projector.apply(target, entity_type, rows)  # type: ignore[arg-type]
+        report.fixed = True
+    return report
+
+
+def rebuild(rt: ProjectionRuntime, target: Literal["qdrant", "graph", "all"]) -> dict[str, Any]:
+    """Recreate a slice from Postgres alone; return counts and seconds."""
+    started = time.monotonic()
+    counts: dict[str, int] = {}
+    if target in ("qdrant", "all"):
+        index = rt.vectors.get()
+        for entity in ("atom", "trace"):
+            name = rt.projector.collection(entity)  # type: ignore[arg-type]
+            index.drop(name)
+            rt.projector._ensured.discard(name)
+            table = "pm_atom" if entity == "atom" else "pm_episodic_trace"
+            ids = sorted(_pg_ids(rt, f"SELECT id FROM {table}"))
+            for rows in _iter_rows(rt, entity, ids):
+                rt.projector.apply("vector", entity, rows)
+            counts[f"vector:{entity}"] = len(ids)
+            if len(ids) > rt.settings.vector_exact_limit:
+                index.optimize(rt.projector.collection(entity))  # type: ignore[arg-type]
+    if target in ("graph", "all"):
+        graph = rt.graph.get()
+        graph.clear()
+        rt.projector._graph_ready = False
+        for entity_type, table in (
+            ("atom", "pm_atom"),
+            ("link", "pm_atom_link"),
+            ("code_symbol", "pm_code_symbol"),
+            ("code_dependency", "pm_code_dependency"),
+        ):
+            ids = sorted(_pg_ids(rt, f"SELECT id FROM {table}"))
+            for rows in _iter_rows(rt, entity_type, ids):
+                rt.projector.apply("graph", entity_type, rows)
+            counts[f"graph:{entity_type}"] = len(ids)
+    return {"target": target, "counts": counts, "seconds": round(time.monotonic() - started, 3)}

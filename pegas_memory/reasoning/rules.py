@@ -1,0 +1,338 @@
+"""memory_infer and memory_query_graph: rules applied to the link graph, and safe graph queries.
+
+Inference reads the rules (logical_rule atoms, JSON content) and the extracted links from
+Postgres, evaluates semi-naively to fixpoint (reasoning.inference, in process: the join is
+fastest there at this scale), and writes back the difference: new inferred links (inferred = true,
+source = 'inference', their derivations, the rule and premise links, in metadata), changed
+confidences, and withdrawn conclusions. Postgres stays the truth; the outbox projects the links.
+
+Truth maintenance is the same reconciliation: links touching stale or contested atoms support
+nothing, deleted links and rules are simply absent, so conclusions that rested only on them are
+withdrawn while those with another derivation stay. It runs on every memory_infer and after
+forgetting and verification change what supports what.
+
+Graph queries are structured and parameterised (no Cypher from the agent): neighbours, paths,
+counts and the derivation of an inferred link, bounded and paginated.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from psycopg.types.json import Jsonb
+
+from pegas_memory.db.pool import Conn, Database
+from pegas_memory.db.repo import storable_confidence
+from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound
+from pegas_memory.reasoning.inference import Edge, Limits, load_rules, reconcile
+from pegas_memory.runtime import ProjectionRuntime
+
+_INFER_LOCK = 7_355_608_002
+MAX_DEPTH = 6
+MAX_LIMIT = 1000
+_KIND = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
+
+
+@dataclass
+class InferReport:
+    rounds: int = 0
+    complete: bool = True
+    derived: int = 0
+    updated: int = 0
+    withdrawn: int = 0
+    kept: int = 0
+    per_rule: dict[int, int] = field(default_factory=dict)
+    rules_used: int = 0
+    rules_invalid: list[dict[str, Any]] = field(default_factory=list)
+    rules_prose_ignored: int = 0
+    seconds: float = 0.0
+
+
+def _edges(conn: Conn, inferred: bool) -> list[Edge]:
+    rows = conn.execute(
+        "SELECT src_atom_id, dst_atom_id, kind, confidence FROM pm_atom_link WHERE inferred = %s",
+        (inferred,),
+    ).fetchall()
+    return [
+        Edge(int(r["src_atom_id"]), int(r["dst_atom_id"]), r["kind"], float(r["confidence"]))
+        for r in rows
+    ]
+
+
+def needs_maintenance(db: Database) -> bool:
+    """Whether any rule or inferred link exists (else truth maintenance has nothing to do)."""
+    with db.connection() as conn:
+        row = conn.execute(
+            """SELECT EXISTS (SELECT 1 FROM pm_atom WHERE type = 'logical_rule')
+                   OR EXISTS (SELECT 1 FROM pm_atom_link WHERE inferred) AS needed"""
+        ).fetchone()
+    return bool(row and row["needed"])
+
+
+def run_inference(
+    db: Database,
+    *,
+    max_rounds: int = 100,
+    max_derived: int = 2_000_000,
+    derivations_per_rule: int = 3,
+) -> InferReport:
+    """Bring the stored inferred links to the fixpoint of the rules over the current support."""
+    started = time.monotonic()
+    report = InferReport()
+    with db.transaction() as conn:
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_INFER_LOCK,))
+        rule_rows = conn.execute(
+            """SELECT id, coalesce(nullif(content, ''), claim) AS content FROM pm_atom
+                WHERE type = 'logical_rule' AND status IN ('candidate', 'verified')
+                ORDER BY id"""
+        ).fetchall()
+        ruleset = load_rules((int(r["id"]), r["content"]) for r in rule_rows)
+        report.rules_used = len(ruleset.rules)
+        report.rules_prose_ignored = len(ruleset.prose)
+        report.rules_invalid = [
+            {"rule_id": bad.rule_id, "reason": bad.reason, "detail": bad.detail}
+            for bad in ruleset.invalid
+        ]
+        extracted = _edges(conn, False)
+        stored = _edges(conn, True)
+        unsupported = [
+            int(r["id"])
+            for r in conn.execute(
+                "SELECT id FROM pm_atom WHERE status IN ('stale', 'contested')"
+            ).fetchall()
+        ]
+        nodes = sorted({e.src for e in extracted} | {e.dst for e in extracted})
+        types = {
+            int(r["id"]): r["type"]
+            for r in conn.execute(
+                "SELECT id, type FROM pm_atom WHERE id = ANY(%s)", (nodes,)
+            ).fetchall()
+        }
+        rec = reconcile(
+            extracted,
+            stored,
+            ruleset.rules,
+            types,
+            unsupported_atoms=unsupported,
+            limits=Limits(
+                max_rounds=max_rounds,
+                max_derived=max_derived,
+                derivations_per_rule=derivations_per_rule,
+            ),
+        )
+        derivations = rec.result.derivations
+
+        def meta(key: tuple[int, int, str]) -> Jsonb:
+            return Jsonb(
+                {
+                    "derivations": [
+                        {"rule": d.rule_id, "premises": [list(p) for p in d.premises]}
+                        for d in derivations.get(key, ())
+                    ]
+                }
+            )
+
+        with conn.cursor() as cur:
+            if rec.withdraw:
+                cur.executemany(
+                    "DELETE FROM pm_atom_link WHERE src_atom_id = %s AND dst_atom_id = %s "
+                    "AND kind = %s AND inferred",
+                    list(rec.withdraw),
+                )
+            cur.executemany(
+                """INSERT INTO pm_atom_link (src_atom_id, dst_atom_id, kind, confidence, source,
+                                             inferred, metadata)
+                   VALUES (%s, %s, %s, %s, 'inference', true, %s)
+                   ON CONFLICT (src_atom_id, dst_atom_id, kind) DO NOTHING""",
+                [
+                    (e.src, e.dst, e.kind, storable_confidence(e.confidence), meta(e.key))
+                    for e in rec.add
+                ],
+            )
+            cur.executemany(
+                "UPDATE pm_atom_link SET confidence = %s, metadata = %s "
+                "WHERE src_atom_id = %s AND dst_atom_id = %s AND kind = %s AND inferred",
+                [
+                    (storable_confidence(e.confidence), meta(e.key), e.src, e.dst, e.kind)
+                    for e in rec.update
+                ],
+            )
+            # Kept conclusions may have lost one of several derivations: record the survivors.
+            cur.executemany(
+                "UPDATE pm_atom_link SET metadata = %s WHERE src_atom_id = %s "
+                "AND dst_atom_id = %s AND kind = %s AND inferred AND metadata IS DISTINCT FROM %s",
+                [(meta(k), k[0], k[1], k[2], meta(k)) for k in rec.keep],
+            )
+    report.rounds = rec.result.rounds
+    report.complete = rec.result.complete
+    report.derived = len(rec.add)
+    report.updated = len(rec.update)
+    report.withdrawn = len(rec.withdraw)
+    report.kept = len(rec.keep)
+    report.per_rule = dict(rec.result.per_rule)
+    report.seconds = round(time.monotonic() - started, 4)
+    return report
+
+
+# ---------------------------------------------------------------------- graph queries
+Op = Literal["neighbours", "paths", "counts", "derivation"]
+
+
+def _bounded(value: int, name: str, low: int, high: int) -> int:
+    if not low <= value <= high:
+        raise InvalidInput(f"{name} must be between {low} and {high}")
+    return value
+
+
+def _kinds(kinds: Sequence[str]) -> list[str]:
+    bad = [k for k in kinds if not _KIND.match(k)]
+    if bad:
+        raise InvalidInput(
+            f"edge kinds are single lowercase tokens like depends_on; not {bad[:3]!r}"
+        )
+    return list(kinds)
+
+
+def query_graph(
+    db: Database,
+    runtime: ProjectionRuntime,
+    op: Op,
+    *,
+    node_id: int | None = None,
+    label: Literal["Atom", "CodeSymbol"] = "Atom",
+    target_id: int | None = None,
+    kinds: Sequence[str] = (),
+    direction: Literal["out", "in", "both"] = "both",
+    depth: int = 1,
+    limit: int = 50,
+    offset: int = 0,
+    src: int | None = None,
+    dst: int | None = None,
+    kind: str | None = None,
+) -> dict[str, Any]:
+    kinds = _kinds(kinds)
+    if op == "counts":
+        with db.connection() as conn:
+            rows = conn.execute(
+                "SELECT kind, inferred, count(*) AS n FROM pm_atom_link GROUP BY kind, inferred"
+            ).fetchall()
+            deps = conn.execute(
+                "SELECT kind, count(*) AS n FROM pm_code_dependency GROUP BY kind"
+            ).fetchall()
+        counts: dict[str, dict[str, int]] = {}
+        for r in rows:
+            counts.setdefault(r["kind"], {"extracted": 0, "inferred": 0})[
+                "inferred" if r["inferred"] else "extracted"
+            ] = int(r["n"])
+        return {
+            "op": op,
+            "links_by_kind": counts,
+            "code_dependencies_by_kind": {r["kind"]: int(r["n"]) for r in deps},
+        }
+    if op == "derivation":
+        if src is None or dst is None or kind is None:
+            raise InvalidInput("derivation needs src, dst and kind of the inferred link")
+        _kinds([kind])
+        with db.connection() as conn:
+            row = conn.execute(
+                """SELECT id, inferred, source, confidence, metadata FROM pm_atom_link
+                    WHERE src_atom_id = %s AND dst_atom_id = %s AND kind = %s""",
+                (src, dst, kind),
+            ).fetchone()
+        if row is None:
+            raise NotFound(f"no link {src} -{kind}-> {dst}; use op=neighbours to see links")
+        return {
+            "op": op,
+            "link_id": int(row["id"]),
+            "inferred": bool(row["inferred"]),
+            "source": row["source"],
+            "confidence": float(row["confidence"]),
+            "derivations": (row["metadata"] or {}).get("derivations", []),
+        }
+    limit = _bounded(limit, "limit", 1, MAX_LIMIT)
+    offset = _bounded(offset, "offset", 0, 100_000)
+    if node_id is None:
+        raise InvalidInput(f"{op} needs node_id (an atom or code symbol id)")
+    try:
+        graph = runtime.graph.get()
+        if op == "neighbours":
+            paths = graph.neighbours(
+                label,
+                node_id,
+                kinds=kinds,
+                direction=direction,
+                depth=_bounded(depth, "depth", 1, MAX_DEPTH),
+                limit=limit,
+                offset=offset,
+            )
+        elif op == "paths":
+            if target_id is None:
+                raise InvalidInput("paths needs target_id")
+            paths = graph.paths(
+                label,
+                node_id,
+                target_id,
+                kinds=kinds,
+                max_depth=_bounded(depth, "depth", 1, MAX_DEPTH),
+                limit=limit,
+                direction=direction,
+            )
+        else:
+            raise InvalidInput(f"unknown op {op!r}: use neighbours, paths, counts or derivation")
+    except BackendUnavailable as exc:
+        raise BackendUnavailable(
+            f"{exc}. The graph slice is rebuildable: `pegas-memory rebuild --target graph`"
+        ) from exc
+    return {"op": op, "paths": _describe(db, label, paths), "limit": limit, "offset": offset}
+
+
+def _describe(db: Database, label: str, paths: Sequence[Any]) -> list[dict[str, Any]]:
+    """Paths with node names and the authoritative edge attributes from Postgres."""
+    node_ids = sorted({n for p in paths for n in p.node_ids})
+    edge_ids = sorted({e.id for p in paths for e in p.edges})
+    names: dict[int, str] = {}
+    edges: dict[int, dict[str, Any]] = {}
+    with db.connection() as conn:
+        if label == "Atom":
+            for r in conn.execute(
+                "SELECT id, claim, type, status FROM pm_atom WHERE id = ANY(%s)", (node_ids,)
+            ):
+                names[int(r["id"])] = f"[{r['type']}, {r['status']}] {r['claim'][:200]}"
+            for r in conn.execute(
+                "SELECT id, confidence, inferred, source FROM pm_atom_link WHERE id = ANY(%s)",
+                (edge_ids,),
+            ):
+                edges[int(r["id"])] = dict(r)
+        else:
+            for r in conn.execute(
+                "SELECT id, qualified_name, path, start_line FROM pm_code_symbol "
+                "WHERE id = ANY(%s)",
+                (node_ids,),
+            ):
+                names[int(r["id"])] = f"{r['qualified_name']} ({r['path']}:{r['start_line']})"
+            for r in conn.execute(
+                "SELECT id, line FROM pm_code_dependency WHERE id = ANY(%s)", (edge_ids,)
+            ):
+                edges[int(r["id"])] = dict(r)
+    out = []
+    for p in paths:
+        out.append(
+            {
+                "nodes": [{"id": n, "name": names.get(n, "")} for n in p.node_ids],
+                "edges": [
+                    {
+                        "id": e.id,
+                        "kind": e.kind,
+                        "src": e.src,
+                        "dst": e.dst,
+                        **{k: v for k, v in edges.get(e.id, {}).items() if k != "id"},
+                    }
+                    for e in p.edges
+                ],
+            }
+        )
+    return out

@@ -1,0 +1,179 @@
+"""memory_get_context: the evidence for a question, fitted to a token budget.
+
+Hybrid search picks the atoms; each brings its citations (document title, locator, quote) and the
+source text around its evidence (the cited chunk and its neighbours: small-to-big). Near-repeats
+are dropped, the rest is ordered by score and cut to the budget, and returned twice: as text with
+[n] markers ready to paste into a prompt, and as a structured list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pegas_memory.db.pool import Conn
+from pegas_memory.models import CitationOut, ContextItem, SearchHit
+from pegas_memory.text import normalize_text
+
+CHARS_PER_TOKEN = 4  # a conservative average for English and Russian with common tokenizers
+NEIGHBOUR_CHUNKS = 1
+MAX_CONTEXT_CHARS_PER_ITEM = 1_500
+
+
+def estimate_tokens(text: str) -> int:
+    return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+
+
+@dataclass(frozen=True)
+class Window:
+    doc_id: int
+    text: str
+
+
+def chunk_windows(conn: Conn, chunk_ids: Sequence[int]) -> dict[int, Window]:
+    """For each cited chunk: its text joined with its neighbours in the same document."""
+    if not chunk_ids:
+        return {}
+    rows = conn.execute(
+        """SELECT c.id AS cited, n.ord, n.content, c.doc_id
+             FROM pm_chunk c
+             JOIN pm_chunk n ON n.doc_id = c.doc_id
+                            AND n.ord BETWEEN c.ord - %(n)s AND c.ord + %(n)s
+            WHERE c.id = ANY(%(ids)s)
+            ORDER BY c.id, n.ord""",
+        {"ids": list(chunk_ids), "n": NEIGHBOUR_CHUNKS},
+    ).fetchall()
+    parts: dict[int, list[str]] = {}
+    docs: dict[int, int] = {}
+    for r in rows:
+        parts.setdefault(int(r["cited"]), []).append(r["content"])
+        docs[int(r["cited"])] = int(r["doc_id"])
+    return {cid: Window(docs[cid], "\n".join(texts)) for cid, texts in parts.items()}
+
+
+def cited_chunks(conn: Conn, atom_ids: Sequence[int]) -> dict[int, list[int]]:
+    rows = conn.execute(
+        "SELECT atom_id, chunk_id FROM pm_citation "
+        "WHERE atom_id = ANY(%s) AND chunk_id IS NOT NULL ORDER BY id",
+        (list(atom_ids),),
+    ).fetchall()
+    out: dict[int, list[int]] = {}
+    for r in rows:
+        out.setdefault(int(r["atom_id"]), []).append(int(r["chunk_id"]))
+    return out
+
+
+def _trim(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _source_line(c: CitationOut) -> str:
+    where = (
+        c.document_title or c.uri or (f"code symbol {c.code_symbol_id}" if c.code_symbol_id else "")
+    )
+    parts = [p for p in (where, c.locator) if p]
+    return ", ".join(parts)
+
+
+def assemble(
+    hits: Sequence[SearchHit],
+    windows: dict[int, str],
+    *,
+    budget_tokens: int,
+) -> tuple[str, list[ContextItem], bool]:
+    """Deduplicate, order and fit the evidence; return (text, items, truncated)."""
+    seen_claims: set[str] = set()
+    seen_windows: set[str] = set()
+    blocks: list[str] = []
+    items: list[ContextItem] = []
+    used = 0
+    truncated = False
+    for hit in hits:
+        key = normalize_text(hit.claim)
+        if key in seen_claims:
+            continue
+        seen_claims.add(key)
+        window = windows.get(hit.id, "")
+        if window and window in seen_windows:
+            window = ""  # the same passage is already shown for an earlier item
+        if window:
+            seen_windows.add(window)
+        marker = len(items) + 1
+        head = f"[{marker}] {hit.claim}"
+        meta = [hit.type]
+        if hit.status:
+            meta.append(hit.status)
+        if hit.confidence is not None:
+            meta.append(f"confidence {hit.confidence:.2f}")
+        lines = [f"{head} ({', '.join(meta)})"]
+        for c in hit.citations[:2]:
+            source = _source_line(c)
+            if source:
+                lines.append(f"    source: {source}")
+            if c.quote and normalize_text(c.quote) != key:
+                lines.append(f'    quote: "{_trim(c.quote, 400)}"')
+        context = _trim(window, MAX_CONTEXT_CHARS_PER_ITEM) if window else ""
+        if context:
+            lines.append(f"    context: {context}")
+        block = "\n".join(lines)
+        cost = estimate_tokens(block) + 1
+        if used + cost > budget_tokens:
+            # Try the item without its surrounding text before giving up on it.
+            short = "\n".join(line for line in lines if not line.startswith("    context:"))
+            if used + estimate_tokens(short) + 1 > budget_tokens:
+                truncated = True
+                break
+            block, context, cost = short, "", estimate_tokens(short) + 1
+            truncated = True
+        used += cost
+        blocks.append(block)
+        items.append(
+            ContextItem(
+                marker=marker,
+                atom_id=hit.id,
+                scope=hit.scope,
+                type=hit.type,
+                status=hit.status,
+                confidence=hit.confidence,
+                claim=hit.claim,
+                score=hit.score,
+                citations=hit.citations,
+                context=context,
+            )
+        )
+    return "\n\n".join(blocks), items, truncated
+
+
+def windows_for(conn: Conn, hits: Sequence[SearchHit]) -> dict[int, str]:
+    """The small-to-big text around each knowledge hit's first cited chunk."""
+    atom_ids = [h.id for h in hits if h.scope == "knowledge"]
+    if not atom_ids:
+        return {}
+    chunks_of = cited_chunks(conn, atom_ids)
+    first = {a: ids[0] for a, ids in chunks_of.items() if ids}
+    win = chunk_windows(conn, sorted(set(first.values())))
+    return {a: win[c].text for a, c in first.items() if c in win}
+
+
+# The best query-passage cosine below which evidence is weak, for models whose similarity scale
+# is compressed (e5: unrelated pairs sit near 0.75, a matching passage above 0.83).
+MODEL_WEAK_COSINE: dict[str, float] = {"local/multilingual-e5-small-q4": 0.80}
+
+
+def weak_cosine_for(model_id: str, default: float) -> float:
+    return MODEL_WEAK_COSINE.get(model_id, default)
+
+
+def weak(hits: Sequence[SearchHit], arms: dict[str, Any], threshold: float) -> bool:
+    """Is the best evidence weak? No hit, or neither arm found anything convincing."""
+    if not hits:
+        return True
+    atom = arms.get("atom", {})
+    dense_note = (atom.get("dense") or {}).get("note") or ""
+    lexical_weight = (atom.get("lexical") or {}).get("weight", 0.0)
+    cosine = 0.0
+    if dense_note.startswith("top cosine"):
+        cosine = float(dense_note.split()[-1])
+    return cosine < threshold and lexical_weight < 0.25

@@ -1,0 +1,442 @@
+"""Hybrid retrieval: a dense arm, a lexical BM25 arm in Postgres, graph expansion, fused.
+
+Each arm is a method that returns a ranked list and can be weighed or used alone:
+- dense: the vector slice (cosine over the current embedding space's collection);
+- lexical: BM25 over the tsvector of atoms (or traces), in Postgres (lexical.py: analysis with
+  the russian, english and simple configurations, cached frequencies, candidate pruning);
+- graph: one hop over pm_atom_link from the top fused hits, weighted by link kind and confidence
+  (read from Postgres, the truth, so expansion never lags the outbox).
+Fusion weighs each arm by its evidence: a lexical arm that matched almost none of the query's
+terms (an English question over Russian text) or a dense arm whose best cosine is low is turned
+down instead of dragging the other arm down. The hybrid fuses normalised scores (a convex
+combination, `fusion.score_fusion`), which keeps how far ahead an arm's best hit is; weighted
+RRF stays available (`hybrid_rrf`). Then status multipliers, optional recency decay and MMR.
+Presets name the combinations; `plain_rrf` (equal-weight RRF of the two arms) is the baseline.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from pegas_memory.db.pool import Conn, Database
+from pegas_memory.db.repo import citations_for
+from pegas_memory.errors import BackendUnavailable, InvalidInput
+from pegas_memory.qdrant_store.index import VectorFilter
+from pegas_memory.runtime import ProjectionRuntime
+from pegas_memory.search.fusion import (
+    ArmHit,
+    Fused,
+    adjust,
+    dense_weight,
+    lexical_weight,
+    mmr,
+    score_fusion,
+    weighted_rrf,
+)
+from pegas_memory.search.lexical import Entity, LexicalIndex
+
+log = logging.getLogger(__name__)
+
+MAX_QUERY_CHARS = 4_000
+POOL = 50  # candidates each arm contributes
+# Share of the lexical arm in score fusion when both arms are fully trusted; the dense arm gets
+# the rest. 0.5 was best or within 0.002 of best on XQuAD-ru and LoCoMo (bench/eval_retrieval.py).
+LEXICAL_SHARE = 0.5
+# Graph neighbours count this much relative to the strongest text arm.
+GRAPH_SHARE = 0.5
+
+# How much a neighbour reached through a link of this kind is worth, relative to its seed.
+LINK_KIND_WEIGHT = {
+    "defines": 0.8,
+    "depends_on": 0.7,
+    "cause": 0.7,
+    "reference": 0.6,
+    "contradicts": 0.6,
+    "corroborates": 0.6,
+    "inference": 0.5,
+    "calls": 0.5,
+    "duplicate_of": 0.2,
+}
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    dense: bool = True
+    lexical: bool = True
+    graph: bool = True
+    status: bool = True
+    mmr: bool = True
+    adaptive: bool = True  # evidence-based arm weights; False = plain equal-weight RRF
+    fusion: Literal["score", "rrf"] = "score"  # convex combination of scores, or weighted RRF
+    description: str = ""
+
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset("hybrid", description="dense + lexical + graph, score fusion, status, MMR"),
+        Preset(
+            "hybrid_rrf",
+            fusion="rrf",
+            description="hybrid with evidence-weighted RRF instead of score fusion",
+        ),
+        Preset("dense", lexical=False, graph=False, mmr=False, description="vector arm only"),
+        Preset("lexical", dense=False, graph=False, mmr=False, description="BM25 arm only"),
+        Preset("no_graph", graph=False, description="hybrid without graph expansion"),
+        Preset("no_status", status=False, description="hybrid without status weighting"),
+        Preset("no_mmr", mmr=False, description="hybrid without MMR diversity"),
+        Preset(
+            "plain_rrf",
+            graph=False,
+            status=False,
+            mmr=False,
+            adaptive=False,
+            fusion="rrf",
+            description="baseline: equal-weight RRF of the dense and lexical arms",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class SearchFilter:
+    types: tuple[str, ...] = ()
+    statuses: tuple[str, ...] = ()
+    doc_ids: tuple[int, ...] = ()
+    topics: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+    session_id: str | None = None  # episodic only
+
+    def vector_filter(self, entity: Entity) -> VectorFilter:
+        if entity == "trace":
+            return VectorFilter(
+                languages=self.languages,
+                created_after=self.created_after,
+                created_before=self.created_before,
+            )
+        return VectorFilter(
+            types=self.types,
+            statuses=self.statuses,
+            doc_ids=self.doc_ids,
+            topics=self.topics,
+            tags=self.tags,
+            languages=self.languages,
+            created_after=self.created_after,
+            created_before=self.created_before,
+        )
+
+    def sql(self, entity: Entity, alias: str = "t") -> tuple[str, dict[str, Any]]:
+        """A WHERE fragment (starting with AND) and its parameters; values are never inlined."""
+        parts: list[str] = []
+        params: dict[str, Any] = {}
+
+        def add(cond: str, name: str, value: Any) -> None:
+            parts.append(cond.format(a=alias, p=name))
+            params[name] = value
+
+        if entity == "atom":
+            if self.types:
+                add("{a}.type = ANY(%({p})s)", "f_types", list(self.types))
+            if self.statuses:
+                add("{a}.status = ANY(%({p})s)", "f_statuses", list(self.statuses))
+            if self.doc_ids:
+                add("{a}.doc_id = ANY(%({p})s)", "f_docs", list(self.doc_ids))
+            if self.topics:
+                add("{a}.topic = ANY(%({p})s)", "f_topics", list(self.topics))
+            if self.tags:
+                add("{a}.tags && %({p})s::text[]", "f_tags", list(self.tags))
+        elif self.session_id:
+            add("{a}.session_id = %({p})s", "f_session", self.session_id)
+        if self.languages:
+            add("{a}.language = ANY(%({p})s)", "f_langs", list(self.languages))
+        if self.created_after:
+            add("{a}.created_at >= %({p})s", "f_after", self.created_after)
+        if self.created_before:
+            add("{a}.created_at < %({p})s", "f_before", self.created_before)
+        return "".join(f" AND {p}" for p in parts), params
+
+
+@dataclass
+class ArmResult:
+    hits: list[ArmHit]
+    weight: float
+    note: str | None = None
+
+
+@dataclass
+class Ranked:
+    """The fused ranking of one entity kind, before rows are fetched."""
+
+    entity: Entity
+    fused: list[Fused]
+    arms: dict[str, ArmResult] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+class Searcher:
+    def __init__(self, db: Database, runtime: ProjectionRuntime):
+        self.db = db
+        self.runtime = runtime
+        self.lexical = LexicalIndex()
+        self._threads: ThreadPoolExecutor | None = None
+        self._threads_lock = threading.Lock()
+
+    def invalidate_stats(self) -> None:
+        self.lexical.invalidate()
+
+    def _helpers(self) -> ThreadPoolExecutor:
+        with self._threads_lock:
+            if self._threads is None:
+                self._threads = ThreadPoolExecutor(max_workers=8, thread_name_prefix="pegas-search")
+            return self._threads
+
+    def close(self) -> None:
+        """Stop the helper threads (a search still running finishes first); a later search
+        starts new ones."""
+        with self._threads_lock:
+            threads, self._threads = self._threads, None
+        if threads is not None:
+            threads.shutdown(wait=True)
+
+    # ------------------------------------------------------------------ arms
+    def lexical_arm(
+        self, conn: Conn, query: str, entity: Entity, flt: SearchFilter, k: int = POOL
+    ) -> ArmResult:
+        """BM25 over the tsvector (lexical.py); the weight follows the best hit's idf coverage."""
+        where, params = flt.sql(entity)
+        found = self.lexical.search(conn, query, entity, k, where, params)
+        hits = [ArmHit(i, score) for i, score in found.hits]
+        weight = lexical_weight(found.coverage) if hits else 0.0
+        return ArmResult(hits, weight, found.note)
+
+    def dense_arm(self, query: str, entity: Entity, flt: SearchFilter, k: int = POOL) -> ArmResult:
+        """Nearest neighbours in the vector slice; the weight follows the best cosine."""
+        embedder = self.runtime.embedder.get()
+        index = self.runtime.vectors.get()
+        name = self.runtime.projector.collection(entity)
+        vector = embedder.embed_query(query)
+        found = index.search(name, vector, k=k, where=flt.vector_filter(entity), with_payload=False)
+        hits = [ArmHit(h.id, h.score) for h in found]
+        if not hits:
+            return ArmResult([], 0.0, "no vector match")
+        return ArmResult(hits, dense_weight(hits[0].score), f"top cosine {hits[0].score:.3f}")
+
+    def graph_arm(self, conn: Conn, seeds: Sequence[Fused], k: int = POOL) -> ArmResult:
+        """One hop over links from the seeds, scored by seed score x kind weight x confidence."""
+        if not seeds:
+            return ArmResult([], 0.0)
+        seed_score = {f.id: f.score for f in seeds}
+        rows = conn.execute(
+            """SELECT src_atom_id, dst_atom_id, kind, confidence FROM pm_atom_link
+                WHERE src_atom_id = ANY(%(ids)s) OR dst_atom_id = ANY(%(ids)s)""",
+            {"ids": list(seed_score)},
+        ).fetchall()
+        best: dict[int, float] = {}
+        for r in rows:
+            ends = ((r["src_atom_id"], r["dst_atom_id"]), (r["dst_atom_id"], r["src_atom_id"]))
+            for seed, other in ends:
+                if seed in seed_score and other != seed:
+                    w = LINK_KIND_WEIGHT.get(r["kind"], 0.5) * float(r["confidence"])
+                    best[other] = max(best.get(other, 0.0), seed_score[seed] * w)
+        hits = sorted((ArmHit(i, s) for i, s in best.items()), key=lambda h: (-h.score, h.id))
+        return ArmResult(hits[:k], GRAPH_SHARE if hits else 0.0)
+
+    # ------------------------------------------------------------------ composition
+    def _lexical_alone(self, query: str, entity: Entity, flt: SearchFilter, k: int) -> ArmResult:
+        with self.db.connection() as conn:
+            return self.lexical_arm(conn, query, entity, flt, k)
+
+    def rank(
+        self, query: str, entity: Entity, preset: Preset, flt: SearchFilter, *, pool: int = POOL
+    ) -> Ranked:
+        ranked = Ranked(entity=entity, fused=[])
+        # The lexical arm mostly waits on Postgres while the dense arm runs in this process:
+        # with both, the lexical query is sent from a helper thread and the two overlap.
+        lexical: Future[ArmResult] | None = None
+        if preset.lexical and preset.dense:
+            lexical = self._helpers().submit(self._lexical_alone, query, entity, flt, pool)
+        elif preset.lexical:
+            ranked.arms["lexical"] = self._lexical_alone(query, entity, flt, pool)
+        dense: ArmResult | None = None
+        if preset.dense:
+            try:
+                dense = self.dense_arm(query, entity, flt, pool)
+            except BackendUnavailable as exc:
+                ranked.warnings.append(f"dense arm unavailable: {exc}")
+        if lexical is not None:
+            ranked.arms["lexical"] = lexical.result()
+        if dense is not None:
+            ranked.arms["dense"] = dense
+        weights = {
+            arm: (res.weight if preset.adaptive else (1.0 if res.hits else 0.0))
+            for arm, res in ranked.arms.items()
+        }
+        if len(ranked.arms) == 1:  # a single arm is used as is
+            weights = {arm: 1.0 for arm in ranked.arms}
+        elif preset.fusion == "score":
+            weights = {
+                arm: w * (LEXICAL_SHARE if arm == "lexical" else 1.0 - LEXICAL_SHARE)
+                for arm, w in weights.items()
+            }
+        fused = self.fuse(preset, ranked.arms, weights)
+        if preset.graph and entity == "atom" and fused:
+            with self.db.connection() as conn:
+                graph = self.graph_arm(conn, fused[:10], pool)
+            ranked.arms["graph"] = graph
+            if graph.hits:
+                weights["graph"] = graph.weight * max(weights.values(), default=1.0)
+                fused = self.fuse(preset, ranked.arms, weights)
+        ranked.fused = fused
+        return ranked
+
+    @staticmethod
+    def fuse(preset: Preset, arms: dict[str, ArmResult], weights: dict[str, float]) -> list[Fused]:
+        lists = {a: r.hits for a, r in arms.items()}
+        if preset.fusion == "rrf":
+            return weighted_rrf(lists, weights)
+        # Min-max per arm: cosines sit in a narrow band far from 0, and the weakest BM25 hit of
+        # the pool is as good as a miss (LoCoMo recall@10 0.725 dividing BM25 by its best, 0.734
+        # min-max).
+        return score_fusion(lists, weights, minmax=("dense", "lexical"))
+
+    def finish(
+        self,
+        ranked: Ranked,
+        rows: dict[int, dict[str, Any]],
+        preset: Preset,
+        *,
+        limit: int,
+        half_life_days: float | None,
+    ) -> list[Fused]:
+        """Drop what the filters excluded, weigh status and age, diversify."""
+        fused = [f for f in ranked.fused if f.id in rows]
+        if preset.status and ranked.entity == "atom":
+            fused = adjust(
+                fused,
+                status={i: r["status"] for i, r in rows.items()},
+                created_at={i: r["created_at"] for i, r in rows.items()},
+                half_life_days=half_life_days,
+            )
+        elif half_life_days:
+            fused = adjust(
+                fused,
+                status={},
+                created_at={i: r["created_at"] for i, r in rows.items()},
+                half_life_days=half_life_days,
+            )
+        if preset.mmr and len(fused) > limit:
+            pool = fused[: max(limit * 3, 20)]
+            fused = mmr(pool, self._vectors(ranked.entity, [f.id for f in pool]), k=limit)
+        return fused[:limit]
+
+    def _vectors(self, entity: Entity, ids: list[int]) -> dict[int, Sequence[float]]:
+        try:
+            index = self.runtime.vectors.get()
+            name = self.runtime.projector.collection(entity)
+            return {
+                r.id: r.vector
+                for r in index.retrieve(name, ids, with_vectors=True, with_payload=False)
+                if r.vector
+            }
+        except BackendUnavailable:
+            return {}
+
+    def fetch_rows(
+        self, entity: Entity, ids: Sequence[int], flt: SearchFilter
+    ) -> dict[int, dict[str, Any]]:
+        """The rows of these ids that pass the filters (graph neighbours are checked here)."""
+        if not ids:
+            return {}
+        where, params = flt.sql(entity)
+        if entity == "atom":
+            sql = f"""SELECT t.id, t.type, t.status, t.confidence, t.claim, t.content, t.topic,
+                             t.tags, t.doc_id, t.language, t.created_at
+                        FROM pm_atom t WHERE t.id = ANY(%(ids)s) {where}"""
+        else:
+            sql = f"""SELECT t.id, t.kind AS type, t.content AS claim, '' AS content,
+                             t.session_id, t.language, t.created_at
+                        FROM pm_episodic_trace t WHERE t.id = ANY(%(ids)s) {where}"""
+        with self.db.connection() as conn:
+            rows = conn.execute(sql, {"ids": list(ids), **params}).fetchall()
+        return {int(r["id"]): dict(r) for r in rows}
+
+    def search(
+        self,
+        query: str,
+        *,
+        scope: Literal["knowledge", "episodic", "all"] = "knowledge",
+        preset: str = "hybrid",
+        limit: int = 10,
+        flt: SearchFilter | None = None,
+        half_life_days: float | None = None,
+        with_citations: bool = True,
+    ) -> tuple[list[dict[str, Any]], list[str], dict[str, Any]]:
+        """Rank atoms and/or traces for a query; return (hits, warnings, arm diagnostics)."""
+        query = validate_query(query)
+        if preset not in PRESETS:
+            raise InvalidInput(f"unknown preset {preset!r}; use one of {', '.join(PRESETS)}")
+        p = PRESETS[preset]
+        flt = flt or SearchFilter()
+        entities: list[Entity] = (
+            ["atom"]
+            if scope == "knowledge"
+            else ["trace"]
+            if scope == "episodic"
+            else ["atom", "trace"]
+        )
+        hits: list[dict[str, Any]] = []
+        warnings: list[str] = []
+        diagnostics: dict[str, Any] = {}
+        for entity in entities:
+            ranked = self.rank(query, entity, p, flt, pool=max(POOL, limit * 3))
+            warnings += ranked.warnings
+            diagnostics[entity] = {
+                arm: {"weight": round(r.weight, 3), "hits": len(r.hits), "note": r.note}
+                for arm, r in ranked.arms.items()
+            }
+            head = [f.id for f in ranked.fused[: max(limit * 3, 30)]]
+            rows = self.fetch_rows(entity, head, flt)
+            ranked.fused = [f for f in ranked.fused if f.id in rows]
+            final = self.finish(ranked, rows, p, limit=limit, half_life_days=half_life_days)
+            for f in final:
+                row = rows[f.id]
+                hits.append(
+                    {
+                        **row,
+                        "scope": "knowledge" if entity == "atom" else "episodic",
+                        "score": f.score,
+                        "arms": dict(f.ranks),
+                    }
+                )
+        if len(entities) > 1:
+            hits.sort(key=lambda h: -h["score"])
+            hits = hits[:limit]
+        if with_citations:
+            atom_ids = [h["id"] for h in hits if h["scope"] == "knowledge"]
+            with self.db.connection() as conn:
+                cites = citations_for(conn, atom_ids)
+            for h in hits:
+                h["citations"] = cites.get(h["id"], []) if h["scope"] == "knowledge" else []
+        return hits, warnings, diagnostics
+
+
+def validate_query(query: str) -> str:
+    if "\x00" in query:
+        raise InvalidInput("the query contains a NUL character; remove it")
+    if not query.strip():
+        raise InvalidInput("the query is empty; say what to look for")
+    if len(query) > MAX_QUERY_CHARS:
+        raise InvalidInput(
+            f"the query is {len(query):,} characters; keep it under {MAX_QUERY_CHARS:,}"
+        )
+    return query.strip()

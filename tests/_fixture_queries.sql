@@ -1,0 +1,3 @@
+-- name: one
+-- The first and only block.
+SELECT 1

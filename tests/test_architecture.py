@@ -1,0 +1,226 @@
+"""The layout holds: no import cycles, no oversized module, SQL in `.sql` files, blocks that load.
+
+Imports are read from the source with `ast` (function-local ones included, `if TYPE_CHECKING:`
+blocks left out, since they never run). An edge goes to the module named: ``from pkg.mod import
+x`` depends on ``pkg.mod``; ``from pkg import mod`` on ``pkg.mod`` when ``mod`` is a module, else
+on ``pkg``. A package's ``__init__`` sits above its modules (it re-exports them and holds the
+factory), so a module importing a sibling does not depend on its own package.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from pegas_memory.db.sql import compose, load_queries, parse_blocks
+
+PKG = Path(__file__).resolve().parent.parent / "pegas_memory"
+MAX_LINES = 600
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PKG.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {_module_name(p): p for p in sorted(PKG.rglob("*.py"))}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def walk(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                for sub in child.orelse:
+                    walk(sub)
+                continue
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                found.append(child)
+            walk(child)
+
+    walk(tree)
+    return found
+
+
+def _resolve(module: str, node: ast.ImportFrom) -> str | None:
+    if not node.level:
+        return node.module
+    base = module.split(".")
+    if MODULES[module].name != "__init__.py":
+        base = base[:-1]
+    base = base[: len(base) - node.level + 1]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+def import_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {name: set() for name in MODULES}
+    for name, path in MODULES.items():
+        for node in _imports(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                target = _resolve(name, node)
+                if target is None:
+                    continue
+                targets = []
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}"
+                    targets.append(sub if sub in MODULES else target)
+            graph[name].update(t for t in targets if t in MODULES and t != name)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    counter = 0
+
+    def visit(v: str) -> None:
+        nonlocal counter
+        index[v] = low[v] = counter
+        counter += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycles() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_cycle_finder_sees_a_cycle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_modules_below_the_size_limit() -> None:
+    long = {
+        name: n
+        for name, path in MODULES.items()
+        if (n := len(path.read_text().splitlines())) > MAX_LINES
+    }
+    assert long == {}
+
+
+# A string literal that starts like a SQL statement. Cypher (the graph stores) starts with MATCH,
+# MERGE, CREATE or UNWIND and is not SQL.
+_SQL_START = re.compile(
+    r"^\s*(SELECT\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|WITH\s+\w+\s+AS\s*\()",
+    re.I,
+)
+
+
+def sql_literals(path: Path) -> list[int]:
+    lines = []
+    tree = ast.parse(path.read_text())
+    in_fstring = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) in in_fstring:
+                continue
+            if _SQL_START.match(node.value):
+                lines.append(node.lineno)
+        elif isinstance(node, ast.JoinedStr):
+            head = "".join(v.value for v in node.values if isinstance(v, ast.Constant))
+            if _SQL_START.match(head):
+                lines.append(node.lineno)
+    return lines
+
+
+def test_sql_lives_in_sql_files() -> None:
+    found = {
+        name: at
+        for name, path in MODULES.items()
+        if not name.startswith("pegas_memory.memgraph_store") and (at := sql_literals(path))
+    }
+    assert found == {}
+
+
+def test_sql_finder_sees_sql() -> None:
+    tree = 'X = "SELECT 1"\nY = f"UPDATE pm_atom SET status = {s}"\nZ = "MATCH (a) RETURN a"\n'
+    path = Path(__file__).with_name("_sql_probe.tmp")
+    path.write_text(tree)
+    try:
+        assert sql_literals(path) == [1, 2]
+    finally:
+        path.unlink()
+
+
+def test_every_query_file_loads() -> None:
+    """Importing every module loads every `.sql` file through `load_queries` (fields checked)."""
+    for name in MODULES:
+        importlib.import_module(name)
+    sql_files = sorted(PKG.rglob("*.sql"))
+    for path in sql_files:
+        assert parse_blocks(path.read_text(), origin=str(path))
+
+
+def test_parse_blocks_rejects_mistakes() -> None:
+    assert parse_blocks("-- name: a\n-- says what\nSELECT 1;\n-- name: b\nSELECT 2\n") == {
+        "a": "SELECT 1;",
+        "b": "SELECT 2",
+    }
+    with pytest.raises(ValueError, match="twice"):
+        parse_blocks("-- name: a\nSELECT 1\n-- name: a\nSELECT 2\n")
+    with pytest.raises(ValueError, match="empty"):
+        parse_blocks("-- name: a\n-- only a comment\n")
+    with pytest.raises(ValueError, match="before the first"):
+        parse_blocks("SELECT 1\n-- name: a\nSELECT 2\n")
+
+
+def test_load_queries_checks_fields(tmp_path: Path) -> None:
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True)
+    class Two:
+        one: str
+        two: str
+
+    with pytest.raises(ValueError, match=r"no block for \['two'\]"):
+        load_queries(Two, "tests", "_fixture_queries.sql")
+
+
+def test_compose_quotes_identifiers() -> None:
+    from psycopg import sql
+
+    composed = compose("SELECT count(*) FROM {table}", table='pm_atom"; DROP')
+    assert composed == sql.Composed(
+        [sql.SQL("SELECT count(*) FROM "), sql.Identifier('pm_atom"; DROP')]
+    )
