@@ -202,50 +202,37 @@ class CodeQuery:
         if alternatives:
             count = f"{len(alternatives) + 1}{'+' if len(alternatives) >= 10 else ''}"
             warnings.append(
-                f"{symbol!r} matches {count} symbols; answered for {focal['qualified_name']} "
-                f"({focal['path']}:{focal['start_line']}); pass symbol_id or a qualified name "
+                f"{symbol!r} matches {count} symbols; answered for {focal.qualified_name} "
+                f"({focal.path}:{focal.start_line}); pass symbol_id or a qualified name "
                 "for another"
             )
         if build:
             warnings.extend(self.build(repo))
-        paths, source = self._walk(
-            focal["id"], kinds, direction, depth, limit + 1, offset, warnings
-        )
+        paths, source = self._walk(focal.id, kinds, direction, depth, limit + 1, offset, warnings)
         has_more = len(paths) > limit
         with self.db.connection() as conn:
             out = self._describe(conn, paths[:limit], warnings)
             external = []
             if offset == 0 and direction != "in":
-                external = self._external(conn, focal["id"], kinds)
+                external = self._external(conn, focal.id, kinds)
         return CodeGraphResult(
             repo=repo,
-            symbol=CodeSymbolOut(**focal),
+            symbol=focal,
             relation=relation,
             depth=depth,
             offset=offset,
             paths=out,
             has_more=has_more,
             external=external,
-            alternatives=[CodeSymbolOut(**a) for a in alternatives],
+            alternatives=alternatives,
             source=source,
             warnings=warnings,
         )
 
     def _find_symbol(
         self, conn: Conn, repo: str, symbol: str | None, symbol_id: int | None
-    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        keep = (
-            "id",
-            "repo",
-            "path",
-            "language",
-            "name",
-            "qualified_name",
-            "kind",
-            "start_line",
-            "end_line",
-            "signature",
-        )
+    ) -> tuple[CodeSymbolOut, list[CodeSymbolOut]]:
+        """The symbol asked about, and the others its name also matches when it is ambiguous."""
         if symbol_id is not None:
             bounded_int(symbol_id, "symbol_id", 1, 2**63 - 1)
             row = conn.execute(Q.symbol_in_repo, (symbol_id, repo)).fetchone()
@@ -254,7 +241,7 @@ class CodeQuery:
                     f"symbol id {symbol_id} is not in repo {repo!r}; use memory_search_code to "
                     "find symbol ids"
                 )
-            return dict(row), []
+            return CodeSymbolOut.model_validate(row), []
         assert symbol is not None
         name = text_arg(symbol, "symbol", 2_000).strip()
         if not name:
@@ -276,7 +263,7 @@ class CodeQuery:
                 f"symbol {name!r} not found in repo {repo!r}{hint}; use memory_search_code to "
                 "find the exact qualified name or id"
             )
-        found = [{k: r[k] for k in keep} for r in rows]
+        found = [CodeSymbolOut.model_validate(r) for r in rows]  # tier & co. are ignored
         # Alternatives only when the best match is ambiguous: an exact qualified name is not.
         if rows[0]["tier"] == 0 and (len(rows) == 1 or rows[1]["tier"] != 0):
             return found[0], []
