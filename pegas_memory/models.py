@@ -6,9 +6,9 @@ give MCP clients structured output.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 AtomType = Literal["text", "definition", "logical_rule", "code", "table", "fact"]
 AtomStatus = Literal["candidate", "verified", "stale", "contested"]
@@ -223,7 +223,76 @@ class InferResult(BaseModel):
     seconds: float
 
 
+class GraphNodeOut(BaseModel):
+    id: int
+    name: str = Field(description="'[type, status] claim' of an atom; 'qualified_name (path:line)'")
+
+
+class GraphEdgeOut(BaseModel):
+    """One edge of a path. Atom links carry confidence, inferred and source; code dependencies
+    carry line; an edge Postgres no longer holds carries neither (the fields are left out)."""
+
+    id: int
+    kind: str
+    src: int = Field(description="stored direction: src -> dst, whichever way it was walked")
+    dst: int
+    confidence: float | None = None
+    inferred: bool | None = None
+    source: str | None = None
+    line: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _present_only(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Only the attributes given, i.e. those of the edge's family (a NULL line stays null).
+        out: dict[str, Any] = handler(self)
+        return {k: v for k, v in out.items() if k in self.model_fields_set}
+
+
+class GraphPathOut(BaseModel):
+    nodes: list[GraphNodeOut] = Field(description="from node_id to the end of the path")
+    edges: list[GraphEdgeOut] = Field(description="edges[i] joins nodes[i] and nodes[i + 1]")
+
+
+class GraphPathsAnswer(BaseModel):
+    """neighbours: paths from node_id to each node within depth; paths: node_id to target_id."""
+
+    op: Literal["neighbours", "paths"]
+    paths: list[GraphPathOut]
+    limit: int
+    offset: int
+
+
+class LinkCountsOut(BaseModel):
+    extracted: int = 0
+    inferred: int = 0
+
+
+class GraphCountsAnswer(BaseModel):
+    op: Literal["counts"]
+    links_by_kind: dict[str, LinkCountsOut]
+    code_dependencies_by_kind: dict[str, int]
+
+
+class DerivationOut(BaseModel):
+    rule: int = Field(description="the logical_rule atom id")
+    premises: list[tuple[int, int, str]] = Field(description="links [src, dst, kind] it joined")
+
+
+class GraphDerivationAnswer(BaseModel):
+    op: Literal["derivation"]
+    link_id: int
+    inferred: bool
+    source: str
+    confidence: float
+    derivations: list[DerivationOut] = Field(description="empty for an extracted link")
+
+
+GraphAnswer = Annotated[
+    GraphPathsAnswer | GraphCountsAnswer | GraphDerivationAnswer, Field(discriminator="op")
+]
+
+
 class GraphQueryResult(BaseModel):
     op: str
-    result: dict[str, Any]
+    result: GraphAnswer
     warnings: list[str] = Field(default_factory=list)

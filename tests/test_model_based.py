@@ -39,6 +39,7 @@ from hypothesis.stateful import (
 from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.db.repo import add_link, set_status
 from pegas_memory.errors import NotFound
+from pegas_memory.models import GraphPathsAnswer
 from pegas_memory.outbox.projection import Projector, atom_embed_text
 from pegas_memory.outbox.reconcile import rebuild, reconcile
 from pegas_memory.service import MemoryService
@@ -333,7 +334,8 @@ class MemoryMachine(RuleBasedStateMachine):
                 found = self.service.query_graph("neighbours", node_id=atom_id, depth=2)
             except NotFound:
                 continue
-            seen = {n["id"] for p in found.result["paths"] for n in p["nodes"]}
+            assert isinstance(found.result, GraphPathsAnswer)
+            seen = {n.id for p in found.result.paths for n in p.nodes}
             assert not gone & seen, (atom_id, found.result)
 
     @invariant()

@@ -10,6 +10,12 @@ import pytest
 
 from pegas_memory.db.repo import AtomInput, add_link, insert_atom, set_status
 from pegas_memory.errors import InvalidInput
+from pegas_memory.models import (
+    GraphCountsAnswer,
+    GraphDerivationAnswer,
+    GraphPathsAnswer,
+    GraphQueryResult,
+)
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
@@ -60,13 +66,25 @@ def test_fixpoint_idempotence_and_derivation(service: MemoryService) -> None:
     again = service.infer()
     assert again.derived == 0 and again.withdrawn == 0
     why = service.query_graph("derivation", src=a, dst=d, kind="depends_on").result
-    assert why["inferred"] and why["derivations"][0]["rule"] == r2
+    assert isinstance(why, GraphDerivationAnswer)
+    assert why.inferred and why.derivations[0].rule == r2
     service.runtime.worker().drain()
-    counts = service.query_graph("counts").result["links_by_kind"]
-    assert counts["depends_on"] == {"extracted": 1, "inferred": 5}
+    counts = service.query_graph("counts").result
+    assert isinstance(counts, GraphCountsAnswer)
+    assert counts.links_by_kind["depends_on"].model_dump() == {"extracted": 1, "inferred": 5}
     out = service.query_graph("neighbours", node_id=a, kinds=["depends_on"], direction="out").result
-    assert {p["nodes"][-1]["id"] for p in out["paths"]} == {b, c, d}
-    assert all(p["edges"][0]["inferred"] for p in out["paths"])
+    assert isinstance(out, GraphPathsAnswer)
+    assert {p.nodes[-1].id for p in out.paths} == {b, c, d}
+    assert all(p.edges[0].inferred for p in out.paths)
+    # The JSON the tool returns: an atom link carries its own attributes and no code ones.
+    dumped = service.query_graph("neighbours", node_id=a, direction="out").model_dump(mode="json")
+    edge = dumped["result"]["paths"][0]["edges"][0]
+    assert set(edge) == {"id", "kind", "src", "dst", "confidence", "inferred", "source"}
+    assert set(dumped["result"]) == {"op", "paths", "limit", "offset"}
+    assert why.model_dump(mode="json")["derivations"][0]["premises"][0][2] in (
+        "imports",
+        "depends_on",
+    )
 
 
 def test_truth_maintenance(service: MemoryService) -> None:
@@ -115,3 +133,31 @@ def test_invalid_rules_are_reported_and_inputs_are_checked(service: MemoryServic
         service.query_graph("neighbours", node_id=1, depth=50)
     with pytest.raises(InvalidInput):
         service.query_graph("derivation", src=1, dst=2)
+
+
+def test_graph_answers_have_a_schema_per_operation() -> None:
+    """memory_query_graph's output schema names each operation's fields (no free-form dict)."""
+    schema = GraphQueryResult.model_json_schema()
+    result = schema["properties"]["result"]
+    assert result["discriminator"]["propertyName"] == "op"
+    assert set(result["discriminator"]["mapping"]) == {
+        "neighbours",
+        "paths",
+        "counts",
+        "derivation",
+    }
+    assert {"GraphPathsAnswer", "GraphCountsAnswer", "GraphDerivationAnswer"} <= set(
+        schema["$defs"]
+    )
+    parsed = GraphQueryResult.model_validate(
+        {
+            "op": "counts",
+            "result": {
+                "op": "counts",
+                "links_by_kind": {"x": {"inferred": 2}},
+                "code_dependencies_by_kind": {"calls": 3},
+            },
+        }
+    )
+    assert isinstance(parsed.result, GraphCountsAnswer)
+    assert parsed.result.links_by_kind["x"].extracted == 0

@@ -21,6 +21,12 @@ from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
+from pegas_memory.code_memory.flow_rules import (
+    c3_merge,
+    fallback_calls,
+    method_bindings,
+    value_deps,
+)
 from pegas_memory.code_memory.model import (
     Assign,
     Attr,
@@ -37,7 +43,6 @@ from pegas_memory.code_memory.model import (
     ModuleRef,
     Name,
     OneOf,
-    RefKind,
     Return,
     Scope,
     Subscript,
@@ -88,7 +93,7 @@ class PythonFlow:
         # "attr:<class>:<name>:<recv>" / "super:..." -> what class_attr returns.
         self._mro: dict[str, list[str]] = {}
         self._attrs: dict[str, frozenset[str]] = {}
-        self.binding = self._binding()
+        self.binding = method_bindings(self.scopes)
         # Each scope's parameters with their slots, in order, for binding call arguments.
         self.param_slots = {
             q: tuple((p, self.var(q, p)) for p in info.params) for q, info in self.scopes.items()
@@ -333,15 +338,7 @@ class PythonFlow:
                 elif v.startswith("x:"):
                     bases.append(v)
         seqs = [list(self.mro(b)) if not b.startswith("x:") else [b] for b in bases]
-        seqs.append(list(bases))
-        result = [cls]
-        while any(seqs):
-            head = next((s[0] for s in seqs if s and not any(s[0] in t[1:] for t in seqs)), None)
-            if head is None:  # inconsistent hierarchy: fall back to depth-first order
-                head = next(s[0] for s in seqs if s)
-            result.append(head)
-            seqs = [[x for x in s if x != head] for s in seqs]
-        return result
+        return c3_merge(cls, [*seqs, list(bases)])
 
     def class_attr(
         self, cls: str, name: str, recv: str | None, *, skip_first: bool = False
@@ -378,19 +375,6 @@ class PythonFlow:
         if how == "classmethod":
             return f"b:{value[2:]}|c:{cls}"
         return f"b:{value[2:]}|{recv}" if recv is not None else value
-
-    def _binding(self) -> dict[str, str]:
-        """How each method binds when read from a class or instance; plain functions and static
-        methods are absent (they do not bind)."""
-        out: dict[str, str] = {}
-        for info in self.scopes.values():
-            parent = self.scopes.get(info.parent or "")
-            if info.kind != "function" or parent is None or parent.kind != "class":
-                continue
-            if "staticmethod" not in info.decorators:
-                how = "classmethod" if "classmethod" in info.decorators else "method"
-                out[f"f:{info.qualname}"] = how
-        return out
 
     def subscript(self, expr: Subscript, scope: str) -> set[str]:
         if expr.key is None:
@@ -569,7 +553,7 @@ class PythonFlow:
             Dependency(src, "calls", name, name if kind == "internal" else None, line, kind)
             for src, name, line, kind in self.calls
         ]
-        deps += self.fallback_calls()
+        deps += fallback_calls(self.kinds, self.facts, self.resolved_sites)
         for f in self.files:
             bases: dict[str, list[Expr]] = {s.qualname: list(s.bases) for s in f.scopes}
             for ref in f.references:
@@ -580,47 +564,9 @@ class PythonFlow:
                     info = self.scopes[ref.src_qualified_name]
                     values = self.eval(expr, info.parent or info.qualname)
                     deps.extend(
-                        self.value_deps(
-                            ref.src_qualified_name, "inherits", values, ref.target, ref.line
-                        )
+                        value_deps(ref.src_qualified_name, "inherits", values, ref.target, ref.line)
                     )
         return deps
-
-    def fallback_calls(self) -> list[Dependency]:
-        """Call sites the analysis could not follow. ``obj.name(...)`` where ``name`` is a method
-        defined exactly once in the repository (and not a dunder) is taken to call it, as a
-        reader of the code would; the rest are kept as unresolved edges."""
-        methods: dict[str, list[str]] = defaultdict(list)
-        for qualname, kind in self.kinds.items():
-            if kind == "method":
-                methods[qualname.rpartition(".")[2]].append(qualname)
-        deps: list[Dependency] = []
-        for index, fact in enumerate(self.facts):
-            if not isinstance(fact, CallSite) or index in self.resolved_sites:
-                continue
-            func = fact.call.func
-            name = func.name if isinstance(func, Attr) else ""
-            found = methods.get(name, []) if not name.startswith("__") else []
-            if len(found) == 1:
-                deps.append(
-                    Dependency(fact.scope, "calls", found[0], found[0], fact.line, "internal")
-                )
-            else:
-                deps.append(
-                    Dependency(fact.scope, "calls", fact.text, None, fact.line, "unresolved")
-                )
-        return deps
-
-    def value_deps(
-        self, src: str, kind: RefKind, values: set[str], written: str, line: int
-    ) -> list[Dependency]:
-        out = []
-        for v in sorted(values):
-            if v[0] in "cfm":
-                out.append(Dependency(src, kind, v[2:], v[2:], line, "internal"))
-            elif v[0] == "x":
-                out.append(Dependency(src, kind, v[2:], None, line, "external"))
-        return out or [Dependency(src, kind, written, None, line, "unresolved")]
 
     def import_dep(self, src: str, target: str, line: int) -> Dependency:
         if target in self.modules or target in self.kinds:

@@ -33,6 +33,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from pegas_memory.code_memory.graph import resolve
+from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.query import CodeGraphResult, CodeQuery, CodeSearchResult, Relation
 from pegas_memory.code_memory.store import (
     StoredDep,
@@ -245,10 +246,7 @@ class CodeMemory:
         sources, skipped = self._read_scope(target, warnings)
         say(0, max(1, len(sources)), f"read {len(sources)} files of {target.repo}")
         with self.db.transaction() as conn:
-            conn.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                (f"pm_code_repo:{target.repo}",),
-            )
+            conn.execute(Q.lock_repo, (f"pm_code_repo:{target.repo}",))
             doc_id = self._ensure_repo(conn, target)
             result = self._sync(conn, target, doc_id, sources, force, say, warnings)
         result.files_skipped = skipped
@@ -267,10 +265,7 @@ class CodeMemory:
 
     def _target(self, scope: Path, repo: str | None) -> _Target:
         with self.db.connection() as conn:
-            known = {
-                r["name"]: Path(r["root"])
-                for r in conn.execute("SELECT name, root FROM pm_code_repo").fetchall()
-            }
+            known = {r["name"]: Path(r["root"]) for r in conn.execute(Q.repo_roots).fetchall()}
         is_file = scope.is_file()
         if repo is None:
             owners = [
@@ -333,9 +328,7 @@ class CodeMemory:
         return sources, max(0, _count_source_files(target.scope) - len(sources))
 
     def _ensure_repo(self, conn: Conn, target: _Target) -> int:
-        row = conn.execute(
-            "SELECT doc_id FROM pm_code_repo WHERE name = %s FOR UPDATE", (target.repo,)
-        ).fetchone()
+        row = conn.execute(Q.repo_document, (target.repo,)).fetchone()
         if row and row["doc_id"] is not None:
             return int(row["doc_id"])
         doc_id, _ = upsert_document(
@@ -348,11 +341,7 @@ class CodeMemory:
                 metadata={"repo": target.repo},
             ),
         )
-        conn.execute(
-            """INSERT INTO pm_code_repo (name, root, doc_id) VALUES (%s, %s, %s)
-               ON CONFLICT (name) DO UPDATE SET doc_id = EXCLUDED.doc_id""",
-            (target.repo, str(target.root), doc_id),
-        )
+        conn.execute(Q.upsert_repo, (target.repo, str(target.root), doc_id))
         return doc_id
 
     # ------------------------------------------------------------------ the sync
@@ -368,10 +357,7 @@ class CodeMemory:
     ) -> StoreCodeResult:
         repo = target.repo
         stored = {
-            r["path"]: r["content_hash"]
-            for r in conn.execute(
-                "SELECT path, content_hash FROM pm_code_file WHERE repo = %s", (repo,)
-            ).fetchall()
+            r["path"]: r["content_hash"] for r in conn.execute(Q.file_hashes, (repo,)).fetchall()
         }
         prefix = target.scope_prefix
         in_scope = {s.rel: s for s in sources}
@@ -406,18 +392,12 @@ class CodeMemory:
                     changed.append(src)
             everything = list(in_scope.values()) + list(outside.values())
             self._apply(conn, target, doc_id, everything, changed, deleted, say, warnings, result)
-        counts = conn.execute(
-            """SELECT (SELECT count(*) FROM pm_code_symbol WHERE repo = %(r)s) AS symbols,
-                      (SELECT count(*) FROM pm_code_dependency WHERE repo = %(r)s) AS deps,
-                      (SELECT count(*) FROM pm_code_dependency
-                        WHERE repo = %(r)s AND dst_symbol_id IS NULL) AS unresolved""",
-            {"r": repo},
-        ).fetchone()
+        counts = conn.execute(Q.repo_counts, {"r": repo}).fetchone()
         assert counts is not None
         result.symbols_total = int(counts["symbols"])
         result.dependencies = int(counts["deps"])
         result.unresolved = int(counts["unresolved"])
-        conn.execute("UPDATE pm_code_repo SET indexed_at = now() WHERE name = %s", (repo,))
+        conn.execute(Q.mark_indexed, (repo,))
         return result
 
     def _read_outside(
@@ -472,9 +452,7 @@ class CodeMemory:
             if src.rel in changed_paths and index.has_errors:
                 warnings.append(f"{src.rel}: syntax errors; symbols were recovered partially")
         old_rows = conn.execute(
-            """SELECT id, path, qualified_name, kind, start_line FROM pm_code_symbol
-                WHERE repo = %s AND path = ANY(%s)""",
-            (repo, sorted(changed_paths | set(deleted))),
+            Q.symbols_of_paths, (repo, sorted(changed_paths | set(deleted)))
         ).fetchall()
         old_by_path: dict[str, list[StoredSymbol]] = defaultdict(list)
         for r in old_rows:
@@ -504,11 +482,7 @@ class CodeMemory:
 
         say(len(everything) + 1, total, "resolving dependencies")
         ids: dict[str, int] = {}
-        for r in conn.execute(
-            "SELECT id, qualified_name FROM pm_code_symbol WHERE repo = %s "
-            "ORDER BY path, start_line, id",
-            (repo,),
-        ).fetchall():
+        for r in conn.execute(Q.symbol_ids_by_name, (repo,)).fetchall():
             ids.setdefault(r["qualified_name"], int(r["id"]))  # first definition wins
         wanted = dependency_rows(resolve(list(indexes.values())), ids)
         old_deps = [
@@ -518,11 +492,7 @@ class CodeMemory:
                 r["line"],
                 r["metadata"] or {},
             )
-            for r in conn.execute(
-                """SELECT id, src_symbol_id, kind, dst_name, dst_symbol_id, line, metadata
-                     FROM pm_code_dependency WHERE repo = %s""",
-                (repo,),
-            ).fetchall()
+            for r in conn.execute(Q.stored_dependencies, (repo,)).fetchall()
         ]
         dep_plan = plan_dependencies(old_deps, wanted)
         write_dependencies(conn, repo, dep_plan)

@@ -13,20 +13,53 @@ then end node, so pages are stable.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, LiteralString
 
-from pydantic import BaseModel, Field
+from psycopg import sql
 
 from pegas_memory.code_memory.model import SymbolKind
+from pegas_memory.code_memory.queries import Q
+from pegas_memory.code_memory.results import (
+    CodeEdgeOut,
+    CodeGraphResult,
+    CodePathOut,
+    CodeSearchHit,
+    CodeSearchResult,
+    CodeSymbolOut,
+    ExternalRefOut,
+    identifier_words,
+    like_escape,
+    text_arg,
+)
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound
 from pegas_memory.memgraph_store.cypher import Direction, GraphPath, PathEdge
 from pegas_memory.outbox.projection import chunks, load_rows
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.runtime import ProjectionRuntime
+from pegas_memory.validation import bounded_int
+
+# Re-exported: the service, the tools and the tests import the results from here.
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_GRAPH_LIMIT",
+    "MAX_OFFSET",
+    "MAX_SEARCH_LIMIT",
+    "RELATIONS",
+    "CodeEdgeOut",
+    "CodeGraphResult",
+    "CodePathOut",
+    "CodeQuery",
+    "CodeSearchHit",
+    "CodeSearchResult",
+    "CodeSymbolOut",
+    "ExternalRefOut",
+    "Relation",
+    "identifier_words",
+    "like_escape",
+]
 
 Relation = Literal[
     "callers", "callees", "imports", "imported_by", "inherits", "inherited_by", "neighbourhood"
@@ -50,159 +83,6 @@ MAX_GRAPH_LIMIT = 200
 MAX_FALLBACK_PATHS = 50_000
 MAX_EXTERNAL = 50
 BUILD_DRAIN_SECONDS = 300.0
-_WORD = re.compile(r"[^\W_]+")
-_CAMEL = (re.compile(r"([a-z0-9])([A-Z])"), re.compile(r"([A-Z]+)([A-Z][a-z])"))
-
-
-class CodeSymbolOut(BaseModel):
-    id: int
-    repo: str
-    path: str
-    language: str
-    name: str
-    qualified_name: str
-    kind: str
-    start_line: int
-    end_line: int
-    signature: str | None = None
-
-
-class CodeSearchHit(CodeSymbolOut):
-    docstring: str | None = Field(default=None, description="first 300 characters")
-    score: float
-
-
-class CodeSearchResult(BaseModel):
-    """Symbols matching a lexical query, best first."""
-
-    query: str
-    total: int = Field(description="matching symbols in all; page with offset")
-    offset: int
-    hits: list[CodeSearchHit]
-    warnings: list[str] = Field(default_factory=list)
-
-
-class CodeEdgeOut(BaseModel):
-    id: int
-    kind: str
-    src: str = Field(description="qualified name of the symbol where the reference is written")
-    dst: str
-    path: str = Field(description="file of the source symbol")
-    line: int | None = Field(default=None, description="first line of the reference")
-    lines: list[int] = Field(default_factory=list, description="all call-site lines (up to 20)")
-
-
-class CodePathOut(BaseModel):
-    hops: int
-    end: CodeSymbolOut
-    via: list[str] = Field(description="qualified names from the symbol asked about to `end`")
-    edges: list[CodeEdgeOut]
-
-
-class ExternalRefOut(BaseModel):
-    kind: str
-    name: str = Field(description="target outside the repository, or as written if unresolved")
-    target: str = Field(description="external or unresolved")
-    line: int | None = None
-
-
-class CodeGraphResult(BaseModel):
-    """Paths around one symbol in a repository's dependency graph."""
-
-    repo: str
-    symbol: CodeSymbolOut
-    relation: str
-    depth: int
-    offset: int
-    paths: list[CodePathOut]
-    has_more: bool = Field(description="true when another page exists (raise offset by limit)")
-    external: list[ExternalRefOut] = Field(
-        default_factory=list,
-        description="outgoing references that leave the repository (first page only)",
-    )
-    alternatives: list[CodeSymbolOut] = Field(
-        default_factory=list, description="other symbols the given name also matches"
-    )
-    source: Literal["graph", "postgres"]
-    warnings: list[str] = Field(default_factory=list)
-
-
-def identifier_words(text: str) -> list[str]:
-    """`getHTTPResponse_v2 Имя` -> ['get', 'http', 'response', 'v2', 'имя'] (as the SQL side
-    splits symbols: camelCase, snake_case and punctuation)."""
-    for pattern in _CAMEL:
-        text = pattern.sub(r"\1 \2", text)
-    return [w.lower() for w in _WORD.findall(text)]
-
-
-def like_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def _bounded(value: object, name: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise InvalidInput(f"{name} must be an integer from {low} to {high}, got {value!r}")
-    return value
-
-
-def _text_arg(value: str, name: str, limit: int) -> str:
-    if "\x00" in value or len(value) > limit:
-        raise InvalidInput(f"{name} must be at most {limit} characters without NUL characters")
-    return value
-
-
-_SYMBOL_COLUMNS = (
-    "s.id, s.repo, s.path, s.language, s.name, s.qualified_name, s.kind, s.start_line, "
-    "s.end_line, s.signature"
-)
-
-_SEARCH = """
-WITH q AS (
-    SELECT to_tsquery('simple', %(any)s) || to_tsquery('russian', %(stem)s) AS anyq,
-           to_tsquery('simple', %(all)s) AS allq,
-           pm_code_words(%(ident)s) AS words
-), cand AS (
-    SELECT {columns}, s.docstring,
-           pm_code_tsv(s.name, s.qualified_name, s.signature, s.docstring) AS tsv
-      FROM pm_code_symbol s, q
-     WHERE (pm_code_tsv(s.name, s.qualified_name, s.signature, s.docstring) @@ q.anyq
-            OR pm_code_words(s.name) %% q.words
-            OR s.name ILIKE %(prefix)s
-            OR s.qualified_name ILIKE %(exact)s)
-           {filters}
-)
-SELECT c.id, c.repo, c.path, c.language, c.name, c.qualified_name, c.kind, c.start_line,
-       c.end_line, c.signature, left(c.docstring, 300) AS docstring,
-       (  4.0 * (c.name ILIKE %(exact)s OR c.qualified_name ILIKE %(exact)s)::int
-        + 2.0 * (pm_code_words(c.name) = q.words)::int
-        + 1.0 * (c.name ILIKE %(prefix)s OR starts_with(pm_code_words(c.name), q.words))::int
-        + 1.0 * (c.tsv @@ q.allq)::int
-        + 2.0 * ts_rank_cd(c.tsv, q.anyq, 1)
-        + similarity(pm_code_words(c.name), q.words)
-        + 0.5 * word_similarity(q.words, pm_code_words(c.qualified_name))) AS score,
-       count(*) OVER () AS total
-  FROM cand c, q
- ORDER BY score DESC, c.path, c.start_line, c.id
- LIMIT %(limit)s OFFSET %(offset)s
-"""
-
-_FIND = """
-SELECT {columns},
-       CASE WHEN s.qualified_name = %(q)s THEN 0
-            WHEN s.qualified_name LIKE %(suffix)s THEN 1
-            WHEN s.name = %(q)s THEN 2
-            ELSE 3 END AS tier,
-       CASE WHEN s.kind IN ('constant', 'variable') THEN 2 WHEN s.kind = 'module' THEN 1
-            ELSE 0 END AS kind_rank,
-       (SELECT count(*) FROM pm_code_dependency d
-         WHERE d.src_symbol_id = s.id OR d.dst_symbol_id = s.id) AS degree
-  FROM pm_code_symbol s
- WHERE s.repo = %(repo)s
-   AND (s.qualified_name = %(q)s OR s.qualified_name ILIKE %(isuffix)s
-        OR s.qualified_name ILIKE %(iexact)s OR s.name ILIKE %(iexact)s)
- ORDER BY tier, kind_rank, degree DESC, s.path, s.start_line, s.id
- LIMIT 11
-"""
 
 
 class CodeQuery:
@@ -227,19 +107,19 @@ class CodeQuery:
         """Ranked symbols whose names, qualified names, signatures or docstrings match `query`.
 
         Raises InvalidInput for an empty query, unknown kinds or out-of-range limit/offset."""
-        query = _text_arg(query, "query", MAX_QUERY_CHARS).strip()
+        query = text_arg(query, "query", MAX_QUERY_CHARS).strip()
         words = list(dict.fromkeys(identifier_words(query)))[:MAX_WORDS]
         if not words:
             raise InvalidInput(
                 "query has no letters or digits; search for an identifier (get_user, getUser) "
                 "or words of a docstring"
             )
-        limit = _bounded(limit, "limit", 1, MAX_SEARCH_LIMIT)
-        offset = _bounded(offset, "offset", 0, MAX_OFFSET)
+        limit = bounded_int(limit, "limit", 1, MAX_SEARCH_LIMIT)
+        offset = bounded_int(offset, "offset", 0, MAX_OFFSET)
         unknown = sorted(set(kinds) - SYMBOL_KINDS)
         if unknown:
             raise InvalidInput(f"unknown kinds {unknown}; use some of {sorted(SYMBOL_KINDS)}")
-        filters: list[str] = []
+        filters: list[LiteralString] = []
         params: dict[str, Any] = {
             "any": " | ".join(f"{w}:*" for w in words),
             "stem": " | ".join(words),
@@ -251,20 +131,22 @@ class CodeQuery:
             "offset": offset,
         }
         if repo is not None:
-            filters.append("AND s.repo = %(repo)s")
-            params["repo"] = _text_arg(repo, "repo", 200)
+            filters.append(Q.search_filter_repo)
+            params["repo"] = text_arg(repo, "repo", 200)
         if path_prefix:
-            filters.append("AND s.path LIKE %(path)s")
-            params["path"] = like_escape(_text_arg(path_prefix, "path_prefix", 4096)) + "%"
+            filters.append(Q.search_filter_path)
+            params["path"] = like_escape(text_arg(path_prefix, "path_prefix", 4096)) + "%"
         if language:
-            filters.append("AND s.language = %(language)s")
-            params["language"] = _text_arg(language, "language", 50).lower()
+            filters.append(Q.search_filter_language)
+            params["language"] = text_arg(language, "language", 50).lower()
         if kinds:
-            filters.append("AND s.kind = ANY(%(kinds)s)")
+            filters.append(Q.search_filter_kinds)
             params["kinds"] = list(kinds)
-        sql = _SEARCH.format(columns=_SYMBOL_COLUMNS, filters=" ".join(filters))
+        statement = sql.SQL(Q.search_symbols).format(
+            filters=sql.SQL(" ").join(sql.SQL(f) for f in filters)
+        )
         with self.db.connection() as conn:
-            rows = conn.execute(sql.encode(), params).fetchall()
+            rows = conn.execute(statement, params).fetchall()
         warnings = []
         if not rows and offset == 0 and repo is not None and not self._repo_exists(repo):
             warnings.append(f"repo {repo!r} is not indexed; use memory_store_code first")
@@ -284,7 +166,7 @@ class CodeQuery:
 
     def _repo_exists(self, repo: str) -> bool:
         with self.db.connection() as conn:
-            row = conn.execute("SELECT 1 FROM pm_code_repo WHERE name = %s", (repo,)).fetchone()
+            row = conn.execute(Q.repo_exists, (repo,)).fetchone()
         return row is not None
 
     # ------------------------------------------------------------------ graph
@@ -303,12 +185,12 @@ class CodeQuery:
         """Paths of 1..depth dependency edges around one symbol (see the module doc).
 
         Raises InvalidInput (bad arguments), NotFound (unknown repo or symbol)."""
-        repo = _text_arg(repo, "repo", 200)
+        repo = text_arg(repo, "repo", 200)
         if relation not in RELATIONS:
             raise InvalidInput(f"relation must be one of {', '.join(RELATIONS)}; got {relation!r}")
-        depth = _bounded(depth, "depth", 1, MAX_DEPTH)
-        limit = _bounded(limit, "limit", 1, MAX_GRAPH_LIMIT)
-        offset = _bounded(offset, "offset", 0, MAX_OFFSET)
+        depth = bounded_int(depth, "depth", 1, MAX_DEPTH)
+        limit = bounded_int(limit, "limit", 1, MAX_GRAPH_LIMIT)
+        offset = bounded_int(offset, "offset", 0, MAX_OFFSET)
         if (symbol is None) == (symbol_id is None):
             raise InvalidInput("give exactly one of symbol (a name or qualified name) or symbol_id")
         kinds, direction = RELATIONS[relation]
@@ -320,68 +202,52 @@ class CodeQuery:
         if alternatives:
             count = f"{len(alternatives) + 1}{'+' if len(alternatives) >= 10 else ''}"
             warnings.append(
-                f"{symbol!r} matches {count} symbols; answered for {focal['qualified_name']} "
-                f"({focal['path']}:{focal['start_line']}); pass symbol_id or a qualified name "
+                f"{symbol!r} matches {count} symbols; answered for {focal.qualified_name} "
+                f"({focal.path}:{focal.start_line}); pass symbol_id or a qualified name "
                 "for another"
             )
         if build:
             warnings.extend(self.build(repo))
-        paths, source = self._walk(
-            focal["id"], kinds, direction, depth, limit + 1, offset, warnings
-        )
+        paths, source = self._walk(focal.id, kinds, direction, depth, limit + 1, offset, warnings)
         has_more = len(paths) > limit
         with self.db.connection() as conn:
             out = self._describe(conn, paths[:limit], warnings)
             external = []
             if offset == 0 and direction != "in":
-                external = self._external(conn, focal["id"], kinds)
+                external = self._external(conn, focal.id, kinds)
         return CodeGraphResult(
             repo=repo,
-            symbol=CodeSymbolOut(**focal),
+            symbol=focal,
             relation=relation,
             depth=depth,
             offset=offset,
             paths=out,
             has_more=has_more,
             external=external,
-            alternatives=[CodeSymbolOut(**a) for a in alternatives],
+            alternatives=alternatives,
             source=source,
             warnings=warnings,
         )
 
     def _find_symbol(
         self, conn: Conn, repo: str, symbol: str | None, symbol_id: int | None
-    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        keep = (
-            "id",
-            "repo",
-            "path",
-            "language",
-            "name",
-            "qualified_name",
-            "kind",
-            "start_line",
-            "end_line",
-            "signature",
-        )
+    ) -> tuple[CodeSymbolOut, list[CodeSymbolOut]]:
+        """The symbol asked about, and the others its name also matches when it is ambiguous."""
         if symbol_id is not None:
-            _bounded(symbol_id, "symbol_id", 1, 2**63 - 1)
-            row = conn.execute(
-                f"SELECT {_SYMBOL_COLUMNS} FROM pm_code_symbol s WHERE s.id = %s AND s.repo = %s",
-                (symbol_id, repo),
-            ).fetchone()
+            bounded_int(symbol_id, "symbol_id", 1, 2**63 - 1)
+            row = conn.execute(Q.symbol_in_repo, (symbol_id, repo)).fetchone()
             if row is None:
                 raise NotFound(
                     f"symbol id {symbol_id} is not in repo {repo!r}; use memory_search_code to "
                     "find symbol ids"
                 )
-            return dict(row), []
+            return CodeSymbolOut.model_validate(row), []
         assert symbol is not None
-        name = _text_arg(symbol, "symbol", 2_000).strip()
+        name = text_arg(symbol, "symbol", 2_000).strip()
         if not name:
             raise InvalidInput("symbol is empty; give a name such as 'invoke' or 'pkg.mod.Class'")
         rows = conn.execute(
-            _FIND.format(columns=_SYMBOL_COLUMNS).encode(),
+            Q.find_symbol,
             {
                 "repo": repo,
                 "q": name,
@@ -397,7 +263,7 @@ class CodeQuery:
                 f"symbol {name!r} not found in repo {repo!r}{hint}; use memory_search_code to "
                 "find the exact qualified name or id"
             )
-        found = [{k: r[k] for k in keep} for r in rows]
+        found = [CodeSymbolOut.model_validate(r) for r in rows]  # tier & co. are ignored
         # Alternatives only when the best match is ambiguous: an exact qualified name is not.
         if rows[0]["tier"] == 0 and (len(rows) == 1 or rows[1]["tier"] != 0):
             return found[0], []
@@ -466,11 +332,7 @@ class CodeQuery:
         for _ in range(depth):
             frontier = sorted({p.end for p in level})
             rows = conn.execute(
-                """SELECT id, kind, src_symbol_id AS src, dst_symbol_id AS dst
-                     FROM pm_code_dependency
-                    WHERE dst_symbol_id IS NOT NULL AND kind = ANY(%(kinds)s)
-                      AND ((%(out)s AND src_symbol_id = ANY(%(f)s))
-                           OR (%(in)s AND dst_symbol_id = ANY(%(f)s)))""",
+                Q.dependency_hop,
                 {
                     "kinds": kind_list,
                     "f": frontier,
@@ -509,16 +371,10 @@ class CodeQuery:
         node_ids = sorted({n for p in paths for n in p.node_ids})
         edge_ids = sorted({e.id for p in paths for e in p.edges})
         nodes = {
-            int(r["id"]): dict(r)
-            for r in conn.execute(
-                f"SELECT {_SYMBOL_COLUMNS} FROM pm_code_symbol s WHERE s.id = ANY(%s)", (node_ids,)
-            ).fetchall()
+            int(r["id"]): dict(r) for r in conn.execute(Q.symbols_by_ids, (node_ids,)).fetchall()
         }
         edges = {
-            int(r["id"]): r
-            for r in conn.execute(
-                "SELECT id, line, metadata FROM pm_code_dependency WHERE id = ANY(%s)", (edge_ids,)
-            ).fetchall()
+            int(r["id"]): r for r in conn.execute(Q.dependency_attributes, (edge_ids,)).fetchall()
         }
         out: list[CodePathOut] = []
         lagging = 0
@@ -554,10 +410,7 @@ class CodeQuery:
 
     def _external(self, conn: Conn, symbol_id: int, kinds: Sequence[str]) -> list[ExternalRefOut]:
         rows = conn.execute(
-            """SELECT kind, dst_name, line, metadata->>'target' AS target
-                 FROM pm_code_dependency
-                WHERE src_symbol_id = %s AND dst_symbol_id IS NULL AND kind = ANY(%s)
-                ORDER BY line, dst_name LIMIT %s""",
+            Q.external_references,
             (symbol_id, list(kinds) or ["calls", "imports", "inherits"], MAX_EXTERNAL),
         ).fetchall()
         return [
@@ -582,17 +435,9 @@ class CodeQuery:
                 notes.append(f"outbox: {report.retried} events retried, {report.parked} parked")
             with self.db.transaction() as conn:
                 # The lock of store_code: no re-index of this repo commits while we project.
-                conn.execute(
-                    "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                    (f"pm_code_repo:{repo}",),
-                )
-                symbols = _ids(conn, "SELECT id FROM pm_code_symbol WHERE repo = %s", repo)
-                deps = _ids(
-                    conn,
-                    "SELECT id FROM pm_code_dependency WHERE repo = %s "
-                    "AND dst_symbol_id IS NOT NULL",
-                    repo,
-                )
+                conn.execute(Q.lock_repo, (f"pm_code_repo:{repo}",))
+                symbols = _ids(conn, Q.repo_symbol_ids, repo)
+                deps = _ids(conn, Q.repo_resolved_dependency_ids, repo)
                 missing_symbols = sorted(symbols - set(graph.iter_node_ids("CodeSymbol")))
                 missing_deps = sorted(deps - set(graph.iter_edge_ids("DEPENDS")))
                 todo = (("code_symbol", missing_symbols), ("code_dependency", missing_deps))
@@ -609,8 +454,8 @@ class CodeQuery:
         return notes
 
 
-def _ids(conn: Conn, sql: str, repo: str) -> set[int]:
-    return {int(r["id"]) for r in conn.execute(sql, (repo,)).fetchall()}
+def _ids(conn: Conn, statement: LiteralString, repo: str) -> set[int]:
+    return {int(r["id"]) for r in conn.execute(statement, (repo,)).fetchall()}
 
 
 def _path_key(p: GraphPath) -> str:

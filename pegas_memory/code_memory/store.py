@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pegas_memory.code_memory.graph import Dependency
+from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.symbols import FileIndex, Symbol
 from pegas_memory.db.pool import Conn
 from pegas_memory.db.repo import set_status
@@ -158,30 +159,15 @@ def retire_symbols(conn: Conn, repo: str, doc_id: int, ids: list[int]) -> list[i
     stale; then delete the symbols (their dependencies cascade). Returns the stale atoms."""
     if not ids:
         return []
-    cited = conn.execute(
-        """SELECT c.id, c.atom_id, s.id AS symbol_id, s.path, s.qualified_name, s.start_line,
-                  a.status
-             FROM pm_citation c
-             JOIN pm_code_symbol s ON s.id = c.code_symbol_id
-             JOIN pm_atom a ON a.id = c.atom_id
-            WHERE c.code_symbol_id = ANY(%s)
-            ORDER BY c.atom_id, c.id""",
-        (ids,),
-    ).fetchall()
+    cited = conn.execute(Q.citations_of_symbols, (ids,)).fetchall()
     reasons: dict[int, list[str]] = defaultdict(list)
     for c in cited:
         where = f"{c['path']}:{c['start_line']}"
         note = f"[removed symbol {c['symbol_id']} {c['qualified_name']} at {where}]"
-        conn.execute(
-            """UPDATE pm_citation
-                  SET doc_id = coalesce(doc_id, %s),
-                      locator = left(btrim(locator || ' ' || %s), 500)
-                WHERE id = %s""",
-            (doc_id, note, c["id"]),
-        )
+        conn.execute(Q.move_citation, (doc_id, note, c["id"]))
         if c["status"] != "stale":
             reasons[int(c["atom_id"])].append(f"{c['qualified_name']} ({where})")
-    conn.execute("DELETE FROM pm_code_symbol WHERE id = ANY(%s)", (ids,))
+    conn.execute(Q.delete_symbols, (ids,))
     for atom_id, gone in reasons.items():
         set_status(
             conn,
@@ -210,37 +196,16 @@ def write_symbols(
     updated = 0
     if moved:
         # Two symbols of one name swapping lines would collide on the unique key mid-update.
-        conn.execute(
-            "UPDATE pm_code_symbol SET start_line = -id::integer WHERE id = ANY(%s)",
-            (list(moved),),
-        )
+        conn.execute(Q.park_moved_symbols, (list(moved),))
     if updates:
         rows = [(i, *_symbol_values(s, digests)) for i, s in updates]
         columns = [list(column) for column in zip(*rows, strict=True)]  # one array per column
-        cur = conn.execute(
-            """UPDATE pm_code_symbol AS s
-                  SET language = v.language, name = v.name, signature = v.signature,
-                      docstring = v.docstring, start_line = v.start_line,
-                      end_line = v.end_line, file_hash = v.file_hash
-                 FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[],
-                             %s::integer[], %s::integer[], %s::text[])
-                      AS v(id, language, name, signature, docstring, start_line, end_line,
-                           file_hash)
-                WHERE s.id = v.id
-                  AND (s.language, s.name, s.signature, s.docstring, s.start_line, s.end_line,
-                       s.file_hash)
-                      IS DISTINCT FROM (v.language, v.name, v.signature, v.docstring,
-                                        v.start_line, v.end_line, v.file_hash)""",
-            columns,
-        )
+        cur = conn.execute(Q.update_symbols, columns)
         updated = max(0, cur.rowcount)
     if inserts:
         with (
             conn.cursor() as cur,
-            cur.copy(
-                """COPY pm_code_symbol (repo, path, qualified_name, kind, language, name,
-                   signature, docstring, start_line, end_line, file_hash) FROM STDIN"""
-            ) as copy,
+            cur.copy(Q.copy_symbols) as copy,
         ):
             for s in inserts:
                 copy.write_row(
@@ -257,20 +222,11 @@ def write_files(
     deleted: Sequence[str],
 ) -> None:
     if deleted:
-        conn.execute(
-            "DELETE FROM pm_code_file WHERE repo = %s AND path = ANY(%s)", (repo, list(deleted))
-        )
+        conn.execute(Q.delete_files, (repo, list(deleted)))
     if changed:
         with conn.cursor() as cur:
             cur.executemany(
-                """INSERT INTO pm_code_file (repo, path, language, module, content_hash,
-                                             has_errors, symbol_count)
-                   VALUES (%s, %s, %s, %s, %s, %s, %s)
-                   ON CONFLICT (repo, path) DO UPDATE
-                      SET language = EXCLUDED.language, module = EXCLUDED.module,
-                          content_hash = EXCLUDED.content_hash,
-                          has_errors = EXCLUDED.has_errors,
-                          symbol_count = EXCLUDED.symbol_count, indexed_at = now()""",
+                Q.upsert_file,
                 [
                     (
                         repo,
@@ -288,12 +244,10 @@ def write_files(
 
 def write_dependencies(conn: Conn, repo: str, plan: DepPlan) -> None:
     if plan.deletes:
-        conn.execute("DELETE FROM pm_code_dependency WHERE id = ANY(%s)", (list(plan.deletes),))
+        conn.execute(Q.delete_dependencies, (list(plan.deletes),))
     if plan.updates:
         conn.execute(
-            """UPDATE pm_code_dependency AS d SET line = v.line, metadata = v.metadata
-                 FROM unnest(%s::bigint[], %s::integer[], %s::jsonb[]) AS v(id, line, metadata)
-                WHERE d.id = v.id""",
+            Q.update_dependencies,
             (
                 [i for i, _ in plan.updates],
                 [d.line for _, d in plan.updates],
@@ -303,10 +257,7 @@ def write_dependencies(conn: Conn, repo: str, plan: DepPlan) -> None:
     if plan.inserts:
         with (
             conn.cursor() as cur,
-            cur.copy(
-                """COPY pm_code_dependency (repo, src_symbol_id, dst_symbol_id, dst_name, kind,
-                   line, metadata) FROM STDIN"""
-            ) as copy,
+            cur.copy(Q.copy_dependencies) as copy,
         ):
             for d in plan.inserts:
                 copy.write_row(

@@ -1,4 +1,4 @@
-"""The graph slice: one `GraphStore` Protocol, its record types, and the Cypher every engine shares.
+"""The graph slice: the Cypher every engine shares (the Protocol and records are in `model`).
 
 The graph is a rebuildable projection of Postgres (`pm_atom`, `pm_atom_link`, `pm_code_symbol`,
 `pm_code_dependency`), written by the outbox worker and read by graph queries and inference:
@@ -27,257 +27,62 @@ dialects disagree on); `CypherGraphStore` holds everything they agree on.
 
 from __future__ import annotations
 
-import math
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from dataclasses import asdict
+from typing import Any, Protocol
 
-from pegas_memory.errors import InvalidInput, LimitExceeded, NotFound, PegasMemoryError
+from pegas_memory.errors import LimitExceeded, NotFound, PegasMemoryError
+from pegas_memory.memgraph_store.model import (
+    DEPENDENCY_KINDS,
+    EDGE_FOR_LABEL,
+    MAX_BATCH_ROWS,
+    MAX_DEPTH,
+    MAX_LIMIT,
+    MAX_OFFSET,
+    AtomNode,
+    DependencyEdge,
+    Direction,
+    EdgeType,
+    GraphPath,
+    GraphStore,
+    LinkEdge,
+    NodeLabel,
+    PathEdge,
+    Statement,
+    SymbolNode,
+    check_direction,
+    check_edge_type,
+    check_id,
+    check_kinds,
+    check_label,
+)
+from pegas_memory.validation import bounded_int
 
-if TYPE_CHECKING:
-    pass
-
-NodeLabel = Literal["Atom", "CodeSymbol"]
-EdgeType = Literal["RELATES", "DEPENDS"]
-Direction = Literal["out", "in", "both"]
-Statement = tuple[str, dict[str, Any]]
-
-MAX_DEPTH = 6
-MAX_LIMIT = 1000
-MAX_OFFSET = 100_000
-MAX_BATCH_ROWS = 1000
-DEPENDENCY_KINDS = frozenset({"calls", "imports", "inherits"})
-
-_EDGE_FOR_LABEL: dict[str, EdgeType] = {"Atom": "RELATES", "CodeSymbol": "DEPENDS"}
-_LABEL_FOR_EDGE: dict[str, NodeLabel] = {"RELATES": "Atom", "DEPENDS": "CodeSymbol"}
-
-
-# --- validation -----------------------------------------------------------------------------
-
-
-def _check_id(value: object, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidInput(f"{what} must be an integer Postgres id, got {value!r}")
-    return value
-
-
-def _check_text(value: object, what: str, *, optional: bool = False) -> str | None:
-    if value is None and optional:
-        return None
-    if not isinstance(value, str):
-        raise InvalidInput(f"{what} must be a string, got {type(value).__name__}")
-    if "\x00" in value:
-        # The engines keep strings as C strings; Postgres text cannot hold NUL either.
-        raise InvalidInput(f"{what} contains a NUL character; remove it")
-    return value
-
-
-def _check_kind(value: object, what: str) -> str:
-    kind = _check_text(value, what)
-    assert kind is not None
-    if not kind.strip():
-        raise InvalidInput(f"{what} must be a non-empty kind such as 'cause' or 'calls'")
-    return kind
-
-
-def _check_confidence(value: object, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise InvalidInput(f"{what} must be a finite number, got {value!r}")
-    return float(value)
-
-
-def _bounded_int(value: object, name: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise InvalidInput(f"{name} must be an integer from {low} to {high}, got {value!r}")
-    return value
-
-
-def _check_label(label: object) -> NodeLabel:
-    if label not in _EDGE_FOR_LABEL:
-        raise InvalidInput(f"label must be 'Atom' or 'CodeSymbol', got {label!r}")
-    return label  # type: ignore[return-value]
-
-
-def _check_edge_type(rel: object) -> EdgeType:
-    if rel not in _LABEL_FOR_EDGE:
-        raise InvalidInput(f"relationship must be 'RELATES' or 'DEPENDS', got {rel!r}")
-    return rel  # type: ignore[return-value]
-
-
-def _check_direction(direction: object) -> Direction:
-    if direction not in ("out", "in", "both"):
-        raise InvalidInput(f"direction must be 'out', 'in' or 'both', got {direction!r}")
-    return direction  # type: ignore[return-value]
-
-
-def _check_kinds(kinds: object) -> list[str]:
-    if isinstance(kinds, str) or not isinstance(kinds, Sequence):
-        raise InvalidInput("kinds must be a list of kind names, e.g. ['cause', 'reference']")
-    return [_check_kind(kind, "each kind") for kind in kinds]
-
-
-# --- records --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class AtomNode:
-    """An atom as the graph shows it; `claim` is truncated on write (display only)."""
-
-    id: int
-    type: str
-    status: str
-    confidence: float
-    claim: str
-
-    def __post_init__(self) -> None:
-        _check_id(self.id, "atom id")
-        _check_text(self.type, f"atom {self.id} type")
-        _check_text(self.status, f"atom {self.id} status")
-        _check_confidence(self.confidence, f"atom {self.id} confidence")
-        _check_text(self.claim, f"atom {self.id} claim")
-
-
-@dataclass(frozen=True, slots=True)
-class LinkEdge:
-    """A `pm_atom_link` row: src -[RELATES]-> dst."""
-
-    id: int
-    src: int
-    dst: int
-    kind: str
-    confidence: float
-    inferred: bool
-    source: str | None
-
-    def __post_init__(self) -> None:
-        _check_id(self.id, "link id")
-        _check_id(self.src, f"link {self.id} src")
-        _check_id(self.dst, f"link {self.id} dst")
-        _check_kind(self.kind, f"link {self.id} kind")
-        _check_confidence(self.confidence, f"link {self.id} confidence")
-        if not isinstance(self.inferred, bool):
-            raise InvalidInput(f"link {self.id} inferred must be a bool")
-        _check_text(self.source, f"link {self.id} source", optional=True)
-
-
-@dataclass(frozen=True, slots=True)
-class SymbolNode:
-    """A `pm_code_symbol` row."""
-
-    id: int
-    repo: str
-    path: str
-    name: str
-    qualified_name: str
-    kind: str
-    language: str
-    start_line: int
-
-    def __post_init__(self) -> None:
-        _check_id(self.id, "symbol id")
-        for field in ("repo", "path", "name", "qualified_name", "kind", "language"):
-            _check_text(getattr(self, field), f"symbol {self.id} {field}")
-        _check_id(self.start_line, f"symbol {self.id} start_line")
-
-
-@dataclass(frozen=True, slots=True)
-class DependencyEdge:
-    """A resolved `pm_code_dependency` row: src -[DEPENDS {kind}]-> dst."""
-
-    id: int
-    src: int
-    dst: int
-    kind: str
-    line: int | None = None
-
-    def __post_init__(self) -> None:
-        _check_id(self.id, "dependency id")
-        _check_id(self.src, f"dependency {self.id} src")
-        _check_id(self.dst, f"dependency {self.id} dst")
-        if self.kind not in DEPENDENCY_KINDS:
-            raise InvalidInput(
-                f"dependency {self.id} kind must be one of {sorted(DEPENDENCY_KINDS)}, "
-                f"got {self.kind!r}"
-            )
-        if self.line is not None:
-            _check_id(self.line, f"dependency {self.id} line")
-
-
-@dataclass(frozen=True, slots=True)
-class PathEdge:
-    """One edge of a path, with its stored direction (src -> dst), whichever way it was walked."""
-
-    id: int
-    kind: str
-    src: int
-    dst: int
-
-
-@dataclass(frozen=True, slots=True)
-class GraphPath:
-    """A walk from `node_ids[0]`; `edges[i]` joins `node_ids[i]` and `node_ids[i + 1]`."""
-
-    node_ids: tuple[int, ...]
-    edges: tuple[PathEdge, ...]
-
-    @property
-    def start(self) -> int:
-        return self.node_ids[0]
-
-    @property
-    def end(self) -> int:
-        return self.node_ids[-1]
-
-    @property
-    def hops(self) -> int:
-        return len(self.edges)
-
-
-# --- the Protocol ---------------------------------------------------------------------------
-
-
-class GraphStore(Protocol):
-    """The graph slice. Writes are idempotent by Postgres id; reads never mutate."""
-
-    def ensure_schema(self) -> None: ...
-    def upsert_atoms(self, atoms: Sequence[AtomNode]) -> None: ...
-    def delete_atoms(self, ids: Sequence[int]) -> None: ...
-    def upsert_links(self, links: Sequence[LinkEdge]) -> None: ...
-    def delete_links(self, ids: Sequence[int]) -> None: ...
-    def upsert_symbols(self, symbols: Sequence[SymbolNode]) -> None: ...
-    def delete_symbols(self, ids: Sequence[int]) -> None: ...
-    def upsert_dependencies(self, deps: Sequence[DependencyEdge]) -> None: ...
-    def delete_dependencies(self, ids: Sequence[int]) -> None: ...
-    def neighbours(
-        self,
-        label: NodeLabel,
-        node_id: int,
-        *,
-        kinds: Sequence[str] = (),
-        direction: Direction = "both",
-        depth: int = 1,
-        limit: int = 50,
-        offset: int = 0,
-    ) -> list[GraphPath]: ...
-    def paths(
-        self,
-        label: NodeLabel,
-        src_id: int,
-        dst_id: int,
-        *,
-        kinds: Sequence[str] = (),
-        direction: Direction = "out",
-        max_depth: int = 4,
-        limit: int = 10,
-    ) -> list[GraphPath]: ...
-    def edge_counts(self) -> dict[str, int]: ...
-    def node_counts(self) -> dict[str, int]: ...
-    def iter_node_ids(self, label: NodeLabel) -> Iterator[int]: ...
-    def iter_edge_ids(self, rel: EdgeType) -> Iterator[int]: ...
-    def clear(self) -> None: ...
-    def close(self) -> None: ...
+# The names other modules import from here (the records moved to `model`; this stays their home).
+__all__ = [
+    "DEPENDENCY_KINDS",
+    "MAX_BATCH_ROWS",
+    "MAX_DEPTH",
+    "MAX_LIMIT",
+    "MAX_OFFSET",
+    "AtomNode",
+    "CypherDialect",
+    "CypherGraphStore",
+    "CypherRunner",
+    "DependencyEdge",
+    "Direction",
+    "EdgeType",
+    "GraphPath",
+    "GraphStore",
+    "LinkEdge",
+    "NodeLabel",
+    "PathEdge",
+    "Statement",
+    "SymbolNode",
+    "orient_pattern",
+]
 
 
 class CypherRunner(Protocol):
@@ -468,9 +273,9 @@ class CypherGraphStore:
     ) -> None:
         self._runner = runner
         self._dialect = dialect
-        self._batch = _bounded_int(batch_rows, "batch_rows", 1, MAX_BATCH_ROWS)
-        self._page = _bounded_int(page_rows, "page_rows", 1, 100_000)
-        self._claim_chars = _bounded_int(claim_chars, "claim_chars", 1, 100_000)
+        self._batch = bounded_int(batch_rows, "batch_rows", 1, MAX_BATCH_ROWS)
+        self._page = bounded_int(page_rows, "page_rows", 1, 100_000)
+        self._claim_chars = bounded_int(claim_chars, "claim_chars", 1, 100_000)
 
     @property
     def dialect(self) -> CypherDialect:
@@ -487,7 +292,7 @@ class CypherGraphStore:
             self._runner.write([(query, {"rows": chunk}) for query in queries])
 
     def _delete(self, template: str, ids: Sequence[int], what: str, **names: str) -> None:
-        checked = [_check_id(i, what) for i in ids]
+        checked = [check_id(i, what) for i in ids]
         query = template.format(**names)
         for chunk in _chunks(checked, self._batch):
             self._runner.write([(query, {"ids": chunk})])
@@ -546,13 +351,13 @@ class CypherGraphStore:
         """Simple paths of 1..depth edges from the node, shortest first, then by end node id.
 
         Raises InvalidInput on bad arguments, NotFound when the node is not in the graph."""
-        label = _check_label(label)
-        node_id = _check_id(node_id, "node_id")
-        kind_list = _check_kinds(kinds)
-        direction = _check_direction(direction)
-        depth = _bounded_int(depth, "depth", 1, MAX_DEPTH)
-        limit = _bounded_int(limit, "limit", 1, MAX_LIMIT)
-        offset = _bounded_int(offset, "offset", 0, MAX_OFFSET)
+        label = check_label(label)
+        node_id = check_id(node_id, "node_id")
+        kind_list = check_kinds(kinds)
+        direction = check_direction(direction)
+        depth = bounded_int(depth, "depth", 1, MAX_DEPTH)
+        limit = bounded_int(limit, "limit", 1, MAX_LIMIT)
+        offset = bounded_int(offset, "offset", 0, MAX_OFFSET)
         params = {"id": node_id, "kinds": kind_list, "offset": 0}
         wanted = offset + limit
         rows = self._shortest_first(_NEIGHBOURS, label, direction, kind_list, depth, params, wanted)
@@ -577,7 +382,7 @@ class CypherGraphStore:
         the walk stops once `wanted` rows are in: a hub's depth-6 neighbourhood holds billions of
         simple paths, and sorting all of them never finishes, while the first page usually lies
         within two or three hops. All the lengths together stay within one engine timeout."""
-        rel = _EDGE_FOR_LABEL[label]
+        rel = EDGE_FOR_LABEL[label]
         filtered = bool(kinds)
         rows: list[Any] = []
         deadline = time.monotonic() + self._runner.timeout_seconds
@@ -612,13 +417,13 @@ class CypherGraphStore:
         first.
 
         Raises InvalidInput on bad arguments, NotFound when an endpoint is not in the graph."""
-        label = _check_label(label)
-        src_id = _check_id(src_id, "src_id")
-        dst_id = _check_id(dst_id, "dst_id")
-        kind_list = _check_kinds(kinds)
-        direction = _check_direction(direction)
-        max_depth = _bounded_int(max_depth, "max_depth", 1, MAX_DEPTH)
-        limit = _bounded_int(limit, "limit", 1, MAX_LIMIT)
+        label = check_label(label)
+        src_id = check_id(src_id, "src_id")
+        dst_id = check_id(dst_id, "dst_id")
+        kind_list = check_kinds(kinds)
+        direction = check_direction(direction)
+        max_depth = bounded_int(max_depth, "max_depth", 1, MAX_DEPTH)
+        limit = bounded_int(limit, "limit", 1, MAX_LIMIT)
         params = {"src": src_id, "dst": dst_id, "kinds": kind_list}
         rows = self._shortest_first(_PATHS, label, direction, kind_list, max_depth, params, limit)
         if not rows:
@@ -664,11 +469,11 @@ class CypherGraphStore:
 
     def iter_node_ids(self, label: NodeLabel) -> Iterator[int]:
         """All node ids of a label in ascending order, stubs included, a page at a time."""
-        return self._iter_ids(_PAGE_NODE_IDS.format(label=_check_label(label)))
+        return self._iter_ids(_PAGE_NODE_IDS.format(label=check_label(label)))
 
     def iter_edge_ids(self, rel: EdgeType) -> Iterator[int]:
         """All edge ids of a relationship type in ascending order, a page at a time."""
-        return self._iter_ids(_PAGE_EDGE_IDS.format(rel=_check_edge_type(rel)))
+        return self._iter_ids(_PAGE_EDGE_IDS.format(rel=check_edge_type(rel)))
 
     def clear(self) -> None:
         """Remove every Atom and CodeSymbol node and their edges; indexes stay."""

@@ -21,20 +21,69 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, LiteralString, TypedDict
 
 from psycopg.types.json import Jsonb
 
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import storable_confidence
+from pegas_memory.db.sql import load_queries
 from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound
+from pegas_memory.memgraph_store.cypher import GraphPath
+from pegas_memory.models import (
+    DerivationOut,
+    GraphAnswer,
+    GraphCountsAnswer,
+    GraphDerivationAnswer,
+    GraphEdgeOut,
+    GraphNodeOut,
+    GraphPathOut,
+    GraphPathsAnswer,
+    LinkCountsOut,
+)
 from pegas_memory.reasoning.inference import Edge, Limits, load_rules, reconcile
 from pegas_memory.runtime import ProjectionRuntime
+from pegas_memory.validation import bounded_int
+
+
+@dataclass(frozen=True)
+class ReasoningQueries:
+    """The named blocks of reasoning/queries.sql."""
+
+    links_by_origin: LiteralString
+    needs_maintenance: LiteralString
+    lock_inference: LiteralString
+    active_rules: LiteralString
+    unsupported_atoms: LiteralString
+    atom_types: LiteralString
+    withdraw_conclusion: LiteralString
+    insert_conclusion: LiteralString
+    update_conclusion: LiteralString
+    refresh_derivations: LiteralString
+    link_counts: LiteralString
+    dependency_counts: LiteralString
+    link_by_key: LiteralString
+    atom_names: LiteralString
+    link_attributes: LiteralString
+    symbol_names: LiteralString
+    dependency_lines: LiteralString
+
+
+Q = load_queries(ReasoningQueries, "pegas_memory.reasoning", "queries.sql")
 
 _INFER_LOCK = 7_355_608_002
 MAX_DEPTH = 6
 MAX_LIMIT = 1000
 _KIND = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
+
+
+class InvalidRule(TypedDict):
+    """A rule atom inference could not use. A TypedDict, not a model: `InferResult` (models.py)
+    takes these rows as plain dicts."""
+
+    rule_id: int
+    reason: str
+    detail: str
 
 
 @dataclass
@@ -47,16 +96,13 @@ class InferReport:
     kept: int = 0
     per_rule: dict[int, int] = field(default_factory=dict)
     rules_used: int = 0
-    rules_invalid: list[dict[str, Any]] = field(default_factory=list)
+    rules_invalid: list[InvalidRule] = field(default_factory=list)
     rules_prose_ignored: int = 0
     seconds: float = 0.0
 
 
 def _edges(conn: Conn, inferred: bool) -> list[Edge]:
-    rows = conn.execute(
-        "SELECT src_atom_id, dst_atom_id, kind, confidence FROM pm_atom_link WHERE inferred = %s",
-        (inferred,),
-    ).fetchall()
+    rows = conn.execute(Q.links_by_origin, (inferred,)).fetchall()
     return [
         Edge(int(r["src_atom_id"]), int(r["dst_atom_id"]), r["kind"], float(r["confidence"]))
         for r in rows
@@ -66,10 +112,7 @@ def _edges(conn: Conn, inferred: bool) -> list[Edge]:
 def needs_maintenance(db: Database) -> bool:
     """Whether any rule or inferred link exists (else truth maintenance has nothing to do)."""
     with db.connection() as conn:
-        row = conn.execute(
-            """SELECT EXISTS (SELECT 1 FROM pm_atom WHERE type = 'logical_rule')
-                   OR EXISTS (SELECT 1 FROM pm_atom_link WHERE inferred) AS needed"""
-        ).fetchone()
+        row = conn.execute(Q.needs_maintenance).fetchone()
     return bool(row and row["needed"])
 
 
@@ -84,34 +127,20 @@ def run_inference(
     started = time.monotonic()
     report = InferReport()
     with db.transaction() as conn:
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_INFER_LOCK,))
-        rule_rows = conn.execute(
-            """SELECT id, coalesce(nullif(content, ''), claim) AS content FROM pm_atom
-                WHERE type = 'logical_rule' AND status IN ('candidate', 'verified')
-                ORDER BY id"""
-        ).fetchall()
+        conn.execute(Q.lock_inference, (_INFER_LOCK,))
+        rule_rows = conn.execute(Q.active_rules).fetchall()
         ruleset = load_rules((int(r["id"]), r["content"]) for r in rule_rows)
         report.rules_used = len(ruleset.rules)
         report.rules_prose_ignored = len(ruleset.prose)
         report.rules_invalid = [
-            {"rule_id": bad.rule_id, "reason": bad.reason, "detail": bad.detail}
+            InvalidRule(rule_id=bad.rule_id, reason=bad.reason, detail=bad.detail)
             for bad in ruleset.invalid
         ]
         extracted = _edges(conn, False)
         stored = _edges(conn, True)
-        unsupported = [
-            int(r["id"])
-            for r in conn.execute(
-                "SELECT id FROM pm_atom WHERE status IN ('stale', 'contested')"
-            ).fetchall()
-        ]
+        unsupported = [int(r["id"]) for r in conn.execute(Q.unsupported_atoms).fetchall()]
         nodes = sorted({e.src for e in extracted} | {e.dst for e in extracted})
-        types = {
-            int(r["id"]): r["type"]
-            for r in conn.execute(
-                "SELECT id, type FROM pm_atom WHERE id = ANY(%s)", (nodes,)
-            ).fetchall()
-        }
+        types = {int(r["id"]): r["type"] for r in conn.execute(Q.atom_types, (nodes,)).fetchall()}
         rec = reconcile(
             extracted,
             stored,
@@ -138,24 +167,16 @@ def run_inference(
 
         with conn.cursor() as cur:
             if rec.withdraw:
-                cur.executemany(
-                    "DELETE FROM pm_atom_link WHERE src_atom_id = %s AND dst_atom_id = %s "
-                    "AND kind = %s AND inferred",
-                    list(rec.withdraw),
-                )
+                cur.executemany(Q.withdraw_conclusion, list(rec.withdraw))
             cur.executemany(
-                """INSERT INTO pm_atom_link (src_atom_id, dst_atom_id, kind, confidence, source,
-                                             inferred, metadata)
-                   VALUES (%s, %s, %s, %s, 'inference', true, %s)
-                   ON CONFLICT (src_atom_id, dst_atom_id, kind) DO NOTHING""",
+                Q.insert_conclusion,
                 [
                     (e.src, e.dst, e.kind, storable_confidence(e.confidence), meta(e.key))
                     for e in rec.add
                 ],
             )
             cur.executemany(
-                "UPDATE pm_atom_link SET confidence = %s, metadata = %s "
-                "WHERE src_atom_id = %s AND dst_atom_id = %s AND kind = %s AND inferred",
+                Q.update_conclusion,
                 [
                     (storable_confidence(e.confidence), meta(e.key), e.src, e.dst, e.kind)
                     for e in rec.update
@@ -163,8 +184,7 @@ def run_inference(
             )
             # Kept conclusions may have lost one of several derivations: record the survivors.
             cur.executemany(
-                "UPDATE pm_atom_link SET metadata = %s WHERE src_atom_id = %s "
-                "AND dst_atom_id = %s AND kind = %s AND inferred AND metadata IS DISTINCT FROM %s",
+                Q.refresh_derivations,
                 [(meta(k), k[0], k[1], k[2], meta(k)) for k in rec.keep],
             )
     report.rounds = rec.result.rounds
@@ -180,12 +200,6 @@ def run_inference(
 
 # ---------------------------------------------------------------------- graph queries
 Op = Literal["neighbours", "paths", "counts", "derivation"]
-
-
-def _bounded(value: int, name: str, low: int, high: int) -> int:
-    if not low <= value <= high:
-        raise InvalidInput(f"{name} must be between {low} and {high}")
-    return value
 
 
 def _kinds(kinds: Sequence[str]) -> list[str]:
@@ -213,48 +227,48 @@ def query_graph(
     src: int | None = None,
     dst: int | None = None,
     kind: str | None = None,
-) -> dict[str, Any]:
+) -> GraphAnswer:
+    """One structured graph question (see the module doc), answered as a typed model.
+
+    Raises InvalidInput (bad arguments), NotFound (no such link or node), BackendUnavailable."""
     kinds = _kinds(kinds)
     if op == "counts":
         with db.connection() as conn:
-            rows = conn.execute(
-                "SELECT kind, inferred, count(*) AS n FROM pm_atom_link GROUP BY kind, inferred"
-            ).fetchall()
-            deps = conn.execute(
-                "SELECT kind, count(*) AS n FROM pm_code_dependency GROUP BY kind"
-            ).fetchall()
-        counts: dict[str, dict[str, int]] = {}
+            rows = conn.execute(Q.link_counts).fetchall()
+            deps = conn.execute(Q.dependency_counts).fetchall()
+        counts: dict[str, LinkCountsOut] = {}
         for r in rows:
-            counts.setdefault(r["kind"], {"extracted": 0, "inferred": 0})[
-                "inferred" if r["inferred"] else "extracted"
-            ] = int(r["n"])
-        return {
-            "op": op,
-            "links_by_kind": counts,
-            "code_dependencies_by_kind": {r["kind"]: int(r["n"]) for r in deps},
-        }
+            entry = counts.setdefault(r["kind"], LinkCountsOut())
+            if r["inferred"]:
+                entry.inferred = int(r["n"])
+            else:
+                entry.extracted = int(r["n"])
+        return GraphCountsAnswer(
+            op="counts",
+            links_by_kind=counts,
+            code_dependencies_by_kind={r["kind"]: int(r["n"]) for r in deps},
+        )
     if op == "derivation":
         if src is None or dst is None or kind is None:
             raise InvalidInput("derivation needs src, dst and kind of the inferred link")
         _kinds([kind])
         with db.connection() as conn:
-            row = conn.execute(
-                """SELECT id, inferred, source, confidence, metadata FROM pm_atom_link
-                    WHERE src_atom_id = %s AND dst_atom_id = %s AND kind = %s""",
-                (src, dst, kind),
-            ).fetchone()
+            row = conn.execute(Q.link_by_key, (src, dst, kind)).fetchone()
         if row is None:
             raise NotFound(f"no link {src} -{kind}-> {dst}; use op=neighbours to see links")
-        return {
-            "op": op,
-            "link_id": int(row["id"]),
-            "inferred": bool(row["inferred"]),
-            "source": row["source"],
-            "confidence": float(row["confidence"]),
-            "derivations": (row["metadata"] or {}).get("derivations", []),
-        }
-    limit = _bounded(limit, "limit", 1, MAX_LIMIT)
-    offset = _bounded(offset, "offset", 0, 100_000)
+        return GraphDerivationAnswer(
+            op="derivation",
+            link_id=int(row["id"]),
+            inferred=bool(row["inferred"]),
+            source=row["source"],
+            confidence=float(row["confidence"]),
+            derivations=[
+                DerivationOut.model_validate(d)
+                for d in (row["metadata"] or {}).get("derivations", [])
+            ],
+        )
+    limit = bounded_int(limit, "limit", 1, MAX_LIMIT)
+    offset = bounded_int(offset, "offset", 0, 100_000)
     if node_id is None:
         raise InvalidInput(f"{op} needs node_id (an atom or code symbol id)")
     try:
@@ -265,7 +279,7 @@ def query_graph(
                 node_id,
                 kinds=kinds,
                 direction=direction,
-                depth=_bounded(depth, "depth", 1, MAX_DEPTH),
+                depth=bounded_int(depth, "depth", 1, MAX_DEPTH),
                 limit=limit,
                 offset=offset,
             )
@@ -277,7 +291,7 @@ def query_graph(
                 node_id,
                 target_id,
                 kinds=kinds,
-                max_depth=_bounded(depth, "depth", 1, MAX_DEPTH),
+                max_depth=bounded_int(depth, "depth", 1, MAX_DEPTH),
                 limit=limit,
                 direction=direction,
             )
@@ -287,10 +301,10 @@ def query_graph(
         raise BackendUnavailable(
             f"{exc}. The graph slice is rebuildable: `pegas-memory rebuild --target graph`"
         ) from exc
-    return {"op": op, "paths": _describe(db, label, paths), "limit": limit, "offset": offset}
+    return GraphPathsAnswer(op=op, paths=_describe(db, label, paths), limit=limit, offset=offset)
 
 
-def _describe(db: Database, label: str, paths: Sequence[Any]) -> list[dict[str, Any]]:
+def _describe(db: Database, label: str, paths: Sequence[GraphPath]) -> list[GraphPathOut]:
     """Paths with node names and the authoritative edge attributes from Postgres."""
     node_ids = sorted({n for p in paths for n in p.node_ids})
     edge_ids = sorted({e.id for p in paths for e in p.edges})
@@ -298,41 +312,28 @@ def _describe(db: Database, label: str, paths: Sequence[Any]) -> list[dict[str, 
     edges: dict[int, dict[str, Any]] = {}
     with db.connection() as conn:
         if label == "Atom":
-            for r in conn.execute(
-                "SELECT id, claim, type, status FROM pm_atom WHERE id = ANY(%s)", (node_ids,)
-            ):
+            for r in conn.execute(Q.atom_names, (node_ids,)):
                 names[int(r["id"])] = f"[{r['type']}, {r['status']}] {r['claim'][:200]}"
-            for r in conn.execute(
-                "SELECT id, confidence, inferred, source FROM pm_atom_link WHERE id = ANY(%s)",
-                (edge_ids,),
-            ):
+            for r in conn.execute(Q.link_attributes, (edge_ids,)):
                 edges[int(r["id"])] = dict(r)
         else:
-            for r in conn.execute(
-                "SELECT id, qualified_name, path, start_line FROM pm_code_symbol "
-                "WHERE id = ANY(%s)",
-                (node_ids,),
-            ):
+            for r in conn.execute(Q.symbol_names, (node_ids,)):
                 names[int(r["id"])] = f"{r['qualified_name']} ({r['path']}:{r['start_line']})"
-            for r in conn.execute(
-                "SELECT id, line FROM pm_code_dependency WHERE id = ANY(%s)", (edge_ids,)
-            ):
+            for r in conn.execute(Q.dependency_lines, (edge_ids,)):
                 edges[int(r["id"])] = dict(r)
-    out = []
-    for p in paths:
-        out.append(
-            {
-                "nodes": [{"id": n, "name": names.get(n, "")} for n in p.node_ids],
-                "edges": [
-                    {
-                        "id": e.id,
-                        "kind": e.kind,
-                        "src": e.src,
-                        "dst": e.dst,
-                        **{k: v for k, v in edges.get(e.id, {}).items() if k != "id"},
-                    }
-                    for e in p.edges
-                ],
-            }
+    return [
+        GraphPathOut(
+            nodes=[GraphNodeOut(id=n, name=names.get(n, "")) for n in p.node_ids],
+            edges=[
+                GraphEdgeOut(
+                    id=e.id,
+                    kind=e.kind,
+                    src=e.src,
+                    dst=e.dst,
+                    **{k: v for k, v in edges.get(e.id, {}).items() if k != "id"},
+                )
+                for e in p.edges
+            ],
         )
-    return out
+        for p in paths
+    ]

@@ -1,0 +1,110 @@
+"""What code queries answer, and the pure helpers that shape their arguments.
+
+The result models cross into the service and the MCP tools (structured output); the helpers
+split identifiers the way the SQL side does and escape LIKE patterns. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from pegas_memory.errors import InvalidInput
+
+_WORD = re.compile(r"[^\W_]+")
+_CAMEL = (re.compile(r"([a-z0-9])([A-Z])"), re.compile(r"([A-Z]+)([A-Z][a-z])"))
+
+
+class CodeSymbolOut(BaseModel):
+    id: int
+    repo: str
+    path: str
+    language: str
+    name: str
+    qualified_name: str
+    kind: str
+    start_line: int
+    end_line: int
+    signature: str | None = None
+
+
+class CodeSearchHit(CodeSymbolOut):
+    docstring: str | None = Field(default=None, description="first 300 characters")
+    score: float
+
+
+class CodeSearchResult(BaseModel):
+    """Symbols matching a lexical query, best first."""
+
+    query: str
+    total: int = Field(description="matching symbols in all; page with offset")
+    offset: int
+    hits: list[CodeSearchHit]
+    warnings: list[str] = Field(default_factory=list)
+
+
+class CodeEdgeOut(BaseModel):
+    id: int
+    kind: str
+    src: str = Field(description="qualified name of the symbol where the reference is written")
+    dst: str
+    path: str = Field(description="file of the source symbol")
+    line: int | None = Field(default=None, description="first line of the reference")
+    lines: list[int] = Field(default_factory=list, description="all call-site lines (up to 20)")
+
+
+class CodePathOut(BaseModel):
+    hops: int
+    end: CodeSymbolOut
+    via: list[str] = Field(description="qualified names from the symbol asked about to `end`")
+    edges: list[CodeEdgeOut]
+
+
+class ExternalRefOut(BaseModel):
+    kind: str
+    name: str = Field(description="target outside the repository, or as written if unresolved")
+    target: str = Field(description="external or unresolved")
+    line: int | None = None
+
+
+class CodeGraphResult(BaseModel):
+    """Paths around one symbol in a repository's dependency graph."""
+
+    repo: str
+    symbol: CodeSymbolOut
+    relation: str
+    depth: int
+    offset: int
+    paths: list[CodePathOut]
+    has_more: bool = Field(description="true when another page exists (raise offset by limit)")
+    external: list[ExternalRefOut] = Field(
+        default_factory=list,
+        description="outgoing references that leave the repository (first page only)",
+    )
+    alternatives: list[CodeSymbolOut] = Field(
+        default_factory=list, description="other symbols the given name also matches"
+    )
+    source: Literal["graph", "postgres"]
+    warnings: list[str] = Field(default_factory=list)
+
+
+def identifier_words(text: str) -> list[str]:
+    """`getHTTPResponse_v2 Имя` -> ['get', 'http', 'response', 'v2', 'имя'] (as the SQL side
+    splits symbols: camelCase, snake_case and punctuation)."""
+    for pattern in _CAMEL:
+        text = pattern.sub(r"\1 \2", text)
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def like_escape(text: str) -> str:
+    """`text` matched literally inside a LIKE pattern (backslash is the escape)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def text_arg(value: str, name: str, limit: int) -> str:
+    """`value` if it has at most `limit` characters and no NUL (Postgres text cannot hold one)."""
+    if "\x00" in value or len(value) > limit:
+        raise InvalidInput(f"{name} must be at most {limit} characters without NUL characters")
+    return value
