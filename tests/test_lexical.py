@@ -6,6 +6,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from psycopg import sql
 
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
@@ -183,7 +184,7 @@ def test_filters_and_empty_results(corpus_db: Database) -> None:
             index.search(conn, "zzzz qqqq", "atom", 10).note == "no query term occurs in the memory"
         )
         assert index.search(conn, "!!! ...", "atom", 10).note == "the query has no words"
-        only = index.search(conn, "kinase", "atom", 10, " AND t.id < 0", {})
+        only = index.search(conn, "kinase", "atom", 10, sql.SQL(" AND t.id < 0"), {})
         assert only.hits == [] and only.note == "no lexical match"
         found = index.search(conn, "kinase", "atom", 10)
         assert found.hits and found.coverage == pytest.approx(1.0)
