@@ -449,18 +449,41 @@ class LexicalIndex:
         where: sql.Composable,
         params: Mapping[str, Any],
     ) -> list[Any]:
-        table = _SQL[entity].table
-        parts: list[sql.Composable] = []
-        if plan.must:
-            parts.append(sql.SQL(Q.candidates_must).format(table=table, where=where))
-        if plan.extra:
-            exclude = sql.SQL(Q.exclude_must) if plan.must else sql.SQL("")
-            parts.append(
-                sql.SQL(Q.candidates_extra).format(table=table, exclude=exclude, where=where)
-            )
-        statement = sql.SQL(Q.bm25_score).format(
-            candidates=sql.SQL(" UNION ALL ").join(parts), **_PREFIX_PARTS[with_prefixes]
+        statement = _score_statement(
+            conn, entity, bool(plan.must), bool(plan.extra), with_prefixes, where
         )
         return conn.execute(
             statement, {**params, "must": plan.must, "extra": plan.extra}
         ).fetchall()
+
+
+# Rendered scoring statements by shape: composing one costs about 70 microseconds, a lookup
+# about 2, and a search runs one or two. The shapes are few (entity x plan x prefixes x which
+# filters are set), so the cache stays small; it is cleared if it ever grows past the limit.
+_SCORE_STATEMENTS: dict[tuple[Entity, bool, bool, bool, bytes], bytes] = {}
+_SCORE_STATEMENTS_LIMIT = 1_024
+
+
+def _score_statement(
+    conn: Conn, entity: Entity, must: bool, extra: bool, with_prefixes: bool, where: sql.Composable
+) -> bytes:
+    """The BM25 statement for this plan shape and filter, rendered once and then reused."""
+    key = (entity, must, extra, with_prefixes, where.as_bytes(conn))
+    found = _SCORE_STATEMENTS.get(key)
+    if found is not None:
+        return found
+    table = _SQL[entity].table
+    parts: list[sql.Composable] = []
+    if must:
+        parts.append(sql.SQL(Q.candidates_must).format(table=table, where=where))
+    if extra:
+        exclude = sql.SQL(Q.exclude_must) if must else sql.SQL("")
+        parts.append(sql.SQL(Q.candidates_extra).format(table=table, exclude=exclude, where=where))
+    statement = sql.SQL(Q.bm25_score).format(
+        candidates=sql.SQL(" UNION ALL ").join(parts), **_PREFIX_PARTS[with_prefixes]
+    )
+    rendered = statement.as_bytes(conn)
+    if len(_SCORE_STATEMENTS) >= _SCORE_STATEMENTS_LIMIT:
+        _SCORE_STATEMENTS.clear()
+    _SCORE_STATEMENTS[key] = rendered
+    return rendered
