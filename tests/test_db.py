@@ -10,10 +10,13 @@ import pytest
 from pegas_memory.db.pool import Database, load_migrations
 from pegas_memory.db.repo import (
     AtomInput,
+    ChunkInput,
     DocumentInput,
     add_citation,
     add_link,
+    copy_chunk_citations,
     insert_atom,
+    insert_chunks,
     set_status,
 )
 from pegas_memory.errors import BackendUnavailable, InvalidInput
@@ -156,6 +159,41 @@ def test_document_versions_and_citations(db: Database) -> None:
         first = add_citation(conn, atom, doc_id=v2, locator="p. 1", quote="cited")
         dup = add_citation(conn, atom, doc_id=v2, locator="p. 1", quote="cited")
         assert first is not None and dup is None
+
+
+def test_chunks_and_their_citations_carry_over_to_a_new_version(db: Database) -> None:
+    with db.transaction() as conn:
+        v1, _ = upsert(conn, "https://example.org/b", "h1")
+        old = insert_chunks(
+            conn,
+            v1,
+            [
+                ChunkInput(0, "first text", "c0", "p. 1", ("Intro",), 0, 10, "en"),
+                ChunkInput(1, "second text", "c1", "p. 2", (), 11, 22, None),
+            ],
+        )
+        assert sorted(old) == [0, 1] and old[0] != old[1]
+        row = conn.execute(
+            "SELECT doc_id, content, heading_path, language FROM pm_chunk WHERE id = %s", (old[0],)
+        ).fetchone()
+        assert row == {"doc_id": v1, "content": "first text", "heading_path": ["Intro"],
+                       "language": "en"}  # fmt: skip
+        atom, _ = insert_atom(conn, AtomInput(type="fact", claim="first", doc_id=v1))
+        add_citation(conn, atom, doc_id=v1, chunk_id=old[0], quote="first", char_start=0,
+                     char_end=5)  # fmt: skip
+        v2, _ = upsert(conn, "https://example.org/b", "h2")
+        new = insert_chunks(conn, v2, [ChunkInput(0, "first text", "c0", "p. 3")])
+        for _ in range(2):  # a second copy adds nothing
+            copy_chunk_citations(conn, old[0], doc_id=v2, chunk_id=new[0], locator="p. 3")
+        cites = conn.execute(
+            "SELECT doc_id, chunk_id, locator, quoted_text, char_start, char_end FROM pm_citation "
+            "WHERE atom_id = %s ORDER BY id",
+            (atom,),
+        ).fetchall()
+        assert [tuple(c.values()) for c in cites] == [
+            (v1, old[0], "", "first", 0, 5),
+            (v2, new[0], "p. 3", "first", 0, 5),
+        ]
 
 
 def upsert(conn, uri: str, h: str):  # type: ignore[no-untyped-def]

@@ -6,6 +6,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from psycopg import sql
 
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
@@ -183,10 +184,30 @@ def test_filters_and_empty_results(corpus_db: Database) -> None:
             index.search(conn, "zzzz qqqq", "atom", 10).note == "no query term occurs in the memory"
         )
         assert index.search(conn, "!!! ...", "atom", 10).note == "the query has no words"
-        only = index.search(conn, "kinase", "atom", 10, " AND t.id < 0", {})
+        only = index.search(conn, "kinase", "atom", 10, sql.SQL(" AND t.id < 0"), {})
         assert only.hits == [] and only.note == "no lexical match"
         found = index.search(conn, "kinase", "atom", 10)
         assert found.hits and found.coverage == pytest.approx(1.0)
+
+
+def test_a_filter_is_composed_with_placeholders_and_scored_through_it(corpus_db: Database) -> None:
+    """SearchFilter.sql puts identifiers and named placeholders in the fragment, never values;
+    the scoring statement of one shape is rendered once and reused for other filter values."""
+    from pegas_memory.search.hybrid import SearchFilter
+
+    facts, params = SearchFilter(types=("fact",), tags=("x'); DROP TABLE pm_atom; --",)).sql("atom")
+    other, _ = SearchFilter(types=("definition",), tags=("y",)).sql("atom")
+    index = LexicalIndex()
+    with corpus_db.connection() as conn:
+        rendered = facts.as_string(conn)
+        assert rendered == ' AND "t".type = ANY(%(f_types)s) AND "t".tags && %(f_tags)s::text[]'
+        assert params == {"f_types": ["fact"], "f_tags": ["x'); DROP TABLE pm_atom; --"]}
+        assert not index.search(conn, "kinase", "atom", 10, facts, params).hits
+        first = lexical._score_statement(conn, "atom", True, True, False, facts)
+        assert lexical._score_statement(conn, "atom", True, True, False, other) is first
+        assert b"NOT t.tsv @@ %(must)s::tsquery" in first and b'"t".type = ANY' in first
+        must_only = lexical._score_statement(conn, "atom", True, False, True, sql.SQL(""))
+        assert b"NOT t.tsv" not in must_only and b"%(pq)s::tsquery[]" in must_only
 
 
 def test_a_name_found_only_through_its_cross_script_prefix(corpus_db: Database) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn
 from pegas_memory.db.repo import set_status
 from pegas_memory.errors import InvalidInput, NotFound
@@ -44,22 +45,19 @@ def retract(conn: Conn, atom_ids: Sequence[int], reason: str) -> ForgetReport:
 
 
 def _erase_atoms(conn: Conn, atom_ids: Sequence[int], report: ForgetReport) -> None:
-    rows = conn.execute(
-        "SELECT id, claim, content FROM pm_atom WHERE id = ANY(%s)", (list(atom_ids),)
-    ).fetchall()
+    rows = conn.execute(Q.atoms_to_erase, (list(atom_ids),)).fetchall()
     found = {int(r["id"]) for r in rows}
     report.not_found += [i for i in atom_ids if i not in found]
     if not rows:
         return
     hashes = [raw_hash(atom_embed_text(r["claim"], r["content"])) for r in rows]
     links = conn.execute(
-        "SELECT count(*) AS n FROM pm_atom_link WHERE src_atom_id = ANY(%(ids)s) "
-        "OR dst_atom_id = ANY(%(ids)s)",
+        Q.count_links_of,
         {"ids": sorted(found)},
     ).fetchone()
     report.links_removed += int(links["n"]) if links else 0
-    conn.execute("DELETE FROM pm_atom WHERE id = ANY(%s)", (sorted(found),))
-    cur = conn.execute("DELETE FROM pm_embedding_cache WHERE content_hash = ANY(%s)", (hashes,))
+    conn.execute(Q.delete_atoms, (sorted(found),))
+    cur = conn.execute(Q.delete_cached_vectors, (hashes,))
     report.embeddings_removed += cur.rowcount
     report.atoms += sorted(found)
 
@@ -73,28 +71,22 @@ def erase(
 ) -> ForgetReport:
     report = ForgetReport(mode="erase")
     if document_ids:
-        docs = conn.execute(
-            "SELECT id FROM pm_document WHERE id = ANY(%s)", (list(document_ids),)
-        ).fetchall()
+        docs = conn.execute(Q.existing_document_ids, (list(document_ids),)).fetchall()
         found_docs = [int(r["id"]) for r in docs]
         report.not_found += [d for d in document_ids if d not in found_docs]
         only_here = conn.execute(
-            """SELECT DISTINCT c.atom_id FROM pm_citation c
-                WHERE c.doc_id = ANY(%(docs)s)
-                  AND NOT EXISTS (SELECT 1 FROM pm_citation o
-                                   WHERE o.atom_id = c.atom_id
-                                     AND (o.doc_id IS NULL OR NOT o.doc_id = ANY(%(docs)s)))""",
+            Q.atoms_only_in_documents,
             {"docs": found_docs},
         ).fetchall()
         _erase_atoms(conn, [int(r["atom_id"]) for r in only_here], report)
-        conn.execute("UPDATE pm_atom SET doc_id = NULL WHERE doc_id = ANY(%s)", (found_docs,))
-        conn.execute("DELETE FROM pm_document WHERE id = ANY(%s)", (found_docs,))
+        conn.execute(Q.detach_atoms_from_documents, (found_docs,))
+        conn.execute(Q.delete_documents, (found_docs,))
         report.documents = found_docs
     if atom_ids:
         _erase_atoms(conn, atom_ids, report)
     if trace_ids:
         rows = conn.execute(
-            "DELETE FROM pm_episodic_trace WHERE id = ANY(%s) RETURNING id, content",
+            Q.delete_traces,
             (list(trace_ids),),
         ).fetchall()
         gone = {int(r["id"]) for r in rows}
@@ -102,7 +94,7 @@ def erase(
         report.not_found += [t for t in trace_ids if t not in gone]
         if rows:
             cur = conn.execute(
-                "DELETE FROM pm_embedding_cache WHERE content_hash = ANY(%s)",
+                Q.delete_cached_vectors,
                 ([raw_hash(r["content"][:4000]) for r in rows],),
             )
             report.embeddings_removed += cur.rowcount

@@ -12,6 +12,7 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
+from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn
 from pegas_memory.errors import InvalidInput, NotFound
 from pegas_memory.models import GapOut
@@ -46,7 +47,7 @@ def _filled_by(conn: Conn, gap_ids: list[int]) -> dict[int, list[int]]:
     out: dict[int, list[int]] = {g: [] for g in gap_ids}
     if gap_ids:
         for r in conn.execute(
-            "SELECT gap_id, atom_id FROM pm_gap_atom WHERE gap_id = ANY(%s) ORDER BY atom_id",
+            Q.gap_atoms,
             (gap_ids,),
         ):
             out[int(r["gap_id"])].append(int(r["atom_id"]))
@@ -67,30 +68,18 @@ def add_gap(
         raise InvalidInput("priority must be 1 (low) to 5 (urgent)")
     key = question_key(question)
     existing = conn.execute(
-        """SELECT * FROM pm_research_gap
-            WHERE status IN ('open', 'researching')
-              AND (question_key = %(key)s OR similarity(question_key, %(key)s) >= %(sim)s)
-            ORDER BY (question_key = %(key)s) DESC, similarity(question_key, %(key)s) DESC
-            LIMIT 1 FOR UPDATE""",
+        Q.live_gap_like,
         {"key": key, "sim": SIMILAR_QUESTION},
     ).fetchone()
     if existing:
         row = conn.execute(
-            """UPDATE pm_research_gap
-                  SET priority = greatest(priority, %s),
-                      reason = CASE WHEN %s::text IS NULL OR reason = %s THEN reason
-                                    WHEN reason IS NULL THEN %s
-                                    ELSE reason || E'\\n' || %s END
-                WHERE id = %s RETURNING *""",
+            Q.merge_gap,
             (priority, reason, reason, reason, reason, existing["id"]),
         ).fetchone()
         assert row is not None
         return _gap_out(row, _filled_by(conn, [int(row["id"])])[int(row["id"])]), False
     row = conn.execute(
-        """INSERT INTO pm_research_gap (question, question_key, reason, priority)
-           VALUES (%s, %s, %s, %s)
-           ON CONFLICT (question_key) WHERE status IN ('open', 'researching') DO NOTHING
-           RETURNING *""",
+        Q.insert_gap,
         (question.strip(), key, reason, priority),
     ).fetchone()
     if row is None:  # a concurrent call registered it first: merge into that one
@@ -106,10 +95,7 @@ def list_gaps(
     if not 1 <= limit <= 500 or offset < 0:
         raise InvalidInput("limit must be 1..500 and offset >= 0")
     rows = conn.execute(
-        """SELECT *, count(*) OVER () AS total FROM pm_research_gap
-            WHERE %(status)s::text IS NULL OR status = %(status)s
-            ORDER BY (status IN ('open', 'researching')) DESC, priority DESC, created_at, id
-            LIMIT %(limit)s OFFSET %(offset)s""",
+        Q.list_gaps,
         {"status": status, "limit": limit, "offset": offset},
     ).fetchall()
     filled = _filled_by(conn, [int(r["id"]) for r in rows])
@@ -129,18 +115,14 @@ def set_gap_status(
     if status not in GAP_STATUSES:
         raise InvalidInput(f"status must be one of {', '.join(GAP_STATUSES)}")
     row = conn.execute(
-        """UPDATE pm_research_gap
-              SET status = %s,
-                  attempts = CASE WHEN %s::jsonb IS NULL THEN attempts
-                                  ELSE attempts || jsonb_build_array(%s::jsonb) END
-            WHERE id = %s RETURNING *""",
+        Q.set_gap_status,
         (status, Jsonb(attempt) if attempt else None, Jsonb(attempt) if attempt else None, gap_id),
     ).fetchone()
     if row is None:
         raise NotFound(f"gap {gap_id} not found; use memory_list_gaps to see gap ids")
     for atom_id in atom_ids or []:
         conn.execute(
-            "INSERT INTO pm_gap_atom (gap_id, atom_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+            Q.link_gap_atom,
             (gap_id, atom_id),
         )
     return _gap_out(row, _filled_by(conn, [gap_id])[gap_id])

@@ -21,12 +21,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pegas_memory.config import Settings
+from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import add_link, set_status
 from pegas_memory.distill.llm import OllamaChat
 from pegas_memory.distill.ollama import CandidateText, NeighbourText, critique
 from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound, PegasMemoryError
 from pegas_memory.ingest.dedup import threshold_for
+from pegas_memory.models import AtomType
 from pegas_memory.outbox.projection import atom_embed_text
 from pegas_memory.qdrant_store.index import VectorFilter
 from pegas_memory.runtime import Lazy, ProjectionRuntime
@@ -52,6 +54,31 @@ class AtomVerdict:
     checks_skipped: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class VerifiedAtom:
+    """The atom under verification, as read when its turn comes (it may have changed since)."""
+
+    id: int
+    type: AtomType
+    claim: str
+    content: str
+    status: str
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """A stored atom near the one being verified, by embedding: its cosine (`score`) and the
+    documents that cite it (`docs`)."""
+
+    id: int
+    claim: str
+    content: str
+    status: str
+    score: float
+    docs: frozenset[int]
+
+
 class Verifier:
     def __init__(
         self,
@@ -75,9 +102,7 @@ class Verifier:
             if atom_ids:
                 if len(atom_ids) > MAX_BATCH:
                     raise InvalidInput(f"at most {MAX_BATCH} atom ids per call")
-                rows = conn.execute(
-                    "SELECT id FROM pm_atom WHERE id = ANY(%s) ORDER BY id", (list(atom_ids),)
-                ).fetchall()
+                rows = conn.execute(Q.existing_atom_ids, (list(atom_ids),)).fetchall()
                 found = [int(r["id"]) for r in rows]
                 missing = sorted(set(atom_ids) - set(found))
                 if missing:
@@ -87,16 +112,13 @@ class Verifier:
                 return found
             if document_id is not None:
                 rows = conn.execute(
-                    """SELECT DISTINCT a.id FROM pm_atom a JOIN pm_citation c ON c.atom_id = a.id
-                        WHERE c.doc_id = %s ORDER BY a.id LIMIT %s""",
+                    Q.atoms_of_document,
                     (document_id, limit),
                 ).fetchall()
                 if not rows:
                     raise NotFound(f"document {document_id} has no atoms (or does not exist)")
                 return [int(r["id"]) for r in rows]
-            rows = conn.execute(
-                "SELECT id FROM pm_atom WHERE status = 'candidate' ORDER BY id LIMIT %s", (limit,)
-            ).fetchall()
+            rows = conn.execute(Q.candidate_atoms, (limit,)).fetchall()
             return [int(r["id"]) for r in rows]
 
     # ------------------------------------------------------------------ checks
@@ -120,7 +142,7 @@ class Verifier:
                 atom = _atom(conn, atom_id)
             if atom is None:
                 continue  # deleted meanwhile
-            vector = embedder.embed_documents([atom_embed_text(atom["claim"], atom["content"])])[0]
+            vector = embedder.embed_documents([atom_embed_text(atom.claim, atom.content)])[0]
             hits = index.search(
                 collection,
                 vector,
@@ -154,7 +176,7 @@ class Verifier:
     def _check(
         self,
         conn: Conn,
-        atom: dict[str, Any],
+        atom: VerifiedAtom,
         hits: Sequence[Any],
         *,
         llm: OllamaChat | None,
@@ -162,22 +184,22 @@ class Verifier:
         confirm_at: float,
         dup_at: float,
     ) -> AtomVerdict:
-        atom_id = int(atom["id"])
+        atom_id = atom.id
         neighbours = _neighbours(conn, [h.id for h in hits], {h.id: h.score for h in hits})
         result = AtomVerdict(
             atom_id=atom_id,
             verdict="new",
             reason="no stored atom says the same or the opposite",
-            old_status=atom["status"],
-            new_status=atom["status"],
-            confidence=float(atom["confidence"]),
+            old_status=atom.status,
+            new_status=atom.status,
+            confidence=atom.confidence,
         )
         # 1. cross-confirmation across documents
         own_docs = _docs_of(conn, [atom_id]).get(atom_id, set())
-        if len(own_docs) >= 2 and atom["status"] == "candidate":
+        if len(own_docs) >= 2 and atom.status == "candidate":
             # Ingest already merged the same claim from several documents into this atom.
-            conf = float(atom["confidence"]) + (1 - float(atom["confidence"])) * CONFIRM_BOOST
-            evidence = [{"documents": sorted(own_docs)}]
+            conf = atom.confidence + (1 - atom.confidence) * CONFIRM_BOOST
+            evidence: list[dict[str, Any]] = [{"documents": sorted(own_docs)}]
             set_status(
                 conn,
                 atom_id,
@@ -192,18 +214,16 @@ class Verifier:
             result.reason = f"the same claim is cited from documents {sorted(own_docs)}"
             result.evidence = evidence
         confirming = [
-            n
-            for n in neighbours
-            if n["score"] >= confirm_at and (n["docs"] - own_docs) and own_docs
+            n for n in neighbours if n.score >= confirm_at and (n.docs - own_docs) and own_docs
         ]
-        if confirming and atom["status"] in ("candidate", "verified") and result.verdict == "new":
-            conf = float(atom["confidence"]) + (1 - float(atom["confidence"])) * CONFIRM_BOOST
+        if confirming and atom.status in ("candidate", "verified") and result.verdict == "new":
+            conf = atom.confidence + (1 - atom.confidence) * CONFIRM_BOOST
             evidence = [
                 {
-                    "atom_id": n["id"],
-                    "similarity": round(n["score"], 4),
-                    "documents": sorted(n["docs"] - own_docs),
-                    "claim": n["claim"][:300],
+                    "atom_id": n.id,
+                    "similarity": round(n.score, 4),
+                    "documents": sorted(n.docs - own_docs),
+                    "claim": n.claim[:300],
                 }
                 for n in confirming
             ]
@@ -217,9 +237,7 @@ class Verifier:
                 evidence=evidence,
             )
             for n in confirming:
-                add_link(
-                    conn, atom_id, n["id"], "corroborates", confidence=n["score"], source="verify"
-                )
+                add_link(conn, atom_id, n.id, "corroborates", confidence=n.score, source="verify")
             result.verdict, result.new_status = "confirmed", "verified"
             result.confidence = min(1.0, conf)
             result.reason = f"the same claim is in document(s) {evidence[0]['documents']}"
@@ -227,13 +245,13 @@ class Verifier:
         # 2. self-critique
         if llm is None:
             result.checks_skipped.append(llm_note or "self-critique skipped")
-            dup = next((n for n in neighbours if n["score"] >= dup_at), None)
+            dup = next((n for n in neighbours if n.score >= dup_at), None)
             if dup is not None and result.verdict != "confirmed":
                 self._duplicate(conn, atom, dup, result, reason="near-identical by embedding")
             return result
-        candidate = CandidateText(claim=atom["claim"], content=atom["content"], type=atom["type"])
+        candidate = CandidateText(claim=atom.claim, content=atom.content, type=atom.type)
         texts = [
-            NeighbourText(id=n["id"], claim=n["claim"], content=n["content"], similarity=n["score"])
+            NeighbourText(id=n.id, claim=n.claim, content=n.content, similarity=n.score)
             for n in neighbours
         ]
         try:
@@ -241,29 +259,29 @@ class Verifier:
         except PegasMemoryError as exc:
             result.checks_skipped.append(f"self-critique could not run: {exc}")
             return result
-        ref = next((n for n in neighbours if n["id"] == verdict.ref_id), None)
+        ref = next((n for n in neighbours if n.id == verdict.ref_id), None)
         if verdict.verdict == "contradicts" and ref is not None:
-            for target in (atom_id, ref["id"]):
+            for target in (atom_id, ref.id):
                 set_status(
                     conn,
                     target,
                     "contested",
                     reason=verdict.reason,
                     check_name="self_critique",
-                    evidence={"contradicts": ref["id"] if target == atom_id else atom_id},
+                    evidence={"contradicts": ref.id if target == atom_id else atom_id},
                 )
-            add_link(conn, atom_id, ref["id"], "contradicts", source="verify")
-            result.verdict, result.new_status, result.ref_id = "contradicts", "contested", ref["id"]
+            add_link(conn, atom_id, ref.id, "contradicts", source="verify")
+            result.verdict, result.new_status, result.ref_id = "contradicts", "contested", ref.id
             result.reason = verdict.reason
         elif verdict.verdict == "duplicate" and ref is not None:
             self._duplicate(conn, atom, ref, result, reason=verdict.reason)
         elif verdict.verdict == "corroborates" and ref is not None:
             conf = min(1.0, result.confidence + CORROBORATE_STEP)
-            conn.execute("UPDATE pm_atom SET confidence = %s WHERE id = %s", (conf, atom_id))
-            add_link(conn, atom_id, ref["id"], "corroborates", source="verify")
+            conn.execute(Q.set_confidence, (conf, atom_id))
+            add_link(conn, atom_id, ref.id, "corroborates", source="verify")
             if result.verdict != "confirmed":
                 result.verdict, result.reason = "corroborates", verdict.reason
-            result.confidence, result.ref_id = conf, ref["id"]
+            result.confidence, result.ref_id = conf, ref.id
         elif result.verdict != "confirmed":
             result.reason = verdict.reason
         return result
@@ -271,18 +289,14 @@ class Verifier:
     def _duplicate(
         self,
         conn: Conn,
-        atom: dict[str, Any],
-        other: dict[str, Any],
+        atom: VerifiedAtom,
+        other: Neighbour,
         result: AtomVerdict,
         *,
         reason: str,
     ) -> None:
         """The newer of the two becomes stale, linked to the one it repeats."""
-        newer, older = (
-            (int(atom["id"]), other["id"])
-            if int(atom["id"]) > other["id"]
-            else (other["id"], int(atom["id"]))
-        )
+        newer, older = (atom.id, other.id) if atom.id > other.id else (other.id, atom.id)
         set_status(
             conn,
             newer,
@@ -292,39 +306,48 @@ class Verifier:
             evidence={"duplicate_of": older},
         )
         add_link(conn, newer, older, "duplicate_of", source="verify")
-        result.verdict, result.ref_id, result.reason = "duplicate", other["id"], reason
-        if newer == int(atom["id"]):
+        result.verdict, result.ref_id, result.reason = "duplicate", other.id, reason
+        if newer == atom.id:
             result.new_status = "stale"
 
 
-def _atom(conn: Conn, atom_id: int) -> dict[str, Any] | None:
-    row = conn.execute(
-        "SELECT id, type, claim, content, status, confidence FROM pm_atom WHERE id = %s",
-        (atom_id,),
-    ).fetchone()
-    return dict(row) if row else None
+def _atom(conn: Conn, atom_id: int) -> VerifiedAtom | None:
+    row = conn.execute(Q.atom_to_verify, (atom_id,)).fetchone()
+    if row is None:
+        return None
+    return VerifiedAtom(
+        id=int(row["id"]),
+        type=row["type"],
+        claim=row["claim"],
+        content=row["content"],
+        status=row["status"],
+        confidence=float(row["confidence"]),
+    )
 
 
 def _docs_of(conn: Conn, ids: Sequence[int]) -> dict[int, set[int]]:
     out: dict[int, set[int]] = {i: set() for i in ids}
-    for r in conn.execute(
-        "SELECT atom_id, doc_id FROM pm_citation WHERE atom_id = ANY(%s) AND doc_id IS NOT NULL",
-        (list(ids),),
-    ):
+    for r in conn.execute(Q.documents_of_atoms, (list(ids),)):
         out[int(r["atom_id"])].add(int(r["doc_id"]))
     return out
 
 
-def _neighbours(conn: Conn, ids: Sequence[int], score: dict[int, float]) -> list[dict[str, Any]]:
+def _neighbours(conn: Conn, ids: Sequence[int], score: dict[int, float]) -> list[Neighbour]:
+    """The stored neighbours by embedding, most similar first, with the documents citing them."""
     if not ids:
         return []
-    rows = conn.execute(
-        "SELECT id, claim, content, status FROM pm_atom WHERE id = ANY(%s)", (list(ids),)
-    ).fetchall()
+    rows = conn.execute(Q.neighbour_atoms, (list(ids),)).fetchall()
     docs = _docs_of(conn, ids)
     out = [
-        {**dict(r), "score": float(score[int(r["id"])]), "docs": docs.get(int(r["id"]), set())}
+        Neighbour(
+            id=int(r["id"]),
+            claim=r["claim"],
+            content=r["content"],
+            status=r["status"],
+            score=float(score[int(r["id"])]),
+            docs=frozenset(docs.get(int(r["id"]), set())),
+        )
         for r in rows
     ]
-    out.sort(key=lambda n: -n["score"])
+    out.sort(key=lambda n: -n.score)
     return out

@@ -25,6 +25,7 @@ from psycopg.rows import dict_row
 
 from pegas_memory.config import Settings
 from pegas_memory.db.embedded import EmbeddedPostgres, start_embedded_postgres
+from pegas_memory.db.queries import DB_SQL as Q
 from pegas_memory.errors import BackendUnavailable, InvalidInput, LimitExceeded, PegasMemoryError
 
 log = logging.getLogger(__name__)
@@ -244,16 +245,10 @@ class Database:
         """
         applied: list[str] = []
         with self.connection() as conn:
-            conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
+            conn.execute(Q.migration_lock, (_MIGRATION_LOCK,))
             try:
-                conn.execute(
-                    """CREATE TABLE IF NOT EXISTS pm_schema_migration (
-                           version integer PRIMARY KEY,
-                           name text NOT NULL,
-                           checksum text NOT NULL,
-                           applied_at timestamptz NOT NULL DEFAULT now())"""
-                )
-                rows = conn.execute("SELECT version, checksum FROM pm_schema_migration").fetchall()
+                conn.execute(Q.create_migration_ledger)
+                rows = conn.execute(Q.applied_migrations).fetchall()
                 done = {r["version"]: r["checksum"] for r in rows}
                 for migration in load_migrations():
                     if migration.version in done:
@@ -267,22 +262,19 @@ class Database:
                     with conn.transaction():
                         conn.execute(migration.sql.encode())
                         conn.execute(
-                            "INSERT INTO pm_schema_migration (version, name, checksum) "
-                            "VALUES (%s, %s, %s)",
+                            Q.record_migration,
                             (migration.version, migration.name, migration.checksum),
                         )
                     log.info("applied migration %s", migration.name)
                     applied.append(migration.name)
             finally:
-                conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
+                conn.execute(Q.migration_unlock, (_MIGRATION_LOCK,))
         return applied
 
     def schema_status(self) -> dict[str, object]:
         """Applied and pending migrations, and files edited after they were applied."""
         with self.connection() as conn:
-            rows = conn.execute(
-                "SELECT version, name, checksum FROM pm_schema_migration ORDER BY version"
-            ).fetchall()
+            rows = conn.execute(Q.migration_ledger).fetchall()
         done = {r["version"]: r for r in rows}
         known = load_migrations()
         return {

@@ -1,5 +1,7 @@
 """The repository: parameterised SQL over one open transaction.
 
+The statements are named blocks of `db/queries.sql` (`DB_SQL`); every value is a bound parameter.
+
 Every function takes a connection that is already inside `Database.transaction()`. The outbox
 rows are written by triggers in that same transaction (migrations/0001_init.sql), so a caller can
 never write a domain row without its outbox row, nor the reverse.
@@ -14,6 +16,7 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from pegas_memory.db.pool import Conn
+from pegas_memory.db.queries import DB_SQL as Q
 from pegas_memory.errors import InvalidInput, NotFound
 from pegas_memory.models import ATOM_STATUSES
 from pegas_memory.text import content_hash, detect_language, ts_config_for
@@ -73,24 +76,14 @@ def upsert_document(conn: Conn, doc: DocumentInput) -> tuple[int, bool]:
 
     A new hash for a known URI becomes a new version that supersedes the current one.
     """
-    row = conn.execute(
-        "SELECT id FROM pm_document WHERE uri = %s AND content_hash = %s",
-        (doc.uri, doc.content_hash),
-    ).fetchone()
+    row = conn.execute(Q.document_by_hash, (doc.uri, doc.content_hash)).fetchone()
     if row:
         return int(row["id"]), False
-    prev = conn.execute(
-        "SELECT id, version FROM pm_document WHERE uri = %s AND is_current "
-        "ORDER BY version DESC LIMIT 1 FOR UPDATE",
-        (doc.uri,),
-    ).fetchone()
+    prev = conn.execute(Q.current_document_for_update, (doc.uri,)).fetchone()
     if prev:
-        conn.execute("UPDATE pm_document SET is_current = false WHERE id = %s", (prev["id"],))
+        conn.execute(Q.retire_document, (prev["id"],))
     row = conn.execute(
-        """INSERT INTO pm_document (kind, uri, title, author, language, authority, content_hash,
-                                    version, supersedes, metadata, published_at)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::timestamptz)
-           RETURNING id""",
+        Q.insert_document,
         (
             doc.kind,
             doc.uri,
@@ -109,6 +102,54 @@ def upsert_document(conn: Conn, doc: DocumentInput) -> tuple[int, bool]:
     return int(row["id"]), True
 
 
+@dataclass(frozen=True)
+class ChunkInput:
+    """One chunk of a document version, as the chunker cut it (ingest.chunking.Chunk)."""
+
+    ord: int
+    content: str
+    content_hash: str
+    locator: str
+    heading_path: tuple[str, ...] = ()
+    char_start: int = 0
+    char_end: int = 0
+    language: str | None = None
+
+
+# ---------------------------------------------------------------------- chunks
+def insert_chunks(conn: Conn, doc_id: int, chunks: Sequence[ChunkInput]) -> dict[int, int]:
+    """Store a document version's chunks (one statement each); return ord -> chunk id."""
+    ids: dict[int, int] = {}
+    with conn.cursor() as cur:
+        for c in chunks:
+            cur.execute(
+                Q.insert_chunk,
+                (
+                    doc_id,
+                    c.ord,
+                    c.content,
+                    c.content_hash,
+                    c.locator,
+                    list(c.heading_path),
+                    c.char_start,
+                    c.char_end,
+                    c.language,
+                ),
+            )
+            row = cur.fetchone()
+            assert row is not None
+            ids[c.ord] = int(row["id"])
+    return ids
+
+
+def copy_chunk_citations(
+    conn: Conn, old_chunk_id: int, *, doc_id: int, chunk_id: int, locator: str
+) -> None:
+    """Cite every atom of a reused chunk from its copy in a new version too (same quote and
+    offsets); a citation already there is not added twice."""
+    conn.execute(Q.copy_chunk_citations, (doc_id, chunk_id, locator, old_chunk_id))
+
+
 # ---------------------------------------------------------------------- atoms
 def insert_atom(conn: Conn, atom: AtomInput) -> tuple[int, bool]:
     """Insert an atom unless one with the same content hash exists; return (id, created)."""
@@ -116,11 +157,7 @@ def insert_atom(conn: Conn, atom: AtomInput) -> tuple[int, bool]:
         raise InvalidInput(f"unknown status {atom.status!r}; use one of {', '.join(ATOM_STATUSES)}")
     language = atom.language or detect_language(f"{atom.claim} {atom.content}")
     row = conn.execute(
-        """INSERT INTO pm_atom (type, claim, content, content_hash, confidence, status, doc_id,
-                                topic, tags, language, ts_config, source, prompt_version, metadata)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::regconfig, %s, %s, %s)
-           ON CONFLICT (content_hash) DO NOTHING
-           RETURNING id""",
+        Q.insert_atom,
         (
             atom.type,
             atom.claim.strip(),
@@ -140,19 +177,13 @@ def insert_atom(conn: Conn, atom: AtomInput) -> tuple[int, bool]:
     ).fetchone()
     if row:
         return int(row["id"]), True
-    existing = conn.execute(
-        "SELECT id FROM pm_atom WHERE content_hash = %s", (atom.content_hash,)
-    ).fetchone()
+    existing = conn.execute(Q.atom_id_by_hash, (atom.content_hash,)).fetchone()
     assert existing is not None
     return int(existing["id"]), False
 
 
 def get_atom(conn: Conn, atom_id: int) -> dict[str, Any]:
-    row = conn.execute(
-        "SELECT id, type, claim, content, confidence, status, status_reason, doc_id, topic, tags, "
-        "language, source, metadata, created_at, updated_at FROM pm_atom WHERE id = %s",
-        (atom_id,),
-    ).fetchone()
+    row = conn.execute(Q.get_atom, (atom_id,)).fetchone()
     if row is None:
         raise NotFound(f"atom {atom_id} not found; use memory_search to find atom ids")
     return dict(row)
@@ -173,24 +204,16 @@ def set_status(
     `evidence` (any JSON) is attached to the status-change record the trigger wrote."""
     if status not in ATOM_STATUSES:
         raise InvalidInput(f"unknown status {status!r}; use one of {', '.join(ATOM_STATUSES)}")
-    conn.execute("SELECT set_config('pegas.check_name', %s, true)", (check_name,))
+    conn.execute(Q.set_check_name, (check_name,))
     row = conn.execute(
-        """UPDATE pm_atom a SET status = %s, status_reason = %s,
-                  confidence = coalesce(%s, a.confidence)
-             FROM (SELECT id, status FROM pm_atom WHERE id = %s FOR UPDATE) old
-            WHERE a.id = old.id
-        RETURNING old.status AS old_status""",
+        Q.update_status,
         (status, reason, None if confidence is None else storable_confidence(confidence), atom_id),
     ).fetchone()
-    conn.execute("SELECT set_config('pegas.check_name', '', true)")
+    conn.execute(Q.clear_check_name)
     if row is None:
         raise NotFound(f"atom {atom_id} not found; use memory_search to find atom ids")
     if evidence is not None and row["old_status"] != status:
-        conn.execute(
-            """UPDATE pm_status_change SET evidence = %s
-                WHERE id = (SELECT max(id) FROM pm_status_change WHERE atom_id = %s)""",
-            (Jsonb(evidence), atom_id),
-        )
+        conn.execute(Q.attach_status_evidence, (Jsonb(evidence), atom_id))
     return str(row["old_status"])
 
 
@@ -209,10 +232,7 @@ def add_citation(
 ) -> int | None:
     """Attach evidence to an atom; an identical citation is not added twice. Returns its id."""
     row = conn.execute(
-        """INSERT INTO pm_citation (atom_id, doc_id, chunk_id, code_symbol_id, locator,
-                                    quoted_text, char_start, char_end)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s)
-           ON CONFLICT DO NOTHING RETURNING id""",
+        Q.insert_citation,
         (atom_id, doc_id, chunk_id, code_symbol_id, locator, quote, char_start, char_end),
     ).fetchone()
     return int(row["id"]) if row else None
@@ -231,18 +251,7 @@ def add_link(
 ) -> tuple[int, bool]:
     """Link two atoms; an existing (src, dst, kind) link keeps the higher confidence."""
     row = conn.execute(
-        """INSERT INTO pm_atom_link (src_atom_id, dst_atom_id, kind, confidence, source, inferred,
-                                     metadata)
-           VALUES (%s, %s, %s, %s, %s, %s, %s)
-           ON CONFLICT (src_atom_id, dst_atom_id, kind) DO UPDATE
-              SET confidence = greatest(pm_atom_link.confidence, EXCLUDED.confidence),
-                  -- an extracted link replaces an inferred one with the same key
-                  inferred = pm_atom_link.inferred AND EXCLUDED.inferred,
-                  source = CASE WHEN EXCLUDED.inferred THEN pm_atom_link.source
-                                ELSE EXCLUDED.source END
-              WHERE pm_atom_link.confidence < EXCLUDED.confidence
-                 OR (pm_atom_link.inferred AND NOT EXCLUDED.inferred)
-           RETURNING id, (xmax = 0) AS created""",
+        Q.upsert_link,
         (
             src,
             dst,
@@ -255,10 +264,7 @@ def add_link(
     ).fetchone()
     if row:
         return int(row["id"]), bool(row["created"])
-    existing = conn.execute(
-        "SELECT id FROM pm_atom_link WHERE src_atom_id = %s AND dst_atom_id = %s AND kind = %s",
-        (src, dst, kind),
-    ).fetchone()
+    existing = conn.execute(Q.link_id, (src, dst, kind)).fetchone()
     assert existing is not None
     return int(existing["id"]), False
 
@@ -268,13 +274,7 @@ def citations_for(conn: Conn, atom_ids: Sequence[int]) -> dict[int, list[dict[st
     out: dict[int, list[dict[str, Any]]] = {i: [] for i in atom_ids}
     if not atom_ids:
         return out
-    rows = conn.execute(
-        """SELECT c.atom_id, c.doc_id, d.title, d.uri, c.locator, c.quoted_text,
-                  c.code_symbol_id, c.chunk_id
-             FROM pm_citation c LEFT JOIN pm_document d ON d.id = c.doc_id
-            WHERE c.atom_id = ANY(%s) ORDER BY c.id""",
-        (list(atom_ids),),
-    ).fetchall()
+    rows = conn.execute(Q.citations_for, (list(atom_ids),)).fetchall()
     for r in rows:
         out[int(r["atom_id"])].append(dict(r))
     return out
@@ -291,9 +291,7 @@ def insert_trace(
 ) -> int:
     language = detect_language(content)
     row = conn.execute(
-        """INSERT INTO pm_episodic_trace (session_id, kind, content, content_hash, language,
-                                          ts_config, metadata)
-           VALUES (%s, %s, %s, %s, %s, %s::regconfig, %s) RETURNING id""",
+        Q.insert_trace,
         (
             session_id,
             kind,
@@ -310,27 +308,10 @@ def insert_trace(
 
 # ---------------------------------------------------------------------- statistics
 def stats(conn: Conn) -> dict[str, Any]:
-    by_type = conn.execute("SELECT type, count(*) AS n FROM pm_atom GROUP BY type").fetchall()
-    by_status = conn.execute("SELECT status, count(*) AS n FROM pm_atom GROUP BY status").fetchall()
-    gaps = conn.execute(
-        "SELECT status, count(*) AS n FROM pm_research_gap GROUP BY status"
-    ).fetchall()
-    counts = conn.execute(
-        """SELECT (SELECT count(*) FROM pm_atom) AS atoms,
-                  (SELECT count(*) FROM pm_document) AS documents,
-                  (SELECT count(*) FROM pm_chunk) AS chunks,
-                  (SELECT count(*) FROM pm_citation) AS citations,
-                  (SELECT count(*) FROM pm_atom_link) AS links,
-                  (SELECT count(*) FROM pm_atom_link WHERE inferred) AS links_inferred,
-                  (SELECT count(*) FROM pm_code_symbol) AS code_symbols,
-                  (SELECT count(*) FROM pm_code_dependency) AS code_dependencies,
-                  (SELECT count(*) FROM pm_episodic_trace) AS traces,
-                  (SELECT count(*) FROM pm_outbox
-                    WHERE processed_at IS NULL AND parked_at IS NULL) AS outbox_pending,
-                  (SELECT count(*) FROM pm_outbox WHERE parked_at IS NOT NULL) AS outbox_parked,
-                  (SELECT extract(epoch FROM now() - min(created_at)) FROM pm_outbox
-                    WHERE processed_at IS NULL AND parked_at IS NULL) AS oldest_pending"""
-    ).fetchone()
+    by_type = conn.execute(Q.atoms_by_type).fetchall()
+    by_status = conn.execute(Q.atoms_by_status).fetchall()
+    gaps = conn.execute(Q.gaps_by_status).fetchall()
+    counts = conn.execute(Q.counts).fetchone()
     assert counts is not None
     gaps_by_status = {r["status"]: int(r["n"]) for r in gaps}
     return {

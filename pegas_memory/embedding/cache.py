@@ -9,12 +9,27 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import LiteralString
 
 import numpy as np
 
 from pegas_memory.db.pool import Database
+from pegas_memory.db.sql import load_queries
 from pegas_memory.embedding.embedders import Embedder
 from pegas_memory.text import raw_hash
+
+
+@dataclass(frozen=True)
+class CacheQueries:
+    """The statements of `embedding/queries.sql`."""
+
+    cached_vectors: LiteralString
+    store_vector: LiteralString
+    forget_vectors: LiteralString
+
+
+Q = load_queries(CacheQueries, "pegas_memory.embedding", "queries.sql")
 
 
 def _to_bytes(vector: Sequence[float]) -> bytes:
@@ -49,11 +64,7 @@ class CachedEmbedder:
         if not keys:
             return {}
         with self.db.connection() as conn:
-            rows = conn.execute(
-                "SELECT content_hash, vector FROM pm_embedding_cache "
-                "WHERE model = %s AND content_hash = ANY(%s)",
-                (self.model_id, keys),
-            ).fetchall()
+            rows = conn.execute(Q.cached_vectors, (self.model_id, keys)).fetchall()
         return {r["content_hash"]: _from_bytes(r["vector"]) for r in rows}
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
@@ -70,8 +81,7 @@ class CachedEmbedder:
             fresh = dict(zip(missing.keys(), vectors, strict=True))
             with self.db.connection() as conn, conn.cursor() as cur:
                 cur.executemany(
-                    "INSERT INTO pm_embedding_cache (model, content_hash, dim, vector) "
-                    "VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    Q.store_vector,
                     [(self.model_id, k, len(v), _to_bytes(v)) for k, v in fresh.items()],
                 )
             found.update(fresh)
@@ -93,9 +103,7 @@ class CachedEmbedder:
         """Erase cached vectors of these texts (erasure must not leave copies behind)."""
         keys = sorted({raw_hash(t) for t in texts})
         with self.db.connection() as conn:
-            cur = conn.execute(
-                "DELETE FROM pm_embedding_cache WHERE content_hash = ANY(%s)", (keys,)
-            )
+            cur = conn.execute(Q.forget_vectors, (keys,))
         return cur.rowcount
 
     def close(self) -> None:

@@ -24,9 +24,12 @@ from pegas_memory.config import Settings
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import (
     AtomInput,
+    ChunkInput,
     DocumentInput,
     add_citation,
+    copy_chunk_citations,
     insert_atom,
+    insert_chunks,
     set_status,
     upsert_document,
 )
@@ -35,6 +38,7 @@ from pegas_memory.distill.types import ChunkContext, Distiller, DraftAtom
 from pegas_memory.errors import BackendUnavailable, InvalidInput
 from pegas_memory.ingest.chunking import Chunk, ParsedSource
 from pegas_memory.ingest.dedup import decide, threshold_for
+from pegas_memory.ingest.queries import INGEST_SQL as Q
 from pegas_memory.ingest.sources import chunk_source, load_source
 from pegas_memory.outbox.projection import atom_embed_text
 from pegas_memory.runtime import ProjectionRuntime
@@ -115,10 +119,7 @@ class IngestPipeline:
         report = IngestReport(uri=parsed.uri, title=parsed.title, kind=parsed.kind)
         report.warnings.extend(parsed.warnings)
         with self.db.connection() as conn:
-            same = conn.execute(
-                "SELECT id, version FROM pm_document WHERE uri = %s AND content_hash = %s",
-                (parsed.uri, parsed.raw_hash),
-            ).fetchone()
+            same = conn.execute(Q.same_version, (parsed.uri, parsed.raw_hash)).fetchone()
         if same:
             report.document_id, report.version = int(same["id"]), int(same["version"])
             report.unchanged = True
@@ -150,12 +151,7 @@ class IngestPipeline:
     def _previous_chunks(self, uri: str) -> dict[str, int]:
         """content hash -> chunk id in the current version of this URI (for reuse)."""
         with self.db.connection() as conn:
-            rows = conn.execute(
-                """SELECT c.content_hash, min(c.id) AS id FROM pm_chunk c
-                     JOIN pm_document d ON d.id = c.doc_id
-                    WHERE d.uri = %s AND d.is_current GROUP BY c.content_hash""",
-                (uri,),
-            ).fetchall()
+            rows = conn.execute(Q.current_chunks, (uri,)).fetchall()
         return {r["content_hash"]: int(r["id"]) for r in rows}
 
     def _distill(
@@ -241,45 +237,33 @@ class IngestPipeline:
                 },
             ),
         )
-        version = conn.execute(
-            "SELECT version, supersedes FROM pm_document WHERE id = %s", (doc_id,)
-        ).fetchone()
+        version = conn.execute(Q.document_version, (doc_id,)).fetchone()
         assert version is not None
         report.document_id, report.version = doc_id, int(version["version"])
-        chunk_id: dict[int, int] = {}
-        with conn.cursor() as cur:
-            for c in chunks:
-                cur.execute(
-                    """INSERT INTO pm_chunk (doc_id, ord, content, content_hash, locator,
-                                             heading_path, char_start, char_end, language)
-                       VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id""",
-                    (
-                        doc_id,
-                        c.ord,
-                        c.text,
-                        c.content_hash,
-                        c.locator,
-                        list(c.heading_path),
-                        c.char_start,
-                        c.char_end,
-                        c.language,
-                    ),
+        chunk_id = insert_chunks(
+            conn,
+            doc_id,
+            [
+                ChunkInput(
+                    ord=c.ord,
+                    content=c.text,
+                    content_hash=c.content_hash,
+                    locator=c.locator,
+                    heading_path=tuple(c.heading_path),
+                    char_start=c.char_start,
+                    char_end=c.char_end,
+                    language=c.language,
                 )
-                row = cur.fetchone()
-                assert row is not None
-                chunk_id[c.ord] = int(row["id"])
+                for c in chunks
+            ],
+        )
         by_ord = {c.ord: c for c in chunks}
         # Reused chunks: cite their atoms from this version too.
         for c in chunks:
             old = reused.get(c.content_hash)
             if old is not None:
-                conn.execute(
-                    """INSERT INTO pm_citation (atom_id, doc_id, chunk_id, locator, quoted_text,
-                                                char_start, char_end)
-                       SELECT atom_id, %s, %s, %s, quoted_text, char_start, char_end
-                         FROM pm_citation WHERE chunk_id = %s
-                       ON CONFLICT DO NOTHING""",
-                    (doc_id, chunk_id[c.ord], c.locator, old),
+                copy_chunk_citations(
+                    conn, old, doc_id=doc_id, chunk_id=chunk_id[c.ord], locator=c.locator
                 )
         atom_of: list[int] = []
         for p in planned:
@@ -332,22 +316,10 @@ class IngestPipeline:
 
 def _stale_orphans(conn: Conn, old_doc: int, new_doc: int, uri: str) -> int:
     """Atoms cited by the previous version whose evidence is in no current document any more."""
-    rows = conn.execute(
-        """SELECT DISTINCT c.atom_id FROM pm_citation c
-            WHERE c.doc_id = %(old)s
-              AND NOT EXISTS (
-                  SELECT 1 FROM pm_citation o JOIN pm_document d ON d.id = o.doc_id
-                   WHERE o.atom_id = c.atom_id AND d.is_current)
-              AND NOT EXISTS (
-                  SELECT 1 FROM pm_citation o
-                   WHERE o.atom_id = c.atom_id AND o.doc_id IS NULL)""",
-        {"old": old_doc},
-    ).fetchall()
+    rows = conn.execute(Q.orphaned_atoms, {"old": old_doc}).fetchall()
     n = 0
     for r in rows:
-        status = conn.execute(
-            "SELECT status FROM pm_atom WHERE id = %s", (r["atom_id"],)
-        ).fetchone()
+        status = conn.execute(Q.atom_status, (r["atom_id"],)).fetchone()
         if status and status["status"] != "stale":
             set_status(
                 conn,

@@ -14,6 +14,7 @@ from typing import Any
 
 from pegas_memory.db.pool import Conn
 from pegas_memory.models import CitationOut, ContextItem, SearchHit
+from pegas_memory.search.queries import SEARCH_SQL as Q
 from pegas_memory.text import normalize_text
 
 CHARS_PER_TOKEN = 4  # a conservative average for English and Russian with common tokenizers
@@ -35,15 +36,7 @@ def chunk_windows(conn: Conn, chunk_ids: Sequence[int]) -> dict[int, Window]:
     """For each cited chunk: its text joined with its neighbours in the same document."""
     if not chunk_ids:
         return {}
-    rows = conn.execute(
-        """SELECT c.id AS cited, n.ord, n.content, c.doc_id
-             FROM pm_chunk c
-             JOIN pm_chunk n ON n.doc_id = c.doc_id
-                            AND n.ord BETWEEN c.ord - %(n)s AND c.ord + %(n)s
-            WHERE c.id = ANY(%(ids)s)
-            ORDER BY c.id, n.ord""",
-        {"ids": list(chunk_ids), "n": NEIGHBOUR_CHUNKS},
-    ).fetchall()
+    rows = conn.execute(Q.chunk_windows, {"ids": list(chunk_ids), "n": NEIGHBOUR_CHUNKS}).fetchall()
     parts: dict[int, list[str]] = {}
     docs: dict[int, int] = {}
     for r in rows:
@@ -53,11 +46,7 @@ def chunk_windows(conn: Conn, chunk_ids: Sequence[int]) -> dict[int, Window]:
 
 
 def cited_chunks(conn: Conn, atom_ids: Sequence[int]) -> dict[int, list[int]]:
-    rows = conn.execute(
-        "SELECT atom_id, chunk_id FROM pm_citation "
-        "WHERE atom_id = ANY(%s) AND chunk_id IS NOT NULL ORDER BY id",
-        (list(atom_ids),),
-    ).fetchall()
+    rows = conn.execute(Q.cited_chunks, (list(atom_ids),)).fetchall()
     out: dict[int, list[int]] = {}
     for r in rows:
         out.setdefault(int(r["atom_id"]), []).append(int(r["chunk_id"]))

@@ -22,7 +22,9 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, LiteralString
+
+from psycopg import sql
 
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import citations_for
@@ -40,6 +42,7 @@ from pegas_memory.search.fusion import (
     weighted_rrf,
 )
 from pegas_memory.search.lexical import Entity, LexicalIndex
+from pegas_memory.search.queries import SEARCH_SQL as Q
 
 log = logging.getLogger(__name__)
 
@@ -135,35 +138,39 @@ class SearchFilter:
             created_before=self.created_before,
         )
 
-    def sql(self, entity: Entity, alias: str = "t") -> tuple[str, dict[str, Any]]:
-        """A WHERE fragment (starting with AND) and its parameters; values are never inlined."""
-        parts: list[str] = []
+    def sql(self, entity: Entity, alias: str = "t") -> tuple[sql.Composed, dict[str, Any]]:
+        """A WHERE fragment (starting with AND) and its parameters; values are never inlined:
+        the fragment holds the alias as an identifier and each value as a named placeholder."""
+        parts: list[sql.Composable] = []
         params: dict[str, Any] = {}
 
-        def add(cond: str, name: str, value: Any) -> None:
-            parts.append(cond.format(a=alias, p=name))
+        def add(cond: LiteralString, name: str, value: Any) -> None:
+            parts.append(
+                sql.SQL(" AND ")
+                + sql.SQL(cond).format(a=sql.Identifier(alias), p=sql.Placeholder(name))
+            )
             params[name] = value
 
         if entity == "atom":
             if self.types:
-                add("{a}.type = ANY(%({p})s)", "f_types", list(self.types))
+                add("{a}.type = ANY({p})", "f_types", list(self.types))
             if self.statuses:
-                add("{a}.status = ANY(%({p})s)", "f_statuses", list(self.statuses))
+                add("{a}.status = ANY({p})", "f_statuses", list(self.statuses))
             if self.doc_ids:
-                add("{a}.doc_id = ANY(%({p})s)", "f_docs", list(self.doc_ids))
+                add("{a}.doc_id = ANY({p})", "f_docs", list(self.doc_ids))
             if self.topics:
-                add("{a}.topic = ANY(%({p})s)", "f_topics", list(self.topics))
+                add("{a}.topic = ANY({p})", "f_topics", list(self.topics))
             if self.tags:
-                add("{a}.tags && %({p})s::text[]", "f_tags", list(self.tags))
+                add("{a}.tags && {p}::text[]", "f_tags", list(self.tags))
         elif self.session_id:
-            add("{a}.session_id = %({p})s", "f_session", self.session_id)
+            add("{a}.session_id = {p}", "f_session", self.session_id)
         if self.languages:
-            add("{a}.language = ANY(%({p})s)", "f_langs", list(self.languages))
+            add("{a}.language = ANY({p})", "f_langs", list(self.languages))
         if self.created_after:
-            add("{a}.created_at >= %({p})s", "f_after", self.created_after)
+            add("{a}.created_at >= {p}", "f_after", self.created_after)
         if self.created_before:
-            add("{a}.created_at < %({p})s", "f_before", self.created_before)
-        return "".join(f" AND {p}" for p in parts), params
+            add("{a}.created_at < {p}", "f_before", self.created_before)
+        return sql.Composed(parts), params
 
 
 @dataclass
@@ -236,11 +243,7 @@ class Searcher:
         if not seeds:
             return ArmResult([], 0.0)
         seed_score = {f.id: f.score for f in seeds}
-        rows = conn.execute(
-            """SELECT src_atom_id, dst_atom_id, kind, confidence FROM pm_atom_link
-                WHERE src_atom_id = ANY(%(ids)s) OR dst_atom_id = ANY(%(ids)s)""",
-            {"ids": list(seed_score)},
-        ).fetchall()
+        rows = conn.execute(Q.graph_links, {"ids": list(seed_score)}).fetchall()
         best: dict[int, float] = {}
         for r in rows:
             ends = ((r["src_atom_id"], r["dst_atom_id"]), (r["dst_atom_id"], r["src_atom_id"]))
@@ -358,16 +361,11 @@ class Searcher:
         if not ids:
             return {}
         where, params = flt.sql(entity)
-        if entity == "atom":
-            sql = f"""SELECT t.id, t.type, t.status, t.confidence, t.claim, t.content, t.topic,
-                             t.tags, t.doc_id, t.language, t.created_at
-                        FROM pm_atom t WHERE t.id = ANY(%(ids)s) {where}"""
-        else:
-            sql = f"""SELECT t.id, t.kind AS type, t.content AS claim, '' AS content,
-                             t.session_id, t.language, t.created_at
-                        FROM pm_episodic_trace t WHERE t.id = ANY(%(ids)s) {where}"""
+        statement = sql.SQL(Q.fetch_atoms if entity == "atom" else Q.fetch_traces).format(
+            where=where
+        )
         with self.db.connection() as conn:
-            rows = conn.execute(sql, {"ids": list(ids), **params}).fetchall()
+            rows = conn.execute(statement, {"ids": list(ids), **params}).fetchall()
         return {int(r["id"]): dict(r) for r in rows}
 
     def search(

@@ -25,7 +25,11 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any, Literal
 
+from psycopg import sql
+
 from pegas_memory.db.pool import Conn
+from pegas_memory.db.sql import compose
+from pegas_memory.search.queries import SEARCH_SQL as Q
 from pegas_memory.search.translit import cross_script_prefix
 
 Entity = Literal["atom", "trace"]
@@ -47,6 +51,44 @@ EXACT_STATS_ROWS = 50_000
 STATS_SAMPLE_ROWS = 10_000
 CACHE_LIMIT = 200_000
 _WORD = re.compile(r"\w+", re.UNICODE)
+NO_FILTER = sql.SQL("")
+
+
+@dataclass(frozen=True)
+class _TableStatements:
+    """The statements over one entity's table, composed once at import (the table is fixed)."""
+
+    corpus_exact: sql.Composed
+    corpus_sampled: sql.Composed
+    frequencies: sql.Composed
+    newest: sql.Composed
+    table: sql.Identifier
+
+
+def _table_statements(table: str) -> _TableStatements:
+    return _TableStatements(
+        corpus_exact=compose(Q.corpus_exact, table=table),
+        corpus_sampled=compose(Q.corpus_sampled, table=table),
+        frequencies=compose(Q.document_frequencies, table=table),
+        newest=compose(Q.newest_id, table=table),
+        table=sql.Identifier(table),
+    )
+
+
+_SQL: Mapping[Entity, _TableStatements] = {e: _table_statements(t) for e, t in TABLE.items()}
+# The prefix parts of the scoring statement, with and without prefix terms.
+_PREFIX_PARTS = {
+    True: {
+        "prefix_score": sql.SQL(Q.prefix_score),
+        "prefix_join": sql.SQL(Q.prefix_join),
+        "prefix_matched": sql.SQL(Q.prefix_matched),
+    },
+    False: {
+        "prefix_score": sql.SQL(Q.no_prefix_score),
+        "prefix_join": sql.SQL(""),
+        "prefix_matched": sql.SQL(Q.no_prefix_matched),
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -262,23 +304,14 @@ class LexicalIndex:
         cached = self._stats.get_many([entity])
         if entity in cached:
             return cached[entity]  # type: ignore[no-any-return]
-        table = TABLE[entity]
-        row = conn.execute(
-            "SELECT reltuples::bigint AS n FROM pg_class WHERE oid = %s::regclass", (table,)
-        ).fetchone()
+        row = conn.execute(Q.table_estimate, (TABLE[entity],)).fetchone()
         estimate = int(row["n"]) if row else -1
         if estimate < EXACT_STATS_ROWS:  # -1: never analysed
-            row = conn.execute(
-                f"SELECT count(*) AS n, coalesce(avg(length(tsv)), 1) AS avgdl FROM {table}"
-            ).fetchone()
+            row = conn.execute(_SQL[entity].corpus_exact).fetchone()
             n, avgdl = (int(row["n"]), float(row["avgdl"])) if row else (0, 1.0)
         else:
             percent = min(100.0, 100.0 * STATS_SAMPLE_ROWS / estimate)
-            row = conn.execute(
-                f"""SELECT coalesce(avg(length(tsv)), 1) AS avgdl
-                      FROM {table} TABLESAMPLE SYSTEM (%s)""",
-                (percent,),
-            ).fetchone()
+            row = conn.execute(_SQL[entity].corpus_sampled, (percent,)).fetchone()
             n, avgdl = estimate, float(row["avgdl"]) if row else 1.0
         stats = (n, max(avgdl, 1.0))
         if n > 0:  # an empty table is asked again: its first row must be found at once
@@ -297,13 +330,7 @@ class LexicalIndex:
         known: dict[str, tuple[str, ...]] = self._lexemes.get_many(words)
         missing = [w for w in words if w not in known]
         if missing:
-            rows = conn.execute(
-                """SELECT w.word, cfg::text AS cfg,
-                          ARRAY(SELECT (unnest(to_tsvector(cfg, w.word))).lexeme) AS lexemes
-                     FROM unnest(%s::text[]) AS w(word)
-                    CROSS JOIN unnest(%s::regconfig[]) AS cfg""",
-                (missing, list(TEXT_CONFIGS)),
-            ).fetchall()
+            rows = conn.execute(Q.analyse_words, (missing, list(TEXT_CONFIGS))).fetchall()
             fresh = {w: () for w in missing} | lexemes_by_word(
                 (r["word"], r["cfg"], r["lexemes"]) for r in rows
             )
@@ -331,12 +358,7 @@ class LexicalIndex:
         if missing:
             if newest is None:  # read before counting: a row added meanwhile shows up as new
                 newest = self._newest(conn, entity)
-            rows = conn.execute(
-                f"""SELECT x.q AS query, (SELECT count(*) FROM {TABLE[entity]} t
-                                           WHERE t.tsv @@ x.q::tsquery) AS df
-                      FROM unnest(%s::text[]) AS x(q)""",
-                (missing,),
-            ).fetchall()
+            rows = conn.execute(_SQL[entity].frequencies, (missing,)).fetchall()
             fresh = {r["query"]: int(r["df"]) for r in rows}
             if any(df == 0 for df in fresh.values()):
                 if newest != self._zeros_at.get(entity):
@@ -352,7 +374,7 @@ class LexicalIndex:
 
     @staticmethod
     def _newest(conn: Conn, entity: Entity) -> int:
-        row = conn.execute(f"SELECT coalesce(max(id), 0) AS id FROM {TABLE[entity]}").fetchone()
+        row = conn.execute(_SQL[entity].newest).fetchone()
         return int(row["id"]) if row else 0
 
     # ------------------------------------------------------------------ the arm
@@ -362,10 +384,11 @@ class LexicalIndex:
         query: str,
         entity: Entity,
         k: int,
-        where: str = "",
+        where: sql.Composable = NO_FILTER,
         params: Mapping[str, Any] | None = None,
     ) -> LexicalResult:
-        """Top-k rows by BM25; `where` is a filter fragment on alias t (starting with AND)."""
+        """Top-k rows by BM25; `where` is a filter fragment on alias t (starting with AND),
+        composed through psycopg.sql with its values as named placeholders in `params`."""
         words = query_words(query)
         if not words:
             return LexicalResult([], 0.0, "the query has no words")
@@ -423,56 +446,44 @@ class LexicalIndex:
         entity: Entity,
         plan: Plan,
         with_prefixes: bool,
-        where: str,
+        where: sql.Composable,
         params: Mapping[str, Any],
     ) -> list[Any]:
-        table = TABLE[entity]
-        parts: list[str] = []
-        if plan.must:
-            parts.append(
-                f"""(SELECT t.id, t.tsv FROM {table} t
-                      WHERE t.tsv @@ %(must)s::tsquery {where} LIMIT %(cap)s)"""
-            )
-        if plan.extra:
-            exclude = "AND NOT t.tsv @@ %(must)s::tsquery" if plan.must else ""
-            parts.append(
-                f"""(SELECT t.id, t.tsv FROM {table} t
-                      WHERE t.tsv @@ %(extra)s::tsquery {exclude} {where} LIMIT %(cap)s)"""
-            )
-        # Exact lexemes are cut out of each candidate in C (setweight on the listed lexemes,
-        # then ts_filter on that weight), so only they are unnested and scored: twice as fast
-        # as unnesting the whole tsvector. Prefix terms count once (tf 1) when they match.
-        length_norm = "(1 - %(b)s + %(b)s * length(c.tsv) / %(avgdl)s)"
-        prefix_score, prefix_join, prefix_matched = "0", "", "ARRAY[]::text[]"
-        if with_prefixes:
-            prefix_score = "coalesce(p.score, 0)"
-            prefix_join = f"""CROSS JOIN LATERAL (
-                         SELECT sum(x.idf) * (%(k1)s + 1) / (1 + %(k1)s * {length_norm}) AS score
-                           FROM unnest(%(pq)s::tsquery[], %(pidf)s::float8[]) AS x(q, idf)
-                          WHERE c.tsv @@ x.q) p"""
-            prefix_matched = """ARRAY(SELECT x.q FROM unnest(%(pq)s::text[]) AS x(q)
-                                       WHERE tsv @@ x.q::tsquery)"""
+        statement = _score_statement(
+            conn, entity, bool(plan.must), bool(plan.extra), with_prefixes, where
+        )
         return conn.execute(
-            f"""WITH cand AS ({" UNION ALL ".join(parts)}),
-                scored AS (
-                    SELECT c.id, c.tsv, coalesce(s.score, 0) + {prefix_score} AS score, f.own
-                      FROM cand c
-                     CROSS JOIN LATERAL (
-                         SELECT ts_filter(setweight(setweight(c.tsv, 'D'), 'A', %(lex)s::text[]),
-                                          '{{a}}')
-                                AS own) f
-                     CROSS JOIN LATERAL (
-                         SELECT sum(q.idf * x.tf * (%(k1)s + 1)
-                                    / (x.tf + %(k1)s * {length_norm})) AS score
-                           FROM (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf
-                                   FROM unnest(f.own) AS u) x
-                           JOIN unnest(%(lex)s::text[], %(idf)s::float8[]) AS q(lexeme, idf)
-                             ON q.lexeme = x.lexeme) s
-                     {prefix_join}
-                     ORDER BY score DESC, c.id LIMIT %(k)s)
-                SELECT id, score, tsvector_to_array(own) AS lexemes,
-                       {prefix_matched} AS prefixes
-                  FROM scored
-                 ORDER BY score DESC, id""",
-            {**params, "must": plan.must, "extra": plan.extra},
+            statement, {**params, "must": plan.must, "extra": plan.extra}
         ).fetchall()
+
+
+# Rendered scoring statements by shape: composing one costs about 70 microseconds, a lookup
+# about 2, and a search runs one or two. The shapes are few (entity x plan x prefixes x which
+# filters are set), so the cache stays small; it is cleared if it ever grows past the limit.
+_SCORE_STATEMENTS: dict[tuple[Entity, bool, bool, bool, bytes], bytes] = {}
+_SCORE_STATEMENTS_LIMIT = 1_024
+
+
+def _score_statement(
+    conn: Conn, entity: Entity, must: bool, extra: bool, with_prefixes: bool, where: sql.Composable
+) -> bytes:
+    """The BM25 statement for this plan shape and filter, rendered once and then reused."""
+    key = (entity, must, extra, with_prefixes, where.as_bytes(conn))
+    found = _SCORE_STATEMENTS.get(key)
+    if found is not None:
+        return found
+    table = _SQL[entity].table
+    parts: list[sql.Composable] = []
+    if must:
+        parts.append(sql.SQL(Q.candidates_must).format(table=table, where=where))
+    if extra:
+        exclude = sql.SQL(Q.exclude_must) if must else sql.SQL("")
+        parts.append(sql.SQL(Q.candidates_extra).format(table=table, exclude=exclude, where=where))
+    statement = sql.SQL(Q.bm25_score).format(
+        candidates=sql.SQL(" UNION ALL ").join(parts), **_PREFIX_PARTS[with_prefixes]
+    )
+    rendered = statement.as_bytes(conn)
+    if len(_SCORE_STATEMENTS) >= _SCORE_STATEMENTS_LIMIT:
+        _SCORE_STATEMENTS.clear()
+    _SCORE_STATEMENTS[key] = rendered
+    return rendered

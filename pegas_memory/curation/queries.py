@@ -1,0 +1,41 @@
+"""The statements of the curation family, read once from `queries.sql` (see db.sql)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import LiteralString
+
+from pegas_memory.db.sql import load_queries
+
+
+@dataclass(frozen=True)
+class CurationQueries:
+    # verify
+    existing_atom_ids: LiteralString
+    atoms_of_document: LiteralString
+    candidate_atoms: LiteralString
+    atom_to_verify: LiteralString
+    documents_of_atoms: LiteralString
+    neighbour_atoms: LiteralString
+    set_confidence: LiteralString
+    # gaps
+    gap_atoms: LiteralString
+    live_gap_like: LiteralString
+    merge_gap: LiteralString
+    insert_gap: LiteralString
+    list_gaps: LiteralString
+    set_gap_status: LiteralString
+    link_gap_atom: LiteralString
+    # forget
+    atoms_to_erase: LiteralString
+    count_links_of: LiteralString
+    delete_atoms: LiteralString
+    delete_cached_vectors: LiteralString
+    existing_document_ids: LiteralString
+    atoms_only_in_documents: LiteralString
+    detach_atoms_from_documents: LiteralString
+    delete_documents: LiteralString
+    delete_traces: LiteralString
+
+
+CURATION_SQL = load_queries(CurationQueries, "pegas_memory.curation", "queries.sql")

@@ -1,0 +1,102 @@
+-- The curation family: verification (curation/verify.py), research gaps (curation/gaps.py) and
+-- forgetting (curation/forget.py).
+
+-- name: existing_atom_ids
+SELECT id FROM pm_atom WHERE id = ANY(%s) ORDER BY id
+
+-- name: atoms_of_document
+SELECT DISTINCT a.id FROM pm_atom a JOIN pm_citation c ON c.atom_id = a.id
+ WHERE c.doc_id = %s ORDER BY a.id LIMIT %s
+
+-- name: candidate_atoms
+SELECT id FROM pm_atom WHERE status = 'candidate' ORDER BY id LIMIT %s
+
+-- name: atom_to_verify
+SELECT id, type, claim, content, status, confidence FROM pm_atom WHERE id = %s
+
+-- name: documents_of_atoms
+SELECT atom_id, doc_id FROM pm_citation WHERE atom_id = ANY(%s) AND doc_id IS NOT NULL
+
+-- name: neighbour_atoms
+SELECT id, claim, content, status FROM pm_atom WHERE id = ANY(%s)
+
+-- name: set_confidence
+UPDATE pm_atom SET confidence = %s WHERE id = %s
+
+-- name: gap_atoms
+SELECT gap_id, atom_id FROM pm_gap_atom WHERE gap_id = ANY(%s) ORDER BY atom_id
+
+-- name: live_gap_like
+-- The live gap a question repeats: the same key, else the most similar above the threshold.
+SELECT * FROM pm_research_gap
+ WHERE status IN ('open', 'researching')
+   AND (question_key = %(key)s OR similarity(question_key, %(key)s) >= %(sim)s)
+ ORDER BY (question_key = %(key)s) DESC, similarity(question_key, %(key)s) DESC
+ LIMIT 1 FOR UPDATE
+
+-- name: merge_gap
+-- The higher priority wins; a new reason is appended on its own line.
+UPDATE pm_research_gap
+   SET priority = greatest(priority, %s),
+       reason = CASE WHEN %s::text IS NULL OR reason = %s THEN reason
+                     WHEN reason IS NULL THEN %s
+                     ELSE reason || E'\n' || %s END
+ WHERE id = %s RETURNING *
+
+-- name: insert_gap
+-- Nothing is returned when a concurrent call registered the same live question first.
+INSERT INTO pm_research_gap (question, question_key, reason, priority)
+VALUES (%s, %s, %s, %s)
+ON CONFLICT (question_key) WHERE status IN ('open', 'researching') DO NOTHING
+RETURNING *
+
+-- name: list_gaps
+-- Live gaps first, then by priority and age; `total` counts every matching gap.
+SELECT *, count(*) OVER () AS total FROM pm_research_gap
+ WHERE %(status)s::text IS NULL OR status = %(status)s
+ ORDER BY (status IN ('open', 'researching')) DESC, priority DESC, created_at, id
+ LIMIT %(limit)s OFFSET %(offset)s
+
+-- name: set_gap_status
+-- The new status, with one more entry in `attempts` when one is given.
+UPDATE pm_research_gap
+   SET status = %s,
+       attempts = CASE WHEN %s::jsonb IS NULL THEN attempts
+                       ELSE attempts || jsonb_build_array(%s::jsonb) END
+ WHERE id = %s RETURNING *
+
+-- name: link_gap_atom
+INSERT INTO pm_gap_atom (gap_id, atom_id) VALUES (%s, %s) ON CONFLICT DO NOTHING
+
+-- name: atoms_to_erase
+SELECT id, claim, content FROM pm_atom WHERE id = ANY(%s)
+
+-- name: count_links_of
+SELECT count(*) AS n FROM pm_atom_link WHERE src_atom_id = ANY(%(ids)s)
+    OR dst_atom_id = ANY(%(ids)s)
+
+-- name: delete_atoms
+DELETE FROM pm_atom WHERE id = ANY(%s)
+
+-- name: delete_cached_vectors
+DELETE FROM pm_embedding_cache WHERE content_hash = ANY(%s)
+
+-- name: existing_document_ids
+SELECT id FROM pm_document WHERE id = ANY(%s)
+
+-- name: atoms_only_in_documents
+-- Atoms whose every citation is in these documents (a citation without a document keeps one).
+SELECT DISTINCT c.atom_id FROM pm_citation c
+ WHERE c.doc_id = ANY(%(docs)s)
+   AND NOT EXISTS (SELECT 1 FROM pm_citation o
+                    WHERE o.atom_id = c.atom_id
+                      AND (o.doc_id IS NULL OR NOT o.doc_id = ANY(%(docs)s)))
+
+-- name: detach_atoms_from_documents
+UPDATE pm_atom SET doc_id = NULL WHERE doc_id = ANY(%s)
+
+-- name: delete_documents
+DELETE FROM pm_document WHERE id = ANY(%s)
+
+-- name: delete_traces
+DELETE FROM pm_episodic_trace WHERE id = ANY(%s) RETURNING id, content

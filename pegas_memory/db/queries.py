@@ -1,0 +1,47 @@
+"""The statements of the `db` family, read once from `queries.sql` (repo and migration ledger).
+
+One frozen dataclass field per named block, so a call site reads ``DB_SQL.insert_atom`` and a
+missing or misspelt block fails at import, not at the one call that needs it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import LiteralString
+
+from pegas_memory.db.sql import load_queries
+
+
+@dataclass(frozen=True)
+class DbQueries:
+    migration_lock: LiteralString
+    migration_unlock: LiteralString
+    create_migration_ledger: LiteralString
+    applied_migrations: LiteralString
+    record_migration: LiteralString
+    migration_ledger: LiteralString
+    document_by_hash: LiteralString
+    current_document_for_update: LiteralString
+    retire_document: LiteralString
+    insert_document: LiteralString
+    insert_chunk: LiteralString
+    copy_chunk_citations: LiteralString
+    insert_atom: LiteralString
+    atom_id_by_hash: LiteralString
+    get_atom: LiteralString
+    set_check_name: LiteralString
+    clear_check_name: LiteralString
+    update_status: LiteralString
+    attach_status_evidence: LiteralString
+    insert_citation: LiteralString
+    upsert_link: LiteralString
+    link_id: LiteralString
+    citations_for: LiteralString
+    insert_trace: LiteralString
+    atoms_by_type: LiteralString
+    atoms_by_status: LiteralString
+    gaps_by_status: LiteralString
+    counts: LiteralString
+
+
+DB_SQL = load_queries(DbQueries, "pegas_memory.db", "queries.sql")

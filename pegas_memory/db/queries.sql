@@ -1,0 +1,158 @@
+-- The repository's statements (db/repo.py) and the migration ledger (db/pool.py).
+-- Loaded once at import into db.queries.DB_SQL; every value is a bound parameter.
+
+-- name: migration_lock
+-- Serialise concurrent starts of several pegas-memory processes (a session advisory lock).
+SELECT pg_advisory_lock(%s)
+
+-- name: migration_unlock
+SELECT pg_advisory_unlock(%s)
+
+-- name: create_migration_ledger
+-- The ledger itself is not a migration: it must exist before the first one is applied.
+CREATE TABLE IF NOT EXISTS pm_schema_migration (
+       version integer PRIMARY KEY,
+       name text NOT NULL,
+       checksum text NOT NULL,
+       applied_at timestamptz NOT NULL DEFAULT now())
+
+-- name: applied_migrations
+SELECT version, checksum FROM pm_schema_migration
+
+-- name: record_migration
+INSERT INTO pm_schema_migration (version, name, checksum) VALUES (%s, %s, %s)
+
+-- name: migration_ledger
+-- Applied migrations with their names, in order (schema_status).
+SELECT version, name, checksum FROM pm_schema_migration ORDER BY version
+
+-- name: document_by_hash
+-- The version of a URI with exactly these bytes, if it was ingested before.
+SELECT id FROM pm_document WHERE uri = %s AND content_hash = %s
+
+-- name: current_document_for_update
+-- The current version of a URI, locked: a new version supersedes it.
+SELECT id, version FROM pm_document WHERE uri = %s AND is_current
+ORDER BY version DESC LIMIT 1 FOR UPDATE
+
+-- name: retire_document
+UPDATE pm_document SET is_current = false WHERE id = %s
+
+-- name: insert_document
+INSERT INTO pm_document (kind, uri, title, author, language, authority, content_hash,
+                         version, supersedes, metadata, published_at)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::timestamptz)
+RETURNING id
+
+-- name: insert_chunk
+-- One chunk of a document version; its id is what citations point at.
+INSERT INTO pm_chunk (doc_id, ord, content, content_hash, locator,
+                      heading_path, char_start, char_end, language)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id
+
+-- name: copy_chunk_citations
+-- A chunk reused by a new version: every citation of the old chunk is repeated for the new one
+-- (same atom, quote and offsets; the new document, chunk and locator).
+INSERT INTO pm_citation (atom_id, doc_id, chunk_id, locator, quoted_text,
+                         char_start, char_end)
+SELECT atom_id, %s, %s, %s, quoted_text, char_start, char_end
+  FROM pm_citation WHERE chunk_id = %s
+ON CONFLICT DO NOTHING
+
+-- name: insert_atom
+-- A new atom, or nothing when one with the same content hash exists (then RETURNING is empty).
+INSERT INTO pm_atom (type, claim, content, content_hash, confidence, status, doc_id,
+                     topic, tags, language, ts_config, source, prompt_version, metadata)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::regconfig, %s, %s, %s)
+ON CONFLICT (content_hash) DO NOTHING
+RETURNING id
+
+-- name: atom_id_by_hash
+SELECT id FROM pm_atom WHERE content_hash = %s
+
+-- name: get_atom
+SELECT id, type, claim, content, confidence, status, status_reason, doc_id, topic, tags,
+       language, source, metadata, created_at, updated_at FROM pm_atom WHERE id = %s
+
+-- name: set_check_name
+-- The status-change trigger records this as the check that changed the status.
+SELECT set_config('pegas.check_name', %s, true)
+
+-- name: clear_check_name
+SELECT set_config('pegas.check_name', '', true)
+
+-- name: update_status
+-- The new status, reason and (when given) confidence; returns the status it had before.
+UPDATE pm_atom a SET status = %s, status_reason = %s,
+       confidence = coalesce(%s, a.confidence)
+  FROM (SELECT id, status FROM pm_atom WHERE id = %s FOR UPDATE) old
+ WHERE a.id = old.id
+RETURNING old.status AS old_status
+
+-- name: attach_status_evidence
+-- Evidence (JSON) on the status-change record the trigger has just written for the atom.
+UPDATE pm_status_change SET evidence = %s
+ WHERE id = (SELECT max(id) FROM pm_status_change WHERE atom_id = %s)
+
+-- name: insert_citation
+INSERT INTO pm_citation (atom_id, doc_id, chunk_id, code_symbol_id, locator,
+                         quoted_text, char_start, char_end)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s)
+ON CONFLICT DO NOTHING RETURNING id
+
+-- name: upsert_link
+-- An existing (src, dst, kind) link keeps the higher confidence; nothing is returned when the
+-- existing link already wins.
+INSERT INTO pm_atom_link (src_atom_id, dst_atom_id, kind, confidence, source, inferred,
+                          metadata)
+VALUES (%s, %s, %s, %s, %s, %s, %s)
+ON CONFLICT (src_atom_id, dst_atom_id, kind) DO UPDATE
+   SET confidence = greatest(pm_atom_link.confidence, EXCLUDED.confidence),
+       -- an extracted link replaces an inferred one with the same key
+       inferred = pm_atom_link.inferred AND EXCLUDED.inferred,
+       source = CASE WHEN EXCLUDED.inferred THEN pm_atom_link.source
+                     ELSE EXCLUDED.source END
+   WHERE pm_atom_link.confidence < EXCLUDED.confidence
+      OR (pm_atom_link.inferred AND NOT EXCLUDED.inferred)
+RETURNING id, (xmax = 0) AS created
+
+-- name: link_id
+SELECT id FROM pm_atom_link WHERE src_atom_id = %s AND dst_atom_id = %s AND kind = %s
+
+-- name: citations_for
+-- Citations of many atoms, with their document's title and URI, oldest first.
+SELECT c.atom_id, c.doc_id, d.title, d.uri, c.locator, c.quoted_text,
+       c.code_symbol_id, c.chunk_id
+  FROM pm_citation c LEFT JOIN pm_document d ON d.id = c.doc_id
+ WHERE c.atom_id = ANY(%s) ORDER BY c.id
+
+-- name: insert_trace
+INSERT INTO pm_episodic_trace (session_id, kind, content, content_hash, language,
+                               ts_config, metadata)
+VALUES (%s, %s, %s, %s, %s, %s::regconfig, %s) RETURNING id
+
+-- name: atoms_by_type
+SELECT type, count(*) AS n FROM pm_atom GROUP BY type
+
+-- name: atoms_by_status
+SELECT status, count(*) AS n FROM pm_atom GROUP BY status
+
+-- name: gaps_by_status
+SELECT status, count(*) AS n FROM pm_research_gap GROUP BY status
+
+-- name: counts
+-- Every count memory_stats reports, in one statement.
+SELECT (SELECT count(*) FROM pm_atom) AS atoms,
+       (SELECT count(*) FROM pm_document) AS documents,
+       (SELECT count(*) FROM pm_chunk) AS chunks,
+       (SELECT count(*) FROM pm_citation) AS citations,
+       (SELECT count(*) FROM pm_atom_link) AS links,
+       (SELECT count(*) FROM pm_atom_link WHERE inferred) AS links_inferred,
+       (SELECT count(*) FROM pm_code_symbol) AS code_symbols,
+       (SELECT count(*) FROM pm_code_dependency) AS code_dependencies,
+       (SELECT count(*) FROM pm_episodic_trace) AS traces,
+       (SELECT count(*) FROM pm_outbox
+         WHERE processed_at IS NULL AND parked_at IS NULL) AS outbox_pending,
+       (SELECT count(*) FROM pm_outbox WHERE parked_at IS NOT NULL) AS outbox_parked,
+       (SELECT extract(epoch FROM now() - min(created_at)) FROM pm_outbox
+         WHERE processed_at IS NULL AND parked_at IS NULL) AS oldest_pending

@@ -1,0 +1,172 @@
+"""PDF (pypdf): one section per page with text, locator "p. N", outline titles as heading path.
+
+Every pypdf failure on hostile or broken input becomes one IngestError that says what to do;
+page and character limits come from the settings.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from pegas_memory.config import Settings
+from pegas_memory.errors import IngestError, LimitExceeded
+from pegas_memory.ingest.checks import check_size, language_sample
+from pegas_memory.ingest.chunking import ParsedSource, Section
+from pegas_memory.text import detect_language, raw_hash
+
+_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st"})
+
+
+def parse_pdf(
+    data: bytes,
+    *,
+    settings: Settings,
+    uri: str,
+    password: str | None = None,
+    title: str | None = None,
+    extra: dict[str, Any] | None = None,
+) -> ParsedSource:
+    """One section per page with text ("p. N"), outline titles as the heading path.
+
+    Raises IngestError (truncated/corrupt, encrypted without the right password, no text on any
+    page), LimitExceeded (more than settings.max_pages pages, max_text_chars).
+    """
+    from pypdf import PasswordType, PdfReader
+
+    # pypdf raises many exception types on hostile input; each becomes one actionable error.
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        encrypted = reader.is_encrypted
+    except Exception as exc:
+        raise IngestError(
+            f"{uri} is not a readable PDF (truncated or corrupt: {exc}); fetch or export it again"
+        ) from None
+    if encrypted:
+        try:
+            ok = reader.decrypt(password if password is not None else "")
+        except Exception as exc:
+            raise IngestError(f"{uri}: cannot decrypt the PDF: {exc}") from None
+        if ok == PasswordType.NOT_DECRYPTED:
+            if password is None:
+                raise IngestError(f"PDF is encrypted: pass password=... to open {uri}")
+            raise IngestError(f"PDF is encrypted and the password given for {uri} is wrong")
+    try:
+        page_count = len(reader.pages)
+    except Exception as exc:
+        raise IngestError(f"{uri} is not a readable PDF (page tree broken: {exc})") from None
+    if page_count > settings.max_pages:
+        raise LimitExceeded(
+            f"{uri} has {page_count} pages, over max_pages={settings.max_pages}; raise "
+            "PEGAS_MAX_PAGES or split the PDF"
+        )
+    outline = _pdf_outline(reader)
+    sections: list[Section] = []
+    empty: list[int] = []
+    broken: list[int] = []
+    why_broken = ""
+    total = 0
+    path: tuple[str, ...] = ()
+    for index in range(page_count):
+        path = outline.get(index, path)
+        try:
+            text = reader.pages[index].extract_text() or ""
+        except Exception as exc:  # a decompression bomb, a broken content stream, ...
+            broken.append(index + 1)
+            why_broken = why_broken or f"{type(exc).__name__}: {str(exc)[:200]}"
+            continue
+        text = text.translate(_LIGATURES).replace("\x00", "").strip()
+        if not text:
+            empty.append(index + 1)
+            continue
+        total += len(text)
+        check_size(total, uri, settings)
+        sections.append(Section(text, f"p. {index + 1}", path))
+    warnings = []
+    if empty:
+        warnings.append(f"pages {_ranges(empty)} have no extractable text (scanned? OCR them)")
+    if broken:
+        warnings.append(
+            f"pages {_ranges(broken)} could not be parsed and were skipped ({why_broken})"
+        )
+    if not sections and broken:
+        raise IngestError(
+            f"{uri}: no page could be read; pages {_ranges(broken)} could not be parsed "
+            f"({why_broken}) and the others have no extractable text. The PDF is corrupt or "
+            "hostile (a content stream that inflates past pypdf's limit): export it again"
+        )
+    if not sections:
+        raise IngestError(
+            f"{uri}: none of its {page_count} pages has extractable text (a scanned PDF?); "
+            "OCR it first"
+        )
+    info = _pdf_info(reader)
+    return ParsedSource(
+        kind="pdf",
+        uri=uri,
+        title=title or info.get("title"),
+        author=info.get("author"),
+        language=detect_language(language_sample(sections)),
+        published_at=info.get("created"),
+        canonical_url=(extra or {}).get("url_final"),
+        sections=tuple(sections),
+        raw_hash=raw_hash(data),
+        metadata={**(extra or {}), **info, "pages": page_count, "empty_pages": empty},
+        warnings=tuple(warnings),
+    )
+
+
+def _pdf_info(reader: Any) -> dict[str, Any]:
+    info: dict[str, Any] = {}
+    try:
+        meta = reader.metadata
+        if meta is None:
+            return info
+        for key, value in (
+            ("title", meta.title),
+            ("author", meta.author),
+            ("producer", meta.producer),
+            ("creator", meta.creator),
+        ):
+            if value and str(value).strip():
+                info[key] = str(value).strip()
+        created = meta.creation_date
+        if created is not None:
+            info["created"] = created.isoformat()
+    except Exception:  # malformed metadata never stops the text from being ingested
+        pass
+    return info
+
+
+def _pdf_outline(reader: Any) -> dict[int, tuple[str, ...]]:
+    """Page index -> heading path of the last outline entry that starts on that page."""
+    starts: dict[int, tuple[str, ...]] = {}
+
+    def walk(items: list[Any], parent: tuple[str, ...]) -> None:
+        last: tuple[str, ...] = parent
+        for item in items:
+            if isinstance(item, list):
+                walk(item, last)
+                continue
+            title = str(getattr(item, "title", "") or "").strip()
+            if not title:
+                continue
+            last = (*parent, title)
+            try:
+                page = reader.get_destination_page_number(item)
+            except Exception:
+                continue
+            if page is not None and page >= 0:
+                starts[page] = last
+
+    try:
+        walk(list(reader.outline), ())
+    except Exception:  # a broken outline only loses heading paths
+        return {}
+    return starts
+
+
+def _ranges(pages: list[int]) -> str:
+    return ", ".join(map(str, pages[:20])) + (
+        f" and {len(pages) - 20} more" if len(pages) > 20 else ""
+    )

@@ -1,0 +1,123 @@
+-- The search family: the BM25 arm (search/lexical.py), the graph arm and the row fetch of the
+-- hybrid (search/hybrid.py), and the source text around evidence (search/context.py).
+-- {table} is the entity's table (pm_atom or pm_episodic_trace) and {where} a filter fragment on
+-- alias t starting with AND (hybrid.SearchFilter.sql), both composed through psycopg.sql;
+-- every value is a bound parameter.
+
+-- name: table_estimate
+-- The planner's row estimate (-1: never analysed); the table's name is a bound regclass.
+SELECT reltuples::bigint AS n FROM pg_class WHERE oid = %s::regclass
+
+-- name: corpus_exact
+SELECT count(*) AS n, coalesce(avg(length(tsv)), 1) AS avgdl FROM {table}
+
+-- name: corpus_sampled
+-- The average document length from a block sample of about STATS_SAMPLE_ROWS rows.
+SELECT coalesce(avg(length(tsv)), 1) AS avgdl
+  FROM {table} TABLESAMPLE SYSTEM (%s)
+
+-- name: analyse_words
+-- Every word's lexemes under every text-search configuration.
+SELECT w.word, cfg::text AS cfg,
+       ARRAY(SELECT (unnest(to_tsvector(cfg, w.word))).lexeme) AS lexemes
+  FROM unnest(%s::text[]) AS w(word)
+ CROSS JOIN unnest(%s::regconfig[]) AS cfg
+
+-- name: document_frequencies
+-- Rows matching each one-term tsquery, counted through the GIN index.
+SELECT x.q AS query, (SELECT count(*) FROM {table} t
+                       WHERE t.tsv @@ x.q::tsquery) AS df
+  FROM unnest(%s::text[]) AS x(q)
+
+-- name: newest_id
+SELECT coalesce(max(id), 0) AS id FROM {table}
+
+-- name: candidates_must
+-- Every row holding a rare word (up to the cap).
+(SELECT t.id, t.tsv FROM {table} t
+  WHERE t.tsv @@ %(must)s::tsquery {where} LIMIT %(cap)s)
+
+-- name: candidates_extra
+-- Rows holding a pair of the other words (up to the cap); {exclude} leaves out the rows
+-- `candidates_must` already took (empty when there is no must).
+(SELECT t.id, t.tsv FROM {table} t
+  WHERE t.tsv @@ %(extra)s::tsquery {exclude} {where} LIMIT %(cap)s)
+
+-- name: exclude_must
+AND NOT t.tsv @@ %(must)s::tsquery
+
+-- name: bm25_score
+-- BM25 of the candidates. Exact lexemes are cut out of each candidate in C (setweight on the
+-- listed lexemes, then ts_filter on that weight), so only they are unnested and scored: twice as
+-- fast as unnesting the whole tsvector. Prefix terms ({prefix_score}, {prefix_join},
+-- {prefix_matched}: the prefix_* blocks, or no_prefix_* without any) count once (tf 1).
+WITH cand AS ({candidates}),
+    scored AS (
+        SELECT c.id, c.tsv, coalesce(s.score, 0) + {prefix_score} AS score, f.own
+          FROM cand c
+         CROSS JOIN LATERAL (
+             SELECT ts_filter(setweight(setweight(c.tsv, 'D'), 'A', %(lex)s::text[]),
+                              '{{a}}')
+                    AS own) f
+         CROSS JOIN LATERAL (
+             SELECT sum(q.idf * x.tf * (%(k1)s + 1)
+                        / (x.tf + %(k1)s * (1 - %(b)s + %(b)s * length(c.tsv) / %(avgdl)s)))
+                    AS score
+               FROM (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf
+                       FROM unnest(f.own) AS u) x
+               JOIN unnest(%(lex)s::text[], %(idf)s::float8[]) AS q(lexeme, idf)
+                 ON q.lexeme = x.lexeme) s
+         {prefix_join}
+         ORDER BY score DESC, c.id LIMIT %(k)s)
+    SELECT id, score, tsvector_to_array(own) AS lexemes,
+           {prefix_matched} AS prefixes
+      FROM scored
+     ORDER BY score DESC, id
+
+-- name: prefix_score
+coalesce(p.score, 0)
+
+-- name: prefix_join
+CROSS JOIN LATERAL (
+    SELECT sum(x.idf) * (%(k1)s + 1)
+           / (1 + %(k1)s * (1 - %(b)s + %(b)s * length(c.tsv) / %(avgdl)s)) AS score
+      FROM unnest(%(pq)s::tsquery[], %(pidf)s::float8[]) AS x(q, idf)
+     WHERE c.tsv @@ x.q) p
+
+-- name: prefix_matched
+ARRAY(SELECT x.q FROM unnest(%(pq)s::text[]) AS x(q)
+       WHERE tsv @@ x.q::tsquery)
+
+-- name: no_prefix_score
+0
+
+-- name: no_prefix_matched
+ARRAY[]::text[]
+
+-- name: graph_links
+-- Links touching the seeds, read from Postgres (the truth) so expansion never lags the outbox.
+SELECT src_atom_id, dst_atom_id, kind, confidence FROM pm_atom_link
+ WHERE src_atom_id = ANY(%(ids)s) OR dst_atom_id = ANY(%(ids)s)
+
+-- name: fetch_atoms
+SELECT t.id, t.type, t.status, t.confidence, t.claim, t.content, t.topic,
+       t.tags, t.doc_id, t.language, t.created_at
+  FROM pm_atom t WHERE t.id = ANY(%(ids)s) {where}
+
+-- name: fetch_traces
+SELECT t.id, t.kind AS type, t.content AS claim, '' AS content,
+       t.session_id, t.language, t.created_at
+  FROM pm_episodic_trace t WHERE t.id = ANY(%(ids)s) {where}
+
+-- name: chunk_windows
+-- Each cited chunk with its neighbours (ord within %(n)s) in the same document, in order.
+SELECT c.id AS cited, n.ord, n.content, c.doc_id
+  FROM pm_chunk c
+  JOIN pm_chunk n ON n.doc_id = c.doc_id
+                 AND n.ord BETWEEN c.ord - %(n)s AND c.ord + %(n)s
+ WHERE c.id = ANY(%(ids)s)
+ ORDER BY c.id, n.ord
+
+-- name: cited_chunks
+SELECT atom_id, chunk_id FROM pm_citation
+ WHERE atom_id = ANY(%s) AND chunk_id IS NOT NULL ORDER BY id
