@@ -56,6 +56,19 @@ def test_retry_policy_backs_off_exponentially_with_a_cap() -> None:
     assert RetryPolicy(retries=0).delays() == []
 
 
+def test_retry_policy_is_one_for_both_model_clients() -> None:
+    """The chat client pauses with the embedder's policy, capped by its deadline."""
+    from pegas_memory import backoff
+    from pegas_memory.distill.llm import OllamaChat
+
+    policy = RetryPolicy(retries=3, base_delay=0.5, max_delay=1.5)
+    assert [policy.delay(n) for n in (1, 2, 3, 4)] == [0.5, 1.0, 1.5, None]
+    assert policy.delay(2, budget=0.25) == 0.25
+    assert policy.delay(1, budget=-1.0) == 0.0
+    assert RetryPolicy is backoff.RetryPolicy
+    assert OllamaChat("http://127.0.0.1:1", "m", retries=3)._retry.retries == 3
+
+
 def test_prompt_format_known_and_unknown_models() -> None:
     gemma = prompt_format_for("embeddinggemma:300m")
     assert gemma.for_query("x") == "task: search result | query: x"

@@ -42,6 +42,7 @@ from pegas_memory.errors import NotFound
 from pegas_memory.models import GraphPathsAnswer
 from pegas_memory.outbox.projection import Projector, atom_embed_text
 from pegas_memory.outbox.reconcile import rebuild, reconcile
+from pegas_memory.outbox.worker import OutboxWorker
 from pegas_memory.service import MemoryService
 from pegas_memory.text import raw_hash
 from tests.conftest import make_settings
@@ -81,6 +82,14 @@ def critique_answer(request: dict[str, Any]) -> dict[str, Any]:
 class Crash(BaseException):
     """A worker dying mid-batch: not an Exception, so nothing in the worker catches it and the
     batch transaction rolls back after some slices were already written (like a SIGKILL)."""
+
+
+class _DiesBeforeCommit(OutboxWorker):
+    """A worker that dies after projecting and recording a batch, before it commits."""
+
+    def _record(self, *args: Any, **kwargs: Any) -> None:
+        super()._record(*args, **kwargs)
+        raise Crash("killed between projecting and committing")
 
 
 claims = st.builds(
@@ -269,8 +278,8 @@ class MemoryMachine(RuleBasedStateMachine):
     def worker_crash(self, how: str, after: int) -> None:
         """Write something, then let a worker fail part-way; the invariant's drain restarts."""
         self.service.store(f"Crash marker {len(self.live_ids())} of the {how} kind")
-        worker = self.service.runtime.worker("doomed")
         projector = self.service.runtime.projector
+        worker: OutboxWorker = self.service.runtime.worker("doomed")
         calls = 0
 
         def failing(target: Any, entity_type: str, rows: Any) -> None:
@@ -285,11 +294,9 @@ class MemoryMachine(RuleBasedStateMachine):
             Projector.apply(projector, target, entity_type, rows)
 
         if how == "before_commit":
-
-            def die() -> None:
-                raise Crash("killed between projecting and committing")
-
-            worker.before_commit = die
+            worker = _DiesBeforeCommit(
+                self.service.runtime.settings, self.service.runtime.db, projector, name="doomed"
+            )
         else:
             projector.apply = failing  # type: ignore[method-assign]
         try:

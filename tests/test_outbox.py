@@ -23,6 +23,8 @@ from pegas_memory.db.repo import AtomInput, add_link, insert_atom
 from pegas_memory.errors import BackendUnavailable
 from pegas_memory.outbox.projection import Projector
 from pegas_memory.outbox.reconcile import reconcile
+from pegas_memory.qdrant_store.client import ClientVectorIndex
+from pegas_memory.qdrant_store.index import VectorIndex, VectorPoint
 from pegas_memory.runtime import ProjectionRuntime
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
@@ -141,6 +143,62 @@ def test_poison_event_is_parked_while_others_pass(runtime: ProjectionRuntime) ->
     assert done["n"] == 5
 
 
+class PoisonPayload:
+    """A real vector index behind one that gives one atom a payload no engine can store (a
+    value that is not JSON): the engine itself rejects that point, our checks let it through."""
+
+    def __init__(self, inner: VectorIndex, poison: int) -> None:
+        self._inner = inner
+        self._poison = poison
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def upsert(self, name: str, points: Any) -> None:
+        self._inner.upsert(
+            name,
+            [
+                VectorPoint(p.id, p.vector, {**p.payload, "note": object()})
+                if p.id == self._poison
+                else p
+                for p in points
+            ],
+        )
+
+
+@pytest.mark.parametrize("backend", ["edge", "client"])
+def test_a_point_the_engine_rejects_is_parked_on_every_back_end(
+    runtime: ProjectionRuntime, backend: str
+) -> None:
+    """A rejection counts attempts and parks, it is no outage: before, the embedded engine
+    reported it as unavailable and the event was retried for ever."""
+    inner = runtime.vectors.get() if backend == "edge" else ClientVectorIndex.local()
+    ids = seed(runtime.db, 6, links=False)
+    poison = ids[2]
+    wrapped = PoisonPayload(inner, poison)
+    runtime.projector._vectors = lambda: wrapped  # type: ignore[assignment,return-value]
+    try:
+        for _ in range(4):
+            runtime.worker().drain(include_delayed=True)
+        with runtime.db.transaction() as conn:
+            parked = conn.execute(
+                "SELECT entity_id, attempts, applied, last_error FROM pm_outbox "
+                "WHERE parked_at IS NOT NULL"
+            ).fetchall()
+            done = conn.execute(
+                "SELECT count(*) AS n FROM pm_outbox WHERE processed_at IS NOT NULL"
+            ).fetchone()
+        assert [r["entity_id"] for r in parked] == [poison]
+        assert parked[0]["attempts"] == 3 and parked[0]["applied"] == ["graph"]
+        assert "rejected the request to upsert points" in parked[0]["last_error"]
+        assert done is not None and done["n"] == 5
+        name = runtime.projector.collection("atom")
+        assert sorted(inner.iter_ids(name)) == sorted(set(ids) - {poison})
+    finally:
+        if backend == "client":
+            inner.close()
+
+
 def test_two_workers_at_once_lose_and_double_nothing(runtime: ProjectionRuntime) -> None:
     seed(runtime.db, 120)
     applied: dict[tuple[str, int], int] = {}
@@ -174,16 +232,19 @@ WORKER_SCRIPT = textwrap.dedent(
     import sys, time
     from pegas_memory.config import load_settings
     from pegas_memory.db.pool import Database
+    from pegas_memory.outbox.worker import OutboxWorker
     from pegas_memory.runtime import ProjectionRuntime
     settings = load_settings(data_dir=sys.argv[1], database_url=sys.argv[2],
                              ollama_url=sys.argv[3], embedding_dim=64, outbox_batch_size=20)
     db = Database(settings).open()
     rt = ProjectionRuntime(settings, db)
-    worker = rt.worker()
-    def slow_commit():
-        print("batch-projected", flush=True)
-        time.sleep(0.3)
-    worker.before_commit = slow_commit
+    class SlowCommit(OutboxWorker):
+        # Lingers between projecting a batch and committing it, so a kill lands there.
+        def _record(self, *args, **kwargs):
+            super()._record(*args, **kwargs)
+            print("batch-projected", flush=True)
+            time.sleep(0.3)
+    worker = SlowCommit(settings, db, rt.projector)
     worker.drain(timeout=600)
     print("drained", flush=True)
     """

@@ -29,9 +29,11 @@ import pytest
 from pegas_memory.config import load_settings
 from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound
 from pegas_memory.qdrant_store import build_vector_index
+from pegas_memory.qdrant_store.base import FailureKind, QdrantBackend
 from pegas_memory.qdrant_store.client import ClientVectorIndex
 from pegas_memory.qdrant_store.edge import EdgeVectorIndex
 from pegas_memory.qdrant_store.index import (
+    PreparedBatch,
     VectorFilter,
     VectorIndex,
     VectorPoint,
@@ -381,6 +383,118 @@ def test_bad_arguments_are_refused(index: VectorIndex) -> None:
         index.search("c", [1.0] * DIM, k=1, where=VectorFilter(types=(3,)))  # type: ignore[arg-type]
     with pytest.raises(NotFound, match="does not exist"):
         index.upsert("missing", [VectorPoint(1, [1.0] * DIM, {})])
+
+
+# --- congruence of failures: the same failure is the same error class on both back ends ---
+
+# Points our checks let through but the engines refuse: a payload value that is not JSON.
+ENGINE_REJECTED = [
+    VectorPoint(1, [1.0] * DIM, {"note": object()}),
+    VectorPoint(1, [1.0] * DIM, {"nested": {"deep": object()}}),
+]
+
+
+def test_a_point_the_engine_rejects_is_invalid_input(index: VectorIndex) -> None:
+    """A rejection is not an outage: retrying the same point would fail the same way."""
+    index.ensure_collection("c", DIM)
+    for point in ENGINE_REJECTED:
+        with pytest.raises(InvalidInput, match="rejected the request to upsert points"):
+            index.upsert("c", [point])
+    index.upsert("c", [VectorPoint(2, [1.0] * DIM, {"note": "fine"})])  # still serving
+    assert index.count("c") == 1
+
+
+def test_a_raw_point_of_the_wrong_dimension_is_invalid_input(index: VectorIndex) -> None:
+    """Sent to the engine unchecked (past `prepare_points`), both engines refuse it alike."""
+    assert isinstance(index, QdrantBackend)
+    index.ensure_collection("c", DIM)
+    raw = PreparedBatch(ids=(1,), vectors=np.ones((1, DIM - 3), dtype=np.float32), payloads=({},))
+    with index._lock, pytest.raises(InvalidInput, match="dimension"):
+        index._write_batch("c", raw)
+    assert index.count("c") == 0
+
+
+def test_a_missing_collection_is_not_found(index: VectorIndex) -> None:
+    for call in (
+        lambda: index.count("absent"),
+        lambda: index.search("absent", [1.0] * DIM, k=1),
+        lambda: index.retrieve("absent", [1]),
+        lambda: list(index.iter_ids("absent")),
+        lambda: index.upsert("absent", [VectorPoint(1, [1.0] * DIM, {})]),
+        lambda: index.optimize("absent"),
+    ):
+        with pytest.raises(NotFound, match="'absent' does not exist"):
+            call()
+    index.delete("absent", [1])
+    index.drop("absent")
+
+
+def _close_engine_under(index: VectorIndex) -> None:
+    """Close the driver's engine behind the index's back, as a crash of the engine would."""
+    if isinstance(index, EdgeVectorIndex):
+        for opened in index._shards.values():
+            opened.shard.close()
+    else:
+        assert isinstance(index, ClientVectorIndex) and index._client is not None
+        index._client.close()
+
+
+def test_an_engine_gone_under_the_index_is_backend_unavailable(index: VectorIndex) -> None:
+    index.ensure_collection("c", DIM)
+    index.upsert("c", [VectorPoint(1, [1.0] * DIM, {})])
+    _close_engine_under(index)
+    for call in (
+        lambda: index.count("c"),
+        lambda: index.upsert("c", [VectorPoint(2, [1.0] * DIM, {})]),
+        lambda: index.search("c", [1.0] * DIM, k=1),
+    ):
+        with pytest.raises(BackendUnavailable):
+            call()
+
+
+def test_a_closed_index_is_backend_unavailable(index: VectorIndex) -> None:
+    index.ensure_collection("c", DIM)
+    index.close()
+    for call in (
+        lambda: index.count("c"),
+        lambda: index.upsert("c", [VectorPoint(2, [1.0] * DIM, {})]),
+        lambda: index.collections(),
+    ):
+        with pytest.raises(BackendUnavailable, match="closed"):
+            call()
+
+
+def test_both_back_ends_classify_driver_errors_alike(store_dir: Path) -> None:
+    """The one classification, seen from each driver's own exception types."""
+    edge = EdgeVectorIndex(store_dir / "e")
+    client = ClientVectorIndex.local()
+    try:
+        kinds = {
+            "edge dimension": edge._classify(Exception("Vector dimension error: expected 4")),
+            "client dimension": client._classify(ValueError("Wrong input: Vector dimension")),
+            "edge payload": edge._classify(TypeError("failed to extract enum Helper")),
+            "client payload": client._classify(ValueError("Unable to serialize unknown type")),
+            "edge closed": edge._classify(Exception("Service runtime error: not initialized")),
+            "client closed": client._classify(RuntimeError("QdrantLocal instance is closed")),
+            "edge disk": edge._classify(OSError(28, "No space left on device")),
+            "client refused": client._classify(ConnectionRefusedError(111, "refused")),
+        }
+        assert {k: v.kind if v else None for k, v in kinds.items()} == {
+            "edge dimension": FailureKind.REJECTED,
+            "client dimension": FailureKind.REJECTED,
+            "edge payload": FailureKind.REJECTED,
+            "client payload": FailureKind.REJECTED,
+            "edge closed": FailureKind.OUTAGE,
+            "client closed": FailureKind.OUTAGE,
+            "edge disk": FailureKind.OUTAGE,
+            "client refused": FailureKind.OUTAGE,
+        }
+        # What is not the driver's is a bug and propagates as it is.
+        assert edge._classify(KeyError("x")) is None
+        assert client._classify(KeyError("x")) is None
+    finally:
+        edge.close()
+        client.close()
 
 
 def test_filtered_top1_is_not_missed_after_hnsw_build(index: VectorIndex) -> None:

@@ -143,8 +143,13 @@ WORKER_SCRIPT = textwrap.dedent(
                              ollama_url=sys.argv[3], embedding_dim=64, outbox_batch_size=100,
                              outbox_poll_seconds=0.5)
     db = Database(settings).open()
-    worker = ProjectionRuntime(settings, db).worker("victim")
-    worker.before_commit = lambda: print("batch", flush=True)  # projected, not yet committed
+    from pegas_memory.outbox.worker import OutboxWorker
+    class Announcing(OutboxWorker):
+        def _record(self, *args, **kwargs):
+            super()._record(*args, **kwargs)
+            print("batch", flush=True)  # projected, not yet committed
+    runtime = ProjectionRuntime(settings, db)
+    worker = Announcing(settings, db, runtime.projector, name="victim")
     print("ready", flush=True)
     worker.run(threading.Event())
     """

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import shutil
 import subprocess
 import time
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from pegas_memory.errors import BackendUnavailable
+from pegas_memory.procs import log_tail, pid_alive
 
 log = logging.getLogger(__name__)
 
@@ -74,16 +74,6 @@ class EmbeddedPostgres:
             log.exception("stopping the embedded PostgreSQL failed")
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _prune_dead_handles(pgdata: Path) -> None:
     """Drop pids of processes that died without releasing the cluster."""
     handles = pgdata / ".handle_pids.json"
@@ -91,7 +81,7 @@ def _prune_dead_handles(pgdata: Path) -> None:
         pids = json.loads(handles.read_text())
     except (OSError, ValueError):
         return
-    alive = [p for p in pids if isinstance(p, int) and _pid_alive(p)]
+    alive = [p for p in pids if isinstance(p, int) and pid_alive(p)]
     if alive != pids:
         handles.write_text(json.dumps(alive))
 
@@ -112,7 +102,7 @@ def _settle(pgdata: Path, timeout: float = 60.0) -> None:
             lines = pidfile.read_text().splitlines()
         except OSError:
             return
-        if len(lines) < 8 or not _pid_alive(int(lines[0])) or lines[7].strip() == "ready":
+        if len(lines) < 8 or not pid_alive(int(lines[0])) or lines[7].strip() == "ready":
             return
         time.sleep(0.5)
 
@@ -152,7 +142,4 @@ def start_embedded_postgres(data_dir: Path) -> EmbeddedPostgres:
 
 
 def _log_tail(pgdata: Path, size: int = 800) -> str:
-    try:
-        return (pgdata / "log").read_text(errors="replace")[-size:]
-    except OSError:
-        return ""
+    return log_tail(pgdata / "log", chars=size)

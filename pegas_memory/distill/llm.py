@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import ollama
 
+from pegas_memory.backoff import RetryPolicy
 from pegas_memory.errors import BackendUnavailable, InvalidInput, PegasMemoryError
 
 if TYPE_CHECKING:
@@ -184,6 +185,9 @@ class OllamaChat:
         self.timeout = timeout
         self.retries = retries
         self.keep_alive = keep_alive
+        # Transport failures (a restart, a 5xx) are retried with the embedder's policy; short
+        # pauses, since the call's own deadline bounds the whole exchange.
+        self._retry = RetryPolicy(retries=retries, base_delay=0.2, max_delay=2.0)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> OllamaChat:
@@ -301,13 +305,14 @@ class OllamaChat:
             except httpx.TransportError as exc:
                 failure = exc
             failures += 1
-            if failures > self.retries:
+            # A short pause so a restarting server is not hammered; the deadline still rules.
+            pause = self._retry.delay(failures, budget=deadline - time.monotonic())
+            if pause is None:
                 raise BackendUnavailable(
                     f"Ollama at {self.url} failed {failures} times ({failure}); "
                     "check the server log and retry later"
                 ) from failure
-            # A short pause so a restarting server is not hammered; the deadline still rules.
-            time.sleep(min(0.2 * failures, max(0.0, deadline - time.monotonic())))
+            time.sleep(pause)
 
     def ensure_model(self, *, timeout: float | None = None) -> None:
         """Check that the server answers and has the model.

@@ -28,6 +28,7 @@ import httpx
 import numpy as np
 import ollama
 
+from pegas_memory.backoff import RetryPolicy
 from pegas_memory.config import Settings
 from pegas_memory.errors import BackendUnavailable, InvalidInput
 
@@ -105,19 +106,6 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     vb = np.asarray(b, dtype=np.float64)
     denom = float(np.linalg.norm(va) * np.linalg.norm(vb))
     return float(va @ vb) / denom if denom and math.isfinite(denom) else 0.0
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How often and how patiently a model call is retried after a transient failure."""
-
-    retries: int = 2
-    base_delay: float = 0.5
-    max_delay: float = 8.0
-
-    def delays(self) -> list[float]:
-        """Sleep before each retry: exponential backoff, capped."""
-        return [min(self.max_delay, self.base_delay * 2**i) for i in range(max(0, self.retries))]
 
 
 @dataclass(frozen=True)

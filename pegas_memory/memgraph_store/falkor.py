@@ -42,6 +42,7 @@ from redis.retry import Retry
 
 from pegas_memory.errors import BackendUnavailable, LimitExceeded
 from pegas_memory.memgraph_store.cypher import CypherDialect, CypherGraphStore, Statement
+from pegas_memory.procs import log_tail, pid_alive
 
 log = logging.getLogger(__name__)
 
@@ -83,16 +84,6 @@ def graph_server_paths(data_dir: Path) -> GraphServerPaths:
     )
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _is_redis_process(pid: int) -> bool:
     try:
         return b"redis-server" in Path(f"/proc/{pid}/cmdline").read_bytes()
@@ -117,10 +108,7 @@ def _read_pid(pidfile: Path) -> int | None:
 
 
 def _log_tail(path: Path, lines: int = 8) -> str:
-    try:
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-    except OSError:
-        return "(no log)"
+    return log_tail(path, lines=lines) or "(no log)"
 
 
 def _ping(socket: Path) -> str:
@@ -192,7 +180,7 @@ class EmbeddedFalkorServer:
 
     def server_pid(self) -> int | None:
         pid = _read_pid(self.paths.pidfile)
-        return pid if pid is not None and _pid_alive(pid) else None
+        return pid if pid is not None and pid_alive(pid) else None
 
     # --- users file (always under the lock) ---
 
@@ -204,7 +192,7 @@ class EmbeddedFalkorServer:
         live = []
         for line in lines:
             pid_text, _, _token = line.partition(" ")
-            if pid_text.isdigit() and _pid_alive(int(pid_text)):
+            if pid_text.isdigit() and pid_alive(int(pid_text)):
                 live.append(line)
         return live
 
@@ -320,7 +308,7 @@ class EmbeddedFalkorServer:
                 # Replaying a large AOF after a crash: slow but progressing.
                 deadline = max(deadline, time.monotonic() + 1.0)
             pid = pid or self.server_pid()
-            died = pid is not None and not _pid_alive(pid)
+            died = pid is not None and not pid_alive(pid)
             if died or time.monotonic() > deadline:
                 reason = "exited" if died else f"did not answer within {self._start_timeout:.0f} s"
                 raise BackendUnavailable(
@@ -333,7 +321,7 @@ class EmbeddedFalkorServer:
     @staticmethod
     def _wait_gone(pid: int, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
-        while _pid_alive(pid) and _is_redis_process(pid):
+        while pid_alive(pid) and _is_redis_process(pid):
             if time.monotonic() > deadline:
                 return False
             time.sleep(0.05)
@@ -383,7 +371,7 @@ class EmbeddedFalkorServer:
         # gone nothing is left to persist, so that tail is cut short with SIGKILL.
         os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
-        while self.paths.socket.exists() and _pid_alive(pid) and time.monotonic() < deadline:
+        while self.paths.socket.exists() and pid_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.02)
         if _is_server_of(pid, self.paths.directory):
             os.kill(pid, signal.SIGKILL)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, LiteralString
 
 from pegas_memory.db.pool import Conn
 from pegas_memory.embedding.cache import CachedEmbedder
@@ -22,6 +22,7 @@ from pegas_memory.memgraph_store.cypher import (
     LinkEdge,
     SymbolNode,
 )
+from pegas_memory.outbox.queries import Q
 from pegas_memory.qdrant_store.index import VectorIndex, VectorPoint, collection_name
 
 log = logging.getLogger(__name__)
@@ -53,22 +54,17 @@ class Rows:
     absent: list[int]
 
 
-_SELECTS = {
-    "atom": """SELECT id, type, status, confidence, claim, content, doc_id, topic, tags,
-                      language, created_at FROM pm_atom WHERE id = ANY(%s)""",
-    "trace": """SELECT id, kind, content, session_id, language, created_at
-                  FROM pm_episodic_trace WHERE id = ANY(%s)""",
-    "link": """SELECT id, src_atom_id, dst_atom_id, kind, confidence, inferred, source
-                 FROM pm_atom_link WHERE id = ANY(%s)""",
-    "code_symbol": """SELECT id, repo, path, name, qualified_name, kind, language, start_line
-                        FROM pm_code_symbol WHERE id = ANY(%s)""",
-    "code_dependency": """SELECT id, src_symbol_id, dst_symbol_id, kind, line
-                            FROM pm_code_dependency WHERE id = ANY(%s)""",
+_SELECTS: dict[str, LiteralString] = {
+    "atom": Q.select_atom,
+    "trace": Q.select_trace,
+    "link": Q.select_link,
+    "code_symbol": Q.select_code_symbol,
+    "code_dependency": Q.select_code_dependency,
 }
 
 
 def load_rows(conn: Conn, entity_type: str, ids: Sequence[int]) -> Rows:
-    rows = conn.execute(_SELECTS[entity_type], (list(ids),)).fetchall()
+    rows = conn.execute(_SELECTS[entity_type], {"ids": list(ids)}).fetchall()
     found = {int(r["id"]) for r in rows}
     return Rows(present=[dict(r) for r in rows], absent=[i for i in ids if i not in found])
 

@@ -13,9 +13,13 @@ import logging
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, LiteralString
 
+from psycopg.sql import Composed
+
+from pegas_memory.db.sql import compose
 from pegas_memory.outbox.projection import Rows, atom_payload, chunks, load_rows, trace_payload
+from pegas_memory.outbox.queries import Q
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.runtime import ProjectionRuntime
 
@@ -69,9 +73,14 @@ class DriftReport:
         }
 
 
-def _pg_ids(rt: ProjectionRuntime, sql: str) -> set[int]:
+def _pg_ids(rt: ProjectionRuntime, table: str) -> set[int]:
+    """Every id of a projected table."""
+    return _ids(rt, compose(Q.ids_of_table, table=table))
+
+
+def _ids(rt: ProjectionRuntime, statement: LiteralString | Composed) -> set[int]:
     with rt.db.connection() as conn:
-        return {int(r["id"]) for r in conn.execute(sql)}
+        return {int(r["id"]) for r in conn.execute(statement)}
 
 
 def _iter_rows(rt: ProjectionRuntime, entity_type: str, ids: list[int]) -> Iterator[Rows]:
@@ -85,7 +94,7 @@ def _vector_drift(rt: ProjectionRuntime, entity: Literal["atom", "trace"]) -> Sl
     drift = SliceDrift(f"vector:{entity}")
     name = rt.projector.collection(entity)
     index = rt.vectors.get()
-    in_pg = _pg_ids(rt, f"SELECT id FROM {table}")
+    in_pg = _pg_ids(rt, table)
     in_slice = set(index.iter_ids(name))
     drift.missing = sorted(in_pg - in_slice)
     drift.orphaned = sorted(in_slice - in_pg)
@@ -105,20 +114,20 @@ def _vector_drift(rt: ProjectionRuntime, entity: Literal["atom", "trace"]) -> Sl
 def _graph_drift(rt: ProjectionRuntime) -> list[SliceDrift]:
     graph = rt.graph.get()
     pairs: list[tuple[str, set[int], set[int]]] = [
-        ("graph:atom", _pg_ids(rt, "SELECT id FROM pm_atom"), set(graph.iter_node_ids("Atom"))),
+        ("graph:atom", _pg_ids(rt, "pm_atom"), set(graph.iter_node_ids("Atom"))),
         (
             "graph:link",
-            _pg_ids(rt, "SELECT id FROM pm_atom_link"),
+            _pg_ids(rt, "pm_atom_link"),
             set(graph.iter_edge_ids("RELATES")),
         ),
         (
             "graph:code_symbol",
-            _pg_ids(rt, "SELECT id FROM pm_code_symbol"),
+            _pg_ids(rt, "pm_code_symbol"),
             set(graph.iter_node_ids("CodeSymbol")),
         ),
         (
             "graph:code_dependency",
-            _pg_ids(rt, "SELECT id FROM pm_code_dependency WHERE dst_symbol_id IS NOT NULL"),
+            _ids(rt, Q.resolved_dependency_ids),
             set(graph.iter_edge_ids("DEPENDS")),
         ),
     ]
@@ -172,7 +181,7 @@ def rebuild(rt: ProjectionRuntime, target: Literal["qdrant", "graph", "all"]) ->
             index.drop(name)
             rt.projector._ensured.discard(name)
             table = "pm_atom" if entity == "atom" else "pm_episodic_trace"
-            ids = sorted(_pg_ids(rt, f"SELECT id FROM {table}"))
+            ids = sorted(_pg_ids(rt, table))
             for rows in _iter_rows(rt, entity, ids):
                 rt.projector.apply("vector", entity, rows)
             counts[f"vector:{entity}"] = len(ids)
@@ -188,7 +197,7 @@ def rebuild(rt: ProjectionRuntime, target: Literal["qdrant", "graph", "all"]) ->
             ("code_symbol", "pm_code_symbol"),
             ("code_dependency", "pm_code_dependency"),
         ):
-            ids = sorted(_pg_ids(rt, f"SELECT id FROM {table}"))
+            ids = sorted(_pg_ids(rt, table))
             for rows in _iter_rows(rt, entity_type, ids):
                 rt.projector.apply("graph", entity_type, rows)
             counts[f"graph:{entity_type}"] = len(ids)

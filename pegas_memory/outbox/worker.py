@@ -7,14 +7,17 @@ advisory lock per entity keeps two workers from syncing the same entity at once,
 projector reading current rows, keeps per-entity order: an update never resurrects a delete.
 
 Failures are per event and per slice: an event remembers which slices it already reached
-(`applied`). A slice that is unreachable delays its events without using up their attempts; any
-other error counts an attempt with exponential backoff, and after `outbox_max_attempts` the event
-is parked (dead letter) with its error while the others keep flowing. LISTEN/NOTIFY wakes the
-worker at once; polling every `outbox_poll_seconds` is the safety net.
+(`applied`). Each projection ends in a typed `Outcome`: DONE, OUTAGE (the slice or the embedder
+is unreachable: `BackendUnavailable`) or REJECTED (anything else, e.g. a point the engine
+refuses). An outage delays its events without using up their attempts, however long it lasts; a
+rejection counts an attempt with exponential backoff, and after `outbox_max_attempts` the event
+is parked (dead letter) with its error while the others keep flowing, on every back end alike.
+LISTEN/NOTIFY wakes the worker at once; polling every `outbox_poll_seconds` is the safety net.
 """
 
 from __future__ import annotations
 
+import enum
 import logging
 import threading
 import time
@@ -28,13 +31,49 @@ import psycopg
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.errors import BackendUnavailable, PegasMemoryError
-from pegas_memory.outbox.projection import ENTITY_TYPES, TARGETS_OF, Projector, Target, load_rows
+from pegas_memory.outbox.projection import (
+    ENTITY_TYPES,
+    TARGETS_OF,
+    Projector,
+    Rows,
+    Target,
+    load_rows,
+)
+from pegas_memory.outbox.queries import Q
 
 log = logging.getLogger(__name__)
 
 UNAVAILABLE_RETRY_SECONDS = 5.0
 MAX_BACKOFF_SECONDS = 300.0
 _TYPE_CODE = {name: code for code, name in enumerate(ENTITY_TYPES)}
+Entity = tuple[str, int]
+
+
+class OutcomeKind(enum.Enum):
+    """How projecting one entity into one slice ended."""
+
+    DONE = "done"
+    OUTAGE = "outage"  # the slice (or the embedder) is unreachable: retry, attempts untouched
+    REJECTED = "rejected"  # the slice refused it: count an attempt, park after the maximum
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The typed result of one (entity, slice) projection, with the error text of a failure."""
+
+    kind: OutcomeKind
+    message: str = ""
+
+    @classmethod
+    def outage(cls, exc: BaseException) -> Outcome:
+        return cls(OutcomeKind.OUTAGE, str(exc)[:2000])
+
+    @classmethod
+    def rejected(cls, exc: BaseException) -> Outcome:
+        return cls(OutcomeKind.REJECTED, f"{type(exc).__name__}: {exc}"[:2000])
+
+
+DONE = Outcome(OutcomeKind.DONE)
 
 
 @dataclass
@@ -62,16 +101,15 @@ def pending_events(
 ) -> int:
     """Events not yet projected (parked ones excluded): all, or those of these entity types,
     or of these ids (with one entity type)."""
-    sql = "SELECT count(*) AS n FROM pm_outbox WHERE processed_at IS NULL AND parked_at IS NULL"
-    params: list[Any] = []
-    if entity_types:
-        sql += " AND entity_type = ANY(%s)"
-        params.append(list(entity_types))
     if entity_ids is not None:
-        sql += " AND entity_id = ANY(%s)"
-        params.append(list(entity_ids))
-    row = conn.execute(sql, params).fetchone()
-    return int(row["n"]) if row else 0
+        types = list(entity_types or ENTITY_TYPES)
+        row = conn.execute(Q.pending_of_entities, {"types": types, "ids": list(entity_ids)})
+    elif entity_types:
+        row = conn.execute(Q.pending_of_types, {"types": list(entity_types)})
+    else:
+        row = conn.execute(Q.pending_all)
+    found = row.fetchone()
+    return int(found["n"]) if found else 0
 
 
 def backoff_seconds(attempts: int) -> float:
@@ -97,8 +135,6 @@ class OutboxWorker:
         self.db = db
         self.projector = projector
         self.name = name
-        # Test hook: called between projecting a batch and committing it.
-        self.before_commit: Callable[[], None] | None = None
 
     # ------------------------------------------------------------------ one batch
     def run_once(self, limit: int | None = None) -> BatchReport:
@@ -107,27 +143,20 @@ class OutboxWorker:
         targets = self.projector.targets
         with self.db.transaction() as conn:
             events = conn.execute(
-                """SELECT id, entity_type, entity_id, op, attempts, applied FROM pm_outbox
-                    WHERE processed_at IS NULL AND parked_at IS NULL AND next_attempt_at <= now()
-                    ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED""",
-                (limit or self.settings.outbox_batch_size,),
+                Q.claim_batch, {"limit": limit or self.settings.outbox_batch_size}
             ).fetchall()
             report.claimed = len(events)
             if not events:
                 return report
             events = self._lock_entities(conn, events, report)
             outcome = self._project(conn, events, targets)
+            # The batch commits when this block ends; what `_record` wrote commits with it.
             self._record(conn, events, targets, outcome, report)
-            if self.before_commit is not None:
-                self.before_commit()
         return report
 
     def _lock_entities(self, conn: Conn, events: list[Any], report: BatchReport) -> list[Any]:
         keys = sorted({entity_lock_key(e["entity_type"], e["entity_id"]) for e in events})
-        rows = conn.execute(
-            "SELECT k, pg_try_advisory_xact_lock(k) AS ok FROM unnest(%s::bigint[]) AS k",
-            (keys,),
-        ).fetchall()
+        rows = conn.execute(Q.try_entity_locks, {"keys": keys}).fetchall()
         locked = {int(r["k"]) for r in rows if r["ok"]}
         kept = [e for e in events if entity_lock_key(e["entity_type"], e["entity_id"]) in locked]
         report.skipped = len(events) - len(kept)
@@ -135,44 +164,38 @@ class OutboxWorker:
 
     def _project(
         self, conn: Conn, events: list[Any], targets: tuple[Target, ...]
-    ) -> dict[tuple[str, int], dict[Target, str | None]]:
-        """Apply each slice; per (entity) and slice: None on success, else the error text.
-
-        An error text starting with "unavailable:" means the slice was unreachable.
-        """
-        outcome: dict[tuple[str, int], dict[Target, str | None]] = defaultdict(dict)
-        by_type: dict[str, set[int]] = defaultdict(set)
+    ) -> dict[Entity, dict[Target, Outcome]]:
+        """Apply each slice; the outcome per entity and slice (slices already applied by every
+        event of the entity are left out)."""
+        outcome: dict[Entity, dict[Target, Outcome]] = defaultdict(dict)
+        # The slices every pending event of an entity has reached: one pass over the events,
+        # so an entity needs a slice exactly when the slice is missing here.
+        reached: dict[Entity, set[str]] = {}
         for e in events:
-            by_type[e["entity_type"]].add(int(e["entity_id"]))
-        for entity_type, id_set in by_type.items():
-            ids = sorted(id_set)
+            key = (e["entity_type"], int(e["entity_id"]))
+            applied = set(e["applied"] or [])
+            reached[key] = reached[key] & applied if key in reached else applied
+        by_type: dict[str, list[int]] = defaultdict(list)
+        for entity_type, entity_id in sorted(reached):
+            by_type[entity_type].append(entity_id)
+        for entity_type, ids in by_type.items():
             rows = load_rows(conn, entity_type, ids)
             for target in targets:
                 if target not in TARGETS_OF[entity_type]:
                     continue
-                needing = [
-                    i
-                    for i in ids
-                    if any(
-                        target not in (e["applied"] or [])
-                        for e in events
-                        if e["entity_type"] == entity_type and e["entity_id"] == i
-                    )
-                ]
+                needing = [i for i in ids if target not in reached[(entity_type, i)]]
                 if not needing:
                     continue
-                errors = self._apply_isolated(target, entity_type, rows, needing)
+                failures = self._apply_isolated(target, entity_type, rows, needing)
                 for i in needing:
-                    outcome[(entity_type, i)][target] = errors.get(i)
+                    outcome[(entity_type, i)][target] = failures.get(i, DONE)
         return outcome
 
     def _apply_isolated(
-        self, target: Target, entity_type: str, rows: Any, ids: list[int]
-    ) -> dict[int, str]:
-        """Apply in bulk; if the bulk fails for a reason other than an outage, find the
-        poison entities one by one so the others still pass."""
-        from pegas_memory.outbox.projection import Rows
-
+        self, target: Target, entity_type: str, rows: Rows, ids: list[int]
+    ) -> dict[int, Outcome]:
+        """Apply in bulk; the failed ids and how. If the bulk is rejected (not an outage), find
+        the poison entities one by one so the others still pass."""
         wanted = set(ids)
         subset = Rows(
             present=[r for r in rows.present if int(r["id"]) in wanted],
@@ -182,71 +205,74 @@ class OutboxWorker:
             self.projector.apply(target, entity_type, subset)
             return {}
         except BackendUnavailable as exc:
-            return {i: f"unavailable: {exc}" for i in ids}
+            failed = Outcome.outage(exc)
+            return dict.fromkeys(ids, failed)
         except Exception as exc:
             if len(ids) == 1:
                 log.warning("projecting %s %s into %s failed: %r", entity_type, ids, target, exc)
-                return {ids[0]: f"{type(exc).__name__}: {exc}"[:2000]}
-        errors: dict[int, str] = {}
+                return {ids[0]: Outcome.rejected(exc)}
+        failures: dict[int, Outcome] = {}
         for i in ids:
-            errors.update(self._apply_isolated(target, entity_type, subset, [i]))
-        return errors
+            failures.update(self._apply_isolated(target, entity_type, subset, [i]))
+        return failures
 
     def _record(
         self,
         conn: Conn,
         events: list[Any],
         targets: tuple[Target, ...],
-        outcome: dict[tuple[str, int], dict[Target, str | None]],
+        outcome: dict[Entity, dict[Target, Outcome]],
         report: BatchReport,
     ) -> None:
         done_ids: list[int] = []
-        updates: list[tuple[list[str], int, float, str, bool, int]] = []
+        updates: list[dict[str, Any]] = []
         for e in events:
             key = (e["entity_type"], int(e["entity_id"]))
             applied = set(e["applied"] or [])
             results = outcome.get(key, {})
-            failures: list[str] = []
+            failures: list[tuple[Target, Outcome]] = []
             for target in targets:
-                if target not in TARGETS_OF[e["entity_type"]]:
+                if target not in TARGETS_OF[e["entity_type"]] or target in applied:
                     continue
-                if target in applied:
+                result = results.get(target)
+                if result is None:
                     continue
-                if target in results and results[target] is None:
+                if result.kind is OutcomeKind.DONE:
                     applied.add(target)
-                elif results.get(target):
-                    failures.append(f"{target}: {results[target]}")
+                else:
+                    failures.append((target, result))
             if not failures:
                 done_ids.append(int(e["id"]))
                 continue
-            outage = all(f.split(": ", 1)[1].startswith("unavailable:") for f in failures)
+            outage = all(result.kind is OutcomeKind.OUTAGE for _, result in failures)
             attempts = int(e["attempts"]) + (0 if outage else 1)
             park = not outage and attempts >= self.settings.outbox_max_attempts
             delay = UNAVAILABLE_RETRY_SECONDS if outage else backoff_seconds(attempts)
-            error = "; ".join(failures)[:4000]
-            updates.append((sorted(applied), attempts, delay, error, park, int(e["id"])))
+            error = "; ".join(
+                f"{target}: {'unavailable: ' if r.kind is OutcomeKind.OUTAGE else ''}{r.message}"
+                for target, r in failures
+            )[:4000]
+            updates.append(
+                {
+                    "applied": sorted(applied),
+                    "attempts": attempts,
+                    "delay": delay,
+                    "error": error,
+                    "park": park,
+                    "id": int(e["id"]),
+                }
+            )
             if park:
                 report.parked += 1
             else:
                 report.retried += 1
             report.errors.append(f"{e['entity_type']} {e['entity_id']}: {error[:300]}")
         if done_ids:
-            conn.execute(
-                "UPDATE pm_outbox SET processed_at = clock_timestamp(), last_error = NULL "
-                "WHERE id = ANY(%s)",
-                (done_ids,),
-            )
+            conn.execute(Q.mark_processed, {"ids": done_ids})
             report.processed += len(done_ids)
         if updates:
             with conn.cursor() as cur:
-                cur.executemany(
-                    """UPDATE pm_outbox SET applied = %s, attempts = %s,
-                              next_attempt_at = now() + make_interval(secs => %s),
-                              last_error = %s,
-                              parked_at = CASE WHEN %s THEN now() END
-                        WHERE id = %s""",
-                    updates,
-                )
+                cur.executemany(Q.record_failure, updates)
 
     # ------------------------------------------------------------------ loops
     def drain(self, *, timeout: float = 300.0, include_delayed: bool = False) -> BatchReport:
@@ -259,10 +285,7 @@ class OutboxWorker:
         deadline = time.monotonic() + timeout
         if include_delayed:
             with self.db.transaction() as conn:
-                conn.execute(
-                    "UPDATE pm_outbox SET next_attempt_at = now() "
-                    "WHERE processed_at IS NULL AND parked_at IS NULL AND next_attempt_at > now()"
-                )
+                conn.execute(Q.make_delayed_due)
         while time.monotonic() < deadline:
             report = self.run_once()
             total.add(report)

@@ -6,8 +6,9 @@ for tests of this code path, too slow as a store past ~20k points). Local mode i
 indexes and search params and warns about them; those warnings are silenced here because the
 same calls are what the server needs.
 
-Driver errors are translated once, in `_translate`: unreachable or failing server ->
-BackendUnavailable naming the URL, 404 -> NotFound, other 4xx -> InvalidInput.
+Driver errors are classified in `_classify` and translated by the shared `base._translate`:
+unreachable, closed or failing server -> BackendUnavailable naming the URL, 404 -> NotFound,
+other 4xx (and local mode's ValueError for a bad request) -> InvalidInput.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import math
 import threading
 import warnings
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, nullcontext
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +27,24 @@ from qdrant_client import QdrantClient
 from qdrant_client import models as qm
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
-from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound, PegasMemoryError
+from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound
+from pegas_memory.qdrant_store.base import (
+    EngineFailure,
+    FailureKind,
+    QdrantBackend,
+    build_filter,
+    check_page_size,
+    chunked,
+    hits_of,
+    records_in_order,
+)
 from pegas_memory.qdrant_store.index import (
     INDEXED_FIELDS,
     FieldKind,
+    PreparedBatch,
     Vector,
     VectorFilter,
     VectorHit,
-    VectorPoint,
     VectorRecord,
     as_utc,
     check_collection_name,
@@ -40,10 +52,8 @@ from pegas_memory.qdrant_store.index import (
     check_ids,
     check_k,
     check_query_vector,
-    cosine_score,
     effective_filter,
     plan_search,
-    prepare_points,
 )
 
 _SCHEMA: dict[FieldKind, qm.PayloadSchemaType] = {
@@ -53,7 +63,7 @@ _SCHEMA: dict[FieldKind, qm.PayloadSchemaType] = {
 }
 
 
-class ClientVectorIndex:
+class ClientVectorIndex(QdrantBackend):
     """`VectorIndex` over `qdrant-client`; build it with `connect()` or `local()`.
 
     `exact_limit` and `hnsw_ef` choose exact or HNSW search as in the embedded back end (see
@@ -73,6 +83,8 @@ class ClientVectorIndex:
     ) -> None:
         self._client: QdrantClient | None = client
         self._target = target
+        self._where = f"Qdrant at {target}"
+        self._outage_hint = "retry later"
         self._local = local
         self._exact_limit = exact_limit
         self._hnsw_ef = hnsw_ef
@@ -113,51 +125,37 @@ class ClientVectorIndex:
 
     # --- plumbing ---
 
-    @contextmanager
-    def _translate(self, op: str, name: str | None = None) -> Iterator[None]:
-        where = f" in collection {name!r}" if name else ""
-        try:
-            yield
-        except PegasMemoryError:
-            raise
-        except UnexpectedResponse as exc:
+    def _classify(self, exc: Exception) -> EngineFailure | None:
+        if isinstance(exc, UnexpectedResponse):
             status = exc.status_code or 0
-            detail = exc.content[:300].decode("utf-8", "replace")
+            detail = f"HTTP {status}: {exc.content[:300].decode('utf-8', 'replace')}"
             if status == 404:
-                if name:
-                    self._dims.pop(name, None)
-                raise NotFound(
-                    f"vector collection {name!r} does not exist on {self._target}; call "
-                    "ensure_collection(name, dim) first, or list them with collections()"
-                ) from exc
+                return EngineFailure(FailureKind.MISSING, detail)
             if status in (401, 403):
-                raise BackendUnavailable(
-                    f"Qdrant at {self._target} refused to {op}{where} (HTTP {status}): "
-                    "check PEGAS_QDRANT_API_KEY"
-                ) from exc
+                return EngineFailure(FailureKind.OUTAGE, detail, "check PEGAS_QDRANT_API_KEY")
             if 400 <= status < 500:
-                raise InvalidInput(
-                    f"Qdrant at {self._target} rejected the request to {op}{where} "
-                    f"(HTTP {status}): {detail}"
-                ) from exc
-            raise BackendUnavailable(
-                f"Qdrant at {self._target} failed to {op}{where} (HTTP {status}): {detail}; "
-                "retry later"
-            ) from exc
-        except (ResponseHandlingException, httpx.HTTPError, OSError) as exc:
-            raise BackendUnavailable(
-                f"Qdrant at {self._target} is unreachable: {exc}; start the server or fix "
-                "PEGAS_QDRANT_URL, then retry"
-            ) from exc
-        except ValueError as exc:
-            # Local mode reports a missing collection and bad requests as ValueError.
+                return EngineFailure(FailureKind.REJECTED, detail)
+            return EngineFailure(FailureKind.OUTAGE, detail)
+        if isinstance(exc, ResponseHandlingException | httpx.HTTPError | OSError):
+            return EngineFailure(
+                FailureKind.OUTAGE,
+                str(exc),
+                "start the server or fix PEGAS_QDRANT_URL, then retry",
+                phrase="is unreachable",
+            )
+        if self._local and isinstance(exc, RuntimeError):
+            # "QdrantLocal instance is closed": the engine is gone under us.
+            return EngineFailure(FailureKind.OUTAGE, str(exc), "reopen the vector index")
+        if isinstance(exc, ValueError | TypeError):
+            # Local mode reports a missing collection and bad requests (a wrong dimension, NaN,
+            # a payload it cannot serialise) as ValueError; pydantic's errors are ValueErrors.
             if self._local and "not found" in str(exc).lower():
-                if name:
-                    self._dims.pop(name, None)
-                raise NotFound(
-                    f"vector collection {name!r} does not exist; call ensure_collection first"
-                ) from exc
-            raise InvalidInput(f"Qdrant could not {op}{where}: {exc}") from exc
+                return EngineFailure(FailureKind.MISSING, str(exc))
+            return EngineFailure(FailureKind.REJECTED, f"{type(exc).__name__}: {exc}")
+        return None
+
+    def _forget(self, name: str) -> None:
+        self._dims.pop(name, None)
 
     def _live(self) -> QdrantClient:
         if self._client is None:
@@ -166,6 +164,9 @@ class ClientVectorIndex:
                 "build_vector_index(settings)"
             )
         return self._client
+
+    def _collection_dim(self, name: str) -> int:
+        return self._dim(name)
 
     def _dim(self, name: str) -> int:
         """The vector size of `name` (cached); NotFound if the collection does not exist."""
@@ -251,23 +252,15 @@ class ClientVectorIndex:
 
     # --- points ---
 
-    def upsert(self, name: str, points: Sequence[VectorPoint]) -> None:
-        with self._lock:
-            batch = prepare_points(points, self._dim(name), name)
-            client = self._live()
-            step = self._upsert_batch
-            for start in range(0, len(batch.ids), step):
+    def _write_batch(self, name: str, batch: PreparedBatch) -> None:
+        client = self._live()
+        for rows in chunked(batch, self._upsert_batch):
+            with self._translate("upsert points", name):
                 chunk = [
-                    qm.PointStruct(id=point_id, vector=row.tolist(), payload=payload)
-                    for point_id, row, payload in zip(
-                        batch.ids[start : start + step],
-                        batch.vectors[start : start + step],
-                        batch.payloads[start : start + step],
-                        strict=True,
-                    )
+                    qm.PointStruct(id=point_id, vector=vector, payload=payload)
+                    for point_id, vector, payload in rows
                 ]
-                with self._translate("upsert points", name):
-                    client.upsert(name, points=chunk, wait=True)
+                client.upsert(name, points=chunk, wait=True)
 
     def delete(self, name: str, ids: Sequence[int]) -> None:
         unique = check_ids(ids)
@@ -297,7 +290,7 @@ class ClientVectorIndex:
         with self._lock:
             query = check_query_vector(vector, self._dim(name), name)
             client = self._live()
-            query_filter = _client_filter(condition) if condition else None
+            query_filter = build_filter(condition, _ClientFilter) if condition else None
             params = None
             with self._translate("search", name):
                 if not self._local:
@@ -315,10 +308,7 @@ class ClientVectorIndex:
                     with_payload=with_payload,
                     with_vectors=False,
                 ).points
-        return [
-            VectorHit(id=int(p.id), score=cosine_score(p.score), payload=p.payload or {})
-            for p in found
-        ]
+        return hits_of(found)
 
     def retrieve(
         self,
@@ -337,16 +327,7 @@ class ClientVectorIndex:
                 records = self._live().retrieve(
                     name, list(unique), with_payload=with_payload, with_vectors=with_vectors
                 )
-        by_id = {int(r.id): r for r in records}
-        return [
-            VectorRecord(
-                id=point_id,
-                payload=by_id[point_id].payload or {},
-                vector=_plain_vector(by_id[point_id].vector) if with_vectors else None,
-            )
-            for point_id in unique
-            if point_id in by_id
-        ]
+        return records_in_order(unique, records, with_vectors=with_vectors)
 
     def count(self, name: str) -> int:
         with self._lock:
@@ -355,8 +336,7 @@ class ClientVectorIndex:
                 return int(self._live().count(name, exact=True).count)
 
     def iter_ids(self, name: str, batch: int = 1000) -> Iterator[int]:
-        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-            raise InvalidInput(f"batch must be a positive integer, not {batch!r}")
+        check_page_size(batch)
         offset: Any = None
         while True:
             with self._lock:
@@ -371,30 +351,26 @@ class ClientVectorIndex:
                 return
 
 
-def _client_filter(where: VectorFilter) -> qm.Filter:
-    must: list[Any] = [
-        qm.FieldCondition(key=field, match=qm.MatchAny(any=values))
-        for field, values in where.keyword_conditions()
-    ]
-    if where.created_after is not None or where.created_before is not None:
-        must.append(
-            qm.FieldCondition(
-                key="created_at",
-                range=qm.DatetimeRange(
-                    gte=as_utc(where.created_after) if where.created_after else None,
-                    lt=as_utc(where.created_before) if where.created_before else None,
-                ),
-            )
+class _ClientFilter:
+    """qdrant-client's filter constructors for `build_filter` (times as aware datetimes)."""
+
+    @staticmethod
+    def match_any(field: str, values: list[str] | list[int]) -> Any:
+        return qm.FieldCondition(key=field, match=qm.MatchAny(any=values))
+
+    @staticmethod
+    def created_between(after: datetime | None, before: datetime | None) -> Any:
+        return qm.FieldCondition(
+            key="created_at",
+            range=qm.DatetimeRange(
+                gte=as_utc(after) if after else None, lt=as_utc(before) if before else None
+            ),
         )
-    must_not: list[Any] = []
-    if where.exclude_ids:
-        must_not.append(qm.HasIdCondition(has_id=[int(i) for i in where.exclude_ids]))
-    return qm.Filter(must=must or None, must_not=must_not or None)
 
+    @staticmethod
+    def has_id(ids: list[int]) -> Any:
+        return qm.HasIdCondition(has_id=list(ids))
 
-def _plain_vector(vector: object) -> tuple[float, ...]:
-    if isinstance(vector, dict):
-        vector = vector.get("")
-    if not isinstance(vector, list):
-        raise BackendUnavailable(f"Qdrant returned an unexpected vector: {type(vector)}")
-    return tuple(float(x) for x in vector)
+    @staticmethod
+    def combine(must: list[Any] | None, must_not: list[Any] | None) -> Any:
+        return qm.Filter(must=must, must_not=must_not)

@@ -29,30 +29,39 @@ import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import qdrant_edge as qe
 
 from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound
+from pegas_memory.qdrant_store.base import (
+    EngineFailure,
+    FailureKind,
+    QdrantBackend,
+    build_filter,
+    check_page_size,
+    chunked,
+    hits_of,
+    records_in_order,
+)
 from pegas_memory.qdrant_store.index import (
     INDEXED_FIELDS,
     FieldKind,
+    PreparedBatch,
     Vector,
     VectorFilter,
     VectorHit,
-    VectorPoint,
     VectorRecord,
     check_collection_name,
     check_dim,
     check_ids,
     check_k,
     check_query_vector,
-    cosine_score,
     effective_filter,
     iso_timestamp,
     plan_search,
-    prepare_points,
 )
 
 _SCHEMA: dict[FieldKind, qe.PayloadSchemaType] = {
@@ -63,6 +72,23 @@ _SCHEMA: dict[FieldKind, qe.PayloadSchemaType] = {
 _CONFIG_FILE = "edge_config.json"
 _CREATING = ".creating-"
 _DROPPING = ".dropping-"
+# qdrant-edge raises a bare `Exception` carrying the engine's error text for engine errors, and
+# TypeError/ValueError/OverflowError when a Python value does not convert. These engine errors
+# (the Display texts of Qdrant's OperationError) are about the request, not the engine.
+_REJECTED_PREFIXES = (
+    "Vector dimension error",
+    "Validation failed",
+    "Wrong input",
+    "Bad request",
+    "Not existing vector name",
+    "Payload type does not match",
+    "Unable to infer type",
+    "Wrong usage",
+    "No range index",
+    "No appropriate index",
+    "Expected number value",
+    "The expression",
+)
 
 
 @dataclass
@@ -72,7 +98,7 @@ class _OpenShard:
     path: Path
 
 
-class EdgeVectorIndex:
+class EdgeVectorIndex(QdrantBackend):
     """`VectorIndex` on Qdrant Edge shards under `root`; one instance per process and root.
 
     `exact_limit`: searches that can match at most this many points run brute force (never
@@ -97,6 +123,11 @@ class EdgeVectorIndex:
         upsert_batch: int = 512,
     ) -> None:
         self._root = Path(root)
+        self._where = f"the embedded Qdrant engine under {self._root}"
+        self._outage_hint = (
+            "check disk space and permissions, or rebuild the vector slice with "
+            "`pegas-memory rebuild --target qdrant`"
+        )
         self._exact_limit = exact_limit
         self._hnsw_ef = hnsw_ef
         self._indexing_threshold_kb = indexing_threshold_kb
@@ -170,12 +201,16 @@ class EdgeVectorIndex:
                 opened.shard.flush()
             opened.shard.close()
 
-    def _engine_failure(self, op: str, name: str, exc: Exception) -> BackendUnavailable:
-        return BackendUnavailable(
-            f"the embedded Qdrant engine failed to {op} in collection {name!r} under "
-            f"{self._root}: {exc}; check disk space and permissions, or rebuild the vector slice "
-            "with `pegas-memory rebuild --target qdrant`"
-        )
+    def _classify(self, exc: Exception) -> EngineFailure | None:
+        if isinstance(exc, TypeError | ValueError | OverflowError):
+            return EngineFailure(FailureKind.REJECTED, f"{type(exc).__name__}: {exc}")
+        if isinstance(exc, OSError):
+            return EngineFailure(FailureKind.OUTAGE, str(exc))
+        if type(exc) is Exception:
+            text = str(exc)
+            rejected = text.startswith(_REJECTED_PREFIXES)
+            return EngineFailure(FailureKind.REJECTED if rejected else FailureKind.OUTAGE, text)
+        return None
 
     def _shard(self, name: str) -> _OpenShard:
         """The open shard of `name`; NotFound if the collection does not exist. Hold the lock."""
@@ -191,10 +226,8 @@ class EdgeVectorIndex:
                 "first (the outbox worker does), or list them with collections()"
             )
         dim = _stored_dim(path)
-        try:
+        with self._translate("open the shard", name):
             shard = qe.EdgeShard.load(str(path))
-        except Exception as exc:
-            raise self._engine_failure("open the shard", name, exc) from exc
         opened = _OpenShard(shard=shard, dim=dim, path=path)
         self._shards[name] = opened
         return opened
@@ -236,25 +269,24 @@ class EdgeVectorIndex:
             hnsw_config=hnsw,
         )
         try:
-            shard = qe.EdgeShard.create(str(staging), config)
-            try:
-                self._ensure_indexes(name, shard)
-                shard.flush()
-            finally:
-                shard.close()
-            os.rename(staging, self._root / name)
-        except Exception as exc:
+            with self._translate("create the collection", name):
+                shard = qe.EdgeShard.create(str(staging), config)
+                try:
+                    self._ensure_indexes(name, shard)
+                    shard.flush()
+                finally:
+                    shard.close()
+                os.rename(staging, self._root / name)
+        except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
-            raise self._engine_failure("create the collection", name, exc) from exc
+            raise
 
     def _ensure_indexes(self, name: str, shard: qe.EdgeShard) -> None:
-        try:
+        with self._translate("create payload indexes", name):
             present = set(shard.info().payload_schema)
             for field, kind in INDEXED_FIELDS.items():
                 if field not in present:
                     shard.update(qe.UpdateOperation.create_field_index(field, _SCHEMA[kind]))
-        except Exception as exc:
-            raise self._engine_failure("create payload indexes", name, exc) from exc
 
     def collections(self) -> list[str]:
         with self._lock:
@@ -276,43 +308,29 @@ class EdgeVectorIndex:
             # Rename first: a crash during rmtree leaves a hidden leftover, not a broken
             # collection.
             doomed = self._root / f"{_DROPPING}{name}-{uuid.uuid4().hex[:8]}"
-            try:
+            with self._translate("drop the collection", name):
                 os.rename(path, doomed)
-            except OSError as exc:
-                raise self._engine_failure("drop the collection", name, exc) from exc
             shutil.rmtree(doomed, ignore_errors=True)
 
     def optimize(self, name: str) -> bool:
         with self._lock:
             opened = self._shard(name)
-            try:
+            with self._translate("build the HNSW index", name):
                 changed = opened.shard.optimize()
                 opened.shard.flush()
-            except Exception as exc:
-                raise self._engine_failure("build the HNSW index", name, exc) from exc
             return bool(changed)
 
     # --- points ---
 
-    def upsert(self, name: str, points: Sequence[VectorPoint]) -> None:
-        with self._lock:
-            opened = self._shard(name)
-            batch = prepare_points(points, opened.dim, name)
-            step = self._upsert_batch
-            for start in range(0, len(batch.ids), step):
-                chunk = [
-                    qe.Point(point_id, row.tolist(), payload)
-                    for point_id, row, payload in zip(
-                        batch.ids[start : start + step],
-                        batch.vectors[start : start + step],
-                        batch.payloads[start : start + step],
-                        strict=True,
-                    )
-                ]
-                try:
-                    opened.shard.update(qe.UpdateOperation.upsert_points(chunk))
-                except Exception as exc:
-                    raise self._engine_failure("upsert points", name, exc) from exc
+    def _collection_dim(self, name: str) -> int:
+        return self._shard(name).dim
+
+    def _write_batch(self, name: str, batch: PreparedBatch) -> None:
+        opened = self._shard(name)
+        for rows in chunked(batch, self._upsert_batch):
+            with self._translate("upsert points", name):
+                chunk = [qe.Point(point_id, vector, payload) for point_id, vector, payload in rows]
+                opened.shard.update(qe.UpdateOperation.upsert_points(chunk))
 
     def delete(self, name: str, ids: Sequence[int]) -> None:
         unique = check_ids(ids)
@@ -322,10 +340,8 @@ class EdgeVectorIndex:
             if not unique or not (self._root / name / _CONFIG_FILE).is_file():
                 return
             opened = self._shard(name)
-            try:
+            with self._translate("delete points", name):
                 opened.shard.update(qe.UpdateOperation.delete_points(list(unique)))
-            except Exception as exc:
-                raise self._engine_failure("delete points", name, exc) from exc
 
     def search(
         self,
@@ -341,8 +357,8 @@ class EdgeVectorIndex:
         with self._lock:
             opened = self._shard(name)
             query = check_query_vector(vector, opened.dim, name)
-            engine_filter = _engine_filter(condition) if condition else None
-            try:
+            engine_filter = build_filter(condition, _EdgeFilter) if condition else None
+            with self._translate("search", name):
                 # The estimate reads payload-index cardinalities only: tens of microseconds.
                 candidates = opened.shard.count(qe.CountRequest(exact=False, filter=engine_filter))
                 plan = plan_search(
@@ -363,12 +379,7 @@ class EdgeVectorIndex:
                         with_vector=False,
                     )
                 )
-            except Exception as exc:
-                raise self._engine_failure("search", name, exc) from exc
-        return [
-            VectorHit(id=int(p.id), score=cosine_score(p.score), payload=p.payload or {})
-            for p in found
-        ]
+        return hits_of(found)
 
     def retrieve(
         self,
@@ -383,46 +394,30 @@ class EdgeVectorIndex:
             opened = self._shard(name)
             if not unique:
                 return []
-            try:
+            with self._translate("retrieve points", name):
                 records = opened.shard.retrieve(list(unique), with_payload, with_vectors)
-            except Exception as exc:
-                raise self._engine_failure("retrieve points", name, exc) from exc
-        by_id = {int(r.id): r for r in records}
-        return [
-            VectorRecord(
-                id=point_id,
-                payload=by_id[point_id].payload or {},
-                vector=_plain_vector(by_id[point_id].vector) if with_vectors else None,
-            )
-            for point_id in unique
-            if point_id in by_id
-        ]
+        return records_in_order(unique, records, with_vectors=with_vectors)
 
     def count(self, name: str) -> int:
         with self._lock:
             opened = self._shard(name)
-            try:
+            with self._translate("count points", name):
                 return int(opened.shard.count(qe.CountRequest(exact=True)))
-            except Exception as exc:
-                raise self._engine_failure("count points", name, exc) from exc
 
     def iter_ids(self, name: str, batch: int = 1000) -> Iterator[int]:
-        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-            raise InvalidInput(f"batch must be a positive integer, not {batch!r}")
+        check_page_size(batch)
         offset: int | None = None
         while True:
             # The lock is taken per page, never across a yield, so a slow consumer does not
             # block other threads.
             with self._lock:
                 opened = self._shard(name)
-                try:
+                with self._translate("list point ids", name):
                     records, next_offset = opened.shard.scroll(
                         qe.ScrollRequest(
                             offset=offset, limit=batch, with_payload=False, with_vector=False
                         )
                     )
-                except Exception as exc:
-                    raise self._engine_failure("list point ids", name, exc) from exc
             for record in records:
                 yield int(record.id)
             if next_offset is None:
@@ -442,30 +437,27 @@ def _stored_dim(path: Path) -> int:
         ) from exc
 
 
-def _engine_filter(where: VectorFilter) -> qe.Filter:
-    must: list[Any] = [
-        qe.FieldCondition(field, match=qe.MatchAny(values))
-        for field, values in where.keyword_conditions()
-    ]
-    if where.created_after is not None or where.created_before is not None:
-        must.append(
-            qe.FieldCondition(
-                "created_at",
-                range=qe.RangeDateTime(
-                    gte=iso_timestamp(where.created_after) if where.created_after else None,
-                    lt=iso_timestamp(where.created_before) if where.created_before else None,
-                ),
-            )
+class _EdgeFilter:
+    """qdrant-edge's filter constructors for `build_filter` (times as ISO strings)."""
+
+    @staticmethod
+    def match_any(field: str, values: list[str] | list[int]) -> Any:
+        return qe.FieldCondition(field, match=qe.MatchAny(values))
+
+    @staticmethod
+    def created_between(after: datetime | None, before: datetime | None) -> Any:
+        return qe.FieldCondition(
+            "created_at",
+            range=qe.RangeDateTime(
+                gte=iso_timestamp(after) if after else None,
+                lt=iso_timestamp(before) if before else None,
+            ),
         )
-    must_not: list[Any] = []
-    if where.exclude_ids:
-        must_not.append(qe.HasIdCondition({int(i) for i in where.exclude_ids}))
-    return qe.Filter(must=must or None, must_not=must_not or None)
 
+    @staticmethod
+    def has_id(ids: list[int]) -> Any:
+        return qe.HasIdCondition(set(ids))
 
-def _plain_vector(vector: object) -> tuple[float, ...]:
-    if isinstance(vector, dict):  # named-vector form; our collections use the default name ""
-        vector = vector.get("")
-    if not isinstance(vector, list):
-        raise BackendUnavailable(f"the engine returned an unexpected vector: {type(vector)}")
-    return tuple(map(float, vector))
+    @staticmethod
+    def combine(must: list[Any] | None, must_not: list[Any] | None) -> Any:
+        return qe.Filter(must=must, must_not=must_not)

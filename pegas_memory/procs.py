@@ -1,0 +1,39 @@
+"""Small helpers about processes and their log files, shared by the embedded engines.
+
+The embedded PostgreSQL (`db.embedded`) and the embedded FalkorDB (`memgraph_store.falkor`) both
+keep pid files of processes that may have died without cleaning up, and both end an error about a
+failed start with the tail of the server's log; the two did it their own way before.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this pid exists (a process we may not signal counts as alive)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def log_tail(path: Path, *, lines: int | None = None, chars: int | None = None) -> str:
+    """The end of a log file: its last `lines` lines and/or `chars` characters; "" if unreadable.
+
+    Error messages quote it so that the cause of a failed start is in front of whoever reads
+    the error, not in a file they have to find.
+    """
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return ""
+    if lines is not None:
+        text = "\n".join(text.splitlines()[-lines:])
+    if chars is not None:
+        text = text[-chars:]
+    return text
