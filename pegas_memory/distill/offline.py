@@ -148,6 +148,19 @@ def _find_blocks(text: str) -> list[_Block]:
                 blocks.append(_Block("table", start, rows[-1][1], start, rows[-1][1]))
                 i = j
                 continue
+        if _TAB_ROW.match(line.strip()):
+            # An HTML or spreadsheet table rendered as tab-separated rows of equal width.
+            width = line.strip().count("\t")
+            j = i
+            while j < len(lines) and _TAB_ROW.match(lines[j][2].strip() or "-"):
+                if lines[j][2].strip().count("\t") != width:
+                    break
+                j += 1
+            if j - i >= 2:
+                rows = lines[i:j]
+                blocks.append(_Block("table", start, rows[-1][1], start, rows[-1][1], "tsv"))
+                i = j
+                continue
         prev_blank = i == 0 or not lines[i - 1][2].strip()
         if _INDENTED.match(line) and line.strip() and prev_blank and not _LIST_ITEM.match(line):
             j = i
@@ -363,7 +376,8 @@ class OfflineDistiller:
                 return None
         if block.kind == "table":
             rows = [r for r in quote.splitlines() if r.strip() and not _TABLE_SEP.match(r)]
-            header = [_clean(c) for c in rows[0].strip().strip("|").split("|")]
+            sep = "\t" if block.info == "tsv" else "|"
+            header = [_clean(c) for c in rows[0].strip().strip("|").split(sep)]
             header = [h for h in header if h]
             meta.update(columns=header, rows=len(rows) - 1)
             claim = (

@@ -151,10 +151,20 @@ class Group:
 
 def clean_claim(text: str) -> str:
     """The claim form of a span: markdown escapes and emphasis removed, whitespace collapsed."""
-    text = _ESCAPE.sub(r"\1", _TAG.sub("", text))
+    # Escaped characters are literal: park them in private-use code points while the emphasis
+    # markers go, then put them back.
+    escaped: list[str] = []
+
+    def park(m: re.Match[str]) -> str:
+        escaped.append(m[1])
+        return chr(0xF0000 + len(escaped) - 1)
+
+    text = _ESCAPE.sub(park, _TAG.sub("", text))
     for _ in range(2):  # "***x***" and nested emphasis
         text = _EMPHASIS.sub(r"\2", text)
-    return _WS.sub(" ", _MARKUP.sub("", text)).strip()
+    text = _MARKUP.sub("", text)
+    text = re.sub("[\U000f0000-\U000ffffd]", lambda m: escaped[ord(m[0]) - 0xF0000], text)
+    return _WS.sub(" ", text).strip()
 
 
 def is_widget_line(line: str) -> bool:
