@@ -126,6 +126,7 @@ _PREMISE = re.compile(
 _HEADING_LINE = re.compile(
     r"^[ \t]*(?:#{1,6}\s.*|\d+(?:\.\d+)*\.?[ \t]+[A-ZÄÖÜА-ЯЁ][^\n.:;]{2,60})[ \t]*$", re.M
 )
+_PARKED = re.compile("[\U000f0000-\U000ffffd]")
 _BLANK = re.compile(r"\n[ \t]*\n")
 _MAX_GROUP = 3  # sentences per joined unit
 
@@ -159,11 +160,14 @@ def clean_claim(text: str) -> str:
         escaped.append(m[1])
         return chr(0xF0000 + len(escaped) - 1)
 
-    text = _ESCAPE.sub(park, _TAG.sub("", text))
+    text = _TAG.sub("", text)
+    # Text that already holds such code points is unescaped first (escaped markers then go too).
+    text = _ESCAPE.sub(r"\1" if _PARKED.search(text) else park, text)
     for _ in range(2):  # "***x***" and nested emphasis
         text = _EMPHASIS.sub(r"\2", text)
     text = _MARKUP.sub("", text)
-    text = re.sub("[\U000f0000-\U000ffffd]", lambda m: escaped[ord(m[0]) - 0xF0000], text)
+    if escaped:
+        text = _PARKED.sub(lambda m: escaped[ord(m[0]) - 0xF0000], text)
     return _WS.sub(" ", text).strip()
 
 
@@ -242,6 +246,7 @@ def sentence_groups(text: str, start: int, end: int) -> list[Group]:
             spans.append((s0, start + s.end))
     groups: list[Group] = []
     premise = False
+    whole = len(spans) == 1 and not text[:start].strip() and not text[end:].strip()
     for s0, s1 in spans:
         sentence = text[s0:s1]
         lower = _starts_lower(sentence)
@@ -249,7 +254,8 @@ def sentence_groups(text: str, start: int, end: int) -> list[Group]:
         if groups and (lower or back or premise) and groups[-1].sentences < _MAX_GROUP:
             last = groups[-1]
             groups[-1] = Group(last.start, s1, last.sentences + 1, last.fragment, last.anaphoric)
-        elif not groups and lower:
+        elif not groups and lower and not whole:
+            # The tail of a sentence cut before this unit; a text of one sentence is kept.
             groups.append(Group(s0, s1, 1, fragment=True))
         else:
             groups.append(Group(s0, s1, 1, anaphoric=back))
