@@ -1,21 +1,25 @@
-"""The offline distiller: deterministic, rule-based, no model and no network. Holds the regexes
-and word lists, the definition and fact tests (`match_definition`, `_is_fact`), the scanning of
-code blocks, tables, JSON rules and prose units, and `OfflineDistiller`.
+"""The offline distiller: deterministic, rule-based, no model and no network. Holds the scanning
+of code blocks, tables and JSON rules, the prose units, and `OfflineDistiller`; the patterns
+(definitions in en/ru/de, statement labels, the fact test) live in `distill.patterns`, the
+self-contained units (labelled statements, joined sentences, fragments) in `distill.units`.
 
 Offline heuristics, in order:
 - fenced code (``` or ~~~) is `code`, unless its body is JSON with "if"/"then" keys, which is a
   `logical_rule`; an indented block is `code` only when it looks like code (PDF and EPUB text is
   often indented prose);
-- pipe tables (two or more `|` rows) are `table`; a JSON object with "if"/"then" in prose is a
-  `logical_rule` whose content is the canonical JSON;
-- the rest is cut into paragraphs and list items; headings, navigation lines and fragments are
-  skipped; each sentence (razdel) is a `definition` when it matches a definition pattern ("X is
-  a Y", "X means / refers to / is defined as Y", "Y is called X", "X — это Y", "X (от ...) — Y",
-  "X называется Y", "Под X понимается Y"), else a `fact` when it is declarative and holds a
-  number, a capitalised name after its first word, or a verb of relation, else `text`.
-Confidence: code 0.9 (verbatim); table and rule 0.8 (parsed); definition 0.75 with an explicit
-marker ("defined as", "это", "называется") and 0.7 otherwise; fact 0.6; text 0.5. A sentence that
-opens with a pronoun ("It", "This", "Он", "Это") is not self-contained: 0.4.
+- pipe tables (two or more `|` rows) and HTML tables rendered as tab-separated rows are `table`;
+  a JSON object with "if"/"then" in prose is a `logical_rule` whose content is the canonical JSON;
+- a labelled statement is one atom: "Definition N ..." a `definition` (its term found by pattern
+  or title), "Satz/Lemma/Theorem/Теорема N ..." a `fact` with metadata kind=theorem, a proof a
+  `text` with kind=proof;
+- the rest is cut into paragraphs and list items; headings, navigation and widget lines and
+  fragments are skipped; sentences are grouped so each group stands alone (`distill.units`), and
+  a group is a `definition` when it matches a definition pattern, else a `fact` when it states
+  something checkable (`distill.patterns.is_fact`), else `text`.
+Confidence: code 0.9 (verbatim); table, rule and labelled statements 0.8 (parsed); definition
+0.75 with an explicit marker ("defined as", "это", "heißt") and 0.7 otherwise; fact 0.6; text
+0.5. A group that leans on a sentence outside the chunk ("It ...", "Он ...") gets 0.4, one with
+characters the PDF could not map (U+FFFD) metadata damaged=True.
 """
 
 from __future__ import annotations
@@ -23,21 +27,30 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
+from pegas_memory.distill.patterns import match_definition as match_definition
 from pegas_memory.distill.types import OFFLINE_VERSION, AtomType, ChunkContext, DraftAtom
-from pegas_memory.sentences import split_sentences
+from pegas_memory.distill.units import (
+    LabelledBlock,
+    clean_claim,
+    is_widget_line,
+    labelled_blocks,
+    sentence_groups,
+)
 from pegas_memory.text import detect_language
 
-
-def _wordset(words: str) -> frozenset[str]:
-    return frozenset(words.split())
+_LETTER = LETTER  # re-exported for distill.ollama
+_clean = clean_claim
+_words = words_of
 
 
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n`]*)$")
 _TABLE_ROW = re.compile(r"^\s*\|?[^|\n]*\|[^\n]*$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)+\|?\s*$")
+_TAB_ROW = re.compile(r"^[^\t\n]+(?:\t[^\t\n]*)+$")
 _INDENTED = re.compile(r"^(?: {4}|\t)")
 _CODE_HINT = re.compile(r"[;{}]\s*$|:\s*$|=|\w\(.*\)|^\s*(#|//|import |from |return\b)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6}\s|={3,}\s*$|-{3,}\s*$|\*{3,}\s*$)")
@@ -54,77 +67,17 @@ _DEFINED_NAME = re.compile(
     r"\b(?:def|class|function|func|fn|struct|interface|trait|enum|impl|procedure)\s+([A-Za-z_]\w*)"
 )
 _WS = re.compile(r"\s+")
-_MARKUP = re.compile(r"\*\*|__|`")
-_LETTER = re.compile(r"[^\W\d_]")
 _CYR = re.compile(r"[\u0400-\u04FF]")
 _LAT = re.compile(r"[A-Za-z]")
-_ANAPHORS = _wordset(
-    "it this that these those there they he she we i you here which what who such its their"
-    " our his her my он она оно они это этот эта эти тот та те там тут здесь мы я вы такой"
-    " такая такие который которая которые всё все его её их"
-)
-# Verbs of relation make a sentence a fact; copulas ("is", "was", "был") do not: nearly every
-# sentence has one.
-_RELATION = re.compile(
-    r"\b(contains?|consists?|causes?|caused|leads? to|depends?|owns?|owned|built|wrote|written"
-    r"|belongs?|located|founded|invented|discovered|born|died|includes?|produces?|equals?"
-    r"|requires?|uses?|являет\w*|содерж\w*|состо\w*|вызыва\w*|привод\w*|завис\w*"
-    r"|принадлеж\w*|находит\w*|основан\w*|изобр\w*|открыл\w*|родил\w*|умер\w*|включа\w*"
-    r"|равн\w*|составля\w*|использу\w*|требу\w*)\b",
-    re.IGNORECASE,
-)
-# "The term refers to ...": the defined word is elsewhere, so this is no definition of "term".
-_GENERIC_TERMS = frozenset(["term", "word", "concept", "notion", "термин", "понятие", "слово"])
-# Words that open a sentence or clause but never a defined term.
-_OPENERS = _wordset(
-    "but so then and or indeed only yet also still now thus hence however helping noting тогда"
-    " также затем потом однако поэтому сейчас сам самое другие"
-)
-_CLAUSE_WORDS = _wordset("there that which who says said is are was were")
-_RU_FUNCTION_WORDS = _wordset("в во на по с со к о об от до из за для при и а но или что как")
-# A dash followed by a verb ("Эпоха — характеризуется ...") is a clause, not a genus.
-_VERB_LIKE = re.compile(r"(ся|ает|яет|ует|ивает|ывает)$", re.IGNORECASE)
-_INSTRUMENTAL = re.compile(r"(ой|ей|ом|ем|ами|ями|ью|ым|им|ыми|ими)$", re.IGNORECASE)
-_TERM = r"(?P<term>[^,;:()\n—–]{1,60}?)"
-_ETYM = r"(?:\s*\((?P<etym>[^()]*)\))?"
-_END = r"[.!…]?$"
-# (pattern, confidence, name); the first match wins, so explicit markers come first.
-_DEFINITIONS: tuple[tuple[re.Pattern[str], float, str], ...] = tuple(
-    (re.compile(p, re.IGNORECASE), c, n)
-    for p, c, n in (
-        (_TERM + _ETYM + r"\s*(?:[—–]|\s-{1,2})\s*это\s+(?P<body>.+)$", 0.75, "eto"),
-        (r"под\s+(?P<term>.{1,60}?)\s+(?:понима|подразумева)\w*\s+(?P<body>.+)$", 0.75, "pod"),
-        (r"(?P<left>.+?)\s+(?:называ(?:ется|ются|ют|ли|лся|лась|лось|лись)|именуе?тся"
-         r"|именую?т)\s+(?P<right>.+?)" + _END, 0.75, "nazyv"),
-        (_TERM + r"\s+определя\w*\s+как\s+(?P<body>.+)$", 0.75, "opredelyaetsya"),
-        (_TERM + r"\s+(?:означает|обозначает)\s+(?P<body>.+)$", 0.7, "oznachaet"),
-        (_TERM + r"\s+(?:is|are)\s+(?:defined|understood)\s+as\s+(?P<body>.+)$", 0.75, "defined"),
-        (_TERM + r"\s+(?:refers?|refer)\s+to\s+(?P<body>.+)$", 0.7, "refers"),
-        (_TERM + r"\s+(?:means|denotes|stands for)\s+(?P<body>(?!that\b).+)$", 0.7, "means"),
-        (r"(?P<body>.{10,}?)\s+(?:is|are)\s+(?:called|known as|termed)\s+(?P<term>[^,;]{1,60}?)"
-         + _END, 0.7, "called"),
-        # "X is a Y" / "X is the Y of|by which ...": a genus; "X is the best Y" is no definition.
-        (_TERM + r"\s+(?:is|are)\s+(?P<body>(?:an?\s(?!lot|bit|little|few|couple|number)"
-         r"|the\s+[^\W\d_]+\s+(?:of|by which|in which|that|whereby|for|used)\b).+)$", 0.7,
-         "is_a"),
-        (_TERM + _ETYM + r"\s+[—–]\s+(?P<body>.+)$", 0.7, "dash"),
-    )
-)  # fmt: skip
+_DAMAGED = "\ufffd"
+# Sentence openers in ANAPHORS that do not lean on the sentence before ("There are ...").
+_SELF_CONTAINED = frozenset(["there", "we", "i", "you", "here", "what", "who", "which", "мы"])
 _LABELS = {
     "ru": {"code": "Код", "defines": "определяет", "table": "Таблица", "columns": "столбцы",
            "rows": "строк", "rule": "Правило: если {c}, то {t}", "and": " и "},
     "en": {"code": "Code", "defines": "defines", "table": "Table", "columns": "columns",
            "rows": "rows", "rule": "Rule: if {c} then {t}", "and": " and "},
 }  # fmt: skip
-
-
-def _clean(text: str) -> str:
-    """The claim form of a span: markdown emphasis removed, whitespace collapsed."""
-    return _WS.sub(" ", _MARKUP.sub("", text)).strip()
-
-
-def _words(text: str) -> list[str]:
-    return re.findall(r"[^\W_]+(?:[-'’][^\W_]+)*", text)
 
 
 def _script_language(text: str, chunk_language: str | None) -> str | None:
@@ -135,75 +88,6 @@ def _script_language(text: str, chunk_language: str | None) -> str | None:
     if chunk_language != "ru" and cyr > 2 * lat:
         return detect_language(text) or "ru"
     return chunk_language
-
-
-def _term_ok(term: str, pattern: str) -> bool:
-    """Whether `term` reads as a defined name rather than the start of an ordinary sentence."""
-    words = [w.casefold() for w in _words(term)]
-    limit = 4 if pattern in ("dash", "is_a") else 5
-    if not 0 < len(words) <= limit or term[:1].isdigit() or "(" in term or ")" in term:
-        return False
-    if term.casefold() in _GENERIC_TERMS:
-        return False
-    if words[0] in _ANAPHORS or words[0] in _OPENERS or _CLAUSE_WORDS.intersection(words):
-        return False
-    # "Глубокое обучение по Хинтону — ...": a dash after a phrase with a preposition is prose.
-    return not (pattern == "dash" and _RU_FUNCTION_WORDS.intersection(words))
-
-
-def _strip_term(term: str) -> str:
-    term = term.strip().strip("«»\"'“”„`*_ .,;:!?…")
-    return re.sub(r"^(?:a|an|the)\s+", "", term, flags=re.IGNORECASE)
-
-
-def match_definition(sentence: str) -> tuple[str, str, float, str] | None:
-    """(term, body, confidence, pattern name) when the cleaned sentence defines a term."""
-    for pattern, confidence, name in _DEFINITIONS:
-        m = pattern.match(sentence)
-        if m is None:
-            continue
-        if name == "nazyv":
-            # "Энтропией называется мера ..." vs "Множество ... называется окружностью": the term
-            # is the side in the instrumental case, else the shorter one.
-            left, right = m["left"].strip(), m["right"].strip()
-            lw, rw = _words(left), _words(right)
-            if not lw or not rw:
-                continue
-            if _INSTRUMENTAL.search(rw[-1]) and len(rw) <= 4:
-                term, body = right, left
-            elif _INSTRUMENTAL.search(lw[-1]) and len(lw) <= 4:
-                term, body = left, right
-            else:
-                term, body = (right, left) if len(rw) <= len(lw) else (left, right)
-        else:
-            term, body = m["term"], m["body"]
-        term, body = _strip_term(term), body.strip().rstrip(".!…").strip()
-        # A dash definition's genus starts in lower case ("Энтропия — мера ..."); a dash
-        # between two names ("Москва — Санкт-Петербург") is not a definition.
-        if name == "dash" and (len(_words(term)) > 4 or len(_words(body)) < 2):
-            continue
-        if name == "dash" and (
-            not body[:1].islower()
-            or _VERB_LIKE.search(_words(body)[0])
-            # "X — an aside — goes on": a second dash outside brackets makes the first an aside.
-            or re.search(r"\s[—–]\s", re.sub(r"\([^()]*\)", "", body))
-        ):
-            continue
-        if _term_ok(term, name) and _LETTER.search(term):
-            return term, body, confidence, name
-    return None
-
-
-def _is_fact(sentence: str) -> bool:
-    if sentence.rstrip().endswith("?"):
-        return False
-    if re.search(r"\d", sentence):
-        return True
-    words = sentence.split()
-    # A capitalised word after the first one is taken as a named entity.
-    if any(w[:1].isupper() and _LETTER.match(w) and w != "I" for w in words[1:]):
-        return True
-    return _RELATION.search(sentence) is not None
 
 
 @dataclass(frozen=True)
@@ -264,6 +148,19 @@ def _find_blocks(text: str) -> list[_Block]:
                 blocks.append(_Block("table", start, rows[-1][1], start, rows[-1][1]))
                 i = j
                 continue
+        if _TAB_ROW.match(line.strip()):
+            # An HTML or spreadsheet table rendered as tab-separated rows of equal width.
+            width = line.strip().count("\t")
+            j = i
+            while j < len(lines) and _TAB_ROW.match(lines[j][2].strip() or "-"):
+                if lines[j][2].strip().count("\t") != width:
+                    break
+                j += 1
+            if j - i >= 2:
+                rows = lines[i:j]
+                blocks.append(_Block("table", start, rows[-1][1], start, rows[-1][1], "tsv"))
+                i = j
+                continue
         prev_blank = i == 0 or not lines[i - 1][2].strip()
         if _INDENTED.match(line) and line.strip() and prev_blank and not _LIST_ITEM.match(line):
             j = i
@@ -302,9 +199,10 @@ def _json_rules(text: str, blocks: Sequence[_Block]) -> list[_Block]:
     return found
 
 
-def _prose_units(text: str, blocks: Sequence[_Block]) -> list[tuple[int, int]]:
-    """Paragraph and list-item spans outside blocks, without headings or navigation lines."""
-    covered = sorted((b.start, b.end) for b in blocks)
+def _prose_units(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Paragraph and list-item spans outside `spans` (blocks, labelled statements), without
+    headings, navigation or widget lines."""
+    covered = sorted(spans)
     units: list[tuple[int, int]] = []
     current: list[int] = []  # [start, end] of the unit being built
 
@@ -330,7 +228,13 @@ def _prose_units(text: str, blocks: Sequence[_Block]) -> list[tuple[int, int]]:
                     units.append((p0, p1))
             continue
         stripped = line.strip()
-        if not stripped or _HEADING.match(line) or _NAV.match(stripped) or _is_crumbs(stripped):
+        if (
+            not stripped
+            or _HEADING.match(line)
+            or _NAV.match(stripped)
+            or _is_crumbs(stripped)
+            or is_widget_line(stripped)
+        ):
             flush()
             continue
         item = _LIST_ITEM.match(line)
@@ -365,13 +269,25 @@ class OfflineDistiller:
             atom = self._block_atom(text, block, chunk_language)
             if atom is not None:
                 atoms.append(atom)
-        for u0, u1 in _prose_units(text, blocks):
+        labelled = labelled_blocks(text, [(b.start, b.end) for b in blocks])
+        for lb in labelled:
+            atom = self._labelled_atom(text, lb, chunk_language)
+            if atom is not None:
+                atoms.append(atom)
+        masked = [(b.start, b.end) for b in blocks] + [(lb.start, lb.end) for lb in labelled]
+        for u0, u1 in _prose_units(text, masked):
             unit = text[u0:u1]
             single_line = "\n" not in unit.strip()
             if single_line and not re.search(r"[.!?…:;»\")]\s*$", unit) and len(unit.split()) < 4:
                 continue  # a heading, a caption or a label
-            for s in split_sentences(unit):
-                atom = self._sentence_atom(text, u0 + s.start, u0 + s.end, chunk_language)
+            for group in sentence_groups(text, u0, u1):
+                if group.fragment:
+                    continue
+                atom = self._sentence_atom(text, group.start, group.end, chunk_language)
+                if atom is not None and group.anaphoric:
+                    atom = replace(
+                        atom, confidence=0.4, metadata={**atom.metadata, "anaphoric": True}
+                    )
                 if atom is not None:
                     atoms.append(atom)
         atoms.sort(key=lambda a: a.quote_start)
@@ -379,28 +295,55 @@ class OfflineDistiller:
 
     def _sentence_atom(self, text: str, start: int, end: int, lang: str | None) -> DraftAtom | None:
         quote = text[start:end]
-        claim = _clean(quote)
-        words = _words(claim)
-        if len(words) < 3 or len(_LETTER.findall(claim)) < 12:
+        claim = clean_claim(quote)
+        words = words_of(claim)
+        if len(words) < 3 or len(LETTER.findall(claim)) < 12:
             return None
         if not re.search(r"[.!?…:;»\")]$", claim) and len(words) < 5:
             return None
         language = _script_language(claim, lang)
         meta: dict[str, Any] = {"distiller": self.name}
+        if _DAMAGED in quote:
+            meta["damaged"] = True
         definition = match_definition(claim)
+        term = None
         if definition is not None and not claim.endswith("?"):
             term, body, confidence, pattern = definition
             meta.update(term=term, pattern=pattern)
             kind: AtomType = "definition"
             content = body
         else:
-            kind, confidence, content = (
-                ("fact", 0.6, claim) if _is_fact(claim) else ("text", 0.5, claim)
-            )
-        if words[0].casefold() in _ANAPHORS:
+            fact = is_fact(claim, language)
+            kind, confidence, content = ("fact", 0.6, claim) if fact else ("text", 0.5, claim)
+        if words[0].casefold() in ANAPHORS and words[0].casefold() not in _SELF_CONTAINED:
             confidence = 0.4
             meta["anaphoric"] = True
-        return DraftAtom(kind, claim, content, confidence, quote, start, end, language, meta)
+        return DraftAtom(kind, claim, content, confidence, quote, start, end, language, meta, term)
+
+    def _labelled_atom(self, text: str, lb: LabelledBlock, lang: str | None) -> DraftAtom | None:
+        """A "Definition N" / "Satz N" / proof block as one atom (distill.units)."""
+        if lb.kind == "other":
+            return None
+        quote = text[lb.start : lb.end]
+        body = clean_claim(text[lb.body_start : lb.end])
+        if len(words_of(body)) < 3:
+            return None
+        claim = clean_claim(quote)
+        language = _script_language(body, lang)
+        meta: dict[str, Any] = {"distiller": self.name, "kind": lb.kind, "label": lb.label}
+        if lb.title:
+            meta["title"] = lb.title
+        if _DAMAGED in quote:
+            meta["damaged"] = True
+        term = None
+        kind: AtomType = "text"
+        if lb.kind == "definition":
+            kind, term = "definition", block_term(body, lb.title)
+            if term:
+                meta["term"] = term
+        elif lb.kind == "theorem":
+            kind = "fact"
+        return DraftAtom(kind, claim, body, 0.8, quote, lb.start, lb.end, language, meta, term)
 
     def _block_atom(self, text: str, block: _Block, lang: str | None) -> DraftAtom | None:
         quote = text[block.body_start : block.body_end]
@@ -433,7 +376,8 @@ class OfflineDistiller:
                 return None
         if block.kind == "table":
             rows = [r for r in quote.splitlines() if r.strip() and not _TABLE_SEP.match(r)]
-            header = [_clean(c) for c in rows[0].strip().strip("|").split("|")]
+            sep = "\t" if block.info == "tsv" else "|"
+            header = [_clean(c) for c in rows[0].strip().strip("|").split(sep)]
             header = [h for h in header if h]
             meta.update(columns=header, rows=len(rows) - 1)
             claim = (

@@ -12,7 +12,7 @@ from typing import Any, Literal, Protocol
 AtomType = Literal["text", "definition", "logical_rule", "code", "table", "fact"]
 ATOM_TYPES: tuple[AtomType, ...] = ("text", "definition", "logical_rule", "code", "table", "fact")
 
-OFFLINE_VERSION = "offline-v1"
+OFFLINE_VERSION = "offline-v2"
 PROMPT_VERSION = "distill-v1"
 CRITIQUE_PROMPT_VERSION = "critique-v1"
 
@@ -23,7 +23,8 @@ class DraftAtom:
 
     `quote == chunk[quote_start:quote_end]` always holds: distillers drop or repair atoms whose
     quote is not in the chunk. `metadata["distiller"]` says which path made the atom ("offline",
-    "ollama", or "offline-fallback" with `metadata["fallback_reason"]`).
+    "ollama", or "offline-fallback" with `metadata["fallback_reason"]`). `term` is the defined
+    term of a `definition` (also in `metadata["term"]`), when the distiller could tell it.
     """
 
     type: AtomType
@@ -35,6 +36,7 @@ class DraftAtom:
     quote_end: int
     language: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    term: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,231 @@
+"""Benchmark: are the offline distiller's atoms clean, typed and self-contained on real documents?
+
+Two corpora, each distilled chunk by chunk exactly as ingest does (chunk_source, ChunkContext with
+the chunk's language), once with the distiller as it was before issue 15 (offline.py and
+sentences.py of commit 9337532, loaded from git into temporary modules, fed what parse_pdf fed it:
+ligatures mapped, NUL characters dropped) and once with the current tree (pages cleaned by
+`ingest.layout.clean_pages` first):
+
+1. GeoTopo (117-page German lecture notes, pypdf): atoms whose quote holds a running header
+   ("8 1.2. METRISCHE RÄUME") or a bare page-number line (target 0); minus signs pypdf left as
+   NUL: how many survive as a minus/superscript minus, how many pages are flagged damaged;
+   "Definition N" blocks in the text vs those that became a `definition` atom (target >= 70/85);
+   atom count and type mix.
+2. The 181 pages of the Scrapinghub extraction benchmark (html/*.html.gz + ground-truth.json),
+   through `parse_html` (trafilatura): junk = share of atoms whose quote is not inside the gold
+   articleBody (both sides whitespace-collapsed, markdown emphasis/escape characters and inline
+   tags dropped, quote/dash style unified), target <= 3%; coverage = share of gold sentences
+   (>= 4 words) that lie inside some atom's quote.
+
+Data: $PEGAS_SHARED_DATA, else the first `shared/data` found above the repository root.
+Run: .venv/bin/python bench/bench_atom_quality.py [--html-limit N] [--sample DOC]
+Prints a markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import types
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pegas_memory.config import load_settings  # noqa: E402
+from pegas_memory.distill.offline import OfflineDistiller  # noqa: E402
+from pegas_memory.distill.types import ChunkContext, DraftAtom  # noqa: E402
+from pegas_memory.ingest.chunking import ParsedSource, Section, chunk_source  # noqa: E402
+from pegas_memory.ingest.layout import clean_pages  # noqa: E402
+from pegas_memory.ingest.sources import parse_html  # noqa: E402
+from pegas_memory.text import detect_language  # noqa: E402
+
+BEFORE_COMMIT = "9337532"
+GEOTOPO = "docs/pdf/009-pdflatex-geotopo/GeoTopo-komprimiert.pdf"
+_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st"})
+_HEADER = re.compile(r"^\d{1,3} \d+\.\d+\. [A-ZÄÖÜ ]{4,}$|^[ivx]{1,5}$|^\d{1,3}$", re.MULTILINE)
+_DEF_BLOCK = re.compile(r"^Definition \d+", re.MULTILINE)
+_MARKS = str.maketrans(
+    {"«": '"', "»": '"', "“": '"', "”": '"', "„": '"', "’": "'", "‘": "'", "—": "-", "–": "-"}
+    | dict.fromkeys("*_\\`")
+)
+
+Distill = Callable[[str, ChunkContext], list[DraftAtom]]
+
+
+def shared_data() -> Path:
+    if "PEGAS_SHARED_DATA" in os.environ:
+        return Path(os.environ["PEGAS_SHARED_DATA"])
+    for parent in ROOT.parents:
+        if (parent / "shared" / "data").is_dir():
+            return parent / "shared" / "data"
+    raise SystemExit("set PEGAS_SHARED_DATA to the shared data directory")
+
+
+def old_distiller() -> Distill:
+    """The offline distiller of BEFORE_COMMIT with its own (razdel-only) sentence splitter."""
+
+    def load(path: str, name: str) -> types.ModuleType:
+        source = subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{BEFORE_COMMIT}:{path}"],
+            check=True, capture_output=True, text=True,
+        ).stdout  # fmt: skip
+        spec = importlib.util.spec_from_loader(name, loader=None)
+        assert spec is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        exec(compile(source, path, "exec"), module.__dict__)
+        return module
+
+    sentences = load("pegas_memory/sentences.py", "_old_sentences")
+    offline = load("pegas_memory/distill/offline.py", "_old_offline")
+    offline.split_sentences = sentences.split_sentences  # type: ignore[attr-defined]
+    distiller = offline.OfflineDistiller()
+    return distiller.distill  # type: ignore[no-any-return]
+
+
+def norm(text: str) -> str:
+    text = re.sub(r"</?[a-z]{1,6}>", "", text)  # inline tags trafilatura keeps (<u>)
+    return re.sub(r"\s+", " ", text.translate(_MARKS)).strip().casefold()
+
+
+@dataclass
+class Numbers:
+    atoms: int = 0
+    types: Counter[str] = field(default_factory=Counter)
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+def distill_source(parsed: ParsedSource, distill: Distill) -> list[DraftAtom]:
+    atoms: list[DraftAtom] = []
+    for chunk in chunk_source(parsed, max_chunks=100_000):
+        context = ChunkContext(parsed.title, chunk.heading_path, chunk.language)
+        atoms.extend(distill(chunk.text, context))
+    return atoms
+
+
+def pdf_pages(path: Path) -> list[str]:
+    from pypdf import PdfReader
+
+    return [(p.extract_text() or "").translate(_LIGATURES) for p in PdfReader(path).pages]
+
+
+def pdf_source(pages: Sequence[str], uri: str) -> ParsedSource:
+    sections = tuple(Section(t.strip(), f"p. {i + 1}") for i, t in enumerate(pages) if t.strip())
+    return ParsedSource("pdf", uri, None, None, detect_language("\n".join(pages)[:4000]), None,
+                        None, sections, "0")  # fmt: skip
+
+
+def bench_geotopo(data: Path, distill: Distill, *, layout: bool) -> tuple[Numbers, list[DraftAtom]]:
+    raw = pdf_pages(data / GEOTOPO)
+    nul_total = sum(p.count("\x00") for p in raw)
+    damaged = 0
+    if layout:
+        cleaned = clean_pages(raw)
+        pages = [p.text for p in cleaned.pages]
+        damaged = sum(p.damaged for p in cleaned.pages)
+    else:
+        pages = [p.replace("\x00", "") for p in raw]
+    atoms = distill_source(pdf_source(pages, str(data / GEOTOPO)), distill)
+    out = Numbers(len(atoms), Counter(a.type for a in atoms))
+    out.values["header atoms"] = sum(bool(_HEADER.search(a.quote)) for a in atoms)
+    text = "\n".join(pages)
+    out.values["minus kept"] = f"{sum(text.count(c) for c in '−⁻')}/{nul_total}"
+    out.values["damaged pages"] = damaged
+    blocks = list(_DEF_BLOCK.finditer("\n".join(raw)))
+    heads = {m[0] for m in blocks}
+    found = {
+        m[0] for a in atoms if a.type == "definition" for m in _DEF_BLOCK.finditer(a.quote)
+    }  # fmt: skip
+    out.values["definitions"] = f"{len(found & heads)}/{len(heads)}"
+    return out, atoms
+
+
+def bench_html(data: Path, distill: Distill, limit: int | None) -> tuple[Numbers, list[DraftAtom]]:
+    gold = json.loads((data / "docs/html/ground-truth.json").read_text(encoding="utf-8"))
+    settings = load_settings(data_dir=tempfile.gettempdir())
+    all_atoms: list[DraftAtom] = []
+    junk = covered = sentences = 0
+    from pegas_memory.sentences import split_sentences
+
+    for key in sorted(gold)[:limit]:
+        html = gzip.decompress((data / f"docs/html/html/{key}.html.gz").read_bytes())
+        url = gold[key]["url"]
+        body = norm(gold[key]["articleBody"])
+        atoms = distill_source(parse_html(html, settings=settings, uri=url, url=url), distill)
+        all_atoms.extend(atoms)
+        quotes = [norm(a.quote) for a in atoms]
+        junk += sum(q not in body for q in quotes)
+        quoted = "\n".join(quotes)
+        for s in split_sentences(gold[key]["articleBody"]):
+            if len(s.text.split()) >= 4:
+                sentences += 1
+                covered += norm(s.text) in quoted
+    out = Numbers(len(all_atoms), Counter(a.type for a in all_atoms))
+    out.values["junk"] = f"{junk / max(1, len(all_atoms)):.1%}"
+    out.values["coverage"] = f"{covered / max(1, sentences):.1%}"
+    return out, all_atoms
+
+
+def mix(numbers: Numbers) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted(numbers.types.items()))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--html-limit", type=int, default=None)
+    parser.add_argument("--only", choices=["before", "after"], default=None)
+    args = parser.parse_args()
+    data = shared_data()
+    runs: dict[str, tuple[Distill, bool]] = {
+        "before": (old_distiller(), False),
+        "after": (OfflineDistiller().distill, True),
+    }
+    rows: list[tuple[str, str, str, str]] = []
+    results: dict[str, tuple[Numbers, Numbers]] = {}
+    for name, (distill, layout) in runs.items():
+        if args.only and name != args.only:
+            continue
+        results[name] = (
+            bench_geotopo(data, distill, layout=layout)[0],
+            bench_html(data, distill, args.html_limit)[0],
+        )
+    names = list(results)
+    geo_keys = ["header atoms", "minus kept", "damaged pages", "definitions"]
+    for key in geo_keys:
+        rows.append(("GeoTopo PDF", key, *(str(results[n][0].values[key]) for n in names)))  # type: ignore[arg-type]
+    rows.append(
+        (
+            "GeoTopo PDF",
+            "atoms (types)",
+            *(f"{results[n][0].atoms} ({mix(results[n][0])})" for n in names),
+        )
+    )  # type: ignore[arg-type]
+    for key in ("junk", "coverage"):
+        rows.append(("181 HTML pages", key, *(str(results[n][1].values[key]) for n in names)))  # type: ignore[arg-type]
+    rows.append(
+        (
+            "181 HTML pages",
+            "atoms (types)",
+            *(f"{results[n][1].atoms} ({mix(results[n][1])})" for n in names),
+        )
+    )  # type: ignore[arg-type]
+    print("| corpus | measure | " + " | ".join(names) + " |")
+    print("|---|---|" + "---|" * len(names))
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main()
