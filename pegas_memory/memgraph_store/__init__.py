@@ -1,8 +1,9 @@
 """The graph slice: the `GraphStore` Protocol, the engine-neutral Cypher store and its engines.
 
 `model` holds the Protocol and the node/edge records (pure); `cypher` the dialects and
-`CypherGraphStore`, shared by every engine; `falkor` runs FalkorDB embedded (the default), `bolt` talks to Memgraph or Neo4j over Bolt. The
-factory lives here, above them; each engine's driver is imported only when it is chosen."""
+`CypherGraphStore`, shared by every engine; `falkor` runs FalkorDB embedded (the default), `bolt`
+talks to Memgraph or Neo4j over Bolt. The factory lives here, above them; each engine's driver is
+imported only when it is chosen."""
 
 from __future__ import annotations
 
