@@ -98,12 +98,49 @@ class PythonFlow:
         self.param_slots = {
             q: tuple((p, self.var(q, p)) for p in info.params) for q, info in self.scopes.items()
         }
+        self.passthrough, self.passthrough_facts = self._passthrough()
+        # Getters read as attributes: ``obj.name`` runs them (property setters share the name).
+        self.properties = {
+            s.qualname
+            for f in files
+            for s in f.scopes
+            if any(d == "property" or d.endswith((".setter", ".getter")) for d in s.decorators)
+        }
+        self.site: tuple[str, int] | None = None  # the statement being replayed, for edges
         self._names: dict[tuple[str, str], tuple[str | None, Scope | None]] = {}
         self.calls: set[tuple[str, str, int, TargetKind]] = set()
         self._bound: dict[
             int, tuple[list[set[str]], dict[str, set[str]], set[tuple[str, str | None]]]
         ] = {}
         self.resolved_sites: set[int] = set()
+
+    def _passthrough(self) -> tuple[dict[str, list[int]], set[int]]:
+        """Functions that return one of their parameters unchanged (``return func``): function
+        -> parameter positions, and the indexes of those Return facts (kept out of the merged
+        return slot; :meth:`returns` answers them per call)."""
+        assigned = {
+            (fact.scope, fact.target.id)
+            for fact in self.facts
+            if isinstance(fact, Assign | Loop) and isinstance(fact.target, Name)
+        }
+        out: dict[str, list[int]] = defaultdict(list)
+        indexes: set[int] = set()
+        for i, fact in enumerate(self.facts):
+            if not isinstance(fact, Return) or not isinstance(fact.value, Name):
+                continue
+            info = self.scopes.get(fact.scope)
+            name = fact.value.id
+            if fact.value_scope is not None or info is None or info.kind != "function":
+                continue
+            if name not in info.params or (fact.scope, name) in assigned:
+                continue
+            position = info.params.index(name)
+            if position == 0 and self.self_param(info) is not None:
+                continue  # ``return self`` is bound per receiver already
+            indexes.add(i)
+            if position not in out[fact.scope]:
+                out[fact.scope].append(position)
+        return dict(out), indexes
 
     # -- the worklist --
 
@@ -130,6 +167,7 @@ class PythonFlow:
             self.reader = index
             self.replay(index)
         self.reader = None
+        self.site = None
 
     def enqueue(self, index: int) -> None:
         if index not in self.queued:
@@ -138,11 +176,13 @@ class PythonFlow:
 
     def replay(self, index: int) -> None:
         fact = self.facts[index]
+        self.site = (fact.scope, fact.line) if fact.line else None
         if isinstance(fact, Assign):
             values = self.eval(fact.value, fact.value_scope or fact.scope)
             self.assign(fact.target, values, fact.scope)
         elif isinstance(fact, Return):
-            self.add(f"r:{fact.scope}", self.eval(fact.value, fact.value_scope or fact.scope))
+            if index not in self.passthrough_facts:
+                self.add(f"r:{fact.scope}", self.eval(fact.value, fact.value_scope or fact.scope))
         elif isinstance(fact, CallSite):
             self.call_site(index, fact)
         elif isinstance(fact, Loop):
@@ -299,13 +339,29 @@ class PythonFlow:
             elif tag == "c":
                 found |= self.class_attr(q, name, None)
             elif tag == "i":
-                found |= self.class_attr(q, name, v)
+                found |= self.read_properties(self.class_attr(q, name, v))
             elif tag == "p":
                 cls, _, recv = q.partition("|")
-                found |= self.class_attr(cls, name, recv, skip_first=True)
+                found |= self.read_properties(self.class_attr(cls, name, recv, skip_first=True))
             elif tag == "x" and q.count(".") < _MAX_EXTERNAL_PARTS - 1:
                 found.add(f"{v}.{name}")
         return found
+
+    def read_properties(self, values: AbstractSet[str]) -> set[str]:
+        """An attribute read on an instance: a property's getter runs (an edge from the statement
+        being replayed) and the read gives what it returns."""
+        if not self.properties:
+            return set(values)
+        out: set[str] = set()
+        for v in values:
+            fn = v[2:].partition("|")[0]
+            if v[0] not in "fb" or fn not in self.properties:
+                out.add(v)
+                continue
+            if self.site is not None:
+                self.edge(self.site[0], f"f:{fn}", self.site[1])
+            out |= self.returns(v)
+        return out
 
     def derive(self, key: str) -> None:
         """Make what is being evaluated (a fact, or a derived value) a reader of derived ``key``."""
@@ -400,10 +456,18 @@ class PythonFlow:
             info = parent
         return None
 
-    def callees(self, values: AbstractSet[str]) -> list[tuple[str, str | None]]:
-        """(callee value, receiver) pairs a call with these function values runs."""
+    def callees(
+        self, values: AbstractSet[str], seen: set[str] | None = None
+    ) -> list[tuple[str, str | None]]:
+        """(callee value, receiver) pairs a call with these function values runs. ``seen`` guards
+        against classes whose ``__init__``/``__call__`` lead back to themselves
+        (``A.__init__ = A``): each value is expanded once per call."""
         out: list[tuple[str, str | None]] = []
+        seen = set() if seen is None else seen
         for v in values:
+            if v in seen:
+                continue
+            seen.add(v)
             tag, q = v[0], v[2:]
             if tag == "f" or tag == "x":
                 out.append((v, None))
@@ -412,13 +476,38 @@ class PythonFlow:
                 out.append((f"f:{fn}", recv))
             elif tag == "c":
                 init = self.class_attr(q, "__init__", f"i:{q}")
-                out.extend(self.callees(init) if init else [(v, None)])
+                out.extend(self.callees(init, seen) if init else [(v, None)])
             elif tag == "i":
-                out.extend(self.callees(self.class_attr(q, "__call__", v)))
+                out.extend(self.callees(self.class_attr(q, "__call__", v), seen))
         return out
 
-    def returns(self, fn: str) -> set[str] | frozenset[str]:
-        return self.get(f"r:{fn[2:].partition('|')[0]}")
+    def returns(
+        self, fn: str, call: Call | None = None, scope: str | None = None
+    ) -> set[str] | frozenset[str]:
+        """What calling ``fn`` returns. A ``return param`` is answered from the call's own
+        argument when the call is known: ``self.ensure_sync(f)()`` runs ``f`` of this call, not
+        every function any caller ever passed (the merged parameter slot, used otherwise)."""
+        q = fn[2:].partition("|")[0]
+        found = self.get(f"r:{q}")
+        passed = self.passthrough.get(q)
+        if not passed:
+            return found
+        out = set(found)
+        params = self.param_slots.get(q, ())
+        offset = 1 if fn[0] == "b" else 0
+        for i in passed:
+            param, slot = params[i]
+            arg: Expr | None = None
+            if call is not None and scope is not None:
+                if 0 <= i - offset < len(call.args):
+                    arg = call.args[i - offset]
+                else:
+                    arg = next((a for k, a in call.kwargs if k == param), None)
+            if arg is not None and scope is not None:
+                out |= self.eval(arg, scope)
+            else:
+                out |= self.get(slot)
+        return out
 
     def call_result(self, values: set[str], call: Call, scope: str) -> set[str]:
         found: set[str] = set()
@@ -427,10 +516,10 @@ class PythonFlow:
             if tag == "c":
                 found.add(f"i:{q}")
             elif tag in "fb":
-                found |= self.returns(v)
+                found |= self.returns(v, call, scope)
             elif tag == "i":
                 for fn in self.class_attr(q, "__call__", v):
-                    found |= self.returns(fn)
+                    found |= self.returns(fn, call, scope)
             elif v == "x:builtins.super":
                 cls = self.enclosing_class(scope)
                 if cls is not None:
@@ -553,7 +642,7 @@ class PythonFlow:
             Dependency(src, "calls", name, name if kind == "internal" else None, line, kind)
             for src, name, line, kind in self.calls
         ]
-        deps += fallback_calls(self.kinds, self.facts, self.resolved_sites)
+        deps += fallback_calls(self.facts, self.resolved_sites)
         for f in self.files:
             bases: dict[str, list[Expr]] = {s.qualname: list(s.bases) for s in f.scopes}
             for ref in f.references:

@@ -7,11 +7,10 @@ worklist and can be read (and tested) alone. Pure logic: no parsing, no I/O.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
-from pegas_memory.code_memory.model import Attr, CallSite, Dependency, Fact, RefKind, Scope
+from pegas_memory.code_memory.model import CallSite, Dependency, Fact, RefKind, Scope
 
 
 def method_bindings(scopes: Mapping[str, Scope]) -> dict[str, str]:
@@ -41,28 +40,17 @@ def c3_merge(cls: str, seqs: list[list[str]]) -> list[str]:
     return result
 
 
-def fallback_calls(
-    kinds: Mapping[str, str], facts: Sequence[Fact], resolved_sites: AbstractSet[int]
-) -> list[Dependency]:
-    """Call sites the analysis could not follow. ``obj.name(...)`` where ``name`` is a method
-    defined exactly once in the repository (and not a dunder) is taken to call it, as a
-    reader of the code would; the rest are kept as unresolved edges."""
-    methods: dict[str, list[str]] = defaultdict(list)
-    for qualname, kind in kinds.items():
-        if kind == "method":
-            methods[qualname.rpartition(".")[2]].append(qualname)
-    deps: list[Dependency] = []
-    for index, fact in enumerate(facts):
-        if not isinstance(fact, CallSite) or index in resolved_sites:
-            continue
-        func = fact.call.func
-        name = func.name if isinstance(func, Attr) else ""
-        found = methods.get(name, []) if not name.startswith("__") else []
-        if len(found) == 1:
-            deps.append(Dependency(fact.scope, "calls", found[0], found[0], fact.line, "internal"))
-        else:
-            deps.append(Dependency(fact.scope, "calls", fact.text, None, fact.line, "unresolved"))
-    return deps
+def fallback_calls(facts: Sequence[Fact], resolved_sites: AbstractSet[int]) -> list[Dependency]:
+    """Call sites the analysis could not follow, kept as unresolved edges by the text written.
+
+    There is deliberately no "the only method with this name" guess for ``obj.name(...)`` with an
+    unknown receiver: on real repositories that sends calls of library methods (``.get()``,
+    ``.close()``) to whichever repository method happens to share the name."""
+    return [
+        Dependency(fact.scope, "calls", fact.text, None, fact.line, "unresolved")
+        for index, fact in enumerate(facts)
+        if isinstance(fact, CallSite) and index not in resolved_sites
+    ]
 
 
 def value_deps(

@@ -184,6 +184,7 @@ class Return:
     scope: str
     value: Expr
     value_scope: str | None = None  # where ``value`` is evaluated when not ``scope`` (annotations)
+    line: int = 0  # 0: not a statement of its own (an annotation, a lambda body)
 
 
 @dataclass(frozen=True, slots=True)
