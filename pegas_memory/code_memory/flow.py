@@ -1,31 +1,27 @@
 """Python call resolution: a flow-insensitive points-to analysis in the spirit of PyCG.
 
-Every name, attribute, container element, parameter and return value is a *slot* holding a set
-of abstract values (functions, classes, instances, modules, external names, constants). The flow
-facts that :mod:`code_memory.python` extracted are replayed until no slot grows. That
-follows aliases, imports (relative, star, submodules), ``self``/``cls``/``super()``, the class
-hierarchy (C3 method resolution order), functions passed as arguments, returned, stored in
-attributes, lists and dicts, and type annotations of parameters and returns.
-
-The replay is a worklist: while a fact is evaluated, every slot it reads records the fact as a
-reader; when a slot grows, only its readers are evaluated again. Derived values (a class's method
-resolution order, where along it an attribute is found) are cached; each is itself a reader of
-the slots it was computed from, so it is dropped (and its users re-queued) when one of them
-changes. Pure logic: no parsing, no I/O.
+Names, attributes, container elements, parameters and return values are *slots* holding sets of
+abstract values (functions, classes, instances, modules, external names, constants); the flow
+facts of :mod:`code_memory.python` are replayed until no slot grows. That follows aliases,
+imports, ``self``/``cls``/``super()``, the C3 class hierarchy, functions passed, returned and
+stored in attributes, lists and dicts, and type annotations. The replay is a worklist: a fact is
+re-evaluated only when a slot it read grows; derived values (method resolution orders, attribute
+lookups) are cached readers too, dropped when their inputs change. Pure logic: no I/O.
 """
 
 from __future__ import annotations
 
 import builtins
 from collections import defaultdict, deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
 from pegas_memory.code_memory.flow_rules import (
     c3_merge,
-    fallback_calls,
     method_bindings,
-    value_deps,
+    passed_arguments,
+    passthrough_returns,
+    property_getters,
 )
 from pegas_memory.code_memory.model import (
     Assign,
@@ -35,7 +31,6 @@ from pegas_memory.code_memory.model import (
     Const,
     Container,
     DefRef,
-    Dependency,
     Expr,
     FileIndex,
     Instance,
@@ -59,6 +54,7 @@ _MAX_EVALS_PER_FACT = 50
 # ``name = name.decode()`` would grow them forever, so their depth is bounded.
 _MAX_EXTERNAL_PARTS = 5
 _EMPTY: frozenset[str] = frozenset()
+_STEP_EVALS = 2_000  # fact evaluations between two calls of ``step`` (progress, cancel)
 
 Reader = int | str  # a fact index, or the key of a derived value such as "mro:pkg.Class"
 
@@ -70,8 +66,11 @@ class PythonFlow:
     ``a:class:name`` class and instance attributes, ``e:site:key`` container elements,
     ``r:function`` return values."""
 
-    def __init__(self, files: Sequence[FileIndex]) -> None:
+    def __init__(
+        self, files: Sequence[FileIndex], *, step: Callable[[int, int, str], None] | None = None
+    ) -> None:
         self.files = files
+        self.step = step
         self.modules = {f.module for f in files}
         self.packages = {m.rsplit(".", i)[0] for m in self.modules for i in range(m.count(".") + 1)}
         self.scopes: dict[str, Scope] = {s.qualname: s for f in files for s in f.scopes}
@@ -98,14 +97,11 @@ class PythonFlow:
         self.param_slots = {
             q: tuple((p, self.var(q, p)) for p in info.params) for q, info in self.scopes.items()
         }
-        self.passthrough, self.passthrough_facts = self._passthrough()
+        self.passthrough, self.passthrough_facts = passthrough_returns(
+            self.facts, self.scopes, self.binding
+        )
         # Getters read as attributes: ``obj.name`` runs them (property setters share the name).
-        self.properties = {
-            s.qualname
-            for f in files
-            for s in f.scopes
-            if any(d == "property" or d.endswith((".setter", ".getter")) for d in s.decorators)
-        }
+        self.properties = property_getters(s for f in files for s in f.scopes)
         self.site: tuple[str, int] | None = None  # the statement being replayed, for edges
         self._names: dict[tuple[str, str], tuple[str | None, Scope | None]] = {}
         self.calls: set[tuple[str, str, int, TargetKind]] = set()
@@ -113,34 +109,6 @@ class PythonFlow:
             int, tuple[list[set[str]], dict[str, set[str]], set[tuple[str, str | None]]]
         ] = {}
         self.resolved_sites: set[int] = set()
-
-    def _passthrough(self) -> tuple[dict[str, list[int]], set[int]]:
-        """Functions that return one of their parameters unchanged (``return func``): function
-        -> parameter positions, and the indexes of those Return facts (kept out of the merged
-        return slot; :meth:`returns` answers them per call)."""
-        assigned = {
-            (fact.scope, fact.target.id)
-            for fact in self.facts
-            if isinstance(fact, Assign | Loop) and isinstance(fact.target, Name)
-        }
-        out: dict[str, list[int]] = defaultdict(list)
-        indexes: set[int] = set()
-        for i, fact in enumerate(self.facts):
-            if not isinstance(fact, Return) or not isinstance(fact.value, Name):
-                continue
-            info = self.scopes.get(fact.scope)
-            name = fact.value.id
-            if fact.value_scope is not None or info is None or info.kind != "function":
-                continue
-            if name not in info.params or (fact.scope, name) in assigned:
-                continue
-            position = info.params.index(name)
-            if position == 0 and self.self_param(info) is not None:
-                continue  # ``return self`` is bound per receiver already
-            indexes.add(i)
-            if position not in out[fact.scope]:
-                out[fact.scope].append(position)
-        return dict(out), indexes
 
     # -- the worklist --
 
@@ -159,9 +127,16 @@ class PythonFlow:
         self.drain()
 
     def drain(self) -> None:
-        budget = _MAX_EVALS_PER_FACT * max(len(self.facts), 1)
+        total = budget = _MAX_EVALS_PER_FACT * max(len(self.facts), 1)
         while self.queue and budget > 0:
             budget -= 1
+            if self.step is not None and budget % _STEP_EVALS == 0:
+                self.step(
+                    total - budget,
+                    total,
+                    f"resolving dependencies: following Python values ({len(self.queue):,} "
+                    f"of {len(self.facts):,} facts queued)",
+                )
             index = self.queue.popleft()
             self.queued.discard(index)
             self.reader = index
@@ -493,20 +468,11 @@ class PythonFlow:
         if not passed:
             return found
         out = set(found)
-        params = self.param_slots.get(q, ())
         offset = 1 if fn[0] == "b" else 0
-        for i in passed:
-            param, slot = params[i]
-            arg: Expr | None = None
-            if call is not None and scope is not None:
-                if 0 <= i - offset < len(call.args):
-                    arg = call.args[i - offset]
-                else:
-                    arg = next((a for k, a in call.kwargs if k == param), None)
-            if arg is not None and scope is not None:
-                out |= self.eval(arg, scope)
-            else:
-                out |= self.get(slot)
+        for arg, slot in passed_arguments(call, passed, self.param_slots.get(q, ()), offset):
+            out |= (
+                self.eval(arg, scope) if arg is not None and scope is not None else self.get(slot)
+            )
         return out
 
     def call_result(self, values: set[str], call: Call, scope: str) -> set[str]:
@@ -632,38 +598,3 @@ class PythonFlow:
                             self.edge(fact.scope, f"f:{fn}", fact.line)
                             items |= self.get(f"r:{fn}")
         self.assign(fact.target, items, fact.scope)
-
-    # -- output --
-
-    def dependencies(self) -> list[Dependency]:
-        """Run the analysis and return the Python files' calls, imports and inherits edges."""
-        self.run()
-        deps = [
-            Dependency(src, "calls", name, name if kind == "internal" else None, line, kind)
-            for src, name, line, kind in self.calls
-        ]
-        deps += fallback_calls(self.facts, self.resolved_sites)
-        for f in self.files:
-            bases: dict[str, list[Expr]] = {s.qualname: list(s.bases) for s in f.scopes}
-            for ref in f.references:
-                if ref.kind == "imports":
-                    deps.append(self.import_dep(ref.src_qualified_name, ref.target, ref.line))
-                elif ref.kind == "inherits" and bases.get(ref.src_qualified_name):
-                    expr = bases[ref.src_qualified_name].pop(0)
-                    info = self.scopes[ref.src_qualified_name]
-                    values = self.eval(expr, info.parent or info.qualname)
-                    deps.extend(
-                        value_deps(ref.src_qualified_name, "inherits", values, ref.target, ref.line)
-                    )
-        return deps
-
-    def import_dep(self, src: str, target: str, line: int) -> Dependency:
-        if target in self.modules or target in self.kinds:
-            return Dependency(src, "imports", target, target, line, "internal")
-        module, _, name = target.rpartition(".")
-        if module in self.packages:
-            values = self.module_attr(module, name)
-            internal = sorted(v[2:] for v in values if v[0] in "cfm" and v[2:] in self.kinds)
-            if internal:
-                return Dependency(src, "imports", internal[0], internal[0], line, "internal")
-        return Dependency(src, "imports", target, None, line, "external")

@@ -62,6 +62,7 @@ class Reference:
     target: str
     line: int
     self_call: bool = False
+    arity: int | None = None  # arguments of a call, for overloads (None: not counted)
 
 
 # Python flow facts: a tiny expression language, enough to follow functions, classes, modules and
@@ -228,6 +229,8 @@ class FileIndex:
     scopes: tuple[Scope, ...] = ()
     facts: tuple[Fact, ...] = ()
     imports: tuple[tuple[str, str], ...] = field(default=())  # (local alias, imported target)
+    # JavaScript/TypeScript: (exported name, a local name | ``source#name`` | a ``*`` source).
+    exports: tuple[tuple[str, str], ...] = field(default=())
 
 
 @dataclass(frozen=True, slots=True)

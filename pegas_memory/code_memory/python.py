@@ -188,9 +188,7 @@ class PythonWalker:
                     self._expr(child, scope)
         elif t == "return_statement":
             for child in node.named_children:
-                self.facts.append(
-                    Return(scope, self._expr(child, scope), line=node_line(node))
-                )
+                self.facts.append(Return(scope, self._expr(child, scope), line=node_line(node)))
         elif t in ("import_statement", "import_from_statement"):
             self._import(node, scope)
         elif t == "for_statement":
