@@ -130,7 +130,7 @@ class PythonFlow:
         total = budget = _MAX_EVALS_PER_FACT * max(len(self.facts), 1)
         while self.queue and budget > 0:
             budget -= 1
-            if self.step is not None and budget % _STEP_EVALS == 0:
+            if self.step is not None and (total - budget) % _STEP_EVALS == 1:
                 self.step(
                     total - budget,
                     total,
