@@ -451,7 +451,7 @@ class PythonFlow:
                 out.append((f"f:{fn}", recv))
             elif tag == "c":
                 init = self.class_attr(q, "__init__", f"i:{q}")
-                out.extend(self.callees(init, seen) if init else [(v, None)])
+                out.extend((self.callees(init, seen) if init else []) or [(v, None)])
             elif tag == "i":
                 out.extend(self.callees(self.class_attr(q, "__call__", v), seen))
         return out

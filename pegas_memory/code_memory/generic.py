@@ -205,6 +205,12 @@ class GenericWalker:
         targets, value = lang_js.assignment_chain(node)
         if value is None:
             return
+        required = lang_js.require_source(value)
+        if required is not None:  # ``module.exports = require('./lib')``: a re-export
+            self.references.append(Reference(src, "imports", required, node_line(node)))
+            if any(node_text(t) == "module.exports" for t in targets):
+                self.exports.extend([("*", required), ("default", f"{required}#default")])
+            return
         defined: str | None = None
         for target in targets:
             what = lang_js.assigned_member(target)

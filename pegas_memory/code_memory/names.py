@@ -156,9 +156,18 @@ class NameIndex:
                 stars.append(target)
             elif exported == name:
                 source, sep, orig = target.partition("#")
-                if not sep:  # a local name of the module
+                if not sep:  # a local name of the module, or a name it imported
                     local = self.members.get(module, {}).get(target)
-                    return local[0] if local else None
+                    if local:
+                        return local[0]
+                    imported = self.imports_of.get(module, {}).get(target)
+                    if imported is None:
+                        return None
+                    source, sep, orig = imported.partition("#")
+                    other = self._js_module(module, source)
+                    if other is None:
+                        return None
+                    return self._export(other, orig, hops - 1) if sep else other
                 other = self._js_module(module, source)
                 return self._export(other, orig, hops - 1) if other else None
         for source in stars:
