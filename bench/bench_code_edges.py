@@ -119,7 +119,7 @@ def main() -> None:
     names = sys.argv[1:] or list(WANTED)
     report = ["# Code indexing and edge accuracy", "", "## Extraction + resolution", ""]
     report += scale_table(names)
-    report += [""] + accuracy_tables()
+    report += ["", *accuracy_tables()]
     text = "\n".join(report) + "\n"
     print(text)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
