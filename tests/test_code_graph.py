@@ -152,7 +152,7 @@ def test_python_unresolved_and_external_are_kept(tmp_path: Path) -> None:
     assert all(d.dst_name for d in deps)
 
 
-def test_python_annotations_decorators_and_fallback(tmp_path: Path) -> None:
+def test_python_annotations_decorators_and_no_name_guess(tmp_path: Path) -> None:
     deps = resolve(
         _repo(
             tmp_path,
@@ -190,7 +190,10 @@ def test_python_annotations_decorators_and_fallback(tmp_path: Path) -> None:
     assert ("core.handler", "core.Context.invoke") in calls  # parameter annotation
     assert ("core.user", "core.Context.close") in calls  # return annotation
     assert ("core.user", "core.cached") in calls  # external decorator returns the function
-    assert ("core.user", "core.Context.invoke") in calls  # unknown receiver, unique method name
+    # An unknown receiver is not guessed from "the only method of that name": kept unresolved.
+    assert ("core.user", "core.Context.invoke") not in calls
+    unresolved = {(d.src, d.dst_name) for d in deps if d.target_kind == "unresolved"}
+    assert ("core.user", "thing.invoke") in unresolved
 
 
 def test_python_methods_nobody_calls_still_resolve_self(tmp_path: Path) -> None:

@@ -146,8 +146,13 @@ def test_python_symbols() -> None:
 
 def test_python_references_and_imports() -> None:
     index = _extract("src/geo/shapes.py", PYTHON)
-    # Relative imports are written absolute: ``.util`` in geo.shapes is geo.util.
-    assert _refs(index, "imports") == {("geo.shapes", "os.path"), ("geo.shapes", "geo.util.helper")}
+    # Relative imports are written absolute: ``.util`` in geo.shapes is geo.util; ``from X import
+    # y`` depends on module X as well as on y (module-level edges).
+    assert _refs(index, "imports") == {
+        ("geo.shapes", "os.path"),
+        ("geo.shapes", "geo.util.helper"),
+        ("geo.shapes", "geo.util"),
+    }
     assert dict(index.imports) == {"osp": "os.path", "h": "geo.util.helper"}
     assert _refs(index, "inherits") == {("geo.shapes.Square", "Base")}
     calls = _refs(index, "calls")
@@ -160,7 +165,12 @@ def test_python_references_and_imports() -> None:
 def test_python_package_relative_import() -> None:
     index = _extract("pkg/sub/__init__.py", "from . import a\nfrom ..b import c\n")
     assert index.is_package and index.module == "pkg.sub"
-    assert _refs(index, "imports") == {("pkg.sub", "pkg.sub.a"), ("pkg.sub", "pkg.b.c")}
+    # ``from . import a`` names the package itself: no edge from the package to itself.
+    assert _refs(index, "imports") == {
+        ("pkg.sub", "pkg.sub.a"),
+        ("pkg.sub", "pkg.b.c"),
+        ("pkg.sub", "pkg.b"),
+    }
 
 
 def test_python_docstring_variants() -> None:

@@ -27,7 +27,13 @@ from pegas_memory.code_memory.symbols import Symbol
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
 from pegas_memory.db.repo import AtomInput, add_citation, insert_atom
-from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound, SecurityRefused
+from pegas_memory.errors import (
+    BackendUnavailable,
+    InvalidInput,
+    LimitExceeded,
+    NotFound,
+    SecurityRefused,
+)
 from pegas_memory.outbox.reconcile import reconcile
 from pegas_memory.runtime import Lazy, ProjectionRuntime
 from tests.conftest import make_settings
@@ -547,3 +553,54 @@ def test_identifier_words_split_like_the_database() -> None:
     ]  # fmt: skip
     assert identifier_words("'; DROP --") == ["drop"]
     assert identifier_words("%_\\") == []
+
+
+# --------------------------------------------------------------------------- bounded, cooperative
+
+
+def test_progress_reaches_every_phase(code: CodeMemory, repo_dir: Path) -> None:
+    seen: list[str] = []
+    code.store_code(str(repo_dir), progress=lambda done, total, message: seen.append(message))
+    text = "\n".join(seen)
+    for phase in (
+        "reading files",
+        "extracting symbols",
+        "writing symbols",
+        "resolving dependencies: following Python values",  # the points-to worklist
+        "resolving dependencies: Python file",
+        "resolving dependencies: file",  # resolution by name (JS, Go)
+        "writing dependencies",
+        "indexed shop",
+    ):
+        assert phase in text, (phase, seen)
+
+
+def test_deadline_mid_index_rolls_back_and_leaves_no_transaction(
+    code: CodeMemory, runtime: ProjectionRuntime, repo_dir: Path
+) -> None:
+    # The deadline passes once symbols are written and resolution has started: the next check
+    # raises, the transaction rolls back (symbols included) and no session stays in it.
+    resolving = False
+
+    def progress(done: float, total: float, message: str) -> None:
+        nonlocal resolving
+        resolving = resolving or message.startswith("resolving dependencies")
+
+    def check() -> None:
+        if resolving:
+            raise LimitExceeded("indexing ran past its deadline (injected)")
+
+    with pytest.raises(LimitExceeded):
+        code.store_code(str(repo_dir), progress=progress, check=check)
+    assert resolving
+    for table in ("pm_code_repo", "pm_code_file", "pm_code_symbol", "pm_code_dependency"):
+        assert rows(runtime, f"SELECT count(*) AS n FROM {table}") == [{"n": 0}], table
+    idle = rows(
+        runtime,
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() "
+        "AND state LIKE 'idle in transaction%%'",
+    )
+    assert idle == [{"n": 0}]
+    # Nothing is left half-done: the same call without a deadline indexes normally.
+    result = code.store_code(str(repo_dir))
+    assert result.symbols_total > 0 and result.dependencies > 0

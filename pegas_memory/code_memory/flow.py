@@ -1,31 +1,27 @@
 """Python call resolution: a flow-insensitive points-to analysis in the spirit of PyCG.
 
-Every name, attribute, container element, parameter and return value is a *slot* holding a set
-of abstract values (functions, classes, instances, modules, external names, constants). The flow
-facts that :mod:`code_memory.python` extracted are replayed until no slot grows. That
-follows aliases, imports (relative, star, submodules), ``self``/``cls``/``super()``, the class
-hierarchy (C3 method resolution order), functions passed as arguments, returned, stored in
-attributes, lists and dicts, and type annotations of parameters and returns.
-
-The replay is a worklist: while a fact is evaluated, every slot it reads records the fact as a
-reader; when a slot grows, only its readers are evaluated again. Derived values (a class's method
-resolution order, where along it an attribute is found) are cached; each is itself a reader of
-the slots it was computed from, so it is dropped (and its users re-queued) when one of them
-changes. Pure logic: no parsing, no I/O.
+Names, attributes, container elements, parameters and return values are *slots* holding sets of
+abstract values (functions, classes, instances, modules, external names, constants); the flow
+facts of :mod:`code_memory.python` are replayed until no slot grows. That follows aliases,
+imports, ``self``/``cls``/``super()``, the C3 class hierarchy, functions passed, returned and
+stored in attributes, lists and dicts, and type annotations. The replay is a worklist: a fact is
+re-evaluated only when a slot it read grows; derived values (method resolution orders, attribute
+lookups) are cached readers too, dropped when their inputs change. Pure logic: no I/O.
 """
 
 from __future__ import annotations
 
 import builtins
 from collections import defaultdict, deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
 from pegas_memory.code_memory.flow_rules import (
     c3_merge,
-    fallback_calls,
     method_bindings,
-    value_deps,
+    passed_arguments,
+    passthrough_returns,
+    property_getters,
 )
 from pegas_memory.code_memory.model import (
     Assign,
@@ -35,7 +31,6 @@ from pegas_memory.code_memory.model import (
     Const,
     Container,
     DefRef,
-    Dependency,
     Expr,
     FileIndex,
     Instance,
@@ -59,6 +54,7 @@ _MAX_EVALS_PER_FACT = 50
 # ``name = name.decode()`` would grow them forever, so their depth is bounded.
 _MAX_EXTERNAL_PARTS = 5
 _EMPTY: frozenset[str] = frozenset()
+_STEP_EVALS = 2_000  # fact evaluations between two calls of ``step`` (progress, cancel)
 
 Reader = int | str  # a fact index, or the key of a derived value such as "mro:pkg.Class"
 
@@ -70,8 +66,11 @@ class PythonFlow:
     ``a:class:name`` class and instance attributes, ``e:site:key`` container elements,
     ``r:function`` return values."""
 
-    def __init__(self, files: Sequence[FileIndex]) -> None:
+    def __init__(
+        self, files: Sequence[FileIndex], *, step: Callable[[int, int, str], None] | None = None
+    ) -> None:
         self.files = files
+        self.step = step
         self.modules = {f.module for f in files}
         self.packages = {m.rsplit(".", i)[0] for m in self.modules for i in range(m.count(".") + 1)}
         self.scopes: dict[str, Scope] = {s.qualname: s for f in files for s in f.scopes}
@@ -98,6 +97,12 @@ class PythonFlow:
         self.param_slots = {
             q: tuple((p, self.var(q, p)) for p in info.params) for q, info in self.scopes.items()
         }
+        self.passthrough, self.passthrough_facts = passthrough_returns(
+            self.facts, self.scopes, self.binding
+        )
+        # Getters read as attributes: ``obj.name`` runs them (property setters share the name).
+        self.properties = property_getters(s for f in files for s in f.scopes)
+        self.site: tuple[str, int] | None = None  # the statement being replayed, for edges
         self._names: dict[tuple[str, str], tuple[str | None, Scope | None]] = {}
         self.calls: set[tuple[str, str, int, TargetKind]] = set()
         self._bound: dict[
@@ -122,14 +127,22 @@ class PythonFlow:
         self.drain()
 
     def drain(self) -> None:
-        budget = _MAX_EVALS_PER_FACT * max(len(self.facts), 1)
+        total = budget = _MAX_EVALS_PER_FACT * max(len(self.facts), 1)
         while self.queue and budget > 0:
             budget -= 1
+            if self.step is not None and (total - budget) % _STEP_EVALS == 1:
+                self.step(
+                    total - budget,
+                    total,
+                    f"resolving dependencies: following Python values ({len(self.queue):,} "
+                    f"of {len(self.facts):,} facts queued)",
+                )
             index = self.queue.popleft()
             self.queued.discard(index)
             self.reader = index
             self.replay(index)
         self.reader = None
+        self.site = None
 
     def enqueue(self, index: int) -> None:
         if index not in self.queued:
@@ -138,11 +151,13 @@ class PythonFlow:
 
     def replay(self, index: int) -> None:
         fact = self.facts[index]
+        self.site = (fact.scope, fact.line) if fact.line else None
         if isinstance(fact, Assign):
             values = self.eval(fact.value, fact.value_scope or fact.scope)
             self.assign(fact.target, values, fact.scope)
         elif isinstance(fact, Return):
-            self.add(f"r:{fact.scope}", self.eval(fact.value, fact.value_scope or fact.scope))
+            if index not in self.passthrough_facts:
+                self.add(f"r:{fact.scope}", self.eval(fact.value, fact.value_scope or fact.scope))
         elif isinstance(fact, CallSite):
             self.call_site(index, fact)
         elif isinstance(fact, Loop):
@@ -299,13 +314,29 @@ class PythonFlow:
             elif tag == "c":
                 found |= self.class_attr(q, name, None)
             elif tag == "i":
-                found |= self.class_attr(q, name, v)
+                found |= self.read_properties(self.class_attr(q, name, v))
             elif tag == "p":
                 cls, _, recv = q.partition("|")
-                found |= self.class_attr(cls, name, recv, skip_first=True)
+                found |= self.read_properties(self.class_attr(cls, name, recv, skip_first=True))
             elif tag == "x" and q.count(".") < _MAX_EXTERNAL_PARTS - 1:
                 found.add(f"{v}.{name}")
         return found
+
+    def read_properties(self, values: AbstractSet[str]) -> set[str]:
+        """An attribute read on an instance: a property's getter runs (an edge from the statement
+        being replayed) and the read gives what it returns."""
+        if not self.properties:
+            return set(values)
+        out: set[str] = set()
+        for v in values:
+            fn = v[2:].partition("|")[0]
+            if v[0] not in "fb" or fn not in self.properties:
+                out.add(v)
+                continue
+            if self.site is not None:
+                self.edge(self.site[0], f"f:{fn}", self.site[1])
+            out |= self.returns(v)
+        return out
 
     def derive(self, key: str) -> None:
         """Make what is being evaluated (a fact, or a derived value) a reader of derived ``key``."""
@@ -400,10 +431,18 @@ class PythonFlow:
             info = parent
         return None
 
-    def callees(self, values: AbstractSet[str]) -> list[tuple[str, str | None]]:
-        """(callee value, receiver) pairs a call with these function values runs."""
+    def callees(
+        self, values: AbstractSet[str], seen: set[str] | None = None
+    ) -> list[tuple[str, str | None]]:
+        """(callee value, receiver) pairs a call with these function values runs. ``seen`` guards
+        against classes whose ``__init__``/``__call__`` lead back to themselves
+        (``A.__init__ = A``): each value is expanded once per call."""
         out: list[tuple[str, str | None]] = []
+        seen = set() if seen is None else seen
         for v in values:
+            if v in seen:
+                continue
+            seen.add(v)
             tag, q = v[0], v[2:]
             if tag == "f" or tag == "x":
                 out.append((v, None))
@@ -412,13 +451,29 @@ class PythonFlow:
                 out.append((f"f:{fn}", recv))
             elif tag == "c":
                 init = self.class_attr(q, "__init__", f"i:{q}")
-                out.extend(self.callees(init) if init else [(v, None)])
+                out.extend((self.callees(init, seen) if init else []) or [(v, None)])
             elif tag == "i":
-                out.extend(self.callees(self.class_attr(q, "__call__", v)))
+                out.extend(self.callees(self.class_attr(q, "__call__", v), seen))
         return out
 
-    def returns(self, fn: str) -> set[str] | frozenset[str]:
-        return self.get(f"r:{fn[2:].partition('|')[0]}")
+    def returns(
+        self, fn: str, call: Call | None = None, scope: str | None = None
+    ) -> set[str] | frozenset[str]:
+        """What calling ``fn`` returns. A ``return param`` is answered from the call's own
+        argument when the call is known: ``self.ensure_sync(f)()`` runs ``f`` of this call, not
+        every function any caller ever passed (the merged parameter slot, used otherwise)."""
+        q = fn[2:].partition("|")[0]
+        found = self.get(f"r:{q}")
+        passed = self.passthrough.get(q)
+        if not passed:
+            return found
+        out = set(found)
+        offset = 1 if fn[0] == "b" else 0
+        for arg, slot in passed_arguments(call, passed, self.param_slots.get(q, ()), offset):
+            out |= (
+                self.eval(arg, scope) if arg is not None and scope is not None else self.get(slot)
+            )
+        return out
 
     def call_result(self, values: set[str], call: Call, scope: str) -> set[str]:
         found: set[str] = set()
@@ -427,10 +482,10 @@ class PythonFlow:
             if tag == "c":
                 found.add(f"i:{q}")
             elif tag in "fb":
-                found |= self.returns(v)
+                found |= self.returns(v, call, scope)
             elif tag == "i":
                 for fn in self.class_attr(q, "__call__", v):
-                    found |= self.returns(fn)
+                    found |= self.returns(fn, call, scope)
             elif v == "x:builtins.super":
                 cls = self.enclosing_class(scope)
                 if cls is not None:
@@ -543,38 +598,3 @@ class PythonFlow:
                             self.edge(fact.scope, f"f:{fn}", fact.line)
                             items |= self.get(f"r:{fn}")
         self.assign(fact.target, items, fact.scope)
-
-    # -- output --
-
-    def dependencies(self) -> list[Dependency]:
-        """Run the analysis and return the Python files' calls, imports and inherits edges."""
-        self.run()
-        deps = [
-            Dependency(src, "calls", name, name if kind == "internal" else None, line, kind)
-            for src, name, line, kind in self.calls
-        ]
-        deps += fallback_calls(self.kinds, self.facts, self.resolved_sites)
-        for f in self.files:
-            bases: dict[str, list[Expr]] = {s.qualname: list(s.bases) for s in f.scopes}
-            for ref in f.references:
-                if ref.kind == "imports":
-                    deps.append(self.import_dep(ref.src_qualified_name, ref.target, ref.line))
-                elif ref.kind == "inherits" and bases.get(ref.src_qualified_name):
-                    expr = bases[ref.src_qualified_name].pop(0)
-                    info = self.scopes[ref.src_qualified_name]
-                    values = self.eval(expr, info.parent or info.qualname)
-                    deps.extend(
-                        value_deps(ref.src_qualified_name, "inherits", values, ref.target, ref.line)
-                    )
-        return deps
-
-    def import_dep(self, src: str, target: str, line: int) -> Dependency:
-        if target in self.modules or target in self.kinds:
-            return Dependency(src, "imports", target, target, line, "internal")
-        module, _, name = target.rpartition(".")
-        if module in self.packages:
-            values = self.module_attr(module, name)
-            internal = sorted(v[2:] for v in values if v[0] in "cfm" and v[2:] in self.kinds)
-            if internal:
-                return Dependency(src, "imports", internal[0], internal[0], line, "internal")
-        return Dependency(src, "imports", target, None, line, "external")

@@ -7,11 +7,22 @@ worklist and can be read (and tested) alone. Pure logic: no parsing, no I/O.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
-from pegas_memory.code_memory.model import Attr, CallSite, Dependency, Fact, RefKind, Scope
+from pegas_memory.code_memory.model import (
+    Assign,
+    Call,
+    CallSite,
+    Dependency,
+    Expr,
+    Fact,
+    Loop,
+    Name,
+    RefKind,
+    Return,
+    Scope,
+)
 
 
 def method_bindings(scopes: Mapping[str, Scope]) -> dict[str, str]:
@@ -41,28 +52,17 @@ def c3_merge(cls: str, seqs: list[list[str]]) -> list[str]:
     return result
 
 
-def fallback_calls(
-    kinds: Mapping[str, str], facts: Sequence[Fact], resolved_sites: AbstractSet[int]
-) -> list[Dependency]:
-    """Call sites the analysis could not follow. ``obj.name(...)`` where ``name`` is a method
-    defined exactly once in the repository (and not a dunder) is taken to call it, as a
-    reader of the code would; the rest are kept as unresolved edges."""
-    methods: dict[str, list[str]] = defaultdict(list)
-    for qualname, kind in kinds.items():
-        if kind == "method":
-            methods[qualname.rpartition(".")[2]].append(qualname)
-    deps: list[Dependency] = []
-    for index, fact in enumerate(facts):
-        if not isinstance(fact, CallSite) or index in resolved_sites:
-            continue
-        func = fact.call.func
-        name = func.name if isinstance(func, Attr) else ""
-        found = methods.get(name, []) if not name.startswith("__") else []
-        if len(found) == 1:
-            deps.append(Dependency(fact.scope, "calls", found[0], found[0], fact.line, "internal"))
-        else:
-            deps.append(Dependency(fact.scope, "calls", fact.text, None, fact.line, "unresolved"))
-    return deps
+def fallback_calls(facts: Sequence[Fact], resolved_sites: AbstractSet[int]) -> list[Dependency]:
+    """Call sites the analysis could not follow, kept as unresolved edges by the text written.
+
+    There is deliberately no "the only method with this name" guess for ``obj.name(...)`` with an
+    unknown receiver: on real repositories that sends calls of library methods (``.get()``,
+    ``.close()``) to whichever repository method happens to share the name."""
+    return [
+        Dependency(fact.scope, "calls", fact.text, None, fact.line, "unresolved")
+        for index, fact in enumerate(facts)
+        if isinstance(fact, CallSite) and index not in resolved_sites
+    ]
 
 
 def value_deps(
@@ -76,3 +76,66 @@ def value_deps(
         elif v[0] == "x":
             out.append(Dependency(src, kind, v[2:], None, line, "external"))
     return out or [Dependency(src, kind, written, None, line, "unresolved")]
+
+
+def passthrough_returns(
+    facts: Sequence[Fact], scopes: Mapping[str, Scope], binding: Mapping[str, str]
+) -> tuple[dict[str, list[int]], set[int]]:
+    """Functions that return one of their parameters unchanged (``return func``): function ->
+    parameter positions, and the indexes of those Return facts. The analysis keeps them out of
+    the merged return slot and answers them per call, from that call's own arguments."""
+    assigned = {
+        (fact.scope, fact.target.id)
+        for fact in facts
+        if isinstance(fact, Assign | Loop) and isinstance(fact.target, Name)
+    }
+    out: dict[str, list[int]] = {}
+    indexes: set[int] = set()
+    for i, fact in enumerate(facts):
+        if not isinstance(fact, Return) or not isinstance(fact.value, Name):
+            continue
+        info = scopes.get(fact.scope)
+        name = fact.value.id
+        if fact.value_scope is not None or info is None or info.kind != "function":
+            continue
+        if name not in info.params or (fact.scope, name) in assigned:
+            continue
+        position = info.params.index(name)
+        if position == 0 and f"f:{fact.scope}" in binding:
+            continue  # ``return self`` / ``return cls``: bound per receiver already
+        indexes.add(i)
+        positions = out.setdefault(fact.scope, [])
+        if position not in positions:
+            positions.append(position)
+    return out, indexes
+
+
+def passed_arguments(
+    call: Call | None,
+    positions: Sequence[int],
+    params: Sequence[tuple[str, str]],
+    offset: int,
+) -> list[tuple[Expr | None, str]]:
+    """For each passed-through parameter position: the argument ``call`` gives it (by position,
+    ``offset`` 1 for a bound method, else by keyword; None when the call is unknown or leaves it
+    to its default) and the parameter's slot, the fallback."""
+    out: list[tuple[Expr | None, str]] = []
+    for i in positions:
+        param, slot = params[i]
+        arg: Expr | None = None
+        if call is not None:
+            if 0 <= i - offset < len(call.args):
+                arg = call.args[i - offset]
+            else:
+                arg = next((a for k, a in call.kwargs if k == param), None)
+        out.append((arg, slot))
+    return out
+
+
+def property_getters(scopes: Iterable[Scope]) -> set[str]:
+    """Functions read as attributes: ``@property`` getters (their setters share the name)."""
+    return {
+        s.qualname
+        for s in scopes
+        if any(d == "property" or d.endswith((".setter", ".getter")) for d in s.decorators)
+    }

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import tree_sitter as ts
 
+from pegas_memory.code_memory import lang_js
 from pegas_memory.code_memory.model import Reference, Symbol, SymbolKind
 from pegas_memory.code_memory.syntax import WS, decl_head, node_line, node_text
 
@@ -68,6 +69,7 @@ _CALLS = {
     "object_creation_expression": "type",
 }
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+_JS = frozenset({"javascript", "typescript", "tsx"})
 _COMMENT_MARKS = re.compile(r"^\s*(/\*\*?|\*/|\*|///?|//!)?\s?", re.MULTILINE)
 
 
@@ -80,6 +82,8 @@ class GenericWalker:
         self.symbols: list[Symbol] = []
         self.references: list[Reference] = []
         self.imports: list[tuple[str, str]] = []
+        self.exports: list[tuple[str, str]] = []
+        self._arity: dict[int, int] = {}  # symbol position -> parameter count (overloads)
         # Members are named under the package (Go directory, Java package), else the file.
         self.prefix = module
         if language == "go":
@@ -97,6 +101,43 @@ class GenericWalker:
             if self.prefix in ("", ".") and pkg is not None:
                 self.prefix = node_text(pkg.named_children[0]) if pkg.named_child_count else "main"
         self._visit(root, self.module, self.prefix, None)
+        self._disambiguate()
+
+    def _disambiguate(self) -> None:
+        """Give same-named definitions distinct qualified names, so none hides another: Java
+        overloads get ``#arity`` (``Gson.fromJson#2``), any still equal (and same-named
+        functions elsewhere) ``@line`` after the first. References move with their symbol: each
+        goes to the definition of that name whose lines enclose it most tightly."""
+        groups: dict[str, list[int]] = {}
+        for i, sym in enumerate(self.symbols):
+            if i:  # the module symbol keeps its name
+                groups.setdefault(sym.qualified_name, []).append(i)
+        renamed: dict[str, list[Symbol]] = {}
+        for qualname, positions in groups.items():
+            if len(positions) < 2:
+                continue
+            seen: set[str] = set()
+            for i in positions:
+                sym = self.symbols[i]
+                new = qualname
+                if self.language == "java" and i in self._arity:
+                    new = f"{qualname}#{self._arity[i]}"
+                if new in seen:
+                    new = f"{new}@{sym.start_line}"
+                seen.add(new)
+                self.symbols[i] = sym = _renamed(sym, new)
+                renamed.setdefault(qualname, []).append(sym)
+        if not renamed:
+            return
+        for n, ref in enumerate(self.references):
+            options = renamed.get(ref.src_qualified_name)
+            if options is None:
+                continue
+            inside = [s for s in options if s.start_line <= ref.line <= s.end_line]
+            best = min(inside or options, key=lambda s: s.end_line - s.start_line)
+            self.references[n] = Reference(
+                best.qualified_name, ref.kind, ref.target, ref.line, ref.self_call, ref.arity
+            )
 
     def _visit(self, node: ts.Node, src: str, prefix: str, owner: str | None) -> None:
         """``src``: the symbol references are attributed to; ``prefix``: qualified-name prefix of
@@ -114,6 +155,13 @@ class GenericWalker:
                 self._import(child, src)
             elif t == "variable_declarator" and self._top_level_function(child, owner, src):
                 self._definition(child, "function", src, prefix, owner)
+            elif t == "variable_declarator" and self._require(child, src):
+                continue
+            elif t == "assignment_expression" and self.language in _JS:
+                self._js_assignment(child, src, prefix, owner)
+            elif t == "export_statement":
+                self._export(child, src)
+                self._visit(child, src, prefix, owner)
             elif t == "field_declaration" and self.language == "java":
                 self._java_field(child, prefix)
                 self._visit(child, src, prefix, owner)
@@ -130,6 +178,81 @@ class GenericWalker:
             and src == self.module
             and value is not None
             and value.type in ("arrow_function", "function_expression", "function")
+        )
+
+    def _require(self, node: ts.Node, src: str) -> bool:
+        """``const x = require('./x')``: an import (edge and local names), not a call."""
+        if self.language not in _JS:
+            return False
+        source = lang_js.require_source(node.child_by_field_name("value"))
+        pattern = node.child_by_field_name("name")
+        if source is None or pattern is None:
+            return False
+        self.references.append(Reference(src, "imports", source, node_line(node)))
+        self.imports.extend(lang_js.require_bindings(pattern, source))
+        return True
+
+    def _export(self, node: ts.Node, src: str) -> None:
+        entries, source = lang_js.export_entries(node)
+        self.exports.extend(entries)
+        if source is not None:
+            self.references.append(Reference(src, "imports", source, node_line(node)))
+
+    def _js_assignment(self, node: ts.Node, src: str, prefix: str, owner: str | None) -> None:
+        """``exports.x = function``, ``module.exports = f``, ``X.prototype.y = function``,
+        ``res.send = function``: the assigned function is a symbol (CommonJS has no other way
+        to define library functions); an exported identifier enters the export table."""
+        targets, value = lang_js.assignment_chain(node)
+        if value is None:
+            return
+        required = lang_js.require_source(value)
+        if required is not None:  # ``module.exports = require('./lib')``: a re-export
+            self.references.append(Reference(src, "imports", required, node_line(node)))
+            if any(node_text(t) == "module.exports" for t in targets):
+                self.exports.extend([("*", required), ("default", f"{required}#default")])
+            return
+        defined: str | None = None
+        for target in targets:
+            what = lang_js.assigned_member(target)
+            if what is None:
+                continue
+            if value.type == "identifier":
+                if what.export is not None:
+                    self.exports.append((what.export, node_text(value)))
+                continue
+            if value.type not in lang_js.FUNCTION_VALUES or defined is not None:
+                continue
+            own_name = node_text(value.child_by_field_name("name"))
+            name = own_name if what.export == "default" and own_name else what.name
+            kind: SymbolKind = "method" if what.owner else "function"
+            if value.type == "class":
+                kind = "class"
+            defined = f"{self.module}.{what.owner}.{name}" if what.owner else f"{prefix}.{name}"
+            if what.export is not None:
+                self.exports.append((what.export, name))
+            self._add_symbol(node, value, name, defined, kind)
+        if defined is None:
+            self._visit(node, src, prefix, owner)
+        else:
+            self._visit(value, defined, prefix, owner)
+
+    def _add_symbol(
+        self, node: ts.Node, value: ts.Node, name: str, qualname: str, kind: SymbolKind
+    ) -> None:
+        body = value.child_by_field_name("body")
+        self._arity[len(self.symbols)] = _arity(value.child_by_field_name("parameters"))
+        self.symbols.append(
+            Symbol(
+                self.path,
+                self.language,
+                name,
+                qualname,
+                kind,
+                decl_head(self.source, node, body),
+                self._doc(node.parent or node),
+                node_line(node),
+                node.end_point[0] + 1,
+            )
         )
 
     def _definition(
@@ -157,8 +280,14 @@ class GenericWalker:
             kind = "method"
         qualname = f"{owner}.{name}" if owner and kind == "method" else f"{prefix}.{name}"
         body = node.child_by_field_name("body")
+        params = node.child_by_field_name("parameters")
         if node.type == "variable_declarator":
-            body = (node.child_by_field_name("value") or node).child_by_field_name("body")
+            value = node.child_by_field_name("value") or node
+            body, params = (
+                value.child_by_field_name("body"),
+                value.child_by_field_name("parameters"),
+            )
+        self._arity[len(self.symbols)] = _arity(params)
         self.symbols.append(
             Symbol(
                 self.path,
@@ -286,7 +415,8 @@ class GenericWalker:
         )
         if node.type == "method_invocation" and obj is None and owner is not None:
             self_call = True  # Java: an unqualified method call is a call on ``this``
-        self.references.append(Reference(src, "calls", target, node_line(node), self_call))
+        arity = _arity(node.child_by_field_name("arguments"))
+        self.references.append(Reference(src, "calls", target, node_line(node), self_call, arity))
 
     def _import(self, node: ts.Node, src: str) -> None:
         line, lang = node_line(node), self.language
@@ -322,6 +452,27 @@ class GenericWalker:
                         self.imports.append((node_text(c), f"{source}#default"))
                     elif c.type == "namespace_import" and c.named_child_count:
                         self.imports.append((node_text(c.named_children[0]), source))
+
+
+def _arity(params: ts.Node | None) -> int:
+    """Parameters of a declaration or arguments of a call (comments are not counted)."""
+    if params is None:
+        return 0
+    return sum(1 for c in params.named_children if c.type not in _COMMENTS)
+
+
+def _renamed(sym: Symbol, qualname: str) -> Symbol:
+    return Symbol(
+        sym.path,
+        sym.language,
+        sym.name,
+        qualname,
+        sym.kind,
+        sym.signature,
+        sym.docstring,
+        sym.start_line,
+        sym.end_line,
+    )
 
 
 def _descendants(node: ts.Node, node_type: str) -> Iterator[ts.Node]:

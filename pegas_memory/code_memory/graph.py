@@ -15,135 +15,57 @@ unresolved edge, never dropped.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from pegas_memory.code_memory.flow import PythonFlow
-from pegas_memory.code_memory.model import Dependency, FileIndex, RefKind
+from pegas_memory.code_memory.flow_edges import python_dependencies
+from pegas_memory.code_memory.model import Dependency, FileIndex, Reference, RefKind, TargetKind
+from pegas_memory.code_memory.names import NameIndex
 
-__all__ = ["Dependency", "resolve"]
+__all__ = ["Dependency", "Step", "resolve"]
+
+Step = Callable[[int, int, str], None]
+"""Called with (done, total, message) at every step of resolution; it may raise (a cancelled or
+overdue index raises LimitExceeded there) and resolution stops at once."""
 
 
-def resolve(files: Sequence[FileIndex]) -> list[Dependency]:
-    """Resolve the references of ``files`` against each other; sorted, without duplicates."""
+def resolve(
+    files: Sequence[FileIndex],
+    *,
+    crates: Mapping[str, str] | None = None,
+    step: Step | None = None,
+) -> list[Dependency]:
+    """Resolve the references of ``files`` against each other; sorted, without duplicates.
+
+    ``crates`` names the Rust workspace crates (crate name -> directory of its Cargo.toml), so
+    ``use other_crate::x`` resolves into the repository. ``step`` sees progress (and can stop
+    the work) at least every few hundred files or a few thousand flow evaluations."""
     python = [f for f in files if f.language == "python"]
     others = [f for f in files if f.language != "python"]
     deps: set[Dependency] = set()
     if python:
-        deps.update(PythonFlow(python).dependencies())
+        deps.update(python_dependencies(PythonFlow(python, step=step)))
     if others:
-        deps.update(_resolve_by_name(others))
+        deps.update(_resolve_by_name(others, crates or {}, step))
     return sorted(deps, key=lambda d: (d.src, d.line, d.kind, d.dst_name))
 
 
 # --- other languages: by syntax and name -------------------------------------------------------
 
-_FAMILY = {"typescript": "js", "tsx": "js", "javascript": "js"}
-_TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
-_JS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+_STEP_FILES = 200
 
 
-class _NameIndex:
-    """The repository's symbols by name, by owner and by module, for resolution by syntax."""
-
-    def __init__(self, files: Sequence[FileIndex]) -> None:
-        self.by_name: dict[tuple[str, str], list[str]] = defaultdict(list)
-        self.members: dict[str, dict[str, str]] = defaultdict(dict)  # owner -> name -> qualname
-        self.types: set[str] = set()
-        self.modules: set[str] = set()
-        self.qualnames: set[str] = set()
-        for f in files:
-            family = _FAMILY.get(f.language, f.language)
-            self.modules.add(f.module)
-            for s in f.symbols:
-                self.qualnames.add(s.qualified_name)
-                if s.kind == "module" and s.qualified_name == f.module:
-                    continue
-                self.by_name[(family, s.name)].append(s.qualified_name)
-                owner = s.qualified_name.rpartition(".")[0]
-                self.members[owner].setdefault(s.name, s.qualified_name)
-                if s.kind in _TYPE_KINDS:
-                    self.types.add(s.qualified_name)
-        # Dotted spellings of every owner (Java packages, Go package directories, Rust and JS
-        # module paths) for imports written as ``com.ex.Foo``, ``github.com/x/repo/pkg`` or
-        # ``crate::util::helper``.
-        self.dotted: dict[str, list[str]] = defaultdict(list)
-        for name in self.qualnames | set(self.members):
-            self.dotted[name.replace("/", ".")].append(name)
-        self.parents: dict[str, list[str]] = defaultdict(list)
-
-    def unique(self, family: str, name: str) -> str | None:
-        found = self.by_name.get((family, name), [])
-        return found[0] if len(found) == 1 else None
-
-    def member(self, owner: str, name: str) -> str | None:
-        """``name`` defined in ``owner`` or, breadth first, in the types it extends."""
-        queue, seen = [owner], {owner}
-        while queue:
-            current = queue.pop(0)
-            found = self.members.get(current, {}).get(name)
-            if found is not None:
-                return found
-            for parent in self.parents.get(current, []):
-                if parent not in seen:
-                    seen.add(parent)
-                    queue.append(parent)
-        return None
-
-    def enclosing_type(self, qualname: str) -> str | None:
-        current = qualname
-        while current:
-            if current in self.types:
-                return current
-            current = current.rpartition(".")[0]
-        return None
-
-    def import_target(self, f: FileIndex, target: str) -> str | None:
-        """The repository module, package or symbol an import names, or None when external."""
-        if _FAMILY.get(f.language) == "js":
-            return self._js_import(f, target)
-        dotted = target.replace("::", ".").replace("/", ".").removesuffix(".*")
-        while dotted.startswith(("crate.", "self.", "super.")):
-            dotted = dotted.partition(".")[2]
-        if dotted in self.dotted:
-            return self.dotted[dotted][0]
-        # A unique repository name that ends the import (Rust ``crate::util::helper`` for
-        # ``src/util.helper``) or that the import ends with (a Go module path).
-        hits = {
-            names[0]
-            for known, names in self.dotted.items()
-            if known.endswith("." + dotted) or dotted.endswith("." + known)
-        }
-        return hits.pop() if len(hits) == 1 else None
-
-    def _js_import(self, f: FileIndex, target: str) -> str | None:
-        source, _, name = target.partition("#")
-        if not source.startswith("."):
-            return None  # a package from node_modules
-        parts = f.module.split("/")[:-1]
-        for piece in source.split("/"):
-            if piece == "..":
-                parts = parts[:-1]
-            elif piece not in (".", ""):
-                parts.append(piece)
-        path = "/".join(parts)
-        for suffix in _JS_SUFFIXES:
-            path = path.removesuffix(suffix)
-        for module in (path, f"{path}/index"):
-            if module in self.modules:
-                if not name:
-                    return module
-                return self.members.get(module, {}).get(name)
-        return None
-
-
-def _resolve_by_name(files: Sequence[FileIndex]) -> list[Dependency]:
-    index = _NameIndex(files)
+def _resolve_by_name(
+    files: Sequence[FileIndex], crates: Mapping[str, str], step: Step | None
+) -> list[Dependency]:
+    index = NameIndex(files, crates)
     deps: list[Dependency] = []
+    total = 2 * len(files)
     # Base types first: self/this calls look members up along them.
-    for f in files:
-        family = _FAMILY.get(f.language, f.language)
-        local = {s.name: s.qualified_name for s in f.symbols if s.qualified_name != f.module}
+    for n, f in enumerate(files):
+        if step is not None and n % _STEP_FILES == 0:
+            step(n, total, f"resolving dependencies: base types, file {n + 1} of {len(files)}")
+        local = index.local(f)
         imports = dict(f.imports)
         for ref in f.references:
             if ref.kind != "inherits":
@@ -153,71 +75,97 @@ def _resolve_by_name(files: Sequence[FileIndex]) -> list[Dependency]:
             if dst is None and name in imports:
                 dst = index.import_target(f, imports[name])
             if dst is None:
-                dst = index.unique(family, name)
+                dst = index.same_package(f, name) or index.unique(f, name)
             if dst is not None:
                 index.parents[ref.src_qualified_name].append(dst)
             deps.append(_dep(ref.src_qualified_name, "inherits", ref.target, dst, ref.line))
-    for f in files:
-        family = _FAMILY.get(f.language, f.language)
-        local = {s.name: s.qualified_name for s in f.symbols if s.qualified_name != f.module}
+    for n, f in enumerate(files):
+        if step is not None and n % _STEP_FILES == 0:
+            step(len(files) + n, total, f"resolving dependencies: file {n + 1} of {len(files)}")
+        local = index.local(f)
         imports = dict(f.imports)
         for ref in f.references:
             if ref.kind == "imports":
                 dst = index.import_target(f, ref.target)
-                deps.append(_dep(ref.src_qualified_name, "imports", ref.target, dst, ref.line))
-            elif ref.kind == "calls":
-                dst = _call_target(
-                    index,
-                    f,
-                    family,
-                    local,
-                    imports,
-                    ref.target,
-                    ref.self_call,
-                    ref.src_qualified_name,
+                kind: TargetKind = "external"
+                if dst is None and index.is_internal_import(f, ref.target):
+                    kind = "unresolved"  # a workspace crate or relative path we cannot follow
+                deps.append(
+                    _dep(ref.src_qualified_name, "imports", ref.target, dst, ref.line, kind)
                 )
-                deps.append(_dep(ref.src_qualified_name, "calls", ref.target, dst, ref.line))
+            elif ref.kind == "calls":
+                dst, kind = _call_target(index, f, local, imports, ref.target, ref)
+                deps.append(_dep(ref.src_qualified_name, "calls", ref.target, dst, ref.line, kind))
     return deps
 
 
 def _call_target(
-    index: _NameIndex,
+    index: NameIndex,
     f: FileIndex,
-    family: str,
     local: dict[str, str],
     imports: dict[str, str],
     written: str,
-    self_call: bool,
-    src: str,
-) -> str | None:
+    ref: Reference,
+) -> tuple[str | None, TargetKind]:
     """Where a call as written lands: the enclosing type's members for this/self calls, the
-    file's own definitions, what it imported, then a name defined once in the repository."""
+    file's own definitions, what it imported, then (bare names only) a name defined once in the
+    repository. A call on a receiver whose type is unknown (``x.unwrap()``) stays unresolved:
+    guessing "the only method of that name" sends library calls to unrelated methods."""
     parts = written.replace("::", ".").split(".")
     name, head = parts[-1], parts[0]
-    if self_call:
+    arity, src = ref.arity, ref.src_qualified_name
+    if ref.self_call:
         owner = index.enclosing_type(src)
-        dst = index.member(owner, name) if owner is not None else None
-    elif len(parts) == 1:
-        dst = local.get(name)
+        dst = index.member(owner, name, arity) if owner is not None else None
+        return dst, "internal" if dst else "unresolved"
+    if len(parts) == 1:
+        dst = index.local_member(f, local, name, arity)
         if dst is None and name in imports:
-            return index.import_target(f, imports[name])
+            target = index.import_target(f, imports[name])
+            if target is not None and target in index.modules:
+                target = index.export_of(target, "default")  # ``const f = require('./f'); f()``
+            if target is not None:
+                return target, "internal"
+            return None, "unresolved" if index.is_internal_import(f, imports[name]) else "external"
         if dst is None and f.language == "go":
             # Go: the other files of the package see this file's names without an import.
-            dst = index.members.get(src.partition(".")[0], {}).get(name)
-    elif head in local:
-        dst = index.member(local[head], name)
-    elif head in imports:
+            dst = index.members.get(src.partition(".")[0], {}).get(name, [None])[0]
+        if dst is None:
+            dst = index.same_package(f, name) or index.unique(f, name)
+        return dst, "internal" if dst else "unresolved"
+    if head in local and len(parts) == 2:
+        dst = index.member(local[head], name, arity)
+        return dst, "internal" if dst else "unresolved"
+    if head in imports and len(parts) == 2:
         module = index.import_target(f, imports[head])
-        # A member of an external package (``fmt.Println``) is external, whatever its name.
-        return index.member(module, name) if module is not None else None
-    elif "::" in written or head[:1].isupper():
-        return None  # a path or a type from outside the repository (``String::new``, ``Math.abs``)
-    else:
-        dst = None
-    return dst if dst is not None else index.unique(family, name)
+        if module is None:
+            internal = index.is_internal_import(f, imports[head])
+            return None, "unresolved" if internal else "external"
+        dst = index.member(module, name, arity) or index.export_of(module, name)
+        return dst, "internal" if dst else "unresolved"
+    if len(parts) == 2 and head[:1].isupper():
+        owner = index.same_package(f, head)
+        if owner is not None:
+            dst = index.member(owner, name, arity)
+            return dst, "internal" if dst else "unresolved"
+    if "::" in written and f.language == "rust":
+        dst = index.rust_path(f, written)
+        if dst is not None:
+            return dst, "internal"
+    if "::" in written or head[:1].isupper():
+        # A path or a type from outside the repository (``String::new``, ``Math.abs``).
+        return None, "external"
+    return None, "unresolved"
 
 
-def _dep(src: str, kind: RefKind, written: str, dst: str | None, line: int) -> Dependency:
+def _dep(
+    src: str,
+    kind: RefKind,
+    written: str,
+    dst: str | None,
+    line: int,
+    target_kind: TargetKind = "external",
+) -> Dependency:
     if dst is not None:
         return Dependency(src, kind, dst, dst, line, "internal")
-    return Dependency(src, kind, written, None, line, "external")
+    return Dependency(src, kind, written, None, line, target_kind)

@@ -23,6 +23,7 @@ Choices a newcomer may question:
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections import OrderedDict, defaultdict
@@ -62,6 +63,9 @@ from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.text import raw_hash
 
 Progress = Callable[[float, float, str], None]
+Check = Callable[[], None]
+"""Called at every step of an index; raises (LimitExceeded for a deadline, a cancel) to stop it.
+The transaction is rolled back then: nothing of the stopped index stays written or open."""
 
 MAX_REPO_NAME = 200
 MAX_PATH_CHARS = 4_096
@@ -221,6 +225,7 @@ class CodeMemory:
         repo: str | None = None,
         progress: Progress | None = None,
         force: bool = False,
+        check: Check | None = None,
     ) -> StoreCodeResult:
         """Index a file, a directory or a repository root, incrementally (see the module doc).
 
@@ -228,9 +233,16 @@ class CodeMemory:
         whose output may differ for the same bytes).
         Raises SecurityRefused (outside the ingest roots), IngestError (no such path), InvalidInput
         (bad repo name, repo rooted elsewhere), LimitExceeded (too many files); writes nothing
-        then."""
+        then. `check`, when given, is called at every step (each file, each batch of resolution
+        work, each write); whatever it raises stops the index and rolls its transaction back."""
         started = time.monotonic()
-        say = progress or (lambda done, total, message: None)
+        report = progress or (lambda done, total, message: None)
+
+        def say(done: float, total: float, message: str) -> None:
+            if check is not None:
+                check()
+            report(done, total, message)
+
         if repo is not None:
             repo = repo.strip()
             if not repo or len(repo) > MAX_REPO_NAME or "\x00" in repo:
@@ -243,7 +255,7 @@ class CodeMemory:
         scope = self._resolve_path(path)
         target = self._target(scope, repo)
         warnings: list[str] = []
-        sources, skipped = self._read_scope(target, warnings)
+        sources, skipped = self._read_scope(target, warnings, say)
         say(0, max(1, len(sources)), f"read {len(sources)} files of {target.repo}")
         with self.db.transaction() as conn:
             conn.execute(Q.lock_repo, (f"pm_code_repo:{target.repo}",))
@@ -296,7 +308,9 @@ class CodeMemory:
             )
         return _Target(repo=repo, root=root, scope=scope, is_file=is_file)
 
-    def _read_scope(self, target: _Target, warnings: list[str]) -> tuple[list[_Source], int]:
+    def _read_scope(
+        self, target: _Target, warnings: list[str], say: Progress
+    ) -> tuple[list[_Source], int]:
         """The indexable files of the scope, read and hashed, and the number skipped."""
         if target.is_file:
             data = target.scope.read_bytes()
@@ -314,6 +328,8 @@ class CodeMemory:
             return [_Source(target.rel(target.scope), data, raw_hash(data))], 0
         sources: list[_Source] = []
         for file in iter_source_files(target.scope, max_file_bytes=self.max_file_bytes):
+            if len(sources) % 200 == 0:
+                say(0, 1, f"reading files: {len(sources)} so far")
             if len(sources) >= self.max_files:
                 raise LimitExceeded(
                     f"{target.scope} holds more than {self.max_files:,} source files; index a "
@@ -470,6 +486,7 @@ class CodeMemory:
             removed.extend(plan.deletes)
             moved.extend(plan.moved)
         say(len(everything), total, "writing symbols")
+        crates = _cargo_crates(target.root, [s.rel for s in everything])
         result.stale_atoms = retire_symbols(conn, repo, doc_id, removed)
         digests = {s.rel: s.digest for s in everything}
         updated = write_symbols(conn, repo, digests, inserts, updates, moved)
@@ -484,7 +501,14 @@ class CodeMemory:
         ids: dict[str, int] = {}
         for r in conn.execute(Q.symbol_ids_by_name, (repo,)).fetchall():
             ids.setdefault(r["qualified_name"], int(r["id"]))  # first definition wins
-        wanted = dependency_rows(resolve(list(indexes.values())), ids)
+
+        def step(done: int, work: int, message: str) -> None:
+            say(len(everything) + done / max(work, 1), total, message)
+
+        deps = resolve(list(indexes.values()), crates=crates, step=step)
+        say(len(everything) + 1, total, "writing dependencies")
+        wanted = dependency_rows(deps, ids)
+        del deps
         old_deps = [
             StoredDep(
                 int(r["id"]),
@@ -498,6 +522,29 @@ class CodeMemory:
         write_dependencies(conn, repo, dep_plan)
         result.dependencies_added = len(dep_plan.inserts)
         result.dependencies_removed = len(dep_plan.deletes)
+
+
+_CRATE_NAME = re.compile(r'^\s*name\s*=\s*"([^"]+)"', re.MULTILINE)
+
+
+def _cargo_crates(root: Path, paths: Sequence[str]) -> dict[str, str]:
+    """Workspace crate name -> its directory, from the Cargo.toml next to each ``src/`` that
+    holds indexed Rust files (the ``[package]`` name, read with a regex: no TOML dependency)."""
+    dirs = {rel.rpartition("/src/")[0] for rel in paths if rel.endswith(".rs") and "/src/" in rel}
+    if any(rel.startswith("src/") and rel.endswith(".rs") for rel in paths):
+        dirs.add("")
+    out: dict[str, str] = {}
+    for d in sorted(dirs):
+        manifest = root / d / "Cargo.toml"
+        try:
+            text = manifest.read_text("utf-8", "replace")[:20_000]
+        except OSError:
+            continue
+        section = text.partition("[package]")[2].partition("\n[")[0]
+        found = _CRATE_NAME.search(section)
+        if found:
+            out[found.group(1)] = d
+    return out
 
 
 def _under(rel: str, prefix: str, exact: bool) -> bool:

@@ -62,6 +62,7 @@ class Reference:
     target: str
     line: int
     self_call: bool = False
+    arity: int | None = None  # arguments of a call, for overloads (None: not counted)
 
 
 # Python flow facts: a tiny expression language, enough to follow functions, classes, modules and
@@ -184,6 +185,7 @@ class Return:
     scope: str
     value: Expr
     value_scope: str | None = None  # where ``value`` is evaluated when not ``scope`` (annotations)
+    line: int = 0  # 0: not a statement of its own (an annotation, a lambda body)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +229,8 @@ class FileIndex:
     scopes: tuple[Scope, ...] = ()
     facts: tuple[Fact, ...] = ()
     imports: tuple[tuple[str, str], ...] = field(default=())  # (local alias, imported target)
+    # JavaScript/TypeScript: (exported name, a local name | ``source#name`` | a ``*`` source).
+    exports: tuple[tuple[str, str], ...] = field(default=())
 
 
 @dataclass(frozen=True, slots=True)

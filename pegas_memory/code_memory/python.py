@@ -188,7 +188,7 @@ class PythonWalker:
                     self._expr(child, scope)
         elif t == "return_statement":
             for child in node.named_children:
-                self.facts.append(Return(scope, self._expr(child, scope)))
+                self.facts.append(Return(scope, self._expr(child, scope), line=node_line(node)))
         elif t in ("import_statement", "import_from_statement"):
             self._import(node, scope)
         elif t == "for_statement":
@@ -362,9 +362,11 @@ class PythonWalker:
         if module_node is None:
             return
         module = self._absolute(module_node)
+        if module and module != self.module:
+            # ``from X import y`` depends on module X as well as on y: module-level edges.
+            self.references.append(Reference(scope, "imports", module, line))
         if any(c.type == "wildcard_import" for c in node.children):
             self._stars.append(module)
-            self.references.append(Reference(scope, "imports", module, line))
             self.imports.append(("*", module))
             return
         for item in node.children_by_field_name("name"):
@@ -547,7 +549,7 @@ class PythonWalker:
             return value
         if t == "yield":
             value = self._expr(node.named_children[0], scope) if node.named_child_count else UNKNOWN
-            self.facts.append(Return(scope, value))
+            self.facts.append(Return(scope, value, line=node_line(node)))
             return UNKNOWN
         for child in node.named_children:
             self._expr(child, scope)

@@ -228,6 +228,7 @@ def extract_file(path: str, source: bytes, *, module: str | None = None) -> File
         tuple(walker.references),
         has_errors=root.has_error,
         imports=tuple(walker.imports),
+        exports=tuple(walker.exports),
     )
 
 

@@ -1,0 +1,47 @@
+"""The edges of a Python call analysis: run :class:`code_memory.flow.PythonFlow` and turn what
+it found (and could not follow) into :class:`Dependency` rows: calls, imports, inherits."""
+
+from __future__ import annotations
+
+from pegas_memory.code_memory.flow import PythonFlow
+from pegas_memory.code_memory.flow_rules import fallback_calls, value_deps
+from pegas_memory.code_memory.model import Dependency, Expr
+
+__all__ = ["import_dep", "python_dependencies"]
+
+
+def python_dependencies(self: PythonFlow) -> list[Dependency]:
+    """Run the analysis and return the Python files' calls, imports and inherits edges."""
+    self.run()
+    deps = [
+        Dependency(src, "calls", name, name if kind == "internal" else None, line, kind)
+        for src, name, line, kind in self.calls
+    ]
+    deps += fallback_calls(self.facts, self.resolved_sites)
+    for n, f in enumerate(self.files):
+        if self.step is not None and n % 500 == 0:
+            self.step(n, len(self.files), f"resolving dependencies: Python file {n + 1}")
+        bases: dict[str, list[Expr]] = {s.qualname: list(s.bases) for s in f.scopes}
+        for ref in f.references:
+            if ref.kind == "imports":
+                deps.append(import_dep(self, ref.src_qualified_name, ref.target, ref.line))
+            elif ref.kind == "inherits" and bases.get(ref.src_qualified_name):
+                expr = bases[ref.src_qualified_name].pop(0)
+                info = self.scopes[ref.src_qualified_name]
+                values = self.eval(expr, info.parent or info.qualname)
+                deps.extend(
+                    value_deps(ref.src_qualified_name, "inherits", values, ref.target, ref.line)
+                )
+    return deps
+
+
+def import_dep(self: PythonFlow, src: str, target: str, line: int) -> Dependency:
+    if target in self.modules or target in self.kinds:
+        return Dependency(src, "imports", target, target, line, "internal")
+    module, _, name = target.rpartition(".")
+    if module in self.packages:
+        values = self.module_attr(module, name)
+        internal = sorted(v[2:] for v in values if v[0] in "cfm" and v[2:] in self.kinds)
+        if internal:
+            return Dependency(src, "imports", internal[0], internal[0], line, "internal")
+    return Dependency(src, "imports", target, None, line, "external")

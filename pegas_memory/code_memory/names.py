@@ -1,0 +1,338 @@
+"""The repository's names, indexed once, for resolution by syntax (JS/TS, Go, Rust, Java).
+
+Every lookup the resolver makes is a dictionary probe or a walk of a path's few segments:
+members by owner (all same-named definitions, overloads included, in line order), dotted
+spellings and every dotted suffix of them (Go module paths, Java packages), the JS/TS export
+tables (``module.exports``, ``export default``, re-exports) and the Rust crate roots (workspace
+crates by name). Import answers are memoised per (language family, directory, target): an
+import written in a thousand files is resolved once. Pure logic: no parsing, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import PurePosixPath
+
+from pegas_memory.code_memory.model import FileIndex
+
+FAMILY = {"typescript": "js", "tsx": "js", "javascript": "js"}
+_TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
+_JS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".d")
+_MAX_HOPS = 6  # re-exports followed before giving up (export cycles exist)
+
+
+def base_name(qualname: str) -> str:
+    """``Gson.fromJson#2@40`` -> ``Gson.fromJson``: the name without overload marks."""
+    return qualname.partition("#")[0].partition("@")[0]
+
+
+def _arity_of(qualname: str) -> int | None:
+    mark = qualname.partition("#")[2].partition("@")[0]
+    return int(mark) if mark.isdigit() else None
+
+
+class NameIndex:
+    """The repository's symbols by name, by owner and by module, for resolution by syntax."""
+
+    def __init__(self, files: Sequence[FileIndex], crates: Mapping[str, str]) -> None:
+        self.by_name: dict[tuple[str, str], list[str]] = defaultdict(list)
+        self.members: dict[str, dict[str, list[str]]] = defaultdict(dict)
+        self.types: set[str] = set()
+        self.modules: set[str] = set()
+        self.qualnames: set[str] = set()
+        self.exports: dict[str, list[tuple[str, str]]] = {}
+        self.imports_of: dict[str, dict[str, str]] = {}
+        self.packages: dict[str, str] = {}  # Java file module -> package
+        for f in files:
+            family = FAMILY.get(f.language, f.language)
+            self.modules.add(f.module)
+            if f.exports:
+                self.exports[f.module] = list(f.exports)
+            self.imports_of[f.module] = dict(f.imports)
+            for s in f.symbols:
+                self.qualnames.add(s.qualified_name)
+                if s.kind == "module" and s.qualified_name == f.module:
+                    continue
+                owner = base_name(s.qualified_name).rpartition(".")[0]
+                self.by_name[(family, s.name)].append(s.qualified_name)
+                self.members[owner].setdefault(s.name, []).append(s.qualified_name)
+                if s.kind in _TYPE_KINDS:
+                    self.types.add(s.qualified_name)
+                    if f.language == "java":
+                        self.packages.setdefault(f.module, owner)
+        # Dotted spellings of every owner and symbol, and each of their dotted suffixes.
+        self.dotted: dict[str, str] = {}
+        self.suffixes: dict[str, set[str]] = defaultdict(set)
+        for name in sorted(self.qualnames | set(self.members)):
+            dotted = name.replace("/", ".")
+            self.dotted.setdefault(dotted, name)
+            parts = dotted.split(".")
+            for i in range(1, len(parts)):
+                self.suffixes[".".join(parts[i:])].add(self.dotted[dotted])
+        self.parents: dict[str, list[str]] = defaultdict(list)
+        self._crate_roots = _crate_roots(files, crates)
+        self._memo: dict[tuple[str, str, str], str | None] = {}
+
+    # -- members --
+
+    def local(self, f: FileIndex) -> dict[str, str]:
+        """The file's own definitions by name (the first of each name)."""
+        out: dict[str, str] = {}
+        for s in f.symbols:
+            if s.qualified_name != f.module:
+                out.setdefault(s.name, s.qualified_name)
+        return out
+
+    def local_member(
+        self, f: FileIndex, local: Mapping[str, str], name: str, arity: int | None
+    ) -> str | None:
+        first = local.get(name)
+        if first is None:
+            return None
+        owner = base_name(first).rpartition(".")[0]
+        return self._pick(self.members.get(owner, {}).get(name, [first]), arity)
+
+    def unique(self, f: FileIndex, name: str) -> str | None:
+        """The one definition of ``name`` in the repository (overloads of one method count
+        once), for a bare call nothing else explains."""
+        found = self.by_name.get((FAMILY.get(f.language, f.language), name), [])
+        return found[0] if found and len({base_name(q) for q in found}) == 1 else None
+
+    def same_package(self, f: FileIndex, name: str) -> str | None:
+        """Java: a type of the file's own package, which needs no import."""
+        package = self.packages.get(f.module)
+        if package is None:
+            return None
+        found = self.members.get(package, {}).get(name)
+        return found[0] if found else None
+
+    @staticmethod
+    def _pick(found: Sequence[str], arity: int | None) -> str | None:
+        if not found:
+            return None
+        if len(found) > 1 and arity is not None:
+            exact = [q for q in found if _arity_of(q) == arity]
+            if exact:
+                return exact[0]
+        return found[0]
+
+    def member(self, owner: str, name: str, arity: int | None = None) -> str | None:
+        """``name`` defined in ``owner`` or, breadth first, in the types it extends; among
+        overloads the one taking ``arity`` arguments."""
+        queue, seen = [owner], {owner}
+        while queue:
+            current = queue.pop(0)
+            found = self.members.get(current, {}).get(name)
+            if found:
+                return self._pick(found, arity)
+            for parent in self.parents.get(current, []):
+                if parent not in seen:
+                    seen.add(parent)
+                    queue.append(parent)
+        return None
+
+    def enclosing_type(self, qualname: str) -> str | None:
+        current = base_name(qualname)
+        while current:
+            if current in self.types:
+                return current
+            current = current.rpartition(".")[0]
+        return None
+
+    def export_of(self, module: str, name: str) -> str | None:
+        """What JS/TS module ``module`` exports as ``name``, following re-exports."""
+        return self._export(module, name, _MAX_HOPS)
+
+    def _export(self, module: str, name: str, hops: int) -> str | None:
+        if hops <= 0:
+            return None
+        found = self.members.get(module, {}).get(name)
+        if found and name != "default":
+            return found[0]
+        stars: list[str] = []
+        for exported, target in self.exports.get(module, ()):
+            if exported == "*":
+                stars.append(target)
+            elif exported == name:
+                source, sep, orig = target.partition("#")
+                if not sep:  # a local name of the module, or a name it imported
+                    local = self.members.get(module, {}).get(target)
+                    if local:
+                        return local[0]
+                    imported = self.imports_of.get(module, {}).get(target)
+                    if imported is None:
+                        return None
+                    source, sep, orig = imported.partition("#")
+                    other = self._js_module(module, source)
+                    if other is None:
+                        return None
+                    return self._export(other, orig, hops - 1) if sep else other
+                other = self._js_module(module, source)
+                return self._export(other, orig, hops - 1) if other else None
+        for source in stars:
+            other = self._js_module(module, source)
+            hit = self._export(other, name, hops - 1) if other else None
+            if hit is not None:
+                return hit
+        return None
+
+    # -- imports --
+
+    def is_internal_import(self, f: FileIndex, target: str) -> bool:
+        """Whether an import names the repository itself (a relative JS path, ``crate::``, a
+        workspace crate), so a miss is "unresolved", not "external"."""
+        if FAMILY.get(f.language) == "js":
+            return target.startswith(".")
+        if f.language == "rust":
+            first = target.split("::", 1)[0]
+            return first in ("crate", "self", "super") or first in self._crate_roots
+        return False
+
+    def import_target(self, f: FileIndex, target: str) -> str | None:
+        """The repository module, package or symbol an import names, or None when external."""
+        family = FAMILY.get(f.language, f.language)
+        where = f.module.rpartition("/")[0] if family in ("js", "rust") else ""
+        key = (
+            family,
+            where if family == "js" or target.startswith(("self", "super")) else "",
+            target,
+        )
+        if f.language == "rust" and target.startswith("crate"):
+            key = (family, self._crate_of(f.path) or "", target)
+        if key not in self._memo:
+            self._memo[key] = self._import_target(f, target)
+        return self._memo[key]
+
+    def _import_target(self, f: FileIndex, target: str) -> str | None:
+        if FAMILY.get(f.language) == "js":
+            source, _, name = target.partition("#")
+            module = self._js_module(f.module, source)
+            if module is None or not name:
+                return module
+            return self.export_of(module, name)
+        if f.language == "rust":
+            hit = self.rust_path(f, target)
+            if hit is not None or self.is_internal_import(f, target):
+                return hit
+        dotted = target.replace("::", ".").replace("/", ".").removesuffix(".*")
+        while dotted.startswith(("crate.", "self.", "super.")):
+            dotted = dotted.partition(".")[2]
+        if dotted in self.dotted:
+            return self.dotted[dotted]
+        # A unique repository name that ends the import (Rust ``crate::util::helper`` for
+        # ``src/util.helper``) or that the import ends with (a Go module path).
+        hits = set(self.suffixes.get(dotted, ()))
+        parts = dotted.split(".")
+        for i in range(1, len(parts)):
+            known = self.dotted.get(".".join(parts[i:]))
+            if known is not None:
+                hits.add(known)
+        return hits.pop() if len(hits) == 1 else None
+
+    def _js_module(self, from_module: str, source: str) -> str | None:
+        if not source.startswith("."):
+            return None  # a package from node_modules
+        parts = from_module.split("/")[:-1]
+        for piece in source.split("/"):
+            if piece == "..":
+                parts = parts[:-1]
+            elif piece not in (".", ""):
+                parts.append(piece)
+        path = "/".join(parts)
+        for suffix in _JS_SUFFIXES:
+            path = path.removesuffix(suffix)
+        for module in (path, f"{path}/index"):
+            if module in self.modules:
+                return module
+        return None
+
+    # -- Rust paths --
+
+    def _crate_of(self, path: str) -> str | None:
+        best = None
+        for root in self._crate_roots.values():
+            if (path.startswith(root + "/") or not root) and (
+                best is None or len(root) > len(best)
+            ):
+                best = root
+        return best
+
+    def rust_path(self, f: FileIndex, written: str, hops: int = _MAX_HOPS) -> str | None:
+        """A ``crate::a::b``, ``self::x``, ``super::x`` or ``other_crate::x`` path: the module
+        file, then its members, then (``pub use``) what the module re-exports under that name."""
+        segs = [s for s in written.replace("::*", "").split("::") if s]
+        if not segs or hops <= 0:
+            return None
+        here = PurePosixPath(f.module)
+        module_dir = here.parent if here.name in ("mod", "lib", "main") else here
+        root: str | None
+        if segs[0] == "crate":
+            root = self._crate_of(f.path)
+            segs = segs[1:]
+        elif segs[0] == "self":
+            root, segs = module_dir.as_posix(), segs[1:]
+        elif segs[0] == "super":
+            up = module_dir
+            while segs and segs[0] == "super":
+                up, segs = up.parent, segs[1:]
+            root = up.as_posix()
+        elif segs[0] in self._crate_roots:
+            root, segs = self._crate_roots[segs[0]], segs[1:]
+        else:
+            return None
+        if root is None:
+            return None
+        return self._rust_lookup(root, segs, hops)
+
+    def _rust_lookup(self, root: str, segs: list[str], hops: int) -> str | None:
+        prefix = f"{root}/" if root and root != "." else ""
+        for k in range(len(segs), -1, -1):
+            mod_path = prefix + "/".join(segs[:k])
+            candidates = [f"{mod_path}/mod", mod_path] if k else []
+            candidates += [f"{prefix}lib", f"{prefix}main", f"{prefix}mod"] if not k else []
+            for module in candidates:
+                if module.rstrip("/") not in self.modules:
+                    continue
+                module = module.rstrip("/")
+                rest = segs[k:]
+                if not rest:
+                    return module
+                qualname = ".".join([module, *rest])
+                if qualname in self.qualnames:
+                    return qualname
+                if len(rest) == 1:  # ``pub use inner::Thing;`` in that module
+                    again = self.imports_of.get(module, {}).get(rest[0])
+                    if again is not None:
+                        there = FileIndex(module + ".rs", "rust", module, "", (), ())
+                        return self.rust_path(there, again, hops - 1)
+        return None
+
+
+def _crate_roots(files: Sequence[FileIndex], crates: Mapping[str, str]) -> dict[str, str]:
+    """Crate name (``-`` as ``_``) -> the directory of its lib.rs/main.rs. Named from
+    ``crates`` (Cargo.toml) when the root lies under a crate's directory, else after the
+    directory above ``src``."""
+    roots: list[str] = []
+    for f in files:
+        p = PurePosixPath(f.path)
+        if f.language == "rust" and p.name in ("lib.rs", "main.rs"):
+            roots.append(p.parent.as_posix() if p.parent.as_posix() != "." else "")
+    out: dict[str, str] = {}
+    for root in sorted(set(roots), key=lambda r: (r.endswith("/bin"), len(r))):
+        named = None
+        for name, directory in crates.items():
+            d = directory.strip("/")
+            inside = root == d or root.startswith(d + "/") or d in ("", ".")
+            if inside and (named is None or len(d) > len(named[1])):
+                named = (name, d)
+        if named is not None:
+            name = named[0]
+        else:
+            parts = PurePosixPath(root).parts
+            if len(parts) >= 2 and parts[-1] == "src":
+                name = parts[-2]
+            else:
+                name = parts[-1] if parts else "crate"
+        out.setdefault(name.replace("-", "_"), root)
+    return out
