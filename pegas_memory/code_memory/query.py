@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -27,6 +27,9 @@ from pegas_memory.memgraph_store.cypher import Direction, GraphPath, PathEdge
 from pegas_memory.outbox.projection import chunks, load_rows
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.runtime import ProjectionRuntime
+
+if TYPE_CHECKING:
+    from pegas_memory.requests import CodeGraphRequest, CodeSearchRequest
 
 Relation = Literal[
     "callers", "callees", "imports", "imported_by", "inherits", "inherited_by", "neighbourhood"
@@ -213,20 +216,13 @@ class CodeQuery:
         self.runtime = runtime
 
     # ------------------------------------------------------------------ search
-    def search(
-        self,
-        query: str,
-        *,
-        repo: str | None = None,
-        path_prefix: str | None = None,
-        language: str | None = None,
-        kinds: Sequence[str] = (),
-        limit: int = 20,
-        offset: int = 0,
-    ) -> CodeSearchResult:
+    def search(self, request: CodeSearchRequest) -> CodeSearchResult:
         """Ranked symbols whose names, qualified names, signatures or docstrings match `query`.
 
         Raises InvalidInput for an empty query, unknown kinds or out-of-range limit/offset."""
+        query, repo, path_prefix = request.query, request.repo, request.path_prefix
+        language, kinds = request.language, request.kinds
+        limit, offset = request.limit, request.offset
         query = _text_arg(query, "query", MAX_QUERY_CHARS).strip()
         words = list(dict.fromkeys(identifier_words(query)))[:MAX_WORDS]
         if not words:
@@ -288,21 +284,14 @@ class CodeQuery:
         return row is not None
 
     # ------------------------------------------------------------------ graph
-    def graph(
-        self,
-        *,
-        repo: str,
-        symbol: str | None = None,
-        symbol_id: int | None = None,
-        relation: str = "neighbourhood",
-        depth: int = 1,
-        limit: int = 50,
-        offset: int = 0,
-        build: bool = False,
-    ) -> CodeGraphResult:
+    def graph(self, request: CodeGraphRequest) -> CodeGraphResult:
         """Paths of 1..depth dependency edges around one symbol (see the module doc).
 
         Raises InvalidInput (bad arguments), NotFound (unknown repo or symbol)."""
+        repo, symbol, symbol_id, relation = (
+            request.repo, request.symbol, request.symbol_id, request.relation
+        )
+        depth, limit, offset, build = request.depth, request.limit, request.offset, request.build
         repo = _text_arg(repo, "repo", 200)
         if relation not in RELATIONS:
             raise InvalidInput(f"relation must be one of {', '.join(RELATIONS)}; got {relation!r}")
