@@ -3,30 +3,24 @@
 A tool whose arguments cross several layers (MCP tool -> service -> component -> query) declares
 them once here instead of once per layer. The models are frozen and forbid unknown fields; their
 enumerations come from the one place that defines them (presets from `search.hybrid.PRESETS`,
-ingest kinds from `ingest.sources.KINDS`, code relations from `code_memory.query`), checked at
-import so that a preset added there cannot silently miss here. Range checks stay where they were
-(in the service and the components), so a Python caller gets the same InvalidInput as before; a
-value outside a Literal becomes InvalidInput too, naming the field.
+ingest kinds from `ingest.sources.KINDS`), checked at import so that a preset added there
+cannot silently miss here. The code requests live with their relations in
+`code_memory.requests` and are re-exported. Range checks stay where they were (in the service
+and the components), so a Python caller gets the same InvalidInput as before; a value outside a
+Literal becomes InvalidInput too, naming the field.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal, get_args
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    ModelWrapValidatorHandler,
-    ValidationError,
-    model_validator,
-)
-
-from pegas_memory.code_memory.query import Relation
-from pegas_memory.errors import InvalidInput
+from pegas_memory.code_memory.requests import CodeGraphRequest, CodeSearchRequest
 from pegas_memory.ingest.sources import KINDS
 from pegas_memory.memgraph_store.cypher import Direction, NodeLabel
 from pegas_memory.models import Scope
 from pegas_memory.reasoning.rules import Op
+from pegas_memory.request_base import Request
 from pegas_memory.search.hybrid import PRESETS, SearchFilter
 
 # In the order the tools advertise them (their JSON schema enums), checked against the source.
@@ -36,35 +30,29 @@ SearchPreset = Literal[
 IngestKind = Literal["text", "markdown", "pdf", "epub", "web", "html"]
 
 
-def _same_names(alias: Any, source: object, what: str) -> None:
-    names = get_args(alias)
-    if set(names) != set(source) or len(names) != len(set(source)):  # type: ignore[call-overload]
+def _same_names(alias: Any, source: Iterable[str], what: str) -> None:
+    names, expected = get_args(alias), tuple(source)
+    if sorted(names) != sorted(expected):
         raise RuntimeError(
             f"the {what} Literal of pegas_memory.requests ({names}) differs from its source "
-            f"({tuple(source)}); update the Literal"  # type: ignore[call-overload]
+            f"({expected}); update the Literal"
         )
 
 
 _same_names(SearchPreset, PRESETS, "search preset")
 _same_names(IngestKind, KINDS, "ingest kind")
 
-
-class Request(BaseModel):
-    """Frozen, no unknown fields; a value outside a Literal raises InvalidInput."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _invalid_input(cls, data: Any, handler: ModelWrapValidatorHandler[Request]) -> Request:
-        try:
-            return handler(data)
-        except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in e['loc']) or 'request'}: {e['msg']}"
-                for e in exc.errors()
-            )
-            raise InvalidInput(f"invalid {cls.__name__}: {problems}") from exc
+__all__ = [
+    "CodeGraphRequest",
+    "CodeSearchRequest",
+    "ContextRequest",
+    "GraphQueryRequest",
+    "IngestKind",
+    "IngestRequest",
+    "Request",
+    "SearchPreset",
+    "SearchRequest",
+]
 
 
 class SearchRequest(Request):
@@ -99,31 +87,6 @@ class IngestRequest(Request):
     password: str | None = None
     topic: str | None = None
     tags: tuple[str, ...] = ()
-
-
-class CodeSearchRequest(Request):
-    """memory_search_code: a lexical query over code symbols, filtered and paginated."""
-
-    query: str
-    repo: str | None = None
-    path_prefix: str | None = None
-    language: str | None = None
-    kinds: tuple[str, ...] = ()  # checked against code_memory.model.SymbolKind by CodeQuery
-    limit: int = 20
-    offset: int = 0
-
-
-class CodeGraphRequest(Request):
-    """memory_code_graph: which symbol of which repository, which edges, how far."""
-
-    repo: str
-    symbol: str | None = None
-    symbol_id: int | None = None
-    relation: Relation = "neighbourhood"
-    depth: int = 1
-    limit: int = 50
-    offset: int = 0
-    build: bool = False
 
 
 class GraphQueryRequest(Request):

@@ -62,7 +62,7 @@ from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.text import raw_hash
 
 if TYPE_CHECKING:
-    from pegas_memory.requests import CodeGraphRequest, CodeSearchRequest
+    from pegas_memory.code_memory.requests import CodeGraphRequest, CodeSearchRequest
 
 Progress = Callable[[float, float, str], None]
 

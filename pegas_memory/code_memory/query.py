@@ -16,11 +16,12 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from pegas_memory.code_memory.model import SymbolKind
+from pegas_memory.code_memory.requests import CodeGraphRequest, CodeSearchRequest
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound
 from pegas_memory.memgraph_store.cypher import Direction, GraphPath, PathEdge
@@ -28,12 +29,6 @@ from pegas_memory.outbox.projection import chunks, load_rows
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.runtime import ProjectionRuntime
 
-if TYPE_CHECKING:
-    from pegas_memory.requests import CodeGraphRequest, CodeSearchRequest
-
-Relation = Literal[
-    "callers", "callees", "imports", "imported_by", "inherits", "inherited_by", "neighbourhood"
-]
 RELATIONS: dict[str, tuple[tuple[str, ...], Direction]] = {
     "callers": (("calls",), "in"),
     "callees": (("calls",), "out"),
@@ -288,9 +283,8 @@ class CodeQuery:
         """Paths of 1..depth dependency edges around one symbol (see the module doc).
 
         Raises InvalidInput (bad arguments), NotFound (unknown repo or symbol)."""
-        repo, symbol, symbol_id, relation = (
-            request.repo, request.symbol, request.symbol_id, request.relation
-        )
+        repo, symbol, symbol_id = request.repo, request.symbol, request.symbol_id
+        relation = request.relation
         depth, limit, offset, build = request.depth, request.limit, request.offset, request.build
         repo = _text_arg(repo, "repo", 200)
         if relation not in RELATIONS:
@@ -380,7 +374,11 @@ class CodeQuery:
             },
         ).fetchall()
         if not rows:
-            near = self.search(name, repo=repo, limit=5).hits if identifier_words(name) else []
+            near = (
+                self.search(CodeSearchRequest(query=name, repo=repo, limit=5)).hits
+                if identifier_words(name)
+                else []
+            )
             hint = f"; similar: {', '.join(h.qualified_name for h in near)}" if near else ""
             raise NotFound(
                 f"symbol {name!r} not found in repo {repo!r}{hint}; use memory_search_code to "
