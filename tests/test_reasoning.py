@@ -10,6 +10,7 @@ import pytest
 
 from pegas_memory.db.repo import AtomInput, add_link, insert_atom, set_status
 from pegas_memory.errors import InvalidInput
+from pegas_memory.requests import GraphQueryRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
@@ -59,12 +60,16 @@ def test_fixpoint_idempotence_and_derivation(service: MemoryService) -> None:
     assert (a, d, "depends_on") in inferred(service)
     again = service.infer()
     assert again.derived == 0 and again.withdrawn == 0
-    why = service.query_graph("derivation", src=a, dst=d, kind="depends_on").result
+    why = service.query_graph(
+        GraphQueryRequest(op="derivation", src=a, dst=d, kind="depends_on")
+    ).result
     assert why["inferred"] and why["derivations"][0]["rule"] == r2
     service.runtime.worker().drain()
-    counts = service.query_graph("counts").result["links_by_kind"]
+    counts = service.query_graph(GraphQueryRequest(op="counts")).result["links_by_kind"]
     assert counts["depends_on"] == {"extracted": 1, "inferred": 5}
-    out = service.query_graph("neighbours", node_id=a, kinds=["depends_on"], direction="out").result
+    out = service.query_graph(
+        GraphQueryRequest(op="neighbours", node_id=a, kinds=["depends_on"], direction="out")
+    ).result
     assert {p["nodes"][-1]["id"] for p in out["paths"]} == {b, c, d}
     assert all(p["edges"][0]["inferred"] for p in out["paths"])
 
@@ -110,8 +115,8 @@ def test_invalid_rules_are_reported_and_inputs_are_checked(service: MemoryServic
     assert len(result.rules_invalid) + result.rules_prose_ignored == 3
     for bad in (["imports'}) DETACH DELETE n //"], ["Two Words"], ["ёж"]):
         with pytest.raises(InvalidInput):
-            service.query_graph("neighbours", node_id=1, kinds=bad)
+            service.query_graph(GraphQueryRequest(op="neighbours", node_id=1, kinds=bad))
     with pytest.raises(InvalidInput):
-        service.query_graph("neighbours", node_id=1, depth=50)
+        service.query_graph(GraphQueryRequest(op="neighbours", node_id=1, depth=50))
     with pytest.raises(InvalidInput):
-        service.query_graph("derivation", src=1, dst=2)
+        service.query_graph(GraphQueryRequest(op="derivation", src=1, dst=2))
