@@ -43,6 +43,7 @@ from pegas_memory.models import (
     ATOM_TYPES,
     TRACE_KINDS,
     ContextResult,
+    DatabaseInfo,
     ForgetResult,
     GapList,
     GapResult,
@@ -508,6 +509,10 @@ class MemoryService:
             gaps, total = list_gaps(conn, status=status, limit=limit, offset=offset)
         return GapList(gaps=gaps, total=total)
 
+    def _schema_version(self) -> int:
+        version = self.db.schema_status()["version"]  # an int: max(applied versions) or 0
+        return version if isinstance(version, int) else 0
+
     def _limit(self, limit: int | None) -> int:
         if limit is None:
             return self.settings.search_default_limit
@@ -522,7 +527,7 @@ class MemoryService:
         return StatsResult(
             **counts,
             slices=slice_stats(self.settings, self.runtime),
-            database={"embedded": self.db.embedded, "schema": self.db.schema_status()["version"]},
+            database=DatabaseInfo(embedded=self.db.embedded, schema=self._schema_version()),
         )
 
 
