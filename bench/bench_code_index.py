@@ -32,6 +32,7 @@ from pegas_memory.code_memory.symbols import (
     language_for,
     parse,
 )
+from pegas_memory.requests import CodeGraphRequest
 
 T = TypeVar("T")
 
@@ -81,7 +82,9 @@ def main() -> None:
         forced = code.store_code(str(repo_dir), force=True)
         log("code_graph build (drain the outbox into FalkorDB)")
         start = time.perf_counter()
-        code.code_graph(repo=first.repo, symbol="click.core.Context.invoke", build=True)
+        code.code_graph(
+            CodeGraphRequest(repo=first.repo, symbol="click.core.Context.invoke", build=True)
+        )
         build = time.perf_counter() - start
 
         log(f"who-calls: {len(reference['who_calls_unique_names'])} queries")
@@ -91,7 +94,9 @@ def main() -> None:
         for case in reference["who_calls_unique_names"]:
             start = time.perf_counter()
             answer = code.code_graph(
-                repo=first.repo, symbol=case["target"], relation="callers", limit=200
+                CodeGraphRequest(
+                    repo=first.repo, symbol=case["target"], relation="callers", limit=200
+                )
             )
             latencies.append(time.perf_counter() - start)
             sources.add(answer.source)

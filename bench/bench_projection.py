@@ -57,6 +57,7 @@ from pegas_memory.outbox.projection import Projector, Rows, Target
 from pegas_memory.outbox.reconcile import rebuild
 from pegas_memory.outbox.worker import OutboxWorker
 from pegas_memory.qdrant_store.index import plan_search
+from pegas_memory.requests import SearchRequest
 from pegas_memory.search.hybrid import POOL
 from pegas_memory.service import MemoryService
 
@@ -260,7 +261,7 @@ def bench_search(
     for preset in PRESETS:
 
         def run(q: str, preset: str = preset) -> object:
-            return svc.search(q, preset=preset, limit=LIMIT)
+            return svc.search(SearchRequest(query=q, preset=preset, limit=LIMIT))
 
         add(f"memory_search {preset}", latencies(run, queries))
     add(f"index.search k={POOL}", latencies(lambda v: index.search(name, v, k=POOL), vecs))
@@ -306,7 +307,7 @@ def bench_search(
         for q in queries:
             timer.current = {}
             started = time.perf_counter()
-            svc.search(q, preset="hybrid", limit=LIMIT)
+            svc.search(SearchRequest(query=q, preset="hybrid", limit=LIMIT))
             totals.append(time.perf_counter() - started)
             per_query.append(timer.current)
     finally:
@@ -342,7 +343,10 @@ def bench_search(
     runs: list[tuple[str, Callable[[], object]]] = [
         (
             "memory_search dense, 50 calls",
-            lambda: [svc.search(q, preset="dense", limit=LIMIT) for q in queries[:50]],
+            lambda: [
+                svc.search(SearchRequest(query=q, preset="dense", limit=LIMIT))
+                for q in queries[:50]
+            ],
         ),
         (
             "index.search (wrapper), 50 calls",
@@ -366,11 +370,11 @@ def bench_search(
 def profile_hybrid(svc: MemoryService, queries: list[str], top: int = 18) -> list[list[Any]]:
     """cProfile of the hybrid preset; the functions with the most own time, per query."""
     for q in queries[:10]:
-        svc.search(q, preset="hybrid", limit=LIMIT)
+        svc.search(SearchRequest(query=q, preset="hybrid", limit=LIMIT))
     prof = cProfile.Profile()
     prof.enable()
     for q in queries:
-        svc.search(q, preset="hybrid", limit=LIMIT)
+        svc.search(SearchRequest(query=q, preset="hybrid", limit=LIMIT))
     prof.disable()
     text = io.StringIO()
     stats = pstats.Stats(prof, stream=text)
@@ -513,7 +517,8 @@ def run_size(
             log("  dense search before optimize() (no HNSW built yet) ...")
             before = {
                 "memory_search dense": latencies(
-                    lambda q: svc.search(q, preset="dense", limit=LIMIT), queries[:60]
+                    lambda q: svc.search(SearchRequest(query=q, preset="dense", limit=LIMIT)),
+                    queries[:60],
                 ),
                 f"index.search k={POOL}": latencies(
                     lambda q: index.search(name, qvecs[q], k=POOL), queries[:60]
@@ -529,10 +534,14 @@ def run_size(
 
         pages = gin_pending_pages(svc)
         if pages:
-            lexical = latencies(lambda q: svc.search(q, preset="lexical", limit=LIMIT), queries)
+            lexical = latencies(
+                lambda q: svc.search(SearchRequest(query=q, preset="lexical", limit=LIMIT)), queries
+            )
             with svc.db.connection() as conn:
                 conn.execute("VACUUM pm_atom")  # flushes the pending list into the index
-            after = latencies(lambda q: svc.search(q, preset="lexical", limit=LIMIT), queries)
+            after = latencies(
+                lambda q: svc.search(SearchRequest(query=q, preset="lexical", limit=LIMIT)), queries
+            )
             cells = [ms(percentile(v, p)) for v in (lexical, after) for p in (50, 99)]
             tables.add("gin", n, pages, *cells)
         log(f"  search latency (GIN pending pages were {pages}; now flushed) ...")

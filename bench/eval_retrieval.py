@@ -46,6 +46,7 @@ from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.embedding.cache import CachedEmbedder
 from pegas_memory.embedding.embedders import Embedder, build_embedder
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
+from pegas_memory.requests import SearchRequest
 from pegas_memory.runtime import Lazy
 from pegas_memory.search.hybrid import PRESETS, SearchFilter
 from pegas_memory.service import MemoryService
@@ -250,7 +251,9 @@ def run_queries(
         flt = query_filter(q)
         for p in presets:
             t0 = time.perf_counter()
-            result = service.search(q.text, preset=p, limit=evset.limit, flt=flt)
+            result = service.search(
+                SearchRequest(query=q.text, preset=p, limit=evset.limit, flt=flt)
+            )
             runs[p].seconds.append(time.perf_counter() - t0)
             ext: list[str] = []
             for hit in result.hits:

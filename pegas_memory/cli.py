@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pegas_memory.config import Settings, load_settings
 from pegas_memory.db.pool import Database
 from pegas_memory.errors import PegasMemoryError
+from pegas_memory.requests import IngestRequest, SearchRequest
 from pegas_memory.server.tools import configure_logging, serve
 from pegas_memory.service import MemoryService
 
@@ -118,14 +119,14 @@ def _progress_bar(done: float, total: float, message: str) -> None:
 def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
     with MemoryService(settings) as service:
         for source in args.sources:
-            result = service.ingest(
-                source,
+            request = IngestRequest(
+                source=source,
                 kind=args.kind,
                 title=args.title,
                 topic=args.topic,
-                tags=args.tag or (),
-                progress=None if args.quiet else _progress_bar,
+                tags=tuple(args.tag or ()),
             )
+            result = service.ingest(request, progress=None if args.quiet else _progress_bar)
             _print(result.model_dump(exclude={"atom_ids"}))
         if settings.runs_embedded_worker:
             service.runtime.worker().drain()  # make what was ingested searchable now
@@ -134,7 +135,10 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
 
 def cmd_search(settings: Settings, args: argparse.Namespace) -> int:
     with MemoryService(settings) as service:
-        result = service.search(args.query, scope=args.scope, preset=args.preset, limit=args.limit)
+        request = SearchRequest(
+            query=args.query, scope=args.scope, preset=args.preset, limit=args.limit
+        )
+        result = service.search(request)
         if args.json:
             _print(result.model_dump())
             return 0

@@ -9,6 +9,7 @@ from pegas_memory.config import Settings
 from pegas_memory.db.pool import redact_url
 from pegas_memory.errors import PegasMemoryError
 from pegas_memory.service import MemoryService
+from pegas_memory.service_queries import Q
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ def _database(svc: MemoryService) -> list[Check]:
     where = "embedded cluster" if s.database_embedded else redact_url(s.database_url or "")
     try:
         with svc.db.connection() as conn:
-            row = conn.execute("SHOW server_version").fetchone()
+            row = conn.execute(Q.server_version).fetchone()
         status = svc.db.schema_status()
     except PegasMemoryError as exc:
         return [

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
+from typing_extensions import TypedDict
 
 AtomType = Literal["text", "definition", "logical_rule", "code", "table", "fact"]
 AtomStatus = Literal["candidate", "verified", "stale", "contested"]
@@ -20,6 +21,47 @@ Scope = Literal["knowledge", "episodic", "all"]
 ATOM_TYPES: tuple[str, ...] = AtomType.__args__  # type: ignore[attr-defined]
 ATOM_STATUSES: tuple[str, ...] = AtomStatus.__args__  # type: ignore[attr-defined]
 TRACE_KINDS: tuple[str, ...] = TraceKind.__args__  # type: ignore[attr-defined]
+
+
+# Typed dictionaries where a result carries plain dicts built by a lower layer: the output schema
+# names every key, and the values stay dicts for the code that reads them (search.context.weak).
+
+
+class ArmStats(TypedDict):
+    """One retrieval arm of one entity in a search: its fusion weight, hits and any note."""
+
+    weight: float
+    hits: int
+    note: str | None
+
+
+class DatabaseInfo(TypedDict):
+    embedded: bool
+    schema: int
+
+
+class GapAttempt(TypedDict, total=False):
+    """One research attempt at a gap (curation.research)."""
+
+    provider: str
+    urls: list[str]
+    atoms_new: int
+    errors: list[str]
+
+
+class Evidence(TypedDict, total=False):
+    """Why a verdict holds: the confirming atom and its documents, or the atom's own ones."""
+
+    atom_id: int
+    similarity: float
+    documents: list[int]
+    claim: str
+
+
+class InvalidRuleOut(TypedDict):
+    rule_id: int
+    reason: str
+    detail: str
 
 
 class CitationOut(BaseModel):
@@ -75,7 +117,7 @@ class StatsResult(BaseModel):
         default=None, description="freshness watermark: age of the oldest unprojected change"
     )
     slices: list[SliceStats] = Field(default_factory=list)
-    database: dict[str, Any] = Field(default_factory=dict)
+    database: DatabaseInfo
 
 
 class SearchHit(BaseModel):
@@ -103,8 +145,9 @@ class SearchResult(BaseModel):
     preset: str
     hits: list[SearchHit]
     warnings: list[str] = Field(default_factory=list)
-    arms: dict[str, Any] = Field(
-        default_factory=dict, description="per-arm weight and hit counts, for explanation"
+    arms: dict[str, dict[str, ArmStats]] = Field(
+        default_factory=dict,
+        description="per entity (atom, trace), per arm: weight and hit counts, for explanation",
     )
 
 
@@ -116,7 +159,7 @@ class GapOut(BaseModel):
     status: str
     created_at: str
     updated_at: str
-    attempts: list[dict[str, Any]] = Field(default_factory=list)
+    attempts: list[GapAttempt] = Field(default_factory=list)
     filled_by: list[int] = Field(default_factory=list, description="atoms that answered it")
 
 
@@ -187,7 +230,7 @@ class VerdictOut(BaseModel):
     new_status: str
     confidence: float
     ref_id: int | None = Field(default=None, description="the atom the verdict refers to")
-    evidence: list[dict[str, Any]] = Field(default_factory=list)
+    evidence: list[Evidence] = Field(default_factory=list)
     checks_skipped: list[str] = Field(default_factory=list)
 
 
@@ -218,7 +261,7 @@ class InferResult(BaseModel):
     kept: int
     per_rule: dict[int, int] = Field(description="links derived per rule atom id")
     rules_used: int
-    rules_invalid: list[dict[str, Any]] = Field(default_factory=list)
+    rules_invalid: list[InvalidRuleOut] = Field(default_factory=list)
     rules_prose_ignored: int = Field(description="human-readable rules, not machine-usable")
     seconds: float
 

@@ -42,17 +42,15 @@ from pegas_memory.ingest.pipeline import IngestPipeline, Progress
 from pegas_memory.models import (
     ATOM_TYPES,
     TRACE_KINDS,
-    CitationOut,
     ContextResult,
+    DatabaseInfo,
     ForgetResult,
     GapList,
     GapResult,
     GraphQueryResult,
     InferResult,
     IngestResult,
-    SearchHit,
     SearchResult,
-    SliceStats,
     StatsResult,
     StoreResult,
     VerdictOut,
@@ -60,6 +58,14 @@ from pegas_memory.models import (
 )
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.reasoning.rules import needs_maintenance, query_graph, run_inference
+from pegas_memory.requests import (
+    CodeGraphRequest,
+    CodeSearchRequest,
+    ContextRequest,
+    GraphQueryRequest,
+    IngestRequest,
+    SearchRequest,
+)
 from pegas_memory.runtime import Lazy, ProjectionRuntime
 from pegas_memory.search.context import (
     assemble,
@@ -68,43 +74,22 @@ from pegas_memory.search.context import (
     weak_cosine_for,
     windows_for,
 )
-from pegas_memory.search.hybrid import Searcher, SearchFilter
+from pegas_memory.search.hybrid import Searcher
+from pegas_memory.service_inputs import (
+    MAX_CLAIM_CHARS,
+    MAX_METADATA_CHARS,
+    MAX_TAG_CHARS,
+    MAX_TAGS,
+    clean_text,
+)
+from pegas_memory.service_queries import Q
+from pegas_memory.service_views import slice_stats, to_hit
 from pegas_memory.text import raw_hash
 
 log = logging.getLogger(__name__)
 
-MAX_CLAIM_CHARS = 8_000
 STORE_WAIT_SECONDS = 3.0  # memory_store waits at most this long for its own projection
 INGEST_WAIT_SECONDS = 10.0  # and memory_ingest for its atoms' (their vectors are cached)
-MAX_TAGS = 32
-MAX_TAG_CHARS = 64
-MAX_METADATA_CHARS = 64_000
-
-
-_EMPTY_HINTS = {
-    "claim": "give the statement to remember",
-    "source": "give a URL, a file path or the text itself",
-}
-
-
-def _clean_text(value: str, name: str, limit: int, *, required: bool) -> str:
-    if "\x00" in value:
-        raise InvalidInput(f"{name} contains a NUL character; remove it")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InvalidInput(
-            f"{name} is not valid UTF-8 text (lone surrogate); re-encode it"
-        ) from exc
-    if required and not value.strip():
-        hint = _EMPTY_HINTS.get(name, "leave it out or fill it in")
-        raise InvalidInput(f"{name} is empty; {hint}")
-    if len(value) > limit:
-        raise InvalidInput(
-            f"{name} is {len(value):,} characters, over the limit of {limit:,}; "
-            "shorten it, or use memory_ingest for long sources"
-        )
-    return value
 
 
 @cache
@@ -203,14 +188,14 @@ class MemoryService:
     ) -> StoreResult:
         """Store one typed atom (scope knowledge) or one episodic trace (scope episodic)."""
         limit = self.settings.max_argument_chars
-        claim = _clean_text(claim, "claim", MAX_CLAIM_CHARS, required=True)
-        content = _clean_text(content or "", "content", limit, required=False)
+        claim = clean_text(claim, "claim", MAX_CLAIM_CHARS, required=True)
+        content = clean_text(content or "", "content", limit, required=False)
         metadata = dict(metadata or {})
         try:
             meta_json = json.dumps(metadata, ensure_ascii=False)
         except (TypeError, ValueError) as exc:
             raise InvalidInput(f"metadata is not JSON-serialisable: {exc}") from exc
-        _clean_text(meta_json, "metadata", MAX_METADATA_CHARS, required=False)
+        clean_text(meta_json, "metadata", MAX_METADATA_CHARS, required=False)
 
         if scope == "episodic":
             kind = trace_kind or "observation"
@@ -235,14 +220,14 @@ class MemoryService:
         if len(tags) > MAX_TAGS:
             raise InvalidInput(f"at most {MAX_TAGS} tags")
         clean_tags = tuple(
-            sorted({_clean_text(t, "tag", MAX_TAG_CHARS, required=True).strip() for t in tags})
+            sorted({clean_text(t, "tag", MAX_TAG_CHARS, required=True).strip() for t in tags})
         )
         if topic is not None:
-            topic = _clean_text(topic, "topic", 200, required=True).strip()
+            topic = clean_text(topic, "topic", 200, required=True).strip()
         if source is not None:
-            source = _clean_text(source, "source", 2_000, required=True).strip()
-        locator = _clean_text(locator or "", "locator", 500, required=False)
-        quote = _clean_text(quote or "", "quote", 20_000, required=False)
+            source = clean_text(source, "source", 2_000, required=True).strip()
+        locator = clean_text(locator or "", "locator", 500, required=False)
+        quote = clean_text(quote or "", "quote", 20_000, required=False)
 
         atom = AtomInput(
             type=type,
@@ -267,7 +252,7 @@ class MemoryService:
             atom_id, created = insert_atom(conn, atom)
             if doc_id is not None:
                 add_citation(conn, atom_id, doc_id=doc_id, locator=locator, quote=quote or claim)
-            row = conn.execute("SELECT status FROM pm_atom WHERE id = %s", (atom_id,)).fetchone()
+            row = conn.execute(Q.atom_status, (atom_id,)).fetchone()
         status = row["status"] if row else None
         if created:
             self._await_projection("atom", [atom_id])
@@ -304,28 +289,10 @@ class MemoryService:
             time.sleep(0.02)
 
     # ------------------------------------------------------------------ memory_ingest
-    def ingest(
-        self,
-        source: str,
-        *,
-        kind: str | None = None,
-        title: str | None = None,
-        password: str | None = None,
-        topic: str | None = None,
-        tags: Sequence[str] = (),
-        progress: Progress | None = None,
-    ) -> IngestResult:
+    def ingest(self, request: IngestRequest, *, progress: Progress | None = None) -> IngestResult:
         self.ready()
-        source = _clean_text(source, "source", self.settings.max_text_chars, required=True)
-        report = self.pipeline.ingest(
-            source,
-            kind=kind,
-            title=title,
-            password=password,
-            topic=topic,
-            tags=tags,
-            progress=progress,
-        )
+        clean_text(request.source, "source", self.settings.max_text_chars, required=True)
+        report = self.pipeline.ingest(request, progress=progress)
         # Its vectors are cached by deduplication: 541 atoms reach the slice in about 0.3 s.
         self._await_projection("atom", report.atom_ids, timeout=INGEST_WAIT_SECONDS)
         return IngestResult(**report.__dict__)
@@ -378,7 +345,7 @@ class MemoryService:
         reason: str = "",
     ) -> ForgetResult:
         check_ids(atom_ids, trace_ids, document_ids)
-        reason = _clean_text(reason or "", "reason", 2_000, required=False)
+        reason = clean_text(reason or "", "reason", 2_000, required=False)
         with self.db.transaction() as conn:
             if mode == "retract":
                 if trace_ids or document_ids:
@@ -390,7 +357,6 @@ class MemoryService:
                 )
             else:
                 raise InvalidInput("mode must be retract (keep, mark stale) or erase (delete)")
-            self._after_forget(conn)
         self.searcher.invalidate_stats()
         if mode == "erase" or report.atoms:
             self.maintain()
@@ -399,9 +365,6 @@ class MemoryService:
             f"; not found: {report.not_found[:10]}" if report.not_found else ""
         )
         return ForgetResult(**report.__dict__, message=message)
-
-    def _after_forget(self, conn: Any) -> None:
-        """Runs inside the forget transaction; maintenance follows after commit (forget())."""
 
     def maintain(self) -> InferResult | None:
         """Truth maintenance: withdraw conclusions whose support is gone (no-op without rules)."""
@@ -416,13 +379,13 @@ class MemoryService:
         self.ready()
         return self.code.store_code(path, repo=repo, progress=progress)
 
-    def search_code(self, query: str, **kwargs: Any) -> CodeSearchResult:
+    def search_code(self, request: CodeSearchRequest) -> CodeSearchResult:
         self.ready()
-        return self.code.search_code(query, **kwargs)
+        return self.code.search_code(request)
 
-    def code_graph(self, **kwargs: Any) -> CodeGraphResult:
+    def code_graph(self, request: CodeGraphRequest) -> CodeGraphResult:
         self.ready()
-        return self.code.code_graph(**kwargs)
+        return self.code.code_graph(request)
 
     # ------------------------------------------------------------------ memory_infer
     def infer(self, *, max_rounds: int = 100) -> InferResult:
@@ -437,64 +400,65 @@ class MemoryService:
         )
         return InferResult(**report.__dict__)
 
-    def query_graph(self, op: str, **kwargs: Any) -> GraphQueryResult:
+    def query_graph(self, request: GraphQueryRequest) -> GraphQueryResult:
         self.ready()
-        result = query_graph(self.db, self.runtime, op, **kwargs)  # type: ignore[arg-type]
-        return GraphQueryResult(op=op, result=result)
+        r = request
+        result = query_graph(
+            self.db,
+            self.runtime,
+            r.op,
+            node_id=r.node_id,
+            label=r.label,
+            target_id=r.target_id,
+            kinds=r.kinds,
+            direction=r.direction,
+            depth=r.depth,
+            limit=r.limit,
+            offset=r.offset,
+            src=r.src,
+            dst=r.dst,
+            kind=r.kind,
+        )
+        return GraphQueryResult(op=r.op, result=result)
 
     # ------------------------------------------------------------------ memory_search
-    def search(
-        self,
-        query: str,
-        *,
-        scope: str = "knowledge",
-        preset: str = "hybrid",
-        limit: int | None = None,
-        flt: SearchFilter | None = None,
-        half_life_days: float | None = None,
-    ) -> SearchResult:
+    def search(self, request: SearchRequest) -> SearchResult:
         self.ready()
-        limit = self._limit(limit)
-        if scope not in ("knowledge", "episodic", "all"):
-            raise InvalidInput("scope must be knowledge, episodic or all")
+        limit = self._limit(request.limit)
+        half_life_days = request.half_life_days
         if half_life_days is not None and half_life_days <= 0:
             raise InvalidInput("half_life_days must be positive")
         hits, warnings, arms = self.searcher.search(
-            query,
-            scope=scope,  # type: ignore[arg-type]
-            preset=preset,
+            request.query,
+            scope=request.scope,
+            preset=request.preset,
             limit=limit,
-            flt=flt,
+            flt=request.flt,
             half_life_days=half_life_days,
         )
         return SearchResult(
-            query=query,
-            preset=preset,
+            query=request.query,
+            preset=request.preset,
             hits=[to_hit(h) for h in hits],
             warnings=warnings,
             arms=arms,
         )
 
     # ------------------------------------------------------------------ memory_get_context
-    def get_context(
-        self,
-        question: str,
-        *,
-        budget_tokens: int | None = None,
-        limit: int = 8,
-        scope: str = "knowledge",
-        preset: str = "hybrid",
-        flt: SearchFilter | None = None,
-        register_gap: bool | None = None,
-    ) -> ContextResult:
-        budget = budget_tokens or self.settings.context_default_tokens
+    def get_context(self, request: ContextRequest) -> ContextResult:
+        question, limit, scope = request.question, request.limit, request.scope
+        budget = request.budget_tokens or self.settings.context_default_tokens
         if not 100 <= budget <= self.settings.context_max_tokens:
             raise InvalidInput(
                 f"budget_tokens must be between 100 and {self.settings.context_max_tokens}"
             )
         if not 1 <= limit <= 50:
             raise InvalidInput("limit must be between 1 and 50")
-        found = self.search(question, scope=scope, preset=preset, limit=limit, flt=flt)
+        found = self.search(
+            SearchRequest(
+                query=question, scope=scope, preset=request.preset, limit=limit, flt=request.flt
+            )
+        )
         with self.db.connection() as conn:
             windows = windows_for(conn, found.hits)
         text, items, truncated = assemble(found.hits, windows, budget_tokens=budget)
@@ -503,7 +467,8 @@ class MemoryService:
             threshold = weak_cosine_for(self.runtime.embedder.get().model_id, threshold)
         is_weak = weak(found.hits, found.arms, threshold)
         gap_id = None
-        auto = self.settings.auto_gap_on_weak_context if register_gap is None else register_gap
+        register = request.register_gap
+        auto = self.settings.auto_gap_on_weak_context if register is None else register
         if is_weak and auto and scope != "episodic":
             with self.db.transaction() as conn:
                 gap, _created = add_gap(
@@ -527,7 +492,7 @@ class MemoryService:
     # ------------------------------------------------------------------ research gaps
     def add_gap(self, question: str, *, reason: str | None = None, priority: int = 3) -> GapResult:
         if reason is not None:
-            reason = _clean_text(reason, "reason", 4_000, required=False) or None
+            reason = clean_text(reason, "reason", 4_000, required=False) or None
         with self.db.transaction() as conn:
             gap, created = add_gap(conn, question, reason=reason, priority=priority)
         message = (
@@ -544,6 +509,10 @@ class MemoryService:
             gaps, total = list_gaps(conn, status=status, limit=limit, offset=offset)
         return GapList(gaps=gaps, total=total)
 
+    def _schema_version(self) -> int:
+        version = self.db.schema_status()["version"]  # an int: max(applied versions) or 0
+        return version if isinstance(version, int) else 0
+
     def _limit(self, limit: int | None) -> int:
         if limit is None:
             return self.settings.search_default_limit
@@ -557,50 +526,9 @@ class MemoryService:
             counts = stats(conn)
         return StatsResult(
             **counts,
-            slices=self.slice_stats(),
-            database={"embedded": self.db.embedded, "schema": self.db.schema_status()["version"]},
+            slices=slice_stats(self.settings, self.runtime),
+            database=DatabaseInfo(embedded=self.db.embedded, schema=self._schema_version()),
         )
-
-    def slice_stats(self) -> list[SliceStats]:
-        """Counts in each slice, or why a slice is unavailable (stats never fail for that)."""
-        out: list[SliceStats] = []
-        s = self.settings
-        vec_backend = "qdrant-edge (embedded)" if s.vectors_embedded else "qdrant server"
-        try:
-            index = self.runtime.vectors.get()
-            name = self.runtime.projector.collection("atom")
-            out.append(
-                SliceStats(
-                    name="vector",
-                    backend=vec_backend,
-                    available=True,
-                    count=index.count(name),
-                    detail=f"collection {name}",
-                )
-            )
-        except BackendUnavailable as exc:
-            out.append(
-                SliceStats(name="vector", backend=vec_backend, available=False, detail=str(exc))
-            )
-        graph_backend = "falkordb (embedded)" if s.graph_embedded else "bolt (memgraph/neo4j)"
-        try:
-            graph = self.runtime.graph.get()
-            nodes = graph.node_counts()
-            edges = graph.edge_counts()
-            out.append(
-                SliceStats(
-                    name="graph",
-                    backend=graph_backend,
-                    available=True,
-                    count=sum(nodes.values()),
-                    detail=f"nodes {nodes}; edges {edges}",
-                )
-            )
-        except BackendUnavailable as exc:
-            out.append(
-                SliceStats(name="graph", backend=graph_backend, available=False, detail=str(exc))
-            )
-        return out
 
 
 def make_distiller(settings: Settings) -> Distiller:
@@ -610,34 +538,3 @@ def make_distiller(settings: Settings) -> Distiller:
     ):
         return OfflineDistiller()
     return build_distiller(settings)
-
-
-def to_hit(h: dict[str, Any]) -> SearchHit:
-    content = h.get("content") or ""
-    return SearchHit(
-        id=h["id"],
-        scope=h["scope"],
-        score=round(float(h["score"]), 6),
-        type=h["type"],
-        status=h.get("status"),
-        confidence=h.get("confidence"),
-        claim=h["claim"],
-        content=content[:1000],
-        topic=h.get("topic"),
-        tags=list(h.get("tags") or []),
-        language=h.get("language"),
-        document_id=h.get("doc_id"),
-        created_at=h["created_at"].isoformat() if h.get("created_at") else None,
-        citations=[
-            CitationOut(
-                document_id=c["doc_id"],
-                document_title=c["title"],
-                uri=c["uri"],
-                locator=c["locator"],
-                quote=c["quoted_text"],
-                code_symbol_id=c["code_symbol_id"],
-            )
-            for c in h.get("citations", [])
-        ],
-        found_by=h.get("arms", {}),
-    )

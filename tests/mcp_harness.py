@@ -39,3 +39,37 @@ def structured(result: Any) -> dict[str, Any]:
 def error_text(result: Any) -> str:
     assert result.is_error, result
     return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+_TYPED = ("type", "$ref", "anyOf", "allOf", "oneOf", "enum", "const")
+
+
+def untyped_properties(schema: Mapping[str, Any], where: str) -> list[str]:
+    """Paths of the properties of a JSON schema (its `$defs` included) that say nothing of their
+    type: no type/$ref/anyOf/enum, an object whose values are anything, an array of anything."""
+    found: list[str] = []
+
+    def walk(node: Any, path: str) -> None:
+        if not isinstance(node, Mapping):
+            return
+        for name, prop in (node.get("properties") or {}).items():
+            if not any(key in prop for key in _TYPED):
+                found.append(f"{path}.{name}")
+            walk(prop, f"{path}.{name}")
+        extra = node.get("additionalProperties")
+        if node.get("type") == "object" and "properties" not in node and extra in (None, True, {}):
+            found.append(f"{path}{{*}}")
+        if isinstance(extra, Mapping):
+            walk(extra, f"{path}{{}}")
+        items = node.get("items")
+        if node.get("type") == "array" and items in (None, {}):
+            found.append(f"{path}[]")
+        walk(items, f"{path}[]")
+        for key in ("anyOf", "allOf", "oneOf"):
+            for sub in node.get(key) or []:
+                walk(sub, path)
+
+    walk(schema, where)
+    for name, sub in (schema.get("$defs") or {}).items():
+        walk(sub, f"{where}#{name}")
+    return found

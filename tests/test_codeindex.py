@@ -35,6 +35,7 @@ from pegas_memory.errors import (
     SecurityRefused,
 )
 from pegas_memory.outbox.reconcile import reconcile
+from pegas_memory.requests import CodeGraphRequest, CodeSearchRequest
 from pegas_memory.runtime import Lazy, ProjectionRuntime
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
@@ -330,7 +331,9 @@ def test_search_code_identifiers_and_docstrings(code: CodeMemory, repo_dir: Path
     code.store_code(str(repo_dir))
 
     def top(query: str, **kw: Any) -> list[str]:
-        return [h.qualified_name for h in code.search_code(query, **kw).hits]
+        return [
+            h.qualified_name for h in code.search_code(CodeSearchRequest(query=query, **kw)).hits
+        ]
 
     assert top("get_usr")[0] == "shop.models.User.get_user_name"  # trigram near miss
     assert top("getUserName")[0] == "shop.models.User.get_user_name"  # camelCase vs snake_case
@@ -340,16 +343,21 @@ def test_search_code_identifiers_and_docstrings(code: CodeMemory, repo_dir: Path
     assert top("пользователь")[0] == "shop.models.User.get_user_name"  # stemmed Russian doc
     assert top("получить_заказ")[0] == "shop.orders.получить_заказ"  # Cyrillic identifier
     assert top("заказы")[0] == "shop.orders.получить_заказ"
-    hit = code.search_code("helper", language="go").hits[0]
+    hit = code.search_code(CodeSearchRequest(query="helper", language="go")).hits[0]
     assert (hit.qualified_name, hit.path, hit.start_line) == ("go.helper", "go/main.go", 5)
-    assert {h.kind for h in code.search_code("admin", kinds=["class"]).hits} == {"class"}
-    assert all(h.path.startswith("web/") for h in code.search_code("main", path_prefix="web/").hits)
-    assert code.search_code("helper", repo="elsewhere").hits == []
-    full = code.search_code("user", limit=100)
+    assert {
+        h.kind for h in code.search_code(CodeSearchRequest(query="admin", kinds=["class"])).hits
+    } == {"class"}
+    assert all(
+        h.path.startswith("web/")
+        for h in code.search_code(CodeSearchRequest(query="main", path_prefix="web/")).hits
+    )
+    assert code.search_code(CodeSearchRequest(query="helper", repo="elsewhere")).hits == []
+    full = code.search_code(CodeSearchRequest(query="user", limit=100))
     pages = [
         h.id
         for offset in range(0, full.total, 2)
-        for h in code.search_code("user", limit=2, offset=offset).hits
+        for h in code.search_code(CodeSearchRequest(query="user", limit=2, offset=offset)).hits
     ]
     assert pages == [h.id for h in full.hits] and full.total == len(full.hits)
 
@@ -362,15 +370,16 @@ def test_search_code_refuses_or_survives_hostile_queries(code: CodeMemory, repo_
         "get%user_",
         "x" * 900,
     ]:
-        code.search_code(query)
-    assert code.search_code("helper").total >= 2  # the table is still there
+        code.search_code(CodeSearchRequest(query=query))
+    # the table is still there
+    assert code.search_code(CodeSearchRequest(query="helper")).total >= 2
     for bad in ["", "  %_\\ ", "a\x00b", "x" * 1001]:
         with pytest.raises(InvalidInput):
-            code.search_code(bad)
+            code.search_code(CodeSearchRequest(query=bad))
     with pytest.raises(InvalidInput):
-        code.search_code("user", limit=101)
+        code.search_code(CodeSearchRequest(query="user", limit=101))
     with pytest.raises(InvalidInput):
-        code.search_code("user", kinds=["klass"])
+        code.search_code(CodeSearchRequest(query="user", kinds=["klass"]))
 
 
 # --------------------------------------------------------------------------- graph
@@ -385,7 +394,7 @@ def test_code_graph_relations_depth_and_pagination(
 ) -> None:
     code.store_code(str(repo_dir))
     callers = code.code_graph(
-        repo="shop", symbol="shop.util.helper", relation="callers", build=True
+        CodeGraphRequest(repo="shop", symbol="shop.util.helper", relation="callers", build=True)
     )
     assert callers.source == "graph" and callers.warnings == []
     assert via(callers) == [["shop.util.helper", "shop.service.handle"]]
@@ -393,30 +402,42 @@ def test_code_graph_relations_depth_and_pagination(
     assert (edge.src, edge.dst, edge.path, edge.line) == (
         "shop.service.handle", "shop.util.helper", "shop/service.py", 13,
     )  # fmt: skip
-    deep = code.code_graph(repo="shop", symbol="helper", relation="callers", depth=2)
+    deep = code.code_graph(
+        CodeGraphRequest(repo="shop", symbol="helper", relation="callers", depth=2)
+    )
     assert deep.symbol.qualified_name == "shop.util.helper"  # ranked above go/main.helper
     assert [a.qualified_name for a in deep.alternatives] == ["go.helper"]
     assert ["shop.util.helper", "shop.service.handle", "shop.service.main"] in via(deep)
 
-    callees = code.code_graph(repo="shop", symbol="shop.service.handle", relation="callees")
+    callees = code.code_graph(
+        CodeGraphRequest(repo="shop", symbol="shop.service.handle", relation="callees")
+    )
     ends = {p.end.qualified_name for p in callees.paths}
     assert {"shop.service.getUserById", "shop.util.helper", "shop.models.make_admin",
             "shop.models.User.get_user_name"} <= ends  # fmt: skip
     assert any(x.name == "builtins.print" for x in callees.external)
 
-    sub = code.code_graph(repo="shop", symbol="shop.models.User", relation="inherited_by")
+    sub = code.code_graph(
+        CodeGraphRequest(repo="shop", symbol="shop.models.User", relation="inherited_by")
+    )
     assert via(sub) == [["shop.models.User", "shop.models.Admin"]]
-    base = code.code_graph(repo="shop", symbol="Admin", relation="inherits")
+    base = code.code_graph(CodeGraphRequest(repo="shop", symbol="Admin", relation="inherits"))
     assert via(base) == [["shop.models.Admin", "shop.models.User"]]
-    imported = code.code_graph(repo="shop", symbol="shop.util.helper", relation="imported_by")
+    imported = code.code_graph(
+        CodeGraphRequest(repo="shop", symbol="shop.util.helper", relation="imported_by")
+    )
     assert {p.end.qualified_name for p in imported.paths} == {"shop.service"}
 
-    whole = code.code_graph(repo="shop", symbol="shop.service.handle", depth=2, limit=200)
+    whole = code.code_graph(
+        CodeGraphRequest(repo="shop", symbol="shop.service.handle", depth=2, limit=200)
+    )
     paged: list[list[str]] = []
     offset = 0
     while True:
         page = code.code_graph(
-            repo="shop", symbol="shop.service.handle", depth=2, limit=3, offset=offset
+            CodeGraphRequest(
+                repo="shop", symbol="shop.service.handle", depth=2, limit=3, offset=offset
+            )
         )
         paged += via(page)
         if not page.has_more:
@@ -427,7 +448,9 @@ def test_code_graph_relations_depth_and_pagination(
     # The same walk in Postgres when the graph slice is down: same answer, flagged.
     real, runtime.graph = runtime.graph, Lazy("graph slice", _down)
     try:
-        fallback = code.code_graph(repo="shop", symbol="shop.service.handle", depth=2, limit=200)
+        fallback = code.code_graph(
+            CodeGraphRequest(repo="shop", symbol="shop.service.handle", depth=2, limit=200)
+        )
     finally:
         runtime.graph = real  # the fixture closes it (and its server)
     assert fallback.source == "postgres" and "unavailable" in fallback.warnings[0]
@@ -442,7 +465,9 @@ def test_code_graph_answers_from_postgres_before_projection(
     code: CodeMemory, repo_dir: Path
 ) -> None:
     code.store_code(str(repo_dir))  # the outbox is not drained: the graph slice is empty
-    result = code.code_graph(repo="shop", symbol="shop.util.helper", relation="callers")
+    result = code.code_graph(
+        CodeGraphRequest(repo="shop", symbol="shop.util.helper", relation="callers")
+    )
     assert result.source == "postgres" and "build=true" in result.warnings[0]
     assert via(result) == [["shop.util.helper", "shop.service.handle"]]
 
@@ -450,11 +475,11 @@ def test_code_graph_answers_from_postgres_before_projection(
 def test_code_graph_rejects_bad_arguments(code: CodeMemory, repo_dir: Path) -> None:
     code.store_code(str(repo_dir))
     with pytest.raises(NotFound, match="memory_store_code"):
-        code.code_graph(repo="nope", symbol="helper")
+        code.code_graph(CodeGraphRequest(repo="nope", symbol="helper"))
     with pytest.raises(NotFound, match="memory_search_code"):
-        code.code_graph(repo="shop", symbol="no_such_thing_anywhere")
+        code.code_graph(CodeGraphRequest(repo="shop", symbol="no_such_thing_anywhere"))
     with pytest.raises(NotFound):
-        code.code_graph(repo="shop", symbol_id=10**12)
+        code.code_graph(CodeGraphRequest(repo="shop", symbol_id=10**12))
     bad: list[dict[str, Any]] = [
         {"symbol": "helper", "depth": 6},
         {"symbol": "helper", "limit": 0},
@@ -466,10 +491,14 @@ def test_code_graph_rejects_bad_arguments(code: CodeMemory, repo_dir: Path) -> N
     ]
     for kwargs in bad:
         with pytest.raises(InvalidInput):
-            code.code_graph(repo="shop", **kwargs)
+            code.code_graph(CodeGraphRequest(repo="shop", **kwargs))
     with pytest.raises(NotFound):
-        code.code_graph(repo="shop", symbol="'; MATCH (n) DETACH DELETE n //", build=True)
-    assert code.code_graph(repo="shop", symbol="shop.util.helper", relation="callers").paths
+        code.code_graph(
+            CodeGraphRequest(repo="shop", symbol="'; MATCH (n) DETACH DELETE n //", build=True)
+        )
+    assert code.code_graph(
+        CodeGraphRequest(repo="shop", symbol="shop.util.helper", relation="callers")
+    ).paths
 
 
 # --------------------------------------------------------------------------- path security

@@ -10,6 +10,7 @@ import pytest
 from pegas_memory.db.repo import add_link
 from pegas_memory.errors import InvalidInput
 from pegas_memory.outbox.reconcile import rebuild, reconcile
+from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
@@ -36,7 +37,7 @@ def test_retract_keeps_the_atom_but_ranks_it_last(service: MemoryService) -> Non
     result = service.forget(mode="retract", atom_ids=[old], reason="moved in 1997")
     assert result.atoms == [old]
     service.runtime.worker().drain()
-    hits = service.search("capital of Kazakhstan", preset="no_mmr").hits
+    hits = service.search(SearchRequest(query="capital of Kazakhstan", preset="no_mmr")).hits
     assert hits[0].id == new and hits[-1].id == old and hits[-1].status == "stale"
 
 
@@ -51,10 +52,19 @@ def test_erase_removes_everywhere_and_never_resurfaces(service: MemoryService) -
     assert result.links_removed == 1 and result.embeddings_removed == 1
     service.runtime.worker().drain()
     assert reconcile(service.runtime).drift == 0
-    assert all(h.id != gone for h in service.search("BLUEBIRD codename secret").hits)
-    assert "BLUEBIRD" not in service.get_context("project codename", register_gap=False).text
+    assert all(
+        h.id != gone for h in service.search(SearchRequest(query="BLUEBIRD codename secret")).hits
+    )
+    assert (
+        "BLUEBIRD"
+        not in service.get_context(
+            ContextRequest(question="project codename", register_gap=False)
+        ).text
+    )
     rebuild(service.runtime, "all")
-    assert all(h.id != gone for h in service.search("BLUEBIRD codename secret").hits)
+    assert all(
+        h.id != gone for h in service.search(SearchRequest(query="BLUEBIRD codename secret")).hits
+    )
     graph = service.runtime.graph.get()
     assert gone not in set(graph.iter_node_ids("Atom"))
     with service.db.connection() as conn:
@@ -66,9 +76,15 @@ def test_erase_removes_everywhere_and_never_resurfaces(service: MemoryService) -
 
 def test_erase_a_document_and_its_only_atoms(service: MemoryService) -> None:
     a = service.ingest(
-        "Only this note says that ravens can count to seven.", kind="text", title="n1"
+        IngestRequest(
+            source="Only this note says that ravens can count to seven.", kind="text", title="n1"
+        )
     )
-    b = service.ingest("Ravens are corvids. Magpies are corvids too.", kind="text", title="n2")
+    b = service.ingest(
+        IngestRequest(
+            source="Ravens are corvids. Magpies are corvids too.", kind="text", title="n2"
+        )
+    )
     shared = service.store("Ravens are corvids.", source="https://birds.example").id
     service.runtime.worker().drain()
     result = service.forget(mode="erase", document_ids=[a.document_id])
@@ -78,7 +94,7 @@ def test_erase_a_document_and_its_only_atoms(service: MemoryService) -> None:
             "SELECT count(*) AS n FROM pm_atom WHERE id = ANY(%s)", (b.atom_ids,)
         ).fetchone()
     assert left["n"] == len(b.atom_ids)
-    assert shared in [h.id for h in service.search("ravens corvids").hits]
+    assert shared in [h.id for h in service.search(SearchRequest(query="ravens corvids")).hits]
 
 
 def test_forget_needs_ids_and_a_mode(service: MemoryService) -> None:

@@ -15,6 +15,7 @@ from pegas_memory.db.repo import (
     upsert_document,
 )
 from pegas_memory.errors import InvalidInput
+from pegas_memory.requests import ContextRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
@@ -90,19 +91,23 @@ def test_context_with_citations_small_to_big_and_budget(service: MemoryService) 
             quote="The Volga is the longest river in Europe",
         )
     service.runtime.worker().drain()
-    result = service.get_context("Which river is the longest in Europe?", register_gap=False)
+    result = service.get_context(
+        ContextRequest(question="Which river is the longest in Europe?", register_gap=False)
+    )
     assert result.items and result.items[0].atom_id == atom
     assert "[1]" in result.text and "Rivers of Europe" in result.text
     # small-to-big: the neighbouring chunks come along
     assert "Danube" in result.items[0].context and "many rivers" in result.items[0].context
     tiny = service.get_context(
-        "Which river is the longest in Europe?", budget_tokens=100, register_gap=False
+        ContextRequest(
+            question="Which river is the longest in Europe?", budget_tokens=100, register_gap=False
+        )
     )
     assert tiny.tokens_estimate <= 100
 
 
 def test_weak_evidence_registers_a_gap(service: MemoryService) -> None:
-    result = service.get_context("quantum chromodynamics lattice spacing")
+    result = service.get_context(ContextRequest(question="quantum chromodynamics lattice spacing"))
     assert result.weak_evidence and result.gap_id is not None
     assert service.list_gaps().gaps[0].question.startswith("quantum chromodynamics")
 

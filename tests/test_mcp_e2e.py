@@ -8,7 +8,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from tests.mcp_harness import error_text, mcp_client, structured
+from tests.mcp_harness import error_text, mcp_client, structured, untyped_properties
 
 pytestmark = pytest.mark.anyio
 
@@ -113,6 +113,24 @@ EXPECTED_TOOLS = {
     "memory_query_graph",
     "memory_forget",
 }
+
+
+# GraphQueryResult.result is free-form today and is being retyped separately (issue 19, graph
+# results); it is the one property left out of the check below.
+UNTYPED_FOR_NOW = {"memory_query_graph.result{*}"}
+
+
+async def test_every_tool_has_a_typed_output_schema(tmp_path: Path) -> None:
+    env = {"PEGAS_DATA_DIR": str(tmp_path / "data")}
+    async with mcp_client(env) as client:
+        tools = (await client.list_tools()).tools
+    assert {t.name for t in tools} == EXPECTED_TOOLS
+    untyped: list[str] = []
+    for tool in tools:
+        assert tool.output_schema, f"{tool.name} has no output schema"
+        assert tool.output_schema.get("properties"), f"{tool.name}: output schema without fields"
+        untyped += untyped_properties(tool.output_schema, tool.name)
+    assert sorted(set(untyped) - UNTYPED_FOR_NOW) == []
 
 
 async def test_every_tool_over_stdio(tmp_path: Path) -> None:

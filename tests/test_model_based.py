@@ -43,6 +43,7 @@ from pegas_memory.models import GraphPathsAnswer
 from pegas_memory.outbox.projection import Projector, atom_embed_text
 from pegas_memory.outbox.reconcile import rebuild, reconcile
 from pegas_memory.outbox.worker import OutboxWorker
+from pegas_memory.requests import ContextRequest, GraphQueryRequest, IngestRequest, SearchRequest
 from pegas_memory.service import MemoryService
 from pegas_memory.text import raw_hash
 from tests.conftest import make_settings
@@ -199,12 +200,12 @@ class MemoryMachine(RuleBasedStateMachine):
             self.file_version += 1
             lines = [SENTENCES[i] for i in sorted(keep)]
             path.write_text(f"Field notes, revision {self.file_version}.\n\n" + "\n".join(lines))
-        report = self.service.ingest(str(path))
+        report = self.service.ingest(IngestRequest(source=str(path)))
         assert not report.errors, report.errors
 
     @rule(text=st.sampled_from(SENTENCES))
     def ingest_text(self, text: str) -> None:
-        self.service.ingest(text, kind="text")
+        self.service.ingest(IngestRequest(source=text, kind="text"))
 
     @rule(picks=st.lists(picks, min_size=1, max_size=4))
     def verify(self, picks: list[int]) -> None:
@@ -332,13 +333,15 @@ class MemoryMachine(RuleBasedStateMachine):
         index = rt.vectors.get()
         assert not index.retrieve(rt.projector.collection("atom"), sorted(gone))
         for claim in list(dict.fromkeys(self.erased.values()))[-4:]:
-            hits = self.service.search(claim, limit=20).hits
+            hits = self.service.search(SearchRequest(query=claim, limit=20)).hits
             assert not gone & {h.id for h in hits}, claim
-            context = self.service.get_context(claim, register_gap=False)
+            context = self.service.get_context(ContextRequest(question=claim, register_gap=False))
             assert not gone & {i.atom_id for i in context.items}, claim
         for atom_id in sorted(self.linked_to_erased - gone)[:5]:
             try:
-                found = self.service.query_graph("neighbours", node_id=atom_id, depth=2)
+                found = self.service.query_graph(
+                    GraphQueryRequest(op="neighbours", node_id=atom_id, depth=2)
+                )
             except NotFound:
                 continue
             assert isinstance(found.result, GraphPathsAnswer)
@@ -359,7 +362,9 @@ class MemoryMachine(RuleBasedStateMachine):
         for g in groups:
             current = {i for i, s in zip(g["ids"], g["statuses"], strict=True) if s in CURRENT}
             demoted = set(g["ids"]) - current
-            order = [h.id for h in self.service.search(g["claim"], limit=10).hits]
+            order = [
+                h.id for h in self.service.search(SearchRequest(query=g["claim"], limit=10)).hits
+            ]
             for bad in demoted & set(order):
                 for good in current:
                     assert good in order and order.index(good) < order.index(bad), (

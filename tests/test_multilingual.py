@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest
 from pegas_memory.service import MemoryService
 from pegas_memory.text import detect_language, ts_config_for
 from tests.conftest import make_settings
@@ -44,26 +45,39 @@ def local_service(
 
 def test_russian_query_found_only_by_stemming(local_service: MemoryService) -> None:
     # "столицей" / "городах" are inflected forms: only the russian configuration matches them
-    hits = local_service.search("столицей крупнейших городов", preset="lexical").hits
+    hits = local_service.search(
+        SearchRequest(query="столицей крупнейших городов", preset="lexical")
+    ).hits
     assert hits and hits[0].claim.startswith("Москва")
 
 
 def test_cross_lingual_pairs_through_the_dense_arm(local_service: MemoryService) -> None:
-    en_to_ru = local_service.search("What is photosynthesis?", preset="dense", limit=2).hits
+    en_to_ru = local_service.search(
+        SearchRequest(query="What is photosynthesis?", preset="dense", limit=2)
+    ).hits
     assert en_to_ru[0].claim.startswith("Фотосинтез")
-    capital = local_service.search("Which city is the capital of Russia?", preset="dense").hits
+    capital = local_service.search(
+        SearchRequest(query="Which city is the capital of Russia?", preset="dense")
+    ).hits
     assert capital[0].claim.startswith("Москва")
-    ru_to_en = local_service.search("Кто создал язык программирования Python?", preset="dense").hits
+    ru_to_en = local_service.search(
+        SearchRequest(query="Кто создал язык программирования Python?", preset="dense")
+    ).hits
     assert ru_to_en[0].claim.startswith("Python")
-    hybrid = local_service.search("Кто создал язык программирования Python?", limit=1).hits
+    hybrid = local_service.search(
+        SearchRequest(query="Кто создал язык программирования Python?", limit=1)
+    ).hits
     assert hybrid[0].claim.startswith("Python")
 
 
 def test_russian_definition_is_distilled_as_definition(local_service: MemoryService) -> None:
     result = local_service.ingest(
-        "Энтропия — это мера неопределённости случайной величины. Её ввёл Клод Шеннон в 1948 году.",
-        kind="text",
-        title="энтропия",
+        IngestRequest(
+            source="Энтропия — это мера неопределённости случайной величины. "
+            "Её ввёл Клод Шеннон в 1948 году.",
+            kind="text",
+            title="энтропия",
+        )
     )
     with local_service.db.connection() as conn:
         rows = conn.execute(
@@ -76,10 +90,10 @@ def test_russian_definition_is_distilled_as_definition(local_service: MemoryServ
 
 def test_weak_evidence_with_the_local_model(local_service: MemoryService) -> None:
     strong = local_service.get_context(
-        "Кто создал язык программирования Python?", register_gap=False
+        ContextRequest(question="Кто создал язык программирования Python?", register_gap=False)
     )
     assert not strong.weak_evidence
     weak = local_service.get_context(
-        "lattice spacing in quantum chromodynamics", register_gap=False
+        ContextRequest(question="lattice spacing in quantum chromodynamics", register_gap=False)
     )
     assert weak.weak_evidence

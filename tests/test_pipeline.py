@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pegas_memory.errors import IngestError, PegasMemoryError
+from pegas_memory.requests import IngestRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
@@ -61,7 +62,8 @@ def count(svc: MemoryService, table: str) -> int:
 def test_ingest_cites_exact_quotes_and_reingest_does_nothing(service: MemoryService) -> None:
     seen: list[str] = []
     result = service.ingest(
-        DOC_V1, kind="markdown", title="Rivers", progress=lambda d, t, m: seen.append(m)
+        IngestRequest(source=DOC_V1, kind="markdown", title="Rivers"),
+        progress=lambda d, t, m: seen.append(m),
     )
     assert result.atoms_new >= 3 and result.chunks >= 1 and not result.errors
     assert seen and seen[-1].startswith("done")
@@ -78,7 +80,7 @@ def test_ingest_cites_exact_quotes_and_reingest_does_nothing(service: MemoryServ
     assert "definition" in types
     assert any(r["claim"].startswith("Дельта") and r["type"] == "definition" for r in rows)
     before = (count(service, "pm_atom"), count(service, "pm_outbox"), count(service, "pm_document"))
-    again = service.ingest(DOC_V1, kind="markdown", title="Rivers")
+    again = service.ingest(IngestRequest(source=DOC_V1, kind="markdown", title="Rivers"))
     assert again.unchanged and again.document_id == result.document_id
     assert (
         count(service, "pm_atom"),
@@ -92,13 +94,13 @@ def test_new_version_reuses_chunks_and_stales_vanished_evidence(
 ) -> None:
     path = tmp_path / "files" / "rivers.md"
     path.write_text(DOC_V1)
-    v1 = service.ingest(str(path))
+    v1 = service.ingest(IngestRequest(source=str(path)))
     with service.db.connection() as conn:
         delta = conn.execute("SELECT id FROM pm_atom WHERE claim LIKE 'A delta is%%'").fetchone()[
             "id"
         ]
     path.write_text(DOC_V2)
-    v2 = service.ingest(str(path))
+    v2 = service.ingest(IngestRequest(source=str(path)))
     assert v2.version == 2 and v2.document_id != v1.document_id
     assert v2.chunks_reused >= 1 and v2.marked_stale >= 1 and v2.atoms_new >= 1
     with service.db.connection() as conn:
@@ -114,10 +116,14 @@ def test_new_version_reuses_chunks_and_stales_vanished_evidence(
 
 
 def test_near_duplicates_are_cited_not_stored_again(service: MemoryService) -> None:
-    service.ingest("The Volga is the longest river in Europe.", kind="text", title="a")
+    service.ingest(
+        IngestRequest(source="The Volga is the longest river in Europe.", kind="text", title="a")
+    )
     service.runtime.worker().drain()
     atoms = count(service, "pm_atom")
-    second = service.ingest("the Volga is the longest river in Europe!!", kind="text", title="b")
+    second = service.ingest(
+        IngestRequest(source="the Volga is the longest river in Europe!!", kind="text", title="b")
+    )
     assert second.atoms_new == 0 and second.duplicates_exact + second.duplicates_semantic >= 1
     assert count(service, "pm_atom") == atoms
     with service.db.connection() as conn:
@@ -138,7 +144,7 @@ def test_bad_files_are_clear_errors_and_write_nothing(
 ) -> None:
     (tmp_path / "files" / name).write_bytes(data)
     with pytest.raises(PegasMemoryError) as err:
-        service.ingest(str(tmp_path / "files" / name))
+        service.ingest(IngestRequest(source=str(tmp_path / "files" / name)))
     assert str(err.value)
     assert count(service, "pm_document") == 0 and count(service, "pm_outbox") == 0
 
@@ -147,9 +153,9 @@ def test_file_outside_roots_is_refused(service: MemoryService, tmp_path: Path) -
     outside = tmp_path / "secret.txt"
     outside.write_text("top secret")
     with pytest.raises(PegasMemoryError, match="root"):
-        service.ingest(str(outside))
+        service.ingest(IngestRequest(source=str(outside)))
     with pytest.raises(PegasMemoryError):
-        service.ingest(str(tmp_path / "files" / ".." / "secret.txt"))
+        service.ingest(IngestRequest(source=str(tmp_path / "files" / ".." / "secret.txt")))
 
 
 class _Pages(BaseHTTPRequestHandler):
@@ -179,10 +185,10 @@ def test_web_page_ingest_and_404(service: MemoryService) -> None:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         base = f"http://127.0.0.1:{server.server_address[1]}"
-        result = service.ingest(f"{base}/article")
+        result = service.ingest(IngestRequest(source=f"{base}/article"))
         assert result.kind == "web" and result.atoms_new >= 1 and result.title == "Lake Baikal"
         with pytest.raises(IngestError, match="404"):
-            service.ingest(f"{base}/nowhere")
+            service.ingest(IngestRequest(source=f"{base}/nowhere"))
     finally:
         server.shutdown()
         server.server_close()

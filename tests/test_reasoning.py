@@ -16,6 +16,7 @@ from pegas_memory.models import (
     GraphPathsAnswer,
     GraphQueryResult,
 )
+from pegas_memory.requests import GraphQueryRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
@@ -65,19 +66,25 @@ def test_fixpoint_idempotence_and_derivation(service: MemoryService) -> None:
     assert (a, d, "depends_on") in inferred(service)
     again = service.infer()
     assert again.derived == 0 and again.withdrawn == 0
-    why = service.query_graph("derivation", src=a, dst=d, kind="depends_on").result
+    why = service.query_graph(
+        GraphQueryRequest(op="derivation", src=a, dst=d, kind="depends_on")
+    ).result
     assert isinstance(why, GraphDerivationAnswer)
     assert why.inferred and why.derivations[0].rule == r2
     service.runtime.worker().drain()
-    counts = service.query_graph("counts").result
+    counts = service.query_graph(GraphQueryRequest(op="counts")).result
     assert isinstance(counts, GraphCountsAnswer)
     assert counts.links_by_kind["depends_on"].model_dump() == {"extracted": 1, "inferred": 5}
-    out = service.query_graph("neighbours", node_id=a, kinds=["depends_on"], direction="out").result
+    out = service.query_graph(
+        GraphQueryRequest(op="neighbours", node_id=a, kinds=["depends_on"], direction="out")
+    ).result
     assert isinstance(out, GraphPathsAnswer)
     assert {p.nodes[-1].id for p in out.paths} == {b, c, d}
     assert all(p.edges[0].inferred for p in out.paths)
     # The JSON the tool returns: an atom link carries its own attributes and no code ones.
-    dumped = service.query_graph("neighbours", node_id=a, direction="out").model_dump(mode="json")
+    dumped = service.query_graph(
+        GraphQueryRequest(op="neighbours", node_id=a, direction="out")
+    ).model_dump(mode="json")
     edge = dumped["result"]["paths"][0]["edges"][0]
     assert set(edge) == {"id", "kind", "src", "dst", "confidence", "inferred", "source"}
     assert set(dumped["result"]) == {"op", "paths", "limit", "offset"}
@@ -128,11 +135,11 @@ def test_invalid_rules_are_reported_and_inputs_are_checked(service: MemoryServic
     assert len(result.rules_invalid) + result.rules_prose_ignored == 3
     for bad in (["imports'}) DETACH DELETE n //"], ["Two Words"], ["ёж"]):
         with pytest.raises(InvalidInput):
-            service.query_graph("neighbours", node_id=1, kinds=bad)
+            service.query_graph(GraphQueryRequest(op="neighbours", node_id=1, kinds=bad))
     with pytest.raises(InvalidInput):
-        service.query_graph("neighbours", node_id=1, depth=50)
+        service.query_graph(GraphQueryRequest(op="neighbours", node_id=1, depth=50))
     with pytest.raises(InvalidInput):
-        service.query_graph("derivation", src=1, dst=2)
+        service.query_graph(GraphQueryRequest(op="derivation", src=1, dst=2))
 
 
 def test_graph_answers_have_a_schema_per_operation() -> None:

@@ -11,6 +11,7 @@ import pytest
 from pegas_memory.config import Settings
 from pegas_memory.db.repo import AtomInput, add_link, insert_atom, set_status
 from pegas_memory.errors import InvalidInput
+from pegas_memory.requests import IngestRequest, SearchRequest
 from pegas_memory.search.hybrid import SearchFilter
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
@@ -49,24 +50,26 @@ def claims(result) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def test_lexical_arm_stems_russian_and_english(service: MemoryService) -> None:
-    ru = service.search("длинной реки", preset="lexical")  # inflected forms: only stemming matches
+    # inflected forms: only stemming matches
+    ru = service.search(SearchRequest(query="длинной реки", preset="lexical"))
     assert claims(ru)[0].startswith("Волга")
-    en = service.search("rivers longest", preset="lexical")
+    en = service.search(SearchRequest(query="rivers longest", preset="lexical"))
     assert claims(en)[0].startswith("The Volga")
 
 
 def test_lexical_arm_matches_names_across_scripts(service: MemoryService) -> None:
     # "Volga" -> 'волг':* and "Волгу" -> 'volg':*: the inflected Russian form and the English
     # name meet although no stemmer relates them.
-    en = claims(service.search("Volga", preset="lexical"))
+    en = claims(service.search(SearchRequest(query="Volga", preset="lexical")))
     assert any(c.startswith("Волга") for c in en) and any(c.startswith("The Volga") for c in en)
-    ru = claims(service.search("Волгу", preset="lexical"))
+    ru = claims(service.search(SearchRequest(query="Волгу", preset="lexical")))
     assert any(c.startswith("The Volga") for c in ru)
-    assert not claims(service.search("Shannon", preset="lexical", limit=10))[0].startswith("Вол")
+    shannon = service.search(SearchRequest(query="Shannon", preset="lexical", limit=10))
+    assert not claims(shannon)[0].startswith("Вол")
 
 
 def test_hybrid_uses_every_arm_and_cites(service: MemoryService) -> None:
-    result = service.search("measure of uncertainty", limit=5)
+    result = service.search(SearchRequest(query="measure of uncertainty", limit=5))
     assert "Entropy is a measure" in claims(result)[0]
     assert set(result.arms["atom"]) == {"lexical", "dense", "graph"}
     # Shannon is reached through its link to the entropy definition
@@ -76,16 +79,22 @@ def test_hybrid_uses_every_arm_and_cites(service: MemoryService) -> None:
 
 def test_filters_and_status_ranking(service: MemoryService) -> None:
     ids = service.ids  # type: ignore[attr-defined]
-    only_defs = service.search("entropy uncertainty", flt=SearchFilter(types=("definition",)))
+    only_defs = service.search(
+        SearchRequest(query="entropy uncertainty", flt=SearchFilter(types=("definition",)))
+    )
     assert {h.type for h in only_defs.hits} == {"definition"}
     with service.db.transaction() as conn:
         set_status(conn, ids[2], "stale", reason="superseded", check_name="test")
     service.runtime.worker().drain()
-    after = service.search("Entropy is a measure of uncertainty", preset="no_mmr", limit=3)
+    after = service.search(
+        SearchRequest(query="Entropy is a measure of uncertainty", preset="no_mmr", limit=3)
+    )
     top = after.hits[0]
     assert top.status != "stale"  # the stale definition no longer ranks first
     excluded = service.search(
-        "Entropy uncertainty", flt=SearchFilter(statuses=("candidate", "verified"))
+        SearchRequest(
+            query="Entropy uncertainty", flt=SearchFilter(statuses=("candidate", "verified"))
+        )
     )
     assert all(h.status in ("candidate", "verified") for h in excluded.hits)
 
@@ -93,24 +102,24 @@ def test_filters_and_status_ranking(service: MemoryService) -> None:
 def test_episodic_scope_is_separate(service: MemoryService) -> None:
     service.store("I searched arxiv for entropy papers", scope="episodic", trace_kind="action")
     service.runtime.worker().drain()
-    knowledge = service.search("arxiv entropy papers")
+    knowledge = service.search(SearchRequest(query="arxiv entropy papers"))
     assert all(h.scope == "knowledge" for h in knowledge.hits)
-    episodic = service.search("arxiv entropy papers", scope="episodic")
+    episodic = service.search(SearchRequest(query="arxiv entropy papers", scope="episodic"))
     assert episodic.hits and episodic.hits[0].scope == "episodic"
-    both = service.search("arxiv entropy papers", scope="all")
+    both = service.search(SearchRequest(query="arxiv entropy papers", scope="all"))
     assert {h.scope for h in both.hits} == {"knowledge", "episodic"}
 
 
 def test_bad_queries_are_clear_errors(service: MemoryService) -> None:
     for bad in ("", "   ", "x" * 5000, "nul\x00byte"):
         with pytest.raises(InvalidInput):
-            service.search(bad)
+            service.search(SearchRequest(query=bad))
     with pytest.raises(InvalidInput, match="preset"):
-        service.search("river", preset="magic")
+        service.search(SearchRequest(query="river", preset="magic"))
     with pytest.raises(InvalidInput, match="limit"):
-        service.search("river", limit=100_000)
+        service.search(SearchRequest(query="river", limit=100_000))
     # injection attempts are just words
-    hostile = service.search("'); DROP TABLE pm_atom; -- :* & | !")
+    hostile = service.search(SearchRequest(query="'); DROP TABLE pm_atom; -- :* & | !"))
     assert isinstance(hostile.hits, list)
     assert service.stats().atoms_total == len(FACTS)
 
@@ -120,7 +129,7 @@ def test_dense_arm_down_degrades_with_a_warning(service: MemoryService) -> None:
     service.runtime.vectors._factory = lambda: (_ for _ in ()).throw(  # type: ignore[assignment]
         InvalidInput("engine stopped")
     )
-    result = service.search("longest river")
+    result = service.search(SearchRequest(query="longest river"))
     assert result.hits and any("dense arm unavailable" in w for w in result.warnings)
 
 
@@ -156,17 +165,26 @@ def test_a_stored_atom_is_searchable_by_meaning_when_store_returns(
                         (atom.id,),
                     ).fetchone()
                 assert row is not None and row["n"] == 0
-                found = svc.search(f"Lake Baikal sample {n}", preset="dense", limit=5).hits
+                found = svc.search(
+                    SearchRequest(query=f"Lake Baikal sample {n}", preset="dense", limit=5)
+                ).hits
                 assert atom.id in [h.id for h in found]
             trace = svc.store("planned the survey", scope="episodic", trace_kind="plan")
-            hits = svc.search("planned the survey", scope="episodic", preset="dense").hits
+            hits = svc.search(
+                SearchRequest(query="planned the survey", scope="episodic", preset="dense")
+            ).hits
             assert trace.id in [h.id for h in hits]
             report = svc.ingest(
-                "Lake Ladoga is the largest lake in Europe. Its water drains into the Neva.",
-                kind="text",
+                IngestRequest(
+                    source="Lake Ladoga is the largest lake in Europe. "
+                    "Its water drains into the Neva.",
+                    kind="text",
+                )
             )
             assert report.atom_ids
-            hits = svc.search("largest lake in Europe", preset="dense", limit=10).hits
+            hits = svc.search(
+                SearchRequest(query="largest lake in Europe", preset="dense", limit=10)
+            ).hits
             assert set(report.atom_ids) & {h.id for h in hits}
         finally:
             svc.close()

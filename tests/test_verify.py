@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pegas_memory.requests import IngestRequest, SearchRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
@@ -64,7 +65,7 @@ def test_cross_confirmation_across_documents(database_url: str, tmp_path: Path) 
         assert status_of(svc, a.id)[0] == "verified"
         # search sees the change through the outbox at once
         svc.runtime.worker().drain()
-        hit = svc.search("Volga Caspian", limit=1).hits[0]
+        hit = svc.search(SearchRequest(query="Volga Caspian", limit=1)).hits[0]
         assert hit.status == "verified"
 
 
@@ -86,9 +87,17 @@ def test_verify_says_when_atoms_are_still_being_projected(
 
 def test_same_claim_merged_at_ingest_is_confirmed(database_url: str, tmp_path: Path) -> None:
     with memory(database_url, tmp_path, None, llm=False) as svc:
-        svc.ingest("Lake Baikal is the deepest lake in the world.", kind="text", title="one")
+        svc.ingest(
+            IngestRequest(
+                source="Lake Baikal is the deepest lake in the world.", kind="text", title="one"
+            )
+        )
         svc.runtime.worker().drain()
-        svc.ingest("Lake Baikal is the deepest lake in the world!", kind="text", title="two")
+        svc.ingest(
+            IngestRequest(
+                source="Lake Baikal is the deepest lake in the world!", kind="text", title="two"
+            )
+        )
         svc.runtime.worker().drain()
         result = svc.verify()
         assert result.counts.get("confirmed") == 1

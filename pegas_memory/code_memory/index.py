@@ -30,12 +30,13 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
 from pegas_memory.code_memory.graph import resolve
 from pegas_memory.code_memory.queries import Q
-from pegas_memory.code_memory.query import CodeGraphResult, CodeQuery, CodeSearchResult, Relation
+from pegas_memory.code_memory.query import CodeGraphResult, CodeQuery, CodeSearchResult
 from pegas_memory.code_memory.store import (
     StoredDep,
     StoredSymbol,
@@ -61,6 +62,9 @@ from pegas_memory.errors import InvalidInput, LimitExceeded, SecurityRefused
 from pegas_memory.ingest.netguard import check_path, ingest_roots, resolve_under_roots
 from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.text import raw_hash
+
+if TYPE_CHECKING:
+    from pegas_memory.code_memory.requests import CodeGraphRequest, CodeSearchRequest
 
 Progress = Callable[[float, float, str], None]
 Check = Callable[[], None]
@@ -170,52 +174,14 @@ class CodeMemory:
         self.query = CodeQuery(db, runtime)
 
     # ------------------------------------------------------------------ memory_search_code
-    def search_code(
-        self,
-        query: str,
-        *,
-        repo: str | None = None,
-        path_prefix: str | None = None,
-        language: str | None = None,
-        kinds: Sequence[str] = (),
-        limit: int = 20,
-        offset: int = 0,
-    ) -> CodeSearchResult:
+    def search_code(self, request: CodeSearchRequest) -> CodeSearchResult:
         """Lexical search over symbols; see `CodeQuery.search`."""
-        return self.query.search(
-            query,
-            repo=repo,
-            path_prefix=path_prefix,
-            language=language,
-            kinds=kinds,
-            limit=limit,
-            offset=offset,
-        )
+        return self.query.search(request)
 
     # ------------------------------------------------------------------ memory_code_graph
-    def code_graph(
-        self,
-        *,
-        repo: str,
-        symbol: str | None = None,
-        symbol_id: int | None = None,
-        relation: Relation = "neighbourhood",
-        depth: int = 1,
-        limit: int = 50,
-        offset: int = 0,
-        build: bool = False,
-    ) -> CodeGraphResult:
+    def code_graph(self, request: CodeGraphRequest) -> CodeGraphResult:
         """Callers, callees, imports and inheritance around a symbol; see `CodeQuery.graph`."""
-        return self.query.graph(
-            repo=repo,
-            symbol=symbol,
-            symbol_id=symbol_id,
-            relation=relation,
-            depth=depth,
-            limit=limit,
-            offset=offset,
-            build=build,
-        )
+        return self.query.graph(request)
 
     # ------------------------------------------------------------------ memory_store_code
     def store_code(

@@ -21,6 +21,7 @@ from psycopg import sql
 
 from pegas_memory.code_memory.model import SymbolKind
 from pegas_memory.code_memory.queries import Q
+from pegas_memory.code_memory.requests import CodeGraphRequest, CodeSearchRequest, Relation
 from pegas_memory.code_memory.results import (
     CodeEdgeOut,
     CodeGraphResult,
@@ -61,9 +62,6 @@ __all__ = [
     "like_escape",
 ]
 
-Relation = Literal[
-    "callers", "callees", "imports", "imported_by", "inherits", "inherited_by", "neighbourhood"
-]
 RELATIONS: dict[str, tuple[tuple[str, ...], Direction]] = {
     "callers": (("calls",), "in"),
     "callees": (("calls",), "out"),
@@ -93,20 +91,13 @@ class CodeQuery:
         self.runtime = runtime
 
     # ------------------------------------------------------------------ search
-    def search(
-        self,
-        query: str,
-        *,
-        repo: str | None = None,
-        path_prefix: str | None = None,
-        language: str | None = None,
-        kinds: Sequence[str] = (),
-        limit: int = 20,
-        offset: int = 0,
-    ) -> CodeSearchResult:
+    def search(self, request: CodeSearchRequest) -> CodeSearchResult:
         """Ranked symbols whose names, qualified names, signatures or docstrings match `query`.
 
         Raises InvalidInput for an empty query, unknown kinds or out-of-range limit/offset."""
+        query, repo, path_prefix = request.query, request.repo, request.path_prefix
+        language, kinds = request.language, request.kinds
+        limit, offset = request.limit, request.offset
         query = text_arg(query, "query", MAX_QUERY_CHARS).strip()
         words = list(dict.fromkeys(identifier_words(query)))[:MAX_WORDS]
         if not words:
@@ -170,21 +161,13 @@ class CodeQuery:
         return row is not None
 
     # ------------------------------------------------------------------ graph
-    def graph(
-        self,
-        *,
-        repo: str,
-        symbol: str | None = None,
-        symbol_id: int | None = None,
-        relation: str = "neighbourhood",
-        depth: int = 1,
-        limit: int = 50,
-        offset: int = 0,
-        build: bool = False,
-    ) -> CodeGraphResult:
+    def graph(self, request: CodeGraphRequest) -> CodeGraphResult:
         """Paths of 1..depth dependency edges around one symbol (see the module doc).
 
         Raises InvalidInput (bad arguments), NotFound (unknown repo or symbol)."""
+        repo, symbol, symbol_id = request.repo, request.symbol, request.symbol_id
+        relation = request.relation
+        depth, limit, offset, build = request.depth, request.limit, request.offset, request.build
         repo = text_arg(repo, "repo", 200)
         if relation not in RELATIONS:
             raise InvalidInput(f"relation must be one of {', '.join(RELATIONS)}; got {relation!r}")
@@ -257,7 +240,11 @@ class CodeQuery:
             },
         ).fetchall()
         if not rows:
-            near = self.search(name, repo=repo, limit=5).hits if identifier_words(name) else []
+            near = (
+                self.search(CodeSearchRequest(query=name, repo=repo, limit=5)).hits
+                if identifier_words(name)
+                else []
+            )
             hint = f"; similar: {', '.join(h.qualified_name for h in near)}" if near else ""
             raise NotFound(
                 f"symbol {name!r} not found in repo {repo!r}{hint}; use memory_search_code to "

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import httpx
 
 from pegas_memory.errors import BackendUnavailable, PegasMemoryError
+from pegas_memory.requests import IngestRequest, SearchRequest
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +133,7 @@ def research_gaps(
         for hit in hits:
             outcome.urls_tried.append(hit.url)
             try:
-                report = service.ingest(hit.url)
+                report = service.ingest(IngestRequest(source=hit.url))
                 new_atoms += report.atom_ids
                 outcome.atoms_new += report.atoms_new
             except PegasMemoryError as exc:
@@ -161,7 +162,7 @@ def research_gaps(
 
 def _answering(service: Any, question: str, new_atoms: set[int]) -> list[int]:
     """Verified atoms among the new ones that hybrid search returns for the question."""
-    found = service.search(question, limit=10)
+    found = service.search(SearchRequest(query=question, limit=10))
     return [
         h.id
         for h in found.hits

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Conn, Database
@@ -42,6 +42,9 @@ from pegas_memory.ingest.queries import INGEST_SQL as Q
 from pegas_memory.ingest.sources import chunk_source, load_source
 from pegas_memory.outbox.projection import atom_embed_text
 from pegas_memory.runtime import ProjectionRuntime
+
+if TYPE_CHECKING:
+    from pegas_memory.requests import IngestRequest
 
 log = logging.getLogger(__name__)
 
@@ -95,19 +98,11 @@ class IngestPipeline:
         self.runtime = runtime
         self._distiller = distiller
 
-    def ingest(
-        self,
-        source: str,
-        *,
-        kind: str | None = None,
-        title: str | None = None,
-        password: str | None = None,
-        topic: str | None = None,
-        tags: Sequence[str] = (),
-        progress: Progress | None = None,
-    ) -> IngestReport:
+    def ingest(self, request: IngestRequest, *, progress: Progress | None = None) -> IngestReport:
         """Ingest one source (URL, file path or text). Raises IngestError, SecurityRefused,
         LimitExceeded or InvalidInput with an actionable message; writes nothing then."""
+        source, kind, title = request.source, request.kind, request.title
+        password, topic, tags = request.password, request.topic, request.tags
         started = time.monotonic()
         say = progress or (lambda done, total, message: None)
         if topic is not None and len(topic) > MAX_TOPIC_CHARS:

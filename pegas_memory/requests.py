@@ -1,0 +1,106 @@
+"""Typed requests: the arguments of a tool, built once in the MCP layer and passed down.
+
+A tool whose arguments cross several layers (MCP tool -> service -> component -> query) declares
+them once here instead of once per layer. The models are frozen and forbid unknown fields; their
+enumerations come from the one place that defines them (presets from `search.hybrid.PRESETS`,
+ingest kinds from `ingest.sources.KINDS`), checked at import so that a preset added there
+cannot silently miss here. The code requests live with their relations in
+`code_memory.requests` and are re-exported. Range checks stay where they were (in the service
+and the components), so a Python caller gets the same InvalidInput as before; a value outside a
+Literal becomes InvalidInput too, naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal, get_args
+
+from pegas_memory.code_memory.requests import CodeGraphRequest, CodeSearchRequest
+from pegas_memory.ingest.sources import KINDS
+from pegas_memory.memgraph_store.cypher import Direction, NodeLabel
+from pegas_memory.models import Scope
+from pegas_memory.reasoning.rules import Op
+from pegas_memory.request_base import Request
+from pegas_memory.search.hybrid import PRESETS, SearchFilter
+
+# In the order the tools advertise them (their JSON schema enums), checked against the source.
+SearchPreset = Literal[
+    "hybrid", "hybrid_rrf", "dense", "lexical", "no_graph", "no_status", "no_mmr", "plain_rrf"
+]
+IngestKind = Literal["text", "markdown", "pdf", "epub", "web", "html"]
+
+
+def _same_names(alias: Any, source: Iterable[str], what: str) -> None:
+    names, expected = get_args(alias), tuple(source)
+    if sorted(names) != sorted(expected):
+        raise RuntimeError(
+            f"the {what} Literal of pegas_memory.requests ({names}) differs from its source "
+            f"({expected}); update the Literal"
+        )
+
+
+_same_names(SearchPreset, PRESETS, "search preset")
+_same_names(IngestKind, KINDS, "ingest kind")
+
+__all__ = [
+    "CodeGraphRequest",
+    "CodeSearchRequest",
+    "ContextRequest",
+    "GraphQueryRequest",
+    "IngestKind",
+    "IngestRequest",
+    "Request",
+    "SearchPreset",
+    "SearchRequest",
+]
+
+
+class SearchRequest(Request):
+    """memory_search: what to look for, where, and how to rank it."""
+
+    query: str
+    scope: Scope = "knowledge"
+    preset: SearchPreset = "hybrid"
+    limit: int | None = None
+    flt: SearchFilter | None = None
+    half_life_days: float | None = None
+
+
+class ContextRequest(Request):
+    """memory_get_context: the question, the size of the answer and the search behind it."""
+
+    question: str
+    budget_tokens: int | None = None
+    limit: int = 8
+    scope: Scope = "knowledge"
+    preset: SearchPreset = "hybrid"
+    flt: SearchFilter | None = None
+    register_gap: bool | None = None
+
+
+class IngestRequest(Request):
+    """memory_ingest: a source and how to read it."""
+
+    source: str
+    kind: IngestKind | None = None
+    title: str | None = None
+    password: str | None = None
+    topic: str | None = None
+    tags: tuple[str, ...] = ()
+
+
+class GraphQueryRequest(Request):
+    """memory_query_graph: one structured, bounded graph operation."""
+
+    op: Op
+    node_id: int | None = None
+    label: NodeLabel = "Atom"
+    target_id: int | None = None
+    kinds: tuple[str, ...] = ()
+    direction: Direction = "both"
+    depth: int = 1
+    limit: int = 50
+    offset: int = 0
+    src: int | None = None
+    dst: int | None = None
+    kind: str | None = None

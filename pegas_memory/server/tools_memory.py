@@ -1,0 +1,360 @@
+"""MCP tools of the knowledge memory: store, ingest, verify, search, context, gaps, forget, stats.
+
+Each tool's signature is its input schema (names, defaults, bounds and descriptions are what an
+agent sees); its return type is its output schema. Bodies only build the typed request and hand
+a typed service call to `run`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from pegas_memory.models import (
+    AtomStatus,
+    AtomType,
+    ContextResult,
+    ForgetResult,
+    GapList,
+    GapResult,
+    GapStatus,
+    IngestResult,
+    Scope,
+    SearchResult,
+    StatsResult,
+    StoreResult,
+    TraceKind,
+    VerifyResult,
+)
+from pegas_memory.requests import (
+    ContextRequest,
+    IngestKind,
+    IngestRequest,
+    SearchPreset,
+    SearchRequest,
+)
+from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.server.calls import (
+    DESTRUCTIVE,
+    OPEN_WORLD_WRITES,
+    READ_ONLY,
+    WRITES,
+    Server,
+    ServiceContext,
+    progress_reporter,
+    run,
+)
+
+
+def register_knowledge(mcp: Server) -> None:
+    """memory_store, memory_ingest, memory_verify, memory_search, memory_get_context and the
+    research-gap tools."""
+
+    @mcp.tool(annotations=WRITES)
+    async def memory_store(
+        ctx: ServiceContext,
+        claim: Annotated[
+            str,
+            Field(
+                description="The statement to remember, self-contained (for scope=episodic: "
+                "the trace text)."
+            ),
+        ],
+        type: Annotated[
+            AtomType,
+            Field(description="Atom type: fact, definition, text, code, table, logical_rule"),
+        ] = "fact",
+        content: Annotated[
+            str,
+            Field(description="Optional fuller text: the definition body, code, table, rule JSON."),
+        ] = "",
+        confidence: Annotated[
+            float | None, Field(ge=0.0, le=1.0, description="Your confidence, 0..1 (default 0.5).")
+        ] = None,
+        topic: Annotated[str | None, Field(description="Optional topic for filtering.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Optional tags for filtering.")] = None,
+        metadata: Annotated[
+            dict[str, Any] | None, Field(description="Optional JSON object kept with the atom.")
+        ] = None,
+        source: Annotated[
+            str | None,
+            Field(
+                description="Where this comes from: a URL or a short description. Recorded as "
+                "a citation."
+            ),
+        ] = None,
+        locator: Annotated[
+            str, Field(description="Where in the source (page, section), if known.")
+        ] = "",
+        quote: Annotated[
+            str, Field(description="The exact words of the source this rests on, if known.")
+        ] = "",
+        scope: Annotated[
+            Literal["knowledge", "episodic"],
+            Field(description="knowledge: a curated atom (default). episodic: your own trace."),
+        ] = "knowledge",
+        trace_kind: Annotated[
+            TraceKind | None,
+            Field(description="For scope=episodic: plan, action, observation or reflection."),
+        ] = None,
+        session_id: Annotated[
+            str | None, Field(description="For scope=episodic: your session or task id.")
+        ] = None,
+    ) -> StoreResult:
+        """Remember one statement as a typed knowledge atom (or, with scope=episodic, one of your
+        own traces). Identical content is stored once: the result says whether it was new or
+        which existing atom it duplicates. New atoms start as 'candidate' until verified."""
+        return await run(
+            ctx,
+            lambda service: service.store(
+                claim,
+                type=type,
+                content=content,
+                confidence=confidence,
+                topic=topic,
+                tags=tags or (),
+                metadata=metadata,
+                source=source,
+                locator=locator,
+                quote=quote,
+                scope=scope,
+                trace_kind=trace_kind,
+                session_id=session_id,
+            ),
+        )
+
+    @mcp.tool(annotations=OPEN_WORLD_WRITES)
+    async def memory_ingest(
+        ctx: ServiceContext,
+        source: Annotated[
+            str,
+            Field(
+                description="A URL (http/https), a file path (PDF, EPUB, HTML, text, markdown) "
+                "under the configured ingest roots, or the text itself."
+            ),
+        ],
+        kind: Annotated[
+            IngestKind | None,
+            Field(
+                description="Force how to read it (text, markdown, pdf, epub, web, html); "
+                "default: detected."
+            ),
+        ] = None,
+        title: Annotated[str | None, Field(description="Title, if the source has none.")] = None,
+        password: Annotated[str | None, Field(description="Password of an encrypted PDF.")] = None,
+        topic: Annotated[str | None, Field(description="Topic given to every atom.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Tags given to every atom.")] = None,
+    ) -> IngestResult:
+        """Read a source into the knowledge base: it is split into chunks, distilled into typed
+        atoms (definitions, facts, code, tables, rules) that each cite the exact quote and page
+        or section, and deduplicated against what is stored. Re-ingesting an unchanged source
+        does nothing; a changed one becomes a new version. Long sources report progress."""
+        request = IngestRequest(
+            source=source,
+            kind=kind,
+            title=title,
+            password=password,
+            topic=topic,
+            tags=tuple(tags or ()),
+        )
+        progress = progress_reporter(ctx)
+        return await run(ctx, lambda service: service.ingest(request, progress=progress), slow=True)
+
+    @mcp.tool(annotations=WRITES)
+    async def memory_verify(
+        ctx: ServiceContext,
+        atom_ids: Annotated[
+            list[int] | None, Field(description="Verify these atoms (at most 200).")
+        ] = None,
+        document_id: Annotated[
+            int | None, Field(description="Or: verify the atoms of this document.")
+        ] = None,
+        limit: Annotated[
+            int, Field(ge=1, le=200, description="Or: this many candidate atoms (default 50).")
+        ] = 50,
+    ) -> VerifyResult:
+        """Check atoms against what else the memory holds. Cross-confirmation: the same claim in
+        another document marks the atom verified and raises its confidence. Self-critique (needs
+        the LLM): a contradiction marks both atoms contested, a duplicate marks the newer one
+        stale, corroboration raises confidence. Each verdict comes with its reason and evidence;
+        checks that could not run are listed."""
+        progress = progress_reporter(ctx)
+        return await run(
+            ctx,
+            lambda service: service.verify(
+                atom_ids=atom_ids or (),
+                document_id=document_id,
+                limit=limit,
+                progress=progress,
+            ),
+            slow=True,
+        )
+
+    @mcp.tool(annotations=READ_ONLY)
+    async def memory_search(
+        ctx: ServiceContext,
+        query: Annotated[str, Field(description="What to look for, in any language.")],
+        limit: Annotated[int | None, Field(ge=1, le=100, description="How many hits (10).")] = None,
+        scope: Annotated[
+            Scope,
+            Field(description="knowledge (curated atoms, default), episodic (your traces), all"),
+        ] = "knowledge",
+        preset: Annotated[
+            SearchPreset,
+            Field(
+                description="hybrid (default: dense + lexical + graph, status-aware, diverse), "
+                "hybrid_rrf, dense, lexical, no_graph, no_status, no_mmr, plain_rrf"
+            ),
+        ] = "hybrid",
+        types: Annotated[list[AtomType] | None, Field(description="Only these atom types.")] = None,
+        statuses: Annotated[
+            list[AtomStatus] | None,
+            Field(description="Only these statuses (default: all, stale/contested ranked last)."),
+        ] = None,
+        topics: Annotated[list[str] | None, Field(description="Only these topics.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Any of these tags.")] = None,
+        document_ids: Annotated[
+            list[int] | None, Field(description="Only from these documents.")
+        ] = None,
+        languages: Annotated[
+            list[str] | None, Field(description="Only these languages (ISO codes: ru, en).")
+        ] = None,
+        created_after: Annotated[datetime | None, Field(description="Created at or after.")] = None,
+        created_before: Annotated[datetime | None, Field(description="Created before.")] = None,
+        session_id: Annotated[str | None, Field(description="Episodic: only this session.")] = None,
+        half_life_days: Annotated[
+            float | None, Field(gt=0, description="Favour recent items: score halves per N days.")
+        ] = None,
+    ) -> SearchResult:
+        """Search the memory. Finds atoms by meaning (in Russian or English, across both), by
+        exact words and names, and through linked atoms; verified knowledge ranks first, stale
+        and contested last. Each hit has its id, type, status, confidence and citations."""
+        flt = SearchFilter(
+            types=tuple(types or ()),
+            statuses=tuple(statuses or ()),
+            doc_ids=tuple(document_ids or ()),
+            topics=tuple(topics or ()),
+            tags=tuple(tags or ()),
+            languages=tuple(languages or ()),
+            created_after=created_after,
+            created_before=created_before,
+            session_id=session_id,
+        )
+        request = SearchRequest(
+            query=query,
+            scope=scope,
+            preset=preset,
+            limit=limit,
+            flt=flt,
+            half_life_days=half_life_days,
+        )
+        return await run(ctx, lambda service: service.search(request))
+
+    @mcp.tool(annotations=WRITES)
+    async def memory_get_context(
+        ctx: ServiceContext,
+        question: Annotated[str, Field(description="The question you are about to answer.")],
+        budget_tokens: Annotated[
+            int | None,
+            Field(ge=100, le=32_000, description="Size of the returned text in tokens (2000)."),
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=50, description="At most this many items.")] = 8,
+        scope: Annotated[Scope, Field(description="knowledge (default), episodic or all")] = (
+            "knowledge"
+        ),
+        topics: Annotated[list[str] | None, Field(description="Only these topics.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Any of these tags.")] = None,
+        register_gap: Annotated[
+            bool | None,
+            Field(description="Register a research gap if the evidence is weak (server default)."),
+        ] = None,
+    ) -> ContextResult:
+        """Gather what the memory knows before you answer: the best atoms with their sources
+        (title, page/section, quote) and the surrounding source text, deduplicated and fitted to
+        a token budget. `text` is ready to paste, with [n] markers matching `items`. When the
+        evidence is weak the question is registered as a research gap (see memory_list_gaps)."""
+        request = ContextRequest(
+            question=question,
+            budget_tokens=budget_tokens,
+            limit=limit,
+            scope=scope,
+            flt=SearchFilter(topics=tuple(topics or ()), tags=tuple(tags or ())),
+            register_gap=register_gap,
+        )
+        return await run(ctx, lambda service: service.get_context(request))
+
+    @mcp.tool(annotations=WRITES)
+    async def memory_add_gap(
+        ctx: ServiceContext,
+        question: Annotated[str, Field(description="What the memory should find out.")],
+        reason: Annotated[
+            str | None, Field(description="Why it matters / where it came up.")
+        ] = None,
+        priority: Annotated[int, Field(ge=1, le=5, description="1 low .. 5 urgent (3).")] = 3,
+    ) -> GapResult:
+        """Register a research gap: a question the memory cannot answer yet. A question that
+        repeats an open gap is merged into it (its priority rises) instead of added twice."""
+        return await run(
+            ctx, lambda service: service.add_gap(question, reason=reason, priority=priority)
+        )
+
+    @mcp.tool(annotations=READ_ONLY)
+    async def memory_list_gaps(
+        ctx: ServiceContext,
+        status: Annotated[
+            GapStatus | None, Field(description="open (default), researching, filled, abandoned")
+        ] = "open",
+        limit: Annotated[int, Field(ge=1, le=500)] = 20,
+        offset: Annotated[int, Field(ge=0)] = 0,
+    ) -> GapList:
+        """List research gaps by priority, with what was tried and the atoms that filled them."""
+        return await run(
+            ctx, lambda service: service.list_gaps(status=status, limit=limit, offset=offset)
+        )
+
+
+def register_upkeep(mcp: Server) -> None:
+    """memory_forget and memory_stats."""
+
+    @mcp.tool(annotations=DESTRUCTIVE)
+    async def memory_forget(
+        ctx: ServiceContext,
+        mode: Annotated[
+            Literal["retract", "erase"],
+            Field(
+                description="retract: keep the atom but mark it stale with your reason (it "
+                "stops ranking as current). erase: delete for good from every store."
+            ),
+        ],
+        atom_ids: Annotated[list[int] | None, Field(description="Atoms to forget.")] = None,
+        trace_ids: Annotated[
+            list[int] | None, Field(description="Episodic traces to erase.")
+        ] = None,
+        document_ids: Annotated[
+            list[int] | None,
+            Field(description="Documents to erase, with the atoms only they support."),
+        ] = None,
+        reason: Annotated[str, Field(description="Why (recorded for retractions).")] = "",
+    ) -> ForgetResult:
+        """Forget knowledge. Retract marks atoms stale (reversible, history kept); erase deletes
+        atoms, traces or whole documents from the database, the search indexes, the graph and
+        the embedding cache, so they never come back in any search or rebuild."""
+        return await run(
+            ctx,
+            lambda service: service.forget(
+                mode=mode,
+                atom_ids=atom_ids or (),
+                trace_ids=trace_ids or (),
+                document_ids=document_ids or (),
+                reason=reason,
+            ),
+        )
+
+    @mcp.tool(annotations=READ_ONLY)
+    async def memory_stats(ctx: ServiceContext) -> StatsResult:
+        """Counts of what the memory holds: atoms by type and status, documents, citations,
+        links, code symbols, episodic traces, research gaps, and how far the search indexes lag
+        behind the database (outbox backlog and the age of the oldest pending change)."""
+        return await run(ctx, lambda service: service.stats())
