@@ -35,11 +35,26 @@ pytestmark = pytest.mark.anyio
 # Each fact is stored by one session and searched by a paraphrase that shares almost no word
 # with it, so only the dense arm can find it.
 FACTS: Sequence[tuple[str, str]] = (
-    ("The Eiffel Tower was completed in 1889 for the World's Fair.", "When was the famous iron landmark in Paris finished?"),
-    ("Honeybees communicate the location of flowers with a waggle dance.", "How do insects that make honey tell each other where food is?"),
-    ("Mount Kilimanjaro is the highest peak on the African continent.", "Which mountain is tallest in Africa?"),
-    ("Penicillin was discovered by Alexander Fleming in 1928.", "Who found the first antibiotic drug?"),
-)  # fmt: skip
+    (
+        "The Eiffel Tower was completed in 1889 for the World's Fair.",
+        "When was the famous iron landmark in Paris finished?",
+    ),
+    (
+        "Honeybees communicate the location of flowers with a waggle dance.",
+        "How do insects that make honey tell each other where food is?",
+    ),
+    (
+        "Mount Kilimanjaro is the highest peak on the African continent.",
+        "Which mountain is tallest in Africa?",
+    ),
+    (
+        "Penicillin was discovered by Alexander Fleming in 1928.",
+        "Who found the first antibiotic drug?",
+    ),
+)
+
+
+SEARCH_ARGS = ("--preset", "dense", "--json", "--limit", "3")
 
 
 @pytest.fixture
@@ -95,9 +110,9 @@ def _serve_pids(data: Path) -> set[int]:
             continue
         with contextlib.suppress(OSError):
             cmd = (entry / "cmdline").read_bytes().split(b"\0")
-            if b"pegas_memory.cli" in cmd and b"serve" in cmd:
-                if mark in (entry / "environ").read_bytes().split(b"\0"):
-                    pids.add(int(entry.name))
+            serve = b"pegas_memory.cli" in cmd and b"serve" in cmd
+            if serve and mark in (entry / "environ").read_bytes().split(b"\0"):
+                pids.add(int(entry.name))
     return pids
 
 
@@ -195,8 +210,7 @@ async def test_cli_search_beside_a_running_serve_has_the_dense_arm(data_dir: Pat
             env = {k: v for k, v in os.environ.items() if not k.startswith("PEGAS_")}
             run = await anyio.to_thread.run_sync(
                 lambda: subprocess.run(
-                    [sys.executable, "-m", "pegas_memory.cli", "search", query]
-                    + ["--preset", "dense", "--json", "--limit", "3"],
+                    [sys.executable, "-m", "pegas_memory.cli", "search", query, *SEARCH_ARGS],
                     env={**env, **_env(data_dir)},
                     cwd=str(REPO),
                     capture_output=True,
