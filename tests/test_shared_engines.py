@@ -222,3 +222,46 @@ async def test_cli_search_beside_a_running_serve_has_the_dense_arm(data_dir: Pat
             result = json.loads(run.stdout)
             assert result["warnings"] == []
             assert atom_id in [hit["id"] for hit in result["hits"]]
+
+
+async def test_serve_http_offers_the_same_tools(data_dir: Path) -> None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PEGAS_")}
+    args = ["serve", "--http", "--port", str(port)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pegas_memory.cli", *args],
+        env={**env, **_env(data_dir)},
+        cwd=str(REPO),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        with anyio.fail_after(180):
+            while True:  # until uvicorn listens
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
+                    break
+                assert proc.poll() is None, "serve --http exited"
+                await anyio.sleep(0.2)
+            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                tools = {t.name for t in (await client.list_tools()).tools}
+                assert {"memory_store", "memory_search", "memory_stats"} <= tools
+                fact, query = FACTS[2]
+                stored = structured(await client.call_tool("memory_store", {"claim": fact}))
+                # The first store can return before the host has started (it waits for its
+                # own projection only once the vector slice is open), so poll briefly.
+                for _ in range(100):
+                    found = structured(
+                        await client.call_tool("memory_search", {"query": query, "preset": "dense"})
+                    )
+                    if stored["id"] in [hit["id"] for hit in found["hits"]]:
+                        break
+                    await anyio.sleep(0.2)
+                assert found["warnings"] == []
+                assert stored["id"] in [hit["id"] for hit in found["hits"]]
+    finally:
+        proc.terminate()
+        proc.wait(30)
