@@ -27,8 +27,29 @@ def _print(obj: object) -> None:
 
 
 def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
+    if args.http:
+        from pegas_memory.server.tools import build_server
+
+        build_server(settings).run(
+            "streamable-http", host=args.bind, port=args.port, streamable_http_path=args.path
+        )
+        return 0
     serve(settings)
     return 0
+
+
+def cmd_host(settings: Settings, args: argparse.Namespace) -> int:
+    """Run, inspect or stop the engine host of the data dir (docs/decisions/0005)."""
+    from pegas_memory.host.control import host_status, run_foreground, stop_host
+
+    if args.status:
+        status = host_status(settings)
+        _print(status or {"running": False})
+        return 0 if status else 1
+    if args.stop:
+        _print({"stopped": stop_host(settings)})
+        return 0
+    return run_foreground(settings, stay=args.stay)
 
 
 def cmd_migrate(settings: Settings, args: argparse.Namespace) -> int:
@@ -182,7 +203,8 @@ def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
 
 
 COMMANDS: dict[str, tuple[str, Callable[[Settings, argparse.Namespace], int]]] = {
-    "serve": ("serve the MCP tools over stdio (the default)", cmd_serve),
+    "serve": ("serve the MCP tools over stdio (the default), or --http", cmd_serve),
+    "host": ("run, inspect (--status) or stop (--stop) the data dir's engine host", cmd_host),
     "migrate": ("apply pending database migrations", cmd_migrate),
     "stats": ("print what the memory holds", cmd_stats),
     "doctor": ("check every configured service and say what to fix", cmd_doctor),
@@ -210,6 +232,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--log-level", default="INFO")
     sub = parser.add_subparsers(dest="command")
     parsers = {name: sub.add_parser(name, help=text) for name, (text, _fn) in COMMANDS.items()}
+    serve_p = parsers["serve"]
+    serve_p.add_argument(
+        "--http", action="store_true", help="serve MCP's streamable HTTP transport instead"
+    )
+    serve_p.add_argument("--bind", default="127.0.0.1", help="address for --http")
+    serve_p.add_argument("--port", type=int, default=8765, help="port for --http")
+    serve_p.add_argument("--path", default="/mcp", help="endpoint path for --http")
+    host_p = parsers["host"]
+    host_p.add_argument("--status", action="store_true", help="print the running host, if any")
+    host_p.add_argument("--stop", action="store_true", help="stop the running host")
+    host_p.add_argument("--stay", action="store_true", help="keep running when no process uses it")
     parsers["worker"].add_argument("--name", default="worker", help="name shown in logs")
     parsers["worker"].add_argument(
         "--once", action="store_true", help="drain what is pending, then exit"
@@ -250,10 +283,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # pydantic's ValidationError lists every bad setting
         print(f"pegas-memory: invalid settings: {exc}", file=sys.stderr)
         return 2
+    if settings.engine_host == "auto":
+        # The command's processes share one data dir's engines through its engine host, so
+        # every session and CLI command has every arm of search (docs/decisions/0005).
+        settings = settings.model_copy(update={"engine_host": "on"})
     # SIGTERM (systemd, MCP clients) exits like Ctrl-C, so cleanup handlers run and the embedded
     # PostgreSQL is released.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     command = args.command or "serve"
+    if args.command is None:
+        args.http = False
     _help, fn = COMMANDS[command]
     try:
         return fn(settings, args)

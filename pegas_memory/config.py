@@ -54,6 +54,17 @@ class Settings(BaseSettings):
     vector_exact_limit: int = 20_000
     vector_hnsw_ef: int = 128
 
+    # --- engine host (one per data dir: the embedded vector store and the local model) ---
+    # "on": every process on the data dir uses the host's engines over a unix socket; "off":
+    # this process opens them itself (then one process per data dir has the dense arm);
+    # "auto": "on" for the pegas-memory command (serve, CLI, worker), "off" for a program that
+    # builds MemoryService itself. See docs/decisions/0005-shared-engines.md.
+    engine_host: Literal["auto", "on", "off"] = "auto"
+    host_idle_seconds: float = 5.0  # the host exits this long after its last user left
+    host_start_timeout: float = 90.0  # a cold start loads the model (seconds on a busy machine)
+    host_takeover_seconds: float = 3.0  # how long a client waits for the standby to take over
+    host_call_timeout: float = 300.0  # one call (an embedding batch); optimize has none
+
     # --- graph slice ---
     graph_uri: str | None = None  # bolt://host:7687 for Memgraph/Neo4j
     graph_user: str | None = None
@@ -139,6 +150,16 @@ class Settings(BaseSettings):
     @property
     def graph_embedded(self) -> bool:
         return not self.graph_uri
+
+    @property
+    def shares_vectors(self) -> bool:
+        """Whether the embedded vector store is used through the data dir's engine host."""
+        return self.engine_host == "on" and self.vectors_embedded
+
+    @property
+    def shares_embedder(self) -> bool:
+        """Whether the local embedding model is used through the data dir's engine host."""
+        return self.engine_host == "on" and not self.ollama_url
 
     @property
     def runs_embedded_worker(self) -> bool:

@@ -35,8 +35,14 @@ def build_vector_index(settings: Settings) -> VectorIndex:
     """The back end the settings choose: a Qdrant server if `qdrant_url` is set, else embedded.
 
     Raises BackendUnavailable when the embedded directory is held by another process or cannot
-    be opened; a server is not contacted until the first call.
+    be opened; a server is not contacted until the first call. With `settings.shares_vectors`
+    the embedded store is the one the data dir's engine host serves to every process (started
+    here if none runs; docs/decisions/0005-shared-engines.md).
     """
+    if settings.shares_vectors:
+        from pegas_memory.host.remote import RemoteVectorIndex
+
+        return RemoteVectorIndex(settings)
     if settings.qdrant_url:
         from pegas_memory.qdrant_store.client import ClientVectorIndex
 
