@@ -224,3 +224,23 @@ def test_compose_quotes_identifiers() -> None:
     assert composed == sql.Composed(
         [sql.SQL("SELECT count(*) FROM "), sql.Identifier('pm_atom"; DROP')]
     )
+
+
+def _documented_paths() -> set[str]:
+    """Module paths (relative to pegas_memory/) named in ARCHITECTURE.md's module table."""
+    text = (PKG.parent / "ARCHITECTURE.md").read_text()
+    table = text[text.index("## Modules, by family") :]
+    table = table[: table.index("\n## ", 1)]
+    return set(re.findall(r"`([a-z_]+(?:/[a-z_]+)?\.py)`", table))
+
+
+def test_architecture_names_every_module() -> None:
+    modules = {
+        str(path.relative_to(PKG))
+        for path in PKG.rglob("*.py")
+        if path.name != "__init__.py" or path.parent != PKG
+    }
+    modules.discard("__init__.py")
+    optional_inits = {m for m in modules if m.endswith("/__init__.py")}
+    missing = modules - optional_inits - _documented_paths()
+    assert missing == set(), f"add these modules to ARCHITECTURE.md's module table: {missing}"
