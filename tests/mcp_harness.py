@@ -62,9 +62,11 @@ def untyped_properties(schema: Mapping[str, Any], where: str) -> list[str]:
         if isinstance(extra, Mapping):
             walk(extra, f"{path}{{}}")
         items = node.get("items")
-        if node.get("type") == "array" and items in (None, {}):
-            found.append(f"{path}[]")
+        if node.get("type") == "array" and items in (None, {}) and "prefixItems" not in node:
+            found.append(f"{path}[]")  # a tuple's positions are typed by prefixItems
         walk(items, f"{path}[]")
+        for i, sub in enumerate(node.get("prefixItems") or []):
+            walk(sub, f"{path}[{i}]")
         for key in ("anyOf", "allOf", "oneOf"):
             for sub in node.get(key) or []:
                 walk(sub, path)

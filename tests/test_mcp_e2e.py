@@ -115,11 +115,6 @@ EXPECTED_TOOLS = {
 }
 
 
-# GraphQueryResult.result is free-form today and is being retyped separately (issue 19, graph
-# results); it is the one property left out of the check below.
-UNTYPED_FOR_NOW = {"memory_query_graph.result{*}"}
-
-
 async def test_every_tool_has_a_typed_output_schema(tmp_path: Path) -> None:
     env = {"PEGAS_DATA_DIR": str(tmp_path / "data")}
     async with mcp_client(env) as client:
@@ -130,7 +125,7 @@ async def test_every_tool_has_a_typed_output_schema(tmp_path: Path) -> None:
         assert tool.output_schema, f"{tool.name} has no output schema"
         assert tool.output_schema.get("properties"), f"{tool.name}: output schema without fields"
         untyped += untyped_properties(tool.output_schema, tool.name)
-    assert sorted(set(untyped) - UNTYPED_FOR_NOW) == []
+    assert sorted(set(untyped)) == []
 
 
 async def test_every_tool_over_stdio(tmp_path: Path) -> None:
