@@ -10,13 +10,16 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pegas_memory.config import Settings, load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres, start_embedded_postgres
+from pegas_memory.service import MemoryService
 from tests.pgcluster import DebianCluster, create_database, debian_pg_available
 
 # The tests decide every setting themselves; nothing leaks in from the developer's shell.
@@ -64,3 +67,36 @@ def make_settings(data_dir: Path, **overrides: object) -> Settings:
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
     return make_settings(tmp_path / "data", database_url=database_url)
+
+
+@contextmanager
+def offline_memory(
+    database_url: str,
+    data_dir: Path,
+    *,
+    dim: int = 64,
+    chat: Callable[[dict[str, Any]], Any] | None = None,
+    llm: bool = True,
+    **overrides: object,
+) -> Iterator[MemoryService]:
+    """A MemoryService on `database_url` with embeddings (and chat) from a fake Ollama on
+    loopback and the offline distiller: the setup most service-level tests share. `llm=False`
+    turns the self-critique off, so verification runs on similarity alone."""
+    from tests.fake_ollama import FakeOllama
+
+    with FakeOllama(dim=dim, chat=chat) as fake:
+        settings = make_settings(
+            data_dir,
+            database_url=database_url,
+            ollama_url=fake.url,
+            embedding_dim=dim,
+            distiller="offline",
+            **overrides,
+        )
+        svc = MemoryService(settings).open()
+        if not llm:
+            svc.verifier.llm = None
+        try:
+            yield svc
+        finally:
+            svc.close()

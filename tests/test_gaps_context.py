@@ -17,19 +17,13 @@ from pegas_memory.db.repo import (
 from pegas_memory.errors import InvalidInput
 from pegas_memory.requests import ContextRequest
 from pegas_memory.service import MemoryService
-from tests.conftest import make_settings
-from tests.fake_ollama import FakeOllama
+from tests.conftest import offline_memory
 
 
 @pytest.fixture
 def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with FakeOllama(dim=64) as fake:
-        settings = make_settings(
-            tmp_path / "data", database_url=database_url, ollama_url=fake.url, embedding_dim=64
-        )
-        svc = MemoryService(settings).open()
+    with offline_memory(database_url, tmp_path / "data") as svc:
         yield svc
-        svc.close()
 
 
 def test_gap_lifecycle_and_merging(service: MemoryService) -> None:

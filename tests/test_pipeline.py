@@ -12,8 +12,7 @@ import pytest
 from pegas_memory.errors import IngestError, PegasMemoryError
 from pegas_memory.requests import IngestRequest
 from pegas_memory.service import MemoryService
-from tests.conftest import make_settings
-from tests.fake_ollama import FakeOllama
+from tests.conftest import offline_memory
 
 DOC_V1 = """# Rivers
 
@@ -38,20 +37,15 @@ Lake Baikal is the deepest lake in the world, reaching 1642 metres.
 
 @pytest.fixture
 def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with FakeOllama(dim=128) as fake:
-        settings = make_settings(
-            tmp_path / "data",
-            database_url=database_url,
-            ollama_url=fake.url,
-            embedding_dim=128,
-            distiller="offline",
-            ingest_roots=[tmp_path / "files"],
-            url_allowlist=["127.0.0.1"],
-        )
-        (tmp_path / "files").mkdir()
-        svc = MemoryService(settings).open()
+    (tmp_path / "files").mkdir()
+    with offline_memory(
+        database_url,
+        tmp_path / "data",
+        dim=128,
+        ingest_roots=[tmp_path / "files"],
+        url_allowlist=["127.0.0.1"],
+    ) as svc:
         yield svc
-        svc.close()
 
 
 def count(svc: MemoryService, table: str) -> int:

@@ -18,19 +18,13 @@ from pegas_memory.models import (
 )
 from pegas_memory.requests import GraphQueryRequest
 from pegas_memory.service import MemoryService
-from tests.conftest import make_settings
-from tests.fake_ollama import FakeOllama
+from tests.conftest import offline_memory
 
 
 @pytest.fixture
 def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with FakeOllama(dim=32) as fake:
-        settings = make_settings(
-            tmp_path / "data", database_url=database_url, ollama_url=fake.url, embedding_dim=32
-        )
-        svc = MemoryService(settings).open()
+    with offline_memory(database_url, tmp_path / "data", dim=32) as svc:
         yield svc
-        svc.close()
 
 
 def atoms(svc: MemoryService, n: int) -> list[int]:

@@ -13,8 +13,7 @@ import pytest
 
 from pegas_memory.curation.research import SearxngProvider, parse_searxng, research_gaps
 from pegas_memory.service import MemoryService
-from tests.conftest import make_settings
-from tests.fake_ollama import FakeOllama
+from tests.conftest import offline_memory
 
 PAGE = (
     "<html><head><title>{title}</title></head><body><article><h1>{title}</h1>"
@@ -65,19 +64,10 @@ class Web:
 
 @pytest.fixture
 def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with FakeOllama(dim=128) as fake:
-        settings = make_settings(
-            tmp_path / "data",
-            database_url=database_url,
-            ollama_url=fake.url,
-            embedding_dim=128,
-            distiller="offline",
-            url_allowlist=["127.0.0.1"],
-        )
-        svc = MemoryService(settings).open()
-        svc.verifier.llm = None
+    with offline_memory(
+        database_url, tmp_path / "data", dim=128, llm=False, url_allowlist=["127.0.0.1"]
+    ) as svc:
         yield svc
-        svc.close()
 
 
 def test_gap_researched_and_filled(service: MemoryService) -> None:

@@ -9,8 +9,7 @@ from typing import Any
 
 from pegas_memory.requests import IngestRequest, SearchRequest
 from pegas_memory.service import MemoryService
-from tests.conftest import make_settings
-from tests.fake_ollama import FakeOllama
+from tests.conftest import offline_memory
 
 
 @contextmanager
@@ -21,21 +20,8 @@ def memory(
     *,
     llm: bool = True,
 ) -> Iterator[MemoryService]:
-    with FakeOllama(dim=128, chat=chat) as fake:
-        settings = make_settings(
-            tmp_path / "data",
-            database_url=database_url,
-            ollama_url=fake.url,
-            embedding_dim=128,
-            distiller="offline",
-        )
-        svc = MemoryService(settings).open()
-        if not llm:
-            svc.verifier.llm = None
-        try:
-            yield svc
-        finally:
-            svc.close()
+    with offline_memory(database_url, tmp_path / "data", dim=128, chat=chat, llm=llm) as svc:
+        yield svc
 
 
 def status_of(svc: MemoryService, atom_id: int) -> tuple[str, float]:
