@@ -9,6 +9,8 @@ times the truth-maintenance path (:func:`reconcile` after deleting 1% of the ext
 Run: ``.venv/bin/python bench/bench_inference.py``; ``PEGAS_BENCH_SIZES=10000`` limits the sizes,
 ``PEGAS_BENCH_NAIVE_BUDGET_S`` (default 120) skips naive runs estimated to take longer.
 Prints a markdown table of CPU seconds (the machine is shared; wall time would measure the load).
+``bench/bench_inference.py code`` runs the inference-over-code comparison instead
+(bench/bench_inference_code.py: the seed's rules on click against networkx).
 """
 
 from __future__ import annotations
@@ -139,4 +141,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["code"]:
+        from bench.bench_inference_code import main as code_main
+
+        code_main()
+    else:
+        main()

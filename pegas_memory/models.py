@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 from typing_extensions import TypedDict
 
 AtomType = Literal["text", "definition", "logical_rule", "code", "table", "fact"]
@@ -73,6 +73,19 @@ class CitationOut(BaseModel):
     code_symbol_id: int | None = None
 
 
+class CodeCitationIn(BaseModel):
+    """A code symbol an atom rests on (memory_store cite_code): by id, or by repository and
+    qualified name; optionally the lines of it that matter."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    symbol_id: int | None = Field(default=None, ge=1, description="from memory_search_code")
+    repo: str | None = Field(default=None, description="with qualified_name")
+    qualified_name: str | None = Field(default=None, description="e.g. flask.app.Flask.route")
+    start_line: int | None = Field(default=None, ge=1, description="within the symbol")
+    end_line: int | None = Field(default=None, ge=1)
+
+
 class StoreResult(BaseModel):
     """What memory_store did."""
 
@@ -84,6 +97,8 @@ class StoreResult(BaseModel):
     )
     status: str | None = None
     document_id: int | None = None
+    code_symbol_id: int | None = Field(default=None, description="the cited code symbol")
+    code_locator: str | None = Field(default=None, description="path:lines of the citation")
     message: str
 
 
@@ -241,6 +256,13 @@ class VerifyResult(BaseModel):
     warnings: list[str] = Field(default_factory=list)
 
 
+class CodeDropOut(BaseModel):
+    repo: str
+    symbols_removed: int
+    dependencies_removed: int
+    stale_atoms: list[int] = Field(description="atoms that cited its symbols, now stale")
+
+
 class ForgetResult(BaseModel):
     mode: Literal["retract", "erase"]
     atoms: list[int] = Field(default_factory=list)
@@ -249,7 +271,19 @@ class ForgetResult(BaseModel):
     links_removed: int = 0
     embeddings_removed: int = 0
     not_found: list[int] = Field(default_factory=list)
+    code_repos: list[CodeDropOut] = Field(
+        default_factory=list, description="code repositories dropped (erase with code_repos)"
+    )
     message: str
+
+    def merged(self, other: ForgetResult) -> ForgetResult:
+        """This result together with another erase's (a drop of code repositories)."""
+        return self.model_copy(
+            update={
+                "code_repos": [*self.code_repos, *other.code_repos],
+                "message": f"{self.message}; {other.message}",
+            }
+        )
 
 
 class InferResult(BaseModel):
@@ -264,6 +298,17 @@ class InferResult(BaseModel):
     rules_invalid: list[InvalidRuleOut] = Field(default_factory=list)
     rules_prose_ignored: int = Field(description="human-readable rules, not machine-usable")
     seconds: float
+    code_repos: int = Field(default=0, description="repositories whose code graph rules read")
+    code_derived: int = Field(default=0, description="new derived code edges (pm_code_inferred)")
+    code_updated: int = 0
+    code_withdrawn: int = Field(default=0, description="derived code edges that lost support")
+    code_kept: int = 0
+    code_per_rule: dict[int, int] = Field(
+        default_factory=dict, description="code edges derived per rule atom id"
+    )
+    warnings: list[str] = Field(
+        default_factory=list, description="e.g. rules that read a kind nothing provides"
+    )
 
 
 class GraphNodeOut(BaseModel):
@@ -314,6 +359,9 @@ class GraphCountsAnswer(BaseModel):
     op: Literal["counts"]
     links_by_kind: dict[str, LinkCountsOut]
     code_dependencies_by_kind: dict[str, int]
+    code_inferred_by_kind: dict[str, int] = Field(
+        default_factory=dict, description="code edges derived by rules (memory_infer), per kind"
+    )
 
 
 class DerivationOut(BaseModel):

@@ -19,6 +19,9 @@ from threadpoolctl import threadpool_limits
 
 from pegas_memory.code_memory.index import CodeMemory, StoreCodeResult
 from pegas_memory.code_memory.query import CodeGraphResult, CodeSearchResult
+from pegas_memory.code_memory.query_ops import drop_repo, resolve_citation
+from pegas_memory.code_memory.requests import CodeReadRequest
+from pegas_memory.code_memory.results import CodeReadResult
 from pegas_memory.config import Settings
 from pegas_memory.curation.forget import check_ids, erase, retract
 from pegas_memory.curation.gaps import add_gap, list_gaps
@@ -42,6 +45,7 @@ from pegas_memory.ingest.pipeline import IngestPipeline, Progress
 from pegas_memory.models import (
     ATOM_TYPES,
     TRACE_KINDS,
+    CodeCitationIn,
     ContextResult,
     DatabaseInfo,
     ForgetResult,
@@ -57,6 +61,7 @@ from pegas_memory.models import (
     VerifyResult,
 )
 from pegas_memory.outbox.worker import pending_events
+from pegas_memory.reasoning.code import maintain_repo
 from pegas_memory.reasoning.rules import needs_maintenance, query_graph, run_inference
 from pegas_memory.requests import (
     CodeGraphRequest,
@@ -185,8 +190,11 @@ class MemoryService:
         scope: str = "knowledge",
         trace_kind: str | None = None,
         session_id: str | None = None,
+        cite_code: CodeCitationIn | None = None,
     ) -> StoreResult:
-        """Store one typed atom (scope knowledge) or one episodic trace (scope episodic)."""
+        """Store one typed atom (scope knowledge) or one episodic trace (scope episodic);
+        `cite_code` names the code symbol the atom rests on (a re-index that removes it marks
+        the atom stale)."""
         limit = self.settings.max_argument_chars
         claim = clean_text(claim, "claim", MAX_CLAIM_CHARS, required=True)
         content = clean_text(content or "", "content", limit, required=False)
@@ -198,6 +206,8 @@ class MemoryService:
         clean_text(meta_json, "metadata", MAX_METADATA_CHARS, required=False)
 
         if scope == "episodic":
+            if cite_code is not None:
+                raise InvalidInput("cite_code applies to knowledge atoms, not episodic traces")
             kind = trace_kind or "observation"
             if kind not in TRACE_KINDS:
                 raise InvalidInput(f"trace_kind must be one of {', '.join(TRACE_KINDS)}")
@@ -252,6 +262,16 @@ class MemoryService:
             atom_id, created = insert_atom(conn, atom)
             if doc_id is not None:
                 add_citation(conn, atom_id, doc_id=doc_id, locator=locator, quote=quote or claim)
+            cited = None
+            if cite_code is not None:
+                cited = resolve_citation(conn, cite_code)
+                add_citation(
+                    conn,
+                    atom_id,
+                    code_symbol_id=cited.symbol_id,
+                    locator=cited.locator,
+                    quote=quote or claim,
+                )
             row = conn.execute(Q.atom_status, (atom_id,)).fetchone()
         status = row["status"] if row else None
         if created:
@@ -268,7 +288,10 @@ class MemoryService:
             duplicate_of=None if created else atom_id,
             status=status,
             document_id=doc_id,
-            message=message,
+            code_symbol_id=cited.symbol_id if cited else None,
+            code_locator=cited.locator if cited else None,
+            message=message
+            + (f"; cites {cited.qualified_name} ({cited.locator})" if cited else ""),
         )
 
     def _await_projection(
@@ -343,9 +366,15 @@ class MemoryService:
         trace_ids: Sequence[int] = (),
         document_ids: Sequence[int] = (),
         reason: str = "",
+        code_repos: Sequence[str] = (),
     ) -> ForgetResult:
+        if code_repos and mode != "erase":
+            raise InvalidInput("code_repos are dropped with mode=erase")
+        if code_repos and not (atom_ids or trace_ids or document_ids):
+            return self._drop_code(code_repos)
         check_ids(atom_ids, trace_ids, document_ids)
         reason = clean_text(reason or "", "reason", 2_000, required=False)
+        dropped = self._drop_code(code_repos) if code_repos else None
         with self.db.transaction() as conn:
             if mode == "retract":
                 if trace_ids or document_ids:
@@ -364,7 +393,23 @@ class MemoryService:
         message = f"{mode}: {done} item(s)" + (
             f"; not found: {report.not_found[:10]}" if report.not_found else ""
         )
-        return ForgetResult(**report.__dict__, message=message)
+        result = ForgetResult(**report.__dict__, message=message)
+        return result.merged(dropped) if dropped else result
+
+    def _drop_code(self, repos: Sequence[str]) -> ForgetResult:
+        """Erase whole repositories from code memory (through the outbox, from every slice)."""
+        with self.db.transaction() as conn:
+            dropped = [drop_repo(conn, repo) for repo in dict.fromkeys(repos)]
+        stale = sorted({a for d in dropped for a in d.stale_atoms})
+        if stale:
+            self.maintain()
+        return ForgetResult(
+            mode="erase",
+            atoms=[],
+            code_repos=dropped,
+            message=f"erase: dropped {len(dropped)} code repositories"
+            + (f"; {len(stale)} citing atom(s) now stale" if stale else ""),
+        )
 
     def maintain(self) -> InferResult | None:
         """Truth maintenance: withdraw conclusions whose support is gone (no-op without rules)."""
@@ -377,7 +422,15 @@ class MemoryService:
         self, path: str, *, repo: str | None = None, progress: Progress | None = None
     ) -> StoreCodeResult:
         self.ready()
-        return self.code.store_code(path, repo=repo, progress=progress)
+        result = self.code.store_code(path, repo=repo, progress=progress)
+        # Truth maintenance over the re-indexed code: conclusions whose support changed go.
+        code = maintain_repo(self.db, result.repo)
+        if code and (code.withdrawn or code.derived):
+            result.warnings.append(
+                f"rules over the code graph: {code.derived} derived edge(s) added, "
+                f"{code.withdrawn} withdrawn after the code changed"
+            )
+        return result
 
     def search_code(self, request: CodeSearchRequest) -> CodeSearchResult:
         self.ready()
@@ -386,6 +439,10 @@ class MemoryService:
     def code_graph(self, request: CodeGraphRequest) -> CodeGraphResult:
         self.ready()
         return self.code.code_graph(request)
+
+    def code_read(self, request: CodeReadRequest) -> CodeReadResult:
+        self.ready()
+        return self.code.query.read(request)
 
     # ------------------------------------------------------------------ memory_infer
     def infer(self, *, max_rounds: int = 100) -> InferResult:

@@ -394,7 +394,9 @@ def test_code_graph_relations_depth_and_pagination(
 ) -> None:
     code.store_code(str(repo_dir))
     callers = code.code_graph(
-        CodeGraphRequest(repo="shop", symbol="shop.util.helper", relation="callers", build=True)
+        CodeGraphRequest(
+            repo="shop", symbol="shop.util.helper", relation="callers", build=True, detail=True
+        )
     )
     assert callers.source == "graph" and callers.warnings == []
     assert via(callers) == [["shop.util.helper", "shop.service.handle"]]

@@ -109,6 +109,7 @@ EXPECTED_TOOLS = {
     "memory_store_code",
     "memory_search_code",
     "memory_code_graph",
+    "memory_code_read",
     "memory_infer",
     "memory_query_graph",
     "memory_forget",
@@ -186,6 +187,12 @@ async def test_every_tool_over_stdio(tmp_path: Path) -> None:
             )
         )
         assert any(p["end"]["name"] == "run" for p in callers["paths"]), callers
+        source = structured(
+            await client.call_tool(
+                "memory_code_read", {"op": "source", "repo": "repo", "symbol": "helper"}
+            )
+        )
+        assert "return x + 1" in source["source"]["text"]
         a = structured(await client.call_tool("memory_store", {"claim": "module a imports b"}))
         inferred = structured(await client.call_tool("memory_infer", {}))
         assert inferred["complete"] is True

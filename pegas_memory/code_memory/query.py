@@ -19,13 +19,21 @@ from typing import Any, Literal, LiteralString
 
 from psycopg import sql
 
+from pegas_memory.code_memory import query_ops
 from pegas_memory.code_memory.model import SymbolKind
 from pegas_memory.code_memory.queries import Q
-from pegas_memory.code_memory.requests import CodeGraphRequest, CodeSearchRequest, Relation
+from pegas_memory.code_memory.query_budget import derived_paths, describe_derived, fit_budget
+from pegas_memory.code_memory.requests import (
+    CodeGraphRequest,
+    CodeReadRequest,
+    CodeSearchRequest,
+    Relation,
+)
 from pegas_memory.code_memory.results import (
     CodeEdgeOut,
     CodeGraphResult,
     CodePathOut,
+    CodeReadResult,
     CodeSearchHit,
     CodeSearchResult,
     CodeSymbolOut,
@@ -70,7 +78,11 @@ RELATIONS: dict[str, tuple[tuple[str, ...], Direction]] = {
     "inherits": (("inherits",), "out"),
     "inherited_by": (("inherits",), "in"),
     "neighbourhood": ((), "both"),
+    # Derived by rules (memory_infer), read from pm_code_inferred: already transitive, one hop.
+    "derived": ((), "out"),
+    "derived_by": ((), "in"),
 }
+DERIVED = frozenset({"derived", "derived_by"})
 SYMBOL_KINDS: frozenset[str] = frozenset(SymbolKind.__args__)  # type: ignore[attr-defined]
 MAX_QUERY_CHARS = 1_000
 MAX_WORDS = 16
@@ -78,6 +90,7 @@ MAX_SEARCH_LIMIT = 100
 MAX_OFFSET = 10_000
 MAX_DEPTH = 5
 MAX_GRAPH_LIMIT = 200
+MIN_CHARS, MAX_CHARS = 1_000, 200_000
 MAX_FALLBACK_PATHS = 50_000
 MAX_EXTERNAL = 50
 BUILD_DRAIN_SECONDS = 300.0
@@ -172,6 +185,7 @@ class CodeQuery:
         if relation not in RELATIONS:
             raise InvalidInput(f"relation must be one of {', '.join(RELATIONS)}; got {relation!r}")
         depth = bounded_int(depth, "depth", 1, MAX_DEPTH)
+        max_chars = bounded_int(request.max_chars, "max_chars", MIN_CHARS, MAX_CHARS)
         limit = bounded_int(limit, "limit", 1, MAX_GRAPH_LIMIT)
         offset = bounded_int(offset, "offset", 0, MAX_OFFSET)
         if (symbol is None) == (symbol_id is None):
@@ -191,14 +205,24 @@ class CodeQuery:
             )
         if build:
             warnings.extend(self.build(repo))
-        paths, source = self._walk(focal.id, kinds, direction, depth, limit + 1, offset, warnings)
+        if relation in DERIVED:
+            with self.db.connection() as conn:
+                paths = derived_paths(conn, focal.id, direction, limit + 1, offset)
+            source: Literal["graph", "postgres"] = "postgres"
+        else:
+            paths, source = self._walk(
+                focal.id, kinds, direction, depth, limit + 1, offset, warnings
+            )
         has_more = len(paths) > limit
         with self.db.connection() as conn:
-            out = self._describe(conn, paths[:limit], warnings)
+            if relation in DERIVED:
+                out = describe_derived(conn, paths[:limit])
+            else:
+                out = self._describe(conn, paths[:limit], warnings)
             external = []
-            if offset == 0 and direction != "in":
+            if offset == 0 and direction != "in" and relation not in DERIVED:
                 external = self._external(conn, focal.id, kinds)
-        return CodeGraphResult(
+        result = CodeGraphResult(
             repo=repo,
             symbol=focal,
             relation=relation,
@@ -211,6 +235,52 @@ class CodeQuery:
             source=source,
             warnings=warnings,
         )
+        return fit_budget(result, detail=request.detail, max_chars=max_chars)
+
+    # ------------------------------------------------------------------ read
+    def read(self, request: CodeReadRequest) -> CodeReadResult:
+        """A symbol's source (bounded), a file's symbols, or the indexed repositories.
+
+        Raises InvalidInput (missing arguments), NotFound (unknown repo, symbol or file)."""
+        warnings: list[str] = []
+        with self.db.connection() as conn:
+            if request.op == "repos":
+                return CodeReadResult(op="repos", repos=query_ops.list_repos(conn))
+            if request.repo is None:
+                raise InvalidInput(f"op={request.op} needs repo; op=repos lists them")
+            repo = text_arg(request.repo, "repo", 200)
+            if not self._repo_exists(repo):
+                raise NotFound(f"repo {repo!r} is not indexed; op=repos lists the indexed ones")
+            if request.op == "file":
+                if not request.path:
+                    raise InvalidInput("op=file needs path (relative to the repository root)")
+                listing = query_ops.file_symbols(
+                    conn,
+                    repo,
+                    request.path,
+                    limit=request.limit,
+                    offset=request.offset,
+                    detail=request.detail,
+                )
+                return CodeReadResult(op="file", file=listing)
+            if (request.symbol is None) == (request.symbol_id is None):
+                raise InvalidInput("op=source needs exactly one of symbol or symbol_id")
+            focal, alternatives = self._find_symbol(conn, repo, request.symbol, request.symbol_id)
+            if alternatives:
+                warnings.append(
+                    f"{request.symbol!r} matches several symbols; showing {focal.qualified_name} "
+                    f"({focal.path}:{focal.start_line}); others: "
+                    + ", ".join(f"{a.id} {a.qualified_name}" for a in alternatives[:5])
+                )
+            text = query_ops.symbol_source(
+                conn,
+                focal,
+                max_lines=request.max_lines,
+                max_chars=request.max_chars,
+                from_line=request.from_line,
+                warnings=warnings,
+            )
+        return CodeReadResult(op="source", source=text, warnings=warnings)
 
     def _find_symbol(
         self, conn: Conn, repo: str, symbol: str | None, symbol_id: int | None

@@ -12,7 +12,15 @@ from typing import Literal
 from pegas_memory.request_base import Request
 
 Relation = Literal[
-    "callers", "callees", "imports", "imported_by", "inherits", "inherited_by", "neighbourhood"
+    "callers",
+    "callees",
+    "imports",
+    "imported_by",
+    "inherits",
+    "inherited_by",
+    "neighbourhood",
+    "derived",
+    "derived_by",
 ]
 
 
@@ -39,3 +47,21 @@ class CodeGraphRequest(Request):
     limit: int = 50
     offset: int = 0
     build: bool = False
+    detail: bool = False  # signatures and every edge with its call-site lines
+    max_chars: int = 16_000  # size budget of the answer; CodeQuery cuts the page to fit
+
+
+class CodeReadRequest(Request):
+    """memory_code_read: a symbol's source, a file's symbols, or the indexed repositories."""
+
+    op: Literal["source", "file", "repos"]
+    repo: str | None = None
+    symbol: str | None = None
+    symbol_id: int | None = None
+    path: str | None = None
+    from_line: int | None = None
+    max_lines: int = 120
+    max_chars: int = 12_000
+    limit: int = 200
+    offset: int = 0
+    detail: bool = False

@@ -59,7 +59,12 @@ class CodePathOut(BaseModel):
     hops: int
     end: CodeSymbolOut
     via: list[str] = Field(description="qualified names from the symbol asked about to `end`")
-    edges: list[CodeEdgeOut]
+    lines: list[int] = Field(
+        default_factory=list, description="reference lines of the last hop (in the source file)"
+    )
+    edges: list[CodeEdgeOut] = Field(
+        default_factory=list, description="every hop with its lines (only with detail=true)"
+    )
 
 
 class ExternalRefOut(BaseModel):
@@ -78,7 +83,10 @@ class CodeGraphResult(BaseModel):
     depth: int
     offset: int
     paths: list[CodePathOut]
-    has_more: bool = Field(description="true when another page exists (raise offset by limit)")
+    has_more: bool = Field(description="true when another page exists (see next_offset)")
+    next_offset: int | None = Field(
+        default=None, description="offset of the next page (the size budget may cut a page short)"
+    )
     external: list[ExternalRefOut] = Field(
         default_factory=list,
         description="outgoing references that leave the repository (first page only)",
@@ -108,3 +116,66 @@ def text_arg(value: str, name: str, limit: int) -> str:
     if "\x00" in value or len(value) > limit:
         raise InvalidInput(f"{name} must be at most {limit} characters without NUL characters")
     return value
+
+
+class CodeSourceOut(BaseModel):
+    """The source text of one symbol, as the file reads now, bounded."""
+
+    symbol: CodeSymbolOut
+    start_line: int = Field(description="first line returned")
+    end_line: int = Field(description="last line returned")
+    text: str
+    truncated: bool = Field(description="true when the symbol is longer than what was returned")
+    note: str | None = Field(default=None, description="what was cut and how to read the rest")
+
+
+class CodeFileSymbolOut(BaseModel):
+    id: int
+    qualified_name: str
+    kind: str
+    start_line: int
+    end_line: int
+    signature: str | None = Field(default=None, description="only with detail=true")
+
+
+class CodeFileOut(BaseModel):
+    """The symbols of one indexed file, in line order."""
+
+    path: str
+    language: str
+    module: str
+    total: int = Field(description="symbols in the file; page with offset")
+    offset: int
+    symbols: list[CodeFileSymbolOut]
+
+
+class CodeRepoOut(BaseModel):
+    name: str
+    root: str
+    files: int
+    symbols: int
+    dependencies: int
+    unresolved: int
+    derived: int = Field(description="code edges derived by rules (memory_infer)")
+    languages: list[str]
+    created_at: str
+    indexed_at: str = Field(description="when memory_store_code last indexed it (ISO 8601)")
+
+
+class CodeReadResult(BaseModel):
+    """memory_code_read: one of source, file or repos, as `op` says."""
+
+    op: Literal["source", "file", "repos"]
+    source: CodeSourceOut | None = None
+    file: CodeFileOut | None = None
+    repos: list[CodeRepoOut] | None = None
+    warnings: list[str] = Field(default_factory=list)
+
+
+class CodeCitationOut(BaseModel):
+    """The code symbol an atom cites (memory_store cite_code)."""
+
+    symbol_id: int
+    repo: str
+    qualified_name: str
+    locator: str = Field(description="path:first-last line")

@@ -41,6 +41,8 @@ from pegas_memory.models import (
     GraphPathsAnswer,
     LinkCountsOut,
 )
+from pegas_memory.reasoning.code import Q as CQ
+from pegas_memory.reasoning.code import conclusion_counts, idle_rule_warnings, reconcile_code
 from pegas_memory.reasoning.inference import Edge, Limits, load_rules, reconcile
 from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.validation import bounded_int
@@ -99,6 +101,13 @@ class InferReport:
     rules_invalid: list[InvalidRule] = field(default_factory=list)
     rules_prose_ignored: int = 0
     seconds: float = 0.0
+    code_repos: int = 0
+    code_derived: int = 0
+    code_updated: int = 0
+    code_withdrawn: int = 0
+    code_kept: int = 0
+    code_per_rule: dict[int, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
 
 def _edges(conn: Conn, inferred: bool) -> list[Edge]:
@@ -141,17 +150,18 @@ def run_inference(
         unsupported = [int(r["id"]) for r in conn.execute(Q.unsupported_atoms).fetchall()]
         nodes = sorted({e.src for e in extracted} | {e.dst for e in extracted})
         types = {int(r["id"]): r["type"] for r in conn.execute(Q.atom_types, (nodes,)).fetchall()}
+        limits = Limits(
+            max_rounds=max_rounds,
+            max_derived=max_derived,
+            derivations_per_rule=derivations_per_rule,
+        )
         rec = reconcile(
             extracted,
             stored,
             ruleset.rules,
             types,
             unsupported_atoms=unsupported,
-            limits=Limits(
-                max_rounds=max_rounds,
-                max_derived=max_derived,
-                derivations_per_rule=derivations_per_rule,
-            ),
+            limits=limits,
         )
         derivations = rec.result.derivations
 
@@ -187,8 +197,17 @@ def run_inference(
                 Q.refresh_derivations,
                 [(meta(k), k[0], k[1], k[2], meta(k)) for k in rec.keep],
             )
-    report.rounds = rec.result.rounds
-    report.complete = rec.result.complete
+        # The same rules over each repository's code graph (reasoning.code).
+        code = reconcile_code(conn, ruleset.rules, limits)
+        report.warnings = idle_rule_warnings(conn, ruleset.rules)
+    report.rounds = max(rec.result.rounds, code.rounds)
+    report.complete = rec.result.complete and code.complete
+    report.code_repos = code.repos
+    report.code_derived = code.derived
+    report.code_updated = code.updated
+    report.code_withdrawn = code.withdrawn
+    report.code_kept = code.kept
+    report.code_per_rule = code.per_rule
     report.derived = len(rec.add)
     report.updated = len(rec.update)
     report.withdrawn = len(rec.withdraw)
@@ -236,6 +255,7 @@ def query_graph(
         with db.connection() as conn:
             rows = conn.execute(Q.link_counts).fetchall()
             deps = conn.execute(Q.dependency_counts).fetchall()
+            derived_code = conclusion_counts(conn)
         counts: dict[str, LinkCountsOut] = {}
         for r in rows:
             entry = counts.setdefault(r["kind"], LinkCountsOut())
@@ -247,11 +267,14 @@ def query_graph(
             op="counts",
             links_by_kind=counts,
             code_dependencies_by_kind={r["kind"]: int(r["n"]) for r in deps},
+            code_inferred_by_kind=dict(derived_code),
         )
     if op == "derivation":
         if src is None or dst is None or kind is None:
             raise InvalidInput("derivation needs src, dst and kind of the inferred link")
         _kinds([kind])
+        if label == "CodeSymbol":
+            return _code_derivation(db, src, dst, kind)
         with db.connection() as conn:
             row = conn.execute(Q.link_by_key, (src, dst, kind)).fetchone()
         if row is None:
@@ -302,6 +325,27 @@ def query_graph(
             f"{exc}. The graph slice is rebuildable: `pegas-memory rebuild --target graph`"
         ) from exc
     return GraphPathsAnswer(op=op, paths=_describe(db, label, paths), limit=limit, offset=offset)
+
+
+def _code_derivation(db: Database, src: int, dst: int, kind: str) -> GraphDerivationAnswer:
+    """Why a derived code edge (pm_code_inferred) holds; src and dst are code symbol ids."""
+    with db.connection() as conn:
+        row = conn.execute(CQ.conclusion_by_key, (src, dst, kind)).fetchone()
+    if row is None:
+        raise NotFound(
+            f"no derived code edge {src} -{kind}-> {dst}; run memory_infer, and use "
+            "memory_code_graph relation=derived to list a symbol's derived edges"
+        )
+    return GraphDerivationAnswer(
+        op="derivation",
+        link_id=int(row["id"]),
+        inferred=True,
+        source="inference",
+        confidence=float(row["confidence"]),
+        derivations=[
+            DerivationOut.model_validate(d) for d in (row["metadata"] or {}).get("derivations", [])
+        ],
+    )
 
 
 def _describe(db: Database, label: str, paths: Sequence[GraphPath]) -> list[GraphPathOut]:

@@ -6,14 +6,16 @@ Bounds come from `code_memory.query` (the layer that enforces them) and the rela
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from pegas_memory.code_memory import query as codequery
+from pegas_memory.code_memory import query_ops
 from pegas_memory.code_memory.index import StoreCodeResult
 from pegas_memory.code_memory.query import CodeGraphResult, CodeSearchResult
-from pegas_memory.code_memory.requests import Relation
+from pegas_memory.code_memory.requests import CodeReadRequest, Relation
+from pegas_memory.code_memory.results import CodeReadResult
 from pegas_memory.requests import CodeGraphRequest, CodeSearchRequest
 from pegas_memory.server.calls import (
     READ_ONLY,
@@ -26,7 +28,7 @@ from pegas_memory.server.calls import (
 
 
 def register(mcp: Server) -> None:
-    """memory_store_code, memory_search_code and memory_code_graph."""
+    """memory_store_code, memory_search_code, memory_code_graph and memory_code_read."""
 
     @mcp.tool(annotations=WRITES)
     async def memory_store_code(
@@ -98,9 +100,22 @@ def register(mcp: Server) -> None:
         build: Annotated[
             bool, Field(description="First make sure the repository's graph is up to date.")
         ] = False,
+        detail: Annotated[
+            bool, Field(description="Also signatures and every hop with its lines.")
+        ] = False,
+        max_chars: Annotated[
+            int,
+            Field(
+                ge=codequery.MIN_CHARS,
+                le=codequery.MAX_CHARS,
+                description="Size budget of the answer; a page is cut to fit (see next_offset).",
+            ),
+        ] = 16_000,
     ) -> CodeGraphResult:
         """Walk a repository's code graph: who calls a symbol, what it calls, import and
-        inheritance neighbourhoods to a depth, with paths, files and line numbers; paginated."""
+        inheritance neighbourhoods to a depth, with paths, files and line numbers; paginated.
+        relation=derived / derived_by: edges derived by rules (memory_infer), e.g. transitive
+        depends_on between modules. Compact by default and cut to max_chars."""
         request = CodeGraphRequest(
             repo=repo,
             symbol=symbol,
@@ -110,5 +125,53 @@ def register(mcp: Server) -> None:
             limit=limit,
             offset=offset,
             build=build,
+            detail=detail,
+            max_chars=max_chars,
         )
         return await run(ctx, lambda service: service.code_graph(request))
+
+    @mcp.tool(annotations=READ_ONLY)
+    async def memory_code_read(
+        ctx: ServiceContext,
+        op: Annotated[
+            Literal["source", "file", "repos"],
+            Field(
+                description="source: a symbol's text (bounded); file: the symbols of a file; "
+                "repos: the indexed repositories with counts and last index time."
+            ),
+        ],
+        repo: Annotated[str | None, Field(description="For source and file.")] = None,
+        symbol: Annotated[
+            str | None, Field(description="For source: name or qualified name.")
+        ] = None,
+        symbol_id: Annotated[int | None, Field(description="For source: symbol id.")] = None,
+        path: Annotated[
+            str | None, Field(description="For file: path relative to the repository root.")
+        ] = None,
+        from_line: Annotated[
+            int | None, Field(ge=1, description="For source: continue a cut symbol here.")
+        ] = None,
+        max_lines: Annotated[int, Field(ge=1, le=query_ops.MAX_SOURCE_LINES)] = 120,
+        max_chars: Annotated[int, Field(ge=200, le=query_ops.MAX_SOURCE_CHARS)] = 12_000,
+        limit: Annotated[int, Field(ge=1, le=query_ops.MAX_FILE_SYMBOLS)] = 200,
+        offset: Annotated[int, Field(ge=0, le=100_000)] = 0,
+        detail: Annotated[bool, Field(description="For file: with signatures.")] = False,
+    ) -> CodeReadResult:
+        """Read code memory: the source text of a symbol as the file reads now (bounded, with a
+        note and from_line to continue when cut), the symbols of one file in line order, or
+        the indexed repositories (files, symbols, edges, unresolved, derived, last index time).
+        To drop a repository use memory_forget mode=erase code_repos=[...]."""
+        request = CodeReadRequest(
+            op=op,
+            repo=repo,
+            symbol=symbol,
+            symbol_id=symbol_id,
+            path=path,
+            from_line=from_line,
+            max_lines=max_lines,
+            max_chars=max_chars,
+            limit=limit,
+            offset=offset,
+            detail=detail,
+        )
+        return await run(ctx, lambda service: service.code_read(request))

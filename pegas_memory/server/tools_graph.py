@@ -28,11 +28,14 @@ def register(mcp: Server) -> None:
             int, Field(ge=1, le=10_000, description="Safety cap on evaluation rounds (100).")
         ] = 100,
     ) -> InferResult:
-        """Apply the logical rules to the links between atoms until nothing new follows. Rules
+        """Apply the logical rules to the links between atoms, and to each indexed repository's
+        code dependencies (calls, imports, inherits between symbols; imports between modules),
+        until nothing new follows. Rules
         are logical_rule atoms whose content is JSON, e.g. {"if": "imports", "then":
         "depends_on"} or {"if": ["depends_on", "depends_on"], "then": "depends_on"}. Inferred
         links are marked as such, keep their derivation, and are withdrawn when their support
-        goes. Reports rounds, links derived per rule, invalid rules with reasons, and time."""
+        goes (for code: when a re-index changes the code). Reports rounds, links and code edges
+        derived per rule, invalid or idle rules with reasons, and time."""
         return await run(ctx, lambda service: service.infer(max_rounds=max_rounds))
 
     @mcp.tool(annotations=READ_ONLY)
@@ -57,8 +60,15 @@ def register(mcp: Server) -> None:
         ] = 1,
         limit: Annotated[int, Field(ge=1, le=memgraph_store.MAX_LIMIT)] = 50,
         offset: Annotated[int, Field(ge=0, le=memgraph_store.MAX_OFFSET)] = 0,
-        src: Annotated[int | None, Field(description="For derivation: link source atom.")] = None,
-        dst: Annotated[int | None, Field(description="For derivation: link target atom.")] = None,
+        src: Annotated[
+            int | None,
+            Field(
+                description="For derivation: link source (atom; code symbol with label=CodeSymbol)."
+            ),
+        ] = None,
+        dst: Annotated[
+            int | None, Field(description="For derivation: link target atom or code symbol.")
+        ] = None,
         kind: Annotated[str | None, Field(description="For derivation: link kind.")] = None,
     ) -> GraphQueryResult:
         """Query the knowledge graph with structured, bounded operations (no query language):

@@ -15,6 +15,7 @@ from pydantic import Field
 from pegas_memory.models import (
     AtomStatus,
     AtomType,
+    CodeCitationIn,
     ContextResult,
     ForgetResult,
     GapList,
@@ -102,6 +103,14 @@ def register_knowledge(mcp: Server) -> None:
         session_id: Annotated[
             str | None, Field(description="For scope=episodic: your session or task id.")
         ] = None,
+        cite_code: Annotated[
+            CodeCitationIn | None,
+            Field(
+                description="The code symbol this rests on: {symbol_id} or {repo, "
+                "qualified_name}, optionally start_line/end_line. A re-index that removes or "
+                "renames it marks the atom stale."
+            ),
+        ] = None,
     ) -> StoreResult:
         """Remember one statement as a typed knowledge atom (or, with scope=episodic, one of your
         own traces). Identical content is stored once: the result says whether it was new or
@@ -122,6 +131,7 @@ def register_knowledge(mcp: Server) -> None:
                 scope=scope,
                 trace_kind=trace_kind,
                 session_id=session_id,
+                cite_code=cite_code,
             ),
         )
 
@@ -337,10 +347,17 @@ def register_upkeep(mcp: Server) -> None:
             Field(description="Documents to erase, with the atoms only they support."),
         ] = None,
         reason: Annotated[str, Field(description="Why (recorded for retractions).")] = "",
+        code_repos: Annotated[
+            list[str] | None,
+            Field(
+                description="erase only: code repositories (memory_store_code names) to drop "
+                "with every symbol and edge; atoms citing them become stale."
+            ),
+        ] = None,
     ) -> ForgetResult:
         """Forget knowledge. Retract marks atoms stale (reversible, history kept); erase deletes
-        atoms, traces or whole documents from the database, the search indexes, the graph and
-        the embedding cache, so they never come back in any search or rebuild."""
+        atoms, traces, whole documents or code repositories from the database, the search indexes,
+        the graph and the embedding cache, so they never come back in any search or rebuild."""
         return await run(
             ctx,
             lambda service: service.forget(
@@ -349,6 +366,7 @@ def register_upkeep(mcp: Server) -> None:
                 trace_ids=trace_ids or (),
                 document_ids=document_ids or (),
                 reason=reason,
+                code_repos=code_repos or (),
             ),
         )
 
