@@ -146,10 +146,10 @@ class MemoryService:
             return self
         try:
             self.db  # noqa: B018 - opens on first access
-        except BackendUnavailable:
+        except BackendUnavailable as exc:
             if strict:
                 raise
-            log.warning("the database is not reachable yet; tools will retry", exc_info=True)
+            log.warning("the database is not reachable yet; tools will retry: %s", exc)
         return self
 
     def ready(self) -> None:
