@@ -12,9 +12,9 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 
-from pegas_memory.config import Settings, load_settings
+from pegas_memory.config import SettingIssue, Settings, load_settings_leniently
 from pegas_memory.db.pool import Database
-from pegas_memory.errors import PegasMemoryError
+from pegas_memory.errors import PegasMemoryError, SettingsProblem
 from pegas_memory.requests import IngestRequest, SearchRequest
 from pegas_memory.server.tools import configure_logging, serve
 from pegas_memory.service import MemoryService
@@ -26,15 +26,27 @@ def _print(obj: object) -> None:
     print(json.dumps(obj, ensure_ascii=False, indent=2, default=str))
 
 
+def settings_problem(issues: Sequence[SettingIssue]) -> SettingsProblem | None:
+    """One error listing every invalid setting with a right example, or None."""
+    if not issues:
+        return None
+    listed = "; ".join(issue.sentence() for issue in issues)
+    return SettingsProblem(
+        f"invalid settings: {listed}. Fix them in the environment or the env file and restart "
+        "pegas-memory (`pegas-memory doctor` lists them too)."
+    )
+
+
 def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
+    problem = settings_problem(args.setting_issues)
     if args.http:
         from pegas_memory.server.tools import build_server
 
-        build_server(settings).run(
+        build_server(settings, problem).run(
             "streamable-http", host=args.bind, port=args.port, streamable_http_path=args.path
         )
         return 0
-    serve(settings)
+    serve(settings, problem)
     return 0
 
 
@@ -188,9 +200,11 @@ def cmd_optimize(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
-    from pegas_memory.doctor import run_checks
+    from pegas_memory.doctor import run_checks, settings_checks
 
-    results = run_checks(settings)
+    # Invalid settings are the first thing to fix; checking services with defaults put in
+    # their place (an embedded cluster for a mistyped URL) would report the wrong thing.
+    results = settings_checks(args.setting_issues) or run_checks(settings)
     ok = True
     for check in results:
         mark = "ok  " if check.ok else "FAIL"
@@ -279,10 +293,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(args.log_level)
     overrides = {"data_dir": args.data_dir} if args.data_dir else {}
     try:
-        settings = load_settings(args.env_file, **overrides)
-    except Exception as exc:  # pydantic's ValidationError lists every bad setting
-        print(f"pegas-memory: invalid settings: {exc}", file=sys.stderr)
+        settings, issues = load_settings_leniently(args.env_file, **overrides)
+    except Exception as exc:  # not a bad value (an unreadable env file): nothing to serve with
+        print(f"pegas-memory: cannot read the settings: {exc}", file=sys.stderr)
         return 2
+    args.setting_issues = issues
+    problem = settings_problem(issues)
+    if problem is not None:
+        print(f"pegas-memory: {problem}", file=sys.stderr)
+        if (args.command or "serve") not in ("serve", "doctor"):
+            return 2  # serve answers every call with it, doctor lists it; the rest stop here
     if settings.engine_host == "auto":
         # The command's processes share one data dir's engines through its engine host, so
         # every session and CLI command has every arm of search (docs/decisions/0005).

@@ -7,18 +7,25 @@ An unset service URL means that service's embedded default:
 - PEGAS_GRAPH_URI: FalkorDB on a unix socket under `data_dir`, or Memgraph/Neo4j over Bolt;
 - PEGAS_OLLAMA_URL: local multilingual embedder and offline distiller, or Ollama.
 
-Only entry points build Settings; library modules receive it as an argument.
+Only entry points build Settings; library modules receive it as an argument. A list setting takes
+a JSON list or, as people type them, paths separated by the OS path separator (`:`) or other
+values by commas. `load_settings_leniently` never fails: an invalid value is reported as a
+`SettingIssue` (the variable, what is wrong, a right example) and replaced by its default, so the
+server can start and answer every call with that report instead of exiting.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 import platformdirs
-from pydantic import AliasChoices, Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 
 def default_data_dir() -> Path:
@@ -100,8 +107,8 @@ class Settings(BaseSettings):
     proxy_url: str | None = Field(
         default=None, validation_alias=AliasChoices("PEGAS_PROXY_URL", "PROXY_URL")
     )
-    ingest_roots: list[Path] = Field(default_factory=list)
-    url_allowlist: list[str] = Field(default_factory=list)
+    ingest_roots: Annotated[list[Path], NoDecode] = Field(default_factory=list)
+    url_allowlist: Annotated[list[str], NoDecode] = Field(default_factory=list)
     max_fetch_bytes: int = 20 * 1024 * 1024
     max_redirects: int = 5
     fetch_timeout: float = 30.0
@@ -139,6 +146,33 @@ class Settings(BaseSettings):
     def _expand(cls, value: Path) -> Path:
         return value.expanduser().resolve()
 
+    @field_validator("ingest_roots", mode="before")
+    @classmethod
+    def _path_list(cls, value: object) -> object:
+        return split_list(value, os.pathsep)
+
+    @field_validator("url_allowlist", mode="before")
+    @classmethod
+    def _comma_list(cls, value: object) -> object:
+        return split_list(value, ",")
+
+    @field_validator(
+        "database_url", "qdrant_url", "graph_uri", "ollama_url", "searxng_url", "proxy_url"
+    )
+    @classmethod
+    def _url(cls, value: str | None, info: Any) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        schemes = _URL_SCHEMES[info.field_name]
+        if info.field_name == "database_url" and "://" not in value and "=" in value:
+            return value  # a libpq key=value connection string
+        match = re.match(r"^([a-z][a-z0-9+.-]*)://[^\s]+$", value, re.IGNORECASE)
+        if not match or match.group(1).lower() not in schemes:
+            starts = " or ".join(scheme + "://" for scheme in schemes)
+            raise ValueError(f"must be a URL starting with {starts}")
+        return value
+
     @property
     def database_embedded(self) -> bool:
         return not self.database_url
@@ -169,6 +203,122 @@ class Settings(BaseSettings):
         if self.embedded_worker == "off":
             return False
         return self.vectors_embedded or self.graph_embedded
+
+
+_URL_SCHEMES: dict[str, tuple[str, ...]] = {
+    "database_url": ("postgresql", "postgres"),
+    "qdrant_url": ("http", "https"),
+    "graph_uri": ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc"),
+    "ollama_url": ("http", "https"),
+    "searxng_url": ("http", "https"),
+    "proxy_url": ("http", "https", "socks5", "socks5h", "socks4"),
+}
+
+# A right value for settings whose type alone does not show one.
+_EXAMPLES: dict[str, str] = {
+    "data_dir": "/home/me/.local/share/pegas-memory",
+    "database_url": "postgresql://user:password@localhost:5432/pegas",
+    "qdrant_url": "http://localhost:6333",
+    "graph_uri": "bolt://localhost:7687",
+    "ollama_url": "http://localhost:11434",
+    "searxng_url": "http://localhost:8888",
+    "proxy_url": "http://proxy.example.org:3128",
+    "ingest_roots": f"/home/me/papers{os.pathsep}/srv/docs (or a JSON list)",
+    "url_allowlist": "example.org,10.0.0.0/8 (or a JSON list)",
+}
+
+
+def split_list(value: object, separator: str) -> object:
+    """A list setting from its environment text: a JSON list, or items split by `separator`
+    (blank items dropped). Anything else (a list given in code) passes through unchanged."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if text.startswith("["):
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise ValueError(f"looks like a JSON list but is not one ({exc})") from exc
+    return [item.strip() for item in text.split(separator) if item.strip()]
+
+
+@dataclass(frozen=True)
+class SettingIssue:
+    """One invalid setting: the variable to fix, what is wrong with its value, a right value."""
+
+    name: str
+    problem: str
+    example: str
+
+    def sentence(self) -> str:
+        return f"{self.name}: {self.problem}; for example {self.name}={self.example}"
+
+
+def _env_name(field: str) -> str:
+    return "PEGAS_" + field.upper()
+
+
+def _example(field: str) -> str:
+    if field in _EXAMPLES:
+        return _EXAMPLES[field]
+    info = Settings.model_fields[field]
+    if get_origin(info.annotation) is Literal:
+        return " or ".join(str(a) for a in get_args(info.annotation))
+    if info.annotation is bool:
+        return "true (or false)"
+    default = info.get_default(call_default_factory=True)
+    return str(default) if default is not None else "(see docs/configuration)"
+
+
+def _shown(field: str, value: object) -> str:
+    """The bad value quoted for the message: secrets never, passwords in URLs masked."""
+    if not isinstance(value, str | int | float) or "password" in field or "key" in field:
+        return ""
+    text = re.sub(r"(://[^:/@]+:)[^@]*@", r"\1***@", str(value))
+    return f"{text[:200]!r} "
+
+
+def _issues(exc: Exception) -> list[tuple[str, SettingIssue]]:
+    """(field, issue) for each invalid setting named by pydantic's error."""
+    found: list[tuple[str, SettingIssue]] = []
+    if isinstance(exc, ValidationError):
+        for err in exc.errors():
+            field = str(err["loc"][0]) if err["loc"] else ""
+            field = field.removeprefix("PEGAS_").lower()
+            if field not in Settings.model_fields:
+                continue
+            value = err.get("input")
+            shown = _shown(field, value)
+            message = str(err["msg"]).removeprefix("Value error, ")
+            problem = f"the value {shown}is invalid: {message}"
+            found.append((field, SettingIssue(_env_name(field), problem, _example(field))))
+    elif isinstance(exc, SettingsError):
+        match = re.search(r'field "([a-z_]+)"', str(exc))
+        if match and match.group(1) in Settings.model_fields:
+            field = match.group(1)
+            problem = f"the value cannot be read ({exc.__cause__ or exc})"
+            found.append((field, SettingIssue(_env_name(field), problem, _example(field))))
+    return found
+
+
+def load_settings_leniently(
+    env_file: str | os.PathLike[str] | None = None, **overrides: Any
+) -> tuple[Settings, tuple[SettingIssue, ...]]:
+    """Settings and the invalid ones among them, each replaced by its default; never raises for
+    a bad value. The caller decides what a problem means (`serve` answers every call with it)."""
+    issues: dict[str, SettingIssue] = {}
+    fixed: dict[str, Any] = {}
+    for _attempt in range(len(Settings.model_fields) + 1):
+        try:
+            return load_settings(env_file, **overrides, **fixed), tuple(issues.values())
+        except (ValidationError, SettingsError) as exc:
+            found = [(f, i) for f, i in _issues(exc) if f not in fixed]
+            if not found:
+                raise
+            for field, issue in found:
+                issues[field] = issue
+                fixed[field] = Settings.model_fields[field].get_default(call_default_factory=True)
+    raise AssertionError("unreachable: every field was replaced by its default")
 
 
 def load_settings(env_file: str | os.PathLike[str] | None = None, **overrides: Any) -> Settings:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pegas_memory.config import Settings
+from pegas_memory.config import SettingIssue, Settings
 from pegas_memory.db.pool import redact_url
 from pegas_memory.errors import PegasMemoryError
 from pegas_memory.service import MemoryService
@@ -144,6 +144,13 @@ def _outbox(svc: MemoryService) -> list[Check]:
             )
         )
     return checks
+
+
+def settings_checks(issues: Sequence[SettingIssue]) -> list[Check]:
+    """One failed check per invalid setting: its problem, and a right value as the fix."""
+    return [
+        Check(f"setting {i.name}", False, i.problem, f"set {i.name}={i.example}") for i in issues
+    ]
 
 
 def run_checks(settings: Settings) -> list[Check]:

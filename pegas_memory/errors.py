@@ -36,3 +36,7 @@ class SecurityRefused(IngestError):
 
 class LimitExceeded(PegasMemoryError):
     """A size or count limit was exceeded."""
+
+
+class SettingsProblem(PegasMemoryError):
+    """A setting is invalid: fix it (environment or env file) and restart pegas-memory."""

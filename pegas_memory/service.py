@@ -40,7 +40,7 @@ from pegas_memory.distill.llm import OllamaChat
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.ollama import build_distiller
 from pegas_memory.distill.types import Distiller
-from pegas_memory.errors import BackendUnavailable, InvalidInput
+from pegas_memory.errors import BackendUnavailable, InvalidInput, SettingsProblem
 from pegas_memory.ingest.pipeline import IngestPipeline, Progress
 from pegas_memory.models import (
     ATOM_TYPES,
@@ -133,15 +133,28 @@ class MemoryService:
             max_file_bytes=settings.code_max_file_bytes,
         )
 
+    # Set by an entry point whose settings were invalid: nothing is opened, every call raises it.
+    settings_problem: SettingsProblem | None = None
+
+    def check_settings(self) -> None:
+        """Raise the settings problem, if any (the MCP layer calls this before every tool)."""
+        if self.settings_problem is not None:
+            raise self.settings_problem
+
     def open(self, *, strict: bool = True) -> MemoryService:
         """Open the database now. With strict=False a database that is down is only logged:
         the server starts anyway, and each call retries the connection until it works."""
+        if self.settings_problem is not None:
+            if strict:
+                raise self.settings_problem
+            log.error("%s", self.settings_problem)
+            return self
         try:
             self.db  # noqa: B018 - opens on first access
-        except BackendUnavailable:
+        except BackendUnavailable as exc:
             if strict:
                 raise
-            log.warning("the database is not reachable yet; tools will retry", exc_info=True)
+            log.warning("the database is not reachable yet; tools will retry: %s", exc)
         return self
 
     def ready(self) -> None:
@@ -151,6 +164,7 @@ class MemoryService:
     @property
     def db(self) -> Database:
         """The open database, connecting (or reconnecting after a failed start) on demand."""
+        self.check_settings()
         with self._lock:
             if not self._db.is_open:
                 self._db.open()
@@ -159,7 +173,7 @@ class MemoryService:
     def start_background(self) -> None:
         """Start what a long-running server does besides answering: the embedded outbox worker
         (when the settings say this process drains the outbox itself)."""
-        if self.settings.runs_embedded_worker:
+        if self.settings.runs_embedded_worker and self.settings_problem is None:
             self.runtime.start_worker_thread()
 
     def close(self) -> None:

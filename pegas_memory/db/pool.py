@@ -2,7 +2,9 @@
 
 PostgreSQL is the single source of truth. Every write goes through `Database.transaction()`, so a
 domain row and the outbox rows its triggers add commit or roll back together. Driver errors are
-translated once, here: an unreachable server becomes BackendUnavailable, bad data InvalidInput.
+translated once, here: an unreachable server becomes BackendUnavailable, bad data InvalidInput, a
+full disk a sentence naming it. On the embedded cluster a connection that cannot be had at once
+triggers the liveness check (and a restart of a killed server) instead of a full connect timeout.
 """
 
 from __future__ import annotations
@@ -24,7 +26,12 @@ import psycopg_pool
 from psycopg.rows import dict_row
 
 from pegas_memory.config import Settings
-from pegas_memory.db.embedded import EmbeddedPostgres, start_embedded_postgres
+from pegas_memory.db.embedded import (
+    EmbeddedPostgres,
+    data_dir_problem,
+    describe_os_error,
+    start_embedded_postgres,
+)
 from pegas_memory.db.queries import DB_SQL as Q
 from pegas_memory.errors import BackendUnavailable, InvalidInput, LimitExceeded, PegasMemoryError
 
@@ -34,6 +41,11 @@ Conn = psycopg.Connection[dict[str, Any]]
 
 # Any constant works; it only has to be the same for every pegas-memory process.
 _MIGRATION_LOCK = 7_355_608_001
+
+# The embedded cluster is a unix socket of this machine: a connection it cannot give within this
+# long means it is busy or dead, so the liveness check runs then, not after the connect timeout.
+EMBEDDED_FIRST_WAIT = 0.25
+EMBEDDED_CONNECT_TIMEOUT = 2
 
 
 @dataclass(frozen=True)
@@ -68,21 +80,43 @@ def load_migrations(directory: Path | None = None) -> list[Migration]:
     return found
 
 
-def translate_error(exc: Exception) -> PegasMemoryError:
-    """One place that turns driver errors into the pegas-memory error tree."""
+def translate_error(exc: Exception, *, embedded_at: Path | None = None) -> PegasMemoryError:
+    """One place that turns driver errors into the pegas-memory error tree.
+
+    `embedded_at` is the embedded cluster's directory when that is what we talk to: its advice
+    is then about that directory, never about PEGAS_DATABASE_URL, which is not set.
+    """
     if isinstance(exc, psycopg.errors.QueryCanceled):
         return LimitExceeded(
             "a database statement ran past PEGAS_STATEMENT_TIMEOUT_MS and was cancelled; "
             "nothing it started was kept. Retry with less input, or raise that setting."
         )
-    if isinstance(exc, psycopg_pool.PoolTimeout | psycopg.OperationalError):
+    text = str(exc).strip()
+    if isinstance(exc, psycopg.errors.DiskFull) or "No space left on device" in text:
+        where = embedded_at if embedded_at is not None else "the PostgreSQL server's data"
         return BackendUnavailable(
-            f"PostgreSQL is unreachable ({str(exc).strip()[:300]}). Retry shortly; if it persists "
+            f"PostgreSQL could not write: the disk holding {where} is full. Free some space "
+            "there, then retry; nothing of this call was kept."
+        )
+    if isinstance(exc, OSError):
+        return BackendUnavailable(describe_os_error(exc, embedded_at or Path(".")))
+    if isinstance(exc, psycopg_pool.PoolTimeout | psycopg.OperationalError):
+        if embedded_at is not None:
+            problem = data_dir_problem(embedded_at)
+            if problem is not None:
+                return BackendUnavailable(f"the embedded PostgreSQL cannot run: {problem}.")
+            return BackendUnavailable(
+                f"the embedded PostgreSQL under {embedded_at} did not answer ({text[:300]}); it "
+                "is started again on the next call. Retry; if it persists run `pegas-memory "
+                "doctor`."
+            )
+        return BackendUnavailable(
+            f"PostgreSQL is unreachable ({text[:300]}). Retry shortly; if it persists "
             "check PEGAS_DATABASE_URL or run `pegas-memory doctor`."
         )
     if isinstance(exc, psycopg.DataError | psycopg.errors.IntegrityError):
-        return InvalidInput(f"the database refused the data: {str(exc).strip()[:300]}")
-    return PegasMemoryError(f"database error: {str(exc).strip()[:300]}")
+        return InvalidInput(f"the database refused the data: {text[:300]}")
+    return PegasMemoryError(f"database error: {text[:300]}")
 
 
 class Database:
@@ -113,13 +147,22 @@ class Database:
                 raise
         return self
 
+    @property
+    def embedded_at(self) -> Path | None:
+        """The embedded cluster's directory, or None on an external server."""
+        return self._embedded.pgdata if self._embedded is not None else None
+
+    def _connect_timeout(self) -> int:
+        timeout = max(1, int(self.settings.db_connect_timeout))
+        return min(timeout, EMBEDDED_CONNECT_TIMEOUT) if self._embedded is not None else timeout
+
     def _open_pool(self) -> psycopg_pool.ConnectionPool:
         pool = psycopg_pool.ConnectionPool(
             self.url,
             min_size=self.settings.db_pool_min,
             max_size=self.settings.db_pool_max,
             kwargs={
-                "connect_timeout": max(1, int(self.settings.db_connect_timeout)),
+                "connect_timeout": self._connect_timeout(),
                 "options": f"-c statement_timeout={self.settings.statement_timeout_ms}",
                 "application_name": "pegas-memory",
             },
@@ -132,7 +175,12 @@ class Database:
         except psycopg_pool.PoolTimeout as exc:
             pool.close()
             if self._pool is None:
+                embedded_at = self.embedded_at
                 self.close()
+                if embedded_at is not None:
+                    raise translate_error(exc, embedded_at=embedded_at) from exc
+            elif self.embedded_at is not None:
+                raise translate_error(exc, embedded_at=self.embedded_at) from exc
             raise BackendUnavailable(
                 f"cannot connect to PostgreSQL at {redact_url(self.url)}: check that it runs and "
                 "that PEGAS_DATABASE_URL is right (unset it to use the embedded cluster)."
@@ -167,6 +215,14 @@ class Database:
             old.close(timeout=0)
         return True
 
+    def ensure_alive(self) -> bool:
+        """Check the embedded server now and start it again if it died; True if it did.
+
+        For callers with their own connections (the outbox worker's LISTEN), whose failure says
+        the server may be gone. Nothing to do on an external server.
+        """
+        return self._ensure_embedded_alive(force=True)
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.close()
@@ -200,16 +256,20 @@ class Database:
             )
         self._ensure_embedded_alive()
         pool = self._pool
+        timeout = self.settings.db_connect_timeout
+        first = min(timeout, EMBEDDED_FIRST_WAIT) if self._embedded is not None else timeout
         try:
-            conn = pool.getconn(timeout=self.settings.db_connect_timeout)
+            conn = pool.getconn(timeout=first)
         except psycopg_pool.PoolTimeout as exc:
-            if not self._ensure_embedded_alive(force=True):
+            if self._embedded is None:
                 raise translate_error(exc) from exc
+            # Busy, or dead: check now (a killed server is started again), then wait the rest.
+            revived = self._ensure_embedded_alive(force=True)
             pool = self._pool
             try:
-                conn = pool.getconn(timeout=self.settings.db_connect_timeout)
+                conn = pool.getconn(timeout=timeout if revived else max(0.1, timeout - first))
             except psycopg_pool.PoolTimeout as again:
-                raise translate_error(again) from again
+                raise translate_error(again, embedded_at=self.embedded_at) from again
         try:
             with conn:  # as pool.connection() does: commit or roll back on the way out
                 conn.row_factory = dict_row  # type: ignore[assignment]
@@ -217,7 +277,9 @@ class Database:
         except PegasMemoryError:
             raise
         except psycopg.Error as exc:
-            raise translate_error(exc) from exc
+            if isinstance(exc, psycopg.OperationalError) and self._embedded is not None:
+                self._checked_at = 0.0  # the server may have died: the next call checks at once
+            raise translate_error(exc, embedded_at=self.embedded_at) from exc
         finally:
             pool.putconn(conn)
 

@@ -293,6 +293,22 @@ class OutboxWorker:
                 break
         return total
 
+    def _listen(self) -> psycopg.Connection[Any]:
+        """A connection of its own that LISTENs for new outbox rows (a short connect timeout
+        on the embedded cluster's local socket: a failure there means it died)."""
+        timeout = 2 if self.db.embedded else 10
+        listener = psycopg.connect(self.db.url, autocommit=True, connect_timeout=timeout)
+        listener.execute("LISTEN pm_outbox")
+        return listener
+
+    def _revive(self) -> bool:
+        """After a loop error: start the embedded server again if it died (True if it did)."""
+        try:
+            return self.db.ensure_alive()
+        except PegasMemoryError as exc:
+            log.warning("%s: the embedded PostgreSQL did not start again: %s", self.name, exc)
+            return False
+
     def run(self, stop: threading.Event, *, idle: Callable[[], object] | None = None) -> None:
         """Serve until `stop` is set: drain, then sleep until NOTIFY or the poll interval.
 
@@ -304,8 +320,7 @@ class OutboxWorker:
         while not stop.is_set():
             try:
                 if listener is None or listener.closed:
-                    listener = psycopg.connect(self.db.url, autocommit=True, connect_timeout=10)
-                    listener.execute("LISTEN pm_outbox")
+                    listener = self._listen()
                 report = self.drain(timeout=60.0)
                 failures = 0
                 if report.claimed and report.processed == 0 and report.retried:
@@ -322,6 +337,8 @@ class OutboxWorker:
                 if listener is not None:
                     listener.close()
                     listener = None
+                if self._revive():  # the embedded server had died: it runs again, go on now
+                    failures, wait = 0, 0.0
                 stop.wait(wait)
             except Exception:
                 log.exception("%s: unexpected error in the outbox loop", self.name)

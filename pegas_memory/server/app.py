@@ -18,6 +18,7 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 
 from pegas_memory.config import Settings
+from pegas_memory.errors import SettingsProblem
 from pegas_memory.server import tools_code, tools_graph, tools_memory
 from pegas_memory.server.calls import Server
 from pegas_memory.server.stdio_guard import serve_stdio
@@ -31,12 +32,14 @@ plans, actions, observations and reflections are stored apart as episodic traces
 Use memory_store to remember one statement and memory_stats to see what the memory holds."""
 
 
-def build_server(settings: Settings) -> Server:
-    """The MCP server with every tool registered; the service opens in its lifespan."""
+def build_server(settings: Settings, problem: SettingsProblem | None = None) -> Server:
+    """The MCP server with every tool registered; the service opens in its lifespan. With a
+    settings `problem` nothing opens: the tools are listed and every call answers with it."""
 
     @asynccontextmanager
     async def lifespan(_server: Server) -> AsyncIterator[MemoryService]:
         service = MemoryService(settings)
+        service.settings_problem = problem
         await anyio.to_thread.run_sync(functools.partial(service.open, strict=False))
         service.start_background()
         try:
@@ -66,7 +69,7 @@ def configure_logging(level: str = "INFO") -> None:
         logging.getLogger(noisy).setLevel(max(logging.WARNING, logging.root.level))
 
 
-def serve(settings: Settings) -> None:
+def serve(settings: Settings, problem: SettingsProblem | None = None) -> None:
     """Serve MCP over stdio until the client closes the pipe. Requests the SDK cannot decode
     (lone surrogates, too deep, wrong shape) are answered with an error, never dropped."""
-    anyio.run(serve_stdio, build_server(settings))
+    anyio.run(serve_stdio, build_server(settings, problem))

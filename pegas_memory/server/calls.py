@@ -48,6 +48,7 @@ async def run(ctx: ServiceContext, call: Callable[[MemoryService], T], *, slow: 
     service = ctx.request_context.lifespan_context
     timeout = service.settings.ingest_timeout if slow else service.settings.tool_timeout
     try:
+        service.check_settings()  # invalid settings: every call says which and how to fix it
         with anyio.fail_after(timeout):
             return await anyio.to_thread.run_sync(
                 functools.partial(call, service), abandon_on_cancel=True
