@@ -198,6 +198,9 @@ def _month(raw: str, low: str) -> str | None:
 
 
 def _is_entity(raw: str, low: str, starts_sentence: bool) -> bool:
+    """A name: a letter-digit token ("V1"), an acronym, or a capitalised word (module doc)."""
+    if any(ch.isdigit() for ch in raw) and any(ch.isalpha() for ch in raw):
+        return True
     if not raw[0].isupper() or low in NEGATIONS or low in QUANTIFIERS:
         return False
     return not starts_sentence or low not in STARTERS or (len(raw) > 1 and raw.isupper())
@@ -235,9 +238,7 @@ def claim_signature(text: str, term: str | None = None) -> ClaimSignature:
         antonym = _antonym(low)
         if antonym is not None:
             antonyms.add(antonym)
-        if any(ch.isdigit() for ch in raw) and any(ch.isalpha() for ch in raw):
-            entities.add(low)
-        elif _is_entity(raw, low, starts_sentence):
+        if _is_entity(raw, low, starts_sentence):
             entities.add(low)
     if "%" in plain:
         units.add("%")
