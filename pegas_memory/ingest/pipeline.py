@@ -151,7 +151,8 @@ class IngestPipeline:
         report = IngestReport(uri=parsed.uri, title=parsed.title, kind=parsed.kind)
         report.warnings.extend(parsed.warnings)
         for reason, n in dict(parsed.metadata.get("layout_removed") or {}).items():
-            report.dropped[f"layout: {reason}"] = int(n)
+            if "recovered" not in reason and "kept" not in reason:  # repairs, not removals
+                report.dropped[f"layout: {reason}"] = int(n)
 
         chunks = chunk_source(parsed, max_chunks=self.settings.max_chunks)
         report.chunks = len(chunks)
