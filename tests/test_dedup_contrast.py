@@ -56,7 +56,8 @@ TRUE_DUPLICATES = [
     ("The Volga is the longest river in Europe.", "the Volga is the longest river in Europe!!"),
     ("The Volga is the longest river in Europe.", "The **Volga** is the longest\nriver in Europe."),
     ("Эта функция не имеет предела в нуле.", "Эта функция не имеет\nпредела в нуле"),
-    ("Das Intervall V1 ist keine Mannigfaltigkeit.", "Das Intervall `V1` ist keine Mannigfaltigkeit"),
+    ("Das Intervall V1 ist keine Mannigfaltigkeit.",
+     "Das Intervall `V1` ist keine Mannigfaltigkeit"),
     ("The rate fell by 1,642 cases in 2019.", "The rate fell by 1642 cases in 2019."),
 ]  # fmt: skip
 
