@@ -180,7 +180,7 @@ def main() -> None:
             texts[i : i + 64], embedder.embed_documents(texts[i : i + 64]), strict=True
         ):
             vectors[t] = list(v)
-        if i % 640 == 0:
+        if i % 256 == 0:
             log(f"embedded {i}/{len(texts)}")
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for group, cls, a, b in pairs:

@@ -190,3 +190,16 @@ def test_near_duplicate_with_another_entity_is_kept_but_not_contested(
     with service.db.connection() as conn:
         statuses = {r["status"] for r in conn.execute("SELECT status FROM pm_atom").fetchall()}
     assert statuses == {"candidate"}  # two different studies, left for memory_verify
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("A loss-of-function mutation in the gene causes the disease.",
+         "A gain-of-function mutation in the gene causes the disease."),
+        ("The eastern part of the city was rebuilt after the war.",
+         "The western part of the city was rebuilt after the war."),
+    ],
+)  # fmt: skip
+def test_antonyms_inside_compounds_and_inflections(a: str, b: str) -> None:
+    assert "antonym" in differences(claim_signature(a), claim_signature(b))

@@ -177,11 +177,18 @@ def _number(raw: str) -> str:
     return raw.lstrip("+")
 
 
+# What may follow a whole-word stem: an inflection or a hyphenated compound ("gained",
+# "eastern", "loss-of-function"), never another word's letters ("moreover", "vorher").
+_INFLECTED = re.compile(r"(?:s|es|ed|d|ing|ern|er|-.*)")
+
+
 def _antonym(token: str) -> tuple[int, int] | None:
     for index, pair in enumerate(ANTONYMS):
         for side, stem in enumerate(pair):
             if stem in _EXACT_STEMS:
-                if token == stem:
+                if token == stem or (
+                    _INFLECTED.fullmatch(token[len(stem) :]) and token.startswith(stem)
+                ):
                     return index, side
             elif token.startswith(stem):
                 return index, side
