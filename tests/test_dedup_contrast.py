@@ -203,3 +203,9 @@ def test_near_duplicate_with_another_entity_is_kept_but_not_contested(
 )  # fmt: skip
 def test_antonyms_inside_compounds_and_inflections(a: str, b: str) -> None:
     assert "antonym" in differences(claim_signature(a), claim_signature(b))
+
+
+def test_emphasis_inside_a_compound_is_still_the_same_claim() -> None:
+    a = "Within-study regression analyses were adjusted for within-person variation."
+    b = "Within-**study** regression analyses were adjusted for within-person variation."
+    assert compatible(claim_signature(a), claim_signature(b))

@@ -26,7 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_MARKUP = re.compile(r"[*_`~#>\[\]{}|\\]|\]\([^)]*\)|<[^>]{1,40}>")
+_EMPHASIS = re.compile(r"[*_`~]")  # removed in place: "Within-**study**" is "Within-study"
+_MARKUP = re.compile(r"[#>\[\]{}|\\]|<[^>]{1,40}>")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _TOKEN = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _NUMBER = re.compile(r"(?<![\w.,])[-−]?\d+(?:[.,]\d+)*(?![\w])")
@@ -161,6 +162,7 @@ class ClaimSignature:
 def _plain(text: str) -> str:
     """The text without markup and line wrapping: link texts stay, URLs and markers go."""
     text = _LINK.sub(r"\1", text)
+    text = _EMPHASIS.sub("", text)
     text = _MARKUP.sub(" ", text)
     return re.sub(r"\s+", " ", text).strip()
 
@@ -182,7 +184,7 @@ def _number(raw: str) -> str:
 _INFLECTED = re.compile(r"(?:s|es|ed|d|ing|ern|er|-.*)")
 
 
-def _antonym(token: str) -> tuple[int, int] | None:
+def _antonym_of(token: str) -> tuple[int, int] | None:
     for index, pair in enumerate(ANTONYMS):
         for side, stem in enumerate(pair):
             if stem in _EXACT_STEMS:
@@ -193,6 +195,19 @@ def _antonym(token: str) -> tuple[int, int] | None:
             elif token.startswith(stem):
                 return index, side
     return None
+
+
+def _antonyms(token: str) -> set[tuple[int, int]]:
+    """The antonym sides a token holds, its compound parts included ("gram-positive",
+    "юго-западнее", "northeast": north and east)."""
+    parts = [p for p in re.split(r"[-'’]", token) if p]
+    found = {a for p in parts if (a := _antonym_of(p)) is not None}
+    for p in parts:  # a closed compound: a pair's stem after the first letters
+        for index, pair in enumerate(ANTONYMS):
+            for side, stem in enumerate(pair):
+                if len(stem) >= 4 and stem in p[2:]:
+                    found.add((index, side))
+    return found
 
 
 def _month(raw: str, low: str) -> str | None:
@@ -242,9 +257,7 @@ def claim_signature(text: str, term: str | None = None) -> ClaimSignature:
         month = _month(raw, low)
         if month is not None:
             months.add(month)
-        antonym = _antonym(low)
-        if antonym is not None:
-            antonyms.add(antonym)
+        antonyms |= _antonyms(low)
         if _is_entity(raw, low, starts_sentence):
             entities.add(low)
     if "%" in plain:
