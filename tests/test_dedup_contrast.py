@@ -209,3 +209,15 @@ def test_emphasis_inside_a_compound_is_still_the_same_claim() -> None:
     a = "Within-study regression analyses were adjusted for within-person variation."
     b = "Within-**study** regression analyses were adjusted for within-person variation."
     assert compatible(claim_signature(a), claim_signature(b))
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("Mice were susceptible to gram-positive sepsis.",
+         "Mice were susceptible to gram-negative sepsis."),
+        ("Район расположен юго-западнее от дороги.", "Район расположен юго-восточнее от дороги."),
+    ],
+)  # fmt: skip
+def test_antonyms_in_compound_parts(a: str, b: str) -> None:
+    assert "antonym" in differences(claim_signature(a), claim_signature(b))
