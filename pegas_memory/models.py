@@ -216,11 +216,16 @@ class ContextResult(BaseModel):
 class IngestResult(BaseModel):
     """What memory_ingest did."""
 
-    document_id: int | None
+    document_id: int | None = Field(
+        description="the document's stable id: the same for every version of this source, so "
+        "it keeps working in document_ids filters and memory_forget"
+    )
+    version_id: int | None = Field(default=None, description="this version's own id")
     uri: str
     title: str | None = None
     kind: str
     version: int
+    is_current: bool = Field(default=True, description="this version is the current one")
     unchanged: bool = Field(description="true when this exact source was ingested before")
     chunks: int
     chunks_reused: int = Field(description="chunks the previous version already had")
@@ -229,6 +234,22 @@ class IngestResult(BaseModel):
     duplicates_semantic: int = Field(description="near-duplicates: cited on the existing atom")
     skipped: int = Field(description="drafts dropped because their quote was not in the text")
     marked_stale: int = Field(description="atoms whose only evidence vanished in this version")
+    superseded: int = Field(
+        default=0, description="atoms of the previous version replaced by a reworded claim"
+    )
+    contradictions: int = Field(
+        default=0, description="new atoms contradicting another document (both now contested)"
+    )
+    kept_apart: int = Field(
+        default=0,
+        description="new atoms similar to an existing one but claiming something else "
+        "(another number, date, negation, entity...): not merged",
+    )
+    atoms_by_type: dict[str, int] = Field(default_factory=dict, description="new atoms by type")
+    dropped: dict[str, int] = Field(
+        default_factory=dict,
+        description="what was dropped as noise before it could become an atom, by reason",
+    )
     errors: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     atom_ids: list[int] = Field(default_factory=list, description="ids of the new atoms")

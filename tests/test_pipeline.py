@@ -95,7 +95,9 @@ def test_new_version_reuses_chunks_and_stales_vanished_evidence(
         ]
     path.write_text(DOC_V2)
     v2 = service.ingest(IngestRequest(source=str(path)))
-    assert v2.version == 2 and v2.document_id != v1.document_id
+    # One identity across versions (issue 15): the id stays, each version has its own version_id.
+    assert v2.version == 2 and v2.document_id == v1.document_id
+    assert v2.version_id != v1.version_id and v2.is_current
     assert v2.chunks_reused >= 1 and v2.marked_stale >= 1 and v2.atoms_new >= 1
     with service.db.connection() as conn:
         status = conn.execute(

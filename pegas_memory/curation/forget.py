@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn
-from pegas_memory.db.repo import set_status
+from pegas_memory.db.repo import document_versions, set_status
 from pegas_memory.errors import InvalidInput, NotFound
 from pegas_memory.outbox.projection import atom_embed_text
 from pegas_memory.text import raw_hash
@@ -74,6 +74,7 @@ def erase(
         docs = conn.execute(Q.existing_document_ids, (list(document_ids),)).fetchall()
         found_docs = [int(r["id"]) for r in docs]
         report.not_found += [d for d in document_ids if d not in found_docs]
+        found_docs = document_versions(conn, found_docs)  # an id names every version
         only_here = conn.execute(
             Q.atoms_only_in_documents,
             {"docs": found_docs},

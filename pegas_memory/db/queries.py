@@ -24,6 +24,11 @@ class DbQueries:
     current_document_for_update: LiteralString
     retire_document: LiteralString
     insert_document: LiteralString
+    document_identity: LiteralString
+    document_versions: LiteralString
+    atom_ids_by_hash: LiteralString
+    atoms_for_dedup: LiteralString
+    mark_superseded: LiteralString
     insert_chunk: LiteralString
     copy_chunk_citations: LiteralString
     insert_atom: LiteralString

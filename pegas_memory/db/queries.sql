@@ -31,18 +31,48 @@ SELECT version, name, checksum FROM pm_schema_migration ORDER BY version
 SELECT id FROM pm_document WHERE uri = %s AND content_hash = %s
 
 -- name: current_document_for_update
--- The current version of a URI, locked: a new version supersedes it.
-SELECT id, version FROM pm_document WHERE uri = %s AND is_current
+-- The current version of a URI, locked: a new version supersedes it (and keeps its identity).
+SELECT id, version, identity_id FROM pm_document WHERE uri = %s AND is_current
 ORDER BY version DESC LIMIT 1 FOR UPDATE
 
 -- name: retire_document
 UPDATE pm_document SET is_current = false WHERE id = %s
 
 -- name: insert_document
+-- identity_id NULL: a first version (the trigger of migration 0006 gives it its own id).
 INSERT INTO pm_document (kind, uri, title, author, language, authority, content_hash,
-                         version, supersedes, metadata, published_at)
-VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::timestamptz)
+                         version, supersedes, metadata, published_at, identity_id)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::timestamptz, %s)
 RETURNING id
+
+-- name: document_identity
+-- A version's stable identity, its number and whether it is the current one.
+SELECT identity_id, version, is_current FROM pm_document WHERE id = %s
+
+-- name: document_versions
+-- Every version of the documents these ids (of any of their versions) belong to.
+SELECT v.id FROM pm_document v
+ WHERE v.identity_id IN (SELECT d.identity_id FROM pm_document d WHERE d.id = ANY(%s))
+ ORDER BY v.id
+
+-- name: atom_ids_by_hash
+-- Existing atoms with these content hashes (exact duplicates, wherever they came from).
+SELECT content_hash, id FROM pm_atom WHERE content_hash = ANY(%s)
+
+-- name: atoms_for_dedup
+-- What the claim guard compares (claim, content, term) and which document identities cite
+-- each atom (to tell a reworded claim of the same document from another document's claim).
+SELECT a.id, a.claim, a.content, a.status, a.metadata ->> 'term' AS term,
+       coalesce(array_agg(DISTINCT d.identity_id) FILTER (WHERE d.id IS NOT NULL),
+                '{}') AS identities
+  FROM pm_atom a
+  LEFT JOIN pm_citation c ON c.atom_id = a.id
+  LEFT JOIN pm_document d ON d.id = c.doc_id
+ WHERE a.id = ANY(%s)
+ GROUP BY a.id
+
+-- name: mark_superseded
+UPDATE pm_atom SET superseded_by = %s WHERE id = %s
 
 -- name: insert_chunk
 -- One chunk of a document version; its id is what citations point at.
@@ -120,9 +150,11 @@ RETURNING id, (xmax = 0) AS created
 SELECT id FROM pm_atom_link WHERE src_atom_id = %s AND dst_atom_id = %s AND kind = %s
 
 -- name: citations_for
--- Citations of many atoms, with their document's title and URI, oldest first.
+-- Citations of many atoms, with their document's title, URI, identity and version, oldest first.
 SELECT c.atom_id, c.doc_id, d.title, d.uri, c.locator, c.quoted_text,
-       c.code_symbol_id, c.chunk_id
+       c.code_symbol_id, c.chunk_id, c.char_start, c.char_end,
+       d.identity_id AS document_identity, d.version AS document_version,
+       d.is_current AS document_is_current
   FROM pm_citation c LEFT JOIN pm_document d ON d.id = c.doc_id
  WHERE c.atom_id = ANY(%s) ORDER BY c.id
 

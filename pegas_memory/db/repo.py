@@ -96,10 +96,40 @@ def upsert_document(conn: Conn, doc: DocumentInput) -> tuple[int, bool]:
             prev["id"] if prev else None,
             Jsonb(dict(doc.metadata)),
             doc.published_at,
+            prev["identity_id"] if prev else None,
         ),
     ).fetchone()
     assert row is not None
     return int(row["id"]), True
+
+
+@dataclass(frozen=True)
+class DocumentVersion:
+    """Where one stored version stands: its document's stable identity (the first version's id,
+    shared by every version of the URI), its number, and whether it is the current one."""
+
+    id: int
+    identity_id: int
+    version: int
+    is_current: bool
+
+
+def document_version(conn: Conn, doc_id: int) -> DocumentVersion:
+    row = conn.execute(Q.document_identity, (doc_id,)).fetchone()
+    if row is None:
+        raise NotFound(f"document {doc_id} not found; memory_ingest returns document ids")
+    return DocumentVersion(
+        doc_id, int(row["identity_id"]), int(row["version"]), bool(row["is_current"])
+    )
+
+
+def document_versions(conn: Conn, doc_ids: Sequence[int]) -> list[int]:
+    """Every version id of the documents these ids name (an id of any version names the
+    document): filters and erasure keep working with an id from an earlier answer."""
+    if not doc_ids:
+        return []
+    rows = conn.execute(Q.document_versions, (list(doc_ids),)).fetchall()
+    return [int(r["id"]) for r in rows]
 
 
 @dataclass(frozen=True)
@@ -180,6 +210,60 @@ def insert_atom(conn: Conn, atom: AtomInput) -> tuple[int, bool]:
     existing = conn.execute(Q.atom_id_by_hash, (atom.content_hash,)).fetchone()
     assert existing is not None
     return int(existing["id"]), False
+
+
+def atom_ids_by_hash(conn: Conn, hashes: Sequence[str]) -> dict[str, int]:
+    """content hash -> existing atom id, for the hashes already stored (exact duplicates)."""
+    if not hashes:
+        return {}
+    rows = conn.execute(Q.atom_ids_by_hash, (list(set(hashes)),)).fetchall()
+    return {str(r["content_hash"]): int(r["id"]) for r in rows}
+
+
+@dataclass(frozen=True)
+class StoredClaim:
+    """What the dedup claim guard needs of a stored atom."""
+
+    id: int
+    claim: str
+    content: str
+    status: str
+    term: str | None
+    identities: frozenset[int]  # the document identities that cite it
+
+
+def atoms_for_dedup(conn: Conn, atom_ids: Sequence[int]) -> dict[int, StoredClaim]:
+    if not atom_ids:
+        return {}
+    rows = conn.execute(Q.atoms_for_dedup, (list(set(atom_ids)),)).fetchall()
+    return {
+        int(r["id"]): StoredClaim(
+            int(r["id"]),
+            str(r["claim"]),
+            str(r["content"] or ""),
+            str(r["status"]),
+            r["term"],
+            frozenset(int(i) for i in r["identities"] or ()),
+        )
+        for r in rows
+    }
+
+
+def supersede_atom(
+    conn: Conn, old_id: int, new_id: int, *, reason: str, evidence: Mapping[str, Any]
+) -> bool:
+    """Mark `old_id` stale as replaced by `new_id` (a new version of its document reworded the
+    claim); the status change records the reason and evidence. False when it was stale already."""
+    conn.execute(Q.mark_superseded, (new_id, old_id))
+    old = set_status(
+        conn,
+        old_id,
+        "stale",
+        reason=reason,
+        check_name="reingest",
+        evidence={**dict(evidence), "superseded_by": new_id},
+    )
+    return old != "stale"
 
 
 def get_atom(conn: Conn, atom_id: int) -> dict[str, Any]:
@@ -270,13 +354,22 @@ def add_link(
 
 
 def citations_for(conn: Conn, atom_ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
-    """Citations of many atoms at once, with their document's title and URI."""
+    """Citations of many atoms at once, with their document's title and URI.
+
+    A document's older versions repeat the citations of its current one (reused chunks are cited
+    from every version): an atom cited by a current version shows only the current versions'
+    citations (and those without a document); an atom whose evidence exists only in old versions
+    keeps those, so its source can still be followed."""
     out: dict[int, list[dict[str, Any]]] = {i: [] for i in atom_ids}
     if not atom_ids:
         return out
     rows = conn.execute(Q.citations_for, (list(atom_ids),)).fetchall()
     for r in rows:
         out[int(r["atom_id"])].append(dict(r))
+    for atom_id, cites in out.items():
+        current = [c for c in cites if c["doc_id"] is None or c["document_is_current"]]
+        if any(c["doc_id"] is not None for c in current):
+            out[atom_id] = current
     return out
 
 

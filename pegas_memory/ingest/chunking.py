@@ -33,6 +33,7 @@ class Section:
     text: str
     locator: str
     heading_path: tuple[str, ...] = ()
+    offset: int = 0  # where `text` starts in the whole source text (text and markdown sources)
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,22 @@ class Chunk:
     char_end: int
     content_hash: str
     language: str | None
+    section_locator: str = ""  # the section's own locator ("p. 3", a chapter)
+    section_offset: int = 0  # Section.offset: chunk offsets + this = position in the source
+
+
+def citation_locator(chunk: Chunk, quote_start: int) -> str:
+    """How a person finds a quote: the section (page with its printed label, chapter), the
+    section path (chapter > section) and the quote's own character position (in the whole text
+    for text and markdown, in the page or chapter otherwise), not the chunk's start."""
+    path = " > ".join(chunk.heading_path)
+    where = chunk.section_locator
+    if path and (not where or where in chunk.heading_path or where == path):
+        where = path
+    elif path:
+        where = f"{where}, {path}"
+    position = f"char {chunk.section_offset + chunk.char_start + quote_start}"
+    return f"{where}, {position}" if where else position
 
 
 # --- markdown structure --------------------------------------------------------------------------
@@ -159,7 +176,8 @@ def split_markdown_sections(text: str, *, base_path: tuple[str, ...] = ()) -> li
         end = starts[n + 1][0] if n + 1 < len(starts) else len(text)
         body = text[start:end].strip()
         if body and not _only_headings(body):
-            sections.append(Section(body, " > ".join(path), path))
+            lead = len(text[start:end]) - len(text[start:end].lstrip())
+            sections.append(Section(body, " > ".join(path), path, offset=start + lead))
     return sections
 
 
@@ -439,6 +457,8 @@ def chunk_source(
                     char_end=end,
                     content_hash=content_hash(body),
                     language=detect_language(body) or parsed.language,
+                    section_locator=section.locator,
+                    section_offset=section.offset,
                 )
             )
     return chunks

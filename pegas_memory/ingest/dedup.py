@@ -3,18 +3,22 @@
 Exact duplicates are caught by the content-hash unique key in Postgres; this module catches the
 near ones: a new atom whose vector is within the dedup threshold of an existing atom (or of an
 earlier atom of the same batch) is not stored again: the caller adds its citation to the one it
-repeats. Thresholds belong to an embedding space: a model whose cosines are compressed (all text
-looks alike) needs a higher one than the configured default, so the embedder may say its own.
+repeats, unless the two claim different things (ingest.claims: another number, date, negation,
+entity, quantifier, antonym or defined term): then both are kept and the decision lists the
+conflict, so the pipeline can supersede or contest (ingest.versions). Thresholds belong to an
+embedding space: a model whose cosines are compressed (all text looks alike) needs a higher one
+than the configured default, so the embedder may say its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from pegas_memory.errors import BackendUnavailable
+from pegas_memory.ingest.claims import ClaimSignature, differences
 from pegas_memory.qdrant_store.index import VectorIndex
 
 # Calibrated thresholds for local models whose similarity scale differs from EmbeddingGemma's
@@ -28,32 +32,74 @@ def threshold_for(model_id: str, default: float) -> float:
     return MODEL_THRESHOLDS.get(model_id, default)
 
 
+# How many stored neighbours above the threshold are looked at: the nearest may be a different
+# claim (another year) while the second is the same one.
+NEIGHBOURS = 5
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A near-duplicate (cosine at or above the threshold) that claims something else."""
+
+    reasons: tuple[str, ...]
+    score: float
+    existing_id: int | None = None
+    batch_index: int | None = None
+
+
 @dataclass(frozen=True)
 class DedupDecision:
-    """For one new item: the existing atom it repeats, or the earlier batch item, or neither."""
+    """For one new item: the existing atom it repeats, or the earlier batch item, or neither;
+    and the near-duplicates it was not merged with because they claim something else."""
 
     existing_id: int | None = None
     batch_index: int | None = None
     score: float = 0.0
+    conflicts: tuple[Conflict, ...] = ()
 
     @property
     def duplicate(self) -> bool:
         return self.existing_id is not None or self.batch_index is not None
 
 
-def within_batch(vectors: Sequence[Sequence[float]], threshold: float) -> list[int | None]:
-    """For each vector, the index of an earlier vector at cosine >= threshold, else None."""
-    if not vectors:
-        return []
+def _unit_rows(vectors: Sequence[Sequence[float]]) -> np.ndarray:
     raw = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(raw, axis=1, keepdims=True)
-    m = raw / np.where(norms == 0, 1.0, norms)
+    return raw / np.where(norms == 0, 1.0, norms)  # type: ignore[no-any-return]
+
+
+def within_batch(vectors: Sequence[Sequence[float]], threshold: float) -> list[int | None]:
+    """For each vector, the index of an earlier vector at cosine >= threshold, else None."""
+    return [d.batch_index for d in guarded_batch(vectors, None, threshold)]
+
+
+def guarded_batch(
+    vectors: Sequence[Sequence[float]],
+    signatures: Sequence[ClaimSignature] | None,
+    threshold: float,
+) -> list[DedupDecision]:
+    """Within one batch: each item's earlier kept item at cosine >= threshold that claims the
+    same (`signatures`; None: similarity alone, the behaviour before the claim guard)."""
+    if not vectors:
+        return []
+    m = _unit_rows(vectors)
     sims = m @ m.T
-    out: list[int | None] = []
+    out: list[DedupDecision] = []
     kept: list[int] = []
     for i in range(len(m)):
-        match = next((j for j in kept if sims[i, j] >= threshold), None)
-        out.append(match)
+        match: int | None = None
+        conflicts: list[Conflict] = []
+        for j in kept:
+            score = float(sims[i, j])
+            if score < threshold:
+                continue
+            reasons = differences(signatures[j], signatures[i]) if signatures else ()
+            if reasons:
+                conflicts.append(Conflict(reasons, score, batch_index=j))
+                continue
+            match = j
+            break
+        out.append(DedupDecision(batch_index=match, score=0.0, conflicts=tuple(conflicts)))
         if match is None:
             kept.append(i)
     return out
@@ -65,27 +111,48 @@ def decide(
     index: VectorIndex | None,
     collection: str | None,
     threshold: float,
+    signatures: Sequence[ClaimSignature] | None = None,
+    stored: Callable[[Sequence[int]], Mapping[int, ClaimSignature]] | None = None,
 ) -> tuple[list[DedupDecision], str | None]:
-    """Dedup decisions for a batch; the note says when existing atoms could not be checked."""
-    batch = within_batch(vectors, threshold)
+    """Dedup decisions for a batch; the note says when existing atoms could not be checked.
+
+    With `signatures` (one per vector) and `stored` (signatures of existing atoms by id), a
+    near-duplicate counts only when it claims the same (ingest.claims); the others become
+    `conflicts`. Without them, similarity alone decides (the previous behaviour)."""
+    batch = guarded_batch(vectors, signatures, threshold)
     decisions: list[DedupDecision] = []
     note = None
-    for vector, earlier in zip(vectors, batch, strict=True):
-        if earlier is not None:
-            decisions.append(DedupDecision(batch_index=earlier))
-            continue
-        if index is None or collection is None:
-            decisions.append(DedupDecision())
+    for i, (vector, earlier) in enumerate(zip(vectors, batch, strict=True)):
+        if earlier.duplicate or index is None or collection is None:
+            decisions.append(earlier)
             continue
         try:
-            hits = index.search(collection, vector, k=1)
+            hits = index.search(collection, vector, k=NEIGHBOURS if signatures else 1)
         except BackendUnavailable as exc:
             note = f"semantic dedup against stored atoms skipped: {exc}"
             index = None
-            decisions.append(DedupDecision())
+            decisions.append(earlier)
             continue
-        if hits and hits[0].score >= threshold:
-            decisions.append(DedupDecision(existing_id=hits[0].id, score=hits[0].score))
-        else:
-            decisions.append(DedupDecision())
+        near = [h for h in hits if h.score >= threshold]
+        known = stored([h.id for h in near]) if (signatures and stored and near) else {}
+        conflicts = list(earlier.conflicts)
+        match = None
+        for hit in near:
+            if signatures and stored:
+                theirs = known.get(hit.id)
+                if theirs is None:  # erased meanwhile: no evidence either way
+                    continue
+                reasons = differences(theirs, signatures[i])
+                if reasons:
+                    conflicts.append(Conflict(reasons, hit.score, existing_id=hit.id))
+                    continue
+            match = hit
+            break
+        decisions.append(
+            DedupDecision(
+                existing_id=match.id if match else None,
+                score=match.score if match else 0.0,
+                conflicts=tuple(conflicts),
+            )
+        )
     return decisions, note

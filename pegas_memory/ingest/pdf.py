@@ -1,4 +1,10 @@
-"""PDF (pypdf): one section per page with text, locator "p. N", outline titles as heading path.
+"""PDF (pypdf): one section per page with text, outline titles as heading path.
+
+The locator is the printed page number (the page label) beside the physical one when they
+differ ("p. xvii (pdf page 19)"). Page texts go through ingest.layout first: running headers and
+footers, page numbers, dot leaders, figure-label soup and line-end hyphenation are removed (the
+counts, by reason, are in the metadata as `layout_removed`), unmapped glyphs are recovered or kept
+visibly damaged (a warning lists the pages).
 
 Every pypdf failure on hostile or broken input becomes one IngestError that says what to do;
 page and character limits come from the settings.
@@ -13,6 +19,7 @@ from pegas_memory.config import Settings
 from pegas_memory.errors import IngestError, LimitExceeded
 from pegas_memory.ingest.checks import check_size, language_sample
 from pegas_memory.ingest.chunking import ParsedSource, Section
+from pegas_memory.ingest.layout import clean_pages
 from pegas_memory.text import detect_language, raw_hash
 
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st"})
@@ -61,28 +68,46 @@ def parse_pdf(
             "PEGAS_MAX_PAGES or split the PDF"
         )
     outline = _pdf_outline(reader)
-    sections: list[Section] = []
+    labels = _page_labels(reader, page_count)
+    raw_pages: list[str] = []
+    readable: list[int] = []  # page indices whose text could be extracted
     empty: list[int] = []
     broken: list[int] = []
     why_broken = ""
-    total = 0
-    path: tuple[str, ...] = ()
     for index in range(page_count):
-        path = outline.get(index, path)
         try:
             text = reader.pages[index].extract_text() or ""
         except Exception as exc:  # a decompression bomb, a broken content stream, ...
             broken.append(index + 1)
             why_broken = why_broken or f"{type(exc).__name__}: {str(exc)[:200]}"
             continue
-        text = text.translate(_LIGATURES).replace("\x00", "").strip()
+        # NULs stay: layout.clean_pages recovers minus signs or marks the text damaged.
+        raw_pages.append(text.translate(_LIGATURES))
+        readable.append(index)
+    cleaned = clean_pages(raw_pages)
+    sections: list[Section] = []
+    total = 0
+    path: tuple[str, ...] = ()
+    pages_of = dict(zip(readable, cleaned.pages, strict=True))
+    for index in range(page_count):
+        path = outline.get(index, path)
+        page = pages_of.get(index)
+        if page is None:
+            continue
+        text = page.text.strip()
         if not text:
             empty.append(index + 1)
             continue
         total += len(text)
         check_size(total, uri, settings)
-        sections.append(Section(text, f"p. {index + 1}", path))
+        sections.append(Section(text, _page_locator(index, labels), path))
     warnings = []
+    damaged = [readable[n - 1] + 1 for n in cleaned.damaged_pages]
+    if damaged:
+        warnings.append(
+            f"pages {_ranges(damaged)} hold characters the PDF does not map to text (kept as "
+            "\ufffd in quotes): check those formulas against the original"
+        )
     if empty:
         warnings.append(f"pages {_ranges(empty)} have no extractable text (scanned? OCR them)")
     if broken:
@@ -111,9 +136,33 @@ def parse_pdf(
         canonical_url=(extra or {}).get("url_final"),
         sections=tuple(sections),
         raw_hash=raw_hash(data),
-        metadata={**(extra or {}), **info, "pages": page_count, "empty_pages": empty},
+        metadata={
+            **(extra or {}),
+            **info,
+            "pages": page_count,
+            "empty_pages": empty,
+            "damaged_pages": damaged,
+            "layout_removed": dict(cleaned.removed),
+        },
         warnings=tuple(warnings),
     )
+
+
+def _page_labels(reader: Any, count: int) -> list[str]:
+    """The printed page numbers (PDF page labels: "xvii", "17"), or the physical numbers."""
+    try:
+        labels = [str(x) for x in reader.page_labels]
+    except Exception:  # a broken label tree only loses the printed numbers
+        return [str(i + 1) for i in range(count)]
+    return labels if len(labels) == count else [str(i + 1) for i in range(count)]
+
+
+def _page_locator(index: int, labels: list[str]) -> str:
+    """ "p. 17" when the printed number is the physical one, else both: "p. xvii (pdf page 19)"."""
+    label = labels[index] if index < len(labels) else str(index + 1)
+    if not label or label == str(index + 1):
+        return f"p. {index + 1}"
+    return f"p. {label} (pdf page {index + 1})"
 
 
 def _pdf_info(reader: Any) -> dict[str, Any]:

@@ -26,8 +26,13 @@ from pegas_memory.db.repo import (
     AtomInput,
     ChunkInput,
     DocumentInput,
+    StoredClaim,
     add_citation,
+    atom_hash,
+    atom_ids_by_hash,
+    atoms_for_dedup,
     copy_chunk_citations,
+    document_version,
     insert_atom,
     insert_chunks,
     set_status,
@@ -36,10 +41,12 @@ from pegas_memory.db.repo import (
 from pegas_memory.distill.ollama import locate_quote
 from pegas_memory.distill.types import ChunkContext, Distiller, DraftAtom
 from pegas_memory.errors import BackendUnavailable, InvalidInput
-from pegas_memory.ingest.chunking import Chunk, ParsedSource
-from pegas_memory.ingest.dedup import decide, threshold_for
+from pegas_memory.ingest.chunking import Chunk, ParsedSource, citation_locator
+from pegas_memory.ingest.claims import ClaimSignature, claim_signature
+from pegas_memory.ingest.dedup import Conflict, decide, threshold_for
 from pegas_memory.ingest.queries import INGEST_SQL as Q
-from pegas_memory.ingest.sources import chunk_source, load_source
+from pegas_memory.ingest.sources import chunk_source, parse_source, read_source
+from pegas_memory.ingest.versions import resolve_conflicts
 from pegas_memory.outbox.projection import atom_embed_text
 from pegas_memory.runtime import ProjectionRuntime
 
@@ -54,15 +61,18 @@ Progress = Callable[[float, float, str], None]
 AUTHORITY = {"pdf": 0.7, "epub": 0.7, "web": 0.5, "text": 0.5, "agent": 0.4, "code_repo": 0.6}
 MAX_TOPIC_CHARS = 200
 MAX_TAGS = 32
+EMBED_BATCH = 64  # atoms embedded per call; progress is reported after each batch
 
 
 @dataclass
 class IngestReport:
-    document_id: int | None = None
+    document_id: int | None = None  # the document's stable identity (its first version's id)
+    version_id: int | None = None  # this version's own id
     uri: str = ""
     title: str | None = None
     kind: str = ""
     version: int = 0
+    is_current: bool = True
     unchanged: bool = False
     chunks: int = 0
     chunks_reused: int = 0
@@ -71,6 +81,11 @@ class IngestReport:
     duplicates_semantic: int = 0
     skipped: int = 0
     marked_stale: int = 0
+    superseded: int = 0
+    contradictions: int = 0
+    kept_apart: int = 0
+    atoms_by_type: dict[str, int] = field(default_factory=dict)
+    dropped: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     atom_ids: list[int] = field(default_factory=list)
@@ -81,8 +96,10 @@ class IngestReport:
 class PlannedAtom:
     draft: DraftAtom
     chunk_ord: int
-    duplicate_of: int | None  # an existing atom it repeats (semantic)
+    duplicate_of: int | None  # an existing atom it repeats (semantic, or exact when `exact`)
     batch_dup: int | None  # index of an earlier planned atom it repeats
+    exact: bool = False  # the repeat is byte-identical (same content hash)
+    conflicts: tuple[Conflict, ...] = ()  # near-duplicates that claim something else
 
 
 class IngestPipeline:
@@ -97,6 +114,9 @@ class IngestPipeline:
         self.db = db
         self.runtime = runtime
         self._distiller = distiller
+        # False: similarity alone merges near-duplicates (the behaviour before ingest.claims);
+        # only the benchmarks turn it off, to show both side by side.
+        self.claim_guard = True
 
     def ingest(self, request: IngestRequest, *, progress: Progress | None = None) -> IngestReport:
         """Ingest one source (URL, file path or text). Raises IngestError, SecurityRefused,
@@ -110,17 +130,24 @@ class IngestPipeline:
         if len(tags) > MAX_TAGS:
             raise InvalidInput(f"at most {MAX_TAGS} tags")
         say(0, 1, "reading the source")
-        parsed = load_source(source, self.settings, kind=kind, password=password, title=title)
-        report = IngestReport(uri=parsed.uri, title=parsed.title, kind=parsed.kind)
-        report.warnings.extend(parsed.warnings)
+        raw = read_source(source, self.settings, kind=kind)
         with self.db.connection() as conn:
-            same = conn.execute(Q.same_version, (parsed.uri, parsed.raw_hash)).fetchone()
-        if same:
-            report.document_id, report.version = int(same["id"]), int(same["version"])
+            same = conn.execute(Q.same_version, (raw.uri, raw.raw_hash)).fetchone()
+        if same:  # recognised from the bytes: nothing is parsed
+            report = IngestReport(uri=raw.uri, title=same["title"], kind=same["kind"])
+            report.document_id, report.version_id = int(same["identity_id"]), int(same["id"])
+            report.version, report.is_current = int(same["version"]), bool(same["is_current"])
             report.unchanged = True
             report.seconds = time.monotonic() - started
             say(1, 1, "unchanged: nothing to do")
             return report
+        say(0, 1, "parsing the source")
+        parsed = parse_source(raw, self.settings, password=password, title=title)
+        report = IngestReport(uri=parsed.uri, title=parsed.title, kind=parsed.kind)
+        report.warnings.extend(parsed.warnings)
+        for reason, n in dict(parsed.metadata.get("layout_removed") or {}).items():
+            if "recovered" not in reason and "kept" not in reason:  # repairs, not removals
+                report.dropped[f"layout: {reason}"] = int(n)
 
         chunks = chunk_source(parsed, max_chunks=self.settings.max_chunks)
         report.chunks = len(chunks)
@@ -129,10 +156,12 @@ class IngestPipeline:
         report.chunks_reused = len(chunks) - len(fresh)
 
         planned = self._distill(parsed, fresh, report, say)
-        planned = self._dedup(planned, report, lambda m: say(len(fresh) + 1, len(fresh) + 2, m))
+        planned, known = self._dedup(
+            planned, report, lambda m: say(len(fresh) + 1, len(fresh) + 2, m)
+        )
         say(len(fresh) + 1, len(fresh) + 2, "writing to the database")
         with self.db.transaction() as conn:
-            self._write(conn, parsed, chunks, planned, reused, report, topic, tuple(tags))
+            self._write(conn, parsed, chunks, planned, reused, report, topic, tuple(tags), known)
         self.runtime_notify()
         report.seconds = round(time.monotonic() - started, 3)
         say(1, 1, f"done: {report.atoms_new} new atoms")
@@ -170,23 +199,49 @@ class IngestPipeline:
                 checked = _checked_quote(draft, chunk.text)
                 if checked is None:
                     report.skipped += 1
+                    reason = "quote not found in the text"
+                    report.dropped[reason] = report.dropped.get(reason, 0) + 1
                     continue
                 out.append(PlannedAtom(checked, chunk.ord, None, None))
         return out
 
     def _dedup(
         self, planned: list[PlannedAtom], report: IngestReport, say: Callable[[str], None]
-    ) -> list[PlannedAtom]:
+    ) -> tuple[list[PlannedAtom], dict[int, StoredClaim]]:
+        """Exact repeats first (same content hash, wherever they were stored), then semantic
+        near-duplicates of the rest, which must also claim the same (ingest.claims)."""
+        known: dict[int, StoredClaim] = {}  # stored atoms the claim guard looked at
         if not planned:
-            return planned
+            return planned, known
+        hashes = [atom_hash(p.draft.claim, p.draft.content) for p in planned]
+        with self.db.connection() as conn:
+            stored_hash = atom_ids_by_hash(conn, hashes)
+        out = list(planned)
+        first: dict[str, int] = {}
+        rest: list[int] = []  # indices of planned atoms no byte-identical atom repeats
+        for i, h in enumerate(hashes):
+            if h in stored_hash:
+                out[i] = replace(planned[i], duplicate_of=stored_hash[h], exact=True)
+            elif h in first:
+                out[i] = replace(planned[i], batch_dup=first[h], exact=True)
+            else:
+                first[h] = i
+                rest.append(i)
+        if not rest:
+            return out, known
         try:
             embedder = self.runtime.embedder.get()
         except BackendUnavailable as exc:
             report.warnings.append(f"semantic dedup skipped: {exc}")
-            return planned
-        say(f"embedding {len(planned)} atoms for deduplication")
-        texts = [atom_embed_text(p.draft.claim, p.draft.content) for p in planned]
-        vectors = embedder.embed_documents(texts)
+            return out, known
+        todo = [planned[i] for i in rest]
+        texts = [atom_embed_text(p.draft.claim, p.draft.content) for p in todo]
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), EMBED_BATCH):
+            say(f"embedding atoms for deduplication: {start} of {len(texts)}")
+            batch = embedder.embed_documents(texts[start : start + EMBED_BATCH])
+            vectors += [list(v) for v in batch]
+        say(f"embedding atoms for deduplication: {len(texts)} of {len(texts)}")
         index = None
         collection = None
         try:
@@ -195,13 +250,36 @@ class IngestPipeline:
         except BackendUnavailable as exc:
             report.warnings.append(f"semantic dedup against stored atoms skipped: {exc}")
         threshold = threshold_for(embedder.model_id, self.settings.dedup_threshold)
-        decisions, note = decide(vectors, index=index, collection=collection, threshold=threshold)
+        signatures = [_signature(p.draft) for p in todo] if self.claim_guard else None
+
+        def stored(ids: Sequence[int]) -> dict[int, ClaimSignature]:
+            missing = [i for i in ids if i not in known]
+            if missing:
+                with self.db.connection() as conn:
+                    known.update(atoms_for_dedup(conn, missing))
+            return {i: _stored_signature(known[i]) for i in ids if i in known}
+
+        decisions, note = decide(
+            vectors,
+            index=index,
+            collection=collection,
+            threshold=threshold,
+            signatures=signatures,
+            stored=stored if self.claim_guard else None,
+        )
         if note:
             report.warnings.append(note)
-        return [
-            PlannedAtom(p.draft, p.chunk_ord, d.existing_id, d.batch_index)
-            for p, d in zip(planned, decisions, strict=True)
-        ]
+        for i, d in zip(rest, decisions, strict=True):
+            out[i] = replace(
+                planned[i],
+                duplicate_of=d.existing_id,
+                batch_dup=rest[d.batch_index] if d.batch_index is not None else None,
+                conflicts=tuple(
+                    replace(c, batch_index=rest[c.batch_index]) if c.batch_index is not None else c
+                    for c in d.conflicts
+                ),
+            )
+        return out, known
 
     def _write(
         self,
@@ -213,6 +291,7 @@ class IngestPipeline:
         report: IngestReport,
         topic: str | None,
         tags: tuple[str, ...],
+        known: dict[int, StoredClaim],
     ) -> None:
         doc_id, _created = upsert_document(
             conn,
@@ -234,7 +313,9 @@ class IngestPipeline:
         )
         version = conn.execute(Q.document_version, (doc_id,)).fetchone()
         assert version is not None
-        report.document_id, report.version = doc_id, int(version["version"])
+        where = document_version(conn, doc_id)
+        report.document_id, report.version_id = where.identity_id, doc_id
+        report.version, report.is_current = where.version, where.is_current
         chunk_id = insert_chunks(
             conn,
             doc_id,
@@ -261,15 +342,17 @@ class IngestPipeline:
                     conn, old, doc_id=doc_id, chunk_id=chunk_id[c.ord], locator=c.locator
                 )
         atom_of: list[int] = []
+        apart: list[tuple[int, PlannedAtom]] = []  # new atoms kept apart from a near-duplicate
         for p in planned:
             chunk = by_ord[p.chunk_ord]
             d = p.draft
-            if p.batch_dup is not None:
-                atom_id, created = atom_of[p.batch_dup], False
-                report.duplicates_semantic += 1
-            elif p.duplicate_of is not None:
-                atom_id, created = p.duplicate_of, False
-                report.duplicates_semantic += 1
+            repeats = atom_of[p.batch_dup] if p.batch_dup is not None else p.duplicate_of
+            if repeats is not None:
+                atom_id, created = repeats, False
+                if p.exact:
+                    report.duplicates_exact += 1
+                else:
+                    report.duplicates_semantic += 1
             else:
                 atom_id, created = insert_atom(
                     conn,
@@ -290,6 +373,9 @@ class IngestPipeline:
                 if created:
                     report.atoms_new += 1
                     report.atom_ids.append(atom_id)
+                    report.atoms_by_type[d.type] = report.atoms_by_type.get(d.type, 0) + 1
+                    if p.conflicts:
+                        apart.append((atom_id, p))
                 else:
                     report.duplicates_exact += 1
             atom_of.append(atom_id)
@@ -298,11 +384,23 @@ class IngestPipeline:
                 atom_id,
                 doc_id=doc_id,
                 chunk_id=chunk_id[p.chunk_ord],
-                locator=chunk.locator,
+                locator=citation_locator(chunk, d.quote_start),
                 quote=d.quote,
                 char_start=chunk.char_start + d.quote_start,
                 char_end=chunk.char_start + d.quote_end,
             )
+        report.kept_apart = len(apart)
+        outcome = resolve_conflicts(
+            conn,
+            [(atom_id, p.conflicts) for atom_id, p in apart],
+            atom_of,
+            known,
+            identity=where.identity_id,
+            doc_id=doc_id,
+            uri=parsed.uri,
+            version=where.version,
+        )
+        report.superseded, report.contradictions = outcome.superseded, outcome.contradictions
         if version["supersedes"] is not None:
             report.marked_stale = _stale_orphans(
                 conn, int(version["supersedes"]), doc_id, parsed.uri
@@ -325,6 +423,15 @@ def _stale_orphans(conn: Conn, old_doc: int, new_doc: int, uri: str) -> int:
             )
             n += 1
     return n
+
+
+def _signature(draft: DraftAtom) -> ClaimSignature:
+    """What a draft claims, for the dedup claim guard: its claim and content, and its term."""
+    return claim_signature(f"{draft.claim}\n{draft.content}", draft.term)
+
+
+def _stored_signature(atom: StoredClaim) -> ClaimSignature:
+    return claim_signature(f"{atom.claim}\n{atom.content}", atom.term)
 
 
 def _checked_quote(draft: DraftAtom, text: str) -> DraftAtom | None:

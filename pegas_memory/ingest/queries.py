@@ -15,6 +15,7 @@ class IngestQueries:
     document_version: LiteralString
     orphaned_atoms: LiteralString
     atom_status: LiteralString
+    atom_cited_in: LiteralString
 
 
 INGEST_SQL = load_queries(IngestQueries, "pegas_memory.ingest", "queries.sql")

@@ -2,7 +2,8 @@
 
 -- name: same_version
 -- A version of this URI with exactly these bytes: ingesting it again does nothing.
-SELECT id, version FROM pm_document WHERE uri = %s AND content_hash = %s
+SELECT id, version, identity_id, is_current, kind, title FROM pm_document
+ WHERE uri = %s AND content_hash = %s
 
 -- name: current_chunks
 -- content hash -> the first chunk with it in the current version of a URI (chunks to reuse).
@@ -27,3 +28,8 @@ SELECT DISTINCT c.atom_id FROM pm_citation c
 
 -- name: atom_status
 SELECT status FROM pm_atom WHERE id = %s
+
+-- name: atom_cited_in
+-- Whether a document version cites an atom (a reworded claim supersedes an atom only when the
+-- new version no longer states the old claim anywhere).
+SELECT EXISTS (SELECT 1 FROM pm_citation WHERE atom_id = %s AND doc_id = %s) AS cited

@@ -20,14 +20,14 @@ import logging
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal, LiteralString
 
 from psycopg import sql
 
 from pegas_memory.db.pool import Conn, Database
-from pegas_memory.db.repo import citations_for
+from pegas_memory.db.repo import citations_for, document_versions
 from pegas_memory.errors import BackendUnavailable, InvalidInput
 from pegas_memory.qdrant_store.index import VectorFilter
 from pegas_memory.runtime import ProjectionRuntime
@@ -157,7 +157,10 @@ class SearchFilter:
             if self.statuses:
                 add("{a}.status = ANY({p})", "f_statuses", list(self.statuses))
             if self.doc_ids:
-                add("{a}.doc_id = ANY({p})", "f_docs", list(self.doc_ids))
+                add(Q.filter_documents, "f_docs", list(self.doc_ids))
+            if "stale" not in self.statuses:
+                current = sql.SQL(Q.filter_current).format(a=sql.Identifier(alias))
+                parts.append(sql.SQL(" AND ") + current)
             if self.topics:
                 add("{a}.topic = ANY({p})", "f_topics", list(self.topics))
             if self.tags:
@@ -368,6 +371,15 @@ class Searcher:
             rows = conn.execute(statement, {"ids": list(ids), **params}).fetchall()
         return {int(r["id"]): dict(r) for r in rows}
 
+    def resolve_documents(self, flt: SearchFilter) -> SearchFilter:
+        """Document ids name documents, not versions: an id of any version (as an earlier
+        answer gave it) selects every version, so a new version is found under the old id."""
+        if not flt.doc_ids:
+            return flt
+        with self.db.connection() as conn:
+            versions = document_versions(conn, flt.doc_ids)
+        return replace(flt, doc_ids=tuple(versions) or flt.doc_ids)
+
     def search(
         self,
         query: str,
@@ -384,7 +396,7 @@ class Searcher:
         if preset not in PRESETS:
             raise InvalidInput(f"unknown preset {preset!r}; use one of {', '.join(PRESETS)}")
         p = PRESETS[preset]
-        flt = flt or SearchFilter()
+        flt = self.resolve_documents(flt or SearchFilter())
         entities: list[Entity] = (
             ["atom"]
             if scope == "knowledge"

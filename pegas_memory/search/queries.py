@@ -37,6 +37,8 @@ class SearchQueries:
     # context
     chunk_windows: LiteralString
     cited_chunks: LiteralString
+    filter_documents: LiteralString
+    filter_current: LiteralString
 
 
 SEARCH_SQL = load_queries(SearchQueries, "pegas_memory.search", "queries.sql")

@@ -121,3 +121,14 @@ SELECT c.id AS cited, n.ord, n.content, c.doc_id
 -- name: cited_chunks
 SELECT atom_id, chunk_id FROM pm_citation
  WHERE atom_id = ANY(%s) AND chunk_id IS NOT NULL ORDER BY id
+
+-- name: filter_documents
+-- An atom of these document versions: created by one, or cited by one (a duplicate of another
+-- document's atom is that document's knowledge too). {a} the alias, {p} the ids' placeholder.
+({a}.doc_id = ANY({p}) OR EXISTS (SELECT 1 FROM pm_citation fc
+                                   WHERE fc.atom_id = {a}.id AND fc.doc_id = ANY({p})))
+
+-- name: filter_current
+-- Not replaced by a reworded claim of a newer version (ingest.versions): answers come from the
+-- current version unless stale atoms are asked for.
+{a}.superseded_by IS NULL

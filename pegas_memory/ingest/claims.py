@@ -1,0 +1,312 @@
+"""What makes a claim true or false, so that dedup never merges two different claims (pure).
+
+Embedding similarity says two sentences are *about* the same thing; it does not say they *claim*
+the same thing: "V1 ist keine Mannigfaltigkeit" and "V2 ist eine Mannigfaltigkeit" sit at cosine
+0.97, and so do "founded in 1773" and "founded in 1775". A semantic duplicate must therefore also
+agree on the parts of a sentence that decide its truth:
+
+- numbers (dates and years included, "1,5" = "1.5", "1,642" = "1642") and number words;
+- units and month names next to them;
+- negation (en not/no/never/without/n't, ru не/нет/никогда/без/ни, de nicht/kein*/nie/ohne),
+  counted, so a double negation is not silently equal to none;
+- named entities: capitalised words that do not start a sentence, acronyms and letter-digit
+  tokens ("V1", "COVID-19"); German capitalises every noun, which only makes this stricter;
+- quantifiers (all/some/none/every/most, все/некоторые/каждый, alle/einige/jeder ...);
+- antonym pairs where a stem is enough (increase/decrease, больше/меньше, erhöht/verringert);
+- the defined term of a definition.
+
+`claim_signature(text, term)` extracts these; `differences(a, b)` names the parts in which two
+signatures disagree (empty: compatible), and `compatible(a, b)` is its emptiness. Markup
+(emphasis, code ticks, links), line wrapping and punctuation do not change a signature, so a true
+duplicate that was re-wrapped, re-punctuated or marked up still merges.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_EMPHASIS = re.compile(r"[*_`~]")  # removed in place: "Within-**study**" is "Within-study"
+_MARKUP = re.compile(r"[#>\[\]{}|\\]|<[^>]{1,40}>")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_TOKEN = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
+_NUMBER = re.compile(r"(?<![\w.,])[-−]?\d+(?:[.,]\d+)*(?![\w])")
+_THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+$")
+_SENTENCE_END = re.compile(r"[.!?:;…]\s*$")
+
+NEGATIONS = frozenset(
+    {
+        # en
+        "not", "no", "never", "without", "none", "nor", "neither", "cannot", "nothing",
+        "nobody", "nowhere",
+        # ru
+        "не", "нет", "никогда", "без", "ни", "ничто", "ничего", "никто", "нигде", "нельзя",
+        # de
+        "nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nie", "niemals",
+        "ohne", "nichts", "niemand", "weder",
+    }
+)  # fmt: skip
+
+QUANTIFIERS = {
+    # en
+    "all": "all", "every": "all", "each": "all", "always": "all", "some": "some",
+    "several": "some", "many": "many", "most": "most", "few": "few", "any": "some",
+    "sometimes": "some", "often": "many", "rarely": "few", "usually": "most",
+    # ru
+    "все": "all", "всех": "all", "всем": "all", "всеми": "all", "каждый": "all",
+    "каждая": "all", "каждое": "all", "всегда": "all", "любой": "all", "некоторые": "some",
+    "некоторых": "some", "иногда": "some", "многие": "many", "многих": "many",
+    "большинство": "most", "немногие": "few", "часто": "many", "редко": "few",
+    # de
+    "alle": "all", "allen": "all", "aller": "all", "jeder": "all", "jede": "all",
+    "jedes": "all", "immer": "all", "einige": "some", "einigen": "some", "manche": "some",
+    "manchmal": "some", "viele": "many", "vielen": "many", "meisten": "most", "wenige": "few",
+    "oft": "many", "selten": "few",
+}  # fmt: skip
+
+NUMBER_WORDS = {
+    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "twice": "2", "once": "1",
+    "ноль": "0", "один": "1", "одна": "1", "два": "2", "две": "2", "три": "3", "четыре": "4",
+    "пять": "5", "шесть": "6", "семь": "7", "восемь": "8", "девять": "9", "десять": "10",
+    "null": "0", "eins": "1", "zwei": "2", "drei": "3", "vier": "4", "fünf": "5",
+    "sechs": "6", "sieben": "7", "acht": "8", "neun": "9", "zehn": "10",
+}  # fmt: skip
+
+# Stems of antonym pairs: (stem of side 0, stem of side 1). A token starting with a stem is that
+# side of the pair; "increase" and "decrease" differ, "increased" and "increases" do not.
+ANTONYMS: tuple[tuple[str, str], ...] = (
+    ("increas", "decreas"), ("higher", "lower"), ("more", "less"), ("larger", "smaller"),
+    ("greater", "smaller"), ("positiv", "negativ"), ("before", "after"), ("above", "below"),
+    ("maxim", "minim"), ("true", "false"), ("activat", "inhibit"), ("rais", "reduc"),
+    ("gain", "loss"), ("success", "failure"), ("benefit", "harm"), ("improv", "worsen"),
+    ("west", "east"), ("north", "south"), ("open", "clos"), ("accept", "reject"),
+    ("увелич", "уменьш"), ("больш", "меньш"), ("выше", "ниже"), ("положител", "отрицател"),
+    ("повыш", "пониж"), ("до", "после"), ("максим", "миним"), ("истин", "ложн"),
+    ("север", "юг"), ("запад", "восток"), ("открыт", "закрыт"),
+    ("erhöh", "verringer"), ("größer", "kleiner"), ("mehr", "weniger"), ("höher", "niedriger"),
+    ("vor", "nach"), ("über", "unter"), ("wahr", "falsch"), ("zunahm", "abnahm"),
+    ("steig", "sink"), ("nord", "süd"), ("offen", "geschlossen"),
+)  # fmt: skip
+# Function words match the whole token only ("до" must not take "дом", "vor" not "vorher").
+_EXACT_STEMS = frozenset(
+    {
+        "до", "после", "vor", "nach", "über", "unter", "more", "less", "mehr", "weniger",
+        "true", "false", "wahr", "falsch", "before", "after", "above", "below", "выше", "ниже",
+        "east", "west", "gain", "loss",
+    }
+)  # fmt: skip
+
+UNITS = frozenset(
+    {
+        "%", "percent", "per", "mm", "cm", "m", "km", "kg", "g", "mg", "µg", "ml", "l", "s",
+        "ms", "h", "min", "hz", "khz", "mhz", "ghz", "kb", "mb", "gb", "tb", "w", "kw", "v",
+        "°c", "°f", "k", "metres", "meters", "metre", "meter", "kilometres", "kilometers",
+        "miles", "feet", "years", "year", "months", "days", "hours", "minutes", "seconds",
+        "million", "billion", "thousand", "dollars", "euros", "people", "patients",
+        "лет", "года", "год", "метров", "км", "кг", "процентов", "тысяч", "миллионов",
+        "jahre", "jahren", "kilometer", "prozent", "millionen", "tausend",
+    }
+)  # fmt: skip
+
+# Capitalised words that start sentences without naming anything: a sentence-initial capital
+# word is an entity unless it is one of these ("Paris is ..." vs "Berlin is ..." differ).
+STARTERS = frozenset(
+    {
+        "a", "an", "the", "this", "that", "these", "those", "it", "its", "he", "she", "they",
+        "we", "i", "you", "there", "here", "in", "on", "at", "of", "for", "from", "by", "with",
+        "to", "as", "and", "but", "or", "if", "when", "while", "after", "before", "since",
+        "although", "however", "thus", "therefore", "moreover", "furthermore", "also", "so",
+        "then", "our", "their", "his", "her", "such", "one", "both", "is", "are", "was", "were",
+        "what", "which", "who", "how", "why", "where", "let", "consider", "suppose", "note",
+        "в", "на", "он", "она", "оно", "они", "мы", "я", "это", "эта", "этот", "эти", "то",
+        "однако", "также", "при", "по", "для", "из", "с", "к", "у", "о", "и", "а", "но", "как",
+        "так", "если", "когда", "после", "до", "его", "её", "их", "там", "здесь", "такой",
+        "поэтому", "кроме", "пусть", "что", "который", "которая", "где",
+        "der", "die", "das", "ein", "eine", "einer", "es", "er", "sie", "wir", "ich", "im",
+        "auf", "mit", "für", "von", "bei", "aus", "zu", "zum", "zur", "dies", "diese",
+        "dieser", "dieses", "jedoch", "dann", "wenn", "da", "sei", "seien",
+        "und", "aber", "oder", "man", "hier", "dort", "damit", "somit", "daher",
+    }
+)  # fmt: skip
+
+# Month names: English and German ones count when capitalised (so the verb "may" does not),
+# Russian ones in their usual case forms.
+_MONTHS_LATIN = (
+    ("january", "januar", "jänner"), ("february", "februar"), ("march", "märz"), ("april",),
+    ("may", "mai"), ("june", "juni"), ("july", "juli"), ("august",), ("september",),
+    ("october", "oktober"), ("november",), ("december", "dezember"),
+)  # fmt: skip
+_MONTH_RU = re.compile(
+    r"^(январ|феврал|март|апрел|ма|июн|июл|август|сентябр|октябр|ноябр|декабр)(ь|я|е|ю|й|ем|ём)?$"
+)
+_RU_ORDER = ("январ", "феврал", "март", "апрел", "ма", "июн", "июл", "август", "сентябр",
+             "октябр", "ноябр", "декабр")  # fmt: skip
+MONTHS = {name: str(i) for i, names in enumerate(_MONTHS_LATIN, start=1) for name in names}
+
+
+@dataclass(frozen=True)
+class ClaimSignature:
+    """The parts of a claim that decide whether it is true (module docstring)."""
+
+    numbers: frozenset[str] = frozenset()
+    units: frozenset[str] = frozenset()
+    months: frozenset[str] = frozenset()
+    negations: int = 0
+    entities: frozenset[str] = frozenset()
+    quantifiers: frozenset[str] = frozenset()
+    antonyms: frozenset[tuple[int, int]] = frozenset()
+    term: str | None = None
+
+
+def _plain(text: str) -> str:
+    """The text without markup and line wrapping: link texts stay, URLs and markers go."""
+    text = _LINK.sub(r"\1", text)
+    text = _EMPHASIS.sub("", text)
+    text = _MARKUP.sub(" ", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _number(raw: str) -> str:
+    raw = raw.replace("−", "-")
+    if _THOUSANDS.match(raw.lstrip("-")):
+        raw = raw.replace(",", "")
+    raw = raw.replace(",", ".")
+    if "." in raw:
+        whole, _, frac = raw.partition(".")
+        frac = frac.rstrip("0")
+        raw = f"{whole}.{frac}" if frac else whole
+    return raw.lstrip("+")
+
+
+# What may follow a whole-word stem: an inflection or a hyphenated compound ("gained",
+# "eastern", "loss-of-function"), never another word's letters ("moreover", "vorher").
+_INFLECTED = re.compile(r"(?:s|es|ed|d|ing|ern|er|-.*)")
+
+
+def _antonym_of(token: str) -> tuple[int, int] | None:
+    for index, pair in enumerate(ANTONYMS):
+        for side, stem in enumerate(pair):
+            if stem in _EXACT_STEMS:
+                if token == stem or (
+                    _INFLECTED.fullmatch(token[len(stem) :]) and token.startswith(stem)
+                ):
+                    return index, side
+            elif token.startswith(stem):
+                return index, side
+    return None
+
+
+def _antonyms(token: str) -> set[tuple[int, int]]:
+    """The antonym sides a token holds, its compound parts included ("gram-positive",
+    "юго-западнее", "northeast": north and east)."""
+    parts = [p for p in re.split(r"[-'’]", token) if p]
+    found = {a for p in parts if (a := _antonym_of(p)) is not None}
+    for p in parts:  # a closed compound: a pair's stem after the first letters
+        for index, pair in enumerate(ANTONYMS):
+            for side, stem in enumerate(pair):
+                if len(stem) >= 4 and stem in p[2:]:
+                    found.add((index, side))
+    return found
+
+
+def _month(raw: str, low: str) -> str | None:
+    if raw[:1].isupper() and low in MONTHS:
+        return MONTHS[low]
+    m = _MONTH_RU.match(low)
+    if m and (m.group(1) != "ма" or m.group(2) in ("й", "я", "е")):
+        return str(_RU_ORDER.index(m.group(1)) + 1)
+    return None
+
+
+def _is_entity(raw: str, low: str, starts_sentence: bool) -> bool:
+    """A name: a letter-digit token ("V1"), an acronym, or a capitalised word (module doc)."""
+    if any(ch.isdigit() for ch in raw) and any(ch.isalpha() for ch in raw):
+        return True
+    if not raw[0].isupper() or low in NEGATIONS or low in QUANTIFIERS:
+        return False
+    return not starts_sentence or low not in STARTERS or (len(raw) > 1 and raw.isupper())
+
+
+def claim_signature(text: str, term: str | None = None) -> ClaimSignature:
+    """The truth-deciding parts of `text` (and the defined term, when a distiller found one)."""
+    plain = _plain(text)
+    numbers = {_number(m.group(0)) for m in _NUMBER.finditer(plain)}
+    units: set[str] = set()
+    months: set[str] = set()
+    entities: set[str] = set()
+    quantifiers: set[str] = set()
+    antonyms: set[tuple[int, int]] = set()
+    negations = len(re.findall(r"n['’]t\b", plain, re.IGNORECASE))
+    previous_end = 0
+    for m in _TOKEN.finditer(plain):
+        raw = m.group(0)
+        low = raw.casefold()
+        starts_sentence = m.start() == 0 or bool(
+            _SENTENCE_END.search(plain[previous_end : m.start()])
+        )
+        previous_end = m.end()
+        if low in NEGATIONS:
+            negations += 1
+        if low in QUANTIFIERS:
+            quantifiers.add(QUANTIFIERS[low])
+        if low in NUMBER_WORDS:
+            numbers.add(NUMBER_WORDS[low])
+        if low in UNITS:
+            units.add(low)
+        month = _month(raw, low)
+        if month is not None:
+            months.add(month)
+        antonyms |= _antonyms(low)
+        if _is_entity(raw, low, starts_sentence):
+            entities.add(low)
+    if "%" in plain:
+        units.add("%")
+    return ClaimSignature(
+        numbers=frozenset(numbers),
+        units=frozenset(units),
+        months=frozenset(months),
+        negations=negations,
+        entities=frozenset(entities),
+        quantifiers=frozenset(quantifiers),
+        antonyms=frozenset(antonyms),
+        term=term.casefold().strip() if term else None,
+    )
+
+
+def differences(a: ClaimSignature, b: ClaimSignature) -> tuple[str, ...]:
+    """The parts in which two claims disagree, as short reasons ("number 1773 -> 1775")."""
+    out: list[str] = []
+    if a.numbers != b.numbers:
+        gone = ", ".join(sorted(a.numbers - b.numbers)) or "-"
+        new = ", ".join(sorted(b.numbers - a.numbers)) or "-"
+        out.append(f"number {gone} -> {new}")
+    if a.months != b.months:
+        out.append("date")
+    if a.units != b.units:
+        out.append("unit")
+    if a.negations != b.negations:
+        out.append("negation")
+    if a.entities != b.entities:
+        gone = ", ".join(sorted(a.entities - b.entities)) or "-"
+        new = ", ".join(sorted(b.entities - a.entities)) or "-"
+        out.append(f"entity {gone} -> {new}")
+    if a.quantifiers != b.quantifiers:
+        out.append("quantifier")
+    if a.antonyms != b.antonyms:
+        out.append("antonym")
+    if a.term and b.term and a.term != b.term:
+        out.append(f"defined term {a.term} -> {b.term}")
+    return tuple(out)
+
+
+def compatible(a: ClaimSignature, b: ClaimSignature) -> bool:
+    """True when two claims agree on everything that decides their truth."""
+    return not differences(a, b)
+
+
+def is_contradiction(reasons: tuple[str, ...]) -> bool:
+    """A conflict on the same subject that one of the two claims must lose: only negation,
+    number or date (the entities agree, else they are about different things)."""
+    kinds = {r.split(" ", 1)[0] for r in reasons}
+    return bool(kinds) and kinds <= {"number", "negation", "date"}

@@ -1,0 +1,153 @@
+"""Versions keep their identity (issue 15): a reworded claim supersedes the old atom, search and
+get_context answer from the current version, an id of any version keeps working in filters and
+memory_forget, and unchanged bytes are recognised before parsing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pegas_memory.ingest import sources
+from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest
+from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.service import MemoryService
+from tests.conftest import make_settings
+from tests.fake_ollama import FakeOllama
+from tests.test_ingest_parsers import make_pdf
+
+
+@pytest.fixture
+def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
+    with FakeOllama(dim=128) as fake:
+        settings = make_settings(
+            tmp_path / "data",
+            database_url=database_url,
+            ollama_url=fake.url,
+            embedding_dim=128,
+            distiller="offline",
+            ingest_roots=[tmp_path / "files"],
+        )
+        (tmp_path / "files").mkdir()
+        svc = MemoryService(settings).open()
+        yield svc
+        svc.close()
+
+
+HISTORY = """# Town history
+
+In 1773 the small river town of Ostrovets received its charter and market rights from the crown.
+
+The old stone bridge over the river was rebuilt twice after floods in the following century.
+"""
+
+
+def test_edited_year_supersedes_the_old_atom_and_context_answers_the_new_one(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    path = tmp_path / "files" / "history.md"
+    path.write_text(HISTORY)
+    v1 = service.ingest(IngestRequest(source=str(path)))
+    service.runtime.worker().drain()
+    with service.db.connection() as conn:
+        old = conn.execute("SELECT id FROM pm_atom WHERE claim LIKE 'In 1773%%'").fetchone()["id"]
+    path.write_text(HISTORY.replace("1773", "1775"))
+    v2 = service.ingest(IngestRequest(source=str(path)))
+    service.runtime.worker().drain()
+    assert v2.version == 2 and v2.document_id == v1.document_id
+    assert v2.atoms_new == 1 and v2.superseded == 1 and v2.duplicates_semantic == 0
+    new = v2.atom_ids[0]
+    with service.db.connection() as conn:
+        row = conn.execute(
+            "SELECT status, status_reason, superseded_by FROM pm_atom WHERE id = %s", (old,)
+        ).fetchone()
+        change = conn.execute(
+            "SELECT to_status, reason, evidence FROM pm_status_change WHERE atom_id = %s "
+            "ORDER BY id DESC LIMIT 1",
+            (old,),
+        ).fetchone()
+        link = conn.execute(
+            "SELECT kind FROM pm_atom_link WHERE src_atom_id = %s AND dst_atom_id = %s",
+            (new, old),
+        ).fetchone()
+    assert row["status"] == "stale" and row["superseded_by"] == new
+    assert "1773 -> 1775" in row["status_reason"]
+    assert change["to_status"] == "stale" and change["evidence"]["superseded_by"] == new
+    assert link is not None and link["kind"] == "supersedes"
+    context = service.get_context(
+        ContextRequest(question="When did Ostrovets receive its charter?", budget_tokens=2000)
+    )
+    text = " ".join(i.claim for i in context.items)
+    assert "1775" in text and "1773" not in text
+    hits = service.search(SearchRequest(query="Ostrovets charter market rights", limit=10))
+    assert old not in [h.id for h in hits.hits] and new in [h.id for h in hits.hits]
+
+
+def test_negation_removed_in_a_new_version_supersedes(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    path = tmp_path / "files" / "ru.md"
+    text = "Эта функция не имеет предела в нуле, если аргумент стремится к нулю справа и слева.\n"
+    path.write_text(text)
+    service.ingest(IngestRequest(source=str(path)))
+    service.runtime.worker().drain()
+    path.write_text(text.replace("не имеет", "имеет"))
+    v2 = service.ingest(IngestRequest(source=str(path)))
+    assert v2.atoms_new == 1 and v2.superseded == 1
+
+
+def test_an_id_of_any_version_filters_and_forgets_the_document(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    path = tmp_path / "files" / "history.md"
+    path.write_text(HISTORY)
+    v1 = service.ingest(IngestRequest(source=str(path)))
+    path.write_text(HISTORY + "\nA new railway station opened in the town in the late autumn.\n")
+    v2 = service.ingest(IngestRequest(source=str(path)))
+    service.runtime.worker().drain()
+    assert v2.document_id == v1.document_id and v2.version_id != v1.version_id
+    service.ingest(
+        IngestRequest(source="Unrelated: the railway station of Kazan is large.", kind="text")
+    )
+    service.runtime.worker().drain()
+    for doc in (v1.document_id, v1.version_id, v2.version_id):
+        assert doc is not None
+        found = service.search(
+            SearchRequest(query="railway station", limit=10, flt=SearchFilter(doc_ids=(doc,)))
+        )
+        claims = [h.claim for h in found.hits]
+        assert any("new railway station" in c for c in claims)
+        assert not any("Kazan" in c for c in claims)
+    assert v1.document_id is not None
+    gone = service.forget(mode="erase", document_ids=[v1.document_id])
+    with service.db.connection() as conn:
+        left = conn.execute(
+            "SELECT count(*) AS n FROM pm_document WHERE uri = %s", (v1.uri,)
+        ).fetchone()["n"]
+        atoms = conn.execute("SELECT count(*) AS n FROM pm_atom").fetchone()["n"]
+    assert left == 0 and gone is not None and atoms == 1  # only the unrelated atom is left
+
+
+def test_unchanged_file_is_recognised_before_it_is_parsed(
+    service: MemoryService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "files" / "paper.pdf"
+    path.write_bytes(
+        make_pdf(
+            [
+                "The first page says the northern sea is salty and deep in winter.",
+                "The second page says the lake freezes in December and thaws in April.",
+            ]
+        )
+    )
+    first = service.ingest(IngestRequest(source=str(path)))
+    assert first.atoms_new >= 1
+
+    def no_parsing(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an unchanged PDF must not be parsed again")
+
+    monkeypatch.setattr(sources, "parse_pdf", no_parsing)
+    again = service.ingest(IngestRequest(source=str(path)))
+    assert again.unchanged and again.document_id == first.document_id
+    assert again.version == 1 and again.kind == "pdf"
