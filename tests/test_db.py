@@ -18,6 +18,7 @@ from pegas_memory.db.repo import (
     insert_atom,
     insert_chunks,
     set_status,
+    upsert_document,
 )
 from pegas_memory.errors import BackendUnavailable, InvalidInput
 from tests.conftest import make_settings
@@ -223,3 +224,46 @@ def test_statement_timeout_is_a_limit_not_an_outage(database_url: str, tmp_path:
             assert conn.execute("SELECT count(*) AS n FROM pm_atom").fetchone()["n"] == 0
     finally:
         db.close()
+
+
+def test_two_first_versions_of_one_source_at_once_both_succeed(db: Database) -> None:
+    """Two transactions storing the same new source at the same time: the second waits for the
+    first and finds its row instead of failing on the unique key (finding 7 of issue 18: stores
+    with one `source` failed with 'duplicate key ... pm_document_uri_content_hash_key')."""
+    import threading
+
+    doc = DocumentInput(kind="text", uri="urn:race", content_hash="h-race")
+    first_inserted = threading.Event()
+    release_first = threading.Event()
+    results: dict[str, tuple[int, bool]] = {}
+    errors: list[BaseException] = []
+
+    def first() -> None:
+        try:
+            with db.transaction() as conn:
+                results["first"] = upsert_document(conn, doc)
+                first_inserted.set()
+                release_first.wait(10)
+        except BaseException as exc:
+            errors.append(exc)
+            first_inserted.set()
+
+    def second() -> None:
+        try:
+            with db.transaction() as conn:
+                results["second"] = upsert_document(conn, doc)
+        except BaseException as exc:
+            errors.append(exc)
+
+    a = threading.Thread(target=first)
+    a.start()
+    assert first_inserted.wait(10)
+    b = threading.Thread(target=second)
+    b.start()
+    b.join(0.5)
+    assert b.is_alive(), "the second transaction must wait for the first"
+    release_first.set()
+    a.join(10)
+    b.join(10)
+    assert errors == []
+    assert results["first"][1] is True and results["second"] == (results["first"][0], False)

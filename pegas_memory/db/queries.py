@@ -20,6 +20,7 @@ class DbQueries:
     applied_migrations: LiteralString
     record_migration: LiteralString
     migration_ledger: LiteralString
+    lock_document_uri: LiteralString
     document_by_hash: LiteralString
     current_document_for_update: LiteralString
     retire_document: LiteralString

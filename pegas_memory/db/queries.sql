@@ -26,6 +26,11 @@ INSERT INTO pm_schema_migration (version, name, checksum) VALUES (%s, %s, %s)
 -- Applied migrations with their names, in order (schema_status).
 SELECT version, name, checksum FROM pm_schema_migration ORDER BY version
 
+-- name: lock_document_uri
+-- Serialise the first versions of one URI: two transactions storing a new source at once would
+-- otherwise both miss it and the second fail on the unique key after waiting for the first.
+SELECT pg_advisory_xact_lock(hashtextextended('pm_document:' || %s, 0))
+
 -- name: document_by_hash
 -- The version of a URI with exactly these bytes, if it was ingested before.
 SELECT id FROM pm_document WHERE uri = %s AND content_hash = %s

@@ -76,6 +76,7 @@ def upsert_document(conn: Conn, doc: DocumentInput) -> tuple[int, bool]:
 
     A new hash for a known URI becomes a new version that supersedes the current one.
     """
+    conn.execute(Q.lock_document_uri, (doc.uri,))
     row = conn.execute(Q.document_by_hash, (doc.uri, doc.content_hash)).fetchone()
     if row:
         return int(row["id"]), False
