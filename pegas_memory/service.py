@@ -11,7 +11,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -82,6 +82,7 @@ from pegas_memory.service_inputs import (
     MAX_TAGS,
     clean_text,
 )
+from pegas_memory.service_jobs import JobService
 from pegas_memory.service_queries import Q
 from pegas_memory.service_views import slice_stats, to_hit
 from pegas_memory.text import raw_hash
@@ -127,6 +128,7 @@ class MemoryService:
             max_files=settings.code_max_files,
             max_file_bytes=settings.code_max_file_bytes,
         )
+        self.jobs = JobService(self)
 
     def open(self, *, strict: bool = True) -> MemoryService:
         """Open the database now. With strict=False a database that is down is only logged:
@@ -153,11 +155,14 @@ class MemoryService:
 
     def start_background(self) -> None:
         """Start what a long-running server does besides answering: the embedded outbox worker
-        (when the settings say this process drains the outbox itself)."""
+        (when the settings say this process drains the outbox itself) and the job runner
+        (`job_workers` threads; see service_jobs)."""
         if self.settings.runs_embedded_worker:
             self.runtime.start_worker_thread()
+        self.jobs.start()
 
     def close(self) -> None:
+        self.jobs.close()
         self.searcher.close()
         self.runtime.close()
         self._db.close()
@@ -374,10 +379,16 @@ class MemoryService:
 
     # ------------------------------------------------------------------ code memory
     def store_code(
-        self, path: str, *, repo: str | None = None, progress: Progress | None = None
+        self,
+        path: str,
+        *,
+        repo: str | None = None,
+        progress: Progress | None = None,
+        check: Callable[[], None] | None = None,
     ) -> StoreCodeResult:
+        """Index code; `check` runs at every step and whatever it raises rolls the index back."""
         self.ready()
-        return self.code.store_code(path, repo=repo, progress=progress)
+        return self.code.store_code(path, repo=repo, progress=progress, check=check)
 
     def search_code(self, request: CodeSearchRequest) -> CodeSearchResult:
         self.ready()
