@@ -119,7 +119,7 @@ async def follow(
     job = await run(ctx, submit)
     settings = ctx.request_context.lifespan_context.settings
     seconds = settings.tool_wait_seconds if wait_seconds is None else wait_seconds
-    seconds = max(0.0, min(seconds, settings.tool_timeout - 5))  # answer before run gives up
+    seconds = max(0.0, min(seconds, 0.9 * settings.tool_timeout))  # answer before run gives up
     report = progress_reporter(ctx)
 
     def on_progress(info: JobInfo) -> None:

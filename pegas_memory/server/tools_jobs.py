@@ -67,7 +67,7 @@ def register(mcp: Server) -> None:
             else:
                 settings = service.settings
                 seconds = settings.tool_wait_seconds if wait_seconds is None else wait_seconds
-                seconds = max(0.0, min(seconds, settings.tool_timeout - 5))
+                seconds = max(0.0, min(seconds, 0.9 * settings.tool_timeout))
                 info = service.jobs.wait(job_id, seconds, on_progress)
             message = follow_message(info)
             if op == "cancel" and not info.finished:
