@@ -129,9 +129,10 @@ def follow_message(info: JobInfo) -> str:
     if info.state == "cancelled":
         return f"job {info.id} ({info.kind}) was cancelled: {info.error or 'on request'}"
     if info.state == "queued":
+        retry = f" after: {info.error}" if info.error and info.attempts else ""
         return (
-            f"job {info.id} ({info.kind}) is queued (attempt {info.attempts + 1}); it runs in "
-            "the background in a pegas-memory serve or worker process. Follow it with "
+            f"job {info.id} ({info.kind}) is queued (attempt {info.attempts + 1}{retry}); it runs "
+            "in the background in a pegas-memory serve or worker process. Follow it with "
             f"memory_job op=wait job_id={info.id}, or stop it with op=cancel."
         )
     return (
