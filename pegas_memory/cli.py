@@ -79,7 +79,8 @@ def cmd_stats(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_worker(settings: Settings, args: argparse.Namespace) -> int:
-    """Drain the outbox into the slices until SIGTERM/SIGINT (which finish the batch first)."""
+    """Drain the outbox into the slices and run background jobs until SIGTERM/SIGINT (which
+    finish the batch first; running jobs stop at their next step and go back to the queue)."""
     import threading
 
     stop = threading.Event()
@@ -92,6 +93,7 @@ def cmd_worker(settings: Settings, args: argparse.Namespace) -> int:
             _print(report.__dict__)
             return 0
         log.info("outbox worker %s started", args.name)
+        service.jobs.start()  # and background jobs (ingest, code indexing, rebuilds)
         worker.run(stop, idle=lambda: service.runtime.optimize_if_grown())
         log.info("outbox worker %s stopped", args.name)
     return 0
@@ -225,7 +227,7 @@ COMMANDS: dict[str, tuple[str, Callable[[Settings, argparse.Namespace], int]]] =
     "ingest": ("ingest files or URLs (as memory_ingest), with a progress bar", cmd_ingest),
     "search": ("search the memory from a shell", cmd_search),
     "optimize": ("build the vector index (embedded engine) for faster search", cmd_optimize),
-    "worker": ("drain the outbox into the vector and graph slices", cmd_worker),
+    "worker": ("drain the outbox into the slices and run background jobs", cmd_worker),
     "rebuild": ("recreate a slice from PostgreSQL alone", cmd_rebuild),
     "forget": ("retract or erase atoms, traces or documents", cmd_forget),
     "research": ("research open gaps: web search, ingest, verify", cmd_research),

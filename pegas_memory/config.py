@@ -129,6 +129,16 @@ class Settings(BaseSettings):
     tool_timeout: float = 120.0
     ingest_timeout: float = 900.0
 
+    # --- background jobs (docs/decisions/0004-jobs.md) ---
+    # memory_ingest and memory_store_code answer within this many seconds: with the result when
+    # the work finished, else with the job id to follow (memory_job).
+    tool_wait_seconds: float = 20.0
+    # job runner threads in each `serve` and `worker` process (0: this process runs no jobs;
+    # another one must, e.g. the systemd worker); SKIP LOCKED keeps several runners apart.
+    job_workers: int = 2
+    job_lease_seconds: float = 30.0  # a job whose worker is silent this long is taken over
+    job_time_limit: float = 3600.0  # one attempt of a job is stopped (and rolled back) after this
+
     # --- research loop ---
     searxng_url: str | None = None
 

@@ -11,7 +11,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -87,6 +87,7 @@ from pegas_memory.service_inputs import (
     MAX_TAGS,
     clean_text,
 )
+from pegas_memory.service_jobs import JobService
 from pegas_memory.service_queries import Q
 from pegas_memory.service_views import slice_stats, to_hit
 from pegas_memory.text import raw_hash
@@ -132,6 +133,7 @@ class MemoryService:
             max_files=settings.code_max_files,
             max_file_bytes=settings.code_max_file_bytes,
         )
+        self.jobs = JobService(self)
 
     # Set by an entry point whose settings were invalid: nothing is opened, every call raises it.
     settings_problem: SettingsProblem | None = None
@@ -172,11 +174,15 @@ class MemoryService:
 
     def start_background(self) -> None:
         """Start what a long-running server does besides answering: the embedded outbox worker
-        (when the settings say this process drains the outbox itself)."""
+        (when the settings say this process drains the outbox itself) and the job runner
+        (`job_workers` threads; see service_jobs)."""
         if self.settings.runs_embedded_worker and self.settings_problem is None:
             self.runtime.start_worker_thread()
+        if self.settings_problem is None:
+            self.jobs.start()
 
     def close(self) -> None:
+        self.jobs.close()
         self.searcher.close()
         self.runtime.close()
         self._db.close()
@@ -433,10 +439,16 @@ class MemoryService:
 
     # ------------------------------------------------------------------ code memory
     def store_code(
-        self, path: str, *, repo: str | None = None, progress: Progress | None = None
+        self,
+        path: str,
+        *,
+        repo: str | None = None,
+        progress: Progress | None = None,
+        check: Callable[[], None] | None = None,
     ) -> StoreCodeResult:
+        """Index code; `check` runs at every step and whatever it raises rolls the index back."""
         self.ready()
-        result = self.code.store_code(path, repo=repo, progress=progress)
+        result = self.code.store_code(path, repo=repo, progress=progress, check=check)
         # Truth maintenance over the re-indexed code: conclusions whose support changed go.
         code = maintain_repo(self.db, result.repo)
         if code and (code.withdrawn or code.derived):

@@ -113,6 +113,7 @@ EXPECTED_TOOLS = {
     "memory_infer",
     "memory_query_graph",
     "memory_forget",
+    "memory_job",
 }
 
 
@@ -177,7 +178,7 @@ async def test_every_tool_over_stdio(tmp_path: Path) -> None:
         code = structured(
             await client.call_tool("memory_store_code", {"path": str(files / "repo")})
         )
-        assert code["symbols_added"] >= 3
+        assert code["finished"] and code["result"]["symbols_added"] >= 3
         sym = structured(await client.call_tool("memory_search_code", {"query": "helper"}))
         assert sym["hits"][0]["name"] == "helper"
         callers = structured(

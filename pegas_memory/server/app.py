@@ -19,7 +19,7 @@ from mcp.server.mcpserver import MCPServer
 
 from pegas_memory.config import Settings
 from pegas_memory.errors import SettingsProblem
-from pegas_memory.server import tools_code, tools_graph, tools_memory
+from pegas_memory.server import tools_code, tools_graph, tools_jobs, tools_memory
 from pegas_memory.server.calls import Server
 from pegas_memory.server.stdio_guard import serve_stdio
 from pegas_memory.service import MemoryService
@@ -54,6 +54,7 @@ def build_server(settings: Settings, problem: SettingsProblem | None = None) -> 
     tools_code.register(mcp)
     tools_graph.register(mcp)
     tools_memory.register_upkeep(mcp)
+    tools_jobs.register(mcp)
     return mcp
 
 

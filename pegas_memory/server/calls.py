@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -19,7 +20,8 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 
-from pegas_memory.errors import PegasMemoryError
+from pegas_memory.errors import LimitExceeded, PegasMemoryError
+from pegas_memory.jobs import JobInfo
 from pegas_memory.service import MemoryService
 
 log = logging.getLogger("pegas_memory.server.tools")
@@ -29,7 +31,6 @@ T = TypeVar("T")
 # The lifespan yields the MemoryService; the SDK hands it to each tool as the lifespan context.
 ServiceContext = Context[MemoryService, Any]
 Server = MCPServer[MemoryService]
-Progress = Callable[[float, float, str], None]
 
 OPEN_WORLD_WRITES = ToolAnnotations(
     read_only_hint=False, destructive_hint=False, open_world_hint=True
@@ -41,10 +42,40 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_wo
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
 
-async def run(ctx: ServiceContext, call: Callable[[MemoryService], T], *, slow: bool = False) -> T:
+class CallProgress:
+    """The progress callback of one call, usable from its worker thread: it hops back to the
+    event loop to send an MCP progress notification (a no-op when the client asked for none).
+
+    It is also the call's brake: once the call is abandoned (its time limit passed, or the
+    client cancelled it) the next report raises LimitExceeded in the worker thread, so the work
+    stops at its next step and its transaction rolls back instead of running on unseen."""
+
+    def __init__(self, ctx: ServiceContext):
+        self._ctx = ctx
+        self.abandoned = threading.Event()
+
+    def __call__(self, done: float, total: float | None, message: str) -> None:
+        if self.abandoned.is_set():
+            raise LimitExceeded(
+                "this call was abandoned (its time limit passed or the client cancelled it); "
+                "the work stopped here and its open transaction was rolled back"
+            )
+        try:
+            anyio.from_thread.run(self._ctx.report_progress, done, total, message)
+        except Exception:  # progress is best effort; never fail the work for it
+            log.debug("progress notification failed", exc_info=True)
+
+
+async def run(
+    ctx: ServiceContext,
+    call: Callable[[MemoryService], T],
+    *,
+    slow: bool = False,
+    progress: CallProgress | None = None,
+) -> T:
     """Run `call(service)` in a worker thread, bounded in time, and map its failures to tool
-    errors. A call that times out is abandoned: its transaction either commits whole or not at
-    all, never half."""
+    errors. A call that times out is abandoned: its `progress` (if it reports any) stops it at
+    its next step, and its transaction either commits whole or not at all, never half."""
     service = ctx.request_context.lifespan_context
     timeout = service.settings.ingest_timeout if slow else service.settings.tool_timeout
     try:
@@ -55,9 +86,9 @@ async def run(ctx: ServiceContext, call: Callable[[MemoryService], T], *, slow: 
             )
     except TimeoutError as exc:
         raise ToolError(
-            f"the call took longer than {timeout:.0f} s and was abandoned; its work either "
-            "finishes whole in the background or leaves nothing behind. Retry with a smaller "
-            "input, or check memory_stats later."
+            f"the call took longer than {timeout:.0f} s and was stopped at its next step; its "
+            "work either finished whole or left nothing behind. Retry with a smaller input, or "
+            "check memory_stats later."
         ) from exc
     except PegasMemoryError as exc:
         raise ToolError(str(exc)) from exc
@@ -67,16 +98,37 @@ async def run(ctx: ServiceContext, call: Callable[[MemoryService], T], *, slow: 
             f"internal error ({type(exc).__name__}); nothing was changed by this call. "
             "The details are in the server log; retry, or report it if it persists."
         ) from exc
+    finally:
+        if progress is not None:  # done, timed out or cancelled: the worker must not go on
+            progress.abandoned.set()
 
 
-def progress_reporter(ctx: ServiceContext) -> Progress:
-    """A progress callback usable from the worker thread: it hops back to the event loop to send
-    an MCP progress notification (a no-op when the client asked for none)."""
+def progress_reporter(ctx: ServiceContext) -> CallProgress:
+    return CallProgress(ctx)
 
-    def report(done: float, total: float, message: str) -> None:
-        try:
-            anyio.from_thread.run(ctx.report_progress, done, total, message)
-        except Exception:  # progress is best effort; never fail the work for it
-            log.debug("progress notification failed", exc_info=True)
 
-    return report
+async def follow(
+    ctx: ServiceContext,
+    submit: Callable[[MemoryService], JobInfo],
+    wait_seconds: float | None = None,
+) -> JobInfo:
+    """Submit a job and wait for it a bounded time (`tool_wait_seconds` unless given), sending
+    its progress as MCP progress notifications: the finished job, or the job as it stands.
+
+    Only the waiting runs in the call's thread (no transaction); the work runs in a job runner.
+    A job that failed within the wait is a tool error with the job's message."""
+    job = await run(ctx, submit)
+    settings = ctx.request_context.lifespan_context.settings
+    seconds = settings.tool_wait_seconds if wait_seconds is None else wait_seconds
+    seconds = max(0.0, min(seconds, 0.9 * settings.tool_timeout))  # answer before run gives up
+    report = progress_reporter(ctx)
+
+    def on_progress(info: JobInfo) -> None:
+        report(info.progress.done, info.progress.total, info.progress.message)
+
+    info = await run(
+        ctx, lambda service: service.jobs.wait(job.id, seconds, on_progress), progress=report
+    )
+    if info.state == "failed":
+        raise ToolError(f"{info.error} (job {info.id} failed)")
+    return info

@@ -12,7 +12,6 @@ from pydantic import Field
 
 from pegas_memory.code_memory import query as codequery
 from pegas_memory.code_memory import query_ops
-from pegas_memory.code_memory.index import StoreCodeResult
 from pegas_memory.code_memory.query import CodeGraphResult, CodeSearchResult
 from pegas_memory.code_memory.requests import CodeReadRequest, Relation
 from pegas_memory.code_memory.results import CodeReadResult
@@ -22,9 +21,10 @@ from pegas_memory.server.calls import (
     WRITES,
     Server,
     ServiceContext,
-    progress_reporter,
+    follow,
     run,
 )
+from pegas_memory.service_job_views import StoreCodeCall, store_code_call
 
 
 def register(mcp: Server) -> None:
@@ -43,16 +43,26 @@ def register(mcp: Server) -> None:
         repo: Annotated[
             str | None, Field(description="Repository name (default: the directory name).")
         ] = None,
-    ) -> StoreCodeResult:
+        wait_seconds: Annotated[
+            float | None,
+            Field(
+                ge=0,
+                le=600,
+                description="Answer after at most this long (server default 20 s); the index "
+                "goes on in the background.",
+            ),
+        ] = None,
+    ) -> StoreCodeCall:
         """Index source code with tree-sitter (Python, JavaScript, TypeScript, Go, Rust, Java):
         modules, classes, functions, methods and constants with signatures, docstrings and line
         ranges, and the calls / imports / inherits edges between them. Re-indexing touches only
         changed files; deleted files drop their symbols. Vendored, generated, binary and
-        .gitignored files are skipped."""
-        progress = progress_reporter(ctx)
-        return await run(
-            ctx, lambda service: service.store_code(path, repo=repo, progress=progress), slow=True
+        .gitignored files are skipped. A large repository answers within wait_seconds with a
+        job_id and is indexed in the background: follow it with memory_job."""
+        info = await follow(
+            ctx, lambda service: service.jobs.submit_store_code(path, repo), wait_seconds
         )
+        return store_code_call(info)
 
     @mcp.tool(annotations=READ_ONLY)
     async def memory_search_code(

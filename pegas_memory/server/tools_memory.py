@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from pegas_memory.errors import InvalidInput
+from pegas_memory.jobs import JobInfo
 from pegas_memory.models import (
     AtomStatus,
     AtomType,
@@ -21,7 +23,6 @@ from pegas_memory.models import (
     GapList,
     GapResult,
     GapStatus,
-    IngestResult,
     Scope,
     SearchResult,
     StatsResult,
@@ -44,9 +45,13 @@ from pegas_memory.server.calls import (
     WRITES,
     Server,
     ServiceContext,
+    follow,
     progress_reporter,
     run,
 )
+from pegas_memory.service import MemoryService
+from pegas_memory.service_job_views import IngestCall, ingest_call
+from pegas_memory.service_jobs import MAX_BATCH_SOURCES
 
 
 def register_knowledge(mcp: Server) -> None:
@@ -139,12 +144,19 @@ def register_knowledge(mcp: Server) -> None:
     async def memory_ingest(
         ctx: ServiceContext,
         source: Annotated[
-            str,
+            str | None,
             Field(
                 description="A URL (http/https), a file path (PDF, EPUB, HTML, text, markdown) "
                 "under the configured ingest roots, or the text itself."
             ),
-        ],
+        ] = None,
+        sources: Annotated[
+            list[str] | None,
+            Field(
+                max_length=MAX_BATCH_SOURCES,
+                description="Or: several sources (URLs, paths) as one batch job.",
+            ),
+        ] = None,
         kind: Annotated[
             IngestKind | None,
             Field(
@@ -152,25 +164,51 @@ def register_knowledge(mcp: Server) -> None:
                 "default: detected."
             ),
         ] = None,
-        title: Annotated[str | None, Field(description="Title, if the source has none.")] = None,
+        title: Annotated[
+            str | None, Field(description="Title, if the source has none (one source only).")
+        ] = None,
         password: Annotated[str | None, Field(description="Password of an encrypted PDF.")] = None,
         topic: Annotated[str | None, Field(description="Topic given to every atom.")] = None,
         tags: Annotated[list[str] | None, Field(description="Tags given to every atom.")] = None,
-    ) -> IngestResult:
-        """Read a source into the knowledge base: it is split into chunks, distilled into typed
-        atoms (definitions, facts, code, tables, rules) that each cite the exact quote and page
-        or section, and deduplicated against what is stored. Re-ingesting an unchanged source
-        does nothing; a changed one becomes a new version. Long sources report progress."""
-        request = IngestRequest(
-            source=source,
-            kind=kind,
-            title=title,
-            password=password,
-            topic=topic,
-            tags=tuple(tags or ()),
-        )
-        progress = progress_reporter(ctx)
-        return await run(ctx, lambda service: service.ingest(request, progress=progress), slow=True)
+        wait_seconds: Annotated[
+            float | None,
+            Field(
+                ge=0,
+                le=600,
+                description="Answer after at most this long (server default 20 s); the work "
+                "goes on in the background.",
+            ),
+        ] = None,
+    ) -> IngestCall:
+        """Read a source (or a list of sources) into the knowledge base: it is split into
+        chunks, distilled into typed atoms (definitions, facts, code, tables, rules) that each
+        cite the exact quote and page or section, and deduplicated against what is stored.
+        Re-ingesting an unchanged source does nothing; a changed one becomes a new version.
+        Quick sources finish within the call; long ones (books, batches) answer within
+        wait_seconds with a job_id and keep running in the background: follow them with
+        memory_job (wait, get, cancel). Progress is reported while you wait."""
+
+        def submit(service: MemoryService) -> JobInfo:
+            if (source is None) == (sources is None):
+                raise InvalidInput("give either source (one) or sources (a list), not both")
+            items = [source] if source is not None else list(sources or [])
+            if title is not None and len(items) > 1:
+                raise InvalidInput("title applies to one source; leave it out for a batch")
+            requests = [
+                IngestRequest(
+                    source=item,
+                    kind=kind,
+                    title=title,
+                    password=password,
+                    topic=topic,
+                    tags=tuple(tags or ()),
+                )
+                for item in items
+            ]
+            return service.jobs.submit_ingest(requests)
+
+        info = await follow(ctx, submit, wait_seconds)
+        return ingest_call(info)
 
     @mcp.tool(annotations=WRITES)
     async def memory_verify(
@@ -200,6 +238,7 @@ def register_knowledge(mcp: Server) -> None:
                 progress=progress,
             ),
             slow=True,
+            progress=progress,
         )
 
     @mcp.tool(annotations=READ_ONLY)

@@ -1,0 +1,80 @@
+"""The MCP tool of background jobs: follow, list and cancel what memory_ingest and
+memory_store_code (or the CLI) left running.
+
+One tool with an `op` rather than three: an agent that got a job id back needs one name to
+learn, and the operations share their arguments. Jobs live in PostgreSQL, so any session on the
+memory sees and cancels any job, whichever process runs it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from pegas_memory.errors import InvalidInput
+from pegas_memory.jobs import JobInfo, JobState
+from pegas_memory.server.calls import WRITES, Server, ServiceContext, progress_reporter, run
+from pegas_memory.service import MemoryService
+from pegas_memory.service_job_views import JobList, follow_message, view
+
+
+def register(mcp: Server) -> None:
+    """memory_job."""
+
+    @mcp.tool(annotations=WRITES)
+    async def memory_job(
+        ctx: ServiceContext,
+        op: Annotated[
+            Literal["get", "wait", "list", "cancel"],
+            Field(
+                description="get: one job now. wait: until it finishes or wait_seconds pass "
+                "(progress is reported meanwhile). list: recent jobs. cancel: stop one (its "
+                "step in progress rolls back; a cancelled ingest erases what it added)."
+            ),
+        ] = "list",
+        job_id: Annotated[
+            int | None, Field(ge=1, description="The job (for get, wait, cancel).")
+        ] = None,
+        state: Annotated[
+            JobState | None, Field(description="list: only jobs in this state.")
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="list: at most this many.")] = 20,
+        wait_seconds: Annotated[
+            float | None,
+            Field(ge=0, le=600, description="wait: at most this long (server default 20 s)."),
+        ] = None,
+    ) -> JobList:
+        """Follow the background jobs of the memory (ingest, code indexing, rebuilds): their
+        state (queued, running, done, failed, cancelled), progress, result or error. Use it with
+        the job_id that memory_ingest or memory_store_code returned when the work did not
+        finish within the call."""
+        report = progress_reporter(ctx)
+
+        def on_progress(info: JobInfo) -> None:
+            report(info.progress.done, info.progress.total, info.progress.message)
+
+        def call(service: MemoryService) -> JobList:
+            if op == "list":
+                found = service.jobs.list_recent(state=state, limit=limit)
+                return JobList(jobs=[view(j) for j in found], message=f"{len(found)} job(s)")
+            if job_id is None:
+                raise InvalidInput(f"op={op} needs job_id; list jobs with op=list")
+            if op == "get":
+                info = service.jobs.get(job_id)
+            elif op == "cancel":
+                info = service.jobs.cancel(job_id)
+            else:
+                settings = service.settings
+                seconds = settings.tool_wait_seconds if wait_seconds is None else wait_seconds
+                seconds = max(0.0, min(seconds, 0.9 * settings.tool_timeout))
+                info = service.jobs.wait(job_id, seconds, on_progress)
+            message = follow_message(info)
+            if op == "cancel" and not info.finished:
+                message = (
+                    f"job {info.id}: cancel requested; it stops at its next step and rolls "
+                    "back (follow it with op=wait)"
+                )
+            return JobList(jobs=[view(info)], message=message)
+
+        return await run(ctx, call, progress=report)

@@ -1,0 +1,264 @@
+"""Long work behind the tools: the job handlers of the service, its job runner, and submitting.
+
+`memory_ingest` and `memory_store_code` never run their work in the tool call's thread. They
+submit a job (`pm_job`, docs/decisions/0004-jobs.md) and wait for it a bounded time
+(`tool_wait_seconds`): quick work finishes inline, slow work answers with the job id and keeps
+running in a `JobRunner`, which every `serve` and `worker` process runs (SKIP LOCKED and the
+advisory-lock leases keep several runners apart; a killed process's job is taken over by the
+next runner that finds its lease gone). The calling thread therefore only waits, holding no
+transaction; a client that gives up leaves nothing running in its name except the recorded job.
+
+Every handler is cooperative: it checks at every step (a pipeline stage, every fifth chunk,
+every file and resolution batch of code indexing) and a cancel request, the job's time limit
+or the runner closing stop it there; the step's transaction rolls back. A cancelled ingest also
+erases the documents it created in this run, so a cancelled job leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, Protocol
+
+from pegas_memory import jobs
+from pegas_memory.code_memory.index import StoreCodeResult
+from pegas_memory.config import Settings
+from pegas_memory.db.pool import Database
+from pegas_memory.errors import InvalidInput, PegasMemoryError
+from pegas_memory.jobs import Handler, JobCancelled, JobContext, JobInfo, JobReleased, JobRunner
+from pegas_memory.models import ForgetResult, IngestResult
+from pegas_memory.outbox.reconcile import rebuild
+from pegas_memory.requests import IngestRequest
+from pegas_memory.runtime import ProjectionRuntime
+from pegas_memory.service_job_views import IngestBatchResult, RebuildResult, SourceFailure
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[float, float, str], None]
+MAX_BATCH_SOURCES = 100
+START_RETRY_SECONDS = 5.0
+
+
+class JobHost(Protocol):
+    """What the handlers use of MemoryService (kept structural: no import of the service)."""
+
+    settings: Settings
+    runtime: ProjectionRuntime
+
+    @property
+    def db(self) -> Database: ...
+
+    def ingest(
+        self, request: IngestRequest, *, progress: Progress | None = None
+    ) -> IngestResult: ...
+
+    def store_code(
+        self,
+        path: str,
+        *,
+        repo: str | None = None,
+        progress: Progress | None = None,
+        check: Callable[[], None] | None = None,
+    ) -> StoreCodeResult: ...
+
+    def forget(self, *, mode: str, document_ids: Sequence[int] = ()) -> ForgetResult: ...
+
+
+def job_key(kind: str, args: dict[str, Any]) -> str:
+    """The idempotency key of a request: the same call retried is the same (active) job."""
+    body = json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
+    return f"{kind}:{hashlib.sha256(body.encode()).hexdigest()}"
+
+
+def _freeing(handler: Handler) -> Handler:
+    """Collect garbage after a job that stopped: its parsed source, chunks and vectors go now,
+    not at some later cycle (a stopped job says it freed its memory, and does)."""
+
+    def run(args: dict[str, Any], ctx: JobContext) -> dict[str, Any]:
+        try:
+            return handler(args, ctx)
+        except BaseException:
+            gc.collect()
+            raise
+
+    return run
+
+
+class JobService:
+    """The service's jobs: submit, follow, cancel, and the runner that executes them here."""
+
+    def __init__(self, host: JobHost):
+        self.host = host
+        self.settings = host.settings
+        self._runner: JobRunner | None = None
+        self._stop = threading.Event()
+        self._starter: threading.Thread | None = None
+
+    # ------------------------------------------------------------------ handlers
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            "ingest": _freeing(self._ingest),
+            "index_code": _freeing(self._index_code),
+            "rebuild": _freeing(self._rebuild),
+        }
+
+    def _ingest(self, args: dict[str, Any], ctx: JobContext) -> dict[str, Any]:
+        requests = [IngestRequest.model_validate(s) for s in args.get("sources") or []]
+        if not requests:
+            raise InvalidInput("an ingest job needs at least one source")
+        n = len(requests)
+        batch = IngestBatchResult()
+        created: list[int] = []
+        try:
+            for i, request in enumerate(requests):
+                ctx.report(i, n, f"source {i + 1} of {n}: {request.source[:80]}")
+
+                def progress(done: float, total: float, message: str, i: int = i) -> None:
+                    if n == 1:
+                        ctx.report(int(done), int(total) if total else None, message)
+                    else:
+                        ctx.report(i, n, f"source {i + 1} of {n}: {message}")
+
+                try:
+                    result = self.host.ingest(request, progress=progress)
+                except JobCancelled:
+                    raise
+                except PegasMemoryError as exc:
+                    ctx.check()  # past the deadline: that LimitExceeded stops the whole job
+                    if n == 1:
+                        raise
+                    batch.failures.append(SourceFailure(source=request.source, error=str(exc)))
+                    continue
+                if not result.unchanged and result.version == 1 and result.document_id:
+                    created.append(result.document_id)
+                batch.results.append(result)
+                batch.atoms_new += result.atoms_new
+        except JobReleased:
+            raise  # the job runs again from the start; what committed is deduplicated then
+        except JobCancelled:
+            self._undo(ctx, created)
+            raise
+        if batch.failures and not batch.results:
+            raise InvalidInput(
+                "no source could be ingested: "
+                + "; ".join(f"{f.source[:80]}: {f.error}" for f in batch.failures[:5])
+            )
+        ctx.report(n, n, f"done: {batch.atoms_new} new atoms from {len(batch.results)} sources")
+        return batch.model_dump(mode="json")
+
+    def _undo(self, ctx: JobContext, documents: list[int]) -> None:
+        """Erase what a cancelled ingest committed: the documents it created (with the atoms
+        only they support); a new version of a document ingested before is left as it is."""
+        if not documents:
+            return
+        try:
+            self.host.forget(mode="erase", document_ids=documents)
+            log.info("job %s cancelled: erased documents %s it created", ctx.job_id, documents)
+        except PegasMemoryError:
+            log.warning("job %s: could not erase its documents %s", ctx.job_id, documents)
+
+    def _index_code(self, args: dict[str, Any], ctx: JobContext) -> dict[str, Any]:
+        def progress(done: float, total: float, message: str) -> None:
+            ctx.report(int(done), int(total) if total else None, message)
+
+        result = self.host.store_code(
+            str(args.get("path") or ""), repo=args.get("repo"), progress=progress, check=ctx.check
+        )
+        return result.model_dump(mode="json")
+
+    def _rebuild(self, args: dict[str, Any], ctx: JobContext) -> dict[str, Any]:
+        target = args.get("target", "all")
+        if target not in ("qdrant", "graph", "all"):
+            raise InvalidInput("target must be qdrant, graph or all")
+        ctx.report(0, 1, f"rebuilding {target} from PostgreSQL")
+        done = rebuild(self.host.runtime, target)
+        return RebuildResult.model_validate(done).model_dump(mode="json")
+
+    # ------------------------------------------------------------------ runner
+    def start(self) -> None:
+        """Run jobs in this process (`job_workers` threads), once the database is reachable."""
+        if self.settings.job_workers < 1 or self._starter is not None:
+            return
+        self._stop.clear()
+        self._starter = threading.Thread(target=self._start, name="pm-job-start", daemon=True)
+        self._starter.start()
+
+    def _start(self) -> None:
+        while not self._stop.is_set():
+            try:
+                db = self.host.db  # opens (or reopens) the database
+            except PegasMemoryError as exc:
+                log.info("job runner waits for the database: %s", exc)
+                self._stop.wait(START_RETRY_SECONDS)
+                continue
+            runner = JobRunner(
+                db,
+                self.handlers(),
+                workers=self.settings.job_workers,
+                lease_seconds=self.settings.job_lease_seconds,
+                time_limit=self.settings.job_time_limit,
+            )
+            self._runner = runner.start()
+            return
+
+    @property
+    def running_here(self) -> bool:
+        return self._runner is not None
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Stop claiming; running jobs stop at their next check and go back to the queue."""
+        self._stop.set()
+        if self._starter is not None:
+            self._starter.join(timeout)
+            self._starter = None
+        if self._runner is not None:
+            self._runner.close(timeout)
+            self._runner = None
+
+    # ------------------------------------------------------------------ tools
+    def submit(
+        self, kind: Literal["ingest", "index_code", "rebuild"], args: dict[str, Any]
+    ) -> JobInfo:
+        return jobs.submit(
+            self.host.db,
+            kind,
+            args,
+            key=job_key(kind, args),
+            time_limit=self.settings.job_time_limit,
+        )
+
+    def submit_ingest(self, requests: Sequence[IngestRequest]) -> JobInfo:
+        if not requests:
+            raise InvalidInput("give a source, or a list of sources")
+        if len(requests) > MAX_BATCH_SOURCES:
+            raise InvalidInput(
+                f"at most {MAX_BATCH_SOURCES} sources per call; split the list into batches"
+            )
+        sources = [r.model_dump(mode="json") for r in requests]
+        return self.submit("ingest", {"sources": sources})
+
+    def submit_store_code(self, path: str, repo: str | None = None) -> JobInfo:
+        if not path or "\x00" in path:
+            raise InvalidInput("path must be a file or directory path without NUL characters")
+        return self.submit("index_code", {"path": path, "repo": repo})
+
+    def wait(
+        self, job_id: int, seconds: float, on_progress: Callable[[JobInfo], object] | None = None
+    ) -> JobInfo:
+        """The job once done, or as it stands after `seconds` (at most 10 minutes)."""
+        if not 0 <= seconds <= 600:
+            raise InvalidInput("wait 0 to 600 seconds per call; call again to wait longer")
+        return jobs.wait(self.host.db, job_id, seconds, on_progress=on_progress)
+
+    def get(self, job_id: int) -> JobInfo:
+        return jobs.get(self.host.db, job_id)
+
+    def list_recent(self, *, state: str | None = None, limit: int = 20) -> list[JobInfo]:
+        return jobs.list_recent(self.host.db, limit=limit, state=state)
+
+    def cancel(self, job_id: int) -> JobInfo:
+        return jobs.cancel(self.host.db, job_id)
