@@ -6,7 +6,8 @@ is remembered for a short while and raised as BackendUnavailable, and the next u
 tries again: a server outlives the outages of what it talks to.
 
 `ProjectionRuntime` also runs the embedded outbox worker in a thread when the settings say the
-server drains the outbox itself (the embedded default).
+server drains the outbox itself (the embedded default); that thread also runs the slices'
+self-check (`outbox.selfcheck`) at start and periodically, rebuilding a damaged slice.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pegas_memory.embedding import CachedEmbedder, build_embedder
 from pegas_memory.errors import BackendUnavailable, PegasMemoryError
 from pegas_memory.memgraph_store import GraphStore, build_graph_store
 from pegas_memory.outbox.projection import Projector, Target
+from pegas_memory.outbox.selfcheck import SliceMonitor
 from pegas_memory.outbox.worker import OutboxWorker
 from pegas_memory.qdrant_store import VectorIndex, build_vector_index
 
@@ -109,6 +111,19 @@ class ProjectionRuntime:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._optimized_at: dict[str, int] = {}
+        self.monitor = SliceMonitor(self)
+
+    def prune_orphans(self) -> None:
+        """Stop the embedded graph server if every process that used it died without releasing
+        it (kill -9): a session that never touches the graph must not leave it running."""
+        if not self.settings.graph_embedded:
+            return
+        from pegas_memory.memgraph_store.falkor import prune_orphan_server
+
+        try:
+            prune_orphan_server(self.settings.data_dir)
+        except PegasMemoryError as exc:
+            log.warning("could not check the embedded graph server for dead users: %s", exc)
 
     def worker(self, name: str = "worker") -> OutboxWorker:
         return OutboxWorker(self.settings, self.db, self.projector, name=name)
@@ -153,7 +168,8 @@ class ProjectionRuntime:
                     log.info("not draining the outbox here: %s", exc)
                     self._stop.wait(RETRY_AFTER_SECONDS)
                     continue
-            self.worker("embedded-worker").run(self._stop)
+            self.monitor.tick()  # at start: a slice lost or damaged while we were down
+            self.worker("embedded-worker").run(self._stop, idle=self.monitor.tick)
 
     @property
     def projecting_here(self) -> bool:

@@ -131,6 +131,7 @@ class MemoryService:
     def open(self, *, strict: bool = True) -> MemoryService:
         """Open the database now. With strict=False a database that is down is only logged:
         the server starts anyway, and each call retries the connection until it works."""
+        self.runtime.prune_orphans()
         try:
             self.db  # noqa: B018 - opens on first access
         except BackendUnavailable:
@@ -440,7 +441,7 @@ class MemoryService:
             query=request.query,
             preset=request.preset,
             hits=[to_hit(h) for h in hits],
-            warnings=warnings,
+            warnings=warnings + self.runtime.monitor.warnings(),
             arms=arms,
         )
 
