@@ -46,18 +46,25 @@ class Lazy(Generic[T]):
         self._value: T | None = None
         self._error: str | None = None
         self._failed_at = 0.0
+        self._closed = False
         self._lock = threading.Lock()
 
     def get(self) -> T:
         with self._lock:
+            if self._closed:
+                raise BackendUnavailable(f"{self.name} was closed: the process is stopping")
             if self._value is not None:
                 return self._value
             if self._error and time.monotonic() - self._failed_at < self._retry_after:
                 raise BackendUnavailable(self._error)
             try:
-                self._value = self._factory()
+                value = self._factory()
+                if self._closed:  # closed while it was being built (see close)
+                    _close_quietly(self.name, value)
+                    raise BackendUnavailable(f"{self.name} was closed: the process is stopping")
+                self._value = value
                 self._error = None
-                return self._value
+                return value
             except PegasMemoryError as exc:
                 self._error = f"{self.name}: {exc}"
             except Exception as exc:  # a driver error we did not map: still an outage here
@@ -78,15 +85,30 @@ class Lazy(Generic[T]):
         """Drop the resource (after it failed mid-use) so the next get() reopens it."""
         with self._lock:
             value, self._value = self._value, None
-        close = getattr(value, "close", None)
-        if callable(close):
-            try:
-                close()
-            except Exception:
-                log.debug("closing %s failed", self.name, exc_info=True)
+        _close_quietly(self.name, value)
 
-    def close(self) -> None:
-        self.reset()
+    def close(self, timeout: float = 0.5) -> None:
+        """Close for good. Never waits long for a build in progress (another thread starting
+        an engine host, say): that build closes what it made when it finishes, so a stopping
+        process is not held up by it."""
+        self._closed = True
+        if not self._lock.acquire(timeout=timeout):
+            log.info("not waiting for %s, still being opened by another thread", self.name)
+            return
+        try:
+            value, self._value = self._value, None
+        finally:
+            self._lock.release()
+        _close_quietly(self.name, value)
+
+
+def _close_quietly(name: str, value: object) -> None:
+    close = getattr(value, "close", None)
+    if callable(close):
+        try:
+            close()
+        except Exception:
+            log.debug("closing %s failed", name, exc_info=True)
 
 
 class ProjectionRuntime:
@@ -185,6 +207,8 @@ class ProjectionRuntime:
             self._thread = None
 
     def close(self) -> None:
-        self.stop_worker_thread()
+        # The worker is a daemon thread and its claims are transactional: a stopping process
+        # waits for it only briefly (it may be inside a drain, or opening an engine).
+        self.stop_worker_thread(timeout=1.0)
         for lazy in (self.vectors, self.graph, self.embedder):
             lazy.close()
