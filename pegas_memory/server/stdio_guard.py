@@ -35,7 +35,7 @@ from pydantic import ValidationError
 
 log = logging.getLogger(__name__)
 
-EXIT_DEADLINE_SECONDS = 4.5  # after SIGTERM, the process is gone within this (plus a little)
+EXIT_DEADLINE_SECONDS = 3.5  # after SIGTERM or EOF, the process is gone within this (and a bit)
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
