@@ -59,7 +59,7 @@ def _fill(service: MemoryService, atoms: int) -> str:
 def vector_row(service: MemoryService, rounds: int, atoms: int) -> list[object]:
     """Delete the vector collection's directory; time until dense search finds an atom."""
     target = _fill(service, atoms)
-    service.start_background()
+    service.runtime.start_worker_thread()  # the helper turns the server's worker off
     root = service.settings.data_dir / "qdrant"
     times = []
     for r in range(rounds):
