@@ -97,6 +97,10 @@ class Settings(BaseSettings):
     embedded_worker: Literal["auto", "on", "off"] = "auto"
     outbox_batch_size: int = 256
     outbox_max_attempts: int = 8
+    # Slice self-check (outbox/selfcheck.py): how often the embedded worker compares each
+    # slice with PostgreSQL, and whether a damaged slice is rebuilt from it automatically.
+    slice_check_seconds: float = 60.0
+    auto_repair_slices: bool = True
     outbox_poll_seconds: float = 2.0
 
     # --- thresholds ---

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 from pegas_memory.config import SettingIssue, Settings
 from pegas_memory.db.pool import redact_url
-from pegas_memory.errors import PegasMemoryError
+from pegas_memory.errors import NotFound, PegasMemoryError, SliceDamaged
+from pegas_memory.outbox.reconcile import vector_collection
+from pegas_memory.outbox.selfcheck import check_slices
 from pegas_memory.service import MemoryService
 from pegas_memory.service_queries import Q
 
@@ -84,17 +86,20 @@ def _embedder(svc: MemoryService) -> list[Check]:
 def _vectors(svc: MemoryService) -> list[Check]:
     try:
         index = svc.runtime.vectors.get()
-        name = svc.runtime.projector.collection("atom")
-        count = index.count(name)
+        name = vector_collection(svc.runtime, "atom")
+        try:
+            count = index.count(name)
+        except NotFound:
+            count = 0
+    except SliceDamaged as exc:
+        return [Check("vector slice", False, str(exc), _REBUILD_FIX.format(target="qdrant"))]
     except PegasMemoryError as exc:
-        return [
-            Check(
-                "vector slice",
-                False,
-                str(exc),
-                "start Qdrant / stop the other pegas-memory process holding the embedded store",
-            )
-        ]
+        fix = (
+            "stop the other pegas-memory process holding the embedded store"
+            if svc.settings.vectors_embedded
+            else "start the Qdrant server or fix PEGAS_QDRANT_URL"
+        )
+        return [Check("vector slice", False, str(exc), fix)]
     return [Check("vector slice", True, f"collection {name}: {count} points")]
 
 
@@ -103,8 +108,42 @@ def _graph(svc: MemoryService) -> list[Check]:
         graph = svc.runtime.graph.get()
         nodes = graph.node_counts()
     except PegasMemoryError as exc:
-        return [Check("graph slice", False, str(exc), "start Memgraph or fix PEGAS_GRAPH_URI")]
+        fix = (
+            "see the graph server log under the data dir's graph/ directory"
+            if svc.settings.graph_embedded
+            else "start Memgraph or fix PEGAS_GRAPH_URI"
+        )
+        return [Check("graph slice", False, str(exc), fix)]
     return [Check("graph slice", True, f"nodes {nodes}")]
+
+
+_REBUILD_FIX = (
+    "run `pegas-memory rebuild --target {target}` (it rebuilds the slice from PostgreSQL, "
+    "setting unreadable files aside; a running server does it by itself unless "
+    "PEGAS_AUTO_REPAIR_SLICES=false)"
+)
+
+
+def _self_check(svc: MemoryService) -> list[Check]:
+    """Each slice's count against PostgreSQL (outbox.selfcheck): lost or gained points."""
+    try:
+        found = check_slices(svc.runtime)
+    except PegasMemoryError as exc:
+        return [Check("slice self-check", False, str(exc), "start PostgreSQL, then retry")]
+    checks: list[Check] = []
+    for target, label in (
+        ("qdrant", "vector slice vs PostgreSQL"),
+        ("graph", "graph slice vs PostgreSQL"),
+    ):
+        parts = [c for c in found.checks if c.target == target]
+        bad = [c for c in parts if c.damaged and c.state != "corrupted"]
+        if bad:
+            detail = "; ".join(c.describe() for c in bad)
+            checks.append(Check(label, False, detail, _REBUILD_FIX.format(target=target)))
+        elif parts and all(c.state == "ok" for c in parts):
+            counts = ", ".join(f"{c.slice} {c.found}/{c.expected}" for c in parts)
+            checks.append(Check(label, True, counts))
+    return checks
 
 
 def _llm(svc: MemoryService) -> list[Check]:
@@ -163,6 +202,7 @@ def run_checks(settings: Settings) -> list[Check]:
             _embedder,
             _vectors,
             _graph,
+            _self_check,
             _llm,
             _outbox,
         ]

@@ -26,6 +26,10 @@ class BackendUnavailable(PegasMemoryError):
     """A database, projection or model server is unreachable; retry later."""
 
 
+class SliceDamaged(BackendUnavailable):
+    """A slice's files are damaged (unreadable); rebuild it from PostgreSQL."""
+
+
 class IngestError(PegasMemoryError):
     """A source could not be fetched or parsed."""
 

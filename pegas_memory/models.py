@@ -108,6 +108,11 @@ class SliceStats(BaseModel):
     available: bool
     count: int | None = None
     detail: str | None = None
+    # The self-check against PostgreSQL: "ok", "damaged" (lost or gained points, unreadable
+    # files), "repairing", or "unchecked" (the slice could not be reached).
+    health: str = "ok"
+    problems: list[str] = Field(default_factory=list)
+    repaired: str | None = None
 
 
 class StatsResult(BaseModel):

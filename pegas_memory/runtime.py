@@ -6,7 +6,8 @@ is remembered for a short while and raised as BackendUnavailable, and the next u
 tries again: a server outlives the outages of what it talks to.
 
 `ProjectionRuntime` also runs the embedded outbox worker in a thread when the settings say the
-server drains the outbox itself (the embedded default).
+server drains the outbox itself (the embedded default); that thread also runs the slices'
+self-check (`outbox.selfcheck`) at start and periodically, rebuilding a damaged slice.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pegas_memory.embedding import CachedEmbedder, build_embedder
 from pegas_memory.errors import BackendUnavailable, PegasMemoryError
 from pegas_memory.memgraph_store import GraphStore, build_graph_store
 from pegas_memory.outbox.projection import Projector, Target
+from pegas_memory.outbox.selfcheck import SliceMonitor
 from pegas_memory.outbox.worker import OutboxWorker
 from pegas_memory.qdrant_store import VectorIndex, build_vector_index
 
@@ -44,18 +46,25 @@ class Lazy(Generic[T]):
         self._value: T | None = None
         self._error: str | None = None
         self._failed_at = 0.0
+        self._closed = False
         self._lock = threading.Lock()
 
     def get(self) -> T:
         with self._lock:
+            if self._closed:
+                raise BackendUnavailable(f"{self.name} was closed: the process is stopping")
             if self._value is not None:
                 return self._value
             if self._error and time.monotonic() - self._failed_at < self._retry_after:
                 raise BackendUnavailable(self._error)
             try:
-                self._value = self._factory()
+                value = self._factory()
+                if self._closed:  # closed while it was being built (see close)
+                    _close_quietly(self.name, value)
+                    raise BackendUnavailable(f"{self.name} was closed: the process is stopping")
+                self._value = value
                 self._error = None
-                return self._value
+                return value
             except PegasMemoryError as exc:
                 self._error = f"{self.name}: {exc}"
             except Exception as exc:  # a driver error we did not map: still an outage here
@@ -76,15 +85,30 @@ class Lazy(Generic[T]):
         """Drop the resource (after it failed mid-use) so the next get() reopens it."""
         with self._lock:
             value, self._value = self._value, None
-        close = getattr(value, "close", None)
-        if callable(close):
-            try:
-                close()
-            except Exception:
-                log.debug("closing %s failed", self.name, exc_info=True)
+        _close_quietly(self.name, value)
 
-    def close(self) -> None:
-        self.reset()
+    def close(self, timeout: float = 0.5) -> None:
+        """Close for good. Never waits long for a build in progress (another thread starting
+        an engine host, say): that build closes what it made when it finishes, so a stopping
+        process is not held up by it."""
+        self._closed = True
+        if not self._lock.acquire(timeout=timeout):
+            log.info("not waiting for %s, still being opened by another thread", self.name)
+            return
+        try:
+            value, self._value = self._value, None
+        finally:
+            self._lock.release()
+        _close_quietly(self.name, value)
+
+
+def _close_quietly(name: str, value: object) -> None:
+    close = getattr(value, "close", None)
+    if callable(close):
+        try:
+            close()
+        except Exception:
+            log.debug("closing %s failed", name, exc_info=True)
 
 
 class ProjectionRuntime:
@@ -109,6 +133,19 @@ class ProjectionRuntime:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._optimized_at: dict[str, int] = {}
+        self.monitor = SliceMonitor(self)
+
+    def prune_orphans(self) -> None:
+        """Stop the embedded graph server if every process that used it died without releasing
+        it (kill -9): a session that never touches the graph must not leave it running."""
+        if not self.settings.graph_embedded:
+            return
+        from pegas_memory.memgraph_store.falkor import prune_orphan_server
+
+        try:
+            prune_orphan_server(self.settings.data_dir)
+        except PegasMemoryError as exc:
+            log.warning("could not check the embedded graph server for dead users: %s", exc)
 
     def worker(self, name: str = "worker") -> OutboxWorker:
         return OutboxWorker(self.settings, self.db, self.projector, name=name)
@@ -153,7 +190,8 @@ class ProjectionRuntime:
                     log.info("not draining the outbox here: %s", exc)
                     self._stop.wait(RETRY_AFTER_SECONDS)
                     continue
-            self.worker("embedded-worker").run(self._stop)
+            self.monitor.tick()  # at start: a slice lost or damaged while we were down
+            self.worker("embedded-worker").run(self._stop, idle=self.monitor.tick)
 
     @property
     def projecting_here(self) -> bool:
@@ -169,6 +207,8 @@ class ProjectionRuntime:
             self._thread = None
 
     def close(self) -> None:
-        self.stop_worker_thread()
+        # The worker is a daemon thread and its claims are transactional: a stopping process
+        # waits for it only briefly (it may be inside a drain, or opening an engine).
+        self.stop_worker_thread(timeout=1.0)
         for lazy in (self.vectors, self.graph, self.embedder):
             lazy.close()

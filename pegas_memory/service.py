@@ -151,6 +151,7 @@ class MemoryService:
                 raise self.settings_problem
             log.error("%s", self.settings_problem)
             return self
+        self.runtime.prune_orphans()
         try:
             self.db  # noqa: B018 - opens on first access
         except BackendUnavailable as exc:
@@ -523,7 +524,7 @@ class MemoryService:
             query=request.query,
             preset=request.preset,
             hits=[to_hit(h) for h in hits],
-            warnings=warnings,
+            warnings=warnings + self.runtime.monitor.warnings(),
             arms=arms,
         )
 

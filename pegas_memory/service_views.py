@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from pegas_memory.config import Settings
-from pegas_memory.errors import BackendUnavailable
+from pegas_memory.errors import BackendUnavailable, NotFound, PegasMemoryError
 from pegas_memory.models import CitationOut, SearchHit, SliceStats
+from pegas_memory.outbox.reconcile import vector_collection
+from pegas_memory.outbox.selfcheck import RepairTarget, SelfCheck
 from pegas_memory.runtime import ProjectionRuntime
 
 
@@ -46,24 +48,42 @@ def to_hit(h: dict[str, Any]) -> SearchHit:
 
 
 def slice_stats(settings: Settings, runtime: ProjectionRuntime) -> list[SliceStats]:
-    """Counts in each slice, or why a slice is unavailable (stats never fail for that)."""
+    """Counts in each slice, or why a slice is unavailable (stats never fail for that), with
+    each slice's self-check against PostgreSQL (outbox.selfcheck)."""
     out: list[SliceStats] = []
     s = settings
+    try:
+        check: SelfCheck | None = runtime.monitor.check()
+    except PegasMemoryError:
+        check = None
     vec_backend = "qdrant-edge (embedded)" if s.vectors_embedded else "qdrant server"
     try:
         index = runtime.vectors.get()
-        name = runtime.projector.collection("atom")
+        name = vector_collection(runtime, "atom")
+        try:
+            count = index.count(name)
+        except NotFound:
+            count = 0  # not created yet, or lost: the self-check says which
         out.append(
             SliceStats(
                 name="vector",
                 backend=vec_backend,
                 available=True,
-                count=index.count(name),
+                count=count,
                 detail=f"collection {name}",
+                **_health(runtime, check, "vector:", "qdrant"),
             )
         )
     except BackendUnavailable as exc:
-        out.append(SliceStats(name="vector", backend=vec_backend, available=False, detail=str(exc)))
+        out.append(
+            SliceStats(
+                name="vector",
+                backend=vec_backend,
+                available=False,
+                detail=str(exc),
+                **_health(runtime, check, "vector:", "qdrant"),
+            )
+        )
     graph_backend = "falkordb (embedded)" if s.graph_embedded else "bolt (memgraph/neo4j)"
     try:
         graph = runtime.graph.get()
@@ -76,10 +96,37 @@ def slice_stats(settings: Settings, runtime: ProjectionRuntime) -> list[SliceSta
                 available=True,
                 count=sum(nodes.values()),
                 detail=f"nodes {nodes}; edges {edges}",
+                **_health(runtime, check, "graph:", "graph"),
             )
         )
     except BackendUnavailable as exc:
         out.append(
-            SliceStats(name="graph", backend=graph_backend, available=False, detail=str(exc))
+            SliceStats(
+                name="graph",
+                backend=graph_backend,
+                available=False,
+                detail=str(exc),
+                **_health(runtime, check, "graph:", "graph"),
+            )
         )
     return out
+
+
+def _health(
+    runtime: ProjectionRuntime, check: SelfCheck | None, prefix: str, target: RepairTarget
+) -> dict[str, Any]:
+    """The self-check fields of one slice's SliceStats."""
+    repaired = runtime.monitor.repair_note(target)
+    if check is None:
+        return {"health": "unchecked", "repaired": repaired}
+    parts = check.of(prefix)
+    damaged = [c.describe() for c in parts if c.damaged]
+    if damaged:
+        health = "repairing" if runtime.monitor.repairing else "damaged"
+        return {"health": health, "problems": damaged, "repaired": repaired}
+    unchecked = [c.describe() for c in parts if c.state == "unavailable"]
+    return {
+        "health": "unchecked" if unchecked else "ok",
+        "problems": unchecked,
+        "repaired": repaired,
+    }

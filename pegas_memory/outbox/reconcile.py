@@ -13,15 +13,19 @@ import logging
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, LiteralString
+from typing import TYPE_CHECKING, Any, Literal, LiteralString
 
 from psycopg.sql import Composed
 
 from pegas_memory.db.sql import compose
+from pegas_memory.errors import NotFound, SliceDamaged
 from pegas_memory.outbox.projection import Rows, atom_payload, chunks, load_rows, trace_payload
 from pegas_memory.outbox.queries import Q
 from pegas_memory.outbox.worker import pending_events
-from pegas_memory.runtime import ProjectionRuntime
+from pegas_memory.qdrant_store.index import SetsAside, VectorIndex, collection_name
+
+if TYPE_CHECKING:
+    from pegas_memory.runtime import ProjectionRuntime
 
 log = logging.getLogger(__name__)
 
@@ -170,15 +174,43 @@ def reconcile(rt: ProjectionRuntime, *, fix: bool = False) -> DriftReport:
     return report
 
 
+def vector_collection(rt: ProjectionRuntime, entity: Literal["atom", "trace"]) -> str:
+    """The collection of the current embedding space, without creating it (creating opens the
+    shard, which fails when its files are damaged)."""
+    embedder = rt.embedder.get()
+    return collection_name(rt.projector.prefix, entity, embedder.model_id, embedder.dim)
+
+
+def _clear_collection(index: VectorIndex, name: str) -> str | None:
+    """Empty `name` before a rebuild: drop it, or, when its files cannot be read, move them
+    aside (for inspection) where the back end can. Returns where damaged files went."""
+    try:
+        index.count(name)
+    except NotFound:
+        return None
+    except SliceDamaged:
+        if isinstance(index, SetsAside):
+            where = index.set_aside(name)
+            log.warning("moved the damaged vector collection %s aside to %s", name, where)
+            return where
+    index.drop(name)
+    return None
+
+
 def rebuild(rt: ProjectionRuntime, target: Literal["qdrant", "graph", "all"]) -> dict[str, Any]:
-    """Recreate a slice from Postgres alone; return counts and seconds."""
+    """Recreate a slice from Postgres alone; return counts, seconds and where damaged
+    collections were moved (`set_aside`). A collection whose files the engine cannot open is
+    set aside rather than opened, so rebuild is the way out of the damage it reports."""
     started = time.monotonic()
     counts: dict[str, int] = {}
+    aside: list[str] = []
     if target in ("qdrant", "all"):
         index = rt.vectors.get()
         for entity in ("atom", "trace"):
-            name = rt.projector.collection(entity)  # type: ignore[arg-type]
-            index.drop(name)
+            name = vector_collection(rt, entity)  # type: ignore[arg-type]
+            where = _clear_collection(index, name)
+            if where:
+                aside.append(where)
             rt.projector._ensured.discard(name)
             table = "pm_atom" if entity == "atom" else "pm_episodic_trace"
             ids = sorted(_pg_ids(rt, table))
@@ -201,4 +233,8 @@ def rebuild(rt: ProjectionRuntime, target: Literal["qdrant", "graph", "all"]) ->
             for rows in _iter_rows(rt, entity_type, ids):
                 rt.projector.apply("graph", entity_type, rows)
             counts[f"graph:{entity_type}"] = len(ids)
-    return {"target": target, "counts": counts, "seconds": round(time.monotonic() - started, 3)}
+    seconds = round(time.monotonic() - started, 3)
+    result: dict[str, Any] = {"target": target, "counts": counts, "seconds": seconds}
+    if aside:
+        result["set_aside"] = aside
+    return result

@@ -26,6 +26,7 @@ import json
 import os
 import shutil
 import threading
+import time
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from typing import Any
 
 import qdrant_edge as qe
 
-from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound
+from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound, SliceDamaged
 from pegas_memory.qdrant_store.base import (
     EngineFailure,
     FailureKind,
@@ -72,6 +73,7 @@ _SCHEMA: dict[FieldKind, qe.PayloadSchemaType] = {
 _CONFIG_FILE = "edge_config.json"
 _CREATING = ".creating-"
 _DROPPING = ".dropping-"
+BROKEN_KEPT = 2  # set-aside copies of damaged collections kept beside the root (newest first)
 # qdrant-edge raises a bare `Exception` carrying the engine's error text for engine errors, and
 # TypeError/ValueError/OverflowError when a Python value does not convert. These engine errors
 # (the Display texts of Qdrant's OperationError) are about the request, not the engine.
@@ -225,9 +227,16 @@ class EdgeVectorIndex(QdrantBackend):
                 f"vector collection {name!r} does not exist; call ensure_collection(name, dim) "
                 "first (the outbox worker does), or list them with collections()"
             )
-        dim = _stored_dim(path)
-        with self._translate("open the shard", name):
-            shard = qe.EdgeShard.load(str(path))
+        dim = _stored_dim(path, self._root)
+        try:
+            with self._translate("open the shard", name):
+                shard = qe.EdgeShard.load(str(path))
+        except BackendUnavailable as exc:
+            # The root is ours (flock) and the shard is not open here, so a load that fails
+            # is about the files, unless the WAL is locked (a second load of an open shard).
+            if "WouldBlock" in str(exc) or isinstance(exc.__cause__, OSError):
+                raise
+            raise damaged_error(name, path, self._root, str(exc.__cause__ or exc)) from exc
         opened = _OpenShard(shard=shard, dim=dim, path=path)
         self._shards[name] = opened
         return opened
@@ -311,6 +320,29 @@ class EdgeVectorIndex(QdrantBackend):
             with self._translate("drop the collection", name):
                 os.rename(path, doomed)
             shutil.rmtree(doomed, ignore_errors=True)
+
+    def set_aside(self, name: str) -> str | None:
+        """Move a (damaged) collection out of the store, to `<root>.broken-<time>/<name>`, so
+        it can be created again empty; the two newest set-aside directories are kept for
+        inspection, older ones removed. Returns where it went (None if it did not exist)."""
+        check_collection_name(name)
+        with self._lock:
+            self._check_open()
+            with contextlib.suppress(Exception):
+                self._close_shard(name)
+            path = self._root / name
+            if not path.exists():
+                return None
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            aside = self._root.parent / f"{self._root.name}.broken-{stamp}"
+            with self._translate("set the damaged collection aside", name):
+                aside.mkdir(exist_ok=True)
+                target = aside / name
+                if target.exists():
+                    target = aside / f"{name}-{uuid.uuid4().hex[:8]}"
+                os.rename(path, target)
+            _prune_broken(self._root)
+            return str(target)
 
     def optimize(self, name: str) -> bool:
         with self._lock:
@@ -425,16 +457,35 @@ class EdgeVectorIndex(QdrantBackend):
             offset = int(next_offset)  # type: ignore[arg-type]
 
 
-def _stored_dim(path: Path) -> int:
+def damaged_error(name: str, path: Path, root: Path, detail: str) -> SliceDamaged:
+    """The error of a collection whose files the engine cannot read, with the way out."""
+    return SliceDamaged(
+        f"the vector collection {name!r} at {path} is damaged and cannot be opened ({detail}); "
+        "run `pegas-memory rebuild --target qdrant`: it moves the damaged files aside to "
+        f"{root}.broken-<time> and rebuilds the slice from PostgreSQL (a running server does "
+        "this by itself unless PEGAS_AUTO_REPAIR_SLICES=false)"
+    )
+
+
+def _stored_dim(path: Path, root: Path) -> int:
     """The vector size the engine recorded at creation (its own `edge_config.json`)."""
     try:
         config = json.loads((path / _CONFIG_FILE).read_text(encoding="utf-8"))
         return int(config["vectors"][""]["size"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError) as exc:
+        raise damaged_error(path.name, path, root, f"unreadable {_CONFIG_FILE}: {exc}") from exc
+    except OSError as exc:
         raise BackendUnavailable(
-            f"cannot read the vector size of the collection at {path}: {exc}; drop it and "
-            "rebuild with `pegas-memory rebuild --target qdrant`"
+            f"cannot read the vector size of the collection at {path}: {exc}; check the "
+            "permissions of the data directory"
         ) from exc
+
+
+def _prune_broken(root: Path, keep: int = BROKEN_KEPT) -> None:
+    """Remove all but the `keep` newest `<root>.broken-*` directories."""
+    found = sorted(root.parent.glob(f"{root.name}.broken-*"), key=lambda p: p.name, reverse=True)
+    for old in found[keep:]:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 class _EdgeFilter:

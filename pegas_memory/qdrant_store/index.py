@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -139,6 +139,16 @@ class SearchPlan:
 
     exact: bool
     hnsw_ef: int | None = None
+
+
+@runtime_checkable
+class SetsAside(Protocol):
+    """A back end whose collections are files it can move aside when they are damaged (the
+    embedded engine, in process or through the engine host); a server's are only dropped."""
+
+    def set_aside(self, name: str) -> str | None:
+        """Move collection `name` out of the store for inspection; where it went, or None."""
+        ...
 
 
 class VectorIndex(Protocol):

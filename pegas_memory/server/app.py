@@ -45,7 +45,10 @@ def build_server(settings: Settings, problem: SettingsProblem | None = None) -> 
         try:
             yield service
         finally:
-            await anyio.to_thread.run_sync(service.close)
+            # Shielded: after SIGTERM the session is cancelled, and the engines must still
+            # be released (the embedded PostgreSQL and FalkorDB stop with their last user).
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(service.close)
 
     mcp: Server = MCPServer(
         "pegas-memory", instructions=INSTRUCTIONS, lifespan=lifespan, version="0.1.0"
@@ -71,6 +74,7 @@ def configure_logging(level: str = "INFO") -> None:
 
 
 def serve(settings: Settings, problem: SettingsProblem | None = None) -> None:
-    """Serve MCP over stdio until the client closes the pipe. Requests the SDK cannot decode
-    (lone surrogates, too deep, wrong shape) are answered with an error, never dropped."""
+    """Serve MCP over stdio until the client closes the pipe or SIGTERM/SIGINT arrives, then
+    close the service and return. Requests the SDK cannot decode (lone surrogates, too deep,
+    wrong shape) are answered with an error, never dropped."""
     anyio.run(serve_stdio, build_server(settings, problem))

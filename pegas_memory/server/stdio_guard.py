@@ -7,13 +7,23 @@ limit, or params of the wrong JSON type. The client then waits for an answer tha
 and an agent hangs until its own timeout. Here such lines are answered with a JSON-RPC error
 carrying the request's id; lines without a readable id are logged as warnings and skipped, as
 JSON-RPC prescribes for notifications.
+
+It also bounds how long the process takes to stop. The SDK reads stdin in a worker thread that
+cannot be cancelled, so after SIGTERM a client that kept stdin open held the process for as long
+as it stayed silent (over 25 s measured). Here stdin is read by a daemon thread, and SIGTERM or
+SIGINT cancels the session: the lifespan closes the service and `serve_stdio` returns.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
+import os
 import re
+import signal
+import threading
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
@@ -25,6 +35,7 @@ from pydantic import ValidationError
 
 log = logging.getLogger(__name__)
 
+EXIT_DEADLINE_SECONDS = 3.5  # after SIGTERM or EOF, the process is gone within this (and a bit)
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
@@ -93,10 +104,83 @@ def error_reply(exc: Exception) -> JSONRPCError | None:
     return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
 
 
+class DaemonStdin:
+    """stdin as async lines, read by a daemon thread: a blocked read never holds up the exit
+    (the SDK's `anyio.wrap_file` reads in a thread that cancellation has to wait for)."""
+
+    def __init__(self) -> None:
+        self._send, self._receive = anyio.create_memory_object_stream[str](math.inf)
+        self._token = anyio.lowlevel.current_token()
+        threading.Thread(target=self._pump, name="pegas-stdin", daemon=True).start()
+
+    def _pump(self) -> None:
+        # os.read on the descriptor, not sys.stdin: a daemon thread blocked inside a buffered
+        # reader holds its lock, and the interpreter aborts when it finalizes that reader.
+        pending = b""
+        try:
+            while True:
+                chunk = os.read(0, 1 << 16)
+                if not chunk:
+                    break
+                *lines, pending = (pending + chunk).split(b"\n")
+                for raw in lines:
+                    line = raw.decode("utf-8", errors="replace") + "\n"
+                    anyio.from_thread.run_sync(self._send.send_nowait, line, token=self._token)
+            if pending:
+                text = pending.decode("utf-8", errors="replace")
+                anyio.from_thread.run_sync(self._send.send_nowait, text, token=self._token)
+        except (OSError, RuntimeError, anyio.ClosedResourceError):
+            pass  # stdin unreadable, or the loop is gone: either way the session is over
+        finally:
+            arm_exit_deadline(0)
+            try:
+                anyio.from_thread.run_sync(self._send.close, token=self._token)
+            except RuntimeError:
+                pass
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._receive.__aiter__()
+
+
+async def _cancel_on_signal(scope: anyio.CancelScope) -> None:
+    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async for signum in signals:
+            log.info("received %s: closing the session", signal.Signals(signum).name)
+            # The last resort if closing the engines hangs: a stop must stay a stop.
+            arm_exit_deadline(128 + signum)
+            scope.cancel()
+            return
+
+
+def arm_exit_deadline(code: int) -> None:
+    """Exit with `code` in EXIT_DEADLINE_SECONDS whatever is still running: the session is
+    over (SIGTERM, or stdin closed) and closing the engines must not hold the process."""
+    watchdog = threading.Timer(EXIT_DEADLINE_SECONDS, _hard_exit, (code,))
+    watchdog.daemon = True
+    watchdog.start()
+
+
+def _hard_exit(code: int) -> None:
+    log.error(
+        "the service did not close within %.1f s of the signal; exiting", EXIT_DEADLINE_SECONDS
+    )
+    logging.shutdown()
+    os._exit(code)
+
+
 async def serve_stdio(server: MCPServer) -> None:
-    """What `server.run("stdio")` does, with undecodable requests answered instead of dropped."""
+    """What `server.run("stdio")` does, with undecodable requests answered instead of dropped,
+    stdin read by a daemon thread, and SIGTERM/SIGINT ending the session cleanly."""
+    async with anyio.create_task_group() as outer:
+        outer.start_soon(_cancel_on_signal, outer.cancel_scope)
+        await _session(server)
+        outer.cancel_scope.cancel()
+
+
+async def _session(server: MCPServer) -> None:
     lowlevel = server._lowlevel_server
-    async with stdio_server() as (read_stream, write_stream):
+    stdin: Any = DaemonStdin()  # duck-types the async line iterator the SDK reads
+    async with stdio_server(stdin=stdin) as (read_stream, write_stream):
         send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
 
         async def screen() -> None:

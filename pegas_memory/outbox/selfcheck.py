@@ -1,0 +1,348 @@
+"""The slices' self-check: does each slice hold as many points as PostgreSQL says it should?
+
+A slice can lose points behind the server's back (`rm -rf data/qdrant` while it was stopped, a
+restored backup, a FalkorDB started on an empty dir) or hold files the engine cannot read any
+more. Either way searches quietly miss things, so each slice's count is compared with its table
+in PostgreSQL at start, in `memory_stats`, in `doctor` and periodically by the embedded worker.
+
+The comparison is a count with a tolerance: every event of the outbox not yet projected (parked
+ones too) can explain one point of difference, so a busy outbox is never taken for damage, and
+more difference than that can only be a slice that lost or gained points. It costs one
+`count(*)` per table and one count per slice, so it can run often. A damaged slice is rebuilt
+from PostgreSQL by `repair` (vectors from the embedding cache, so no model call for texts it
+has seen); a collection whose files cannot be read is first moved aside (`SetsAside`).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+import time
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, LiteralString
+
+from pegas_memory.db.sql import compose, load_queries
+from pegas_memory.errors import NotFound, PegasMemoryError, SliceDamaged
+from pegas_memory.outbox.reconcile import rebuild, vector_collection
+
+if TYPE_CHECKING:
+    from pegas_memory.runtime import ProjectionRuntime
+
+log = logging.getLogger(__name__)
+
+State = Literal["ok", "lost", "gained", "corrupted", "unavailable"]
+DAMAGED: frozenset[str] = frozenset({"lost", "gained", "corrupted"})
+RepairTarget = Literal["qdrant", "graph"]
+# One advisory-lock key for "repairing the slices" (a constant, not an entity key).
+REPAIR_LOCK_KEY = zlib.crc32(b"pegas-memory slice repair")
+
+
+@dataclass(frozen=True)
+class SelfCheckQueries:
+    count_of_table: LiteralString
+    count_resolved_dependencies: LiteralString
+    unprojected_by_type: LiteralString
+    try_repair_lock: LiteralString
+    repair_unlock: LiteralString
+
+
+Q = load_queries(SelfCheckQueries, "pegas_memory.outbox", "selfcheck.sql")
+
+
+@dataclass(frozen=True)
+class SliceCheck:
+    """One part of a slice compared with its table in PostgreSQL."""
+
+    slice: str  # "vector:atom", "vector:trace", "graph:atom", "graph:link", ...
+    expected: int  # rows in PostgreSQL
+    found: int | None  # points, nodes or edges in the slice; None when it could not be read
+    unprojected: int  # events of this entity type not projected yet (the tolerance)
+    state: State
+    detail: str = ""
+
+    @property
+    def damaged(self) -> bool:
+        return self.state in DAMAGED
+
+    @property
+    def target(self) -> RepairTarget:
+        return "qdrant" if self.slice.startswith("vector:") else "graph"
+
+    def describe(self) -> str:
+        if self.state == "corrupted":
+            return f"{self.slice} is damaged: {self.detail}"
+        if self.state == "unavailable":
+            return f"{self.slice} could not be checked: {self.detail}"
+        return (
+            f"{self.slice} holds {self.found} but PostgreSQL has {self.expected} "
+            f"({self.unprojected} change(s) not projected yet): {self.state} points"
+        )
+
+
+@dataclass(frozen=True)
+class SelfCheck:
+    """The result of checking every slice once."""
+
+    checks: tuple[SliceCheck, ...]
+    checked_at: float = field(default_factory=time.time)
+
+    @property
+    def damaged(self) -> tuple[SliceCheck, ...]:
+        return tuple(c for c in self.checks if c.damaged)
+
+    def targets(self) -> list[RepairTarget]:
+        """The slices to rebuild, in a fixed order."""
+        wanted = {c.target for c in self.damaged}
+        return [t for t in ("qdrant", "graph") if t in wanted]
+
+    def of(self, prefix: str) -> tuple[SliceCheck, ...]:
+        return tuple(c for c in self.checks if c.slice.startswith(prefix))
+
+
+def classify(expected: int, found: int, unprojected: int) -> State:
+    """Pure: whether a slice's count fits PostgreSQL's, given the events still in flight."""
+    if found < expected - unprojected:
+        return "lost"
+    if found > expected + unprojected:
+        return "gained"
+    return "ok"
+
+
+def _pg_counts(rt: ProjectionRuntime) -> tuple[dict[str, int], dict[str, int]]:
+    """Rows per projected entity type, and unprojected events per entity type."""
+    tables = {
+        "atom": "pm_atom",
+        "trace": "pm_episodic_trace",
+        "link": "pm_atom_link",
+        "code_symbol": "pm_code_symbol",
+    }
+    rows: dict[str, int] = {}
+    with rt.db.connection() as conn:
+        for entity, table in tables.items():
+            found = conn.execute(compose(Q.count_of_table, table=table)).fetchone()
+            rows[entity] = int(found["n"]) if found else 0
+        found = conn.execute(Q.count_resolved_dependencies).fetchone()
+        rows["code_dependency"] = int(found["n"]) if found else 0
+        pending = {str(r["entity_type"]): int(r["n"]) for r in conn.execute(Q.unprojected_by_type)}
+    return rows, pending
+
+
+def _check_one(name: str, expected: int, unprojected: int, count: Callable[[], int]) -> SliceCheck:
+    try:
+        found = count()
+    except NotFound:
+        found = 0  # the collection is gone: every point of it is lost
+    except SliceDamaged as exc:
+        return SliceCheck(name, expected, None, unprojected, "corrupted", str(exc))
+    except PegasMemoryError as exc:
+        return SliceCheck(name, expected, None, unprojected, "unavailable", str(exc))
+    state = classify(expected, found, unprojected)
+    return SliceCheck(name, expected, found, unprojected, state)
+
+
+def check_slices(rt: ProjectionRuntime) -> SelfCheck:
+    """Compare every slice the projector feeds with PostgreSQL (see the module docstring).
+
+    Raises BackendUnavailable only when PostgreSQL itself cannot be read; a slice that cannot
+    be reached is reported as `unavailable`, not raised."""
+    rows, pending = _pg_counts(rt)
+    checks: list[SliceCheck] = []
+    if "vector" in rt.projector.targets:
+        checks += _vector_checks(rt, rows, pending)
+    if "graph" in rt.projector.targets:
+        checks += _graph_checks(rt, rows, pending)
+    return SelfCheck(tuple(checks))
+
+
+def _vector_checks(
+    rt: ProjectionRuntime, rows: Mapping[str, int], pending: Mapping[str, int]
+) -> list[SliceCheck]:
+    out: list[SliceCheck] = []
+    for entity in ("atom", "trace"):
+        slice_name = f"vector:{entity}"
+        try:
+            index = rt.vectors.get()
+            name = vector_collection(rt, entity)  # type: ignore[arg-type]
+        except PegasMemoryError as exc:
+            out.append(
+                SliceCheck(
+                    slice_name, rows[entity], None, pending.get(entity, 0), "unavailable", str(exc)
+                )
+            )
+            continue
+        count = functools.partial(index.count, name)
+        out.append(_check_one(slice_name, rows[entity], pending.get(entity, 0), count))
+    return out
+
+
+def _graph_checks(
+    rt: ProjectionRuntime, rows: Mapping[str, int], pending: Mapping[str, int]
+) -> list[SliceCheck]:
+    parts = (
+        ("graph:atom", "atom"),
+        ("graph:link", "link"),
+        ("graph:code_symbol", "code_symbol"),
+        ("graph:code_dependency", "code_dependency"),
+    )
+    try:
+        graph = rt.graph.get()
+        nodes = graph.node_counts()
+        edges = graph.edge_counts()
+    except PegasMemoryError as exc:
+        return [
+            SliceCheck(name, rows[e], None, pending.get(e, 0), "unavailable", str(exc))
+            for name, e in parts
+        ]
+    # Stub nodes are made by an edge whose end is not projected yet: not counted as present.
+    found = {
+        "atom": nodes.get("Atom", 0) - nodes.get("Atom:stub", 0),
+        "code_symbol": nodes.get("CodeSymbol", 0) - nodes.get("CodeSymbol:stub", 0),
+        "link": edges.get("RELATES", 0),
+        "code_dependency": edges.get("DEPENDS", 0),
+    }
+    return [
+        SliceCheck(
+            name,
+            rows[e],
+            found[e],
+            pending.get(e, 0),
+            classify(rows[e], found[e], pending.get(e, 0)),
+        )
+        for name, e in parts
+    ]
+
+
+@dataclass(frozen=True)
+class RepairReport:
+    """What one repair did: the slices rebuilt (with rebuild's counts), or why it did not."""
+
+    rebuilt: tuple[str, ...] = ()
+    skipped: str = ""
+    results: tuple[Mapping[str, object], ...] = ()
+    at: float = field(default_factory=time.time)
+
+
+def repair(rt: ProjectionRuntime, check: SelfCheck) -> RepairReport:
+    """Rebuild each damaged slice of `check` from PostgreSQL, one process at a time.
+
+    Another process already repairing (it holds the advisory lock) means this one skips: its
+    next check sees the result."""
+    targets = check.targets()
+    if not targets:
+        return RepairReport()
+    with rt.db.connection() as conn:
+        got = conn.execute(Q.try_repair_lock, {"key": REPAIR_LOCK_KEY}).fetchone()
+        if not (got and got["ok"]):
+            return RepairReport(skipped="another pegas-memory process is repairing the slices")
+        try:
+            results = []
+            for target in targets:
+                log.warning(
+                    "rebuilding the %s slice from PostgreSQL: %s",
+                    target,
+                    "; ".join(c.describe() for c in check.damaged if c.target == target),
+                )
+                results.append(rebuild(rt, target))
+            return RepairReport(rebuilt=tuple(targets), results=tuple(results))
+        finally:
+            conn.execute(Q.repair_unlock, {"key": REPAIR_LOCK_KEY})
+
+
+class SliceMonitor:
+    """The self-check of one process: the latest result, the latest repair, and when the next
+    check is due. The embedded worker calls `tick` between drains (at start, then every
+    `slice_check_seconds`, or at once after `request`); stats and doctor call `check`; a search
+    reads `warnings` from the latest result without checking again."""
+
+    def __init__(self, rt: ProjectionRuntime) -> None:
+        self._rt = rt
+        self._lock = threading.Lock()
+        self._latest: SelfCheck | None = None
+        self._repair: RepairReport | None = None
+        self._repair_error: str | None = None
+        self._repairing = False
+        self._wake = threading.Event()
+
+    @property
+    def latest(self) -> SelfCheck | None:
+        return self._latest
+
+    @property
+    def last_repair(self) -> RepairReport | None:
+        return self._repair
+
+    @property
+    def repairing(self) -> bool:
+        return self._repairing
+
+    def check(self) -> SelfCheck:
+        """Check now (no repair); remember the result. A damage found wakes the worker's
+        repair (`tick`) if the settings allow it."""
+        result = check_slices(self._rt)
+        self._latest = result
+        if result.damaged and self._rt.settings.auto_repair_slices:
+            self._wake.set()
+        return result
+
+    def request(self) -> None:
+        """Make the next `tick` check (and repair) at once."""
+        self._wake.set()
+
+    def due(self) -> bool:
+        latest = self._latest
+        if latest is None or self._wake.is_set():
+            return True
+        return time.time() - latest.checked_at >= self._rt.settings.slice_check_seconds
+
+    def tick(self) -> None:
+        """Check if due; rebuild what is damaged when `auto_repair_slices` is on. Never raises
+        (the worker must keep draining): failures are logged and kept for `warnings`."""
+        if not self.due() or not self._lock.acquire(blocking=False):
+            return
+        try:
+            self._wake.clear()
+            found = self.check()
+            if not found.damaged or not self._rt.settings.auto_repair_slices:
+                return
+            self._repairing = True
+            try:
+                report = repair(self._rt, found)
+            finally:
+                self._repairing = False
+            if report.rebuilt:
+                self._repair, self._repair_error = report, None
+                self.check()
+        except Exception as exc:  # the worker thread must survive a failed check or repair
+            log.exception("the slice self-check or repair failed")
+            self._repair_error = f"{type(exc).__name__}: {exc}"
+        finally:
+            self._lock.release()
+
+    def repair_note(self, target: RepairTarget) -> str | None:
+        """When this process last rebuilt `target`, and why; None if it did not."""
+        report = self._repair
+        if report is None or target not in report.rebuilt:
+            return None
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(report.at))
+        return f"rebuilt from PostgreSQL at {when} after the self-check found it damaged"
+
+    def warnings(self) -> list[str]:
+        """What a search should say about damaged slices, from the latest check."""
+        latest = self._latest
+        if latest is None:
+            return []
+        out: list[str] = []
+        for target in latest.targets():
+            what = "vector slice" if target == "qdrant" else "graph slice"
+            problems = "; ".join(c.describe() for c in latest.damaged if c.target == target)
+            if self._repairing or (self._rt.settings.auto_repair_slices and not self._repair_error):
+                todo = "it is being rebuilt from PostgreSQL; results will be complete shortly"
+            else:
+                todo = f"run `pegas-memory rebuild --target {target}`"
+                if self._repair_error:
+                    todo += f" (the automatic repair failed: {self._repair_error})"
+            out.append(f"the {what} is damaged ({problems}): {todo}")
+        return out
