@@ -21,6 +21,7 @@ from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
 from pegas_memory.embedding import CachedEmbedder, build_embedder
 from pegas_memory.errors import BackendUnavailable, PegasMemoryError
+from pegas_memory.host import client as host_client
 from pegas_memory.memgraph_store import GraphStore, build_graph_store
 from pegas_memory.outbox.projection import Projector, Target
 from pegas_memory.outbox.worker import OutboxWorker
@@ -133,6 +134,44 @@ class ProjectionRuntime:
                 built.append(name)
         return built
 
+    # ------------------------------------------------------------------ the engine host
+    @property
+    def uses_host(self) -> bool:
+        """Whether the vector slice or the embedder is served by the data dir's engine host."""
+        return self.settings.shares_vectors or self.settings.shares_embedder
+
+    def prewarm(self) -> None:
+        """Begin reaching (or starting) the engine host now, in the background, so the first
+        call that needs it rarely waits. Returns at once; does nothing without the host."""
+        for lazy, shared in (
+            (self.vectors, self.settings.shares_vectors),
+            (self.embedder, self.settings.shares_embedder),
+        ):
+            if shared:
+                try:
+                    lazy.get()
+                except BackendUnavailable as exc:  # reported again by the call that needs it
+                    log.warning("could not prepare %s: %s", lazy.name, exc)
+
+    def host_starting(self) -> str | None:
+        """Why the engine host does not serve yet (it is starting), or None when it serves or
+        is not used. Never waits beyond a just-opened client's half-second to connect."""
+        if not self.uses_host:
+            return None
+        self.prewarm()
+        client = host_client.current(self.settings)
+        if client is None or client.settled():
+            return None
+        return client.state()
+
+    def wait_for_host(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the engine host to serve (True at once without it)."""
+        if not self.uses_host:
+            return True
+        self.prewarm()
+        client = host_client.current(self.settings)
+        return client is None or client.wait_ready(timeout)
+
     # ------------------------------------------------------------------ embedded worker
     def start_worker_thread(self) -> None:
         """Drain the outbox in the background of this process (embedded default)."""
@@ -153,14 +192,20 @@ class ProjectionRuntime:
                     log.info("not draining the outbox here: %s", exc)
                     self._stop.wait(RETRY_AFTER_SECONDS)
                     continue
+            # With the engine host, every process projects; while the host starts, wait for it
+            # instead of claiming events only to record an outage and delay them.
+            if not self.wait_for_host(1.0):
+                continue
             self.worker("embedded-worker").run(self._stop)
 
     @property
     def projecting_here(self) -> bool:
         """Whether this process's embedded worker is draining the outbox (it holds the
-        embedded vector store, or the vector slice is a server)."""
+        embedded vector store, the engine host serves it to every process, or the vector
+        slice is a server)."""
         alive = self._thread is not None and self._thread.is_alive()
-        return alive and (not self.settings.vectors_embedded or self.vectors.ready)
+        s = self.settings
+        return alive and (not s.vectors_embedded or s.shares_vectors or self.vectors.ready)
 
     def stop_worker_thread(self, timeout: float = 30.0) -> None:
         self._stop.set()

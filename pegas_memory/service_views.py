@@ -50,7 +50,10 @@ def slice_stats(settings: Settings, runtime: ProjectionRuntime) -> list[SliceSta
     out: list[SliceStats] = []
     s = settings
     vec_backend = "qdrant-edge (embedded)" if s.vectors_embedded else "qdrant server"
+    starting = runtime.host_starting() if s.shares_vectors else None
     try:
+        if starting:  # stats never wait for the engine host
+            raise BackendUnavailable(starting)
         index = runtime.vectors.get()
         name = runtime.projector.collection("atom")
         out.append(

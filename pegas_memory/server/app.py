@@ -39,6 +39,8 @@ def build_server(settings: Settings) -> Server:
         service = MemoryService(settings)
         await anyio.to_thread.run_sync(functools.partial(service.open, strict=False))
         service.start_background()
+        # The engine host starts now, in the background, not on the first call that needs it.
+        await anyio.to_thread.run_sync(service.runtime.prewarm)
         try:
             yield service
         finally:
