@@ -234,6 +234,8 @@ class HostClient:
             if lease is None:
                 self._start_host()
                 lease = self._wait_for_host(self._start_timeout)
+            if lease is None and self.closed:
+                return  # closed while the host was starting: nobody waits for it any more
             if lease is None:
                 raise BackendUnavailable(
                     f"the engine host of {self.config.data_dir} did not start within "
