@@ -110,6 +110,7 @@ class ProjectionRuntime:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._optimized_at: dict[str, int] = {}
+        self._prewarm: threading.Thread | None = None
 
     def worker(self, name: str = "worker") -> OutboxWorker:
         return OutboxWorker(self.settings, self.db, self.projector, name=name)
@@ -140,9 +141,19 @@ class ProjectionRuntime:
         """Whether the vector slice or the embedder is served by the data dir's engine host."""
         return self.settings.shares_vectors or self.settings.shares_embedder
 
-    def prewarm(self) -> None:
+    def prewarm(self, *, engines: bool = False) -> None:
         """Begin reaching (or starting) the engine host now, in the background, so the first
-        call that needs it rarely waits. Returns at once; does nothing without the host."""
+        call that needs it rarely waits. Returns at once; does nothing without the host.
+
+        With `engines` (serve, at startup) a thread also opens the graph slice and, once the
+        host serves, creates the vector collections: a FalkorDB start or a new collection
+        costs seconds on a busy machine, which the first search or stats would otherwise pay
+        within its time limit."""
+        if engines and self._prewarm is None:
+            self._prewarm = threading.Thread(
+                target=self._warm_engines, name="pegas-prewarm", daemon=True
+            )
+            self._prewarm.start()
         for lazy, shared in (
             (self.vectors, self.settings.shares_vectors),
             (self.embedder, self.settings.shares_embedder),
@@ -152,6 +163,26 @@ class ProjectionRuntime:
                     lazy.get()
                 except BackendUnavailable as exc:  # reported again by the call that needs it
                     log.warning("could not prepare %s: %s", lazy.name, exc)
+
+    def _warm_engines(self) -> None:
+        if self._stop.is_set():
+            return
+        try:
+            self.graph.get()
+        except BackendUnavailable as exc:  # the first call that needs it retries and reports
+            log.info("the graph slice is not ready yet: %s", exc)
+        if not self.settings.shares_vectors:
+            return  # in-process or server vectors: opened by the worker, as before
+        deadline = time.monotonic() + self.settings.host_start_timeout
+        while not self.wait_for_host(0.5):
+            if self._stop.is_set() or time.monotonic() > deadline:
+                return
+        for entity in ("atom", "trace"):
+            try:
+                self.projector.collection(entity)  # type: ignore[arg-type]
+            except PegasMemoryError as exc:  # the first call that needs it reports it
+                log.info("could not create the %s collection yet: %s", entity, exc)
+                return
 
     def host_starting(self) -> str | None:
         """Why the engine host does not serve yet (it is starting), or None when it serves or
@@ -215,5 +246,7 @@ class ProjectionRuntime:
 
     def close(self) -> None:
         self.stop_worker_thread()
+        if self._prewarm is not None:  # it stops at the next check; a graph start ends first
+            self._prewarm.join(30.0)
         for lazy in (self.vectors, self.graph, self.embedder):
             lazy.close()

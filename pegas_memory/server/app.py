@@ -40,7 +40,7 @@ def build_server(settings: Settings) -> Server:
         await anyio.to_thread.run_sync(functools.partial(service.open, strict=False))
         service.start_background()
         # The engine host starts now, in the background, not on the first call that needs it.
-        await anyio.to_thread.run_sync(service.runtime.prewarm)
+        await anyio.to_thread.run_sync(functools.partial(service.runtime.prewarm, engines=True))
         try:
             yield service
         finally:
