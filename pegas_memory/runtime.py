@@ -22,6 +22,7 @@ from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
 from pegas_memory.embedding import CachedEmbedder, build_embedder
 from pegas_memory.errors import BackendUnavailable, PegasMemoryError
+from pegas_memory.host import client as host_client
 from pegas_memory.memgraph_store import GraphStore, build_graph_store
 from pegas_memory.outbox.projection import Projector, Target
 from pegas_memory.outbox.selfcheck import SliceMonitor
@@ -133,6 +134,7 @@ class ProjectionRuntime:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._optimized_at: dict[str, int] = {}
+        self._prewarm: threading.Thread | None = None
         self.monitor = SliceMonitor(self)
 
     def prune_orphans(self) -> None:
@@ -170,6 +172,74 @@ class ProjectionRuntime:
                 built.append(name)
         return built
 
+    # ------------------------------------------------------------------ the engine host
+    @property
+    def uses_host(self) -> bool:
+        """Whether the vector slice or the embedder is served by the data dir's engine host."""
+        return self.settings.shares_vectors or self.settings.shares_embedder
+
+    def prewarm(self, *, engines: bool = False) -> None:
+        """Begin reaching (or starting) the engine host now, in the background, so the first
+        call that needs it rarely waits. Returns at once; does nothing without the host.
+
+        With `engines` (serve, at startup) a thread also opens the graph slice and, once the
+        host serves, creates the vector collections: a FalkorDB start or a new collection
+        costs seconds on a busy machine, which the first search or stats would otherwise pay
+        within its time limit."""
+        if engines and self._prewarm is None:
+            self._prewarm = threading.Thread(
+                target=self._warm_engines, name="pegas-prewarm", daemon=True
+            )
+            self._prewarm.start()
+        for lazy, shared in (
+            (self.vectors, self.settings.shares_vectors),
+            (self.embedder, self.settings.shares_embedder),
+        ):
+            if shared:
+                try:
+                    lazy.get()
+                except BackendUnavailable as exc:  # reported again by the call that needs it
+                    log.warning("could not prepare %s: %s", lazy.name, exc)
+
+    def _warm_engines(self) -> None:
+        if self._stop.is_set():
+            return
+        try:
+            self.graph.get()
+        except BackendUnavailable as exc:  # the first call that needs it retries and reports
+            log.info("the graph slice is not ready yet: %s", exc)
+        if not self.settings.shares_vectors:
+            return  # in-process or server vectors: opened by the worker, as before
+        deadline = time.monotonic() + self.settings.host_start_timeout
+        while not self.wait_for_host(0.5):
+            if self._stop.is_set() or time.monotonic() > deadline:
+                return
+        for entity in ("atom", "trace"):
+            try:
+                self.projector.collection(entity)  # type: ignore[arg-type]
+            except PegasMemoryError as exc:  # the first call that needs it reports it
+                log.info("could not create the %s collection yet: %s", entity, exc)
+                return
+
+    def host_starting(self) -> str | None:
+        """Why the engine host does not serve yet (it is starting), or None when it serves or
+        is not used. Never waits beyond a just-opened client's half-second to connect."""
+        if not self.uses_host:
+            return None
+        self.prewarm()
+        client = host_client.current(self.settings)
+        if client is None or client.settled():
+            return None
+        return client.state()
+
+    def wait_for_host(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the engine host to serve (True at once without it)."""
+        if not self.uses_host:
+            return True
+        self.prewarm()
+        client = host_client.current(self.settings)
+        return client is None or client.wait_ready(timeout)
+
     # ------------------------------------------------------------------ embedded worker
     def start_worker_thread(self) -> None:
         """Drain the outbox in the background of this process (embedded default)."""
@@ -190,15 +260,21 @@ class ProjectionRuntime:
                     log.info("not draining the outbox here: %s", exc)
                     self._stop.wait(RETRY_AFTER_SECONDS)
                     continue
+            # With the engine host, every process projects; while the host starts, wait for it
+            # instead of claiming events only to record an outage and delay them.
+            if not self.wait_for_host(1.0):
+                continue
             self.monitor.tick()  # at start: a slice lost or damaged while we were down
             self.worker("embedded-worker").run(self._stop, idle=self.monitor.tick)
 
     @property
     def projecting_here(self) -> bool:
         """Whether this process's embedded worker is draining the outbox (it holds the
-        embedded vector store, or the vector slice is a server)."""
+        embedded vector store, the engine host serves it to every process, or the vector
+        slice is a server)."""
         alive = self._thread is not None and self._thread.is_alive()
-        return alive and (not self.settings.vectors_embedded or self.vectors.ready)
+        s = self.settings
+        return alive and (not s.vectors_embedded or s.shares_vectors or self.vectors.ready)
 
     def stop_worker_thread(self, timeout: float = 30.0) -> None:
         self._stop.set()
@@ -210,5 +286,7 @@ class ProjectionRuntime:
         # The worker is a daemon thread and its claims are transactional: a stopping process
         # waits for it only briefly (it may be inside a drain, or opening an engine).
         self.stop_worker_thread(timeout=1.0)
+        if self._prewarm is not None:  # it stops at the next check; serve's exit is bounded anyway
+            self._prewarm.join(2.0)
         for lazy in (self.vectors, self.graph, self.embedder):
             lazy.close()

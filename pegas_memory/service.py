@@ -324,6 +324,9 @@ class MemoryService:
         projection only means the rows show up in dense results a moment later."""
         if not ids or not self.runtime.projecting_here:
             return
+        # A cold engine host first (bounded like any call that needs it): its projection can
+        # only start once the host serves.
+        self.runtime.wait_for_host(self.settings.tool_timeout / 2)
         deadline = time.monotonic() + timeout
         while True:
             with self.db.connection() as conn:

@@ -57,7 +57,10 @@ def slice_stats(settings: Settings, runtime: ProjectionRuntime) -> list[SliceSta
     except PegasMemoryError:
         check = None
     vec_backend = "qdrant-edge (embedded)" if s.vectors_embedded else "qdrant server"
+    starting = runtime.host_starting() if s.shares_vectors else None
     try:
+        if starting:  # stats never wait for the engine host
+            raise BackendUnavailable(starting)
         index = runtime.vectors.get()
         name = vector_collection(runtime, "atom")
         try:

@@ -25,6 +25,7 @@ import pytest
 from mcp import Client
 
 from pegas_memory.config import load_settings
+from pegas_memory.host import locks
 from pegas_memory.host.control import host_status, stop_host
 from pegas_memory.host.paths import host_paths
 from pegas_memory.procs import pid_alive
@@ -202,6 +203,55 @@ async def test_four_sessions_and_killing_any_one_leaves_the_others_working(
             await _recovers_within(survivors[1:], atom_id, query, 2.0)
 
 
+async def test_a_store_on_a_cold_host_is_found_by_meaning_at_once(data_dir: Path) -> None:
+    """Read your writes with the host: on a fresh data dir the serve starts the host, a store
+    made at once waits for it and for its own projection, so the very next dense search (in
+    another language) finds it, with no warning."""
+    with anyio.fail_after(240):
+        async with sessions(data_dir, 1) as (session,):
+            atom_id = await session.store("Эйфелева башня была построена в 1889 году в Париже.")
+            found = await session.dense("When was the Eiffel Tower in Paris built?")
+            assert found["warnings"] == []
+            assert atom_id in [hit["id"] for hit in found["hits"]]
+
+
+async def test_stats_and_search_do_not_wait_for_a_host_that_is_starting(data_dir: Path) -> None:
+    """Only the engines need the host: while it cannot start (this test holds `start.lock`, as
+    a process busy starting it would), memory_stats answers at once with the vector slice
+    'starting', and a search answers within the tool's limit with the dense arm 'starting'
+    in its warnings. Once the lock is free the host starts and both are whole again."""
+    paths = host_paths(data_dir)
+    paths.directory.mkdir(parents=True)
+    env = {**_env(data_dir), "PEGAS_TOOL_TIMEOUT": "6"}
+    with anyio.fail_after(240):
+        fd = locks.try_lock(paths.start_lock)
+        assert fd is not None
+        try:
+            async with Client(server_params(env)) as client:
+                stats = structured(await client.call_tool("memory_stats", {}))
+                (vector,) = [s for s in stats["slices"] if s["name"] == "vector"]
+                assert not vector["available"] and "starting" in vector["detail"], vector
+                start = time.monotonic()
+                found = structured(await client.call_tool("memory_search", {"query": "anything"}))
+                assert time.monotonic() - start < 6
+                assert any("starting" in w for w in found["warnings"]), found
+                assert "lexical" in found["arms"]["atom"]
+
+                locks.unlock(fd)
+                fd = None
+                for _ in range(600):
+                    stats = structured(await client.call_tool("memory_stats", {}))
+                    (vector,) = [s for s in stats["slices"] if s["name"] == "vector"]
+                    if vector["available"]:
+                        break
+                    await anyio.sleep(0.1)
+                assert vector["available"], vector
+                found = structured(await client.call_tool("memory_search", {"query": "x"}))
+                assert found["warnings"] == []
+        finally:
+            locks.unlock(fd)
+
+
 async def test_cli_search_beside_a_running_serve_has_the_dense_arm(data_dir: Path) -> None:
     fact, query = FACTS[1]
     with anyio.fail_after(240):
@@ -251,15 +301,10 @@ async def test_serve_http_offers_the_same_tools(data_dir: Path) -> None:
                 assert {"memory_store", "memory_search", "memory_stats"} <= tools
                 fact, query = FACTS[2]
                 stored = structured(await client.call_tool("memory_store", {"claim": fact}))
-                # The first store can return before the host has started (it waits for its
-                # own projection only once the vector slice is open), so poll briefly.
-                for _ in range(100):
-                    found = structured(
-                        await client.call_tool("memory_search", {"query": query, "preset": "dense"})
-                    )
-                    if stored["id"] in [hit["id"] for hit in found["hits"]]:
-                        break
-                    await anyio.sleep(0.2)
+                # The store waits for the host and for its own projection: no polling.
+                found = structured(
+                    await client.call_tool("memory_search", {"query": query, "preset": "dense"})
+                )
                 assert found["warnings"] == []
                 assert stored["id"] in [hit["id"] for hit in found["hits"]]
     finally:

@@ -8,6 +8,13 @@ the host dies, the thread sees EOF at once and reconnects, waiting up to
 `start.lock`, so concurrent survivors start one). Calls use a small pool of other connections; a
 call whose connection broke is sent again once after the reconnect (every op is idempotent: an
 upsert, a delete, a read).
+
+Reaching the host happens in that thread too, never in the caller: `open` returns at once, so
+building a remote index or embedder (and a process-wide lock around it) never waits for a cold
+host (2 to 5 s, more on a busy machine). A call made before the host answers waits at most
+`wait_seconds` (half a tool's time limit, so the tool still answers in time) and then raises
+`BackendUnavailable` saying the host is *starting*: the search reports its dense arm, the stats
+their vector slice, as starting instead of the whole call failing.
 """
 
 from __future__ import annotations
@@ -30,6 +37,13 @@ log = logging.getLogger(__name__)
 
 _CONNECT_TIMEOUT = 2.0
 _POLL = 0.02
+_RETRY_START_SECONDS = 1.0  # after a failed start, the background thread tries again this soon
+
+
+def call_wait_seconds(settings: Settings) -> float:
+    """How long a call waits for a host that is still starting: half a tool's time limit (the
+    tool then still answers, with that engine reported as starting), at most the start timeout."""
+    return max(0.0, min(settings.host_start_timeout, settings.tool_timeout / 2))
 
 
 class HostClient:
@@ -41,6 +55,10 @@ class HostClient:
         self._start_timeout = settings.host_start_timeout
         self._takeover = settings.host_takeover_seconds
         self._call_timeout = settings.host_call_timeout
+        self.wait_seconds = call_wait_seconds(settings)
+        self._ready = threading.Event()  # a lease is held: the host serves
+        self._error: str | None = None  # why the last attempt to reach the host failed
+        self._opened_at = time.monotonic()
         self._pool: list[socket.socket] = []
         self._pool_lock = threading.Lock()
         self._reconnect_lock = threading.Lock()
@@ -51,13 +69,58 @@ class HostClient:
 
     # ------------------------------------------------------------------ lifecycle
     def open(self) -> HostClient:
-        """Reach the host (starting it if none runs) and take the lease."""
-        self._reconnect()
+        """Start reaching the host (starting it if none runs) in the background; returns at once."""
+        self._opened_at = time.monotonic()
         self._lease_thread = threading.Thread(
-            target=self._watch_lease, name="pegas-host-lease", daemon=True
+            target=self._run, name="pegas-host-lease", daemon=True
         )
         self._lease_thread.start()
         return self
+
+    def _run(self) -> None:
+        while not self.closed:
+            try:
+                self._reconnect()
+                break
+            except (BackendUnavailable, OSError) as exc:
+                self._error = str(exc)
+                log.warning("could not reach the engine host: %s; retrying", exc)
+                self._closed.wait(_RETRY_START_SECONDS)
+        self._watch_lease()
+
+    @property
+    def ready(self) -> bool:
+        """Whether the host serves this process now (a lease is held)."""
+        return self._ready.is_set()
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the host to serve; whether it does."""
+        return self._ready.wait(max(0.0, timeout))
+
+    def settled(self, grace: float = 0.5) -> bool:
+        """Whether the host serves, giving a client opened under `grace` seconds ago the rest
+        of that time to connect to a host that already runs (milliseconds), never longer."""
+        left = grace - (time.monotonic() - self._opened_at)
+        return self.wait_ready(left) if left > 0 else self.ready
+
+    def state(self) -> str:
+        """One line for the stats and warnings: serving, starting (for how long), or why not."""
+        if self.ready:
+            return f"the engine host of {self.config.data_dir} is serving"
+        return self._not_ready_message()
+
+    def _not_ready_message(self) -> str:
+        elapsed = time.monotonic() - self._opened_at
+        if self._error:
+            return (
+                f"the engine host of {self.config.data_dir} is starting again after a failed "
+                f"start ({self._error}); try again in a few seconds"
+            )
+        return (
+            f"the engine host of {self.config.data_dir} is starting ({elapsed:.1f} s so far; a "
+            f"cold start loads the engines in 2 to 5 s): try again in a few seconds, "
+            f"its log is {self.paths.log}"
+        )
 
     def close(self) -> None:
         self._closed.set()
@@ -76,14 +139,25 @@ class HostClient:
         return self._closed.is_set()
 
     # ------------------------------------------------------------------ calls
-    def call(self, op: str, args: dict[str, Any], *, timeout: float | None = -1.0) -> Any:
+    def call(
+        self,
+        op: str,
+        args: dict[str, Any],
+        *,
+        timeout: float | None = -1.0,
+        wait: float | None = None,
+    ) -> Any:
         """Run `op` in the host; raises what the host raised, BackendUnavailable if unreachable.
 
-        `timeout` -1 means `host_call_timeout`; None waits for ever (optimize)."""
+        `timeout` -1 means `host_call_timeout`; None waits for ever (optimize). A host that is
+        still starting is waited for `wait` seconds (None: `wait_seconds`), then this raises
+        BackendUnavailable saying it is starting."""
         if self.closed:
             raise BackendUnavailable(
                 "the connection to the engine host was closed; build a new index or embedder"
             )
+        if not self.wait_ready(self.wait_seconds if wait is None else wait):
+            raise BackendUnavailable(self._not_ready_message())
         limit = self._call_timeout if timeout == -1.0 else timeout
         for attempt in (1, 2):
             sock: socket.socket | None = None
@@ -153,10 +227,15 @@ class HostClient:
                 return
             if self._lease is not None and self._lease_alive(self._lease):
                 return
-            lease = self._wait_for_host(self._takeover)
+            self._ready.clear()
+            # Wait for a takeover only when a host or its standby is there to take over: on a
+            # cold start nothing holds their locks and the host is started at once.
+            lease = self._wait_for_host(self._takeover if self._host_expected() else 0)
             if lease is None:
                 self._start_host()
                 lease = self._wait_for_host(self._start_timeout)
+            if lease is None and self.closed:
+                return  # closed while the host was starting: nobody waits for it any more
             if lease is None:
                 raise BackendUnavailable(
                     f"the engine host of {self.config.data_dir} did not start within "
@@ -168,6 +247,17 @@ class HostClient:
                 with contextlib.suppress(OSError):
                     old.shutdown(socket.SHUT_RDWR)
                 old.close()
+            self._error = None
+            self._ready.set()
+
+    def _host_expected(self) -> bool:
+        """Whether a host serves or is about to: the active host or a standby holds its lock.
+        (The kernel releases a dead holder's flock, so this cannot be fooled by a crash.)"""
+        if not self.paths.directory.is_dir():
+            return False  # no host ever ran on this data dir
+        return locks.is_locked(self.paths.active_lock) or locks.is_locked(
+            self.paths.directory / "standby.lock"
+        )
 
     def _wait_for_host(self, seconds: float) -> socket.socket | None:
         deadline = time.monotonic() + seconds
@@ -195,7 +285,7 @@ class HostClient:
             log.info("starting the engine host of %s", self.config.data_dir)
             proc = spawn_host(self.config, self.paths, standby=False)
             deadline = time.monotonic() + self._start_timeout
-            while time.monotonic() < deadline:
+            while time.monotonic() < deadline and not self.closed:
                 if self.paths.socket.exists():
                     probe = self._wait_for_host(0)
                     if probe is not None:
@@ -237,6 +327,7 @@ class HostClient:
             if data:
                 continue
             log.info("the engine host went away; reconnecting")
+            self._ready.clear()
             self._drop_pool()
             try:
                 self._reconnect()
@@ -250,7 +341,8 @@ _clients_lock = threading.Lock()
 
 
 def acquire(settings: Settings) -> HostClient:
-    """The process's client of `settings.data_dir`'s host, opened on first use."""
+    """The process's client of `settings.data_dir`'s host, opened on first use. Never waits for
+    the host (the client reaches it in its own thread), so this lock is held only briefly."""
     key = str(settings.data_dir)
     with _clients_lock:
         entry = _clients.get(key)
@@ -260,6 +352,13 @@ def acquire(settings: Settings) -> HostClient:
         client = HostClient(settings).open()
         _clients[key] = (client, 1)
         return client
+
+
+def current(settings: Settings) -> HostClient | None:
+    """The process's open client of `settings.data_dir`'s host, if something acquired it."""
+    with _clients_lock:
+        entry = _clients.get(str(settings.data_dir))
+    return entry[0] if entry is not None and not entry[0].closed else None
 
 
 def release(client: HostClient) -> None:

@@ -232,9 +232,10 @@ class Searcher:
     def dense_arm(self, query: str, entity: Entity, flt: SearchFilter, k: int = POOL) -> ArmResult:
         """Nearest neighbours in the vector slice; the weight follows the best cosine."""
         embedder = self.runtime.embedder.get()
+        # The query first: an Ollama embedder needs no engine host, which may still be starting.
+        vector = embedder.embed_query(query)
         index = self.runtime.vectors.get()
         name = self.runtime.projector.collection(entity)
-        vector = embedder.embed_query(query)
         found = index.search(name, vector, k=k, where=flt.vector_filter(entity), with_payload=False)
         hits = [ArmHit(h.id, h.score) for h in found]
         if not hits:

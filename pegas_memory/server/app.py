@@ -42,6 +42,8 @@ def build_server(settings: Settings, problem: SettingsProblem | None = None) -> 
         service.settings_problem = problem
         await anyio.to_thread.run_sync(functools.partial(service.open, strict=False))
         service.start_background()
+        # The engine host starts now, in the background, not on the first call that needs it.
+        await anyio.to_thread.run_sync(functools.partial(service.runtime.prewarm, engines=True))
         try:
             yield service
         finally:
