@@ -313,5 +313,7 @@ def test_per_tool_time_limit(embedded_pg: EmbeddedPostgres, tmp_path: Path) -> N
             result = server.call("memory_ingest", source, timeout=20)
             assert not result.is_error, result_text(result)
             assert '"finished": false' in result_text(result), result_text(result)
-            # The server is still serving (the first stats opens the slices: allow a retry).
-            assert any(not server.call("memory_stats", {}).is_error for _ in range(5))
+            # The server is still serving: stats never waits for the engines (they are prewarmed
+            # at start, and a slice still starting is reported as such).
+            stats = server.call("memory_stats", {})
+            assert not stats.is_error, result_text(stats)
