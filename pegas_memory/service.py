@@ -7,19 +7,18 @@ results of pegas_memory.models. It is synchronous; the MCP layer runs it in work
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
 from threadpoolctl import threadpool_limits
 
+from pegas_memory import service_store
 from pegas_memory.code_memory.index import CodeMemory, StoreCodeResult
 from pegas_memory.code_memory.query import CodeGraphResult, CodeSearchResult
-from pegas_memory.code_memory.query_ops import drop_repo, resolve_citation
+from pegas_memory.code_memory.query_ops import drop_repo
 from pegas_memory.code_memory.requests import CodeReadRequest
 from pegas_memory.code_memory.results import CodeReadResult
 from pegas_memory.config import Settings
@@ -28,13 +27,7 @@ from pegas_memory.curation.gaps import add_gap, list_gaps
 from pegas_memory.curation.verify import Verifier
 from pegas_memory.db.pool import Database
 from pegas_memory.db.repo import (
-    AtomInput,
-    DocumentInput,
-    add_citation,
-    insert_atom,
-    insert_trace,
     stats,
-    upsert_document,
 )
 from pegas_memory.distill.llm import OllamaChat
 from pegas_memory.distill.offline import OfflineDistiller
@@ -43,8 +36,6 @@ from pegas_memory.distill.types import Distiller
 from pegas_memory.errors import BackendUnavailable, InvalidInput, SettingsProblem
 from pegas_memory.ingest.pipeline import IngestPipeline, Progress
 from pegas_memory.models import (
-    ATOM_TYPES,
-    TRACE_KINDS,
     CodeCitationIn,
     ContextResult,
     DatabaseInfo,
@@ -81,20 +72,14 @@ from pegas_memory.search.context import (
 )
 from pegas_memory.search.hybrid import Searcher
 from pegas_memory.service_inputs import (
-    MAX_CLAIM_CHARS,
-    MAX_METADATA_CHARS,
-    MAX_TAG_CHARS,
-    MAX_TAGS,
     clean_text,
 )
 from pegas_memory.service_jobs import JobService
-from pegas_memory.service_queries import Q
+from pegas_memory.service_store import STORE_WAIT_SECONDS
 from pegas_memory.service_views import slice_stats, to_hit
-from pegas_memory.text import raw_hash
 
 log = logging.getLogger(__name__)
 
-STORE_WAIT_SECONDS = 3.0  # memory_store waits at most this long for its own projection
 INGEST_WAIT_SECONDS = 10.0  # and memory_ingest for its atoms' (their vectors are cached)
 
 
@@ -216,124 +201,28 @@ class MemoryService:
         """Store one typed atom (scope knowledge) or one episodic trace (scope episodic);
         `cite_code` names the code symbol the atom rests on (a re-index that removes it marks
         the atom stale)."""
-        limit = self.settings.max_argument_chars
-        claim = clean_text(claim, "claim", MAX_CLAIM_CHARS, required=True)
-        content = clean_text(content or "", "content", limit, required=False)
-        metadata = dict(metadata or {})
-        try:
-            meta_json = json.dumps(metadata, ensure_ascii=False)
-        except (TypeError, ValueError) as exc:
-            raise InvalidInput(f"metadata is not JSON-serialisable: {exc}") from exc
-        clean_text(meta_json, "metadata", MAX_METADATA_CHARS, required=False)
-
-        if scope == "episodic":
-            if cite_code is not None:
-                raise InvalidInput("cite_code applies to knowledge atoms, not episodic traces")
-            kind = trace_kind or "observation"
-            if kind not in TRACE_KINDS:
-                raise InvalidInput(f"trace_kind must be one of {', '.join(TRACE_KINDS)}")
-            text = claim if not content else f"{claim}\n\n{content}"
-            with self.db.transaction() as conn:
-                trace_id = insert_trace(conn, kind, text, session_id=session_id, metadata=metadata)
-            self._await_projection("trace", [trace_id])
-            return StoreResult(
-                id=trace_id,
-                scope="episodic",
-                created=True,
-                message=f"stored {kind} trace {trace_id}",
-            )
-        if scope != "knowledge":
-            raise InvalidInput("scope must be 'knowledge' (curated atoms) or 'episodic' (traces)")
-        if type not in ATOM_TYPES:
-            raise InvalidInput(f"type must be one of {', '.join(ATOM_TYPES)}; got {type!r}")
-        if confidence is not None and not 0.0 <= confidence <= 1.0:
-            raise InvalidInput("confidence must be between 0 and 1")
-        if len(tags) > MAX_TAGS:
-            raise InvalidInput(f"at most {MAX_TAGS} tags")
-        clean_tags = tuple(
-            sorted({clean_text(t, "tag", MAX_TAG_CHARS, required=True).strip() for t in tags})
-        )
-        if topic is not None:
-            topic = clean_text(topic, "topic", 200, required=True).strip()
-        if source is not None:
-            source = clean_text(source, "source", 2_000, required=True).strip()
-        locator = clean_text(locator or "", "locator", 500, required=False)
-        quote = clean_text(quote or "", "quote", 20_000, required=False)
-
-        atom = AtomInput(
+        return service_store.store(
+            self,
+            claim,
             type=type,
-            claim=claim,
             content=content,
-            confidence=0.5 if confidence is None else confidence,
+            confidence=confidence,
             topic=topic,
-            tags=clean_tags,
-            source=source or "agent",
+            tags=tags,
             metadata=metadata,
-        )
-        with self.db.transaction() as conn:
-            doc_id = None
-            if source:
-                kind = "web" if source.startswith(("http://", "https://")) else "agent"
-                doc_id, _ = upsert_document(
-                    conn,
-                    DocumentInput(
-                        kind=kind, uri=source, content_hash=raw_hash(source), title=source[:200]
-                    ),
-                )
-            atom_id, created = insert_atom(conn, atom)
-            if doc_id is not None:
-                add_citation(conn, atom_id, doc_id=doc_id, locator=locator, quote=quote or claim)
-            cited = None
-            if cite_code is not None:
-                cited = resolve_citation(conn, cite_code)
-                add_citation(
-                    conn,
-                    atom_id,
-                    code_symbol_id=cited.symbol_id,
-                    locator=cited.locator,
-                    quote=quote or claim,
-                )
-            row = conn.execute(Q.atom_status, (atom_id,)).fetchone()
-        status = row["status"] if row else None
-        if created:
-            self._await_projection("atom", [atom_id])
-            message = f"stored {type} atom {atom_id} (status {status})"
-        else:
-            message = f"an atom with the same content already exists: {atom_id}" + (
-                "; the source was added to its citations" if doc_id else ""
-            )
-        return StoreResult(
-            id=atom_id,
-            scope="knowledge",
-            created=created,
-            duplicate_of=None if created else atom_id,
-            status=status,
-            document_id=doc_id,
-            code_symbol_id=cited.symbol_id if cited else None,
-            code_locator=cited.locator if cited else None,
-            message=message
-            + (f"; cites {cited.qualified_name} ({cited.locator})" if cited else ""),
+            source=source,
+            locator=locator,
+            quote=quote,
+            scope=scope,
+            trace_kind=trace_kind,
+            session_id=session_id,
+            cite_code=cite_code,
         )
 
     def _await_projection(
         self, entity: str, ids: Sequence[int], timeout: float = STORE_WAIT_SECONDS
     ) -> None:
-        """Read your writes: when this process projects the outbox itself, wait (briefly) until
-        these new rows are in the vector and graph slices, so a search right after a store or an
-        ingest finds them by meaning too, across languages. Bounded by `timeout`; a slower
-        projection only means the rows show up in dense results a moment later."""
-        if not ids or not self.runtime.projecting_here:
-            return
-        # A cold engine host first (bounded like any call that needs it): its projection can
-        # only start once the host serves.
-        self.runtime.wait_for_host(self.settings.tool_timeout / 2)
-        deadline = time.monotonic() + timeout
-        while True:
-            with self.db.connection() as conn:
-                waiting = pending_events(conn, [entity], ids)
-            if not waiting or time.monotonic() > deadline:
-                return
-            time.sleep(0.02)
+        service_store.await_projection(self, entity, ids, timeout)
 
     # ------------------------------------------------------------------ memory_ingest
     def ingest(self, request: IngestRequest, *, progress: Progress | None = None) -> IngestResult:

@@ -1,0 +1,180 @@
+"""memory_store: one typed atom or one episodic trace, checked, written in one transaction, and
+visible to every search arm when the call returns (read your writes).
+
+Apart from `service` for size: `MemoryService.store` delegates here with the same arguments.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pegas_memory.code_memory.query_ops import resolve_citation
+from pegas_memory.db.repo import (
+    AtomInput,
+    DocumentInput,
+    add_citation,
+    insert_atom,
+    insert_trace,
+    upsert_document,
+)
+from pegas_memory.errors import InvalidInput
+from pegas_memory.models import ATOM_TYPES, TRACE_KINDS, CodeCitationIn, StoreResult
+from pegas_memory.outbox.worker import pending_events
+from pegas_memory.service_inputs import (
+    MAX_CLAIM_CHARS,
+    MAX_METADATA_CHARS,
+    MAX_TAG_CHARS,
+    MAX_TAGS,
+    clean_text,
+)
+from pegas_memory.service_queries import Q
+from pegas_memory.text import raw_hash
+
+if TYPE_CHECKING:
+    from pegas_memory.service import MemoryService
+
+STORE_WAIT_SECONDS = 3.0  # memory_store waits at most this long for its own projection
+
+
+def store(
+    svc: MemoryService,
+    claim: str,
+    *,
+    type: str = "fact",
+    content: str = "",
+    confidence: float | None = None,
+    topic: str | None = None,
+    tags: Sequence[str] = (),
+    metadata: Mapping[str, Any] | None = None,
+    source: str | None = None,
+    locator: str = "",
+    quote: str = "",
+    scope: str = "knowledge",
+    trace_kind: str | None = None,
+    session_id: str | None = None,
+    cite_code: CodeCitationIn | None = None,
+) -> StoreResult:
+    """Store one typed atom (scope knowledge) or one episodic trace (scope episodic);
+    `cite_code` names the code symbol the atom rests on (a re-index that removes it marks
+    the atom stale)."""
+    limit = svc.settings.max_argument_chars
+    claim = clean_text(claim, "claim", MAX_CLAIM_CHARS, required=True)
+    content = clean_text(content or "", "content", limit, required=False)
+    metadata = dict(metadata or {})
+    try:
+        meta_json = json.dumps(metadata, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"metadata is not JSON-serialisable: {exc}") from exc
+    clean_text(meta_json, "metadata", MAX_METADATA_CHARS, required=False)
+
+    if scope == "episodic":
+        if cite_code is not None:
+            raise InvalidInput("cite_code applies to knowledge atoms, not episodic traces")
+        kind = trace_kind or "observation"
+        if kind not in TRACE_KINDS:
+            raise InvalidInput(f"trace_kind must be one of {', '.join(TRACE_KINDS)}")
+        text = claim if not content else f"{claim}\n\n{content}"
+        with svc.db.transaction() as conn:
+            trace_id = insert_trace(conn, kind, text, session_id=session_id, metadata=metadata)
+        svc._await_projection("trace", [trace_id])
+        return StoreResult(
+            id=trace_id,
+            scope="episodic",
+            created=True,
+            message=f"stored {kind} trace {trace_id}",
+        )
+    if scope != "knowledge":
+        raise InvalidInput("scope must be 'knowledge' (curated atoms) or 'episodic' (traces)")
+    if type not in ATOM_TYPES:
+        raise InvalidInput(f"type must be one of {', '.join(ATOM_TYPES)}; got {type!r}")
+    if confidence is not None and not 0.0 <= confidence <= 1.0:
+        raise InvalidInput("confidence must be between 0 and 1")
+    if len(tags) > MAX_TAGS:
+        raise InvalidInput(f"at most {MAX_TAGS} tags")
+    clean_tags = tuple(
+        sorted({clean_text(t, "tag", MAX_TAG_CHARS, required=True).strip() for t in tags})
+    )
+    if topic is not None:
+        topic = clean_text(topic, "topic", 200, required=True).strip()
+    if source is not None:
+        source = clean_text(source, "source", 2_000, required=True).strip()
+    locator = clean_text(locator or "", "locator", 500, required=False)
+    quote = clean_text(quote or "", "quote", 20_000, required=False)
+
+    atom = AtomInput(
+        type=type,
+        claim=claim,
+        content=content,
+        confidence=0.5 if confidence is None else confidence,
+        topic=topic,
+        tags=clean_tags,
+        source=source or "agent",
+        metadata=metadata,
+    )
+    with svc.db.transaction() as conn:
+        doc_id = None
+        if source:
+            kind = "web" if source.startswith(("http://", "https://")) else "agent"
+            doc_id, _ = upsert_document(
+                conn,
+                DocumentInput(
+                    kind=kind, uri=source, content_hash=raw_hash(source), title=source[:200]
+                ),
+            )
+        atom_id, created = insert_atom(conn, atom)
+        if doc_id is not None:
+            add_citation(conn, atom_id, doc_id=doc_id, locator=locator, quote=quote or claim)
+        cited = None
+        if cite_code is not None:
+            cited = resolve_citation(conn, cite_code)
+            add_citation(
+                conn,
+                atom_id,
+                code_symbol_id=cited.symbol_id,
+                locator=cited.locator,
+                quote=quote or claim,
+            )
+        row = conn.execute(Q.atom_status, (atom_id,)).fetchone()
+    status = row["status"] if row else None
+    if created:
+        svc._await_projection("atom", [atom_id])
+        message = f"stored {type} atom {atom_id} (status {status})"
+    else:
+        message = f"an atom with the same content already exists: {atom_id}" + (
+            "; the source was added to its citations" if doc_id else ""
+        )
+    return StoreResult(
+        id=atom_id,
+        scope="knowledge",
+        created=created,
+        duplicate_of=None if created else atom_id,
+        status=status,
+        document_id=doc_id,
+        code_symbol_id=cited.symbol_id if cited else None,
+        code_locator=cited.locator if cited else None,
+        message=message + (f"; cites {cited.qualified_name} ({cited.locator})" if cited else ""),
+    )
+
+
+def await_projection(
+    svc: MemoryService, entity: str, ids: Sequence[int], timeout: float = STORE_WAIT_SECONDS
+) -> None:
+    """Read your writes: when this process projects the outbox itself, wait (briefly) until
+    these new rows are in the vector and graph slices, so a search right after a store or an
+    ingest finds them by meaning too, across languages. Bounded by `timeout`; a slower
+    projection only means the rows show up in dense results a moment later."""
+    if not ids or not svc.runtime.projecting_here:
+        return
+    # A cold engine host first (bounded like any call that needs it): its projection can
+    # only start once the host serves.
+    svc.runtime.wait_for_host(svc.settings.tool_timeout / 2)
+    deadline = time.monotonic() + timeout
+    while True:
+        with svc.db.connection() as conn:
+            waiting = pending_events(conn, [entity], ids)
+        if not waiting or time.monotonic() > deadline:
+            return
+        time.sleep(0.02)
