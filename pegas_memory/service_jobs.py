@@ -20,6 +20,7 @@ import gc
 import hashlib
 import json
 import logging
+import secrets
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
@@ -28,7 +29,7 @@ from pegas_memory import jobs
 from pegas_memory.code_memory.index import StoreCodeResult
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
-from pegas_memory.errors import InvalidInput, PegasMemoryError
+from pegas_memory.errors import IngestError, InvalidInput, PegasMemoryError
 from pegas_memory.jobs import Handler, JobCancelled, JobContext, JobInfo, JobReleased, JobRunner
 from pegas_memory.models import ForgetResult, IngestResult
 from pegas_memory.outbox.reconcile import rebuild
@@ -97,6 +98,9 @@ class JobService:
         self._runner: JobRunner | None = None
         self._stop = threading.Event()
         self._starter: threading.Thread | None = None
+        # Passwords of encrypted PDFs never reach pm_job.args (a table any operator can read):
+        # they stay in this process, keyed by a random reference stored in their place.
+        self._secrets: dict[str, str] = {}
 
     # ------------------------------------------------------------------ handlers
     def handlers(self) -> dict[str, Handler]:
@@ -107,7 +111,7 @@ class JobService:
         }
 
     def _ingest(self, args: dict[str, Any], ctx: JobContext) -> dict[str, Any]:
-        requests = [IngestRequest.model_validate(s) for s in args.get("sources") or []]
+        requests = [self._with_password(s) for s in args.get("sources") or []]
         if not requests:
             raise InvalidInput("an ingest job needs at least one source")
         n = len(requests)
@@ -238,8 +242,29 @@ class JobService:
             raise InvalidInput(
                 f"at most {MAX_BATCH_SOURCES} sources per call; split the list into batches"
             )
-        sources = [r.model_dump(mode="json") for r in requests]
+        sources = []
+        for r in requests:
+            item = r.model_dump(mode="json", exclude={"password"})
+            if r.password is not None:
+                ref = secrets.token_hex(16)
+                self._secrets[ref] = r.password
+                item["password_ref"] = ref
+            sources.append(item)
         return self.submit("ingest", {"sources": sources})
+
+    def _with_password(self, item: dict[str, Any]) -> IngestRequest:
+        """The request of one queued source, its password taken back from this process."""
+        item = dict(item)
+        ref = item.pop("password_ref", None)
+        if ref is None:
+            return IngestRequest.model_validate(item)
+        password = self._secrets.get(str(ref))
+        if password is None:
+            raise IngestError(
+                f"{item.get('source', 'the source')}: the PDF's password was kept only by the "
+                "process that queued this job, which has gone; ingest it again with the password"
+            )
+        return IngestRequest.model_validate({**item, "password": password})
 
     def submit_store_code(self, path: str, repo: str | None = None) -> JobInfo:
         if not path or "\x00" in path:
