@@ -604,3 +604,25 @@ def test_deadline_mid_index_rolls_back_and_leaves_no_transaction(
     # Nothing is left half-done: the same call without a deadline indexes normally.
     result = code.store_code(str(repo_dir))
     assert result.symbols_total > 0 and result.dependencies > 0
+
+
+def test_store_code_streams_files_instead_of_holding_them(
+    code: CodeMemory, tmp_path: Path
+) -> None:
+    # 24 files of 300 KB (7 MB): a store that kept every file's bytes until resolution would
+    # peak above their sum; streamed (read, hash, drop; read again to extract, drop), the peak
+    # stays near one file plus the small indexes.
+    import tracemalloc
+
+    root = tmp_path / "src" / "big"
+    filler = "# " + "x" * 300_000 + "\n"  # one comment node: cheap to parse under tracemalloc
+    for n in range(24):
+        write(root, f"pkg/m{n}.py", f"def f{n}():\n    return {n}\n{filler}")
+    tracemalloc.start()
+    try:
+        result = code.store_code(str(root))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.files_changed == 24 and result.symbols_total >= 24
+    assert peak < 4_000_000, f"peak {peak:,} bytes while indexing 24 x 300 KB"

@@ -108,14 +108,16 @@ class _IndexCache:
         self._items: OrderedDict[tuple[str, str], FileIndex] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, path: str, digest: str, source: bytes) -> tuple[FileIndex, bool]:
+    def get(self, path: str, digest: str, load: Callable[[], bytes]) -> tuple[FileIndex, bool]:
+        """The index of ``path`` at ``digest``; on a miss ``load`` reads the bytes, which are
+        parsed and dropped (only the FileIndex is kept)."""
         key = (path, digest)
         with self._lock:
             hit = self._items.get(key)
             if hit is not None:
                 self._items.move_to_end(key)
                 return hit, True
-        index = extract_file(path, source)
+        index = extract_file(path, load())
         with self._lock:
             self._items[key] = index
             while len(self._items) > self._size:
@@ -141,11 +143,19 @@ class _Target:
         return "" if rel == "." else rel
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class _Source:
+    """A file of the scope, hashed when listed; its bytes are not kept (files are streamed: read
+    to hash, read again only when extracted, then dropped). A file rewritten between the two
+    reads is extracted from its new bytes under the old digest, so the next index sees a
+    changed hash and extracts it once more."""
+
     rel: str
-    data: bytes
+    path: Path
     digest: str
+
+    def read(self) -> bytes:
+        return self.path.read_bytes()
 
 
 class CodeMemory:
@@ -325,7 +335,7 @@ class CodeMemory:
                     f"{target.scope} has {len(data):,} bytes, over the {self.max_file_bytes:,} "
                     "bytes a source file may have"
                 )
-            return [_Source(target.rel(target.scope), data, raw_hash(data))], 0
+            return [_Source(target.rel(target.scope), target.scope, raw_hash(data))], 0
         sources: list[_Source] = []
         for file in iter_source_files(target.scope, max_file_bytes=self.max_file_bytes):
             if len(sources) % 200 == 0:
@@ -340,7 +350,8 @@ class CodeMemory:
             except OSError as exc:
                 warnings.append(f"{target.rel(file)}: unreadable ({exc.strerror}); skipped")
                 continue
-            sources.append(_Source(target.rel(file), data, raw_hash(data)))
+            sources.append(_Source(target.rel(file), file, raw_hash(data)))
+            del data
         return sources, max(0, _count_source_files(target.scope) - len(sources))
 
     def _ensure_repo(self, conn: Conn, target: _Target) -> int:
@@ -435,7 +446,7 @@ class CodeMemory:
                 data = file.read_bytes()
             except OSError:
                 continue
-            out[rel] = _Source(rel, data, raw_hash(data))
+            out[rel] = _Source(rel, file, raw_hash(data))
             drifted += out[rel].digest != stored[rel]
         if drifted:
             warnings.append(
@@ -463,7 +474,12 @@ class CodeMemory:
         for n, src in enumerate(everything, start=1):
             if n == 1 or n % 50 == 0:
                 say(n, total, f"extracting symbols: file {n} of {len(everything)}")
-            index, _ = self._cache.get(src.rel, src.digest, src.data)
+            try:
+                index, _ = self._cache.get(src.rel, src.digest, src.read)
+            except OSError as exc:
+                # Vanished or unreadable since it was hashed: index it as empty this time.
+                warnings.append(f"{src.rel}: unreadable ({exc.strerror}); indexed as empty")
+                index = extract_file(src.rel, b"")
             indexes[src.rel] = index
             if src.rel in changed_paths and index.has_errors:
                 warnings.append(f"{src.rel}: syntax errors; symbols were recovered partially")
