@@ -438,8 +438,12 @@ def test_python_value_sets_are_bounded(tmp_path: Path) -> None:
     # 600 classes reach one parameter: past MAX_SLOT_VALUES the slot is saturated and the call
     # through it is kept unresolved, not fanned out to 600 guesses; a slot fed 100 external
     # names keeps at most MAX_PER_TAG["x"] of them.
-    from pegas_memory.code_memory.flow_bounds import MAX_PER_TAG, MAX_SLOT_VALUES, UNKNOWN
-    from pegas_memory.code_memory.flow_bounds import bounded_update
+    from pegas_memory.code_memory.flow_bounds import (
+        MAX_PER_TAG,
+        MAX_SLOT_VALUES,
+        UNKNOWN,
+        bounded_update,
+    )
 
     classes = "".join(f"class C{n}:\n    def method(self):\n        pass\n" for n in range(600))
     calls = "".join(f"sink(C{n}())\n" for n in range(600))

@@ -606,9 +606,7 @@ def test_deadline_mid_index_rolls_back_and_leaves_no_transaction(
     assert result.symbols_total > 0 and result.dependencies > 0
 
 
-def test_store_code_streams_files_instead_of_holding_them(
-    code: CodeMemory, tmp_path: Path
-) -> None:
+def test_store_code_streams_files_instead_of_holding_them(code: CodeMemory, tmp_path: Path) -> None:
     # 24 files of 300 KB (7 MB): a store that kept every file's bytes until resolution would
     # peak above their sum; streamed (read, hash, drop; read again to extract, drop), the peak
     # stays near one file plus the small indexes.
