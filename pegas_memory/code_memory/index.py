@@ -33,7 +33,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from pegas_memory.code_memory.graph import resolve
+from pegas_memory.code_memory.graph import affected_files, resolve
 from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.query import CodeGraphResult, CodeQuery, CodeSearchResult, Relation
 from pegas_memory.code_memory.store import (
@@ -521,10 +521,20 @@ class CodeMemory:
         def step(done: int, work: int, message: str) -> None:
             say(len(everything) + done / max(work, 1), total, message)
 
-        deps = resolve(list(indexes.values()), crates=crates, step=step)
+        scope = self._resolution_scope(indexes, changed, deleted, old_by_path)
+        deps = resolve(list(indexes.values()), crates=crates, step=step, only=scope)
         say(len(everything) + 1, total, "writing dependencies")
         wanted = dependency_rows(deps, ids)
         del deps
+        if scope is None:
+            stored_rows = conn.execute(Q.stored_dependencies, (repo,)).fetchall()
+        else:
+            # Only the edges leaving the re-resolved files are compared and rewritten.
+            scoped = sorted(scope | {rel for rel, f in indexes.items() if f.language == "python"})
+            src_ids = [int(r["id"]) for r in conn.execute(Q.symbol_ids_of_paths, (repo, scoped))]
+            keep = set(src_ids)
+            wanted = [d for d in wanted if d.src_id in keep]
+            stored_rows = conn.execute(Q.stored_dependencies_from, (repo, src_ids)).fetchall()
         old_deps = [
             StoredDep(
                 int(r["id"]),
@@ -532,12 +542,33 @@ class CodeMemory:
                 r["line"],
                 r["metadata"] or {},
             )
-            for r in conn.execute(Q.stored_dependencies, (repo,)).fetchall()
+            for r in stored_rows
         ]
         dep_plan = plan_dependencies(old_deps, wanted)
         write_dependencies(conn, repo, dep_plan)
         result.dependencies_added = len(dep_plan.inserts)
         result.dependencies_removed = len(dep_plan.deletes)
+
+    @staticmethod
+    def _resolution_scope(
+        indexes: Mapping[str, FileIndex],
+        changed: Sequence[_Source],
+        deleted: Sequence[str],
+        old_by_path: Mapping[str, Sequence[StoredSymbol]],
+    ) -> set[str] | None:
+        """The files to re-resolve (see `graph.affected_files`), None for all of them: a first
+        index, or a change touching more than a quarter of the files, is resolved whole."""
+        touched = [s.rel for s in changed] + list(deleted)
+        if not old_by_path or len(touched) * 4 > max(len(indexes), 1):
+            return None
+        names = {
+            rel: (
+                {s.qualified_name for s in old_by_path.get(rel, ())},
+                {s.qualified_name for s in indexes[rel].symbols} if rel in indexes else set(),
+            )
+            for rel in touched
+        }
+        return affected_files(list(indexes.values()), names)
 
 
 _CRATE_NAME = re.compile(r'^\s*name\s*=\s*"([^"]+)"', re.MULTILINE)
