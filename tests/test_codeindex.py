@@ -635,7 +635,10 @@ def test_one_file_reindex_re_resolves_what_depends_on_it(
     for n in range(8):  # enough unrelated files that the change is a small part of the repo
         write(root, f"b/f{n}.go", f"package b\n\nfunc F{n}() {{ F{n}() }}\n")
     first = code.store_code(str(root))
-    calls = "SELECT dst_symbol_id FROM pm_code_dependency d JOIN pm_code_symbol s ON s.id = d.src_symbol_id WHERE s.qualified_name = %s AND d.dst_name LIKE %s"
+    calls = (
+        "SELECT dst_symbol_id FROM pm_code_dependency d JOIN pm_code_symbol s "
+        "ON s.id = d.src_symbol_id WHERE s.qualified_name = %s AND d.dst_name LIKE %s"
+    )
     assert rows(runtime, calls, "a.Run", "%Helper") == [{"dst_symbol_id": None}]
     # A new definition in another file: the caller in run.go is re-resolved and now finds it.
     write(root, "a/other.go", "package a\n\nfunc Other() {}\n\nfunc Helper() {}\n")
