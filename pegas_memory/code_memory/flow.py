@@ -318,17 +318,14 @@ class PythonFlow:
                 found |= self.module_attr(q, name)
             elif tag == "c":
                 found |= self.class_attr(q, name, None)
-            elif tag == "i":
-                got = self.class_attr(q, name, v)
-                found |= self.read_properties(got) if name in self.property_names else got
-            elif tag == "p":
-                cls, _, recv = q.partition("|")
-                got = self.class_attr(cls, name, recv, skip_first=True)
+            elif tag in "ip":
+                cls, _, recv = q.partition("|") if tag == "p" else (q, "", v)
+                got = self.class_attr(cls, name, recv, skip_first=tag == "p")
                 found |= self.read_properties(got) if name in self.property_names else got
             elif tag == "x" and q.count(".") < _MAX_EXTERNAL_PARTS - 1:
                 found.add(f"{v}.{name}")
             elif tag == "u":
-                found.add(v)
+                found.add(v)  # unknown stays unknown
         return found
 
     def read_properties(self, values: AbstractSet[str]) -> set[str]:

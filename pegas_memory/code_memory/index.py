@@ -22,8 +22,6 @@ Choices a newcomer may question:
 
 from __future__ import annotations
 
-import os
-import re
 import threading
 import time
 from collections import OrderedDict, defaultdict
@@ -36,6 +34,7 @@ from pydantic import BaseModel, Field
 from pegas_memory.code_memory.graph import affected_files, resolve
 from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.query import CodeGraphResult, CodeQuery, CodeSearchResult, Relation
+from pegas_memory.code_memory.repo_files import cargo_crates, count_source_files
 from pegas_memory.code_memory.store import (
     StoredDep,
     StoredSymbol,
@@ -70,7 +69,6 @@ The transaction is rolled back then: nothing of the stopped index stays written 
 MAX_REPO_NAME = 200
 MAX_PATH_CHARS = 4_096
 MAX_WARNINGS = 50
-SKIP_COUNT_LIMIT = 50_000  # directory entries looked at to count skipped files
 
 
 class StoreCodeResult(BaseModel):
@@ -352,7 +350,7 @@ class CodeMemory:
                 continue
             sources.append(_Source(target.rel(file), file, raw_hash(data)))
             del data
-        return sources, max(0, _count_source_files(target.scope) - len(sources))
+        return sources, max(0, count_source_files(target.scope) - len(sources))
 
     def _ensure_repo(self, conn: Conn, target: _Target) -> int:
         row = conn.execute(Q.repo_document, (target.repo,)).fetchone()
@@ -502,7 +500,7 @@ class CodeMemory:
             removed.extend(plan.deletes)
             moved.extend(plan.moved)
         say(len(everything), total, "writing symbols")
-        crates = _cargo_crates(target.root, [s.rel for s in everything])
+        crates = cargo_crates(target.root, [s.rel for s in everything])
         result.stale_atoms = retire_symbols(conn, repo, doc_id, removed)
         digests = {s.rel: s.digest for s in everything}
         updated = write_symbols(conn, repo, digests, inserts, updates, moved)
@@ -571,47 +569,11 @@ class CodeMemory:
         return affected_files(list(indexes.values()), names)
 
 
-_CRATE_NAME = re.compile(r'^\s*name\s*=\s*"([^"]+)"', re.MULTILINE)
-
-
-def _cargo_crates(root: Path, paths: Sequence[str]) -> dict[str, str]:
-    """Workspace crate name -> its directory, from the Cargo.toml next to each ``src/`` that
-    holds indexed Rust files (the ``[package]`` name, read with a regex: no TOML dependency)."""
-    dirs = {rel.rpartition("/src/")[0] for rel in paths if rel.endswith(".rs") and "/src/" in rel}
-    if any(rel.startswith("src/") and rel.endswith(".rs") for rel in paths):
-        dirs.add("")
-    out: dict[str, str] = {}
-    for d in sorted(dirs):
-        manifest = root / d / "Cargo.toml"
-        try:
-            text = manifest.read_text("utf-8", "replace")[:20_000]
-        except OSError:
-            continue
-        section = text.partition("[package]")[2].partition("\n[")[0]
-        found = _CRATE_NAME.search(section)
-        if found:
-            out[found.group(1)] = d
-    return out
-
-
 def _under(rel: str, prefix: str, exact: bool) -> bool:
     """Whether a repository-relative path lies in the scope given by `prefix`."""
     if exact:
         return rel == prefix
     return not prefix or rel == prefix or rel.startswith(prefix + "/")
-
-
-def _count_source_files(scope: Path) -> int:
-    """Files in a supported language under `scope` (outside .git), looking at a bounded number
-    of entries: the indexed ones subtracted from it give the skipped count."""
-    count = looked = 0
-    for _dirpath, dirnames, filenames in os.walk(scope):
-        dirnames[:] = [d for d in dirnames if d != ".git"]
-        looked += len(filenames) + len(dirnames)
-        count += sum(1 for name in filenames if language_for(name) is not None)
-        if looked > SKIP_COUNT_LIMIT:
-            break
-    return count
 
 
 __all__ = ["CodeGraphResult", "CodeMemory", "CodeSearchResult", "StoreCodeResult"]
