@@ -2,9 +2,9 @@
 
 ``sample``: pick call sites at random (seed 16) from the index of a cached repository (one site
 is a caller and a line) and write a draft label file: the caller, the source line, what the
-index answers; ``label`` and ``reason`` are filled in by a person reading the code (the true
-callee's qualified name as the index names it, or "external" for a call leaving the
-repository). ``score``: callees precision (resolved internal targets that are right) and recall
+index answers; ``label`` and ``reason`` are filled in by a person reading the code: the list of
+the line's true internal callees, qualified as the index names them (an empty list when every
+call of the line leaves the repository: library, builtin, generated code). ``score``: callees precision (resolved internal targets that are right) and recall
 (internal true targets found) over the labelled sites; over a sample of sites the callers
 relation is the same set of edges read backwards, so its precision/recall are those numbers too.
 
@@ -93,7 +93,7 @@ def score(lang: str) -> tuple[int, float, float] | None:
             continue
         labelled += 1
         got = {d.dst for d in sites.get((s["caller"], s["line"]), []) if d.dst}
-        truth = set() if s["label"] in ("external", "unresolvable") else {s["label"]}
+        truth = set(s["label"])  # the true internal callees of the line; [] when all external
         tp += len(got & truth)
         fp += len(got - truth)
         fn += len(truth - got)

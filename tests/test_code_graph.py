@@ -467,3 +467,33 @@ def test_python_value_sets_are_bounded(tmp_path: Path) -> None:
         _, counts = bounded_update(slot, [f"i:m.C{n}"], counts)
     assert UNKNOWN in slot and len(slot) <= MAX_SLOT_VALUES + 1
     assert bounded_update(slot, ["i:m.Other"], counts)[0] is False  # saturated: grows no more
+
+
+def test_java_local_variable_and_parameter_types(tmp_path: Path) -> None:
+    # ``Gson g = new Gson(); g.toJson()``: the declared type of a local or parameter names the
+    # receiver, so the call lands on that type's method (here across packages, via the import).
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "src/com/ex/Gson.java": """
+                    package com.ex;
+                    public class Gson { public String toJson(Object o) { return ""; } }
+                    """,
+                "src/com/ex/app/Use.java": """
+                    package com.ex.app;
+                    import com.ex.Gson;
+                    import java.util.List;
+                    public class Use {
+                        String local() { Gson g = new Gson(); return g.toJson(1); }
+                        String inferred() { var g = new Gson(); return g.toJson(2); }
+                        String param(Gson p, List<String> xs) { xs.add("a"); return p.toJson(3); }
+                    }
+                    """,
+            },
+        )
+    )
+    calls = _edges(deps)
+    for method in ("local", "inferred", "param"):
+        assert (f"com.ex.app.Use.{method}", "com.ex.Gson.toJson") in calls, method
+    assert not any(dst and "add" in dst for _, dst in calls)  # List.add is not internal

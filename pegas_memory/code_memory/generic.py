@@ -89,6 +89,7 @@ class GenericWalker:
         if language == "go":
             self.prefix = str(Path(path).parent.as_posix())
         self._receiver: str | None = None
+        self._locals: dict[int, dict[str, str]] = {}  # Java method node -> local variable types
 
     def run(self, root: ts.Node) -> None:
         end = max(root.end_point[0] + 1, 1)
@@ -408,6 +409,10 @@ class GenericWalker:
         obj = node.child_by_field_name("object") if node.type == "method_invocation" else None
         if obj is not None:
             target = f"{node_text(obj)}.{target}"
+        if obj is not None and obj.type == "identifier" and self.language == "java":
+            declared = self._java_locals(node).get(node_text(obj))
+            if declared is not None:  # ``Gson g = new Gson(); g.toJson()``: call on the type
+                target = f"{declared}.{node_text(callee)}"
         target = WS.sub("", re.sub(r"<.*?>", "", target))[:200]
         head = re.split(r"[.:]", target, maxsplit=1)[0]
         self_call = head in ("this", "self", "Self") or (
@@ -417,6 +422,46 @@ class GenericWalker:
             self_call = True  # Java: an unqualified method call is a call on ``this``
         arity = _arity(node.child_by_field_name("arguments"))
         self.references.append(Reference(src, "calls", target, node_line(node), self_call, arity))
+
+    def _java_locals(self, node: ts.Node) -> dict[str, str]:
+        """Declared types of the parameters and local variables of the method around ``node``
+        (``var x = new T()`` gives T); a name declared with two types is left out."""
+        method = node.parent
+        while method is not None and method.type not in _JAVA_METHODS:
+            method = method.parent
+        if method is None:
+            return {}
+        cached = self._locals.get(method.id)
+        if cached is not None:
+            return cached
+        found: dict[str, set[str]] = {}
+        for kind in ("formal_parameter", "local_variable_declaration"):
+            for decl in _descendants(method, kind):
+                type_node = decl.child_by_field_name("type")
+                names = (
+                    [decl.child_by_field_name("name")]
+                    if kind == "formal_parameter"
+                    else [
+                        d.child_by_field_name("name")
+                        for d in _descendants(decl, "variable_declarator")
+                    ]
+                )
+                written = re.sub(r"<.*", "", node_text(type_node)).strip()
+                if written == "var":
+                    init = next(_descendants(decl, "object_creation_expression"), None)
+                    written = (
+                        re.sub(r"<.*", "", node_text(init.child_by_field_name("type")))
+                        if init
+                        else ""
+                    )
+                if not re.fullmatch(r"[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)*", written):
+                    continue  # primitives, arrays, type variables of one letter stay unknown
+                for name in names:
+                    if name is not None:
+                        found.setdefault(node_text(name), set()).add(written.rsplit(".", 1)[-1])
+        out = {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and len(next(iter(v))) > 1}
+        self._locals[method.id] = out
+        return out
 
     def _import(self, node: ts.Node, src: str) -> None:
         line, lang = node_line(node), self.language
@@ -452,6 +497,9 @@ class GenericWalker:
                         self.imports.append((node_text(c), f"{source}#default"))
                     elif c.type == "namespace_import" and c.named_child_count:
                         self.imports.append((node_text(c.named_children[0]), source))
+
+
+_JAVA_METHODS = frozenset({"method_declaration", "constructor_declaration"})
 
 
 def _arity(params: ts.Node | None) -> int:
