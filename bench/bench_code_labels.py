@@ -4,7 +4,8 @@
 is a caller and a line) and write a draft label file: the caller, the source line, what the
 index answers; ``label`` and ``reason`` are filled in by a person reading the code: the list of
 the line's true internal callees, qualified as the index names them (an empty list when every
-call of the line leaves the repository: library, builtin, generated code). ``score``: callees precision (resolved internal targets that are right) and recall
+call of the line leaves the repository: library, builtin, generated code).
+``score``: callees precision (resolved internal targets that are right) and recall
 (internal true targets found) over the labelled sites; over a sample of sites the callers
 relation is the same set of edges read backwards, so its precision/recall are those numbers too.
 
