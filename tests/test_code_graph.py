@@ -497,3 +497,29 @@ def test_java_local_variable_and_parameter_types(tmp_path: Path) -> None:
     for method in ("local", "inferred", "param"):
         assert (f"com.ex.app.Use.{method}", "com.ex.Gson.toJson") in calls, method
     assert not any(dst and "add" in dst for _, dst in calls)  # List.add is not internal
+
+
+def test_go_local_variable_and_parameter_types(tmp_path: Path) -> None:
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "cmd.go": """
+                    package cobra
+                    type Command struct{}
+                    func (c *Command) Flags() int { return 1 }
+                    """,
+                "use_test.go": """
+                    package cobra
+                    func TestX() {
+                        root := &Command{}
+                        root.Flags()
+                    }
+                    func helper(cmd *Command) { cmd.Flags() }
+                    """,
+            },
+        )
+    )
+    calls = _edges(deps)
+    assert ("cobra.TestX", "cobra.Command.Flags") in calls
+    assert ("cobra.helper", "cobra.Command.Flags") in calls

@@ -413,6 +413,18 @@ class GenericWalker:
             declared = self._java_locals(node).get(node_text(obj))
             if declared is not None:  # ``Gson g = new Gson(); g.toJson()``: call on the type
                 target = f"{declared}.{node_text(callee)}"
+        if self.language == "go" and callee.type == "selector_expression":
+            operand = callee.child_by_field_name("operand")
+            field = callee.child_by_field_name("field")
+            if (
+                operand is not None
+                and field is not None
+                and operand.type == "identifier"
+                and node_text(operand) != self._receiver  # receiver calls resolve as self calls
+            ):
+                declared = _go_locals(node).get(node_text(operand))
+                if declared is not None:  # ``cmd := &Command{}; cmd.Flags()``
+                    target = f"{declared}.{node_text(field)}"
         target = WS.sub("", re.sub(r"<.*?>", "", target))[:200]
         head = re.split(r"[.:]", target, maxsplit=1)[0]
         self_call = head in ("this", "self", "Self") or (
@@ -500,6 +512,36 @@ class GenericWalker:
 
 
 _JAVA_METHODS = frozenset({"method_declaration", "constructor_declaration"})
+
+
+def _go_locals(node: ts.Node) -> dict[str, str]:
+    """Types of the Go function's parameters and locals around ``node`` that name a type of
+    the same package: ``x *T`` parameters, ``var x T``, ``x := &T{...}`` / ``T{...}``."""
+    fn = node.parent
+    while fn is not None and fn.type not in ("function_declaration", "method_declaration"):
+        fn = fn.parent
+    if fn is None:
+        return {}
+    found: dict[str, set[str]] = {}
+    for kind in ("parameter_declaration", "var_spec"):
+        for decl in _descendants(fn, kind):
+            written = node_text(decl.child_by_field_name("type")).lstrip("*")
+            for name in decl.children_by_field_name("name"):
+                found.setdefault(node_text(name), set()).add(written)
+    for decl in _descendants(fn, "short_var_declaration"):
+        left, right = decl.child_by_field_name("left"), decl.child_by_field_name("right")
+        if left is None or right is None or left.named_child_count != right.named_child_count:
+            continue
+        for name, value in zip(left.named_children, right.named_children, strict=True):
+            literal = value.named_children[0] if value.type == "unary_expression" else value
+            if literal.type == "composite_literal" and literal.child_by_field_name("type"):
+                written = node_text(literal.child_by_field_name("type"))
+                found.setdefault(node_text(name), set()).add(written)
+    return {
+        k: next(iter(v))
+        for k, v in found.items()
+        if len(v) == 1 and re.fullmatch(r"[A-Z][A-Za-z0-9_]*", next(iter(v)))
+    }
 
 
 def _arity(params: ts.Node | None) -> int:

@@ -157,6 +157,8 @@ def _call_target(
         return dst, "internal" if dst else "unresolved"
     if len(parts) == 2 and head[:1].isupper():
         owner = index.same_package(f, head)
+        if owner is None and f.language == "go":  # a type of the same Go package
+            owner = index.members.get(src.partition(".")[0], {}).get(head, [None])[0]
         if owner is not None:
             dst = index.member(owner, name, arity)
             return dst, "internal" if dst else "unresolved"
