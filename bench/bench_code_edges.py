@@ -3,8 +3,9 @@
 1. Scale: for each repository in $PEGAS_REPO_CACHE (default /work/cache/repos: flask, click,
    requests, sqlalchemy, express, ky, cobra, ripgrep, gson; fetched outside this repository, the
    test suite never needs them) extract_file + resolve in a child process: files, lines,
-   symbols, edges, unresolved share, seconds, lines/s, peak RSS; then a one-file re-resolve
-   (one file re-extracted, the whole repository resolved again, as store_code does).
+   symbols, edges, unresolved and external shares of calls, seconds, lines/s, peak RSS; a
+   one-file re-resolve (one file re-extracted, the whole repository resolved again) and the
+   one-file re-index through store_code with the embedded database (bench_code_reindex.py).
    Repositories missing from the cache are listed.
 2. Accuracy: the PyCG micro-benchmark (precision >= 0.95, recall >= 0.70 must hold) and click's
    derived who-calls reference, from bench_code.
@@ -27,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(os.environ.get("PEGAS_REPO_CACHE", "/work/cache/repos"))
-WANTED = ("flask", "click", "requests", "sqlalchemy", "express", "ky", "cobra", "ripgrep", "gson")
+WANTED = ("flask", "express", "ky", "cobra", "ripgrep", "gson", "sqlalchemy")
 RESULTS = ROOT / "bench" / "results" / "code-index.md"
 
 
@@ -44,7 +45,8 @@ def measure(repo: Path) -> dict[str, object]:
         files.append(extract_file(path.relative_to(repo).as_posix(), data))
     deps = resolve(files)
     seconds = time.perf_counter() - started
-    unresolved = sum(d.target_kind != "internal" for d in deps if d.kind == "calls")
+    unresolved = sum(d.target_kind == "unresolved" for d in deps if d.kind == "calls")
+    external = sum(d.target_kind == "external" for d in deps if d.kind == "calls")
     calls = sum(d.kind == "calls" for d in deps)
     # One-file change: the largest file re-extracted, everything resolved again.
     biggest = max(range(len(files)), key=lambda i: len(files[i].symbols)) if files else 0
@@ -60,6 +62,7 @@ def measure(repo: Path) -> dict[str, object]:
         "symbols": sum(len(f.symbols) for f in files),
         "edges": len(deps),
         "unresolved_calls": unresolved / calls if calls else 0.0,
+        "external_calls": external / calls if calls else 0.0,
         "seconds": seconds,
         "one_file": one_file,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -68,9 +71,9 @@ def measure(repo: Path) -> dict[str, object]:
 
 def scale_table(names: list[str]) -> list[str]:
     lines = [
-        "| repo | files | lines | symbols | edges | calls not internal | s | lines/s "
-        "| peak RSS MB | one-file re-resolve s |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| repo | files | lines | symbols | edges | calls unresolved / external | s | lines/s "
+        "| peak RSS MB | one-file re-resolve s | one-file re-index (store_code) s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     missing = []
     for name in names:
@@ -89,11 +92,23 @@ def scale_table(names: list[str]) -> list[str]:
             lines.append(f"| {name} | error: {proc.stderr.strip().splitlines()[-1:]} |")
             continue
         r = json.loads(proc.stdout.strip().splitlines()[-1])
+        again = subprocess.run(
+            [sys.executable, str(ROOT / "bench" / "bench_code_reindex.py"), str(repo)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            check=False,
+        )
+        reindex = (
+            f"{json.loads(again.stdout.strip().splitlines()[-1])['reindex_s']:.2f}"
+            if again.returncode == 0
+            else "error"
+        )
         lines.append(
             f"| {name} | {r['files']:,} | {r['lines']:,} | {r['symbols']:,} | {r['edges']:,} "
-            f"| {r['unresolved_calls']:.0%} | {r['seconds']:.1f} "
+            f"| {r['unresolved_calls']:.0%} / {r['external_calls']:.0%} | {r['seconds']:.1f} "
             f"| {r['lines'] / max(r['seconds'], 1e-9):,.0f} | {r['peak_rss_mb']:,.0f} "
-            f"| {r['one_file']:.2f} |"
+            f"| {r['one_file']:.2f} | {reindex} |"
         )
         print(lines[-1], flush=True)
     if missing:
@@ -109,6 +124,15 @@ def accuracy_tables() -> list[str]:
     out += [line for line in bench_pycg(code / "pycg-micro-benchmark" / "snippets") if "|" in line]
     out += ["", "## click 8.1.7 who-calls (derived reference, not a ground truth)", ""]
     out += bench_click(code / "click-8.1.7", code / "click_8.1.7_ast_callsites.json")[-3:]
+    out += ["", "## Hand-labelled call sites (bench/labels, bench_code_labels.py)", ""]
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_code_labels.py"), "score"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    out += [line for line in proc.stdout.splitlines() if line.startswith("|")]
     return out
 
 

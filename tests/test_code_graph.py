@@ -432,3 +432,94 @@ def test_python_base_known_only_later_reaches_cached_mro(tmp_path: Path) -> None
     assert ("late.Child.go", "late.Base.hello") in calls
     assert ("late.Child.go", "late.Other.hello") not in calls
     assert ("late.Child", "late.Base") in _edges(deps, "inherits")
+
+
+def test_python_value_sets_are_bounded(tmp_path: Path) -> None:
+    # 600 classes reach one parameter: past MAX_SLOT_VALUES the slot is saturated and the call
+    # through it is kept unresolved, not fanned out to 600 guesses; a slot fed 100 external
+    # names keeps at most MAX_PER_TAG["x"] of them.
+    from pegas_memory.code_memory.flow_bounds import (
+        MAX_PER_TAG,
+        MAX_SLOT_VALUES,
+        UNKNOWN,
+        bounded_update,
+    )
+
+    classes = "".join(f"class C{n}:\n    def method(self):\n        pass\n" for n in range(600))
+    calls = "".join(f"sink(C{n}())\n" for n in range(600))
+    small = "def one(x):\n    return x.method()\n\none(C1())\n"
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {"m.py": f"def sink(x):\n    return x.method()\n\n{classes}{calls}{small}"},
+        )
+    )
+    sink = [d for d in deps if d.src == "m.sink" and d.kind == "calls"]
+    assert [(d.dst_name, d.target_kind) for d in sink] == [("x.method", "unresolved")]
+    assert ("m.one", "m.C1.method") in _edges(deps)  # a small slot still resolves
+
+    slot: set[str] = set()
+    counts = None
+    for n in range(100):
+        _, counts = bounded_update(slot, [f"x:ext.name{n}"], counts)
+    assert len(slot) == MAX_PER_TAG["x"]
+    for n in range(MAX_SLOT_VALUES + 10):
+        _, counts = bounded_update(slot, [f"i:m.C{n}"], counts)
+    assert UNKNOWN in slot and len(slot) <= MAX_SLOT_VALUES + 1
+    assert bounded_update(slot, ["i:m.Other"], counts)[0] is False  # saturated: grows no more
+
+
+def test_java_local_variable_and_parameter_types(tmp_path: Path) -> None:
+    # ``Gson g = new Gson(); g.toJson()``: the declared type of a local or parameter names the
+    # receiver, so the call lands on that type's method (here across packages, via the import).
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "src/com/ex/Gson.java": """
+                    package com.ex;
+                    public class Gson { public String toJson(Object o) { return ""; } }
+                    """,
+                "src/com/ex/app/Use.java": """
+                    package com.ex.app;
+                    import com.ex.Gson;
+                    import java.util.List;
+                    public class Use {
+                        String local() { Gson g = new Gson(); return g.toJson(1); }
+                        String inferred() { var g = new Gson(); return g.toJson(2); }
+                        String param(Gson p, List<String> xs) { xs.add("a"); return p.toJson(3); }
+                    }
+                    """,
+            },
+        )
+    )
+    calls = _edges(deps)
+    for method in ("local", "inferred", "param"):
+        assert (f"com.ex.app.Use.{method}", "com.ex.Gson.toJson") in calls, method
+    assert not any(dst and "add" in dst for _, dst in calls)  # List.add is not internal
+
+
+def test_go_local_variable_and_parameter_types(tmp_path: Path) -> None:
+    deps = resolve(
+        _repo(
+            tmp_path,
+            {
+                "cmd.go": """
+                    package cobra
+                    type Command struct{}
+                    func (c *Command) Flags() int { return 1 }
+                    """,
+                "use_test.go": """
+                    package cobra
+                    func TestX() {
+                        root := &Command{}
+                        root.Flags()
+                    }
+                    func helper(cmd *Command) { cmd.Flags() }
+                    """,
+            },
+        )
+    )
+    calls = _edges(deps)
+    assert ("cobra.TestX", "cobra.Command.Flags") in calls
+    assert ("cobra.helper", "cobra.Command.Flags") in calls

@@ -635,3 +635,66 @@ def test_deadline_mid_index_rolls_back_and_leaves_no_transaction(
     # Nothing is left half-done: the same call without a deadline indexes normally.
     result = code.store_code(str(repo_dir))
     assert result.symbols_total > 0 and result.dependencies > 0
+
+
+def test_store_code_streams_files_instead_of_holding_them(code: CodeMemory, tmp_path: Path) -> None:
+    # 24 files of 300 KB (7 MB): a store that kept every file's bytes until resolution would
+    # peak above their sum; streamed (read, hash, drop; read again to extract, drop), the peak
+    # stays near one file plus the small indexes.
+    import tracemalloc
+
+    root = tmp_path / "src" / "big"
+    filler = "# " + "x" * 300_000 + "\n"  # one comment node: cheap to parse under tracemalloc
+    for n in range(24):
+        write(root, f"pkg/m{n}.py", f"def f{n}():\n    return {n}\n{filler}")
+    tracemalloc.start()
+    try:
+        result = code.store_code(str(root))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.files_changed == 24 and result.symbols_total >= 24
+    assert peak < 4_000_000, f"peak {peak:,} bytes while indexing 24 x 300 KB"
+
+
+def test_one_file_reindex_re_resolves_what_depends_on_it(
+    code: CodeMemory, runtime: ProjectionRuntime, tmp_path: Path
+) -> None:
+    root = tmp_path / "src" / "inc"
+    write(root, "a/run.go", "package a\n\nfunc Run() { Helper() }\n")
+    write(root, "a/other.go", "package a\n\nfunc Other() {}\n")
+    for n in range(8):  # enough unrelated files that the change is a small part of the repo
+        write(root, f"b/f{n}.go", f"package b\n\nfunc F{n}() {{ F{n}() }}\n")
+    first = code.store_code(str(root))
+    calls = (
+        "SELECT dst_symbol_id FROM pm_code_dependency d JOIN pm_code_symbol s "
+        "ON s.id = d.src_symbol_id WHERE s.qualified_name = %s AND d.dst_name LIKE %s"
+    )
+    assert rows(runtime, calls, "a.Run", "%Helper") == [{"dst_symbol_id": None}]
+    # A new definition in another file: the caller in run.go is re-resolved and now finds it.
+    write(root, "a/other.go", "package a\n\nfunc Other() {}\n\nfunc Helper() {}\n")
+    again = code.store_code(str(root))
+    assert again.files_changed == 1
+    assert rows(runtime, calls, "a.Run", "%Helper") == [
+        {"dst_symbol_id": symbol_id(runtime, "a.Helper")}
+    ]
+    # The incremental result equals a full resolution: forcing one changes no edge.
+    forced = code.store_code(str(root), force=True)
+    assert forced.dependencies_added == 0 and forced.dependencies_removed == 0
+    assert forced.dependencies == again.dependencies > first.dependencies - 1
+
+
+def test_affected_files_follow_changed_names() -> None:
+    from pegas_memory.code_memory.graph import affected_files
+    from pegas_memory.code_memory.symbols import extract_file
+
+    files = [
+        extract_file("a/run.go", b"package a\n\nfunc Run() { Helper() }\n"),
+        extract_file("a/other.go", b"package a\n\nfunc Other() {}\n"),
+        extract_file("b/f.go", b"package b\n\nfunc F() { F() }\n"),
+    ]
+    # A body edit keeps the names: only the file itself is re-resolved.
+    assert affected_files(files, {"a/other.go": ({"a.Other"}, {"a.Other"})}) == {"a/other.go"}
+    # A new name reaches every file that references it.
+    both = affected_files(files, {"a/other.go": ({"a.Other"}, {"a.Other", "a.Helper"})})
+    assert both == {"a/other.go", "a/run.go"}

@@ -16,8 +16,10 @@ from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
+from pegas_memory.code_memory.flow_bounds import UNKNOWN, bounded_update
 from pegas_memory.code_memory.flow_rules import (
     c3_merge,
+    enclosing_class,
     method_bindings,
     passed_arguments,
     passthrough_returns,
@@ -77,6 +79,7 @@ class PythonFlow:
         self.kinds = {s.qualified_name: s.kind for f in files for s in f.symbols}
         self.facts = [fact for f in files for fact in f.facts]
         self.slots: dict[str, set[str]] = {}
+        self.tag_counts: dict[str, dict[str, int]] = {}  # capped values per tag of large slots
         self.site_keys: dict[str, set[str]] = defaultdict(set)
         self.declared: dict[str, set[str]] = defaultdict(set)
         for fact in self.facts:
@@ -102,6 +105,7 @@ class PythonFlow:
         )
         # Getters read as attributes: ``obj.name`` runs them (property setters share the name).
         self.properties = property_getters(s for f in files for s in f.scopes)
+        self.property_names = {q.rpartition(".")[2] for q in self.properties}
         self.site: tuple[str, int] | None = None  # the statement being replayed, for edges
         self._names: dict[tuple[str, str], tuple[str | None, Scope | None]] = {}
         self.calls: set[tuple[str, str, int, TargetKind]] = set()
@@ -183,9 +187,10 @@ class PythonFlow:
         current = self.slots.get(slot)
         if current is None:
             current = self.slots[slot] = set()
-        before = len(current)
-        current.update(values)
-        if len(current) != before:
+        grew, counts = bounded_update(current, values, self.tag_counts.get(slot))
+        if counts is not None:
+            self.tag_counts[slot] = counts
+        if grew:
             self.changed(slot)
 
     def changed(self, slot: str) -> None:
@@ -313,13 +318,14 @@ class PythonFlow:
                 found |= self.module_attr(q, name)
             elif tag == "c":
                 found |= self.class_attr(q, name, None)
-            elif tag == "i":
-                found |= self.read_properties(self.class_attr(q, name, v))
-            elif tag == "p":
-                cls, _, recv = q.partition("|")
-                found |= self.read_properties(self.class_attr(cls, name, recv, skip_first=True))
+            elif tag in "ip":
+                cls, _, recv = q.partition("|") if tag == "p" else (q, "", v)
+                got = self.class_attr(cls, name, recv, skip_first=tag == "p")
+                found |= self.read_properties(got) if name in self.property_names else got
             elif tag == "x" and q.count(".") < _MAX_EXTERNAL_PARTS - 1:
                 found.add(f"{v}.{name}")
+            elif tag == "u":
+                found.add(v)  # unknown stays unknown
         return found
 
     def read_properties(self, values: AbstractSet[str]) -> set[str]:
@@ -422,15 +428,6 @@ class PythonFlow:
                 found |= self.get(f"e:{site}:{key}")
         return found
 
-    def enclosing_class(self, scope: str) -> str | None:
-        info = self.scopes.get(scope)
-        while info is not None and info.parent is not None:
-            parent = self.scopes.get(info.parent)
-            if parent is not None and parent.kind == "class":
-                return parent.qualname
-            info = parent
-        return None
-
     def callees(
         self, values: AbstractSet[str], seen: set[str] | None = None
     ) -> list[tuple[str, str | None]]:
@@ -487,7 +484,7 @@ class PythonFlow:
                 for fn in self.class_attr(q, "__call__", v):
                     found |= self.returns(fn, call, scope)
             elif v == "x:builtins.super":
-                cls = self.enclosing_class(scope)
+                cls = enclosing_class(self.scopes, scope)
                 if cls is not None:
                     found.add(f"p:{cls}|i:{cls}")
             elif v in ("x:builtins.map", "x:builtins.filter"):
@@ -503,7 +500,10 @@ class PythonFlow:
 
     def call_site(self, index: int, fact: CallSite) -> None:
         call, scope = fact.call, fact.scope
-        targets = self.callees(self.eval(call.func, scope))
+        values = self.eval(call.func, scope)
+        if UNKNOWN in values:
+            return  # too many candidates (see flow_bounds): unresolved, not guessed
+        targets = self.callees(values)
         if targets:
             self.resolved_sites.add(index)
         # Arguments are evaluated once per replay, not once per callee: a call through a slot

@@ -139,3 +139,14 @@ def property_getters(scopes: Iterable[Scope]) -> set[str]:
         for s in scopes
         if any(d == "property" or d.endswith((".setter", ".getter")) for d in s.decorators)
     }
+
+
+def enclosing_class(scopes: Mapping[str, Scope], scope: str) -> str | None:
+    """The class a method (or a function nested in one) belongs to, for ``super()``."""
+    info = scopes.get(scope)
+    while info is not None and info.parent is not None:
+        parent = scopes.get(info.parent)
+        if parent is not None and parent.kind == "class":
+            return parent.qualname
+        info = parent
+    return None

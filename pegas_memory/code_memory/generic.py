@@ -89,6 +89,7 @@ class GenericWalker:
         if language == "go":
             self.prefix = str(Path(path).parent.as_posix())
         self._receiver: str | None = None
+        self._locals: dict[int, dict[str, str]] = {}  # Java method node -> local variable types
 
     def run(self, root: ts.Node) -> None:
         end = max(root.end_point[0] + 1, 1)
@@ -408,6 +409,22 @@ class GenericWalker:
         obj = node.child_by_field_name("object") if node.type == "method_invocation" else None
         if obj is not None:
             target = f"{node_text(obj)}.{target}"
+        if obj is not None and obj.type == "identifier" and self.language == "java":
+            declared = self._java_locals(node).get(node_text(obj))
+            if declared is not None:  # ``Gson g = new Gson(); g.toJson()``: call on the type
+                target = f"{declared}.{node_text(callee)}"
+        if self.language == "go" and callee.type == "selector_expression":
+            operand = callee.child_by_field_name("operand")
+            field = callee.child_by_field_name("field")
+            if (
+                operand is not None
+                and field is not None
+                and operand.type == "identifier"
+                and node_text(operand) != self._receiver  # receiver calls resolve as self calls
+            ):
+                declared = _go_locals(node).get(node_text(operand))
+                if declared is not None:  # ``cmd := &Command{}; cmd.Flags()``
+                    target = f"{declared}.{node_text(field)}"
         target = WS.sub("", re.sub(r"<.*?>", "", target))[:200]
         head = re.split(r"[.:]", target, maxsplit=1)[0]
         self_call = head in ("this", "self", "Self") or (
@@ -417,6 +434,46 @@ class GenericWalker:
             self_call = True  # Java: an unqualified method call is a call on ``this``
         arity = _arity(node.child_by_field_name("arguments"))
         self.references.append(Reference(src, "calls", target, node_line(node), self_call, arity))
+
+    def _java_locals(self, node: ts.Node) -> dict[str, str]:
+        """Declared types of the parameters and local variables of the method around ``node``
+        (``var x = new T()`` gives T); a name declared with two types is left out."""
+        method = node.parent
+        while method is not None and method.type not in _JAVA_METHODS:
+            method = method.parent
+        if method is None:
+            return {}
+        cached = self._locals.get(method.id)
+        if cached is not None:
+            return cached
+        found: dict[str, set[str]] = {}
+        for kind in ("formal_parameter", "local_variable_declaration"):
+            for decl in _descendants(method, kind):
+                type_node = decl.child_by_field_name("type")
+                names = (
+                    [decl.child_by_field_name("name")]
+                    if kind == "formal_parameter"
+                    else [
+                        d.child_by_field_name("name")
+                        for d in _descendants(decl, "variable_declarator")
+                    ]
+                )
+                written = re.sub(r"<.*", "", node_text(type_node)).strip()
+                if written == "var":
+                    init = next(_descendants(decl, "object_creation_expression"), None)
+                    written = (
+                        re.sub(r"<.*", "", node_text(init.child_by_field_name("type")))
+                        if init
+                        else ""
+                    )
+                if not re.fullmatch(r"[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)*", written):
+                    continue  # primitives, arrays, type variables of one letter stay unknown
+                for name in names:
+                    if name is not None:
+                        found.setdefault(node_text(name), set()).add(written.rsplit(".", 1)[-1])
+        out = {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and len(next(iter(v))) > 1}
+        self._locals[method.id] = out
+        return out
 
     def _import(self, node: ts.Node, src: str) -> None:
         line, lang = node_line(node), self.language
@@ -452,6 +509,39 @@ class GenericWalker:
                         self.imports.append((node_text(c), f"{source}#default"))
                     elif c.type == "namespace_import" and c.named_child_count:
                         self.imports.append((node_text(c.named_children[0]), source))
+
+
+_JAVA_METHODS = frozenset({"method_declaration", "constructor_declaration"})
+
+
+def _go_locals(node: ts.Node) -> dict[str, str]:
+    """Types of the Go function's parameters and locals around ``node`` that name a type of
+    the same package: ``x *T`` parameters, ``var x T``, ``x := &T{...}`` / ``T{...}``."""
+    fn = node.parent
+    while fn is not None and fn.type not in ("function_declaration", "method_declaration"):
+        fn = fn.parent
+    if fn is None:
+        return {}
+    found: dict[str, set[str]] = {}
+    for kind in ("parameter_declaration", "var_spec"):
+        for decl in _descendants(fn, kind):
+            written = node_text(decl.child_by_field_name("type")).lstrip("*")
+            for name in decl.children_by_field_name("name"):
+                found.setdefault(node_text(name), set()).add(written)
+    for decl in _descendants(fn, "short_var_declaration"):
+        left, right = decl.child_by_field_name("left"), decl.child_by_field_name("right")
+        if left is None or right is None or left.named_child_count != right.named_child_count:
+            continue
+        for name, value in zip(left.named_children, right.named_children, strict=True):
+            literal = value.named_children[0] if value.type == "unary_expression" else value
+            if literal.type == "composite_literal" and literal.child_by_field_name("type"):
+                written = node_text(literal.child_by_field_name("type"))
+                found.setdefault(node_text(name), set()).add(written)
+    return {
+        k: next(iter(v))
+        for k, v in found.items()
+        if len(v) == 1 and re.fullmatch(r"[A-Z][A-Za-z0-9_]*", next(iter(v)))
+    }
 
 
 def _arity(params: ts.Node | None) -> int:

@@ -15,14 +15,16 @@ unresolved edge, never dropped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 
 from pegas_memory.code_memory.flow import PythonFlow
 from pegas_memory.code_memory.flow_edges import python_dependencies
 from pegas_memory.code_memory.model import Dependency, FileIndex, Reference, RefKind, TargetKind
 from pegas_memory.code_memory.names import NameIndex
 
-__all__ = ["Dependency", "Step", "resolve"]
+__all__ = ["Dependency", "Step", "affected_files", "resolve"]
 
 Step = Callable[[int, int, str], None]
 """Called with (done, total, message) at every step of resolution; it may raise (a cancelled or
@@ -34,19 +36,23 @@ def resolve(
     *,
     crates: Mapping[str, str] | None = None,
     step: Step | None = None,
+    only: AbstractSet[str] | None = None,
 ) -> list[Dependency]:
     """Resolve the references of ``files`` against each other; sorted, without duplicates.
 
     ``crates`` names the Rust workspace crates (crate name -> directory of its Cargo.toml), so
     ``use other_crate::x`` resolves into the repository. ``step`` sees progress (and can stop
-    the work) at least every few hundred files or a few thousand flow evaluations."""
+    the work) at least every few hundred files or a few thousand flow evaluations. ``only``
+    (paths) limits the edges of the languages resolved by name to those files (every file still
+    supplies names and base types); Python is always resolved whole: its flow analysis is
+    global (a value can reach any file)."""
     python = [f for f in files if f.language == "python"]
     others = [f for f in files if f.language != "python"]
     deps: set[Dependency] = set()
     if python:
         deps.update(python_dependencies(PythonFlow(python, step=step)))
     if others:
-        deps.update(_resolve_by_name(others, crates or {}, step))
+        deps.update(_resolve_by_name(others, crates or {}, step, only))
     return sorted(deps, key=lambda d: (d.src, d.line, d.kind, d.dst_name))
 
 
@@ -56,7 +62,10 @@ _STEP_FILES = 200
 
 
 def _resolve_by_name(
-    files: Sequence[FileIndex], crates: Mapping[str, str], step: Step | None
+    files: Sequence[FileIndex],
+    crates: Mapping[str, str],
+    step: Step | None,
+    only: AbstractSet[str] | None = None,
 ) -> list[Dependency]:
     index = NameIndex(files, crates)
     deps: list[Dependency] = []
@@ -78,10 +87,13 @@ def _resolve_by_name(
                 dst = index.same_package(f, name) or index.unique(f, name)
             if dst is not None:
                 index.parents[ref.src_qualified_name].append(dst)
-            deps.append(_dep(ref.src_qualified_name, "inherits", ref.target, dst, ref.line))
+            if only is None or f.path in only:
+                deps.append(_dep(ref.src_qualified_name, "inherits", ref.target, dst, ref.line))
     for n, f in enumerate(files):
         if step is not None and n % _STEP_FILES == 0:
             step(len(files) + n, total, f"resolving dependencies: file {n + 1} of {len(files)}")
+        if only is not None and f.path not in only:
+            continue
         local = index.local(f)
         imports = dict(f.imports)
         for ref in f.references:
@@ -145,6 +157,8 @@ def _call_target(
         return dst, "internal" if dst else "unresolved"
     if len(parts) == 2 and head[:1].isupper():
         owner = index.same_package(f, head)
+        if owner is None and f.language == "go":  # a type of the same Go package
+            owner = index.members.get(src.partition(".")[0], {}).get(head, [None])[0]
         if owner is not None:
             dst = index.member(owner, name, arity)
             return dst, "internal" if dst else "unresolved"
@@ -169,3 +183,30 @@ def _dep(
     if dst is not None:
         return Dependency(src, kind, dst, dst, line, "internal")
     return Dependency(src, kind, written, None, line, target_kind)
+
+
+_TOKEN = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+
+
+def affected_files(
+    files: Sequence[FileIndex],
+    changed: Mapping[str, tuple[AbstractSet[str], AbstractSet[str]]],
+) -> set[str]:
+    """The files whose edges a change can move: the changed files themselves, and every file
+    with a reference naming an identifier that a changed file defined before or defines now but
+    not both (a new, removed or renamed symbol can change where that reference resolves, or
+    make a unique name ambiguous). ``changed`` maps a changed or deleted path to its (old, new)
+    qualified names. An edit that keeps a file's names (a body edit) affects only that file."""
+    names: set[str] = set()
+    for old, new in changed.values():
+        for q in set(old) ^ set(new):
+            names.update(_TOKEN.findall(q.partition("#")[0].partition("@")[0].rsplit(".", 1)[-1]))
+    out = set(changed)
+    if not names:
+        return out
+    for f in files:
+        if f.path in out:
+            continue
+        if any(names.intersection(_TOKEN.findall(ref.target)) for ref in f.references):
+            out.add(f.path)
+    return out

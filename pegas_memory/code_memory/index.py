@@ -22,8 +22,6 @@ Choices a newcomer may question:
 
 from __future__ import annotations
 
-import os
-import re
 import threading
 import time
 from collections import OrderedDict, defaultdict
@@ -34,9 +32,10 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from pegas_memory.code_memory.graph import resolve
+from pegas_memory.code_memory.graph import affected_files, resolve
 from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.query import CodeGraphResult, CodeQuery, CodeSearchResult
+from pegas_memory.code_memory.repo_files import cargo_crates, count_source_files
 from pegas_memory.code_memory.store import (
     StoredDep,
     StoredSymbol,
@@ -74,7 +73,6 @@ The transaction is rolled back then: nothing of the stopped index stays written 
 MAX_REPO_NAME = 200
 MAX_PATH_CHARS = 4_096
 MAX_WARNINGS = 50
-SKIP_COUNT_LIMIT = 50_000  # directory entries looked at to count skipped files
 
 
 class StoreCodeResult(BaseModel):
@@ -112,14 +110,16 @@ class _IndexCache:
         self._items: OrderedDict[tuple[str, str], FileIndex] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, path: str, digest: str, source: bytes) -> tuple[FileIndex, bool]:
+    def get(self, path: str, digest: str, load: Callable[[], bytes]) -> tuple[FileIndex, bool]:
+        """The index of ``path`` at ``digest``; on a miss ``load`` reads the bytes, which are
+        parsed and dropped (only the FileIndex is kept)."""
         key = (path, digest)
         with self._lock:
             hit = self._items.get(key)
             if hit is not None:
                 self._items.move_to_end(key)
                 return hit, True
-        index = extract_file(path, source)
+        index = extract_file(path, load())
         with self._lock:
             self._items[key] = index
             while len(self._items) > self._size:
@@ -145,11 +145,19 @@ class _Target:
         return "" if rel == "." else rel
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class _Source:
+    """A file of the scope, hashed when listed; its bytes are not kept (files are streamed: read
+    to hash, read again only when extracted, then dropped). A file rewritten between the two
+    reads is extracted from its new bytes under the old digest, so the next index sees a
+    changed hash and extracts it once more."""
+
     rel: str
-    data: bytes
+    path: Path
     digest: str
+
+    def read(self) -> bytes:
+        return self.path.read_bytes()
 
 
 class CodeMemory:
@@ -291,7 +299,7 @@ class CodeMemory:
                     f"{target.scope} has {len(data):,} bytes, over the {self.max_file_bytes:,} "
                     "bytes a source file may have"
                 )
-            return [_Source(target.rel(target.scope), data, raw_hash(data))], 0
+            return [_Source(target.rel(target.scope), target.scope, raw_hash(data))], 0
         sources: list[_Source] = []
         for file in iter_source_files(target.scope, max_file_bytes=self.max_file_bytes):
             if len(sources) % 200 == 0:
@@ -306,8 +314,9 @@ class CodeMemory:
             except OSError as exc:
                 warnings.append(f"{target.rel(file)}: unreadable ({exc.strerror}); skipped")
                 continue
-            sources.append(_Source(target.rel(file), data, raw_hash(data)))
-        return sources, max(0, _count_source_files(target.scope) - len(sources))
+            sources.append(_Source(target.rel(file), file, raw_hash(data)))
+            del data
+        return sources, max(0, count_source_files(target.scope) - len(sources))
 
     def _ensure_repo(self, conn: Conn, target: _Target) -> int:
         row = conn.execute(Q.repo_document, (target.repo,)).fetchone()
@@ -401,7 +410,7 @@ class CodeMemory:
                 data = file.read_bytes()
             except OSError:
                 continue
-            out[rel] = _Source(rel, data, raw_hash(data))
+            out[rel] = _Source(rel, file, raw_hash(data))
             drifted += out[rel].digest != stored[rel]
         if drifted:
             warnings.append(
@@ -429,7 +438,12 @@ class CodeMemory:
         for n, src in enumerate(everything, start=1):
             if n == 1 or n % 50 == 0:
                 say(n, total, f"extracting symbols: file {n} of {len(everything)}")
-            index, _ = self._cache.get(src.rel, src.digest, src.data)
+            try:
+                index, _ = self._cache.get(src.rel, src.digest, src.read)
+            except OSError as exc:
+                # Vanished or unreadable since it was hashed: index it as empty this time.
+                warnings.append(f"{src.rel}: unreadable ({exc.strerror}); indexed as empty")
+                index = extract_file(src.rel, b"")
             indexes[src.rel] = index
             if src.rel in changed_paths and index.has_errors:
                 warnings.append(f"{src.rel}: syntax errors; symbols were recovered partially")
@@ -452,7 +466,7 @@ class CodeMemory:
             removed.extend(plan.deletes)
             moved.extend(plan.moved)
         say(len(everything), total, "writing symbols")
-        crates = _cargo_crates(target.root, [s.rel for s in everything])
+        crates = cargo_crates(target.root, [s.rel for s in everything])
         result.stale_atoms = retire_symbols(conn, repo, doc_id, removed)
         digests = {s.rel: s.digest for s in everything}
         updated = write_symbols(conn, repo, digests, inserts, updates, moved)
@@ -471,10 +485,20 @@ class CodeMemory:
         def step(done: int, work: int, message: str) -> None:
             say(len(everything) + done / max(work, 1), total, message)
 
-        deps = resolve(list(indexes.values()), crates=crates, step=step)
+        scope = self._resolution_scope(indexes, changed, deleted, old_by_path)
+        deps = resolve(list(indexes.values()), crates=crates, step=step, only=scope)
         say(len(everything) + 1, total, "writing dependencies")
         wanted = dependency_rows(deps, ids)
         del deps
+        if scope is None:
+            stored_rows = conn.execute(Q.stored_dependencies, (repo,)).fetchall()
+        else:
+            # Only the edges leaving the re-resolved files are compared and rewritten.
+            scoped = sorted(scope | {rel for rel, f in indexes.items() if f.language == "python"})
+            src_ids = [int(r["id"]) for r in conn.execute(Q.symbol_ids_of_paths, (repo, scoped))]
+            keep = set(src_ids)
+            wanted = [d for d in wanted if d.src_id in keep]
+            stored_rows = conn.execute(Q.stored_dependencies_from, (repo, src_ids)).fetchall()
         old_deps = [
             StoredDep(
                 int(r["id"]),
@@ -482,35 +506,33 @@ class CodeMemory:
                 r["line"],
                 r["metadata"] or {},
             )
-            for r in conn.execute(Q.stored_dependencies, (repo,)).fetchall()
+            for r in stored_rows
         ]
         dep_plan = plan_dependencies(old_deps, wanted)
         write_dependencies(conn, repo, dep_plan)
         result.dependencies_added = len(dep_plan.inserts)
         result.dependencies_removed = len(dep_plan.deletes)
 
-
-_CRATE_NAME = re.compile(r'^\s*name\s*=\s*"([^"]+)"', re.MULTILINE)
-
-
-def _cargo_crates(root: Path, paths: Sequence[str]) -> dict[str, str]:
-    """Workspace crate name -> its directory, from the Cargo.toml next to each ``src/`` that
-    holds indexed Rust files (the ``[package]`` name, read with a regex: no TOML dependency)."""
-    dirs = {rel.rpartition("/src/")[0] for rel in paths if rel.endswith(".rs") and "/src/" in rel}
-    if any(rel.startswith("src/") and rel.endswith(".rs") for rel in paths):
-        dirs.add("")
-    out: dict[str, str] = {}
-    for d in sorted(dirs):
-        manifest = root / d / "Cargo.toml"
-        try:
-            text = manifest.read_text("utf-8", "replace")[:20_000]
-        except OSError:
-            continue
-        section = text.partition("[package]")[2].partition("\n[")[0]
-        found = _CRATE_NAME.search(section)
-        if found:
-            out[found.group(1)] = d
-    return out
+    @staticmethod
+    def _resolution_scope(
+        indexes: Mapping[str, FileIndex],
+        changed: Sequence[_Source],
+        deleted: Sequence[str],
+        old_by_path: Mapping[str, Sequence[StoredSymbol]],
+    ) -> set[str] | None:
+        """The files to re-resolve (see `graph.affected_files`), None for all of them: a first
+        index, or a change touching more than a quarter of the files, is resolved whole."""
+        touched = [s.rel for s in changed] + list(deleted)
+        if not old_by_path or len(touched) * 4 > max(len(indexes), 1):
+            return None
+        names = {
+            rel: (
+                {s.qualified_name for s in old_by_path.get(rel, ())},
+                {s.qualified_name for s in indexes[rel].symbols} if rel in indexes else set(),
+            )
+            for rel in touched
+        }
+        return affected_files(list(indexes.values()), names)
 
 
 def _under(rel: str, prefix: str, exact: bool) -> bool:
@@ -518,19 +540,6 @@ def _under(rel: str, prefix: str, exact: bool) -> bool:
     if exact:
         return rel == prefix
     return not prefix or rel == prefix or rel.startswith(prefix + "/")
-
-
-def _count_source_files(scope: Path) -> int:
-    """Files in a supported language under `scope` (outside .git), looking at a bounded number
-    of entries: the indexed ones subtracted from it give the skipped count."""
-    count = looked = 0
-    for _dirpath, dirnames, filenames in os.walk(scope):
-        dirnames[:] = [d for d in dirnames if d != ".git"]
-        looked += len(filenames) + len(dirnames)
-        count += sum(1 for name in filenames if language_for(name) is not None)
-        if looked > SKIP_COUNT_LIMIT:
-            break
-    return count
 
 
 __all__ = ["CodeGraphResult", "CodeMemory", "CodeSearchResult", "StoreCodeResult"]

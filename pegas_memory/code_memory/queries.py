@@ -22,6 +22,8 @@ class CodeQueries:
     symbols_of_paths: LiteralString
     symbol_ids_by_name: LiteralString
     stored_dependencies: LiteralString
+    stored_dependencies_from: LiteralString
+    symbol_ids_of_paths: LiteralString
     citations_of_symbols: LiteralString
     move_citation: LiteralString
     delete_symbols: LiteralString

@@ -46,6 +46,15 @@ SELECT id, qualified_name FROM pm_code_symbol WHERE repo = %s
 SELECT id, src_symbol_id, kind, dst_name, dst_symbol_id, line, metadata
   FROM pm_code_dependency WHERE repo = %s
 
+-- name: stored_dependencies_from
+-- The dependency rows leaving the given symbols: the part of the graph a re-index re-resolved.
+SELECT id, src_symbol_id, kind, dst_name, dst_symbol_id, line, metadata
+  FROM pm_code_dependency WHERE repo = %s AND src_symbol_id = ANY(%s)
+
+-- name: symbol_ids_of_paths
+-- The ids of the symbols of some files (after the symbols were written).
+SELECT id FROM pm_code_symbol WHERE repo = %s AND path = ANY(%s)
+
 -- name: citations_of_symbols
 -- Citations of symbols about to disappear, with what the note about them needs.
 SELECT c.id, c.atom_id, s.id AS symbol_id, s.path, s.qualified_name, s.start_line,

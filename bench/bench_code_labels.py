@@ -1,0 +1,122 @@
+"""Edge accuracy of the code index against call sites labelled by hand (bench/labels/<lang>.json).
+
+``sample``: pick call sites at random (seed 16) from the index of a cached repository (one site
+is a caller and a line) and write a draft label file: the caller, the source line, what the
+index answers; ``label`` and ``reason`` are filled in by a person reading the code: the list of
+the line's true internal callees, qualified as the index names them (an empty list when every
+call of the line leaves the repository: library, builtin, generated code).
+``score``: callees precision (resolved internal targets that are right) and recall
+(internal true targets found) over the labelled sites; over a sample of sites the callers
+relation is the same set of edges read backwards, so its precision/recall are those numbers too.
+
+Usage: PYTHONPATH=. .venv/bin/python bench/bench_code_labels.py sample flask python 30
+       PYTHONPATH=. .venv/bin/python bench/bench_code_labels.py score [lang ...]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+CACHE = Path(os.environ.get("PEGAS_REPO_CACHE", "/work/cache/repos"))
+LABELS = Path(__file__).resolve().parent / "labels"
+REPOS = {
+    "python": "flask",
+    "javascript": "express",
+    "typescript": "ky",
+    "go": "cobra",
+    "rust": "ripgrep",
+    "java": "gson",
+}
+SEED = 16
+
+
+def index_sites(repo: Path) -> tuple[dict[tuple[str, int], list[Any]], dict[str, str]]:
+    """Call sites (caller, line) -> their call edges, and caller -> path."""
+    from pegas_memory.code_memory.graph import resolve
+    from pegas_memory.code_memory.symbols import extract_file, iter_source_files
+
+    files = [
+        extract_file(p.relative_to(repo).as_posix(), p.read_bytes())
+        for p in iter_source_files(repo)
+    ]
+    where = {s.qualified_name: f.path for f in files for s in f.symbols}
+    sites: dict[tuple[str, int], list[Any]] = defaultdict(list)
+    for d in resolve(files):
+        if d.kind == "calls":
+            sites[(d.src, d.line)].append(d)
+    return sites, where
+
+
+def sample(repo_name: str, lang: str, n: int) -> None:
+    repo = CACHE / repo_name
+    sites, where = index_sites(repo)
+    keys = sorted(k for k in sites if not where.get(k[0], "").startswith(("test", "tests/")))
+    picked = random.Random(SEED).sample(keys, min(n, len(keys)))
+    out = []
+    for src, line in sorted(picked):
+        path = where.get(src, "?")
+        text = (repo / path).read_text("utf-8", "replace").splitlines()[line - 1].strip()
+        index = sorted(
+            d.dst if d.dst else f"{d.target_kind}:{d.dst_name}" for d in sites[(src, line)]
+        )
+        out.append(
+            {
+                "path": path,
+                "line": line,
+                "caller": src,
+                "code": text[:200],
+                "index": index,
+                "label": None,
+                "reason": "",
+            }
+        )
+    LABELS.mkdir(exist_ok=True)
+    (LABELS / f"{lang}.json").write_text(
+        json.dumps({"repo": repo_name, "seed": SEED, "sites": out}, indent=1) + "\n"
+    )
+
+
+def score(lang: str) -> tuple[int, float, float] | None:
+    path = LABELS / f"{lang}.json"
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    sites, _ = index_sites(CACHE / data["repo"])
+    tp = fp = fn = labelled = 0
+    for s in data["sites"]:
+        if s["label"] is None:
+            continue
+        labelled += 1
+        got = {d.dst for d in sites.get((s["caller"], s["line"]), []) if d.dst}
+        truth = set(s["label"])  # the true internal callees of the line; [] when all external
+        tp += len(got & truth)
+        fp += len(got - truth)
+        fn += len(truth - got)
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    return labelled, precision, recall
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["sample"]:
+        sample(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        return
+    langs = sys.argv[2:] or list(REPOS)
+    print("| language | repo | labelled sites | callees/callers precision | recall |")
+    print("|---|---|---|---|---|")
+    for lang in langs:
+        r = score(lang)
+        if r is None:
+            print(f"| {lang} | {REPOS[lang]} | not labelled | - | - |")
+        else:
+            print(f"| {lang} | {REPOS[lang]} | {r[0]} | {r[1]:.2f} | {r[2]:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
