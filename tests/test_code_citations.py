@@ -224,7 +224,7 @@ async def test_citation_goes_stale_end_to_end_over_mcp(tmp_path: Path) -> None:
     }
     async with mcp_client(env) as client:
         indexed = structured(await client.call_tool("memory_store_code", {"path": str(root)}))
-        assert indexed["repo"] == "proj"
+        assert indexed["finished"] and indexed["result"]["repo"] == "proj"
         stored = structured(
             await client.call_tool(
                 "memory_store",
@@ -239,7 +239,7 @@ async def test_citation_goes_stale_end_to_end_over_mcp(tmp_path: Path) -> None:
             CORE_PY.replace("def doomed():\n    return helper(1)\n", "")
         )
         again = structured(await client.call_tool("memory_store_code", {"path": str(root)}))
-        assert again["stale_atoms"] == [stored["id"]]
+        assert again["finished"] and again["result"]["stale_atoms"] == [stored["id"]]
         found = structured(
             await client.call_tool(
                 "memory_search", {"query": "doomed calls helper", "preset": "lexical"}
