@@ -31,7 +31,9 @@ class _Ctx:
 
     def __init__(self, timeout: float) -> None:
         settings = SimpleNamespace(tool_timeout=timeout, ingest_timeout=timeout)
-        self.request_context = SimpleNamespace(lifespan_context=SimpleNamespace(settings=settings))
+        self.request_context = SimpleNamespace(
+            lifespan_context=SimpleNamespace(settings=settings, check_settings=lambda: None)
+        )
         self.reports: list[float] = []
 
     async def report_progress(self, done: float, total: float | None, message: str) -> None:

@@ -200,7 +200,10 @@ def test_a_filter_is_composed_with_placeholders_and_scored_through_it(corpus_db:
     index = LexicalIndex()
     with corpus_db.connection() as conn:
         rendered = facts.as_string(conn)
-        assert rendered == ' AND "t".type = ANY(%(f_types)s) AND "t".tags && %(f_tags)s::text[]'
+        assert rendered == (
+            ' AND "t".type = ANY(%(f_types)s) AND "t".superseded_by IS NULL'
+            ' AND "t".tags && %(f_tags)s::text[]'
+        )
         assert params == {"f_types": ["fact"], "f_tags": ["x'); DROP TABLE pm_atom; --"]}
         assert not index.search(conn, "kinase", "atom", 10, facts, params).hits
         first = lexical._score_statement(conn, "atom", True, True, False, facts)
