@@ -280,6 +280,10 @@ def test_a_dropped_connection_stops_the_handler_and_another_runner_finishes(
                 (LOCK_CLASS, job.id),
             )
         until(lambda: first.running_jobs == [])  # the heartbeat saw the lease gone
+        # The first runner is alive: its other slot may take the job over once the lease is
+        # stale (correct, and a race with the runner below). Closing it hands any such run back
+        # to the queue without counting the attempt, so the second runner finishes it.
+        first.close()
         with runner(db, finishing(db, "second")):
             info = jobs.wait(db, job.id, 20)
     finally:
