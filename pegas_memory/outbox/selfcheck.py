@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, LiteralString
 
 from pegas_memory.db.sql import compose, load_queries
-from pegas_memory.errors import NotFound, PegasMemoryError, SliceDamaged
+from pegas_memory.errors import BackendUnavailable, NotFound, PegasMemoryError, SliceDamaged
 from pegas_memory.outbox.reconcile import rebuild, vector_collection
 
 if TYPE_CHECKING:
@@ -161,9 +161,12 @@ def _vector_checks(
     rt: ProjectionRuntime, rows: Mapping[str, int], pending: Mapping[str, int]
 ) -> list[SliceCheck]:
     out: list[SliceCheck] = []
+    starting = rt.host_starting()  # the engine host not serving yet: report it, never wait
     for entity in ("atom", "trace"):
         slice_name = f"vector:{entity}"
         try:
+            if starting:
+                raise BackendUnavailable(starting)
             index = rt.vectors.get()
             name = vector_collection(rt, entity)  # type: ignore[arg-type]
         except PegasMemoryError as exc:
