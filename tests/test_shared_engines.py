@@ -114,7 +114,17 @@ def _serve_pids(data: Path) -> set[int]:
             serve = b"pegas_memory.cli" in cmd and b"serve" in cmd
             if serve and mark in (entry / "environ").read_bytes().split(b"\0"):
                 pids.add(int(entry.name))
-    return pids
+    # A serve forking a helper (the engine host, PostgreSQL) shows its own cmdline and
+    # environment in the child until the child execs: that child is not a session.
+    return {pid for pid in pids if _parent(pid) not in pids}
+
+
+def _parent(pid: int) -> int | None:
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("PPid:"):
+                return int(line.split()[1])
+    return None
 
 
 @asynccontextmanager
