@@ -23,6 +23,8 @@ from pathlib import Path
 
 import networkx as nx
 
+from pegas_memory.requests import StoreRequest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._common import embedded_service, md_table
@@ -91,7 +93,7 @@ def main() -> None:
         index_s = time.perf_counter() - started
         for rule in RULES:
             text = json.dumps(rule)
-            service.store(f"rule {text}", type="logical_rule", content=text)
+            service.store(StoreRequest(claim=f"rule {text}", type="logical_rule", content=text))
         started = time.perf_counter()
         report = service.infer()
         infer_s = time.perf_counter() - started

@@ -36,7 +36,7 @@ from pegas_memory.db.embedded import process_state
 from pegas_memory.errors import PegasMemoryError
 from pegas_memory.memgraph_store.falkor import EmbeddedFalkorServer
 from pegas_memory.outbox.reconcile import vector_collection
-from pegas_memory.requests import SearchRequest
+from pegas_memory.requests import SearchRequest, StoreRequest
 from pegas_memory.service import MemoryService
 
 TIMEOUT = 60.0
@@ -57,7 +57,9 @@ def _until_ok(probe: Callable[[], bool], timeout: float = TIMEOUT) -> float:
 
 def _fill(service: MemoryService, atoms: int) -> str:
     for i in range(atoms):
-        service.store(f"Recovery bench fact number {i}: the river {i} flows north")
+        service.store(
+            StoreRequest(claim=f"Recovery bench fact number {i}: the river {i} flows north")
+        )
     service.runtime.worker().drain(include_delayed=True)
     return "Recovery bench fact number 7: the river 7 flows north"
 

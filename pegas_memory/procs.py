@@ -7,7 +7,9 @@ failed start with the tail of the server's log; the two did it their own way bef
 
 from __future__ import annotations
 
+import hashlib
 import os
+import tempfile
 from pathlib import Path
 
 
@@ -37,3 +39,16 @@ def log_tail(path: Path, *, lines: int | None = None, chars: int | None = None) 
     if chars is not None:
         text = text[-chars:]
     return text
+
+
+SOCKET_PATH_MAX = 100  # sun_path is 108 bytes with its NUL; keep a margin
+
+
+def socket_path(directory: Path, filename: str, tag: str) -> Path:
+    """`directory/filename`, or a short path under the temp dir when that is too long for a
+    Unix socket (a deep data dir): the same directory always gives the same short path."""
+    socket = directory / filename
+    if len(os.fsencode(socket)) <= SOCKET_PATH_MAX:
+        return socket
+    digest = hashlib.sha256(os.fsencode(directory)).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"pegas-{tag}-{digest}" / filename

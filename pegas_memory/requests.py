@@ -18,7 +18,7 @@ from typing import Any, Literal, get_args
 from pegas_memory.code_memory.requests import CodeGraphRequest, CodeSearchRequest
 from pegas_memory.ingest.sources import KINDS
 from pegas_memory.memgraph_store.cypher import Direction, NodeLabel
-from pegas_memory.models import Scope
+from pegas_memory.models import CodeCitationIn, Scope
 from pegas_memory.reasoning.rules import Op
 from pegas_memory.request_base import Request
 from pegas_memory.search.hybrid import PRESETS, SearchFilter
@@ -52,7 +52,30 @@ __all__ = [
     "Request",
     "SearchPreset",
     "SearchRequest",
+    "StoreRequest",
 ]
+
+
+class StoreRequest(Request):
+    """memory_store: one claim, typed, with its source and citation, or one episodic trace.
+
+    `type`, `scope` and `trace_kind` stay plain strings here: the service checks them against
+    ATOM_TYPES and TRACE_KINDS and says which values are allowed."""
+
+    claim: str
+    type: str = "fact"
+    content: str = ""
+    confidence: float | None = None
+    topic: str | None = None
+    tags: tuple[str, ...] = ()
+    metadata: dict[str, Any] | None = None
+    source: str | None = None
+    locator: str = ""
+    quote: str = ""
+    scope: str = "knowledge"
+    trace_kind: str | None = None
+    session_id: str | None = None
+    cite_code: CodeCitationIn | None = None
 
 
 class SearchRequest(Request):

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
 
 from threadpoolctl import threadpool_limits
 
@@ -36,7 +35,6 @@ from pegas_memory.distill.types import Distiller
 from pegas_memory.errors import BackendUnavailable, InvalidInput, SettingsProblem
 from pegas_memory.ingest.pipeline import IngestPipeline, Progress
 from pegas_memory.models import (
-    CodeCitationIn,
     ContextResult,
     DatabaseInfo,
     ForgetResult,
@@ -61,6 +59,7 @@ from pegas_memory.requests import (
     GraphQueryRequest,
     IngestRequest,
     SearchRequest,
+    StoreRequest,
 )
 from pegas_memory.runtime import Lazy, ProjectionRuntime
 from pegas_memory.search.context import (
@@ -180,44 +179,11 @@ class MemoryService:
         self.close()
 
     # ------------------------------------------------------------------ memory_store
-    def store(
-        self,
-        claim: str,
-        *,
-        type: str = "fact",
-        content: str = "",
-        confidence: float | None = None,
-        topic: str | None = None,
-        tags: Sequence[str] = (),
-        metadata: Mapping[str, Any] | None = None,
-        source: str | None = None,
-        locator: str = "",
-        quote: str = "",
-        scope: str = "knowledge",
-        trace_kind: str | None = None,
-        session_id: str | None = None,
-        cite_code: CodeCitationIn | None = None,
-    ) -> StoreResult:
+    def store(self, request: StoreRequest) -> StoreResult:
         """Store one typed atom (scope knowledge) or one episodic trace (scope episodic);
         `cite_code` names the code symbol the atom rests on (a re-index that removes it marks
         the atom stale)."""
-        return service_store.store(
-            self,
-            claim,
-            type=type,
-            content=content,
-            confidence=confidence,
-            topic=topic,
-            tags=tags,
-            metadata=metadata,
-            source=source,
-            locator=locator,
-            quote=quote,
-            scope=scope,
-            trace_kind=trace_kind,
-            session_id=session_id,
-            cite_code=cite_code,
-        )
+        return service_store.store(self, request)
 
     def _await_projection(
         self, entity: str, ids: Sequence[int], timeout: float = STORE_WAIT_SECONDS

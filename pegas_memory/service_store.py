@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Protocol
 
 from pegas_memory.code_memory.query_ops import resolve_citation
+from pegas_memory.config import Settings
+from pegas_memory.db.pool import Database
 from pegas_memory.db.repo import (
     AtomInput,
     DocumentInput,
@@ -21,8 +23,10 @@ from pegas_memory.db.repo import (
     upsert_document,
 )
 from pegas_memory.errors import InvalidInput
-from pegas_memory.models import ATOM_TYPES, TRACE_KINDS, CodeCitationIn, StoreResult
+from pegas_memory.models import ATOM_TYPES, TRACE_KINDS, StoreResult
 from pegas_memory.outbox.worker import pending_events
+from pegas_memory.requests import StoreRequest
+from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.service_inputs import (
     MAX_CLAIM_CHARS,
     MAX_METADATA_CHARS,
@@ -33,37 +37,33 @@ from pegas_memory.service_inputs import (
 from pegas_memory.service_queries import Q
 from pegas_memory.text import raw_hash
 
-if TYPE_CHECKING:
-    from pegas_memory.service import MemoryService
+
+class StoreOwner(Protocol):
+    """What a store needs of the service: its settings, database and projection runtime."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def runtime(self) -> ProjectionRuntime: ...
+
 
 STORE_WAIT_SECONDS = 3.0  # memory_store waits at most this long for its own projection
 
 
-def store(
-    svc: MemoryService,
-    claim: str,
-    *,
-    type: str = "fact",
-    content: str = "",
-    confidence: float | None = None,
-    topic: str | None = None,
-    tags: Sequence[str] = (),
-    metadata: Mapping[str, Any] | None = None,
-    source: str | None = None,
-    locator: str = "",
-    quote: str = "",
-    scope: str = "knowledge",
-    trace_kind: str | None = None,
-    session_id: str | None = None,
-    cite_code: CodeCitationIn | None = None,
-) -> StoreResult:
+def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
     """Store one typed atom (scope knowledge) or one episodic trace (scope episodic);
     `cite_code` names the code symbol the atom rests on (a re-index that removes it marks
     the atom stale)."""
+    claim, type, scope, tags = request.claim, request.type, request.scope, request.tags
+    topic, source, cite_code = request.topic, request.source, request.cite_code
     limit = svc.settings.max_argument_chars
     claim = clean_text(claim, "claim", MAX_CLAIM_CHARS, required=True)
-    content = clean_text(content or "", "content", limit, required=False)
-    metadata = dict(metadata or {})
+    content = clean_text(request.content or "", "content", limit, required=False)
+    metadata = dict(request.metadata or {})
     try:
         meta_json = json.dumps(metadata, ensure_ascii=False)
     except (TypeError, ValueError) as exc:
@@ -73,13 +73,15 @@ def store(
     if scope == "episodic":
         if cite_code is not None:
             raise InvalidInput("cite_code applies to knowledge atoms, not episodic traces")
-        kind = trace_kind or "observation"
+        kind = request.trace_kind or "observation"
         if kind not in TRACE_KINDS:
             raise InvalidInput(f"trace_kind must be one of {', '.join(TRACE_KINDS)}")
         text = claim if not content else f"{claim}\n\n{content}"
         with svc.db.transaction() as conn:
-            trace_id = insert_trace(conn, kind, text, session_id=session_id, metadata=metadata)
-        svc._await_projection("trace", [trace_id])
+            trace_id = insert_trace(
+                conn, kind, text, session_id=request.session_id, metadata=metadata
+            )
+        await_projection(svc, "trace", [trace_id])
         return StoreResult(
             id=trace_id,
             scope="episodic",
@@ -90,6 +92,7 @@ def store(
         raise InvalidInput("scope must be 'knowledge' (curated atoms) or 'episodic' (traces)")
     if type not in ATOM_TYPES:
         raise InvalidInput(f"type must be one of {', '.join(ATOM_TYPES)}; got {type!r}")
+    confidence = request.confidence
     if confidence is not None and not 0.0 <= confidence <= 1.0:
         raise InvalidInput("confidence must be between 0 and 1")
     if len(tags) > MAX_TAGS:
@@ -101,8 +104,8 @@ def store(
         topic = clean_text(topic, "topic", 200, required=True).strip()
     if source is not None:
         source = clean_text(source, "source", 2_000, required=True).strip()
-    locator = clean_text(locator or "", "locator", 500, required=False)
-    quote = clean_text(quote or "", "quote", 20_000, required=False)
+    locator = clean_text(request.locator or "", "locator", 500, required=False)
+    quote = clean_text(request.quote or "", "quote", 20_000, required=False)
 
     atom = AtomInput(
         type=type,
@@ -140,7 +143,7 @@ def store(
         row = conn.execute(Q.atom_status, (atom_id,)).fetchone()
     status = row["status"] if row else None
     if created:
-        svc._await_projection("atom", [atom_id])
+        await_projection(svc, "atom", [atom_id])
         message = f"stored {type} atom {atom_id} (status {status})"
     else:
         message = f"an atom with the same content already exists: {atom_id}" + (
@@ -160,7 +163,7 @@ def store(
 
 
 def await_projection(
-    svc: MemoryService, entity: str, ids: Sequence[int], timeout: float = STORE_WAIT_SECONDS
+    svc: StoreOwner, entity: str, ids: Sequence[int], timeout: float = STORE_WAIT_SECONDS
 ) -> None:
     """Read your writes: when this process projects the outbox itself, wait (briefly) until
     these new rows are in the vector and graph slices, so a search right after a store or an

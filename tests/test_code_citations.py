@@ -13,6 +13,7 @@ import pytest
 from pegas_memory.code_memory.requests import CodeGraphRequest, CodeReadRequest
 from pegas_memory.errors import InvalidInput, NotFound
 from pegas_memory.models import CodeCitationIn
+from pegas_memory.requests import StoreRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
@@ -78,11 +79,16 @@ def test_store_cites_a_symbol_and_a_reindex_that_removes_it_marks_the_atom_stale
     root = write_repo(tmp_path / "src" / "proj")
     service.store_code(str(root), repo="proj")
     by_name = service.store(
-        "doomed calls helper with 1",
-        cite_code=CodeCitationIn(repo="proj", qualified_name="pkg.core.doomed"),
+        StoreRequest(
+            claim="doomed calls helper with 1",
+            cite_code=CodeCitationIn(repo="proj", qualified_name="pkg.core.doomed"),
+        )
     )
     by_id = service.store(
-        "helper adds one", cite_code=CodeCitationIn(symbol_id=sid(service, "pkg.core.helper"))
+        StoreRequest(
+            claim="helper adds one",
+            cite_code=CodeCitationIn(symbol_id=sid(service, "pkg.core.helper")),
+        )
     )
     assert by_name.code_symbol_id == sid(service, "pkg.core.doomed")
     assert by_name.code_locator == "pkg/core.py:9-10"
@@ -94,19 +100,29 @@ def test_store_cites_a_symbol_and_a_reindex_that_removes_it_marks_the_atom_stale
     ]
     # Lines inside the symbol narrow the locator; lines outside it are refused.
     narrow = service.store(
-        "helper returns x + 1",
-        cite_code=CodeCitationIn(repo="proj", qualified_name="pkg.core.helper", start_line=6),
+        StoreRequest(
+            claim="helper returns x + 1",
+            cite_code=CodeCitationIn(repo="proj", qualified_name="pkg.core.helper", start_line=6),
+        )
     )
     assert narrow.code_locator == "pkg/core.py:6-6"
     with pytest.raises(InvalidInput, match="outside"):
         service.store(
-            "x",
-            cite_code=CodeCitationIn(repo="proj", qualified_name="pkg.core.helper", end_line=40),
+            StoreRequest(
+                claim="x",
+                cite_code=CodeCitationIn(
+                    repo="proj", qualified_name="pkg.core.helper", end_line=40
+                ),
+            )
         )
     with pytest.raises(NotFound, match="memory_search_code"):
-        service.store("y", cite_code=CodeCitationIn(repo="proj", qualified_name="pkg.nope"))
+        service.store(
+            StoreRequest(
+                claim="y", cite_code=CodeCitationIn(repo="proj", qualified_name="pkg.nope")
+            )
+        )
     with pytest.raises(InvalidInput, match="symbol_id, or repo"):
-        service.store("z", cite_code=CodeCitationIn())
+        service.store(StoreRequest(claim="z", cite_code=CodeCitationIn()))
 
     # Delete doomed (Engine.run now calls helper), re-index: the citing atom goes stale.
     (root / "pkg" / "core.py").write_text(
@@ -172,8 +188,10 @@ def test_drop_repository_through_the_outbox_from_every_slice(
     root = write_repo(tmp_path / "src" / "proj")
     service.store_code(str(root), repo="proj")
     cited = service.store(
-        "run calls doomed",
-        cite_code=CodeCitationIn(repo="proj", qualified_name="pkg.core.Engine.run"),
+        StoreRequest(
+            claim="run calls doomed",
+            cite_code=CodeCitationIn(repo="proj", qualified_name="pkg.core.Engine.run"),
+        )
     )
     service.code_graph(CodeGraphRequest(repo="proj", symbol="helper", build=True))
     graph = service.runtime.graph.get()

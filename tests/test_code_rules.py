@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from pegas_memory.code_memory.requests import CodeGraphRequest
-from pegas_memory.requests import GraphQueryRequest
+from pegas_memory.requests import GraphQueryRequest, StoreRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
@@ -42,7 +42,7 @@ def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
 
 def rule(svc: MemoryService, content: object) -> int:
     text = json.dumps(content)
-    return svc.store(f"rule {text}", type="logical_rule", content=text).id
+    return svc.store(StoreRequest(claim=f"rule {text}", type="logical_rule", content=text)).id
 
 
 def q(svc: MemoryService, sql: str, *params: Any) -> list[dict[str, Any]]:

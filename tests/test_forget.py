@@ -10,7 +10,7 @@ import pytest
 from pegas_memory.db.repo import add_link
 from pegas_memory.errors import InvalidInput
 from pegas_memory.outbox.reconcile import rebuild, reconcile
-from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest
+from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
@@ -22,8 +22,8 @@ def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
 
 
 def test_retract_keeps_the_atom_but_ranks_it_last(service: MemoryService) -> None:
-    old = service.store("The capital of Kazakhstan is Almaty").id
-    new = service.store("The capital of Kazakhstan is Astana").id
+    old = service.store(StoreRequest(claim="The capital of Kazakhstan is Almaty")).id
+    new = service.store(StoreRequest(claim="The capital of Kazakhstan is Astana")).id
     result = service.forget(mode="retract", atom_ids=[old], reason="moved in 1997")
     assert result.atoms == [old]
     service.runtime.worker().drain()
@@ -32,8 +32,8 @@ def test_retract_keeps_the_atom_but_ranks_it_last(service: MemoryService) -> Non
 
 
 def test_erase_removes_everywhere_and_never_resurfaces(service: MemoryService) -> None:
-    keep = service.store("Saturn has prominent rings").id
-    gone = service.store("Secret project codename is BLUEBIRD").id
+    keep = service.store(StoreRequest(claim="Saturn has prominent rings")).id
+    gone = service.store(StoreRequest(claim="Secret project codename is BLUEBIRD")).id
     with service.db.transaction() as conn:
         add_link(conn, keep, gone, "reference")
     service.runtime.worker().drain()
@@ -75,7 +75,9 @@ def test_erase_a_document_and_its_only_atoms(service: MemoryService) -> None:
             source="Ravens are corvids. Magpies are corvids too.", kind="text", title="n2"
         )
     )
-    shared = service.store("Ravens are corvids.", source="https://birds.example").id
+    shared = service.store(
+        StoreRequest(claim="Ravens are corvids.", source="https://birds.example")
+    ).id
     service.runtime.worker().drain()
     result = service.forget(mode="erase", document_ids=[a.document_id])
     assert set(result.atoms) == set(a.atom_ids) and result.documents == [a.document_id]

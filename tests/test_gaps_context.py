@@ -15,7 +15,7 @@ from pegas_memory.db.repo import (
     upsert_document,
 )
 from pegas_memory.errors import InvalidInput
-from pegas_memory.requests import ContextRequest
+from pegas_memory.requests import ContextRequest, StoreRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
@@ -108,9 +108,9 @@ def test_weak_evidence_registers_a_gap(service: MemoryService) -> None:
 
 def test_empty_text_arguments_are_named_with_a_fitting_hint(service: MemoryService) -> None:
     with pytest.raises(InvalidInput, match="claim is empty; give the statement to remember"):
-        service.store("   ")
+        service.store(StoreRequest(claim="   "))
     with pytest.raises(InvalidInput, match="tag is empty; leave it out or fill it in"):
-        service.store("Water boils at 100 °C", tags=["ok", " "])
+        service.store(StoreRequest(claim="Water boils at 100 °C", tags=["ok", " "]))
     with pytest.raises(InvalidInput, match="topic is empty; leave it out or fill it in"):
-        service.store("Water boils at 100 °C", topic="")
+        service.store(StoreRequest(claim="Water boils at 100 °C", topic=""))
     assert service.stats().atoms_total == 0  # nothing half-written

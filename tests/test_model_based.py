@@ -43,7 +43,13 @@ from pegas_memory.models import GraphPathsAnswer
 from pegas_memory.outbox.projection import Projector, atom_embed_text
 from pegas_memory.outbox.reconcile import rebuild, reconcile
 from pegas_memory.outbox.worker import OutboxWorker
-from pegas_memory.requests import ContextRequest, GraphQueryRequest, IngestRequest, SearchRequest
+from pegas_memory.requests import (
+    ContextRequest,
+    GraphQueryRequest,
+    IngestRequest,
+    SearchRequest,
+    StoreRequest,
+)
 from pegas_memory.service import MemoryService
 from pegas_memory.text import raw_hash
 from tests.conftest import make_settings
@@ -172,19 +178,19 @@ class MemoryMachine(RuleBasedStateMachine):
 
     @rule(claim=claims, kind=st.sampled_from(("fact", "definition")), confidence=st.floats(0, 1))
     def store(self, claim: str, kind: str, confidence: float) -> None:
-        result = self.service.store(claim, type=kind, confidence=confidence)
+        result = self.service.store(StoreRequest(claim=claim, type=kind, confidence=confidence))
         assert result.id not in self.erased  # ids are never reused
 
     @rule(index=st.integers(0, len(RULES) - 1))
     def store_rule(self, index: int) -> None:
         body = RULES[index]
         claim = f"Rule {index}: {json.dumps(body['if'])} implies {body['then']}"
-        self.service.store(claim, type="logical_rule", content=json.dumps(body))
+        self.service.store(StoreRequest(claim=claim, type="logical_rule", content=json.dumps(body)))
 
     @rule(claim=claims, how=st.sampled_from(("retract", "contest")))
     def store_twins(self, claim: str, how: str) -> None:
-        plain = self.service.store(claim).id
-        echo = self.service.store(claim, content=claim).id
+        plain = self.service.store(StoreRequest(claim=claim)).id
+        echo = self.service.store(StoreRequest(claim=claim, content=claim)).id
         if plain == echo:
             return  # the claim normalises the same with its content: no twins possible
         if how == "retract":
@@ -278,7 +284,9 @@ class MemoryMachine(RuleBasedStateMachine):
     @rule(how=st.sampled_from(("mid_batch", "before_commit", "outage")), after=st.integers(0, 3))
     def worker_crash(self, how: str, after: int) -> None:
         """Write something, then let a worker fail part-way; the invariant's drain restarts."""
-        self.service.store(f"Crash marker {len(self.live_ids())} of the {how} kind")
+        self.service.store(
+            StoreRequest(claim=f"Crash marker {len(self.live_ids())} of the {how} kind")
+        )
         projector = self.service.runtime.projector
         worker: OutboxWorker = self.service.runtime.worker("doomed")
         calls = 0

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest
+from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.service import MemoryService
 from pegas_memory.text import detect_language, ts_config_for
 from tests.conftest import make_settings
@@ -33,11 +33,14 @@ def local_service(
     )
     svc = MemoryService(settings).open()
     svc.store(
-        "Фотосинтез — это процесс образования органических веществ на свету.", type="definition"
+        StoreRequest(
+            claim="Фотосинтез — это процесс образования органических веществ на свету.",
+            type="definition",
+        )
     )
-    svc.store("The Eiffel Tower is located in Paris and was completed in 1889.")
-    svc.store("Москва — столица России и крупнейший город страны.")
-    svc.store("Python is a programming language created by Guido van Rossum.")
+    svc.store(StoreRequest(claim="The Eiffel Tower is located in Paris and was completed in 1889."))
+    svc.store(StoreRequest(claim="Москва — столица России и крупнейший город страны."))
+    svc.store(StoreRequest(claim="Python is a programming language created by Guido van Rossum."))
     svc.runtime.worker().drain()
     yield svc
     svc.close()

@@ -25,6 +25,7 @@ from pegas_memory.db.embedded import data_dir_problem, process_state, start_embe
 from pegas_memory.db.pool import Database, translate_error
 from pegas_memory.errors import BackendUnavailable
 from pegas_memory.outbox.worker import OutboxWorker
+from pegas_memory.requests import StoreRequest
 from pegas_memory.service import MemoryService
 from tests.mcp_harness import mcp_client, structured
 
@@ -61,7 +62,7 @@ def test_next_call_after_a_killed_postmaster_succeeds_quickly(
     service: MemoryService, tmp_path: Path
 ) -> None:
     data = tmp_path / "data"
-    kept = service.store("the postmaster will be killed after this").id
+    kept = service.store(StoreRequest(claim="the postmaster will be killed after this")).id
     service.stats()  # warm: the slices' engines open on first use, not part of the recovery
     dead = kill_postmaster(data)
     started = time.monotonic()
@@ -70,7 +71,7 @@ def test_next_call_after_a_killed_postmaster_succeeds_quickly(
     assert stats.atoms_total == 1
     assert took < RECOVERY_BOUND, took
     assert _postmaster_pid(data) != dead
-    assert service.store("and this one after it came back").id != kept
+    assert service.store(StoreRequest(claim="and this one after it came back")).id != kept
 
 
 def test_a_zombie_postmaster_is_not_alive() -> None:

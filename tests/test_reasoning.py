@@ -16,7 +16,7 @@ from pegas_memory.models import (
     GraphPathsAnswer,
     GraphQueryResult,
 )
-from pegas_memory.requests import GraphQueryRequest
+from pegas_memory.requests import GraphQueryRequest, StoreRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
@@ -34,7 +34,7 @@ def atoms(svc: MemoryService, n: int) -> list[int]:
 
 def rule(svc: MemoryService, content: object) -> int:
     text = content if isinstance(content, str) else json.dumps(content)
-    return svc.store(f"rule {text}", type="logical_rule", content=text).id
+    return svc.store(StoreRequest(claim=f"rule {text}", type="logical_rule", content=text)).id
 
 
 def inferred(svc: MemoryService) -> set[tuple[int, int, str]]:

@@ -11,7 +11,7 @@ import pytest
 from pegas_memory.config import Settings
 from pegas_memory.db.repo import AtomInput, add_link, insert_atom, set_status
 from pegas_memory.errors import InvalidInput
-from pegas_memory.requests import IngestRequest, SearchRequest
+from pegas_memory.requests import IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.search.hybrid import SearchFilter
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
@@ -100,7 +100,11 @@ def test_filters_and_status_ranking(service: MemoryService) -> None:
 
 
 def test_episodic_scope_is_separate(service: MemoryService) -> None:
-    service.store("I searched arxiv for entropy papers", scope="episodic", trace_kind="action")
+    service.store(
+        StoreRequest(
+            claim="I searched arxiv for entropy papers", scope="episodic", trace_kind="action"
+        )
+    )
     service.runtime.worker().drain()
     knowledge = service.search(SearchRequest(query="arxiv entropy papers"))
     assert all(h.scope == "knowledge" for h in knowledge.hits)
@@ -151,13 +155,15 @@ def test_a_stored_atom_is_searchable_by_meaning_when_store_returns(
         svc = MemoryService(settings).open()
         try:
             svc.start_background()
-            svc.store("warm-up: the worker holds the vector store from here on")
+            svc.store(StoreRequest(claim="warm-up: the worker holds the vector store from here on"))
             deadline = time.monotonic() + 30
             while not svc.runtime.projecting_here:
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
             for n in range(3):
-                atom = svc.store(f"Lake Baikal sample {n} holds {n + 2} endemic species")
+                atom = svc.store(
+                    StoreRequest(claim=f"Lake Baikal sample {n} holds {n + 2} endemic species")
+                )
                 with svc.db.connection() as conn:
                     row = conn.execute(
                         """SELECT count(*) AS n FROM pm_outbox WHERE entity_type = 'atom'
@@ -169,7 +175,9 @@ def test_a_stored_atom_is_searchable_by_meaning_when_store_returns(
                     SearchRequest(query=f"Lake Baikal sample {n}", preset="dense", limit=5)
                 ).hits
                 assert atom.id in [h.id for h in found]
-            trace = svc.store("planned the survey", scope="episodic", trace_kind="plan")
+            trace = svc.store(
+                StoreRequest(claim="planned the survey", scope="episodic", trace_kind="plan")
+            )
             hits = svc.search(
                 SearchRequest(query="planned the survey", scope="episodic", preset="dense")
             ).hits

@@ -21,7 +21,7 @@ from pegas_memory.config import Settings
 from pegas_memory.doctor import run_checks
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.outbox.selfcheck import classify
-from pegas_memory.requests import SearchRequest
+from pegas_memory.requests import SearchRequest, StoreRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama, hashed_embedding
@@ -68,7 +68,7 @@ def _store_and_stop(settings: Settings) -> None:
     service.start_background()
     try:
         for claim in CLAIMS:
-            service.store(claim)
+            service.store(StoreRequest(claim=claim))
         service.runtime.worker().drain(include_delayed=True)
         assert service.stats().slices[0].count == len(CLAIMS)
     finally:

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pegas_memory.requests import IngestRequest, SearchRequest
+from pegas_memory.requests import IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
@@ -40,8 +40,16 @@ def links(svc: MemoryService) -> set[tuple[int, int, str]]:
 
 def test_cross_confirmation_across_documents(database_url: str, tmp_path: Path) -> None:
     with memory(database_url, tmp_path, None, llm=False) as svc:
-        a = svc.store("The Volga flows into the Caspian Sea", source="https://a.example/volga")
-        b = svc.store("the Volga flows into the Caspian Sea.", source="https://b.example/rivers")
+        a = svc.store(
+            StoreRequest(
+                claim="The Volga flows into the Caspian Sea", source="https://a.example/volga"
+            )
+        )
+        b = svc.store(
+            StoreRequest(
+                claim="the Volga flows into the Caspian Sea.", source="https://b.example/rivers"
+            )
+        )
         svc.runtime.worker().drain()
         result = svc.verify(atom_ids=[a.id])
         (v,) = result.verdicts
@@ -61,8 +69,16 @@ def test_verify_says_when_atoms_are_still_being_projected(
     """Right after memory_store the new atom is not in the vector index yet: a verdict of
     "new" then says so, instead of looking final."""
     with memory(database_url, tmp_path, None, llm=False) as svc:
-        a = svc.store("The Lena flows into the Laptev Sea", source="https://a.example/lena")
-        svc.store("the Lena flows into the Laptev Sea.", source="https://b.example/rivers")
+        a = svc.store(
+            StoreRequest(
+                claim="The Lena flows into the Laptev Sea", source="https://a.example/lena"
+            )
+        )
+        svc.store(
+            StoreRequest(
+                claim="the Lena flows into the Laptev Sea.", source="https://b.example/rivers"
+            )
+        )
         early = svc.verify(atom_ids=[a.id])
         assert any("not in the vector index yet" in w for w in early.warnings)
         svc.runtime.worker().drain()
@@ -96,8 +112,8 @@ def test_contradiction_marks_both_contested(database_url: str, tmp_path: Path) -
         return {"verdict": "contradicts", "reason": "different boiling points", "ref_id": ids["b"]}
 
     with memory(database_url, tmp_path, chat) as svc:
-        ids["b"] = svc.store("Water boils at 100 degrees at sea level").id
-        ids["a"] = svc.store("Water boils at 90 degrees at sea level").id
+        ids["b"] = svc.store(StoreRequest(claim="Water boils at 100 degrees at sea level")).id
+        ids["a"] = svc.store(StoreRequest(claim="Water boils at 90 degrees at sea level")).id
         svc.runtime.worker().drain()
         (v,) = svc.verify(atom_ids=[ids["a"]]).verdicts
         assert v.verdict == "contradicts" and v.ref_id == ids["b"]
@@ -120,8 +136,8 @@ def test_duplicate_marks_the_newer_stale(database_url: str, tmp_path: Path) -> N
         return {"verdict": "duplicate", "reason": "same statement", "ref_id": ids["old"]}
 
     with memory(database_url, tmp_path, chat) as svc:
-        ids["old"] = svc.store("Mount Elbrus is the highest peak in Europe").id
-        ids["new"] = svc.store("Elbrus is Europe's highest mountain peak").id
+        ids["old"] = svc.store(StoreRequest(claim="Mount Elbrus is the highest peak in Europe")).id
+        ids["new"] = svc.store(StoreRequest(claim="Elbrus is Europe's highest mountain peak")).id
         svc.runtime.worker().drain()
         (v,) = svc.verify(atom_ids=[ids["new"]]).verdicts
         assert v.verdict == "duplicate" and v.new_status == "stale"
@@ -131,8 +147,8 @@ def test_duplicate_marks_the_newer_stale(database_url: str, tmp_path: Path) -> N
 
 def test_nonsense_from_the_llm_changes_nothing(database_url: str, tmp_path: Path) -> None:
     with memory(database_url, tmp_path, lambda r: "I think it is fine :)") as svc:
-        a = svc.store("Mercury is the closest planet to the Sun").id
-        svc.store("Venus is the second planet from the Sun")
+        a = svc.store(StoreRequest(claim="Mercury is the closest planet to the Sun")).id
+        svc.store(StoreRequest(claim="Venus is the second planet from the Sun"))
         svc.runtime.worker().drain()
         result = svc.verify(atom_ids=[a])
         (v,) = result.verdicts
@@ -142,8 +158,8 @@ def test_nonsense_from_the_llm_changes_nothing(database_url: str, tmp_path: Path
 
 def test_without_llm_duplicates_by_similarity(database_url: str, tmp_path: Path) -> None:
     with memory(database_url, tmp_path, None, llm=False) as svc:
-        old = svc.store("Tokyo is the capital of Japan").id
-        new = svc.store("tokyo is the capital of japan!").id
+        old = svc.store(StoreRequest(claim="Tokyo is the capital of Japan")).id
+        new = svc.store(StoreRequest(claim="tokyo is the capital of japan!")).id
         svc.runtime.worker().drain()
         (v,) = svc.verify(atom_ids=[new]).verdicts
         assert v.verdict == "duplicate" and status_of(svc, new)[0] == "stale"

@@ -34,7 +34,6 @@ class DbQueries:
     copy_chunk_citations: LiteralString
     insert_atom: LiteralString
     atom_id_by_hash: LiteralString
-    get_atom: LiteralString
     set_check_name: LiteralString
     clear_check_name: LiteralString
     update_status: LiteralString

@@ -105,10 +105,6 @@ RETURNING id
 -- name: atom_id_by_hash
 SELECT id FROM pm_atom WHERE content_hash = %s
 
--- name: get_atom
-SELECT id, type, claim, content, confidence, status, status_reason, doc_id, topic, tags,
-       language, source, metadata, created_at, updated_at FROM pm_atom WHERE id = %s
-
 -- name: set_check_name
 -- The status-change trigger records this as the check that changed the status.
 SELECT set_config('pegas.check_name', %s, true)

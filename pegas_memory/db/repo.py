@@ -267,13 +267,6 @@ def supersede_atom(
     return old != "stale"
 
 
-def get_atom(conn: Conn, atom_id: int) -> dict[str, Any]:
-    row = conn.execute(Q.get_atom, (atom_id,)).fetchone()
-    if row is None:
-        raise NotFound(f"atom {atom_id} not found; use memory_search to find atom ids")
-    return dict(row)
-
-
 def set_status(
     conn: Conn,
     atom_id: int,

@@ -8,15 +8,11 @@ later ones use it as it is.
 
 from __future__ import annotations
 
-import hashlib
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from pegas_memory.config import Settings
-
-_SOCKET_PATH_MAX = 100  # sun_path is 108 bytes with its NUL; keep a margin
+from pegas_memory.procs import socket_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +27,7 @@ class HostPaths:
 
 def host_paths(data_dir: Path) -> HostPaths:
     directory = Path(data_dir).expanduser().resolve() / "host"
-    socket = directory / "host.sock"
-    if len(os.fsencode(socket)) > _SOCKET_PATH_MAX:
-        digest = hashlib.sha256(os.fsencode(directory)).hexdigest()[:16]
-        socket = Path(tempfile.gettempdir()) / f"pegas-host-{digest}" / "host.sock"
+    socket = socket_path(directory, "host.sock", "host")
     return HostPaths(
         directory=directory,
         socket=socket,

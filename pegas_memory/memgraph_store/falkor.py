@@ -22,12 +22,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import logging
 import os
 import signal
 import subprocess
-import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -43,11 +41,10 @@ from redis.retry import Retry
 
 from pegas_memory.errors import BackendUnavailable, LimitExceeded
 from pegas_memory.memgraph_store.cypher import CypherDialect, CypherGraphStore, Statement
-from pegas_memory.procs import log_tail, pid_alive
+from pegas_memory.procs import log_tail, pid_alive, socket_path
 
 log = logging.getLogger(__name__)
 
-_SOCKET_PATH_MAX = 100  # sun_path is 108 bytes with its NUL; keep a margin
 _T = TypeVar("_T")
 
 
@@ -71,10 +68,7 @@ class GraphServerPaths:
 
 def graph_server_paths(data_dir: Path) -> GraphServerPaths:
     directory = Path(data_dir).expanduser().resolve() / "graph"
-    socket = directory / "redis.sock"
-    if len(os.fsencode(socket)) > _SOCKET_PATH_MAX:
-        digest = hashlib.sha256(os.fsencode(directory)).hexdigest()[:16]
-        socket = Path(tempfile.gettempdir()) / f"pegas-graph-{digest}" / "redis.sock"
+    socket = socket_path(directory, "redis.sock", "graph")
     return GraphServerPaths(
         directory=directory,
         socket=socket,

@@ -10,6 +10,7 @@ from pegas_memory.db.sql import load_queries
 
 @dataclass(frozen=True)
 class OutboxQueries:
+    listen: LiteralString
     pending_all: LiteralString
     pending_of_types: LiteralString
     pending_of_entities: LiteralString

@@ -1,6 +1,10 @@
 -- The runtime SQL of the outbox: the worker (claim, lock, record), the projection (current rows)
 -- and reconcile/rebuild (ids per table). Loaded by `pegas_memory.outbox.queries`.
 
+-- name: listen
+-- Wake the worker on a new event (the trigger of migrations/0001 sends NOTIFY pm_outbox).
+LISTEN pm_outbox
+
 -- name: pending_all
 -- Events not yet projected (parked ones excluded).
 SELECT count(*) AS n FROM pm_outbox WHERE processed_at IS NULL AND parked_at IS NULL

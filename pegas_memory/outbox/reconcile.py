@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, LiteralString
+from typing import Any, Literal, LiteralString
 
 from psycopg.sql import Composed
 
@@ -21,11 +21,9 @@ from pegas_memory.db.sql import compose
 from pegas_memory.errors import NotFound, SliceDamaged
 from pegas_memory.outbox.projection import Rows, atom_payload, chunks, load_rows, trace_payload
 from pegas_memory.outbox.queries import Q
+from pegas_memory.outbox.slices import SliceOwner
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.qdrant_store.index import SetsAside, VectorIndex, collection_name
-
-if TYPE_CHECKING:
-    from pegas_memory.runtime import ProjectionRuntime
 
 log = logging.getLogger(__name__)
 
@@ -77,23 +75,23 @@ class DriftReport:
         }
 
 
-def _pg_ids(rt: ProjectionRuntime, table: str) -> set[int]:
+def _pg_ids(rt: SliceOwner, table: str) -> set[int]:
     """Every id of a projected table."""
     return _ids(rt, compose(Q.ids_of_table, table=table))
 
 
-def _ids(rt: ProjectionRuntime, statement: LiteralString | Composed) -> set[int]:
+def _ids(rt: SliceOwner, statement: LiteralString | Composed) -> set[int]:
     with rt.db.connection() as conn:
         return {int(r["id"]) for r in conn.execute(statement)}
 
 
-def _iter_rows(rt: ProjectionRuntime, entity_type: str, ids: list[int]) -> Iterator[Rows]:
+def _iter_rows(rt: SliceOwner, entity_type: str, ids: list[int]) -> Iterator[Rows]:
     for part in chunks(sorted(ids), BATCH):
         with rt.db.connection() as conn:
             yield load_rows(conn, entity_type, list(part))
 
 
-def _vector_drift(rt: ProjectionRuntime, entity: Literal["atom", "trace"]) -> SliceDrift:
+def _vector_drift(rt: SliceOwner, entity: Literal["atom", "trace"]) -> SliceDrift:
     table = "pm_atom" if entity == "atom" else "pm_episodic_trace"
     drift = SliceDrift(f"vector:{entity}")
     name = rt.projector.collection(entity)
@@ -115,7 +113,7 @@ def _vector_drift(rt: ProjectionRuntime, entity: Literal["atom", "trace"]) -> Sl
     return drift
 
 
-def _graph_drift(rt: ProjectionRuntime) -> list[SliceDrift]:
+def _graph_drift(rt: SliceOwner) -> list[SliceDrift]:
     graph = rt.graph.get()
     pairs: list[tuple[str, set[int], set[int]]] = [
         ("graph:atom", _pg_ids(rt, "pm_atom"), set(graph.iter_node_ids("Atom"))),
@@ -153,7 +151,7 @@ _ENTITY_OF = {
 }
 
 
-def reconcile(rt: ProjectionRuntime, *, fix: bool = False) -> DriftReport:
+def reconcile(rt: SliceOwner, *, fix: bool = False) -> DriftReport:
     """Compare every slice with Postgres; with fix=True, repair what differs."""
     slices: list[SliceDrift] = []
     if "vector" in rt.projector.targets:
@@ -174,7 +172,7 @@ def reconcile(rt: ProjectionRuntime, *, fix: bool = False) -> DriftReport:
     return report
 
 
-def vector_collection(rt: ProjectionRuntime, entity: Literal["atom", "trace"]) -> str:
+def vector_collection(rt: SliceOwner, entity: Literal["atom", "trace"]) -> str:
     """The collection of the current embedding space, without creating it (creating opens the
     shard, which fails when its files are damaged)."""
     embedder = rt.embedder.get()
@@ -197,7 +195,7 @@ def _clear_collection(index: VectorIndex, name: str) -> str | None:
     return None
 
 
-def rebuild(rt: ProjectionRuntime, target: Literal["qdrant", "graph", "all"]) -> dict[str, Any]:
+def rebuild(rt: SliceOwner, target: Literal["qdrant", "graph", "all"]) -> dict[str, Any]:
     """Recreate a slice from Postgres alone; return counts, seconds and where damaged
     collections were moved (`set_aside`). A collection whose files the engine cannot open is
     set aside rather than opened, so rebuild is the way out of the damage it reports."""

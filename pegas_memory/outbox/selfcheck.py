@@ -22,14 +22,12 @@ import time
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, LiteralString
+from typing import Literal, LiteralString
 
 from pegas_memory.db.sql import compose, load_queries
 from pegas_memory.errors import BackendUnavailable, NotFound, PegasMemoryError, SliceDamaged
 from pegas_memory.outbox.reconcile import rebuild, vector_collection
-
-if TYPE_CHECKING:
-    from pegas_memory.runtime import ProjectionRuntime
+from pegas_memory.outbox.slices import SliceOwner
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +109,7 @@ def classify(expected: int, found: int, unprojected: int) -> State:
     return "ok"
 
 
-def _pg_counts(rt: ProjectionRuntime) -> tuple[dict[str, int], dict[str, int]]:
+def _pg_counts(rt: SliceOwner) -> tuple[dict[str, int], dict[str, int]]:
     """Rows per projected entity type, and unprojected events per entity type."""
     tables = {
         "atom": "pm_atom",
@@ -143,7 +141,7 @@ def _check_one(name: str, expected: int, unprojected: int, count: Callable[[], i
     return SliceCheck(name, expected, found, unprojected, state)
 
 
-def check_slices(rt: ProjectionRuntime) -> SelfCheck:
+def check_slices(rt: SliceOwner) -> SelfCheck:
     """Compare every slice the projector feeds with PostgreSQL (see the module docstring).
 
     Raises BackendUnavailable only when PostgreSQL itself cannot be read; a slice that cannot
@@ -158,7 +156,7 @@ def check_slices(rt: ProjectionRuntime) -> SelfCheck:
 
 
 def _vector_checks(
-    rt: ProjectionRuntime, rows: Mapping[str, int], pending: Mapping[str, int]
+    rt: SliceOwner, rows: Mapping[str, int], pending: Mapping[str, int]
 ) -> list[SliceCheck]:
     out: list[SliceCheck] = []
     starting = rt.host_starting()  # the engine host not serving yet: report it, never wait
@@ -182,7 +180,7 @@ def _vector_checks(
 
 
 def _graph_checks(
-    rt: ProjectionRuntime, rows: Mapping[str, int], pending: Mapping[str, int]
+    rt: SliceOwner, rows: Mapping[str, int], pending: Mapping[str, int]
 ) -> list[SliceCheck]:
     parts = (
         ("graph:atom", "atom"),
@@ -228,7 +226,7 @@ class RepairReport:
     at: float = field(default_factory=time.time)
 
 
-def repair(rt: ProjectionRuntime, check: SelfCheck) -> RepairReport:
+def repair(rt: SliceOwner, check: SelfCheck) -> RepairReport:
     """Rebuild each damaged slice of `check` from PostgreSQL, one process at a time.
 
     Another process already repairing (it holds the advisory lock) means this one skips: its
@@ -260,7 +258,7 @@ class SliceMonitor:
     `slice_check_seconds`, or at once after `request`); stats and doctor call `check`; a search
     reads `warnings` from the latest result without checking again."""
 
-    def __init__(self, rt: ProjectionRuntime) -> None:
+    def __init__(self, rt: SliceOwner) -> None:
         self._rt = rt
         self._lock = threading.Lock()
         self._latest: SelfCheck | None = None

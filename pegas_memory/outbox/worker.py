@@ -298,7 +298,7 @@ class OutboxWorker:
         on the embedded cluster's local socket: a failure there means it died)."""
         timeout = 2 if self.db.embedded else 10
         listener = psycopg.connect(self.db.url, autocommit=True, connect_timeout=timeout)
-        listener.execute("LISTEN pm_outbox")
+        listener.execute(Q.listen)
         return listener
 
     def _revive(self) -> bool:

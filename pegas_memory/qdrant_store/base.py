@@ -16,6 +16,7 @@ it does not recognise propagates unchanged, as the bug it is.
 
 from __future__ import annotations
 
+import abc
 import enum
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -78,7 +79,7 @@ def failure_error(
     return BackendUnavailable(f"{where} {phrase}: {failure.detail}; {failure.hint or outage_hint}")
 
 
-class QdrantBackend:
+class QdrantBackend(abc.ABC):
     """The shared half of `EdgeVectorIndex` and `ClientVectorIndex`.
 
     A back end provides `_where` (how messages name it), `_outage_hint`, `_lock`,
@@ -91,23 +92,24 @@ class QdrantBackend:
     _lock: AbstractContextManager[Any]
     _upsert_batch: int
 
+    @abc.abstractmethod
     def _classify(self, exc: Exception) -> EngineFailure | None:
         """What `exc`, raised by this back end's driver, means; None if it is not the driver's."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _forget(self, name: str) -> None:
         """Drop what is cached about collection `name` (it turned out to be missing)."""
 
+    @abc.abstractmethod
     def _collection_dim(self, name: str) -> int:
         """The vector size of `name`; NotFound if it does not exist. Called under `_lock`."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _write_batch(self, name: str, batch: PreparedBatch) -> None:
         """Send validated points to the engine, `_upsert_batch` at a time, as they are.
 
         No checks happen here: `upsert` runs `prepare_points` first. Called under `_lock`.
         """
-        raise NotImplementedError
 
     @contextmanager
     def _translate(self, op: str, name: str | None = None) -> Iterator[None]:

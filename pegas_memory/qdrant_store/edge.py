@@ -354,6 +354,9 @@ class EdgeVectorIndex(QdrantBackend):
 
     # --- points ---
 
+    def _forget(self, name: str) -> None:
+        """Nothing to drop: a collection found missing has no open shard in `_shards`."""
+
     def _collection_dim(self, name: str) -> int:
         return self._shard(name).dim
 

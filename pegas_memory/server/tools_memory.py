@@ -36,6 +36,7 @@ from pegas_memory.requests import (
     IngestRequest,
     SearchPreset,
     SearchRequest,
+    StoreRequest,
 )
 from pegas_memory.search.hybrid import SearchFilter
 from pegas_memory.server.calls import (
@@ -123,20 +124,22 @@ def register_knowledge(mcp: Server) -> None:
         return await run(
             ctx,
             lambda service: service.store(
-                claim,
-                type=type,
-                content=content,
-                confidence=confidence,
-                topic=topic,
-                tags=tags or (),
-                metadata=metadata,
-                source=source,
-                locator=locator,
-                quote=quote,
-                scope=scope,
-                trace_kind=trace_kind,
-                session_id=session_id,
-                cite_code=cite_code,
+                StoreRequest(
+                    claim=claim,
+                    type=type,
+                    content=content,
+                    confidence=confidence,
+                    topic=topic,
+                    tags=tuple(tags or ()),
+                    metadata=metadata,
+                    source=source,
+                    locator=locator,
+                    quote=quote,
+                    scope=scope,
+                    trace_kind=trace_kind,
+                    session_id=session_id,
+                    cite_code=cite_code,
+                )
             ),
         )
 
