@@ -101,9 +101,13 @@ def _corrupt(collection_dir: Path, seed: int = 7) -> None:
     for path in sorted(collection_dir.rglob("*")):
         if path.is_file() and path.name != "edge_config.json":
             data = bytearray(path.read_bytes())
-            for _ in range(max(1, len(data) // 10)):
+            # The engine preallocates 32 MiB files whose tail is unused zeros: one byte in ten
+            # of the first MiB (where a few points live) breaks them as surely as all of it,
+            # in a tenth of a second instead of minutes.
+            used = min(len(data), 1 << 20)
+            for _ in range(max(1, used // 10)):
                 if data:
-                    data[rng.randrange(len(data))] = rng.randrange(256)
+                    data[rng.randrange(used)] = rng.randrange(256)
             path.write_bytes(bytes(data))
             hit += 1
     assert hit
