@@ -152,7 +152,9 @@ def bench_geotopo(data: Path, distill: Distill, *, layout: bool) -> tuple[Number
     return out, atoms
 
 
-def bench_html(data: Path, distill: Distill, limit: int | None) -> tuple[Numbers, list[DraftAtom]]:
+def bench_html(
+    data: Path, distill: Distill, limit: int | None, junk_out: list[str] | None = None
+) -> tuple[Numbers, list[DraftAtom]]:
     gold = json.loads((data / "docs/html/ground-truth.json").read_text(encoding="utf-8"))
     settings = load_settings(data_dir=tempfile.gettempdir())
     all_atoms: list[DraftAtom] = []
@@ -167,6 +169,8 @@ def bench_html(data: Path, distill: Distill, limit: int | None) -> tuple[Numbers
         all_atoms.extend(atoms)
         quotes = [norm(a.quote) for a in atoms]
         junk += sum(q not in body for q in quotes)
+        if junk_out is not None:
+            junk_out.extend(f"{key}\t{a.type}\t{a.claim}" for a, q in zip(atoms, quotes, strict=True) if q not in body)
         quoted = "\n".join(quotes)
         for s in split_sentences(gold[key]["articleBody"]):
             if len(s.text.split()) >= 4:
