@@ -377,7 +377,8 @@ def _judged(text: str, group: Group, conversation: bool) -> Group:
     if group.sentences == 1 and (reason := outburst(body)) is not None:
         return replace(group, noise=reason)
     said = speech(body)
-    if group.sentences == 1 and len(words_of(body)) < _MIN_ALONE_WORDS and not said.speech_words:
+    short = len(words_of(body)) < _MIN_ALONE_WORDS
+    if conversation and group.sentences == 1 and short and not said.speech_words:
         return replace(group, noise="short fragment")  # "And in she went."
     if not said.is_dialogue or re.search(r"\d", body):
         return group
