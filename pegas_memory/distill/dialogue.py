@@ -92,7 +92,8 @@ def _quoted_split(text: str) -> tuple[list[str], list[str]]:
     if not any(m in text for m in marks) and _OPENING_SINGLE.match(text):
         # British single quotes: only when the sentence opens with one ('Nor I,' said ...);
         # a closing mark is a quote followed by a space, punctuation or the end, not "don't".
-        inside, buf = False, []
+        inside = False
+        buf: list[str] = []
         for i, ch in enumerate(text):
             nxt = text[i + 1] if i + 1 < len(text) else " "
             prev = text[i - 1] if i else " "
@@ -107,7 +108,8 @@ def _quoted_split(text: str) -> tuple[list[str], list[str]]:
                 buf.append(ch)
         (speech if inside else other).append("".join(buf))
         return speech, other
-    inside, buf = False, []
+    inside = False
+    buf = []
     for ch in text:
         toggle = ch == '"' or (ch in "«„" and not inside) or (ch in "”»" and inside)
         if ch == "“":
