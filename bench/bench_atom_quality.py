@@ -53,6 +53,7 @@ from pegas_memory.text import detect_language  # noqa: E402
 
 BEFORE_COMMIT = "9337532"
 GEOTOPO = "docs/pdf/009-pdflatex-geotopo/GeoTopo-komprimiert.pdf"
+ALICE = "docs/epub/alice.epub"
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st"})
 _HEADER = re.compile(r"^\d{1,3} \d+\.\d+\. [A-ZÄÖÜ ]{4,}$|^[ivx]{1,5}$|^\d{1,3}$", re.MULTILINE)
 _DEF_BLOCK = re.compile(r"^Definition \d+", re.MULTILINE)
@@ -152,7 +153,9 @@ def bench_geotopo(data: Path, distill: Distill, *, layout: bool) -> tuple[Number
     return out, atoms
 
 
-def bench_html(data: Path, distill: Distill, limit: int | None) -> tuple[Numbers, list[DraftAtom]]:
+def bench_html(
+    data: Path, distill: Distill, limit: int | None, junk_out: list[str] | None = None
+) -> tuple[Numbers, list[DraftAtom]]:
     gold = json.loads((data / "docs/html/ground-truth.json").read_text(encoding="utf-8"))
     settings = load_settings(data_dir=tempfile.gettempdir())
     all_atoms: list[DraftAtom] = []
@@ -167,6 +170,12 @@ def bench_html(data: Path, distill: Distill, limit: int | None) -> tuple[Numbers
         all_atoms.extend(atoms)
         quotes = [norm(a.quote) for a in atoms]
         junk += sum(q not in body for q in quotes)
+        if junk_out is not None:
+            junk_out.extend(
+                f"{key}\t{a.type}\t{a.claim}"
+                for a, q in zip(atoms, quotes, strict=True)
+                if q not in body
+            )
         quoted = "\n".join(quotes)
         for s in split_sentences(gold[key]["articleBody"]):
             if len(s.text.split()) >= 4:
@@ -176,6 +185,16 @@ def bench_html(data: Path, distill: Distill, limit: int | None) -> tuple[Numbers
     out.values["junk"] = f"{junk / max(1, len(all_atoms)):.1%}"
     out.values["coverage"] = f"{covered / max(1, sentences):.1%}"
     return out, all_atoms
+
+
+def bench_epub(data: Path, distill: Distill) -> Numbers:
+    """alice.epub: atoms (distinct claims, as ingest's exact dedup keeps them) and types."""
+    from pegas_memory.ingest.epub import parse_epub
+
+    settings = load_settings(data_dir=tempfile.gettempdir())
+    parsed = parse_epub((data / ALICE).read_bytes(), settings=settings, uri=str(data / ALICE))
+    atoms = list({a.claim: a for a in distill_source(parsed, distill)}.values())
+    return Numbers(len(atoms), Counter(a.type for a in atoms))
 
 
 def mix(numbers: Numbers) -> str:
@@ -193,13 +212,14 @@ def main() -> None:
         "after": (OfflineDistiller().distill, True),
     }
     rows: list[tuple[str, str, str, str]] = []
-    results: dict[str, tuple[Numbers, Numbers]] = {}
+    results: dict[str, tuple[Numbers, Numbers, Numbers]] = {}
     for name, (distill, layout) in runs.items():
         if args.only and name != args.only:
             continue
         results[name] = (
             bench_geotopo(data, distill, layout=layout)[0],
             bench_html(data, distill, args.html_limit)[0],
+            bench_epub(data, distill),
         )
     names = list(results)
     geo_keys = ["header atoms", "minus kept", "damaged pages", "definitions"]
@@ -221,6 +241,10 @@ def main() -> None:
             *(f"{results[n][1].atoms} ({mix(results[n][1])})" for n in names),
         )
     )  # type: ignore[arg-type]
+    rows.append(
+        ("alice.epub", "distinct atoms (types)",
+         *(f"{results[n][2].atoms} ({mix(results[n][2])})" for n in names))
+    )  # type: ignore[arg-type]  # fmt: skip
     print("| corpus | measure | " + " | ".join(names) + " |")
     print("|---|---|" + "---|" * len(names))
     for row in rows:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -36,6 +37,8 @@ from pegas_memory.distill.types import OFFLINE_VERSION, AtomType, ChunkContext, 
 from pegas_memory.distill.units import (
     LabelledBlock,
     clean_claim,
+    conversational,
+    furniture,
     is_widget_line,
     labelled_blocks,
     sentence_groups,
@@ -70,6 +73,8 @@ _WS = re.compile(r"\s+")
 _CYR = re.compile(r"[\u0400-\u04FF]")
 _LAT = re.compile(r"[A-Za-z]")
 _DAMAGED = "\ufffd"
+_JOINABLE = frozenset(["dialogue line", "exclamation", "question", "short fragment"])
+_MAX_JOINED_CHARS = 700
 # Sentence openers in ANAPHORS that do not lean on the sentence before ("There are ...").
 _SELF_CONTAINED = frozenset(["there", "we", "i", "you", "here", "what", "who", "which", "мы"])
 _LABELS = {
@@ -262,7 +267,16 @@ class OfflineDistiller:
     prompt_version = OFFLINE_VERSION
 
     def distill(self, text: str, context: ChunkContext) -> list[DraftAtom]:
+        return self.distill_counted(text, context)[0]
+
+    def distill_counted(
+        self, text: str, context: ChunkContext
+    ) -> tuple[list[DraftAtom], dict[str, int]]:
+        """The atoms of a chunk, and how many drafts were dropped as noise, by reason
+        ("dialogue line", "exclamation", "question", "related link", ...): what an ingest
+        result reports as dropped."""
         chunk_language = context.language or detect_language(text)
+        dropped: Counter[str] = Counter()
         blocks = _find_blocks(text)
         atoms: list[DraftAtom] = []
         for block in blocks:
@@ -275,23 +289,66 @@ class OfflineDistiller:
             if atom is not None:
                 atoms.append(atom)
         masked = [(b.start, b.end) for b in blocks] + [(lb.start, lb.end) for lb in labelled]
-        for u0, u1 in _prose_units(text, masked):
+        # The last atom when it is narration ending the unit before: a short line of speech,
+        # exclamation or question opening the next unit joins it ("She looked at the Hatter.
+        # / 'Nor I,' said the March Hare." is kept as one atom; two replies in a row are not).
+        narration: int | None = None
+        units = _prose_units(text, masked)
+        conversation = conversational(text, units)
+        for u0, u1 in units:
             unit = text[u0:u1]
+            joinable, narration = narration, None
             single_line = "\n" not in unit.strip()
             if single_line and not re.search(r"[.!?…:;»\")]\s*$", unit) and len(unit.split()) < 4:
                 continue  # a heading, a caption or a label
-            for group in sentence_groups(text, u0, u1):
+            reason = furniture(unit) if single_line else None
+            if reason is not None:
+                dropped[reason] += 1
+                continue
+            groups = sentence_groups(text, u0, u1, conversation=conversation)
+            for n, group in enumerate(groups):
                 if group.fragment:
                     continue
+                if group.noise is not None:
+                    joined = None
+                    if n == 0 and joinable is not None and group.noise in _JOINABLE:
+                        joined = self._joined(text, atoms[joinable], group.end, chunk_language)
+                    if joined is not None and joinable is not None:
+                        atoms[joinable] = joined
+                    else:
+                        dropped[group.noise] += 1
+                    continue
+                if n == 0 and conversation and joinable is not None and group.anaphoric:
+                    # "She ..." opening a paragraph leans on the narration before it.
+                    joined = self._joined(text, atoms[joinable], group.end, chunk_language)
+                    if joined is not None:
+                        atoms[joinable] = joined
+                        narration = joinable if n == len(groups) - 1 else None
+                        continue
                 atom = self._sentence_atom(text, group.start, group.end, chunk_language)
                 if atom is not None and group.anaphoric:
                     atom = replace(
                         atom, confidence=0.4, metadata={**atom.metadata, "anaphoric": True}
                     )
+                if atom is not None and group.dialogue and atom.type != "definition":
+                    # A character's words are no checkable statement of the source.
+                    meta = {**atom.metadata, "kind": "dialogue"}
+                    atom = replace(atom, type="text", confidence=0.5, metadata=meta)
                 if atom is not None:
                     atoms.append(atom)
+                    last = n == len(groups) - 1
+                    narration = len(atoms) - 1 if last and not group.dialogue else None
         atoms.sort(key=lambda a: a.quote_start)
-        return atoms
+        return atoms, dict(dropped)
+
+    def _joined(self, text: str, atom: DraftAtom, end: int, lang: str | None) -> DraftAtom | None:
+        """`atom` extended to `end` (a short line that cannot stand alone), if still short."""
+        if end - atom.quote_start > _MAX_JOINED_CHARS or atom.type not in ("fact", "text"):
+            return None
+        joined = self._sentence_atom(text, atom.quote_start, end, lang)
+        if joined is None:
+            return None
+        return replace(joined, metadata={**atom.metadata, **joined.metadata, "joined": True})
 
     def _sentence_atom(self, text: str, start: int, end: int, lang: str | None) -> DraftAtom | None:
         quote = text[start:end]

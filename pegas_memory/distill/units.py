@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind
+from pegas_memory.distill.dialogue import outburst, quote_state, speech, starts_inside
+from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
 from pegas_memory.sentences import split_sentences
 
 _WS = re.compile(r"\s+")
@@ -42,15 +43,40 @@ _WIDGET = re.compile(
     _WIDGET_WORDS + r"(?:\n|\s+(?=[A-ZА-ЯЁÄÖÜ«\"“])|(?=[A-ZА-ЯЁÄÖÜ][a-zа-яёäöüß]))"
 )
 _WIDGET_LINE = re.compile(_WIDGET_WORDS + "$")
-# Page boilerplate that reads like a sentence: bylines, newsletter and follow-us calls.
+# Page boilerplate that reads like a sentence: bylines and credits, newsletter, follow-us and
+# promotion calls, reprint and affiliate notices.
 _BOILERPLATE = re.compile(
     r"\bfollow (?:us|him|her|them|the \w+(?: \w+)?) on\b|\bmay be reached at\b|\bnewsletter\b"
     r"|\bsubscrib(?:e|ing) (?:to|now)\b|\bsign up (?:for|to)\b|\ball rights reserved\b"
     r"|\bpersonal, non-commercial use\b|\bclick here\b|\bcookies?\b.{0,40}\b(?:accept|consent)"
     r"|\b(?:email|e-mail):? [\w.+-]+@[\w-]+\.\w+|\bподписыва\w+ на\b|\bрассылк\w+"
-    r"|\bnewsletter abonnieren\b",
+    r"|\bnewsletter abonnieren\b"
+    r"|^\W*(?:additional )?(?:reporting|editing|writing) by\b|\b(?:editing|additional reporting)"
+    r" by [A-Z]|\bcontributed (?:reporting|to this (?:report|story|article))\b"
+    r"|^\W*follow\b.{0,60}(?:\b(?:on|at) (?:twitter|facebook|instagram|linkedin|youtube)\b|@\w)"
+    r"|\bin your inbox\b|\bif you enjoyed this article\b"
+    r"|\bpresentation-ready copies\b|\bmay receive a commission\b|\bsubject to change without"
+    r" notice\b|^\W*originally published (?:on|in|at)\b|\bretrieved \d{1,2} \w+ \d{4} from\b"
+    r"|^\W*(?:tempo de leitura|reading time|время чтения)\b|^\W*(?:фото|текст|автор):\s"
+    r"|\bчитайте (?:нас|также)\b|\bподпис\w+ на (?:наш|канал)",
     re.IGNORECASE,
 )
+# Single lines that are page furniture rather than text: a link or a bold headline pointing to
+# another article, "[VIDEO]"-tagged teasers, captions and photo credits.
+_LINK_LINE = re.compile(r"^\W*<u>[^\n]*</u>\W*$|^\W*(?:\*\*|__)[^*_\n]+(?:\*\*|__)\W*$")
+_TEASER = re.compile(
+    r"\\?\[(?:[A-Z]{3,}|VIDEO|PICTURES|PHOTOS|POLL)\\?\]\W*$|^\W*\\?\[?(?:related|see more|read"
+    r" more|don't miss|more|читайте также|по теме)\s*:",
+    re.IGNORECASE,
+)
+_CAPTION = re.compile(
+    r"\((?:photo |image )?credit:|\bphotos? ©|©\s*\w|\b(?:photo|image|picture|фото)\s*:\s"
+    r"|\bgetty images\b|\b(?:AP|AFP|Reuters) Photo\b",
+    re.IGNORECASE,
+)
+_INLINE_WIDGET = re.compile(r"\s*\bclick to tweet\b\s*", re.IGNORECASE)
+_FIGURE = re.compile(r"^!\[[^\]\n]*\]$")  # a figure's caption (ingest.html writes it so)
+_TERMINAL = re.compile(r"[.!?…:;»\"”)]\W*$")
 _TAG = re.compile(r"</?(?:u|b|i|em|strong|sup|sub|span|mark|s|del|ins)>", re.IGNORECASE)
 _BACKWARD = frozenset(
     [
@@ -129,6 +155,14 @@ _HEADING_LINE = re.compile(
 _PARKED = re.compile("[\U000f0000-\U000ffffd]")
 _BLANK = re.compile(r"\n[ \t]*\n")
 _MAX_GROUP = 3  # sentences per joined unit
+_MAX_UTTERANCE = 8  # sentences of one quotation kept together
+# A line of dialogue stands alone only with this many words of speech ("'You'll see me there,'
+# said the Cat." does not); speech with a number in it is checkable whatever its length.
+_MIN_SPEECH_WORDS = 12
+_MIN_QUOTE_WORDS = 10  # the same outside a conversation, where a speaker is enough
+_MIN_ALONE_WORDS = 5
+_CONVERSATION_LINES = 4
+_CONVERSATION_SHARE = 0.4  # a narrative sentence shorter than this joins its neighbour or goes
 
 
 @dataclass(frozen=True)
@@ -148,6 +182,8 @@ class Group:
     sentences: int
     fragment: bool = False  # the tail of a sentence cut by a page or chunk boundary
     anaphoric: bool = False  # leans on a sentence that is not in the chunk
+    noise: str | None = None  # why it is no atom: "dialogue line", "exclamation", "question"
+    dialogue: bool = False  # a line of speech kept because it stands alone
 
 
 def clean_claim(text: str) -> str:
@@ -171,8 +207,31 @@ def clean_claim(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
+def conversational(text: str, units: Sequence[tuple[int, int]]) -> bool:
+    """Whether the prose units of a chunk are mostly lines of dialogue (fiction, an interview):
+    at least 4 units, and 40% of them, open with a quotation that is attributed or bare."""
+    lines = 0
+    for u0, u1 in units:
+        first = text[u0:u1].lstrip(" *_")[:1]
+        if first in "\"“«„'‘—–" and speech(clean_claim(text[u0:u1])).attributed:
+            lines += 1
+    return lines >= _CONVERSATION_LINES and lines >= _CONVERSATION_SHARE * len(units)
+
+
 def is_widget_line(line: str) -> bool:
     return _WIDGET_LINE.match(line.strip()) is not None
+
+
+def furniture(line: str) -> str | None:
+    """Why a single-line unit is page furniture ("related link", "caption"), or None."""
+    stripped = line.strip()
+    if _TEASER.search(stripped) or (
+        _LINK_LINE.match(stripped) and not _TERMINAL.search(_TAG.sub("", stripped).rstrip("*_ "))
+    ):
+        return "related link"
+    if _CAPTION.search(stripped) or _FIGURE.match(stripped):
+        return "caption"
+    return None
 
 
 def is_boilerplate(sentence: str) -> bool:
@@ -236,22 +295,64 @@ def _widget_trim(text: str, start: int, end: int) -> int:
     return start
 
 
-def sentence_groups(text: str, start: int, end: int) -> list[Group]:
-    """Self-contained sentence groups of the prose span text[start:end] (module docstring)."""
-    spans: list[tuple[int, int]] = []
+def _inline_split(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Sentence spans of text[start:end], also cut around share buttons glued into the text
+    ("... continuum.'Click To Tweet Think about it:")."""
+    out: list[tuple[int, int]] = []
     for s in split_sentences(text[start:end]):
-        s0 = _widget_trim(text, start + s.start, start + s.end)
-        sentence = text[s0 : start + s.end]
-        if s0 < start + s.end and not is_widget_line(sentence) and not is_boilerplate(sentence):
-            spans.append((s0, start + s.end))
+        s0, s1 = start + s.start, start + s.end
+        for m in _INLINE_WIDGET.finditer(text, s0, s1):
+            out.append((s0, m.start()))
+            s0 = m.end()
+        out.append((s0, s1))
+    return [(a, b) for a, b in out if text[a:b].strip()]
+
+
+def _pipe_trim(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span without the cell bars of a layout table rendered as markdown ("| text |")."""
+    while start < end and (text[start] == "|" or text[start].isspace()):
+        start += 1
+    while end > start and (text[end - 1] == "|" or text[end - 1].isspace()):
+        end -= 1
+    return start, end
+
+
+def sentence_groups(text: str, start: int, end: int, *, conversation: bool = False) -> list[Group]:
+    """Self-contained sentence groups of the prose span text[start:end] (module docstring).
+
+    The sentences of one quotation stay together; a short exclamation or question joins its
+    neighbour in the paragraph; what is left alone of those, and a line of dialogue with little
+    speech, is a group marked `noise` (the distiller counts it, never stores it)."""
+    spans: list[tuple[int, int]] = []
     groups: list[Group] = []
+    boilerplate: list[Group] = []
+    for s0, s1 in _inline_split(text, start, end):
+        s0, s1 = _pipe_trim(text, _widget_trim(text, s0, s1), s1)
+        sentence = text[s0:s1]
+        if s0 >= s1 or is_widget_line(sentence):
+            continue
+        if is_boilerplate(sentence):
+            boilerplate.append(Group(s0, s1, 1, noise="page boilerplate"))
+        else:
+            spans.append((s0, s1))
     premise = False
+    # A paragraph that starts inside a quotation (the chunk starts mid-utterance): the
+    # utterance's tail is a fragment.
+    quoting = conversation and starts_inside(text[start:end])  # a quotation is open
+    lead_outburst = False  # the last group is one short exclamation or question
     whole = len(spans) == 1 and not text[:start].strip() and not text[end:].strip()
     for s0, s1 in spans:
         sentence = text[s0:s1]
+        if quoting and not groups and not whole:
+            groups.append(Group(s0, s1, 1, fragment=True))
+            quoting = quote_state(sentence, quoting)
+            continue
         lower = _starts_lower(sentence)
         back = _first_word(sentence) in _BACKWARD
-        if groups and (lower or back or premise) and groups[-1].sentences < _MAX_GROUP:
+        burst = outburst(sentence) is not None
+        room = bool(groups) and groups[-1].sentences < _MAX_GROUP
+        joins = lower or back or premise or burst or lead_outburst
+        if groups and ((quoting and groups[-1].sentences < _MAX_UTTERANCE) or (room and joins)):
             last = groups[-1]
             groups[-1] = Group(last.start, s1, last.sentences + 1, last.fragment, last.anaphoric)
         elif not groups and lower and not whole:
@@ -260,4 +361,33 @@ def sentence_groups(text: str, start: int, end: int) -> list[Group]:
         else:
             groups.append(Group(s0, s1, 1, anaphoric=back))
         premise = _PREMISE.match(sentence.lstrip()) is not None
-    return groups
+        quoting = quote_state(sentence, quoting)
+        lead_outburst = groups[-1].sentences == 1 and burst
+    judged = [_judged(text, g, conversation) for g in groups]
+    return sorted(judged + boilerplate, key=lambda g: g.start)
+
+
+def _judged(text: str, group: Group, conversation: bool) -> Group:
+    """The group with its noise reason, or marked as a line of dialogue that stands alone. In a
+    conversation (a chunk of fiction or an interview) a line must also name its speaker and not
+    ask; elsewhere (a news quote: '"It was hard," he said.') a speaker is enough."""
+    if group.fragment:
+        return group
+    body = clean_claim(text[group.start : group.end])
+    if group.sentences == 1 and (reason := outburst(body)) is not None:
+        return replace(group, noise=reason)
+    said = speech(body)
+    short = len(words_of(body)) < _MIN_ALONE_WORDS
+    if conversation and group.sentences == 1 and short and not said.speech_words:
+        return replace(group, noise="short fragment")  # "And in she went."
+    if not said.is_dialogue or re.search(r"\d", body):
+        return group
+    if conversation:
+        alone = said.speech_words >= _MIN_SPEECH_WORDS and said.named and not said.asks
+    else:
+        alone = said.speech_words >= _MIN_QUOTE_WORDS
+    if not alone:
+        # Little speech, no named speaker, or a question: it means something only in its
+        # exchange.
+        return replace(group, noise="dialogue line")
+    return replace(group, dialogue=True)

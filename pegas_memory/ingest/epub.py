@@ -1,4 +1,5 @@
-"""EPUB (ebooklib): one section per spine document, located by its navigation title.
+"""EPUB (ebooklib): sections per spine document, located by its navigation title, cut at the
+headings inside it (the heading path is chapter > heading > subheading).
 
 The zip is checked against bombs before ebooklib opens it (ingest.netguard.check_zip); each spine
 document's markup goes through the same visible-text walk as HTML (ingest.html.html_to_text).
@@ -13,7 +14,7 @@ from typing import Any
 from pegas_memory.config import Settings
 from pegas_memory.errors import IngestError, LimitExceeded
 from pegas_memory.ingest.checks import check_size, language_sample
-from pegas_memory.ingest.chunking import ParsedSource, Section
+from pegas_memory.ingest.chunking import ParsedSource, Section, split_markdown_sections
 from pegas_memory.ingest.html import html_to_text
 from pegas_memory.ingest.netguard import check_zip
 from pegas_memory.text import detect_language, raw_hash
@@ -70,7 +71,7 @@ def parse_epub(
         total += len(text)
         check_size(total, uri, settings)
         locator = path[-1] if name in toc else Path(name).name
-        sections.append(Section(text, locator, path))
+        sections.extend(_inner_sections(text, locator, path))
     if not sections:
         raise IngestError(f"{uri}: the EPUB has no readable text in its spine")
     meta = {
@@ -90,6 +91,28 @@ def parse_epub(
         metadata={**(extra or {}), **{k: v for k, v in meta.items() if v}},
         warnings=(f"unreadable documents skipped: {', '.join(skipped)}",) if skipped else (),
     )
+
+
+def _inner_sections(text: str, locator: str, path: tuple[str, ...]) -> list[Section]:
+    """A chapter cut at its own headings (h1..h6 inside the XHTML): each part keeps the
+    chapter as its locator and carries chapter > heading > subheading as its heading path, its
+    offset counted from the chapter's start (a citation's "char N" stays a chapter position).
+    A first heading that repeats the chapter's navigation title is not repeated in the path."""
+    parts = split_markdown_sections(text)
+    out: list[Section] = []
+    for part in parts:
+        inner = part.heading_path
+        if path and inner and _same_title(inner[0], path[-1]):
+            inner = inner[1:]
+        out.append(Section(part.text, locator, (*path, *inner), offset=part.offset))
+    return out or [Section(text, locator, path)]
+
+
+def _same_title(a: str, b: str) -> bool:
+    def norm(s: str) -> str:
+        return " ".join(s.casefold().split())
+
+    return norm(a) == norm(b)
 
 
 def _dc(book: Any, key: str) -> str | None:

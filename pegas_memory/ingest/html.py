@@ -26,7 +26,8 @@ _SPACES = re.compile(r"\s+")
 
 def html_to_text(markup: bytes | str) -> str:
     """All visible text of an (X)HTML document, blocks separated by blank lines, headings as
-    markdown "#" lines (so they become sections), <pre> kept verbatim.
+    markdown "#" lines (so they become sections), <pre> kept verbatim, a <figcaption> as a
+    markdown image label ("![caption]") so that it is not read as running text.
 
     Raises ValueError when the markup cannot be parsed at all.
     """
@@ -51,6 +52,13 @@ def html_to_text(markup: bytes | str) -> str:
             return
         if tag == "pre":
             out.append("\n\n```\n" + el.text_content().strip("\n") + "\n```\n\n")
+            inline(el.tail)
+            return
+        if tag == "figcaption":
+            # Written as a markdown image label, so the distiller knows it is a caption.
+            caption = _SPACES.sub(" ", el.text_content()).strip().replace("]", ")")
+            if caption:
+                out.append(f"\n\n![{caption}]\n\n")
             inline(el.tail)
             return
         if tag == "br":
