@@ -224,16 +224,24 @@ def test_a_stopped_run_restores_its_gap_and_a_new_run_takes_stuck_ones(
             assert len(journal.documents) == 1 and gap.id in journal.gaps
             # A run that died leaves its gap `researching`: only a run told to take those
             # (a job taken over) researches it again.
-            with service.db.transaction() as conn:
-                from pegas_memory.curation.gaps import set_gap_status
-
-                set_gap_status(conn, gap.id, "researching")
+            set_status(service, gap.id, "researching")
             assert research_gaps(service, provider) == ([], "no open gaps")
+            with pytest.raises(JobCancelled):  # stopped again: back to open, not researching
+                research_gaps(service, provider, include_researching=True, step=stop_at_second_url)
+            assert service.list_gaps().gaps[0].status == "open"
+            set_status(service, gap.id, "researching")
             outcomes, _ = research_gaps(service, provider, include_researching=True)
     finally:
         web.close()
     assert [o.gap_id for o in outcomes] == [gap.id]
     assert outcomes[0].urls_tried == [f"{web.base}/a", f"{web.base}/b"]
+
+
+def set_status(service: Any, gap_id: int, status: str) -> None:
+    from pegas_memory.curation.gaps import set_gap_status
+
+    with service.db.transaction() as conn:
+        set_gap_status(conn, gap_id, status)
 
 
 def _rows(db_url: str, table: str) -> int:

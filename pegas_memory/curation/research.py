@@ -5,6 +5,11 @@ security rules as memory_ingest (SSRF checks on every hop, size limits), what ca
 verified, and the gap is marked filled when verified atoms answer it (found by hybrid search for
 the question among the new atoms), else it goes back to open with what was tried. The provider is
 a Protocol; the default is a SearxNG instance's JSON API over httpx, set by PEGAS_SEARXNG_URL.
+
+Run as a job (service_jobs, `memory_job op=research`), every step goes through the job's report
+(progress, and where a cancel or the deadline stops it) and a `ResearchJournal` records what the
+run changed, so that a cancelled run can be taken back (`restore_gaps`, plus erasing the
+documents it created).
 """
 
 from __future__ import annotations
@@ -171,9 +176,9 @@ def research_gaps(
     for i, gap in enumerate(gaps):
         where = f"gap {i + 1} of {len(gaps)}"
         step(i, len(gaps), f"{where}: searching the web for {gap.question[:80]!r}")
-        journal.gaps.setdefault(
-            gap.id, GapBefore(gap.status, list(gap.attempts), list(gap.filled_by))
-        )
+        # A gap a dead run left `researching` was open before that run: it goes back to open.
+        was = "open" if gap.status == "researching" else gap.status
+        journal.gaps.setdefault(gap.id, GapBefore(was, list(gap.attempts), list(gap.filled_by)))
         try:
             outcomes.append(
                 _research_one(service, provider, gap, urls_per_gap, where, step, journal)
