@@ -127,6 +127,14 @@ class ProgressLog:
         ]
 
 
+def summarise_gaps(gaps: list[str], top: int = 5) -> str:
+    """How many gaps, and the longest few (a long job can have hundreds)."""
+    if not gaps:
+        return "none"
+    longest = sorted(gaps, key=lambda g: -float(g.split(" s after ")[0]))[:top]
+    return f"{len(gaps)}; the longest: " + "; ".join(longest)
+
+
 def _stage(message: str) -> str:
     return re.sub(r"\d+", "N", message)[:70]
 
@@ -385,7 +393,7 @@ def ingest_md(rows: list[dict[str, Any]]) -> str:
             for r in rows
         ],
     )
-    gaps = [f"- {r['source']}: gaps over 5 s: {'; '.join(r['long_gaps']) or 'none'}" for r in rows]
+    gaps = [f"- {r['source']}: gaps over 5 s: {summarise_gaps(r['long_gaps'])}" for r in rows]
     return table + "\n\n" + "\n".join(gaps)
 
 
@@ -415,14 +423,14 @@ def code_md(c: dict[str, Any]) -> str:
             + (f" ({c['error']})" if c["error"] else "")
             + f" after {c['wall_s']:.0f} s wall",
             f"- indexed: {c['symbols']} symbols, {c['dependencies']} dependencies; "
-            f"files {result.get('files_indexed', '?')}",
+            f"files {result.get('files_seen', '?')}",
             f"- **peak RSS of all processes of the data dir: {c['peak_total']:.0f} MB** "
             f"(at the peak: {roles}); each role's own peak: {peaks}",
             f"- memory_stats during the job: {c['stats_calls']} calls, "
             f"{len(c['stats_errors'])} errors, slowest {c['stats_max_s']:.2f} s"
             + (f"; errors: {c['stats_errors'][:2]}" if c["stats_errors"] else ""),
             f"- progress: {c['updates']} updates seen, longest gap {c['max_gap_s']:.1f} s "
-            f"({c['max_gap_at'][:70]}); gaps over 5 s: {'; '.join(c['long_gaps']) or 'none'}",
+            f"({c['max_gap_at'][:70]}); gaps over 5 s: {summarise_gaps(c['long_gaps'])}",
         ]
     )
 
