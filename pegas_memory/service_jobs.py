@@ -1,6 +1,7 @@
 """Long work behind the tools: the job handlers of the service, its job runner, and submitting.
 
-`memory_ingest` and `memory_store_code` never run their work in the tool call's thread. They
+`memory_ingest`, `memory_store_code` and `memory_job op=research|rebuild` never run their work
+in the tool call's thread. They
 submit a job (`pm_job`, docs/decisions/0004-jobs.md) and wait for it a bounded time
 (`tool_wait_seconds`): quick work finishes inline, slow work answers with the job id and keeps
 running in a `JobRunner`, which every `serve` and `worker` process runs (SKIP LOCKED and the
@@ -10,8 +11,10 @@ transaction; a client that gives up leaves nothing running in its name except th
 
 Every handler is cooperative: it checks at every step (a pipeline stage, every fifth chunk,
 every file and resolution batch of code indexing) and a cancel request, the job's time limit
-or the runner closing stop it there; the step's transaction rolls back. A cancelled ingest also
-erases the documents it created in this run, so a cancelled job leaves nothing behind.
+or the runner closing stop it there; the step's transaction rolls back. A cancelled ingest or
+research run also erases the documents it created in this run (and research puts its gaps back),
+so a cancelled job leaves nothing behind. A stopped rebuild leaves its slice partly rebuilt: the
+slice self-check reports it, and the next rebuild (or a job taken over) recreates it whole.
 """
 
 from __future__ import annotations
