@@ -1,9 +1,10 @@
 """What the job-backed tools return: a job as an agent follows it, with its result typed by kind.
 
 `JobInfo.result` is the JSON a handler recorded; here it is read back into the result model of
-its kind (an ingest batch, a code index, a rebuild), so every tool's output schema says what
-each field holds. `memory_ingest` and `memory_store_code` return the job behind the call plus,
-once it finished, its result; the message says what is done so far and how to follow it.
+its kind (an ingest batch, a code index, a rebuild, a research run), so every tool's output
+schema says what each field holds. `memory_ingest` and `memory_store_code` return the job
+behind the call plus, once it finished, its result; the message says what is done so far and
+how to follow it.
 """
 
 from __future__ import annotations
@@ -38,6 +39,29 @@ class RebuildResult(BaseModel):
     target: str = ""
     counts: dict[str, int] = Field(default_factory=dict)
     seconds: float = 0.0
+    set_aside: list[str] = Field(
+        default_factory=list, description="damaged collections moved aside, if any"
+    )
+
+
+class GapResearched(BaseModel):
+    """What a research run did for one gap: the URLs it ingested and whether they answered it."""
+
+    gap_id: int
+    question: str
+    status: str = Field(description="filled (verified new atoms answer it) or open again")
+    urls_tried: list[str] = Field(default_factory=list)
+    atoms_new: int = 0
+    answered_by: list[int] = Field(default_factory=list, description="atoms that answer it")
+    errors: list[str] = Field(default_factory=list)
+
+
+class ResearchResult(BaseModel):
+    """What a research job did: one entry per gap researched, and why nothing was done."""
+
+    gaps: list[GapResearched] = Field(default_factory=list)
+    filled: int = 0
+    note: str | None = Field(default=None, description="why nothing was researched, if so")
 
 
 class JobView(BaseModel):
@@ -59,6 +83,7 @@ class JobView(BaseModel):
     ingest: IngestBatchResult | None = Field(default=None, description="result of an ingest job")
     code: StoreCodeResult | None = Field(default=None, description="result of an index_code job")
     rebuild: RebuildResult | None = Field(default=None, description="result of a rebuild job")
+    research: ResearchResult | None = Field(default=None, description="result of a research job")
 
 
 class JobList(BaseModel):
@@ -114,6 +139,9 @@ def view(info: JobInfo) -> JobView:
         if result and info.kind == "index_code"
         else None,
         rebuild=RebuildResult.model_validate(result) if result and info.kind == "rebuild" else None,
+        research=ResearchResult.model_validate(result)
+        if result and info.kind == "research"
+        else None,
     )
 
 
@@ -122,6 +150,11 @@ def follow_message(info: JobInfo) -> str:
     p = info.progress
     so_far = f"{p.done} of {p.total}" if p.total else f"{p.done}"
     step = f" ({p.message})" if p.message else ""
+    if info.state == "done" and info.kind == "research" and info.result is not None:
+        done = ResearchResult.model_validate(info.result)
+        return f"job {info.id} (research) is done: " + (
+            done.note or f"{len(done.gaps)} gap(s) researched, {done.filled} filled"
+        )
     if info.state == "done":
         return f"job {info.id} ({info.kind}) is done"
     if info.state == "failed":

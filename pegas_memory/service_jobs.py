@@ -1,6 +1,7 @@
 """Long work behind the tools: the job handlers of the service, its job runner, and submitting.
 
-`memory_ingest` and `memory_store_code` never run their work in the tool call's thread. They
+`memory_ingest`, `memory_store_code` and `memory_job op=research|rebuild` never run their work
+in the tool call's thread. They
 submit a job (`pm_job`, docs/decisions/0004-jobs.md) and wait for it a bounded time
 (`tool_wait_seconds`): quick work finishes inline, slow work answers with the job id and keeps
 running in a `JobRunner`, which every `serve` and `worker` process runs (SKIP LOCKED and the
@@ -10,12 +11,15 @@ transaction; a client that gives up leaves nothing running in its name except th
 
 Every handler is cooperative: it checks at every step (a pipeline stage, every fifth chunk,
 every file and resolution batch of code indexing) and a cancel request, the job's time limit
-or the runner closing stop it there; the step's transaction rolls back. A cancelled ingest also
-erases the documents it created in this run, so a cancelled job leaves nothing behind.
+or the runner closing stop it there; the step's transaction rolls back. A cancelled ingest or
+research run also erases the documents it created in this run (and research puts its gaps back),
+so a cancelled job leaves nothing behind. A stopped rebuild leaves its slice partly rebuilt: the
+slice self-check reports it, and the next rebuild (or a job taken over) recreates it whole.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import json
@@ -28,6 +32,12 @@ from typing import Any, Literal, Protocol
 from pegas_memory import jobs
 from pegas_memory.code_memory.index import StoreCodeResult
 from pegas_memory.config import Settings
+from pegas_memory.curation.research import (
+    ResearchJournal,
+    build_provider,
+    research_gaps,
+    restore_gaps,
+)
 from pegas_memory.db.pool import Database
 from pegas_memory.errors import IngestError, InvalidInput, PegasMemoryError
 from pegas_memory.jobs import Handler, JobCancelled, JobContext, JobInfo, JobReleased, JobRunner
@@ -35,7 +45,13 @@ from pegas_memory.models import ForgetResult, IngestResult
 from pegas_memory.outbox.reconcile import rebuild
 from pegas_memory.requests import IngestRequest
 from pegas_memory.runtime import ProjectionRuntime
-from pegas_memory.service_job_views import IngestBatchResult, RebuildResult, SourceFailure
+from pegas_memory.service_job_views import (
+    GapResearched,
+    IngestBatchResult,
+    RebuildResult,
+    ResearchResult,
+    SourceFailure,
+)
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +124,7 @@ class JobService:
             "ingest": _freeing(self._ingest),
             "index_code": _freeing(self._index_code),
             "rebuild": _freeing(self._rebuild),
+            "research": _freeing(self._research),
         }
 
     def _ingest(self, args: dict[str, Any], ctx: JobContext) -> dict[str, Any]:
@@ -178,9 +195,36 @@ class JobService:
         target = args.get("target", "all")
         if target not in ("qdrant", "graph", "all"):
             raise InvalidInput("target must be qdrant, graph or all")
-        ctx.report(0, 1, f"rebuilding {target} from PostgreSQL")
-        done = rebuild(self.host.runtime, target)
+        ctx.report(0, None, f"rebuilding {target} from PostgreSQL")
+        done = rebuild(self.host.runtime, target, progress=ctx.report)
         return RebuildResult.model_validate(done).model_dump(mode="json")
+
+    def _research(self, args: dict[str, Any], ctx: JobContext) -> dict[str, Any]:
+        """The gap-filling loop as a job. Cancelled, it takes back what it did: the documents
+        it created are erased (with the atoms only they support) and every gap it touched is
+        put back as it was. Released (its runner closes) or taken over after its worker died,
+        it runs again from the start and also takes the gaps left `researching`."""
+        journal = ResearchJournal()
+        try:
+            outcomes, note = research_gaps(
+                self.host,
+                build_provider(self.settings),
+                max_gaps=int(args.get("max_gaps") or 5),
+                urls_per_gap=int(args.get("urls_per_gap") or 3),
+                include_researching=True,
+                step=ctx.report,
+                journal=journal,
+            )
+        except JobReleased:
+            raise  # the gap in progress went back to how it was; what committed is reused
+        except JobCancelled:
+            self._undo(ctx, journal.documents)
+            restore_gaps(self.host, journal.gaps)
+            raise
+        gaps = [GapResearched.model_validate(dataclasses.asdict(o)) for o in outcomes]
+        return ResearchResult(
+            gaps=gaps, filled=sum(g.status == "filled" for g in gaps), note=note
+        ).model_dump(mode="json")
 
     # ------------------------------------------------------------------ runner
     def start(self) -> None:
@@ -225,15 +269,32 @@ class JobService:
 
     # ------------------------------------------------------------------ tools
     def submit(
-        self, kind: Literal["ingest", "index_code", "rebuild"], args: dict[str, Any]
+        self,
+        kind: Literal["ingest", "index_code", "rebuild", "research"],
+        args: dict[str, Any],
+        key: str | None = None,
     ) -> JobInfo:
         return jobs.submit(
             self.host.db,
             kind,
             args,
-            key=job_key(kind, args),
+            key=key or job_key(kind, args),
             time_limit=self.settings.job_time_limit,
         )
+
+    def submit_research(self, *, max_gaps: int = 5, urls_per_gap: int = 3) -> JobInfo:
+        """One research run at a time (one key for every research request): a second request
+        while one is queued or running is that run, not a second one racing it for the gaps."""
+        if not 1 <= max_gaps <= 50 or not 1 <= urls_per_gap <= 10:
+            raise InvalidInput("max_gaps must be 1..50 and urls_per_gap 1..10")
+        return self.submit(
+            "research", {"max_gaps": max_gaps, "urls_per_gap": urls_per_gap}, key="research"
+        )
+
+    def submit_rebuild(self, target: str = "all") -> JobInfo:
+        if target not in ("qdrant", "graph", "all"):
+            raise InvalidInput("target must be qdrant, graph or all")
+        return self.submit("rebuild", {"target": target}, key=f"rebuild:{target}")
 
     def submit_ingest(self, requests: Sequence[IngestRequest]) -> JobInfo:
         if not requests:

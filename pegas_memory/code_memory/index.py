@@ -436,8 +436,7 @@ class CodeMemory:
         indexes: dict[str, FileIndex] = {}
         total = len(everything) + 2
         for n, src in enumerate(everything, start=1):
-            if n == 1 or n % 50 == 0:
-                say(n, total, f"extracting symbols: file {n} of {len(everything)}")
+            say(n, total, f"extracting symbols: file {n} of {len(everything)}")
             try:
                 index, _ = self._cache.get(src.rel, src.digest, src.read)
             except OSError as exc:
@@ -469,7 +468,15 @@ class CodeMemory:
         crates = cargo_crates(target.root, [s.rel for s in everything])
         result.stale_atoms = retire_symbols(conn, repo, doc_id, removed)
         digests = {s.rel: s.digest for s in everything}
-        updated = write_symbols(conn, repo, digests, inserts, updates, moved)
+        updated = write_symbols(
+            conn,
+            repo,
+            digests,
+            inserts,
+            updates,
+            moved,
+            lambda k, n: say(len(everything), total, f"writing symbols: {k} of {n}"),
+        )
         write_files(conn, repo, [indexes[s.rel] for s in changed], digests, deleted)
         result.files_changed = len(changed)
         result.files_deleted = len(deleted)
@@ -509,7 +516,12 @@ class CodeMemory:
             for r in stored_rows
         ]
         dep_plan = plan_dependencies(old_deps, wanted)
-        write_dependencies(conn, repo, dep_plan)
+        write_dependencies(
+            conn,
+            repo,
+            dep_plan,
+            lambda k, n: say(len(everything) + 1, total, f"writing dependencies: {k} of {n}"),
+        )
         result.dependencies_added = len(dep_plan.inserts)
         result.dependencies_removed = len(dep_plan.deletes)
 

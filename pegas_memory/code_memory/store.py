@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,12 @@ from pegas_memory.db.repo import set_status
 MAX_SIGNATURE_CHARS = 2_000
 MAX_DOCSTRING_CHARS = 20_000
 MAX_DEP_LINES = 20  # call-site lines kept per dependency row
+# Rows per COPY statement: each statement stays far inside the statement timeout (a whole
+# repository in one COPY, sqlalchemy's 60k symbols with their outbox triggers, ran past 60 s on
+# a loaded machine and failed the index), and the caller's `step` runs between them.
+COPY_BATCH = 2_000
+
+Step = Callable[[int, int], None]
 
 
 # --------------------------------------------------------------------------- planning
@@ -189,10 +195,11 @@ def write_symbols(
     inserts: Sequence[Symbol],
     updates: Sequence[tuple[int, Symbol]],
     moved: Sequence[int],
+    step: Step | None = None,
 ) -> int:
     """Update the paired symbols where something differs (one statement over arrays) and insert
-    the new ones (COPY; the outbox triggers still fire per row). Returns the number of rows really
-    updated."""
+    the new ones (COPY in batches, `step(done, total)` after each; the outbox triggers still fire
+    per row). Returns the number of rows really updated."""
     updated = 0
     if moved:
         # Two symbols of one name swapping lines would collide on the unique key mid-update.
@@ -202,15 +209,17 @@ def write_symbols(
         columns = [list(column) for column in zip(*rows, strict=True)]  # one array per column
         cur = conn.execute(Q.update_symbols, columns)
         updated = max(0, cur.rowcount)
-    if inserts:
+    for start in range(0, len(inserts), COPY_BATCH):
         with (
             conn.cursor() as cur,
             cur.copy(Q.copy_symbols) as copy,
         ):
-            for s in inserts:
+            for s in inserts[start : start + COPY_BATCH]:
                 copy.write_row(
                     (repo, s.path, s.qualified_name, s.kind, *_symbol_values(s, digests))
                 )
+        if step is not None:
+            step(min(len(inserts), start + COPY_BATCH), len(inserts))
     return updated
 
 
@@ -242,7 +251,7 @@ def write_files(
             )
 
 
-def write_dependencies(conn: Conn, repo: str, plan: DepPlan) -> None:
+def write_dependencies(conn: Conn, repo: str, plan: DepPlan, step: Step | None = None) -> None:
     if plan.deletes:
         conn.execute(Q.delete_dependencies, (list(plan.deletes),))
     if plan.updates:
@@ -254,15 +263,18 @@ def write_dependencies(conn: Conn, repo: str, plan: DepPlan) -> None:
                 [json.dumps(d.metadata()) for _, d in plan.updates],
             ),
         )
-    if plan.inserts:
+    inserts = plan.inserts
+    for start in range(0, len(inserts), COPY_BATCH):
         with (
             conn.cursor() as cur,
             cur.copy(Q.copy_dependencies) as copy,
         ):
-            for d in plan.inserts:
+            for d in inserts[start : start + COPY_BATCH]:
                 copy.write_row(
                     (repo, d.src_id, d.dst_id, d.dst_name, d.kind, d.line, json.dumps(d.metadata()))
                 )
+        if step is not None:
+            step(min(len(inserts), start + COPY_BATCH), len(inserts))
 
 
 def _symbol_values(s: Symbol, digests: Mapping[str, str]) -> tuple[Any, ...]:

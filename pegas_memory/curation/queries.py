@@ -26,6 +26,8 @@ class CurationQueries:
     list_gaps: LiteralString
     set_gap_status: LiteralString
     link_gap_atom: LiteralString
+    restore_gap: LiteralString
+    unlink_gap_atoms_except: LiteralString
     # forget
     atoms_to_erase: LiteralString
     count_links_of: LiteralString

@@ -100,3 +100,11 @@ DELETE FROM pm_document WHERE id = ANY(%s)
 
 -- name: delete_traces
 DELETE FROM pm_episodic_trace WHERE id = ANY(%s) RETURNING id, content
+
+-- name: restore_gap
+-- A cancelled research run puts a gap back as it was (status and attempts).
+UPDATE pm_research_gap SET status = %(status)s, attempts = %(attempts)s WHERE id = %(id)s
+
+-- name: unlink_gap_atoms_except
+-- ... and drops the answers it linked (atoms erased with their documents cascade on their own).
+DELETE FROM pm_gap_atom WHERE gap_id = %(id)s AND NOT (atom_id = ANY(%(keep)s::bigint[]))

@@ -13,6 +13,7 @@ page and character limits come from the settings.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 from pegas_memory.config import Settings
@@ -33,8 +34,11 @@ def parse_pdf(
     password: str | None = None,
     title: str | None = None,
     extra: dict[str, Any] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> ParsedSource:
     """One section per page with text ("p. N"), outline titles as the heading path.
+    `progress(done, total, message)` is called before each page (a job's report: a 117-page
+    PDF parsed for 28 s on a loaded machine without a word).
 
     Raises IngestError (truncated/corrupt, encrypted without the right password, no text on any
     page), LimitExceeded (more than settings.max_pages pages, max_text_chars).
@@ -75,6 +79,8 @@ def parse_pdf(
     broken: list[int] = []
     why_broken = ""
     for index in range(page_count):
+        if progress is not None:  # outside the try: a job's stop must not count as a bad page
+            progress(index, page_count, f"parsing page {index + 1} of {page_count}")
         try:
             text = reader.pages[index].extract_text() or ""
         except Exception as exc:  # a decompression bomb, a broken content stream, ...

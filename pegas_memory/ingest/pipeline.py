@@ -61,7 +61,10 @@ Progress = Callable[[float, float, str], None]
 AUTHORITY = {"pdf": 0.7, "epub": 0.7, "web": 0.5, "text": 0.5, "agent": 0.4, "code_repo": 0.6}
 MAX_TOPIC_CHARS = 200
 MAX_TAGS = 32
-EMBED_BATCH = 64  # atoms embedded per call; progress is reported after each batch
+# Atoms embedded per call; progress is reported after each batch. 16, not 64: on the embedded
+# default (the local model on CPU, in the engine host) a batch of 64 took up to 91 s on a
+# loaded 2-core machine without a progress report (GeoTopo, bench/user_path_jobs.py).
+EMBED_BATCH = 16
 
 
 @dataclass
@@ -142,7 +145,7 @@ class IngestPipeline:
             say(1, 1, "unchanged: nothing to do")
             return report
         say(0, 1, "parsing the source")
-        parsed = parse_source(raw, self.settings, password=password, title=title)
+        parsed = parse_source(raw, self.settings, password=password, title=title, progress=say)
         report = IngestReport(uri=parsed.uri, title=parsed.title, kind=parsed.kind)
         report.warnings.extend(parsed.warnings)
         for reason, n in dict(parsed.metadata.get("layout_removed") or {}).items():

@@ -18,7 +18,7 @@ import for callers.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -169,15 +169,23 @@ def parse_source(
     *,
     password: str | None = None,
     title: str | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> ParsedSource:
-    """Parse what `read_source` read, with the parser its bytes call for."""
+    """Parse what `read_source` read, with the parser its bytes call for (a PDF reports
+    `progress` per page)."""
     if raw.data is None:
         return parse_text(raw.text or "", settings=settings, title=title)
     data, uri, suffix, extra = raw.data, raw.uri, raw.suffix, dict(raw.extra)
     fmt = raw.kind or _format_of(raw.sniffed, suffix)
     if fmt == "pdf":
         return parse_pdf(
-            data, settings=settings, uri=uri, password=password, title=title, extra=extra
+            data,
+            settings=settings,
+            uri=uri,
+            password=password,
+            title=title,
+            extra=extra,
+            progress=progress,
         )
     if fmt == "epub":
         return parse_epub(data, settings=settings, uri=uri, title=title, extra=extra)

@@ -101,6 +101,15 @@ class JobContext:
             self.flush_progress()
 
     # ------------------------------------------------------------------ runner side
+    def flush_if_due(self) -> None:
+        """Write a report that the rate limit held back, once its interval passed. The runner's
+        monitor calls this: without it a stage's first message ("parsing the source") stayed
+        unwritten while the stage ran, and a poller saw the stage before it for half a minute."""
+        with self._lock:
+            due = self._dirty and self._clock() - self._written_at >= PROGRESS_INTERVAL_SECONDS
+        if due:
+            self.flush_progress()
+
     def flush_progress(self) -> None:
         with self._lock:
             if not self._dirty:

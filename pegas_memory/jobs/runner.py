@@ -173,7 +173,8 @@ class JobRunner:
     # ------------------------------------------------------------------ monitor
     def _monitor(self) -> None:
         """LISTEN for job changes: wake idle slots for new jobs, beat for running ones, pass on
-        cancel requests. Beats every `heartbeat_seconds` and at every change of a running job."""
+        cancel requests, write held-back progress. Beats every `heartbeat_seconds` and at every
+        change of a running job."""
         listener: LeaseConn | None = None
         last_beat = 0.0
         while not self._stop.is_set():
@@ -192,6 +193,7 @@ class JobRunner:
                 if urgent or time.monotonic() - last_beat >= self.heartbeat_seconds:
                     self._beat(listener)
                     last_beat = time.monotonic()
+                self._flush_held_progress()
             except psycopg.Error as exc:
                 log.warning("%s: job monitor error (%s); reconnecting", self.name, exc)
                 if listener is not None:
@@ -203,6 +205,13 @@ class JobRunner:
                 self._stop.wait(1.0)
         if listener is not None:
             listener.close()
+
+    def _flush_held_progress(self) -> None:
+        """Write the progress reports that the rate limit held back (see JobContext)."""
+        with self._active_lock:
+            contexts = [a.ctx for a in self._active.values()]
+        for ctx in contexts:
+            ctx.flush_if_due()
 
     def _beat(self, conn: LeaseConn) -> None:
         with self._active_lock:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, LiteralString
 
@@ -195,10 +195,16 @@ def _clear_collection(index: VectorIndex, name: str) -> str | None:
     return None
 
 
-def rebuild(rt: SliceOwner, target: Literal["qdrant", "graph", "all"]) -> dict[str, Any]:
+def rebuild(
+    rt: SliceOwner,
+    target: Literal["qdrant", "graph", "all"],
+    progress: Callable[[int, int | None, str], None] | None = None,
+) -> dict[str, Any]:
     """Recreate a slice from Postgres alone; return counts, seconds and where damaged
     collections were moved (`set_aside`). A collection whose files the engine cannot open is
-    set aside rather than opened, so rebuild is the way out of the damage it reports."""
+    set aside rather than opened, so rebuild is the way out of the damage it reports.
+    `progress(done, total, message)` is called after every batch (a job stops there)."""
+    report = progress or (lambda done, total, message: None)
     started = time.monotonic()
     counts: dict[str, int] = {}
     aside: list[str] = []
@@ -212,8 +218,9 @@ def rebuild(rt: SliceOwner, target: Literal["qdrant", "graph", "all"]) -> dict[s
             rt.projector._ensured.discard(name)
             table = "pm_atom" if entity == "atom" else "pm_episodic_trace"
             ids = sorted(_pg_ids(rt, table))
-            for rows in _iter_rows(rt, entity, ids):
+            for n, rows in enumerate(_iter_rows(rt, entity, ids)):
                 rt.projector.apply("vector", entity, rows)
+                report(min(len(ids), (n + 1) * BATCH), len(ids), f"vector slice: {entity}s")
             counts[f"vector:{entity}"] = len(ids)
             if len(ids) > rt.settings.vector_exact_limit:
                 index.optimize(rt.projector.collection(entity))  # type: ignore[arg-type]
@@ -228,8 +235,9 @@ def rebuild(rt: SliceOwner, target: Literal["qdrant", "graph", "all"]) -> dict[s
             ("code_dependency", "pm_code_dependency"),
         ):
             ids = sorted(_pg_ids(rt, table))
-            for rows in _iter_rows(rt, entity_type, ids):
+            for n, rows in enumerate(_iter_rows(rt, entity_type, ids)):
                 rt.projector.apply("graph", entity_type, rows)
+                report(min(len(ids), (n + 1) * BATCH), len(ids), f"graph slice: {entity_type}s")
             counts[f"graph:{entity_type}"] = len(ids)
     seconds = round(time.monotonic() - started, 3)
     result: dict[str, Any] = {"target": target, "counts": counts, "seconds": seconds}

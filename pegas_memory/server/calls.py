@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -117,10 +118,12 @@ async def follow(
 
     Only the waiting runs in the call's thread (no transaction); the work runs in a job runner.
     A job that failed within the wait is a tool error with the job's message."""
+    started = time.monotonic()
     job = await run(ctx, submit)
     settings = ctx.request_context.lifespan_context.settings
     seconds = settings.tool_wait_seconds if wait_seconds is None else wait_seconds
     seconds = max(0.0, min(seconds, 0.9 * settings.tool_timeout))  # answer before run gives up
+    seconds = max(0.0, seconds - (time.monotonic() - started))  # the bound covers the submit
     report = progress_reporter(ctx)
 
     def on_progress(info: JobInfo) -> None:

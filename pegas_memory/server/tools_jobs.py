@@ -1,9 +1,11 @@
 """The MCP tool of background jobs: follow, list and cancel what memory_ingest and
-memory_store_code (or the CLI) left running.
+memory_store_code (or the CLI) left running, and start the two jobs no other tool starts:
+research of the open gaps and a rebuild of the search slices.
 
-One tool with an `op` rather than three: an agent that got a job id back needs one name to
+One tool with an `op` rather than several: an agent that got a job id back needs one name to
 learn, and the operations share their arguments. Jobs live in PostgreSQL, so any session on the
-memory sees and cancels any job, whichever process runs it.
+memory sees and cancels any job, whichever process runs it. `research` and `rebuild` answer like
+memory_ingest: done within the call when quick, else within the wait with the job to follow.
 """
 
 from __future__ import annotations
@@ -14,7 +16,14 @@ from pydantic import Field
 
 from pegas_memory.errors import InvalidInput
 from pegas_memory.jobs import JobInfo, JobState
-from pegas_memory.server.calls import WRITES, Server, ServiceContext, progress_reporter, run
+from pegas_memory.server.calls import (
+    WRITES,
+    Server,
+    ServiceContext,
+    follow,
+    progress_reporter,
+    run,
+)
 from pegas_memory.service import MemoryService
 from pegas_memory.service_job_views import JobList, follow_message, view
 
@@ -26,11 +35,13 @@ def register(mcp: Server) -> None:
     async def memory_job(
         ctx: ServiceContext,
         op: Annotated[
-            Literal["get", "wait", "list", "cancel"],
+            Literal["get", "wait", "list", "cancel", "research", "rebuild"],
             Field(
                 description="get: one job now. wait: until it finishes or wait_seconds pass "
                 "(progress is reported meanwhile). list: recent jobs. cancel: stop one (its "
-                "step in progress rolls back; a cancelled ingest erases what it added)."
+                "step in progress rolls back; a cancelled ingest or research erases what it "
+                "added). research: start researching the open gaps on the web (max_gaps, "
+                "urls_per_gap). rebuild: recreate the search slices from PostgreSQL (target)."
             ),
         ] = "list",
         job_id: Annotated[
@@ -42,13 +53,39 @@ def register(mcp: Server) -> None:
         limit: Annotated[int, Field(ge=1, le=100, description="list: at most this many.")] = 20,
         wait_seconds: Annotated[
             float | None,
-            Field(ge=0, le=600, description="wait: at most this long (server default 20 s)."),
+            Field(
+                ge=0,
+                le=600,
+                description="wait, research, rebuild: answer after at most this long (server "
+                "default 20 s); the job goes on in the background.",
+            ),
         ] = None,
+        max_gaps: Annotated[
+            int, Field(ge=1, le=50, description="research: at most this many open gaps.")
+        ] = 5,
+        urls_per_gap: Annotated[
+            int, Field(ge=1, le=10, description="research: web results ingested per gap.")
+        ] = 3,
+        target: Annotated[
+            Literal["qdrant", "graph", "all"], Field(description="rebuild: which slice.")
+        ] = "all",
     ) -> JobList:
         """Follow the background jobs of the memory (ingest, code indexing, rebuilds): their
         state (queued, running, done, failed, cancelled), progress, result or error. Use it with
         the job_id that memory_ingest or memory_store_code returned when the work did not
-        finish within the call."""
+        finish within the call. op=research starts the research of open gaps (web search,
+        ingest, verify) and op=rebuild a rebuild of the search slices, both as jobs."""
+        if op in ("research", "rebuild"):
+
+            def start(service: MemoryService) -> JobInfo:
+                if op == "research":
+                    return service.jobs.submit_research(
+                        max_gaps=max_gaps, urls_per_gap=urls_per_gap
+                    )
+                return service.jobs.submit_rebuild(target)
+
+            started = await follow(ctx, start, wait_seconds)
+            return JobList(jobs=[view(started)], message=follow_message(started))
         report = progress_reporter(ctx)
 
         def on_progress(info: JobInfo) -> None:
