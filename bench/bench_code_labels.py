@@ -39,6 +39,7 @@ SEED = 16
 def index_sites(repo: Path) -> tuple[dict[tuple[str, int], list[Any]], dict[str, str]]:
     """Call sites (caller, line) -> their call edges, and caller -> path."""
     from pegas_memory.code_memory.graph import resolve
+    from pegas_memory.code_memory.repo_files import cargo_crates
     from pegas_memory.code_memory.symbols import extract_file, iter_source_files
 
     files = [
@@ -47,7 +48,9 @@ def index_sites(repo: Path) -> tuple[dict[tuple[str, int], list[Any]], dict[str,
     ]
     where = {s.qualified_name: f.path for f in files for s in f.symbols}
     sites: dict[tuple[str, int], list[Any]] = defaultdict(list)
-    for d in resolve(files):
+    # The workspace crates as store_code reads them from Cargo.toml (Rust only).
+    crates = cargo_crates(repo, [f.path for f in files])
+    for d in resolve(files, crates=crates):
         if d.kind == "calls":
             sites[(d.src, d.line)].append(d)
     return sites, where
@@ -82,7 +85,7 @@ def sample(repo_name: str, lang: str, n: int) -> None:
     )
 
 
-def score(lang: str) -> tuple[int, float, float] | None:
+def score(lang: str) -> tuple[int, int, float, float] | None:
     path = LABELS / f"{lang}.json"
     if not path.exists():
         return None
@@ -95,12 +98,14 @@ def score(lang: str) -> tuple[int, float, float] | None:
         labelled += 1
         got = {d.dst for d in sites.get((s["caller"], s["line"]), []) if d.dst}
         truth = set(s["label"])  # the true internal callees of the line; [] when all external
+        if os.environ.get("LABELS_VERBOSE") and got != truth:
+            print(f"  {s['path']}:{s['line']} extra {sorted(got - truth)} missed {sorted(truth - got)}")
         tp += len(got & truth)
         fp += len(got - truth)
         fn += len(truth - got)
     precision = tp / (tp + fp) if tp + fp else 1.0
     recall = tp / (tp + fn) if tp + fn else 1.0
-    return labelled, precision, recall
+    return labelled, tp + fn, precision, recall
 
 
 def main() -> None:
@@ -108,14 +113,14 @@ def main() -> None:
         sample(sys.argv[2], sys.argv[3], int(sys.argv[4]))
         return
     langs = sys.argv[2:] or list(REPOS)
-    print("| language | repo | labelled sites | callees/callers precision | recall |")
-    print("|---|---|---|---|---|")
+    print("| language | repo | labelled sites | internal true edges | callees/callers precision | recall |")
+    print("|---|---|---|---|---|---|")
     for lang in langs:
         r = score(lang)
         if r is None:
-            print(f"| {lang} | {REPOS[lang]} | not labelled | - | - |")
+            print(f"| {lang} | {REPOS[lang]} | not labelled | - | - | - |")
         else:
-            print(f"| {lang} | {REPOS[lang]} | {r[0]} | {r[1]:.2f} | {r[2]:.2f} |")
+            print(f"| {lang} | {REPOS[lang]} | {r[0]} | {r[1]} | {r[2]:.2f} | {r[3]:.2f} |")
 
 
 if __name__ == "__main__":

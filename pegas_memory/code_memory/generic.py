@@ -279,7 +279,11 @@ class GenericWalker:
             )  # type: ignore[assignment]
         if kind == "function" and owner is not None:
             kind = "method"
-        qualname = f"{owner}.{name}" if owner and kind == "method" else f"{prefix}.{name}"
+        # Rust associated items of an ``impl`` (``type Err = ..``, ``const N``) belong to the
+        # type: named at module level they would shadow ``Err(..)`` for every bare call.
+        assoc = lang == "rust" and kind in ("type", "constant")
+        member = owner and (kind == "method" or assoc)
+        qualname = f"{owner}.{name}" if member else f"{prefix}.{name}"
         body = node.child_by_field_name("body")
         params = node.child_by_field_name("parameters")
         if node.type == "variable_declarator":
@@ -526,17 +530,27 @@ def _go_locals(node: ts.Node) -> dict[str, str]:
     for kind in ("parameter_declaration", "var_spec"):
         for decl in _descendants(fn, kind):
             written = node_text(decl.child_by_field_name("type")).lstrip("*")
+            if not written:  # ``var x = value``: typed by its value below
+                continue
             for name in decl.children_by_field_name("name"):
                 found.setdefault(node_text(name), set()).add(written)
+    pairs: list[tuple[ts.Node, ts.Node]] = []
     for decl in _descendants(fn, "short_var_declaration"):
         left, right = decl.child_by_field_name("left"), decl.child_by_field_name("right")
         if left is None or right is None or left.named_child_count != right.named_child_count:
             continue
-        for name, value in zip(left.named_children, right.named_children, strict=True):
-            literal = value.named_children[0] if value.type == "unary_expression" else value
-            if literal.type == "composite_literal" and literal.child_by_field_name("type"):
-                written = node_text(literal.child_by_field_name("type"))
-                found.setdefault(node_text(name), set()).add(written)
+        pairs.extend(zip(left.named_children, right.named_children, strict=True))
+    for decl in _descendants(fn, "var_spec"):  # ``var cmd = &Command{..}``
+        names, values = decl.children_by_field_name("name"), decl.child_by_field_name("value")
+        if decl.child_by_field_name("type") is None and values is not None:
+            if len(names) == values.named_child_count:
+                pairs.extend(zip(names, values.named_children, strict=True))
+    if pairs:
+        for name, value in pairs:
+                literal = value.named_children[0] if value.type == "unary_expression" else value
+                if literal.type == "composite_literal" and literal.child_by_field_name("type"):
+                    written = node_text(literal.child_by_field_name("type"))
+                    found.setdefault(node_text(name), set()).add(written)
     return {
         k: next(iter(v))
         for k, v in found.items()

@@ -59,6 +59,7 @@ def resolve(
 # --- other languages: by syntax and name -------------------------------------------------------
 
 _STEP_FILES = 200
+_JS = frozenset({"javascript", "typescript", "tsx"})
 
 
 def _resolve_by_name(
@@ -127,7 +128,11 @@ def _call_target(
     name, head = parts[-1], parts[0]
     arity, src = ref.arity, ref.src_qualified_name
     if ref.self_call:
+        if len(parts) > 2:  # ``self.mat.invert()``: a field's method, not the type's own
+            return None, "unresolved"
         owner = index.enclosing_type(src)
+        if owner is None and f.language in _JS:
+            owner = index.this_owner(src, f.module)
         dst = index.member(owner, name, arity) if owner is not None else None
         return dst, "internal" if dst else "unresolved"
     if len(parts) == 1:
@@ -154,6 +159,10 @@ def _call_target(
             internal = index.is_internal_import(f, imports[head])
             return None, "unresolved" if internal else "external"
         dst = index.member(module, name, arity) or index.export_of(module, name)
+        return dst, "internal" if dst else "unresolved"
+    if len(parts) == 2 and f.language in _JS and f"{f.module}.{head}" in index.members:
+        # ``app.map = function`` earlier in the file, then ``app.map(...)``: the file's object.
+        dst = index.member(f"{f.module}.{head}", name, arity)
         return dst, "internal" if dst else "unresolved"
     if len(parts) == 2 and head[:1].isupper():
         owner = index.same_package(f, head)

@@ -77,10 +77,16 @@ class NameIndex:
     # -- members --
 
     def local(self, f: FileIndex) -> dict[str, str]:
-        """The file's own definitions by name (the first of each name)."""
+        """The file's own definitions by name (the first of each name), methods left out: a
+        bare name never calls a method in these languages (``accepts(this)`` inside
+        ``req.acceptsEncodings`` is the imported package, not ``req.accepts``; Java's bare
+        calls are self calls, resolved through the enclosing type)."""
         out: dict[str, str] = {}
         for s in f.symbols:
-            if s.qualified_name != f.module:
+            if s.qualified_name == f.module or s.kind == "method":
+                continue
+            owner = base_name(s.qualified_name).rpartition(".")[0]
+            if s.kind not in ("type", "constant") or owner not in self.types:
                 out.setdefault(s.name, s.qualified_name)
         return out
 
@@ -139,6 +145,15 @@ class NameIndex:
                 return current
             current = current.rpartition(".")[0]
         return None
+
+    def this_owner(self, qualname: str, module: str) -> str | None:
+        """JS/TS ``this`` outside a class: the object a function was assigned to
+        (``res.clearCookie = function`` -> ``res``, ``View.prototype.lookup`` -> ``View``), when
+        that object has members of its own; None for a plain function of the module."""
+        owner = base_name(qualname).rpartition(".")[0]
+        if not owner or owner == module or owner in self.modules:
+            return None
+        return owner if owner in self.members else None
 
     def export_of(self, module: str, name: str) -> str | None:
         """What JS/TS module ``module`` exports as ``name``, following re-exports."""
@@ -242,7 +257,7 @@ class NameIndex:
         path = "/".join(parts)
         for suffix in _JS_SUFFIXES:
             path = path.removesuffix(suffix)
-        for module in (path, f"{path}/index"):
+        for module in (path, f"{path}/index") if path else ("index",):  # ``require('../../')``
             if module in self.modules:
                 return module
         return None
