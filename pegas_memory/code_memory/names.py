@@ -55,12 +55,16 @@ class NameIndex:
                 if s.kind == "module" and s.qualified_name == f.module:
                     continue
                 owner = base_name(s.qualified_name).rpartition(".")[0]
-                self.by_name[(family, s.name)].append(s.qualified_name)
+                if s.kind != "method":  # a bare name never calls a method
+                    self.by_name[(family, s.name)].append(s.qualified_name)
                 self.members[owner].setdefault(s.name, []).append(s.qualified_name)
                 if s.kind in _TYPE_KINDS:
                     self.types.add(s.qualified_name)
                     if f.language == "java":
                         self.packages.setdefault(f.module, owner)
+        # Associated items (Rust ``type Err`` of an impl) are no bare names either.
+        for key, found in self.by_name.items():
+            found[:] = [q for q in found if not _associated(q, self.types)]
         # Dotted spellings of every owner and symbol, and each of their dotted suffixes.
         self.dotted: dict[str, str] = {}
         self.suffixes: dict[str, set[str]] = defaultdict(set)
@@ -322,6 +326,11 @@ class NameIndex:
                         there = FileIndex(module + ".rs", "rust", module, "", (), ())
                         return self.rust_path(there, again, hops - 1)
         return None
+
+
+def _associated(qualname: str, types: set[str]) -> bool:
+    owner = base_name(qualname).rpartition(".")[0]
+    return owner in types and qualname not in types
 
 
 def _crate_roots(files: Sequence[FileIndex], crates: Mapping[str, str]) -> dict[str, str]:

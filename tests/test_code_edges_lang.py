@@ -1,0 +1,163 @@
+"""Edges the labelled samples of issue 16 (bench/labels) showed wrong or missing, one typed-in
+fixture each: Python ``from . import submodule``, JavaScript bare names, ``this`` in assigned
+functions, the repository root required as ``'../../'``, objects of the file; Rust associated
+items and field calls; Go ``var x = &T{}``. Pure: no engines needed."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from pegas_memory.code_memory.graph import Dependency, resolve
+from pegas_memory.code_memory.symbols import FileIndex, extract_file, iter_source_files
+
+
+def _repo(root: Path, files: dict[str, str]) -> list[FileIndex]:
+    for rel, code in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(code).lstrip("\n"))
+    return [
+        extract_file(p.relative_to(root).as_posix(), p.read_bytes())
+        for p in iter_source_files(root)
+    ]
+
+
+def _edges(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str | None]]:
+    return {(d.src, d.dst) for d in deps if d.kind == kind and d.target_kind == "internal"}
+
+
+def test_from_package_import_submodule_depends_on_the_submodule_not_the_package(
+    tmp_path: Path,
+) -> None:
+    files = _repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from .core import run\nfrom .types import T\n",
+            "pkg/types.py": "class T:\n    pass\n",
+            "pkg/core.py": "from . import types\n\ndef run():\n    return types.T()\n",
+            "pkg/util.py": "from . import run\n",
+        },
+    )
+    imports = _edges(resolve(files), "imports")
+    assert ("pkg.core", "pkg.types") in imports
+    assert ("pkg.core", "pkg") not in imports  # the package would join core to all it imports
+    # A name the package itself defines (re-exports) still depends on the package.
+    assert ("pkg.util", "pkg") in imports
+
+
+def test_js_bare_call_is_the_import_not_a_same_named_method(tmp_path: Path) -> None:
+    files = _repo(
+        tmp_path,
+        {
+            "lib/request.js": """
+                var accepts = require('accepts');
+                var req = exports = module.exports = {};
+                req.accepts = function () { return accepts(this).types(); };
+                req.acceptsEncodings = function () { return accepts(this); };
+            """,
+        },
+    )
+    deps = resolve(files)
+    assert not {d for d in deps if d.dst == "lib/request.req.accepts"}
+    assert ("lib/request.req.acceptsEncodings", "accepts") in {
+        (d.src, d.dst_name) for d in deps if d.target_kind == "external"
+    }
+
+
+def test_js_this_in_an_assigned_function_is_the_object(tmp_path: Path) -> None:
+    files = _repo(
+        tmp_path,
+        {
+            "lib/response.js": """
+                var res = Object.create(null);
+                module.exports = res;
+                res.cookie = function (name, value) { return this; };
+                res.clearCookie = function (name) { return this.cookie(name, ''); };
+            """,
+            "lib/view.js": """
+                function View(name) { this.path = this.lookup(name); }
+                View.prototype.lookup = function (name) { return this.resolve(name); };
+                View.prototype.resolve = function (name) { return name; };
+                module.exports = View;
+            """,
+        },
+    )
+    calls = _edges(resolve(files))
+    assert ("lib/response.res.clearCookie", "lib/response.res.cookie") in calls
+    assert ("lib/view.View.lookup", "lib/view.View.resolve") in calls
+
+
+def test_js_require_of_the_repository_root_and_objects_of_the_file(tmp_path: Path) -> None:
+    files = _repo(
+        tmp_path,
+        {
+            "index.js": "module.exports = require('./lib/express');\n",
+            "lib/express.js": """
+                exports = module.exports = createApplication;
+                function createApplication() { return {}; }
+            """,
+            "examples/map/index.js": """
+                var express = require('../../');
+                var app = module.exports = express();
+                app.map = function (a) { return a; };
+                app.map({});
+            """,
+        },
+    )
+    calls = _edges(resolve(files))
+    assert ("examples/map/index", "lib/express.createApplication") in calls
+    assert ("examples/map/index", "examples/map/index.app.map") in calls
+
+
+def test_rust_associated_type_is_not_a_callable_name_and_field_calls_stay_unresolved(
+    tmp_path: Path,
+) -> None:
+    files = _repo(
+        tmp_path,
+        {
+            "src/lib.rs": """
+                pub struct Format;
+                pub struct Error;
+                impl std::str::FromStr for Format {
+                    type Err = Error;
+                    fn from_str(s: &str) -> Result<Format, Error> {
+                        if s.is_empty() { return Err(Error); }
+                        Ok(Format)
+                    }
+                }
+                pub enum Match { None, Ignore }
+                impl Match {
+                    pub fn invert(self) -> Match { self }
+                }
+                pub struct Incremental { mat: Match }
+                impl Incremental {
+                    pub fn invert(self) -> Match { self.mat.invert() }
+                }
+            """,
+        },
+    )
+    names = {s.qualified_name for f in files for s in f.symbols}
+    assert "src/lib.Format.Err" in names and "src/lib.Err" not in names
+    deps = resolve(files)
+    assert not {d for d in deps if d.dst == "src/lib.Format.Err"}
+    assert ("src/lib.Incremental.invert", "src/lib.Incremental.invert") not in _edges(deps)
+
+
+def test_go_var_declared_from_a_composite_literal_has_its_type(tmp_path: Path) -> None:
+    files = _repo(
+        tmp_path,
+        {
+            "go.mod": "module example.com/cobra\n",
+            "command.go": """
+                package cobra
+                type Command struct{}
+                func (c *Command) Commands() []*Command { return nil }
+                func Walk() {
+                    var root = &Command{}
+                    root.Commands()
+                }
+            """,
+        },
+    )
+    assert ("cobra.Walk", "cobra.Command.Commands") in _edges(resolve(files))
