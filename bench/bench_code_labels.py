@@ -10,6 +10,7 @@ call of the line leaves the repository: library, builtin, generated code).
 relation is the same set of edges read backwards, so its precision/recall are those numbers too.
 
 Usage: PYTHONPATH=. .venv/bin/python bench/bench_code_labels.py sample flask python 30
+       (... sample flask python 40 src/flask/ : 40 more sites from src/flask/, appended)
        PYTHONPATH=. .venv/bin/python bench/bench_code_labels.py score [lang ...]
 """
 
@@ -56,12 +57,19 @@ def index_sites(repo: Path) -> tuple[dict[tuple[str, int], list[Any]], dict[str,
     return sites, where
 
 
-def sample(repo_name: str, lang: str, n: int) -> None:
+def sample(repo_name: str, lang: str, n: int, under: str | None = None) -> None:
+    """Draw ``n`` sites; with ``under`` (a path prefix), draw them from there and append them
+    to the existing label file (sites already in it are not drawn again)."""
     repo = CACHE / repo_name
     sites, where = index_sites(repo)
     keys = sorted(k for k in sites if not where.get(k[0], "").startswith(("test", "tests/")))
+    old: list[dict[str, Any]] = []
+    if under is not None:
+        old = json.loads((LABELS / f"{lang}.json").read_text())["sites"]
+        taken = {(s["caller"], s["line"]) for s in old}
+        keys = [k for k in keys if where.get(k[0], "").startswith(under) and k not in taken]
     picked = random.Random(SEED).sample(keys, min(n, len(keys)))
-    out = []
+    out = list(old)
     for src, line in sorted(picked):
         path = where.get(src, "?")
         text = (repo / path).read_text("utf-8", "replace").splitlines()[line - 1].strip()
@@ -110,7 +118,7 @@ def score(lang: str) -> tuple[int, int, float, float] | None:
 
 def main() -> None:
     if sys.argv[1:2] == ["sample"]:
-        sample(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        sample(sys.argv[2], sys.argv[3], int(sys.argv[4]), *sys.argv[5:6])
         return
     langs = sys.argv[2:] or list(REPOS)
     print("| language | repo | labelled sites | internal true edges | callees/callers precision | recall |")
