@@ -107,7 +107,8 @@ def score(lang: str) -> tuple[int, int, float, float] | None:
         got = {d.dst for d in sites.get((s["caller"], s["line"]), []) if d.dst}
         truth = set(s["label"])  # the true internal callees of the line; [] when all external
         if os.environ.get("LABELS_VERBOSE") and got != truth:
-            print(f"  {s['path']}:{s['line']} extra {sorted(got - truth)} missed {sorted(truth - got)}")
+            extra, missed = sorted(got - truth), sorted(truth - got)
+            print(f"  {s['path']}:{s['line']} extra {extra} missed {missed}")
         tp += len(got & truth)
         fp += len(got - truth)
         fn += len(truth - got)
@@ -121,7 +122,10 @@ def main() -> None:
         sample(sys.argv[2], sys.argv[3], int(sys.argv[4]), *sys.argv[5:6])
         return
     langs = sys.argv[2:] or list(REPOS)
-    print("| language | repo | labelled sites | internal true edges | callees/callers precision | recall |")
+    print(
+        "| language | repo | labelled sites | internal true edges "
+        "| callees/callers precision | recall |"
+    )
     print("|---|---|---|---|---|---|")
     for lang in langs:
         r = score(lang)

@@ -161,3 +161,135 @@ def test_go_var_declared_from_a_composite_literal_has_its_type(tmp_path: Path) -
         },
     )
     assert ("cobra.Walk", "cobra.Command.Commands") in _edges(resolve(files))
+
+
+def test_rust_receivers_typed_by_parameters_lets_fields_and_return_types(tmp_path: Path) -> None:
+    files = _repo(
+        tmp_path,
+        {
+            "src/lib.rs": "pub mod search;\npub mod flags;\n",
+            "src/search.rs": """
+                pub struct Searcher;
+                impl Searcher {
+                    pub fn run(&self) -> bool { true }
+                }
+                pub struct SearcherBuilder;
+                impl SearcherBuilder {
+                    pub fn new() -> SearcherBuilder { SearcherBuilder }
+                    pub fn build(&self) -> Searcher { Searcher }
+                    pub fn open(p: &str) -> Result<SearcherBuilder, ()> { Ok(SearcherBuilder) }
+                }
+            """,
+            "src/flags.rs": """
+                use crate::search::{Searcher, SearcherBuilder};
+                pub struct FlagMap;
+                impl FlagMap {
+                    pub fn find(&self) -> bool { true }
+                }
+                pub struct Parser { map: FlagMap }
+                impl Parser {
+                    fn find_long(&self) -> bool { self.map.find() }
+                }
+                fn by_param(s: &Searcher) -> bool { s.run() }
+                fn by_let() -> bool {
+                    let builder = SearcherBuilder::new();
+                    builder.build().run()
+                }
+                fn by_chain() -> bool { SearcherBuilder::new().build().run() }
+                fn by_unwrap() -> bool { SearcherBuilder::open("x").unwrap().build().run() }
+                fn unknown(x: Vec<u8>) -> bool { x.is_empty() }
+            """,
+        },
+    )
+    calls = _edges(resolve(files))
+    assert ("src/flags.Parser.find_long", "src/flags.FlagMap.find") in calls
+    assert ("src/flags.by_param", "src/search.Searcher.run") in calls
+    assert ("src/flags.by_let", "src/search.SearcherBuilder.build") in calls
+    assert ("src/flags.by_let", "src/search.Searcher.run") in calls
+    assert ("src/flags.by_chain", "src/search.Searcher.run") in calls
+    assert ("src/flags.by_unwrap", "src/search.Searcher.run") in calls
+    assert not {dst for src, dst in calls if src == "src/flags.unknown"}
+
+
+def test_rust_match_arm_bindings_and_integration_test_crates(tmp_path: Path) -> None:
+    files = _repo(
+        tmp_path,
+        {
+            "m/src/lib.rs": """
+                pub struct Standard;
+                impl Standard {
+                    pub fn get_mut(&mut self) -> u8 { 0 }
+                }
+                pub struct Summary;
+                impl Summary {
+                    pub fn get_mut(&mut self) -> u8 { 1 }
+                }
+                pub enum Printer { Standard(Standard), Summary(Summary) }
+                impl Printer {
+                    pub fn get_mut(&mut self) -> u8 {
+                        match *self {
+                            Printer::Standard(ref mut p) => p.get_mut(),
+                            Printer::Summary(ref mut p) => p.get_mut(),
+                        }
+                    }
+                }
+            """,
+            "m/tests/util.rs": """
+                pub struct Matcher;
+                impl Matcher {
+                    pub fn new_captures(&self) -> Result<Caps, ()> { Ok(Caps) }
+                }
+                pub struct Caps;
+                impl Caps {
+                    pub fn get(&self, i: usize) -> usize { i }
+                }
+            """,
+            "m/tests/test_matcher.rs": """
+                mod util;
+                use crate::util::Matcher;
+                fn matcher() -> Matcher { Matcher }
+                fn captures() -> usize {
+                    let matcher = matcher();
+                    let caps = matcher.new_captures().unwrap();
+                    caps.get(1)
+                }
+            """,
+        },
+    )
+    calls = _edges(resolve(files))
+    assert ("m/src/lib.Printer.get_mut", "m/src/lib.Standard.get_mut") in calls
+    assert ("m/src/lib.Printer.get_mut", "m/src/lib.Summary.get_mut") in calls
+    assert ("m/tests/test_matcher.captures", "m/tests/util.Matcher.new_captures") in calls
+    assert ("m/tests/test_matcher.captures", "m/tests/util.Caps.get") in calls
+
+
+def test_js_factory_result_carries_the_members_it_mixed_in(tmp_path: Path) -> None:
+    files = _repo(
+        tmp_path,
+        {
+            "lib/application.js": """
+                var app = exports = module.exports = {};
+                app.use = function use(fn) { return this; };
+            """,
+            "lib/express.js": """
+                var mixin = require('merge-descriptors');
+                var proto = require('./application');
+                exports = module.exports = createApplication;
+                function createApplication() {
+                    var app = function (req, res) {};
+                    mixin(app, proto, false);
+                    return app;
+                }
+            """,
+            "examples/index.js": """
+                var express = require('../lib/express');
+                var app = module.exports = express();
+                app.use(function () {});
+                function boot(app) { app.use(); }
+            """,
+        },
+    )
+    calls = _edges(resolve(files))
+    assert ("examples/index", "lib/application.app.use") in calls
+    # ``app`` in boot is its parameter, not the module's app.
+    assert ("examples/index.boot", "lib/application.app.use") not in calls

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
+from pegas_memory.code_memory.chains import Chains
 from pegas_memory.code_memory.flow import PythonFlow
 from pegas_memory.code_memory.flow_edges import python_dependencies
 from pegas_memory.code_memory.model import Dependency, FileIndex, Reference, RefKind, TargetKind
@@ -69,6 +70,7 @@ def _resolve_by_name(
     only: AbstractSet[str] | None = None,
 ) -> list[Dependency]:
     index = NameIndex(files, crates)
+    chains = Chains(index)
     deps: list[Dependency] = []
     total = 2 * len(files)
     # Base types first: self/this calls look members up along them.
@@ -108,6 +110,12 @@ def _resolve_by_name(
                 )
             elif ref.kind == "calls":
                 dst, kind = _call_target(index, f, local, imports, ref.target, ref)
+                if dst is None and f.language == "rust":
+                    dst = _chain_target(chains, index, f, local, imports, ref)
+                    kind = "internal" if dst else kind
+                elif dst is None and ref.typed and f.language in _JS:
+                    dst = _made_target(index, f, local, imports, ref)
+                    kind = "internal" if dst else kind
                 deps.append(_dep(ref.src_qualified_name, "calls", ref.target, dst, ref.line, kind))
     return deps
 
@@ -179,6 +187,48 @@ def _call_target(
         # A path or a type from outside the repository (``String::new``, ``Math.abs``).
         return None, "external"
     return None, "unresolved"
+
+
+def _chain_target(
+    chains: Chains,
+    index: NameIndex,
+    f: FileIndex,
+    local: dict[str, str],
+    imports: dict[str, str],
+    ref: Reference,
+) -> str | None:
+    """A Rust method call through a typed receiver or a chain of calls (code_memory.chains)."""
+
+    def bare(name: str) -> str | None:
+        dst, _ = _call_target(
+            index,
+            f,
+            local,
+            imports,
+            name,
+            Reference(ref.src_qualified_name, "calls", name, ref.line),
+        )
+        return dst
+
+    return chains.resolve(f, ref.typed or ref.target, ref.arity, bare)
+
+
+def _made_target(
+    index: NameIndex,
+    f: FileIndex,
+    local: dict[str, str],
+    imports: dict[str, str],
+    ref: Reference,
+) -> str | None:
+    """``app.use`` after ``var app = express()``: ``use`` of what the factory's result is made
+    of (NameIndex.made_by), or None."""
+    factory, _, member = (ref.typed or "").partition("().")
+    if not factory or not member:
+        return None
+    probe = Reference(ref.src_qualified_name, "calls", factory, ref.line)
+    made, _ = _call_target(index, f, local, imports, factory, probe)
+    owner = index.made_by(made) if made is not None else None
+    return index.member(owner, member, ref.arity) if owner is not None else None
 
 
 def _dep(

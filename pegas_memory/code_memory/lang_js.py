@@ -135,3 +135,93 @@ def export_entries(node: ts.Node) -> tuple[list[tuple[str, str]], str | None]:
         elif named is not None:
             out.append(("default", node_text(named)))
     return out, None
+
+
+MIXIN_CALLS = frozenset({"mixin", "merge", "extend", "Object.assign", "Object.setPrototypeOf"})
+
+
+def mixed_into(call: ts.Node) -> tuple[str, str] | None:
+    """(target, source) of ``mixin(target, source, ..)`` / ``Object.assign(target, source)``
+    when both are plain identifiers, else None."""
+    fn = call.child_by_field_name("function")
+    args = call.child_by_field_name("arguments")
+    if fn is None or args is None or node_text(fn) not in MIXIN_CALLS:
+        return None
+    named = [a for a in args.named_children if a.type != "comment"]
+    if len(named) < 2 or named[0].type != "identifier" or named[1].type != "identifier":
+        return None
+    return node_text(named[0]), node_text(named[1])
+
+
+def bound_call(declarator: ts.Node) -> str | None:
+    """The callee name of ``var app = express()`` or ``var app = module.exports = express()``
+    (a plain identifier called), else None."""
+    _, value = assignment_chain(declarator.child_by_field_name("value") or declarator)
+    if value is None or value.type != "call_expression":
+        return None
+    fn = value.child_by_field_name("function")
+    return node_text(fn) if fn is not None and fn.type == "identifier" else None
+
+
+def exports_as_default(declarator: ts.Node) -> bool:
+    """``var app = exports = module.exports = {}``: the variable is the module's export."""
+    value = declarator.child_by_field_name("value")
+    targets, _ = assignment_chain(value) if value is not None else ([], None)
+    return any(node_text(t) == "module.exports" for t in targets)
+
+
+def declared_names(fn: ts.Node) -> set[str]:
+    """Parameters and variables a function declares (they shadow module-level names); the
+    bodies of functions nested in it are not looked into."""
+    out: set[str] = set()
+    single = fn.child_by_field_name("parameter")
+    if single is not None and single.type == "identifier":
+        out.add(node_text(single))
+    params = fn.child_by_field_name("parameters")
+    for p in params.named_children if params is not None else ():
+        ident = p if p.type == "identifier" else p.child_by_field_name("pattern")
+        if ident is None:
+            ident = p.child_by_field_name("left")
+        if ident is not None and ident.type == "identifier":
+            out.add(node_text(ident))
+    body = fn.child_by_field_name("body")
+    stack = [body] if body is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type == "variable_declarator":
+            name = node.child_by_field_name("name")
+            if name is not None and name.type == "identifier":
+                out.add(node_text(name))
+        if node.type not in JS_FUNCTIONS:
+            stack.extend(node.named_children)
+    return out
+
+
+_NESTED = frozenset({"function_declaration", "method_definition", "generator_function_declaration"})
+JS_FUNCTIONS = FUNCTION_VALUES | _NESTED
+
+
+def typed_call(
+    node: ts.Node,
+    callee: ts.Node,
+    bound: dict[str, str | None],
+    declared: dict[int, set[str]],
+) -> str | None:
+    """``app.use`` where the module bound ``var app = express()`` (``bound``) and no enclosing
+    function redeclares ``app``: ``express().use``. ``declared`` caches declared_names."""
+    obj = callee.child_by_field_name("object") if callee.type == "member_expression" else None
+    prop = callee.child_by_field_name("property") if obj is not None else None
+    if obj is None or prop is None or obj.type != "identifier":
+        return None
+    factory = bound.get(node_text(obj))
+    if factory is None:
+        return None
+    scope = node.parent
+    while scope is not None:
+        if scope.type in JS_FUNCTIONS:
+            if scope.id not in declared:
+                declared[scope.id] = declared_names(scope)
+            if node_text(obj) in declared[scope.id]:
+                return None
+        scope = scope.parent
+    return f"{factory}().{node_text(prop)}"

@@ -44,7 +44,17 @@ class NameIndex:
         self.exports: dict[str, list[tuple[str, str]]] = {}
         self.imports_of: dict[str, dict[str, str]] = {}
         self.packages: dict[str, str] = {}  # Java file module -> package
+        self.signatures: dict[str, str | None] = {}  # Rust: for return types (chains)
+        self.module_of: dict[str, str] = {}
+        self.mixins: dict[str, list[tuple[str, str]]] = defaultdict(list)  # JS factories
         for f in files:
+            for fn, source in f.mixins:
+                self.mixins[fn].append((f.module, source))
+            if f.language == "rust":
+                for s in f.symbols:
+                    if s.kind in ("function", "method"):
+                        self.signatures[s.qualified_name] = s.signature
+                        self.module_of[s.qualified_name] = f.module
             family = FAMILY.get(f.language, f.language)
             self.modules.add(f.module)
             if f.exports:
@@ -63,7 +73,7 @@ class NameIndex:
                     if f.language == "java":
                         self.packages.setdefault(f.module, owner)
         # Associated items (Rust ``type Err`` of an impl) are no bare names either.
-        for key, found in self.by_name.items():
+        for found in self.by_name.values():
             found[:] = [q for q in found if not _associated(q, self.types)]
         # Dotted spellings of every owner and symbol, and each of their dotted suffixes.
         self.dotted: dict[str, str] = {}
@@ -196,6 +206,17 @@ class NameIndex:
                 return hit
         return None
 
+    def made_by(self, factory: str) -> str | None:
+        """The object a JS factory's result carries the members of: the default export of the
+        module it mixed in (``createApplication`` -> ``lib/application.app``)."""
+        for module, source in self.mixins.get(factory, ()):
+            other = self._js_module(module, source)
+            for exported, local in self.exports.get(other or "", ()):
+                owner = f"{other}.{local}"
+                if exported == "default" and "#" not in local and owner in self.members:
+                    return owner
+        return None
+
     # -- imports --
 
     def is_internal_import(self, f: FileIndex, target: str) -> bool:
@@ -269,6 +290,11 @@ class NameIndex:
     # -- Rust paths --
 
     def _crate_of(self, path: str) -> str | None:
+        """The root directory of the crate ``path`` belongs to. A file under ``tests/``,
+        ``examples/`` or ``benches/`` is a crate of its own (``crate::util`` is its sibling)."""
+        parent = PurePosixPath(path).parent
+        if parent.name in ("tests", "examples", "benches"):
+            return parent.as_posix()
         best = None
         for root in self._crate_roots.values():
             if (path.startswith(root + "/") or not root) and (

@@ -1,0 +1,104 @@
+"""Declared types of local variables, for the walker to write a call on its receiver's type.
+
+Java (``Gson g = new Gson(); g.toJson()`` -> ``Gson.toJson``) and Go (``cmd := &Command{}``,
+``var cmd = &Command{}``, ``cmd *Command``) locals, read from the method or function around a
+call. Pure functions of tree-sitter nodes (Rust's live in :mod:`code_memory.lang_rust`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import tree_sitter as ts
+
+from pegas_memory.code_memory.syntax import node_text
+
+JAVA_METHODS = frozenset({"method_declaration", "constructor_declaration"})
+
+
+def go_locals(node: ts.Node) -> dict[str, str]:
+    """Types of the Go function's parameters and locals around ``node`` that name a type of
+    the same package: ``x *T`` parameters, ``var x T``, ``x := &T{...}`` / ``T{...}``."""
+    fn = node.parent
+    while fn is not None and fn.type not in ("function_declaration", "method_declaration"):
+        fn = fn.parent
+    if fn is None:
+        return {}
+    found: dict[str, set[str]] = {}
+    for kind in ("parameter_declaration", "var_spec"):
+        for decl in descendants(fn, kind):
+            written = node_text(decl.child_by_field_name("type")).lstrip("*")
+            if not written:  # ``var x = value``: typed by its value below
+                continue
+            for name in decl.children_by_field_name("name"):
+                found.setdefault(node_text(name), set()).add(written)
+    pairs: list[tuple[ts.Node, ts.Node]] = []
+    for decl in descendants(fn, "short_var_declaration"):
+        left, right = decl.child_by_field_name("left"), decl.child_by_field_name("right")
+        if left is None or right is None or left.named_child_count != right.named_child_count:
+            continue
+        pairs.extend(zip(left.named_children, right.named_children, strict=True))
+    for decl in descendants(fn, "var_spec"):  # ``var cmd = &Command{..}``
+        names, values = decl.children_by_field_name("name"), decl.child_by_field_name("value")
+        untyped = decl.child_by_field_name("type") is None and values is not None
+        if untyped and values is not None and len(names) == values.named_child_count:
+            pairs.extend(zip(names, values.named_children, strict=True))
+    if pairs:
+        for name, value in pairs:
+            literal = value.named_children[0] if value.type == "unary_expression" else value
+            if literal.type == "composite_literal" and literal.child_by_field_name("type"):
+                written = node_text(literal.child_by_field_name("type"))
+                found.setdefault(node_text(name), set()).add(written)
+    return {
+        k: next(iter(v))
+        for k, v in found.items()
+        if len(v) == 1 and re.fullmatch(r"[A-Z][A-Za-z0-9_]*", next(iter(v)))
+    }
+
+
+def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, str]:
+    """Declared types of the parameters and local variables of the method around ``node``
+    (``var x = new T()`` gives T); a name declared with two types is left out."""
+    method = node.parent
+    while method is not None and method.type not in JAVA_METHODS:
+        method = method.parent
+    if method is None:
+        return {}
+    cached = cache.get(method.id)
+    if cached is not None:
+        return cached
+    found: dict[str, set[str]] = {}
+    for kind in ("formal_parameter", "local_variable_declaration"):
+        for decl in descendants(method, kind):
+            type_node = decl.child_by_field_name("type")
+            names = (
+                [decl.child_by_field_name("name")]
+                if kind == "formal_parameter"
+                else [
+                    d.child_by_field_name("name") for d in descendants(decl, "variable_declarator")
+                ]
+            )
+            written = re.sub(r"<.*", "", node_text(type_node)).strip()
+            if written == "var":
+                init = next(descendants(decl, "object_creation_expression"), None)
+                written = (
+                    re.sub(r"<.*", "", node_text(init.child_by_field_name("type"))) if init else ""
+                )
+            if not re.fullmatch(r"[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)*", written):
+                continue  # primitives, arrays, type variables of one letter stay unknown
+            for name in names:
+                if name is not None:
+                    found.setdefault(node_text(name), set()).add(written.rsplit(".", 1)[-1])
+    out = {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and len(next(iter(v))) > 1}
+    cache[method.id] = out
+    return out
+
+
+def descendants(node: ts.Node, node_type: str) -> Iterator[ts.Node]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == node_type:
+            yield n
+        stack.extend(reversed(n.named_children))
