@@ -293,3 +293,34 @@ def test_js_factory_result_carries_the_members_it_mixed_in(tmp_path: Path) -> No
     assert ("examples/index", "lib/application.app.use") in calls
     # ``app`` in boot is its parameter, not the module's app.
     assert ("examples/index.boot", "lib/application.app.use") not in calls
+
+
+def test_js_property_of_a_required_default_export_and_locals_made_with_new(
+    tmp_path: Path,
+) -> None:
+    files = _repo(
+        tmp_path,
+        {
+            "user.js": """
+                function User(name) { this.name = name; }
+                User.count = function (fn) { fn(null, 1); };
+                module.exports = User;
+            """,
+            "index.js": """
+                var User = require('./user');
+                User.count(function () {});
+            """,
+            "ky.ts": """
+                export class Ky {
+                    static create(input: string) {
+                        const ky = new Ky();
+                        return ky.#data(input);
+                    }
+                    #data(input: string) { return input; }
+                }
+            """,
+        },
+    )
+    calls = _edges(resolve(files))
+    assert ("index", "user.User.count") in calls
+    assert ("ky.Ky.create", "ky.Ky.#data") in calls

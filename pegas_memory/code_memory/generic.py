@@ -96,7 +96,7 @@ class GenericWalker:
         self._returned: set[tuple[str, str]] = set()
         self._mixed: list[tuple[str, str, str]] = []
         self._bound: dict[str, str | None] = {}
-        self._declared: dict[int, set[str]] = {}
+        self._declared: dict[int, dict[str, str | None]] = {}
 
     def run(self, root: ts.Node) -> None:
         self._root = root

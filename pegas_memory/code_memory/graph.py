@@ -167,6 +167,11 @@ def _call_target(
             internal = index.is_internal_import(f, imports[head])
             return None, "unresolved" if internal else "external"
         dst = index.member(module, name, arity) or index.export_of(module, name)
+        if dst is None and f.language in _JS:
+            # ``const User = require('./user')`` where ``module.exports = User``: ``User.count``
+            # is a property of that export.
+            default = index.export_of(module, "default")
+            dst = index.member(default, name, arity) if default else None
         return dst, "internal" if dst else "unresolved"
     if len(parts) == 2 and f.language in _JS and f"{f.module}.{head}" in index.members:
         # ``app.map = function`` earlier in the file, then ``app.map(...)``: the file's object.
@@ -221,9 +226,13 @@ def _made_target(
     ref: Reference,
 ) -> str | None:
     """``app.use`` after ``var app = express()``: ``use`` of what the factory's result is made
-    of (NameIndex.made_by), or None."""
+    of (NameIndex.made_by); ``ky.m`` after ``const ky = new Ky()``: ``Ky.m``; or None."""
     factory, _, member = (ref.typed or "").partition("().")
-    if not factory or not member:
+    if not member:  # ``T.m``: a local made by ``new T(..)``
+        probe = Reference(ref.src_qualified_name, "calls", factory, ref.line, arity=ref.arity)
+        dst, _ = _call_target(index, f, local, imports, factory, probe)
+        return dst
+    if not factory:
         return None
     probe = Reference(ref.src_qualified_name, "calls", factory, ref.line)
     made, _ = _call_target(index, f, local, imports, factory, probe)

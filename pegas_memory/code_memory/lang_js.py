@@ -170,20 +170,21 @@ def exports_as_default(declarator: ts.Node) -> bool:
     return any(node_text(t) == "module.exports" for t in targets)
 
 
-def declared_names(fn: ts.Node) -> set[str]:
-    """Parameters and variables a function declares (they shadow module-level names); the
-    bodies of functions nested in it are not looked into."""
-    out: set[str] = set()
+def declared_names(fn: ts.Node) -> dict[str, str | None]:
+    """Parameters and variables a function declares (they shadow module-level names): name ->
+    the class when its one declaration is ``x = new T(..)``, else None. The bodies of
+    functions nested in it are not looked into."""
+    out: dict[str, str | None] = {}
     single = fn.child_by_field_name("parameter")
     if single is not None and single.type == "identifier":
-        out.add(node_text(single))
+        out[node_text(single)] = None
     params = fn.child_by_field_name("parameters")
     for p in params.named_children if params is not None else ():
         ident = p if p.type == "identifier" else p.child_by_field_name("pattern")
         if ident is None:
             ident = p.child_by_field_name("left")
         if ident is not None and ident.type == "identifier":
-            out.add(node_text(ident))
+            out[node_text(ident)] = None
     body = fn.child_by_field_name("body")
     stack = [body] if body is not None else []
     while stack:
@@ -191,10 +192,20 @@ def declared_names(fn: ts.Node) -> set[str]:
         if node.type == "variable_declarator":
             name = node.child_by_field_name("name")
             if name is not None and name.type == "identifier":
-                out.add(node_text(name))
+                made = _constructed(node.child_by_field_name("value"))
+                key = node_text(name)
+                out[key] = made if key not in out or out[key] == made else None
         if node.type not in JS_FUNCTIONS:
             stack.extend(node.named_children)
     return out
+
+
+def _constructed(value: ts.Node | None) -> str | None:
+    """``T`` for ``new T(..)`` (also ``await``-free, plain identifiers only), else None."""
+    if value is None or value.type != "new_expression":
+        return None
+    ctor = value.child_by_field_name("constructor")
+    return node_text(ctor) if ctor is not None and ctor.type == "identifier" else None
 
 
 _NESTED = frozenset({"function_declaration", "method_definition", "generator_function_declaration"})
@@ -205,23 +216,25 @@ def typed_call(
     node: ts.Node,
     callee: ts.Node,
     bound: dict[str, str | None],
-    declared: dict[int, set[str]],
+    declared: dict[int, dict[str, str | None]],
 ) -> str | None:
-    """``app.use`` where the module bound ``var app = express()`` (``bound``) and no enclosing
-    function redeclares ``app``: ``express().use``. ``declared`` caches declared_names."""
+    """``x.m`` with ``x`` typed: ``T.m`` when the innermost function declaring ``x`` made it
+    with ``new T(..)``; ``express().use`` for ``app.use`` when no function declares ``app``
+    and the module bound ``var app = express()`` (``bound``). ``declared`` caches
+    declared_names per function."""
     obj = callee.child_by_field_name("object") if callee.type == "member_expression" else None
     prop = callee.child_by_field_name("property") if obj is not None else None
     if obj is None or prop is None or obj.type != "identifier":
         return None
-    factory = bound.get(node_text(obj))
-    if factory is None:
-        return None
+    name = node_text(obj)
     scope = node.parent
     while scope is not None:
         if scope.type in JS_FUNCTIONS:
             if scope.id not in declared:
                 declared[scope.id] = declared_names(scope)
-            if node_text(obj) in declared[scope.id]:
-                return None
+            if name in declared[scope.id]:
+                made = declared[scope.id][name]
+                return f"{made}.{node_text(prop)}" if made else None
         scope = scope.parent
-    return f"{factory}().{node_text(prop)}"
+    factory = bound.get(name)
+    return f"{factory}().{node_text(prop)}" if factory else None
