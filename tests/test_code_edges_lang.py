@@ -324,3 +324,54 @@ def test_js_property_of_a_required_default_export_and_locals_made_with_new(
     calls = _edges(resolve(files))
     assert ("index", "user.User.count") in calls
     assert ("ky.Ky.create", "ky.Ky.#data") in calls
+
+
+def test_java_fields_chains_and_overloads_by_argument_types(tmp_path: Path) -> None:
+    files = _repo(
+        tmp_path,
+        {
+            "src/com/ex/TypeToken.java": "package com.ex;\npublic class TypeToken {}\n",
+            "src/com/ex/Gson.java": """
+                package com.ex;
+                import java.lang.reflect.Type;
+                public class Gson {
+                  public Object fromJson(String json, Class<?> c) { return null; }
+                  public Object fromJson(String json, Type t) { return null; }
+                  public Object fromJson(String json, TypeToken t) { return null; }
+                  public String toJson(Object o) { return ""; }
+                }
+            """,
+            "src/com/ex/GsonBuilder.java": """
+                package com.ex;
+                public class GsonBuilder {
+                  public GsonBuilder serializeNulls() { return this; }
+                  public Gson create() { return new Gson(); }
+                }
+            """,
+            "src/com/ex/UseTest.java": """
+                package com.ex;
+                public class UseTest {
+                  private Gson gson;
+                  void setUp() {
+                    gson = new GsonBuilder().serializeNulls().create();
+                  }
+                  void field() {
+                    gson.toJson(1);
+                  }
+                  void overloads(TypeToken token) {
+                    gson.fromJson("x", token);
+                    gson.fromJson("x", String.class);
+                  }
+                }
+            """,
+        },
+    )
+    deps = resolve(files)
+    calls = _edges(deps)
+    assert ("com.ex.UseTest.setUp", "com.ex.GsonBuilder.serializeNulls") in calls
+    assert ("com.ex.UseTest.setUp", "com.ex.GsonBuilder.create") in calls
+    assert ("com.ex.UseTest.field", "com.ex.Gson.toJson") in calls
+    picked = {(d.line, d.dst) for d in deps if d.src == "com.ex.UseTest.overloads" and d.dst}
+    lines = sorted(picked)
+    assert lines[0][1] == "com.ex.Gson.fromJson#2@6"  # (String, TypeToken)
+    assert lines[1][1] == "com.ex.Gson.fromJson#2"  # (String, Class)

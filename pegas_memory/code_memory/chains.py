@@ -1,4 +1,5 @@
-"""Rust calls through receivers typed by return types: ``SearcherBuilder::new().build()``.
+"""Calls through receivers typed by return types: ``SearcherBuilder::new().build()`` (Rust),
+``new GsonBuilder().serializeNulls().create()`` (Java).
 
 A receiver is followed segment by segment: a type path (``TypesBuilder``,
 ``ignore::types::TypesBuilder``) or a bare call (``tmpdir()``) gives the first type, each method
@@ -93,21 +94,47 @@ def _outer(text: str) -> str:
     return clean_type(text).rsplit("::", 1)[-1]
 
 
-def returns(signature: str | None) -> str | None:
-    """The return type written in a Rust signature (``pub fn new() -> Self`` -> ``Self``)."""
-    if not signature or "->" not in signature:
+def returns(signature: str | None, name: str = "") -> str | None:
+    """The return type a signature writes: Rust ``pub fn new() -> Self`` -> ``Self``; Java
+    ``public GsonBuilder create(..)`` -> ``GsonBuilder`` (``name`` is the method's name)."""
+    if not signature:
         return None
-    return signature.rpartition("->")[2].split(" where ", 1)[0].strip().rstrip("{").strip()
+    if "->" in signature:
+        return signature.rpartition("->")[2].split(" where ", 1)[0].strip().rstrip("{").strip()
+    found = re.search(rf"([A-Za-z_][\w.$]*)(<[^()]*>)?\s+{re.escape(name)}\s*\(", signature)
+    if found is None or found.group(1) in _JAVA_WORDS:
+        return None
+    return found.group(1)
+
+
+_JAVA_WORDS = frozenset({"void", "public", "private", "protected", "static", "final", "new"})
 
 
 class Chains:
     """Resolution of receiver chains against one repository's names (Rust)."""
 
-    def __init__(self, index: NameIndex) -> None:
+    def __init__(self, index: NameIndex, java_modules: frozenset[str] = frozenset()) -> None:
         self.index = index
+        self.java_modules = java_modules
+
+    def java_type(self, module: str, written: str) -> str | None:
+        """A Java type name as ``module`` sees it: its package's, an import, a nested one."""
+        index = self.index
+        name = written.split("<", 1)[0].strip().rsplit(".", 1)[-1]
+        package = index.packages.get(module)
+        found = index.members.get(package, {}).get(name) if package else None
+        if found and found[0] in index.types:
+            return found[0]
+        imported = index.imports_of.get(module, {}).get(name)
+        if imported is not None:
+            hit = index.dotted.get(imported)
+            return hit if hit in index.types else None
+        return None
 
     def type_in(self, module: str, written: str, self_type: str | None) -> str | None:
         """The repository type ``written`` names in ``module`` (``Self``: ``self_type``)."""
+        if module in self.index.packages or module in self.java_modules:
+            return self.java_type(module, written)
         while _outer(written) in _SMART and _generic_args(written):
             written = _generic_args(written)[0]
         path = clean_type(written)
@@ -149,6 +176,9 @@ class Chains:
         if plain:
             typ = self.type_in(f.module, "::".join(plain), None)
             rest = segs[len(plain) :]
+        elif f.language == "java" and re.fullmatch(r"new[A-Z]\w*", segs[0].name):
+            typ = self.java_type(f.module, segs[0].name[3:])  # ``new GsonBuilder()``
+            rest = segs[1:]
         else:
             head = segs[0]
             symbol = bare(head.name)
@@ -176,7 +206,8 @@ class Chains:
     def _result(self, symbol: str, tried: bool, after: list[Segment]) -> str | None:
         """The type a call of ``symbol`` gives the next segment: its return type, unwrapped
         when the call is followed by ``?`` or an unwrap."""
-        written = returns(self.index.signatures.get(symbol))
+        name = base_name(symbol).rsplit(".", 1)[-1]
+        written = returns(self.index.signatures.get(symbol), name)
         if written is None:
             return None
         unwrap = tried or bool(after and after[0].name in _UNWRAP)

@@ -14,7 +14,12 @@ import tree_sitter as ts
 from pegas_memory.code_memory import lang_js, lang_rust
 from pegas_memory.code_memory.model import Reference, Symbol, SymbolKind
 from pegas_memory.code_memory.syntax import WS, decl_head, node_line, node_text
-from pegas_memory.code_memory.typed_locals import descendants, go_locals, java_locals
+from pegas_memory.code_memory.typed_locals import (
+    descendants,
+    go_locals,
+    java_arg_types,
+    java_locals,
+)
 
 _JS_DEFS: dict[str, SymbolKind] = {
     "function_declaration": "function",
@@ -152,6 +157,7 @@ class GenericWalker:
                 ref.self_call,
                 ref.arity,
                 ref.typed,
+                ref.arg_types,
             )
 
     def _visit(self, node: ts.Node, src: str, prefix: str, owner: str | None) -> None:
@@ -488,10 +494,11 @@ class GenericWalker:
             self_call = True  # Java: an unqualified method call is a call on ``this``
         arity = _arity(node.child_by_field_name("arguments"))
         typed = self._rust_typed(callee, owner) if self.language == "rust" else None
+        args = java_arg_types(node, self._locals) if self.language == "java" else ()
         if self.language in _JS:
             typed = lang_js.typed_call(node, callee, self._bound, self._declared)
         self.references.append(
-            Reference(src, "calls", target, node_line(node), self_call, arity, typed)
+            Reference(src, "calls", target, node_line(node), self_call, arity, typed, args)
         )
 
     def _rust_typed(self, callee: ts.Node, owner: str | None) -> str | None:

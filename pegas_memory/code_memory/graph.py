@@ -70,7 +70,7 @@ def _resolve_by_name(
     only: AbstractSet[str] | None = None,
 ) -> list[Dependency]:
     index = NameIndex(files, crates)
-    chains = Chains(index)
+    chains = Chains(index, frozenset(f.module for f in files if f.language == "java"))
     deps: list[Dependency] = []
     total = 2 * len(files)
     # Base types first: self/this calls look members up along them.
@@ -109,8 +109,9 @@ def _resolve_by_name(
                     _dep(ref.src_qualified_name, "imports", ref.target, dst, ref.line, kind)
                 )
             elif ref.kind == "calls":
+                index.args = ref.arg_types
                 dst, kind = _call_target(index, f, local, imports, ref.target, ref)
-                if dst is None and f.language == "rust":
+                if dst is None and f.language in ("rust", "java"):
                     dst = _chain_target(chains, index, f, local, imports, ref)
                     kind = "internal" if dst else kind
                 elif dst is None and ref.typed and f.language in _JS:
@@ -202,7 +203,8 @@ def _chain_target(
     imports: dict[str, str],
     ref: Reference,
 ) -> str | None:
-    """A Rust method call through a typed receiver or a chain of calls (code_memory.chains)."""
+    """A Rust or Java method call through a typed receiver or a chain of calls
+    (code_memory.chains)."""
 
     def bare(name: str) -> str | None:
         dst, _ = _call_target(
@@ -211,7 +213,8 @@ def _chain_target(
             local,
             imports,
             name,
-            Reference(ref.src_qualified_name, "calls", name, ref.line),
+            # Java: an unqualified call is a call on ``this`` (``writeFieldName(..).value()``).
+            Reference(ref.src_qualified_name, "calls", name, ref.line, f.language == "java"),
         )
         return dst
 

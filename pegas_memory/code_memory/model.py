@@ -66,6 +66,9 @@ class Reference:
     # Rust: the callee with its receiver written as a type or the expression it was bound to
     # (``self.map.find`` -> ``FlagMap.find``), for code_memory.chains; None when as written.
     typed: str | None = None
+    # Java: the arguments' static types where the call site shows them ("" unknown), to pick
+    # among overloads of one arity (``fromJson(String, TypeToken)``).
+    arg_types: tuple[str, ...] = ()
 
 
 # Python flow facts: a tiny expression language, enough to follow functions, classes, modules and

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
 from pegas_memory.code_memory.model import FileIndex
+from pegas_memory.code_memory.typed_locals import java_param_types
 
 FAMILY = {"typescript": "js", "tsx": "js", "javascript": "js"}
 _TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
@@ -44,13 +45,13 @@ class NameIndex:
         self.exports: dict[str, list[tuple[str, str]]] = {}
         self.imports_of: dict[str, dict[str, str]] = {}
         self.packages: dict[str, str] = {}  # Java file module -> package
-        self.signatures: dict[str, str | None] = {}  # Rust: for return types (chains)
+        self.signatures: dict[str, str | None] = {}  # Rust, Java: return types (chains)
         self.module_of: dict[str, str] = {}
         self.mixins: dict[str, list[tuple[str, str]]] = defaultdict(list)  # JS factories
         for f in files:
             for fn, source in f.mixins:
                 self.mixins[fn].append((f.module, source))
-            if f.language == "rust":
+            if f.language in ("rust", "java"):
                 for s in f.symbols:
                     if s.kind in ("function", "method"):
                         self.signatures[s.qualified_name] = s.signature
@@ -85,6 +86,7 @@ class NameIndex:
             for i in range(1, len(parts)):
                 self.suffixes[".".join(parts[i:])].add(self.dotted[dotted])
         self.parents: dict[str, list[str]] = defaultdict(list)
+        self.args: tuple[str, ...] = ()  # the call being resolved: its argument types (Java)
         self._crate_roots = _crate_roots(files, crates)
         self._memo: dict[tuple[str, str, str], str | None] = {}
 
@@ -127,12 +129,22 @@ class NameIndex:
         found = self.members.get(package, {}).get(name)
         return found[0] if found else None
 
-    @staticmethod
-    def _pick(found: Sequence[str], arity: int | None) -> str | None:
+    def _pick(self, found: Sequence[str], arity: int | None) -> str | None:
+        """Among overloads, those taking ``arity`` arguments; among several, the one whose
+        parameter types match most of the argument types the call site shows (``args``,
+        set per call by the resolver), else the first."""
         if not found:
             return None
         if len(found) > 1 and arity is not None:
             exact = [q for q in found if _arity_of(q) == arity]
+            if len(exact) > 1 and any(self.args):
+                scored = []
+                for q in exact:
+                    name = base_name(q).rsplit(".", 1)[-1]
+                    params = java_param_types(self.signatures.get(q), name)
+                    scored.append((sum(a == p for a, p in zip(self.args, params, strict=False)), q))
+                best = max(score for score, _ in scored)
+                exact = [q for score, q in scored if score == best] if best else exact
             if exact:
                 return exact[0]
         return found[0]

@@ -59,7 +59,8 @@ def go_locals(node: ts.Node) -> dict[str, str]:
 
 def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, str]:
     """Declared types of the parameters and local variables of the method around ``node``
-    (``var x = new T()`` gives T); a name declared with two types is left out."""
+    (``var x = new T()`` gives T), then of its class's fields; a name declared with two types
+    is left out."""
     method = node.parent
     while method is not None and method.type not in JAVA_METHODS:
         method = method.parent
@@ -91,6 +92,18 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
                 if name is not None:
                     found.setdefault(node_text(name), set()).add(written.rsplit(".", 1)[-1])
     out = {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and len(next(iter(v))) > 1}
+    # Fields of the enclosing class (``private Gson gson;``) where no local hides them.
+    body = method.parent
+    for field in body.named_children if body is not None and body.type == "class_body" else ():
+        if field.type != "field_declaration":
+            continue
+        written = re.sub(r"<.*", "", node_text(field.child_by_field_name("type"))).strip()
+        if not re.fullmatch(r"[A-Z][A-Za-z0-9_]+(\.[A-Z][A-Za-z0-9_]*)*", written):
+            continue
+        for decl in field.children_by_field_name("declarator"):
+            name = node_text(decl.child_by_field_name("name"))
+            if name and name not in found:
+                out[name] = written.rsplit(".", 1)[-1]
     cache[method.id] = out
     return out
 
@@ -102,3 +115,50 @@ def descendants(node: ts.Node, node_type: str) -> Iterator[ts.Node]:
         if n.type == node_type:
             yield n
         stack.extend(reversed(n.named_children))
+
+
+_LITERALS = {
+    "string_literal": "String",
+    "class_literal": "Class",
+    "character_literal": "char",
+    "decimal_integer_literal": "int",
+    "true": "boolean",
+    "false": "boolean",
+}
+
+
+def java_arg_types(call: ts.Node, cache: dict[int, dict[str, str]]) -> tuple[str, ...]:
+    """The static type of each argument of a Java call where the site shows it: a literal,
+    a typed local or field, ``new T(..)``, a cast ``(T) x``; "" when unknown."""
+    args = call.child_by_field_name("arguments")
+    if args is None:
+        return ()
+    out: list[str] = []
+    for arg in args.named_children:
+        if arg.type in ("line_comment", "block_comment"):
+            continue
+        kind = _LITERALS.get(arg.type, "")
+        if arg.type == "identifier":
+            kind = java_locals(call, cache).get(node_text(arg), "")
+        elif arg.type in ("object_creation_expression", "cast_expression"):
+            kind = re.sub(r"<.*", "", node_text(arg.child_by_field_name("type"))).rsplit(".")[-1]
+        out.append(kind)
+    return tuple(out)
+
+
+def java_param_types(signature: str | None, name: str) -> list[str]:
+    """``public <T> T fromJson(String json, TypeToken<T> t)`` -> ["String", "TypeToken"]."""
+    found = re.search(rf"\b{re.escape(name)}\s*\((.*)\)", signature or "")
+    if found is None:
+        return []
+    params, depth, start, text = [], 0, 0, found.group(1)
+    for i, c in enumerate(text + ","):
+        if c in "<(":
+            depth += 1
+        elif c in ">)":
+            depth -= 1
+        elif c == "," and depth == 0:
+            words = re.sub(r"<.*?>|@\w+|\bfinal\b", "", text[start:i]).split()
+            params.append(words[-2].rsplit(".", 1)[-1] if len(words) >= 2 else "")
+            start = i + 1
+    return params
