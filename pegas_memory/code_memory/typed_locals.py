@@ -101,9 +101,9 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
         if not re.fullmatch(r"[A-Z][A-Za-z0-9_]+(\.[A-Z][A-Za-z0-9_]*)*", written):
             continue
         for decl in field.children_by_field_name("declarator"):
-            name = node_text(decl.child_by_field_name("name"))
-            if name and name not in found:
-                out[name] = written.rsplit(".", 1)[-1]
+            field_name = node_text(decl.child_by_field_name("name"))
+            if field_name and field_name not in found:
+                out[field_name] = written.rsplit(".", 1)[-1]
     cache[method.id] = out
     return out
 
