@@ -3,9 +3,12 @@ it found (and could not follow) into :class:`Dependency` rows: calls, imports, i
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Sequence
+
 from pegas_memory.code_memory.flow import PythonFlow
 from pegas_memory.code_memory.flow_rules import fallback_calls, value_deps
-from pegas_memory.code_memory.model import Dependency, Expr
+from pegas_memory.code_memory.model import Dependency, Expr, Reference
 
 __all__ = ["import_dep", "python_dependencies"]
 
@@ -22,8 +25,11 @@ def python_dependencies(self: PythonFlow) -> list[Dependency]:
         if self.step is not None and n % 10 == 0:  # every 500th: 30 s silent on sqlalchemy
             self.step(n, len(self.files), f"resolving dependencies: Python file {n + 1}")
         bases: dict[str, list[Expr]] = {s.qualname: list(s.bases) for s in f.scopes}
+        only_submodules = _submodule_imports(self, f.references)
         for ref in f.references:
             if ref.kind == "imports":
+                if (ref.src_qualified_name, ref.line, ref.target) in only_submodules:
+                    continue
                 deps.append(import_dep(self, ref.src_qualified_name, ref.target, ref.line))
             elif ref.kind == "inherits" and bases.get(ref.src_qualified_name):
                 expr = bases[ref.src_qualified_name].pop(0)
@@ -33,6 +39,23 @@ def python_dependencies(self: PythonFlow) -> list[Dependency]:
                     value_deps(ref.src_qualified_name, "inherits", values, ref.target, ref.line)
                 )
     return deps
+
+
+def _submodule_imports(self: PythonFlow, refs: Sequence[Reference]) -> set[tuple[str, int, str]]:
+    """The module-level edges of ``from pkg import a, b`` statements whose every name is a
+    submodule (``from . import types``): the statement depends on ``pkg.types``, not on the
+    package, whose ``__init__`` would otherwise join every importer to all it imports."""
+    by_statement: dict[tuple[str, int], list[str]] = defaultdict(list)
+    for ref in refs:
+        if ref.kind == "imports":
+            by_statement[(ref.src_qualified_name, ref.line)].append(ref.target)
+    out: set[tuple[str, int, str]] = set()
+    for (src, line), targets in by_statement.items():
+        for module in targets:
+            names = [t for t in targets if t.startswith(module + ".")]
+            if module in self.packages and names and all(t in self.modules for t in names):
+                out.add((src, line, module))
+    return out
 
 
 def import_dep(self: PythonFlow, src: str, target: str, line: int) -> Dependency:

@@ -7,14 +7,19 @@ types are recorded as written, for :mod:`code_memory.graph` to resolve by name.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import tree_sitter as ts
 
-from pegas_memory.code_memory import lang_js
+from pegas_memory.code_memory import lang_js, lang_rust
 from pegas_memory.code_memory.model import Reference, Symbol, SymbolKind
 from pegas_memory.code_memory.syntax import WS, decl_head, node_line, node_text
+from pegas_memory.code_memory.typed_locals import (
+    descendants,
+    go_locals,
+    java_arg_types,
+    java_locals,
+)
 
 _JS_DEFS: dict[str, SymbolKind] = {
     "function_declaration": "function",
@@ -89,9 +94,17 @@ class GenericWalker:
         if language == "go":
             self.prefix = str(Path(path).parent.as_posix())
         self._receiver: str | None = None
-        self._locals: dict[int, dict[str, str]] = {}  # Java method node -> local variable types
+        self._locals: dict[int, dict[str, str]] = {}  # method/fn node -> local variable types
+        self._fields: dict[str, dict[str, str]] | None = None  # Rust struct field types
+        self._root: ts.Node | None = None
+        # JavaScript factories and module-level bindings (see _js_facts).
+        self._returned: set[tuple[str, str]] = set()
+        self._mixed: list[tuple[str, str, str]] = []
+        self._bound: dict[str, str | None] = {}
+        self._declared: dict[int, dict[str, str | None]] = {}
 
     def run(self, root: ts.Node) -> None:
+        self._root = root
         end = max(root.end_point[0] + 1, 1)
         name = Path(self.path).stem
         self.symbols.append(
@@ -137,7 +150,14 @@ class GenericWalker:
             inside = [s for s in options if s.start_line <= ref.line <= s.end_line]
             best = min(inside or options, key=lambda s: s.end_line - s.start_line)
             self.references[n] = Reference(
-                best.qualified_name, ref.kind, ref.target, ref.line, ref.self_call, ref.arity
+                best.qualified_name,
+                ref.kind,
+                ref.target,
+                ref.line,
+                ref.self_call,
+                ref.arity,
+                ref.typed,
+                ref.arg_types,
             )
 
     def _visit(self, node: ts.Node, src: str, prefix: str, owner: str | None) -> None:
@@ -145,6 +165,8 @@ class GenericWalker:
         new definitions; ``owner``: the enclosing class-like qualified name (methods)."""
         for child in node.named_children:
             t = child.type
+            if self.language in _JS:
+                self._js_facts(child, src, owner)
             kind = self.defs.get(t)
             if kind is not None:
                 self._definition(child, kind, src, prefix, owner)
@@ -179,6 +201,40 @@ class GenericWalker:
             and src == self.module
             and value is not None
             and value.type in ("arrow_function", "function_expression", "function")
+        )
+
+    def _js_facts(self, node: ts.Node, src: str, owner: str | None) -> None:
+        """What a factory needs (``return app`` after ``mixin(app, proto)``) and what a
+        module-level ``var app = express()`` binds, for :meth:`mixins` and typed calls."""
+        t = node.type
+        if t == "return_statement" and node.named_child_count:
+            value = node.named_children[0]
+            if value.type == "identifier":
+                self._returned.add((src, node_text(value)))
+        elif t == "call_expression":
+            mixed = lang_js.mixed_into(node)
+            if mixed is not None:
+                self._mixed.append((src, *mixed))
+        elif t == "variable_declarator" and owner is None and src == self.module:
+            name = node_text(node.child_by_field_name("name"))
+            callee = lang_js.bound_call(node)
+            if name in self._bound and self._bound[name] != callee:
+                self._bound[name] = None  # bound twice: unknown
+            else:
+                self._bound[name] = callee
+            if lang_js.exports_as_default(node):
+                self.exports.append(("default", name))
+
+    def mixins(self) -> list[tuple[str, str]]:
+        """(function, required source) for functions that return what they mixed a required
+        module into."""
+        required = {alias: target for alias, target in self.imports if "#" not in target}
+        return sorted(
+            {
+                (fn, required[source])
+                for fn, target, source in self._mixed
+                if (fn, target) in self._returned and source in required
+            }
         )
 
     def _require(self, node: ts.Node, src: str) -> bool:
@@ -279,7 +335,11 @@ class GenericWalker:
             )  # type: ignore[assignment]
         if kind == "function" and owner is not None:
             kind = "method"
-        qualname = f"{owner}.{name}" if owner and kind == "method" else f"{prefix}.{name}"
+        # Rust associated items of an ``impl`` (``type Err = ..``, ``const N``) belong to the
+        # type: named at module level they would shadow ``Err(..)`` for every bare call.
+        assoc = lang == "rust" and kind in ("type", "constant")
+        member = owner and (kind == "method" or assoc)
+        qualname = f"{owner}.{name}" if member else f"{prefix}.{name}"
         body = node.child_by_field_name("body")
         params = node.child_by_field_name("parameters")
         if node.type == "variable_declarator":
@@ -410,7 +470,7 @@ class GenericWalker:
         if obj is not None:
             target = f"{node_text(obj)}.{target}"
         if obj is not None and obj.type == "identifier" and self.language == "java":
-            declared = self._java_locals(node).get(node_text(obj))
+            declared = java_locals(node, self._locals).get(node_text(obj))
             if declared is not None:  # ``Gson g = new Gson(); g.toJson()``: call on the type
                 target = f"{declared}.{node_text(callee)}"
         if self.language == "go" and callee.type == "selector_expression":
@@ -422,7 +482,7 @@ class GenericWalker:
                 and operand.type == "identifier"
                 and node_text(operand) != self._receiver  # receiver calls resolve as self calls
             ):
-                declared = _go_locals(node).get(node_text(operand))
+                declared = go_locals(node).get(node_text(operand))
                 if declared is not None:  # ``cmd := &Command{}; cmd.Flags()``
                     target = f"{declared}.{node_text(field)}"
         target = WS.sub("", re.sub(r"<.*?>", "", target))[:200]
@@ -433,52 +493,37 @@ class GenericWalker:
         if node.type == "method_invocation" and obj is None and owner is not None:
             self_call = True  # Java: an unqualified method call is a call on ``this``
         arity = _arity(node.child_by_field_name("arguments"))
-        self.references.append(Reference(src, "calls", target, node_line(node), self_call, arity))
+        typed = self._rust_typed(callee, owner) if self.language == "rust" else None
+        args = java_arg_types(node, self._locals) if self.language == "java" else ()
+        if self.language in _JS:
+            typed = lang_js.typed_call(node, callee, self._bound, self._declared)
+        self.references.append(
+            Reference(src, "calls", target, node_line(node), self_call, arity, typed, args)
+        )
 
-    def _java_locals(self, node: ts.Node) -> dict[str, str]:
-        """Declared types of the parameters and local variables of the method around ``node``
-        (``var x = new T()`` gives T); a name declared with two types is left out."""
-        method = node.parent
-        while method is not None and method.type not in _JAVA_METHODS:
-            method = method.parent
-        if method is None:
-            return {}
-        cached = self._locals.get(method.id)
-        if cached is not None:
-            return cached
-        found: dict[str, set[str]] = {}
-        for kind in ("formal_parameter", "local_variable_declaration"):
-            for decl in _descendants(method, kind):
-                type_node = decl.child_by_field_name("type")
-                names = (
-                    [decl.child_by_field_name("name")]
-                    if kind == "formal_parameter"
-                    else [
-                        d.child_by_field_name("name")
-                        for d in _descendants(decl, "variable_declarator")
-                    ]
-                )
-                written = re.sub(r"<.*", "", node_text(type_node)).strip()
-                if written == "var":
-                    init = next(_descendants(decl, "object_creation_expression"), None)
-                    written = (
-                        re.sub(r"<.*", "", node_text(init.child_by_field_name("type")))
-                        if init
-                        else ""
-                    )
-                if not re.fullmatch(r"[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)*", written):
-                    continue  # primitives, arrays, type variables of one letter stay unknown
-                for name in names:
-                    if name is not None:
-                        found.setdefault(node_text(name), set()).add(written.rsplit(".", 1)[-1])
-        out = {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and len(next(iter(v))) > 1}
-        self._locals[method.id] = out
-        return out
+    def _rust_typed(self, callee: ts.Node, owner: str | None) -> str | None:
+        """A Rust method call's callee with the receiver typed (see lang_rust), or the whole
+        chain when the written target was cut short."""
+        if callee.type != "field_expression":
+            return None
+        fn = lang_rust.enclosing_function(callee)
+        if fn is None:
+            return None
+        if fn.id not in self._locals:
+            self._locals[fn.id] = lang_rust.function_locals(fn)
+        if self._fields is None:
+            self._fields = lang_rust.struct_fields(self._root) if self._root else {}
+        self_type = owner.rsplit(".", 1)[-1] if owner else None
+        typed = lang_rust.typed_call(callee, self._locals[fn.id], self_type, self._fields)
+        full = WS.sub("", node_text(callee))
+        if typed is None and 200 < len(full) <= 600:
+            typed = full
+        return typed
 
     def _import(self, node: ts.Node, src: str) -> None:
         line, lang = node_line(node), self.language
         if lang == "go":
-            for spec in _descendants(node, "import_spec"):
+            for spec in descendants(node, "import_spec"):
                 target = node_text(spec.child_by_field_name("path")).strip('"`')
                 alias = node_text(spec.child_by_field_name("name")) or target.rsplit("/", 1)[-1]
                 self.references.append(Reference(src, "imports", target, line))
@@ -493,55 +538,22 @@ class GenericWalker:
             self.imports.append((target.rsplit(".", 1)[-1], target))
         elif lang == "rust":
             arg = node.child_by_field_name("argument")
-            for alias, target in _rust_uses(arg, ""):
+            for alias, target in lang_rust.use_pairs(arg, ""):
                 self.references.append(Reference(src, "imports", target, line))
                 self.imports.append((alias, target))
         else:
             source = node_text(node.child_by_field_name("source")).strip("'\"`")
             self.references.append(Reference(src, "imports", source, line))
-            for spec in _descendants(node, "import_specifier"):
+            for spec in descendants(node, "import_specifier"):
                 name = node_text(spec.child_by_field_name("name"))
                 alias = node_text(spec.child_by_field_name("alias")) or name
                 self.imports.append((alias, f"{source}#{name}"))
-            for clause in _descendants(node, "import_clause"):
+            for clause in descendants(node, "import_clause"):
                 for c in clause.named_children:
                     if c.type == "identifier":
                         self.imports.append((node_text(c), f"{source}#default"))
                     elif c.type == "namespace_import" and c.named_child_count:
                         self.imports.append((node_text(c.named_children[0]), source))
-
-
-_JAVA_METHODS = frozenset({"method_declaration", "constructor_declaration"})
-
-
-def _go_locals(node: ts.Node) -> dict[str, str]:
-    """Types of the Go function's parameters and locals around ``node`` that name a type of
-    the same package: ``x *T`` parameters, ``var x T``, ``x := &T{...}`` / ``T{...}``."""
-    fn = node.parent
-    while fn is not None and fn.type not in ("function_declaration", "method_declaration"):
-        fn = fn.parent
-    if fn is None:
-        return {}
-    found: dict[str, set[str]] = {}
-    for kind in ("parameter_declaration", "var_spec"):
-        for decl in _descendants(fn, kind):
-            written = node_text(decl.child_by_field_name("type")).lstrip("*")
-            for name in decl.children_by_field_name("name"):
-                found.setdefault(node_text(name), set()).add(written)
-    for decl in _descendants(fn, "short_var_declaration"):
-        left, right = decl.child_by_field_name("left"), decl.child_by_field_name("right")
-        if left is None or right is None or left.named_child_count != right.named_child_count:
-            continue
-        for name, value in zip(left.named_children, right.named_children, strict=True):
-            literal = value.named_children[0] if value.type == "unary_expression" else value
-            if literal.type == "composite_literal" and literal.child_by_field_name("type"):
-                written = node_text(literal.child_by_field_name("type"))
-                found.setdefault(node_text(name), set()).add(written)
-    return {
-        k: next(iter(v))
-        for k, v in found.items()
-        if len(v) == 1 and re.fullmatch(r"[A-Z][A-Za-z0-9_]*", next(iter(v)))
-    }
 
 
 def _arity(params: ts.Node | None) -> int:
@@ -563,34 +575,3 @@ def _renamed(sym: Symbol, qualname: str) -> Symbol:
         sym.start_line,
         sym.end_line,
     )
-
-
-def _descendants(node: ts.Node, node_type: str) -> Iterator[ts.Node]:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type == node_type:
-            yield n
-        stack.extend(reversed(n.named_children))
-
-
-def _rust_uses(node: ts.Node | None, prefix: str) -> list[tuple[str, str]]:
-    """Flatten a ``use`` tree into (local name, full path) pairs."""
-    if node is None:
-        return []
-    join = lambda p: f"{prefix}::{p}" if prefix else p  # noqa: E731
-    t = node.type
-    if t in ("identifier", "scoped_identifier", "crate", "super", "self"):
-        path = join(node_text(node)) if node_text(node) != "self" else prefix
-        return [(path.rsplit("::", 1)[-1], path)]
-    if t == "use_as_clause":
-        path = join(node_text(node.child_by_field_name("path")))
-        return [(node_text(node.child_by_field_name("alias")), path)]
-    if t == "scoped_use_list":
-        base = join(node_text(node.child_by_field_name("path")))
-        return _rust_uses(node.child_by_field_name("list"), base)
-    if t == "use_list":
-        return [pair for c in node.named_children for pair in _rust_uses(c, prefix)]
-    if t == "use_wildcard":
-        return [("*", join(node_text(node).removesuffix("::*")))]
-    return []

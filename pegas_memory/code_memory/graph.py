@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
+from pegas_memory.code_memory.chains import Chains
 from pegas_memory.code_memory.flow import PythonFlow
 from pegas_memory.code_memory.flow_edges import python_dependencies
 from pegas_memory.code_memory.model import Dependency, FileIndex, Reference, RefKind, TargetKind
@@ -59,6 +60,7 @@ def resolve(
 # --- other languages: by syntax and name -------------------------------------------------------
 
 _STEP_FILES = 200
+_JS = frozenset({"javascript", "typescript", "tsx"})
 
 
 def _resolve_by_name(
@@ -68,6 +70,7 @@ def _resolve_by_name(
     only: AbstractSet[str] | None = None,
 ) -> list[Dependency]:
     index = NameIndex(files, crates)
+    chains = Chains(index, frozenset(f.module for f in files if f.language == "java"))
     deps: list[Dependency] = []
     total = 2 * len(files)
     # Base types first: self/this calls look members up along them.
@@ -106,7 +109,14 @@ def _resolve_by_name(
                     _dep(ref.src_qualified_name, "imports", ref.target, dst, ref.line, kind)
                 )
             elif ref.kind == "calls":
+                index.args = ref.arg_types
                 dst, kind = _call_target(index, f, local, imports, ref.target, ref)
+                if dst is None and f.language in ("rust", "java"):
+                    dst = _chain_target(chains, index, f, local, imports, ref)
+                    kind = "internal" if dst else kind
+                elif dst is None and ref.typed and f.language in _JS:
+                    dst = _made_target(index, f, local, imports, ref)
+                    kind = "internal" if dst else kind
                 deps.append(_dep(ref.src_qualified_name, "calls", ref.target, dst, ref.line, kind))
     return deps
 
@@ -127,7 +137,11 @@ def _call_target(
     name, head = parts[-1], parts[0]
     arity, src = ref.arity, ref.src_qualified_name
     if ref.self_call:
+        if len(parts) > 2:  # ``self.mat.invert()``: a field's method, not the type's own
+            return None, "unresolved"
         owner = index.enclosing_type(src)
+        if owner is None and f.language in _JS:
+            owner = index.this_owner(src, f.module)
         dst = index.member(owner, name, arity) if owner is not None else None
         return dst, "internal" if dst else "unresolved"
     if len(parts) == 1:
@@ -154,6 +168,15 @@ def _call_target(
             internal = index.is_internal_import(f, imports[head])
             return None, "unresolved" if internal else "external"
         dst = index.member(module, name, arity) or index.export_of(module, name)
+        if dst is None and f.language in _JS:
+            # ``const User = require('./user')`` where ``module.exports = User``: ``User.count``
+            # is a property of that export.
+            default = index.export_of(module, "default")
+            dst = index.member(default, name, arity) if default else None
+        return dst, "internal" if dst else "unresolved"
+    if len(parts) == 2 and f.language in _JS and f"{f.module}.{head}" in index.members:
+        # ``app.map = function`` earlier in the file, then ``app.map(...)``: the file's object.
+        dst = index.member(f"{f.module}.{head}", name, arity)
         return dst, "internal" if dst else "unresolved"
     if len(parts) == 2 and head[:1].isupper():
         owner = index.same_package(f, head)
@@ -170,6 +193,54 @@ def _call_target(
         # A path or a type from outside the repository (``String::new``, ``Math.abs``).
         return None, "external"
     return None, "unresolved"
+
+
+def _chain_target(
+    chains: Chains,
+    index: NameIndex,
+    f: FileIndex,
+    local: dict[str, str],
+    imports: dict[str, str],
+    ref: Reference,
+) -> str | None:
+    """A Rust or Java method call through a typed receiver or a chain of calls
+    (code_memory.chains)."""
+
+    def bare(name: str) -> str | None:
+        dst, _ = _call_target(
+            index,
+            f,
+            local,
+            imports,
+            name,
+            # Java: an unqualified call is a call on ``this`` (``writeFieldName(..).value()``).
+            Reference(ref.src_qualified_name, "calls", name, ref.line, f.language == "java"),
+        )
+        return dst
+
+    return chains.resolve(f, ref.typed or ref.target, ref.arity, bare)
+
+
+def _made_target(
+    index: NameIndex,
+    f: FileIndex,
+    local: dict[str, str],
+    imports: dict[str, str],
+    ref: Reference,
+) -> str | None:
+    """``app.use`` after ``var app = express()``: ``use`` of what the factory's result is made
+    of (NameIndex.made_by); ``ky.m`` after ``const ky = new Ky()``: ``Ky.m``; or None."""
+    factory, _, member = (ref.typed or "").partition("().")
+    if not member:  # ``T.m``: a local made by ``new T(..)``
+        probe = Reference(ref.src_qualified_name, "calls", factory, ref.line, arity=ref.arity)
+        dst, _ = _call_target(index, f, local, imports, factory, probe)
+        return dst
+    if not factory:
+        return None
+    probe = Reference(ref.src_qualified_name, "calls", factory, ref.line)
+    made, _ = _call_target(index, f, local, imports, factory, probe)
+    owner = index.made_by(made) if made is not None else None
+    return index.member(owner, member, ref.arity) if owner is not None else None
 
 
 def _dep(

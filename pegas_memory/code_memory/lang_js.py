@@ -135,3 +135,106 @@ def export_entries(node: ts.Node) -> tuple[list[tuple[str, str]], str | None]:
         elif named is not None:
             out.append(("default", node_text(named)))
     return out, None
+
+
+MIXIN_CALLS = frozenset({"mixin", "merge", "extend", "Object.assign", "Object.setPrototypeOf"})
+
+
+def mixed_into(call: ts.Node) -> tuple[str, str] | None:
+    """(target, source) of ``mixin(target, source, ..)`` / ``Object.assign(target, source)``
+    when both are plain identifiers, else None."""
+    fn = call.child_by_field_name("function")
+    args = call.child_by_field_name("arguments")
+    if fn is None or args is None or node_text(fn) not in MIXIN_CALLS:
+        return None
+    named = [a for a in args.named_children if a.type != "comment"]
+    if len(named) < 2 or named[0].type != "identifier" or named[1].type != "identifier":
+        return None
+    return node_text(named[0]), node_text(named[1])
+
+
+def bound_call(declarator: ts.Node) -> str | None:
+    """The callee name of ``var app = express()`` or ``var app = module.exports = express()``
+    (a plain identifier called), else None."""
+    _, value = assignment_chain(declarator.child_by_field_name("value") or declarator)
+    if value is None or value.type != "call_expression":
+        return None
+    fn = value.child_by_field_name("function")
+    return node_text(fn) if fn is not None and fn.type == "identifier" else None
+
+
+def exports_as_default(declarator: ts.Node) -> bool:
+    """``var app = exports = module.exports = {}``: the variable is the module's export."""
+    value = declarator.child_by_field_name("value")
+    targets, _ = assignment_chain(value) if value is not None else ([], None)
+    return any(node_text(t) == "module.exports" for t in targets)
+
+
+def declared_names(fn: ts.Node) -> dict[str, str | None]:
+    """Parameters and variables a function declares (they shadow module-level names): name ->
+    the class when its one declaration is ``x = new T(..)``, else None. The bodies of
+    functions nested in it are not looked into."""
+    out: dict[str, str | None] = {}
+    single = fn.child_by_field_name("parameter")
+    if single is not None and single.type == "identifier":
+        out[node_text(single)] = None
+    params = fn.child_by_field_name("parameters")
+    for p in params.named_children if params is not None else ():
+        ident = p if p.type == "identifier" else p.child_by_field_name("pattern")
+        if ident is None:
+            ident = p.child_by_field_name("left")
+        if ident is not None and ident.type == "identifier":
+            out[node_text(ident)] = None
+    body = fn.child_by_field_name("body")
+    stack = [body] if body is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type == "variable_declarator":
+            name = node.child_by_field_name("name")
+            if name is not None and name.type == "identifier":
+                made = _constructed(node.child_by_field_name("value"))
+                key = node_text(name)
+                out[key] = made if key not in out or out[key] == made else None
+        if node.type not in JS_FUNCTIONS:
+            stack.extend(node.named_children)
+    return out
+
+
+def _constructed(value: ts.Node | None) -> str | None:
+    """``T`` for ``new T(..)`` (also ``await``-free, plain identifiers only), else None."""
+    if value is None or value.type != "new_expression":
+        return None
+    ctor = value.child_by_field_name("constructor")
+    return node_text(ctor) if ctor is not None and ctor.type == "identifier" else None
+
+
+_NESTED = frozenset({"function_declaration", "method_definition", "generator_function_declaration"})
+JS_FUNCTIONS = FUNCTION_VALUES | _NESTED
+
+
+def typed_call(
+    node: ts.Node,
+    callee: ts.Node,
+    bound: dict[str, str | None],
+    declared: dict[int, dict[str, str | None]],
+) -> str | None:
+    """``x.m`` with ``x`` typed: ``T.m`` when the innermost function declaring ``x`` made it
+    with ``new T(..)``; ``express().use`` for ``app.use`` when no function declares ``app``
+    and the module bound ``var app = express()`` (``bound``). ``declared`` caches
+    declared_names per function."""
+    obj = callee.child_by_field_name("object") if callee.type == "member_expression" else None
+    prop = callee.child_by_field_name("property") if obj is not None else None
+    if obj is None or prop is None or obj.type != "identifier":
+        return None
+    name = node_text(obj)
+    scope = node.parent
+    while scope is not None:
+        if scope.type in JS_FUNCTIONS:
+            if scope.id not in declared:
+                declared[scope.id] = declared_names(scope)
+            if name in declared[scope.id]:
+                made = declared[scope.id][name]
+                return f"{made}.{node_text(prop)}" if made else None
+        scope = scope.parent
+    factory = bound.get(name)
+    return f"{factory}().{node_text(prop)}" if factory else None

@@ -63,6 +63,12 @@ class Reference:
     line: int
     self_call: bool = False
     arity: int | None = None  # arguments of a call, for overloads (None: not counted)
+    # Rust: the callee with its receiver written as a type or the expression it was bound to
+    # (``self.map.find`` -> ``FlagMap.find``), for code_memory.chains; None when as written.
+    typed: str | None = None
+    # Java: the arguments' static types where the call site shows them ("" unknown), to pick
+    # among overloads of one arity (``fromJson(String, TypeToken)``).
+    arg_types: tuple[str, ...] = ()
 
 
 # Python flow facts: a tiny expression language, enough to follow functions, classes, modules and
@@ -231,6 +237,9 @@ class FileIndex:
     imports: tuple[tuple[str, str], ...] = field(default=())  # (local alias, imported target)
     # JavaScript/TypeScript: (exported name, a local name | ``source#name`` | a ``*`` source).
     exports: tuple[tuple[str, str], ...] = field(default=())
+    # JavaScript: (function, required source) when the function returns an object it mixed the
+    # source's export into (``mixin(app, proto); return app`` with ``proto = require(..)``).
+    mixins: tuple[tuple[str, str], ...] = field(default=())
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
 from pegas_memory.code_memory.model import FileIndex
+from pegas_memory.code_memory.typed_locals import java_param_types
 
 FAMILY = {"typescript": "js", "tsx": "js", "javascript": "js"}
 _TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
@@ -44,7 +45,17 @@ class NameIndex:
         self.exports: dict[str, list[tuple[str, str]]] = {}
         self.imports_of: dict[str, dict[str, str]] = {}
         self.packages: dict[str, str] = {}  # Java file module -> package
+        self.signatures: dict[str, str | None] = {}  # Rust, Java: return types (chains)
+        self.module_of: dict[str, str] = {}
+        self.mixins: dict[str, list[tuple[str, str]]] = defaultdict(list)  # JS factories
         for f in files:
+            for fn, source in f.mixins:
+                self.mixins[fn].append((f.module, source))
+            if f.language in ("rust", "java"):
+                for s in f.symbols:
+                    if s.kind in ("function", "method"):
+                        self.signatures[s.qualified_name] = s.signature
+                        self.module_of[s.qualified_name] = f.module
             family = FAMILY.get(f.language, f.language)
             self.modules.add(f.module)
             if f.exports:
@@ -55,12 +66,16 @@ class NameIndex:
                 if s.kind == "module" and s.qualified_name == f.module:
                     continue
                 owner = base_name(s.qualified_name).rpartition(".")[0]
-                self.by_name[(family, s.name)].append(s.qualified_name)
+                if s.kind != "method":  # a bare name never calls a method
+                    self.by_name[(family, s.name)].append(s.qualified_name)
                 self.members[owner].setdefault(s.name, []).append(s.qualified_name)
                 if s.kind in _TYPE_KINDS:
                     self.types.add(s.qualified_name)
                     if f.language == "java":
                         self.packages.setdefault(f.module, owner)
+        # Associated items (Rust ``type Err`` of an impl) are no bare names either.
+        for found in self.by_name.values():
+            found[:] = [q for q in found if not _associated(q, self.types)]
         # Dotted spellings of every owner and symbol, and each of their dotted suffixes.
         self.dotted: dict[str, str] = {}
         self.suffixes: dict[str, set[str]] = defaultdict(set)
@@ -71,16 +86,23 @@ class NameIndex:
             for i in range(1, len(parts)):
                 self.suffixes[".".join(parts[i:])].add(self.dotted[dotted])
         self.parents: dict[str, list[str]] = defaultdict(list)
+        self.args: tuple[str, ...] = ()  # the call being resolved: its argument types (Java)
         self._crate_roots = _crate_roots(files, crates)
         self._memo: dict[tuple[str, str, str], str | None] = {}
 
     # -- members --
 
     def local(self, f: FileIndex) -> dict[str, str]:
-        """The file's own definitions by name (the first of each name)."""
+        """The file's own definitions by name (the first of each name), methods left out: a
+        bare name never calls a method in these languages (``accepts(this)`` inside
+        ``req.acceptsEncodings`` is the imported package, not ``req.accepts``; Java's bare
+        calls are self calls, resolved through the enclosing type)."""
         out: dict[str, str] = {}
         for s in f.symbols:
-            if s.qualified_name != f.module:
+            if s.qualified_name == f.module or s.kind == "method":
+                continue
+            owner = base_name(s.qualified_name).rpartition(".")[0]
+            if s.kind not in ("type", "constant") or owner not in self.types:
                 out.setdefault(s.name, s.qualified_name)
         return out
 
@@ -107,12 +129,22 @@ class NameIndex:
         found = self.members.get(package, {}).get(name)
         return found[0] if found else None
 
-    @staticmethod
-    def _pick(found: Sequence[str], arity: int | None) -> str | None:
+    def _pick(self, found: Sequence[str], arity: int | None) -> str | None:
+        """Among overloads, those taking ``arity`` arguments; among several, the one whose
+        parameter types match most of the argument types the call site shows (``args``,
+        set per call by the resolver), else the first."""
         if not found:
             return None
         if len(found) > 1 and arity is not None:
             exact = [q for q in found if _arity_of(q) == arity]
+            if len(exact) > 1 and any(self.args):
+                scored = []
+                for q in exact:
+                    name = base_name(q).rsplit(".", 1)[-1]
+                    params = java_param_types(self.signatures.get(q), name)
+                    scored.append((sum(a == p for a, p in zip(self.args, params, strict=False)), q))
+                best = max(score for score, _ in scored)
+                exact = [q for score, q in scored if score == best] if best else exact
             if exact:
                 return exact[0]
         return found[0]
@@ -139,6 +171,15 @@ class NameIndex:
                 return current
             current = current.rpartition(".")[0]
         return None
+
+    def this_owner(self, qualname: str, module: str) -> str | None:
+        """JS/TS ``this`` outside a class: the object a function was assigned to
+        (``res.clearCookie = function`` -> ``res``, ``View.prototype.lookup`` -> ``View``), when
+        that object has members of its own; None for a plain function of the module."""
+        owner = base_name(qualname).rpartition(".")[0]
+        if not owner or owner == module or owner in self.modules:
+            return None
+        return owner if owner in self.members else None
 
     def export_of(self, module: str, name: str) -> str | None:
         """What JS/TS module ``module`` exports as ``name``, following re-exports."""
@@ -175,6 +216,17 @@ class NameIndex:
             hit = self._export(other, name, hops - 1) if other else None
             if hit is not None:
                 return hit
+        return None
+
+    def made_by(self, factory: str) -> str | None:
+        """The object a JS factory's result carries the members of: the default export of the
+        module it mixed in (``createApplication`` -> ``lib/application.app``)."""
+        for module, source in self.mixins.get(factory, ()):
+            other = self._js_module(module, source)
+            for exported, local in self.exports.get(other or "", ()):
+                owner = f"{other}.{local}"
+                if exported == "default" and "#" not in local and owner in self.members:
+                    return owner
         return None
 
     # -- imports --
@@ -242,7 +294,7 @@ class NameIndex:
         path = "/".join(parts)
         for suffix in _JS_SUFFIXES:
             path = path.removesuffix(suffix)
-        for module in (path, f"{path}/index"):
+        for module in (path, f"{path}/index") if path else ("index",):  # ``require('../../')``
             if module in self.modules:
                 return module
         return None
@@ -250,6 +302,11 @@ class NameIndex:
     # -- Rust paths --
 
     def _crate_of(self, path: str) -> str | None:
+        """The root directory of the crate ``path`` belongs to. A file under ``tests/``,
+        ``examples/`` or ``benches/`` is a crate of its own (``crate::util`` is its sibling)."""
+        parent = PurePosixPath(path).parent
+        if parent.name in ("tests", "examples", "benches"):
+            return parent.as_posix()
         best = None
         for root in self._crate_roots.values():
             if (path.startswith(root + "/") or not root) and (
@@ -307,6 +364,11 @@ class NameIndex:
                         there = FileIndex(module + ".rs", "rust", module, "", (), ())
                         return self.rust_path(there, again, hops - 1)
         return None
+
+
+def _associated(qualname: str, types: set[str]) -> bool:
+    owner = base_name(qualname).rpartition(".")[0]
+    return owner in types and qualname not in types
 
 
 def _crate_roots(files: Sequence[FileIndex], crates: Mapping[str, str]) -> dict[str, str]:

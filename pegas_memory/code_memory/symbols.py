@@ -229,6 +229,7 @@ def extract_file(path: str, source: bytes, *, module: str | None = None) -> File
         has_errors=root.has_error,
         imports=tuple(walker.imports),
         exports=tuple(walker.exports),
+        mixins=tuple(walker.mixins()),
     )
 
 

@@ -1,0 +1,221 @@
+"""Calls through receivers typed by return types: ``SearcherBuilder::new().build()`` (Rust),
+``new GsonBuilder().serializeNulls().create()`` (Java).
+
+A receiver is followed segment by segment: a type path (``TypesBuilder``,
+``ignore::types::TypesBuilder``) or a bare call (``tmpdir()``) gives the first type, each method
+call the type its signature returns (``-> Searcher``, ``Self``), ``unwrap``/``expect``/``?``
+take the ``Ok``/``Some`` type out of a ``Result``/``Option``, ``Box``/``Arc``/``Rc`` are looked
+through. When any step is unknown (a generic parameter, a trait's associated type, a
+library's type) the call stays unresolved: nothing is guessed. Pure logic over the
+:class:`~code_memory.names.NameIndex`; the walker writes the receivers (:mod:`lang_rust`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pegas_memory.code_memory.lang_rust import clean_type
+from pegas_memory.code_memory.model import FileIndex
+from pegas_memory.code_memory.names import NameIndex, base_name
+
+_UNWRAP = frozenset({"unwrap", "expect", "unwrap_or_default", "unwrap_or_else", "unwrap_or"})
+_WRAPPERS = frozenset({"Result", "Option"})
+_SMART = frozenset({"Box", "Arc", "Rc"})
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    name: str
+    call: bool  # ``name(...)``
+    tried: bool  # ``name(...)?``
+
+
+def split_chain(text: str) -> list[Segment] | None:
+    """``a::B::new(x).build()?.run`` -> segments a, B, new(), build()?, run; None when the text
+    is not a plain chain (a cast, a generic qualified path, unbalanced brackets)."""
+    parts: list[str] = []
+    depth, start, i, quote = 0, 0, 0, ""
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c == '"':
+            quote = c
+        elif c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0 and (c == "." or text.startswith("::", i)):
+            parts.append(text[start:i])
+            i += 2 if c == ":" else 1
+            start = i
+            continue
+        i += 1
+    if depth or quote:
+        return None
+    parts.append(text[start:])
+    out: list[Segment] = []
+    for part in parts:
+        if part.startswith("<") and part.endswith(">"):
+            continue  # a turbofish ``Vec::<u8>::new``
+        found = re.match(r"([A-Za-z_]\w*)(::<.*>)?", part)
+        if found is None:
+            return None
+        rest = part[found.end() :]
+        out.append(Segment(found.group(1), rest.startswith("("), rest.endswith("?")))
+    return out
+
+
+def _generic_args(text: str) -> list[str]:
+    inner = text[text.index("<") + 1 : text.rindex(">")] if "<" in text else ""
+    args, depth, start = [], 0, 0
+    for i, c in enumerate(inner):
+        if c in "<([":
+            depth += 1
+        elif c in ">)]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            args.append(inner[start:i].strip())
+            start = i + 1
+    if inner.strip():
+        args.append(inner[start:].strip())
+    return args
+
+
+def _outer(text: str) -> str:
+    return clean_type(text).rsplit("::", 1)[-1]
+
+
+def returns(signature: str | None, name: str = "") -> str | None:
+    """The return type a signature writes: Rust ``pub fn new() -> Self`` -> ``Self``; Java
+    ``public GsonBuilder create(..)`` -> ``GsonBuilder`` (``name`` is the method's name)."""
+    if not signature:
+        return None
+    if "->" in signature:
+        return signature.rpartition("->")[2].split(" where ", 1)[0].strip().rstrip("{").strip()
+    found = re.search(rf"([A-Za-z_][\w.$]*)(<[^()]*>)?\s+{re.escape(name)}\s*\(", signature)
+    if found is None or found.group(1) in _JAVA_WORDS:
+        return None
+    return found.group(1)
+
+
+_JAVA_WORDS = frozenset({"void", "public", "private", "protected", "static", "final", "new"})
+
+
+class Chains:
+    """Resolution of receiver chains against one repository's names (Rust)."""
+
+    def __init__(self, index: NameIndex, java_modules: frozenset[str] = frozenset()) -> None:
+        self.index = index
+        self.java_modules = java_modules
+
+    def java_type(self, module: str, written: str) -> str | None:
+        """A Java type name as ``module`` sees it: its package's, an import, a nested one."""
+        index = self.index
+        name = written.split("<", 1)[0].strip().rsplit(".", 1)[-1]
+        package = index.packages.get(module)
+        found = index.members.get(package, {}).get(name) if package else None
+        if found and found[0] in index.types:
+            return found[0]
+        imported = index.imports_of.get(module, {}).get(name)
+        if imported is not None:
+            hit = index.dotted.get(imported)
+            return hit if hit in index.types else None
+        return None
+
+    def type_in(self, module: str, written: str, self_type: str | None) -> str | None:
+        """The repository type ``written`` names in ``module`` (``Self``: ``self_type``)."""
+        if module in self.index.packages or module in self.java_modules:
+            return self.java_type(module, written)
+        while _outer(written) in _SMART and _generic_args(written):
+            written = _generic_args(written)[0]
+        path = clean_type(written)
+        if not path:
+            return None
+        if path == "Self":
+            return self_type
+        index = self.index
+        there = FileIndex(module + ".rs", "rust", module, "", (), ())
+        if "::" in path:
+            hit = index.rust_path(there, path)
+            return hit if hit in index.types else None
+        local = index.members.get(module, {}).get(path)
+        if local and local[0] in index.types:
+            return local[0]
+        imported = index.imports_of.get(module, {}).get(path)
+        if imported is not None:
+            hit = index.rust_path(there, imported)
+            return hit if hit in index.types else None
+        return None
+
+    def resolve(
+        self,
+        f: FileIndex,
+        text: str,
+        arity: int | None,
+        bare: Callable[[str], str | None],
+    ) -> str | None:
+        """The method the last segment of ``text`` calls, or None. ``bare`` resolves a bare
+        function name of ``f`` (the chain's head when it is a call)."""
+        segs = split_chain(text)
+        if segs is None or len(segs) < 2:
+            return None
+        index = self.index
+        plain: list[str] = []
+        while len(plain) < len(segs) - 1 and not segs[len(plain)].call:
+            plain.append(segs[len(plain)].name)
+        typ: str | None
+        if plain:
+            typ = self.type_in(f.module, "::".join(plain), None)
+            rest = segs[len(plain) :]
+        elif f.language == "java" and re.fullmatch(r"new[A-Z]\w*", segs[0].name):
+            typ = self.java_type(f.module, segs[0].name[3:])  # ``new GsonBuilder()``
+            rest = segs[1:]
+        else:
+            head = segs[0]
+            symbol = bare(head.name)
+            if symbol is None:
+                return None
+            typ = self._result(symbol, head.tried, segs[1:])
+            rest = segs[1:]
+            if typ is None:
+                return None
+            if rest and rest[0].name in _UNWRAP:
+                rest = rest[1:]
+        if typ is None:
+            return None
+        for n, seg in enumerate(rest[:-1]):
+            if seg.name in _UNWRAP:
+                continue  # the unwrap was taken when the call before it was typed
+            found = index.member(typ, seg.name)
+            if found is None:
+                return None
+            typ = self._result(found, seg.tried, rest[n + 1 :])
+            if typ is None:
+                return None
+        return index.member(typ, rest[-1].name, arity) if rest else None
+
+    def _result(self, symbol: str, tried: bool, after: list[Segment]) -> str | None:
+        """The type a call of ``symbol`` gives the next segment: its return type, unwrapped
+        when the call is followed by ``?`` or an unwrap."""
+        name = base_name(symbol).rsplit(".", 1)[-1]
+        written = returns(self.index.signatures.get(symbol), name)
+        if written is None:
+            return None
+        unwrap = tried or bool(after and after[0].name in _UNWRAP)
+        if _outer(written) in _WRAPPERS:
+            if not unwrap or not _generic_args(written):
+                return None
+            written = _generic_args(written)[0]
+        owner = base_name(symbol).rpartition(".")[0]
+        module = self.index.module_of.get(symbol, owner)
+        self_type = owner if owner in self.index.types else None
+        return self.type_in(module, written, self_type)

@@ -1,0 +1,230 @@
+"""Rust receiver types the walker can read from one file, so a method call names its type.
+
+``builder.negate(..)`` says nothing about ``negate`` until ``builder`` is known to be a
+``TypesBuilder``: the walker writes such calls a second time with the receiver replaced
+(:attr:`Reference.typed`), by a declared type (a parameter ``x: &T``, ``let x: T``, a field
+``self.map`` of the ``impl``'s struct) or by the expression the variable was bound to
+(``let caps = matcher.new_captures().unwrap()``), which :mod:`code_memory.chains` follows
+through return types at resolution time. Pure functions of tree-sitter nodes, no state.
+"""
+
+from __future__ import annotations
+
+import re
+
+import tree_sitter as ts
+
+from pegas_memory.code_memory.syntax import WS, node_text
+
+_MAX_TYPED = 600  # longer receiver expressions are not followed
+_DEPTH = 3  # locals substituted inside locals
+_LIFETIME = re.compile(r"'\w+\s*")
+
+
+def clean_type(text: str) -> str:
+    """``&'a mut Summary<W>`` -> ``Summary``: the type's path without references, lifetimes,
+    ``dyn``/``impl`` and generic arguments ("" when nothing type-like is left)."""
+    text = _LIFETIME.sub("", text).strip()
+    while text.startswith(("&", "*", "mut ", "const ", "dyn ", "impl ")):
+        text = text.lstrip("&*").strip()
+        for word in ("mut ", "const ", "dyn ", "impl "):
+            text = text.removeprefix(word).strip()
+    text = text.split("<", 1)[0].strip()
+    return text if re.fullmatch(r"[A-Za-z_]\w*(::[A-Za-z_]\w*)*", text) else ""
+
+
+def struct_fields(root: ts.Node) -> dict[str, dict[str, str]]:
+    """Struct name -> field name -> cleaned field type, for the structs of one file."""
+    out: dict[str, dict[str, str]] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "struct_item":
+            name = node_text(node.child_by_field_name("name"))
+            body = node.child_by_field_name("body")
+            fields: dict[str, str] = {}
+            for field in body.named_children if body is not None else ():
+                if field.type == "field_declaration":
+                    typ = clean_type(node_text(field.child_by_field_name("type")))
+                    if typ:
+                        fields[node_text(field.child_by_field_name("name"))] = typ
+            out.setdefault(name, fields)
+            continue
+        if node.type == "enum_item":
+            _variants(node, out)
+            continue
+        stack.extend(node.named_children)
+    return out
+
+
+def _variants(node: ts.Node, out: dict[str, dict[str, str]]) -> None:
+    """Tuple variants ``Enum::V(T0, T1)``: their payload types by position, under
+    ``Enum::V`` and under the bare ``V`` (written so after ``use Enum::*``)."""
+    enum = node_text(node.child_by_field_name("name"))
+    body = node.child_by_field_name("body")
+    for variant in body.named_children if body is not None else ():
+        fields = variant.child_by_field_name("body")
+        if variant.type != "enum_variant" or fields is None:
+            continue
+        if fields.type != "ordered_field_declaration_list":
+            continue
+        types = [clean_type(node_text(t)) for t in fields.children_by_field_name("type")]
+        payload = {str(i): t for i, t in enumerate(types) if t}
+        name = node_text(variant.child_by_field_name("name"))
+        out.setdefault(f"{enum}::{name}", payload)
+        out.setdefault(name, payload)
+
+
+def arm_binding(
+    head: ts.Node, self_type: str | None, fields: dict[str, dict[str, str]]
+) -> str | None:
+    """The type of ``head`` bound by the innermost ``match`` arm around it that binds that
+    name in a tuple-variant pattern (``Printer::Standard(ref mut p) => p.get_mut()``)."""
+    name = node_text(head)
+    arm = head.parent
+    while arm is not None and arm.type != "function_item":
+        if arm.type == "match_arm":
+            pattern = arm.child_by_field_name("pattern")
+            found = _bound_in(pattern, name, self_type, fields) if pattern is not None else None
+            if found is not None:
+                return found or None
+        arm = arm.parent
+    return None
+
+
+def _bound_in(
+    pattern: ts.Node, name: str, self_type: str | None, fields: dict[str, dict[str, str]]
+) -> str | None:
+    """ "" when the pattern binds ``name`` to something untyped, None when it does not bind it."""
+    stack = [pattern]
+    while stack:
+        node = stack.pop()
+        if node.type == "tuple_struct_pattern":
+            variant = WS.sub("", node_text(node.child_by_field_name("type")))
+            if self_type is not None and variant.startswith("Self::"):
+                variant = self_type + variant[4:]
+            parts = [c for c in node.named_children if c != node.child_by_field_name("type")]
+            for i, part in enumerate(parts):
+                while part.type in ("ref_pattern", "mut_pattern") and part.named_child_count:
+                    part = part.named_children[-1]
+                if part.type == "identifier" and node_text(part) == name:
+                    return fields.get(variant, {}).get(str(i), "")
+        stack.extend(node.named_children)
+    return None
+
+
+def function_locals(fn: ts.Node) -> dict[str, str]:
+    """A function's parameters and ``let`` bindings: name -> a cleaned type, or ``=`` and the
+    bound expression (whitespace removed). A name bound twice differently (shadowing) is
+    left out: which binding a call sees would need scopes."""
+    found: dict[str, set[str]] = {}
+    stack = [fn]
+    while stack:
+        node = stack.pop()
+        if node.type in ("parameter", "let_declaration"):
+            pattern = node.child_by_field_name("pattern")
+            if pattern is not None and pattern.type == "mut_pattern" and pattern.named_child_count:
+                pattern = pattern.named_children[0]
+            if pattern is not None and pattern.type == "identifier":
+                typ = clean_type(node_text(node.child_by_field_name("type")))
+                value = node.child_by_field_name("value")
+                if typ:
+                    found.setdefault(node_text(pattern), set()).add(typ)
+                elif value is not None and value.type in ("call_expression", "try_expression"):
+                    found.setdefault(node_text(pattern), set()).add(
+                        "=" + WS.sub("", node_text(value))
+                    )
+                else:
+                    found.setdefault(node_text(pattern), set()).add("?")
+        if node is fn or node.type not in ("function_item", "closure_expression"):
+            stack.extend(node.named_children)
+    return {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and "?" not in v}
+
+
+def enclosing_function(node: ts.Node) -> ts.Node | None:
+    current = node.parent
+    while current is not None and current.type != "function_item":
+        if current.type == "closure_expression":
+            return None  # closure parameters are not typed here
+        current = current.parent
+    return current
+
+
+def typed_call(
+    callee: ts.Node,
+    locals_: dict[str, str],
+    self_type: str | None,
+    fields: dict[str, dict[str, str]],
+) -> str | None:
+    """The callee of a method call with its receiver written as a type or expression
+    (``self.map.find`` -> ``FlagMap.find``, ``td.path`` -> ``tmpdir().path``), or None when
+    the receiver's head is not something this file declares."""
+    text = WS.sub("", node_text(callee))
+    # The leftmost operand and the field accesses right above it.
+    chain: list[ts.Node] = []
+    head = callee
+    while head.type in ("field_expression", "call_expression", "try_expression"):
+        chain.append(head)
+        inner = head.child_by_field_name("value") or head.child_by_field_name("function")
+        if inner is None and head.type == "try_expression" and head.named_child_count:
+            inner = head.named_children[0]
+        if inner is None:
+            return None
+        head = inner
+    name = node_text(head)
+    if head.type == "self" and self_type is not None:
+        typ, used = self_type, head
+        for node in reversed(chain):  # ``self.a.b``: field types, innermost first
+            if node.type != "field_expression" or node is callee:
+                break
+            nxt = fields.get(typ, {}).get(node_text(node.child_by_field_name("field")))
+            if nxt is None:
+                break
+            typ, used = nxt, node
+        if used is head:
+            return None
+        prefix = WS.sub("", node_text(used))
+        return typ + text[len(prefix) :] if text.startswith(prefix) else None
+    if head.type != "identifier" or head is callee:
+        return None
+    bound = arm_binding(head, self_type, fields)
+    if bound is not None:
+        return bound + text[len(name) :]
+    return _substitute(name, text, locals_, _DEPTH)
+
+
+def _substitute(name: str, text: str, locals_: dict[str, str], depth: int) -> str | None:
+    bound = locals_.get(name)
+    if bound is None or depth <= 0 or not text.startswith(name):
+        return None
+    rest = text[len(name) :]
+    if not bound.startswith("="):
+        return bound + rest
+    expr = bound[1:]
+    inner = re.match(r"[A-Za-z_]\w*", expr)
+    if inner is not None and inner.group(0) in locals_ and inner.group(0) != name:
+        expr = _substitute(inner.group(0), expr, locals_, depth - 1) or expr
+    out = expr + rest
+    return out if len(out) <= _MAX_TYPED else None
+
+
+def use_pairs(node: ts.Node | None, prefix: str) -> list[tuple[str, str]]:
+    """Flatten a ``use`` tree into (local name, full path) pairs."""
+    if node is None:
+        return []
+    join = lambda p: f"{prefix}::{p}" if prefix else p  # noqa: E731
+    t = node.type
+    if t in ("identifier", "scoped_identifier", "crate", "super", "self"):
+        path = join(node_text(node)) if node_text(node) != "self" else prefix
+        return [(path.rsplit("::", 1)[-1], path)]
+    if t == "use_as_clause":
+        path = join(node_text(node.child_by_field_name("path")))
+        return [(node_text(node.child_by_field_name("alias")), path)]
+    if t == "scoped_use_list":
+        base = join(node_text(node.child_by_field_name("path")))
+        return use_pairs(node.child_by_field_name("list"), base)
+    if t == "use_list":
+        return [pair for c in node.named_children for pair in use_pairs(c, prefix)]
+    if t == "use_wildcard":
+        return [("*", join(node_text(node).removesuffix("::*")))]
+    return []

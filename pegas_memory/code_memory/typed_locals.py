@@ -1,0 +1,164 @@
+"""Declared types of local variables, for the walker to write a call on its receiver's type.
+
+Java (``Gson g = new Gson(); g.toJson()`` -> ``Gson.toJson``) and Go (``cmd := &Command{}``,
+``var cmd = &Command{}``, ``cmd *Command``) locals, read from the method or function around a
+call. Pure functions of tree-sitter nodes (Rust's live in :mod:`code_memory.lang_rust`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import tree_sitter as ts
+
+from pegas_memory.code_memory.syntax import node_text
+
+JAVA_METHODS = frozenset({"method_declaration", "constructor_declaration"})
+
+
+def go_locals(node: ts.Node) -> dict[str, str]:
+    """Types of the Go function's parameters and locals around ``node`` that name a type of
+    the same package: ``x *T`` parameters, ``var x T``, ``x := &T{...}`` / ``T{...}``."""
+    fn = node.parent
+    while fn is not None and fn.type not in ("function_declaration", "method_declaration"):
+        fn = fn.parent
+    if fn is None:
+        return {}
+    found: dict[str, set[str]] = {}
+    for kind in ("parameter_declaration", "var_spec"):
+        for decl in descendants(fn, kind):
+            written = node_text(decl.child_by_field_name("type")).lstrip("*")
+            if not written:  # ``var x = value``: typed by its value below
+                continue
+            for name in decl.children_by_field_name("name"):
+                found.setdefault(node_text(name), set()).add(written)
+    pairs: list[tuple[ts.Node, ts.Node]] = []
+    for decl in descendants(fn, "short_var_declaration"):
+        left, right = decl.child_by_field_name("left"), decl.child_by_field_name("right")
+        if left is None or right is None or left.named_child_count != right.named_child_count:
+            continue
+        pairs.extend(zip(left.named_children, right.named_children, strict=True))
+    for decl in descendants(fn, "var_spec"):  # ``var cmd = &Command{..}``
+        names, values = decl.children_by_field_name("name"), decl.child_by_field_name("value")
+        untyped = decl.child_by_field_name("type") is None and values is not None
+        if untyped and values is not None and len(names) == values.named_child_count:
+            pairs.extend(zip(names, values.named_children, strict=True))
+    if pairs:
+        for name, value in pairs:
+            literal = value.named_children[0] if value.type == "unary_expression" else value
+            if literal.type == "composite_literal" and literal.child_by_field_name("type"):
+                written = node_text(literal.child_by_field_name("type"))
+                found.setdefault(node_text(name), set()).add(written)
+    return {
+        k: next(iter(v))
+        for k, v in found.items()
+        if len(v) == 1 and re.fullmatch(r"[A-Z][A-Za-z0-9_]*", next(iter(v)))
+    }
+
+
+def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, str]:
+    """Declared types of the parameters and local variables of the method around ``node``
+    (``var x = new T()`` gives T), then of its class's fields; a name declared with two types
+    is left out."""
+    method = node.parent
+    while method is not None and method.type not in JAVA_METHODS:
+        method = method.parent
+    if method is None:
+        return {}
+    cached = cache.get(method.id)
+    if cached is not None:
+        return cached
+    found: dict[str, set[str]] = {}
+    for kind in ("formal_parameter", "local_variable_declaration"):
+        for decl in descendants(method, kind):
+            type_node = decl.child_by_field_name("type")
+            names = (
+                [decl.child_by_field_name("name")]
+                if kind == "formal_parameter"
+                else [
+                    d.child_by_field_name("name") for d in descendants(decl, "variable_declarator")
+                ]
+            )
+            written = re.sub(r"<.*", "", node_text(type_node)).strip()
+            if written == "var":
+                init = next(descendants(decl, "object_creation_expression"), None)
+                written = (
+                    re.sub(r"<.*", "", node_text(init.child_by_field_name("type"))) if init else ""
+                )
+            if not re.fullmatch(r"[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)*", written):
+                continue  # primitives, arrays, type variables of one letter stay unknown
+            for name in names:
+                if name is not None:
+                    found.setdefault(node_text(name), set()).add(written.rsplit(".", 1)[-1])
+    out = {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and len(next(iter(v))) > 1}
+    # Fields of the enclosing class (``private Gson gson;``) where no local hides them.
+    body = method.parent
+    for field in body.named_children if body is not None and body.type == "class_body" else ():
+        if field.type != "field_declaration":
+            continue
+        written = re.sub(r"<.*", "", node_text(field.child_by_field_name("type"))).strip()
+        if not re.fullmatch(r"[A-Z][A-Za-z0-9_]+(\.[A-Z][A-Za-z0-9_]*)*", written):
+            continue
+        for decl in field.children_by_field_name("declarator"):
+            field_name = node_text(decl.child_by_field_name("name"))
+            if field_name and field_name not in found:
+                out[field_name] = written.rsplit(".", 1)[-1]
+    cache[method.id] = out
+    return out
+
+
+def descendants(node: ts.Node, node_type: str) -> Iterator[ts.Node]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == node_type:
+            yield n
+        stack.extend(reversed(n.named_children))
+
+
+_LITERALS = {
+    "string_literal": "String",
+    "class_literal": "Class",
+    "character_literal": "char",
+    "decimal_integer_literal": "int",
+    "true": "boolean",
+    "false": "boolean",
+}
+
+
+def java_arg_types(call: ts.Node, cache: dict[int, dict[str, str]]) -> tuple[str, ...]:
+    """The static type of each argument of a Java call where the site shows it: a literal,
+    a typed local or field, ``new T(..)``, a cast ``(T) x``; "" when unknown."""
+    args = call.child_by_field_name("arguments")
+    if args is None:
+        return ()
+    out: list[str] = []
+    for arg in args.named_children:
+        if arg.type in ("line_comment", "block_comment"):
+            continue
+        kind = _LITERALS.get(arg.type, "")
+        if arg.type == "identifier":
+            kind = java_locals(call, cache).get(node_text(arg), "")
+        elif arg.type in ("object_creation_expression", "cast_expression"):
+            kind = re.sub(r"<.*", "", node_text(arg.child_by_field_name("type"))).rsplit(".")[-1]
+        out.append(kind)
+    return tuple(out)
+
+
+def java_param_types(signature: str | None, name: str) -> list[str]:
+    """``public <T> T fromJson(String json, TypeToken<T> t)`` -> ["String", "TypeToken"]."""
+    found = re.search(rf"\b{re.escape(name)}\s*\((.*)\)", signature or "")
+    if found is None:
+        return []
+    params, depth, start, text = [], 0, 0, found.group(1)
+    for i, c in enumerate(text + ","):
+        if c in "<(":
+            depth += 1
+        elif c in ">)":
+            depth -= 1
+        elif c == "," and depth == 0:
+            words = re.sub(r"<.*?>|@\w+|\bfinal\b", "", text[start:i]).split()
+            params.append(words[-2].rsplit(".", 1)[-1] if len(words) >= 2 else "")
+            start = i + 1
+    return params
