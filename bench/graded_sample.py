@@ -227,7 +227,7 @@ def render(sample: list[Sampled], grades: dict[str, dict[str, Any]], meta: dict[
                          yn[bool(g["locator"])], "glued" if g.get("glued") else "",
                          cell(g.get("why", ""), 120)]  # fmt: skip
             lines.append(
-                f"| {i} | {cell(s.doc, 24)} | {s.type} | {cell(s.claim)} | {cell(s.locator, 80)} "
+                f"| {i} | {cell(s.doc, 24)} | {s.type} | {cell(s.claim)} | {cell(s.locator, 170)} "
                 f"| {s.found} | " + " | ".join(marks) + " |"
             )
         lines.append("")
