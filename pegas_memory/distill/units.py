@@ -7,11 +7,14 @@ An atom must mean something without the text around it. So:
 - in running prose (`sentence_groups`), a sentence that leans on the one before ("This technique
   ...", "Diese Methode ...", "Он ...", "Dann ...") is joined with it, a premise ("Sei X ...",
   "Let X ...", "Пусть ...") with the sentence after it, and a sentence that starts in lower case
-  (an abbreviation split that razdel and sentences.py both missed) with the one before; a group is
-  always a contiguous span, so its quote is verbatim chunk text;
+  (an abbreviation split that razdel and sentences.py both missed) with the one before, and so is
+  a sentence after one left open (a bracket not closed, a clause ending in ";": razdel cuts
+  "(-1.30 METs; 95% CI ...)" there); a group is always a contiguous span, so its quote is
+  verbatim chunk text;
 - a unit's first sentence that starts in lower case is the tail of a sentence cut by a page or
   chunk boundary: a fragment, marked so, never an atom;
-- widget labels ("Share", "Advertisement", "Читайте также", ...) at a sentence start are cut off
+- widget labels ("Share", "Advertisement", "Читайте также", ...) and the section labels of a
+  structured abstract ("RESULTS", "METHODS AND MATERIALS", "ВЫВОДЫ") at a sentence start are cut off
   the span, boilerplate sentences (bylines, "subscribe to our newsletter") are dropped, and
   `clean_claim` turns markdown (escapes, emphasis, inline HTML tags) into plain claim text.
 """
