@@ -57,6 +57,11 @@ _TAB_ROW = re.compile(r"^[^\t\n]+(?:\t[^\t\n]*)+$")
 _INDENTED = re.compile(r"^(?: {4}|\t)")
 _CODE_HINT = re.compile(r"[;{}]\s*$|:\s*$|=|\w\(.*\)|^\s*(#|//|import |from |return\b)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6}\s|={3,}\s*$|-{3,}\s*$|\*{3,}\s*$)")
+# A PDF section heading on its own line ("2 Bar", "3.1 Stetige Abbildungen"): a number and a
+# short capitalised title, after a line that ended a sentence and before one that starts one.
+_NUMBERED_HEADING = re.compile(
+    r"^\s{0,3}\d{1,2}(?:\.\d{1,2})*\.?[ \t]+[A-ZÄÖÜА-ЯЁ][^\n.:;!?,]{1,60}$"
+)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•–]|\d{1,3}[.)])\s+")
 _NAV = re.compile(
     r"^\W*(home|menu|skip to( main)? content|read more|continue reading|next|previous|back to"
@@ -216,7 +221,8 @@ def _prose_units(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int,
             units.append((current[0], current[1]))
             current.clear()
 
-    for start, end, line in _lines(text):
+    lines = _lines(text)
+    for n, (start, end, line) in enumerate(lines):
         pieces, cursor = [], start
         for c0, c1 in covered:
             if c1 <= cursor or c0 >= end:
@@ -239,6 +245,7 @@ def _prose_units(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int,
             or _NAV.match(stripped)
             or _is_crumbs(stripped)
             or is_widget_line(stripped)
+            or _numbered_heading(lines, n)
         ):
             flush()
             continue
@@ -252,6 +259,17 @@ def _prose_units(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int,
             current.extend((first, end))
     flush()
     return units
+
+
+def _numbered_heading(lines: Sequence[tuple[int, int, str]], n: int) -> bool:
+    """Whether line n is a numbered heading inside running text (`_NUMBERED_HEADING`); a line
+    wrapped before a number ("bestehend aus / 3 Punkten und ...") follows no sentence end."""
+    line = lines[n][2]
+    if _NUMBERED_HEADING.match(line) is None or len(line.split()) > 7:
+        return False
+    before = lines[n - 1][2].rstrip() if n else ""
+    after = lines[n + 1][2].lstrip() if n + 1 < len(lines) else ""
+    return (not before or before[-1] in ".!?…:") and after[:1].isupper()
 
 
 def _is_crumbs(line: str) -> bool:

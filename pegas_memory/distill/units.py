@@ -7,11 +7,14 @@ An atom must mean something without the text around it. So:
 - in running prose (`sentence_groups`), a sentence that leans on the one before ("This technique
   ...", "Diese Methode ...", "Он ...", "Dann ...") is joined with it, a premise ("Sei X ...",
   "Let X ...", "Пусть ...") with the sentence after it, and a sentence that starts in lower case
-  (an abbreviation split that razdel and sentences.py both missed) with the one before; a group is
-  always a contiguous span, so its quote is verbatim chunk text;
+  (an abbreviation split that razdel and sentences.py both missed) with the one before, and so is
+  a sentence after one left open (a bracket not closed, a clause ending in ";": razdel cuts
+  "(-1.30 METs; 95% CI ...)" there); a group is always a contiguous span, so its quote is
+  verbatim chunk text;
 - a unit's first sentence that starts in lower case is the tail of a sentence cut by a page or
   chunk boundary: a fragment, marked so, never an atom;
-- widget labels ("Share", "Advertisement", "Читайте также", ...) at a sentence start are cut off
+- widget labels ("Share", "Advertisement", "Читайте также", ...) and the section labels of a
+  structured abstract ("RESULTS", "METHODS AND MATERIALS", "ВЫВОДЫ") at a sentence start are cut off
   the span, boilerplate sentences (bylines, "subscribe to our newsletter") are dropped, and
   `clean_claim` turns markdown (escapes, emphasis, inline HTML tags) into plain claim text.
 """
@@ -74,6 +77,19 @@ _CAPTION = re.compile(
     r"|\bgetty images\b|\b(?:AP|AFP|Reuters) Photo\b",
     re.IGNORECASE,
 )
+# The section label of a structured abstract glued onto its first sentence ("RESULTS The
+# baseline ...", "METHODS AND MATERIALS Men entered ..."): upper case only, before a capital.
+_ABSTRACT_LABEL = re.compile(
+    r"(?:(?:BACKGROUND|INTRODUCTION|CONTEXT|PURPOSE|AIMS?|OBJECTIVES?|GOALS?|METHODS?"
+    r"|METHODOLOGY|MATERIALS|PATIENTS|PARTICIPANTS|SUBJECTS|DESIGN|SETTINGS?|INTERVENTIONS?"
+    r"|MEASUREMENTS?|MAIN OUTCOME MEASURES?|MAIN OUTCOMES?|OUTCOMES?|RESULTS?|FINDINGS"
+    r"|CONCLUSIONS?|INTERPRETATION|SIGNIFICANCE|DISCUSSION|ЦЕЛЬ|ЦЕЛИ|ВВЕДЕНИЕ|МЕТОДЫ"
+    r"|МАТЕРИАЛЫ|РЕЗУЛЬТАТЫ|ВЫВОДЫ|ЗАКЛЮЧЕНИЕ|ОБСУЖДЕНИЕ)(?:,? AND |,? И |, )?)+:?[ \t]+"
+    r"(?=[A-ZА-ЯЁ\d(«\"“])"
+)
+# A sentence left open (a bracket not closed, a clause ending in ";") goes on in the next one
+# that razdel cut off: "(English: Halloween;" / "США, 2018) — фильм ...". Joined up to this size.
+_MAX_CONTINUED = 900
 _INLINE_WIDGET = re.compile(r"\s*\bclick to tweet\b\s*", re.IGNORECASE)
 _FIGURE = re.compile(r"^!\[[^\]\n]*\]$")  # a figure's caption (ingest.html writes it so)
 _TERMINAL = re.compile(r"[.!?…:;»\"”)]\W*$")
@@ -284,15 +300,29 @@ def _starts_lower(text: str) -> bool:
 
 
 def _widget_trim(text: str, start: int, end: int) -> int:
-    """The start of the span after widget labels glued onto it."""
+    """The start of the span after widget labels and abstract section labels glued onto it."""
     while start < end:
-        m = _WIDGET.match(text, start, end)
+        m = _WIDGET.match(text, start, end) or _ABSTRACT_LABEL.match(text, start, end)
         if m is None or m.end() >= end:
             return start
         start = m.end()
         while start < end and text[start].isspace():
             start += 1
     return start
+
+
+def left_open(sentence: str) -> bool:
+    """Whether the sentence does not end there: a bracket is still open (closing brackets
+    without an opening one, "1) ... 2)", are ignored) or it stops at a semicolon."""
+    if sentence.rstrip().endswith(";"):
+        return True
+    depth = 0
+    for ch in sentence:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]" and depth:
+            depth -= 1
+    return depth > 0
 
 
 def _inline_split(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -352,7 +382,14 @@ def sentence_groups(text: str, start: int, end: int, *, conversation: bool = Fal
         burst = outburst(sentence) is not None
         room = bool(groups) and groups[-1].sentences < _MAX_GROUP
         joins = lower or back or premise or burst or lead_outburst
-        if groups and ((quoting and groups[-1].sentences < _MAX_UTTERANCE) or (room and joins)):
+        goes_on = (
+            bool(groups)
+            and s1 - groups[-1].start <= _MAX_CONTINUED
+            and left_open(text[groups[-1].start : groups[-1].end])
+        )
+        if groups and (
+            (quoting and groups[-1].sentences < _MAX_UTTERANCE) or (room and joins) or goes_on
+        ):
             last = groups[-1]
             groups[-1] = Group(last.start, s1, last.sentences + 1, last.fragment, last.anaphoric)
         elif not groups and lower and not whole:
