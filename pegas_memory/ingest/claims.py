@@ -282,7 +282,8 @@ def _is_content_word(word: str) -> bool:
 
 def _same_word(a: str, b: str) -> bool:
     """Two forms of one word: one a prefix of the other, or a shared stem that leaves at most
-    the inflectional tail ("increased" / "increases", "последние" / "последних")."""
+    the inflectional tail ("increased" / "increases", "последние" / "последних", "годы" /
+    "годах")."""
     if a.startswith(b) or b.startswith(a):
         return True
     n = 0
@@ -290,7 +291,7 @@ def _same_word(a: str, b: str) -> bool:
         if x != y:
             break
         n += 1
-    return n >= 4 and n >= min(len(a), len(b)) - 3
+    return (n >= 4 and n >= min(len(a), len(b)) - 3) or (n >= 3 and max(len(a), len(b)) - n <= 2)
 
 
 def _negated(a: str, b: str) -> bool:
