@@ -1,7 +1,7 @@
 """The claim guard's newer contrast classes (issue 15, dedup contrast set): a content word replaced
-by an unrelated one (an antonym no list knows), a negating prefix, a name, number or quantifier
-that moves or repeats, and "up"/"down". Each in English and Russian; the true duplicates next to
-them (inflections, added words, re-wrapping) must stay one claim."""
+by an unrelated one (an antonym no list knows), a negating prefix, a name, number, unit or
+quantifier that moves or repeats, and "up"/"down". Each in English and Russian; the true
+duplicates next to them (inflections, added words, re-wrapping) must stay one claim."""
 
 from __future__ import annotations
 
@@ -71,12 +71,17 @@ def test_a_negating_prefix_is_a_negation(a: str, b: str) -> None:
         # a quantifier swapped for one the sentence already has
         ("Каждый сезон подпись обновлялась, хотя некоторые варианты все еще используются.",
          "Каждый сезон подпись обновлялась, хотя некоторые варианты некоторые еще используются."),
+        # a unit changed into one the sentence already has
+        ("Город лежит в 25 милях (40 км) к югу от границы и в 340 милях (550 км) от Майами.",
+         "Город лежит в 25 милях (40 м) к югу от границы и в 340 милях (550 км) от Майами."),
+        ("The cable is 40 km long and the other one is 50 km long.",
+         "The cable is 40 m long and the other one is 50 km long."),
         # a number changed into one the sentence already has
         ("The 2005 series showed the planet destroyed; in 2010 the doctor said it in 2005 too.",
          "The 2005 series showed the planet destroyed; in 2005 the doctor said it in 2005 too."),
     ],
 )  # fmt: skip
-def test_names_numbers_and_quantifiers_are_counted(a: str, b: str) -> None:
+def test_names_numbers_units_and_quantifiers_are_counted(a: str, b: str) -> None:
     assert _reasons(a, b)
 
 

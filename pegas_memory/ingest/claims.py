@@ -20,7 +20,7 @@ agree on the parts of a sentence that decide its truth:
   "независимый") is a negation. Inflections of one word ("increased" / "increases",
   "последние" / "последних") and re-split compounds are the same word.
 
-Numbers, names and quantifiers are counted, not only collected: "Communist troops ... under
+Numbers, units, names and quantifiers are counted, not only collected: "Communist troops ... under
 Communist control" is not "Xining troops ... under Communist control", although both name the
 same two things.
 
@@ -117,6 +117,9 @@ UNITS = frozenset(
         "miles", "feet", "years", "year", "months", "days", "hours", "minutes", "seconds",
         "million", "billion", "thousand", "dollars", "euros", "people", "patients",
         "лет", "года", "год", "метров", "км", "кг", "процентов", "тысяч", "миллионов",
+        "м", "г", "мм", "см", "мг", "мл", "л", "т", "миль", "мили", "милях", "месяцев",
+        "месяца", "дней", "дня", "часов", "часа", "минут", "секунд", "раз", "раза", "тысячи",
+        "миллиона", "миллиардов", "миллиарда", "рублей", "долларов", "человек",
         "jahre", "jahren", "kilometer", "prozent", "millionen", "tausend",
     }
 )  # fmt: skip
@@ -169,7 +172,7 @@ class ClaimSignature:
     quantifiers: frozenset[str] = frozenset()
     antonyms: frozenset[tuple[int, int]] = frozenset()
     term: str | None = None
-    # how often each number, name and quantifier occurs ("number:1773", "entity:paris")
+    # how often each number, unit, name and quantifier occurs ("number:1773", "entity:paris")
     counts: tuple[tuple[str, int], ...] = ()
     # the content words (letters only, lowercased, stop words out), with repeats, sorted
     words: tuple[str, ...] = ()
@@ -328,7 +331,7 @@ def wording_changes(a: Sequence[str], b: Sequence[str]) -> list[str]:
 
 
 def _count_changes(a: tuple[tuple[str, int], ...], b: tuple[tuple[str, int], ...]) -> list[str]:
-    """The same numbers, names and quantifiers, but not as often (module doc)."""
+    """The same numbers, units, names and quantifiers, but not as often (module doc)."""
     ca, cb = dict(a), dict(b)
     out = []
     for key in sorted(set(ca) | set(cb)):
@@ -368,6 +371,7 @@ def claim_signature(text: str, term: str | None = None) -> ClaimSignature:
             numbers.add(NUMBER_WORDS[low])
         if low in UNITS:
             units.add(low)
+            counts[f"unit:{low}"] += 1
         month = _month(raw, low)
         if month is not None:
             months.add(month)
