@@ -13,7 +13,16 @@ agree on the parts of a sentence that decide its truth:
   tokens ("V1", "COVID-19"); German capitalises every noun, which only makes this stricter;
 - quantifiers (all/some/none/every/most, все/некоторые/каждый, alle/einige/jeder ...);
 - antonym pairs where a stem is enough (increase/decrease, больше/меньше, erhöht/verringert);
-- the defined term of a definition.
+- the defined term of a definition;
+- the wording itself: a content word replaced by an unrelated one ("first" -> "last", "сильнее"
+  -> "слабее", "suppressed" -> "enhanced") is another claim even when no list knows the pair,
+  and a negating prefix on a word ("significant" / "insignificant", "зависимый" /
+  "независимый") is a negation. Inflections of one word ("increased" / "increases",
+  "последние" / "последних") and re-split compounds are the same word.
+
+Numbers, units, names and quantifiers are counted, not only collected: "Communist troops ... under
+Communist control" is not "Xining troops ... under Communist control", although both name the
+same two things.
 
 `claim_signature(text, term)` extracts these; `differences(a, b)` names the parts in which two
 signatures disagree (empty: compatible), and `compatible(a, b)` is its emptiness. Markup
@@ -24,6 +33,8 @@ duplicate that was re-wrapped, re-punctuated or marked up still merges.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 _EMPHASIS = re.compile(r"[*_`~]")  # removed in place: "Within-**study**" is "Within-study"
@@ -81,6 +92,7 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("maxim", "minim"), ("true", "false"), ("activat", "inhibit"), ("rais", "reduc"),
     ("gain", "loss"), ("success", "failure"), ("benefit", "harm"), ("improv", "worsen"),
     ("west", "east"), ("north", "south"), ("open", "clos"), ("accept", "reject"),
+    ("up", "down"),
     ("увелич", "уменьш"), ("больш", "меньш"), ("выше", "ниже"), ("положител", "отрицател"),
     ("повыш", "пониж"), ("до", "после"), ("максим", "миним"), ("истин", "ложн"),
     ("север", "юг"), ("запад", "восток"), ("открыт", "закрыт"),
@@ -93,7 +105,7 @@ _EXACT_STEMS = frozenset(
     {
         "до", "после", "vor", "nach", "über", "unter", "more", "less", "mehr", "weniger",
         "true", "false", "wahr", "falsch", "before", "after", "above", "below", "выше", "ниже",
-        "east", "west", "gain", "loss",
+        "east", "west", "gain", "loss", "up", "down",
     }
 )  # fmt: skip
 
@@ -105,6 +117,9 @@ UNITS = frozenset(
         "miles", "feet", "years", "year", "months", "days", "hours", "minutes", "seconds",
         "million", "billion", "thousand", "dollars", "euros", "people", "patients",
         "лет", "года", "год", "метров", "км", "кг", "процентов", "тысяч", "миллионов",
+        "м", "г", "мм", "см", "мг", "мл", "л", "т", "миль", "мили", "милях", "месяцев",
+        "месяца", "дней", "дня", "часов", "часа", "минут", "секунд", "раз", "раза", "тысячи",
+        "миллиона", "миллиардов", "миллиарда", "рублей", "долларов", "человек",
         "jahre", "jahren", "kilometer", "prozent", "millionen", "tausend",
     }
 )  # fmt: skip
@@ -157,6 +172,10 @@ class ClaimSignature:
     quantifiers: frozenset[str] = frozenset()
     antonyms: frozenset[tuple[int, int]] = frozenset()
     term: str | None = None
+    # how often each number, unit, name and quantifier occurs ("number:1773", "entity:paris")
+    counts: tuple[tuple[str, int], ...] = ()
+    # the content words (letters only, lowercased, stop words out), with repeats, sorted
+    words: tuple[str, ...] = ()
 
 
 def _plain(text: str) -> str:
@@ -228,6 +247,100 @@ def _is_entity(raw: str, low: str, starts_sentence: bool) -> bool:
     return not starts_sentence or low not in STARTERS or (len(raw) > 1 and raw.isupper())
 
 
+# Words that carry no claim of their own: articles, pronouns, auxiliaries, prepositions (the
+# claim-deciding function words, negations and quantifiers, have their own fields).
+STOP_WORDS = frozenset(
+    {
+        "the", "and", "for", "with", "from", "into", "onto", "that", "this", "these", "those",
+        "its", "their", "his", "her", "our", "your", "has", "have", "had", "having", "was",
+        "were", "are", "been", "being", "does", "did", "doing", "done", "will", "would",
+        "shall", "should", "can", "could", "may", "might", "must", "also", "than", "then",
+        "such", "which", "who", "whom", "whose", "what", "there", "here", "where", "when",
+        "while", "thus", "hence", "however", "very", "about", "upon", "via", "per",
+        "both", "either", "they", "them", "she", "him", "you", "one",
+        "как", "что", "это", "этот", "эта", "эти", "этой", "этого", "этих", "тот", "того",
+        "так", "также", "был", "была", "было", "были", "быть", "есть", "является", "являются",
+        "для", "при", "под", "над", "или", "его", "её", "их", "она", "они", "оно",
+        "который", "которая", "которое", "которые", "которого", "которой", "которых", "уже",
+        "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer",
+        "und", "oder", "ist", "sind", "war", "waren", "wird", "werden", "wurde", "wurden",
+        "hat", "haben", "mit", "von", "für", "auf", "aus", "bei", "sich", "auch", "dass",
+    }
+)  # fmt: skip
+# Prefixes that negate the word they precede: "un-likely", "in-significant", "не-зависимый".
+NEGATING_PREFIXES = (
+    "non-", "non", "un", "in", "im", "ir", "il", "dis", "не", "без", "бес", "un",
+)  # fmt: skip
+
+
+def _is_content_word(word: str) -> bool:
+    return (
+        len(word) >= 3
+        and word.isalpha()
+        and word not in STOP_WORDS
+        and word not in NEGATIONS
+        and word not in QUANTIFIERS
+    )
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Two forms of one word: one a prefix of the other, or a shared stem that leaves at most
+    the inflectional tail ("increased" / "increases", "последние" / "последних", "годы" /
+    "годах")."""
+    if a.startswith(b) or b.startswith(a):
+        return True
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return (n >= 4 and n >= min(len(a), len(b)) - 3) or (n >= 3 and max(len(a), len(b)) - n <= 2)
+
+
+def _negated(a: str, b: str) -> bool:
+    """`b` is `a` with a negating prefix (or the other way round)."""
+    for x, y in ((a, b), (b, a)):
+        for prefix in NEGATING_PREFIXES:
+            if y == prefix + x and len(x) >= 4:
+                return True
+    return False
+
+
+def wording_changes(a: Sequence[str], b: Sequence[str]) -> list[str]:
+    """A content word of one claim replaced by an unrelated word in the other (module doc):
+    the words only one side has, after pairing off inflections and negating prefixes. Words
+    only added or only dropped say the same claim more or less fully: no change."""
+    gone = list((Counter(a) - Counter(b)).elements())
+    new = list((Counter(b) - Counter(a)).elements())
+    out: list[str] = []
+    unpaired: list[str] = []
+    for x in gone:
+        partner = next((y for y in new if _same_word(x, y)), None)
+        if partner is not None:
+            new.remove(partner)
+            continue
+        negated = next((y for y in new if _negated(x, y)), None)
+        if negated is not None:
+            new.remove(negated)
+            out.append(f"negation {x} -> {negated}")
+            continue
+        unpaired.append(x)
+    if unpaired and new:
+        out.append(f"wording {', '.join(unpaired)} -> {', '.join(new)}")
+    return out
+
+
+def _count_changes(a: tuple[tuple[str, int], ...], b: tuple[tuple[str, int], ...]) -> list[str]:
+    """The same numbers, units, names and quantifiers, but not as often (module doc)."""
+    ca, cb = dict(a), dict(b)
+    out = []
+    for key in sorted(set(ca) | set(cb)):
+        if ca.get(key, 0) != cb.get(key, 0):
+            kind, _, value = key.partition(":")
+            out.append(f"{kind} {value} x{ca.get(key, 0)} -> x{cb.get(key, 0)}")
+    return out
+
+
 def claim_signature(text: str, term: str | None = None) -> ClaimSignature:
     """The truth-deciding parts of `text` (and the defined term, when a distiller found one)."""
     plain = _plain(text)
@@ -238,6 +351,8 @@ def claim_signature(text: str, term: str | None = None) -> ClaimSignature:
     quantifiers: set[str] = set()
     antonyms: set[tuple[int, int]] = set()
     negations = len(re.findall(r"n['’]t\b", plain, re.IGNORECASE))
+    counts: Counter[str] = Counter(f"number:{_number(m.group(0))}" for m in _NUMBER.finditer(plain))
+    words: list[str] = []
     previous_end = 0
     for m in _TOKEN.finditer(plain):
         raw = m.group(0)
@@ -250,16 +365,20 @@ def claim_signature(text: str, term: str | None = None) -> ClaimSignature:
             negations += 1
         if low in QUANTIFIERS:
             quantifiers.add(QUANTIFIERS[low])
+            counts[f"quantifier:{QUANTIFIERS[low]}"] += 1
+        words += [w for w in re.split(r"[-'’]", low) if _is_content_word(w)]
         if low in NUMBER_WORDS:
             numbers.add(NUMBER_WORDS[low])
         if low in UNITS:
             units.add(low)
+            counts[f"unit:{low}"] += 1
         month = _month(raw, low)
         if month is not None:
             months.add(month)
         antonyms |= _antonyms(low)
         if _is_entity(raw, low, starts_sentence):
             entities.add(low)
+            counts[f"entity:{low}"] += 1
     if "%" in plain:
         units.add("%")
     return ClaimSignature(
@@ -271,6 +390,8 @@ def claim_signature(text: str, term: str | None = None) -> ClaimSignature:
         quantifiers=frozenset(quantifiers),
         antonyms=frozenset(antonyms),
         term=term.casefold().strip() if term else None,
+        counts=tuple(sorted(counts.items())),
+        words=tuple(sorted(words)),
     )
 
 
@@ -297,6 +418,10 @@ def differences(a: ClaimSignature, b: ClaimSignature) -> tuple[str, ...]:
         out.append("antonym")
     if a.term and b.term and a.term != b.term:
         out.append(f"defined term {a.term} -> {b.term}")
+    if not out:
+        out += _count_changes(a.counts, b.counts)
+    if not out:
+        out += wording_changes(a.words, b.words)
     return tuple(out)
 
 
