@@ -100,3 +100,14 @@ def offline_memory(
             yield svc
         finally:
             svc.close()
+
+
+@contextmanager
+def files_memory(database_url: str, tmp_path: Path, dim: int = 128) -> Iterator[MemoryService]:
+    """`offline_memory` whose ingest root is `tmp_path/files` (created): for tests that write
+    documents there and ingest them."""
+    (tmp_path / "files").mkdir(exist_ok=True)
+    with offline_memory(
+        database_url, tmp_path / "data", dim=dim, ingest_roots=[tmp_path / "files"]
+    ) as svc:
+        yield svc

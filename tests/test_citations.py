@@ -13,25 +13,13 @@ from pypdf import PdfReader, PdfWriter
 
 from pegas_memory.requests import IngestRequest
 from pegas_memory.service import MemoryService
-from tests.conftest import make_settings
-from tests.fake_ollama import FakeOllama
+from tests.conftest import files_memory
 
 
 @pytest.fixture
 def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with FakeOllama(dim=128) as fake:
-        settings = make_settings(
-            tmp_path / "data",
-            database_url=database_url,
-            ollama_url=fake.url,
-            embedding_dim=128,
-            distiller="offline",
-            ingest_roots=[tmp_path / "files"],
-        )
-        (tmp_path / "files").mkdir()
-        svc = MemoryService(settings).open()
+    with files_memory(database_url, tmp_path) as svc:
         yield svc
-        svc.close()
 
 
 def citations(svc: MemoryService) -> list[dict[str, object]]:

@@ -13,8 +13,8 @@ from pegas_memory.ingest.claims import claim_signature, compatible, differences,
 from pegas_memory.ingest.dedup import decide
 from pegas_memory.requests import IngestRequest
 from pegas_memory.service import MemoryService
-from tests.conftest import make_settings
-from tests.fake_ollama import FakeOllama, hashed_embedding
+from tests.conftest import files_memory
+from tests.fake_ollama import hashed_embedding
 
 CONTRASTS = [
     # (class, a, b)
@@ -104,19 +104,8 @@ def test_batch_guard_keeps_near_duplicates_that_claim_otherwise() -> None:
 # ---------------------------------------------------------------------- through the pipeline
 @pytest.fixture
 def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with FakeOllama(dim=128) as fake:
-        settings = make_settings(
-            tmp_path / "data",
-            database_url=database_url,
-            ollama_url=fake.url,
-            embedding_dim=128,
-            distiller="offline",
-            ingest_roots=[tmp_path / "files"],
-        )
-        (tmp_path / "files").mkdir()
-        svc = MemoryService(settings).open()
+    with files_memory(database_url, tmp_path) as svc:
         yield svc
-        svc.close()
 
 
 TEXT = """# Notes

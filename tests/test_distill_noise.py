@@ -4,10 +4,14 @@ stand alone (en and ru)."""
 
 from __future__ import annotations
 
-from pegas_memory.distill.dialogue import speech
+from pathlib import Path
+
+from pegas_memory.distill.dialogue import outburst, speech
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext
 from pegas_memory.ingest.html import html_to_text
+from pegas_memory.requests import IngestRequest
+from tests.conftest import files_memory
 
 EN_STORY = (
     '"I haven\'t the slightest idea," said the Hatter.\n\n'
@@ -121,3 +125,22 @@ def test_figcaption_becomes_a_caption_not_an_atom() -> None:
     claims, dropped = _run(text, "en")
     assert claims == ["Alice sat by her sister on the bank of the river all day."]
     assert dropped == {"caption": 2}
+
+
+def test_ingest_result_counts_the_dialogue_it_dropped(database_url: str, tmp_path: Path) -> None:
+    """The reasons reach memory_ingest's answer, so an agent sees why a story gave few atoms."""
+    with files_memory(database_url, tmp_path) as svc:
+        path = tmp_path / "files" / "story.md"
+        path.write_text("# Tea party\n\n" + EN_STORY, encoding="utf-8")
+        result = svc.ingest(IngestRequest(source=str(path)))
+    assert result.dropped.get("dialogue line", 0) >= 1, result.dropped
+
+
+def test_a_loud_claim_is_not_an_outburst() -> None:
+    """An exclamation that states something (a copula or a number, more than a few words) is a
+    claim said loudly and stays; a short outburst does not (en and ru)."""
+    assert outburst("The Volga is the longest river in Europe!!") is None
+    assert outburst("Волга является самой длинной рекой Европы!") is None
+    assert outburst("In 1889 the tower opened at last!") is None
+    assert outburst("Down, down, down!") == "exclamation"
+    assert outburst("Какой ужас!") == "exclamation"

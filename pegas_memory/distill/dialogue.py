@@ -44,6 +44,34 @@ _OPENING = re.compile(r"^[\s(\[]*[\"“«„'‘]")
 _ATTRIBUTION_MAX_WORDS = 14  # "said the Caterpillar, sternly" and a short aside
 _ATTRIBUTION_HEAD = 4  # the speech verb is among the first words outside the quotation
 _OUTBURST_MAX_WORDS = 8
+_OUTBURST_CLAIM_WORDS = 4
+_COPULAS = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "will",
+        "является",
+        "являются",
+        "был",
+        "была",
+        "было",
+        "были",
+        "есть",
+        "будет",
+        "ist",
+        "sind",
+        "war",
+        "waren",
+        "hat",
+        "haben",
+        "wird",
+    ]
+)
 _PRONOUNS = frozenset(
     "i he she it they we you his her its their one он она оно они я мы вы ты er sie es".split()  # noqa: SIM905
 )
@@ -173,6 +201,12 @@ def outburst(text: str) -> str | None:
     if len(words_of(stripped)) > _OUTBURST_MAX_WORDS:
         return None
     if re.search(r"[^\W\d_]\s*!+\W*$", stripped):
+        # "The Volga is the longest river in Europe!" states something: an exclamation of more
+        # than a few words that has a copula or a number is a claim said loudly, not an outburst.
+        words = words_of(stripped)
+        stated = any(w.lower() in _COPULAS for w in words) or re.search(r"\d", stripped)
+        if len(words) > _OUTBURST_CLAIM_WORDS and stated:
+            return None
         return "exclamation"
     if re.search(r"[^\W\d_]\s*\?+\W*$", stripped):
         return "question"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 AtomType = Literal["text", "definition", "logical_rule", "code", "table", "fact"]
 ATOM_TYPES: tuple[AtomType, ...] = ("text", "definition", "logical_rule", "code", "table", "fact")
@@ -51,3 +51,13 @@ class Distiller(Protocol):
     prompt_version: str
 
     def distill(self, text: str, context: ChunkContext) -> list[DraftAtom]: ...
+
+
+@runtime_checkable
+class CountsDrops(Protocol):
+    """A distiller that also says how many drafts it dropped as noise, by reason (the offline
+    distiller: dialogue lines, exclamations, related links ...), for the ingest result."""
+
+    def distill_counted(
+        self, text: str, context: ChunkContext
+    ) -> tuple[list[DraftAtom], dict[str, int]]: ...

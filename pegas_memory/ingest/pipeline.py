@@ -39,7 +39,7 @@ from pegas_memory.db.repo import (
     upsert_document,
 )
 from pegas_memory.distill.ollama import locate_quote
-from pegas_memory.distill.types import ChunkContext, Distiller, DraftAtom
+from pegas_memory.distill.types import ChunkContext, CountsDrops, Distiller, DraftAtom
 from pegas_memory.errors import BackendUnavailable, InvalidInput
 from pegas_memory.ingest.chunking import Chunk, ParsedSource, citation_locator
 from pegas_memory.ingest.claims import ClaimSignature, claim_signature
@@ -194,7 +194,12 @@ class IngestPipeline:
                 title=parsed.title, heading_path=chunk.heading_path, language=chunk.language
             )
             try:
-                drafts = distiller.distill(chunk.text, context)
+                if isinstance(distiller, CountsDrops):
+                    drafts, drops = distiller.distill_counted(chunk.text, context)
+                    for reason, n in drops.items():
+                        report.dropped[reason] = report.dropped.get(reason, 0) + n
+                else:
+                    drafts = distiller.distill(chunk.text, context)
             except Exception as exc:  # one bad chunk must not sink the document
                 report.errors.append(f"chunk {chunk.ord} ({chunk.locator}): {exc}"[:500])
                 continue
