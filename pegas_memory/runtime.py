@@ -133,6 +133,7 @@ class ProjectionRuntime:
         )
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._monitor: threading.Thread | None = None
         self._optimized_at: dict[str, int] = {}
         self._prewarm: threading.Thread | None = None
         self.monitor = SliceMonitor(self)
@@ -248,6 +249,16 @@ class ProjectionRuntime:
         self._stop.clear()
         self._thread = threading.Thread(target=self._worker_loop, name="pegas-outbox", daemon=True)
         self._thread.start()
+        # The self-check has a thread of its own: between the worker's drains it could run only
+        # once per LISTEN timeout, which put a deleted collection's repair seconds late.
+        self._monitor = threading.Thread(
+            target=self.monitor.run,
+            args=(self._stop,),
+            kwargs={"active": lambda: self.projecting_here},
+            name="pegas-selfcheck",
+            daemon=True,
+        )
+        self._monitor.start()
 
     def _worker_loop(self) -> None:
         # The embedded Qdrant store admits one process: only its holder projects. Another
@@ -278,9 +289,13 @@ class ProjectionRuntime:
 
     def stop_worker_thread(self, timeout: float = 30.0) -> None:
         self._stop.set()
+        self.monitor.request()  # wakes the self-check thread, which then sees the stop
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
+        if self._monitor is not None:
+            self._monitor.join(timeout)
+            self._monitor = None
 
     def close(self) -> None:
         # The worker is a daemon thread and its claims are transactional: a stopping process

