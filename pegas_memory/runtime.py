@@ -24,6 +24,7 @@ from pegas_memory.embedding import CachedEmbedder, build_embedder
 from pegas_memory.errors import BackendUnavailable, PegasMemoryError
 from pegas_memory.host import client as host_client
 from pegas_memory.memgraph_store import GraphStore, build_graph_store
+from pegas_memory.outbox.direct import DirectProjector
 from pegas_memory.outbox.projection import Projector, Target
 from pegas_memory.outbox.selfcheck import SliceMonitor
 from pegas_memory.outbox.worker import OutboxWorker
@@ -152,6 +153,10 @@ class ProjectionRuntime:
 
     def worker(self, name: str = "worker") -> OutboxWorker:
         return OutboxWorker(self.settings, self.db, self.projector, name=name)
+
+    def direct(self) -> DirectProjector:
+        """The outbox steps for a writer projecting its own events (`outbox.direct`)."""
+        return DirectProjector(self.settings, self.db, self.projector, name="direct")
 
     def optimize_if_grown(self, *, min_growth: float = 0.2) -> list[str]:
         """Build the vector index of collections that grew by `min_growth` since the last build
