@@ -24,6 +24,25 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
+def process_state(pid: int) -> str:
+    """ "alive", "zombie" or "gone". A zombie (killed, not yet reaped) still answers signal 0 and
+    psutil's is_running(), but serves nothing; it is reaped here when it is our child."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except OSError:
+        pass  # not our child (ChildProcessError): its parent or init reaps it
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        if Path("/proc/self").exists():
+            return "gone"
+        return "alive" if pid_alive(pid) else "gone"  # no procfs: signal 0 is all there is
+    except OSError:
+        return "alive" if pid_alive(pid) else "gone"
+    state = stat.rsplit(")", 1)[-1].split()[0]  # the name in parentheses may contain spaces
+    return "zombie" if state in ("Z", "X") else "alive"
+
+
 def log_tail(path: Path, *, lines: int | None = None, chars: int | None = None) -> str:
     """The end of a log file: its last `lines` lines and/or `chars` characters; "" if unreadable.
 

@@ -24,6 +24,7 @@ from pegas_memory.embedding import CachedEmbedder, build_embedder
 from pegas_memory.errors import BackendUnavailable, PegasMemoryError
 from pegas_memory.host import client as host_client
 from pegas_memory.memgraph_store import GraphStore, build_graph_store
+from pegas_memory.outbox.direct import DirectProjector
 from pegas_memory.outbox.projection import Projector, Target
 from pegas_memory.outbox.selfcheck import SliceMonitor
 from pegas_memory.outbox.worker import OutboxWorker
@@ -133,6 +134,7 @@ class ProjectionRuntime:
         )
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._monitor: threading.Thread | None = None
         self._optimized_at: dict[str, int] = {}
         self._prewarm: threading.Thread | None = None
         self.monitor = SliceMonitor(self)
@@ -151,6 +153,10 @@ class ProjectionRuntime:
 
     def worker(self, name: str = "worker") -> OutboxWorker:
         return OutboxWorker(self.settings, self.db, self.projector, name=name)
+
+    def direct(self) -> DirectProjector:
+        """The outbox steps for a writer projecting its own events (`outbox.direct`)."""
+        return DirectProjector(self.settings, self.db, self.projector, name="direct")
 
     def optimize_if_grown(self, *, min_growth: float = 0.2) -> list[str]:
         """Build the vector index of collections that grew by `min_growth` since the last build
@@ -248,6 +254,16 @@ class ProjectionRuntime:
         self._stop.clear()
         self._thread = threading.Thread(target=self._worker_loop, name="pegas-outbox", daemon=True)
         self._thread.start()
+        # The self-check has a thread of its own: between the worker's drains it could run only
+        # once per LISTEN timeout, which put a deleted collection's repair seconds late.
+        self._monitor = threading.Thread(
+            target=self.monitor.run,
+            args=(self._stop,),
+            kwargs={"active": lambda: self.projecting_here},
+            name="pegas-selfcheck",
+            daemon=True,
+        )
+        self._monitor.start()
 
     def _worker_loop(self) -> None:
         # The embedded Qdrant store admits one process: only its holder projects. Another
@@ -278,9 +294,13 @@ class ProjectionRuntime:
 
     def stop_worker_thread(self, timeout: float = 30.0) -> None:
         self._stop.set()
+        self.monitor.request()  # wakes the self-check thread, which then sees the stop
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
+        if self._monitor is not None:
+            self._monitor.join(timeout)
+            self._monitor = None
 
     def close(self) -> None:
         # The worker is a daemon thread and its claims are transactional: a stopping process

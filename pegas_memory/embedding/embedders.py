@@ -30,6 +30,7 @@ import ollama
 
 from pegas_memory.backoff import RetryPolicy
 from pegas_memory.config import Settings
+from pegas_memory.embedding.turns import TurnLock
 from pegas_memory.errors import BackendUnavailable, InvalidInput
 
 __all__ = [
@@ -380,7 +381,7 @@ class _Shared:
 
     def __init__(self, model: _Model) -> None:
         self.model = model
-        self.lock = threading.Lock()
+        self.lock = TurnLock()  # one text (a query, a store) before the worker's batches
 
 
 # Loading takes a second or two and tens of MB; every embedder of a process shares one copy.
@@ -464,7 +465,7 @@ class LocalEmbedder:
                 f"the {self.name!r} embedder was closed; build a new one with build_embedder"
             )
         shared = _load_shared(self._spec.name)
-        with shared.lock:
+        with shared.lock.turn(urgent=query or len(texts) == 1):
             matrix = shared.model.queries(texts) if query else shared.model.documents(texts)
         if matrix.shape != (len(texts), self.dim):
             raise BackendUnavailable(

@@ -151,18 +151,27 @@ _ENTITY_OF = {
 }
 
 
-def reconcile(rt: SliceOwner, *, fix: bool = False) -> DriftReport:
-    """Compare every slice with Postgres; with fix=True, repair what differs."""
-    slices: list[SliceDrift] = []
+def reconcile(
+    rt: SliceOwner, *, fix: bool = False, slices: tuple[str, ...] | None = None
+) -> DriftReport:
+    """Compare every slice (or only `slices`, e.g. ("vector:atom",)) with Postgres; with
+    fix=True, repair what differs."""
+    wanted = set(_ENTITY_OF) if slices is None else set(slices)
+    found: list[SliceDrift] = []
     if "vector" in rt.projector.targets:
-        slices += [_vector_drift(rt, "atom"), _vector_drift(rt, "trace")]
-    if "graph" in rt.projector.targets:
-        slices += _graph_drift(rt)
+        found += [
+            _vector_drift(rt, entity)
+            for entity in ("atom", "trace")
+            if f"vector:{entity}" in wanted
+        ]
+    if "graph" in rt.projector.targets and any(w.startswith("graph:") for w in wanted):
+        found += [d for d in _graph_drift(rt) if d.slice in wanted]
+    slices_found = found
     with rt.db.connection() as conn:
         pending = pending_events(conn)
-    report = DriftReport(slices=slices, outbox_pending=pending)
+    report = DriftReport(slices=slices_found, outbox_pending=pending)
     if fix and report.drift:
-        for drift in slices:
+        for drift in slices_found:
             entity_type, target = _ENTITY_OF[drift.slice]
             # Orphans are ids Postgres no longer has: load_rows reports them absent -> deleted.
             todo = sorted(set(drift.missing) | set(drift.orphaned) | set(drift.stale))
@@ -199,11 +208,16 @@ def rebuild(
     rt: SliceOwner,
     target: Literal["qdrant", "graph", "all"],
     progress: Callable[[int, int | None, str], None] | None = None,
+    *,
+    entities: tuple[str, ...] | None = None,
 ) -> dict[str, Any]:
     """Recreate a slice from Postgres alone; return counts, seconds and where damaged
     collections were moved (`set_aside`). A collection whose files the engine cannot open is
     set aside rather than opened, so rebuild is the way out of the damage it reports.
-    `progress(done, total, message)` is called after every batch (a job stops there)."""
+    `progress(done, total, message)` is called after every batch (a job stops there).
+    `entities` limits the vector slice to some collections ("atom", "trace"): the automatic
+    repair rebuilds only the damaged one (creating a collection costs seconds of fsyncs on a
+    busy disk, so an intact one is left alone)."""
     report = progress or (lambda done, total, message: None)
     started = time.monotonic()
     counts: dict[str, int] = {}
@@ -211,6 +225,8 @@ def rebuild(
     if target in ("qdrant", "all"):
         index = rt.vectors.get()
         for entity in ("atom", "trace"):
+            if entities is not None and entity not in entities:
+                continue
             name = vector_collection(rt, entity)  # type: ignore[arg-type]
             where = _clear_collection(index, name)
             if where:

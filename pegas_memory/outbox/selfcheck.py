@@ -1,4 +1,4 @@
-"""The slices' self-check: does each slice hold as many points as PostgreSQL says it should?
+"""The slices' self-check: does each slice hold the points PostgreSQL says it should?
 
 A slice can lose points behind the server's back (`rm -rf data/qdrant` while it was stopped, a
 restored backup, a FalkorDB started on an empty dir) or hold files the engine cannot read any
@@ -8,13 +8,19 @@ in PostgreSQL at start, in `memory_stats`, in `doctor` and periodically by the e
 The comparison is a count with a tolerance: every event of the outbox not yet projected (parked
 ones too) can explain one point of difference, so a busy outbox is never taken for damage, and
 more difference than that can only be a slice that lost or gained points. It costs one
-`count(*)` per table and one count per slice, so it can run often. A damaged slice is rebuilt
-from PostgreSQL by `repair` (vectors from the embedding cache, so no model call for texts it
-has seen); a collection whose files cannot be read is first moved aside (`SetsAside`).
+`count(*)` per table and one count per slice, so it can run often. A count that fits can still
+hide wrong points (a slice restored from an old backup, a point overwritten with another's
+vector), so each vector check also compares the next window of rows point by point
+(`outbox.sweep`): differences there make the slice `stale`. A slice that lost or gained points
+is rebuilt from PostgreSQL by `repair` (vectors from the embedding cache, so no model call for
+texts it has seen; only the damaged collections); a collection whose files cannot be read is
+first moved aside (`SetsAside`); a stale one has its differing points projected again and the
+rest of it reconciled, which costs far less than a rebuild.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import threading
@@ -22,17 +28,22 @@ import time
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, LiteralString
+from typing import TYPE_CHECKING, Literal, LiteralString
 
 from pegas_memory.db.sql import compose, load_queries
 from pegas_memory.errors import BackendUnavailable, NotFound, PegasMemoryError, SliceDamaged
-from pegas_memory.outbox.reconcile import rebuild, vector_collection
+from pegas_memory.outbox.projection import load_rows
+from pegas_memory.outbox.reconcile import rebuild, reconcile, vector_collection
 from pegas_memory.outbox.slices import SliceOwner
+from pegas_memory.outbox.sweep import sweep_vectors
+
+if TYPE_CHECKING:
+    from pegas_memory.qdrant_store.index import VectorIndex
 
 log = logging.getLogger(__name__)
 
-State = Literal["ok", "lost", "gained", "corrupted", "unavailable"]
-DAMAGED: frozenset[str] = frozenset({"lost", "gained", "corrupted"})
+State = Literal["ok", "lost", "gained", "stale", "corrupted", "unavailable"]
+DAMAGED: frozenset[str] = frozenset({"lost", "gained", "stale", "corrupted"})
 RepairTarget = Literal["qdrant", "graph"]
 # One advisory-lock key for "repairing the slices" (a constant, not an entity key).
 REPAIR_LOCK_KEY = zlib.crc32(b"pegas-memory slice repair")
@@ -60,6 +71,7 @@ class SliceCheck:
     unprojected: int  # events of this entity type not projected yet (the tolerance)
     state: State
     detail: str = ""
+    ids: tuple[int, ...] = ()  # a stale slice: the ids whose points differ from their rows
 
     @property
     def damaged(self) -> bool:
@@ -72,6 +84,8 @@ class SliceCheck:
     def describe(self) -> str:
         if self.state == "corrupted":
             return f"{self.slice} is damaged: {self.detail}"
+        if self.state == "stale":
+            return self.detail
         if self.state == "unavailable":
             return f"{self.slice} could not be checked: {self.detail}"
         return (
@@ -92,9 +106,24 @@ class SelfCheck:
         return tuple(c for c in self.checks if c.damaged)
 
     def targets(self) -> list[RepairTarget]:
-        """The slices to rebuild, in a fixed order."""
+        """The damaged slices, in a fixed order."""
         wanted = {c.target for c in self.damaged}
         return [t for t in ("qdrant", "graph") if t in wanted]
+
+    def rebuilds(self) -> list[tuple[RepairTarget, tuple[str, ...]]]:
+        """The slices to rebuild and, for the vector slice, which of its entities (a stale
+        part is mended point by point instead, see `repair`)."""
+        out: list[tuple[RepairTarget, tuple[str, ...]]] = []
+        vector = tuple(
+            c.slice.split(":", 1)[1]
+            for c in self.damaged
+            if c.target == "qdrant" and c.state != "stale"
+        )
+        if vector:
+            out.append(("qdrant", vector))
+        if any(c.target == "graph" for c in self.damaged):
+            out.append(("graph", ()))
+        return out
 
     def of(self, prefix: str) -> tuple[SliceCheck, ...]:
         return tuple(c for c in self.checks if c.slice.startswith(prefix))
@@ -141,22 +170,27 @@ def _check_one(name: str, expected: int, unprojected: int, count: Callable[[], i
     return SliceCheck(name, expected, found, unprojected, state)
 
 
-def check_slices(rt: SliceOwner) -> SelfCheck:
+def check_slices(rt: SliceOwner, cursors: dict[str, int] | None = None) -> SelfCheck:
     """Compare every slice the projector feeds with PostgreSQL (see the module docstring).
 
+    `cursors` keeps, per vector slice, where the content sweep goes on at the next check
+    (updated here); without it the sweep compares the first window.
     Raises BackendUnavailable only when PostgreSQL itself cannot be read; a slice that cannot
     be reached is reported as `unavailable`, not raised."""
     rows, pending = _pg_counts(rt)
     checks: list[SliceCheck] = []
     if "vector" in rt.projector.targets:
-        checks += _vector_checks(rt, rows, pending)
+        checks += _vector_checks(rt, rows, pending, {} if cursors is None else cursors)
     if "graph" in rt.projector.targets:
         checks += _graph_checks(rt, rows, pending)
     return SelfCheck(tuple(checks))
 
 
 def _vector_checks(
-    rt: SliceOwner, rows: Mapping[str, int], pending: Mapping[str, int]
+    rt: SliceOwner,
+    rows: Mapping[str, int],
+    pending: Mapping[str, int],
+    cursors: dict[str, int],
 ) -> list[SliceCheck]:
     out: list[SliceCheck] = []
     starting = rt.host_starting()  # the engine host not serving yet: report it, never wait
@@ -175,8 +209,37 @@ def _vector_checks(
             )
             continue
         count = functools.partial(index.count, name)
-        out.append(_check_one(slice_name, rows[entity], pending.get(entity, 0), count))
+        found = _check_one(slice_name, rows[entity], pending.get(entity, 0), count)
+        if found.state == "ok" and found.expected:
+            found = _swept(rt, found, entity, index, name, cursors)  # type: ignore[arg-type]
+        out.append(found)
     return out
+
+
+def _swept(
+    rt: SliceOwner,
+    counted: SliceCheck,
+    entity: Literal["atom", "trace"],
+    index: VectorIndex,
+    name: str,
+    cursors: dict[str, int],
+) -> SliceCheck:
+    """The count fitted: compare the next window of points too (stale if any differs)."""
+    try:
+        result = sweep_vectors(rt, entity, index, name, cursors.get(counted.slice, 0))
+    except NotFound:
+        return counted  # dropped meanwhile: the next count says lost
+    except SliceDamaged as exc:
+        return dataclasses.replace(counted, found=None, state="corrupted", detail=str(exc))
+    except PegasMemoryError as exc:
+        log.info("the content sweep of %s could not run: %s", counted.slice, exc)
+        return counted
+    cursors[counted.slice] = result.next_after
+    if not result.differing:
+        return counted
+    return dataclasses.replace(
+        counted, state="stale", detail=result.describe(counted.slice), ids=result.differing
+    )
 
 
 def _graph_checks(
@@ -227,7 +290,9 @@ class RepairReport:
 
 
 def repair(rt: SliceOwner, check: SelfCheck) -> RepairReport:
-    """Rebuild each damaged slice of `check` from PostgreSQL, one process at a time.
+    """Mend each damaged slice of `check` from PostgreSQL, one process at a time: a lost,
+    gained or unreadable part is rebuilt (only the damaged vector collections), a stale one
+    has its differing points projected again and the rest of it reconciled.
 
     Another process already repairing (it holds the advisory lock) means this one skips: its
     next check sees the result."""
@@ -239,17 +304,34 @@ def repair(rt: SliceOwner, check: SelfCheck) -> RepairReport:
         if not (got and got["ok"]):
             return RepairReport(skipped="another pegas-memory process is repairing the slices")
         try:
-            results = []
-            for target in targets:
+            results: list[Mapping[str, object]] = []
+            rebuilt = check.rebuilds()
+            for target, entities in rebuilt:
                 log.warning(
                     "rebuilding the %s slice from PostgreSQL: %s",
                     target,
                     "; ".join(c.describe() for c in check.damaged if c.target == target),
                 )
-                results.append(rebuild(rt, target))
+                results.append(rebuild(rt, target, entities=entities or None))
+            done = {t for t, _ in rebuilt}
+            for stale in check.damaged:
+                if stale.state == "stale" and stale.target not in done:
+                    results.append(_mend_stale(rt, stale))
             return RepairReport(rebuilt=tuple(targets), results=tuple(results))
         finally:
             conn.execute(Q.repair_unlock, {"key": REPAIR_LOCK_KEY})
+
+
+def _mend_stale(rt: SliceOwner, stale: SliceCheck) -> Mapping[str, object]:
+    """Project the differing points again (vectors from the cache), then reconcile the slice:
+    points the sweep has not reached yet may differ too (ids, filter fields)."""
+    entity = stale.slice.split(":", 1)[1]
+    log.warning("mending the %s slice from PostgreSQL: %s", stale.slice, stale.describe())
+    with rt.db.connection() as conn:
+        rows = load_rows(conn, entity, list(stale.ids))
+    rt.projector.apply("vector", entity, rows)
+    drift = reconcile(rt, fix=True, slices=(stale.slice,))
+    return {"target": stale.slice, "reprojected": len(stale.ids), "reconciled": drift.summary()}
 
 
 class SliceMonitor:
@@ -266,6 +348,7 @@ class SliceMonitor:
         self._repair_error: str | None = None
         self._repairing = False
         self._wake = threading.Event()
+        self._cursors: dict[str, int] = {}  # where each vector slice's content sweep goes on
 
     @property
     def latest(self) -> SelfCheck | None:
@@ -282,7 +365,7 @@ class SliceMonitor:
     def check(self) -> SelfCheck:
         """Check now (no repair); remember the result. A damage found wakes the worker's
         repair (`tick`) if the settings allow it."""
-        result = check_slices(self._rt)
+        result = check_slices(self._rt, self._cursors)
         self._latest = result
         if result.damaged and self._rt.settings.auto_repair_slices:
             self._wake.set()
@@ -297,6 +380,24 @@ class SliceMonitor:
         if latest is None or self._wake.is_set():
             return True
         return time.time() - latest.checked_at >= self._rt.settings.slice_check_seconds
+
+    def run(self, stop: threading.Event, *, active: Callable[[], bool]) -> None:
+        """Check (and repair) whenever a check is due or asked for, until `stop`: its own
+        thread, so a check never waits for the worker's drain or its LISTEN timeout. Checks
+        only while `active()` says this process projects the slices."""
+        while not stop.is_set():
+            if active():
+                self.tick()
+            wait = self._until_due() if active() else 1.0
+            if self._wake.wait(timeout=wait):
+                stop.wait(0.05)  # asked for (or a tick is running elsewhere): not a busy loop
+
+    def _until_due(self) -> float:
+        latest = self._latest
+        if latest is None:
+            return 0.05
+        left = self._rt.settings.slice_check_seconds - (time.time() - latest.checked_at)
+        return min(max(0.05, left), 60.0)
 
     def tick(self) -> None:
         """Check if due; rebuild what is damaged when `auto_repair_slices` is on. Never raises
@@ -323,7 +424,7 @@ class SliceMonitor:
             self._lock.release()
 
     def repair_note(self, target: RepairTarget) -> str | None:
-        """When this process last rebuilt `target`, and why; None if it did not."""
+        """When this process last repaired `target`, and why; None if it did not."""
         report = self._repair
         if report is None or target not in report.rebuilt:
             return None

@@ -1,0 +1,144 @@
+"""The self-check's content sweep: a window of vector points compared with PostgreSQL one by one.
+
+A count says nothing about *which* points a slice holds: a slice restored from an old backup,
+or one where a point was overwritten with another's vector, can hold exactly as many points as
+PostgreSQL has rows and still answer wrongly. So each check also takes the next window of ids
+of the table (ascending, wrapping at the end: every row is visited once per `rows / window`
+checks, a few hundred ids per check at most) and compares each with its point: present, the
+payload fields searches filter on equal to the row's, and the vector equal (cosine) to the one
+the embedding cache holds for the row's text. Rows with an event still in the outbox are left
+out, since their point may rightly lag. The cost is one indexed range read, one retrieve of the
+window from the slice and one cache lookup: cheap enough to run with every check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, LiteralString
+
+import numpy as np
+
+from pegas_memory.db.sql import compose, load_queries
+from pegas_memory.outbox.projection import (
+    MAX_EMBED_CHARS,
+    atom_embed_text,
+    atom_payload,
+    load_rows,
+    trace_payload,
+)
+from pegas_memory.outbox.slices import SliceOwner
+from pegas_memory.text import raw_hash
+
+if TYPE_CHECKING:
+    from pegas_memory.qdrant_store.index import VectorIndex, VectorRecord
+
+SWEEP_POINTS = 256  # ids compared per slice and check
+SAME_VECTOR = 0.999  # cosine at or above which the stored vector is the cached one
+_COMPARED = ("type", "status", "doc_id", "topic", "language")
+_TABLES = {"atom": "pm_atom", "trace": "pm_episodic_trace"}
+
+
+@dataclass(frozen=True)
+class SweepQueries:
+    window_of_ids: LiteralString
+    pending_among: LiteralString
+
+
+Q = load_queries(SweepQueries, "pegas_memory.outbox", "sweep.sql")
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """One window compared: how many rows, which ids differ (and how), where the next starts."""
+
+    checked: int
+    differing: tuple[int, ...]
+    reasons: Mapping[int, str]
+    next_after: int
+
+    def describe(self, slice_name: str) -> str:
+        shown = ", ".join(f"{i} ({self.reasons[i]})" for i in self.differing[:5])
+        more = f" and {len(self.differing) - 5} more" if len(self.differing) > 5 else ""
+        return (
+            f"{slice_name}: {len(self.differing)} of {self.checked} points checked differ from "
+            f"PostgreSQL although the count fits: {shown}{more}"
+        )
+
+
+def _embed_text(entity: str, row: Mapping[str, Any]) -> str:
+    if entity == "atom":
+        return atom_embed_text(row["claim"], row["content"])
+    return str(row["content"])[:MAX_EMBED_CHARS]
+
+
+def _payload(entity: str, row: dict[str, Any]) -> dict[str, Any]:
+    return atom_payload(row) if entity == "atom" else trace_payload(row)
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """Pure: the cosine of two vectors (0 for a zero vector or different lengths)."""
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if x.shape != y.shape:
+        return 0.0
+    norm = float(np.linalg.norm(x) * np.linalg.norm(y))
+    return float(x @ y) / norm if norm else 0.0
+
+
+def compare_point(
+    want_payload: Mapping[str, Any],
+    cached_vector: Sequence[float] | None,
+    stored: VectorRecord | None,
+) -> str | None:
+    """Pure: why a stored point does not match its row (None if it does). The vector is only
+    compared when the cache holds the row's vector."""
+    if stored is None:
+        return "missing"
+    for key in _COMPARED:
+        if key in want_payload and stored.payload.get(key) != want_payload[key]:
+            return f"{key} {stored.payload.get(key)!r} instead of {want_payload[key]!r}"
+    vector = stored.vector
+    if cached_vector is None or vector is None:
+        return None
+    return "another text's vector" if cosine(cached_vector, vector) < SAME_VECTOR else None
+
+
+def sweep_vectors(
+    rt: SliceOwner,
+    entity: Literal["atom", "trace"],
+    index: VectorIndex,
+    collection: str,
+    after: int,
+    limit: int | None = None,
+) -> SweepResult:
+    """Compare the window of ids after `after` (from the start when that is past the end) of
+    `limit` ids (SWEEP_POINTS)."""
+    limit = limit or SWEEP_POINTS
+    table = _TABLES[entity]
+    with rt.db.connection() as conn:
+        statement = compose(Q.window_of_ids, table=table)
+        ids = [int(r["id"]) for r in conn.execute(statement, {"after": after, "n": limit})]
+        if not ids and after > 0:
+            ids = [int(r["id"]) for r in conn.execute(statement, {"after": 0, "n": limit})]
+        if not ids:
+            return SweepResult(0, (), {}, 0)
+        pending = {
+            int(r["entity_id"]) for r in conn.execute(Q.pending_among, {"type": entity, "ids": ids})
+        }
+        settled = [i for i in ids if i not in pending]
+        rows = load_rows(conn, entity, settled) if settled else None
+    next_after = ids[-1] if len(ids) == limit else 0
+    if rows is None or not rows.present:
+        return SweepResult(0, (), {}, next_after)
+    present = rows.present
+    wanted = [int(r["id"]) for r in present]
+    stored = {r.id: r for r in index.retrieve(collection, wanted, with_vectors=True)}
+    texts = [_embed_text(entity, r) for r in present]
+    cached = rt.embedder.get().cached(texts)
+    reasons: dict[int, str] = {}
+    for row, text in zip(present, texts, strict=True):
+        want = _payload(entity, row)
+        why = compare_point(want, cached.get(raw_hash(text)), stored.get(int(row["id"])))
+        if why is not None:
+            reasons[int(row["id"])] = why
+    return SweepResult(len(present), tuple(sorted(reasons)), reasons, next_after)
