@@ -23,7 +23,7 @@ from pegas_memory import service_store
 from pegas_memory.embedding import embedders
 from pegas_memory.embedding.turns import TurnLock
 from pegas_memory.outbox.worker import pending_events
-from pegas_memory.requests import SearchRequest
+from pegas_memory.requests import SearchRequest, StoreRequest
 from pegas_memory.service import MemoryService
 
 BULK_ATOMS = """
@@ -66,7 +66,7 @@ def _row(service: MemoryService, label: str, stores: int, run: str) -> list[obje
     for i in range(stores):
         claim = f"Store bench {run} fact {i}: the lake {i} freezes in November"
         started = time.monotonic()
-        result = service.store(claim)
+        result = service.store(StoreRequest(claim=claim))
         times.append(time.monotonic() - started)
         hits = service.search(SearchRequest(query=claim, preset="dense", limit=5)).hits
         found += result.id in [h.id for h in hits]
@@ -96,7 +96,9 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     with embedded_service(outbox_poll_seconds=0.5) as service:
-        service.store("warm-up: the model and the collections open on first use")
+        service.store(
+            StoreRequest(claim="warm-up: the model and the collections open on first use")
+        )
         service.runtime.start_worker_thread()
         while not service.runtime.projecting_here:
             time.sleep(0.05)

@@ -15,7 +15,7 @@ from pegas_memory.outbox import sweep
 from pegas_memory.outbox.selfcheck import check_slices, repair
 from pegas_memory.outbox.sweep import compare_point, cosine
 from pegas_memory.qdrant_store.index import VectorPoint, VectorRecord
-from pegas_memory.requests import SearchRequest
+from pegas_memory.requests import SearchRequest, StoreRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
@@ -40,7 +40,7 @@ def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
 
 
 def _stored(service: MemoryService) -> dict[str, int]:
-    ids = {claim: service.store(claim).id for claim in CLAIMS}
+    ids = {claim: service.store(StoreRequest(claim=claim)).id for claim in CLAIMS}
     service.runtime.worker().drain(include_delayed=True)
     return ids
 

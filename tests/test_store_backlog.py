@@ -14,7 +14,7 @@ import pytest
 
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.outbox.worker import entity_lock_key, pending_events
-from pegas_memory.requests import SearchRequest
+from pegas_memory.requests import SearchRequest, StoreRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
@@ -71,7 +71,7 @@ def test_a_store_behind_thousands_of_pending_events_is_searchable_at_once(
         service.start_background()
         _wait_projecting(service)
 
-        stored = service.store(CLAIM)
+        stored = service.store(StoreRequest(claim=CLAIM))
 
         with service.db.connection() as conn:
             assert pending_events(conn, ["atom"], [stored.id]) == 0  # its own: projected
