@@ -14,36 +14,36 @@ from pegas_memory.models import CitationOut, SearchHit, SliceStats
 from pegas_memory.outbox.reconcile import vector_collection
 from pegas_memory.outbox.selfcheck import RepairTarget, SelfCheck
 from pegas_memory.runtime import ProjectionRuntime
+from pegas_memory.search.hybrid import Found
 
 
-def to_hit(h: dict[str, Any]) -> SearchHit:
-    content = h.get("content") or ""
+def to_hit(h: Found) -> SearchHit:
     return SearchHit(
-        id=h["id"],
-        scope=h["scope"],
-        score=round(float(h["score"]), 6),
-        type=h["type"],
-        status=h.get("status"),
-        confidence=h.get("confidence"),
-        claim=h["claim"],
-        content=content[:1000],
-        topic=h.get("topic"),
-        tags=list(h.get("tags") or []),
-        language=h.get("language"),
-        document_id=h.get("doc_id"),
-        created_at=h["created_at"].isoformat() if h.get("created_at") else None,
+        id=h.id,
+        scope=h.scope,
+        score=round(h.score, 6),
+        type=h.type,
+        status=h.status,
+        confidence=h.confidence,
+        claim=h.claim,
+        content=h.content[:1000],
+        topic=h.topic,
+        tags=list(h.tags),
+        language=h.language,
+        document_id=h.doc_id,
+        created_at=h.created_at.isoformat() if h.created_at else None,
         citations=[
             CitationOut(
-                document_id=c["doc_id"],
-                document_title=c["title"],
-                uri=c["uri"],
-                locator=c["locator"],
-                quote=c["quoted_text"],
-                code_symbol_id=c["code_symbol_id"],
+                document_id=c.doc_id,
+                document_title=c.title,
+                uri=c.uri,
+                locator=c.locator,
+                quote=c.quoted_text,
+                code_symbol_id=c.code_symbol_id,
             )
-            for c in h.get("citations", [])
+            for c in h.citations
         ],
-        found_by=h.get("arms", {}),
+        found_by=dict(h.arms),
     )
 
 

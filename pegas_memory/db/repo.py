@@ -347,22 +347,42 @@ def add_link(
     return int(existing["id"]), False
 
 
-def citations_for(conn: Conn, atom_ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """One citation of an atom, with its document's title, URI and version (a row of
+    `citations_for`)."""
+
+    atom_id: int
+    doc_id: int | None
+    title: str | None
+    uri: str | None
+    locator: str
+    quoted_text: str
+    code_symbol_id: int | None
+    chunk_id: int | None
+    char_start: int | None
+    char_end: int | None
+    document_identity: int | None
+    document_version: int | None
+    document_is_current: bool | None
+
+
+def citations_for(conn: Conn, atom_ids: Sequence[int]) -> dict[int, list[Citation]]:
     """Citations of many atoms at once, with their document's title and URI.
 
     A document's older versions repeat the citations of its current one (reused chunks are cited
     from every version): an atom cited by a current version shows only the current versions'
     citations (and those without a document); an atom whose evidence exists only in old versions
     keeps those, so its source can still be followed."""
-    out: dict[int, list[dict[str, Any]]] = {i: [] for i in atom_ids}
+    out: dict[int, list[Citation]] = {i: [] for i in atom_ids}
     if not atom_ids:
         return out
     rows = conn.execute(Q.citations_for, (list(atom_ids),)).fetchall()
     for r in rows:
-        out[int(r["atom_id"])].append(dict(r))
+        out[int(r["atom_id"])].append(Citation(**r))
     for atom_id, cites in out.items():
-        current = [c for c in cites if c["doc_id"] is None or c["document_is_current"]]
-        if any(c["doc_id"] is not None for c in current):
+        current = [c for c in cites if c.doc_id is None or c.document_is_current]
+        if any(c.doc_id is not None for c in current):
             out[atom_id] = current
     return out
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -27,7 +27,7 @@ from typing import Any, Literal, LiteralString
 from psycopg import sql
 
 from pegas_memory.db.pool import Conn, Database
-from pegas_memory.db.repo import citations_for, document_versions
+from pegas_memory.db.repo import Citation, citations_for, document_versions
 from pegas_memory.errors import BackendUnavailable, InvalidInput
 from pegas_memory.qdrant_store.index import VectorFilter
 from pegas_memory.runtime import ProjectionRuntime
@@ -191,6 +191,50 @@ class Ranked:
     fused: list[Fused]
     arms: dict[str, ArmResult] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """One hit of `Searcher.search`: the atom's or trace's fields, its fused score, its rank in
+    each arm that found it, and (for atoms) its citations."""
+
+    id: int
+    scope: Literal["knowledge", "episodic"]
+    score: float
+    type: str
+    claim: str
+    content: str
+    status: str | None
+    confidence: float | None
+    topic: str | None
+    tags: tuple[str, ...]
+    language: str | None
+    doc_id: int | None
+    created_at: datetime | None
+    arms: Mapping[str, int]
+    citations: tuple[Citation, ...] = ()
+
+    @classmethod
+    def of(
+        cls, row: Mapping[str, Any], entity: Entity, score: float, arms: Mapping[str, int]
+    ) -> Found:
+        confidence = row.get("confidence")
+        return cls(
+            id=int(row["id"]),
+            scope="knowledge" if entity == "atom" else "episodic",
+            score=score,
+            type=row["type"],
+            claim=row["claim"],
+            content=row.get("content") or "",
+            status=row.get("status"),
+            confidence=None if confidence is None else float(confidence),
+            topic=row.get("topic"),
+            tags=tuple(row.get("tags") or ()),
+            language=row.get("language"),
+            doc_id=row.get("doc_id"),
+            created_at=row.get("created_at"),
+            arms=dict(arms),
+        )
 
 
 class Searcher:
@@ -391,7 +435,7 @@ class Searcher:
         flt: SearchFilter | None = None,
         half_life_days: float | None = None,
         with_citations: bool = True,
-    ) -> tuple[list[dict[str, Any]], list[str], dict[str, Any]]:
+    ) -> tuple[list[Found], list[str], dict[str, Any]]:
         """Rank atoms and/or traces for a query; return (hits, warnings, arm diagnostics)."""
         query = validate_query(query)
         if preset not in PRESETS:
@@ -405,7 +449,7 @@ class Searcher:
             if scope == "episodic"
             else ["atom", "trace"]
         )
-        hits: list[dict[str, Any]] = []
+        hits: list[Found] = []
         warnings: list[str] = []
         diagnostics: dict[str, Any] = {}
         for entity in entities:
@@ -419,25 +463,18 @@ class Searcher:
             rows = self.fetch_rows(entity, head, flt)
             ranked.fused = [f for f in ranked.fused if f.id in rows]
             final = self.finish(ranked, rows, p, limit=limit, half_life_days=half_life_days)
-            for f in final:
-                row = rows[f.id]
-                hits.append(
-                    {
-                        **row,
-                        "scope": "knowledge" if entity == "atom" else "episodic",
-                        "score": f.score,
-                        "arms": dict(f.ranks),
-                    }
-                )
+            hits += [Found.of(rows[f.id], entity, f.score, f.ranks) for f in final]
         if len(entities) > 1:
-            hits.sort(key=lambda h: -h["score"])
+            hits.sort(key=lambda h: -h.score)
             hits = hits[:limit]
         if with_citations:
-            atom_ids = [h["id"] for h in hits if h["scope"] == "knowledge"]
+            atom_ids = [h.id for h in hits if h.scope == "knowledge"]
             with self.db.connection() as conn:
                 cites = citations_for(conn, atom_ids)
-            for h in hits:
-                h["citations"] = cites.get(h["id"], []) if h["scope"] == "knowledge" else []
+            hits = [
+                replace(h, citations=tuple(cites.get(h.id, ()))) if h.scope == "knowledge" else h
+                for h in hits
+            ]
         return hits, warnings, diagnostics
 
 
