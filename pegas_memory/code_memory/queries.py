@@ -49,6 +49,7 @@ class CodeQueries:
     external_references: LiteralString
     repo_symbol_ids: LiteralString
     repo_resolved_dependency_ids: LiteralString
+    repo_derived_ids: LiteralString
 
 
 Q = load_queries(CodeQueries, "pegas_memory.code_memory", "queries.sql")

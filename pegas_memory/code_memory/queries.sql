@@ -228,3 +228,7 @@ SELECT id FROM pm_code_symbol WHERE repo = %s
 
 -- name: repo_resolved_dependency_ids
 SELECT id FROM pm_code_dependency WHERE repo = %s AND dst_symbol_id IS NOT NULL
+
+-- name: repo_derived_ids
+-- The repository's derived code edges (conclusions of rules): DERIVED edges of the graph slice.
+SELECT id FROM pm_code_inferred WHERE repo = %s

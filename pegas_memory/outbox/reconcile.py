@@ -134,6 +134,11 @@ def _graph_drift(rt: ProjectionRuntime) -> list[SliceDrift]:
             _ids(rt, Q.resolved_dependency_ids),
             set(graph.iter_edge_ids("DEPENDS")),
         ),
+        (
+            "graph:code_inferred",
+            _pg_ids(rt, "pm_code_inferred"),
+            set(graph.iter_edge_ids("DERIVED")),
+        ),
     ]
     out = []
     for name, in_pg, in_slice in pairs:
@@ -150,6 +155,7 @@ _ENTITY_OF = {
     "graph:link": ("link", "graph"),
     "graph:code_symbol": ("code_symbol", "graph"),
     "graph:code_dependency": ("code_dependency", "graph"),
+    "graph:code_inferred": ("code_inferred", "graph"),
 }
 
 
@@ -228,6 +234,7 @@ def rebuild(rt: ProjectionRuntime, target: Literal["qdrant", "graph", "all"]) ->
             ("link", "pm_atom_link"),
             ("code_symbol", "pm_code_symbol"),
             ("code_dependency", "pm_code_dependency"),
+            ("code_inferred", "pm_code_inferred"),
         ):
             ids = sorted(_pg_ids(rt, table))
             for rows in _iter_rows(rt, entity_type, ids):
