@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
+from pegas_memory.code_memory.doc_cites import RepoDocsOut
 from pegas_memory.code_memory.graph import Dependency, affected_files, resolve
 from pegas_memory.code_memory.py_scope import python_scope, sources_of
 from pegas_memory.code_memory.queries import Q
@@ -100,6 +101,9 @@ class StoreCodeResult(BaseModel):
     )
     seconds: float
     warnings: list[str] = Field(default_factory=list)
+    docs: RepoDocsOut | None = Field(
+        default=None, description="with docs=true: the README and docs ingested, code cited"
+    )
 
 
 # --------------------------------------------------------------------------- file cache

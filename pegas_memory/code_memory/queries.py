@@ -50,6 +50,8 @@ class CodeQueries:
     repo_symbol_ids: LiteralString
     repo_resolved_dependency_ids: LiteralString
     repo_derived_ids: LiteralString
+    document_atoms_text: LiteralString
+    symbols_named: LiteralString
 
 
 Q = load_queries(CodeQueries, "pegas_memory.code_memory", "queries.sql")
