@@ -139,7 +139,8 @@ def register(mcp: Server) -> None:
         """Walk a repository's code graph: who calls a symbol, what it calls, import and
         inheritance neighbourhoods to a depth, with paths, files and line numbers; paginated.
         relation=derived / derived_by: edges derived by rules (memory_infer), e.g. transitive
-        depends_on between modules. Compact by default and cut to max_chars."""
+        depends_on between modules, each with its kind and confidence (detail=true: the rules
+        and premises that give it). Compact by default and cut to max_chars."""
         request = CodeGraphRequest(
             repo=repo,
             symbol=symbol,
