@@ -12,6 +12,11 @@ Choices a newcomer may question:
   cache keyed by (path, hash), else by re-parsing the bytes (about 15 ms a file). Storing the
   resolver's facts in Postgres would tie the schema to the extractor's internal types. When
   nothing changed, nothing is parsed or resolved at all.
+- A change re-resolves only what it can move: for the languages resolved by name, the files
+  naming an identifier it added or removed (`graph.affected_files`); for Python, whose calls
+  come from a points-to analysis over many files, the changed files and their importers,
+  analysed together with every module they import (`py_scope`). Only those files' edges are
+  read and rewritten; a first index, or a change touching much of the repository, is whole.
 - Symbols are matched to their stored rows by (path, qualified name, kind, order), not deleted and
   re-inserted: an edited file keeps its symbol ids, so citations and the edges of other files stay
   put and the outbox sees only real changes.
