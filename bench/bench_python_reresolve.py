@@ -9,8 +9,9 @@ bench_code_reindex.py does) and re-extracted, then
 - whole (with --whole): `resolve` over every Python file (what store_code did before), and the
   two edge sets of the affected files compared.
 Two files are tried: the Python file with the most symbols (the one bench_code_reindex edits),
-and the one with the most symbols outside tests. Prints one JSON line per file, and with
---table appends markdown rows to bench/results/code-python-reresolve.md.
+and (unless --first-only) the one with the most symbols outside tests. Wall and CPU seconds.
+Prints one JSON line per file, and with --table appends markdown rows to
+bench/results/code-python-reresolve.md.
 
 Usage: PYTHONPATH=. .venv/bin/python bench/bench_python_reresolve.py /work/cache/repos/flask --whole
 """
@@ -26,7 +27,7 @@ from pathlib import Path
 EDIT = b"\n\ndef _bench_added():\n    return 1\n"
 
 
-def run(repo: Path, whole: bool) -> list[dict[str, object]]:
+def run(repo: Path, whole: bool, first_only: bool = False) -> list[dict[str, object]]:
     from pegas_memory.code_memory.graph import resolve
     from pegas_memory.code_memory.py_scope import python_scope, sources_of
     from pegas_memory.code_memory.symbols import extract_file, iter_source_files
@@ -41,16 +42,16 @@ def run(repo: Path, whole: bool) -> list[dict[str, object]]:
     by_symbols = sorted(python, key=lambda f: len(f.symbols), reverse=True)
     targets = [by_symbols[0]]
     lib = [f for f in by_symbols if "test" not in f.path.lower()]
-    if lib and lib[0].path != targets[0].path:
+    if lib and lib[0].path != targets[0].path and not first_only:
         targets.append(lib[0])
     out: list[dict[str, object]] = []
     for target in targets:
         edited = extract_file(target.path, (repo / target.path).read_bytes() + EDIT)
         now = [edited if f.path == target.path else f for f in python]
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         plan = python_scope(now, [target.path])
         if plan is None:
-            scoped_s = None
+            scoped_s = scoped_cpu = None
             affected = analysed = len(now)
             scoped = None
         else:
@@ -59,6 +60,7 @@ def run(repo: Path, whole: bool) -> list[dict[str, object]]:
                 d for d in resolve([f for f in now if f.path in plan.analysed]) if d.src in keep
             }
             scoped_s = time.perf_counter() - t0
+            scoped_cpu = time.process_time() - c0
             affected, analysed = len(plan.affected), len(plan.analysed)
         row: dict[str, object] = {
             "repo": repo.name,
@@ -67,12 +69,14 @@ def run(repo: Path, whole: bool) -> list[dict[str, object]]:
             "affected": affected,
             "analysed": analysed,
             "scoped_s": None if scoped_s is None else round(scoped_s, 2),
+            "scoped_cpu_s": None if scoped_cpu is None else round(scoped_cpu, 2),
             "extract_s": round(extract_s, 1),
         }
         if whole:
-            t1 = time.perf_counter()
+            t1, c1 = time.perf_counter(), time.process_time()
             full = resolve(now)
             row["whole_s"] = round(time.perf_counter() - t1, 2)
+            row["whole_cpu_s"] = round(time.process_time() - c1, 2)
             if scoped is not None and plan is not None:
                 keep = sources_of(f for f in now if f.path in plan.affected)
                 expected = {d for d in full if d.src in keep}
@@ -86,14 +90,19 @@ def run(repo: Path, whole: bool) -> list[dict[str, object]]:
 
 
 if __name__ == "__main__":
-    rows = run(Path(sys.argv[1]), "--whole" in sys.argv)
+    rows = run(Path(sys.argv[1]), "--whole" in sys.argv, "--first-only" in sys.argv)
     if "--table" in sys.argv:
         results = Path(__file__).resolve().parent / "results" / "code-python-reresolve.md"
         with results.open("a") as fh:
             for r in rows:
+                scoped = (
+                    "whole"
+                    if r["scoped_s"] is None
+                    else f"{r['scoped_s']} ({r['scoped_cpu_s']} CPU)"
+                )
                 fh.write(
                     f"| {r['repo']} | {r['file']} | {r['python_files']} | {r['affected']} | "
-                    f"{r['analysed']} | {r['scoped_s'] if r['scoped_s'] is not None else 'whole'} "
-                    f"| {r.get('whole_s', 'not run')} | {r.get('missing_vs_whole', '')} / "
+                    f"{r['analysed']} | {scoped} | {r.get('whole_s', 'not run')} "
+                    f"({r.get('whole_cpu_s', '-')} CPU) | {r.get('missing_vs_whole', '')} / "
                     f"{r.get('extra_vs_whole', '')} | {r['peak_rss_mb']:,} |\n"
                 )

@@ -139,3 +139,25 @@ def test_one_python_file_change_equals_a_full_reindex(
     forced = code.store_code(str(root), force=True)
     assert (forced.dependencies_added, forced.dependencies_removed) == (0, 0)
     assert edges(runtime) == after_delete
+
+
+def test_writes_in_copy_batches_store_every_row(
+    code: CodeMemory, runtime: ProjectionRuntime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Symbols and dependencies go in COPY statements of COPY_ROWS rows (each one statement under
+    # the statement timeout); batches of 3 must store exactly what one COPY stores.
+    from pegas_memory.code_memory import store
+
+    root = tmp_path / "src" / "inc"
+    for rel, text in FILES.items():
+        write(root, rel, text)
+    code.store_code(str(root))
+    whole = edges(runtime)
+    with runtime.db.transaction() as conn:
+        conn.execute(b"DELETE FROM pm_code_repo")
+        conn.execute(b"DELETE FROM pm_code_file")
+        conn.execute(b"DELETE FROM pm_code_symbol")
+    monkeypatch.setattr(store, "COPY_ROWS", 3)
+    batched = code.store_code(str(root))
+    assert batched.symbols_total > 3 * 5 and batched.dependencies > 3 * 5
+    assert edges(runtime) == whole

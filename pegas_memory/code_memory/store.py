@@ -24,6 +24,10 @@ from pegas_memory.db.repo import set_status
 MAX_SIGNATURE_CHARS = 2_000
 MAX_DOCSTRING_CHARS = 20_000
 MAX_DEP_LINES = 20  # call-site lines kept per dependency row
+# Rows per COPY statement: each COPY is one statement under PEGAS_STATEMENT_TIMEOUT_MS, and one
+# COPY of sqlalchemy's 60k symbols (outbox trigger and text index per row) ran past the 60 s
+# default on a loaded machine and cancelled the whole index.
+COPY_ROWS = 5_000
 
 
 # --------------------------------------------------------------------------- planning
@@ -202,12 +206,12 @@ def write_symbols(
         columns = [list(column) for column in zip(*rows, strict=True)]  # one array per column
         cur = conn.execute(Q.update_symbols, columns)
         updated = max(0, cur.rowcount)
-    if inserts:
+    for start in range(0, len(inserts), COPY_ROWS):
         with (
             conn.cursor() as cur,
             cur.copy(Q.copy_symbols) as copy,
         ):
-            for s in inserts:
+            for s in inserts[start : start + COPY_ROWS]:
                 copy.write_row(
                     (repo, s.path, s.qualified_name, s.kind, *_symbol_values(s, digests))
                 )
@@ -254,12 +258,12 @@ def write_dependencies(conn: Conn, repo: str, plan: DepPlan) -> None:
                 [json.dumps(d.metadata()) for _, d in plan.updates],
             ),
         )
-    if plan.inserts:
+    for start in range(0, len(plan.inserts), COPY_ROWS):
         with (
             conn.cursor() as cur,
             cur.copy(Q.copy_dependencies) as copy,
         ):
-            for d in plan.inserts:
+            for d in plan.inserts[start : start + COPY_ROWS]:
                 copy.write_row(
                     (repo, d.src_id, d.dst_id, d.dst_name, d.kind, d.line, json.dumps(d.metadata()))
                 )
