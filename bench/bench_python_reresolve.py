@@ -73,6 +73,7 @@ def run(repo: Path, whole: bool, first_only: bool = False) -> list[dict[str, obj
             "extract_s": round(extract_s, 1),
         }
         if whole:
+            print(json.dumps({**row, "whole": "running"}), flush=True)  # the scoped half first
             t1, c1 = time.perf_counter(), time.process_time()
             full = resolve(now)
             row["whole_s"] = round(time.perf_counter() - t1, 2)
