@@ -344,7 +344,9 @@ class GraphNodeOut(BaseModel):
 
 class GraphEdgeOut(BaseModel):
     """One edge of a path. Atom links carry confidence, inferred and source; code dependencies
-    carry line; an edge Postgres no longer holds carries neither (the fields are left out)."""
+    carry line; derived code edges (rules over the code graph) carry confidence, inferred, source
+    'inference' and their derivations; an edge Postgres no longer holds carries neither (the
+    fields are left out)."""
 
     id: int
     kind: str
@@ -354,6 +356,9 @@ class GraphEdgeOut(BaseModel):
     inferred: bool | None = None
     source: str | None = None
     line: int | None = None
+    derivations: list[DerivationOut] | None = Field(
+        default=None, description="derived code edges: the rules and premises that give it"
+    )
 
     @model_serializer(mode="wrap")
     def _present_only(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

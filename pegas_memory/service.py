@@ -11,10 +11,12 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache
+from pathlib import Path
 
 from threadpoolctl import threadpool_limits
 
 from pegas_memory import service_store
+from pegas_memory.code_memory.doc_cites import RepoDocsOut, ingest_repo_docs
 from pegas_memory.code_memory.index import CodeMemory, StoreCodeResult
 from pegas_memory.code_memory.query import CodeGraphResult, CodeSearchResult
 from pegas_memory.code_memory.query_ops import drop_repo
@@ -32,7 +34,7 @@ from pegas_memory.distill.llm import OllamaChat
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.ollama import build_distiller
 from pegas_memory.distill.types import Distiller
-from pegas_memory.errors import BackendUnavailable, InvalidInput, SettingsProblem
+from pegas_memory.errors import BackendUnavailable, InvalidInput, PegasMemoryError, SettingsProblem
 from pegas_memory.ingest.pipeline import IngestPipeline, Progress
 from pegas_memory.models import (
     ContextResult,
@@ -304,8 +306,11 @@ class MemoryService:
         repo: str | None = None,
         progress: Progress | None = None,
         check: Callable[[], None] | None = None,
+        docs: bool = False,
     ) -> StoreCodeResult:
-        """Index code; `check` runs at every step and whatever it raises rolls the index back."""
+        """Index code; `check` runs at every step and whatever it raises rolls the index back.
+        `docs`: then ingest the repository's README and docs with citations of the code they
+        name (`code_memory.doc_cites`)."""
         self.ready()
         result = self.code.store_code(path, repo=repo, progress=progress, check=check)
         # Truth maintenance over the re-indexed code: conclusions whose support changed go.
@@ -315,7 +320,28 @@ class MemoryService:
                 f"rules over the code graph: {code.derived} derived edge(s) added, "
                 f"{code.withdrawn} withdrawn after the code changed"
             )
+        if docs:
+            result.docs = self._ingest_repo_docs(result, progress, check)
         return result
+
+    def _ingest_repo_docs(
+        self,
+        result: StoreCodeResult,
+        progress: Progress | None,
+        check: Callable[[], None] | None,
+    ) -> RepoDocsOut:
+        def one(path: Path) -> tuple[int | None, int | None, list[str]]:
+            if check is not None:
+                check()
+            rel = path.relative_to(result.root).as_posix()
+            try:
+                done = self.ingest(IngestRequest(source=str(path), title=f"{result.repo}: {rel}"))
+            except PegasMemoryError as exc:
+                return None, None, [f"not ingested: {exc}"]
+            return done.version_id or done.document_id, done.document_id, []
+
+        say = progress or (lambda done, total, message: None)
+        return ingest_repo_docs(self.db.transaction, result.repo, Path(result.root), one, say)
 
     def search_code(self, request: CodeSearchRequest) -> CodeSearchResult:
         self.ready()

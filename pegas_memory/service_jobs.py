@@ -80,6 +80,7 @@ class JobHost(Protocol):
         repo: str | None = None,
         progress: Progress | None = None,
         check: Callable[[], None] | None = None,
+        docs: bool = False,
     ) -> StoreCodeResult: ...
 
     def forget(self, *, mode: str, document_ids: Sequence[int] = ()) -> ForgetResult: ...
@@ -187,7 +188,11 @@ class JobService:
             ctx.report(int(done), int(total) if total else None, message)
 
         result = self.host.store_code(
-            str(args.get("path") or ""), repo=args.get("repo"), progress=progress, check=ctx.check
+            str(args.get("path") or ""),
+            repo=args.get("repo"),
+            progress=progress,
+            check=ctx.check,
+            docs=bool(args.get("docs")),
         )
         return result.model_dump(mode="json")
 
@@ -327,10 +332,15 @@ class JobService:
             )
         return IngestRequest.model_validate({**item, "password": password})
 
-    def submit_store_code(self, path: str, repo: str | None = None) -> JobInfo:
+    def submit_store_code(
+        self, path: str, repo: str | None = None, *, docs: bool = False
+    ) -> JobInfo:
         if not path or "\x00" in path:
             raise InvalidInput("path must be a file or directory path without NUL characters")
-        return self.submit("index_code", {"path": path, "repo": repo})
+        args: dict[str, Any] = {"path": path, "repo": repo}
+        if docs:  # only when asked: the key of a plain index stays what it was
+            args["docs"] = True
+        return self.submit("index_code", args)
 
     def wait(
         self, job_id: int, seconds: float, on_progress: Callable[[JobInfo], object] | None = None

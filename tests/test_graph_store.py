@@ -194,6 +194,7 @@ def test_counts_split_kinds_and_inferred(store: CypherGraphStore) -> None:
     assert store.edge_counts() == {
         "RELATES": 4,
         "DEPENDS": 2,
+        "DERIVED": 0,
         "RELATES:cause:extracted": 2,
         "RELATES:cause:inferred": 1,
         "RELATES:reference:extracted": 1,
@@ -668,12 +669,13 @@ def test_bolt_flavour_is_detected_and_schema_runs_in_autocommit() -> None:
         ("auto", "CREATE INDEX ON :CodeSymbol(id)", {}),
         ("auto", "CREATE EDGE INDEX ON :RELATES(id)", {}),
         ("auto", "CREATE EDGE INDEX ON :DEPENDS(id)", {}),
+        ("auto", "CREATE EDGE INDEX ON :DERIVED(id)", {}),
     ]
     neo = _FakeDriver(agent="Neo4j/5.26.0")
     store = _bolt(neo, database="pegas")
     store.ensure_schema()
     assert store.dialect.name == "neo4j"
-    assert all("IF NOT EXISTS" in q for _, q, _ in neo.calls) and len(neo.calls) == 4
+    assert all("IF NOT EXISTS" in q for _, q, _ in neo.calls) and len(neo.calls) == 5
     assert set(neo.databases) == {"pegas"}
     store.close()
     assert neo.closed
@@ -770,7 +772,8 @@ def test_bolt_counts_and_id_pages() -> None:
     driver.responses["r:DEPENDS]->() RETURN r.kind"] = [["calls", 4]]
     store = _bolt(driver, page_rows=2)
     assert store.edge_counts() == {
-        "RELATES": 5, "DEPENDS": 4, "RELATES:cause:inferred": 2, "RELATES:cause:extracted": 3,
+        "RELATES": 5, "DEPENDS": 4, "DERIVED": 0, "RELATES:cause:inferred": 2,
+        "RELATES:cause:extracted": 3,
         "DEPENDS:calls": 4,
     }  # fmt: skip
     pages = iter([[[1], [5]], [[9]]])

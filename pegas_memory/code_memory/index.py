@@ -12,6 +12,11 @@ Choices a newcomer may question:
   cache keyed by (path, hash), else by re-parsing the bytes (about 15 ms a file). Storing the
   resolver's facts in Postgres would tie the schema to the extractor's internal types. When
   nothing changed, nothing is parsed or resolved at all.
+- A change re-resolves only what it can move: for the languages resolved by name, the files
+  naming an identifier it added or removed (`graph.affected_files`); for Python, whose calls
+  come from a points-to analysis over many files, the changed files and their importers,
+  analysed together with every module they import (`py_scope`). Only those files' edges are
+  read and rewritten; a first index, or a change touching much of the repository, is whole.
 - Symbols are matched to their stored rows by (path, qualified name, kind, order), not deleted and
   re-inserted: an edited file keeps its symbol ids, so citations and the edges of other files stay
   put and the outbox sees only real changes.
@@ -32,7 +37,9 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from pegas_memory.code_memory.graph import affected_files, resolve
+from pegas_memory.code_memory.doc_cites import RepoDocsOut
+from pegas_memory.code_memory.graph import Dependency, affected_files, resolve
+from pegas_memory.code_memory.py_scope import python_scope, sources_of
 from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.query import CodeGraphResult, CodeQuery, CodeSearchResult
 from pegas_memory.code_memory.repo_files import cargo_crates, count_source_files
@@ -99,6 +106,9 @@ class StoreCodeResult(BaseModel):
     )
     seconds: float
     warnings: list[str] = Field(default_factory=list)
+    docs: RepoDocsOut | None = Field(
+        default=None, description="with docs=true: the README and docs ingested, code cited"
+    )
 
 
 # --------------------------------------------------------------------------- file cache
@@ -493,7 +503,9 @@ class CodeMemory:
             say(len(everything) + done / max(work, 1), total, message)
 
         scope = self._resolution_scope(indexes, changed, deleted, old_by_path)
-        deps = resolve(list(indexes.values()), crates=crates, step=step, only=scope)
+        deps, scoped_python = self._resolve(
+            indexes, scope, changed, deleted, old_by_path, crates, step
+        )
         say(len(everything) + 1, total, "writing dependencies")
         wanted = dependency_rows(deps, ids)
         del deps
@@ -501,7 +513,8 @@ class CodeMemory:
             stored_rows = conn.execute(Q.stored_dependencies, (repo,)).fetchall()
         else:
             # Only the edges leaving the re-resolved files are compared and rewritten.
-            scoped = sorted(scope | {rel for rel, f in indexes.items() if f.language == "python"})
+            python = {rel for rel, f in indexes.items() if f.language == "python"}
+            scoped = sorted((scope - python) | scoped_python)
             src_ids = [int(r["id"]) for r in conn.execute(Q.symbol_ids_of_paths, (repo, scoped))]
             keep = set(src_ids)
             wanted = [d for d in wanted if d.src_id in keep]
@@ -524,6 +537,45 @@ class CodeMemory:
         )
         result.dependencies_added = len(dep_plan.inserts)
         result.dependencies_removed = len(dep_plan.deletes)
+
+    @staticmethod
+    def _resolve(
+        indexes: Mapping[str, FileIndex],
+        scope: set[str] | None,
+        changed: Sequence[_Source],
+        deleted: Sequence[str],
+        old_by_path: Mapping[str, Sequence[StoredSymbol]],
+        crates: Mapping[str, str],
+        step: Callable[[int, int, str], None],
+    ) -> tuple[list[Dependency], set[str]]:
+        """The edges to compare with the stored ones, and the Python files they cover.
+
+        With no scope, everything is resolved. Otherwise the other languages are resolved for
+        the scope's files, and Python for the files a change of Python can move
+        (`py_scope.python_scope`: the changed files and their importers, analysed together with
+        what they import); a change without Python leaves the Python edges alone, and one whose
+        analysis would cover most of the Python files resolves them all."""
+        files = list(indexes.values())
+        if scope is None:
+            return resolve(files, crates=crates, step=step), set()
+        python = [f for f in files if f.language == "python"]
+        others = [f for f in files if f.language != "python"]
+        deps = resolve(others, crates=crates, step=step, only=scope) if others else []
+        touched = [s.rel for s in changed if s.rel.endswith(".py")] + [
+            p for p in deleted if p.endswith(".py")
+        ]
+        if not touched or not python:
+            return deps, set()
+        gone = [
+            s.qualified_name for p in deleted for s in old_by_path.get(p, ()) if s.kind == "module"
+        ]
+        plan = python_scope(python, touched, gone)
+        if plan is None:
+            return deps + resolve(python, step=step), {f.path for f in python}
+        analysed = [f for f in python if f.path in plan.analysed]
+        source = sources_of(f for f in python if f.path in plan.affected)
+        deps += [d for d in resolve(analysed, step=step) if d.src in source]
+        return deps, set(plan.affected)
 
     @staticmethod
     def _resolution_scope(

@@ -49,6 +49,9 @@ class CodeQueries:
     external_references: LiteralString
     repo_symbol_ids: LiteralString
     repo_resolved_dependency_ids: LiteralString
+    repo_derived_ids: LiteralString
+    document_atoms_text: LiteralString
+    symbols_named: LiteralString
 
 
 Q = load_queries(CodeQueries, "pegas_memory.code_memory", "queries.sql")

@@ -228,3 +228,22 @@ SELECT id FROM pm_code_symbol WHERE repo = %s
 
 -- name: repo_resolved_dependency_ids
 SELECT id FROM pm_code_dependency WHERE repo = %s AND dst_symbol_id IS NOT NULL
+
+-- name: document_atoms_text
+-- The atoms one document version gives evidence for, with their text and the chunk they were
+-- distilled from (doc_cites: the code names they write).
+SELECT c.atom_id, a.claim, a.content, c.quoted_text, k.content AS chunk
+  FROM pm_citation c
+  JOIN pm_atom a ON a.id = c.atom_id
+  LEFT JOIN pm_chunk k ON k.id = c.chunk_id
+ WHERE c.doc_id = %s AND c.code_symbol_id IS NULL
+ ORDER BY c.atom_id, c.id
+
+-- name: symbols_named
+-- The symbols of a repository with one of these (unqualified) names.
+SELECT id, name, qualified_name, kind, path, start_line, end_line
+  FROM pm_code_symbol WHERE repo = %s AND name = ANY(%s)
+
+-- name: repo_derived_ids
+-- The repository's derived code edges (conclusions of rules): DERIVED edges of the graph slice.
+SELECT id FROM pm_code_inferred WHERE repo = %s

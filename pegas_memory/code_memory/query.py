@@ -205,10 +205,9 @@ class CodeQuery:
             )
         if build:
             warnings.extend(self.build(repo))
+        source: Literal["graph", "postgres"]
         if relation in DERIVED:
-            with self.db.connection() as conn:
-                paths = derived_paths(conn, focal.id, direction, limit + 1, offset)
-            source: Literal["graph", "postgres"] = "postgres"
+            paths, source = self._derived_walk(focal.id, direction, limit + 1, offset, warnings)
         else:
             paths, source = self._walk(
                 focal.id, kinds, direction, depth, limit + 1, offset, warnings
@@ -366,9 +365,41 @@ class CodeQuery:
                 "postgres"
             )
 
+    def _derived_walk(
+        self, start: int, direction: Direction, limit: int, offset: int, warnings: list[str]
+    ) -> tuple[list[GraphPath], Literal["graph", "postgres"]]:
+        """The derived edges of `start`: DERIVED edges of the graph slice (one hop: rules already
+        made them transitive), or pm_code_inferred when the slice cannot answer."""
+        try:
+            paths = self.runtime.graph.get().neighbours(
+                "CodeSymbol",
+                start,
+                rels=("DERIVED",),
+                direction=direction,
+                depth=1,
+                limit=limit,
+                offset=offset,
+            )
+            pending = self._pending_code_events()
+            if pending:
+                warnings.append(
+                    f"{pending} code changes are not projected into the graph slice yet; the "
+                    "answer may lag them (pass build=true to project them first)"
+                )
+            return paths, "graph"
+        except BackendUnavailable as exc:
+            warnings.append(f"graph slice unavailable ({exc}); answered from Postgres")
+        except NotFound:
+            warnings.append(
+                "the symbol is not projected into the graph slice yet; answered from Postgres "
+                "(pass build=true to project the repository)"
+            )
+        with self.db.connection() as conn:
+            return derived_paths(conn, start, direction, limit, offset), "postgres"
+
     def _pending_code_events(self) -> int:
         with self.db.connection() as conn:
-            return pending_events(conn, ["code_symbol", "code_dependency"])
+            return pending_events(conn, ["code_symbol", "code_dependency", "code_inferred"])
 
     def _sql_paths(
         self,
@@ -497,14 +528,20 @@ class CodeQuery:
                 deps = _ids(conn, Q.repo_resolved_dependency_ids, repo)
                 missing_symbols = sorted(symbols - set(graph.iter_node_ids("CodeSymbol")))
                 missing_deps = sorted(deps - set(graph.iter_edge_ids("DEPENDS")))
-                todo = (("code_symbol", missing_symbols), ("code_dependency", missing_deps))
+                derived = _ids(conn, Q.repo_derived_ids, repo)
+                missing_derived = sorted(derived - set(graph.iter_edge_ids("DERIVED")))
+                todo = (
+                    ("code_symbol", missing_symbols),
+                    ("code_dependency", missing_deps),
+                    ("code_inferred", missing_derived),
+                )
                 for entity, ids in todo:
                     for part in chunks(ids, 1000):
                         self.runtime.projector.apply("graph", entity, load_rows(conn, entity, part))
-            if missing_symbols or missing_deps:
+            if missing_symbols or missing_deps or missing_derived:
                 notes.append(
-                    f"projected {len(missing_symbols)} symbols and {len(missing_deps)} edges that "
-                    "the graph slice was missing"
+                    f"projected {len(missing_symbols)} symbols, {len(missing_deps)} edges and "
+                    f"{len(missing_derived)} derived edges that the graph slice was missing"
                 )
         except BackendUnavailable as exc:
             notes.append(f"could not build the graph slice ({exc})")

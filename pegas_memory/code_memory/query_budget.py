@@ -5,8 +5,9 @@ every path carried the full end symbol and every hop with its call-site lines. B
 now carries the end symbol without its signature, the names along the way and the lines of the
 last hop; `detail=true` brings signatures and every hop back. Whatever the detail, the answer is
 cut to `max_chars` (measured as the JSON the agent receives), keeping whole paths in order, and
-says where the next page starts. Also the derived edges of rules (`relation=derived`), read from
-pm_code_inferred. Pure shaping, apart from the two reads of derived edges.
+says where the next page starts. Also the derived edges of rules (`relation=derived`): walked in
+the graph slice (DERIVED edges) or, when it cannot answer, in pm_code_inferred, and described
+from pm_code_inferred with their derivations. Pure shaping, apart from those reads.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 
 from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.results import (
+    CodeDerivationOut,
     CodeEdgeOut,
     CodeGraphResult,
     CodePathOut,
@@ -23,6 +25,7 @@ from pegas_memory.code_memory.results import (
 from pegas_memory.db.pool import Conn
 from pegas_memory.memgraph_store.cypher import Direction, GraphPath, PathEdge
 from pegas_memory.reasoning.code import Q as RQ
+from pegas_memory.reasoning.code import derived_attributes
 
 _NOTE_ROOM = 400  # the cut's warning and next_offset, added after measuring
 
@@ -62,11 +65,13 @@ def _compact(path: CodePathOut) -> CodePathOut:
     if not lines and path.edges:
         last = path.edges[-1]
         lines = last.lines or ([last.line] if last.line else [])
+    # A derived edge stays (kind and confidence are what it says), without its derivations.
+    derived = [e.model_copy(update={"derivations": []}) for e in path.edges if e.derived]
     return path.model_copy(
         update={
             "end": path.end.model_copy(update={"signature": None}),
             "lines": lines,
-            "edges": [],
+            "edges": derived,
         }
     )
 
@@ -87,18 +92,33 @@ def derived_paths(
     ).fetchall()
     paths = []
     for r in rows:
-        edge = PathEdge(int(r["id"]), r["kind"], int(r["src"]), int(r["dst"]))
+        edge = PathEdge(int(r["id"]), r["kind"], int(r["src"]), int(r["dst"]), derived=True)
         other = edge.dst if edge.src == start else edge.src
         paths.append(GraphPath((start, other), (edge,)))
     return paths[offset:]
 
 
 def describe_derived(conn: Conn, paths: Sequence[GraphPath]) -> list[CodePathOut]:
-    ids = sorted({n for p in paths for n in p.node_ids})
+    """Derived paths with names, confidence and derivations from Postgres; a path naming an
+    edge or symbol Postgres no longer holds (withdrawn since the slice was read) is left out."""
+    attrs = derived_attributes(conn, sorted({e.id for p in paths for e in p.edges}))
+    premise_ids = {
+        int(x)
+        for a in attrs.values()
+        for d in a["derivations"]  # type: ignore[attr-defined]
+        for premise in d["premises"]
+        for x in premise[:2]
+    }
+    ids = sorted({n for p in paths for n in p.node_ids} | premise_ids)
     nodes = {int(r["id"]): r for r in conn.execute(Q.symbols_by_ids, (ids,)).fetchall()}
+
+    def name(symbol_id: object) -> str:
+        row = nodes.get(int(symbol_id))  # type: ignore[call-overload]
+        return row["qualified_name"] if row else f"#{symbol_id}"
+
     out = []
     for p in paths:
-        if any(n not in nodes for n in p.node_ids):
+        if any(n not in nodes for n in p.node_ids) or any(e.id not in attrs for e in p.edges):
             continue
         edges = [
             CodeEdgeOut(
@@ -107,6 +127,15 @@ def describe_derived(conn: Conn, paths: Sequence[GraphPath]) -> list[CodePathOut
                 src=nodes[e.src]["qualified_name"],
                 dst=nodes[e.dst]["qualified_name"],
                 path=nodes[e.src]["path"],
+                derived=True,
+                confidence=attrs[e.id]["confidence"],  # type: ignore[arg-type]
+                derivations=[
+                    CodeDerivationOut(
+                        rule=int(d["rule"]),
+                        premises=[(name(s), name(t), str(k)) for s, t, k in d["premises"]],
+                    )
+                    for d in attrs[e.id]["derivations"]  # type: ignore[attr-defined]
+                ],
             )
             for e in p.edges
         ]

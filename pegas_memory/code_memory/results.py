@@ -45,6 +45,15 @@ class CodeSearchResult(BaseModel):
     warnings: list[str] = Field(default_factory=list)
 
 
+class CodeDerivationOut(BaseModel):
+    """One way rules give a derived code edge: the rule, and the edges it joined."""
+
+    rule: int = Field(description="the logical_rule atom id")
+    premises: list[tuple[str, str, str]] = Field(
+        description="[src, dst, kind] of each edge it joined, by qualified name"
+    )
+
+
 class CodeEdgeOut(BaseModel):
     id: int
     kind: str
@@ -53,6 +62,13 @@ class CodeEdgeOut(BaseModel):
     path: str = Field(description="file of the source symbol")
     line: int | None = Field(default=None, description="first line of the reference")
     lines: list[int] = Field(default_factory=list, description="all call-site lines (up to 20)")
+    derived: bool = Field(
+        default=False, description="derived by rules (memory_infer), not written in the code"
+    )
+    confidence: float | None = Field(default=None, description="of a derived edge")
+    derivations: list[CodeDerivationOut] = Field(
+        default_factory=list, description="of a derived edge (with detail=true)"
+    )
 
 
 class CodePathOut(BaseModel):

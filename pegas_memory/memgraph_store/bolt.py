@@ -28,7 +28,6 @@ from pegas_memory.memgraph_store.cypher import (
     CypherDialect,
     CypherGraphStore,
     Direction,
-    EdgeType,
     Statement,
     orient_pattern,
 )
@@ -47,11 +46,12 @@ class MemgraphDialect(CypherDialect):
             "CREATE INDEX ON :CodeSymbol(id)",
             "CREATE EDGE INDEX ON :RELATES(id)",
             "CREATE EDGE INDEX ON :DEPENDS(id)",
+            "CREATE EDGE INDEX ON :DERIVED(id)",
         )
 
     def expansion(
         self,
-        rel: EdgeType,
+        rel: str,
         max_hops: int,
         direction: Direction,
         filtered: bool,
@@ -76,6 +76,7 @@ class Neo4jDialect(CypherDialect):
             "CREATE INDEX pm_code_symbol_id IF NOT EXISTS FOR (n:CodeSymbol) ON (n.id)",
             "CREATE INDEX pm_relates_id IF NOT EXISTS FOR ()-[r:RELATES]-() ON (r.id)",
             "CREATE INDEX pm_depends_id IF NOT EXISTS FOR ()-[r:DEPENDS]-() ON (r.id)",
+            "CREATE INDEX pm_derived_id IF NOT EXISTS FOR ()-[r:DERIVED]-() ON (r.id)",
         )
 
 

@@ -7,6 +7,7 @@ The graph is a rebuildable projection of Postgres (`pm_atom`, `pm_atom_link`, `p
     (:CodeSymbol {id, repo, path, name, qualified_name, kind, language, start_line, stub})
     (:Atom)-[:RELATES {id, kind, confidence, inferred, source}]->(:Atom)
     (:CodeSymbol)-[:DEPENDS {id, kind, line}]->(:CodeSymbol)
+    (:CodeSymbol)-[:DERIVED {id, kind, confidence}]->(:CodeSymbol)   (pm_code_inferred)
 
 Choices a newcomer may question:
 - One relationship type per family with a `kind` property, not a type per kind: a kind is then a
@@ -36,13 +37,13 @@ from typing import Any, Protocol
 from pegas_memory.errors import LimitExceeded, NotFound, PegasMemoryError
 from pegas_memory.memgraph_store.model import (
     DEPENDENCY_KINDS,
-    EDGE_FOR_LABEL,
     MAX_BATCH_ROWS,
     MAX_DEPTH,
     MAX_LIMIT,
     MAX_OFFSET,
     AtomNode,
     DependencyEdge,
+    DerivedEdge,
     Direction,
     EdgeType,
     GraphPath,
@@ -57,6 +58,7 @@ from pegas_memory.memgraph_store.model import (
     check_id,
     check_kinds,
     check_label,
+    check_rels,
 )
 from pegas_memory.validation import bounded_int
 
@@ -72,6 +74,7 @@ __all__ = [
     "CypherGraphStore",
     "CypherRunner",
     "DependencyEdge",
+    "DerivedEdge",
     "Direction",
     "EdgeType",
     "GraphPath",
@@ -119,7 +122,7 @@ class CypherDialect(ABC):
 
     def expansion(
         self,
-        rel: EdgeType,
+        rel: str,
         max_hops: int,
         direction: Direction,
         filtered: bool,
@@ -127,7 +130,8 @@ class CypherDialect(ABC):
     ) -> str:
         """The variable-length pattern between `(a)` and `(b)` bound to path `p`.
 
-        `rel` is whitelisted and the hop counts validated by the caller. When `filtered`, every
+        `rel` is whitelisted relationship types joined by `|` and the hop counts validated by
+        the caller. When `filtered`, every
         edge of the path must have `kind IN $kinds`: either here or in `expansion_filter`."""
         pattern = f"[:{rel}*{min_hops}..{max_hops}]"
         return orient_pattern(pattern, direction)
@@ -186,6 +190,14 @@ MERGE (a)-[r:DEPENDS {id: row.id}]->(b)
 SET r.kind = row.kind, r.line = row.line
 """
 
+_UPSERT_DERIVED = """
+UNWIND $rows AS row
+MERGE (a:CodeSymbol {id: row.src}) ON CREATE SET a.stub = true
+MERGE (b:CodeSymbol {id: row.dst}) ON CREATE SET b.stub = true
+MERGE (a)-[r:DERIVED {id: row.id}]->(b)
+SET r.kind = row.kind, r.confidence = row.confidence
+"""
+
 _DELETE_NODES = "UNWIND $ids AS id MATCH (n:{label} {{id: id}}) DETACH DELETE n"
 _DELETE_EDGES = "UNWIND $ids AS id MATCH ()-[r:{rel} {{id: id}}]->() DELETE r"
 
@@ -201,7 +213,7 @@ WITH p, b.id AS end_id, [n IN nodes(p) | n.id] AS node_ids, [r IN relationships(
 WHERE all(i IN range(1, size(node_ids) - 1) WHERE NOT node_ids[i] IN node_ids[i + 1..]
           AND (i = size(node_ids) - 1 OR node_ids[i] <> node_ids[0]))
 RETURN DISTINCT node_ids,
-       [r IN relationships(p) | [r.id, r.kind, startNode(r).id, endNode(r).id]] AS edges,
+       [r IN relationships(p) | [r.id, r.kind, startNode(r).id, endNode(r).id, type(r)]] AS edges,
        size(ids) AS hops, end_id,
        reduce(s = '', x IN node_ids + ids | s + toString(x) + ',') AS path_key
 ORDER BY hops, end_id, path_key
@@ -232,6 +244,7 @@ _COUNT_RELATES = (
     "count(r) AS n"
 )
 _COUNT_DEPENDS = "MATCH ()-[r:DEPENDS]->() RETURN r.kind AS kind, count(r) AS n"
+_COUNT_DERIVED = "MATCH ()-[r:DERIVED]->() RETURN r.kind AS kind, count(r) AS n"
 _PAGE_NODE_IDS = "MATCH (n:{label}) WHERE n.id > $after RETURN n.id AS id ORDER BY id LIMIT $page"
 _PAGE_EDGE_IDS = (
     "MATCH ()-[r:{rel}]->() WHERE r.id > $after RETURN r.id AS id ORDER BY id LIMIT $page"
@@ -247,7 +260,10 @@ def _chunks(rows: Sequence[Any], size: int) -> Iterator[list[Any]]:
 def _row_to_path(start: int, row: Sequence[Any]) -> GraphPath:
     # The node sequence is rebuilt from the edges: FalkorDB 4.16 can report nodes(p) of an
     # undirected cycle in reverse while relationships(p) keeps the walk's order.
-    edges = tuple(PathEdge(int(e[0]), str(e[1]), int(e[2]), int(e[3])) for e in row[1])
+    edges = tuple(
+        PathEdge(int(e[0]), str(e[1]), int(e[2]), int(e[3]), len(e) > 4 and e[4] == "DERIVED")
+        for e in row[1]
+    )
     nodes = [start]
     for edge in edges:
         if edge.src == nodes[-1]:
@@ -327,6 +343,13 @@ class CypherGraphStore:
     def delete_dependencies(self, ids: Sequence[int]) -> None:
         self._delete(_DELETE_EDGES, ids, "dependency id", rel="DEPENDS")
 
+    def upsert_derived(self, edges: Sequence[DerivedEdge]) -> None:
+        rows = [{**asdict(e), "confidence": float(e.confidence)} for e in edges]
+        self._write_batches([_DROP_MOVED_EDGES.format(rel="DERIVED"), _UPSERT_DERIVED], rows)
+
+    def delete_derived(self, ids: Sequence[int]) -> None:
+        self._delete(_DELETE_EDGES, ids, "derived edge id", rel="DERIVED")
+
     # --- reads ---
 
     def _require_node(self, label: NodeLabel, node_id: int) -> None:
@@ -347,11 +370,15 @@ class CypherGraphStore:
         depth: int = 1,
         limit: int = 50,
         offset: int = 0,
+        rels: Sequence[EdgeType] | None = None,
     ) -> list[GraphPath]:
         """Simple paths of 1..depth edges from the node, shortest first, then by end node id.
+        `rels`: the relationship types to follow (default the label's own: RELATES for atoms,
+        DEPENDS for code symbols; code symbols may also follow DERIVED).
 
         Raises InvalidInput on bad arguments, NotFound when the node is not in the graph."""
         label = check_label(label)
+        types = check_rels(label, rels)
         node_id = check_id(node_id, "node_id")
         kind_list = check_kinds(kinds)
         direction = check_direction(direction)
@@ -360,7 +387,9 @@ class CypherGraphStore:
         offset = bounded_int(offset, "offset", 0, MAX_OFFSET)
         params = {"id": node_id, "kinds": kind_list, "offset": 0}
         wanted = offset + limit
-        rows = self._shortest_first(_NEIGHBOURS, label, direction, kind_list, depth, params, wanted)
+        rows = self._shortest_first(
+            _NEIGHBOURS, label, types, direction, kind_list, depth, params, wanted
+        )
         rows = rows[offset:wanted]
         if not rows and offset == 0:
             self._require_node(label, node_id)
@@ -370,6 +399,7 @@ class CypherGraphStore:
         self,
         template: str,
         label: NodeLabel,
+        types: Sequence[EdgeType],
         direction: Direction,
         kinds: list[str],
         depth: int,
@@ -382,7 +412,7 @@ class CypherGraphStore:
         the walk stops once `wanted` rows are in: a hub's depth-6 neighbourhood holds billions of
         simple paths, and sorting all of them never finishes, while the first page usually lies
         within two or three hops. All the lengths together stay within one engine timeout."""
-        rel = EDGE_FOR_LABEL[label]
+        rel = "|".join(types)  # whitelisted by check_rels
         filtered = bool(kinds)
         rows: list[Any] = []
         deadline = time.monotonic() + self._runner.timeout_seconds
@@ -412,12 +442,14 @@ class CypherGraphStore:
         direction: Direction = "out",
         max_depth: int = 4,
         limit: int = 10,
+        rels: Sequence[EdgeType] | None = None,
     ) -> list[GraphPath]:
         """Simple paths of 1..max_depth edges from src to dst (a cycle when src == dst), shortest
-        first.
+        first; `rels` as for `neighbours`.
 
         Raises InvalidInput on bad arguments, NotFound when an endpoint is not in the graph."""
         label = check_label(label)
+        types = check_rels(label, rels)
         src_id = check_id(src_id, "src_id")
         dst_id = check_id(dst_id, "dst_id")
         kind_list = check_kinds(kinds)
@@ -425,16 +457,19 @@ class CypherGraphStore:
         max_depth = bounded_int(max_depth, "max_depth", 1, MAX_DEPTH)
         limit = bounded_int(limit, "limit", 1, MAX_LIMIT)
         params = {"src": src_id, "dst": dst_id, "kinds": kind_list}
-        rows = self._shortest_first(_PATHS, label, direction, kind_list, max_depth, params, limit)
+        rows = self._shortest_first(
+            _PATHS, label, types, direction, kind_list, max_depth, params, limit
+        )
         if not rows:
             self._require_node(label, src_id)
             self._require_node(label, dst_id)
         return [_row_to_path(src_id, row) for row in rows]
 
     def edge_counts(self) -> dict[str, int]:
-        """Keys: "RELATES", "DEPENDS" (totals), "RELATES:<kind>:inferred",
-        "RELATES:<kind>:extracted" and "DEPENDS:<kind>" (code edges are all extracted)."""
-        counts = {"RELATES": 0, "DEPENDS": 0}
+        """Keys: "RELATES", "DEPENDS", "DERIVED" (totals), "RELATES:<kind>:inferred",
+        "RELATES:<kind>:extracted", "DEPENDS:<kind>" (extracted code edges) and "DERIVED:<kind>"
+        (code edges derived by rules)."""
+        counts = {"RELATES": 0, "DEPENDS": 0, "DERIVED": 0}
         for kind, inferred, n in self._runner.read(_COUNT_RELATES, {}):
             key = f"RELATES:{kind}:{'inferred' if inferred else 'extracted'}"
             counts[key] = counts.get(key, 0) + int(n)
@@ -442,6 +477,9 @@ class CypherGraphStore:
         for kind, n in self._runner.read(_COUNT_DEPENDS, {}):
             counts[f"DEPENDS:{kind}"] = counts.get(f"DEPENDS:{kind}", 0) + int(n)
             counts["DEPENDS"] += int(n)
+        for kind, n in self._runner.read(_COUNT_DERIVED, {}):
+            counts[f"DERIVED:{kind}"] = counts.get(f"DERIVED:{kind}", 0) + int(n)
+            counts["DERIVED"] += int(n)
         return counts
 
     def node_counts(self) -> dict[str, int]:

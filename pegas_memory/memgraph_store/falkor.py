@@ -428,6 +428,7 @@ class FalkorDialect(CypherDialect):
             "CREATE INDEX FOR (n:CodeSymbol) ON (n.id)",
             "CREATE INDEX FOR ()-[r:RELATES]-() ON (r.id)",
             "CREATE INDEX FOR ()-[r:DEPENDS]-() ON (r.id)",
+            "CREATE INDEX FOR ()-[r:DERIVED]-() ON (r.id)",
         )
 
 

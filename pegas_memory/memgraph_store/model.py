@@ -9,6 +9,7 @@ way. Pure: no driver, no I/O.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -16,7 +17,7 @@ from typing import Any, Literal, Protocol
 from pegas_memory.errors import InvalidInput
 
 NodeLabel = Literal["Atom", "CodeSymbol"]
-EdgeType = Literal["RELATES", "DEPENDS"]
+EdgeType = Literal["RELATES", "DEPENDS", "DERIVED"]
 Direction = Literal["out", "in", "both"]
 Statement = tuple[str, dict[str, Any]]
 
@@ -27,7 +28,12 @@ MAX_BATCH_ROWS = 1000
 DEPENDENCY_KINDS = frozenset({"calls", "imports", "inherits"})
 
 EDGE_FOR_LABEL: dict[str, EdgeType] = {"Atom": "RELATES", "CodeSymbol": "DEPENDS"}
-LABEL_FOR_EDGE: dict[str, NodeLabel] = {"RELATES": "Atom", "DEPENDS": "CodeSymbol"}
+LABEL_FOR_EDGE: dict[str, NodeLabel] = {
+    "RELATES": "Atom",
+    "DEPENDS": "CodeSymbol",
+    "DERIVED": "CodeSymbol",
+}
+_KIND_TOKEN = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
 
 
 # --- validation -----------------------------------------------------------------------------
@@ -72,8 +78,23 @@ def check_label(label: object) -> NodeLabel:
 
 def check_edge_type(rel: object) -> EdgeType:
     if rel not in LABEL_FOR_EDGE:
-        raise InvalidInput(f"relationship must be 'RELATES' or 'DEPENDS', got {rel!r}")
+        raise InvalidInput(f"relationship must be 'RELATES', 'DEPENDS' or 'DERIVED', got {rel!r}")
     return rel  # type: ignore[return-value]
+
+
+def check_rels(label: NodeLabel, rels: Sequence[EdgeType] | None) -> tuple[EdgeType, ...]:
+    """The relationship types a walk from a node of `label` may follow (None: the label's own
+    family, RELATES or DEPENDS); every one must join nodes of that label."""
+    if rels is None:
+        return (EDGE_FOR_LABEL[label],)
+    checked = tuple(dict.fromkeys(check_edge_type(r) for r in rels))
+    wrong = [r for r in checked if LABEL_FOR_EDGE[r] != label]
+    if not checked or wrong:
+        raise InvalidInput(
+            f"a walk from a {label} follows {[r for r, n in LABEL_FOR_EDGE.items() if n == label]}"
+            f"; got {list(rels)!r}"
+        )
+    return checked
 
 
 def check_direction(direction: object) -> Direction:
@@ -176,13 +197,38 @@ class DependencyEdge:
 
 
 @dataclass(frozen=True, slots=True)
+class DerivedEdge:
+    """A `pm_code_inferred` row, a conclusion of rules: src -[DERIVED {kind, confidence}]-> dst.
+    Its own relationship type, because its ids are those of `pm_code_inferred` (they would clash
+    with the dependencies') and its kinds are any rule's (`depends_on`), not the extractor's."""
+
+    id: int
+    src: int
+    dst: int
+    kind: str
+    confidence: float = 1.0
+
+    def __post_init__(self) -> None:
+        check_id(self.id, "derived edge id")
+        check_id(self.src, f"derived edge {self.id} src")
+        check_id(self.dst, f"derived edge {self.id} dst")
+        if not isinstance(self.kind, str) or not _KIND_TOKEN.match(self.kind):
+            raise InvalidInput(
+                f"derived edge {self.id} kind must be a single lowercase token, got {self.kind!r}"
+            )
+        check_confidence(self.confidence, f"derived edge {self.id} confidence")
+
+
+@dataclass(frozen=True, slots=True)
 class PathEdge:
-    """One edge of a path, with its stored direction (src -> dst), whichever way it was walked."""
+    """One edge of a path, with its stored direction (src -> dst), whichever way it was walked.
+    `derived` marks a DERIVED edge (its id is a `pm_code_inferred` id)."""
 
     id: int
     kind: str
     src: int
     dst: int
+    derived: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +266,8 @@ class GraphStore(Protocol):
     def delete_symbols(self, ids: Sequence[int]) -> None: ...
     def upsert_dependencies(self, deps: Sequence[DependencyEdge]) -> None: ...
     def delete_dependencies(self, ids: Sequence[int]) -> None: ...
+    def upsert_derived(self, edges: Sequence[DerivedEdge]) -> None: ...
+    def delete_derived(self, ids: Sequence[int]) -> None: ...
     def neighbours(
         self,
         label: NodeLabel,
@@ -230,6 +278,7 @@ class GraphStore(Protocol):
         depth: int = 1,
         limit: int = 50,
         offset: int = 0,
+        rels: Sequence[EdgeType] | None = None,
     ) -> list[GraphPath]: ...
     def paths(
         self,
@@ -241,6 +290,7 @@ class GraphStore(Protocol):
         direction: Direction = "out",
         max_depth: int = 4,
         limit: int = 10,
+        rels: Sequence[EdgeType] | None = None,
     ) -> list[GraphPath]: ...
     def edge_counts(self) -> dict[str, int]: ...
     def node_counts(self) -> dict[str, int]: ...

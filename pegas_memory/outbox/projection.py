@@ -18,6 +18,7 @@ from pegas_memory.embedding.cache import CachedEmbedder
 from pegas_memory.memgraph_store.cypher import (
     AtomNode,
     DependencyEdge,
+    DerivedEdge,
     GraphStore,
     LinkEdge,
     SymbolNode,
@@ -28,7 +29,7 @@ from pegas_memory.qdrant_store.index import VectorIndex, VectorPoint, collection
 log = logging.getLogger(__name__)
 
 Target = Literal["vector", "graph"]
-ENTITY_TYPES = ("atom", "link", "code_symbol", "code_dependency", "trace")
+ENTITY_TYPES = ("atom", "link", "code_symbol", "code_dependency", "trace", "code_inferred")
 # Which slices each entity type is projected into.
 TARGETS_OF: dict[str, tuple[Target, ...]] = {
     "atom": ("vector", "graph"),
@@ -36,6 +37,7 @@ TARGETS_OF: dict[str, tuple[Target, ...]] = {
     "link": ("graph",),
     "code_symbol": ("graph",),
     "code_dependency": ("graph",),
+    "code_inferred": ("graph",),  # derived code edges (memory_infer), as DERIVED edges
 }
 MAX_EMBED_CHARS = 4_000
 
@@ -60,6 +62,7 @@ _SELECTS: dict[str, LiteralString] = {
     "link": Q.select_link,
     "code_symbol": Q.select_code_symbol,
     "code_dependency": Q.select_code_dependency,
+    "code_inferred": Q.select_code_inferred,
 }
 
 
@@ -186,6 +189,11 @@ class Projector:
             gone = rows.absent + unresolved
             if gone:
                 graph.delete_dependencies(gone)
+        elif entity_type == "code_inferred":
+            if rows.present:
+                graph.upsert_derived([_derived_edge(r) for r in rows.present])
+            if rows.absent:
+                graph.delete_derived(rows.absent)
 
 
 def _atom_node(r: dict[str, Any]) -> AtomNode:
@@ -230,6 +238,16 @@ def _dependency_edge(r: dict[str, Any]) -> DependencyEdge:
         dst=int(r["dst_symbol_id"]),
         kind=r["kind"],
         line=int(r["line"]) if r["line"] else None,
+    )
+
+
+def _derived_edge(r: dict[str, Any]) -> DerivedEdge:
+    return DerivedEdge(
+        id=int(r["id"]),
+        src=int(r["src_symbol_id"]),
+        dst=int(r["dst_symbol_id"]),
+        kind=r["kind"],
+        confidence=float(r["confidence"]),
     )
 
 

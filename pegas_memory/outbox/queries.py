@@ -24,6 +24,7 @@ class OutboxQueries:
     select_link: LiteralString
     select_code_symbol: LiteralString
     select_code_dependency: LiteralString
+    select_code_inferred: LiteralString
     ids_of_table: LiteralString
     resolved_dependency_ids: LiteralString
 

@@ -72,6 +72,11 @@ SELECT id, repo, path, name, qualified_name, kind, language, start_line
 SELECT id, src_symbol_id, dst_symbol_id, kind, line
   FROM pm_code_dependency WHERE id = ANY(%(ids)s)
 
+-- name: select_code_inferred
+-- Current derived code edge rows (conclusions of rules) to project.
+SELECT id, src_symbol_id, dst_symbol_id, kind, confidence
+  FROM pm_code_inferred WHERE id = ANY(%(ids)s)
+
 -- name: ids_of_table
 -- Every id of a projected table ({table} is composed as an identifier).
 SELECT id FROM {table}

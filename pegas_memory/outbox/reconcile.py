@@ -132,6 +132,11 @@ def _graph_drift(rt: SliceOwner) -> list[SliceDrift]:
             _ids(rt, Q.resolved_dependency_ids),
             set(graph.iter_edge_ids("DEPENDS")),
         ),
+        (
+            "graph:code_inferred",
+            _pg_ids(rt, "pm_code_inferred"),
+            set(graph.iter_edge_ids("DERIVED")),
+        ),
     ]
     out = []
     for name, in_pg, in_slice in pairs:
@@ -148,6 +153,7 @@ _ENTITY_OF = {
     "graph:link": ("link", "graph"),
     "graph:code_symbol": ("code_symbol", "graph"),
     "graph:code_dependency": ("code_dependency", "graph"),
+    "graph:code_inferred": ("code_inferred", "graph"),
 }
 
 
@@ -249,6 +255,7 @@ def rebuild(
             ("link", "pm_atom_link"),
             ("code_symbol", "pm_code_symbol"),
             ("code_dependency", "pm_code_dependency"),
+            ("code_inferred", "pm_code_inferred"),
         ):
             ids = sorted(_pg_ids(rt, table))
             for n, rows in enumerate(_iter_rows(rt, entity_type, ids)):

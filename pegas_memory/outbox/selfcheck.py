@@ -145,6 +145,7 @@ def _pg_counts(rt: SliceOwner) -> tuple[dict[str, int], dict[str, int]]:
         "trace": "pm_episodic_trace",
         "link": "pm_atom_link",
         "code_symbol": "pm_code_symbol",
+        "code_inferred": "pm_code_inferred",
     }
     rows: dict[str, int] = {}
     with rt.db.connection() as conn:
@@ -250,6 +251,7 @@ def _graph_checks(
         ("graph:link", "link"),
         ("graph:code_symbol", "code_symbol"),
         ("graph:code_dependency", "code_dependency"),
+        ("graph:code_inferred", "code_inferred"),
     )
     try:
         graph = rt.graph.get()
@@ -266,6 +268,7 @@ def _graph_checks(
         "code_symbol": nodes.get("CodeSymbol", 0) - nodes.get("CodeSymbol:stub", 0),
         "link": edges.get("RELATES", 0),
         "code_dependency": edges.get("DEPENDS", 0),
+        "code_inferred": edges.get("DERIVED", 0),
     }
     return [
         SliceCheck(

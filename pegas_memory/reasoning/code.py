@@ -52,6 +52,7 @@ class CodeReasoningQueries:
     has_conclusions: LiteralString
     active_rules: LiteralString
     lock_inference: LiteralString
+    derived_attributes: LiteralString
     derived_hop: LiteralString
 
 
@@ -180,6 +181,20 @@ def idle_rule_warnings(conn: Conn, rules: Sequence[Rule]) -> list[str]:
 
 def conclusion_counts(conn: Conn) -> Mapping[str, int]:
     return {r["kind"]: int(r["n"]) for r in conn.execute(Q.conclusion_counts).fetchall()}
+
+
+def derived_attributes(conn: Conn, ids: Sequence[int]) -> dict[int, dict[str, object]]:
+    """What a graph path shows of each derived code edge (DERIVED in the graph slice): its
+    confidence and derivations from Postgres; an id Postgres no longer holds is left out."""
+    out: dict[int, dict[str, object]] = {}
+    for r in conn.execute(Q.derived_attributes, (list(ids),)).fetchall():
+        out[int(r["id"])] = {
+            "confidence": float(r["confidence"]),
+            "inferred": True,
+            "source": "inference",
+            "derivations": list((r["metadata"] or {}).get("derivations", [])),
+        }
+    return out
 
 
 def _derivations(records: Sequence[Derivation]) -> list[dict[str, object]]:

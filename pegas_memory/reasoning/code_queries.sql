@@ -79,6 +79,10 @@ SELECT id, coalesce(nullif(content, ''), claim) AS content FROM pm_atom
 -- One inference at a time (the lock of memory_infer).
 SELECT pg_advisory_xact_lock(%s)
 
+-- name: derived_attributes
+-- The authoritative attributes of derived code edges met on a graph path.
+SELECT id, confidence, metadata FROM pm_code_inferred WHERE id = ANY(%s)
+
 -- name: derived_hop
 -- One hop over derived code edges from a frontier of symbols (memory_code_graph relation=derived).
 SELECT id, kind, src_symbol_id AS src, dst_symbol_id AS dst, metadata

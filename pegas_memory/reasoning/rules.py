@@ -29,7 +29,7 @@ from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import storable_confidence
 from pegas_memory.db.sql import load_queries
 from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound
-from pegas_memory.memgraph_store.cypher import GraphPath
+from pegas_memory.memgraph_store.cypher import EdgeType, GraphPath
 from pegas_memory.models import (
     DerivationOut,
     GraphAnswer,
@@ -42,7 +42,12 @@ from pegas_memory.models import (
     LinkCountsOut,
 )
 from pegas_memory.reasoning.code import Q as CQ
-from pegas_memory.reasoning.code import conclusion_counts, idle_rule_warnings, reconcile_code
+from pegas_memory.reasoning.code import (
+    conclusion_counts,
+    derived_attributes,
+    idle_rule_warnings,
+    reconcile_code,
+)
 from pegas_memory.reasoning.inference import Edge, Limits, load_rules, reconcile
 from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.validation import bounded_int
@@ -296,10 +301,15 @@ def query_graph(
         raise InvalidInput(f"{op} needs node_id (an atom or code symbol id)")
     try:
         graph = runtime.graph.get()
+        # Code symbols: the extracted dependencies and the edges rules derived from them.
+        rels: tuple[EdgeType, ...] | None = (
+            ("DEPENDS", "DERIVED") if label == "CodeSymbol" else None
+        )
         if op == "neighbours":
             paths = graph.neighbours(
                 label,
                 node_id,
+                rels=rels,
                 kinds=kinds,
                 direction=direction,
                 depth=bounded_int(depth, "depth", 1, MAX_DEPTH),
@@ -313,6 +323,7 @@ def query_graph(
                 label,
                 node_id,
                 target_id,
+                rels=rels,
                 kinds=kinds,
                 max_depth=bounded_int(depth, "depth", 1, MAX_DEPTH),
                 limit=limit,
@@ -351,9 +362,10 @@ def _code_derivation(db: Database, src: int, dst: int, kind: str) -> GraphDeriva
 def _describe(db: Database, label: str, paths: Sequence[GraphPath]) -> list[GraphPathOut]:
     """Paths with node names and the authoritative edge attributes from Postgres."""
     node_ids = sorted({n for p in paths for n in p.node_ids})
-    edge_ids = sorted({e.id for p in paths for e in p.edges})
+    edge_ids = sorted({e.id for p in paths for e in p.edges if not e.derived})
     names: dict[int, str] = {}
     edges: dict[int, dict[str, Any]] = {}
+    derived: dict[int, dict[str, Any]] = {}
     with db.connection() as conn:
         if label == "Atom":
             for r in conn.execute(Q.atom_names, (node_ids,)):
@@ -365,6 +377,9 @@ def _describe(db: Database, label: str, paths: Sequence[GraphPath]) -> list[Grap
                 names[int(r["id"])] = f"{r['qualified_name']} ({r['path']}:{r['start_line']})"
             for r in conn.execute(Q.dependency_lines, (edge_ids,)):
                 edges[int(r["id"])] = dict(r)
+            derived = derived_attributes(
+                conn, sorted({e.id for p in paths for e in p.edges if e.derived})
+            )
     return [
         GraphPathOut(
             nodes=[GraphNodeOut(id=n, name=names.get(n, "")) for n in p.node_ids],
@@ -374,7 +389,11 @@ def _describe(db: Database, label: str, paths: Sequence[GraphPath]) -> list[Grap
                     kind=e.kind,
                     src=e.src,
                     dst=e.dst,
-                    **{k: v for k, v in edges.get(e.id, {}).items() if k != "id"},
+                    **{
+                        k: v
+                        for k, v in (derived if e.derived else edges).get(e.id, {}).items()
+                        if k != "id"
+                    },
                 )
                 for e in p.edges
             ],

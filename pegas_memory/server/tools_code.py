@@ -52,15 +52,29 @@ def register(mcp: Server) -> None:
                 "goes on in the background.",
             ),
         ] = None,
+        docs: Annotated[
+            bool,
+            Field(
+                description="Also ingest the repository's README and docs/ (or doc/) *.md and "
+                "*.rst as documents, and cite on their atoms the code symbols they name."
+            ),
+        ] = False,
     ) -> StoreCodeCall:
         """Index source code with tree-sitter (Python, JavaScript, TypeScript, Go, Rust, Java):
         modules, classes, functions, methods and constants with signatures, docstrings and line
         ranges, and the calls / imports / inherits edges between them. Re-indexing touches only
         changed files; deleted files drop their symbols. Vendored, generated, binary and
-        .gitignored files are skipped. A large repository answers within wait_seconds with a
-        job_id and is indexed in the background: follow it with memory_job."""
+        .gitignored files are skipped. With docs=true the README and docs/*.md|rst are ingested
+        too (like memory_ingest), and each atom distilled from them cites the code symbols its
+        text names: backticked names (`Flask.run`, `url_for()`, ``pkg.mod.f``) and the calls in
+        the code blocks of its section, when the name picks exactly one symbol of the repository
+        (the answer lists the names that did not). Such atoms become stale when a re-index
+        removes or renames a symbol they cite. A large repository answers within wait_seconds
+        with a job_id and is indexed in the background: follow it with memory_job."""
         info = await follow(
-            ctx, lambda service: service.jobs.submit_store_code(path, repo), wait_seconds
+            ctx,
+            lambda service: service.jobs.submit_store_code(path, repo, docs=docs),
+            wait_seconds,
         )
         return store_code_call(info)
 
@@ -125,7 +139,8 @@ def register(mcp: Server) -> None:
         """Walk a repository's code graph: who calls a symbol, what it calls, import and
         inheritance neighbourhoods to a depth, with paths, files and line numbers; paginated.
         relation=derived / derived_by: edges derived by rules (memory_infer), e.g. transitive
-        depends_on between modules. Compact by default and cut to max_chars."""
+        depends_on between modules, each with its kind and confidence (detail=true: the rules
+        and premises that give it). Compact by default and cut to max_chars."""
         request = CodeGraphRequest(
             repo=repo,
             symbol=symbol,

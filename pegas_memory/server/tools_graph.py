@@ -73,7 +73,10 @@ def register(mcp: Server) -> None:
     ) -> GraphQueryResult:
         """Query the knowledge graph with structured, bounded operations (no query language):
         neighbourhoods by link kind and direction to a depth, paths between two nodes, link
-        counts by kind split into extracted and inferred, and why an inferred link holds."""
+        counts by kind split into extracted and inferred, and why an inferred link holds.
+        label=CodeSymbol walks the code graph: extracted dependencies (calls, imports, inherits)
+        and the edges rules derived from them (inferred, with derivations; kinds=["depends_on"]
+        keeps to those)."""
         request = GraphQueryRequest(
             op=op,
             node_id=node_id,
