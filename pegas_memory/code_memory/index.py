@@ -27,9 +27,8 @@ Choices a newcomer may question:
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +37,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, Field
 
 from pegas_memory.code_memory.doc_cites import RepoDocsOut
+from pegas_memory.code_memory.file_cache import IndexCache
 from pegas_memory.code_memory.graph import Dependency, affected_files, resolve
 from pegas_memory.code_memory.py_scope import python_scope, sources_of
 from pegas_memory.code_memory.queries import Q
@@ -111,32 +111,6 @@ class StoreCodeResult(BaseModel):
     )
 
 
-# --------------------------------------------------------------------------- file cache
-class _IndexCache:
-    """FileIndex by (path, content hash): unchanged files are not re-parsed within a process."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._items: OrderedDict[tuple[str, str], FileIndex] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, path: str, digest: str, load: Callable[[], bytes]) -> tuple[FileIndex, bool]:
-        """The index of ``path`` at ``digest``; on a miss ``load`` reads the bytes, which are
-        parsed and dropped (only the FileIndex is kept)."""
-        key = (path, digest)
-        with self._lock:
-            hit = self._items.get(key)
-            if hit is not None:
-                self._items.move_to_end(key)
-                return hit, True
-        index = extract_file(path, load())
-        with self._lock:
-            self._items[key] = index
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-        return index, False
-
-
 # --------------------------------------------------------------------------- targets
 @dataclass(frozen=True, slots=True)
 class _Target:
@@ -188,7 +162,7 @@ class CodeMemory:
         self.runtime = runtime
         self.max_files = max_files
         self.max_file_bytes = max_file_bytes
-        self._cache = _IndexCache(cache_files)
+        self._cache = IndexCache(cache_files)
         self.query = CodeQuery(db, runtime)
 
     # ------------------------------------------------------------------ memory_search_code
