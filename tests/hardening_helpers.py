@@ -382,3 +382,18 @@ def start_cluster(cluster: DebianCluster) -> None:
         f"-p {cluster.port} -k {cluster.dir} -c listen_addresses=127.0.0.1 -c fsync=off",
         "start",
     )
+
+
+def settle_jobs(database_url: str, timeout: float = 180.0) -> None:
+    """Wait until no job is queued or running: a call that answered with a job id leaves its
+    work running in the background, and its writes must not be blamed on the next call."""
+    deadline = time.monotonic() + timeout
+    with psycopg.connect(database_url, autocommit=True, connect_timeout=10) as conn:
+        while True:
+            row = conn.execute(
+                "SELECT count(*) FROM pm_job WHERE state IN ('queued', 'running')"
+            ).fetchone()
+            if row is None or row[0] == 0:
+                return
+            assert time.monotonic() < deadline, f"{row[0]} jobs still running after {timeout} s"
+            time.sleep(0.1)

@@ -35,6 +35,7 @@ from tests.hardening_helpers import (
     arguments_for,
     fingerprint,
     result_text,
+    settle_jobs,
     start_cluster,
     stop_cluster,
 )
@@ -93,6 +94,8 @@ class Checker:
     def call(
         self, tool: str, arguments: dict[str, Any], tally: Tally, timeout: float = 90
     ) -> CallToolResult:
+        if self._known is None:
+            settle_jobs(self.database_url)  # a job an earlier call started has finished
         before = self._known or fingerprint(self.database_url)
         result = self.server.call(tool, arguments, timeout=timeout)
         tally.calls += 1
