@@ -18,11 +18,11 @@ import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+import pegas_memory.host.client as host_client
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
 from pegas_memory.embedding import CachedEmbedder, build_embedder
 from pegas_memory.errors import BackendUnavailable, PegasMemoryError
-from pegas_memory.host import client as host_client
 from pegas_memory.memgraph_store import GraphStore, build_graph_store
 from pegas_memory.outbox.direct import DirectProjector
 from pegas_memory.outbox.projection import Projector, Target

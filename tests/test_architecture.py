@@ -3,9 +3,9 @@
 Imports are read from the source with `ast`, function-local ones and `if TYPE_CHECKING:` blocks
 included: a cycle hidden behind a type-only or a lazy import is still a cycle in the design.
 An edge goes to the module named: ``from pkg.mod import x`` depends on ``pkg.mod``;
-``from pkg import mod`` on ``pkg.mod`` when ``mod`` is a module, else on ``pkg``. A package's
+``from pkg import mod`` on ``pkg`` (its ``__init__`` runs) and on ``pkg.mod``. A package's
 ``__init__`` sits above its modules (it re-exports them and holds the factory), so a module
-importing a sibling does not depend on its own package.
+names a sibling by its full path (``import pkg.mod as mod``), never through its own package.
 """
 
 from __future__ import annotations
@@ -66,10 +66,8 @@ def import_graph() -> dict[str, set[str]]:
                 target = _resolve(name, node)
                 if target is None:
                     continue
-                targets = []
-                for alias in node.names:
-                    sub = f"{target}.{alias.name}"
-                    targets.append(sub if sub in MODULES else target)
+                # `from pkg import mod` runs pkg's __init__ too: an edge to both.
+                targets = [target, *(f"{target}.{alias.name}" for alias in node.names)]
             graph[name].update(t for t in targets if t in MODULES and t != name)
     return graph
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import tree_sitter as ts
 
-from pegas_memory.code_memory import lang_js, lang_rust
+import pegas_memory.code_memory.lang_js as lang_js
+import pegas_memory.code_memory.lang_rust as lang_rust
 from pegas_memory.code_memory.model import Reference, Symbol, SymbolKind
 from pegas_memory.code_memory.syntax import WS, decl_head, node_line, node_text
 from pegas_memory.code_memory.typed_locals import (

@@ -19,7 +19,7 @@ from typing import Any, Literal, LiteralString
 
 from psycopg import sql
 
-from pegas_memory.code_memory import query_ops
+import pegas_memory.code_memory.query_ops as query_ops
 from pegas_memory.code_memory.model import SymbolKind
 from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.query_budget import derived_paths, describe_derived, fit_budget

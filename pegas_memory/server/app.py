@@ -17,9 +17,12 @@ from contextlib import asynccontextmanager
 import anyio
 from mcp.server.mcpserver import MCPServer
 
+import pegas_memory.server.tools_code as tools_code
+import pegas_memory.server.tools_graph as tools_graph
+import pegas_memory.server.tools_jobs as tools_jobs
+import pegas_memory.server.tools_memory as tools_memory
 from pegas_memory.config import Settings
 from pegas_memory.errors import SettingsProblem
-from pegas_memory.server import tools_code, tools_graph, tools_jobs, tools_memory
 from pegas_memory.server.calls import Server
 from pegas_memory.server.stdio_guard import serve_stdio
 from pegas_memory.service import MemoryService

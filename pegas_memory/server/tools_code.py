@@ -10,8 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from pegas_memory.code_memory import query as codequery
-from pegas_memory.code_memory import query_ops
+import pegas_memory.code_memory.query as codequery
+import pegas_memory.code_memory.query_ops as query_ops
 from pegas_memory.code_memory.query import CodeGraphResult, CodeSearchResult
 from pegas_memory.code_memory.requests import CodeReadRequest, Relation
 from pegas_memory.code_memory.results import CodeReadResult

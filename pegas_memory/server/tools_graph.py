@@ -10,7 +10,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from pegas_memory.memgraph_store import cypher as memgraph_store
+import pegas_memory.memgraph_store.cypher as memgraph_store
 from pegas_memory.memgraph_store.cypher import Direction, NodeLabel
 from pegas_memory.models import GraphQueryResult, InferResult
 from pegas_memory.reasoning.rules import Op
