@@ -14,7 +14,7 @@ then end node, so pages are stable.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, LiteralString
 
 from psycopg import sql
@@ -45,6 +45,7 @@ from pegas_memory.code_memory.results import (
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound
 from pegas_memory.memgraph_store.cypher import Direction, GraphPath, PathEdge
+from pegas_memory.memgraph_store.model import GraphStore
 from pegas_memory.outbox.projection import chunks, load_rows
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.runtime import ProjectionRuntime
@@ -335,9 +336,8 @@ class CodeQuery:
         offset: int,
         warnings: list[str],
     ) -> tuple[list[GraphPath], Literal["graph", "postgres"]]:
-        try:
-            graph = self.runtime.graph.get()
-            paths = graph.neighbours(
+        return self._slice_or_postgres(
+            lambda graph: graph.neighbours(
                 "CodeSymbol",
                 start,
                 kinds=kinds,
@@ -345,33 +345,20 @@ class CodeQuery:
                 depth=depth,
                 limit=limit,
                 offset=offset,
-            )
-            pending = self._pending_code_events()
-            if pending:
-                warnings.append(
-                    f"{pending} code changes are not projected into the graph slice yet; the "
-                    "answer may lag them (pass build=true to project them first)"
-                )
-            return paths, "graph"
-        except BackendUnavailable as exc:
-            warnings.append(f"graph slice unavailable ({exc}); answered from Postgres")
-        except NotFound:
-            warnings.append(
-                "the symbol is not projected into the graph slice yet; answered from Postgres "
-                "(pass build=true to project the repository)"
-            )
-        with self.db.connection() as conn:
-            return self._sql_paths(conn, start, kinds, direction, depth, limit, offset, warnings), (
-                "postgres"
-            )
+            ),
+            lambda conn: self._sql_paths(
+                conn, start, kinds, direction, depth, limit, offset, warnings
+            ),
+            warnings,
+        )
 
     def _derived_walk(
         self, start: int, direction: Direction, limit: int, offset: int, warnings: list[str]
     ) -> tuple[list[GraphPath], Literal["graph", "postgres"]]:
         """The derived edges of `start`: DERIVED edges of the graph slice (one hop: rules already
         made them transitive), or pm_code_inferred when the slice cannot answer."""
-        try:
-            paths = self.runtime.graph.get().neighbours(
+        return self._slice_or_postgres(
+            lambda graph: graph.neighbours(
                 "CodeSymbol",
                 start,
                 rels=("DERIVED",),
@@ -379,7 +366,21 @@ class CodeQuery:
                 depth=1,
                 limit=limit,
                 offset=offset,
-            )
+            ),
+            lambda conn: derived_paths(conn, start, direction, limit, offset),
+            warnings,
+        )
+
+    def _slice_or_postgres(
+        self,
+        from_slice: Callable[[GraphStore], list[GraphPath]],
+        from_postgres: Callable[[Conn], list[GraphPath]],
+        warnings: list[str],
+    ) -> tuple[list[GraphPath], Literal["graph", "postgres"]]:
+        """Ask the graph slice (warning when code changes are not projected yet); when it is
+        down or lacks the symbol, ask PostgreSQL and say why."""
+        try:
+            paths = from_slice(self.runtime.graph.get())
             pending = self._pending_code_events()
             if pending:
                 warnings.append(
@@ -395,7 +396,7 @@ class CodeQuery:
                 "(pass build=true to project the repository)"
             )
         with self.db.connection() as conn:
-            return derived_paths(conn, start, direction, limit, offset), "postgres"
+            return from_postgres(conn), "postgres"
 
     def _pending_code_events(self) -> int:
         with self.db.connection() as conn:
