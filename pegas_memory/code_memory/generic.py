@@ -102,7 +102,7 @@ class GenericWalker:
         self._returned: set[tuple[str, str]] = set()
         self._mixed: list[tuple[str, str, str]] = []
         self._bound: dict[str, str | None] = {}
-        self._declared: dict[int, dict[str, str | None]] = {}
+        self._declared: dict[int, lang_js.FnScope] = {}
 
     def run(self, root: ts.Node) -> None:
         self._root = root
@@ -278,17 +278,20 @@ class GenericWalker:
                 if what.export is not None:
                     self.exports.append((what.export, node_text(value)))
                 continue
-            if value.type not in lang_js.FUNCTION_VALUES or defined is not None:
+            if value.type not in lang_js.FUNCTION_VALUES:
                 continue
             own_name = node_text(value.child_by_field_name("name"))
             name = own_name if what.export == "default" and own_name else what.name
             kind: SymbolKind = "method" if what.owner else "function"
             if value.type == "class":
                 kind = "class"
-            defined = f"{self.module}.{what.owner}.{name}" if what.owner else f"{prefix}.{name}"
+            qualname = f"{self.module}.{what.owner}.{name}" if what.owner else f"{prefix}.{name}"
             if what.export is not None:
                 self.exports.append((what.export, name))
-            self._add_symbol(node, value, name, defined, kind)
+            # ``res.contentType = res.type = function``: every name is a symbol (``res.type()``
+            # is called too); the body's references belong to the first.
+            self._add_symbol(node, value, name, qualname, kind)
+            defined = defined or qualname
         if defined is None:
             self._visit(node, src, prefix, owner)
         else:

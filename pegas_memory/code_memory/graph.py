@@ -22,6 +22,7 @@ from collections.abc import Set as AbstractSet
 from pegas_memory.code_memory.chains import Chains
 from pegas_memory.code_memory.flow import PythonFlow
 from pegas_memory.code_memory.flow_edges import python_dependencies
+from pegas_memory.code_memory.js_handlers import HandlerTypes
 from pegas_memory.code_memory.model import Dependency, FileIndex, Reference, RefKind, TargetKind
 from pegas_memory.code_memory.names import NameIndex
 
@@ -71,6 +72,7 @@ def _resolve_by_name(
 ) -> list[Dependency]:
     index = NameIndex(files, crates)
     chains = Chains(index, frozenset(f.module for f in files if f.language == "java"))
+    handlers = HandlerTypes(index, files)  # ``res.send`` in ``function (req, res)``
     deps: list[Dependency] = []
     total = 2 * len(files)
     # Base types first: self/this calls look members up along them.
@@ -115,7 +117,7 @@ def _resolve_by_name(
                     dst = _chain_target(chains, index, f, local, imports, ref)
                     kind = "internal" if dst else kind
                 elif dst is None and ref.typed and f.language in _JS:
-                    dst = _made_target(index, f, local, imports, ref)
+                    dst = handlers.target(f, ref) or _made_target(index, f, local, imports, ref)
                     kind = "internal" if dst else kind
                 deps.append(_dep(ref.src_qualified_name, "calls", ref.target, dst, ref.line, kind))
     return deps

@@ -212,16 +212,82 @@ _NESTED = frozenset({"function_declaration", "method_definition", "generator_fun
 JS_FUNCTIONS = FUNCTION_VALUES | _NESTED
 
 
+@dataclass(frozen=True, slots=True)
+class FnScope:
+    """What one function declares, for typing the receivers of its calls: its names (see
+    declared_names), its plain identifier parameters in order, and the names it assigns or
+    declares again anywhere in its body (a parameter rebound there is no longer what the caller
+    passed)."""
+
+    declared: dict[str, str | None]
+    params: tuple[str, ...]
+    rebound: frozenset[str]
+
+
+def function_scope(fn: ts.Node) -> FnScope:
+    """The :class:`FnScope` of a function node (nested functions included in ``rebound``: a
+    closure that reassigns ``res`` changes it for the handler too)."""
+    params: list[str] = []
+    single = fn.child_by_field_name("parameter")
+    if single is not None and single.type == "identifier":
+        params.append(node_text(single))
+    plist = fn.child_by_field_name("parameters")
+    for p in plist.named_children if plist is not None else ():
+        if p.type == "identifier":
+            params.append(node_text(p))
+        elif p.type in ("required_parameter", "optional_parameter"):  # TypeScript ``res: T``
+            pattern = p.child_by_field_name("pattern")
+            if pattern is not None and pattern.type == "identifier":
+                params.append(node_text(pattern))
+    rebound: set[str] = set()
+    body = fn.child_by_field_name("body")
+    stack = [body] if body is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type in ("assignment_expression", "augmented_assignment_expression"):
+            left = node.child_by_field_name("left")
+            if left is not None and left.type == "identifier":
+                rebound.add(node_text(left))
+        elif node.type == "variable_declarator":
+            name = node.child_by_field_name("name")
+            if name is not None and name.type == "identifier":
+                rebound.add(node_text(name))
+        stack.extend(node.named_children)
+    return FnScope(declared_names(fn), tuple(params), frozenset(rebound))
+
+
+PARAM_MARK = "param:"
+
+
+def param_typed(params: tuple[str, ...], name: str, member: str) -> str:
+    """``res.send`` called on the parameter ``res`` of ``function (req, res, next)``, written
+    ``param:req,res,next:res.send`` for the resolver (code_memory.js_handlers), which decides
+    from the whole parameter list whether the function is handler-shaped."""
+    return f"{PARAM_MARK}{','.join(params)}:{name}.{member}"
+
+
+def parse_param_typed(typed: str | None) -> tuple[tuple[str, ...], str, str] | None:
+    """(parameters, receiver, member) of a :func:`param_typed` string, else None."""
+    if not typed or not typed.startswith(PARAM_MARK):
+        return None
+    params, _, call = typed.removeprefix(PARAM_MARK).rpartition(":")
+    name, _, member = call.partition(".")
+    if not name or not member:
+        return None
+    return tuple(params.split(",")), name, member
+
+
 def typed_call(
     node: ts.Node,
     callee: ts.Node,
     bound: dict[str, str | None],
-    declared: dict[int, dict[str, str | None]],
+    declared: dict[int, FnScope],
 ) -> str | None:
     """``x.m`` with ``x`` typed: ``T.m`` when the innermost function declaring ``x`` made it
     with ``new T(..)``; ``express().use`` for ``app.use`` when no function declares ``app``
-    and the module bound ``var app = express()`` (``bound``). ``declared`` caches
-    declared_names per function."""
+    and the module bound ``var app = express()`` (``bound``); the :func:`param_typed` form
+    when ``x`` is a parameter of that function never rebound in it. ``declared`` caches
+    function_scope per function."""
     obj = callee.child_by_field_name("object") if callee.type == "member_expression" else None
     prop = callee.child_by_field_name("property") if obj is not None else None
     if obj is None or prop is None or obj.type != "identifier":
@@ -231,10 +297,15 @@ def typed_call(
     while scope is not None:
         if scope.type in JS_FUNCTIONS:
             if scope.id not in declared:
-                declared[scope.id] = declared_names(scope)
-            if name in declared[scope.id]:
-                made = declared[scope.id][name]
-                return f"{made}.{node_text(prop)}" if made else None
+                declared[scope.id] = function_scope(scope)
+            facts = declared[scope.id]
+            if name in facts.declared:
+                made = facts.declared[name]
+                if made:
+                    return f"{made}.{node_text(prop)}"
+                if name in facts.params and name not in facts.rebound:
+                    return param_typed(facts.params, name, node_text(prop))
+                return None
         scope = scope.parent
     factory = bound.get(name)
     return f"{factory}().{node_text(prop)}" if factory else None
