@@ -11,6 +11,8 @@ relation is the same set of edges read backwards, so its precision/recall are th
 
 Usage: PYTHONPATH=. .venv/bin/python bench/bench_code_labels.py sample flask python 30
        (... sample flask python 40 src/flask/ : 40 more sites from src/flask/, appended)
+       (... draw REPO NAME N SEED : a new draw into labels/NAME.json with its own seed, sites
+        of the other label files of the same repository left out)
        PYTHONPATH=. .venv/bin/python bench/bench_code_labels.py score [lang ...]
 """
 
@@ -93,6 +95,45 @@ def sample(repo_name: str, lang: str, n: int, under: str | None = None) -> None:
     )
 
 
+def draw(repo_name: str, name: str, n: int, seed: int) -> None:
+    """A new held-out draw of ``n`` sites (seed ``seed``) into ``labels/<name>.json``; sites
+    already in another label file of the same repository are not drawn again."""
+    repo = CACHE / repo_name
+    sites, where = index_sites(repo)
+    taken: set[tuple[str, int]] = set()
+    for other in LABELS.glob("*.json"):
+        data = json.loads(other.read_text())
+        if other.stem != name and isinstance(data, dict) and data.get("repo") == repo_name:
+            taken.update((s["caller"], s["line"]) for s in data.get("sites", ()))
+    keys = sorted(
+        k
+        for k in sites
+        if not where.get(k[0], "").startswith(("test", "tests/")) and k not in taken
+    )
+    picked = random.Random(seed).sample(keys, min(n, len(keys)))
+    out = []
+    for src, line in sorted(picked):
+        path = where.get(src, "?")
+        text = (repo / path).read_text("utf-8", "replace").splitlines()[line - 1].strip()
+        index = sorted(
+            d.dst if d.dst else f"{d.target_kind}:{d.dst_name}" for d in sites[(src, line)]
+        )
+        out.append(
+            {
+                "path": path,
+                "line": line,
+                "caller": src,
+                "code": text[:200],
+                "index": index,
+                "label": None,
+                "reason": "",
+            }
+        )
+    (LABELS / f"{name}.json").write_text(
+        json.dumps({"repo": repo_name, "seed": seed, "sites": out}, indent=1) + "\n"
+    )
+
+
 def score(lang: str) -> tuple[int, int, float, float] | None:
     path = LABELS / f"{lang}.json"
     if not path.exists():
@@ -121,6 +162,9 @@ def main() -> None:
     if sys.argv[1:2] == ["sample"]:
         sample(sys.argv[2], sys.argv[3], int(sys.argv[4]), *sys.argv[5:6])
         return
+    if sys.argv[1:2] == ["draw"]:
+        draw(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
+        return
     langs = sys.argv[2:] or list(REPOS)
     print(
         "| language | repo | labelled sites | internal true edges "
@@ -133,12 +177,16 @@ def main() -> None:
             print(f"| {lang} | {REPOS[lang]} | not labelled | - | - | - |")
         else:
             print(f"| {lang} | {REPOS[lang]} | {r[0]} | {r[1]} | {r[2]:.2f} | {r[3]:.2f} |")
-        # A second draw (seed 17), labelled after the fixes were made on the first one.
-        held = score(f"{lang}-heldout")
-        if held is not None:
+        # Later draws: ``<lang>-<name>.json`` (``heldout2``, or another repository's sample).
+        for extra in sorted(LABELS.glob(f"{lang}-*.json")):
+            held = score(extra.stem)
+            if held is None:
+                continue
+            data = json.loads(extra.read_text())
+            what = extra.stem.removeprefix(f"{lang}-")
             print(
-                f"| {lang} (held-out draw) | {REPOS[lang]} | {held[0]} | {held[1]} "
-                f"| {held[2]:.2f} | {held[3]:.2f} |"
+                f"| {lang} ({what} draw, seed {data.get('seed')}) | {data['repo']} "
+                f"| {held[0]} | {held[1]} | {held[2]:.2f} | {held[3]:.2f} |"
             )
 
 
