@@ -53,27 +53,28 @@ class HandlerTypes:
                 ):
                     self._objects[local].append(owner)
                     home[owner] = f.module
-        self._with: dict[str, frozenset[str]] = {}  # owner -> modules loaded together with it
-        if not home:
+        self._home = home
+        # owner -> modules loaded together with it, computed on first use (memory stays
+        # proportional to the objects handlers name, not to every exported object)
+        self._with: dict[str, frozenset[str]] = {}
+        self._imports: dict[str, set[str]] = defaultdict(set)
+        self._importers: dict[str, set[str]] = defaultdict(set)
+        if len(self._objects) < 2:  # a handler needs two such objects: nothing can match
+            self._objects.clear()
             return
-        imports: dict[str, set[str]] = defaultdict(set)
-        importers: dict[str, set[str]] = defaultdict(set)
         for f in js:
             for ref in f.references:
                 if ref.kind != "imports":
                     continue
                 target = index.import_target(f, ref.target)
                 if target is not None and target in index.modules and target != f.module:
-                    imports[f.module].add(target)
-                    importers[target].add(f.module)
-        for owner, module in home.items():
-            loaders = _closure([module], importers)  # every module that reaches ``module``
-            self._with[owner] = frozenset(_closure(loaders, imports))
+                    self._imports[f.module].add(target)
+                    self._importers[target].add(f.module)
 
     def target(self, f: FileIndex, ref: Reference) -> str | None:
         """The export object's member a handler parameter's call lands on, or None."""
         parsed = lang_js.parse_param_typed(ref.typed)
-        if parsed is None or not self._with:
+        if parsed is None or not self._objects:
             return None
         params, name, member = parsed
         owner = self._owner(f.module, name)
@@ -85,8 +86,16 @@ class HandlerTypes:
         return self._index.member(owner, member, ref.arity)
 
     def _owner(self, module: str, name: str) -> str | None:
-        found = [o for o in self._objects.get(name, ()) if module in self._with.get(o, ())]
+        found = [o for o in self._objects.get(name, ()) if module in self._loaded_with(o)]
         return found[0] if len(found) == 1 else None
+
+    def _loaded_with(self, owner: str) -> frozenset[str]:
+        """The modules some module loads together with ``owner``'s module: everything reachable
+        from a module that reaches it (the modules importing it, transitively, included)."""
+        if owner not in self._with:
+            loaders = _closure([self._home[owner]], self._importers)
+            self._with[owner] = frozenset(_closure(loaders, self._imports))
+        return self._with[owner]
 
 
 def _closure(start: Iterable[str], edges: dict[str, set[str]]) -> set[str]:
