@@ -1,7 +1,8 @@
 """Express-style handler parameters (``function (req, res, next)``) typed by the package's
 export objects (``module.exports = res; res.send = function``), and where that rule must not
 fire: a lone ``res`` parameter, a rebound one, a file never loaded with the package, two
-objects of one name, a member the object lacks (code_memory.js_handlers). Pure: no engines."""
+objects of one name, a member the object lacks (code_memory.js_handlers); a ``require`` inside
+an expression is an import. Pure: no engines."""
 
 from __future__ import annotations
 
@@ -161,3 +162,27 @@ def test_two_export_objects_of_one_name_leave_the_call_unresolved(tmp_path: Path
     calls = _calls(resolve(files))
     assert calls[("app/index", 4)] is None
     assert calls[("app/solo", 3)] == "lib/response.res.send"
+
+
+def test_require_inside_an_expression_is_an_import_that_joins_the_handler(tmp_path: Path) -> None:
+    files = _repo(
+        tmp_path,
+        {
+            **_LIB,
+            "app/index.js": """
+                var app = require('../lib/express')();
+                app.use(require('./routes'));
+            """,
+            "app/routes.js": """
+                module.exports = function (req, res) {
+                    res.send('joined by the inline require');
+                };
+            """,
+        },
+    )
+    deps = resolve(files)
+    imports = {(d.src, d.dst) for d in deps if d.kind == "imports" and d.dst}
+    assert ("app/index", "app/routes") in imports
+    assert ("app/index", "lib/express") in imports
+    assert not [d for d in deps if d.kind == "calls" and d.dst_name == "require"]
+    assert _calls(deps)[("app/routes.exports", 2)] == "lib/response.res.send"

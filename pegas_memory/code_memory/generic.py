@@ -469,6 +469,10 @@ class GenericWalker:
         callee = node.child_by_field_name(_CALLS[node.type])
         if callee is None:
             return
+        required = lang_js.require_source(node) if self.language in _JS else None
+        if required is not None:  # ``app.use(require('./routes'))``: an import, not a call
+            self.references.append(Reference(src, "imports", required, node_line(node)))
+            return
         target = node_text(callee)
         obj = node.child_by_field_name("object") if node.type == "method_invocation" else None
         if obj is not None:
