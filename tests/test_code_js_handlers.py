@@ -118,6 +118,17 @@ def test_rule_does_not_fire_on_parameters_of_unrelated_functions(tmp_path: Path)
                 }
                 function wrap(r) { return r; }
             """,
+            # TypeScript parameters with declared types are typed by them, not by their names.
+            "app/typed.ts": """
+                import express from '../lib/express';
+                import { IncomingMessage, ServerResponse } from 'http';
+                export function typed(req: IncomingMessage, res: ServerResponse) {
+                    res.send('x');
+                }
+                export function untyped(req, res) {
+                    res.send('y');
+                }
+            """,
             # A server of its own that never meets lib/ in one program.
             "other/server.js": """
                 var http = require('http');
@@ -132,6 +143,8 @@ def test_rule_does_not_fire_on_parameters_of_unrelated_functions(tmp_path: Path)
     assert calls[("app/index.handler", 7)] is None  # ``res`` rebound in the function
     assert calls[("app/index.plain", 10)] is None  # the object has no ``end``
     assert calls[("other/server", 3)] is None  # not loaded with the package
+    assert calls[("app/typed.typed", 4)] is None  # declared ServerResponse, not express's res
+    assert calls[("app/typed.untyped", 7)] == "lib/response.res.send"
 
 
 def test_two_export_objects_of_one_name_leave_the_call_unresolved(tmp_path: Path) -> None:

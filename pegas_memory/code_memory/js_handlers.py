@@ -17,7 +17,8 @@ The rule, and why it is sound enough to keep precision: a call ``x.m()`` on a pa
 3. the function is *handler-shaped*: another of its parameters is named like a second export
    object loaded together with it (``req`` beside ``res``); a lone ``res`` parameter of a helper
    such as ``sendfile(res, file)`` is not typed;
-4. the export object has the member ``m`` (``res.foo`` stays unresolved).
+4. the export object has the member ``m`` (``res.foo`` stays unresolved);
+5. the parameter has no declared type (TypeScript ``res: ServerResponse`` is typed by that).
 
 Pure logic over the indexed files and their import edges; built once per resolution.
 """

@@ -235,10 +235,12 @@ def function_scope(fn: ts.Node) -> FnScope:
     for p in plist.named_children if plist is not None else ():
         if p.type == "identifier":
             params.append(node_text(p))
-        elif p.type in ("required_parameter", "optional_parameter"):  # TypeScript ``res: T``
+        elif p.type in ("required_parameter", "optional_parameter"):
+            # TypeScript: an annotated ``res: ServerResponse`` has its declared type, and that
+            # decides, not its name; only an unannotated one is typed by its name.
             pattern = p.child_by_field_name("pattern")
             if pattern is not None and pattern.type == "identifier":
-                params.append(node_text(pattern))
+                params.append(node_text(pattern) if p.child_by_field_name("type") is None else "")
     rebound: set[str] = set()
     body = fn.child_by_field_name("body")
     stack = [body] if body is not None else []
