@@ -111,6 +111,15 @@ _DEFINITIONS: tuple[tuple[re.Pattern[str], float, str], ...] = tuple(
         (_TERM + _ETYM + r"\s+[—–]\s+(?P<body>.+)$", 0.7, "dash"),
     )
 )  # fmt: skip
+# "X is a common cause of Y", "a major target of": a property of X, not what X is.
+_EVALUATIVE_GENUS = re.compile(
+    r"(?:an?|the)\s+(?:\w+\s+(?:and\s+)?)?(?:common|major|leading|frequent|rare|important|key|main"
+    r"|primary|significant|potential|possible|useful|powerful|promising|clinical|strong|good|poor"
+    r"|independent|novel|new)\s+(?:\w+\s+)?(?:cause|source|reason|factor|target|indicator"
+    r"|predictor|determinant|feature|problem|risk|complication|marker|contributor|consequence"
+    r"|example|way|means|tool|approach|step)s?\s+(?:of|for|in|to)\b",
+    re.IGNORECASE,
+)
 # Inside a "Definition N" block a plain "X ist ein Y" / "X is a Y" names the term too.
 _BLOCK_IS_A = re.compile(
     r"^(?:(?:ein|eine|einer|der|die|das|a|an|the)\s+)?(?P<term>[^,;:()\n]{2,60}?)\s+"
@@ -206,6 +215,7 @@ def match_definition(sentence: str) -> tuple[str, str, float, str] | None:
         term, body = _strip_term(term), body.strip().rstrip(".!…").strip()
         if name == "is_a" and (
             (m["etym"] is None and len(words_of(term)) > 4)
+            or _EVALUATIVE_GENUS.match(body)
             # "The integrity of sperm chromatin is a clinical indicator": an attribute of
             # something, not a term; "A set of vectors is a basis if ..." keeps its term.
             or (re.match(r"(?i)the\s", m["term"].strip()) and re.search(r"(?i)\sof\s", term))
@@ -326,7 +336,7 @@ _OPEN = (
     r"^(?-i:[A-Z]{2,}(?:\s+(?:AND|OF|[A-Z]{2,}))*:?\s+)?(?:(?:here|thus|therefore|furthermore"
     r"|moreover|in addition|additionally|finally|first|second|also|then|accordingly"
     r"|in (?:this|the present|the current|our) (?:study|paper|review|article|work|report|trial"
-    r"|analysis|chapter|section)),?\s+)*"
+    r"|analysis|chapter|section)|to\s+[^,;]{3,120}),?\s+)*"
 )
 # Aims, plans and scope assert nothing checkable, whatever names or numbers they mention.
 _AIM = re.compile(
@@ -355,12 +365,13 @@ _AIM = re.compile(
 # Scope and method narrative: text unless they report a finding ("we examined ... and found that").
 _SCOPE = re.compile(
     _OPEN + r"(?:(?:we|this (?:study|paper|review|article|work|report)|the (?:present|current)"
-    r" (?:study|paper|review|article|work))\s+(?:also\s+)?(?:examine[sd]?|describe[sd]?"
+    r" (?:study|paper|review|article|work|report))\s+(?:also\s+)?(?:examine[sd]?|describe[sd]?"
     r"|investigate[sd]?|explore[sd]?|evaluate[sd]?|assess(?:es|ed)?|review(?:s|ed)?|discuss(?:es|ed)?"
     r"|consider(?:s|ed)?|give[sn]?|gave|present(?:s|ed)?|focus(?:es|ed)?|address(?:es|ed)?"
     r"|outline[sd]?|summari[sz]e[sd]?|highlight(?:s|ed)?|conducted|performed|carried out|used"
     r"|enrolled|recruited|designed|collected|analy[sz]ed|measured|compared|selected|searched"
-    r"|interviewed|surveyed|applied|employed|determined the|is a foundation|provides? an?"
+    r"|interviewed|surveyed|applied|employed|determined the|studied|tested|screened|sequenced"
+    r"|followed|obtained|generated|constructed|is a foundation|provides? an?"
     r" (?:overview|review|summary|framework|foundation))\b)",
     re.IGNORECASE,
 )
@@ -374,12 +385,25 @@ _METHOD = re.compile(
     re.IGNORECASE,
 )
 _QUANTITY = re.compile(r"(?<![\w-])\d+(?:[.,]\d+)*\s*%?(?![\w-])")
+# What is not known, when that is the claim ("However, ..., it is controversial whether ...").
+_UNKNOWN = re.compile(
+    r"^(?:[^.;:]{0,120}[,:]\s+)?(?:it (?:is|remains) (?:still )?(?:unclear|unknown|controversial"
+    r"|debated|uncertain|not known)|little is known)\b",
+    re.IGNORECASE,
+)
 _NEEDS_MORE = re.compile(
     r"\b(?:further|more|additional|future) (?:research|studies|study|work|trials?|investigations?)"
     r"(?:[^.]{0,80}?)\b(?:is|are|will be)? ?(?:needed|required|warranted|necessary)\b"
     r"|\bneeds? to be aware\b|\bremains? to be (?:determined|established|elucidated|seen)\b"
     r"|необходим\w* (?:дальнейш|дополнительн)\w* (?:исследовани|изучени)\w*"
     r"|\bесли бы\b",
+    re.IGNORECASE,
+)
+# Speculation and evaluation: "This difference could be ...", "... is providing new insights".
+_SPECULATION = re.compile(
+    _OPEN + r"(?:this|these|that|those|it|such)\s+(?:\w+\s+){0,2}?(?:could|might|may)\s+"
+    r"(?:be|reflect|represent|explain)\b"
+    r"|\b(?:provid\w*|offer\w*|gives?|yield\w*)\s+(?:\w+\s+)?insights?\b",
     re.IGNORECASE,
 )
 _FINDING_CLAUSE = re.compile(
@@ -393,9 +417,9 @@ _FINDING = re.compile(
     r"\b(?:associat\w*|relat(?:ed|es) to|correlat\w*|accompan\w*|linked (?:to|with)|suggest\w*"
     r"|indicat\w*|show(?:s|ed|n)?|demonstrat\w*|reveal\w*|found|observed|confirm\w*|identif\w*"
     r"|detected|predict\w*|protect\w*|inhibit\w*|induc\w*|regulat\w*|activat\w*|promot\w*"
-    r"|prevent\w*|reduc\w*|improv\w*|enhanc\w*|impair\w*|affect(?:s|ed)|contribut\w*|mediat\w*"
+    r"|prevent\w*|reduc\w*|improv\w*|enhanc\w*|impair\w*|affect(?:s|ed)?|undergo\w*|underwent|contribut\w*|mediat\w*"
     r"|interact\w*|stimulat\w*|express(?:ed|es)|encod\w*|binds?|bound|occur\w*|limited by"
-    r"|available|provid\w*"
+    r"|available|provid(?:es|ed)? (?:an?|the)\b"
     r"|similar|differ(?:s|ed|ent|ence|ences)|significant\w*|effective|efficacious|evidence"
     r"|resistan\w*|essential|necessary|capable|able to|exhibit\w*|display\w*|remain\w*"
     r"|result(?:s|ed)? in|responsible|targets?|function(?:s|ed)? as|act(?:s|ed)? as|known"
@@ -437,9 +461,10 @@ def is_fact(sentence: str, language: str | None) -> bool:
     number, a relation, an acronym or a symbol, a verb of finding, relation or property, or a
     comparison. A capitalised word does not make a fact: an aim names things too."""
     s = sentence.strip()
-    if "?" in s or _AIM.search(s) or _NEEDS_MORE.search(s):
+    if "?" in s or _AIM.search(s) or _NEEDS_MORE.search(s) or _UNKNOWN.search(s):
         return False
-    if (_SCOPE.search(s) or (_METHOD.search(s) and not _QUANTITY.search(s))) and not (
+    hedged = _SCOPE.search(s) or _SPECULATION.search(s)
+    if (hedged or (_METHOD.search(s) and not _QUANTITY.search(s))) and not (
         _FINDING_CLAUSE.search(s)
     ):
         return False
