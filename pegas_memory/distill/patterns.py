@@ -190,6 +190,8 @@ def match_definition(sentence: str) -> tuple[str, str, float, str] | None:
     A lead ("X (1900—1970) — советский писатель", `_lead`) is tried first; a glued abstract label
     ("BACKGROUND"), stress marks and a qualifying opener ("Как правило,") are no part of a term."""
     sentence = _DEF_OPENERS.sub("", _CAPS_LABEL.sub("", _STRESS.sub("", sentence.strip())))
+    if _AIM.search(sentence):
+        return None  # "Цель исследования — изучить ...": an aim, not a definition of "Цель"
     lead = _lead(sentence)
     if lead is not None and _term_ok(_strip_term(lead[0]), "lead"):
         return _strip_term(lead[0]), lead[1].rstrip(".!…").strip(), 0.7, "lead"
@@ -424,14 +426,15 @@ _FINDING = re.compile(
     r"|resistan\w*|essential|necessary|capable|able to|exhibit\w*|display\w*|remain\w*"
     r"|result(?:s|ed)? in|responsible|targets?|function(?:s|ed)? as|act(?:s|ed)? as|known"
     r"|considered|estimated|recommend\w*|higher|lower|greater|fewer|better|worse|superior"
-    r"|inferior|than|prevalent|common|rare|frequent\w*|likely|unlikely|orchestrat\w*|controls?"
+    r"|inferior|than|longest|largest|highest|lowest|biggest|smallest|oldest|deepest|tallest"
+    r"|greatest|most|least|only|prevalent|common|rare|frequent\w*|likely|unlikely|orchestrat\w*|controls?"
     r"|involv\w*|play(?:s|ed)? an? (?:\w+ )?role|can be|cannot be|has been|have been|had been)\b"
     r"|(?<![\w-])(?:связан\w*|показа\w*|выяв\w*|обнаруж\w*|установ\w*|подтверд\w*|доказ\w*"
     r"|наблюда\w*|выше|ниже|больше|меньше|более|менее|чем|увелич\w*|уменьш\w*|сниж\w*|повыш\w*"
     r"|облада\w*|име(?:ет|ют|ется|ются|л|ла|ло|ли)|явля\w*|представля\w* собой|отмеча\w*"
     r"|подраздел\w*|дел(?:ит|ят)ся|насчитыва\w*|вход(?:ит|ят)|вош(?:ёл|ла|ли)|расположен\w*"
     r"|располага\w*|служ\w*|счита\w*|стал[аои]?|получил\w*|построен\w*|принят\w*|создан\w*"
-    r"|издан\w*|провозглаш\w*|занима\w*|сохран\w*|продолжа\w*|существ\w*|назва\w*|подозрева\w*)"
+    r"|издан\w*|сам(?:ый|ая|ое|ые|ого|ой)|крупнейш\w*|наибольш\w*|наименьш\w*|провозглаш\w*|занима\w*|сохран\w*|продолжа\w*|существ\w*|назва\w*|подозрева\w*)"
     r"(?![\w-])",
     re.IGNORECASE,
 )
