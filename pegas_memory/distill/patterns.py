@@ -1,16 +1,25 @@
 """What a sentence or a block says, by pattern, in English, Russian and German (pure logic).
 
 - `match_definition(sentence)`: (term, body, confidence, pattern) when the sentence defines a term:
-  "X is a Y", "X is defined as Y", "Y is called X", "we call X Y", "X is said to be Y if",
-  "X — это Y", "X называется Y", "Под X понимается Y", "X heißt Y, wenn ...", "Sei ... Dann heißt
-  X Y", "Unter X versteht man Y", "X nennt man Y", "X wird als Y bezeichnet", "X ist definiert als".
+  a lead that names what X is, with brackets or aliases after the term ("Иван Петров (1900—1970)
+  — советский писатель", "X (born 1950) is an American writer": the term without its brackets
+  and stress marks), "X is a Y" (a genus after "a"/"an": "The Volga is the longest river" is a
+  fact, "Hypoxia is a common cause of ..." a property), "X is defined as Y", "Y is called X",
+  "we call X Y", "X is said to be Y if", "X — это Y", "X — Y", "X называется Y", "Под X
+  понимается Y", "X heißt Y, wenn ...", "Sei ... Dann heißt X Y", "Unter X versteht man Y",
+  "X nennt man Y", "X wird als Y bezeichnet", "X ist definiert als". An aim ("Цель исследования
+  — изучить ...") is never a definition.
 - `BLOCK_LABEL`: the label line of a numbered statement ("Definition 2.3", "Satz 1.1
   (Heine-Borel)", "Лемма 2.", "Proof."), and `label_kind` which family the label belongs to:
-  definition, theorem (Satz, Lemma, Korollar, Theorem, Proposition, Теорема, Лемма, Следствие),
-  proof, or other (remarks and examples, whose sentences stand on their own).
-- `is_fact(sentence, language)`: a checkable statement: a number or a date, a measurable or
-  mathematical relation, a verb of relation, or a named entity doing something. A capitalised word
-  counts as a name only in English and Russian: German capitalises every noun.
+  definition, theorem (Satz, Lemma, Korollar, Theorem, Proposition, Corollary, Теорема, Лемма,
+  Следствие), proof, or other (remarks and examples, whose sentences stand on their own). A theorem
+  block becomes a `fact` atom with metadata kind=theorem (`distill.types`).
+- `is_fact(sentence, language)`: a checkable statement. Not a question, an aim or plan, a scope or
+  method statement, speculation, an open question ("it is unclear whether") or a call for more
+  research: those are text whatever names or numbers they hold. Else a number, a relation, an
+  acronym or a gene-like symbol, a verb of finding, relation or property ("associated with",
+  "suggest that", "показали, что", "связан с"), a comparison; in Russian also a finite verb or a
+  dash predicate ("Государственный язык — албанский"). A capitalised word alone makes no fact.
 """
 
 from __future__ import annotations
@@ -232,6 +241,8 @@ def match_definition(sentence: str) -> tuple[str, str, float, str] | None:
             and (
                 not body[:1].islower()
                 or re.search(r"[!?]", body)  # "Kjift – not at all! A blind text ..."
+                # "Численность — около 60 тысяч человек": a quantity, not a genus.
+                or re.match(r"(?i)(?:около|более|менее|свыше|примерно|почти|порядка)\s", body)
                 # "Столица — город Ораньестад": a value with a name, not a genus.
                 or (len(words_of(body)) <= 3 and any(w[:1].isupper() for w in words_of(body)))
                 or _VERB_LIKE.search(words_of(body)[0])
@@ -383,7 +394,12 @@ _METHOD = re.compile(
     r"^.{0,120}\b(?:study|trial|phase|analysis|review|survey)\s+(?:compared|examined|assessed"
     r"|evaluated|investigated|enrolled)\b"
     r"|.{0,120}\b(?:was|were) (?:conducted|performed|carried out|undertaken|compared|randomi[sz]ed"
-    r"|searched|interviewed|surveyed)\b",
+    r"|searched|interviewed|surveyed)\b"
+    # A passive with its instrument: "was detected by the tumorigenicity assay".
+    r"|\b(?:was|were)\s+(?:\w+\s+){0,3}?\w+ed\s+(?:using|by means of|by (?:an?\s+|the\s+)?"
+    r"(?:[\w-]+\s+){0,2}?(?:assays?|methods?|analys[ie]s|tests?|techniques?|microscopy|staining"
+    r"|PCR|scanners?|sequencing|cytometry|spectroscopy|blotting|imaging))\b"
+    r"|\b(?:was|were) (?:assembled|incubated|transfected|cultured|stained|administered)\b",
     re.IGNORECASE,
 )
 _QUANTITY = re.compile(r"(?<![\w-])\d+(?:[.,]\d+)*\s*%?(?![\w-])")
@@ -405,7 +421,15 @@ _NEEDS_MORE = re.compile(
 _SPECULATION = re.compile(
     _OPEN + r"(?:this|these|that|those|it|such)\s+(?:\w+\s+){0,2}?(?:could|might|may)\s+"
     r"(?:be|reflect|represent|explain)\b"
-    r"|\b(?:provid\w*|offer\w*|gives?|yield\w*)\s+(?:\w+\s+)?insights?\b",
+    r"|\b(?:provid\w*|offer\w*|gives?|yield\w*)\s+(?:\w+\s+)?insights?\b"
+    # "... will thus likely be necessary", "could have implications for", "might lead to".
+    r"|\b(?:will|would|could|might|may)\s+(?:\w+\s+){0,2}?(?:lead to (?:new|novel|better"
+    r"|improved)|mean|have implications|prove|be (?:necessary|needed|required|useful|helpful"
+    r"|beneficial|important))\b"
+    # Evaluation: "These data illustrate the relevance of ...", "подчёркивает важность".
+    r"|\b(?:illustrat\w*|highlight\w*|underscor\w*|emphasi[sz]\w*|подч[её]ркива\w*)\s+"
+    r"(?:\w+\s+){0,2}?(?:importance|relevance|need|value|potential|significance|важность"
+    r"|значимость|значение|необходимость)\b",
     re.IGNORECASE,
 )
 _FINDING_CLAUSE = re.compile(
