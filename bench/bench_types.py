@@ -151,7 +151,12 @@ def score_labelled(errors: list[str]) -> tuple[Tally, dict[str, Counter[tuple[st
     confusion: dict[str, Counter[tuple[str, str]]] = {}
     for lang in ("en", "ru"):
         c, conf = Counter[str](), Counter[tuple[str, str]]()
-        for part, suffix in (("labelled", ""), ("heldout", "-heldout")):
+        for part, suffix in (
+            ("labelled", ""),
+            ("heldout", "-heldout"),
+            ("heldout2", "-heldout2"),
+            ("heldout3", "-heldout3"),
+        ):
             path = LABELS / f"types-{lang}{suffix}.json"
             for item in json.loads(path.read_text(encoding="utf-8"))["items"]:
                 got = typed_alone(item["sentence"], lang)
@@ -202,7 +207,9 @@ def main() -> None:
     for lang in ("en", "ru"):
         b, a = results["before"][1][lang], results["after"][1][lang]
         for part, what in (("labelled", "labelled sentences (tuned on)"),
-                           ("heldout", "held-out labelled sentences")):  # fmt: skip
+                           ("heldout", "held-out draw 1 (seed 9; rules revised after it)"),
+                           ("heldout2", "held-out draw 2 (seed 10; rules revised after it)"),
+                           ("heldout3", "held-out draw 3 (seed 11; never tuned on)")):  # fmt: skip
             lines.append(
                 f"| {what}, type right | {lang} | {pct(b[f'{part} right'], b[part])} "
                 f"| {pct(a[f'{part} right'], a[part])} |"

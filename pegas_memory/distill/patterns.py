@@ -378,7 +378,8 @@ _AIM = re.compile(
 # Scope and method narrative: text unless they report a finding ("we examined ... and found that").
 _SCOPE = re.compile(
     _OPEN + r"(?:(?:we|this (?:study|paper|review|article|work|report)|the (?:present|current)"
-    r" (?:study|paper|review|article|work|report))\s+(?:also\s+)?(?:examine[sd]?|describe[sd]?"
+    r" (?:study|paper|review|article|work|report))\s+(?:also\s+)?(?:\w+ly\s+)?(?:examine[sd]?"
+    r"|describe[sd]?|undert(?:ook|ake)"
     r"|investigate[sd]?|explore[sd]?|evaluate[sd]?|assess(?:es|ed)?|review(?:s|ed)?|discuss(?:es|ed)?"
     r"|consider(?:s|ed)?|give[sn]?|gave|present(?:s|ed)?|focus(?:es|ed)?|address(?:es|ed)?"
     r"|outline[sd]?|summari[sz]e[sd]?|highlight(?:s|ed)?|conducted|performed|carried out|used"
@@ -399,7 +400,8 @@ _METHOD = re.compile(
     r"|\b(?:was|were)\s+(?:\w+\s+){0,3}?\w+ed\s+(?:using|by means of|by (?:an?\s+|the\s+)?"
     r"(?:[\w-]+\s+){0,2}?(?:assays?|methods?|analys[ie]s|tests?|techniques?|microscopy|staining"
     r"|PCR|scanners?|sequencing|cytometry|spectroscopy|blotting|imaging))\b"
-    r"|\b(?:was|were) (?:assembled|incubated|transfected|cultured|stained|administered)\b",
+    r"|\b(?:was|were) (?:assembled|incubated|transfected|cultured|stained|administered"
+    r"|(?:frequency-|age-|sex-)?matched|stratified|allocated|assigned|excluded|adjusted)\b",
     re.IGNORECASE,
 )
 _QUANTITY = re.compile(r"(?<![\w-])\d+(?:[.,]\d+)*\s*%?(?![\w-])")
@@ -427,6 +429,7 @@ _SPECULATION = re.compile(
     r"|improved)|mean|have implications|prove|be (?:necessary|needed|required|useful|helpful"
     r"|beneficial|important))\b"
     # Evaluation: "These data illustrate the relevance of ...", "подчёркивает важность".
+    r"|\b(?:is|are|was|were|been)\s+(?:\w+\s+)?(?:impressive|remarkable|exciting|fascinating)\b"
     r"|\b(?:illustrat\w*|highlight\w*|underscor\w*|emphasi[sz]\w*|подч[её]ркива\w*)\s+"
     r"(?:\w+\s+){0,2}?(?:importance|relevance|need|value|potential|significance|важность"
     r"|значимость|значение|необходимость)\b",
