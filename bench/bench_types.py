@@ -156,6 +156,7 @@ def score_labelled(errors: list[str]) -> tuple[Tally, dict[str, Counter[tuple[st
             ("heldout", "-heldout"),
             ("heldout2", "-heldout2"),
             ("heldout3", "-heldout3"),
+            ("heldout4", "-heldout4"),
         ):
             path = LABELS / f"types-{lang}{suffix}.json"
             for item in json.loads(path.read_text(encoding="utf-8"))["items"]:
@@ -209,7 +210,8 @@ def main() -> None:
         for part, what in (("labelled", "labelled sentences (tuned on)"),
                            ("heldout", "held-out draw 1 (seed 9; rules revised after it)"),
                            ("heldout2", "held-out draw 2 (seed 10; rules revised after it)"),
-                           ("heldout3", "held-out draw 3 (seed 11; never tuned on)")):  # fmt: skip
+                           ("heldout3", "held-out draw 3 (seed 11; rules revised after it)"),
+                           ("heldout4", "held-out draw 4 (seed 12; never tuned on)")):  # fmt: skip
             lines.append(
                 f"| {what}, type right | {lang} | {pct(b[f'{part} right'], b[part])} "
                 f"| {pct(a[f'{part} right'], a[part])} |"
