@@ -94,6 +94,8 @@ def test_definitions_record_their_term(sentence: str, term: str) -> None:
         "как другие версии называют местом действия Лос-Анджелес.",
         # A lead-like dash with a name, not a genus, after the bracket.
         "Иван Петров (1900—1970) — Москва.",
+        # An approximate quantity after the dash is a value, not a genus.
+        "Численность — около 60 тысяч человек.",
     ],
 )
 def test_not_definitions(sentence: str) -> None:
@@ -176,13 +178,32 @@ def test_a_finding_clause_keeps_a_scope_sentence_a_fact() -> None:
     assert is_fact("Biopsies were performed in 40 % of the patients.", "en")
 
 
-def test_a_capitalised_word_makes_no_fact() -> None:
+def test_a_capitalised_word_alone_makes_no_fact() -> None:
     # The old rule made any sentence with a capitalised word after the first a fact.
-    assert not is_fact("Then she looked at the Hatter and smiled.", "en")
+    assert not is_fact("A long afternoon at the Hatter's table, with tea and cake.", "en")
     assert not is_fact("Цель работы — сравнить Москву и Петербург.", "ru")
-    # A relation or a number still does, with or without a name.
+    assert not is_fact("We aimed to compare Spain and Croatia in the final.", "en")
+    # A named thing doing or being something is one; so is a relation or a number.
+    assert is_fact("Spain will be back in action on Wednesday against Croatia.", "en")
     assert is_fact("The Hatter owned a shop.", "en")
     assert is_fact("the river contains 12 dams.", "en")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("These data illustrate the relevance of mitotic exit in tumour cells.", False),
+        ("These data show that mitotic exit is delayed in tumour cells.", True),
+        ("Effects of Bmi-1 inhibition on growth were detected by the tumorigenicity assay.", False),
+        ("Bmi-1 inhibition reduced the growth of tumour cells.", True),
+        ("Untangling this association might lead to novel interventions.", False),
+        ("Competition between binding sites may also lead to crosstalk between transcripts.",
+         True),
+        ("These are exciting times and the pace of discovery is remarkable.", False),
+    ],
+)  # fmt: skip
+def test_evaluations_and_method_passives_are_text(sentence: str, fact: bool) -> None:
+    assert is_fact(sentence, "en") is fact
 
 
 # --- labelled blocks: theorems, definitions, proofs (en, ru, de) --------------------------------

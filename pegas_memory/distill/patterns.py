@@ -24,6 +24,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Literal
 
@@ -482,6 +483,10 @@ _RU_VERB = re.compile(
     r"|(?:[ая]ют|[уюи]ют)ся|[ёе]н[аоы]?|[ая]н[аоы]?)(?![\w-])",
     re.IGNORECASE,
 )
+# An English finite verb: an auxiliary or a copula, a past tense, a third person present.
+_EN_FINITE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|does|did|can|could|will|would|[a-z]{2,}(?:ed|es))\b"
+)
 _RU_DASH = re.compile(r"[а-яё»)]\s[—–]\s+[а-яё«\d]", re.IGNORECASE)
 
 
@@ -503,4 +508,19 @@ def is_fact(sentence: str, language: str | None) -> bool:
         return True
     if _RELATION.search(s) or _FINDING.search(s):
         return True
+    if language == "en" and _EN_FINITE.search(s) and _named(s):
+        return True  # a named thing doing or being something: "Spain will be back on Wednesday"
     return language == "ru" and (_RU_DASH.search(s) is not None or _RU_VERB.search(s) is not None)
+
+
+def _named(sentence: str) -> bool:
+    """Whether a word after the first is a name: capitalised, not all capitals (acronyms have
+    their own rule), not after a sentence or clause mark or a quote, not "I"."""
+    words = sentence.split()
+    return any(
+        w[:1].isupper()
+        and not w.isupper()
+        and LETTER.match(w)
+        and not prev.endswith((".", ":", "!", "?", "«", '"', "“", "("))
+        for prev, w in itertools.pairwise(words)
+    )
