@@ -169,6 +169,13 @@ def test_aims_scope_and_questions_are_text(sentence: str, language: str) -> None
     assert only(sentence, language).type == "text"
 
 
+def test_german_aim_is_text_and_a_relation_a_fact() -> None:
+    assert not is_fact(
+        "Ziel dieser Arbeit ist es, die Konvergenz von 3 Folgen zu untersuchen.", "de"
+    )
+    assert is_fact("Jede stetige Funktion auf einem Kompaktum besitzt ein Maximum.", "de")
+
+
 def test_a_finding_clause_keeps_a_scope_sentence_a_fact() -> None:
     # "we examined ..." is method narrative, "... and found that ..." reports what came of it.
     assert not is_fact("We examined the tibia of the mice in detail.", "en")
