@@ -1,0 +1,278 @@
+"""Benchmark: does the offline distiller give each atom the type a careful reader would (issue 15)?
+
+Two measures, each with the typing rules as they were (`distill/patterns.py` of BEFORE_COMMIT,
+loaded from git into a temporary module and put in place of the current one's `match_definition`,
+`is_fact` and `block_term` inside `distill.offline`) and as they are now; everything else (chunking,
+sentence splitting, joins) is the current tree's in both runs, so the difference is the typing:
+
+1. **The graded-sample documents** (`bench/graded_sample.py`'s `build_documents`, doc seed 15: 30
+   SciFact abstracts and 40 TyDi QA Russian Wikipedia passages as markdown, and the three sample
+   PDFs), distilled chunk by chunk as ingest does. The atoms the two graded samples (seeds 1515
+   and 2626, `bench/labels/graded-sample-*.dump.json`) hold are found again by their claim's key;
+   their right type is the graded type when the grade said it was right, else the one the grade's
+   "why" names (`bench/labels/types-graded.json`). Atoms whose claim the current tree no longer
+   produces are counted as not found.
+2. **A labelled set** (`bench/labels/types-en.json`, `types-ru.json`, and the held-out
+   `types-en-heldout.json`, `types-ru-heldout.json` labelled after the rules were written and
+   never tuned on): sentences from SciFact
+   abstracts, TyDi QA and XQuAD ru contexts, each labelled definition / fact / text by hand (the
+   file's "how" says how). Each sentence is distilled alone as one chunk in its language; the
+   type of the atom that covers most of it is its type (no atom at all counts as wrong).
+
+Data: $PEGAS_SHARED_DATA, else the first `shared/data` found above the repository root.
+Run: python bench/bench_types.py [--out bench/results/types.md] [--errors]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import json
+import subprocess
+import sys
+import tempfile
+import types
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_atom_quality import distill_source, shared_data  # noqa: E402
+from graded_sample import atom_key, build_documents  # noqa: E402
+
+import pegas_memory.distill.offline as offline  # noqa: E402
+from pegas_memory.config import load_settings  # noqa: E402
+from pegas_memory.distill.types import ChunkContext, DraftAtom  # noqa: E402
+from pegas_memory.ingest.sources import parse_source, read_source  # noqa: E402
+
+BEFORE_COMMIT = "7cdc6f8"  # main when issue 15's type work started
+LABELS = ROOT / "bench" / "labels"
+TYPED = ("definition", "fact", "text")
+HEADER = """# Atom types of the offline distiller, before and after (issue 15, scope item 3)
+
+Run: `PEGAS_SHARED_DATA=/work/shared/data PYTHONPATH=. python bench/bench_types.py --out
+bench/results/types.md` (about 20 s on the shared, loaded 2-core machine). `before` is
+`distill/patterns.py` of commit 7cdc6f8 (main when this work started) put in place of the current
+`match_definition`, `is_fact` and `block_term`; everything else is the current tree in both
+columns, so the difference is the typing rules alone. How the sentences were drawn and labelled
+is in each label file's "how" (bench/labels/types-*.json); one reader labelled them all.
+
+Read the rows by how much they were tuned on. The labelled set and held-out draws 1-3 were each
+looked at after their first score and the rules were revised, so their `after` numbers are
+optimistic. Draw 4 was drawn and labelled, then scored. One rule changed after that: a named
+thing with a finite verb makes an English fact. That change came from a spot check of 24 HTML
+atoms whose type had changed, and it left draw 4's score as it was, so draw 4 is the honest
+number. The first score of each draw, taken before any revision it caused:
+
+| draw | en | ru |
+|---|---|---|
+| held-out 1 (seed 9), first score | 21/34 (62%) | 34/34 (100%) |
+| held-out 2 (seed 10), first score | 31/38 (82%) | 34/37 (92%) |
+| held-out 3 (seed 11), first score | 23/37 (62%) | 29/32 (91%) |
+| held-out 4 (seed 12), first score | 34/39 (87%) | 30/33 (91%) |
+
+"""
+FOOTER = """
+What is left wrong on draw 4, and more generally:
+- English method and setting lines with no verb of method ("SETTING Four eastern European
+  nations ...") and evaluations ("Current research is shedding new light on ...") are still
+  `fact` when they hold an acronym or a number. English facts with no number, acronym or verb
+  from the lists ("a major task of the kidney is to reabsorb water", "we isolated a cell
+  population with ...") are still `text`. A capitalised word alone no longer makes a fact; it
+  takes a finite verb as well. So the English `fact` test leans on word lists, and that is why its
+  held-out scores vary between draws (62-87% at first score).
+- Russian: a lead behind page noise ("Coordinates:  Россия — ...") is not a definition, and the
+  dash rule allows a term of at most 4 words ("Талисманы зимних Олимпийских игр 2014 года — ...").
+  In Russian any finite verb makes a fact, so a quote's introduction ("Тесла заявил:") is one.
+- Graded-sample rows: the atoms of the two graded samples (seeds 1515 and 2626) that the current
+  distiller still produces with the same claim. Their right type is the one the grade gave or
+  named (bench/labels/types-graded.json). These documents were used to find the error classes,
+  so they are tuned on too.
+"""
+
+
+def old_patterns() -> types.ModuleType:
+    source = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{BEFORE_COMMIT}:pegas_memory/distill/patterns.py"],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    spec = importlib.util.spec_from_loader("_old_patterns", loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["_old_patterns"] = module
+    exec(compile(source, "patterns.py", "exec"), module.__dict__)
+    return module
+
+
+@contextlib.contextmanager
+def rules(name: str) -> Iterator[None]:
+    """The offline distiller with the typing rules of `name` ("before" or "after")."""
+    if name == "after":
+        yield
+        return
+    old = old_patterns()
+    saved = {k: getattr(offline, k) for k in ("match_definition", "is_fact", "block_term")}
+    for k in saved:
+        setattr(offline, k, getattr(old, k))
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            setattr(offline, k, v)
+
+
+def graded_truth() -> dict[str, dict[str, str]]:
+    """key -> {"type": right type, "lang", "claim"} over both graded samples."""
+    labels = json.loads((LABELS / "types-graded.json").read_text(encoding="utf-8"))
+    fixes, either = labels["right_type"], labels["either"]
+    grades = json.loads((LABELS / "graded-sample.json").read_text(encoding="utf-8"))
+    truth: dict[str, dict[str, str]] = {}
+    for seed in (1515, 2626):
+        dump = json.loads((LABELS / f"graded-sample-{seed}.dump.json").read_text(encoding="utf-8"))
+        for s in dump["sample"]:
+            grade = grades.get(s["key"])
+            if grade is None:
+                continue
+            right = s["type"] if grade["type"] else fixes[s["key"]]
+            accepted = ",".join(either.get(s["key"], [right]))
+            truth[s["key"]] = {"type": right, "accepted": accepted, "lang": s["lang"],
+                               "claim": s["claim"]}  # fmt: skip
+    return truth
+
+
+def graded_documents(data: Path) -> list[DraftAtom]:
+    atoms: list[DraftAtom] = []
+    with tempfile.TemporaryDirectory(prefix="pegas-types-") as tmp:
+        folder = Path(tmp)
+        paths = build_documents(data, folder, 30, 40, 15)
+        settings = load_settings(ingest_roots=[str(data / "docs/pdf"), str(folder)])
+        for path in paths:
+            parsed = parse_source(read_source(str(path), settings), settings)
+            atoms.extend(distill_source(parsed, offline.OfflineDistiller().distill))
+    return atoms
+
+
+def typed_alone(sentence: str, language: str) -> str:
+    """The type the distiller gives a sentence distilled alone (module docstring)."""
+    atoms = offline.OfflineDistiller().distill(sentence, ChunkContext(language=language))
+    if not atoms:
+        return "none"
+    best = max(atoms, key=lambda a: a.quote_end - a.quote_start)
+    return best.type
+
+
+Tally = dict[str, Counter[str]]
+
+
+def score_graded(data: Path, truth: dict[str, dict[str, str]], errors: list[str]) -> Tally:
+    atoms = {atom_key(a.claim): a for a in graded_documents(data)}
+    tally: Tally = {lang: Counter() for lang in ("en", "ru")}
+    for key, t in truth.items():
+        c = tally[t["lang"]]
+        c["graded"] += 1
+        atom = atoms.get(key)
+        if atom is None:
+            continue
+        c["found"] += 1
+        c["right"] += atom.type == t["type"]
+        c["accepted"] += atom.type in t["accepted"].split(",")
+        if atom.type != t["type"]:
+            errors.append(f"graded {t['lang']} {atom.type} != {t['type']}: {t['claim'][:140]}")
+    return tally
+
+
+def score_labelled(errors: list[str]) -> tuple[Tally, dict[str, Counter[tuple[str, str]]]]:
+    tally: Tally = {}
+    confusion: dict[str, Counter[tuple[str, str]]] = {}
+    for lang in ("en", "ru"):
+        c, conf = Counter[str](), Counter[tuple[str, str]]()
+        for part, suffix in (
+            ("labelled", ""),
+            ("heldout", "-heldout"),
+            ("heldout2", "-heldout2"),
+            ("heldout3", "-heldout3"),
+            ("heldout4", "-heldout4"),
+        ):
+            path = LABELS / f"types-{lang}{suffix}.json"
+            for item in json.loads(path.read_text(encoding="utf-8"))["items"]:
+                got = typed_alone(item["sentence"], lang)
+                c[part] += 1
+                c[f"{part} right"] += got == item["type"]
+                if part == "labelled":
+                    conf[(item["type"], got)] += 1
+                if got != item["type"]:
+                    errors.append(
+                        f"{part} {lang} {got} != {item['type']}: {item['sentence'][:140]}"
+                    )
+        tally[lang], confusion[lang] = c, conf
+    return tally, confusion
+
+
+def pct(right: int, total: int) -> str:
+    return f"{right}/{total} ({100 * right / total:.0f}%)" if total else "-"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--errors", action="store_true", help="print every wrong type")
+    args = parser.parse_args()
+    data = shared_data()
+    truth = graded_truth()
+    results: dict[str, Any] = {}
+    for name in ("before", "after"):
+        errors: list[str] = []
+        with rules(name):
+            graded = score_graded(data, truth, errors)
+            labelled, confusion = score_labelled(errors)
+        results[name] = (graded, labelled, confusion, errors)
+    lines = [
+        "| measure | lang | before (" + BEFORE_COMMIT + ") | after |",
+        "|---|---|---|---|",
+    ]
+    for lang in ("en", "ru"):
+        b, a = results["before"][0][lang], results["after"][0][lang]
+        lines.append(
+            f"| graded-sample atoms found again (of {b['graded']} graded), type right | {lang} "
+            f"| {pct(b['right'], b['found'])} | {pct(a['right'], a['found'])} |"
+        )
+        lines.append(
+            f"| same, fact accepted where the lenient grade took text (types-graded.json) | {lang} "
+            f"| {pct(b['accepted'], b['found'])} | {pct(a['accepted'], a['found'])} |"
+        )
+    for lang in ("en", "ru"):
+        b, a = results["before"][1][lang], results["after"][1][lang]
+        for part, what in (("labelled", "labelled sentences (tuned on)"),
+                           ("heldout", "held-out draw 1 (seed 9; rules revised after it)"),
+                           ("heldout2", "held-out draw 2 (seed 10; rules revised after it)"),
+                           ("heldout3", "held-out draw 3 (seed 11; rules revised after it)"),
+                           ("heldout4", "held-out draw 4 (seed 12; not tuned on)")):  # fmt: skip
+            lines.append(
+                f"| {what}, type right | {lang} | {pct(b[f'{part} right'], b[part])} "
+                f"| {pct(a[f'{part} right'], a[part])} |"
+            )
+    lines += ["", "Confusion of the labelled set (label -> type given: count):", ""]
+    for name in ("before", "after"):
+        for lang in ("en", "ru"):
+            conf = results[name][2][lang]
+            cells = ", ".join(
+                f"{k[0]}->{k[1]}: {v}" for k, v in sorted(conf.items()) if k[0] != k[1]
+            )
+            lines.append(f"- {name}, {lang}: wrong {cells or 'none'}")
+    table = "\n".join(lines)
+    print(table)
+    if args.errors:
+        for name in ("before", "after"):
+            print(f"\n## errors {name}")
+            print("\n".join(results[name][3]))
+    if args.out:
+        args.out.write_text(HEADER + table + "\n" + FOOTER, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
