@@ -13,13 +13,21 @@ and (unless --first-only) the one with the most symbols outside tests. Wall and 
 Prints one JSON line per file, and with --table appends markdown rows to
 bench/results/code-python-reresolve.md.
 
+With --seeds 0,1: the whole resolve of the tree's Python files once per PYTHONHASHSEED, each in
+a subprocess (the seed is fixed at start-up): dependency count and a digest of the sorted edges,
+which must be equal (issue 16: two whole sqlalchemy runs had found 294,399 and 295,185).
+
 Usage: PYTHONPATH=. .venv/bin/python bench/bench_python_reresolve.py /work/cache/repos/flask --whole
+       PYTHONPATH=. .venv/bin/python bench/bench_python_reresolve.py <tree> --seeds 0,1 [--table]
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -90,7 +98,56 @@ def run(repo: Path, whole: bool, first_only: bool = False) -> list[dict[str, obj
     return out
 
 
+def seeded(tree: Path) -> dict[str, object]:
+    """Resolve every Python file of ``tree`` in this process: count, digest, CPU seconds."""
+    from pegas_memory.code_memory.graph import resolve
+    from pegas_memory.code_memory.symbols import extract_file, iter_source_files
+
+    files = [
+        extract_file(p.relative_to(tree).as_posix(), p.read_bytes())
+        for p in iter_source_files(tree)
+    ]
+    python = [f for f in files if f.language == "python"]
+    c0 = time.process_time()
+    deps = resolve(python)
+    digest = hashlib.sha256("\n".join(map(repr, deps)).encode()).hexdigest()[:12]
+    cpu = round(time.process_time() - c0, 1)
+    rss = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    return {"files": len(python), "deps": len(deps), "sha": digest, "cpu_s": cpu, "rss_mb": rss}
+
+
+def run_seeds(tree: Path, seeds: list[int], table: bool) -> None:
+    rows = []
+    for seed in seeds:
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        out = subprocess.run(
+            [sys.executable, __file__, str(tree), "--seeded-child"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        row = {"tree": str(tree), "seed": seed, **json.loads(out.stdout.splitlines()[-1])}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    if table:
+        results = Path(__file__).resolve().parent / "results" / "code-python-reresolve.md"
+        with results.open("a") as fh:
+            for r in rows:
+                fh.write(
+                    f"| {r['tree']} | {r['seed']} | {r['files']} | {r['deps']:,} | {r['sha']} | "
+                    f"{r['cpu_s']} | {r['rss_mb']:,} |\n"
+                )
+
+
 if __name__ == "__main__":
+    if "--seeded-child" in sys.argv:
+        print(json.dumps(seeded(Path(sys.argv[1]))))
+        sys.exit(0)
+    if "--seeds" in sys.argv:
+        given = sys.argv[sys.argv.index("--seeds") + 1]
+        run_seeds(Path(sys.argv[1]), [int(x) for x in given.split(",")], "--table" in sys.argv)
+        sys.exit(0)
     rows = run(Path(sys.argv[1]), "--whole" in sys.argv, "--first-only" in sys.argv)
     if "--table" in sys.argv:
         results = Path(__file__).resolve().parent / "results" / "code-python-reresolve.md"

@@ -124,6 +124,8 @@ class Settings(BaseSettings):
     # --- code memory ---
     code_max_files: int = 20_000
     code_max_file_bytes: int = 1_000_000
+    # A one-file Python change re-resolves only its importers (py_scope): faster, not exact.
+    code_python_scoped: bool = False
 
     # --- inference ---
     inference_max_derived: int = 2_000_000

@@ -7,12 +7,14 @@ imports, ``self``/``cls``/``super()``, the C3 class hierarchy, functions passed,
 stored in attributes, lists and dicts, and type annotations. The replay is a worklist: a fact is
 re-evaluated only when a slot it read grows; derived values (method resolution orders, attribute
 lookups) are cached readers too, dropped when their inputs change. Pure logic: no I/O.
+The same files give the same edges whatever the hash seed: nothing follows a set's order (files
+by path, `flow_worklist` rounds, a call's targets bound sorted, capped values taken sorted).
 """
 
 from __future__ import annotations
 
 import builtins
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
@@ -25,6 +27,7 @@ from pegas_memory.code_memory.flow_rules import (
     passthrough_returns,
     property_getters,
 )
+from pegas_memory.code_memory.flow_worklist import Worklist
 from pegas_memory.code_memory.model import (
     Assign,
     Attr,
@@ -71,7 +74,7 @@ class PythonFlow:
     def __init__(
         self, files: Sequence[FileIndex], *, step: Callable[[int, int, str], None] | None = None
     ) -> None:
-        self.files = files
+        self.files = files = sorted(files, key=lambda f: f.path)
         self.step = step
         self.modules = {f.module for f in files}
         self.packages = {m.rsplit(".", i)[0] for m in self.modules for i in range(m.count(".") + 1)}
@@ -89,8 +92,7 @@ class PythonFlow:
             self.declared[scope.qualname].update(p.lstrip("*") for p in scope.params)
         self.readers: dict[str, set[Reader]] = defaultdict(set)
         self.reader: Reader | None = None
-        self.queue: deque[int] = deque()
-        self.queued: set[int] = set()
+        self.work = Worklist()
         # Derived values by their reader key: "mro:<class>" -> its linearisation, and
         # "attr:<class>:<name>:<recv>" / "super:..." -> what class_attr returns.
         self._mro: dict[str, list[str]] = {}
@@ -109,16 +111,14 @@ class PythonFlow:
         self.site: tuple[str, int] | None = None  # the statement being replayed, for edges
         self._names: dict[tuple[str, str], tuple[str | None, Scope | None]] = {}
         self.calls: set[tuple[str, str, int, TargetKind]] = set()
-        self._bound: dict[
-            int, tuple[list[set[str]], dict[str, set[str]], set[tuple[str, str | None]]]
-        ] = {}
+        self._bound: dict[int, tuple[tuple[int, ...], set[tuple[str, str | None]]]] = {}
         self.resolved_sites: set[int] = set()
 
     # -- the worklist --
 
     def run(self) -> None:
         for i in range(len(self.facts)):
-            self.enqueue(i)
+            self.work.push(i)
         self.drain()
         # Methods nobody is seen calling (entry points, callbacks, API used from outside) would
         # leave ``self`` empty; give it an instance of its own class, then propagate again.
@@ -132,26 +132,22 @@ class PythonFlow:
 
     def drain(self) -> None:
         total = budget = _MAX_EVALS_PER_FACT * max(len(self.facts), 1)
-        while self.queue and budget > 0:
+        while budget > 0:
+            index = self.work.pop()
+            if index is None:
+                break
             budget -= 1
             if self.step is not None and (total - budget) % _STEP_EVALS == 1:
                 self.step(
                     total - budget,
                     total,
-                    f"resolving dependencies: following Python values ({len(self.queue):,} "
+                    f"resolving dependencies: following Python values ({len(self.work):,} "
                     f"of {len(self.facts):,} facts queued)",
                 )
-            index = self.queue.popleft()
-            self.queued.discard(index)
             self.reader = index
             self.replay(index)
         self.reader = None
         self.site = None
-
-    def enqueue(self, index: int) -> None:
-        if index not in self.queued:
-            self.queued.add(index)
-            self.queue.append(index)
 
     def replay(self, index: int) -> None:
         fact = self.facts[index]
@@ -198,7 +194,7 @@ class PythonFlow:
         while stack:
             for reader in self.readers.get(stack.pop(), ()):
                 if isinstance(reader, int):
-                    self.enqueue(reader)
+                    self.work.push(reader)
                 elif self.forget(reader):
                     stack.append(reader)  # a derived value is stale: so are its users
 
@@ -503,7 +499,7 @@ class PythonFlow:
         values = self.eval(call.func, scope)
         if UNKNOWN in values:
             return  # too many candidates (see flow_bounds): unresolved, not guessed
-        targets = self.callees(values)
+        targets = sorted(self.callees(values), key=lambda t: (t[0], t[1] or ""))
         if targets:
             self.resolved_sites.add(index)
         # Arguments are evaluated once per replay, not once per callee: a call through a slot
@@ -532,11 +528,15 @@ class PythonFlow:
     ) -> set[tuple[str, str | None]]:
         """The (callee, receiver) pairs call site ``index`` has already bound exactly these
         arguments to. Slots only grow, so binding them again would change nothing: a site
-        replayed because one more callback reached it binds only that one."""
+        replayed because one more callback reached it binds only that one. The arguments are
+        kept as a 64-bit fingerprint per set (size, summed hashes), not copied (32 MB on
+        sqlalchemy's lib/); a collision, about 2**-64 per replay, would skip one binding."""
+        sets = [*args, *(kwargs[k] for k in sorted(kwargs))]
+        key = tuple(n for a in sets for n in (len(a), sum(map(hash, a)) & 0xFFFFFFFFFFFFFFFF))
         last = self._bound.get(index)
-        if last is None or last[0] != args or last[1] != kwargs:
-            last = self._bound[index] = (args, kwargs, set())
-        return last[2]
+        if last is None or last[0] != key:
+            last = self._bound[index] = (key, set())
+        return last[1]
 
     def edge(self, scope: str, target: str, line: int) -> None:
         kind: TargetKind = "external" if target.startswith("x:") else "internal"

@@ -14,6 +14,10 @@ Two caps stop that, both keeping the analysis monotone (slots still only grow, t
   marker ``UNKNOWN`` and grows no more; a call through a saturated value set is recorded as
   unresolved rather than guessed among hundreds of candidates.
 
+Which values a cap keeps is a function of the slot and the values offered, never of the order
+a set happens to iterate in (see `bounded_update`), so that with the deterministic worklist of
+`code_memory.flow` the same files give the same edges whatever the hash seed.
+
 Values are interned on entry: the same abstract value sits in many slots, one string object.
 Pure logic: no I/O.
 """
@@ -51,7 +55,9 @@ def bounded_update(
             if v[0] in counts:
                 counts[v[0]] += 1
     grew = False
-    for v in new:
+    # Sorted, so that which values a cap keeps never depends on the order a set iterates in
+    # (string hashes change with PYTHONHASHSEED: the same tree gave different edges per run).
+    for v in sorted(new):
         tag = v[0]
         if tag in counts:
             if counts[tag] >= MAX_PER_TAG[tag]:

@@ -14,9 +14,9 @@ Choices a newcomer may question:
   nothing changed, nothing is parsed or resolved at all.
 - A change re-resolves only what it can move: for the languages resolved by name, the files
   naming an identifier it added or removed (`graph.affected_files`); for Python, whose calls
-  come from a points-to analysis over many files, the changed files and their importers,
-  analysed together with every module they import (`py_scope`). Only those files' edges are
-  read and rewritten; a first index, or a change touching much of the repository, is whole.
+  come from a points-to analysis over many files, every Python file (the changed files and
+  their importers only when PEGAS_CODE_PYTHON_SCOPED asks for it: `py_scope`, not exact). Only
+  those files' edges are read and rewritten; a first index, or a large change, is whole.
 - Symbols are matched to their stored rows by (path, qualified name, kind, order), not deleted and
   re-inserted: an edited file keeps its symbol ids, so citations and the edges of other files stay
   put and the outbox sees only real changes.
@@ -477,8 +477,9 @@ class CodeMemory:
             say(len(everything) + done / max(work, 1), total, message)
 
         scope = self._resolution_scope(indexes, changed, deleted, old_by_path)
+        py_scoped = self.settings.code_python_scoped  # opt-in: not exact (see py_scope)
         deps, scoped_python = self._resolve(
-            indexes, scope, changed, deleted, old_by_path, crates, step
+            indexes, scope, changed, deleted, old_by_path, crates, step, py_scoped
         )
         say(len(everything) + 1, total, "writing dependencies")
         wanted = dependency_rows(deps, ids)
@@ -521,14 +522,15 @@ class CodeMemory:
         old_by_path: Mapping[str, Sequence[StoredSymbol]],
         crates: Mapping[str, str],
         step: Callable[[int, int, str], None],
+        scoped_python: bool = False,
     ) -> tuple[list[Dependency], set[str]]:
         """The edges to compare with the stored ones, and the Python files they cover.
 
         With no scope, everything is resolved. Otherwise the other languages are resolved for
         the scope's files, and Python for the files a change of Python can move
         (`py_scope.python_scope`: the changed files and their importers, analysed together with
-        what they import); a change without Python leaves the Python edges alone, and one whose
-        analysis would cover most of the Python files resolves them all."""
+        what they import) when ``scoped_python`` (PEGAS_CODE_PYTHON_SCOPED; not exact, see
+        py_scope), else all of them; a change without Python leaves the Python edges alone."""
         files = list(indexes.values())
         if scope is None:
             return resolve(files, crates=crates, step=step), set()
@@ -543,7 +545,7 @@ class CodeMemory:
         gone = [
             s.qualified_name for p in deleted for s in old_by_path.get(p, ()) if s.kind == "module"
         ]
-        plan = python_scope(python, touched, gone)
+        plan = python_scope(python, touched, gone) if scoped_python else None
         if plan is None:
             return deps + resolve(python, step=step), {f.path for f in python}
         analysed = [f for f in python if f.path in plan.analysed]

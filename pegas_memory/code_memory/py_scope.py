@@ -1,5 +1,9 @@
 """Which Python files a one-file change must re-analyse, and which files that analysis needs.
 
+Opt-in (`Settings.code_python_scoped`, PEGAS_CODE_PYTHON_SCOPED): by default store_code resolves
+every Python file, because this scope is not exact (below; on sqlalchemy an edited test file got
+600 extra and 9 missing edges of 1,910 against a whole run).
+
 Python calls are resolved by a points-to analysis over many files (`code_memory.flow`), so a
 changed file cannot simply be re-resolved alone. The edges that can move are those of the files
 that import it, directly or through others (an importer reads its names, classes and return
