@@ -93,10 +93,19 @@ def _inode(path: Path) -> int | None:
         return None
 
 
-def watch(target: Watched, *, poll: float = POLL_SECONDS, grace: float = GRACE_SECONDS) -> str:
-    """Watch the server until there is nothing left to watch; why it ended."""
-    inode = _inode(target.directory)
-    pid = target.server_pid()
+def watch(
+    target: Watched,
+    *,
+    poll: float = POLL_SECONDS,
+    grace: float = GRACE_SECONDS,
+    inode: int | None = None,
+    pid: int | None = None,
+) -> str:
+    """Watch the server until there is nothing left to watch; why it ended. `inode` and `pid`
+    are what the spawner saw (its directory's inode, the server): a directory deleted before
+    this process first looks is still noticed, and its server still found."""
+    inode = inode or _inode(target.directory)
+    pid = target.server_pid() or pid
     idle_since: float | None = None
     while True:
         if inode is None or _inode(target.directory) != inode:
@@ -126,20 +135,25 @@ def watch(target: Watched, *, poll: float = POLL_SECONDS, grace: float = GRACE_S
         time.sleep(poll)
 
 
-def spawn(script: Path, argument: Path, lock: Path, name: str) -> None:
-    """Run `script` (a watchdog module's file) on `argument` unless a watchdog holds `lock`.
+def spawn(script: Path, directory: Path, lock: Path, name: str, server_pid: int | None) -> None:
+    """Run `script` (a watchdog module's file) on `directory` unless a watchdog holds `lock`;
+    it is told the directory's inode and the server's pid as seen now (see `watch`).
 
     Detached (own session, no inherited descriptors: a client waiting for a server's stdout to
     close is not held up by it) and reaped by a thread here if it exits before this process."""
     if is_locked(lock):
         return
+    inode = _inode(directory) or 0
     root = str(Path(__file__).resolve().parents[1])
     boot = (
         "import runpy, sys; sys.path.insert(0, sys.argv[1]); "
         "runpy.run_path(sys.argv[2], run_name='__main__')"
     )
     proc = subprocess.Popen(
-        [sys.executable, "-c", boot, root, str(Path(script).resolve()), str(argument)],
+        [
+            *(sys.executable, "-c", boot, root, str(Path(script).resolve()), str(directory)),
+            *(str(inode), str(server_pid or 0)),
+        ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -150,17 +164,29 @@ def spawn(script: Path, argument: Path, lock: Path, name: str) -> None:
     threading.Thread(target=proc.wait, name=f"pegas-{name}-watchdog-reaper", daemon=True).start()
 
 
-def run(target: Watched, lock: Path, log: Path) -> int:
+def parse_args(argv: list[str]) -> tuple[Path, int | None, int | None]:
+    """A watchdog's command line: its directory, then the inode and pid `spawn` saw (0: none)."""
+    if len(argv) >= 4 and argv[-1].isdigit() and argv[-2].isdigit():
+        return Path(argv[-3]), int(argv[-2]) or None, int(argv[-1]) or None
+    return Path(argv[-1]), None, None
+
+
+def run(
+    target: Watched, lock: Path, log: Path, *, inode: int | None = None, pid: int | None = None
+) -> int:
     """A watchdog process's body: hold `lock` (or leave: another one watches), watch, and
     append why it ended to `log`."""
     try:
         fd = try_lock(lock)
     except OSError:
-        return 0  # the data dir is gone already
-    if fd is None:
-        return 0  # another watchdog watches this server
+        if inode is None:
+            return 0  # the data dir is gone already, and what it held was never seen
+        fd = None  # gone since `spawn` saw it: no lock to take, its server still to stop
+    else:
+        if fd is None:
+            return 0  # another watchdog watches this server
     try:
-        reason = watch(target)
+        reason = watch(target, inode=inode, pid=pid)
     finally:
         unlock(fd)
     try:

@@ -78,14 +78,13 @@ def watch(pgdata: Path, *, poll: float = POLL_SECONDS, grace: float = GRACE_SECO
 
 def spawn(pgdata: Path) -> None:
     """Start the cluster's watchdog unless one runs (`watchdog.spawn`)."""
-    watchdog.spawn(Path(__file__), pgdata, watchdog_lock_path(pgdata), "pg")
+    watchdog.spawn(Path(__file__), pgdata, watchdog_lock_path(pgdata), "pg", postmaster_pid(pgdata))
 
 
 def main(argv: list[str]) -> int:
-    pgdata = Path(argv[-1])
-    return watchdog.run(
-        watched(pgdata), watchdog_lock_path(pgdata), pgdata.parent / "postgres-watchdog.log"
-    )
+    pgdata, inode, pid = watchdog.parse_args(argv)
+    log = pgdata.parent / "postgres-watchdog.log"
+    return watchdog.run(watched(pgdata), watchdog_lock_path(pgdata), log, inode=inode, pid=pid)
 
 
 if __name__ == "__main__":

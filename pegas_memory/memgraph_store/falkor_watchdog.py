@@ -145,14 +145,14 @@ def watched(directory: Path) -> watchdog.Watched:
 
 def spawn(directory: Path) -> None:
     """Start the graph server's watchdog unless one runs (`watchdog.spawn`)."""
-    watchdog.spawn(Path(__file__), directory, watchdog_lock_path(directory), "graph")
+    lock = watchdog_lock_path(directory)
+    watchdog.spawn(Path(__file__), directory, lock, "graph", server_pid(directory))
 
 
 def main(argv: list[str]) -> int:
-    directory = Path(argv[-1])
-    return watchdog.run(
-        watched(directory), watchdog_lock_path(directory), directory / "watchdog.log"
-    )
+    directory, inode, pid = watchdog.parse_args(argv)
+    lock, log = watchdog_lock_path(directory), directory / "watchdog.log"
+    return watchdog.run(watched(directory), lock, log, inode=inode, pid=pid)
 
 
 if __name__ == "__main__":
