@@ -293,6 +293,13 @@ class EdgeVectorIndex(QdrantBackend):
         self._unindexed[name] = timer
         timer.start()
 
+    def payload_indexes(self, name: str) -> list[str]:
+        """The payload fields the collection has an index on."""
+        with self._lock:
+            opened = self._shard(name)
+            with self._translate("read the payload schema", name):
+                return sorted(opened.shard.info().payload_schema)
+
     def pending_indexes(self) -> list[str]:
         """The collections whose payload indexes are still to be built."""
         with self._lock:
