@@ -42,7 +42,7 @@ from redis.retry import Retry
 import pegas_memory.memgraph_store.falkor_watchdog as falkor_watchdog
 from pegas_memory.errors import BackendUnavailable, LimitExceeded
 from pegas_memory.memgraph_store.cypher import CypherDialect, CypherGraphStore, Statement
-from pegas_memory.procs import log_tail, pid_alive, socket_path
+from pegas_memory.procs import log_tail, pid_alive, process_state, socket_path
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +178,8 @@ class EmbeddedFalkorServer:
         live = []
         for line in lines:
             pid_text, _, _token = line.partition(" ")
-            if pid_text.isdigit() and pid_alive(int(pid_text)):
+            # A killed user still unreaped (a zombie) is dead, as the watchdog counts it.
+            if pid_text.isdigit() and process_state(int(pid_text)) == "alive":
                 live.append(line)
         return live
 
