@@ -39,9 +39,10 @@ from falkordb import FalkorDB
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+import pegas_memory.memgraph_store.falkor_watchdog as falkor_watchdog
 from pegas_memory.errors import BackendUnavailable, LimitExceeded
 from pegas_memory.memgraph_store.cypher import CypherDialect, CypherGraphStore, Statement
-from pegas_memory.procs import log_tail, pid_alive, socket_path
+from pegas_memory.procs import log_tail, pid_alive, process_state, socket_path
 
 log = logging.getLogger(__name__)
 
@@ -79,11 +80,8 @@ def graph_server_paths(data_dir: Path) -> GraphServerPaths:
     )
 
 
-def _is_redis_process(pid: int) -> bool:
-    try:
-        return b"redis-server" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
+_is_redis_process = falkor_watchdog.is_redis_process
+_read_pid = falkor_watchdog.read_pid
 
 
 def _is_server_of(pid: int, directory: Path) -> bool:
@@ -93,13 +91,6 @@ def _is_server_of(pid: int, directory: Path) -> bool:
         return _is_redis_process(pid) and Path(f"/proc/{pid}/cwd").resolve() == directory
     except OSError:
         return False
-
-
-def _read_pid(pidfile: Path) -> int | None:
-    try:
-        return int(pidfile.read_text().strip())
-    except (OSError, ValueError):
-        return None
 
 
 def _log_tail(path: Path, lines: int = 8) -> str:
@@ -187,7 +178,8 @@ class EmbeddedFalkorServer:
         live = []
         for line in lines:
             pid_text, _, _token = line.partition(" ")
-            if pid_text.isdigit() and pid_alive(int(pid_text)):
+            # A killed user still unreaped (a zombie) is dead, as the watchdog counts it.
+            if pid_text.isdigit() and process_state(int(pid_text)) == "alive":
                 live.append(line)
         return live
 
@@ -230,6 +222,10 @@ class EmbeddedFalkorServer:
         if state == "absent":
             self._start_locked()
         self._wait_ready(self.server_pid())
+        try:  # whoever starts or joins makes sure the watchdog runs (one per server)
+            falkor_watchdog.spawn(self.paths.directory)
+        except OSError as exc:  # the server runs all the same; the next start prunes the dead
+            log.warning("could not start the embedded graph server's watchdog: %s", exc)
 
     def _prepare_socket_dir(self) -> None:
         socket_dir = self.paths.socket.parent
@@ -322,30 +318,6 @@ class EmbeddedFalkorServer:
             time.sleep(0.05)
         return True
 
-    def _compact_aof(self, timeout: float) -> None:
-        """Fold the AOF into its RDB base before a clean stop. FalkorDB replays logged queries
-        about ten times slower than it ran them (indexes are rebuilt only after loading), while
-        an RDB base loads at disk speed; a crash still replays only what followed the last
-        rewrite, which `auto-aof-rewrite-min-size` keeps small."""
-        client = redis.Redis(
-            unix_socket_path=str(self.paths.socket), socket_timeout=10, retry=_no_retry()
-        )
-        try:
-            client.bgrewriteaof()
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                info = client.info("persistence")
-                if not info.get("aof_rewrite_in_progress") and not info.get(
-                    "aof_rewrite_scheduled"
-                ):
-                    return
-                time.sleep(0.05)
-            log.warning("graph AOF rewrite still running after %.0f s; stopping anyway", timeout)
-        except redis.exceptions.RedisError as exc:
-            log.warning("graph AOF rewrite before stop failed: %s", exc)
-        finally:
-            client.close()
-
     def _stop_locked(self, timeout: float = 30.0) -> None:
         pid = self.server_pid()
         if pid is None or not _is_server_of(pid, self.paths.directory):
@@ -360,20 +332,12 @@ class EmbeddedFalkorServer:
                 finally:
                     client.close()
             return
-        self._compact_aof(min(timeout, 120.0))
-        # SIGTERM is redis's SHUTDOWN: fsync the AOF, remove pid file and socket, exit. The
-        # FalkorDB module then spends about 2 s joining its thread pools; once the socket file is
-        # gone nothing is left to persist, so that tail is cut short with SIGKILL.
-        os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + timeout
-        while self.paths.socket.exists() and pid_alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        if _is_server_of(pid, self.paths.directory):
-            os.kill(pid, signal.SIGKILL)
-            if not self._wait_gone(pid, 10.0):
-                raise BackendUnavailable(
-                    f"the embedded graph server (pid {pid}) did not stop; kill it by hand"
-                )
+        # The watchdog's stop: AOF folded, SIGTERM, SIGKILL once the socket is gone.
+        falkor_watchdog.stop_server(pid, self.paths.socket, immediate=False, timeout=timeout)
+        if _is_server_of(pid, self.paths.directory) and not self._wait_gone(pid, 10.0):
+            raise BackendUnavailable(
+                f"the embedded graph server (pid {pid}) did not stop; kill it by hand"
+            )
 
 
 def prune_orphan_server(data_dir: Path, *, lock_timeout: float = 10.0) -> bool:

@@ -1,0 +1,143 @@
+"""The embedded FalkorDB stops itself (issue 18, scope 4): its redis-server does not outlive the
+processes using it when the last one is killed with SIGKILL (no release, no later start on that
+data dir to prune it), nor its data dir when that is deleted under it. Before its watchdog, a
+fresh-clone CI run left one redis-server behind, from test_per_tool_time_limit's data dir."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from pegas_memory.db.embedded import EmbeddedPostgres
+from pegas_memory.host.locks import is_locked
+from pegas_memory.memgraph_store.falkor_watchdog import (
+    is_redis_process,
+    live_users,
+    watchdog_lock_path,
+)
+from pegas_memory.procs import process_state
+from tests.fake_ollama import FakeOllama
+from tests.hardening_helpers import McpSession, result_text
+from tests.pgcluster import create_database
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from pegas_memory.memgraph_store.falkor import open_embedded_graph
+graph = open_embedded_graph(Path(sys.argv[1]))
+graph.ensure_schema()
+print("ready", flush=True)
+time.sleep(600)
+"""
+
+
+def _holder(data_dir: Path) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(data_dir)], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    return proc
+
+
+def _redis_pid(data_dir: Path) -> int:
+    pid = int((data_dir / "graph" / "redis.pid").read_text().strip())
+    assert is_redis_process(pid)
+    return pid
+
+
+def _wait_gone(pid: int, timeout: float = 90.0) -> bool:
+    """Whether the redis-server pid is gone within `timeout` (a bound, not a measurement)."""
+    deadline = time.monotonic() + timeout
+    while process_state(pid) == "alive" and is_redis_process(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def _wait_log(path: Path, timeout: float = 30.0) -> str:
+    deadline = time.monotonic() + timeout
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return path.read_text()
+
+
+def _kill(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait(30)
+
+
+def test_the_graph_server_stops_when_its_last_user_was_killed(tmp_path: Path) -> None:
+    first, second = _holder(tmp_path), _holder(tmp_path)
+    pid = _redis_pid(tmp_path)
+    try:
+        assert is_locked(watchdog_lock_path(tmp_path / "graph"))  # one watchdog runs
+        first.kill()
+        first.wait(30)
+        time.sleep(4)  # past the grace: a live user keeps the server
+        assert live_users(tmp_path / "graph")
+        assert process_state(pid) == "alive"
+        second.kill()  # the last one dies without releasing the server
+        second.wait(30)
+        assert live_users(tmp_path / "graph") is False
+        assert _wait_gone(pid), "the redis-server outlived its last user"
+    finally:
+        _kill(first)
+        _kill(second)
+    assert not (tmp_path / "graph" / "redis.sock").exists()  # a clean SHUTDOWN
+    assert "last user gone: server stopped" in _wait_log(tmp_path / "graph" / "watchdog.log")
+    # The next user starts it again from its files, and gets a watchdog of its own.
+    again = _holder(tmp_path)
+    try:
+        restarted = _redis_pid(tmp_path)
+        assert restarted != pid
+    finally:
+        _kill(again)
+    assert _wait_gone(restarted)
+
+
+def test_the_graph_server_stops_when_its_data_dir_is_deleted(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    holder = _holder(data)
+    try:
+        pid = _redis_pid(data)
+        shutil.rmtree(data / "graph", ignore_errors=True)
+        assert _wait_gone(pid), "the redis-server outlived its deleted data dir"
+    finally:
+        _kill(holder)
+
+
+def test_no_graph_server_survives_a_serve_ended_with_a_job_running(
+    embedded_pg: EmbeddedPostgres, tmp_path: Path
+) -> None:
+    """test_per_tool_time_limit's case: a serve whose ingest job waits on a slow model is
+    closed; its exit deadline ends the process without releasing the graph server, and no
+    later start on that data dir comes to prune it."""
+    url = create_database(embedded_pg.uri)
+    data = tmp_path / "data"
+    with FakeOllama(delay=30) as slow:
+        env = {
+            "PEGAS_DATA_DIR": str(data),
+            "PEGAS_DATABASE_URL": url,
+            "PEGAS_OLLAMA_URL": slow.url,
+            "PEGAS_MODEL_TIMEOUT": "60",
+            "PEGAS_TOOL_TIMEOUT": "2",
+            "PEGAS_INGEST_TIMEOUT": "3",
+        }
+        with McpSession(env, tmp_path / "stderr") as server:
+            source = {"source": "Entropy measures uncertainty in a system."}
+            result = server.call("memory_ingest", source, timeout=20)
+            assert not result.is_error, result_text(result)
+            stats = server.call("memory_stats", {})
+            assert not stats.is_error, result_text(stats)
+            deadline = time.monotonic() + 60
+            while not (data / "graph" / "redis.pid").exists() and time.monotonic() < deadline:
+                time.sleep(0.2)
+            pid = _redis_pid(data)
+    assert _wait_gone(pid), "a redis-server outlived the serve that used it"
