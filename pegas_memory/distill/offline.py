@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from pegas_memory.distill.context import carry, topic
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
 from pegas_memory.distill.types import OFFLINE_VERSION, AtomType, ChunkContext, DraftAtom
@@ -311,6 +312,7 @@ class OfflineDistiller:
         # exclamation or question opening the next unit joins it ("She looked at the Hatter.
         # / 'Nor I,' said the March Hare." is kept as one atom; two replies in a row are not).
         narration: int | None = None
+        subject = topic(context)  # what a claim without a subject of its own carries
         units = _prose_units(text, masked)
         conversation = conversational(text, units)
         for u0, u1 in units:
@@ -323,7 +325,9 @@ class OfflineDistiller:
             if reason is not None:
                 dropped[reason] += 1
                 continue
-            groups = sentence_groups(text, u0, u1, conversation=conversation)
+            groups = sentence_groups(
+                text, u0, u1, conversation=conversation, language=chunk_language
+            )
             for n, group in enumerate(groups):
                 if group.fragment:
                     continue
@@ -352,6 +356,8 @@ class OfflineDistiller:
                     # A character's words are no checkable statement of the source.
                     meta = {**atom.metadata, "kind": "dialogue"}
                     atom = replace(atom, type="text", confidence=0.5, metadata=meta)
+                elif atom is not None:
+                    atom = carry(atom, subject)  # distill.context: the claim stands alone
                 if atom is not None:
                     atoms.append(atom)
                     last = n == len(groups) - 1
