@@ -59,6 +59,7 @@ class Reference:
 
     kind: ReferenceKind
     word: str
+    at: int = 0  # where the word is in the claim: a subject named before it is its antecedent
 
 
 def _words(text: str) -> frozenset[str]:
@@ -68,6 +69,7 @@ def _words(text: str) -> frozenset[str]:
 _EN_PRONOUNS = _words("it its they their them he she his her him such both latter former")
 _EN_DEMONSTRATIVES = _words("this these those that")
 _EN_POSSESSIVES = _words("its their his her")
+_PLURAL_DEMONSTRATIVES = _words("these those эти этих этим этими те тех тем теми")
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _RU_PRONOUNS = _words(
     "он она оно они его её ее ему ей им их ним ней нём нем них нему неё него нею ими"
@@ -178,12 +180,12 @@ def _dash_cut(claim: str) -> str:
     return re.split(r"\s[—–-]{1,2}\s", claim, maxsplit=1)[0]
 
 
-def _early_reference(claim: str, language: str | None) -> str | None:
+def _early_reference(claim: str, language: str | None) -> tuple[str, int] | None:
     """A pronoun, or a demonstrative with its noun, among the claim's first words: in Russian
     before its first verb ("Рудольф Клаузиус ввёл это понятие" names its own subject), in English
     a subject pronoun only first or after a comma ("In 2010, they ..."; "how long it takes" is
     no reference), a possessive or a demonstrative anywhere there."""
-    cut = _FIXED_PHRASES.sub(" ", _dash_cut(claim))
+    cut = _FIXED_PHRASES.sub(lambda m: " " * len(m[0]), _dash_cut(claim))
     found = list(_WORD.finditer(cut))[:_EARLY]
     words = [m[0].casefold() for m in found]
     ru = language == "ru"
@@ -192,17 +194,18 @@ def _early_reference(claim: str, language: str | None) -> str | None:
             return None
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if ru and w in _RU_PRONOUNS:
-            return w
+            return w, found[i].start()
         if not ru and w in _EN_PRONOUNS:
             subject_slot = i == 0 or cut[: found[i].start()].rstrip().endswith(",")
             if subject_slot or w in _EN_POSSESSIVES:
-                return w
+                return w, found[i].start()
         if (ru and w in _RU_DEMONSTRATIVES) or w in _EN_DEMONSTRATIVES:
-            if nxt in _SELF_NOUNS or (w == "that" and i > 0):
-                continue  # "this study": the document; "... that ...": a conjunction
+            # "this study" is the document ("these studies" are others); "... that": a conjunction
+            if (nxt in _SELF_NOUNS and w not in _PLURAL_DEMONSTRATIVES) or (w == "that" and i > 0):
+                continue
             if w in ("это", "that") and i == 0 and nxt in ("is", "was", "means"):
                 continue
-            return w
+            return w, found[i].start()
     return None
 
 
@@ -248,7 +251,7 @@ def refers_back(claim: str, language: str | None) -> Reference | None:
         return None
     early = _early_reference(claim, language)
     if early is not None:
-        return Reference("anaphor", early)
+        return Reference("anaphor", *early)
     if language == "ru":
         if _RU_CATEGORY.match(words[0]):
             return Reference("category", words[0])
@@ -321,7 +324,12 @@ def carry(atom: DraftAtom, subject: str | None) -> DraftAtom:
     if subject is None or atom.type not in ("fact", "text", "definition"):
         return atom
     reference = refers_back(atom.claim, atom.language)
-    if reference is None or mentions(atom.claim, subject):
+    if reference is None:
+        return atom
+    # A pronoun's antecedent comes before it ("Юность Моне, как он ..."); a subject named after
+    # "These studies ..." does not say which studies.
+    named = atom.claim[: reference.at] if reference.kind == "anaphor" else atom.claim
+    if mentions(named, subject):
         return atom
     claim = carried_claim(atom.claim, subject)
     meta = {**atom.metadata, "subject": subject, "context": reference.kind}
