@@ -69,6 +69,10 @@ def _words(text: str) -> frozenset[str]:
 _EN_PRONOUNS = _words("it its they their them he she his her him such both latter former")
 _EN_DEMONSTRATIVES = _words("this these those that")
 _EN_POSSESSIVES = _words("its their his her")
+_EN_FUNCTION = _words(
+    "is are was were be been has have had can could will would may might should must does do did"
+    " gives give shows show and or but of to in on at for with by as that which who"
+)
 _PLURAL_DEMONSTRATIVES = _words("these those эти этих этим этими те тех тем теми")
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _RU_PRONOUNS = _words(
@@ -186,10 +190,10 @@ def _early_reference(claim: str, language: str | None) -> tuple[str, int] | None
     a subject pronoun only first or after a comma ("In 2010, they ..."; "how long it takes" is
     no reference), a possessive or a demonstrative anywhere there."""
     cut = _FIXED_PHRASES.sub(lambda m: " " * len(m[0]), _dash_cut(claim))
-    found = list(_WORD.finditer(cut))[:_EARLY]
+    found = list(_WORD.finditer(cut))[: _EARLY + 1]
     words = [m[0].casefold() for m in found]
     ru = language == "ru"
-    for i, w in enumerate(words):
+    for i, w in enumerate(words[:_EARLY]):
         if ru and _verb(w):
             return None
         nxt = words[i + 1] if i + 1 < len(words) else ""
@@ -205,6 +209,8 @@ def _early_reference(claim: str, language: str | None) -> tuple[str, int] | None
                 continue
             if w in ("это", "that") and i == 0 and nxt in ("is", "was", "means"):
                 continue
+            if w in _EN_DEMONSTRATIVES and (not nxt or nxt in _EN_FUNCTION):
+                continue  # "a text like this gives ...": no noun of its own
             return w, found[i].start()
     return None
 

@@ -18,8 +18,9 @@ Offline heuristics, in order:
   something checkable (`distill.patterns.is_fact`), else `text`.
 Confidence: code 0.9 (verbatim); table, rule and labelled statements 0.8 (parsed); definition
 0.75 with an explicit marker ("defined as", "это", "heißt") and 0.7 otherwise; fact 0.6; text
-0.5. A group that leans on a sentence outside the chunk ("It ...", "Он ...") gets 0.4, one with
-characters the PDF could not map (U+FFFD) metadata damaged=True.
+0.5. A claim without a subject of its own carries the section's (`distill.context`); a group that
+leans on a sentence outside the chunk ("It ...", "Он ...") and has no subject to carry gets 0.4,
+one with characters the PDF could not map (U+FFFD) metadata damaged=True.
 """
 
 from __future__ import annotations
