@@ -11,8 +11,8 @@ language:
 
 - **opens with an anaphor**: a personal pronoun or a demonstrative among the first words (en:
   it/they/he/she/its/their/his/her first, this/these/those/such + a noun in the first six words,
-  "this study/paper/work" excepted; ru: он/она/они/его/её/их/ему/ней/нём ..., этот/эта/эти/это
-  ... in the first six words, before a dash);
+  "this study/paper/work/text" excepted: the document itself; ru: он/она/они/его/её/их/ему/
+  ней/нём ..., этот/эта/эти/это ... in the first six words, before a dash);
 - **no subject** (ru): the first word after a leading prepositional phrase, year or adverb is a
   past-tense verb or short participle ("Родился ...", "В 1916 году уехал ...", "Впервые
   использован ..."), or the claim has neither a verb-looking word nor a dash ("Член ЦК КПСС в
@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _EN_FIRST = {"it", "its", "they", "their", "them", "he", "she", "his", "her", "such"}
 _EN_DEM = {"this", "these", "those", "such"}
-_EN_SELF = {"study", "paper", "work", "article", "review", "report", "analysis", "trial"}
+_EN_SELF = {"study", "paper", "work", "article", "review", "report", "analysis", "trial", "text"}
 _RU_PRON = frozenset(
     [
         "он",

@@ -30,7 +30,9 @@ and meaningless as an atom. The rule, en and ru alike:
      империи регион ..."). A connector alone ("Moreover, plant formins ...") is no reason: the
      sentence names its own subject;
    - opens with a category or relational noun whose owner is the section ("Фильм является ...",
-     "Столица — ...", "Площадь суши — ...", "The film ...", "The company ...").
+     "Столица — ...", "Площадь суши — ...", "The film ...", "In 1999 the company ..."), or
+     has such a noun among its first words before the verb ("Игроком матча был признан ...":
+     which match).
    The subject is the nearest heading of the chunk's heading path that names something
    ("Биография", "Results", "Early life" do not: the heading above them does), else the
    document's title; an inverted Russian name heading "Киссинджер, Генри" is read "Генри
@@ -119,6 +121,14 @@ _RU_CATEGORY = re.compile(
     r"|валют|климат|название|территори|флаг|герб|длин|высот|глубин|протяж[её]нност|бассейн"
     r"|официальн|государственн|самый|самая|самое|крупнейш)",
     re.IGNORECASE,
+)
+# The same nouns, whole words in any case, among the first words ("Игроком матча был признан
+# ...", "Исполнительным продюсером картины выступил ..."): which match, which film.
+_RU_CATEGORY_NOUN = re.compile(
+    r"^(?:фильм|картин|лент|сериал|матч|турнир|чемпионат|регион|город|рек|озер|остров|стран"
+    r"|альбом|песн|книг|компани|команд|клуб|препарат|метод|болезн|заболевани|корабл|судн|храм"
+    r"|собор|здани|памятник|персонаж)(?:а|у|ом|е|ы|и|ой|ою|ю|ей|ях|ах|ами|ями|ям|ам|ия|ии|ию"
+    r"|ией|ь|я|ью)?$"
 )
 _RU_PREPOSITIONS = _words(
     "в во на по с со к ко о об обо от до из изо за для при под над без у через после перед"
@@ -261,12 +271,18 @@ def refers_back(claim: str, language: str | None) -> Reference | None:
     if language == "ru":
         if _RU_CATEGORY.match(words[0]):
             return Reference("category", words[0])
+        for w in words[1:4]:
+            if _verb(w):
+                break
+            if _RU_CATEGORY_NOUN.match(w):
+                return Reference("category", w)
         verb = _ru_subjectless(words, claim)
         return Reference("subjectless", verb) if verb is not None else None
     if words[0] in _EN_BARE_VERBS and claim[:1].isupper():
         return Reference("subjectless", words[0])
-    if words[0] == "the" and len(words) > 1 and words[1] in _EN_CATEGORY:
-        return Reference("category", words[1])
+    for i, w in enumerate(words[:5]):
+        if w == "the" and i + 1 < len(words) and words[i + 1] in _EN_CATEGORY:
+            return Reference("category", words[i + 1])  # "The film ...", "In 1999 the company"
     return None
 
 
