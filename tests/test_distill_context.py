@@ -113,6 +113,12 @@ def test_an_english_opening_that_refers_back_carries_the_heading() -> None:
     assert alone.claim == EN_OPENING and alone.confidence == 0.4
 
 
+def test_a_story_chapter_title_is_no_antecedent_of_she() -> None:
+    text = "She went on shedding gallons of tears, until there was a large pool all round her."
+    context = ChunkContext(heading_path=("Alice", "The Pool Of Tears"), language="en")
+    assert _claims(text, context) == [text]
+
+
 def test_a_claim_that_names_the_subject_carries_nothing() -> None:
     context = ChunkContext(heading_path=("Моне, Клод",), language="ru")
     text = "Юность Моне, как он сам отмечал впоследствии, по существу, была юностью бродяги."
@@ -157,6 +163,9 @@ def test_what_leans_on_its_context(sentence: str, language: str, kind: str) -> N
         ("In this study we measured the blood pressure of 342 patients.", "en"),
         ("Moreover, plant formins show structural differences.", "en"),
         ("Is there a difference between both groups?", "en"),
+        ("At this moment the roof of the hall gave way.", "en"),
+        ("At this, Alice got up and walked off.", "en"),
+        ("В этот момент крыша зала обрушилась.", "ru"),
     ],
 )
 def test_what_stands_alone(sentence: str, language: str) -> None:

@@ -33,6 +33,10 @@ and meaningless as an atom. The rule, en and ru alike:
      "Столица — ...", "Площадь суши — ...", "The film ...", "In 1999 the company ..."), or
      has such a noun among its first words before the verb ("Игроком матча был признан ...":
      which match).
+   A pronoun or demonstrative carries nothing when the subject is a title-cased work title
+   ("Down The Rabbit-Hole": "she" is a character), nor does any claim of a chunk of dialogue
+   (fiction, an interview: `distill.units.conversational`). "At this moment", "at this, Alice
+   ..." refer to nothing before.
    The subject is the nearest heading of the chunk's heading path that names something
    ("Биография", "Results", "Early life" do not: the heading above them does), else the
    document's title; an inverted Russian name heading "Киссинджер, Генри" is read "Генри
@@ -91,6 +95,8 @@ _SELF_NOUNS = _words(
     " survey investigation issue essay letter note page document text research experiment"
     " статья статье статьи работа работе работы исследование исследовании обзор обзоре книга"
     " книге глава главе раздел разделе текст тексте"
+    # and the deictic ones, which point at the moment told, not at a sentence: "at this moment"
+    " moment time point stage way instant момент время раз"
 )
 # Fixed phrases with a demonstrative that refer to nothing before ("тем не менее", "в том числе").
 _FIXED_PHRASES = re.compile(
@@ -177,6 +183,9 @@ _GENERIC_HEADINGS = _words(
     " overview summary early life career history description references notes personal death"
     " legacy awards biography contents einleitung zusammenfassung geschichte leben"
 )
+# A title-cased work title ("Down The Rabbit-Hole", "Advice From A Caterpillar"): a chapter of a
+# story, whose "she" is a character, never the title.
+_TITLE_CASE = re.compile(r"\s(?:The|Of|And|A|An|In|On|To|From|With|At|For|By)\s")
 _NUMBERING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+")
 _INVERTED_NAME = re.compile(r"^([А-ЯЁ][а-яё-]+),\s+((?:[А-ЯЁ][а-яё-]+\s?){1,3})$")
 _MAX_SUBJECT_CHARS = 200
@@ -219,8 +228,9 @@ def _early_reference(claim: str, language: str | None) -> tuple[str, int] | None
                 continue
             if w in ("это", "that") and i == 0 and nxt in ("is", "was", "means"):
                 continue
-            if w in _EN_DEMONSTRATIVES and (not nxt or nxt in _EN_FUNCTION):
-                continue  # "a text like this gives ...": no noun of its own
+            after = cut[found[i].end() : found[i].end() + 1]
+            if w in _EN_DEMONSTRATIVES and (not nxt or nxt in _EN_FUNCTION or after in ",.;:!?"):
+                continue  # "a text like this gives ...", "at this, Alice ...": no noun of its own
             return w, found[i].start()
     return None
 
@@ -351,7 +361,7 @@ def carry(atom: DraftAtom, subject: str | None) -> DraftAtom:
     # A pronoun's antecedent comes before it ("Юность Моне, как он ..."); a subject named after
     # "These studies ..." does not say which studies.
     named = atom.claim[: reference.at] if reference.kind == "anaphor" else atom.claim
-    if mentions(named, subject):
+    if mentions(named, subject) or (reference.kind == "anaphor" and _TITLE_CASE.search(subject)):
         return atom
     claim = carried_claim(atom.claim, subject)
     meta = {**atom.metadata, "subject": subject, "context": reference.kind}

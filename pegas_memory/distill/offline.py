@@ -358,7 +358,8 @@ class OfflineDistiller:
                     meta = {**atom.metadata, "kind": "dialogue"}
                     atom = replace(atom, type="text", confidence=0.5, metadata=meta)
                 elif atom is not None:
-                    atom = carry(atom, subject)  # distill.context: the claim stands alone
+                    # distill.context: the claim stands alone (in dialogue "she" is a character)
+                    atom = carry(atom, None if conversation else subject)
                 if atom is not None:
                     atoms.append(atom)
                     last = n == len(groups) - 1
