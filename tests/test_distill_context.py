@@ -166,6 +166,7 @@ def test_what_leans_on_its_context(sentence: str, language: str, kind: str) -> N
         ("At this moment the roof of the hall gave way.", "en"),
         ("At this, Alice got up and walked off.", "en"),
         ("В этот момент крыша зала обрушилась.", "ru"),
+        ("Нарезать лайм тонкими кольцами и добавить соль.", "ru"),  # an instruction
     ],
 )
 def test_what_stands_alone(sentence: str, language: str) -> None:
@@ -181,6 +182,10 @@ def test_the_carried_claim_lowers_only_a_common_first_word() -> None:
         carried_claim("IDH1 mutations were rare.", "Glioma") == "Glioma: IDH1 mutations were rare."
     )
     assert carried_claim("I. Kant wrote it.", "Kant") == "Kant: I. Kant wrote it."
+    assert (
+        carried_claim("Ford will show an SUV.", "Auto Show") == "Auto Show: Ford will show an SUV."
+    )
+    assert carried_claim("These sites bind.", "KLF1") == "KLF1: these sites bind."
 
 
 @pytest.mark.parametrize(

@@ -116,6 +116,18 @@ _EN_CATEGORY = _words(
     " treatment intervention program programme building church ship player character school"
     " university museum capital population area"
 )
+# Words that are never a name: lowered after the carried subject's colon.
+_EN_LOWERABLE = (
+    _EN_PRONOUNS
+    | _EN_DEMONSTRATIVES
+    | _EN_BARE_VERBS
+    | _words(
+        "the a an in on at for of to by with from after before during since until when while as"
+        " many some most all each both several few one two three use using among between"
+        " although though because if however moreover furthermore finally thus therefore"
+        " overall here there we our"
+    )
+)
 # Category and relational nouns (stems) whose owner is the section's subject in ru.
 _RU_CATEGORY = re.compile(
     r"^(?:фильм|картин[аеу]|лент[аеу]|сериал|мультфильм|матч|игр[аеу]|турнир|чемпионат|регион"
@@ -251,6 +263,8 @@ def _ru_subjectless(words: list[str], claim: str) -> str | None:
             pass
         elif w in _RU_ADVERBS:
             prep_at = -2
+        elif _INSTRUCTION.match(w):
+            return None  # "Нарезать лайм ...", "Добавьте соль ...": an instruction, no claim
         elif _verb(w):
             return w
         elif prep_at == i - 1 or (prep_at >= 0 and not _RU_NOMINATIVE.search(w)):
@@ -261,9 +275,13 @@ def _ru_subjectless(words: list[str], claim: str) -> str | None:
         i += 1
     if re.search(r"\s[—–]\s", claim) or len(words) > 30 or first is None:
         return None
-    if not any(_verb(w) for w in words):
+    if not any(_verb(w) or _INSTRUCTION.match(w) for w in words):
         return first  # "Член ЦК КПСС в 1952—1971 годах.", "В 1957-1961 годах заместитель ..."
     return None
+
+
+# An infinitive or an imperative: a step of an instruction, whose subject is the reader.
+_INSTRUCTION = re.compile(r"^[а-яё]{2,}(?:ть|ться|ти|чь|йте|ите|ьте)$")
 
 
 def _verb(word: str) -> bool:
@@ -338,12 +356,18 @@ def mentions(claim: str, subject: str) -> bool:
 
 
 def carried_claim(claim: str, subject: str) -> str:
-    """ "Subject: claim", the claim's first letter lowered unless it starts a name or acronym."""
+    """ "Subject: claim", the claim's first letter lowered unless it starts a name or acronym: in
+    Russian any capitalised word but "Я" (a name rarely opens a claim without a subject), in
+    English only a word that is never a name ("These", "The", "In"; "Ford will ..." stays)."""
     first = words_of(claim)[0] if words_of(claim) else ""
     lead = len(claim) - len(claim.lstrip())
-    # "В 1916 году ...", "A generalization ...": a one-letter word too, but not "I" or an initial.
-    single = len(first) == 1 and claim[lead + 1 : lead + 2] == " " and first not in "IЯ"
-    lower = first[:1].isupper() and (first[1:2].islower() or single)
+    cyrillic = re.match(r"[А-ЯЁ]", first) is not None
+    if cyrillic:
+        # "В 1916 году ...": a one-letter word too, but not an initial ("А. С. Пушкин").
+        single = len(first) == 1 and claim[lead + 1 : lead + 2] == " " and first != "Я"
+        lower = first[1:2].islower() or single
+    else:
+        lower = first.casefold() in _EN_LOWERABLE and first != "I"
     body = claim[lead:]
     if lower and body[:1] == first[:1]:
         body = body[:1].lower() + body[1:]
