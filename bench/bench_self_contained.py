@@ -240,9 +240,10 @@ def changed(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[t
     return list(dict.fromkeys(pairs))
 
 
-def cell(text: str, limit: int = 300) -> str:
+def cell(text: str, limit: int = 320) -> str:
+    """A table cell; a long claim keeps its start and its end (where a join shows)."""
     text = re.sub(r"\s+", " ", text).strip().replace("|", "\\|")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return text if len(text) <= limit else text[:200] + " … " + text[-110:]
 
 
 def main() -> None:
