@@ -24,6 +24,11 @@ language:
   Моне: школа ему ..." is resolved by the subject, "<paper title>: these studies ..." may not
   be).
 
+And the atoms graded junk in `bench/results/graded-sample.md` (seed 2626, the last graded
+sample, on these same documents): for each, what the working tree makes of its sentence now:
+`carried` (a claim that is the subject, ":" and the sentence), `joined` (a longer claim that
+holds it), or `unchanged`.
+
 These tests are this bench's own (simpler than distill/context.py's and written apart from it),
 so they count how many claims still open that way; whether a carried claim reads well is for a
 reader, so 20 changed claims drawn at random are printed before -> after.
@@ -240,10 +245,38 @@ def changed(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[t
     return list(dict.fromkeys(pairs))
 
 
+def graded_junk(after: list[dict[str, Any]], graded: Path, seed: str) -> list[str]:
+    """Rows (lang, before, why it was junk, what it is now) for the atoms graded junk."""
+    text = graded.read_text(encoding="utf-8")
+    section = text[text.index(f"## Seed {seed}") :]
+    rows, lang = [], ""
+    for line in section.splitlines():
+        if line.startswith("### "):
+            lang = line.split()[1]
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)]
+        if line.startswith("| ") and len(cells) > 11 and cells[7] == "**junk**":
+            rows.append((lang, cells[4].replace("\\|", "|"), cells[11]))
+    claims = list(dict.fromkeys(a["claim"] for a in after))
+    out = []
+    for lang, claim, why in rows:
+        key = claim.rstrip("…").casefold()[:60]
+        found = [c for c in claims if key in c.casefold()]
+        carried = [c for c in found if c.casefold().partition(": ")[2].startswith(key)]
+        joined = [c for c in found if not c.casefold().startswith(key) and c not in carried]
+        now = (
+            f"carried: {cell(carried[0], 160)}" if carried
+            else f"joined: {cell(joined[0], 160)}" if joined
+            else "unchanged" if found else "not found"
+        )  # fmt: skip
+        out.append(f"| {lang} | {cell(claim, 120)} | {cell(why, 80)} | {now} |")
+    return out
+
+
 def cell(text: str, limit: int = 320) -> str:
     """A table cell; a long claim keeps its start and its end (where a join shows)."""
     text = re.sub(r"\s+", " ", text).strip().replace("|", "\\|")
-    return text if len(text) <= limit else text[:200] + " … " + text[-110:]
+    head, tail = limit * 5 // 8, limit * 3 // 8 - 3
+    return text if len(text) <= limit else text[:head] + " … " + text[-tail:]
 
 
 def main() -> None:
@@ -314,6 +347,22 @@ def main() -> None:
     ]
     for i, (old, new) in enumerate(shown, 1):
         lines.append(f"| {i} | {cell(old)} | {cell(new)} |")
+    graded = ROOT / "bench/results/graded-sample.md"
+    if graded.exists():
+        rows = graded_junk(after, graded, "2626")
+        lines += [
+            "",
+            f"The {len(rows)} atoms graded junk in bench/results/graded-sample.md (seed 2626, "
+            "graded at 381bf3b), and what the working tree makes of each sentence now "
+            "(not regraded):",
+            "",
+            "| lang | graded junk | why | now |",
+            "|---|---|---|---|",
+            *rows,
+        ]
+        states = ("carried", "joined", "unchanged", "not found")
+        tally = {st: sum(r.rsplit(" | ", 1)[1].startswith(st) for r in rows) for st in states}
+        lines += ["", "Now: " + ", ".join(f"{st} {n}" for st, n in tally.items()) + "."]
     table = "\n".join(lines) + "\n"
     if args.out:
         args.out.write_text(table, encoding="utf-8")

@@ -304,7 +304,7 @@ def refers_back(claim: str, language: str | None) -> Reference | None:
     if language == "ru":
         if _RU_CATEGORY.match(words[0]):
             return Reference("category", words[0])
-        for w in words[1:4]:
+        for w in words[1:5]:
             if _verb(w):
                 break
             if _RU_CATEGORY_NOUN.match(w):
