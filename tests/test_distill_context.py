@@ -113,6 +113,15 @@ def test_an_english_opening_that_refers_back_carries_the_heading() -> None:
     assert alone.claim == EN_OPENING and alone.confidence == 0.4
 
 
+def test_a_file_name_title_is_no_subject() -> None:
+    # Byte-identical files under two names must give the same claims (exact duplicates).
+    text = "Член ЦК КПСС в 1952—1971 годах."
+    one = _claims(text, ChunkContext(title="a", heading_path=("Notes",), language="ru"))
+    two = _claims(text, ChunkContext(title="b", heading_path=("Notes",), language="ru"))
+    assert one == two == [text]
+    assert topic(ChunkContext(title="Статьи Википедии")) == "Статьи Википедии"
+
+
 def test_a_story_chapter_title_is_no_antecedent_of_she() -> None:
     text = "She went on shedding gallons of tears, until there was a large pool all round her."
     context = ChunkContext(heading_path=("Alice", "The Pool Of Tears"), language="en")
@@ -170,6 +179,7 @@ def test_what_leans_on_its_context(sentence: str, language: str, kind: str) -> N
         ("At this, Alice got up and walked off.", "en"),
         ("В этот момент крыша зала обрушилась.", "ru"),
         ("Нарезать лайм тонкими кольцами и добавить соль.", "ru"),  # an instruction
+        ("The river delta of the Volga is one of the largest in Europe.", "en"),
     ],
 )
 def test_what_stands_alone(sentence: str, language: str) -> None:

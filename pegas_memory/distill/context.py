@@ -39,10 +39,11 @@ and meaningless as an atom. The rule, en and ru alike:
    ..." refer to nothing before.
    The subject is the nearest heading of the chunk's heading path that names something
    ("Биография", "Results", "Early life" do not: the heading above them does), else the
-   document's title; an inverted Russian name heading "Киссинджер, Генри" is read "Генри
-   Киссинджер". A claim that already names the subject (its head words are in the claim) carries
-   nothing, and neither does one when the chunk has no heading or title: that claim stays marked
-   anaphoric (confidence 0.4), as before.
+   document's title if it is more than one word (a file's name is no subject: byte-identical
+   files under two names must give the same claims); an inverted Russian name heading
+   "Киссинджер, Генри" is read "Генри Киссинджер". A claim that already names the subject (its
+   head words are in the claim) carries nothing, and neither does one when the chunk has no
+   heading or title: that claim stays marked anaphoric (confidence 0.4), as before.
 3. A claim that carries a subject because its first noun is a relational one ("Столица —
    город Ораньестад.") is no definition of that noun: it is retyped by `patterns.is_fact`.
 """
@@ -313,10 +314,28 @@ def refers_back(claim: str, language: str | None) -> Reference | None:
         return Reference("subjectless", verb) if verb is not None else None
     if words[0] in _EN_BARE_VERBS and claim[:1].isupper():
         return Reference("subjectless", words[0])
+    raw = words_of(claim)
     for i, w in enumerate(words[:5]):
-        if w == "the" and i + 1 < len(words) and words[i + 1] in _EN_CATEGORY:
-            return Reference("category", words[i + 1])  # "The film ...", "In 1999 the company"
+        # "The film ...", "In 1999 the company ..."; "the river Volga" says which one.
+        category = w == "the" and i + 1 < len(words) and words[i + 1] in _EN_CATEGORY
+        if category and not _named_after(raw[i + 2 : i + 6]):
+            return Reference("category", words[i + 1])
     return None
+
+
+def _named_after(after: list[str]) -> bool:
+    """Whether a name says which one: "the river Volga", "the river delta of the Volga"."""
+    if after and after[0][:1].isupper():
+        return True
+    for j, w in enumerate(after[:-1]):
+        if w.casefold() == "of":
+            name = (
+                after[j + 2]
+                if after[j + 1].casefold() == "the" and j + 2 < len(after)
+                else after[j + 1]
+            )
+            return name[:1].isupper()
+    return False
 
 
 def _named(heading: str) -> str | None:
@@ -331,12 +350,15 @@ def _named(heading: str) -> str | None:
 
 def topic(context: ChunkContext) -> str | None:
     """The subject a chunk's claims carry: the nearest heading that names something, else the
-    document's title."""
+    document's title when it is a phrase: a one-word title is most often the file's name ("a",
+    "report-2020"), and byte-identical files under two names must give the same claims."""
     for heading in reversed(context.heading_path):
         named = _named(heading)
         if named is not None:
             return named
-    return _named(context.title) if context.title else None
+    if not context.title or not re.search(r"\w\s+\w", context.title):
+        return None
+    return _named(context.title)
 
 
 def mentions(claim: str, subject: str) -> bool:
