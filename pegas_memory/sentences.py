@@ -1,10 +1,15 @@
 """Sentence segmentation for Russian, English and German text.
 
-razdel's rules know Russian abbreviations ("т. е.", "проф.", "ч."), «» and "" quotes, initials
-and decimal numbers. They are Russian-first: "z. B.", "Abb. 3", "Fig. 2", "St. Petersburg",
-"Prof. Dr. X", "S. 12" or "vgl. Abschnitt 3" are cut after the abbreviation's dot. A protective
-layer glues such a cut back: a sentence that ends in a known English or German abbreviation
-does not end there, so it is joined with the next one.
+razdel's rules know Russian abbreviations ("т. е.", "т. к.", "и т. д.", "г.", "гг.", "в.",
+"проф.", "ч."), «» and "" quotes, initials ("А. С. Пушкин") and decimal numbers. They are
+Russian-first: "z. B.", "Abb. 3", "Fig. 2", "St. Petersburg", "Prof. Dr. X", "S. 12" or "vgl.
+Abschnitt 3" are cut after the abbreviation's dot, and so are a few Russian ones razdel does not
+list ("род. 27 мая", "табл. 2", "ум. 1621"). A protective layer glues such a cut back: a sentence
+that ends in a known abbreviation does not end there, so it is joined with the next one; so is a
+German ordinal before a month or a century ("am 5. | Mai", "im 19. | Jahrhundert", "5. | Jh.",
+"v. | Chr."), and a month before a number ("Jan. | 1990"). Every cut razdel leaves would make
+the tail a fragment that starts mid-sentence (`distill.units` drops a lower-case start, but
+"27 мая ...", "Mai 1990 ..." and "Chr. ..." start otherwise).
 """
 
 from __future__ import annotations
@@ -82,6 +87,46 @@ _ABBREVIATIONS = frozenset(
         "usf",
         "zit",
         "z",
+        "gov",
+        "pres",
+        "adm",
+        "supt",
+        "rep",
+        # Russian abbreviations razdel cuts after ("род. 27 мая 1923", "ум. 1621").
+        "род",
+        "ум",
+        "ок",
+        "рис",
+        "табл",
+        "гл",
+        "разд",
+        "илл",
+        "прим",
+        "англ",
+        "нем",
+        "лат",
+        "греч",
+        "франц",
+        "фр",
+        "итал",
+        "исп",
+        "араб",
+        "кит",
+        "яп",
+        "укр",
+        "польск",
+        "ср",
+        "напр",
+        "св",
+        "им",
+        "ул",
+        "просп",
+        "обл",
+        "оз",
+        "пос",
+        "кн",
+        "акад",
+        "доц",
     ]
 )
 # "e.g.", "i.e.", "z.B.", "d.h.", "u.a.", "et al.": dotted forms, with or without spaces.
@@ -92,7 +137,20 @@ _DOTTED = re.compile(
 )
 _LAST_WORD = re.compile(r"([^\W\d_]+)\.$")
 # "S. 12", "p. 4", "Nr. 5": a page or number abbreviation only before a number.
-_BEFORE_NUMBER = frozenset(["s", "p", "pp", "n", "no", "nr", "bd", "h"])
+_BEFORE_NUMBER = frozenset(
+    ["s", "p", "pp", "n", "no", "nr", "bd", "h", "с", "т", "п", "стр", "jan", "feb", "mar", "apr",
+     "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]
+)  # fmt: skip
+# A German ordinal ("am 5.", "im 19.") before a month or a century, and "v." / "n." before "Chr."
+_ORDINAL = re.compile(r"(?:^|\s)\d{1,2}\.$")
+_AFTER_ORDINAL = re.compile(
+    r"\s*(?:Jh|Jhd|Jahrhundert\w*|Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August"
+    r"|September|Oktober|November|Dezember)\b"
+)
+_ERA = re.compile(r"(?:^|\s)[vn]\.$")
+_CHR = re.compile(r"\s*Chr\.")
+# A German street ("Goethestr. 5") before its number.
+_STREET = re.compile(r"\w+str\.$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +166,12 @@ def ends_in_abbreviation(text: str, following: str = "") -> bool:
     if not tail.endswith("."):
         return False
     if _DOTTED.search(tail):
+        return True
+    if _ORDINAL.search(tail):
+        return _AFTER_ORDINAL.match(following) is not None
+    if _ERA.search(tail):
+        return _CHR.match(following) is not None
+    if _STREET.search(tail) and following.lstrip()[:1].isdigit():
         return True
     m = _LAST_WORD.search(tail)
     if m is None:

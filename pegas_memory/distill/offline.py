@@ -18,8 +18,9 @@ Offline heuristics, in order:
   something checkable (`distill.patterns.is_fact`), else `text`.
 Confidence: code 0.9 (verbatim); table, rule and labelled statements 0.8 (parsed); definition
 0.75 with an explicit marker ("defined as", "это", "heißt") and 0.7 otherwise; fact 0.6; text
-0.5. A group that leans on a sentence outside the chunk ("It ...", "Он ...") gets 0.4, one with
-characters the PDF could not map (U+FFFD) metadata damaged=True.
+0.5. A claim without a subject of its own carries the section's (`distill.context`); a group that
+leans on a sentence outside the chunk ("It ...", "Он ...") and has no subject to carry gets 0.4,
+one with characters the PDF could not map (U+FFFD) metadata damaged=True.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from pegas_memory.distill.context import carry, topic
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
 from pegas_memory.distill.types import OFFLINE_VERSION, AtomType, ChunkContext, DraftAtom
@@ -311,6 +313,7 @@ class OfflineDistiller:
         # exclamation or question opening the next unit joins it ("She looked at the Hatter.
         # / 'Nor I,' said the March Hare." is kept as one atom; two replies in a row are not).
         narration: int | None = None
+        subject = topic(context)  # what a claim without a subject of its own carries
         units = _prose_units(text, masked)
         conversation = conversational(text, units)
         for u0, u1 in units:
@@ -323,7 +326,9 @@ class OfflineDistiller:
             if reason is not None:
                 dropped[reason] += 1
                 continue
-            groups = sentence_groups(text, u0, u1, conversation=conversation)
+            groups = sentence_groups(
+                text, u0, u1, conversation=conversation, language=chunk_language
+            )
             for n, group in enumerate(groups):
                 if group.fragment:
                     continue
@@ -352,6 +357,9 @@ class OfflineDistiller:
                     # A character's words are no checkable statement of the source.
                     meta = {**atom.metadata, "kind": "dialogue"}
                     atom = replace(atom, type="text", confidence=0.5, metadata=meta)
+                elif atom is not None:
+                    # distill.context: the claim stands alone (in dialogue "she" is a character)
+                    atom = carry(atom, None if conversation else subject)
                 if atom is not None:
                     atoms.append(atom)
                     last = n == len(groups) - 1

@@ -5,7 +5,9 @@ An atom must mean something without the text around it. So:
   unit from its label to the next label, heading, blank line or end-of-proof mark
   (`labelled_blocks`); premises stay with their conclusions;
 - in running prose (`sentence_groups`), a sentence that leans on the one before ("This technique
-  ...", "Diese Methode ...", "Он ...", "Dann ...") is joined with it, a premise ("Sei X ...",
+  ...", "Diese Methode ...", "Он ...", "Dann ...", and a pronoun or demonstrative among its first
+  words: "Изначально она ...", "Many of these sites ...", `distill.context.leans_back`) is joined
+  with it, a premise ("Sei X ...",
   "Let X ...", "Пусть ...") with the sentence after it, and a sentence that starts in lower case
   (an abbreviation split that razdel and sentences.py both missed) with the one before, and so is
   a sentence after one left open (a bracket not closed, a clause ending in ";": razdel cuts
@@ -25,6 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.dialogue import outburst, quote_state, speech, starts_inside
 from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
 from pegas_memory.sentences import split_sentences
@@ -347,8 +350,11 @@ def _pipe_trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def sentence_groups(text: str, start: int, end: int, *, conversation: bool = False) -> list[Group]:
-    """Self-contained sentence groups of the prose span text[start:end] (module docstring).
+def sentence_groups(
+    text: str, start: int, end: int, *, conversation: bool = False, language: str | None = None
+) -> list[Group]:
+    """Self-contained sentence groups of the prose span text[start:end] (module docstring);
+    `language` picks the pronouns `leans_back` looks for.
 
     The sentences of one quotation stay together; a short exclamation or question joins its
     neighbour in the paragraph; what is left alone of those, and a line of dialogue with little
@@ -378,7 +384,7 @@ def sentence_groups(text: str, start: int, end: int, *, conversation: bool = Fal
             quoting = quote_state(sentence, quoting)
             continue
         lower = _starts_lower(sentence)
-        back = _first_word(sentence) in _BACKWARD
+        back = _first_word(sentence) in _BACKWARD or leans_back(clean_claim(sentence), language)
         burst = outburst(sentence) is not None
         room = bool(groups) and groups[-1].sentences < _MAX_GROUP
         joins = lower or back or premise or burst or lead_outburst

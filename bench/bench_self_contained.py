@@ -1,0 +1,373 @@
+"""Benchmark: do the offline distiller's claims stand alone? (issue 15, scope 2; distill/context.py)
+
+On the documents of the graded sample (`bench/graded_sample.py`'s `build_documents`: 30 SciFact
+abstracts as one markdown reading list, 40 TyDi QA Russian Wikipedia passages as another, one
+`## title` per paper or article, and the three sample PDFs; `--doc-seed 15` as there), every
+chunk is distilled exactly as ingest does it (`parse_source`, `chunk_source`, a `ChunkContext`
+with the document's title, the chunk's heading path and language), once by the distiller of a
+base commit (`--base`, extracted with `git archive` and run in a child process) and once by the
+working tree. Ingest stores one atom per distinct claim, so distinct claims are counted, per
+language:
+
+- **opens with an anaphor**: a personal pronoun or a demonstrative among the first words (en:
+  it/they/he/she/its/their/his/her first, this/these/those/such + a noun in the first six words,
+  "this study/paper/work/text" excepted: the document itself; ru: он/она/они/его/её/их/ему/
+  ней/нём ..., этот/эта/эти/это ... in the first six words, before a dash);
+- **no subject** (ru): the first word after a leading prepositional phrase, year or adverb is a
+  past-tense verb or short participle ("Родился ...", "В 1916 году уехал ...", "Впервые
+  использован ..."), or the claim has neither a verb-looking word nor a dash ("Член ЦК КПСС в
+  1952—1971 годах."), or it opens with a relational noun ("Столица — ...", "Площадь суши —
+  ...");
+- a claim that starts with its section's heading or the document's title followed by ":" (what
+  distill/context.py carries) counts as having its subject, for both tests; how many of those
+  still hold an anaphor after the subject is counted apart ("carried, anaphor after": "Клод
+  Моне: школа ему ..." is resolved by the subject, "<paper title>: these studies ..." may not
+  be).
+
+And the atoms graded junk in `bench/results/graded-sample.md` (seed 2626, the last graded
+sample, on these same documents): for each, what the working tree makes of its sentence now:
+`carried` (a claim that is the subject, ":" and the sentence), `joined` (a longer claim that
+holds it), or `unchanged`.
+
+These tests are this bench's own (simpler than distill/context.py's and written apart from it),
+so they count how many claims still open that way; whether a carried claim reads well is for a
+reader, so 20 changed claims drawn at random are printed before -> after.
+
+Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/bench_self_contained.py
+     [--base 7cdc6f8] [--seed 15] [--out bench/results/self-contained.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
+_EN_FIRST = {"it", "its", "they", "their", "them", "he", "she", "his", "her", "such"}
+_EN_DEM = {"this", "these", "those", "such"}
+_EN_SELF = {"study", "paper", "work", "article", "review", "report", "analysis", "trial", "text"}
+_RU_PRON = frozenset(
+    [
+        "он",
+        "она",
+        "оно",
+        "они",
+        "его",
+        "её",
+        "ее",
+        "ему",
+        "ей",
+        "им",
+        "их",
+        "ним",
+        "ней",
+        "нём",
+        "нем",
+        "них",
+        "нему",
+        "неё",
+        "него",
+        "этот",
+        "эта",
+        "эти",
+        "это",
+        "этого",
+        "этой",
+        "этом",
+        "этим",
+        "этих",
+        "этому",
+        "эту",
+    ]
+)
+_RU_FIXED = re.compile(r"тем не менее|в том числе|тем самым|при этом|то есть", re.IGNORECASE)
+_RU_LEAD = re.compile(
+    r"^(?:(?:в|во|с|со|на|по|после|до|уже|впервые|затем|позже|также|ранее|вскоре|с\s+\d+"
+    r"|\d+(?:[-–—]\d+)?|года?|году|годах|лет|век[аеу]?|[IVXLC]+|января|февраля|марта|апреля|мая"
+    r"|июня|июля|августа|сентября|октября|ноября|декабря)[\s,]+)+",
+    re.IGNORECASE,
+)
+_RU_PAST = re.compile(
+    r"^[а-яё]{2,}(?:[аеиоуыяё]л(?:а|о|и)?(?:ся|сь)?|(?:ан|ен|ён|ят|ыт)(?:а|о|ы)?)$"
+)
+_RU_ANY_VERB = re.compile(
+    r"^[а-яё]{2,}(?:[аеиоуыяё]л(?:а|о|и)?(?:ся|сь)?|[её]т(?:ся)?|ит(?:ся)?|ют(?:ся)?|ят(?:ся)?"
+    r"|ут(?:ся)?|ат(?:ся)?|ан|ен|ён)$"
+)
+_RU_RELATIONAL = re.compile(
+    r"^(?:столица|площадь|население|численность|государственный язык|официальный язык|устье"
+    r"|длина|высота|глубина)\b",
+    re.IGNORECASE,
+)
+
+
+def _words(text: str) -> list[str]:
+    return [w.casefold() for w in _WORD.findall(text)]
+
+
+def _strip_subject(claim: str, subjects: set[str]) -> tuple[str, bool]:
+    head, sep, rest = claim.partition(": ")
+    if sep and head in subjects:
+        return rest, True
+    return claim, False
+
+
+def anaphor_opening(claim: str, lang: str) -> bool:
+    text = re.split(r"\s[—–-]\s", claim, maxsplit=1)[0]
+    if lang == "ru":
+        return any(w in _RU_PRON for w in _words(_RU_FIXED.sub(" ", text))[:6])
+    words = _words(text)
+    if words and words[0] in _EN_FIRST:
+        return True
+    return any(
+        w in _EN_DEM and i + 1 < len(words[:6]) and words[i + 1] not in _EN_SELF
+        for i, w in enumerate(words[:6])
+    )
+
+
+def no_subject(claim: str, lang: str) -> bool:
+    if lang != "ru":
+        return False
+    if _RU_RELATIONAL.match(claim):
+        return True
+    rest = _RU_LEAD.sub("", claim)
+    words = _words(rest)
+    if words and _RU_PAST.match(words[0]):
+        return True
+    all_words = _words(claim)
+    dash = re.search(r"\s[—–]\s", claim) is not None
+    return bool(all_words) and not dash and not any(_RU_ANY_VERB.match(w) for w in all_words)
+
+
+def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]]:
+    """Every atom of every chunk, as ingest distills them (run in the child process)."""
+    from pegas_memory.config import load_settings
+    from pegas_memory.distill.offline import OfflineDistiller
+    from pegas_memory.distill.types import ChunkContext
+    from pegas_memory.ingest.chunking import chunk_source
+    from pegas_memory.ingest.sources import parse_source, read_source
+
+    with tempfile.TemporaryDirectory(prefix="pegas-selfc-") as tmp:
+        settings = load_settings(ingest_roots=roots, data_dir=tmp)
+        distiller = OfflineDistiller()
+        out: list[dict[str, Any]] = []
+        for path in paths:
+            parsed = parse_source(read_source(path, settings), settings)
+            for chunk in chunk_source(parsed, max_chunks=settings.max_chunks):
+                context = ChunkContext(
+                    title=parsed.title, heading_path=chunk.heading_path, language=chunk.language
+                )
+                for atom in distiller.distill(chunk.text, context):
+                    out.append(
+                        {
+                            "doc": Path(path).name,
+                            "chunk": chunk.ord,
+                            "subjects": [*chunk.heading_path, parsed.title or ""],
+                            "lang": atom.language,
+                            "claim": atom.claim,
+                            "quote_start": atom.quote_start,
+                            "quote_end": atom.quote_end,
+                        }
+                    )
+        return out
+
+
+def run_child(pythonpath: Path, paths: list[str], roots: list[str]) -> list[dict[str, Any]]:
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = Path(f.name)
+    env = {**os.environ, "PYTHONPATH": str(pythonpath)}
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--emit", str(out), "--roots",
+           *roots, "--docs", *paths]  # fmt: skip
+    subprocess.run(cmd, env=env, check=True, cwd=str(pythonpath))
+    atoms: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))
+    out.unlink()
+    return atoms
+
+
+def counts(atoms: list[dict[str, Any]], lang: str) -> dict[str, int]:
+    seen: dict[str, dict[str, Any]] = {}
+    for a in atoms:
+        if a["lang"] == lang:
+            seen.setdefault(a["claim"], a)
+    n = {"claims": len(seen), "anaphor": 0, "no subject": 0, "either": 0, "carried": 0,
+         "carried anaphor": 0}  # fmt: skip
+    for claim, a in seen.items():
+        subjects = {s.rstrip(".") for s in a["subjects"] if s} | _inverted(a["subjects"])
+        rest, carried = _strip_subject(claim, subjects)
+        n["carried"] += carried
+        if carried:
+            n["carried anaphor"] += anaphor_opening(rest, lang)
+            continue
+        ana, nos = anaphor_opening(rest, lang), no_subject(rest, lang)
+        n["anaphor"] += ana
+        n["no subject"] += nos
+        n["either"] += ana or nos
+    return n
+
+
+def _inverted(subjects: list[str]) -> set[str]:
+    out = set()
+    for s in subjects:
+        m = re.match(r"^([А-ЯЁ][а-яё-]+),\s+(.+)$", s or "")
+        if m:
+            out.add(f"{m[2].strip()} {m[1]}")
+    return out
+
+
+def changed(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(before, after) claim pairs: an after atom whose claim is new, with the before atoms whose
+    quotes lie inside its quote (the same quote carried, or the sentences it joined)."""
+    by_chunk: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for b in before:
+        by_chunk.setdefault((b["doc"], b["chunk"]), []).append(b)
+    old_claims = {b["claim"] for b in before}
+    pairs: list[tuple[str, str]] = []
+    for a in after:
+        if a["claim"] in old_claims or a["lang"] not in ("en", "ru"):
+            continue
+        inside = [
+            b["claim"]
+            for b in by_chunk.get((a["doc"], a["chunk"]), [])
+            if a["quote_start"] <= b["quote_start"] and b["quote_end"] <= a["quote_end"]
+        ]
+        if inside:
+            pairs.append((" / ".join(dict.fromkeys(inside)), a["claim"]))
+    return list(dict.fromkeys(pairs))
+
+
+def graded_junk(after: list[dict[str, Any]], graded: Path, seed: str) -> list[str]:
+    """Rows (lang, before, why it was junk, what it is now) for the atoms graded junk."""
+    text = graded.read_text(encoding="utf-8")
+    section = text[text.index(f"## Seed {seed}") :]
+    rows, lang = [], ""
+    for line in section.splitlines():
+        if line.startswith("### "):
+            lang = line.split()[1]
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)]
+        if line.startswith("| ") and len(cells) > 11 and cells[7] == "**junk**":
+            rows.append((lang, cells[4].replace("\\|", "|"), cells[11]))
+    claims = list(dict.fromkeys(a["claim"] for a in after))
+    out = []
+    for lang, claim, why in rows:
+        key = claim.rstrip("…").casefold()[:60]
+        found = [c for c in claims if key in c.casefold()]
+        carried = [c for c in found if c.casefold().partition(": ")[2].startswith(key)]
+        joined = [c for c in found if not c.casefold().startswith(key) and c not in carried]
+        now = (
+            f"carried: {cell(carried[0], 160)}" if carried
+            else f"joined: {cell(joined[0], 160)}" if joined
+            else "unchanged" if found else "not found"
+        )  # fmt: skip
+        out.append(f"| {lang} | {cell(claim, 120)} | {cell(why, 80)} | {now} |")
+    return out
+
+
+def cell(text: str, limit: int = 320) -> str:
+    """A table cell; a long claim keeps its start and its end (where a join shows)."""
+    text = re.sub(r"\s+", " ", text).strip().replace("|", "\\|")
+    head, tail = limit * 5 // 8, limit * 3 // 8 - 3
+    return text if len(text) <= limit else text[:head] + " … " + text[-tail:]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default="7cdc6f8", help="the commit whose distiller is 'before'")
+    parser.add_argument("--seed", type=int, default=15, help="seed of the 20 printed pairs")
+    parser.add_argument("--doc-seed", type=int, default=15)
+    parser.add_argument("--out", type=Path, help="write the markdown here")
+    parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--docs", nargs="*", help=argparse.SUPPRESS)
+    parser.add_argument("--roots", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.emit:  # the child: distil with whatever pegas_memory PYTHONPATH names
+        atoms = distill_documents(args.docs, args.roots)
+        args.emit.write_text(json.dumps(atoms, ensure_ascii=False), encoding="utf-8")
+        return
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from _common import log, shared_data_dir
+    from graded_sample import build_documents  # the graded sample's own documents
+
+    data = shared_data_dir()
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="pegas-selfc-docs-") as tmp:
+        folder, base = Path(tmp) / "docs", Path(tmp) / "base"
+        folder.mkdir()
+        base.mkdir()
+        paths = [str(p) for p in build_documents(data, folder, 30, 40, args.doc_seed)]
+        roots = [str(data / "docs/pdf"), str(folder)]
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.base],
+                                 capture_output=True, check=True).stdout  # fmt: skip
+        subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
+        log(f"distilling with {args.base}")
+        before = run_child(base, paths, roots)
+        log(f"distilling with the working tree ({commit})")
+        after = run_child(ROOT, paths, roots)
+    lines = [
+        f"## Self-contained claims on the graded-sample documents ({args.base} -> {commit})",
+        "",
+        "Distinct claims per language, each chunk distilled as ingest does (one run; counts, not"
+        " timings, so the machine's load does not matter). 'anaphor' and 'no subject' are this"
+        " bench's own tests (module docstring); a claim that starts with its section's subject"
+        " and ':' counts as having one.",
+        "",
+        "| lang | distiller | claims | opens with an anaphor | no subject (ru) | either | "
+        "carry a subject | carried, anaphor after |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for lang in ("en", "ru"):
+        for name, atoms in ((args.base, before), (commit, after)):
+            c = counts(atoms, lang)
+            share = c["either"] / max(1, c["claims"])
+            lines.append(
+                f"| {lang} | {name} | {c['claims']} | {c['anaphor']} | {c['no subject']} "
+                f"| {c['either']} ({share:.1%}) | {c['carried']} | {c['carried anaphor']} |"
+            )
+    pairs = changed(before, after)
+    rng = random.Random(args.seed)
+    shown = rng.sample(pairs, min(20, len(pairs)))
+    lines += [
+        "",
+        f"{len(pairs)} claims changed; 20 drawn at random (seed {args.seed}), before -> after "
+        "(a joined atom lists the claims it replaced, separated by ' / '):",
+        "",
+        "| # | before | after |",
+        "|---|---|---|",
+    ]
+    for i, (old, new) in enumerate(shown, 1):
+        lines.append(f"| {i} | {cell(old)} | {cell(new)} |")
+    graded = ROOT / "bench/results/graded-sample.md"
+    if graded.exists():
+        rows = graded_junk(after, graded, "2626")
+        lines += [
+            "",
+            f"The {len(rows)} atoms graded junk in bench/results/graded-sample.md (seed 2626, "
+            "graded at 381bf3b), and what the working tree makes of each sentence now "
+            "(not regraded):",
+            "",
+            "| lang | graded junk | why | now |",
+            "|---|---|---|---|",
+            *rows,
+        ]
+        states = ("carried", "joined", "unchanged", "not found")
+        tally = {st: sum(r.rsplit(" | ", 1)[1].startswith(st) for r in rows) for st in states}
+        lines += ["", "Now: " + ", ".join(f"{st} {n}" for st, n in tally.items()) + "."]
+    table = "\n".join(lines) + "\n"
+    if args.out:
+        args.out.write_text(table, encoding="utf-8")
+    print(table)
+
+
+if __name__ == "__main__":
+    main()

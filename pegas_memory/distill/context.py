@@ -1,0 +1,434 @@
+"""What a sentence leans on, and the subject its claim carries so it stands alone (pure logic).
+
+An encyclopedia article states its subject once, in its title, and then goes on without it:
+"Член ЦК КПСС в 1952—1971 годах.", "Родился в Москве.", "Столица — город Ораньестад."; an
+abstract says "these findings", "this method", "the film". Such a sentence is true in its place
+and meaningless as an atom. The rule, en and ru alike:
+
+1. **Join** (`leans_back`, used by `distill.units.sentence_groups`): a sentence whose first
+   words hold a personal pronoun or a demonstrative with its noun ("Изначально она была ...",
+   "Many of these recovered sites ...", "A generalization of this method ...") is joined with
+   the sentence before it in the same paragraph, as one whose first word is one ("This ...",
+   "Он ...") already was: the antecedent is most often in that sentence, and the group's quote
+   is one contiguous span, verbatim. A reference to the document itself ("this study", "in this
+   work") is not joined: it refers to the document, not to the sentence before.
+2. **Carry** (`refers_back`, `topic`, `carry`): an atom whose claim still opens without a
+   subject of its own gets the section's subject in front of it, "Subject: claim", with the
+   claim's first letter lowered after the colon ("Аверкий Борисович Аристов: член ЦК КПСС в
+   1952—1971 годах."). The quote is never changed, so a citation still finds it at its locator.
+   A claim carries the subject when it
+   - opens with a personal pronoun or a demonstrative in its first words (it, they, these
+     findings, он, её, этот метод; "there", "we", "мы" refer to nothing before);
+   - has no subject (ru): after a leading adverbial (a connector such as "Например,", "В
+     частности,", "Наконец,", a prepositional phrase, a year, an adverb) the first word is a
+     finite verb or a short participle ("В 1916 году уехал в США.", "Впервые использован как
+     ...", "В частности, к осложнениям может привести ..."), or the sentence has no verb and no
+     dash at all (a predicate noun phrase: "Член ЦК КПСС ...", "В 1957-1961 годах заместитель
+     председателя ..."); (en) it opens with a bare verb ("Born in ...", "Served as ..."). A
+     prepositional phrase runs on while its words look oblique ("Во время Первой мировой
+     войны", "С начала VII века"); a word that looks nominative ends it ("После распада Римской
+     империи регион ..."). A connector alone ("Moreover, plant formins ...") is no reason: the
+     sentence names its own subject;
+   - opens with a category or relational noun whose owner is the section ("Фильм является ...",
+     "Столица — ...", "Площадь суши — ...", "The film ...", "In 1999 the company ..."), or
+     has such a noun among its first words before the verb ("Игроком матча был признан ...":
+     which match).
+   A pronoun or demonstrative carries nothing when the subject is a title-cased work title
+   ("Down The Rabbit-Hole": "she" is a character), nor does any claim of a chunk of dialogue
+   (fiction, an interview: `distill.units.conversational`). "At this moment", "at this, Alice
+   ..." refer to nothing before.
+   The subject is the nearest heading of the chunk's heading path that names something
+   ("Биография", "Results", "Early life" do not: the heading above them does), else the
+   document's title if it is more than one word (a file's name is no subject: byte-identical
+   files under two names must give the same claims); an inverted Russian name heading
+   "Киссинджер, Генри" is read "Генри Киссинджер". A claim that already names the subject (its
+   head words are in the claim) carries nothing, and neither does one when the chunk has no
+   heading or title: that claim stays marked anaphoric (confidence 0.4), as before.
+3. A claim that carries a subject because its first noun is a relational one ("Столица —
+   город Ораньестад.") is no definition of that noun: it is retyped by `patterns.is_fact`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from pegas_memory.distill.patterns import is_fact, words_of
+from pegas_memory.distill.types import ChunkContext, DraftAtom
+
+ReferenceKind = Literal["anaphor", "subjectless", "category"]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """Why a claim does not stand alone: the kind of reference and the word that shows it."""
+
+    kind: ReferenceKind
+    word: str
+    at: int = 0  # where the word is in the claim: a subject named before it is its antecedent
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_EN_PRONOUNS = _words("it its they their them he she his her him such both latter former")
+_EN_DEMONSTRATIVES = _words("this these those that")
+_EN_POSSESSIVES = _words("its their his her")
+_EN_FUNCTION = _words(
+    "is are was were be been has have had can could will would may might should must does do did"
+    " gives give shows show and or but of to in on at for with by as that which who"
+)
+_PLURAL_DEMONSTRATIVES = _words("these those эти этих этим этими те тех тем теми")
+_WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
+_RU_PRONOUNS = _words(
+    "он она оно они его её ее ему ей им их ним ней нём нем них нему неё него нею ими"
+)
+_RU_DEMONSTRATIVES = _words(
+    "этот эта это эти этого этой этом этим этих этому эту этою тот та те того той тому тем тех"
+    " ту данный данная данное данные данного данной данном данных указанный указанная"
+    " указанные такой такая такое такие такого такой таким таких"
+)
+# Nouns after "this"/"этот" that point at the document itself, not at the sentence before.
+_SELF_NOUNS = _words(
+    "study studies paper article work review report analysis trial thesis chapter book section"
+    " survey investigation issue essay letter note page document text research experiment"
+    " статья статье статьи работа работе работы исследование исследовании обзор обзоре книга"
+    " книге глава главе раздел разделе текст тексте"
+    # and the deictic ones, which point at the moment told, not at a sentence: "at this moment"
+    " moment time point stage way instant момент время раз"
+)
+# Fixed phrases with a demonstrative that refer to nothing before ("тем не менее", "в том числе").
+_FIXED_PHRASES = re.compile(
+    r"\b(?:тем не менее|в том числе|тем самым|тем более|к тому же|то есть|вместе с тем"
+    r"|в то же время|в то время как|до того как|после того как|с тех пор|that is|in that)\b",
+    re.IGNORECASE,
+)
+_EN_BARE_VERBS = _words(
+    "born became served received died moved graduated studied worked joined married appeared"
+    " elected appointed starred wrote directed"
+)
+_EN_CATEGORY = _words(
+    "film movie series show album song single band group book novel poem city town village"
+    " river lake island country state region province company firm organization organisation"
+    " party species genus family game match tournament team club method technique approach"
+    " procedure algorithm model drug compound protein gene enzyme virus disease disorder"
+    " treatment intervention program programme building church ship player character school"
+    " university museum capital population area"
+)
+# Words that are never a name: lowered after the carried subject's colon.
+_EN_LOWERABLE = (
+    _EN_PRONOUNS
+    | _EN_DEMONSTRATIVES
+    | _EN_BARE_VERBS
+    | _words(
+        "the a an in on at for of to by with from after before during since until when while as"
+        " many some most all each both several few one two three use using among between"
+        " although though because if however moreover furthermore finally thus therefore"
+        " overall here there we our"
+    )
+)
+# Category and relational nouns (stems) whose owner is the section's subject in ru.
+_RU_CATEGORY = re.compile(
+    r"^(?:фильм|картин[аеу]|лент[аеу]|сериал|мультфильм|матч|игр[аеу]|турнир|чемпионат|регион"
+    r"|город|пос[её]лок|сел[оа]|деревн|рек[аеу]|озер|остров|полуостров|стран[аеу]|государств"
+    r"|республик|област|район|групп[аеу]|альбом|сингл|песн|роман|книг|повест|журнал|газет"
+    r"|компани|фирм|организаци|парти[яи]|вид\b|род\b|семейств|растени|животн|препарат|метод"
+    r"|болезн|заболевани|корабл|судн|храм|собор|здани|памятник|персонаж|клуб|команд|университет"
+    r"|школ|институт|театр|музе|праздник|усть|исток|столиц|площад|населени|численност|язык"
+    r"|валют|климат|название|территори|флаг|герб|длин|высот|глубин|протяж[её]нност|бассейн"
+    r"|официальн|государственн|самый|самая|самое|крупнейш)",
+    re.IGNORECASE,
+)
+# The same nouns, whole words in any case, among the first words ("Игроком матча был признан
+# ...", "Исполнительным продюсером картины выступил ..."): which match, which film.
+_RU_CATEGORY_NOUN = re.compile(
+    r"^(?:фильм|картин|лент|сериал|матч|турнир|чемпионат|регион|город|рек|озер|остров|стран"
+    r"|альбом|песн|книг|компани|команд|клуб|препарат|метод|болезн|заболевани|корабл|судн|храм"
+    r"|собор|здани|памятник|персонаж)(?:а|у|ом|е|ы|и|ой|ою|ю|ей|ях|ах|ами|ями|ям|ам|ия|ии|ию"
+    r"|ией|ь|я|ью)?$"
+)
+_RU_PREPOSITIONS = _words(
+    "в во на по с со к ко о об обо от до из изо за для при под над без у через после перед"
+    " около среди между против вокруг вместо кроме вследствие благодаря согласно вдоль"
+)
+_RU_ADVERBS = _words(
+    "впервые уже ещё еще также затем позже позднее ранее вскоре впоследствии неоднократно"
+    " дважды трижды окончательно официально изначально первоначально однажды там здесь тогда"
+    " сейчас сегодня ныне теперь потом сначала долго часто нередко иногда всегда никогда"
+    " вновь снова тоже лишь только даже уже почти около примерно всего более менее затем"
+    " наконец поэтому однако впрочем например так и а но вечером утром днём днем ночью летом"
+    " зимой весной осенью вместе частности итоге результате"
+)
+# A finite verb or a short participle: past (-л, -ла, -ли, -лся ...), present or future third
+# person (-ет, -ит, -ют, -ется ...), short passive participles (-ан, -ен, -ён, -т with -а/-о/-ы).
+_RU_VERB = re.compile(
+    r"^[а-яё]{2,}(?:(?:[аеиоуыяё]л(?:а|о|и)?(?:сь|ся)?)|(?:[шгкзсбр]л(?:а|о|и)(?:сь|ся)?)"
+    r"|(?:[её]т|ит|ут|ют|ат|ят)(?:ся)?"
+    r"|(?:ется|ится|утся|ются|атся|ятся)|(?:ован|ирован|ан|ян|ен|ён|нут|ыт|ит|ят)(?:а|о|ы)?)$"
+)
+# Nouns that end like a verb form ("совет", "генерал", "член"): never taken for one.
+_RU_NOT_VERBS = _words(
+    "совет совета бюджет предмет портрет ответ поэт балет кабинет комитет пакет секрет билет"
+    " кредит визит аппетит институт маршрут салют генерал канал сериал материал финал идеал"
+    " капитал арсенал журнал портал член план роман океан стакан феномен пол стол футбол"
+    " минут минута самолет самолёт брат сюжет объект проект эффект аспект факт контакт акт"
+    " пакт тракт инстинкт продукт конфликт результат кандидат депутат адвокат солдат"
+    " автомат формат климат сенат магистрат архитектор кит щит школа школы село села число"
+    " числа дело дела тело тела масло стекло крыло кресло скала скалы стрела пчела игла сила"
+    " силы земли роли мили угли мысли числа масла ремесла весла кресла стекла иглы"
+)
+_YEAR_WORDS = re.compile(
+    r"^(?:год|года|году|годах|годы|годов|лет|век|века|веке|веках|г|гг|января|февраля|марта"
+    r"|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря|\d+(?:[-–—]\d+)*)$"
+)
+# A word that looks nominative (a consonant, -ь/-й, -ый/-ий/-ая/-ое/-ые/-ие, -ость) ends a
+# prepositional phrase; oblique forms (-а/-я, -у/-ю, -е, -ой/-ей, -ом/-ем, -ов/-ев, -ах,
+# -ами, -ии, -ы, -ого, -ому, -ых ...) go on in it.
+_RU_NOMINATIVE = re.compile(r"(?:[бвгджзклмнпрстфхцчшщ]|ь|ый|ий|ая|яя|ое|ее|ые|ие|ость)$")
+_ROMAN = re.compile(r"^[IVXLC]+$")
+# Headings that name a part of a text, not what it is about.
+_GENERIC_HEADINGS = _words(
+    "биография детство юность ранние годы личная жизнь карьера история описание примечания"
+    " ссылки литература источники творчество деятельность семья награды память смерть"
+    " введение заключение выводы результаты методы обсуждение аннотация содержание"
+    " introduction background abstract methods results discussion conclusion conclusions"
+    " overview summary early life career history description references notes personal death"
+    " legacy awards biography contents einleitung zusammenfassung geschichte leben"
+)
+# A title-cased work title ("Down The Rabbit-Hole", "Advice From A Caterpillar"): a chapter of a
+# story, whose "she" is a character, never the title.
+_TITLE_CASE = re.compile(r"\s(?:The|Of|And|A|An|In|On|To|From|With|At|For|By)\s")
+_NUMBERING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+")
+_INVERTED_NAME = re.compile(r"^([А-ЯЁ][а-яё-]+),\s+((?:[А-ЯЁ][а-яё-]+\s?){1,3})$")
+_MAX_SUBJECT_CHARS = 200
+_BASE_CONFIDENCE = {"fact": 0.6, "text": 0.5, "definition": 0.7, "logical_rule": 0.8,
+                    "code": 0.9, "table": 0.8}  # fmt: skip
+_EARLY = 6  # a pronoun or demonstrative this early leans on the sentence before
+
+
+def _tokens(claim: str) -> list[str]:
+    return [w.casefold() for w in words_of(claim)]
+
+
+def _dash_cut(claim: str) -> str:
+    """The claim up to its first spaced dash: "X — это ..." is a definition, not a reference."""
+    return re.split(r"\s[—–-]{1,2}\s", claim, maxsplit=1)[0]
+
+
+def _early_reference(claim: str, language: str | None) -> tuple[str, int] | None:
+    """A pronoun, or a demonstrative with its noun, among the claim's first words: in Russian
+    before its first verb ("Рудольф Клаузиус ввёл это понятие" names its own subject), in English
+    a subject pronoun only first or after a comma ("In 2010, they ..."; "how long it takes" is
+    no reference), a possessive or a demonstrative anywhere there."""
+    cut = _FIXED_PHRASES.sub(lambda m: " " * len(m[0]), _dash_cut(claim))
+    found = list(_WORD.finditer(cut))[: _EARLY + 1]
+    words = [m[0].casefold() for m in found]
+    ru = language == "ru"
+    for i, w in enumerate(words[:_EARLY]):
+        if ru and _verb(w):
+            return None
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if ru and w in _RU_PRONOUNS:
+            return w, found[i].start()
+        if not ru and w in _EN_PRONOUNS:
+            subject_slot = i == 0 or cut[: found[i].start()].rstrip().endswith(",")
+            if subject_slot or w in _EN_POSSESSIVES:
+                return w, found[i].start()
+        if (ru and w in _RU_DEMONSTRATIVES) or w in _EN_DEMONSTRATIVES:
+            # "this study" is the document ("these studies" are others); "... that": a conjunction
+            if (nxt in _SELF_NOUNS and w not in _PLURAL_DEMONSTRATIVES) or (w == "that" and i > 0):
+                continue
+            if w in ("это", "that") and i == 0 and nxt in ("is", "was", "means"):
+                continue
+            after = cut[found[i].end() : found[i].end() + 1]
+            if w in _EN_DEMONSTRATIVES and (not nxt or nxt in _EN_FUNCTION or after in ",.;:!?"):
+                continue  # "a text like this gives ...", "at this, Alice ...": no noun of its own
+            return w, found[i].start()
+    return None
+
+
+def leans_back(sentence: str, language: str | None) -> bool:
+    """Whether a sentence's first words refer to the sentence before (rule 1)."""
+    return _early_reference(sentence, language) is not None
+
+
+def _ru_subjectless(words: list[str], claim: str) -> str | None:
+    """A finite verb or short participle before any subject (ru), or a verbless noun phrase."""
+    i, prep_at, first = 0, -2, None
+    while i < len(words) and i < 12:
+        w = words[i]
+        if w in _RU_PREPOSITIONS:
+            prep_at = i
+        elif _ROMAN.match(w.upper()) or _YEAR_WORDS.match(w):
+            pass
+        elif w in _RU_ADVERBS:
+            prep_at = -2
+        elif _INSTRUCTION.match(w):
+            return None  # "Нарезать лайм ...", "Добавьте соль ...": an instruction, no claim
+        elif _verb(w):
+            return w
+        elif prep_at == i - 1 or (prep_at >= 0 and not _RU_NOMINATIVE.search(w)):
+            pass  # the object of a preposition ("во время Первой мировой войны")
+        else:
+            first = w  # a subject candidate, or a predicate noun
+            break
+        i += 1
+    if re.search(r"\s[—–]\s", claim) or len(words) > 30 or first is None:
+        return None
+    if not any(_verb(w) or _INSTRUCTION.match(w) for w in words):
+        return first  # "Член ЦК КПСС в 1952—1971 годах.", "В 1957-1961 годах заместитель ..."
+    return None
+
+
+# An infinitive or an imperative: a step of an instruction, whose subject is the reader.
+# ("-ость", "безопасности", "мать", "путь" are nouns).
+_INSTRUCTION = re.compile(
+    r"^(?!(?:мать|сеть|печать|треть|нить|путь|суть|знать|ртуть|рать)$)"
+    r"[а-яё]{2,}(?:[аяеиуыо]ть(?:ся)?|йте|ьте)$"
+)
+
+
+def _verb(word: str) -> bool:
+    return _RU_VERB.match(word) is not None and word not in _RU_NOT_VERBS
+
+
+def refers_back(claim: str, language: str | None) -> Reference | None:
+    """Why the claim does not stand alone (rule 2), or None."""
+    words = _tokens(claim)
+    if not words:
+        return None
+    early = _early_reference(claim, language)
+    if early is not None:
+        return Reference("anaphor", *early)
+    if language == "ru":
+        if _RU_CATEGORY.match(words[0]):
+            return Reference("category", words[0])
+        for w in words[1:5]:
+            if _verb(w):
+                break
+            if _RU_CATEGORY_NOUN.match(w):
+                return Reference("category", w)
+        verb = _ru_subjectless(words, claim)
+        return Reference("subjectless", verb) if verb is not None else None
+    if words[0] in _EN_BARE_VERBS and claim[:1].isupper():
+        return Reference("subjectless", words[0])
+    raw = words_of(claim)
+    for i, w in enumerate(words[:5]):
+        # "The film ...", "In 1999 the company ..."; "the river Volga" says which one.
+        category = w == "the" and i + 1 < len(words) and words[i + 1] in _EN_CATEGORY
+        if category and not _named_after(raw[i + 2 : i + 6]):
+            return Reference("category", words[i + 1])
+    return None
+
+
+def _named_after(after: list[str]) -> bool:
+    """Whether a name says which one: "the river Volga", "the river delta of the Volga"."""
+    if after and after[0][:1].isupper():
+        return True
+    for j, w in enumerate(after[:-1]):
+        if w.casefold() == "of":
+            name = (
+                after[j + 2]
+                if after[j + 1].casefold() == "the" and j + 2 < len(after)
+                else after[j + 1]
+            )
+            return name[:1].isupper()
+    return False
+
+
+def _named(heading: str) -> str | None:
+    heading = _NUMBERING.sub("", heading).strip().strip("#*_ ").rstrip(".:;,").strip()
+    if not heading or heading.casefold() in _GENERIC_HEADINGS:
+        return None
+    if len(heading) > _MAX_SUBJECT_CHARS or len(words_of(heading)) == 0:
+        return None
+    m = _INVERTED_NAME.match(heading)
+    return f"{m[2].strip()} {m[1]}" if m else heading
+
+
+def topic(context: ChunkContext) -> str | None:
+    """The subject a chunk's claims carry: the nearest heading that names something, else the
+    document's title when it is a phrase: a one-word title is most often the file's name ("a",
+    "report-2020"), and byte-identical files under two names must give the same claims."""
+    for heading in reversed(context.heading_path):
+        named = _named(heading)
+        if named is not None:
+            return named
+    if not context.title or not re.search(r"\w\s+\w", context.title):
+        return None
+    return _named(context.title)
+
+
+def mentions(claim: str, subject: str) -> bool:
+    """Whether the claim already names the subject: for a short subject one of its capitalised
+    words (by a stem, so cases count: "Моне" in "Юность Моне"), for a long one (a paper's
+    title) half of its content words."""
+    lowered = claim.casefold()
+    heads = [w for w in words_of(subject) if len(w) >= 3 and not w.isdigit()]
+    if not heads:
+        return False
+
+    def found(w: str) -> bool:
+        # An inflected form ("Гранады", "Линдера"), not a derived word ("албанский").
+        stem = w.casefold()[: max(4, len(w) - 2)]
+        hits = re.finditer(r"(?<!\w)" + re.escape(stem) + r"\w*", lowered)
+        return any(len(m[0]) <= len(w) + 1 for m in hits)
+
+    if len(heads) <= 3:
+        names = [w for w in heads if w[:1].isupper()] or heads
+        return any(found(w) for w in names)
+    return sum(found(w) for w in heads) * 2 >= len(heads)
+
+
+def carried_claim(claim: str, subject: str) -> str:
+    """ "Subject: claim", the claim's first letter lowered unless it starts a name or acronym: in
+    Russian any capitalised word but "Я" (a name rarely opens a claim without a subject), in
+    English only a word that is never a name ("These", "The", "In"; "Ford will ..." stays)."""
+    first = words_of(claim)[0] if words_of(claim) else ""
+    lead = len(claim) - len(claim.lstrip())
+    cyrillic = re.match(r"[А-ЯЁ]", first) is not None
+    if cyrillic:
+        # "В 1916 году ...": a one-letter word too, but not an initial ("А. С. Пушкин").
+        single = len(first) == 1 and claim[lead + 1 : lead + 2] == " " and first != "Я"
+        lower = first[1:2].islower() or single
+    else:
+        lower = first.casefold() in _EN_LOWERABLE and first != "I"
+    body = claim[lead:]
+    if lower and body[:1] == first[:1]:
+        body = body[:1].lower() + body[1:]
+    return f"{subject}: {body}"
+
+
+def carry(atom: DraftAtom, subject: str | None) -> DraftAtom:
+    """The atom with its claim made to stand alone (module docstring), or the atom unchanged.
+    Only the claim (and a content equal to it) changes; quote and offsets stay."""
+    if subject is None or atom.type not in ("fact", "text", "definition"):
+        return atom
+    reference = refers_back(atom.claim, atom.language)
+    if reference is None:
+        return atom
+    # A pronoun's antecedent comes before it ("Юность Моне, как он ..."); a subject named after
+    # "These studies ..." does not say which studies.
+    named = atom.claim[: reference.at] if reference.kind == "anaphor" else atom.claim
+    if mentions(named, subject) or (reference.kind == "anaphor" and _TITLE_CASE.search(subject)):
+        return atom
+    claim = carried_claim(atom.claim, subject)
+    meta = {**atom.metadata, "subject": subject, "context": reference.kind}
+    meta.pop("anaphoric", None)
+    kind, term, content = atom.type, atom.term, atom.content
+    if atom.type == "definition" and reference.kind in ("category", "subjectless", "anaphor"):
+        # "Столица — город Ораньестад.": the section's capital, not a definition of "capital".
+        kind = "fact" if is_fact(atom.claim, atom.language) else "text"
+        term, content = None, atom.claim
+        meta.pop("term", None)
+        meta.pop("pattern", None)
+    if content == atom.claim:
+        content = claim
+    # A claim that leaned on a sentence outside the chunk (0.4) stands alone now.
+    confidence = _BASE_CONFIDENCE[kind] if atom.confidence == 0.4 else atom.confidence
+    return replace(
+        atom, type=kind, claim=claim, content=content, term=term, metadata=meta,
+        confidence=confidence,
+    )  # fmt: skip

@@ -1,0 +1,260 @@
+"""Atoms that stand alone (issue 15, scope 2; `distill/context.py`): a sentence without a subject
+of its own, or one that refers back ("This method ...", "Он ...", "Фильм является ..."), carries
+the section's subject in its claim or is joined with the sentence before it; the quote stays
+verbatim. And the abbreviation cuts that left fragments ("род. | 27 мая", "am 5. | Mai") are
+glued back by `sentences.py`. en and ru."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pegas_memory.distill.context import carried_claim, leans_back, refers_back, topic
+from pegas_memory.distill.offline import OfflineDistiller
+from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.requests import IngestRequest
+from pegas_memory.sentences import split_sentences
+from pegas_memory.service import MemoryService
+from tests.conftest import offline_memory
+
+ARISTOV = (
+    "Аве́ркий Бори́сович А́ристов (10 октября 1903 года — 11 июля 1973 года) — советский "
+    "партийно-государственный деятель.\n\n"
+    "Член ЦК КПСС в 1952—1971 годах. Депутат Верховного Совета СССР в 1946—1962 годах.\n\n"
+    "В 1916 году уехал в Ленинград. Впервые избран секретарём обкома в 1940 году."
+)
+LINDER = (
+    "Родился в департаменте Жиронда на западе Франции. Уже в 18 лет принят в труппу театра в "
+    "Бордо, где был занят в классическом репертуаре.\n\n"
+    "Столица — город Ораньестад.\n\n"
+    "Фильм является прямым продолжением первой ленты 1978 года."
+)
+RU_PRONOUN = (
+    "Псайлок создана писателем Крисом Клермонтом и художником Хербом Тримпом в 1976 году. "
+    "Изначально она была второстепенным персонажем в приключениях брата."
+)
+EN_METHOD = (
+    "We screened 1664 structurally diverse compounds against eight protein interfaces. "
+    "A generalization of this method to a larger set of compounds will accelerate discovery."
+)
+EN_OPENING = "These studies show that zinc finger nucleases cut the genome at 12 sites."
+
+
+def _atoms(text: str, context: ChunkContext) -> list[DraftAtom]:
+    atoms = OfflineDistiller().distill(text, context)
+    for atom in atoms:  # the quote is always the chunk's own text, never the carried claim
+        assert text[atom.quote_start : atom.quote_end] == atom.quote
+    return atoms
+
+
+def _claims(text: str, context: ChunkContext) -> list[str]:
+    return [a.claim for a in _atoms(text, context)]
+
+
+def test_a_russian_sentence_without_a_subject_carries_the_article_heading() -> None:
+    context = ChunkContext(
+        title="Статьи Википедии",
+        heading_path=("Статьи Википедии", "Аристов, Аверкий Борисович"),
+        language="ru",
+    )
+    claims = _claims(ARISTOV, context)
+    subject = "Аверкий Борисович Аристов"  # the inverted name heading read in order
+    assert f"{subject}: член ЦК КПСС в 1952—1971 годах." in claims, claims
+    assert f"{subject}: депутат Верховного Совета СССР в 1946—1962 годах." in claims
+    assert f"{subject}: в 1916 году уехал в Ленинград." in claims
+    assert f"{subject}: впервые избран секретарём обкома в 1940 году." in claims
+    # The lead names its subject: nothing is carried onto it.
+    assert any(c.startswith("Аве́ркий Бори́сович") for c in claims)
+
+
+def test_without_a_heading_the_claim_stays_as_it_was_and_is_marked() -> None:
+    atoms = _atoms("Член ЦК КПСС в 1952—1971 годах.", ChunkContext(language="ru"))
+    assert [a.claim for a in atoms] == ["Член ЦК КПСС в 1952—1971 годах."]
+
+
+def test_category_and_relational_nouns_carry_their_owner_ru() -> None:
+    context = ChunkContext(heading_path=("Макс Линдер", "Биография"), language="ru")
+    atoms = _atoms(LINDER, context)
+    by = {a.quote: a for a in atoms}
+    assert by["Родился в департаменте Жиронда на западе Франции."].claim == (
+        "Макс Линдер: родился в департаменте Жиронда на западе Франции."
+    )  # "Биография" names a part of the article, not its subject: the heading above does
+    capital = by["Столица — город Ораньестад."]
+    assert capital.claim == "Макс Линдер: столица — город Ораньестад."
+    assert capital.type != "definition" and capital.term is None  # no definition of "Столица"
+    film = by["Фильм является прямым продолжением первой ленты 1978 года."]
+    assert film.claim.startswith("Макс Линдер: фильм является")
+    assert film.metadata["subject"] == "Макс Линдер" and film.metadata["context"] == "category"
+
+
+def test_a_pronoun_after_an_adverb_joins_the_sentence_before_ru() -> None:
+    context = ChunkContext(heading_path=("Псайлок",), language="ru")
+    claims = _claims(RU_PRONOUN, context)
+    assert claims == [RU_PRONOUN], claims  # one atom, one quote span over both sentences
+
+
+def test_a_demonstrative_with_its_noun_joins_the_sentence_before_en() -> None:
+    context = ChunkContext(heading_path=("Chemical libraries",), language="en")
+    claims = _claims(EN_METHOD, context)
+    assert claims == [EN_METHOD], claims
+
+
+def test_an_english_opening_that_refers_back_carries_the_heading() -> None:
+    context = ChunkContext(
+        heading_path=("Reading list", "Zinc finger nucleases in human cells"), language="en"
+    )
+    atom = _atoms(EN_OPENING, context)[0]
+    assert atom.claim == f"Zinc finger nucleases in human cells: t{EN_OPENING[1:]}"
+    assert atom.quote == EN_OPENING and atom.confidence > 0.4
+    assert "anaphoric" not in atom.metadata
+    alone = _atoms(EN_OPENING, ChunkContext(language="en"))[0]  # nothing to carry
+    assert alone.claim == EN_OPENING and alone.confidence == 0.4
+
+
+def test_a_file_name_title_is_no_subject() -> None:
+    # Byte-identical files under two names must give the same claims (exact duplicates).
+    text = "Член ЦК КПСС в 1952—1971 годах."
+    one = _claims(text, ChunkContext(title="a", heading_path=("Notes",), language="ru"))
+    two = _claims(text, ChunkContext(title="b", heading_path=("Notes",), language="ru"))
+    assert one == two == [text]
+    assert topic(ChunkContext(title="Статьи Википедии")) == "Статьи Википедии"
+
+
+def test_a_story_chapter_title_is_no_antecedent_of_she() -> None:
+    text = "She went on shedding gallons of tears, until there was a large pool all round her."
+    context = ChunkContext(heading_path=("Alice", "The Pool Of Tears"), language="en")
+    assert _claims(text, context) == [text]
+
+
+def test_a_claim_that_names_the_subject_carries_nothing() -> None:
+    context = ChunkContext(heading_path=("Моне, Клод",), language="ru")
+    text = "Юность Моне, как он сам отмечал впоследствии, по существу, была юностью бродяги."
+    assert _claims(text, context) == [text]
+    assert topic(context) == "Клод Моне"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "language", "kind"),
+    [
+        ("Член ЦК КПСС в 1952—1971 годах.", "ru", "subjectless"),
+        ("Советник по национальной безопасности США (в 1969—1975 годах).", "ru", "subjectless"),
+        ("Пришла в Москву в 1920 году.", "ru", "subjectless"),
+        ("Во время Первой мировой войны участвовал в боевых действиях.", "ru", "subjectless"),
+        ("С начала VII века принадлежал иберийскому государству вестготов.", "ru", "subjectless"),
+        ("В частности, к осложнениям может привести неправильное лечение.", "ru", "subjectless"),
+        ("Площадь суши — 193 км².", "ru", "category"),
+        ("Игроком матча был признан россиянин Андрей Аршавин.", "ru", "category"),
+        ("После распада Римской империи регион попал под влияние вандалов.", "ru", "category"),
+        ("In 1999 the company moved to Berlin.", "en", "category"),
+        ("Школа ему всегда казалась тюрьмой.", "ru", "anaphor"),
+        ("В нём жили три семьи рабочих.", "ru", "anaphor"),
+        ("Эта гипотеза была отвергнута в 1950 году.", "ru", "anaphor"),
+        ("It was released in 1999 by Warner.", "en", "anaphor"),
+        ("In 2010, they moved the company to Berlin.", "en", "anaphor"),
+        ("Many of these recovered sites reside in promoters.", "en", "anaphor"),
+        ("The film was shot in Morocco in 1962.", "en", "category"),
+        ("Born in Moscow in 1950 to a family of teachers.", "en", "subjectless"),
+    ],
+)
+def test_what_leans_on_its_context(sentence: str, language: str, kind: str) -> None:
+    found = refers_back(sentence, language)
+    assert found is not None and found.kind == kind, found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "language"),
+    [
+        ("После завоевания полуострова римлянами поселение было доказано.", "ru"),
+        ("В 1848 году флаг получил признание в среде лужичан.", "ru"),
+        ("Рудольф Клаузиус ввёл это понятие в 1865 году.", "ru"),
+        ("Тем не менее, некоторые устройства следует относить к АЦП.", "ru"),
+        ("Энтропия — это мера неопределённости.", "ru"),
+        ("Think about how long it takes to build a business.", "en"),
+        ("In this study we measured the blood pressure of 342 patients.", "en"),
+        ("Moreover, plant formins show structural differences.", "en"),
+        ("Is there a difference between both groups?", "en"),
+        ("At this moment the roof of the hall gave way.", "en"),
+        ("At this, Alice got up and walked off.", "en"),
+        ("В этот момент крыша зала обрушилась.", "ru"),
+        ("Нарезать лайм тонкими кольцами и добавить соль.", "ru"),  # an instruction
+        ("The river delta of the Volga is one of the largest in Europe.", "en"),
+    ],
+)
+def test_what_stands_alone(sentence: str, language: str) -> None:
+    assert refers_back(sentence, language) is None
+    assert not leans_back(sentence, language)
+
+
+def test_the_carried_claim_lowers_only_a_common_first_word() -> None:
+    assert carried_claim("В 1916 году уехал в США.", "Макс Линдер") == (
+        "Макс Линдер: в 1916 году уехал в США."
+    )
+    assert (
+        carried_claim("IDH1 mutations were rare.", "Glioma") == "Glioma: IDH1 mutations were rare."
+    )
+    assert carried_claim("I. Kant wrote it.", "Kant") == "Kant: I. Kant wrote it."
+    assert (
+        carried_claim("Ford will show an SUV.", "Auto Show") == "Auto Show: Ford will show an SUV."
+    )
+    assert carried_claim("These sites bind.", "KLF1") == "KLF1: these sites bind."
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        (
+            "Генри Киссинджер (англ. Henry Kissinger; род. 27 мая 1923, Фюрт) — дипломат. Второе.",
+            "Генри Киссинджер (англ. Henry Kissinger; род. 27 мая 1923, Фюрт) — дипломат.",
+        ),
+        ("Родом был Ян Бок (ум. 1621), поэт. Второе.", "Родом был Ян Бок (ум. 1621), поэт."),
+        ("Er kam am 5. Mai 1990 nach Berlin. Gut.", "Er kam am 5. Mai 1990 nach Berlin."),
+        ("Im 19. Jahrhundert war das so. Gut.", "Im 19. Jahrhundert war das so."),
+        ("Das war im 5. Jh. v. Chr. in Rom. Gut.", "Das war im 5. Jh. v. Chr. in Rom."),
+        ("He moved in Jan. 1990 to London. Later he left.", "He moved in Jan. 1990 to London."),
+        ("Gov. Brown and Sen. Smith met. Fine.", "Gov. Brown and Sen. Smith met."),
+        ("Er wohnt in der Goethestr. 5 in Berlin. Gut.", "Er wohnt in der Goethestr. 5 in Berlin."),
+        # razdel's own abbreviations and initials still hold.
+        (
+            "He lived in St. Petersburg for years. Then he left.",
+            "He lived in St. Petersburg for years.",
+        ),
+        ("Das gilt z. B. für Mengen. Klar.", "Das gilt z. B. für Mengen."),
+        ("Это верно, т. е. доказано. Второе.", "Это верно, т. е. доказано."),
+        ("Он ушёл, т. к. устал. Второе.", "Он ушёл, т. к. устал."),
+        ("Яблоки, груши и т. д. были на столе. Второе.", "Яблоки, груши и т. д. были на столе."),
+        ("В 1952—1971 гг. был членом ЦК. Второе.", "В 1952—1971 гг. был членом ЦК."),
+        ("В XIX в. город вырос. Второе.", "В XIX в. город вырос."),
+        ("Его написал А. С. Пушкин в 1836 году. Второе.", "Его написал А. С. Пушкин в 1836 году."),
+    ],
+)
+def test_abbreviation_cuts_leave_no_fragment(text: str, first: str) -> None:
+    sentences = [s.text for s in split_sentences(text)]
+    assert sentences[0] == first, sentences
+    assert len(sentences) == 2
+
+
+@pytest.fixture
+def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
+    with offline_memory(database_url, tmp_path / "data", dim=64) as svc:
+        yield svc
+
+
+def test_ingest_stores_the_carried_claim_and_cites_the_verbatim_quote(
+    service: MemoryService,
+) -> None:
+    doc = "# Статьи\n\n## Аристов, Аверкий Борисович\n\n" + ARISTOV + "\n"
+    result = service.ingest(IngestRequest(source=doc, kind="markdown", title="Статьи"))
+    assert not result.errors
+    with service.db.connection() as conn:
+        rows = conn.execute(
+            """SELECT a.claim, c.quoted_text, k.content, c.locator
+                 FROM pm_atom a JOIN pm_citation c ON c.atom_id = a.id
+                 JOIN pm_chunk k ON k.id = c.chunk_id"""
+        ).fetchall()
+    by_quote = {r["quoted_text"]: r for r in rows}
+    member = by_quote["Член ЦК КПСС в 1952—1971 годах."]
+    assert member["claim"] == "Аверкий Борисович Аристов: член ЦК КПСС в 1952—1971 годах."
+    assert member["quoted_text"] in member["content"]
+    assert "Аристов" in member["locator"]
