@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
+import pegas_memory.embedding.search_text as search_text
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import (
@@ -120,6 +121,9 @@ class IngestPipeline:
         # False: similarity alone merges near-duplicates (the behaviour before ingest.claims);
         # only the benchmarks turn it off, to show both side by side.
         self.claim_guard = True
+        # False: an atom's search text is its claim alone, without its document title and
+        # section (embedding.search_text); only the benchmark turns it off, for before/after.
+        self.search_context = True
 
     def ingest(self, request: IngestRequest, *, progress: Progress | None = None) -> IngestReport:
         """Ingest one source (URL, file path or text). Raises IngestError, SecurityRefused,
@@ -210,8 +214,16 @@ class IngestPipeline:
                     reason = "quote not found in the text"
                     report.dropped[reason] = report.dropped.get(reason, 0) + 1
                     continue
-                out.append(PlannedAtom(checked, chunk.ord, None, None))
+                out.append(PlannedAtom(self._with_context(checked, context), chunk.ord, None, None))
         return out
+
+    def _with_context(self, draft: DraftAtom, context: ChunkContext) -> DraftAtom:
+        """The draft with its search context (document title > section path) in its metadata:
+        what its vector and its lexical index are computed from, besides the claim."""
+        where = search_text.search_context(context.title, context.heading_path)
+        if not self.search_context or not where:
+            return draft
+        return replace(draft, metadata={**draft.metadata, search_text.METADATA_KEY: where})
 
     def _dedup(
         self, planned: list[PlannedAtom], report: IngestReport, say: Callable[[str], None]
@@ -243,7 +255,9 @@ class IngestPipeline:
             report.warnings.append(f"semantic dedup skipped: {exc}")
             return out, known
         todo = [planned[i] for i in rest]
-        texts = [atom_embed_text(p.draft.claim, p.draft.content) for p in todo]
+        texts = [
+            atom_embed_text(p.draft.claim, p.draft.content, _context_of(p.draft)) for p in todo
+        ]
         vectors: list[list[float]] = []
         for start in range(0, len(texts), EMBED_BATCH):
             say(f"embedding atoms for deduplication: {start} of {len(texts)}")
@@ -431,6 +445,11 @@ def _stale_orphans(conn: Conn, old_doc: int, new_doc: int, uri: str) -> int:
             )
             n += 1
     return n
+
+
+def _context_of(draft: DraftAtom) -> str | None:
+    value = draft.metadata.get(search_text.METADATA_KEY)
+    return str(value) if value else None
 
 
 def _signature(draft: DraftAtom) -> ClaimSignature:
