@@ -50,9 +50,7 @@ def _erase_atoms(conn: Conn, atom_ids: Sequence[int], report: ForgetReport) -> N
     report.not_found += [i for i in atom_ids if i not in found]
     if not rows:
         return
-    hashes = [
-        raw_hash(atom_embed_text(r["claim"], r["content"], r["search_context"])) for r in rows
-    ]
+    hashes = [raw_hash(atom_embed_text(r["claim"], r["content"])) for r in rows]
     links = conn.execute(
         Q.count_links_of,
         {"ids": sorted(found)},

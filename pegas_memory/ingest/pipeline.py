@@ -121,8 +121,8 @@ class IngestPipeline:
         # False: similarity alone merges near-duplicates (the behaviour before ingest.claims);
         # only the benchmarks turn it off, to show both side by side.
         self.claim_guard = True
-        # False: an atom's search text is its claim alone, without its document title and
-        # section (embedding.search_text); only the benchmark turns it off, for before/after.
+        # False: an atom is indexed by its claim alone, without its document title and section
+        # (embedding.search_text); only the benchmark turns it off, for before/after.
         self.search_context = True
 
     def ingest(self, request: IngestRequest, *, progress: Progress | None = None) -> IngestReport:
@@ -218,8 +218,8 @@ class IngestPipeline:
         return out
 
     def _with_context(self, draft: DraftAtom, context: ChunkContext) -> DraftAtom:
-        """The draft with its search context (document title > section path) in its metadata:
-        what its vector and its lexical index are computed from, besides the claim."""
+        """The draft with its search context (document title > section path) in its metadata,
+        which the lexical index holds next to the claim (migration 0008)."""
         where = search_text.search_context(context.title, context.heading_path)
         if not self.search_context or not where:
             return draft
@@ -255,9 +255,7 @@ class IngestPipeline:
             report.warnings.append(f"semantic dedup skipped: {exc}")
             return out, known
         todo = [planned[i] for i in rest]
-        texts = [
-            atom_embed_text(p.draft.claim, p.draft.content, _context_of(p.draft)) for p in todo
-        ]
+        texts = [atom_embed_text(p.draft.claim, p.draft.content) for p in todo]
         vectors: list[list[float]] = []
         for start in range(0, len(texts), EMBED_BATCH):
             say(f"embedding atoms for deduplication: {start} of {len(texts)}")
@@ -445,11 +443,6 @@ def _stale_orphans(conn: Conn, old_doc: int, new_doc: int, uri: str) -> int:
             )
             n += 1
     return n
-
-
-def _context_of(draft: DraftAtom) -> str | None:
-    value = draft.metadata.get(search_text.METADATA_KEY)
-    return str(value) if value else None
 
 
 def _signature(draft: DraftAtom) -> ClaimSignature:

@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, LiteralString
 
-import pegas_memory.embedding.search_text as search_text
 from pegas_memory.db.pool import Conn
 from pegas_memory.embedding.cache import CachedEmbedder
 from pegas_memory.memgraph_store.cypher import (
@@ -40,13 +39,13 @@ TARGETS_OF: dict[str, tuple[Target, ...]] = {
     "code_dependency": ("graph",),
     "code_inferred": ("graph",),  # derived code edges (memory_infer), as DERIVED edges
 }
-MAX_EMBED_CHARS = search_text.MAX_EMBED_CHARS
+MAX_EMBED_CHARS = 4_000
 
 
-def atom_embed_text(claim: str, content: str, context: str | None = None) -> str:
-    """What an atom's vector is computed from: its search context (an ingested atom's document
-    title and section), its claim, then the start of its content (`embedding.search_text`)."""
-    return search_text.atom_search_text(claim, content, context)
+def atom_embed_text(claim: str, content: str) -> str:
+    """What an atom's vector is computed from: its claim, then the start of its content."""
+    text = claim if not content or content.strip() == claim.strip() else f"{claim}\n{content}"
+    return text[:MAX_EMBED_CHARS]
 
 
 @dataclass(frozen=True)
@@ -145,10 +144,7 @@ class Projector:
         index = self._vectors()
         if rows.present:
             if entity == "atom":
-                texts = [
-                    atom_embed_text(r["claim"], r["content"], r.get("search_context"))
-                    for r in rows.present
-                ]
+                texts = [atom_embed_text(r["claim"], r["content"]) for r in rows.present]
                 payloads = [atom_payload(r) for r in rows.present]
             else:
                 texts = [r["content"][:MAX_EMBED_CHARS] for r in rows.present]

@@ -49,8 +49,7 @@ UPDATE pm_outbox SET next_attempt_at = now()
 
 -- name: select_atom
 -- Current atom rows to project.
-SELECT id, type, status, confidence, claim, content, doc_id, topic, tags, language, created_at,
-       metadata->>'search_context' AS search_context
+SELECT id, type, status, confidence, claim, content, doc_id, topic, tags, language, created_at
   FROM pm_atom WHERE id = ANY(%(ids)s)
 
 -- name: select_trace

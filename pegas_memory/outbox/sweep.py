@@ -68,7 +68,7 @@ class SweepResult:
 
 def _embed_text(entity: str, row: Mapping[str, Any]) -> str:
     if entity == "atom":
-        return atom_embed_text(row["claim"], row["content"], row.get("search_context"))
+        return atom_embed_text(row["claim"], row["content"])
     return str(row["content"])[:MAX_EMBED_CHARS]
 
 
