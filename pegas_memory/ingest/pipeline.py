@@ -20,7 +20,6 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-import pegas_memory.embedding.search_text as search_text
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import (
@@ -121,9 +120,6 @@ class IngestPipeline:
         # False: similarity alone merges near-duplicates (the behaviour before ingest.claims);
         # only the benchmarks turn it off, to show both side by side.
         self.claim_guard = True
-        # False: an atom is indexed by its claim alone, without its document title and section
-        # (embedding.search_text); only the benchmark turns it off, for before/after.
-        self.search_context = True
 
     def ingest(self, request: IngestRequest, *, progress: Progress | None = None) -> IngestReport:
         """Ingest one source (URL, file path or text). Raises IngestError, SecurityRefused,
@@ -214,16 +210,8 @@ class IngestPipeline:
                     reason = "quote not found in the text"
                     report.dropped[reason] = report.dropped.get(reason, 0) + 1
                     continue
-                out.append(PlannedAtom(self._with_context(checked, context), chunk.ord, None, None))
+                out.append(PlannedAtom(checked, chunk.ord, None, None))
         return out
-
-    def _with_context(self, draft: DraftAtom, context: ChunkContext) -> DraftAtom:
-        """The draft with its search context (document title > section path) in its metadata,
-        which the lexical index holds next to the claim (migration 0008)."""
-        where = search_text.search_context(context.title, context.heading_path)
-        if not self.search_context or not where:
-            return draft
-        return replace(draft, metadata={**draft.metadata, search_text.METADATA_KEY: where})
 
     def _dedup(
         self, planned: list[PlannedAtom], report: IngestReport, say: Callable[[str], None]
