@@ -242,17 +242,19 @@ def half_written(data: Path, uri: str) -> dict[str, int]:
         with db.connection() as conn:
             for name, query in HALF_WRITTEN.items():
                 row = conn.execute(query, (uri,) if "%s" in query else ()).fetchone()
+                assert row is not None  # a count always answers
                 out[name] = int(next(iter(row.values())))
         return out
     finally:
         db.close()
 
 
-async def stage_kill(tmp: Path, clean: dict[str, int] | None, source: Path) -> dict[str, Any]:
+async def stage_kill(tmp: Path, clean_row: dict[str, Any] | None, source: Path) -> dict[str, Any]:
     env = env_for(tmp / "kill")
-    if clean is None:
+    if clean_row is None:
         async with serve(env_for(tmp / "kill-clean")) as (client, _pid):
-            clean = (await ingest_one(client, source))["counts"]
+            clean_row = await ingest_one(client, source)
+    clean = clean_row["counts"]
     plog = ProgressLog()
     async with serve(env) as (client, pid):
         call = await tool(client, "memory_ingest", source=str(source), wait_seconds=0)
@@ -291,6 +293,7 @@ async def stage_kill(tmp: Path, clean: dict[str, int] | None, source: Path) -> d
         "clean": clean,
         "source": source.name,
         "checks": checks,
+        "clean_row": clean_row,
     }
 
 
@@ -461,6 +464,8 @@ def kill_md(k: dict[str, Any]) -> str:
         + f"\n\nSame counts as the clean run: **{'yes' if same else 'NO'}**."
         + "\n\n"
         + checks
+        + "\n\nThe clean run (its own data dir, the same serve and settings):\n\n"
+        + ingest_md([k["clean_row"]])
     )
 
 
@@ -509,10 +514,10 @@ Timings on a loaded 2-core machine shared with other work: compare them with car
 async def main_async(stages: list[str], out: Path, kill_source: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-upj-", dir="/tmp") as name:
         tmp = Path(name)
-        clean: dict[str, int] | None = None
+        clean: dict[str, Any] | None = None
         if "ingest" in stages:
             rows = await stage_ingest(tmp)
-            clean = next(r["counts"] for r in rows if r["source"] == kill_source.name)
+            clean = next(r for r in rows if r["source"] == kill_source.name)
             write_section(out, "ingest", "## memory_ingest of real documents\n\n" + ingest_md(rows))
         if "kill" in stages:
             k = await stage_kill(tmp, clean, kill_source)
