@@ -75,6 +75,9 @@ def test_dependency_planning_reports_its_edges(
     assert edges > 10 and mapped == [
         f"planning: edges mapped {n} of {edges}" for n in range(1, edges)
     ]
+    built = [m for m in seen if m.startswith("planning: rows built ")]
+    rows = int(built[-1].split(" of ")[1])  # edges merged by (source, kind, target)
+    assert built == [f"planning: rows built {n} of {rows}" for n in range(1, rows)]
     at = seen.index(mapping)
     assert seen.index("writing dependencies") > at  # the comparison is announced before it
     assert any(m.startswith("planning dependencies: comparing ") for m in seen[at:])

@@ -482,11 +482,14 @@ class CodeMemory:
             indexes, scope, changed, deleted, old_by_path, crates, step
         )
 
-        def planning(what: str, of: int) -> Callable[[int], None]:  # on a clock: 300k edges
-            return lambda n: say(len(everything) + 1, total, f"planning: {what} {n} of {of}")
+        def planning(what: str) -> Callable[[int, int], None]:  # on a clock: 300k edges
+            return lambda n, of: say(len(everything) + 1, total, f"planning: {what} {n} of {of}")
 
-        say(len(everything) + 1, total, f"planning dependencies: mapping {len(deps)} edges")
-        wanted = dependency_rows(on_a_clock(deps, planning("edges mapped", len(deps))), ids)
+        edges, mapping = len(deps), planning("edges mapped")
+        stored_read = planning("stored edges read")
+        say(len(everything) + 1, total, f"planning dependencies: mapping {edges} edges")
+        mapped = on_a_clock(deps, lambda n: mapping(n, edges))
+        wanted = dependency_rows(mapped, ids, planning("rows built"))
         del deps
         if scope is None:
             stored_rows = conn.execute(Q.stored_dependencies, (repo,)).fetchall()
@@ -505,7 +508,7 @@ class CodeMemory:
                 r["line"],
                 r["metadata"] or {},
             )
-            for r in on_a_clock(stored_rows, planning("stored edges read", len(stored_rows)))
+            for r in on_a_clock(stored_rows, lambda n: stored_read(n, len(stored_rows)))
         ]
         say(len(everything) + 1, total, f"planning dependencies: comparing {len(wanted)} edges")
         dep_plan = plan_dependencies(old_deps, wanted)
