@@ -17,7 +17,8 @@ Stages (each on its own fresh data dir, each writing its section of the results 
   outcome, and `memory_stats` called every 2 s meanwhile (answers, errors, slowest).
 
     PYTHONPATH=. .venv/bin/python bench/user_path_jobs.py [--stages ingest,kill,code]
-        [--kill-source geotopo|alice] [--out bench/results/user-path-jobs.md]
+        [--kill-source geotopo|alice] [--ingest-sources alice,geotopo]
+        [--out bench/results/user-path-jobs.md]
 """
 
 from __future__ import annotations
@@ -202,11 +203,11 @@ def _counts(after: dict[str, Any], before: dict[str, Any] | None = None) -> dict
     return {k: after[k] - (before[k] if before else 0) for k in keys}
 
 
-async def stage_ingest(tmp: Path) -> list[dict[str, Any]]:
+async def stage_ingest(tmp: Path, sources: list[Path]) -> list[dict[str, Any]]:
     env = env_for(tmp / "ingest")
     rows = []
     async with serve(env) as (client, _pid):
-        for source in (ALICE, GEOTOPO):
+        for source in sources:
             rows.append(await ingest_one(client, source))
     return rows
 
@@ -511,13 +512,15 @@ Timings on a loaded 2-core machine shared with other work: compare them with car
 """
 
 
-async def main_async(stages: list[str], out: Path, kill_source: Path) -> None:
+async def main_async(
+    stages: list[str], out: Path, kill_source: Path, ingest_sources: list[Path]
+) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-upj-", dir="/tmp") as name:
         tmp = Path(name)
         clean: dict[str, Any] | None = None
         if "ingest" in stages:
-            rows = await stage_ingest(tmp)
-            clean = next(r for r in rows if r["source"] == kill_source.name)
+            rows = await stage_ingest(tmp, ingest_sources)
+            clean = next((r for r in rows if r["source"] == kill_source.name), None)
             write_section(out, "ingest", "## memory_ingest of real documents\n\n" + ingest_md(rows))
         if "kill" in stages:
             k = await stage_kill(tmp, clean, kill_source)
@@ -537,10 +540,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stages", default="ingest,kill,code")
     parser.add_argument("--kill-source", choices=sorted(KILL_SOURCES), default="geotopo")
+    parser.add_argument(
+        "--ingest-sources", default="alice,geotopo", help="the ingest stage's documents, in order"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
     stages = [s.strip() for s in args.stages.split(",") if s.strip()]
-    anyio.run(main_async, stages, args.out, KILL_SOURCES[args.kill_source])
+    sources = [KILL_SOURCES[s.strip()] for s in args.ingest_sources.split(",") if s.strip()]
+    anyio.run(main_async, stages, args.out, KILL_SOURCES[args.kill_source], sources)
 
 
 if __name__ == "__main__":
