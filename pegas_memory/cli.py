@@ -183,6 +183,10 @@ def _runner_for(service: MemoryService, kind: str) -> Iterator[None]:
 
     settings = service.settings
     if settings.job_workers < 1:  # this process runs no jobs: a serve or worker must
+        print(
+            "PEGAS_JOB_WORKERS is 0: waiting for a serve or worker of the data dir to run the job",
+            file=sys.stderr,
+        )
         yield
         return
     runner = JobRunner(
