@@ -10,6 +10,7 @@ machine can only make finer.
 
 from __future__ import annotations
 
+import threading
 import time
 from itertools import pairwise
 from pathlib import Path
@@ -18,7 +19,12 @@ import pytest
 
 import pegas_memory.ingest.dedup as dedup
 from pegas_memory.config import load_settings
-from pegas_memory.ingest.dedup import decide, embed_in_timed_batches, next_batch_size
+from pegas_memory.ingest.dedup import (
+    decide,
+    embed_in_timed_batches,
+    heartbeat,
+    next_batch_size,
+)
 from pegas_memory.requests import IngestRequest
 from pegas_memory.service import MemoryService
 from tests.fake_ollama import FakeOllama, hashed_embedding
@@ -73,6 +79,45 @@ def test_one_item_slower_than_the_target_is_a_call_of_its_own() -> None:
     assert next_batch_size(1, 0.0) == 2  # nothing measurable: grow, never more than double
     assert next_batch_size(4, 1.0, target=4.0, high=10) == 8
     assert next_batch_size(40, 1.0, target=4.0, high=64) == 64
+
+
+def test_a_call_that_runs_long_is_reported_while_it_runs() -> None:
+    # The embedder blocks until the heartbeat has reported it twice: no timing is asserted,
+    # only that a call in progress is reported (from the heartbeat's thread) while it runs.
+    beats = threading.Semaphore(0)
+    reports: list[tuple[int, int, str]] = []
+
+    def report(done: int, total: int, note: str = "") -> None:
+        reports.append((done, total, note))
+        if note:
+            beats.release()
+
+    def embed(batch: list[str]) -> list[list[float]]:
+        assert beats.acquire(timeout=120) and beats.acquire(timeout=120)
+        return [[1.0]] * len(batch)
+
+    vectors = embed_in_timed_batches(embed, ["a", "b", "c"], report, first=2, beat_every=0.05)
+    assert len(vectors) == 3
+    notes = [r for r in reports if r[2]]
+    assert len(notes) >= 4  # two per call, each blocked until reported twice
+    assert {r[:2] for r in notes} == {(0, 3), (2, 3)}
+    assert all(r[2].startswith(" (a call of ") and "running for" in r[2] for r in notes)
+    assert [r for r in reports if not r[2]] == [(0, 3, ""), (2, 3, ""), (3, 3, "")]
+
+
+def test_a_beat_that_raises_is_dropped_and_the_heartbeat_goes_on() -> None:
+    calls: list[float] = []
+    second = threading.Event()
+
+    def beat(seconds: float) -> None:
+        calls.append(seconds)
+        if len(calls) == 1:
+            raise RuntimeError("job 1 was cancelled on request")  # the stage's report raises it
+        second.set()
+
+    with heartbeat(0.01, beat):
+        assert second.wait(120), "the heartbeat died with the first beat's exception"
+    assert len(calls) >= 2
 
 
 def test_the_neighbour_checks_report_on_the_clock() -> None:
@@ -139,7 +184,11 @@ def test_a_slow_embedder_over_http_gets_small_calls_and_many_reports(
                 IngestRequest(source="\n\n".join(FACTS), kind="text", title="Facts"),
                 progress=lambda d, t, m: messages.append(m),
             )
-    embedded = [m for m in messages if m.startswith("embedding atoms for deduplication")]
+    embedded = [
+        m
+        for m in messages
+        if m.startswith("embedding atoms for deduplication") and "running for" not in m
+    ]
     done = [int(m.split(": ")[1].split(" of ")[0]) for m in embedded]
     total = int(embedded[-1].split(" of ")[1])
     assert result.atoms_new >= 8 and total >= 8, (result, embedded)

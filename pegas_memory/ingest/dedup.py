@@ -17,8 +17,11 @@ machine is; `decide` reports its neighbour searches every `DECIDE_REPORT_SECONDS
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,6 +55,12 @@ EMBED_MAX_BATCH = 64
 # A batch grows at most this much per call (one fast call on a cold cache is no promise).
 EMBED_GROWTH = 2
 DECIDE_REPORT_SECONDS = 2.0
+# A call still running after this long is reported as running, and again each time this long
+# passes: sizing cannot foresee a load spike (a call sized for 4 s took 28 s, GeoTopo on a machine
+# at load 13).
+EMBED_HEARTBEAT_SECONDS = 4.0
+
+log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 
@@ -73,20 +82,48 @@ def next_batch_size(
     return max(1, min(high, grown, fits))
 
 
+@contextmanager
+def heartbeat(every: float, beat: Callable[[float], None]) -> Iterator[None]:
+    """While the block runs, `beat(seconds running)` from a thread of its own every `every`
+    seconds. Best effort: what a beat raises (a cancelled job's check) is logged and dropped, the
+    stage's own next report raises it in the stage's thread."""
+    stop = threading.Event()
+    began = time.monotonic()
+
+    def run() -> None:
+        while not stop.wait(every):
+            try:
+                beat(time.monotonic() - began)
+            except Exception as exc:  # the stage's own next report raises it again
+                log.debug("progress heartbeat dropped: %s", exc)
+
+    thread = threading.Thread(target=run, name="pm-progress-beat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
 def embed_in_timed_batches(
     embed: Callable[[Sequence[str]], Sequence[Sequence[float]]],
     texts: Sequence[str],
-    report: Callable[[int, int], None],
+    report: Callable[..., None],
     *,
     target: float | None = None,
     first: int = EMBED_FIRST_BATCH,
     high: int = EMBED_MAX_BATCH,
     clock: Clock = time.monotonic,
+    beat_every: float | None = None,
 ) -> list[list[float]]:
     """Vectors for `texts` in order, embedded in calls sized by `next_batch_size`; `report(done,
     total)` before the first call and after each one, so reports come about every `target`
-    seconds (`EMBED_TARGET_SECONDS` unless given; or per item, when one item takes longer)."""
+    seconds (`EMBED_TARGET_SECONDS` unless given; or per item, when one item takes longer).
+    A call that runs past `beat_every` seconds (`EMBED_HEARTBEAT_SECONDS`) is reported as
+    running, `report(done, total, note)`, from a heartbeat thread, each time that passes."""
     target = EMBED_TARGET_SECONDS if target is None else target
+    every = EMBED_HEARTBEAT_SECONDS if beat_every is None else beat_every
     vectors: list[list[float]] = []
     total = len(texts)
     report(0, total)
@@ -95,7 +132,12 @@ def embed_in_timed_batches(
     while start < total:
         batch = texts[start : start + size]
         began = clock()
-        vectors += [list(v) for v in embed(batch)]
+
+        def beat(seconds: float, done: int = start, n: int = len(batch)) -> None:
+            report(done, total, f" (a call of {n} running for {seconds:.0f} s)")
+
+        with heartbeat(every, beat):
+            vectors += [list(v) for v in embed(batch)]
         size = next_batch_size(len(batch), clock() - began, target=target, high=high)
         start += len(batch)
         report(start, total)

@@ -243,7 +243,7 @@ class IngestPipeline:
         vectors = embed_in_timed_batches(  # calls sized to report every few seconds
             embedder.embed_documents,
             texts,
-            lambda k, n: say(f"embedding atoms for deduplication: {k} of {n}"),
+            lambda k, n, note="": say(f"embedding atoms for deduplication: {k} of {n}{note}"),
         )
         index = None
         collection = None
