@@ -6,14 +6,18 @@ Stages (each on its own fresh data dir, each writing its section of the results 
   its bound (`PEGAS_TOOL_WAIT_SECONDS`, default 20 s), the job id, `memory_job op=get` polled
   every 0.5 s (distinct progress updates seen, the longest gap between two and the stage it
   was in), wall time of the job, atoms by type.
-- ``kill``: alice.epub again; the serve is SIGKILLed mid-job, a new serve takes the job over; the
-  counts (documents, chunks, atoms, citations) against the clean run of the ``ingest`` stage (or
-  a clean run of its own when that stage did not run in this invocation).
+- ``kill``: one document (``--kill-source``: geotopo, the default, or alice) again; the serve is
+  SIGKILLed mid-job (a third of the way through distillation), a new serve takes the job over;
+  the counts (documents, chunks, atoms, citations) against the clean run of the ``ingest`` stage
+  (or a clean run of its own when that stage did not run in this invocation), and SQL checks for
+  anything half-written (a second document or version, chunks of no current document, atoms
+  without a citation, citations without their chunk).
 - ``code``: /work/cache/repos/sqlalchemy with `memory_store_code` as a job; the RSS of every
   process of the data dir (serve, engine host, PostgreSQL, FalkorDB) sampled every 0.5 s, the
   outcome, and `memory_stats` called every 2 s meanwhile (answers, errors, slowest).
 
     PYTHONPATH=. .venv/bin/python bench/user_path_jobs.py [--stages ingest,kill,code]
+        [--kill-source geotopo|alice] [--ingest-sources alice,geotopo]
         [--out bench/results/user-path-jobs.md]
 """
 
@@ -199,29 +203,69 @@ def _counts(after: dict[str, Any], before: dict[str, Any] | None = None) -> dict
     return {k: after[k] - (before[k] if before else 0) for k in keys}
 
 
-async def stage_ingest(tmp: Path) -> list[dict[str, Any]]:
+async def stage_ingest(tmp: Path, sources: list[Path]) -> list[dict[str, Any]]:
     env = env_for(tmp / "ingest")
     rows = []
     async with serve(env) as (client, _pid):
-        for source in (ALICE, GEOTOPO):
+        for source in sources:
             rows.append(await ingest_one(client, source))
     return rows
 
 
-async def stage_kill(tmp: Path, clean: dict[str, int] | None) -> dict[str, Any]:
+KILL_SOURCES = {"alice": ALICE, "geotopo": GEOTOPO}
+
+# Rows a killed attempt could have left half-written, each counted (0 expected), and the
+# document's versions (1 expected). Bench-only SQL, read-only, through the shared cluster.
+HALF_WRITTEN = {
+    "documents with this URI (all versions)": "SELECT count(*) FROM pm_document WHERE uri = %s",
+    "chunks of no current document": (
+        "SELECT count(*) FROM pm_chunk c JOIN pm_document d ON d.id = c.doc_id "
+        "WHERE NOT d.is_current"
+    ),
+    "atoms without a citation": (
+        "SELECT count(*) FROM pm_atom a "
+        "WHERE NOT EXISTS (SELECT 1 FROM pm_citation c WHERE c.atom_id = a.id)"
+    ),
+    "document citations without their chunk": (
+        "SELECT count(*) FROM pm_citation WHERE doc_id IS NOT NULL AND chunk_id IS NULL"
+    ),
+}
+
+
+def half_written(data: Path, uri: str) -> dict[str, int]:
+    """The checks above on the data dir's cluster (opened beside the running serve)."""
+    from pegas_memory.config import load_settings
+    from pegas_memory.db.pool import Database
+
+    db = Database(load_settings(data_dir=data)).open(migrate=False)
+    try:
+        out = {}
+        with db.connection() as conn:
+            for name, query in HALF_WRITTEN.items():
+                row = conn.execute(query, (uri,) if "%s" in query else ()).fetchone()
+                assert row is not None  # a count always answers
+                out[name] = int(next(iter(row.values())))
+        return out
+    finally:
+        db.close()
+
+
+async def stage_kill(tmp: Path, clean_row: dict[str, Any] | None, source: Path) -> dict[str, Any]:
     env = env_for(tmp / "kill")
-    if clean is None:
+    if clean_row is None:
         async with serve(env_for(tmp / "kill-clean")) as (client, _pid):
-            clean = (await ingest_one(client, ALICE))["counts"]
+            clean_row = await ingest_one(client, source)
+    clean = clean_row["counts"]
     plog = ProgressLog()
     async with serve(env) as (client, pid):
-        call = await tool(client, "memory_ingest", source=str(ALICE), wait_seconds=0)
+        call = await tool(client, "memory_ingest", source=str(source), wait_seconds=0)
         job_id = call["job_id"]
         while True:  # kill once distillation is a third of the way through
             info = await get_job(client, job_id)
             plog.see(info)
             p = info["progress"]
-            if info["state"] == "running" and p["total"] and p["done"] >= p["total"] / 3:
+            distilling = "distill" in (p["message"] or "")
+            if info["state"] == "running" and distilling and p["done"] >= (p["total"] or 0) / 3:
                 break
             assert info["state"] not in FINISHED, info
             await anyio.sleep(POLL)
@@ -235,6 +279,9 @@ async def stage_kill(tmp: Path, clean: dict[str, int] | None) -> dict[str, Any]:
         info = await follow(client, job_id, plog)
         took_over = time.monotonic() - t_kill
         final = _counts(await tool(client, "memory_stats"))
+        uri = ((info.get("ingest") or {}).get("results") or [{}])[0].get("uri") or str(source)
+        checks = half_written(tmp / "kill", uri)
+    log(f"kill: half-written checks {checks}")
     log(f"kill: job {info['state']} (attempts {info['attempts']}) {took_over:.0f} s after kill")
     return {
         "killed_at": killed_at,
@@ -245,6 +292,9 @@ async def stage_kill(tmp: Path, clean: dict[str, int] | None) -> dict[str, Any]:
         "seconds_after_kill": took_over,
         "final": final,
         "clean": clean,
+        "source": source.name,
+        "checks": checks,
+        "clean_row": clean_row,
     }
 
 
@@ -403,13 +453,20 @@ def kill_md(k: dict[str, Any]) -> str:
         ["right after the kill (new serve)", *k["after_kill"].values()],
         ["after the job completed", *k["final"].values()],
     ]
-    table = md_table(["alice.epub", "documents", "chunks", "atoms", "citations"], rows)
+    table = md_table([k["source"], "documents", "chunks", "atoms", "citations"], rows)
     same = k["final"] == k["clean"]
+    checks = md_table(["half-written check", "found"], [[n, v] for n, v in k["checks"].items()])
     return (
         f"Killed (SIGKILL) at progress {k['killed_at']['done']}/{k['killed_at']['total']} "
         f"({k['killed_at']['message'][:60]}); the new serve finished the job "
         f"({k['state']}, attempts {k['attempts']}) {k['seconds_after_kill']:.0f} s after the "
-        "kill.\n\n" + table + f"\n\nSame counts as the clean run: **{'yes' if same else 'NO'}**."
+        "kill.\n\n"
+        + table
+        + f"\n\nSame counts as the clean run: **{'yes' if same else 'NO'}**."
+        + "\n\n"
+        + checks
+        + "\n\nThe clean run (its own data dir, the same serve and settings):\n\n"
+        + ingest_md([k["clean_row"]])
     )
 
 
@@ -455,16 +512,18 @@ Timings on a loaded 2-core machine shared with other work: compare them with car
 """
 
 
-async def main_async(stages: list[str], out: Path) -> None:
+async def main_async(
+    stages: list[str], out: Path, kill_source: Path, ingest_sources: list[Path]
+) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-upj-", dir="/tmp") as name:
         tmp = Path(name)
-        clean: dict[str, int] | None = None
+        clean: dict[str, Any] | None = None
         if "ingest" in stages:
-            rows = await stage_ingest(tmp)
-            clean = rows[0]["counts"]
+            rows = await stage_ingest(tmp, ingest_sources)
+            clean = next((r for r in rows if r["source"] == kill_source.name), None)
             write_section(out, "ingest", "## memory_ingest of real documents\n\n" + ingest_md(rows))
         if "kill" in stages:
-            k = await stage_kill(tmp, clean)
+            k = await stage_kill(tmp, clean, kill_source)
             write_section(out, "kill", "## SIGKILL of the serve mid-job\n\n" + kill_md(k))
         if "code" in stages:
             c = await stage_code(tmp)
@@ -480,10 +539,15 @@ async def main_async(stages: list[str], out: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stages", default="ingest,kill,code")
+    parser.add_argument("--kill-source", choices=sorted(KILL_SOURCES), default="geotopo")
+    parser.add_argument(
+        "--ingest-sources", default="alice,geotopo", help="the ingest stage's documents, in order"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
     stages = [s.strip() for s in args.stages.split(",") if s.strip()]
-    anyio.run(main_async, stages, args.out)
+    sources = [KILL_SOURCES[s.strip()] for s in args.ingest_sources.split(",") if s.strip()]
+    anyio.run(main_async, stages, args.out, KILL_SOURCES[args.kill_source], sources)
 
 
 if __name__ == "__main__":

@@ -6,15 +6,17 @@ Entry points build Settings once and pass them down; nothing below reads the env
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from pegas_memory.config import SettingIssue, Settings, load_settings_leniently
 from pegas_memory.db.pool import Database
 from pegas_memory.errors import PegasMemoryError, SettingsProblem
+from pegas_memory.jobs.model import JobInfo
 from pegas_memory.requests import IngestRequest, SearchRequest
 from pegas_memory.server.tools import configure_logging, serve
 from pegas_memory.service import MemoryService
@@ -100,11 +102,8 @@ def cmd_worker(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_rebuild(settings: Settings, args: argparse.Namespace) -> int:
-    from pegas_memory.outbox.reconcile import rebuild
-
-    with MemoryService(settings) as service:
-        _print(rebuild(service.runtime, args.target))
-    return 0
+    """The rebuild job of `memory_job op=rebuild`, followed here (see `run_job`)."""
+    return run_job(settings, args, lambda service: service.jobs.submit_rebuild(args.target))
 
 
 def cmd_reconcile(settings: Settings, args: argparse.Namespace) -> int:
@@ -117,14 +116,155 @@ def cmd_reconcile(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_research(settings: Settings, args: argparse.Namespace) -> int:
-    from pegas_memory.curation.research import build_provider, research_gaps
+    """The research job of `memory_job op=research`, followed here (see `run_job`)."""
+    return run_job(
+        settings,
+        args,
+        lambda service: service.jobs.submit_research(
+            max_gaps=args.max_gaps, urls_per_gap=args.urls
+        ),
+    )
 
+
+# How long one wait for a followed job lasts before it is asked again (progress arrives meanwhile
+# by NOTIFY), and how long Ctrl-C waits for a cancelled job to roll back before leaving it.
+FOLLOW_SECONDS = 30.0
+CANCEL_WAIT_SECONDS = 120.0
+JOBS_HELP = """\
+research and rebuild run as background jobs, the same ones as memory_job op=research|rebuild:
+with --wait (the default) the command runs the job in this process too (whichever process of the
+data dir claims it first runs it: a serve, a worker or this one), shows its progress on stderr
+and prints the finished job as JSON on stdout (exit 0 done, 1 failed or cancelled). Ctrl-C
+cancels the job: it stops at its next step and rolls back (a cancelled research erases the
+documents it added and reopens its gaps); press Ctrl-C again to leave without waiting for that
+(exit 130). --no-wait queues the job, prints it and returns at once; a running serve or worker
+runs it, and `pegas-memory jobs ID --wait` follows it (and runs it here if nothing else does;
+Ctrl-C there stops following: a job another process runs goes on, one this process ran goes
+back to the queue for the next serve or worker)."""
+
+
+def _job_out(info: JobInfo) -> dict[str, object]:
+    return info.model_dump(mode="json")
+
+
+def _show_progress(info: JobInfo) -> None:
+    p = info.progress
+    _progress_bar(p.done, p.total or 0, f"job {info.id}: {p.message}")
+
+
+def run_job(
+    settings: Settings, args: argparse.Namespace, submit: Callable[[MemoryService], JobInfo]
+) -> int:
+    """Queue a job (`submit`), then follow it to its end (--wait) or print it (--no-wait)."""
     with MemoryService(settings) as service:
-        outcomes, note = research_gaps(
-            service, build_provider(settings), max_gaps=args.max_gaps, urls_per_gap=args.urls
+        info = submit(service)
+        if not args.wait:
+            _print(_job_out(info))
+            print(
+                f"queued as job {info.id} ({info.state}): a running `pegas-memory serve` or "
+                f"`worker` runs it; follow it with `pegas-memory jobs {info.id} --wait`",
+                file=sys.stderr,
+            )
+            return 0
+        with _runner_for(service, info.kind):
+            try:
+                info = _follow(service, info, quiet=args.quiet)
+            except KeyboardInterrupt:
+                return _cancel_on_interrupt(service, info.id)
+        return _finish(service, info)
+
+
+@contextlib.contextmanager
+def _runner_for(service: MemoryService, kind: str) -> Iterator[None]:
+    """A one-thread job runner in this process for jobs of `kind` only, while the command
+    follows one (a serve or worker of the data dir may claim it first: SKIP LOCKED picks one).
+    Leaving releases a job it still runs back to the queue, as any runner's close does."""
+    from pegas_memory.jobs.runner import JobRunner
+
+    settings = service.settings
+    if settings.job_workers < 1:  # this process runs no jobs: a serve or worker must
+        print(
+            "PEGAS_JOB_WORKERS is 0: waiting for a serve or worker of the data dir to run the job",
+            file=sys.stderr,
         )
-        _print({"note": note, "gaps": [o.__dict__ for o in outcomes]})
-    return 0
+        yield
+        return
+    runner = JobRunner(
+        service.db,
+        {kind: service.jobs.handlers()[kind]},
+        workers=1,
+        lease_seconds=settings.job_lease_seconds,
+        time_limit=settings.job_time_limit,
+    ).start()
+    try:
+        yield
+    finally:
+        runner.close()
+
+
+def _follow(service: MemoryService, info: JobInfo, *, quiet: bool) -> JobInfo:
+    show = None if quiet else _show_progress
+    if show is not None:
+        show(info)
+    while not info.finished:
+        info = service.jobs.wait(info.id, FOLLOW_SECONDS, show)
+    if show is not None:
+        sys.stderr.write("\n")
+    return info
+
+
+def _finish(service: MemoryService, info: JobInfo) -> int:
+    if service.settings.runs_embedded_worker:
+        service.runtime.worker().drain()  # make what the job wrote searchable now
+    _print(_job_out(info))
+    if info.state != "done":
+        print(f"job {info.id} {info.state}: {info.error or 'no error recorded'}", file=sys.stderr)
+    return 0 if info.state == "done" else 1
+
+
+def _cancel_on_interrupt(service: MemoryService, job_id: int) -> int:
+    """Ctrl-C while following the job this command started: cancel it and wait for its rollback
+    (a second Ctrl-C leaves at once; the job still stops at its next step)."""
+    sys.stderr.write(
+        f"\ninterrupted: cancelling job {job_id}; it stops at its next step and rolls back "
+        "(Ctrl-C again to leave without waiting)\n"
+    )
+    try:
+        info = service.jobs.cancel(job_id)
+        info = service.jobs.wait(job_id, CANCEL_WAIT_SECONDS)
+    except KeyboardInterrupt:
+        return 130
+    _print(_job_out(info))
+    if not info.finished:
+        print(f"job {job_id} has not stopped yet; it will at its next step", file=sys.stderr)
+    return 130
+
+
+def cmd_jobs(settings: Settings, args: argparse.Namespace) -> int:
+    """List recent jobs; with an id, show one, follow it (--wait) or cancel it (--cancel)."""
+    with MemoryService(settings) as service:
+        if args.job_id is None:
+            found = service.jobs.list_recent(state=args.state, limit=args.limit)
+            _print([_job_out(j) for j in found])
+            return 0
+        if args.cancel:
+            _print(_job_out(service.jobs.cancel(args.job_id)))
+            return 0
+        info = service.jobs.get(args.job_id)
+        if not args.wait:
+            _print(_job_out(info))
+            return 0
+        with _runner_for(service, info.kind):
+            try:
+                info = _follow(service, info, quiet=args.quiet)
+            except KeyboardInterrupt:
+                print(
+                    f"\nstopped following job {args.job_id}; it goes on where it runs "
+                    "(if it ran here, it is back in the queue)",
+                    file=sys.stderr,
+                )
+                return 130
+        return _finish(service, info)
 
 
 def cmd_forget(settings: Settings, args: argparse.Namespace) -> int:
@@ -228,9 +368,10 @@ COMMANDS: dict[str, tuple[str, Callable[[Settings, argparse.Namespace], int]]] =
     "search": ("search the memory from a shell", cmd_search),
     "optimize": ("build the vector index (embedded engine) for faster search", cmd_optimize),
     "worker": ("drain the outbox into the slices and run background jobs", cmd_worker),
-    "rebuild": ("recreate a slice from PostgreSQL alone", cmd_rebuild),
+    "rebuild": ("recreate a slice from PostgreSQL alone, as a job", cmd_rebuild),
     "forget": ("retract or erase atoms, traces or documents", cmd_forget),
-    "research": ("research open gaps: web search, ingest, verify", cmd_research),
+    "research": ("research open gaps (web search, ingest, verify) as a job", cmd_research),
+    "jobs": ("list background jobs, or show, follow (--wait) or cancel one", cmd_jobs),
     "reconcile": (
         "report drift between PostgreSQL and the slices (--fix repairs it)",
         cmd_reconcile,
@@ -264,6 +405,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--once", action="store_true", help="drain what is pending, then exit"
     )
     parsers["rebuild"].add_argument("--target", choices=["qdrant", "graph", "all"], default="all")
+    for name in ("research", "rebuild", "jobs"):
+        p = parsers[name]
+        p.formatter_class = argparse.RawDescriptionHelpFormatter
+        p.epilog = JOBS_HELP
+        p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    for name in ("research", "rebuild"):
+        parsers[name].add_argument(
+            "--wait",
+            action=argparse.BooleanOptionalAction,
+            default=True,
+            help="follow the job to its end (default; Ctrl-C cancels it), or only queue it",
+        )
+    jobs_p = parsers["jobs"]
+    jobs_p.add_argument("job_id", nargs="?", type=int, help="a job id (omit: list recent jobs)")
+    jobs_p.add_argument("--wait", action="store_true", help="follow the job to its end")
+    jobs_p.add_argument("--cancel", action="store_true", help="cancel the job")
+    jobs_p.add_argument(
+        "--state", choices=["queued", "running", "done", "failed", "cancelled"], help="list filter"
+    )
+    jobs_p.add_argument("--limit", type=int, default=20, help="list at most this many")
     ingest = parsers["ingest"]
     ingest.add_argument("sources", nargs="+", help="file paths, URLs, or text with --kind text")
     ingest.add_argument("--kind", choices=["text", "markdown", "pdf", "epub", "web", "html"])

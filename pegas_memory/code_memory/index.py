@@ -66,6 +66,7 @@ from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import DocumentInput, upsert_document
 from pegas_memory.errors import InvalidInput, LimitExceeded, SecurityRefused
 from pegas_memory.ingest.netguard import check_path, ingest_roots, resolve_under_roots
+from pegas_memory.progress import on_a_clock
 from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.text import raw_hash
 
@@ -481,8 +482,15 @@ class CodeMemory:
         deps, scoped_python = self._resolve(
             indexes, scope, changed, deleted, old_by_path, crates, step, py_scoped
         )
-        say(len(everything) + 1, total, "writing dependencies")
-        wanted = dependency_rows(deps, ids)
+
+        def planning(what: str) -> Callable[[int, int], None]:  # on a clock: 300k edges
+            return lambda n, of: say(len(everything) + 1, total, f"planning: {what} {n} of {of}")
+
+        edges, mapping = len(deps), planning("edges mapped")
+        stored_read = planning("stored edges read")
+        say(len(everything) + 1, total, f"planning dependencies: mapping {edges} edges")
+        mapped = on_a_clock(deps, lambda n: mapping(n, edges))
+        wanted = dependency_rows(mapped, ids, planning("rows built"))
         del deps
         if scope is None:
             stored_rows = conn.execute(Q.stored_dependencies, (repo,)).fetchall()
@@ -501,9 +509,11 @@ class CodeMemory:
                 r["line"],
                 r["metadata"] or {},
             )
-            for r in stored_rows
+            for r in on_a_clock(stored_rows, lambda n: stored_read(n, len(stored_rows)))
         ]
+        say(len(everything) + 1, total, f"planning dependencies: comparing {len(wanted)} edges")
         dep_plan = plan_dependencies(old_deps, wanted)
+        say(len(everything) + 1, total, "writing dependencies")
         write_dependencies(
             conn,
             repo,

@@ -20,6 +20,7 @@ from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.symbols import FileIndex, Symbol
 from pegas_memory.db.pool import Conn
 from pegas_memory.db.repo import set_status
+from pegas_memory.progress import on_a_clock
 
 MAX_SIGNATURE_CHARS = 2_000
 MAX_DOCSTRING_CHARS = 20_000
@@ -115,8 +116,13 @@ class DepPlan:
     deletes: tuple[int, ...]
 
 
-def dependency_rows(deps: Iterable[Dependency], ids: Mapping[str, int]) -> list[DepRow]:
-    """Map qualified names to symbol ids and merge the call sites of one (src, kind, dst) edge."""
+def dependency_rows(
+    deps: Iterable[Dependency],
+    ids: Mapping[str, int],
+    rows_built: Callable[[int, int], None] | None = None,
+) -> list[DepRow]:
+    """Map qualified names to symbol ids and merge the call sites of one (src, kind, dst) edge.
+    `rows_built(n, of)` is called on a clock while the merged rows are built (on_a_clock)."""
     merged: dict[tuple[int, str, str, int], list[Any]] = {}
     for dep in deps:
         src = ids.get(dep.src)
@@ -131,7 +137,10 @@ def dependency_rows(deps: Iterable[Dependency], ids: Mapping[str, int]) -> list[
         entry = merged.setdefault(key, [dst, set(), target])
         entry[1].add(dep.line)
     rows = []
-    for (src, kind, name, _), (dst, lines, target) in sorted(merged.items()):
+    ordered_edges = sorted(merged.items())
+    report = rows_built or (lambda n, of: None)
+    built = on_a_clock(ordered_edges, lambda n: report(n, len(ordered_edges)))
+    for (src, kind, name, _), (dst, lines, target) in built:
         ordered = tuple(sorted(lines))
         rows.append(DepRow(src, kind, name, dst, ordered[0], ordered[:MAX_DEP_LINES], target))
     return rows

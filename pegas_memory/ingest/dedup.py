@@ -8,11 +8,20 @@ entity, quantifier, antonym or defined term): then both are kept and the decisio
 conflict, so the pipeline can supersede or contest (ingest.versions). Thresholds belong to an
 embedding space: a model whose cosines are compressed (all text looks alike) needs a higher one
 than the configured default, so the embedder may say its own.
+
+Embedding the new atoms is the slow part of the stage on the embedded default (the local model on
+CPU): `embed_in_timed_batches` sizes each call by the time the last one took per atom, so a call
+lasts about `EMBED_TARGET_SECONDS` and the stage reports progress at that pace however loaded the
+machine is; `decide` reports its neighbour searches every `DECIDE_REPORT_SECONDS`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +44,104 @@ def threshold_for(model_id: str, default: float) -> float:
 # How many stored neighbours above the threshold are looked at: the nearest may be a different
 # claim (another year) while the second is the same one.
 NEIGHBOURS = 5
+
+
+# Embedding calls are sized so that one takes about this long: a fixed 64 atoms per call went 91 s
+# without a report on a loaded 2-core machine, and a fixed 16 still 40 s (GeoTopo through
+# memory_ingest, bench/user_path_jobs.py); an unloaded machine embeds 64 in well under that.
+EMBED_TARGET_SECONDS = 4.0
+EMBED_FIRST_BATCH = 2  # nothing measured yet: start small, the next call is sized by this one
+EMBED_MAX_BATCH = 64
+# A batch grows at most this much per call (one fast call on a cold cache is no promise).
+EMBED_GROWTH = 2
+DECIDE_REPORT_SECONDS = 2.0
+# A call still running after this long is reported as running, and again each time this long
+# passes: sizing cannot foresee a load spike (a call sized for 4 s took 28 s, GeoTopo on a machine
+# at load 13).
+EMBED_HEARTBEAT_SECONDS = 4.0
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+
+
+def next_batch_size(
+    size: int,
+    seconds: float,
+    *,
+    target: float = EMBED_TARGET_SECONDS,
+    high: int = EMBED_MAX_BATCH,
+) -> int:
+    """How many items the next call should take, after `size` items took `seconds` (pure):
+    as many as fit in `target` at the measured time per item, at least one, at most `high`,
+    and at most `EMBED_GROWTH` times this call's size."""
+    grown = max(1, size) * EMBED_GROWTH
+    if seconds <= 0:
+        return max(1, min(high, grown))
+    fits = int(target * max(1, size) / seconds)
+    return max(1, min(high, grown, fits))
+
+
+@contextmanager
+def heartbeat(every: float, beat: Callable[[float], None]) -> Iterator[None]:
+    """While the block runs, `beat(seconds running)` from a thread of its own every `every`
+    seconds. Best effort: what a beat raises (a cancelled job's check) is logged and dropped, the
+    stage's own next report raises it in the stage's thread."""
+    stop = threading.Event()
+    began = time.monotonic()
+
+    def run() -> None:
+        while not stop.wait(every):
+            try:
+                beat(time.monotonic() - began)
+            except Exception as exc:  # the stage's own next report raises it again
+                log.debug("progress heartbeat dropped: %s", exc)
+
+    thread = threading.Thread(target=run, name="pm-progress-beat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def embed_in_timed_batches(
+    embed: Callable[[Sequence[str]], Sequence[Sequence[float]]],
+    texts: Sequence[str],
+    report: Callable[..., None],
+    *,
+    target: float | None = None,
+    first: int = EMBED_FIRST_BATCH,
+    high: int = EMBED_MAX_BATCH,
+    clock: Clock = time.monotonic,
+    beat_every: float | None = None,
+) -> list[list[float]]:
+    """Vectors for `texts` in order, embedded in calls sized by `next_batch_size`; `report(done,
+    total)` before the first call and after each one, so reports come about every `target`
+    seconds (`EMBED_TARGET_SECONDS` unless given; or per item, when one item takes longer).
+    A call that runs past `beat_every` seconds (`EMBED_HEARTBEAT_SECONDS`) is reported as
+    running, `report(done, total, note)`, from a heartbeat thread, each time that passes."""
+    target = EMBED_TARGET_SECONDS if target is None else target
+    every = EMBED_HEARTBEAT_SECONDS if beat_every is None else beat_every
+    vectors: list[list[float]] = []
+    total = len(texts)
+    report(0, total)
+    size = max(1, min(first, high))
+    start = 0
+    while start < total:
+        batch = texts[start : start + size]
+        began = clock()
+
+        def beat(seconds: float, done: int = start, n: int = len(batch)) -> None:
+            report(done, total, f" (a call of {n} running for {seconds:.0f} s)")
+
+        with heartbeat(every, beat):
+            vectors += [list(v) for v in embed(batch)]
+        size = next_batch_size(len(batch), clock() - began, target=target, high=high)
+        start += len(batch)
+        report(start, total)
+    return vectors
 
 
 @dataclass(frozen=True)
@@ -113,16 +220,26 @@ def decide(
     threshold: float,
     signatures: Sequence[ClaimSignature] | None = None,
     stored: Callable[[Sequence[int]], Mapping[int, ClaimSignature]] | None = None,
+    report: Callable[[int, int], None] | None = None,
+    every: float = DECIDE_REPORT_SECONDS,
+    clock: Clock = time.monotonic,
 ) -> tuple[list[DedupDecision], str | None]:
     """Dedup decisions for a batch; the note says when existing atoms could not be checked.
 
     With `signatures` (one per vector) and `stored` (signatures of existing atoms by id), a
     near-duplicate counts only when it claims the same (ingest.claims); the others become
-    `conflicts`. Without them, similarity alone decides (the previous behaviour)."""
+    `conflicts`. Without them, similarity alone decides (the previous behaviour).
+    `report(done, total)`, when given, is called once `every` seconds have passed since the last
+    report, between two items (one search per item over the engine host can add up to minutes
+    for a book on a loaded machine)."""
     batch = guarded_batch(vectors, signatures, threshold)
     decisions: list[DedupDecision] = []
     note = None
+    last = clock()
     for i, (vector, earlier) in enumerate(zip(vectors, batch, strict=True)):
+        if report is not None and clock() - last >= every:
+            report(i, len(vectors))
+            last = clock()
         if earlier.duplicate or index is None or collection is None:
             decisions.append(earlier)
             continue

@@ -43,7 +43,7 @@ from pegas_memory.distill.types import ChunkContext, CountsDrops, Distiller, Dra
 from pegas_memory.errors import BackendUnavailable, InvalidInput
 from pegas_memory.ingest.chunking import Chunk, ParsedSource, citation_locator
 from pegas_memory.ingest.claims import ClaimSignature, claim_signature
-from pegas_memory.ingest.dedup import Conflict, decide, threshold_for
+from pegas_memory.ingest.dedup import Conflict, decide, embed_in_timed_batches, threshold_for
 from pegas_memory.ingest.queries import INGEST_SQL as Q
 from pegas_memory.ingest.sources import chunk_source, parse_source, read_source
 from pegas_memory.ingest.versions import resolve_conflicts
@@ -61,10 +61,6 @@ Progress = Callable[[float, float, str], None]
 AUTHORITY = {"pdf": 0.7, "epub": 0.7, "web": 0.5, "text": 0.5, "agent": 0.4, "code_repo": 0.6}
 MAX_TOPIC_CHARS = 200
 MAX_TAGS = 32
-# Atoms embedded per call; progress is reported after each batch. 16, not 64: on the embedded
-# default (the local model on CPU, in the engine host) a batch of 64 took up to 91 s on a
-# loaded 2-core machine without a progress report (GeoTopo, bench/user_path_jobs.py).
-EMBED_BATCH = 16
 
 
 @dataclass
@@ -244,12 +240,11 @@ class IngestPipeline:
             return out, known
         todo = [planned[i] for i in rest]
         texts = [atom_embed_text(p.draft.claim, p.draft.content) for p in todo]
-        vectors: list[list[float]] = []
-        for start in range(0, len(texts), EMBED_BATCH):
-            say(f"embedding atoms for deduplication: {start} of {len(texts)}")
-            batch = embedder.embed_documents(texts[start : start + EMBED_BATCH])
-            vectors += [list(v) for v in batch]
-        say(f"embedding atoms for deduplication: {len(texts)} of {len(texts)}")
+        vectors = embed_in_timed_batches(  # calls sized to report every few seconds
+            embedder.embed_documents,
+            texts,
+            lambda k, n, note="": say(f"embedding atoms for deduplication: {k} of {n}{note}"),
+        )
         index = None
         collection = None
         try:
@@ -274,6 +269,7 @@ class IngestPipeline:
             threshold=threshold,
             signatures=signatures,
             stored=stored if self.claim_guard else None,
+            report=lambda k, n: say(f"checking atoms against the stored ones: {k} of {n}"),
         )
         if note:
             report.warnings.append(note)

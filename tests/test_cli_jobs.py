@@ -1,0 +1,165 @@
+"""`pegas-memory research` and `pegas-memory rebuild` as jobs (issue 17), over the real CLI in
+subprocesses on the embedded default (qdrant-edge and the local model in the engine host,
+FalkorDB; PostgreSQL from the test cluster): they enqueue the jobs `memory_job` starts, follow them
+with progress on stderr and print the finished job; --no-wait only queues; `pegas-memory jobs`
+lists, shows and follows; Ctrl-C cancels the job the command started, which rolls back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pegas_memory.config import load_settings
+from pegas_memory.db.embedded import EmbeddedPostgres
+from pegas_memory.host.control import host_status, stop_host
+from pegas_memory.service import MemoryService
+from tests.hardening_helpers import fingerprint
+from tests.pgcluster import create_database
+from tests.test_research_jobs import QUESTION, Web
+
+pytestmark = pytest.mark.timeout(900)
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def db_url(embedded_pg: EmbeddedPostgres) -> str:
+    return create_database(embedded_pg.uri)
+
+
+@pytest.fixture
+def env(tmp_path: Path, db_url: str) -> Iterator[dict[str, str]]:
+    data = tmp_path / "data"
+    base = {k: v for k, v in os.environ.items() if not k.startswith("PEGAS_")}
+    yield {
+        **base,
+        "PEGAS_DATA_DIR": str(data),
+        "PEGAS_DATABASE_URL": db_url,
+        "PEGAS_URL_ALLOWLIST": '["127.0.0.1"]',
+        "PEGAS_HOST_IDLE_SECONDS": "2",
+    }
+    settings = load_settings(data_dir=data)
+    stop_host(settings)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and host_status(settings) is not None:
+        time.sleep(0.1)
+
+
+def cli(env: dict[str, str], *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pegas_memory.cli", *args],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def job_of(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    assert done.stdout.strip(), (done.returncode, done.stderr[-2000:])
+    return dict(json.loads(done.stdout))
+
+
+def add_gap(env: dict[str, str]) -> int:
+    settings = load_settings(
+        data_dir=Path(env["PEGAS_DATA_DIR"]), database_url=env["PEGAS_DATABASE_URL"]
+    )
+    with MemoryService(settings) as service:
+        return service.add_gap(QUESTION).gap.id
+
+
+def test_rebuild_is_a_job_followed_queued_and_listed(env: dict[str, str]) -> None:
+    done = cli(env, "rebuild", "--target", "qdrant")
+    job = job_of(done)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert job["kind"] == "rebuild" and job["state"] == "done" and job["attempts"] == 1, job
+    assert "vector:atom" in job["result"]["counts"], job
+    assert f"job {job['id']}: " in done.stderr  # progress on stderr, the JSON alone on stdout
+
+    queued = cli(env, "rebuild", "--target", "graph", "--no-wait")
+    later = job_of(queued)
+    assert queued.returncode == 0 and later["state"] == "queued" and later["kind"] == "rebuild"
+    assert f"pegas-memory jobs {later['id']} --wait" in queued.stderr
+    # Nothing else runs jobs on this data dir: it stays queued until something follows it.
+    shown = job_of(cli(env, "jobs", str(later["id"])))
+    assert shown["state"] == "queued", shown
+    listed = json.loads(cli(env, "jobs").stdout)
+    assert [j["id"] for j in listed] == [later["id"], job["id"]]
+    followed = cli(env, "jobs", str(later["id"]), "--wait", "--quiet")
+    assert followed.returncode == 0, followed.stderr[-2000:]
+    finished = job_of(followed)
+    assert finished["state"] == "done" and finished["result"]["target"] == "graph", finished
+
+
+def test_research_runs_as_a_job_and_fills_the_gap(env: dict[str, str]) -> None:
+    web = Web(["/a", "/b"])
+    try:
+        gap_id = add_gap(env)
+        done = cli({**env, "PEGAS_SEARXNG_URL": web.base}, "research", "--urls", "2")
+    finally:
+        web.close()
+    job = job_of(done)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert job["kind"] == "research" and job["state"] == "done", job
+    (outcome,) = job["result"]["gaps"]
+    assert outcome["gap_id"] == gap_id and outcome["status"] == "filled", outcome
+    assert "gap 1 of 1" in done.stderr
+
+
+def test_ctrl_c_cancels_the_research_job_and_it_rolls_back(
+    env: dict[str, str], db_url: str
+) -> None:
+    web = Web(["/a", "/slow"], slow_seconds=8.0)
+    err: list[str] = []
+    try:
+        add_gap(env)
+        before = {k: v for k, v in fingerprint(db_url).items() if k in DOMAIN}
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pegas_memory.cli", "research", "--urls", "2"],
+            env={**env, "PEGAS_SEARXNG_URL": web.base},
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stderr is not None and proc.stdout is not None
+        reader = threading.Thread(target=lambda: err.extend(iter(lambda: proc.stderr.read(1), "")))
+        reader.start()
+        deadline = time.monotonic() + 300
+        while "URL 2 of 2" not in "".join(err):  # /a is stored, /slow is being fetched
+            assert proc.poll() is None, "".join(err)[-2000:]
+            assert time.monotonic() < deadline, "".join(err)[-2000:]
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=300)
+        reader.join(10)
+        out = proc.stdout.read()  # a small JSON: the pipe never filled meanwhile
+    finally:
+        web.close()
+    stderr = "".join(err)
+    assert proc.returncode == 130, stderr[-2000:]
+    job = json.loads(out)
+    assert job["kind"] == "research" and job["state"] == "cancelled", job
+    assert "cancelling job" in stderr
+    # What the run stored (the page /a) was taken back; the gap is open again.
+    after = {k: v for k, v in fingerprint(db_url).items() if k in DOMAIN}
+    assert after == before
+    settings = load_settings(data_dir=Path(env["PEGAS_DATA_DIR"]), database_url=db_url)
+    with MemoryService(settings) as service:
+        (gap,) = service.list_gaps().gaps
+    assert gap.status == "open" and gap.attempts == []
+
+
+DOMAIN = ("pm_document", "pm_chunk", "pm_atom", "pm_citation", "pm_atom_link")
