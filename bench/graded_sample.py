@@ -12,7 +12,11 @@ the offline distiller), then draws a seeded random sample of the stored atoms:
   document, one `##` heading per article title.
 
 The documents are picked with a fixed seed (`--doc-seed`), so a new `--seed` draws a fresh sample
-of the same atoms. For each sampled atom it writes the type, claim, the first citation's locator
+of the same atoms. `--exclude-doc-seed 15` leaves out every paper and article an earlier doc-seed
+picked (the rules were tuned on those), and `--extra PATH` ingests more documents as they are (a
+new document type: an .rst or README.md of a cloned repository).
+
+For each sampled atom it writes the type, claim, the first citation's locator
 and quote, and whether the quote is found in the source text at that locator, checked by code:
 `exact` (the parsed source's text at the locator's section and character position is the quote),
 `in section` (the quote is in that section, at another position), or `no`.
