@@ -12,7 +12,11 @@ the offline distiller), then draws a seeded random sample of the stored atoms:
   document, one `##` heading per article title.
 
 The documents are picked with a fixed seed (`--doc-seed`), so a new `--seed` draws a fresh sample
-of the same atoms. For each sampled atom it writes the type, claim, the first citation's locator
+of the same atoms. `--exclude-doc-seed 15` leaves out every paper and article an earlier doc-seed
+picked (the rules were tuned on those), and `--extra PATH` ingests more documents as they are (a
+new document type: an .rst or README.md of a cloned repository).
+
+For each sampled atom it writes the type, claim, the first citation's locator
 and quote, and whether the quote is found in the source text at that locator, checked by code:
 `exact` (the parsed source's text at the locator's section and character position is the quote),
 `in section` (the quote is in that section, at another position), or `no`.
@@ -91,14 +95,35 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def build_documents(data: Path, folder: Path, scifact: int, ru: int, seed: int) -> list[Path]:
-    """The documents to ingest: the three PDFs as they are, two markdown files written here."""
+def pick_documents(data: Path, scifact: int, ru: int, seed: int, exclude: tuple[int, ...] = ()
+                   ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:  # fmt: skip
+    """The SciFact abstracts and TyDi passages `seed` picks. The documents an `exclude` seed
+    picked (with the default counts, 30 and 40, as the earlier samples were built) are taken out
+    of the pools first, so a new sample is on documents nobody tuned on: same paper id, or same
+    Wikipedia article title (TyDi has several passages of one article), is out."""
+    corpus = read_jsonl(data / "scifact/corpus.jsonl")
+    tydi = read_jsonl(data / "ru/tydiqa_goldp/corpus.jsonl")
+    seen_ids: set[str] = set()
+    seen_titles: set[str] = set()
+    for old in exclude:
+        old_rng = random.Random(old)
+        seen_ids |= {p["_id"] for p in old_rng.sample(corpus, 30)}
+        seen_titles |= {p["title"].strip() for p in old_rng.sample(tydi, 40)}
+    corpus = [p for p in corpus if p["_id"] not in seen_ids]
+    tydi = [p for p in tydi if p["title"].strip() not in seen_titles]
     rng = random.Random(seed)
-    papers = rng.sample(read_jsonl(data / "scifact/corpus.jsonl"), scifact)
+    return rng.sample(corpus, scifact), rng.sample(tydi, ru)
+
+
+def build_documents(data: Path, folder: Path, scifact: int, ru: int, seed: int,
+                    exclude: tuple[int, ...] = (), extra: tuple[Path, ...] = ()
+                    ) -> list[Path]:  # fmt: skip
+    """The documents to ingest: the three PDFs and the `extra` files as they are, two markdown
+    files written here."""
+    papers, passages = pick_documents(data, scifact, ru, seed, exclude)
     en = ["# SciFact abstracts (a reading list)", ""]
     for p in papers:
         en += [f"## {p['title'].strip()}", "", p["text"].strip(), ""]
-    passages = rng.sample(read_jsonl(data / "ru/tydiqa_goldp/corpus.jsonl"), ru)
     ru_lines = ["# Статьи Википедии (TyDi QA GoldP, русский)", ""]
     for p in passages:
         ru_lines += [f"## {p['title'].strip()}", "", p["text"].strip(), ""]
@@ -106,6 +131,7 @@ def build_documents(data: Path, folder: Path, scifact: int, ru: int, seed: int) 
     (folder / "tydiqa-ru.md").write_text("\n".join(ru_lines), encoding="utf-8")
     return [
         *(data / p for p in PDFS),
+        *extra,
         folder / "scifact-abstracts.md",
         folder / "tydiqa-ru.md",
     ]
@@ -189,7 +215,10 @@ def cell(text: str, limit: int = 260) -> str:
 
 def render(sample: list[Sampled], grades: dict[str, dict[str, Any]], meta: dict[str, Any]) -> str:
     lines = [
-        f"## Seed {meta['seed']} (commit {meta['commit']})",
+        f"## Seed {meta['seed']} (commit {meta['commit']}"
+        + (f", doc-seed {meta['doc_seed']}" if "doc_seed" in meta else "")
+        + (f" without doc-seed {meta['exclude_doc_seed']}" if meta.get("exclude_doc_seed") else "")
+        + ")",
         "",
         f"Atoms stored: {meta['atoms']}; by language {meta['by_lang']}. Per document "
         "(atoms by type, drafts dropped by reason):",
@@ -257,6 +286,15 @@ def main() -> None:
     parser.add_argument("--ru", type=int, default=40, help="TyDi QA passages (Russian)")
     parser.add_argument("--n-en", type=int, default=50)
     parser.add_argument("--n-ru", type=int, default=50)
+    parser.add_argument(
+        "--exclude-doc-seed",
+        type=int,
+        action="append",
+        default=[],
+        help="leave out the documents this doc-seed picked (repeatable)",
+    )
+    parser.add_argument("--extra", type=Path, action="append", default=[],
+                        help="another document to ingest as it is (repeatable)")  # fmt: skip
     labels = REPO_ROOT / "bench/labels/graded-sample.json"
     parser.add_argument("--grades", type=Path, default=labels)
     parser.add_argument("--out", type=Path, help="write the graded table here (appended)")
@@ -275,8 +313,10 @@ def main() -> None:
                             capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="pegas-graded-") as tmp:
         folder = Path(tmp)
-        paths = build_documents(data, folder, args.scifact, args.ru, args.doc_seed)
-        roots = [str(data / "docs/pdf"), str(folder)]
+        extra = tuple(p.resolve() for p in args.extra)
+        paths = build_documents(data, folder, args.scifact, args.ru, args.doc_seed,
+                                tuple(args.exclude_doc_seed), extra)  # fmt: skip
+        roots = [str(data / "docs/pdf"), str(folder), *sorted({str(p.parent) for p in extra})]
         with embedded_service("pegas-bench-graded-", ingest_roots=roots) as service:
             reports = ingest_all(service, paths)
             atoms = stored_atoms(service)
@@ -289,7 +329,8 @@ def main() -> None:
     for a in atoms:
         by_lang[a["language"]] = by_lang.get(a["language"], 0) + 1
     meta = {"seed": args.seed, "commit": commit, "atoms": len(atoms), "by_lang": by_lang,
-            "reports": reports}  # fmt: skip
+            "reports": reports, "doc_seed": args.doc_seed,
+            "exclude_doc_seed": args.exclude_doc_seed}  # fmt: skip
     if args.dump:
         dumped = {"meta": meta, "sample": [asdict(s) for s in sample]}
         args.dump.write_text(json.dumps(dumped, ensure_ascii=False, indent=1), encoding="utf-8")
