@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from pegas_memory.config import load_settings
@@ -118,10 +119,18 @@ def test_research_runs_as_a_job_and_fills_the_gap(env: dict[str, str]) -> None:
     assert "gap 1 of 1" in done.stderr
 
 
+def _cancel_requested(db_url: str) -> bool:
+    with psycopg.connect(db_url) as conn:
+        row = conn.execute("SELECT bool_or(cancel_requested) FROM pm_job").fetchone()
+    return bool(row and row[0])
+
+
 def test_ctrl_c_cancels_the_research_job_and_it_rolls_back(
     env: dict[str, str], db_url: str
 ) -> None:
-    web = Web(["/a", "/slow"], slow_seconds=8.0)
+    # /slow answers only after the Ctrl-C (or after 25 s, within the 30 s fetch timeout), so the
+    # job is still fetching it when the signal comes, however loaded the machine is.
+    web = Web(["/a", "/slow"], slow_seconds=25.0)
     err: list[str] = []
     try:
         add_gap(env)
@@ -143,6 +152,10 @@ def test_ctrl_c_cancels_the_research_job_and_it_rolls_back(
             assert time.monotonic() < deadline, "".join(err)[-2000:]
             time.sleep(0.2)
         proc.send_signal(signal.SIGINT)
+        while not _cancel_requested(db_url) and proc.poll() is None:
+            assert time.monotonic() < deadline, "".join(err)[-2000:]
+            time.sleep(0.2)
+        web.release.set()  # the cancel is recorded: the job sees it at its next step
         proc.wait(timeout=300)
         reader.join(10)
         out = proc.stdout.read()  # a small JSON: the pipe never filled meanwhile

@@ -144,3 +144,36 @@ def test_a_loud_claim_is_not_an_outburst() -> None:
     assert outburst("In 1889 the tower opened at last!") is None
     assert outburst("Down, down, down!") == "exclamation"
     assert outburst("Какой ужас!") == "exclamation"
+
+
+def test_markup_roles_and_links_leave_the_claim_but_not_the_quote() -> None:
+    text = (
+        "The application object calls :meth:`~flask.Flask.wsgi_app` for every request since "
+        "version 0.7.\n\nThe project is released under the terms of [the BSD license](LICENSE.txt) "
+        "since 2010."
+    )
+    atoms = OfflineDistiller().distill(text, ChunkContext(language="en"))
+    claims = [a.claim for a in atoms]
+    assert any("calls flask.Flask.wsgi_app for every request" in c for c in claims), claims
+    assert any("under the terms of the BSD license since 2010" in c for c in claims), claims
+    assert not any(":meth:" in c or "](" in c for c in claims)
+    # The quote stays what the source says, so the citation still finds it.
+    assert any(":meth:`~flask.Flask.wsgi_app`" in (a.quote or "") for a in atoms)
+
+
+def test_lead_ins_and_pointers_are_dropped_and_counted_en_ru() -> None:
+    text = (
+        "Cobra can be installed by running the following command:\n\n"
+        "Состав команды на сезон 2019 года был объявлен заранее:\n\n"
+        "See [LICENSE.txt](LICENSE.txt)\n\n"
+        "См. также статью о Волге.\n\n"
+        "The Volga flows into the Caspian Sea near Astrakhan.\n\n"
+        "Волга впадает в Каспийское море у Астрахани.\n\n"
+        "See the 2019 report: the Volga basin holds about 40% of Russia's population."
+    )
+    claims, dropped = _run(text, "en")
+    assert dropped["lead-in"] == 2 and dropped["pointer"] == 2, dropped
+    joined = " ".join(claims)
+    assert "Caspian Sea near Astrakhan" in joined and "Каспийское море" in joined
+    # A sentence that starts with "See" but says something of its own is kept.
+    assert any("40% of Russia's population" in c for c in claims), claims

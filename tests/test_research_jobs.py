@@ -37,12 +37,14 @@ QUESTION = "What is the speed of sound in dry air?"
 
 class Web:
     """A SearxNG-like /search naming `paths`, and the pages: /a, /b (the same fact) and /slow
-    (a page that takes `slow_seconds` to answer: a run can be cancelled while it waits)."""
+    (a page that takes `slow_seconds` to answer, or less once `release` is set: a run can be
+    cancelled while it waits, however slowly the test sees its progress)."""
 
     def __init__(self, paths: list[str], slow_seconds: float = 0.0) -> None:
         web = self
         self.paths = paths
         self.slow_seconds = slow_seconds
+        self.release = threading.Event()
         self.asked: list[str] = []
 
         class Handler(BaseHTTPRequestHandler):
@@ -56,7 +58,7 @@ class Web:
                     body, ctype = json.dumps({"results": results}).encode(), "application/json"
                 else:
                     if self.path == "/slow":
-                        time.sleep(web.slow_seconds)
+                        web.release.wait(web.slow_seconds)
                     name = self.path.strip("/")
                     body = (
                         f"<html><head><title>Acoustics {name}</title></head><body><article>"
@@ -75,6 +77,7 @@ class Web:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self) -> None:
+        self.release.set()
         self.server.shutdown()
         self.server.server_close()
 

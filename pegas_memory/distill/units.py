@@ -36,6 +36,17 @@ _WS = re.compile(r"\s+")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
 _EMPHASIS = re.compile(r"(?<![\w*\\])(\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^\s*_\\])\1(?![\w*])")
 _MARKUP = re.compile(r"\*\*|__|`")
+# reStructuredText roles (":meth:`~flask.Flask.wsgi_app`" -> "flask.Flask.wsgi_app") and markdown
+# links ("[LICENSE.txt](LICENSE.txt)" -> "LICENSE.txt"): the reader sees the name, not the markup.
+_RST_ROLE = re.compile(r"(?<![\w:]):[a-z][\w.+-]*(?::[a-z][\w.+-]*)?:`~?([^`\n]+)`")
+_MD_LINK = re.compile(r"(?<!!)\[([^\]\n]+)\]\((?:[^()\s]|\([^()\s]*\))+\)")
+# A sentence that only introduces what follows it ("It can be installed by running:", "Состав
+# команды:", rst's literal-block "::"), or only points elsewhere ("See LICENSE.txt", "См. также
+# ..."): it says nothing by itself.
+_LEAD_IN = re.compile(r":\s*$")
+_POINTER = re.compile(
+    r"^(?:see(?: also)?|cf\.|см\.(?: также)?|подробнее см\.|siehe(?: auch)?)\s", re.IGNORECASE
+)
 _WIDGET_WORDS = (
     r"\W{0,3}(?i:summary|share(?: this(?: article| story)?)?|advertisement|advert|sponsored"
     r"|related(?: articles| stories| posts| content)?|see also|read more|read next|more on this"
@@ -216,6 +227,7 @@ def clean_claim(text: str) -> str:
         return chr(0xF0000 + len(escaped) - 1)
 
     text = _TAG.sub("", text)
+    text = _RST_ROLE.sub(r"\1", _MD_LINK.sub(r"\1", text))
     # Text that already holds such code points is unescaped first (escaped markers then go too).
     text = _ESCAPE.sub(r"\1" if _PARKED.search(text) else park, text)
     for _ in range(2):  # "***x***" and nested emphasis
@@ -419,6 +431,10 @@ def _judged(text: str, group: Group, conversation: bool) -> Group:
     body = clean_claim(text[group.start : group.end])
     if group.sentences == 1 and (reason := outburst(body)) is not None:
         return replace(group, noise=reason)
+    if group.sentences == 1 and _LEAD_IN.search(body):
+        return replace(group, noise="lead-in")
+    if _POINTER.match(body) and len(words_of(body)) <= _MIN_ALONE_WORDS + 1:
+        return replace(group, noise="pointer")
     said = speech(body)
     short = len(words_of(body)) < _MIN_ALONE_WORDS
     if conversation and group.sentences == 1 and short and not said.speech_words:
