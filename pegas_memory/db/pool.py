@@ -239,6 +239,11 @@ class Database:
         """
         return self._ensure_embedded_alive(force=True)
 
+    def notify(self, channel: str) -> None:
+        """Wake every LISTENer of `channel` now (a stopping worker's wait ends at once)."""
+        with self.connection() as conn:
+            conn.execute(Q.notify, {"channel": channel})
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.close()

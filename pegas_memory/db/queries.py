@@ -22,6 +22,7 @@ class DbQueries:
     migration_ledger: LiteralString
     reload_config: LiteralString
     checkpoint: LiteralString
+    notify: LiteralString
     lock_document_uri: LiteralString
     document_by_hash: LiteralString
     current_document_for_update: LiteralString

@@ -35,6 +35,10 @@ SELECT pg_reload_conf()
 -- first crash recovery's end-of-recovery checkpoint.
 CHECKPOINT
 
+-- name: notify
+-- Wake the LISTENers of a channel (a stopping process's own worker, so its wait ends now).
+SELECT pg_notify(%(channel)s, '')
+
 -- name: lock_document_uri
 -- Serialise the first versions of one URI: two transactions storing a new source at once would
 -- otherwise both miss it and the second fail on the unique key after waiting for the first.
