@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 RETRY_AFTER_SECONDS = 10.0
+HOST_WAIT_SLICE_SECONDS = 0.1  # the background threads' waits for the engine host, stop-aware
+OUTBOX_CHANNEL = "pm_outbox"  # what the worker LISTENs on (migrations/0001's trigger)
+PREWARM_JOIN_SECONDS = 0.25  # a close waits this long for the warm-up thread, then goes on
 
 
 class Lazy(Generic[T]):
@@ -217,7 +220,7 @@ class ProjectionRuntime:
         if not self.settings.shares_vectors:
             return  # in-process or server vectors: opened by the worker, as before
         deadline = time.monotonic() + self.settings.host_start_timeout
-        while not self.wait_for_host(0.5):
+        while not self.wait_for_host(0.5, stop=self._stop):
             if self._stop.is_set() or time.monotonic() > deadline:
                 return
         for entity in ("atom", "trace"):
@@ -238,13 +241,27 @@ class ProjectionRuntime:
             return None
         return client.state()
 
-    def wait_for_host(self, timeout: float) -> bool:
-        """Wait up to `timeout` seconds for the engine host to serve (True at once without it)."""
+    def wait_for_host(self, timeout: float, *, stop: threading.Event | None = None) -> bool:
+        """Wait up to `timeout` seconds for the engine host to serve (True at once without it).
+        With `stop`, in slices that end the wait (False) as soon as it is set: a thread that
+        waits for a starting host must not hold up a close (SIGTERM during the host's start
+        spent a second joining the worker, measured)."""
         if not self.uses_host:
             return True
         self.prewarm()
         client = host_client.current(self.settings)
-        return client is None or client.wait_ready(timeout)
+        if client is None:
+            return True
+        if stop is None:
+            return client.wait_ready(timeout)
+        deadline = time.monotonic() + timeout
+        while not stop.is_set():
+            left = deadline - time.monotonic()
+            if client.wait_ready(min(HOST_WAIT_SLICE_SECONDS, max(0.0, left))):
+                return True
+            if left <= 0:
+                return False
+        return False
 
     # ------------------------------------------------------------------ embedded worker
     def start_worker_thread(self) -> None:
@@ -277,8 +294,10 @@ class ProjectionRuntime:
                     self._stop.wait(RETRY_AFTER_SECONDS)
                     continue
             # With the engine host, every process projects; while the host starts, wait for it
-            # instead of claiming events only to record an outage and delay them.
-            if not self.wait_for_host(1.0):
+            # instead of claiming events only to record an outage and delay them. In short
+            # waits: a stop (SIGTERM during the host's start) is seen at once, not after a
+            # second that the close spent joining this thread (measured).
+            if not self.wait_for_host(1.0, stop=self._stop):
                 continue
             self.monitor.tick()  # at start: a slice lost or damaged while we were down
             self.worker("embedded-worker").run(self._stop, idle=self.monitor.tick)
@@ -296,6 +315,13 @@ class ProjectionRuntime:
         self._stop.set()
         self.monitor.request()  # wakes the self-check thread, which then sees the stop
         if self._thread is not None:
+            # The worker may be waiting on its LISTEN for up to the poll interval: a NOTIFY
+            # ends that wait now (a close joined it for up to a second, measured at SIGTERM).
+            try:
+                self.db.notify(OUTBOX_CHANNEL)
+            except PegasMemoryError as exc:  # the server is gone: the join below is bounded
+                log.debug("could not wake the outbox worker: %s", exc)
+        if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
         if self._monitor is not None:
@@ -306,7 +332,9 @@ class ProjectionRuntime:
         # The worker is a daemon thread and its claims are transactional: a stopping process
         # waits for it only briefly (it may be inside a drain, or opening an engine).
         self.stop_worker_thread(timeout=1.0)
-        if self._prewarm is not None:  # it stops at the next check; serve's exit is bounded anyway
-            self._prewarm.join(2.0)
+        # The warm-up stops at its next check; one inside a FalkorDB start (seconds under
+        # load) is not waited for: `Lazy.close` below makes it close what it opens.
+        if self._prewarm is not None:
+            self._prewarm.join(PREWARM_JOIN_SECONDS)
         for lazy in (self.vectors, self.graph, self.embedder):
             lazy.close()

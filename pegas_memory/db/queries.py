@@ -20,6 +20,9 @@ class DbQueries:
     applied_migrations: LiteralString
     record_migration: LiteralString
     migration_ledger: LiteralString
+    reload_config: LiteralString
+    checkpoint: LiteralString
+    notify: LiteralString
     lock_document_uri: LiteralString
     document_by_hash: LiteralString
     current_document_for_update: LiteralString

@@ -26,6 +26,19 @@ INSERT INTO pm_schema_migration (version, name, checksum) VALUES (%s, %s, %s)
 -- Applied migrations with their names, in order (schema_status).
 SELECT version, name, checksum FROM pm_schema_migration ORDER BY version
 
+-- name: reload_config
+-- The embedded cluster reads the settings written into its postgresql.auto.conf (db/embedded.py).
+SELECT pg_reload_conf()
+
+-- name: checkpoint
+-- After the embedded cluster's schema was created: its files are written out now, not by the
+-- first crash recovery's end-of-recovery checkpoint.
+CHECKPOINT
+
+-- name: notify
+-- Wake the LISTENers of a channel (a stopping process's own worker, so its wait ends now).
+SELECT pg_notify(%(channel)s, '')
+
 -- name: lock_document_uri
 -- Serialise the first versions of one URI: two transactions storing a new source at once would
 -- otherwise both miss it and the second fail on the unique key after waiting for the first.

@@ -13,6 +13,7 @@ import logging
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import NoReturn
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -24,7 +25,7 @@ import pegas_memory.server.tools_memory as tools_memory
 from pegas_memory.config import Settings
 from pegas_memory.errors import SettingsProblem
 from pegas_memory.server.calls import Server
-from pegas_memory.server.stdio_guard import serve_stdio
+from pegas_memory.server.stdio_guard import leave_process, serve_stdio
 from pegas_memory.service import MemoryService
 
 INSTRUCTIONS = """\
@@ -78,8 +79,11 @@ def configure_logging(level: str = "INFO") -> None:
         logging.getLogger(noisy).setLevel(max(logging.WARNING, logging.root.level))
 
 
-def serve(settings: Settings, problem: SettingsProblem | None = None) -> None:
+def serve(settings: Settings, problem: SettingsProblem | None = None) -> NoReturn:
     """Serve MCP over stdio until the client closes the pipe or SIGTERM/SIGINT arrives, then
-    close the service and return. Requests the SDK cannot decode (lone surrogates, too deep,
-    wrong shape) are answered with an error, never dropped."""
+    close the service and end the process (exit code 0; `stdio_guard.leave_process`: no
+    interpreter finalization, seconds of garbage collection with nothing left to release).
+    Requests the SDK cannot decode (lone surrogates, too deep, wrong shape) are answered with
+    an error, never dropped."""
     anyio.run(serve_stdio, build_server(settings, problem))
+    leave_process(0)
