@@ -14,10 +14,10 @@ Stages (each on its own fresh data dir, each writing its section of the results 
   without a citation, citations without their chunk).
 - ``code``: /work/cache/repos/sqlalchemy with `memory_store_code` as a job; the RSS of every
   process of the data dir (serve, engine host, PostgreSQL, FalkorDB) sampled every 0.5 s, the
-  outcome, and `memory_stats` called every 2 s meanwhile (answers, errors, slowest), beside the
-  latency of the 0.5 s `memory_job op=get` polls (a cheap call: when it is slow too, the serve
-  itself answers late, not the stats' queries). ``--code-path lib`` indexes only that folder of
-  sqlalchemy (about a third of its Python).
+  outcome, and `memory_stats` called every 2 s meanwhile from a task of its own (answers,
+  errors, slowest), beside the latency of the 0.5 s `memory_job op=get` polls (a cheap call:
+  when it is slow too, the serve itself answers late, not the stats' queries). ``--code-path
+  lib`` indexes only that folder of sqlalchemy (about a third of its Python).
 
     PYTHONPATH=. .venv/bin/python bench/user_path_jobs.py [--stages ingest,kill,code]
         [--kill-source geotopo|alice] [--ingest-sources alice,geotopo] [--code-path lib]
@@ -379,23 +379,33 @@ async def stage_code(tmp: Path, sub: str = "") -> dict[str, Any]:
             call_s = time.monotonic() - started
             log(f"code: call answered in {call_s:.1f} s: job {call['job_id']} {call['state']}")
             info: dict[str, Any] = {}
-            last_stats = end = 0.0
-            while True:
-                t = time.monotonic()
-                info = await get_job(client, call["job_id"])
-                get_s.append(time.monotonic() - t)
-                plog.see(info)
-                if info["state"] in FINISHED:
-                    end = time.monotonic() - plog.t0  # not the teardown after it
-                    break
-                if time.monotonic() - last_stats >= 2.0:
-                    last_stats = time.monotonic()
+            end = 0.0
+            finished = anyio.Event()
+
+            async def stats_meanwhile() -> None:
+                # Its own task: a slow stats call must not hold back the job polls (it did:
+                # the gaps seen included whole memory_stats calls).
+                while not finished.is_set():
                     t = time.monotonic()
                     result = await client.call_tool("memory_stats", {})
                     stats_s.append(time.monotonic() - t)
                     if result.is_error:
                         stats_errors.append(str(result.content)[:200])
-                await anyio.sleep(POLL)
+                    with anyio.move_on_after(2.0):
+                        await finished.wait()
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(stats_meanwhile)
+                while True:
+                    t = time.monotonic()
+                    info = await get_job(client, call["job_id"])
+                    get_s.append(time.monotonic() - t)
+                    plog.see(info)
+                    if info["state"] in FINISHED:
+                        end = time.monotonic() - plog.t0  # not the teardown after it
+                        finished.set()
+                        break
+                    await anyio.sleep(POLL)
             wall = time.monotonic() - started
             stats = await tool(client, "memory_stats")
     gap, gap_at = plog.max_gap(end)
