@@ -14,6 +14,7 @@ by path, `flow_worklist` rounds, a call's targets bound sorted, capped values ta
 from __future__ import annotations
 
 import builtins
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
@@ -49,6 +50,7 @@ from pegas_memory.code_memory.model import (
     TargetKind,
     Wrapped,
 )
+from pegas_memory.progress import on_a_clock
 
 _BUILTINS = frozenset(dir(builtins))
 # Builtins that call the functions they are given; their results are those functions' results.
@@ -59,7 +61,7 @@ _MAX_EVALS_PER_FACT = 50
 # ``name = name.decode()`` would grow them forever, so their depth is bounded.
 _MAX_EXTERNAL_PARTS = 5
 _EMPTY: frozenset[str] = frozenset()
-_STEP_EVALS = 200  # evaluations between two ``step`` calls (2,000: 49 s silent on sqlalchemy)
+_CHECK_EVALS = 16  # clock read this often; one ``step`` per 200 went 38 s silent (sqlalchemy)
 
 Reader = int | str  # a fact index, or the key of a derived value such as "mro:pkg.Class"
 
@@ -72,10 +74,14 @@ class PythonFlow:
     ``r:function`` return values."""
 
     def __init__(
-        self, files: Sequence[FileIndex], *, step: Callable[[int, int, str], None] | None = None
+        self,
+        files: Sequence[FileIndex],
+        *,
+        step: Callable[[int, int, str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.files = files = sorted(files, key=lambda f: f.path)
-        self.step = step
+        self.step, self.clock = step, clock
         self.modules = {f.module for f in files}
         self.packages = {m.rsplit(".", i)[0] for m in self.modules for i in range(m.count(".") + 1)}
         self.scopes: dict[str, Scope] = {s.qualname: s for f in files for s in f.scopes}
@@ -131,19 +137,13 @@ class PythonFlow:
         self.drain()
 
     def drain(self) -> None:
-        total = budget = _MAX_EVALS_PER_FACT * max(len(self.facts), 1)
-        while budget > 0:
-            index = self.work.pop()
-            if index is None:
-                break
-            budget -= 1
-            if self.step is not None and (total - budget) % _STEP_EVALS == 1:
-                self.step(
-                    total - budget,
-                    total,
-                    f"resolving dependencies: following Python values ({len(self.work):,} "
-                    f"of {len(self.facts):,} facts queued)",
-                )
+        budget = _MAX_EVALS_PER_FACT * max(len(self.facts), 1)
+        order = self.work.drain(budget)
+        if self.step is not None:  # round, evaluations, facts queued: see Worklist.reporter
+            report = self.work.reporter(self.step, budget, len(self.facts))
+            report(0)  # the drain begins; then every REPORT_SECONDS (progress.on_a_clock)
+            order = on_a_clock(order, report, check_every=_CHECK_EVALS, clock=self.clock)
+        for index in order:
             self.reader = index
             self.replay(index)
         self.reader = None

@@ -13,6 +13,7 @@ queued, never of the order they were queued in. Pure logic: no I/O.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterator
 
 
 class Worklist:
@@ -22,6 +23,7 @@ class Worklist:
         self._round: deque[int] = deque()
         self._next: list[int] = []
         self._queued: set[int] = set()
+        self.rounds = 0  # rounds begun, for progress reports
 
     def __len__(self) -> int:
         return len(self._queued)
@@ -37,6 +39,32 @@ class Worklist:
             if not self._next:
                 return None
             self._round, self._next = deque(sorted(self._next)), []
+            self.rounds += 1
         index = self._round.popleft()
         self._queued.discard(index)
         return index
+
+    def drain(self, budget: int) -> Iterator[int]:
+        """`pop` until nothing is queued or `budget` facts were popped (facts pushed while this
+        runs are popped too)."""
+        for _ in range(budget):
+            index = self.pop()
+            if index is None:
+                return
+            yield index
+
+    def reporter(
+        self, step: Callable[[int, int, str], None], budget: int, facts: int
+    ) -> Callable[[int], None]:
+        """`report(evaluated)` for `progress.on_a_clock` over `drain`: `step(evaluated, budget,
+        message)`, the message naming the round, the evaluations and the facts still queued."""
+
+        def report(evaluated: int) -> None:
+            step(
+                evaluated,
+                budget,
+                f"resolving dependencies: following Python values, round {self.rounds:,}, "
+                f"{evaluated:,} evaluations ({len(self):,} of {facts:,} facts queued)",
+            )
+
+        return report

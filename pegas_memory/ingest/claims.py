@@ -36,6 +36,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 _EMPHASIS = re.compile(r"[*_`~]")  # removed in place: "Within-**study**" is "Within-study"
 _MARKUP = re.compile(r"[#>\[\]{}|\\]|<[^>]{1,40}>")
@@ -216,9 +217,11 @@ def _antonym_of(token: str) -> tuple[int, int] | None:
     return None
 
 
-def _antonyms(token: str) -> set[tuple[int, int]]:
+@lru_cache(maxsize=65_536)
+def _antonyms(token: str) -> frozenset[tuple[int, int]]:
     """The antonym sides a token holds, its compound parts included ("gram-positive",
-    "юго-западнее", "northeast": north and east)."""
+    "юго-западнее", "northeast": north and east). Memoised: a pure function of the token, it
+    scans every antonym stem and was 80% of a signature (GeoTopo's 719: 7.8 s, issue 17)."""
     parts = [p for p in re.split(r"[-'’]", token) if p]
     found = {a for p in parts if (a := _antonym_of(p)) is not None}
     for p in parts:  # a closed compound: a pair's stem after the first letters
@@ -226,7 +229,7 @@ def _antonyms(token: str) -> set[tuple[int, int]]:
             for side, stem in enumerate(pair):
                 if len(stem) >= 4 and stem in p[2:]:
                     found.add((index, side))
-    return found
+    return frozenset(found)
 
 
 def _month(raw: str, low: str) -> str | None:

@@ -192,14 +192,14 @@ def guarded_batch(
     m = _unit_rows(vectors)
     sims = m @ m.T
     out: list[DedupDecision] = []
-    kept: list[int] = []
+    kept = np.zeros(len(m), dtype=bool)
     for i in range(len(m)):
         match: int | None = None
         conflicts: list[Conflict] = []
-        for j in kept:
+        # The earlier kept items at or above the threshold, ascending, picked by numpy: a loop
+        # over every kept item is n**2/2 Python steps (12 million for a book of 5,000 atoms).
+        for j in np.flatnonzero((sims[i, :i] >= threshold) & kept[:i]).tolist():
             score = float(sims[i, j])
-            if score < threshold:
-                continue
             reasons = differences(signatures[j], signatures[i]) if signatures else ()
             if reasons:
                 conflicts.append(Conflict(reasons, score, batch_index=j))
@@ -208,7 +208,7 @@ def guarded_batch(
             break
         out.append(DedupDecision(batch_index=match, score=0.0, conflicts=tuple(conflicts)))
         if match is None:
-            kept.append(i)
+            kept[i] = True
     return out
 
 
@@ -235,6 +235,8 @@ def decide(
     batch = guarded_batch(vectors, signatures, threshold)
     decisions: list[DedupDecision] = []
     note = None
+    if report is not None:
+        report(0, len(vectors))  # the within-batch comparison is over: the searches begin
     last = clock()
     for i, (vector, earlier) in enumerate(zip(vectors, batch, strict=True)):
         if report is not None and clock() - last >= every:
