@@ -52,6 +52,7 @@ from pegas_memory.memgraph_store.model import (
     NodeLabel,
     PathEdge,
     Statement,
+    StoredProps,
     SymbolNode,
     check_direction,
     check_edge_type,
@@ -248,6 +249,10 @@ _COUNT_DERIVED = "MATCH ()-[r:DERIVED]->() RETURN r.kind AS kind, count(r) AS n"
 _PAGE_NODE_IDS = "MATCH (n:{label}) WHERE n.id > $after RETURN n.id AS id ORDER BY id LIMIT $page"
 _PAGE_EDGE_IDS = (
     "MATCH ()-[r:{rel}]->() WHERE r.id > $after RETURN r.id AS id ORDER BY id LIMIT $page"
+)
+_NODE_PROPS = "UNWIND $ids AS id MATCH (n:{label} {{id: id}}) RETURN n.id, properties(n)"
+_EDGE_PROPS = (
+    "UNWIND $ids AS id MATCH (a)-[r:{rel} {{id: id}}]->(b) RETURN r.id, properties(r), a.id, b.id"
 )
 _CLEAR_PAGE = "MATCH (n:{label}) WITH n LIMIT $page DETACH DELETE n RETURN count(*) AS n"
 
@@ -512,6 +517,28 @@ class CypherGraphStore:
     def iter_edge_ids(self, rel: EdgeType) -> Iterator[int]:
         """All edge ids of a relationship type in ascending order, a page at a time."""
         return self._iter_ids(_PAGE_EDGE_IDS.format(rel=check_edge_type(rel)))
+
+    def node_properties(self, label: NodeLabel, ids: Sequence[int]) -> list[StoredProps]:
+        """The stored properties of the nodes of `label` with these ids (absent ones left out),
+        one read per batch: what the content sweep compares with PostgreSQL's rows."""
+        query = _NODE_PROPS.format(label=check_label(label))
+        checked = [check_id(i, "node id") for i in ids]
+        return [
+            StoredProps(int(node_id), dict(props or {}))
+            for chunk in _chunks(checked, self._batch)
+            for node_id, props in self._runner.read(query, {"ids": chunk})
+        ]
+
+    def edge_properties(self, rel: EdgeType, ids: Sequence[int]) -> list[StoredProps]:
+        """The stored properties and end nodes of the `rel` edges with these ids (absent ones
+        left out, an id held twice given twice), one read per batch."""
+        query = _EDGE_PROPS.format(rel=check_edge_type(rel))
+        checked = [check_id(i, "edge id") for i in ids]
+        return [
+            StoredProps(int(edge_id), dict(props or {}), int(src), int(dst))
+            for chunk in _chunks(checked, self._batch)
+            for edge_id, props, src, dst in self._runner.read(query, {"ids": chunk})
+        ]
 
     def clear(self) -> None:
         """Remove every Atom and CodeSymbol node and their edges; indexes stay."""

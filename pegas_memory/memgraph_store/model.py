@@ -251,6 +251,17 @@ class GraphPath:
         return len(self.edges)
 
 
+@dataclass(frozen=True, slots=True)
+class StoredProps:
+    """A node or edge as the graph holds it, for the self-check's content sweep: its stored
+    properties as they are (whatever was written to them), and an edge's end node ids."""
+
+    id: int
+    properties: dict[str, Any]
+    src: int | None = None
+    dst: int | None = None
+
+
 # --- the Protocol ---------------------------------------------------------------------------
 
 
@@ -295,6 +306,8 @@ class GraphStore(Protocol):
     def edge_counts(self) -> dict[str, int]: ...
     def node_counts(self) -> dict[str, int]: ...
     def iter_node_ids(self, label: NodeLabel) -> Iterator[int]: ...
+    def node_properties(self, label: NodeLabel, ids: Sequence[int]) -> list[StoredProps]: ...
+    def edge_properties(self, rel: EdgeType, ids: Sequence[int]) -> list[StoredProps]: ...
     def iter_edge_ids(self, rel: EdgeType) -> Iterator[int]: ...
     def clear(self) -> None: ...
     def close(self) -> None: ...

@@ -10,8 +10,9 @@ ones too) can explain one point of difference, so a busy outbox is never taken f
 more difference than that can only be a slice that lost or gained points. It costs one
 `count(*)` per table and one count per slice, so it can run often. A count that fits can still
 hide wrong points (a slice restored from an old backup, a point overwritten with another's
-vector), so each vector check also compares the next window of rows point by point
-(`outbox.sweep`): differences there make the slice `stale`. A slice that lost or gained points
+vector, a node whose status was changed), so each check also compares the next window of rows
+point by point (`outbox.sweep` for vectors, `outbox.graph_sweep` for atoms and links in the
+graph): differences there make the slice `stale`. A slice that lost or gained points
 is rebuilt from PostgreSQL by `repair` (vectors from the embedding cache, so no model call for
 texts it has seen; only the damaged collections); a collection whose files cannot be read is
 first moved aside (`SetsAside`); a stale one has its differing points projected again and the
@@ -32,13 +33,14 @@ from typing import TYPE_CHECKING, Literal, LiteralString
 
 from pegas_memory.db.sql import compose, load_queries
 from pegas_memory.errors import BackendUnavailable, NotFound, PegasMemoryError, SliceDamaged
+from pegas_memory.outbox.graph_sweep import sweep_graph
 from pegas_memory.outbox.projection import load_rows
 from pegas_memory.outbox.reconcile import rebuild, reconcile, vector_collection
 from pegas_memory.outbox.slices import SliceOwner
-from pegas_memory.outbox.sweep import sweep_vectors
+from pegas_memory.outbox.sweep import SweepResult, sweep_vectors
 
 if TYPE_CHECKING:
-    from pegas_memory.qdrant_store.index import VectorIndex
+    from pegas_memory.memgraph_store.model import GraphStore
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +123,7 @@ class SelfCheck:
         )
         if vector:
             out.append(("qdrant", vector))
-        if any(c.target == "graph" for c in self.damaged):
+        if any(c.target == "graph" and c.state != "stale" for c in self.damaged):
             out.append(("graph", ()))
         return out
 
@@ -174,7 +176,7 @@ def _check_one(name: str, expected: int, unprojected: int, count: Callable[[], i
 def check_slices(rt: SliceOwner, cursors: dict[str, int] | None = None) -> SelfCheck:
     """Compare every slice the projector feeds with PostgreSQL (see the module docstring).
 
-    `cursors` keeps, per vector slice, where the content sweep goes on at the next check
+    `cursors` keeps, per swept slice, where the content sweep goes on at the next check
     (updated here); without it the sweep compares the first window.
     Raises BackendUnavailable only when PostgreSQL itself cannot be read; a slice that cannot
     be reached is reported as `unavailable`, not raised."""
@@ -183,7 +185,7 @@ def check_slices(rt: SliceOwner, cursors: dict[str, int] | None = None) -> SelfC
     if "vector" in rt.projector.targets:
         checks += _vector_checks(rt, rows, pending, {} if cursors is None else cursors)
     if "graph" in rt.projector.targets:
-        checks += _graph_checks(rt, rows, pending)
+        checks += _graph_checks(rt, rows, pending, {} if cursors is None else cursors)
     return SelfCheck(tuple(checks))
 
 
@@ -212,22 +214,22 @@ def _vector_checks(
         count = functools.partial(index.count, name)
         found = _check_one(slice_name, rows[entity], pending.get(entity, 0), count)
         if found.state == "ok" and found.expected:
-            found = _swept(rt, found, entity, index, name, cursors)  # type: ignore[arg-type]
+            run = functools.partial(sweep_vectors, rt, entity, index, name)  # type: ignore[arg-type]
+            found = _swept(found, run, cursors)
         out.append(found)
     return out
 
 
 def _swept(
-    rt: SliceOwner,
     counted: SliceCheck,
-    entity: Literal["atom", "trace"],
-    index: VectorIndex,
-    name: str,
+    run: Callable[[int], SweepResult],
     cursors: dict[str, int],
+    what: str = "points",
 ) -> SliceCheck:
-    """The count fitted: compare the next window of points too (stale if any differs)."""
+    """The count fitted: compare the next window too (`run` from the slice's cursor; stale if
+    any differs)."""
     try:
-        result = sweep_vectors(rt, entity, index, name, cursors.get(counted.slice, 0))
+        result = run(cursors.get(counted.slice, 0))
     except NotFound:
         return counted  # dropped meanwhile: the next count says lost
     except SliceDamaged as exc:
@@ -239,12 +241,12 @@ def _swept(
     if not result.differing:
         return counted
     return dataclasses.replace(
-        counted, state="stale", detail=result.describe(counted.slice), ids=result.differing
+        counted, state="stale", detail=result.describe(counted.slice, what), ids=result.differing
     )
 
 
 def _graph_checks(
-    rt: SliceOwner, rows: Mapping[str, int], pending: Mapping[str, int]
+    rt: SliceOwner, rows: Mapping[str, int], pending: Mapping[str, int], cursors: dict[str, int]
 ) -> list[SliceCheck]:
     parts = (
         ("graph:atom", "atom"),
@@ -270,7 +272,7 @@ def _graph_checks(
         "code_dependency": edges.get("DEPENDS", 0),
         "code_inferred": edges.get("DERIVED", 0),
     }
-    return [
+    counted = [
         SliceCheck(
             name,
             rows[e],
@@ -280,6 +282,19 @@ def _graph_checks(
         )
         for name, e in parts
     ]
+    return [_graph_swept(rt, graph, c, cursors) for c in counted]
+
+
+def _graph_swept(
+    rt: SliceOwner, graph: GraphStore, counted: SliceCheck, cursors: dict[str, int]
+) -> SliceCheck:
+    """Atoms and links whose count fitted: compare the next window of them with the graph."""
+    entity = {"graph:atom": "atom", "graph:link": "link"}.get(counted.slice)
+    if entity is None or counted.state != "ok" or not counted.expected:
+        return counted
+    what = "nodes" if entity == "atom" else "relationships"
+    run = functools.partial(sweep_graph, rt, entity, graph)  # type: ignore[arg-type]
+    return _swept(counted, run, cursors, what)
 
 
 @dataclass(frozen=True)
@@ -326,13 +341,14 @@ def repair(rt: SliceOwner, check: SelfCheck) -> RepairReport:
 
 
 def _mend_stale(rt: SliceOwner, stale: SliceCheck) -> Mapping[str, object]:
-    """Project the differing points again (vectors from the cache), then reconcile the slice:
-    points the sweep has not reached yet may differ too (ids, filter fields)."""
+    """Project the differing points (or nodes, edges) again (vectors from the cache), then
+    reconcile the slice: points the sweep has not reached yet may differ too (ids, filter
+    fields)."""
     entity = stale.slice.split(":", 1)[1]
     log.warning("mending the %s slice from PostgreSQL: %s", stale.slice, stale.describe())
     with rt.db.connection() as conn:
         rows = load_rows(conn, entity, list(stale.ids))
-    rt.projector.apply("vector", entity, rows)
+    rt.projector.apply("vector" if stale.target == "qdrant" else "graph", entity, rows)
     drift = reconcile(rt, fix=True, slices=(stale.slice,))
     return {"target": stale.slice, "reprojected": len(stale.ids), "reconciled": drift.summary()}
 

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 SWEEP_POINTS = 256  # ids compared per slice and check
 SAME_VECTOR = 0.999  # cosine at or above which the stored vector is the cached one
 _COMPARED = ("type", "status", "doc_id", "topic", "language")
-_TABLES = {"atom": "pm_atom", "trace": "pm_episodic_trace"}
+_TABLES = {"atom": "pm_atom", "trace": "pm_episodic_trace", "link": "pm_atom_link"}
 
 
 @dataclass(frozen=True)
@@ -57,13 +57,41 @@ class SweepResult:
     reasons: Mapping[int, str]
     next_after: int
 
-    def describe(self, slice_name: str) -> str:
+    def describe(self, slice_name: str, what: str = "points") -> str:
         shown = ", ".join(f"{i} ({self.reasons[i]})" for i in self.differing[:5])
         more = f" and {len(self.differing) - 5} more" if len(self.differing) > 5 else ""
         return (
-            f"{slice_name}: {len(self.differing)} of {self.checked} points checked differ from "
+            f"{slice_name}: {len(self.differing)} of {self.checked} {what} checked differ from "
             f"PostgreSQL although the count fits: {shown}{more}"
         )
+
+
+@dataclass(frozen=True)
+class Window:
+    """The settled rows of one window (no event of theirs still in the outbox), and where the
+    next window starts (0: over again from the first id)."""
+
+    rows: list[dict[str, Any]]
+    next_after: int
+
+
+def read_window(rt: SliceOwner, entity: str, after: int, limit: int) -> Window:
+    """The window of `limit` ids of `entity`'s table after `after` (from the start when that
+    is past the end), rows with a pending outbox event left out: shared by the vector sweep
+    and the graph sweep (`outbox.graph_sweep`). One range read, one outbox read, one load."""
+    with rt.db.connection() as conn:
+        statement = compose(Q.window_of_ids, table=_TABLES[entity])
+        ids = [int(r["id"]) for r in conn.execute(statement, {"after": after, "n": limit})]
+        if not ids and after > 0:
+            ids = [int(r["id"]) for r in conn.execute(statement, {"after": 0, "n": limit})]
+        if not ids:
+            return Window([], 0)
+        pending = {
+            int(r["entity_id"]) for r in conn.execute(Q.pending_among, {"type": entity, "ids": ids})
+        }
+        settled = [i for i in ids if i not in pending]
+        rows = load_rows(conn, entity, settled).present if settled else []
+    return Window(rows, ids[-1] if len(ids) == limit else 0)
 
 
 def _embed_text(entity: str, row: Mapping[str, Any]) -> str:
@@ -113,24 +141,10 @@ def sweep_vectors(
 ) -> SweepResult:
     """Compare the window of ids after `after` (from the start when that is past the end) of
     `limit` ids (SWEEP_POINTS)."""
-    limit = limit or SWEEP_POINTS
-    table = _TABLES[entity]
-    with rt.db.connection() as conn:
-        statement = compose(Q.window_of_ids, table=table)
-        ids = [int(r["id"]) for r in conn.execute(statement, {"after": after, "n": limit})]
-        if not ids and after > 0:
-            ids = [int(r["id"]) for r in conn.execute(statement, {"after": 0, "n": limit})]
-        if not ids:
-            return SweepResult(0, (), {}, 0)
-        pending = {
-            int(r["entity_id"]) for r in conn.execute(Q.pending_among, {"type": entity, "ids": ids})
-        }
-        settled = [i for i in ids if i not in pending]
-        rows = load_rows(conn, entity, settled) if settled else None
-    next_after = ids[-1] if len(ids) == limit else 0
-    if rows is None or not rows.present:
+    window = read_window(rt, entity, after, limit or SWEEP_POINTS)
+    next_after, present = window.next_after, window.rows
+    if not present:
         return SweepResult(0, (), {}, next_after)
-    present = rows.present
     wanted = [int(r["id"]) for r in present]
     stored = {r.id: r for r in index.retrieve(collection, wanted, with_vectors=True)}
     texts = [_embed_text(entity, r) for r in present]
