@@ -150,3 +150,21 @@ def test_the_graph_sweep_walks_the_atoms_window_by_window(
     cursors: dict[str, int] = {}
     states = [_graph_parts(check_slices(rt, cursors))["graph:atom"].state for _ in range(4)]
     assert states == ["ok", "ok", "stale", "ok"]  # then it starts over from the first window
+
+
+def test_bolt_reads_properties_in_one_read_per_batch() -> None:
+    """Bolt's side (no Memgraph can run here: at the driver boundary only, like the other Bolt
+    tests): the Cypher and parameters sent, and the rows parsed."""
+    from tests.test_graph_store import _bolt, _FakeDriver
+
+    driver = _FakeDriver()
+    driver.responses["properties(n)"] = [[3, {"id": 3, "status": "stale"}]]
+    driver.responses["properties(r)"] = [[7, {"id": 7, "kind": "cause"}, 1, 2]]
+    store = _bolt(driver)
+    assert store.node_properties("Atom", [3, 4]) == [StoredProps(3, {"id": 3, "status": "stale"})]
+    mode, query, params = driver.calls[-1]
+    assert mode == "read" and "MATCH (n:Atom {id: id})" in query and params == {"ids": [3, 4]}
+    assert store.edge_properties("RELATES", [7]) == [
+        StoredProps(7, {"id": 7, "kind": "cause"}, 1, 2)
+    ]
+    assert "-[r:RELATES {id: id}]->" in driver.calls[-1][1]
