@@ -119,6 +119,10 @@ def test_research_runs_as_a_job_and_fills_the_gap(env: dict[str, str]) -> None:
     assert "gap 1 of 1" in done.stderr
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _cancel_requested(db_url: str) -> bool:
     with psycopg.connect(db_url) as conn:
         row = conn.execute("SELECT bool_or(cancel_requested) FROM pm_job").fetchone()
@@ -142,6 +146,10 @@ def test_ctrl_c_cancels_the_research_job_and_it_rolls_back(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            # A terminal's Ctrl-C reaches a process whose SIGINT is not ignored; a suite started
+            # in the background (`make test &`, nohup) passes SIGINT down ignored, and Python
+            # then installs no KeyboardInterrupt handler in the child.
+            preexec_fn=_default_sigint,
         )
         assert proc.stderr is not None and proc.stdout is not None
         reader = threading.Thread(target=lambda: err.extend(iter(lambda: proc.stderr.read(1), "")))
