@@ -18,11 +18,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 
+import pegas_memory.jobs.api as jobs_api
 from pegas_memory.config import load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres
+from pegas_memory.db.pool import Database
 from pegas_memory.host.control import host_status, stop_host
 from pegas_memory.service import MemoryService
 from tests.hardening_helpers import fingerprint
@@ -124,9 +125,11 @@ def _default_sigint() -> None:
 
 
 def _cancel_requested(db_url: str) -> bool:
-    with psycopg.connect(db_url) as conn:
-        row = conn.execute("SELECT bool_or(cancel_requested) FROM pm_job").fetchone()
-    return bool(row and row[0])
+    db = Database(load_settings(database_url=db_url)).open(migrate=False)
+    try:
+        return any(job.cancel_requested for job in jobs_api.list_recent(db))
+    finally:
+        db.close()
 
 
 def test_ctrl_c_cancels_the_research_job_and_it_rolls_back(
