@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,8 +14,7 @@ from pegas_memory.errors import InvalidInput, NotFound
 from pegas_memory.models import CodeCitationIn
 from pegas_memory.requests import StoreRequest
 from pegas_memory.service import MemoryService
-from tests.conftest import make_settings
-from tests.fake_ollama import FakeOllama
+from tests.code_fixtures import code_service, q, sid
 from tests.mcp_harness import mcp_client, structured
 
 CORE_PY = '''\
@@ -50,27 +48,8 @@ def write_repo(root: Path) -> Path:
 
 @pytest.fixture
 def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with FakeOllama(dim=32) as fake:
-        settings = make_settings(
-            tmp_path / "data",
-            database_url=database_url,
-            ollama_url=fake.url,
-            embedding_dim=32,
-            distiller="offline",
-            ingest_roots=[tmp_path / "src"],
-        )
-        svc = MemoryService(settings).open()
+    with code_service(database_url, tmp_path) as svc:
         yield svc
-        svc.close()
-
-
-def q(svc: MemoryService, sql: str, *params: Any) -> list[dict[str, Any]]:
-    with svc.db.connection() as conn:
-        return [dict(r) for r in conn.execute(sql.encode(), params).fetchall()]
-
-
-def sid(svc: MemoryService, qname: str) -> int:
-    return int(q(svc, "SELECT id FROM pm_code_symbol WHERE qualified_name = %s", qname)[0]["id"])
 
 
 def test_store_cites_a_symbol_and_a_reindex_that_removes_it_marks_the_atom_stale(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -19,8 +18,7 @@ from pegas_memory.outbox.reconcile import rebuild, reconcile
 from pegas_memory.outbox.selfcheck import check_slices
 from pegas_memory.requests import GraphQueryRequest, StoreRequest
 from pegas_memory.service import MemoryService
-from tests.conftest import make_settings
-from tests.fake_ollama import FakeOllama
+from tests.code_fixtures import code_service, q, sid
 from tests.test_graph_store import _bolt, _FakeDriver
 
 A_PY = "from pkg.b import g\n\n\ndef f():\n    return g()\n"
@@ -32,27 +30,8 @@ TRANSITIVE = {"if": ["depends_on", "depends_on"], "then": "depends_on"}
 
 @pytest.fixture
 def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with FakeOllama(dim=32) as fake:
-        settings = make_settings(
-            tmp_path / "data",
-            database_url=database_url,
-            ollama_url=fake.url,
-            embedding_dim=32,
-            distiller="offline",
-            ingest_roots=[tmp_path / "src"],
-        )
-        svc = MemoryService(settings).open()
+    with code_service(database_url, tmp_path) as svc:
         yield svc
-        svc.close()
-
-
-def q(svc: MemoryService, sql: str, *params: Any) -> list[dict[str, Any]]:
-    with svc.db.connection() as conn:
-        return [dict(r) for r in conn.execute(sql.encode(), params).fetchall()]
-
-
-def sid(svc: MemoryService, qname: str) -> int:
-    return int(q(svc, "SELECT id FROM pm_code_symbol WHERE qualified_name = %s", qname)[0]["id"])
 
 
 def derived_in_graph(svc: MemoryService) -> set[int]:

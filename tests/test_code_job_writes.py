@@ -19,12 +19,8 @@ import pytest
 
 from pegas_memory.code_memory import store
 from pegas_memory.code_memory.index import CodeMemory
-from pegas_memory.config import Settings
-from pegas_memory.db.pool import Database
 from pegas_memory.jobs import JobCancelled
-from pegas_memory.runtime import ProjectionRuntime
-from tests.conftest import make_settings
-from tests.fake_ollama import FakeOllama
+from tests.code_fixtures import code_memory
 
 FILES = 12
 
@@ -46,21 +42,8 @@ def generated_repo(root: Path) -> Path:
 @pytest.fixture
 def code(database_url: str, tmp_path: Path) -> Iterator[tuple[CodeMemory, Path]]:
     repo = generated_repo(tmp_path)
-    with FakeOllama(dim=64) as fake:
-        settings: Settings = make_settings(
-            tmp_path / "data",
-            database_url=database_url,
-            ollama_url=fake.url,
-            embedding_dim=64,
-            ingest_roots=[tmp_path / "src"],
-        )
-        db = Database(settings).open()
-        rt = ProjectionRuntime(settings, db)
-        try:
-            yield CodeMemory(settings, db, rt), repo
-        finally:
-            rt.close()
-            db.close()
+    with code_memory(database_url, tmp_path) as memory:
+        yield memory, repo
 
 
 def counts(code: CodeMemory) -> dict[str, int]:

@@ -15,11 +15,8 @@ import pytest
 
 import pegas_memory.progress as progress
 from pegas_memory.code_memory.index import CodeMemory
-from pegas_memory.db.pool import Database
 from pegas_memory.progress import on_a_clock
-from pegas_memory.runtime import ProjectionRuntime
-from tests.conftest import make_settings
-from tests.fake_ollama import FakeOllama
+from tests.code_fixtures import code_memory
 from tests.test_code_job_writes import generated_repo
 
 
@@ -44,21 +41,8 @@ def test_reports_come_on_the_clock_every_so_many_items() -> None:
 @pytest.fixture
 def code(database_url: str, tmp_path: Path) -> Iterator[tuple[CodeMemory, Path]]:
     repo = generated_repo(tmp_path)
-    with FakeOllama(dim=64) as fake:
-        settings = make_settings(
-            tmp_path / "data",
-            database_url=database_url,
-            ollama_url=fake.url,
-            embedding_dim=64,
-            ingest_roots=[tmp_path / "src"],
-        )
-        db = Database(settings).open()
-        rt = ProjectionRuntime(settings, db)
-        try:
-            yield CodeMemory(settings, db, rt), repo
-        finally:
-            rt.close()
-            db.close()
+    with code_memory(database_url, tmp_path) as memory:
+        yield memory, repo
 
 
 def test_dependency_planning_reports_its_edges(

@@ -7,15 +7,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pegas_memory.code_memory.requests import CodeGraphRequest
 from pegas_memory.requests import GraphQueryRequest, StoreRequest
 from pegas_memory.service import MemoryService
-from tests.conftest import make_settings
-from tests.fake_ollama import FakeOllama
+from tests.code_fixtures import code_service, q, sid
 
 A_PY = "from pkg.b import g\n\n\ndef f():\n    return g()\n"
 B_PY = "from pkg.c import h\n\n\ndef g():\n    return h()\n"
@@ -26,28 +24,13 @@ TRANSITIVE = {"if": ["depends_on", "depends_on"], "then": "depends_on"}
 
 @pytest.fixture
 def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with FakeOllama(dim=32) as fake:
-        settings = make_settings(
-            tmp_path / "data",
-            database_url=database_url,
-            ollama_url=fake.url,
-            embedding_dim=32,
-            distiller="offline",
-            ingest_roots=[tmp_path / "src"],
-        )
-        svc = MemoryService(settings).open()
+    with code_service(database_url, tmp_path) as svc:
         yield svc
-        svc.close()
 
 
 def rule(svc: MemoryService, content: object) -> int:
     text = json.dumps(content)
     return svc.store(StoreRequest(claim=f"rule {text}", type="logical_rule", content=text)).id
-
-
-def q(svc: MemoryService, sql: str, *params: Any) -> list[dict[str, Any]]:
-    with svc.db.connection() as conn:
-        return [dict(r) for r in conn.execute(sql.encode(), params).fetchall()]
 
 
 def module_deps(svc: MemoryService) -> set[tuple[str, str]]:
@@ -59,10 +42,6 @@ def module_deps(svc: MemoryService) -> set[tuple[str, str]]:
         "WHERE i.kind = 'depends_on' AND s.kind = 'module' AND t.kind = 'module'",
     )
     return {(r["a"], r["b"]) for r in rows}
-
-
-def sid(svc: MemoryService, qname: str) -> int:
-    return int(q(svc, "SELECT id FROM pm_code_symbol WHERE qualified_name = %s", qname)[0]["id"])
 
 
 def test_seed_rules_derive_transitive_module_dependencies_and_withdraw_them(

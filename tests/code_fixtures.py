@@ -1,0 +1,68 @@
+"""Shared fixtures of the code-memory tests: a service or a bare CodeMemory over a source root.
+
+Several test files index a small repository under `tmp_path / "src"` on a fake-Ollama service
+(the real HTTP client on loopback) and read the code tables back; they share these helpers
+instead of each keeping its own copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pegas_memory.code_memory.index import CodeMemory
+from pegas_memory.db.pool import Database
+from pegas_memory.runtime import ProjectionRuntime
+from pegas_memory.service import MemoryService
+from tests.conftest import make_settings
+from tests.fake_ollama import FakeOllama
+
+
+@contextmanager
+def code_service(database_url: str, tmp_path: Path, dim: int = 32) -> Iterator[MemoryService]:
+    """A MemoryService with the offline distiller that may index code under tmp_path/src."""
+    with FakeOllama(dim=dim) as fake:
+        settings = make_settings(
+            tmp_path / "data",
+            database_url=database_url,
+            ollama_url=fake.url,
+            embedding_dim=dim,
+            distiller="offline",
+            ingest_roots=[tmp_path / "src"],
+        )
+        svc = MemoryService(settings).open()
+        try:
+            yield svc
+        finally:
+            svc.close()
+
+
+@contextmanager
+def code_memory(database_url: str, tmp_path: Path, dim: int = 64) -> Iterator[CodeMemory]:
+    """CodeMemory alone (no MCP service around it), for the indexer's own write path."""
+    with FakeOllama(dim=dim) as fake:
+        settings = make_settings(
+            tmp_path / "data",
+            database_url=database_url,
+            ollama_url=fake.url,
+            embedding_dim=dim,
+            ingest_roots=[tmp_path / "src"],
+        )
+        db = Database(settings).open()
+        rt = ProjectionRuntime(settings, db)
+        try:
+            yield CodeMemory(settings, db, rt)
+        finally:
+            rt.close()
+            db.close()
+
+
+def q(svc: MemoryService, sql: str, *params: Any) -> list[dict[str, Any]]:
+    with svc.db.connection() as conn:
+        return [dict(r) for r in conn.execute(sql.encode(), params).fetchall()]
+
+
+def sid(svc: MemoryService, qname: str) -> int:
+    return int(q(svc, "SELECT id FROM pm_code_symbol WHERE qualified_name = %s", qname)[0]["id"])
