@@ -39,7 +39,10 @@ REPOS = Path("/work/cache/repos")
 def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]]:
     """Every atom of every chunk, as ingest distills them (run in the child process)."""
     from pegas_memory.config import load_settings
-    from pegas_memory.distill.context import topic
+    try:
+        from pegas_memory.distill.carry import topic
+    except ImportError:  # a base commit from before distill/carry.py
+        from pegas_memory.distill.context import topic  # type: ignore[attr-defined,no-redef]
     from pegas_memory.distill.offline import OfflineDistiller
     from pegas_memory.distill.types import ChunkContext
     from pegas_memory.ingest.chunking import chunk_source

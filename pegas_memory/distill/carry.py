@@ -65,6 +65,7 @@ from pegas_memory.distill.context import (
     _YEAR_WORDS,
     Reference,
     _first_name,
+    _in_phrase,
     _verb,
     _words,
     refers_back,
@@ -252,8 +253,7 @@ def _ru_section_reference(claim: str) -> Reference | None:
         elif _ROMAN.match(raw[i]) or _YEAR_WORDS.match(w) or w in _RU_ADVERBS:
             prep_at = -2 if w in _RU_ADVERBS else prep_at
         else:
-            in_phrase = prep_at == i - 1 or (prep_at >= 0 and not _RU_NOMINATIVE.search(w))
-            if verb(i) or not in_phrase:
+            if verb(i) or not _in_phrase(raw, words, i, prep_at):
                 break  # the verb, or the first word of the subject
         i += 1
     start, region = i, list[int]()

@@ -260,9 +260,6 @@ def _ru_subjectless(words: list[str], claim: str) -> str | None:
     raw = words_of(claim)
     while i < len(words) and i < 12:
         w = words[i]
-        if _first_name(raw, i):
-            first = w  # "Алан Тьюринг работал ...": a name that ends like a participle
-            break
         if w in _RU_PREPOSITIONS:
             prep_at = i
         elif _ROMAN.match(w.upper()) or _YEAR_WORDS.match(w):
@@ -271,9 +268,9 @@ def _ru_subjectless(words: list[str], claim: str) -> str | None:
             prep_at = -2
         elif _INSTRUCTION.match(w):
             return None  # "Нарезать лайм ...", "Добавьте соль ...": an instruction, no claim
-        elif _verb(w):
+        elif _verb(w) and not _first_name(raw, i):  # "Алан Тьюринг": a name, no participle
             return w
-        elif prep_at == i - 1 or (prep_at >= 0 and not _RU_NOMINATIVE.search(w)):
+        elif _in_phrase(raw, words, i, prep_at):
             pass  # the object of a preposition ("во время Первой мировой войны")
         else:
             first = w  # a subject candidate, or a predicate noun
@@ -292,6 +289,22 @@ _INSTRUCTION = re.compile(
     r"^(?!(?:мать|сеть|печать|треть|нить|путь|суть|знать|ртуть|рать)$)"
     r"[а-яё]{2,}(?:[аяеиуыо]ть(?:ся)?|йте|ьте)$"
 )
+
+
+def _in_phrase(raw: list[str], words: list[str], i: int, prep_at: int) -> bool:
+    """Whether word `i` goes on in the prepositional phrase opened at `prep_at`: its object, an
+    oblique word after it ("во время Первой мировой войны"), or a name in apposition to a
+    lowercase oblique noun ("с молодой женой Элен Петерс"); a nominative word ends it."""
+    if prep_at == i - 1 or (prep_at >= 0 and not _RU_NOMINATIVE.search(words[i])):
+        return True
+    k = i
+    while k > 0 and raw[k][:1].isupper() and raw[k - 1][:1].isupper():
+        k -= 1  # the name's first word: "Элен" of "Элен Петерс"
+    before = words[k - 1] if k > 0 else ""
+    return (
+        prep_at >= 0 and k - 1 > prep_at and raw[i][:1].isupper() and raw[k - 1][:1].islower()
+        and not _YEAR_WORDS.match(before) and not _RU_NOMINATIVE.search(before)
+    )  # fmt: skip
 
 
 def _first_name(raw: list[str], i: int) -> bool:
