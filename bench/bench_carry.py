@@ -39,6 +39,7 @@ REPOS = Path("/work/cache/repos")
 def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]]:
     """Every atom of every chunk, as ingest distills them (run in the child process)."""
     from pegas_memory.config import load_settings
+
     try:
         from pegas_memory.distill.carry import topic
     except ImportError:  # a base commit from before distill/carry.py
@@ -116,6 +117,28 @@ def short_doc(path: str) -> str:
 def cell(text: str | None, limit: int = 300) -> str:
     text = re.sub(r"\s+", " ", text or "").strip().replace("|", "\\|")
     return text if len(text) <= limit else text[: limit - 3] + "…"
+
+
+def graded_junk(after: list[dict[str, Any]], text: str) -> list[tuple[str, str, str, str]]:
+    """(lang, claim, why, now) for each atom graded junk in the seed 6161 sample: now is the
+    working tree's claim with the same quote start in a doc-seed 61 document."""
+    section = text[text.index("### Seed 6161") : text.index("## Earlier samples")]
+    mine = [a for a in after if "doc-seed-61/" in a["doc"] or a["doc"].startswith(str(REPOS))]
+    rows, lang = [], ""
+    for line in section.splitlines():
+        if line.startswith("#### "):
+            lang = line.split()[1]
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)]
+        if not (line.startswith("| ") and len(cells) > 11 and cells[7] == "**junk**"):
+            continue
+        claim, why = cells[4].replace("\\|", "|"), cells[11]
+        key = claim.rstrip("…").casefold()[:50]
+        found = [a["claim"] for a in mine if key in a["claim"].casefold()]
+        carried = [c for c in found if c.casefold().partition(": ")[2].startswith(key)]
+        now = (f"carried: {carried[0]}" if carried else "unchanged" if found
+               else "other (not found as it was)")  # fmt: skip
+        rows.append((lang, claim, why, now))
+    return rows
 
 
 def main() -> None:
@@ -203,6 +226,27 @@ def main() -> None:
             f"| {i} | {a['lang']} | {cell(a['claim'])} | {cell(b['claim'] if b else '(none)')} "
             f"| {cell(short_doc(a['doc']), 60)} |"
         )
+    graded = ROOT / "bench/results/graded-sample.md"
+    if graded.exists():
+        rows = graded_junk(after, graded.read_text(encoding="utf-8"))
+        tally = {st: sum(r[3].startswith(st) for r in rows) for st in ("carried", "unchanged")}
+        lines += [
+            "",
+            f"The {len(rows)} atoms graded junk in bench/results/graded-sample.md (seed 6161, "
+            "doc-seed 61, graded at f4d5cd8), and what the working tree makes of each sentence "
+            "(not regraded; 'carried' says only that a subject is in front of it now):",
+            "",
+            "| lang | graded junk | why | now |",
+            "|---|---|---|---|",
+            *(
+                f"| {lang} | {cell(c, 120)} | {cell(w, 90)} | {cell(n, 160)} |"
+                for lang, c, w, n in rows
+            ),
+            "",
+            "Now: "
+            + ", ".join(f"{st} {n}" for st, n in tally.items())
+            + f", other {len(rows) - sum(tally.values())}.",
+        ]
     table = "\n".join(lines) + "\n"
     if args.out:
         args.out.write_text(table, encoding="utf-8")

@@ -7,6 +7,7 @@ rule does not apply there)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,8 @@ from pegas_memory.distill.llm import OllamaChat
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.ollama import OllamaDistiller
 from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.requests import IngestRequest
+from tests.conftest import files_memory
 from tests.fake_ollama import FakeOllama
 
 
@@ -197,3 +200,36 @@ def test_the_ollama_distiller_carries_the_section_subject_too() -> None:
     assert atoms[0].metadata["distiller"] == "ollama"
     assert atoms[0].metadata["subject"] == "Сорвиголова (сезон 3)"
     assert atoms[0].content == atoms[0].claim
+
+
+RU_ARTICLE = """# Статьи
+
+## Сорвиголова (сезон 3)
+
+Съёмки сезона начались в ноябре 2017 года в Нью-Йорке.
+
+Съёмки сезона были завершены к середине июня 2018 года.
+
+## Отравленные газами
+
+Гигантское полотно было закончено в марте 1919 года и выставлено в Королевской академии.
+"""
+
+
+def test_carried_claims_of_a_file_under_two_uris_are_exact_duplicates(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Exact duplicates are keyed by claim and content (`ingest.pipeline._dedup`): the carried
+    subject comes from the file's own headings, so a byte-identical copy gives the same claims."""
+    with files_memory(database_url, tmp_path) as service:
+        first, second = tmp_path / "files" / "a.md", tmp_path / "files" / "b.md"
+        first.write_text(RU_ARTICLE, encoding="utf-8")
+        second.write_text(RU_ARTICLE, encoding="utf-8")
+        a = service.ingest(IngestRequest(source=str(first)))
+        b = service.ingest(IngestRequest(source=str(second)))
+        with service.db.connection() as conn:
+            claims = [r["claim"] for r in conn.execute("SELECT claim FROM pm_atom").fetchall()]
+    assert "Сорвиголова (сезон 3): Съёмки сезона начались в ноябре 2017 года в Нью-Йорке." in claims
+    assert any(c.startswith("Отравленные газами: Гигантское полотно") for c in claims), claims
+    assert a.atoms_new == 3
+    assert b.atoms_new == 0 and b.duplicates_semantic == 0 and b.duplicates_exact == 3
