@@ -137,6 +137,12 @@ def test_a_section_label_is_no_subject() -> None:
     assert topic(ChunkContext(heading_path=("Dreamfall Chapters", "Сюжет"))) == "Dreamfall Chapters"
     assert topic(ChunkContext(heading_path=("Flask", "Getting Started"))) == "Flask"
     assert topic(ChunkContext(heading_path=("Flask", "Blueprints"))) == "Blueprints"
+    # a part of a book named by its number is no subject either
+    assert topic(ChunkContext(heading_path=("Глава первая",))) is None
+    assert topic(ChunkContext(heading_path=("Глава первая", "Первый раздел"))) is None
+    assert topic(ChunkContext(heading_path=("Chapter 3",))) is None
+    assert topic(ChunkContext(heading_path=("Kapitel 2", "Teil II"))) is None
+    assert topic(ChunkContext(heading_path=("Книга Бытия",))) == "Книга Бытия"  # more than a part
     text = "It can be installed with go get in one step."
     assert _claims(text, "Usage", "en") == [text]
     assert (

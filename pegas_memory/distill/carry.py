@@ -92,9 +92,27 @@ _SECTION_PHRASES = frozenset(
 )  # fmt: skip
 
 
+# A part of a book named by its number: "Глава первая", "Первый раздел", "Chapter 3", "Part II".
+_PART_NOUNS = (
+    r"(?:глава|часть|раздел|книга|том|параграф|приложение|chapter|part|section|book|volume"
+    r"|appendix|kapitel|teil|abschnitt|anhang)"
+)
+_PART_NUMBER = (
+    r"(?:[\divxlc]+\.?|[a-zа-я]|(?:перв|втор|трет|четв[её]рт|пят|шест|седьм|восьм|девят|десят"
+    r"|one|two|three|four|five|six|seven|eight|nine|ten|first|second|third|erst|zweit|dritt"
+    r"|eins|zwei|drei)\w*)"
+)
+_NUMBERED_PART = re.compile(
+    rf"^(?:{_PART_NOUNS}(?:\s+{_PART_NUMBER})?|{_PART_NUMBER}\s+{_PART_NOUNS})$"
+)
+
+
 def _label(heading: str) -> bool:
     folded = " ".join(heading.casefold().split())
-    return folded in _SECTION_WORDS or folded in _SECTION_PHRASES
+    return (
+        folded in _SECTION_WORDS or folded in _SECTION_PHRASES
+        or _NUMBERED_PART.match(folded) is not None
+    )  # fmt: skip
 
 
 def _named(heading: str) -> str | None:
