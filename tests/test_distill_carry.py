@@ -79,6 +79,16 @@ def test_a_russian_claim_about_a_named_thing_carries_nothing(sentence: str, head
     assert _claims(sentence, heading, "ru") == [sentence]
 
 
+def test_rule_four_carries_a_name_not_a_headline() -> None:
+    sentence = "Участники обсудили бюджет на следующий год."
+    assert _claims(sentence, "Правительство России", "ru") == [
+        "Правительство России: Участники обсудили бюджет на следующий год."
+    ]
+    assert _claims(sentence, "Министр провёл совещание по экономике", "ru") == [sentence]
+    long = "Совещание правительства по вопросам экономики и бюджета страны"
+    assert _claims(sentence, long, "ru") == [sentence]
+
+
 def test_a_relational_noun_before_a_dash_carries_the_section_and_is_no_definition() -> None:
     atoms = OfflineDistiller().distill(
         "Автор памятника — скульптор Этьен Фальконе.\n\nУ сада три входа — северный, южный и"

@@ -316,12 +316,28 @@ def _unanchored(atom: DraftAtom) -> Reference | None:
     return Reference("connector", opener[0].casefold()) if opener else None
 
 
+_RULE_FOUR_WORDS = 6
+
+
+def _names_a_thing(subject: str) -> bool:
+    """Whether rule 4 may carry `subject`: a name of a few words ("Сорвиголова (сезон 3)",
+    "Тополь чёрный"), not a headline that is a sentence of its own ("Путин провёл совещание по
+    экономике": a news page's claims do not all belong to its headline)."""
+    words = words_of(_DISAMBIGUATOR.sub("", subject))
+    verb = any(w[:1].islower() and _verb(w) for w in words)  # "Пересвет" is a name, no verb
+    return 0 < len(words) <= _RULE_FOUR_WORDS and not verb
+
+
 def carry(atom: DraftAtom, subject: str | None) -> DraftAtom:
     """The atom with its claim made to stand alone (module docstring), or the atom unchanged.
     Only the claim (and a content equal to it) changes; quote and offsets stay."""
     if subject is None or atom.type not in ("fact", "text", "definition"):
         return atom
-    reference = refers_back(atom.claim, atom.language) or _unanchored(atom)
+    reference = refers_back(atom.claim, atom.language)
+    if reference is None:
+        reference = _unanchored(atom)
+        if reference is not None and reference.kind == "section" and not _names_a_thing(subject):
+            reference = None  # rule 4 carries a name, not a headline
     if reference is None:
         return atom
     # A pronoun's antecedent comes before it ("Юность Моне, как он ..."); a subject named after
