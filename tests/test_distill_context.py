@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pegas_memory.distill.context import carried_claim, leans_back, refers_back, topic
+from pegas_memory.distill.carry import carried_claim, topic
+from pegas_memory.distill.context import leans_back, refers_back
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.requests import IngestRequest

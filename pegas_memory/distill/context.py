@@ -12,7 +12,8 @@ and meaningless as an atom. The rule, en and ru alike:
    "Он ...") already was: the antecedent is most often in that sentence, and the group's quote
    is one contiguous span, verbatim. A reference to the document itself ("this study", "in this
    work") is not joined: it refers to the document, not to the sentence before.
-2. **Carry** (`refers_back`, `topic`, `carry`): an atom whose claim still opens without a
+2. **Carry** (`refers_back`; the subject and the carry are `distill.carry`, with its rule 4
+   for a Russian claim whose subject is no name): an atom whose claim still opens without a
    subject of its own gets the section's subject in front of it, "Subject: claim", with the
    claim's first letter lowered after the colon ("Аверкий Борисович Аристов: член ЦК КПСС в
    1952—1971 годах."). The quote is never changed, so a citation still finds it at its locator.
@@ -51,13 +52,12 @@ and meaningless as an atom. The rule, en and ru alike:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
-from pegas_memory.distill.patterns import is_fact, words_of
-from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.patterns import words_of
 
-ReferenceKind = Literal["anaphor", "subjectless", "category"]
+ReferenceKind = Literal["anaphor", "subjectless", "category", "section", "connector"]
 
 
 @dataclass(frozen=True)
@@ -257,6 +257,7 @@ def leans_back(sentence: str, language: str | None) -> bool:
 def _ru_subjectless(words: list[str], claim: str) -> str | None:
     """A finite verb or short participle before any subject (ru), or a verbless noun phrase."""
     i, prep_at, first = 0, -2, None
+    raw = words_of(claim)
     while i < len(words) and i < 12:
         w = words[i]
         if w in _RU_PREPOSITIONS:
@@ -267,9 +268,9 @@ def _ru_subjectless(words: list[str], claim: str) -> str | None:
             prep_at = -2
         elif _INSTRUCTION.match(w):
             return None  # "Нарезать лайм ...", "Добавьте соль ...": an instruction, no claim
-        elif _verb(w):
+        elif _verb(w) and not _first_name(raw, i):  # "Алан Тьюринг": a name, no participle
             return w
-        elif prep_at == i - 1 or (prep_at >= 0 and not _RU_NOMINATIVE.search(w)):
+        elif _in_phrase(raw, words, i, prep_at):
             pass  # the object of a preposition ("во время Первой мировой войны")
         else:
             first = w  # a subject candidate, or a predicate noun
@@ -288,6 +289,28 @@ _INSTRUCTION = re.compile(
     r"^(?!(?:мать|сеть|печать|треть|нить|путь|суть|знать|ртуть|рать)$)"
     r"[а-яё]{2,}(?:[аяеиуыо]ть(?:ся)?|йте|ьте)$"
 )
+
+
+def _in_phrase(raw: list[str], words: list[str], i: int, prep_at: int) -> bool:
+    """Whether word `i` goes on in the prepositional phrase opened at `prep_at`: its object, an
+    oblique word after it ("во время Первой мировой войны"), or a name in apposition to a
+    lowercase oblique noun ("с молодой женой Элен Петерс"); a nominative word ends it."""
+    if prep_at == i - 1 or (prep_at >= 0 and not _RU_NOMINATIVE.search(words[i])):
+        return True
+    k = i
+    while k > 0 and raw[k][:1].isupper() and raw[k - 1][:1].isupper():
+        k -= 1  # the name's first word: "Элен" of "Элен Петерс"
+    before = words[k - 1] if k > 0 else ""
+    return (
+        prep_at >= 0 and k - 1 > prep_at and raw[i][:1].isupper() and raw[k - 1][:1].islower()
+        and not _YEAR_WORDS.match(before) and not _RU_NOMINATIVE.search(before)
+    )  # fmt: skip
+
+
+def _first_name(raw: list[str], i: int) -> bool:
+    """A capitalised word before another one in the nominative: "Алан Тьюринг"."""
+    nxt = raw[i + 1] if i + 1 < len(raw) else ""
+    return raw[i][:1].isupper() and nxt[:1].isupper() and _RU_NOMINATIVE.search(nxt) is not None
 
 
 def _verb(word: str) -> bool:
@@ -336,99 +359,3 @@ def _named_after(after: list[str]) -> bool:
             )
             return name[:1].isupper()
     return False
-
-
-def _named(heading: str) -> str | None:
-    heading = _NUMBERING.sub("", heading).strip().strip("#*_ ").rstrip(".:;,").strip()
-    if not heading or heading.casefold() in _GENERIC_HEADINGS:
-        return None
-    if len(heading) > _MAX_SUBJECT_CHARS or len(words_of(heading)) == 0:
-        return None
-    m = _INVERTED_NAME.match(heading)
-    return f"{m[2].strip()} {m[1]}" if m else heading
-
-
-def topic(context: ChunkContext) -> str | None:
-    """The subject a chunk's claims carry: the nearest heading that names something, else the
-    document's title when it is a phrase: a one-word title is most often the file's name ("a",
-    "report-2020"), and byte-identical files under two names must give the same claims."""
-    for heading in reversed(context.heading_path):
-        named = _named(heading)
-        if named is not None:
-            return named
-    if not context.title or not re.search(r"\w\s+\w", context.title):
-        return None
-    return _named(context.title)
-
-
-def mentions(claim: str, subject: str) -> bool:
-    """Whether the claim already names the subject: for a short subject one of its capitalised
-    words (by a stem, so cases count: "Моне" in "Юность Моне"), for a long one (a paper's
-    title) half of its content words."""
-    lowered = claim.casefold()
-    heads = [w for w in words_of(subject) if len(w) >= 3 and not w.isdigit()]
-    if not heads:
-        return False
-
-    def found(w: str) -> bool:
-        # An inflected form ("Гранады", "Линдера"), not a derived word ("албанский").
-        stem = w.casefold()[: max(4, len(w) - 2)]
-        hits = re.finditer(r"(?<!\w)" + re.escape(stem) + r"\w*", lowered)
-        return any(len(m[0]) <= len(w) + 1 for m in hits)
-
-    if len(heads) <= 3:
-        names = [w for w in heads if w[:1].isupper()] or heads
-        return any(found(w) for w in names)
-    return sum(found(w) for w in heads) * 2 >= len(heads)
-
-
-def carried_claim(claim: str, subject: str) -> str:
-    """ "Subject: claim", the claim's first letter lowered unless it starts a name or acronym: in
-    Russian any capitalised word but "Я" (a name rarely opens a claim without a subject), in
-    English only a word that is never a name ("These", "The", "In"; "Ford will ..." stays)."""
-    first = words_of(claim)[0] if words_of(claim) else ""
-    lead = len(claim) - len(claim.lstrip())
-    cyrillic = re.match(r"[А-ЯЁ]", first) is not None
-    if cyrillic:
-        # "В 1916 году ...": a one-letter word too, but not an initial ("А. С. Пушкин").
-        single = len(first) == 1 and claim[lead + 1 : lead + 2] == " " and first != "Я"
-        lower = first[1:2].islower() or single
-    else:
-        lower = first.casefold() in _EN_LOWERABLE and first != "I"
-    body = claim[lead:]
-    if lower and body[:1] == first[:1]:
-        body = body[:1].lower() + body[1:]
-    return f"{subject}: {body}"
-
-
-def carry(atom: DraftAtom, subject: str | None) -> DraftAtom:
-    """The atom with its claim made to stand alone (module docstring), or the atom unchanged.
-    Only the claim (and a content equal to it) changes; quote and offsets stay."""
-    if subject is None or atom.type not in ("fact", "text", "definition"):
-        return atom
-    reference = refers_back(atom.claim, atom.language)
-    if reference is None:
-        return atom
-    # A pronoun's antecedent comes before it ("Юность Моне, как он ..."); a subject named after
-    # "These studies ..." does not say which studies.
-    named = atom.claim[: reference.at] if reference.kind == "anaphor" else atom.claim
-    if mentions(named, subject) or (reference.kind == "anaphor" and _TITLE_CASE.search(subject)):
-        return atom
-    claim = carried_claim(atom.claim, subject)
-    meta = {**atom.metadata, "subject": subject, "context": reference.kind}
-    meta.pop("anaphoric", None)
-    kind, term, content = atom.type, atom.term, atom.content
-    if atom.type == "definition" and reference.kind in ("category", "subjectless", "anaphor"):
-        # "Столица — город Ораньестад.": the section's capital, not a definition of "capital".
-        kind = "fact" if is_fact(atom.claim, atom.language) else "text"
-        term, content = None, atom.claim
-        meta.pop("term", None)
-        meta.pop("pattern", None)
-    if content == atom.claim:
-        content = claim
-    # A claim that leaned on a sentence outside the chunk (0.4) stands alone now.
-    confidence = _BASE_CONFIDENCE[kind] if atom.confidence == 0.4 else atom.confidence
-    return replace(
-        atom, type=kind, claim=claim, content=content, term=term, metadata=meta,
-        confidence=confidence,
-    )  # fmt: skip

@@ -18,7 +18,7 @@ Offline heuristics, in order:
   something checkable (`distill.patterns.is_fact`), else `text`.
 Confidence: code 0.9 (verbatim); table, rule and labelled statements 0.8 (parsed); definition
 0.75 with an explicit marker ("defined as", "это", "heißt") and 0.7 otherwise; fact 0.6; text
-0.5. A claim without a subject of its own carries the section's (`distill.context`); a group that
+0.5. A claim without a subject of its own carries the section's (`distill.carry`); a group that
 leans on a sentence outside the chunk ("It ...", "Он ...") and has no subject to carry gets 0.4,
 one with characters the PDF could not map (U+FFFD) metadata damaged=True.
 """
@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from pegas_memory.distill.context import carry, topic
+from pegas_memory.distill.carry import carry, topic
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
 from pegas_memory.distill.types import OFFLINE_VERSION, AtomType, ChunkContext, DraftAtom
@@ -358,7 +358,7 @@ class OfflineDistiller:
                     meta = {**atom.metadata, "kind": "dialogue"}
                     atom = replace(atom, type="text", confidence=0.5, metadata=meta)
                 elif atom is not None:
-                    # distill.context: the claim stands alone (in dialogue "she" is a character)
+                    # distill.carry: the claim stands alone (in dialogue "she" is a character)
                     atom = carry(atom, None if conversation else subject)
                 if atom is not None:
                     atoms.append(atom)

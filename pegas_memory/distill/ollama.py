@@ -20,12 +20,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from pegas_memory.distill.carry import carry, topic
 from pegas_memory.distill.llm import InvalidModelOutput, OllamaChat
 from pegas_memory.distill.offline import (
     _LETTER,
     _WS,
     OfflineDistiller,
     _machine_readable,
+    _prose_units,
     _rules_in,
     _script_language,
     match_definition,
@@ -42,6 +44,7 @@ from pegas_memory.distill.types import (
     Distiller,
     DraftAtom,
 )
+from pegas_memory.distill.units import conversational
 from pegas_memory.errors import BackendUnavailable
 from pegas_memory.sentences import split_sentences
 from pegas_memory.text import detect_language
@@ -243,6 +246,12 @@ class OllamaDistiller:
         chunk_language = context.language or detect_language(text)
         atoms: list[DraftAtom] = []
         seen: set[tuple[str, str]] = set()
+        # The model is told to write claims that stand alone, and often does not ("Съёмки
+        # сезона начались ...", "It was released in 1999"): its drafts carry the section's
+        # subject as the offline distiller's do (`distill.carry`), so both give the same kind
+        # of claim. The join does not apply: the model picks its own quote and claim. In a chunk
+        # of dialogue "she" is a character, and nothing is carried.
+        subject = None if conversational(text, _prose_units(text, ())) else topic(context)
         for item in proposed:
             claim = _WS.sub(" ", item["claim"]).strip()
             kind: AtomType = item["type"]
@@ -270,7 +279,8 @@ class OllamaDistiller:
             confidence = min(1.0, max(0.0, float(item["confidence"])))
             quote = text[span[0] : span[1]]
             language = None if kind == "code" else _script_language(claim, chunk_language)
-            atoms.append(DraftAtom(kind, claim, content, confidence, quote, *span, language, meta))
+            draft = DraftAtom(kind, claim, content, confidence, quote, *span, language, meta)
+            atoms.append(carry(draft, subject))
         atoms.sort(key=lambda a: a.quote_start)
         return atoms
 

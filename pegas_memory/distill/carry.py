@@ -1,0 +1,365 @@
+"""The subject a claim carries so that it stands alone (pure logic; `distill.context` says what a
+sentence leans on).
+
+An atom whose claim does not say what it is about gets the section's subject in front of it,
+"Subject: claim", with the claim's first letter lowered after the colon when it is no name
+("Аверкий Борисович Аристов: член ЦК КПСС в 1952—1971 годах."). The quote is never changed, so
+a citation still finds it at its locator. Both distillers (offline and Ollama) put their drafts
+through `carry`.
+
+- **Why** (`distill.context.refers_back`, rule 2 there): a pronoun or demonstrative among the
+  first words, no subject (ru), a category or relational noun whose owner is the section.
+- **Rule 4, the subject is no name** (`_unanchored`): a Russian article goes on about its
+  subject without naming it in most sentences ("Съёмки сезона начались ...", "Гигантское
+  полотно было закончено ...", "В 1901 году пара поженилась ..."), so a Russian claim carries
+  the section's subject unless its grammatical subject (the first nominal after a leading
+  adverbial, up to the verb) holds a proper name: Latin letters, an acronym, a word with digits
+  ("Ан-22"), a capitalised word after the first in the nominative or two capitalised words
+  ("композитор Артюр Онеггер", "Бэрри Сираюки"). A lone capitalised genitive is an owner, not a
+  subject ("Работа Сарджента": which work). A claim that names one but holds a category noun
+  without an owner ("... в фильме все плохо", "... центром города.") carries too. A definition
+  ("X — Y") carries only when X is a relational noun or a prepositional phrase ("Автор
+  монумента — ...", "У парка два входа — ..."): it then is no definition (rule 3). In English a
+  connector that concludes from or narrows the sentences before ("is therefore
+  controversial", "In particular the situation ...") carries, unless the claim names something
+  (a capitalised word after the first, an acronym first) or speaks for the authors ("We thus
+  ..."): an English manual's sections are labels and an abstract's sentences name their own
+  subjects, so no wider rule is safe there.
+- **The subject** (`topic`): the nearest heading of the chunk's heading path that names
+  something ("Биография", "Results", "Early life", and labels such as "Usage", "Installing",
+  "Сюжет" do not: the heading above them does), else the document's title if it is more than
+  one word (a file's name is no subject: byte-identical files under two names must give the same
+  claims); an inverted Russian name heading "Киссинджер, Генри" is read "Генри Киссинджер".
+- **Already named** (`mentions`): a claim that names the subject carries nothing: by a stem of a
+  capitalised head word (cases count: "Моне" in "Юность Моне"), of a person's surname when the
+  subject is a name ("архитектор Александр Петров" is no mention of "Александр Пересвет"), by
+  its acronym ("АЦП"), by a two-letter name ("го" of "История го"); a disambiguating bracket
+  ("Сорвиголова (сезон 3)") is not looked for; a long subject (a paper's title) is named when
+  half of its content words are.
+- A claim of a chunk without a heading or title stays marked anaphoric (confidence 0.4); a
+  pronoun carries nothing under a title-cased work title (a story's chapter: "she" is a
+  character); a claim that carried a subject because its first noun is a relational one is
+  retyped by `patterns.is_fact` when it looked like a definition.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from pegas_memory.distill.context import (
+    _BASE_CONFIDENCE,
+    _EN_LOWERABLE,
+    _GENERIC_HEADINGS,
+    _INVERTED_NAME,
+    _MAX_SUBJECT_CHARS,
+    _NUMBERING,
+    _ROMAN,
+    _RU_ADVERBS,
+    _RU_CATEGORY_NOUN,
+    _RU_DEMONSTRATIVES,
+    _RU_NOMINATIVE,
+    _RU_PREPOSITIONS,
+    _RU_PRONOUNS,
+    _TITLE_CASE,
+    _YEAR_WORDS,
+    Reference,
+    _first_name,
+    _in_phrase,
+    _verb,
+    _words,
+    refers_back,
+)
+from pegas_memory.distill.patterns import is_fact, words_of
+from pegas_memory.distill.types import ChunkContext, DraftAtom
+
+# Section labels of manuals and articles: a part of the document, not what its claims are about
+# ("Usage: it can be installed ..." carried the label, not the tool), so the heading above them
+# is the subject, as for `_GENERIC_HEADINGS`.
+_SECTION_WORDS = _words(
+    "usage installation installing install license licence contributing contributors"
+    " quickstart examples example features requirements prerequisites configuration faq"
+    " changelog documentation support development testing credits acknowledgements"
+    " acknowledgments api authors status roadmap motivation concepts"
+    " сюжет критика отзывы производство съёмки фильмография дискография библиография галерея"
+    " состав использование применение установка этимология название классификация"
+    " распространение строение свойства"
+)
+_SECTION_PHRASES = frozenset(
+    ["getting started", "quick start", "see also", "further reading", "external links",
+     "table of contents", "api reference", "в ролях", "см. также", "интересные факты",
+     "основные сведения", "общие сведения", "ссылки и литература", "отзывы критиков"]
+)  # fmt: skip
+
+
+# A part of a book named by its number: "Глава первая", "Первый раздел", "Chapter 3", "Part II".
+_PART_NOUNS = (
+    r"(?:глава|часть|раздел|книга|том|параграф|приложение|chapter|part|section|book|volume"
+    r"|appendix|kapitel|teil|abschnitt|anhang)"
+)
+_PART_NUMBER = (
+    r"(?:[\divxlc]+\.?|[a-zа-я]|(?:перв|втор|трет|четв[её]рт|пят|шест|седьм|восьм|девят|десят"
+    r"|one|two|three|four|five|six|seven|eight|nine|ten|first|second|third|erst|zweit|dritt"
+    r"|eins|zwei|drei)\w*)"
+)
+_NUMBERED_PART = re.compile(
+    rf"^(?:{_PART_NOUNS}(?:\s+{_PART_NUMBER})?|{_PART_NUMBER}\s+{_PART_NOUNS})$"
+)
+
+
+def _label(heading: str) -> bool:
+    folded = " ".join(heading.casefold().split())
+    return (
+        folded in _SECTION_WORDS or folded in _SECTION_PHRASES
+        or _NUMBERED_PART.match(folded) is not None
+    )  # fmt: skip
+
+
+def _named(heading: str) -> str | None:
+    heading = _NUMBERING.sub("", heading).strip().strip("#*_ ").rstrip(".:;,").strip()
+    if not heading or heading.casefold() in _GENERIC_HEADINGS or _label(heading):
+        return None
+    if len(heading) > _MAX_SUBJECT_CHARS or len(words_of(heading)) == 0:
+        return None
+    m = _INVERTED_NAME.match(heading)
+    return f"{m[2].strip()} {m[1]}" if m else heading
+
+
+def topic(context: ChunkContext) -> str | None:
+    """The subject a chunk's claims carry: the nearest heading that names something, else the
+    document's title when it is a phrase: a one-word title is most often the file's name ("a",
+    "report-2020"), and byte-identical files under two names must give the same claims."""
+    for heading in reversed(context.heading_path):
+        named = _named(heading)
+        if named is not None:
+            return named
+    if not context.title or not re.search(r"\w\s+\w", context.title):
+        return None
+    return _named(context.title)
+
+
+_CYRILLIC_NAME = re.compile(r"^[А-ЯЁ][а-яё]+$")
+_DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)\s*$")
+# Two-letter words that are no name: what a subject's short word must not be to count.
+_SHORT_FUNCTION = _words(
+    "в во на по с со к ко о об от до из за у и а но не ни же ли бы то of in on at to by an as"
+    " or is it de la le el di da du of the"
+)
+
+
+def _acronym(subject: str) -> str:
+    """The initials of a subject of two or more words ("АЦП"), or ""."""
+    parts = [w for w in re.split(r"[\s-]+", subject) if w[:1].isalpha()]
+    return "".join(w[0] for w in parts).upper() if len(parts) >= 2 else ""
+
+
+def mentions(claim: str, subject: str) -> bool:
+    """Whether the claim already names the subject: for a short subject one of its capitalised
+    words (by a stem, so cases count: "Моне" in "Юность Моне"), for a long one (a paper's
+    title) half of its content words."""
+    lowered = claim.casefold()
+    # "Сорвиголова (сезон 3)", "Чернушка (город)": the bracket tells which one, "сезона" in the
+    # claim is no mention of the series.
+    bracket = _DISAMBIGUATOR.search(subject)
+    if bracket and re.search(r"\(\s*[a-zа-яё\d]|,|\d", bracket[0]):
+        subject = subject[: bracket.start()].strip() or subject
+    if _acronym(subject) and re.search(r"(?<!\w)" + _acronym(subject) + r"(?!\w)", claim):
+        return True  # "АЦП" names "Аналого-цифровой преобразователь"
+    short = [w for w in words_of(subject) if len(w) == 2 and w.casefold() not in _SHORT_FUNCTION]
+    if any(re.search(r"(?<!\w)" + re.escape(w.casefold()) + r"(?!\w)", lowered) for w in short):
+        return True  # "История го": "го" is the name, though it is two letters long
+    heads = [w for w in words_of(subject) if len(w) >= 3 and not w.isdigit()]
+    if not heads:
+        return False
+
+    def found(w: str) -> bool:
+        # An inflected form ("Гранады", "Линдера"), not a derived word ("албанский").
+        stem = w.casefold()[: max(4, len(w) - 2)]
+        hits = re.finditer(r"(?<!\w)" + re.escape(stem) + r"\w*", lowered)
+        return any(len(m[0]) <= len(w) + 1 for m in hits)
+
+    if len(heads) <= 3:
+        names = [w for w in heads if w[:1].isupper()] or heads
+        if len(heads) >= 2 and all(_CYRILLIC_NAME.match(w) for w in heads):
+            # A person's name ("Александр Пересвет"): the surname says who; "архитектор
+            # Александр Петров" is another Alexander.
+            names = heads[-1:]
+        return any(found(w) for w in names)
+    return sum(found(w) for w in heads) * 2 >= len(heads)
+
+
+_RU_CONJUNCTIONS = _words("когда если хотя пока чтобы как поскольку пусть лишь так")
+
+
+def carried_claim(claim: str, subject: str, *, keep_name: bool = False) -> str:
+    """ "Subject: claim", the claim's first letter lowered unless it starts a name or acronym: in
+    Russian any capitalised word but "Я" (a name rarely opens a claim without a subject), in
+    English only a word that is never a name ("These", "The", "In"; "Ford will ..." stays).
+    `keep_name`: the claim may well open with a name ("Бок писал ...", carried because it does
+    not name the section's subject), so only a preposition, adverb, pronoun, year or verb is
+    lowered in Russian."""
+    first = words_of(claim)[0] if words_of(claim) else ""
+    lead = len(claim) - len(claim.lstrip())
+    cyrillic = re.match(r"[А-ЯЁ]", first) is not None
+    if cyrillic and keep_name:
+        low = first.casefold()
+        lower = (
+            low in _RU_PREPOSITIONS or low in _RU_ADVERBS or low in _RU_PRONOUNS
+            or low in _RU_DEMONSTRATIVES or low in _RU_CONJUNCTIONS or low in _RU_BE
+            or _verb(low) or _YEAR_WORDS.match(low) is not None
+        )  # fmt: skip
+    elif cyrillic:
+        # "В 1916 году ...": a one-letter word too, but not an initial ("А. С. Пушкин").
+        single = len(first) == 1 and claim[lead + 1 : lead + 2] == " " and first != "Я"
+        lower = first[1:2].islower() or single
+    else:
+        lower = first.casefold() in _EN_LOWERABLE and first != "I"
+    body = claim[lead:]
+    if lower and body[:1] == first[:1]:
+        body = body[:1].lower() + body[1:]
+    return f"{subject}: {body}"
+
+
+# Relational nouns whose owner a definition-looking "X — Y" leaves to the section ("Автор
+# монумента — скульптор ...": whose monument): the dash gives a value, not a meaning.
+_RU_RELATIONAL = re.compile(
+    r"^(?:автор|создател|основател|владел|руководител|директор|режисс[её]р|продюсер|сценарист"
+    r"|архитектор|скульптор|глав[аеуы]|председател|президент|владени|адрес|девиз|символ"
+    r"|покровител|настоятел|тренер|капитан|солист|вокалист)",
+    re.IGNORECASE,
+)
+_RU_BE = _words("был была было были будет будут есть стал стала стало стали является являются")
+# A connector that concludes from, or narrows, the sentences before: "The role of monocytes is
+# therefore controversial", "In particular the situation ...". "Moreover", "however" add or
+# oppose and say nothing of what is concluded from (refers_back's docstring).
+_EN_BACK_CONNECTORS = _words("therefore thus hence consequently accordingly")
+_EN_BACK_OPENERS = re.compile(r"^(?:in particular|as a result|in this respect|in turn)\b", re.I)
+
+
+def _name_like(raw: list[str], j: int) -> bool:
+    """Whether `raw[j]` is (part of) a proper name: Latin letters in Russian, an acronym, a word
+    with digits ("Ан-22"), a capitalised word that is not the claim's first, in the nominative
+    ("композитор Артюр Онеггер") or as one of two capitalised words ("Бэрри Сираюки"); a lone
+    capitalised genitive is an owner ("Работа Сарджента": which work), no subject."""
+    w = raw[j]
+    if re.search(r"[A-Za-z]", w) or (len(w) >= 2 and w.isupper()) or re.search(r"\d", w):
+        return True
+    if not w[:1].isupper():
+        return False
+    pair = any(0 <= k < len(raw) and raw[k][:1].isupper() for k in (j - 1, j + 1) if k != 0)
+    if j == 0:  # "Алан Тьюринг", not "Работа Репина" (a genitive owner)
+        nxt = raw[1] if len(raw) > 1 else ""
+        return nxt[:1].isupper() and _RU_NOMINATIVE.search(nxt.casefold()) is not None
+    return pair or _RU_NOMINATIVE.search(w.casefold()) is not None
+
+
+def _ru_section_reference(claim: str) -> Reference | None:
+    """A Russian claim whose grammatical subject is no name (rule 4): its first nominal after a
+    leading adverbial, up to its verb, holds no proper name; or it names one but a category
+    noun in it has no owner ("... центром города."). None when the subject is a name."""
+    raw = words_of(claim)
+    words = [w.casefold() for w in raw]
+
+    def verb(k: int) -> bool:
+        return (_verb(words[k]) or words[k] in _RU_BE) and not _first_name(raw, k)
+
+    i, prep_at = 0, -2
+    while i < len(words) and i < 12:
+        w = words[i]
+        if w in _RU_PREPOSITIONS:
+            prep_at = i
+        elif _ROMAN.match(raw[i]) or _YEAR_WORDS.match(w) or w in _RU_ADVERBS:
+            prep_at = -2 if w in _RU_ADVERBS else prep_at
+        else:
+            if verb(i) or not _in_phrase(raw, words, i, prep_at):
+                break  # the verb, or the first word of the subject
+        i += 1
+    start, region = i, list[int]()
+    while i < len(words) and len(region) < 10 and not verb(i):
+        region.append(i)
+        i += 1
+    named = any(_name_like(raw, j) and words[j - 1] not in _RU_PREPOSITIONS for j in region)
+    if not named:
+        return Reference("section", words[start] if start < len(words) else words[0])
+    for j, w in enumerate(words):
+        owner = j + 1 < len(raw) and raw[j + 1][:1].isupper()  # "города Оренбурга", «Пересвет»
+        if _RU_CATEGORY_NOUN.match(w) and not owner:
+            return Reference("section", w)
+    return None
+
+
+def _unanchored(atom: DraftAtom) -> Reference | None:
+    """Why a claim that `refers_back` finds standing alone still needs the section's subject
+    (rule 4), or None: in Russian, a claim whose subject is no name; a definition only when
+    its term is a relational noun or a prepositional phrase ("У парка два входа — ...").
+    In English, a connector that concludes from the sentences before."""
+    claim = atom.claim
+    raw = words_of(claim)
+    if not raw:
+        return None
+    if atom.language == "ru":
+        if atom.type == "definition":
+            head = raw[0].casefold()
+            relational = head in _RU_PREPOSITIONS or _RU_RELATIONAL.match(head) is not None
+            return Reference("section", head) if relational else None
+        return _ru_section_reference(claim)
+    if atom.language != "en" or raw[0].casefold() in ("we", "i", "our", "you"):
+        return None
+    if re.search(r"\d", raw[0]) or (len(raw[0]) >= 2 and raw[0].isupper()):
+        return None  # "PI3K inhibitors thus ...": the claim names what it is about
+    if any(w[:1].isupper() for w in raw[1:]):
+        return None  # a name or an acronym after the first word: the claim says what it is about
+    for w in [w.casefold() for w in raw[1:12]]:
+        if w in _EN_BACK_CONNECTORS:
+            return Reference("connector", w)
+    opener = _EN_BACK_OPENERS.match(claim)
+    return Reference("connector", opener[0].casefold()) if opener else None
+
+
+_RULE_FOUR_WORDS = 6
+
+
+def _names_a_thing(subject: str) -> bool:
+    """Whether rule 4 may carry `subject`: a name of a few words ("Сорвиголова (сезон 3)",
+    "Тополь чёрный"), not a headline that is a sentence of its own ("Путин провёл совещание по
+    экономике": a news page's claims do not all belong to its headline)."""
+    words = words_of(_DISAMBIGUATOR.sub("", subject))
+    verb = any(w[:1].islower() and _verb(w) for w in words)  # "Пересвет" is a name, no verb
+    return 0 < len(words) <= _RULE_FOUR_WORDS and not verb
+
+
+def carry(atom: DraftAtom, subject: str | None) -> DraftAtom:
+    """The atom with its claim made to stand alone (module docstring), or the atom unchanged.
+    Only the claim (and a content equal to it) changes; quote and offsets stay."""
+    if subject is None or atom.type not in ("fact", "text", "definition"):
+        return atom
+    reference = refers_back(atom.claim, atom.language)
+    if reference is None:
+        reference = _unanchored(atom)
+        if reference is not None and reference.kind == "section" and not _names_a_thing(subject):
+            reference = None  # rule 4 carries a name, not a headline
+    if reference is None:
+        return atom
+    # A pronoun's antecedent comes before it ("Юность Моне, как он ..."); a subject named after
+    # "These studies ..." does not say which studies.
+    named = atom.claim[: reference.at] if reference.kind == "anaphor" else atom.claim
+    if mentions(named, subject) or (reference.kind == "anaphor" and _TITLE_CASE.search(subject)):
+        return atom
+    claim = carried_claim(atom.claim, subject, keep_name=reference.kind == "section")
+    meta = {**atom.metadata, "subject": subject, "context": reference.kind}
+    meta.pop("anaphoric", None)
+    kind, term, content = atom.type, atom.term, atom.content
+    if atom.type == "definition" and reference.kind != "connector":
+        # "Столица — город Ораньестад.": the section's capital, not a definition of "capital".
+        kind = "fact" if is_fact(atom.claim, atom.language) else "text"
+        term, content = None, atom.claim
+        meta.pop("term", None)
+        meta.pop("pattern", None)
+    if content == atom.claim:
+        content = claim
+    # A claim that leaned on a sentence outside the chunk (0.4) stands alone now.
+    confidence = _BASE_CONFIDENCE[kind] if atom.confidence == 0.4 else atom.confidence
+    return replace(
+        atom, type=kind, claim=claim, content=content, term=term, metadata=meta,
+        confidence=confidence,
+    )  # fmt: skip

@@ -1,0 +1,251 @@
+"""The subject a claim carries (issue 15, scope 2; `distill/carry.py`): a Russian claim whose
+grammatical subject is no name carries its section's subject (rule 4), an English conclusion
+("therefore", "in particular") carries it, a section label is no subject, and a claim that
+already names the subject (by a surname, an acronym, a two-letter name) carries nothing; the
+Ollama distiller's drafts go through the same carry. Each rule on both sides, en and ru (de: the
+rule does not apply there)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pegas_memory.distill.carry import carried_claim, carry, mentions, topic
+from pegas_memory.distill.llm import OllamaChat
+from pegas_memory.distill.offline import OfflineDistiller
+from pegas_memory.distill.ollama import OllamaDistiller
+from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.requests import IngestRequest
+from tests.conftest import files_memory
+from tests.fake_ollama import FakeOllama
+
+
+def _claims(text: str, heading: str, language: str) -> list[str]:
+    context = ChunkContext(heading_path=(heading,), language=language)
+    atoms = OfflineDistiller().distill(text, context)
+    for atom in atoms:
+        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
+    return [a.claim for a in atoms]
+
+
+def _draft(claim: str, language: str, kind: str = "fact") -> DraftAtom:
+    return DraftAtom(kind, claim, claim, 0.6, claim, 0, len(claim), language)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "heading", "expected"),
+    [
+        # a common noun as the subject, whose owner is the section
+        ("Съёмки сезона начались в ноябре 2017 года в Нью-Йорке.", "Сорвиголова (сезон 3)",
+         "Сорвиголова (сезон 3): Съёмки сезона начались в ноябре 2017 года в Нью-Йорке."),
+        ("Огромный холст был выставлен в Королевской академии в 1920 году.", "Девятый вал",
+         "Девятый вал: Огромный холст был выставлен в Королевской академии в 1920 году."),
+        # after a leading adverbial: "which family"
+        ("В 1950 году семья переехала в Киев.", "Иван Петров",
+         "Иван Петров: в 1950 году семья переехала в Киев."),
+        # a capitalised genitive is an owner, not the subject: which work of Repin's
+        ("Работа Репина получила признание публики на выставке.", "Бурлаки на Волге",
+         "Бурлаки на Волге: Работа Репина получила признание публики на выставке."),
+        # a named subject, but "в фильме" has no owner
+        ("Критик Джон Смит счёл, что в фильме всё плохо, кроме музыки.", "Ночной дозор (фильм)",
+         "Ночной дозор (фильм): Критик Джон Смит счёл, что в фильме всё плохо, кроме музыки."),
+        # a single capitalised first word may be a name: kept capitalised after the colon
+        ("Бок писал стихотворения на латыни и немецком языке.", "Серболужицкая литература",
+         "Серболужицкая литература: Бок писал стихотворения на латыни и немецком языке."),
+    ],
+)  # fmt: skip
+def test_a_russian_claim_whose_subject_is_no_name_carries_the_section(
+    sentence: str, heading: str, expected: str
+) -> None:
+    assert _claims(sentence, heading, "ru") == [expected]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "heading"),
+    [
+        ("Композитор Артюр Онеггер написал пьесу «Пасифик 231».", "Меблировочная музыка"),
+        ("Алан Тьюринг работал в Блетчли-парке во время войны.", "Энигма"),
+        ("НАСА запустило зонд к Юпитеру в сентябре 1977 года.", "Вояджер-1"),
+        ("Sony выпустила приставку в Японии в декабре 1994 года.", "PlayStation"),
+        ("Во время антракта композитор Эрик Сати играл на рояле.", "Меблировочная музыка"),
+        # the claim names the section's subject
+        ("Клод Моне родился в Париже в 1840 году.", "Моне, Клод"),
+        ("В VII веке го попало в Японию из Кореи.", "История го"),
+    ],
+)  # fmt: skip
+def test_a_russian_claim_about_a_named_thing_carries_nothing(sentence: str, heading: str) -> None:
+    assert _claims(sentence, heading, "ru") == [sentence]
+
+
+def test_rule_four_carries_a_name_not_a_headline() -> None:
+    sentence = "Участники обсудили бюджет на следующий год."
+    assert _claims(sentence, "Правительство России", "ru") == [
+        "Правительство России: Участники обсудили бюджет на следующий год."
+    ]
+    assert _claims(sentence, "Министр провёл совещание по экономике", "ru") == [sentence]
+    long = "Совещание правительства по вопросам экономики и бюджета страны"
+    assert _claims(sentence, long, "ru") == [sentence]
+
+
+def test_a_relational_noun_before_a_dash_carries_the_section_and_is_no_definition() -> None:
+    atoms = OfflineDistiller().distill(
+        "Автор памятника — скульптор Этьен Фальконе.\n\nУ сада три входа — северный, южный и"
+        " западный.\n\nОсокорь — народное название чёрного тополя.",
+        ChunkContext(heading_path=("Медный всадник",), language="ru"),
+    )
+    by = {a.quote: a for a in atoms}
+    author = by["Автор памятника — скульптор Этьен Фальконе."]
+    assert author.claim == "Медный всадник: автор памятника — скульптор Этьен Фальконе."
+    assert author.type != "definition" and author.term is None
+    gate = by["У сада три входа — северный, южный и западный."]
+    assert gate.claim.startswith("Медный всадник: у сада три входа")
+    assert gate.type != "definition"
+    # a definition of a term of its own stands alone
+    osokor = by["Осокорь — народное название чёрного тополя."]
+    assert osokor.claim == osokor.quote and osokor.type == "definition"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "title"),
+    [
+        ("The role of monocytes in fibrosis is therefore unclear.",
+         "Monocytes direct macrophage regulation of lung fibrosis"),
+        ("In particular the situation for inpatients in hospices is good.",
+         "Palliative care in Germany"),
+    ],
+)  # fmt: skip
+def test_an_english_conclusion_carries_the_section(sentence: str, title: str) -> None:
+    (claim,) = _claims(sentence, title, "en")
+    assert claim == f"{title}: {sentence[0].lower()}{sentence[1:]}"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We therefore propose a new model of macrophage activation.",  # the authors speak
+        "Moreover, plant formins show structural differences.",  # adds, concludes nothing
+        "PI3K inhibitors thus have potential as cancer therapeutics.",  # names its subject
+        "The data were therefore analysed with Kaplan-Meier curves.",  # a name after the first
+        "The mean age of the patients was 54 years.",  # no connector: no wider English rule
+    ],
+)
+def test_an_english_claim_without_a_backward_connector_carries_nothing(sentence: str) -> None:
+    assert _claims(sentence, "Palliative care in Germany", "en") == [sentence]
+
+
+def test_rule_four_does_not_apply_to_german() -> None:
+    sentence = "Die Rolle der Zellen ist daher in der Fibrose unklar."
+    assert carry(_draft(sentence, "de"), "Lungenfibrose bei Mäusen").claim == sentence
+    assert carry(_draft(sentence, "ru"), "X Y").claim != sentence  # the same rule in ru fires
+
+
+def test_a_section_label_is_no_subject() -> None:
+    assert topic(ChunkContext(heading_path=("Cobra", "Usage"))) == "Cobra"
+    assert topic(ChunkContext(heading_path=("Usage",))) is None
+    assert topic(ChunkContext(heading_path=("Dreamfall Chapters", "Сюжет"))) == "Dreamfall Chapters"
+    assert topic(ChunkContext(heading_path=("Flask", "Getting Started"))) == "Flask"
+    assert topic(ChunkContext(heading_path=("Flask", "Blueprints"))) == "Blueprints"
+    # a part of a book named by its number is no subject either
+    assert topic(ChunkContext(heading_path=("Глава первая",))) is None
+    assert topic(ChunkContext(heading_path=("Глава первая", "Первый раздел"))) is None
+    assert topic(ChunkContext(heading_path=("Chapter 3",))) is None
+    assert topic(ChunkContext(heading_path=("Kapitel 2", "Teil II"))) is None
+    assert topic(ChunkContext(heading_path=("Книга Бытия",))) == "Книга Бытия"  # more than a part
+    text = "It can be installed with go get in one step."
+    assert _claims(text, "Usage", "en") == [text]
+    assert (
+        OfflineDistiller()
+        .distill(text, ChunkContext(heading_path=("Cobra", "Usage"), language="en"))[0]
+        .claim
+        == "Cobra: it can be installed with go get in one step."
+    )
+
+
+@pytest.mark.parametrize(
+    ("claim", "subject", "named"),
+    [
+        ("Простейшим АЦП является компаратор.", "Аналого-цифровой преобразователь", True),
+        ("Компаратор — простейший прибор.", "Аналого-цифровой преобразователь", False),
+        ("В VII веке го попало в Японию.", "История го", True),
+        ("В VII веке игра попала в Японию.", "История го", False),
+        ("Пересвет погиб в 1380 году.", "Александр Пересвет", True),
+        ("Архитектор Александр Петров построил мост.", "Александр Пересвет", False),
+        ("Сорвиголова вышел на экраны в 2018 году.", "Сорвиголова (сезон 3)", True),
+        ("Съёмки сезона начались в 2017 году.", "Сорвиголова (сезон 3)", False),
+        ("CSRF attacks use the session cookie.", "Cross-Site Request Forgery (CSRF)", True),
+        ("The session cookie is sent each time.", "Cross-Site Request Forgery (CSRF)", False),
+    ],
+)  # fmt: skip
+def test_what_names_the_subject(claim: str, subject: str, named: bool) -> None:
+    assert mentions(claim, subject) is named
+
+
+def test_a_carried_claim_keeps_a_name_but_lowers_a_function_word() -> None:
+    assert carried_claim("Бок писал стихи.", "Литература", keep_name=True) == (
+        "Литература: Бок писал стихи."
+    )
+    assert carried_claim("Когда ему было пять лет, семья переехала.", "Моне", keep_name=True) == (
+        "Моне: когда ему было пять лет, семья переехала."
+    )
+    assert carried_claim("Бок писал стихи.", "Литература") == "Литература: бок писал стихи."
+
+
+def test_the_ollama_distiller_carries_the_section_subject_too() -> None:
+    chunk = (
+        "Съёмки сезона начались в ноябре 2017 года. Композитор Джон Пейсано написал музыку к"
+        " сезону в 2018 году."
+    )
+
+    def atom(claim: str) -> dict[str, Any]:
+        return {"type": "fact", "claim": claim, "content": claim, "confidence": 0.8,
+                "quote": claim}  # fmt: skip
+
+    first, second = chunk.split(". ")
+    answer = {"atoms": [atom(first + "."), atom(second)]}
+    context = ChunkContext(heading_path=("Сорвиголова (сезон 3)",), language="ru")
+    with FakeOllama(chat=lambda req: answer) as fake:
+        llm = OllamaChat(fake.url, "qwen2.5:7b-instruct", timeout=10.0, retries=1)
+        atoms = OllamaDistiller(llm).distill(chunk, context)
+    assert [a.claim for a in atoms] == [
+        "Сорвиголова (сезон 3): Съёмки сезона начались в ноябре 2017 года.",
+        second,  # a named subject stands alone
+    ]
+    assert atoms[0].quote == first + "." and chunk[atoms[0].quote_start :].startswith(first)
+    assert atoms[0].metadata["distiller"] == "ollama"
+    assert atoms[0].metadata["subject"] == "Сорвиголова (сезон 3)"
+    assert atoms[0].content == atoms[0].claim
+
+
+RU_ARTICLE = """# Статьи
+
+## Сорвиголова (сезон 3)
+
+Съёмки сезона начались в ноябре 2017 года в Нью-Йорке.
+
+Съёмки сезона были завершены к середине июня 2018 года.
+
+## Отравленные газами
+
+Гигантское полотно было закончено в марте 1919 года и выставлено в Королевской академии.
+"""
+
+
+def test_carried_claims_of_a_file_under_two_uris_are_exact_duplicates(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Exact duplicates are keyed by claim and content (`ingest.pipeline._dedup`): the carried
+    subject comes from the file's own headings, so a byte-identical copy gives the same claims."""
+    with files_memory(database_url, tmp_path) as service:
+        first, second = tmp_path / "files" / "a.md", tmp_path / "files" / "b.md"
+        first.write_text(RU_ARTICLE, encoding="utf-8")
+        second.write_text(RU_ARTICLE, encoding="utf-8")
+        a = service.ingest(IngestRequest(source=str(first)))
+        b = service.ingest(IngestRequest(source=str(second)))
+        with service.db.connection() as conn:
+            claims = [r["claim"] for r in conn.execute("SELECT claim FROM pm_atom").fetchall()]
+    assert "Сорвиголова (сезон 3): Съёмки сезона начались в ноябре 2017 года в Нью-Йорке." in claims
+    assert any(c.startswith("Отравленные газами: Гигантское полотно") for c in claims), claims
+    assert a.atoms_new == 3
+    assert b.atoms_new == 0 and b.duplicates_semantic == 0 and b.duplicates_exact == 3
