@@ -28,6 +28,8 @@ import itertools
 import re
 from typing import Literal
 
+from pegas_memory.distill.mood import instructs, relational_term, ru_adjective_predicate, verbless
+
 LabelKind = Literal["definition", "theorem", "proof", "other"]
 
 
@@ -74,7 +76,7 @@ _OPENERS = wordset(
     " damit daher somit"
 )
 _CLAUSE_WORDS = wordset("there that which who says said is are was were")
-_RU_FUNCTION_WORDS = wordset("в во на по с со к о об от до из за для при и а но или что как")
+_RU_FUNCTION_WORDS = wordset("в во на по с со к о об от до из за для при и а но или что как у")
 # A dash followed by a verb ("Эпоха — характеризуется ...") is a clause, not a genus.
 _VERB_LIKE = re.compile(r"(ся|ает|яет|ует|ивает|ывает)$", re.IGNORECASE)
 _INSTRUMENTAL = re.compile(r"(ой|ей|ом|ем|ами|ями|ью|ым|им|ыми|ими)$", re.IGNORECASE)
@@ -235,8 +237,10 @@ def match_definition(sentence: str) -> tuple[str, str, float, str] | None:
             continue
         # A dash definition's genus starts in lower case ("Энтропия — мера ..."); a dash
         # between two names ("Москва — Санкт-Петербург") is not a definition.
-        if name == "dash" and (len(words_of(term)) > 4 or len(words_of(body)) < 2):
-            continue
+        if name == "dash" and (
+            len(words_of(term)) > 4 or len(words_of(body)) < 2 or relational_term(term)
+        ):
+            continue  # "Автор монумента — скульптор X": the monument's author, not a term
         if (
             name == "dash"
             and (
@@ -438,7 +442,32 @@ _SPECULATION = re.compile(
 )
 _FINDING_CLAUSE = re.compile(
     r"\b(?:found|find|show(?:s|ed|n)?|demonstrat\w+|reveal\w*|suggest\w*|indicat\w*|conclude[ds]?"
-    r"|confirm\w*|establish(?:ed|es)?)\s+that\b",
+    r"|confirm\w*|establish(?:ed|es)?)\s+that\b"
+    # "We demonstrate the importance of ...", "Our study therefore demonstrates ...": a result.
+    r"|\b(?:we|(?:our|this|the|these) (?:study|studies|data|results|findings|analysis|work))\s+"
+    r"(?:\w+ly\s+|therefore\s+|thus\s+|also\s+|further\s+)?(?:show(?:s|ed)?|demonstrat\w+"
+    r"|found|find|identif(?:y|ied|ies)|uncover(?:s|ed)?|discover(?:s|ed)?|observed|isolated)\b",
+    re.IGNORECASE,
+)
+# Measurement narrative ("Plasma levels ... were measured before and 1, 6, 24 h after surgery",
+# "The effect ... is also examined"): text even with numbers, which are its time points.
+_MEASURED = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:also\s+|then\s+|first\s+)?(?:measured|examined|assessed"
+    r"|evaluated|investigated|recorded|monitored|determined|analy[sz]ed|collected|reviewed"
+    r"|explored|quantified|estimated|calculated|sampled|documented)"
+    r"(?!\s+(?:to be|as|in \d|at \d))\b",
+    re.IGNORECASE,
+)
+# A state with its degree ("The location of infarcts was predominantly outside ...", "are widely
+# used") or a passive of what a thing does or undergoes ("will be freed", "is tracked like a
+# stack"): a property, checkable.
+_STATE = re.compile(
+    r"\b(?:is|are|was|were|be|been)\s+(?:not\s+)?(?:predominantly|mainly|mostly|largely|primarily"
+    r"|significantly|markedly|substantially|consistently|almost|nearly|exclusively|usually"
+    r"|generally|often|rarely|highly|widely|strongly|always|never|frequently|typically|commonly)\b"
+    r"|\b(?:is|are|was|were|will be|would be|can be|cannot be|be|been|being|get|gets)\s+"
+    r"(?:\w+ly\s+|not\s+|also\s+|then\s+)?(?:[a-z]{3,}ed|[a-z]{3,}en|made|built|held|kept|led"
+    r"|left|known|shown|seen|given|taken|found|set|put|run|sent|spent|brought|told|thought)\b",
     re.IGNORECASE,
 )
 # Findings, properties and relations (the copulas "is", "was", "был" are in nearly every sentence
@@ -466,6 +495,7 @@ _FINDING = re.compile(
     r"(?![\w-])",
     re.IGNORECASE,
 )
+_VERBS = re.compile(_RELATION.pattern + "|" + _FINDING.pattern, re.IGNORECASE)
 _NUMBER_WORD = re.compile(
     r"(?<![\w-])(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|half|first|second|third"
     r"|один|одна|одно|два|две|три|четыре|пять|шесть|семь|восемь|девять|десять|оба|обе|обеими"
@@ -498,11 +528,19 @@ def is_fact(sentence: str, language: str | None) -> bool:
     s = sentence.strip()
     if "?" in s or _AIM.search(s) or _NEEDS_MORE.search(s) or _UNKNOWN.search(s):
         return False
-    hedged = _SCOPE.search(s) or _SPECULATION.search(s)
+    if instructs(s, language):
+        return False  # advice, an instruction, a norm, a lead-in: `distill.mood`
+    hedged = _SCOPE.search(s) or _SPECULATION.search(s) or _MEASURED.search(s)
     if (hedged or (_METHOD.search(s) and not _QUANTITY.search(s))) and not (
         _FINDING_CLAUSE.search(s)
     ):
         return False
+    if language == "en" and not _MATH_RELATION.search(s) and verbless(s, _VERBS):
+        return False  # "Fully POSIX-compliant flags (...)": names something, states nothing
+    if _FINDING_CLAUSE.search(s) or _STATE.search(s):
+        return True
+    if language == "ru" and ru_adjective_predicate(s):
+        return True  # "Тип ветвления моноподиальный.": a property stated without a verb
     numbers = _MATH_RELATION.search(s) is not None
     if numbers or _NUMBER_WORD.search(s) or _ACRONYM.search(s) or _SYMBOL.search(s):
         return True
