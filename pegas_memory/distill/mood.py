@@ -59,7 +59,11 @@ _EN_OBLIGED = re.compile(
     r"\b(?:you|we|one|users?|developers?)\s+(?:\w+\s+){0,2}?(?:must|need to|needs to|have to"
     r"|has to|would (?:\w+\s+)?have to|will (?:\w+\s+)?have to|will need|'ll need|had better)\b"
     r"|\b(?:should|ought to)\b"
-    r"|(?<!\bthe\s)(?<!\ba\s)(?<!\bno\s)\b(?:has|have|needs?)\s+to\s+(?!do\b)[a-z]+",
+    # "Our society has to call attention": a norm; "they have to use the working directory": what
+    # something does by necessity, stated of it.
+    r"|(?<!\bthe\s)(?<!\ba\s)(?<!\bno\s)(?<!\bthey\s)(?<!\bit\s)(?<!\bhe\s)(?<!\bshe\s)"
+    r"(?<!\bwho\s)(?<!\bwhich\s)(?<!\bmay\s)(?<!\bmight\s)(?<!\bcould\s)(?<!\bwill\s)"
+    r"(?<!\bwould\s)\b(?:has|have|needs?)\s+to\s+(?!do\b)[a-z]+",
     re.IGNORECASE,
 )
 _RU_IMPERATIVE = re.compile(

@@ -412,8 +412,14 @@ _METHOD = re.compile(
 _QUANTITY = re.compile(r"(?<![\w-])\d+(?:[.,]\d+)*\s*%?(?![\w-])")
 # What is not known, when that is the claim ("However, ..., it is controversial whether ...").
 _UNKNOWN = re.compile(
-    r"^(?:[^.;:]{0,120}[,:]\s+)?(?:it (?:is|remains) (?:still )?(?:unclear|unknown|controversial"
-    r"|debated|uncertain|not known)|little is known)\b",
+    r"^(?:[^.;:]{0,120}[,:]\s+)?(?:it (?:is|remains) (?:still |often |also |largely |currently )?"
+    r"(?:unclear|unknown|controversial"
+    r"|debated|uncertain|not known)|little is known)\b"
+    # The same as a predicate: "The role of monocytes is therefore controversial."
+    # (one clause: "X is known, but how Y is unclear" states X)
+    r"|^(?:\w+,\s+)?[^,;]*\b(?:is|are|remains?)\s+(?:\w+\s+)?(?:unclear|unknown|controversial"
+    r"|debated|uncertain"
+    r"|not (?:yet |fully |well )?(?:known|clear|understood|established))\s*[.;]?$",
     re.IGNORECASE,
 )
 _NEEDS_MORE = re.compile(
@@ -434,7 +440,8 @@ _SPECULATION = re.compile(
     r"|improved)|mean|have implications|prove|be (?:necessary|needed|required|useful|helpful"
     r"|beneficial|important))\b"
     # Evaluation: "These data illustrate the relevance of ...", "подчёркивает важность".
-    r"|\b(?:is|are|was|were|been)\s+(?:\w+\s+)?(?:impressive|remarkable|exciting|fascinating)\b"
+    r"|\b(?:is|are|was|were|been)\s+(?:\w+\s+)?(?:impressive|remarkable|exciting|fascinating"
+    r"|pleasing|encouraging|disappointing|promising|interesting|surprising|intriguing)\b"
     r"|\b(?:illustrat\w*|highlight\w*|underscor\w*|emphasi[sz]\w*|подч[её]ркива\w*)\s+"
     r"(?:\w+\s+){0,2}?(?:importance|relevance|need|value|potential|significance|важность"
     r"|значимость|значение|необходимость)\b",
@@ -517,6 +524,7 @@ _RU_VERB = re.compile(
 _EN_FINITE = re.compile(
     r"\b(?:is|are|was|were|has|have|had|does|did|can|could|will|would|[a-z]{2,}(?:ed|es))\b"
 )
+_EN_COPULA = re.compile(r"\b(?:is|are|was|were)\b", re.IGNORECASE)
 _RU_DASH = re.compile(r"[а-яё»)]\s[—–]\s+[а-яё«\d]", re.IGNORECASE)
 
 
@@ -546,7 +554,7 @@ def is_fact(sentence: str, language: str | None) -> bool:
         return True
     if _RELATION.search(s) or _FINDING.search(s):
         return True
-    if language == "en" and _EN_FINITE.search(s) and _named(s):
+    if language == "en" and (_EN_FINITE.search(s) or _EN_COPULA.search(s)):
         return True  # a named thing doing or being something: "Spain will be back on Wednesday"
     return language == "ru" and (_RU_DASH.search(s) is not None or _RU_VERB.search(s) is not None)
 
