@@ -108,7 +108,8 @@ def instructs(sentence: str, language: str | None) -> bool:
 _EN_AUX = re.compile(
     r"\b(?:is|are|was|were|be|been|am|has|have|had|do|does|did|can|could|will|would|shall"
     r"|should|may|might|must|cannot|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|won't)\b"
-    r"|\w'(?:s|re|ll|ve|d)\b",
+    # "you're", "it's"; a possessive "Hatter's" is no verb.
+    r"|\w['’](?:re|ll|ve|d)\b|\b(?:it|that|there|here|what|who|he|she|where)['’]s\b",
     re.IGNORECASE,
 )
 _EN_PAST = re.compile(

@@ -24,7 +24,6 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Literal
 
@@ -520,11 +519,6 @@ _RU_VERB = re.compile(
     r"|(?:[ая]ют|[уюи]ют)ся|[ёе]н[аоы]?|[ая]н[аоы]?)(?![\w-])",
     re.IGNORECASE,
 )
-# An English finite verb: an auxiliary or a copula, a past tense, a third person present.
-_EN_FINITE = re.compile(
-    r"\b(?:is|are|was|were|has|have|had|does|did|can|could|will|would|[a-z]{2,}(?:ed|es))\b"
-)
-_EN_COPULA = re.compile(r"\b(?:is|are|was|were)\b", re.IGNORECASE)
 _RU_DASH = re.compile(r"[а-яё»)]\s[—–]\s+[а-яё«\d]", re.IGNORECASE)
 
 
@@ -532,7 +526,9 @@ def is_fact(sentence: str, language: str | None) -> bool:
     """Whether the sentence states something checkable: not a question, an aim, a plan, a scope or
     method statement, a call for more research or a counterfactual ("если бы"); and it holds a
     number, a relation, an acronym or a symbol, a verb of finding, relation or property, or a
-    comparison. A capitalised word does not make a fact: an aim names things too."""
+    comparison; in English any finite verb once the text rules (instructions, norms, verbless
+    phrases: `distill.mood`) have passed it, in Russian a finite verb, a dash predicate or a
+    closing predicate adjective. A capitalised word does not make a fact: an aim names things."""
     s = sentence.strip()
     if "?" in s or _AIM.search(s) or _NEEDS_MORE.search(s) or _UNKNOWN.search(s):
         return False
@@ -543,7 +539,8 @@ def is_fact(sentence: str, language: str | None) -> bool:
         _FINDING_CLAUSE.search(s)
     ):
         return False
-    if language == "en" and not _MATH_RELATION.search(s) and verbless(s, _VERBS):
+    no_verb = language == "en" and verbless(s, _VERBS)
+    if no_verb and not _MATH_RELATION.search(s):
         return False  # "Fully POSIX-compliant flags (...)": names something, states nothing
     if _FINDING_CLAUSE.search(s) or _STATE.search(s):
         return True
@@ -554,19 +551,8 @@ def is_fact(sentence: str, language: str | None) -> bool:
         return True
     if _RELATION.search(s) or _FINDING.search(s):
         return True
-    if language == "en" and (_EN_FINITE.search(s) or _EN_COPULA.search(s)):
-        return True  # a named thing doing or being something: "Spain will be back on Wednesday"
+    if language == "en" and not no_verb:
+        # A finite verb that no rule above took for an aim, a method, an instruction or a hedge:
+        # a statement ("The sender is the application", "Spain will be back on Wednesday").
+        return True
     return language == "ru" and (_RU_DASH.search(s) is not None or _RU_VERB.search(s) is not None)
-
-
-def _named(sentence: str) -> bool:
-    """Whether a word after the first is a name: capitalised, not all capitals (acronyms have
-    their own rule), not after a sentence or clause mark or a quote, not "I"."""
-    words = sentence.split()
-    return any(
-        w[:1].isupper()
-        and not w.isupper()
-        and LETTER.match(w)
-        and not prev.endswith((".", ":", "!", "?", "«", '"', "“", "("))
-        for prev, w in itertools.pairwise(words)
-    )
