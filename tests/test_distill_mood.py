@@ -60,6 +60,9 @@ def test_instructions_norms_and_lead_ins_are_text(sentence: str, language: str) 
         ("But they have to use the current working directory for that, which is unreliable.",
          "en"),
         ("Async functions may need to be modified when other event loops are used.", "en"),
+        # A reported norm is what someone said: an event.
+        ("Richardson decided to weigh in on Monday, saying that Rudolph should be disciplined.",
+         "en"),
         # A remark ("it should be noted that") whose claim follows; a past "должен был".
         ("Следует отметить, что Волга является самой длинной рекой Европы.", "ru"),
         ("Он должен был уехать в Москву в 1920 году.", "ru"),
@@ -105,6 +108,7 @@ def test_a_phrase_without_a_verb_is_text(phrase: str) -> None:
         "Antibiotics kill bacteria in the gut.",  # a present verb after a plural
         "STIM1 mediate store-operated entry in immune cells.",  # after a symbol
         "Flask provides a simple API for routing.",  # after a name
+        "The company's core goals, said its chair in an email to staff.",  # "said" is a past
     ],
 )
 def test_a_sentence_with_a_verb_is_not_verbless(sentence: str) -> None:

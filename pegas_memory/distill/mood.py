@@ -58,7 +58,10 @@ _EN_IMPERATIVE = re.compile(
 _EN_OBLIGED = re.compile(
     r"\b(?:you|we|one|users?|developers?)\s+(?:\w+\s+){0,2}?(?:must|need to|needs to|have to"
     r"|has to|would (?:\w+\s+)?have to|will (?:\w+\s+)?have to|will need|'ll need|had better)\b"
-    r"|\b(?:should|ought to)\b"
+    # A norm in the main clause; one that is reported ("saying that Rudolph should be
+    # disciplined") is what someone said, an event.
+    r"|^(?!.*\b(?:said|says|saying|told|argued|argues|wrote|writes|believes?|thinks?|according to"
+    r"|asked|claimed|claims)\b.*\b(?:should|ought)\b).*\b(?:should|ought to)\b"
     # "Our society has to call attention": a norm; "they have to use the working directory": what
     # something does by necessity, stated of it.
     r"|(?<!\bthe\s)(?<!\ba\s)(?<!\bno\s)(?<!\bthey\s)(?<!\bit\s)(?<!\bhe\s)(?<!\bshe\s)"
@@ -116,7 +119,7 @@ _EN_PAST = re.compile(
     r"\b(?:[a-z]{3,}ed|met|made|took|gave|went|came|saw|began|became|held|led|left|kept|brought"
     r"|thought|told|ran|paid|sent|spent|stood|knew|chose|broke|spoke|struck|taught|caught|fought"
     r"|sought|meant|felt|got|did|drew|drove|grew|rose|fell|won|lost|sold|bought|built|wrote|found"
-    r"|showed|shown)\b"
+    r"|showed|shown|said|paid|laid|heard|told|sat|won|hit|cut|let|put|read)\b"
 )
 _EN_THIRD_PERSON = re.compile(
     r"\b(?:it|he|she|this|that|which|who|one|what)\s+(?:\w+ly\s+)?[a-z]{2,}s\b", re.IGNORECASE
