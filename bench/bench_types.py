@@ -240,6 +240,7 @@ def score_labelled(errors: list[str]) -> tuple[Tally, dict[str, Counter[tuple[st
             ("heldout3", "-heldout3"),
             ("heldout4", "-heldout4"),
             ("heldout5", "-heldout5"),
+            ("heldout6", "-heldout6"),
         ):
             path = LABELS / f"types-{lang}{suffix}.json"
             for item in json.loads(path.read_text(encoding="utf-8"))["items"]:
@@ -300,6 +301,7 @@ def main() -> None:
                            ("heldout3", "held-out draw 3 (seed 11; rules revised after it)"),
                            ("heldout4", "held-out draw 4 (seed 12)"),
                            ("heldout5", "held-out draw 5 (seed 5151, labelled before this change)"),
+                           ("heldout6", "held-out draw 6 (seed 6262, labelled before its first run)"),
                            ):  # fmt: skip
             tallies = [results[n][1][lang] for n in COLUMNS]
             lines.append(row(f"{what}, type right", lang,

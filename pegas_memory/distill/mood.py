@@ -60,13 +60,18 @@ _EN_OBLIGED = re.compile(
     r"|has to|would (?:\w+\s+)?have to|will (?:\w+\s+)?have to|will need|'ll need|had better)\b"
     # A norm in the main clause; one that is reported ("saying that Rudolph should be
     # disciplined") is what someone said, an event.
+    # A "should" inside a dependent clause ("no way of knowing which handler it should run") is
+    # no norm either: the norm is the first clause's.
     r"|^(?!.*\b(?:said|says|saying|told|argued|argues|wrote|writes|believes?|thinks?|according to"
-    r"|asked|claimed|claims)\b.*\b(?:should|ought)\b).*\b(?:should|ought to)\b"
+    r"|asked|claimed|claims)\b.*\b(?:should|ought)\b)[^,;]*?(?<!\bwhich)(?<!\bwhat)(?<!\bhow)"
+    r"(?<!\bwhether)(?<!\bif)\s(?:\w+\s+)?(?:should|ought to)\b"
     # "Our society has to call attention": a norm; "they have to use the working directory": what
     # something does by necessity, stated of it.
     r"|(?<!\bthe\s)(?<!\ba\s)(?<!\bno\s)(?<!\bthey\s)(?<!\bit\s)(?<!\bhe\s)(?<!\bshe\s)"
     r"(?<!\bwho\s)(?<!\bwhich\s)(?<!\bmay\s)(?<!\bmight\s)(?<!\bcould\s)(?<!\bwill\s)"
-    r"(?<!\bwould\s)\b(?:has|have|needs?)\s+to\s+(?!do\b)[a-z]+",
+    # "has to have", "has to be": what a thing requires, a property ("A WSGI application has to
+    # have one central callable").
+    r"(?<!\bwould\s)\b(?:has|have|needs?)\s+to\s+(?!do\b|have\b|be\b)[a-z]+",
     re.IGNORECASE,
 )
 _RU_IMPERATIVE = re.compile(

@@ -328,6 +328,8 @@ def _lead(sentence: str) -> tuple[str, str] | None:
     if dash <= 0:
         return None
     head, body = sentence[:dash].strip(), sentence[dash + 1 :].strip()
+    if ";" in head:
+        return None  # "Достигнув расцвета ..., Тямпа ...; около 1470 года ... — ...": clauses
     flat = _unbracketed(head)
     parts = _ALIAS.split(flat, maxsplit=1)
     if flat == head and len(parts) == 1:
@@ -382,7 +384,8 @@ _AIM = re.compile(
 # Scope and method narrative: text unless they report a finding ("we examined ... and found that").
 _SCOPE = re.compile(
     _OPEN + r"(?:(?:we|this (?:study|paper|review|article|work|report)|the (?:present|current)"
-    r" (?:study|paper|review|article|work|report))\s+(?:also\s+)?(?:\w+ly\s+)?(?:examine[sd]?"
+    r" (?:study|paper|review|article|work|report))\s+(?:also\s+)?(?:have\s+|had\s+)?(?:\w+ly\s+)?"
+    r"(?:examine[sd]?"
     r"|describe[sd]?|undert(?:ook|ake)"
     r"|investigate[sd]?|explore[sd]?|evaluate[sd]?|assess(?:es|ed)?|review(?:s|ed)?|discuss(?:es|ed)?"
     r"|consider(?:s|ed)?|give[sn]?|gave|present(?:s|ed)?|focus(?:es|ed)?|address(?:es|ed)?"
@@ -418,6 +421,10 @@ _UNKNOWN = re.compile(
     # (one clause: "X is known, but how Y is unclear" states X)
     r"|^(?:\w+,\s+)?[^,;]*\b(?:is|are|remains?)\s+(?:\w+\s+)?(?:unclear|unknown|controversial"
     r"|debated|uncertain"
+    # "our knowledge about X has, to date, been limited", "is poorly understood"
+    r"|\bknowledge\b[^.]{0,120}\b(?:is|are|has been|have been|been|remains?)\s+(?:\w+\s+)?"
+    r"(?:limited|lacking|incomplete|scarce|poor|sparse)\b"
+    r"|\b(?:is|are|remains?)\s+(?:still\s+)?(?:poorly|not well|incompletely) understood\b"
     r"|not (?:yet |fully |well )?(?:known|clear|understood|established))\s*[.;]?$",
     re.IGNORECASE,
 )
@@ -434,6 +441,9 @@ _SPECULATION = re.compile(
     _OPEN + r"(?:this|these|that|those|it|such)\s+(?:\w+\s+){0,2}?(?:could|might|may)\s+"
     r"(?:be|reflect|represent|explain)\b"
     r"|\b(?:provid\w*|offer\w*|gives?|yield\w*)\s+(?:\w+\s+)?insights?\b"
+    # An epistemic modal with a verb of explaining: "... may explain why ...".
+    r"|\b(?:could|might|may)\s+(?:\w+\s+)?(?:explain|account for|reflect|underlie)\b"
+    r"|\b(?:has|have|had)\s+(?:\w+\s+){0,2}?implications\b"
     # "... will thus likely be necessary", "could have implications for", "might lead to".
     r"|\b(?:will|would|could|might|may)\s+(?:\w+\s+){0,2}?(?:lead to (?:new|novel|better"
     r"|improved)|mean|have implications|prove|be (?:necessary|needed|required|useful|helpful"
@@ -519,6 +529,8 @@ _RU_VERB = re.compile(
     r"|(?:[ая]ют|[уюи]ют)ся|[ёе]н[аоы]?|[ая]н[аоы]?)(?![\w-])",
     re.IGNORECASE,
 )
+# A question ends a clause with "?"; a "?" inside a URL ("/hello?name=") asks nothing.
+_QUESTION = re.compile(r"\?(?:\s|$|[»\"”’')\]*_`])")
 _RU_DASH = re.compile(r"[а-яё»)]\s[—–]\s+[а-яё«\d]", re.IGNORECASE)
 
 
@@ -530,7 +542,7 @@ def is_fact(sentence: str, language: str | None) -> bool:
     phrases: `distill.mood`) have passed it, in Russian a finite verb, a dash predicate or a
     closing predicate adjective. A capitalised word does not make a fact: an aim names things."""
     s = sentence.strip()
-    if "?" in s or _AIM.search(s) or _NEEDS_MORE.search(s) or _UNKNOWN.search(s):
+    if _QUESTION.search(s) or _AIM.search(s) or _NEEDS_MORE.search(s) or _UNKNOWN.search(s):
         return False
     if instructs(s, language):
         return False  # advice, an instruction, a norm, a lead-in: `distill.mood`
