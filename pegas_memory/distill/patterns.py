@@ -355,7 +355,7 @@ _OPEN = (
     r"^(?-i:[A-Z]{2,}(?:\s+(?:AND|OF|[A-Z]{2,}))*:?\s+)?(?:(?:here|thus|therefore|furthermore"
     r"|moreover|in addition|additionally|finally|first|second|also|then|accordingly"
     r"|in (?:this|the present|the current|our) (?:study|paper|review|article|work|report|trial"
-    r"|analysis|chapter|section)|to\s+[^,;]{3,120}),?\s+)*"
+    r"|analysis|chapter|section)|to\s+[^,;]{3,120}|(?:by\s+)?using\s+[^,;]{3,120}),?\s+)*"
 )
 # Aims, plans and scope assert nothing checkable, whatever names or numbers they mention.
 _AIM = re.compile(
@@ -411,6 +411,9 @@ _METHOD = re.compile(
     r"|(?:frequency-|age-|sex-)?matched|stratified|allocated|assigned|excluded|adjusted)\b",
     re.IGNORECASE,
 )
+# A result's quantity in method words ("Surgery was performed in 40% of the patients", "in 12 of
+# 30"): a finding; time points and group sizes ("93 to a seated control activity") are not.
+_RATE = re.compile(r"\d\s*%|\b\d+\s*(?:of|out of|/)\s*(?:the\s+)?\d+|\bp\s*[<=>≤]\s*0?[.,]\d", re.I)
 _QUANTITY = re.compile(r"(?<![\w-])\d+(?:[.,]\d+)*\s*%?(?![\w-])")
 # What is not known, when that is the claim ("However, ..., it is controversial whether ...").
 _UNKNOWN = re.compile(
@@ -420,12 +423,12 @@ _UNKNOWN = re.compile(
     # The same as a predicate: "The role of monocytes is therefore controversial."
     # (one clause: "X is known, but how Y is unclear" states X)
     r"|^(?:\w+,\s+)?[^,;]*\b(?:is|are|remains?)\s+(?:\w+\s+)?(?:unclear|unknown|controversial"
-    r"|debated|uncertain"
+    r"|debated|uncertain|not (?:yet |fully |well )?(?:known|clear|understood|established))"
+    r"\s*[.;]?$"
     # "our knowledge about X has, to date, been limited", "is poorly understood"
     r"|\bknowledge\b[^.]{0,120}\b(?:is|are|has been|have been|been|remains?)\s+(?:\w+\s+)?"
     r"(?:limited|lacking|incomplete|scarce|poor|sparse)\b"
-    r"|\b(?:is|are|remains?)\s+(?:still\s+)?(?:poorly|not well|incompletely) understood\b"
-    r"|not (?:yet |fully |well )?(?:known|clear|understood|established))\s*[.;]?$",
+    r"|\b(?:is|are|remains?)\s+(?:still\s+)?(?:poorly|not well|incompletely) understood\b",
     re.IGNORECASE,
 )
 _NEEDS_MORE = re.compile(
@@ -547,7 +550,7 @@ def is_fact(sentence: str, language: str | None) -> bool:
     if instructs(s, language):
         return False  # advice, an instruction, a norm, a lead-in: `distill.mood`
     hedged = _SCOPE.search(s) or _SPECULATION.search(s) or _MEASURED.search(s)
-    if (hedged or (_METHOD.search(s) and not _QUANTITY.search(s))) and not (
+    if (hedged or (_METHOD.search(s) and not _RATE.search(s))) and not (
         _FINDING_CLAUSE.search(s)
     ):
         return False
