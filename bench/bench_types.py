@@ -269,8 +269,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--errors", action="store_true", help="print every wrong type")
-    parser.add_argument("--section", action="store_true",
-                        help="write only this run's section on top of --out, keeping the rest")  # fmt: skip
+    parser.add_argument(
+        "--section", action="store_true", help="write this run's section on top of --out"
+    )
     args = parser.parse_args()
     data = shared_data()
     truth = graded_truth()
@@ -300,14 +301,14 @@ def main() -> None:
                            ("heldout2", "held-out draw 2 (seed 10; rules revised after it)"),
                            ("heldout3", "held-out draw 3 (seed 11; rules revised after it)"),
                            ("heldout4", "held-out draw 4 (seed 12)"),
-                           ("heldout5", "held-out draw 5 (seed 5151, labelled before this change)"),
-                           ("heldout6", "held-out draw 6 (seed 6262, labelled before its first run)"),
+                           ("heldout5", "held-out draw 5 (seed 5151, labelled before the change)"),
+                           ("heldout6", "held-out draw 6 (seed 6262, labelled before its 1st run)"),
                            ):  # fmt: skip
             tallies = [results[n][1][lang] for n in COLUMNS]
             lines.append(row(f"{what}, type right", lang,
                              [pct(t[f"{part} right"], t[part]) for t in tallies]))  # fmt: skip
-    lines += ["", "Atoms by type on the graded-sample documents (doc-seed/document):", "",
-              "| document | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]  # fmt: skip
+    lines += ["", "Atoms by type on the graded-sample documents (doc-seed/document):", ""]
+    lines += ["| document | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
     for doc in results["after"][4]:
         cells = []
         for n in COLUMNS:

@@ -129,7 +129,7 @@ def test_a_sentence_with_a_verb_is_not_verbless(sentence: str) -> None:
         "When the application object is deleted everything it allocated will be freed again.",
         "Antiresorptive agents are widely used to treat osteoporosis.",
         "The sender is the application.",
-        "Cells exposed to stress synthesize triacylglycerols, but the relevance of this is unclear.",
+        "Cells exposed to stress make triacylglycerols, but the relevance of this is unclear.",
     ],
 )
 def test_results_states_and_properties_are_facts(sentence: str) -> None:
@@ -247,3 +247,11 @@ def test_a_lead_whose_head_holds_clauses_is_no_definition() -> None:
     assert match_definition(clauses) is None
     lead = "Иван Петров (1900—1970) — советский писатель."
     assert match_definition(lead) is not None
+
+
+def test_an_open_question_in_a_second_clause_leaves_the_first_a_fact() -> None:
+    assert is_fact(
+        "Dementias are often associated with behavioral deficits, but the anatomy is poorly "
+        "understood.",
+        "en",
+    )

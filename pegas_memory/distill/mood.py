@@ -24,7 +24,13 @@ tuned on:
 
 from __future__ import annotations
 
+import itertools
 import re
+
+
+def _wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
 
 # Base-form verbs that open an instruction in technical prose, in two kinds. These are rarely
 # anything but a verb at a sentence's start:
@@ -131,18 +137,18 @@ _EN_THIRD_PERSON = re.compile(
 )
 # A present verb after a plural or a name ("Antibiotics kill bacteria", "STIM1 mediates"): a
 # lower-case word right after a word in "-s" or in capitals that is no function word.
-_EN_FUNCTION = frozenset(
+_EN_FUNCTION = _wordset(
     "in on of for with and or to from by at as the a an that which who including such like than"
     " per vs versus between among within without into over under after before during through"
     " across against about around both either each all more less its their his her our your"
-    " not no only also via".split()
+    " not no only also via"
 )
 _EN_TOKEN = re.compile(r"[^\W_][\w'’-]*|[^\w\s]")
 
 
 def _present_verb(sentence: str) -> bool:
     tokens = _EN_TOKEN.findall(sentence)
-    for prev, word in zip(tokens, tokens[1:], strict=False):
+    for prev, word in itertools.pairwise(tokens):
         if not word.isalpha() or not word.islower() or word in _EN_FUNCTION:
             continue
         plural = prev.isalpha() and prev.endswith("s") and not prev.endswith(("ss", "us", "is"))
@@ -190,14 +196,14 @@ def ru_adjective_predicate(sentence: str) -> bool:
     return last[:1].islower() and _RU_ADJ.search(last) is not None
 
 
-_RELATIONAL = frozenset(
+_RELATIONAL = _wordset(
     "автор авторы создатель создатели основатель основатели руководитель директор глава"
     " президент председатель владелец владельцы столица население численность площадь длина"
     " высота ширина глубина протяжённость протяженность вход входы выход выходы победитель"
     " победители чемпион тренер капитан режиссёр режиссер продюсер сценарист композитор"
     " архитектор скульптор художник редактор издатель отец мать сын дочь жена муж брат сестра"
     " родители адрес девиз преемник предшественник исполнитель исполнители ведущий участники"
-    " центр административный".split()
+    " центр административный"
 )
 
 

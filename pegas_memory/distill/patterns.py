@@ -428,7 +428,8 @@ _UNKNOWN = re.compile(
     # "our knowledge about X has, to date, been limited", "is poorly understood"
     r"|\bknowledge\b[^.]{0,120}\b(?:is|are|has been|have been|been|remains?)\s+(?:\w+\s+)?"
     r"(?:limited|lacking|incomplete|scarce|poor|sparse)\b"
-    r"|\b(?:is|are|remains?)\s+(?:still\s+)?(?:poorly|not well|incompletely) understood\b",
+    r"|^(?:\w+,\s+)?[^,;]*\b(?:is|are|remains?)\s+(?:still\s+)?(?:poorly|not well|incompletely)"
+    r" understood\b",
     re.IGNORECASE,
 )
 _NEEDS_MORE = re.compile(
@@ -550,9 +551,7 @@ def is_fact(sentence: str, language: str | None) -> bool:
     if instructs(s, language):
         return False  # advice, an instruction, a norm, a lead-in: `distill.mood`
     hedged = _SCOPE.search(s) or _SPECULATION.search(s) or _MEASURED.search(s)
-    if (hedged or (_METHOD.search(s) and not _RATE.search(s))) and not (
-        _FINDING_CLAUSE.search(s)
-    ):
+    if (hedged or (_METHOD.search(s) and not _RATE.search(s))) and not (_FINDING_CLAUSE.search(s)):
         return False
     no_verb = language == "en" and verbless(s, _VERBS)
     if no_verb and not _MATH_RELATION.search(s):
