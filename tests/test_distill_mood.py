@@ -255,3 +255,9 @@ def test_an_open_question_in_a_second_clause_leaves_the_first_a_fact() -> None:
         "understood.",
         "en",
     )
+
+
+def test_a_norm_in_a_coordinated_clause_is_a_norm() -> None:
+    sentence = "There is no need for special content, but the length of words should match."
+    assert instructs(sentence, "en")
+    assert not is_fact(sentence, "en")
