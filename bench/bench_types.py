@@ -103,7 +103,9 @@ SECTION = """## Session 7: grammar rules for instructions, norms, findings, verb
 Run: `PYTHONPATH=. python bench/bench_types.py --out bench/results/types.md --section` on the
 shared, loaded 2-core machine. Columns: the rules of 7cdc6f8 (before issue 15's type work), of
 91ecaf7 (main when this change started) and of this tree. Held-out draw 5 was drawn and labelled
-by reading before any rule of this change was written (bench/labels/types-*-heldout5.json).
+by reading before any rule of this change was written, draw 6 before the rules were first run on
+it (bench/labels/types-*-heldout5.json, -heldout6.json); the notes under the tables say which
+rows were tuned on and give each draw's first score.
 
 """
 
