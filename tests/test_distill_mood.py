@@ -261,3 +261,22 @@ def test_a_norm_in_a_coordinated_clause_is_a_norm() -> None:
     sentence = "There is no need for special content, but the length of words should match."
     assert instructs(sentence, "en")
     assert not is_fact(sentence, "en")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "imperative"),
+    [
+        # Any verb before a determiner or an object pronoun opens an instruction ...
+        ("Observe a minute silence in honour of the departed souls.", True),
+        ("Remove the jars from the boiling water and let them cool.", True),
+        # ... but a preposition, an adverb, a participle or a third person does not.
+        ("Despite the treatment, mortality rose in 2019.", False),
+        ("Among the 40 patients, 12 died within a year.", False),
+        ("Using the new assay, we found higher levels of IL-6.", False),
+        ("Returns the response object of the view.", False),
+        ("First it was hard to breathe, then dizzy spells followed.", False),
+        ("Neither the House nor the Senate provided the money.", False),
+    ],
+)
+def test_any_verb_before_a_determiner_is_an_imperative(sentence: str, imperative: bool) -> None:
+    assert instructs(sentence, "en") is imperative

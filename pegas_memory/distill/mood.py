@@ -61,6 +61,40 @@ _EN_IMPERATIVE = re.compile(
     r"|(?:" + _AMBIGUOUS + r")\b(?=" + _OBJECT + r"))",
     re.IGNORECASE,
 )
+# Any other verb in the imperative: a sentence's first word followed by a determiner or an object
+# pronoun ("Observe a minute silence ...") is a verb, unless it is a word that can open a
+# statement that way (a preposition, conjunction, adverb, quantifier or wh-word; a participle or
+# gerund "Using the ...", "Given the ..."; a third person "Returns the value").
+_BARE = re.compile(
+    r"^(?:" + _STEP + r",?\s+)?(?P<verb>[A-Z][a-z]+)\s+(?:the|a|an|your|this|these|those|it|them"
+    r"|every|any)\s"
+)
+_OPENS_STATEMENT = _wordset(
+    "about above according across after against along although amid among around as at because"
+    " before behind below beneath beside besides between beyond but by despite down during even"
+    " except for from here however if in including inside into like near nevertheless next"
+    " nonetheless notwithstanding of off on once only onto or out outside over overall past per"
+    " perhaps plus regarding since so still than that then there thereafter though through"
+    " throughout thus till to today together toward towards under underneath unlike until unto"
+    " up upon versus via whereas when whenever where wherever whether while with within without"
+    " yet yesterday all both each half many most much no none not one several some such what"
+    " which who whom whose why how and nor also again almost already always hence indeed instead"
+    " later meanwhile moreover never now often rather soon sometimes thereby therefore tomorrow"
+    " is are was were be been am has have had do does did can could will would shall should may"
+    " might must let first second third last neither either whatever whichever whoever got"
+)
+
+
+def _bare_imperative(sentence: str) -> bool:
+    m = _BARE.match(sentence)
+    if m is None:
+        return False
+    verb = m["verb"].casefold()
+    if verb in _OPENS_STATEMENT:
+        return False
+    return not verb.endswith(("ly", "ing", "ed", "en", "s"))
+
+
 _EN_OBLIGED = re.compile(
     r"\b(?:you|we|one|users?|developers?)\s+(?:\w+\s+){0,2}?(?:must|need to|needs to|have to"
     r"|has to|would (?:\w+\s+)?have to|will (?:\w+\s+)?have to|will need|'ll need|had better)\b"
@@ -130,7 +164,9 @@ def instructs(sentence: str, language: str | None) -> bool:
         return bool(_RU_IMPERATIVE.search(s) or _RU_OBLIGED.search(s))
     if language == "de":
         return bool(_DE_IMPERATIVE.search(s))
-    return bool(_EN_IMPERATIVE.search(s) or _EN_OBLIGED.search(s) or _en_norm(s))
+    return bool(
+        _EN_IMPERATIVE.search(s) or _EN_OBLIGED.search(s) or _en_norm(s) or _bare_imperative(s)
+    )
 
 
 _EN_AUX = re.compile(
