@@ -20,6 +20,9 @@
   acronym or a gene-like symbol, a verb of finding, relation or property ("associated with",
   "suggest that", "показали, что", "связан с"), a comparison; in Russian also a finite verb or a
   dash predicate ("Государственный язык — албанский"). A capitalised word alone makes no fact.
+  What a sentence does by its grammar comes first (`distill.mood`): an instruction, advice, a
+  norm, a lead-in or a phrase without a verb is text; after the text rules, an English finite
+  verb and a Russian closing predicate adjective ("Тип ветвления моноподиальный.") make a fact.
 """
 
 from __future__ import annotations
