@@ -29,6 +29,7 @@ import argparse
 import contextlib
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -51,6 +52,9 @@ from pegas_memory.distill.types import ChunkContext, DraftAtom  # noqa: E402
 from pegas_memory.ingest.sources import parse_source, read_source  # noqa: E402
 
 BEFORE_COMMIT = "7cdc6f8"  # main when issue 15's type work started
+START_COMMIT = "91ecaf7"  # main when session 7's type work (grammar rules) started
+COLUMNS = {"before": BEFORE_COMMIT, "start": START_COMMIT, "after": None}
+EXTRA_DOCS = ("flask/docs/design.rst", "cobra/README.md")  # seed 6161's markup documents
 LABELS = ROOT / "bench" / "labels"
 TYPED = ("definition", "fact", "text")
 HEADER = """# Atom types of the offline distiller, before and after (issue 15, scope item 3)
@@ -94,11 +98,21 @@ What is left wrong on draw 4, and more generally:
   named (bench/labels/types-graded.json). These documents were used to find the error classes,
   so they are tuned on too.
 """
+SECTION = """## Session 7: grammar rules for instructions, norms, findings, verbless phrases (t15)
+
+Run: `PYTHONPATH=. python bench/bench_types.py --out bench/results/types.md --section` on the
+shared, loaded 2-core machine. Columns: the rules of 7cdc6f8 (before issue 15's type work), of
+91ecaf7 (main when this change started) and of this tree. Held-out draw 5 was drawn and labelled
+by reading before any rule of this change was written, draw 6 before the rules were first run on
+it (bench/labels/types-*-heldout5.json, -heldout6.json); the notes under the tables say which
+rows were tuned on and give each draw's first score.
+
+"""
 
 
-def old_patterns() -> types.ModuleType:
+def old_patterns(commit: str) -> types.ModuleType:
     source = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{BEFORE_COMMIT}:pegas_memory/distill/patterns.py"],
+        ["git", "-C", str(ROOT), "show", f"{commit}:pegas_memory/distill/patterns.py"],
         check=True, capture_output=True, text=True,
     ).stdout  # fmt: skip
     spec = importlib.util.spec_from_loader("_old_patterns", loader=None)
@@ -111,11 +125,12 @@ def old_patterns() -> types.ModuleType:
 
 @contextlib.contextmanager
 def rules(name: str) -> Iterator[None]:
-    """The offline distiller with the typing rules of `name` ("before" or "after")."""
-    if name == "after":
+    """The offline distiller with the typing rules of `name` (a key of COLUMNS)."""
+    commit = COLUMNS[name]
+    if commit is None:
         yield
         return
-    old = old_patterns()
+    old = old_patterns(commit)
     saved = {k: getattr(offline, k) for k in ("match_definition", "is_fact", "block_term")}
     for k in saved:
         setattr(offline, k, getattr(old, k))
@@ -127,34 +142,54 @@ def rules(name: str) -> Iterator[None]:
 
 
 def graded_truth() -> dict[str, dict[str, str]]:
-    """key -> {"type": right type, "lang", "claim"} over both graded samples."""
+    """key -> {"type": right type, "lang", "claim", "seed"} over the three graded samples."""
     labels = json.loads((LABELS / "types-graded.json").read_text(encoding="utf-8"))
     fixes, either = labels["right_type"], labels["either"]
     grades = json.loads((LABELS / "graded-sample.json").read_text(encoding="utf-8"))
     truth: dict[str, dict[str, str]] = {}
-    for seed in (1515, 2626):
+    for seed in (1515, 2626, 6161):
         dump = json.loads((LABELS / f"graded-sample-{seed}.dump.json").read_text(encoding="utf-8"))
+        own = LABELS / f"graded-sample-{seed}.json"
+        seed_grades = json.loads(own.read_text(encoding="utf-8")) if own.exists() else grades
         for s in dump["sample"]:
-            grade = grades.get(s["key"])
+            grade = seed_grades.get(s["key"])
             if grade is None:
                 continue
             right = s["type"] if grade["type"] else fixes[s["key"]]
             accepted = ",".join(either.get(s["key"], [right]))
             truth[s["key"]] = {"type": right, "accepted": accepted, "lang": s["lang"],
-                               "claim": s["claim"]}  # fmt: skip
+                               "claim": s["claim"], "seed": str(seed)}  # fmt: skip
     return truth
 
 
-def graded_documents(data: Path) -> list[DraftAtom]:
-    atoms: list[DraftAtom] = []
+def graded_documents(data: Path) -> dict[str, list[DraftAtom]]:
+    """doc-seed/document name -> its atoms: the documents of doc-seed 15 (samples 1515, 2626)
+    and of doc-seed 61 without 15's, with seed 6161's two markup documents (sample 6161)."""
+    repos = repos_dir()
+    atoms: dict[str, list[DraftAtom]] = {}
     with tempfile.TemporaryDirectory(prefix="pegas-types-") as tmp:
-        folder = Path(tmp)
-        paths = build_documents(data, folder, 30, 40, 15)
-        settings = load_settings(ingest_roots=[str(data / "docs/pdf"), str(folder)])
-        for path in paths:
-            parsed = parse_source(read_source(str(path), settings), settings)
-            atoms.extend(distill_source(parsed, offline.OfflineDistiller().distill))
+        for seed, exclude, extra in ((15, (), ()), (61, (15,), EXTRA_DOCS)):
+            folder = Path(tmp) / str(seed)
+            folder.mkdir()
+            extras = tuple(repos / e for e in extra)
+            paths = build_documents(data, folder, 30, 40, seed, exclude, extras)
+            roots = [str(data / "docs/pdf"), str(folder), str(repos)]
+            settings = load_settings(ingest_roots=roots)
+            for path in paths:
+                parsed = parse_source(read_source(str(path), settings), settings)
+                got = distill_source(parsed, offline.OfflineDistiller().distill)
+                atoms[f"{seed}/{path.name}"] = got
     return atoms
+
+
+def repos_dir() -> Path:
+    """The cloned repositories ($PEGAS_REPOS, else the first `cache/repos` above the root)."""
+    if "PEGAS_REPOS" in os.environ:
+        return Path(os.environ["PEGAS_REPOS"])
+    for parent in ROOT.parents:
+        if (parent / "cache" / "repos").is_dir():
+            return parent / "cache" / "repos"
+    raise SystemExit("set PEGAS_REPOS to the directory of cloned repositories")
 
 
 def typed_alone(sentence: str, language: str) -> str:
@@ -169,11 +204,18 @@ def typed_alone(sentence: str, language: str) -> str:
 Tally = dict[str, Counter[str]]
 
 
-def score_graded(data: Path, truth: dict[str, dict[str, str]], errors: list[str]) -> Tally:
-    atoms = {atom_key(a.claim): a for a in graded_documents(data)}
-    tally: Tally = {lang: Counter() for lang in ("en", "ru")}
+def score_graded(
+    data: Path, truth: dict[str, dict[str, str]], errors: list[str]
+) -> tuple[Tally, dict[str, Counter[str]]]:
+    """Per "lang/doc-seed group": graded atoms found again and typed right; and the type mix of
+    every graded-sample document."""
+    documents = graded_documents(data)
+    mix = {name: Counter(a.type for a in got) for name, got in documents.items()}
+    atoms = {atom_key(a.claim): a for got in documents.values() for a in got}
+    tally: Tally = {}
     for key, t in truth.items():
-        c = tally[t["lang"]]
+        group = "61" if t["seed"] == "6161" else "15"
+        c = tally.setdefault(f"{t['lang']}/{group}", Counter())
         c["graded"] += 1
         atom = atoms.get(key)
         if atom is None:
@@ -182,8 +224,10 @@ def score_graded(data: Path, truth: dict[str, dict[str, str]], errors: list[str]
         c["right"] += atom.type == t["type"]
         c["accepted"] += atom.type in t["accepted"].split(",")
         if atom.type != t["type"]:
-            errors.append(f"graded {t['lang']} {atom.type} != {t['type']}: {t['claim'][:140]}")
-    return tally
+            errors.append(
+                f"graded {t['seed']} {t['lang']} {atom.type} != {t['type']}: {t['claim'][:140]}"
+            )
+    return tally, mix
 
 
 def score_labelled(errors: list[str]) -> tuple[Tally, dict[str, Counter[tuple[str, str]]]]:
@@ -197,6 +241,8 @@ def score_labelled(errors: list[str]) -> tuple[Tally, dict[str, Counter[tuple[st
             ("heldout2", "-heldout2"),
             ("heldout3", "-heldout3"),
             ("heldout4", "-heldout4"),
+            ("heldout5", "-heldout5"),
+            ("heldout6", "-heldout6"),
         ):
             path = LABELS / f"types-{lang}{suffix}.json"
             for item in json.loads(path.read_text(encoding="utf-8"))["items"]:
@@ -217,60 +263,78 @@ def pct(right: int, total: int) -> str:
     return f"{right}/{total} ({100 * right / total:.0f}%)" if total else "-"
 
 
+def row(what: str, lang: str, cells: list[str]) -> str:
+    return f"| {what} | {lang} | " + " | ".join(cells) + " |"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--errors", action="store_true", help="print every wrong type")
+    parser.add_argument(
+        "--section", action="store_true", help="write this run's section on top of --out"
+    )
     args = parser.parse_args()
     data = shared_data()
     truth = graded_truth()
     results: dict[str, Any] = {}
-    for name in ("before", "after"):
+    for name in COLUMNS:
         errors: list[str] = []
         with rules(name):
-            graded = score_graded(data, truth, errors)
+            graded, mix = score_graded(data, truth, errors)
             labelled, confusion = score_labelled(errors)
-        results[name] = (graded, labelled, confusion, errors)
-    lines = [
-        "| measure | lang | before (" + BEFORE_COMMIT + ") | after |",
-        "|---|---|---|---|",
-    ]
+        results[name] = (graded, labelled, confusion, errors, mix)
+    names = [f"{n} ({c})" if c else n for n, c in COLUMNS.items()]
+    lines = ["| measure | lang | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
+    for group, what in (("15", "samples 1515+2626 (doc-seed 15)"),
+                        ("61", "sample 6161 (doc-seed 61)")):  # fmt: skip
+        for lang in ("en", "ru"):
+            key = f"{lang}/{group}"
+            tallies = [results[n][0].get(key, Counter()) for n in COLUMNS]
+            graded_n = tallies[-1]["graded"]
+            lines.append(row(f"graded {what}: atoms found again (of {graded_n}), type right", lang,
+                             [pct(t["right"], t["found"]) for t in tallies]))  # fmt: skip
+            if group == "15":
+                lines.append(row("same, fact accepted where the lenient grade took text", lang,
+                                 [pct(t["accepted"], t["found"]) for t in tallies]))  # fmt: skip
     for lang in ("en", "ru"):
-        b, a = results["before"][0][lang], results["after"][0][lang]
-        lines.append(
-            f"| graded-sample atoms found again (of {b['graded']} graded), type right | {lang} "
-            f"| {pct(b['right'], b['found'])} | {pct(a['right'], a['found'])} |"
-        )
-        lines.append(
-            f"| same, fact accepted where the lenient grade took text (types-graded.json) | {lang} "
-            f"| {pct(b['accepted'], b['found'])} | {pct(a['accepted'], a['found'])} |"
-        )
-    for lang in ("en", "ru"):
-        b, a = results["before"][1][lang], results["after"][1][lang]
         for part, what in (("labelled", "labelled sentences (tuned on)"),
                            ("heldout", "held-out draw 1 (seed 9; rules revised after it)"),
                            ("heldout2", "held-out draw 2 (seed 10; rules revised after it)"),
                            ("heldout3", "held-out draw 3 (seed 11; rules revised after it)"),
-                           ("heldout4", "held-out draw 4 (seed 12; not tuned on)")):  # fmt: skip
-            lines.append(
-                f"| {what}, type right | {lang} | {pct(b[f'{part} right'], b[part])} "
-                f"| {pct(a[f'{part} right'], a[part])} |"
-            )
+                           ("heldout4", "held-out draw 4 (seed 12)"),
+                           ("heldout5", "held-out draw 5 (seed 5151, labelled before the change)"),
+                           ("heldout6", "held-out draw 6 (seed 6262, labelled before its 1st run)"),
+                           ):  # fmt: skip
+            tallies = [results[n][1][lang] for n in COLUMNS]
+            lines.append(row(f"{what}, type right", lang,
+                             [pct(t[f"{part} right"], t[part]) for t in tallies]))  # fmt: skip
+    lines += ["", "Atoms by type on the graded-sample documents (doc-seed/document):", ""]
+    lines += ["| document | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    for doc in results["after"][4]:
+        cells = []
+        for n in COLUMNS:
+            mix = results[n][4][doc]
+            cells.append(", ".join(f"{k} {v}" for k, v in sorted(mix.items())) or "-")
+        lines.append(f"| {doc} | " + " | ".join(cells) + " |")
     lines += ["", "Confusion of the labelled set (label -> type given: count):", ""]
-    for name in ("before", "after"):
+    for name in COLUMNS:
         for lang in ("en", "ru"):
             conf = results[name][2][lang]
-            cells = ", ".join(
+            cells_ = ", ".join(
                 f"{k[0]}->{k[1]}: {v}" for k, v in sorted(conf.items()) if k[0] != k[1]
             )
-            lines.append(f"- {name}, {lang}: wrong {cells or 'none'}")
+            lines.append(f"- {name}, {lang}: wrong {cells_ or 'none'}")
     table = "\n".join(lines)
     print(table)
     if args.errors:
-        for name in ("before", "after"):
+        for name in COLUMNS:
             print(f"\n## errors {name}")
             print("\n".join(results[name][3]))
-    if args.out:
+    if args.out and args.section:
+        old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+        args.out.write_text(SECTION + table + "\n\n" + old, encoding="utf-8")
+    elif args.out:
         args.out.write_text(HEADER + table + "\n" + FOOTER, encoding="utf-8")
 
 

@@ -20,13 +20,17 @@
   acronym or a gene-like symbol, a verb of finding, relation or property ("associated with",
   "suggest that", "показали, что", "связан с"), a comparison; in Russian also a finite verb or a
   dash predicate ("Государственный язык — албанский"). A capitalised word alone makes no fact.
+  What a sentence does by its grammar comes first (`distill.mood`): an instruction, advice, a
+  norm, a lead-in or a phrase without a verb is text; after the text rules, an English finite
+  verb and a Russian closing predicate adjective ("Тип ветвления моноподиальный.") make a fact.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Literal
+
+from pegas_memory.distill.mood import instructs, relational_term, ru_adjective_predicate, verbless
 
 LabelKind = Literal["definition", "theorem", "proof", "other"]
 
@@ -74,7 +78,7 @@ _OPENERS = wordset(
     " damit daher somit"
 )
 _CLAUSE_WORDS = wordset("there that which who says said is are was were")
-_RU_FUNCTION_WORDS = wordset("в во на по с со к о об от до из за для при и а но или что как")
+_RU_FUNCTION_WORDS = wordset("в во на по с со к о об от до из за для при и а но или что как у")
 # A dash followed by a verb ("Эпоха — характеризуется ...") is a clause, not a genus.
 _VERB_LIKE = re.compile(r"(ся|ает|яет|ует|ивает|ывает)$", re.IGNORECASE)
 _INSTRUMENTAL = re.compile(r"(ой|ей|ом|ем|ами|ями|ью|ым|им|ыми|ими)$", re.IGNORECASE)
@@ -235,8 +239,10 @@ def match_definition(sentence: str) -> tuple[str, str, float, str] | None:
             continue
         # A dash definition's genus starts in lower case ("Энтропия — мера ..."); a dash
         # between two names ("Москва — Санкт-Петербург") is not a definition.
-        if name == "dash" and (len(words_of(term)) > 4 or len(words_of(body)) < 2):
-            continue
+        if name == "dash" and (
+            len(words_of(term)) > 4 or len(words_of(body)) < 2 or relational_term(term)
+        ):
+            continue  # "Автор монумента — скульптор X": the monument's author, not a term
         if (
             name == "dash"
             and (
@@ -325,6 +331,8 @@ def _lead(sentence: str) -> tuple[str, str] | None:
     if dash <= 0:
         return None
     head, body = sentence[:dash].strip(), sentence[dash + 1 :].strip()
+    if ";" in head:
+        return None  # "Достигнув расцвета ..., Тямпа ...; около 1470 года ... — ...": clauses
     flat = _unbracketed(head)
     parts = _ALIAS.split(flat, maxsplit=1)
     if flat == head and len(parts) == 1:
@@ -350,7 +358,7 @@ _OPEN = (
     r"^(?-i:[A-Z]{2,}(?:\s+(?:AND|OF|[A-Z]{2,}))*:?\s+)?(?:(?:here|thus|therefore|furthermore"
     r"|moreover|in addition|additionally|finally|first|second|also|then|accordingly"
     r"|in (?:this|the present|the current|our) (?:study|paper|review|article|work|report|trial"
-    r"|analysis|chapter|section)|to\s+[^,;]{3,120}),?\s+)*"
+    r"|analysis|chapter|section)|to\s+[^,;]{3,120}|(?:by\s+)?using\s+[^,;]{3,120}),?\s+)*"
 )
 # Aims, plans and scope assert nothing checkable, whatever names or numbers they mention.
 _AIM = re.compile(
@@ -379,7 +387,8 @@ _AIM = re.compile(
 # Scope and method narrative: text unless they report a finding ("we examined ... and found that").
 _SCOPE = re.compile(
     _OPEN + r"(?:(?:we|this (?:study|paper|review|article|work|report)|the (?:present|current)"
-    r" (?:study|paper|review|article|work|report))\s+(?:also\s+)?(?:\w+ly\s+)?(?:examine[sd]?"
+    r" (?:study|paper|review|article|work|report))\s+(?:also\s+)?(?:have\s+|had\s+)?(?:\w+ly\s+)?"
+    r"(?:examine[sd]?"
     r"|describe[sd]?|undert(?:ook|ake)"
     r"|investigate[sd]?|explore[sd]?|evaluate[sd]?|assess(?:es|ed)?|review(?:s|ed)?|discuss(?:es|ed)?"
     r"|consider(?:s|ed)?|give[sn]?|gave|present(?:s|ed)?|focus(?:es|ed)?|address(?:es|ed)?"
@@ -405,11 +414,25 @@ _METHOD = re.compile(
     r"|(?:frequency-|age-|sex-)?matched|stratified|allocated|assigned|excluded|adjusted)\b",
     re.IGNORECASE,
 )
+# A result's quantity in method words ("Surgery was performed in 40% of the patients", "in 12 of
+# 30"): a finding; time points and group sizes ("93 to a seated control activity") are not.
+_RATE = re.compile(r"\d\s*%|\b\d+\s*(?:of|out of|/)\s*(?:the\s+)?\d+|\bp\s*[<=>≤]\s*0?[.,]\d", re.I)
 _QUANTITY = re.compile(r"(?<![\w-])\d+(?:[.,]\d+)*\s*%?(?![\w-])")
 # What is not known, when that is the claim ("However, ..., it is controversial whether ...").
 _UNKNOWN = re.compile(
-    r"^(?:[^.;:]{0,120}[,:]\s+)?(?:it (?:is|remains) (?:still )?(?:unclear|unknown|controversial"
-    r"|debated|uncertain|not known)|little is known)\b",
+    r"^(?:[^.;:]{0,120}[,:]\s+)?(?:it (?:is|remains) (?:still |often |also |largely |currently )?"
+    r"(?:unclear|unknown|controversial"
+    r"|debated|uncertain|not known)|little is known)\b"
+    # The same as a predicate: "The role of monocytes is therefore controversial."
+    # (one clause: "X is known, but how Y is unclear" states X)
+    r"|^(?:\w+,\s+)?[^,;]*\b(?:is|are|remains?)\s+(?:\w+\s+)?(?:unclear|unknown|controversial"
+    r"|debated|uncertain|not (?:yet |fully |well )?(?:known|clear|understood|established))"
+    r"\s*[.;]?$"
+    # "our knowledge about X has, to date, been limited", "is poorly understood"
+    r"|\bknowledge\b[^.]{0,120}\b(?:is|are|has been|have been|been|remains?)\s+(?:\w+\s+)?"
+    r"(?:limited|lacking|incomplete|scarce|poor|sparse)\b"
+    r"|^(?:\w+,\s+)?[^,;]*\b(?:is|are|remains?)\s+(?:still\s+)?(?:poorly|not well|incompletely)"
+    r" understood\b",
     re.IGNORECASE,
 )
 _NEEDS_MORE = re.compile(
@@ -425,12 +448,16 @@ _SPECULATION = re.compile(
     _OPEN + r"(?:this|these|that|those|it|such)\s+(?:\w+\s+){0,2}?(?:could|might|may)\s+"
     r"(?:be|reflect|represent|explain)\b"
     r"|\b(?:provid\w*|offer\w*|gives?|yield\w*)\s+(?:\w+\s+)?insights?\b"
+    # An epistemic modal with a verb of explaining: "... may explain why ...".
+    r"|\b(?:could|might|may)\s+(?:\w+\s+)?(?:explain|account for|reflect|underlie)\b"
+    r"|\b(?:has|have|had)\s+(?:\w+\s+){0,2}?implications\b"
     # "... will thus likely be necessary", "could have implications for", "might lead to".
     r"|\b(?:will|would|could|might|may)\s+(?:\w+\s+){0,2}?(?:lead to (?:new|novel|better"
     r"|improved)|mean|have implications|prove|be (?:necessary|needed|required|useful|helpful"
     r"|beneficial|important))\b"
     # Evaluation: "These data illustrate the relevance of ...", "подчёркивает важность".
-    r"|\b(?:is|are|was|were|been)\s+(?:\w+\s+)?(?:impressive|remarkable|exciting|fascinating)\b"
+    r"|\b(?:is|are|was|were|been)\s+(?:\w+\s+)?(?:impressive|remarkable|exciting|fascinating"
+    r"|pleasing|encouraging|disappointing|promising|interesting|surprising|intriguing)\b"
     r"|\b(?:illustrat\w*|highlight\w*|underscor\w*|emphasi[sz]\w*|подч[её]ркива\w*)\s+"
     r"(?:\w+\s+){0,2}?(?:importance|relevance|need|value|potential|significance|важность"
     r"|значимость|значение|необходимость)\b",
@@ -438,7 +465,32 @@ _SPECULATION = re.compile(
 )
 _FINDING_CLAUSE = re.compile(
     r"\b(?:found|find|show(?:s|ed|n)?|demonstrat\w+|reveal\w*|suggest\w*|indicat\w*|conclude[ds]?"
-    r"|confirm\w*|establish(?:ed|es)?)\s+that\b",
+    r"|confirm\w*|establish(?:ed|es)?)\s+that\b"
+    # "We demonstrate the importance of ...", "Our study therefore demonstrates ...": a result.
+    r"|\b(?:we|(?:our|this|the|these) (?:study|studies|data|results|findings|analysis|work))\s+"
+    r"(?:\w+ly\s+|therefore\s+|thus\s+|also\s+|further\s+)?(?:show(?:s|ed)?|demonstrat\w+"
+    r"|found|find|identif(?:y|ied|ies)|uncover(?:s|ed)?|discover(?:s|ed)?|observed|isolated)\b",
+    re.IGNORECASE,
+)
+# Measurement narrative ("Plasma levels ... were measured before and 1, 6, 24 h after surgery",
+# "The effect ... is also examined"): text even with numbers, which are its time points.
+_MEASURED = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:also\s+|then\s+|first\s+)?(?:measured|examined|assessed"
+    r"|evaluated|investigated|recorded|monitored|determined|analy[sz]ed|collected|reviewed"
+    r"|explored|quantified|estimated|calculated|sampled|documented)"
+    r"(?!\s+(?:to be|as|in \d|at \d))\b",
+    re.IGNORECASE,
+)
+# A state with its degree ("The location of infarcts was predominantly outside ...", "are widely
+# used") or a passive of what a thing does or undergoes ("will be freed", "is tracked like a
+# stack"): a property, checkable.
+_STATE = re.compile(
+    r"\b(?:is|are|was|were|be|been)\s+(?:not\s+)?(?:predominantly|mainly|mostly|largely|primarily"
+    r"|significantly|markedly|substantially|consistently|almost|nearly|exclusively|usually"
+    r"|generally|often|rarely|highly|widely|strongly|always|never|frequently|typically|commonly)\b"
+    r"|\b(?:is|are|was|were|will be|would be|can be|cannot be|be|been|being|get|gets)\s+"
+    r"(?:\w+ly\s+|not\s+|also\s+|then\s+)?(?:[a-z]{3,}ed|[a-z]{3,}en|made|built|held|kept|led"
+    r"|left|known|shown|seen|given|taken|found|set|put|run|sent|spent|brought|told|thought)\b",
     re.IGNORECASE,
 )
 # Findings, properties and relations (the copulas "is", "was", "был" are in nearly every sentence
@@ -466,6 +518,7 @@ _FINDING = re.compile(
     r"(?![\w-])",
     re.IGNORECASE,
 )
+_VERBS = re.compile(_RELATION.pattern + "|" + _FINDING.pattern, re.IGNORECASE)
 _NUMBER_WORD = re.compile(
     r"(?<![\w-])(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|half|first|second|third"
     r"|один|одна|одно|два|две|три|четыре|пять|шесть|семь|восемь|девять|десять|оба|обе|обеими"
@@ -483,10 +536,8 @@ _RU_VERB = re.compile(
     r"|(?:[ая]ют|[уюи]ют)ся|[ёе]н[аоы]?|[ая]н[аоы]?)(?![\w-])",
     re.IGNORECASE,
 )
-# An English finite verb: an auxiliary or a copula, a past tense, a third person present.
-_EN_FINITE = re.compile(
-    r"\b(?:is|are|was|were|has|have|had|does|did|can|could|will|would|[a-z]{2,}(?:ed|es))\b"
-)
+# A question ends a clause with "?"; a "?" inside a URL ("/hello?name=") asks nothing.
+_QUESTION = re.compile(r"\?(?:\s|$|[»\"”’')\]*_`])")
 _RU_DASH = re.compile(r"[а-яё»)]\s[—–]\s+[а-яё«\d]", re.IGNORECASE)
 
 
@@ -494,33 +545,31 @@ def is_fact(sentence: str, language: str | None) -> bool:
     """Whether the sentence states something checkable: not a question, an aim, a plan, a scope or
     method statement, a call for more research or a counterfactual ("если бы"); and it holds a
     number, a relation, an acronym or a symbol, a verb of finding, relation or property, or a
-    comparison. A capitalised word does not make a fact: an aim names things too."""
+    comparison; in English any finite verb once the text rules (instructions, norms, verbless
+    phrases: `distill.mood`) have passed it, in Russian a finite verb, a dash predicate or a
+    closing predicate adjective. A capitalised word does not make a fact: an aim names things."""
     s = sentence.strip()
-    if "?" in s or _AIM.search(s) or _NEEDS_MORE.search(s) or _UNKNOWN.search(s):
+    if _QUESTION.search(s) or _AIM.search(s) or _NEEDS_MORE.search(s) or _UNKNOWN.search(s):
         return False
-    hedged = _SCOPE.search(s) or _SPECULATION.search(s)
-    if (hedged or (_METHOD.search(s) and not _QUANTITY.search(s))) and not (
-        _FINDING_CLAUSE.search(s)
-    ):
+    if instructs(s, language):
+        return False  # advice, an instruction, a norm, a lead-in: `distill.mood`
+    hedged = _SCOPE.search(s) or _SPECULATION.search(s) or _MEASURED.search(s)
+    if (hedged or (_METHOD.search(s) and not _RATE.search(s))) and not (_FINDING_CLAUSE.search(s)):
         return False
+    no_verb = language == "en" and verbless(s, _VERBS)
+    if no_verb and not _MATH_RELATION.search(s):
+        return False  # "Fully POSIX-compliant flags (...)": names something, states nothing
+    if _FINDING_CLAUSE.search(s) or _STATE.search(s):
+        return True
+    if language == "ru" and ru_adjective_predicate(s):
+        return True  # "Тип ветвления моноподиальный.": a property stated without a verb
     numbers = _MATH_RELATION.search(s) is not None
     if numbers or _NUMBER_WORD.search(s) or _ACRONYM.search(s) or _SYMBOL.search(s):
         return True
     if _RELATION.search(s) or _FINDING.search(s):
         return True
-    if language == "en" and _EN_FINITE.search(s) and _named(s):
-        return True  # a named thing doing or being something: "Spain will be back on Wednesday"
+    if language == "en" and not no_verb:
+        # A finite verb that no rule above took for an aim, a method, an instruction or a hedge:
+        # a statement ("The sender is the application", "Spain will be back on Wednesday").
+        return True
     return language == "ru" and (_RU_DASH.search(s) is not None or _RU_VERB.search(s) is not None)
-
-
-def _named(sentence: str) -> bool:
-    """Whether a word after the first is a name: capitalised, not all capitals (acronyms have
-    their own rule), not after a sentence or clause mark or a quote, not "I"."""
-    words = sentence.split()
-    return any(
-        w[:1].isupper()
-        and not w.isupper()
-        and LETTER.match(w)
-        and not prev.endswith((".", ":", "!", "?", "«", '"', "“", "("))
-        for prev, w in itertools.pairwise(words)
-    )

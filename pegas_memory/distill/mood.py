@@ -1,0 +1,265 @@
+"""What a sentence does by its grammar, before what it says: it instructs, prescribes, names
+without stating, or states a property (pure logic, used by `distill.patterns`).
+
+An atom typed `fact` must be checkable. Advice, instructions and norms are not, whatever names
+or numbers they hold ("First, use go get to install the latest version", "Our society has to
+call attention to this"), nor is a phrase without a verb ("Fully POSIX-compliant flags"), nor a
+line that only introduces what follows ("It can be installed by running:"). These are read from
+the mood and the shape of the sentence, not from its topic, so they hold on documents nobody
+tuned on:
+
+- `instructs(sentence, language)`: an imperative (a base-form verb with no subject, after an
+  optional "If ..., " / "To ..., " clause or "First," / "Just"; ru "-йте/-ите" forms, de "Verwenden
+  Sie"), a second person with a modal of obligation ("you would have to", "you should"), a norm
+  ("should", "ought to", "has to", "need to"; ru "следует", "нужно", "необходимо", "должен" +
+  an infinitive; de "sollte", "muss man"), or a lead-in that ends at ":".
+- `verbless(sentence)`: an English phrase with no finite verb (no auxiliary, copula or modal,
+  no past tense, no verb of the fact lists, no third person "-s" after a subject pronoun).
+- `ru_adjective_predicate(sentence)`: a short verbless Russian sentence whose last word is an
+  adjective after its noun ("Тип ветвления моноподиальный.", "Гребни корки прерывающиеся."): in
+  Russian an attribute comes before its noun, so a closing adjective is the predicate, a property.
+- `relational_term(term)`: "Автор монумента", "Столица Арубы": a relational noun with its owner
+  names a value of that owner, not a term, so "Автор монумента — скульптор X" is no definition.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+
+def _wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# Base-form verbs that open an instruction in technical prose, in two kinds. These are rarely
+# anything but a verb at a sentence's start:
+_COMMANDS = (
+    "avoid|choose|clone|configure|consider|create|define|delete|disable|download|edit|enable"
+    "|ensure|enter|follow|give|go|install|keep|make|please|prefer|refer|register|remember|remove"
+    "|replace|save|see|select|specify|try|visit|wrap|write|don't|do not|never|always|be sure"
+    "|be careful"
+)
+# and these are nouns as often ("Use of statins", "Copy number", "Start codons"): a verb only with
+# an object that cannot be a compound's second noun (a determiner, a pronoun, code), or after an
+# opener of steps ("First, use go get ...").
+_AMBIGUOUS = (
+    "add|apply|build|call|change|check|copy|do|get|import|look|move|open|pass|pick|put|read"
+    "|return|run|set|start|stop|take|turn|type|update|upgrade|use|let's"
+)
+_STEP = r"(?:first|second|third|then|next|now|finally|just|simply|instead|again|alternatively)"
+_CLAUSE = r"(?:(?:if|when|once|before|after|to|in order to)\b[^,;:]{2,120},\s*)?"
+_OBJECT = (
+    r"\s+(?:the|a|an|this|that|these|those|it|them|your|its|their|our|some|any|each|all|one|both"
+    r"|either|[`:\"'“\[(]|-{1,2}[a-z])"
+)
+_EN_IMPERATIVE = re.compile(
+    r"^" + _CLAUSE + r"(?:(?:also|so|and|or|but|here|optionally|otherwise),?\s+)?(?:"
+    r"(?:" + _STEP + r",?\s+)+(?:" + _COMMANDS + "|" + _AMBIGUOUS + r")\b(?![-'’])"
+    r"|(?:" + _COMMANDS + r")\b(?![-'’])(?!\s*(?:of|in|on|for|is|are|was|were|has|have|and|or"
+    r"|to\s+be|\d|[,.;:)]))"
+    r"|(?:" + _AMBIGUOUS + r")\b(?=" + _OBJECT + r"))",
+    re.IGNORECASE,
+)
+# Any other verb in the imperative: a sentence's first word followed by a determiner or an object
+# pronoun ("Observe a minute silence ...") is a verb, unless it is a word that can open a
+# statement that way (a preposition, conjunction, adverb, quantifier or wh-word; a participle or
+# gerund "Using the ...", "Given the ..."; a third person "Returns the value").
+_BARE = re.compile(
+    r"^(?:" + _STEP + r",?\s+)?(?P<verb>[A-Z][a-z]+)\s+(?:the|a|an|your|this|these|those|it|them"
+    r"|every|any)\s"
+)
+_OPENS_STATEMENT = _wordset(
+    "about above according across after against along although amid among around as at because"
+    " before behind below beneath beside besides between beyond but by despite down during even"
+    " except for from here however if in including inside into like near nevertheless next"
+    " nonetheless notwithstanding of off on once only onto or out outside over overall past per"
+    " perhaps plus regarding since so still than that then there thereafter though through"
+    " throughout thus till to today together toward towards under underneath unlike until unto"
+    " up upon versus via whereas when whenever where wherever whether while with within without"
+    " yet yesterday all both each half many most much no none not one several some such what"
+    " which who whom whose why how and nor also again almost already always hence indeed instead"
+    " later meanwhile moreover never now often rather soon sometimes thereby therefore tomorrow"
+    " is are was were be been am has have had do does did can could will would shall should may"
+    " might must let first second third last neither either whatever whichever whoever got"
+)
+
+
+def _bare_imperative(sentence: str) -> bool:
+    m = _BARE.match(sentence)
+    if m is None:
+        return False
+    verb = m["verb"].casefold()
+    if verb in _OPENS_STATEMENT:
+        return False
+    return not verb.endswith(("ly", "ing", "ed", "en", "s"))
+
+
+_EN_OBLIGED = re.compile(
+    r"\b(?:you|we|one|users?|developers?)\s+(?:\w+\s+){0,2}?(?:must|need to|needs to|have to"
+    r"|has to|would (?:\w+\s+)?have to|will (?:\w+\s+)?have to|will need|'ll need|had better)\b"
+    # "Our society has to call attention": a norm; "they have to use the working directory": what
+    # something does by necessity, stated of it.
+    r"|(?<!\bthe\s)(?<!\ba\s)(?<!\bno\s)(?<!\bthey\s)(?<!\bit\s)(?<!\bhe\s)(?<!\bshe\s)"
+    r"(?<!\bwho\s)(?<!\bwhich\s)(?<!\bmay\s)(?<!\bmight\s)(?<!\bcould\s)(?<!\bwill\s)"
+    # "has to have", "has to be": what a thing requires, a property ("A WSGI application has to
+    # have one central callable").
+    r"(?<!\bwould\s)\b(?:has|have|needs?)\s+to\s+(?!do\b|have\b|be\b)[a-z]+",
+    re.IGNORECASE,
+)
+_SHOULD = re.compile(r"\b(?:should|ought to)\b", re.IGNORECASE)
+# A "should" that is reported ("saying that Rudolph should be disciplined") is what someone said,
+# an event; one in a dependent question ("no way of knowing which handler it should run") is no
+# norm of the sentence.
+_REPORTED = re.compile(
+    r"\b(?:said|says|saying|told|argued|argues|wrote|writes|believes?|thinks?|according to|asked"
+    r"|claimed|claims)\b",
+    re.IGNORECASE,
+)
+_DEPENDENT = re.compile(r"\b(?:which|what|how|whether|if|where|when|who|whom|why)\b", re.IGNORECASE)
+
+
+def _en_norm(sentence: str) -> bool:
+    for m in _SHOULD.finditer(sentence):
+        before = sentence[: m.start()]
+        if _REPORTED.search(before) or _DEPENDENT.search(re.split(r"[,;:]", before)[-1]):
+            continue
+        return True
+    return False
+
+
+_RU_IMPERATIVE = re.compile(
+    r"^(?:(?:если|когда|чтобы|для того чтобы)\b[^,;:]{2,120},\s*)?(?:(?:сначала|затем|потом"
+    r"|теперь|далее|просто|также|и|но|пожалуйста),?\s+)*(?:не\s+)?[а-яё]{3,}(?:йте|ите|ьте)\b",
+    re.IGNORECASE,
+)
+_RU_OBLIGED = re.compile(
+    r"(?<![\w-])(?:следует|нужно|надо|необходимо|рекомендуется|обязательно|должн[аоы]|должен)"
+    r"(?:\s+(?!был|была|было|были)[\w-]+){0,2}?\s+[а-яё]+(?:ть|ти|чь|ться|тись)(?![\w-])"
+    r"(?!,?\s+что\b)",
+    re.IGNORECASE,
+)
+_RU_REMARK = re.compile(
+    r"(?:следует|нужно|надо|необходимо)\s+(?:\w+\s+)?(?:отметить|подчеркнуть|сказать|заметить"
+    r"|упомянуть|учесть|признать)",
+    re.IGNORECASE,
+)
+_DE_IMPERATIVE = re.compile(
+    r"^(?:(?:wenn|falls|um)\b[^,;:]{2,120},\s*)?(?:(?:zuerst|dann|danach|nun|jetzt|einfach"
+    r"|bitte),?\s+)*[A-ZÄÖÜ][a-zäöüß]+en\s+Sie\b"
+    r"|\b(?:sollte|sollten|solltest)\b|\bmuss\s+man\b|\bman\s+muss\b",
+)
+_LEAD_IN = re.compile(r":\s*$")
+
+
+def instructs(sentence: str, language: str | None) -> bool:
+    """Whether the sentence tells the reader what to do (module docstring): an instruction, a norm
+    or a lead-in to what follows, never a checkable statement."""
+    s = sentence.strip()
+    if _LEAD_IN.search(s):
+        return True
+    if language == "ru":
+        if _RU_REMARK.search(s):
+            return False  # "Следует отметить, что ...": the claim is what follows
+        return bool(_RU_IMPERATIVE.search(s) or _RU_OBLIGED.search(s))
+    if language == "de":
+        return bool(_DE_IMPERATIVE.search(s))
+    return bool(
+        _EN_IMPERATIVE.search(s) or _EN_OBLIGED.search(s) or _en_norm(s) or _bare_imperative(s)
+    )
+
+
+_EN_AUX = re.compile(
+    r"\b(?:is|are|was|were|be|been|am|has|have|had|do|does|did|can|could|will|would|shall"
+    r"|should|may|might|must|cannot|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|won't)\b"
+    # "you're", "it's"; a possessive "Hatter's" is no verb.
+    r"|\w['’](?:re|ll|ve|d)\b|\b(?:it|that|there|here|what|who|he|she|where)['’]s\b",
+    re.IGNORECASE,
+)
+_EN_PAST = re.compile(
+    r"\b(?:[a-z]{3,}ed|met|made|took|gave|went|came|saw|began|became|held|led|left|kept|brought"
+    r"|thought|told|ran|paid|sent|spent|stood|knew|chose|broke|spoke|struck|taught|caught|fought"
+    r"|sought|meant|felt|got|did|drew|drove|grew|rose|fell|won|lost|sold|bought|built|wrote|found"
+    r"|showed|shown|said|paid|laid|heard|told|sat|won|hit|cut|let|put|read)\b"
+)
+_EN_THIRD_PERSON = re.compile(
+    r"\b(?:it|he|she|this|that|which|who|one|what)\s+(?:\w+ly\s+)?[a-z]{2,}s\b", re.IGNORECASE
+)
+# A present verb after a plural or a name ("Antibiotics kill bacteria", "STIM1 mediates"): a
+# lower-case word right after a word in "-s" or in capitals that is no function word.
+_EN_FUNCTION = _wordset(
+    "in on of for with and or to from by at as the a an that which who including such like than"
+    " per vs versus between among within without into over under after before during through"
+    " across against about around both either each all more less its their his her our your"
+    " not no only also via"
+)
+_EN_TOKEN = re.compile(r"[^\W_][\w'’-]*|[^\w\s]")
+
+
+def _present_verb(sentence: str) -> bool:
+    tokens = _EN_TOKEN.findall(sentence)
+    for prev, word in itertools.pairwise(tokens):
+        if not word.isalpha() or not word.islower() or word in _EN_FUNCTION:
+            continue
+        plural = prev.isalpha() and prev.endswith("s") and not prev.endswith(("ss", "us", "is"))
+        # A symbol ("STIM1", "Nrf2") before any word, a name ("Flask") before a word in "-s";
+        # "POSIX-compliant flags" is an attribute and its noun.
+        symbol = prev[:1].isupper() and (prev[-1].isdigit() or prev[-1].isupper()) and len(prev) > 1
+        name = prev[:1].isupper() and "-" not in prev and word.endswith("s")
+        if plural or symbol or name:
+            return True
+    return False
+
+
+def verbless(sentence: str, verb_lists: re.Pattern[str] | None = None) -> bool:
+    """Whether an English phrase has no finite verb (module docstring). `verb_lists` is the fact
+    rules' verbs ("mediate", "encodes"): any of them is a verb."""
+    s = sentence.strip()
+    if _EN_AUX.search(s) or _EN_PAST.search(s) or _EN_THIRD_PERSON.search(s):
+        return False
+    if _present_verb(s):
+        return False
+    return not (verb_lists is not None and verb_lists.search(s))
+
+
+# Full adjective and participle endings; short forms ("-на", "-ен") are left out: too many nouns
+# end that way ("окна", "Иван").
+_RU_ADJ = re.compile(r"(?:ый|ий|ой|ая|яя|ое|ее|ые|ие)(?:ся)?$")
+_RU_ATTRIBUTE = re.compile(r"(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ых|их|ым|им|ую|юю)$")
+_RU_WORD = re.compile(r"[А-Яа-яЁё]+(?:-[А-Яа-яЁё]+)*")
+
+
+def ru_adjective_predicate(sentence: str) -> bool:
+    """Whether a short Russian sentence closes on a predicate adjective after its noun (module
+    docstring): 3 to 8 words after a carried "Subject:", no dash, the first word and the one
+    before the last not attributes, the last a lower-case full adjective or participle."""
+    s = sentence.strip()
+    if not s.endswith("."):
+        return False
+    body = s.split(":", 1)[1] if ":" in s else s
+    words = _RU_WORD.findall(body)
+    if not 3 <= len(words) <= 8 or re.search(r"\s[—–-]\s", body):
+        return False
+    first, before, last = words[0].casefold(), words[-2].casefold(), words[-1]
+    if _RU_ATTRIBUTE.search(first) or _RU_ATTRIBUTE.search(before):
+        return False
+    return last[:1].islower() and _RU_ADJ.search(last) is not None
+
+
+_RELATIONAL = _wordset(
+    "автор авторы создатель создатели основатель основатели руководитель директор глава"
+    " президент председатель владелец владельцы столица население численность площадь длина"
+    " высота ширина глубина протяжённость протяженность вход входы выход выходы победитель"
+    " победители чемпион тренер капитан режиссёр режиссер продюсер сценарист композитор"
+    " архитектор скульптор художник редактор издатель отец мать сын дочь жена муж брат сестра"
+    " родители адрес девиз преемник предшественник исполнитель исполнители ведущий участники"
+    " центр административный"
+)
+
+
+def relational_term(term: str) -> bool:
+    """Whether a dash's left side is a relational noun with its owner ("Автор монумента",
+    "Столица Арубы"): a value of that owner, not a defined term. A relational noun alone
+    ("Директор — должностное лицо ...") may still be defined."""
+    words = _RU_WORD.findall(term)
+    return len(words) >= 2 and words[0].casefold() in _RELATIONAL
