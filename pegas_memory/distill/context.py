@@ -54,6 +54,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+import pegas_memory.distill.join_en as join_en
 from pegas_memory.distill.patterns import is_fact, words_of
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 
@@ -249,9 +250,16 @@ def _early_reference(claim: str, language: str | None) -> tuple[str, int] | None
     return None
 
 
-def leans_back(sentence: str, language: str | None) -> bool:
-    """Whether a sentence's first words refer to the sentence before (rule 1)."""
-    return _early_reference(sentence, language) is not None
+def leans_back(sentence: str, language: str | None, before: str | None = None) -> bool:
+    """Whether a sentence refers to the sentence before (rule 1): by its first words, or in
+    English by a later word (`distill.join_en`: "these cells" mid-sentence, "both medications",
+    "But they ...", "The low success rate ..." after `before`, the sentence before it)."""
+    if _early_reference(sentence, language) is not None:
+        return True
+    return language in _JOIN_EN_LANGUAGES and join_en.leans_on_before(sentence, before)
+
+
+_JOIN_EN_LANGUAGES = (None, "en")  # whose sentences join_en reads (ru and de have their own)
 
 
 def _ru_subjectless(words: list[str], claim: str) -> str | None:

@@ -185,6 +185,7 @@ _HEADING_LINE = re.compile(
 _PARKED = re.compile("[\U000f0000-\U000ffffd]")
 _BLANK = re.compile(r"\n[ \t]*\n")
 _MAX_GROUP = 3  # sentences per joined unit
+_MAX_GROUP_CHARS = 700  # a leaning sentence joins a group only while it stays this short
 _MAX_UTTERANCE = 8  # sentences of one quotation kept together
 # A line of dialogue stands alone only with this many words of speech ("'You'll see me there,'
 # said the Cat." does not); speech with a number in it is checkable whatever its length.
@@ -389,6 +390,7 @@ def sentence_groups(
     quoting = conversation and starts_inside(text[start:end])  # a quotation is open
     lead_outburst = False  # the last group is one short exclamation or question
     whole = len(spans) == 1 and not text[:start].strip() and not text[end:].strip()
+    before: str | None = None  # the sentence before, for a description that repeats it
     for s0, s1 in spans:
         sentence = text[s0:s1]
         if quoting and not groups and not whole:
@@ -396,10 +398,15 @@ def sentence_groups(
             quoting = quote_state(sentence, quoting)
             continue
         lower = _starts_lower(sentence)
-        back = _first_word(sentence) in _BACKWARD or leans_back(clean_claim(sentence), language)
+        claim = clean_claim(sentence)
+        back = _first_word(sentence) in _BACKWARD or leans_back(claim, language, before)
+        before = claim
         burst = outburst(sentence) is not None
         room = bool(groups) and groups[-1].sentences < _MAX_GROUP
-        joins = lower or back or premise or burst or lead_outburst
+        # A chain of leaning sentences stops at 3 sentences or _MAX_GROUP_CHARS: the next one
+        # starts a group of its own, marked anaphoric (it still leans on the group before).
+        short = bool(groups) and s1 - groups[-1].start <= _MAX_GROUP_CHARS
+        joins = lower or (back and short) or premise or burst or lead_outburst
         goes_on = (
             bool(groups)
             and s1 - groups[-1].start <= _MAX_CONTINUED
@@ -420,6 +427,15 @@ def sentence_groups(
         lead_outburst = groups[-1].sentences == 1 and burst
     judged = [_judged(text, g, conversation) for g in groups]
     return sorted(judged + boilerplate, key=lambda g: g.start)
+
+
+def next_paragraph(text: str, before_end: int, start: int) -> bool:
+    """Whether text[start:] opens the paragraph right after the one ending at `before_end`:
+    only blank lines between (no heading, code block or list marker). A paragraph whose first
+    sentence leans back ("But that's about where similarities end.") joins the paragraph
+    before, so the quote stays one contiguous span."""
+    between = text[before_end:start]
+    return before_end <= start and "\n" in between and not between.strip()
 
 
 def _judged(text: str, group: Group, conversation: bool) -> Group:
