@@ -11,7 +11,10 @@ and meaningless as an atom. The rule, en and ru alike:
    the sentence before it in the same paragraph, as one whose first word is one ("This ...",
    "Он ...") already was: the antecedent is most often in that sentence, and the group's quote
    is one contiguous span, verbatim. A reference to the document itself ("this study", "in this
-   work") is not joined: it refers to the document, not to the sentence before.
+   work") is not joined: it refers to the document, not to the sentence before. An English
+   sentence also joins when the word that leans comes later or is no pronoun ("... of these
+   cells", "both medications", "But they ...", "is therefore ...": `distill.join_en`); only
+   the first words' reference is carried (rule 2).
 2. **Carry** (`refers_back`, `topic`, `carry`): an atom whose claim still opens without a
    subject of its own gets the section's subject in front of it, "Subject: claim", with the
    claim's first letter lowered after the colon ("Аверкий Борисович Аристов: член ЦК КПСС в

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
+_WORD_OR_MARK = re.compile(_WORD.pattern + r"|[,;:.!?()\[\]\"“”]")
 # "that's", "they're", "it'll": the pronoun and its verb.
 _CONTRACTION = re.compile(r"^([a-z]+)['’](?:s|re|ll|d|ve|m)$")
 
@@ -51,11 +52,11 @@ _DEICTIC_NOUNS = _words(
     " letter note page document text manuscript guide tutorial documentation moment time point"
     " stage instant way day year week month century"
 )
-# Words after which "these"/"those"/"this" is no determiner of a noun.
+# Words after which "these"/"those"/"this" is no determiner of a noun ("at this, Alice ...").
 _NOT_A_NOUN = _words(
     "is are was were be been being has have had can could will would may might should must does"
     " do did and or but of to in on at for with by as that which who whom whose where when than"
-    " not also all both only is"
+    ' not also all both only , ; : . ! ? ( ) [ ] " “ ”'
 )
 # "those" describing its own set: "those receiving placebo", "those with diabetes".
 _THOSE_OWN = _words("who whom whose which that with without of in from at on under over")
@@ -82,9 +83,10 @@ _THE_COMPLEMENT = _words("of")
 _MAX_NP = 4  # words of a definite description before its verb
 
 
-def _tokens(text: str) -> list[str]:
+def _tokens(text: str, marks: bool = False) -> list[str]:
+    """The sentence's words, lowered, contractions split; with `marks` its punctuation too."""
     out = []
-    for m in _WORD.finditer(text):
+    for m in (_WORD_OR_MARK if marks else _WORD).finditer(text):
         w = m[0].casefold()
         c = _CONTRACTION.match(w)
         out.extend([c[1], "is"] if c and c[1] in _PRONOUNS else [w])
@@ -98,7 +100,7 @@ def leans_on_before(sentence: str, before: str | None = None) -> bool:
     if not words:
         return False
     return (
-        _demonstrative_noun(words)
+        _demonstrative_noun(_tokens(sentence, marks=True))
         or _presupposing(words)
         or _consequence(words)
         or _connector(words, sentence)

@@ -6,13 +6,16 @@ An atom must mean something without the text around it. So:
   (`labelled_blocks`); premises stay with their conclusions;
 - in running prose (`sentence_groups`), a sentence that leans on the one before ("This technique
   ...", "Diese Methode ...", "Он ...", "Dann ...", and a pronoun or demonstrative among its first
-  words: "Изначально она ...", "Many of these sites ...", `distill.context.leans_back`) is joined
-  with it, a premise ("Sei X ...",
+  words: "Изначально она ...", "Many of these sites ...", or in English later: "... of these
+  cells", "But they ...", `distill.context.leans_back`) is joined with it, up to 3 sentences
+  and 700 characters (the rest starts a group marked anaphoric), a premise ("Sei X ...",
   "Let X ...", "Пусть ...") with the sentence after it, and a sentence that starts in lower case
   (an abbreviation split that razdel and sentences.py both missed) with the one before, and so is
   a sentence after one left open (a bracket not closed, a clause ending in ";": razdel cuts
   "(-1.30 METs; 95% CI ...)" there); a group is always a contiguous span, so its quote is
   verbatim chunk text;
+- a paragraph whose first sentence leans back joins the paragraph right before it
+  (`next_paragraph`: only blank lines between), still one contiguous span;
 - a unit's first sentence that starts in lower case is the tail of a sentence cut by a page or
   chunk boundary: a fragment, marked so, never an atom;
 - widget labels ("Share", "Advertisement", "Читайте также", ...) and the section labels of a
