@@ -85,7 +85,7 @@ _MAX_NP = 4  # words of a definite description before its verb
 
 def _tokens(text: str, marks: bool = False) -> list[str]:
     """The sentence's words, lowered, contractions split; with `marks` its punctuation too."""
-    out = []
+    out: list[str] = []
     for m in (_WORD_OR_MARK if marks else _WORD).finditer(text):
         w = m[0].casefold()
         c = _CONTRACTION.match(w)
