@@ -44,6 +44,7 @@ STANDS = [
     "However, this review covers only trials published after 2000.",
     "At this point the model predicts a second peak.",
     "At this, the crowd fell silent and the speaker left.",
+    "A blind text like this gives you information about the selected font.",
     "Template engines are like programming languages and each of those engines has its rules.",
     "Patients given the drug recovered faster than those receiving placebo.",
     "Adults with diabetes had higher risk than those with normal glucose.",

@@ -114,6 +114,8 @@ def _demonstrative_noun(words: list[str]) -> bool:
         nxt = words[i + 1]
         if w not in _DEMONSTRATIVES or nxt in _NOT_A_NOUN or nxt.isdigit():
             continue
+        if i and words[i - 1] in ("like", "as"):
+            continue  # "a text like this gives ...": a pronoun, its referent named before it
         if w == "those" and (nxt in _THOSE_OWN or nxt.endswith(("ing", "ed"))):
             continue
         if nxt in _DEICTIC_NOUNS and w == "this":
