@@ -51,6 +51,8 @@ STANDS = [
     # the set is named in the sentence
     "The effect was seen in both men and women.",
     "Treatment was either surgery or radiotherapy.",
+    "You can either provide the path of the instance folder when creating the app or let it be.",
+    "Now that you have a configuration, you can copy that configuration for another command.",
     "Diseases such as asthma and eczema are common in children.",
     "The dose was the same as in the first trial.",
     "At the same time the company opened a second plant in Ohio.",

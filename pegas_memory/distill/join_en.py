@@ -141,7 +141,9 @@ def _presupposing(words: list[str]) -> bool:
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if w in _COORDINATED:
             # "both men and women", "either A or B": the set is named here
-            if _COORDINATED[w] not in words[i + 2 : i + 6]:
+            # "both" is coordinated right after its first member; "either ... or" at any length
+            window = words[i + 2 : i + 6] if w == "both" else words[i + 2 :]
+            if _COORDINATED[w] not in window:
                 return True
         elif w == "such" and nxt and nxt not in ("as", "that") and (i == 0 or words[i - 1] != "as"):
             if "as" not in words[i + 2 : i + 6]:  # "such diseases as ...": named after
@@ -173,6 +175,8 @@ def _connector(words: list[str], sentence: str) -> bool:
         return True
     if len(words) < 2 or words[0] not in _CONNECTORS or words[1] not in _PRONOUNS:
         return False
+    if words[1] == "that" and words[0] in ("now", "so"):
+        return False  # "Now that you have ...": a conjunction
     # "However, this study ...": the document, not the sentence before
     return not (words[1] == "this" and len(words) > 2 and words[2] in _DEICTIC_NOUNS)
 
