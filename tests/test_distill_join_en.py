@@ -61,6 +61,8 @@ STANDS = [
     "The protein binds actin, thus stabilising the filaments.",
     # a connector whose sentence names its own subject; a pronoun with its antecedent before it
     "However, plant formins bind actin with low affinity.",
+    "In contrast to most other organisms, yeast recombines DNA only by homology.",
+    "Instead of a plugin system, Flask bundles one template engine.",
     "When patients arrive they are triaged by a nurse.",
     "When Alice woke she found the garden empty.",
     "The conjunction that introduces a clause is no demonstrative.",

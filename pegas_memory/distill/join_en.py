@@ -67,7 +67,8 @@ _CLAUSE_LINK = _words("and or but which that")
 _ELABORATIVE = re.compile(
     r"^\W*(?:in particular|in contrast|by contrast|on the contrary|instead|otherwise|similarly"
     r"|likewise|conversely|specifically|as a result|as a consequence|for this reason|in this case"
-    r"|in that case|in turn|in addition to (?:this|these|that)|despite (?:this|these|that))\b",
+    r"|in that case|in turn|in addition to (?:this|these|that)|despite (?:this|these|that))\b"
+    r"(?!\s+(?:to|with|of|from)\b)",  # "In contrast to X", "Instead of X": named here
     re.IGNORECASE,
 )
 # Connectors that lean back with a pronoun after them.
