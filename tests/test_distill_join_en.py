@@ -20,6 +20,8 @@ FIRES = [
     "these cells in culture.",
     "Chronic disease did not influence significantly those parameters for CD8 subsets.",
     "Our society has to call attention to this subject without delay.",
+    "A good example for this is unit testing.",
+    "Due to this, the second trial was stopped early.",
     # 2. a determiner that presupposes a set told before
     "Group 3 (41 patients) received both medications.",
     "Neither drug changed the outcome at one year.",

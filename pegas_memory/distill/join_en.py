@@ -4,7 +4,8 @@
 An English sentence also leans back when the word that shows it comes later, or is no pronoun:
 
 1. **A demonstrative with its noun anywhere** ("... of these cells in culture", "did not
-   influence those parameters", "call attention to this subject"), unless the noun is named
+   influence those parameters", "call attention to this subject"), or alone after a
+   preposition ("A good example for this is ...", "Due to this, ..."), unless the noun is named
    earlier in the same sentence ("Template engines ... each of those engines"), the noun is the
    document or a moment ("this study", "at this point"), or "those" introduces its own
    description ("than those receiving placebo", "those with diabetes").
@@ -58,6 +59,9 @@ _NOT_A_NOUN = _words(
     " do did and or but of to in on at for with by as that which who whom whose where when than"
     ' not also all both only , ; : . ! ? ( ) [ ] " “ ”'
 )
+# Prepositions whose object "this" stands for what was said ("for this", "due to this,"); "at
+# this" is a moment ("At this, Alice got up").
+_OBJECT_OF = _words("for of to with by about from on")
 # "those" describing its own set: "those receiving placebo", "those with diabetes".
 _THOSE_OWN = _words("who whom whose which that with without of in from at on under over")
 _COORDINATED = {"both": "and", "either": "or", "neither": "nor"}
@@ -113,6 +117,8 @@ def leans_on_before(sentence: str, before: str | None = None) -> bool:
 def _demonstrative_noun(words: list[str]) -> bool:
     for i, w in enumerate(words[:-1]):
         nxt = words[i + 1]
+        if w in _DEMONSTRATIVES and i and words[i - 1] in _OBJECT_OF and nxt in _NOT_A_NOUN:
+            return True  # "A good example for this is ...": the pronoun is the sentence before
         if w not in _DEMONSTRATIVES or nxt in _NOT_A_NOUN or nxt.isdigit():
             continue
         if i and words[i - 1] in ("like", "as"):
