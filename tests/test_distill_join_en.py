@@ -50,6 +50,7 @@ STANDS = [
     "Template engines are like programming languages and each of those engines has its rules.",
     "Patients given the drug recovered faster than those receiving placebo.",
     "Adults with diabetes had higher risk than those with normal glucose.",
+    "Patients on metformin had similar rates compared with those in the combination group.",
     # the set is named in the sentence
     "The effect was seen in both men and women.",
     "Treatment was either surgery or radiotherapy.",
@@ -63,6 +64,7 @@ STANDS = [
     "The protein binds actin, thus stabilising the filaments.",
     # a connector whose sentence names its own subject; a pronoun with its antecedent before it
     "However, plant formins bind actin with low affinity.",
+    "However, both autolysis and capsule shedding depend on the hydrolytic activity of LytA.",
     "In contrast to most other organisms, yeast recombines DNA only by homology.",
     "Instead of a plugin system, Flask bundles one template engine.",
     "When patients arrive they are triaged by a nurse.",

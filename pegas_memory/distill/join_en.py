@@ -77,7 +77,8 @@ _ELABORATIVE = re.compile(
 )
 # Connectors that lean back with a pronoun after them.
 _CONNECTORS = _words("but however yet still so and also then now nevertheless nonetheless")
-_PRONOUNS = _words("it they he she this that these those such both its their his her them")
+# ("both", "such" after a connector are rule 2's: "However, both A and B ..." names them.)
+_PRONOUNS = _words("it they he she this that these those its their his her them")
 _SUBJECT_PRONOUNS = _words("they he she")
 _NOT_PLURAL = _words("is was has this its thus us yes his as does always perhaps whereas")
 _VERBISH = _words(
@@ -117,7 +118,8 @@ def leans_on_before(sentence: str, before: str | None = None) -> bool:
 def _demonstrative_noun(words: list[str]) -> bool:
     for i, w in enumerate(words[:-1]):
         nxt = words[i + 1]
-        if w in _DEMONSTRATIVES and i and words[i - 1] in _OBJECT_OF and nxt in _NOT_A_NOUN:
+        alone = nxt in _VERBISH or not nxt[:1].isalnum()  # "for this is", "due to this,"
+        if w in ("this", "these") and i and words[i - 1] in _OBJECT_OF and alone:
             return True  # "A good example for this is ...": the pronoun is the sentence before
         if w not in _DEMONSTRATIVES or nxt in _NOT_A_NOUN or nxt.isdigit():
             continue
