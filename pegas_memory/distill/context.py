@@ -236,6 +236,8 @@ def _early_reference(claim: str, language: str | None) -> tuple[str, int] | None
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if ru and w in _RU_PRONOUNS:
             return w, found[i].start()
+        if not ru and w == "both" and "and" in words[i + 2 : i + 6]:
+            continue  # "However, both A and B ...": coordination names them
         if not ru and w in _EN_PRONOUNS:
             subject_slot = i == 0 or cut[: found[i].start()].rstrip().endswith(",")
             if subject_slot or w in _EN_POSSESSIVES:
