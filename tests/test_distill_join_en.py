@@ -69,6 +69,7 @@ STANDS = [
     "Instead of a plugin system, Flask bundles one template engine.",
     "When patients arrive they are triaged by a nurse.",
     "When Alice woke she found the garden empty.",
+    "Heyward said that he is already looking forward to facing the Browns again.",
     "The conjunction that introduces a clause is no demonstrative.",
 ]
 
@@ -165,9 +166,15 @@ def test_a_paragraph_that_stands_alone_or_follows_a_heading_is_not_joined() -> N
     text = f"{first}\n\n## Other engines\n\n{leaning}"
     atoms = _distill(text, "Design Decisions in Flask")
     assert not any(first in a.claim and leaning in a.claim for a in atoms)
-    assert next_paragraph(text, len(first), text.index("## Other"))
-    assert not next_paragraph(text, len(first), text.index(leaning))
-    assert not next_paragraph("One. Two.", 4, 5)  # the same line: no paragraph boundary
+    assert not next_paragraph(text, (0, len(first)), text.index(leaning), len(text))
+    assert next_paragraph(f"{first}\n\n{leaning}", (0, len(first)), len(first) + 2, 999)
+    plain = "One thing is done. But that is all."
+    assert not next_paragraph(plain, (0, 18), 19, len(plain))  # no paragraph boundary
+    # a paragraph opening with a bare pronoun or demonstrative starts a new point: not joined
+    these = "These engines differ in how templates inherit from each other."
+    atoms = _distill(f"{alone}\n\n{these}", "README")  # a one-word title carries nothing
+    assert not any(alone in a.claim and these in a.claim for a in atoms)
+    assert any(a.quote == these and a.metadata.get("anaphoric") for a in atoms)
 
 
 def test_a_chain_of_leaning_sentences_stops_at_three_and_the_rest_stays_anaphoric() -> None:

@@ -80,6 +80,11 @@ _CONNECTORS = _words("but however yet still so and also then now nevertheless no
 # ("both", "such" after a connector are rule 2's: "However, both A and B ..." names them.)
 _PRONOUNS = _words("it they he she this that these those its their his her them")
 _SUBJECT_PRONOUNS = _words("they he she")
+# Capitalised first words that are no name ("On the surface they ...", "When she ...").
+_OPENERS = _words(
+    "the a an on in at when while after before if as but and so then now for with by from since"
+    " although though because once during until unless whether even only just still yet"
+)
 _NOT_PLURAL = _words("is was has this its thus us yes his as does always perhaps whereas")
 _VERBISH = _words(
     "is are was were be been has have had can could will would may might should must does do"
@@ -201,8 +206,12 @@ def _late_subject(words: list[str], sentence: str) -> bool:
         earlier = first[:i]
         if w == "they" and any(_plural(e) for e in earlier):
             return False
-        # "When Alice woke she ...": the name is before it
-        return not (w in ("he", "she") and any(e[:1].isupper() for e in _WORD.findall(clause)[1:i]))
+        # "When Alice woke she ...", "Heyward said that he ...": the name is before it
+        raw = _WORD.findall(clause)[:i]
+        named = any(
+            e[:1].isupper() and (k or e.casefold() not in _OPENERS) for k, e in enumerate(raw)
+        )
+        return not (w in ("he", "she") and named)
     return False
 
 
@@ -231,3 +240,10 @@ def _repeated_description(words: list[str], before: list[str]) -> bool:
     if after in _THE_COMPLEMENT or len(head) < 4 or head.isdigit():
         return False  # "The role of monocytes ...": the complement says whose
     return head in before
+
+
+def opens_with_connector(sentence: str) -> bool:
+    """Rule 4 alone: "But that's ...", "In particular ...", "Instead, ...": what a paragraph's
+    first sentence needs to join the paragraph before (a bare "He ..." or "These ..." opening a
+    paragraph most often starts a new point: carried, or marked anaphoric)."""
+    return _connector(_tokens(sentence), sentence)

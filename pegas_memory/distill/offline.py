@@ -346,7 +346,15 @@ class OfflineDistiller:
                     n == 0
                     and joinable is not None
                     and group.anaphoric
-                    and (conversation or next_paragraph(text, atoms[joinable].quote_end, u0))
+                    and (
+                        conversation
+                        or next_paragraph(
+                            text,
+                            (atoms[joinable].quote_start, atoms[joinable].quote_end),
+                            u0,
+                            group.end,
+                        )
+                    )
                 ):
                     # "She ..." opening a paragraph leans on the narration before it; "But
                     # that's ..." on the paragraph before it.
