@@ -39,6 +39,9 @@ FIRES = [
     "In contrast, mutant mice developed normally.",
     # 5. a subject pronoun after an opening phrase without a comma
     "On the surface they all work the same way.",
+    # 6. an instruction whose object is a pronoun
+    "If you want to apply a WSGI middleware, just wrap it and you're done.",
+    "Use it to store the configuration of the application.",
 ]
 STANDS = [
     # the document itself, a moment, or the referent named in the sentence
@@ -71,6 +74,11 @@ STANDS = [
     "When Alice woke she found the garden empty.",
     "Heyward said that he is already looking forward to facing the Browns again.",
     "The conjunction that introduces a clause is no demonstrative.",
+    "The drug was given early, making it possible to lower the dose.",
+    "Researchers found it difficult to recruit enough patients.",
+    "We call it the core of the framework.",
+    "The proxy is valid for one request, and usually it is what you want.",
+    "In a nutshell the object does the right thing, like it does for the session.",
 ]
 
 

@@ -23,12 +23,14 @@ An English sentence also leans back when the word that shows it comes later, or 
 5. **A subject pronoun after an opening phrase without a comma** ("On the surface they all
    work the same") when no plural noun before it can be what "they" stands for ("When
    patients arrive they ..." names them).
-6. **A definite description that repeats the sentence before** ("... the success rate for
+6. **An instruction whose object is "it"/"them"** ("If you want to apply a middleware, just
+   wrap it ...", "Use it to ..."): what to wrap was named before.
+7. **A definite description that repeats the sentence before** ("... the success rate for
    producing live offspring remains below 5%. The low success rate is believed ..."): "The" and
    up to four words before the verb, whose last word (the head noun) is in the sentence before,
    and no "of ..." after it to say whose.
 
-The rules read the cleaned sentence (and the sentence before, for rule 6); they are grammar and
+The rules read the cleaned sentence (and the sentence before, for rule 7); they are grammar and
 document structure, not words seen in one sample.
 """
 
@@ -105,8 +107,8 @@ def _tokens(text: str, marks: bool = False) -> list[str]:
 
 
 def leans_on_before(sentence: str, before: str | None = None) -> bool:
-    """Whether an English sentence leans on the one before by rules 1-6 (module docstring);
-    `before` is the sentence before it, for rule 6."""
+    """Whether an English sentence leans on the one before by rules 1-7 (module docstring);
+    `before` is the sentence before it, for rule 7."""
     words = _tokens(sentence)
     if not words:
         return False
@@ -116,6 +118,7 @@ def leans_on_before(sentence: str, before: str | None = None) -> bool:
         or _consequence(words)
         or _connector(words, sentence)
         or _late_subject(words, sentence)
+        or _imperative_object(sentence)
         or (before is not None and _repeated_description(words, _tokens(before)))
     )
 
@@ -215,6 +218,29 @@ def _late_subject(words: list[str], sentence: str) -> bool:
     return False
 
 
+def _imperative_object(sentence: str) -> bool:
+    """Rule 6: an instruction whose object is "it"/"them" ("..., just wrap it and you're done",
+    "Use it to ..."): the thing to wrap was named before. A clause that starts with a verb
+    (after a comma, "just", "simply", "then") and its pronoun object; "..., making it possible"
+    and "..., and it ..." are no instruction."""
+    for clause in re.split(r"[,;:]\s*", sentence):
+        words = _tokens(clause)
+        while words and words[0] in _INSTRUCTION_ADVERBS:
+            words = words[1:]
+        if len(words) < 2 or words[1] not in ("it", "them"):
+            continue
+        verb = words[0]
+        no_verb = _NOT_A_NOUN | _CONNECTORS | _OPENERS | _PRONOUNS | _NO_VERB
+        if verb.isalpha() and verb not in no_verb and not verb.endswith(("ing", "ed", "s", "ly")):
+            return True
+    return False
+
+
+_INSTRUCTION_ADVERBS = _words("just simply then now also please")
+# Clause openers before "it" that are no verb ("like it does", "otherwise it will", "usually").
+_NO_VERB = _words("like unlike otherwise rather unless than whether where how why what")
+
+
 def _plural(word: str) -> bool:
     if word in ("people", "children", "men", "women", "mice", "data"):
         return True
@@ -222,7 +248,7 @@ def _plural(word: str) -> bool:
 
 
 def _repeated_description(words: list[str], before: list[str]) -> bool:
-    """Rule 6: "The low success rate is ..." after a sentence about the success rate."""
+    """Rule 7: "The low success rate is ..." after a sentence about the success rate."""
     i = 0
     while i < 2 and i < len(words) and words[i] in _CONNECTORS:
         i += 1  # "But the ...", "However, the ..."
