@@ -24,17 +24,21 @@ language:
   Моне: школа ему ..." is resolved by the subject, "<paper title>: these studies ..." may not
   be).
 
-And the atoms graded junk in `bench/results/graded-sample.md` (seed 2626, the last graded
-sample, on these same documents): for each, what the working tree makes of its sentence now:
-`carried` (a claim that is the subject, ":" and the sentence), `joined` (a longer claim that
-holds it), or `unchanged`.
+And the atoms graded junk on these same documents: with `--doc-seed 15`, seed 2626's (in
+`bench/results/graded-sample.md`); with `--doc-seed 61 --exclude-doc-seed 15 --extra
+.../flask/docs/design.rst --extra .../cobra/README.md`, seed 6161's (`bench/labels/
+graded-sample-6161.json` and its dump). For each, what the working tree makes of its sentence
+now: `carried` (a claim that is the subject, ":" and the sentence), `joined` (a longer claim
+that holds it), or `unchanged`. Distinct claims and their mean length (characters) are counted
+too: a join makes fewer, longer claims, which retrieval has to live with.
 
 These tests are this bench's own (simpler than distill/context.py's and written apart from it),
 so they count how many claims still open that way; whether a carried claim reads well is for a
 reader, so 20 changed claims drawn at random are printed before -> after.
 
 Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/bench_self_contained.py
-     [--base 7cdc6f8] [--seed 15] [--out bench/results/self-contained.md]
+     [--base 7cdc6f8] [--seed 15] [--doc-seed 15] [--exclude-doc-seed 15] [--extra PATH]
+     [--out bench/results/self-contained.md]   (the new section goes on top of the file)
 """
 
 from __future__ import annotations
@@ -199,8 +203,9 @@ def counts(atoms: list[dict[str, Any]], lang: str) -> dict[str, int]:
     for a in atoms:
         if a["lang"] == lang:
             seen.setdefault(a["claim"], a)
-    n = {"claims": len(seen), "anaphor": 0, "no subject": 0, "either": 0, "carried": 0,
-         "carried anaphor": 0}  # fmt: skip
+    mean = sum(len(c) for c in seen) / max(1, len(seen))
+    n = {"claims": len(seen), "mean chars": round(mean), "anaphor": 0, "no subject": 0,
+         "either": 0, "carried": 0, "carried anaphor": 0}  # fmt: skip
     for claim, a in seen.items():
         subjects = {s.rstrip(".") for s in a["subjects"] if s} | _inverted(a["subjects"])
         rest, carried = _strip_subject(claim, subjects)
@@ -245,10 +250,10 @@ def changed(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[t
     return list(dict.fromkeys(pairs))
 
 
-def graded_junk(after: list[dict[str, Any]], graded: Path, seed: str) -> list[str]:
-    """Rows (lang, before, why it was junk, what it is now) for the atoms graded junk."""
+def junk_2626(graded: Path) -> list[tuple[str, str, str]]:
+    """(lang, claim, why) of the atoms graded junk in graded-sample.md's seed 2626 table."""
     text = graded.read_text(encoding="utf-8")
-    section = text[text.index(f"## Seed {seed}") :]
+    section = text[text.index("## Seed 2626") :]
     rows, lang = [], ""
     for line in section.splitlines():
         if line.startswith("### "):
@@ -256,6 +261,22 @@ def graded_junk(after: list[dict[str, Any]], graded: Path, seed: str) -> list[st
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)]
         if line.startswith("| ") and len(cells) > 11 and cells[7] == "**junk**":
             rows.append((lang, cells[4].replace("\\|", "|"), cells[11]))
+    return rows
+
+
+def junk_6161(labels: Path, dump: Path) -> list[tuple[str, str, str]]:
+    """(lang, claim, why) of the atoms graded junk in seed 6161's labels, claims from its dump."""
+    grades = json.loads(labels.read_text(encoding="utf-8"))
+    sample = json.loads(dump.read_text(encoding="utf-8"))["sample"]
+    return [
+        (s["lang"], s["claim"], grades[s["key"]]["why"])
+        for s in sample
+        if grades.get(s["key"], {}).get("junk")
+    ]
+
+
+def graded_junk(after: list[dict[str, Any]], rows: list[tuple[str, str, str]]) -> list[str]:
+    """Table rows (lang, before, why it was junk, what it is now) for the atoms graded junk."""
     claims = list(dict.fromkeys(a["claim"] for a in after))
     out = []
     for lang, claim, why in rows:
@@ -284,6 +305,9 @@ def main() -> None:
     parser.add_argument("--base", default="7cdc6f8", help="the commit whose distiller is 'before'")
     parser.add_argument("--seed", type=int, default=15, help="seed of the 20 printed pairs")
     parser.add_argument("--doc-seed", type=int, default=15)
+    parser.add_argument("--exclude-doc-seed", type=int, action="append", default=[])
+    parser.add_argument("--extra", type=Path, action="append", default=[],
+                        help="another document, distilled as it is (repeatable)")  # fmt: skip
     parser.add_argument("--out", type=Path, help="write the markdown here")
     parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--docs", nargs="*", help=argparse.SUPPRESS)
@@ -305,8 +329,11 @@ def main() -> None:
         folder, base = Path(tmp) / "docs", Path(tmp) / "base"
         folder.mkdir()
         base.mkdir()
-        paths = [str(p) for p in build_documents(data, folder, 30, 40, args.doc_seed)]
-        roots = [str(data / "docs/pdf"), str(folder)]
+        extra = tuple(p.resolve() for p in args.extra)
+        docs = build_documents(data, folder, 30, 40, args.doc_seed,
+                               tuple(args.exclude_doc_seed), extra)  # fmt: skip
+        paths = [str(p) for p in docs]
+        roots = [str(data / "docs/pdf"), str(folder), *sorted({str(p.parent) for p in extra})]
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.base],
                                  capture_output=True, check=True).stdout  # fmt: skip
         subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
@@ -314,24 +341,28 @@ def main() -> None:
         before = run_child(base, paths, roots)
         log(f"distilling with the working tree ({commit})")
         after = run_child(ROOT, paths, roots)
+    without = f" without doc-seed {args.exclude_doc_seed}" if args.exclude_doc_seed else ""
+    extras = "".join(f" + {p.name}" for p in args.extra)
     lines = [
-        f"## Self-contained claims on the graded-sample documents ({args.base} -> {commit})",
+        f"## Self-contained claims on the graded-sample documents ({args.base} -> {commit};"
+        f" doc-seed {args.doc_seed}{without}{extras})",
         "",
         "Distinct claims per language, each chunk distilled as ingest does (one run; counts, not"
         " timings, so the machine's load does not matter). 'anaphor' and 'no subject' are this"
         " bench's own tests (module docstring); a claim that starts with its section's subject"
         " and ':' counts as having one.",
         "",
-        "| lang | distiller | claims | opens with an anaphor | no subject (ru) | either | "
-        "carry a subject | carried, anaphor after |",
-        "|---|---|---|---|---|---|---|---|",
+        "| lang | distiller | claims | mean chars | opens with an anaphor | no subject (ru)"
+        " | either | carry a subject | carried, anaphor after |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for lang in ("en", "ru"):
         for name, atoms in ((args.base, before), (commit, after)):
             c = counts(atoms, lang)
             share = c["either"] / max(1, c["claims"])
             lines.append(
-                f"| {lang} | {name} | {c['claims']} | {c['anaphor']} | {c['no subject']} "
+                f"| {lang} | {name} | {c['claims']} | {c['mean chars']} | {c['anaphor']}"
+                f" | {c['no subject']} "
                 f"| {c['either']} ({share:.1%}) | {c['carried']} | {c['carried anaphor']} |"
             )
     pairs = changed(before, after)
@@ -348,13 +379,25 @@ def main() -> None:
     for i, (old, new) in enumerate(shown, 1):
         lines.append(f"| {i} | {cell(old)} | {cell(new)} |")
     graded = ROOT / "bench/results/graded-sample.md"
-    if graded.exists():
-        rows = graded_junk(after, graded, "2626")
+    labels = ROOT / "bench/labels/graded-sample-6161.json"
+    dump = ROOT / "bench/labels/graded-sample-6161.dump.json"
+    junk: list[tuple[str, str, str]] = []
+    if args.doc_seed == 15 and graded.exists():
+        junk, where = (
+            junk_2626(graded),
+            "bench/results/graded-sample.md (seed 2626, graded at 381bf3b)",
+        )
+    elif args.doc_seed == 61 and labels.exists() and dump.exists():
+        junk, where = (
+            junk_6161(labels, dump),
+            f"{labels.relative_to(ROOT)} (seed 6161, graded at f4d5cd8)",
+        )
+    if junk:
+        rows = graded_junk(after, junk)
         lines += [
             "",
-            f"The {len(rows)} atoms graded junk in bench/results/graded-sample.md (seed 2626, "
-            "graded at 381bf3b), and what the working tree makes of each sentence now "
-            "(not regraded):",
+            f"The {len(rows)} atoms graded junk in {where}, and what the working tree makes of"
+            " each sentence now (not regraded):",
             "",
             "| lang | graded junk | why | now |",
             "|---|---|---|---|",
@@ -365,7 +408,8 @@ def main() -> None:
         lines += ["", "Now: " + ", ".join(f"{st} {n}" for st, n in tally.items()) + "."]
     table = "\n".join(lines) + "\n"
     if args.out:
-        args.out.write_text(table, encoding="utf-8")
+        old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+        args.out.write_text(table + ("\n" + old if old else ""), encoding="utf-8")
     print(table)
 
 

@@ -11,7 +11,10 @@ and meaningless as an atom. The rule, en and ru alike:
    the sentence before it in the same paragraph, as one whose first word is one ("This ...",
    "Он ...") already was: the antecedent is most often in that sentence, and the group's quote
    is one contiguous span, verbatim. A reference to the document itself ("this study", "in this
-   work") is not joined: it refers to the document, not to the sentence before.
+   work") is not joined: it refers to the document, not to the sentence before. An English
+   sentence also joins when the word that leans comes later or is no pronoun ("... of these
+   cells", "both medications", "But they ...", "is therefore ...": `distill.join_en`); only
+   the first words' reference is carried (rule 2).
 2. **Carry** (`refers_back`; the subject and the carry are `distill.carry`, with its rule 4
    for a Russian claim whose subject is no name): an atom whose claim still opens without a
    subject of its own gets the section's subject in front of it, "Subject: claim", with the
@@ -55,6 +58,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+import pegas_memory.distill.join_en as join_en
 from pegas_memory.distill.patterns import words_of
 
 ReferenceKind = Literal["anaphor", "subjectless", "category", "section", "connector"]
@@ -232,6 +236,8 @@ def _early_reference(claim: str, language: str | None) -> tuple[str, int] | None
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if ru and w in _RU_PRONOUNS:
             return w, found[i].start()
+        if not ru and w == "both" and "and" in words[i + 2 : i + 6]:
+            continue  # "However, both A and B ...": coordination names them
         if not ru and w in _EN_PRONOUNS:
             subject_slot = i == 0 or cut[: found[i].start()].rstrip().endswith(",")
             if subject_slot or w in _EN_POSSESSIVES:
@@ -249,9 +255,16 @@ def _early_reference(claim: str, language: str | None) -> tuple[str, int] | None
     return None
 
 
-def leans_back(sentence: str, language: str | None) -> bool:
-    """Whether a sentence's first words refer to the sentence before (rule 1)."""
-    return _early_reference(sentence, language) is not None
+def leans_back(sentence: str, language: str | None, before: str | None = None) -> bool:
+    """Whether a sentence refers to the sentence before (rule 1): by its first words, or in
+    English by a later word (`distill.join_en`: "these cells" mid-sentence, "both medications",
+    "But they ...", "The low success rate ..." after `before`, the sentence before it)."""
+    if _early_reference(sentence, language) is not None:
+        return True
+    return language in _JOIN_EN_LANGUAGES and join_en.leans_on_before(sentence, before)
+
+
+_JOIN_EN_LANGUAGES = (None, "en")  # whose sentences join_en reads (ru and de have their own)
 
 
 def _ru_subjectless(words: list[str], claim: str) -> str | None:

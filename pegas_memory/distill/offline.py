@@ -43,6 +43,7 @@ from pegas_memory.distill.units import (
     furniture,
     is_widget_line,
     labelled_blocks,
+    next_paragraph,
     sentence_groups,
 )
 from pegas_memory.text import detect_language
@@ -341,11 +342,25 @@ class OfflineDistiller:
                     else:
                         dropped[group.noise] += 1
                     continue
-                if n == 0 and conversation and joinable is not None and group.anaphoric:
-                    # "She ..." opening a paragraph leans on the narration before it.
+                if (
+                    n == 0
+                    and joinable is not None
+                    and group.anaphoric
+                    and (
+                        conversation
+                        or next_paragraph(
+                            text,
+                            (atoms[joinable].quote_start, atoms[joinable].quote_end),
+                            u0,
+                            group.end,
+                        )
+                    )
+                ):
+                    # "She ..." opening a paragraph leans on the narration before it; "But
+                    # that's ..." on the paragraph before it.
                     joined = self._joined(text, atoms[joinable], group.end, chunk_language)
                     if joined is not None:
-                        atoms[joinable] = joined
+                        atoms[joinable] = joined if conversation else carry(joined, subject)
                         narration = joinable if n == len(groups) - 1 else None
                         continue
                 atom = self._sentence_atom(text, group.start, group.end, chunk_language)

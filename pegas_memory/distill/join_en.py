@@ -1,0 +1,275 @@
+"""English sentences that lean on the one before past their first words (pure logic).
+
+`distill.context.leans_back` joins a sentence whose first words hold a pronoun or "this X".
+An English sentence also leans back when the word that shows it comes later, or is no pronoun:
+
+1. **A demonstrative with its noun anywhere** ("... of these cells in culture", "did not
+   influence those parameters", "call attention to this subject"), or alone after a
+   preposition ("A good example for this is ...", "Due to this, ..."), unless the noun is named
+   earlier in the same sentence ("Template engines ... each of those engines"), the noun is the
+   document or a moment ("this study", "at this point"), or "those" introduces its own
+   description ("than those receiving placebo", "those with diabetes").
+2. **A determiner that presupposes a set told before**: "both/either/neither + noun" without
+   its own "and/or/nor" ("received both medications"; "both men and women" names them), "such
+   + noun" ("such patients"; "such as" introduces examples), "the latter/former", "the same"
+   without a comparison ("the same as ...").
+3. **A connector of consequence inside the clause**: "is therefore controversial", "we thus
+   propose" (after "and", or before a participle, "..., thus reducing", it links two clauses of
+   the same sentence).
+4. **A connector at the start**: "In particular", "In contrast", "Instead", "Otherwise",
+   "Similarly", "As a result" lean back whatever follows; "But", "However", "Yet", "Still",
+   "So", "And", "Also", "Then", "Now" do when a pronoun or demonstrative is the next word ("But
+   they have to ...", "But that's about where similarities end.").
+5. **A subject pronoun after an opening phrase without a comma** ("On the surface they all
+   work the same") when no plural noun before it can be what "they" stands for ("When
+   patients arrive they ..." names them).
+6. **An instruction whose object is "it"/"them"** ("If you want to apply a middleware, just
+   wrap it ...", "Use it to ..."): what to wrap was named before.
+7. **A definite description that repeats the sentence before** ("... the success rate for
+   producing live offspring remains below 5%. The low success rate is believed ..."): "The" and
+   up to four words before the verb, whose last word (the head noun) is in the sentence before,
+   and no "of ..." after it to say whose.
+
+The rules read the cleaned sentence (and the sentence before, for rule 7); they are grammar and
+document structure, not words seen in one sample.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
+_WORD_OR_MARK = re.compile(_WORD.pattern + r"|[,;:.!?()\[\]\"“”]")
+# "that's", "they're", "it'll": the pronoun and its verb.
+_CONTRACTION = re.compile(r"^([a-z]+)['’](?:s|re|ll|d|ve|m)$")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_DEMONSTRATIVES = _words("this these those")
+# What a demonstrative names that is no sentence before: the document, a moment, the present.
+_DEICTIC_NOUNS = _words(
+    "study paper article work review report analysis thesis chapter book section survey essay"
+    " letter note page document text manuscript guide tutorial documentation moment time point"
+    " stage instant way day year week month century"
+)
+# Words after which "these"/"those"/"this" is no determiner of a noun ("at this, Alice ...").
+_NOT_A_NOUN = _words(
+    "is are was were be been being has have had can could will would may might should must does"
+    " do did and or but of to in on at for with by as that which who whom whose where when than"
+    ' not also all both only , ; : . ! ? ( ) [ ] " “ ”'
+)
+# Prepositions whose object "this" stands for what was said ("for this", "due to this,"); "at
+# this" is a moment ("At this, Alice got up").
+_OBJECT_OF = _words("for of to with by about from on")
+# "those" describing its own set: "those receiving placebo", "those with diabetes".
+_THOSE_OWN = _words("who whom whose which that with without of in from at on under over")
+_COORDINATED = {"both": "and", "either": "or", "neither": "nor"}
+_CONSEQUENCE = _words("therefore thus hence consequently accordingly")
+_CLAUSE_LINK = _words("and or but which that")
+# Connectors that lean on the sentence before whatever follows them.
+_ELABORATIVE = re.compile(
+    r"^\W*(?:in particular|in contrast|by contrast|on the contrary|instead|otherwise|similarly"
+    r"|likewise|conversely|specifically|as a result|as a consequence|for this reason|in this case"
+    r"|in that case|in turn|in addition to (?:this|these|that)|despite (?:this|these|that))\b"
+    r"(?!\s+(?:to|with|of|from)\b)",  # "In contrast to X", "Instead of X": named here
+    re.IGNORECASE,
+)
+# Connectors that lean back with a pronoun after them.
+_CONNECTORS = _words("but however yet still so and also then now nevertheless nonetheless")
+# ("both", "such" after a connector are rule 2's: "However, both A and B ..." names them.)
+_PRONOUNS = _words("it they he she this that these those its their his her them")
+_SUBJECT_PRONOUNS = _words("they he she")
+# Capitalised first words that are no name ("On the surface they ...", "When she ...").
+_OPENERS = _words(
+    "the a an on in at when while after before if as but and so then now for with by from since"
+    " although though because once during until unless whether even only just still yet"
+)
+_NOT_PLURAL = _words("is was has this its thus us yes his as does always perhaps whereas")
+_VERBISH = _words(
+    "is are was were be been has have had can could will would may might should must does do"
+    " did remains remain seems seem appears appear"
+)
+_THE_COMPLEMENT = _words("of")
+_MAX_NP = 4  # words of a definite description before its verb
+
+
+def _tokens(text: str, marks: bool = False) -> list[str]:
+    """The sentence's words, lowered, contractions split; with `marks` its punctuation too."""
+    out: list[str] = []
+    for m in (_WORD_OR_MARK if marks else _WORD).finditer(text):
+        w = m[0].casefold()
+        c = _CONTRACTION.match(w)
+        out.extend([c[1], "is"] if c and c[1] in _PRONOUNS else [w])
+    return out
+
+
+def leans_on_before(sentence: str, before: str | None = None) -> bool:
+    """Whether an English sentence leans on the one before by rules 1-7 (module docstring);
+    `before` is the sentence before it, for rule 7."""
+    words = _tokens(sentence)
+    if not words:
+        return False
+    return (
+        _demonstrative_noun(_tokens(sentence, marks=True))
+        or _presupposing(words)
+        or _consequence(words)
+        or _connector(words, sentence)
+        or _late_subject(words, sentence)
+        or _imperative_object(sentence)
+        or (before is not None and _repeated_description(words, _tokens(before)))
+    )
+
+
+def _demonstrative_noun(words: list[str]) -> bool:
+    for i, w in enumerate(words[:-1]):
+        nxt = words[i + 1]
+        alone = nxt in _VERBISH or not nxt[:1].isalnum()  # "for this is", "due to this,"
+        if w in ("this", "these") and i and words[i - 1] in _OBJECT_OF and alone:
+            return True  # "A good example for this is ...": the pronoun is the sentence before
+        if w not in _DEMONSTRATIVES or nxt in _NOT_A_NOUN or nxt.isdigit():
+            continue
+        if i and words[i - 1] in ("like", "as"):
+            continue  # "a text like this gives ...": a pronoun, its referent named before it
+        if w == "those" and (nxt in _THOSE_OWN or nxt.endswith(("ing", "ed"))):
+            continue
+        if nxt in _DEICTIC_NOUNS and w == "this":
+            continue
+        head = _noun_after(words, i + 1)
+        if head in words[:i]:
+            continue  # "engines ... each of those engines": the referent is in the sentence
+        return True
+    return False
+
+
+def _noun_after(words: list[str], i: int) -> str:
+    """The head of the noun phrase starting at words[i]: its last word before a function word
+    (at most three words: "these recovered sites")."""
+    j = i
+    while j + 1 < len(words) and j - i < 2 and words[j + 1] not in _NOT_A_NOUN:
+        j += 1
+    return words[j]
+
+
+def _presupposing(words: list[str]) -> bool:
+    for i, w in enumerate(words):
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if w in _COORDINATED:
+            # "both men and women", "either A or B": the set is named here
+            # "both" is coordinated right after its first member; "either ... or" at any length
+            window = words[i + 2 : i + 6] if w == "both" else words[i + 2 :]
+            if _COORDINATED[w] not in window:
+                return True
+        elif w == "such" and nxt and nxt not in ("as", "that") and (i == 0 or words[i - 1] != "as"):
+            if "as" not in words[i + 2 : i + 6]:  # "such diseases as ...": named after
+                return True
+        elif w == "the" and nxt in ("latter", "former"):
+            return True
+        elif w == "the" and nxt == "same" and i + 2 < len(words):
+            rest = words[i + 2 :]
+            if "as" not in rest and rest[0] not in ("time", "way"):
+                return True
+    return False
+
+
+def _consequence(words: list[str]) -> bool:
+    for i, w in enumerate(words):
+        if w not in _CONSEQUENCE or (w == "thus" and words[i + 1 : i + 2] == ["far"]):
+            continue
+        if i == 0:
+            return True
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if words[i - 1] in _CLAUSE_LINK or nxt.endswith("ing"):
+            continue  # "... and thus reduces", ", thus reducing": two clauses of one sentence
+        return True
+    return False
+
+
+def _connector(words: list[str], sentence: str) -> bool:
+    if _ELABORATIVE.match(sentence):
+        return True
+    if len(words) < 2 or words[0] not in _CONNECTORS or words[1] not in _PRONOUNS:
+        return False
+    if words[1] == "that" and words[0] in ("now", "so"):
+        return False  # "Now that you have ...": a conjunction
+    # "However, this study ...": the document, not the sentence before
+    return not (words[1] == "this" and len(words) > 2 and words[2] in _DEICTIC_NOUNS)
+
+
+def _late_subject(words: list[str], sentence: str) -> bool:
+    """ "On the surface they all work ...": a subject pronoun in the first clause, no comma
+    before it, and no plural noun before it ("When patients arrive they ..." names them)."""
+    clause = re.split(r"[,;:]", sentence, maxsplit=1)[0]
+    first = _tokens(clause)[:8]
+    for i, w in enumerate(first[1:], 1):
+        if w not in _SUBJECT_PRONOUNS:
+            continue
+        earlier = first[:i]
+        if w == "they" and any(_plural(e) for e in earlier):
+            return False
+        # "When Alice woke she ...", "Heyward said that he ...": the name is before it
+        raw = _WORD.findall(clause)[:i]
+        named = any(
+            e[:1].isupper() and (k or e.casefold() not in _OPENERS) for k, e in enumerate(raw)
+        )
+        return not (w in ("he", "she") and named)
+    return False
+
+
+def _imperative_object(sentence: str) -> bool:
+    """Rule 6: an instruction whose object is "it"/"them" ("..., just wrap it and you're done",
+    "Use it to ..."): the thing to wrap was named before. A clause that starts with a verb
+    (after a comma, "just", "simply", "then") and its pronoun object; "..., making it possible"
+    and "..., and it ..." are no instruction."""
+    for clause in re.split(r"[,;:]\s*", sentence):
+        words = _tokens(clause)
+        while words and words[0] in _INSTRUCTION_ADVERBS:
+            words = words[1:]
+        if len(words) < 2 or words[1] not in ("it", "them"):
+            continue
+        verb = words[0]
+        no_verb = _NOT_A_NOUN | _CONNECTORS | _OPENERS | _PRONOUNS | _NO_VERB
+        if verb.isalpha() and verb not in no_verb and not verb.endswith(("ing", "ed", "s", "ly")):
+            return True
+    return False
+
+
+_INSTRUCTION_ADVERBS = _words("just simply then now also please")
+# Clause openers before "it" that are no verb ("like it does", "otherwise it will", "usually").
+_NO_VERB = _words("like unlike otherwise rather unless than whether where how why what")
+
+
+def _plural(word: str) -> bool:
+    if word in ("people", "children", "men", "women", "mice", "data"):
+        return True
+    return len(word) > 3 and word.endswith("s") and word not in _NOT_PLURAL
+
+
+def _repeated_description(words: list[str], before: list[str]) -> bool:
+    """Rule 7: "The low success rate is ..." after a sentence about the success rate."""
+    i = 0
+    while i < 2 and i < len(words) and words[i] in _CONNECTORS:
+        i += 1  # "But the ...", "However, the ..."
+    if i >= len(words) or words[i] != "the":
+        return False
+    np: list[str] = []
+    for w in words[i + 1 : i + 1 + _MAX_NP + 1]:
+        if w in _VERBISH or w in _NOT_A_NOUN:
+            break
+        np.append(w)
+    if not np or len(np) > _MAX_NP:
+        return False
+    after = words[i + 1 + len(np)] if i + 1 + len(np) < len(words) else ""
+    head = np[-1]
+    if after in _THE_COMPLEMENT or len(head) < 4 or head.isdigit():
+        return False  # "The role of monocytes ...": the complement says whose
+    return head in before
+
+
+def opens_with_connector(sentence: str) -> bool:
+    """Rule 4 alone: "But that's ...", "In particular ...", "Instead, ...": what a paragraph's
+    first sentence needs to join the paragraph before (a bare "He ..." or "These ..." opening a
+    paragraph most often starts a new point: carried, or marked anaphoric)."""
+    return _connector(_tokens(sentence), sentence)
