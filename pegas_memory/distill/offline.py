@@ -174,20 +174,39 @@ def _find_blocks(text: str) -> list[_Block]:
                 i = j
                 continue
         prev_blank = i == 0 or not lines[i - 1][2].strip()
-        if _INDENTED.match(line) and line.strip() and prev_blank and not _LIST_ITEM.match(line):
+        literal = _after_literal_marker(lines, i)  # rst "::" (ingest.markup writes it so)
+        indented = _INDENTED.match(line) and not _LIST_ITEM.match(line)
+        if (indented or literal) and line.strip() and prev_blank:
+            depth = min(4, _indent_of(line)) if literal else 4
             j = i
-            while j < len(lines) and (_INDENTED.match(lines[j][2]) or not lines[j][2].strip()):
+            while j < len(lines) and (
+                _indent_of(lines[j][2]) >= depth or not lines[j][2].strip()
+            ):
                 j += 1
             body = lines[i:j]
             while body and not body[-1][2].strip():
                 body.pop()
-            if any(_CODE_HINT.search(b[2]) for b in body):
+            if literal or any(_CODE_HINT.search(b[2]) for b in body):
                 b0 = body[0][0] + len(body[0][2]) - len(body[0][2].lstrip())
                 blocks.append(_Block("indented", start, body[-1][1], b0, body[-1][1]))
                 i = j
                 continue
         i += 1
     return blocks + _json_rules(text, blocks)
+
+
+def _indent_of(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
+def _after_literal_marker(lines: Sequence[tuple[int, int, str]], i: int) -> bool:
+    """Whether line i opens an rst literal block: the last line before it that is not blank
+    ends with "::" and is indented less."""
+    for k in range(i - 1, -1, -1):
+        before = lines[k][2]
+        if before.strip():
+            return before.rstrip().endswith("::") and _indent_of(before) < _indent_of(lines[i][2])
+    return False
 
 
 def _json_rules(text: str, blocks: Sequence[_Block]) -> list[_Block]:
@@ -275,8 +294,9 @@ def _numbered_heading(lines: Sequence[tuple[int, int, str]], n: int) -> bool:
 
 
 def _is_crumbs(line: str) -> bool:
-    # Breadcrumbs and menus: many separators, few words between them.
-    seps = len(re.findall(r"[|•·›»/]", line))
+    # Breadcrumbs and menus: many separators, few words between them (a path in inline code,
+    # "``/path/to/config.py``", is no separator).
+    seps = len(re.findall(r"[|•·›»/]", re.sub(r"`[^`\n]*`", "", line)))
     return seps >= 3 and len(_words(line)) <= 4 * seps
 
 

@@ -38,7 +38,14 @@ _EMPHASIS = re.compile(r"(?<![\w*\\])(\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^\s*_\\]
 _MARKUP = re.compile(r"\*\*|__|`")
 # reStructuredText roles (":meth:`~flask.Flask.wsgi_app`" -> "flask.Flask.wsgi_app") and markdown
 # links ("[LICENSE.txt](LICENSE.txt)" -> "LICENSE.txt"): the reader sees the name, not the markup.
-_RST_ROLE = re.compile(r"(?<![\w:]):[a-z][\w.+-]*(?::[a-z][\w.+-]*)?:`~?([^`\n]+)`")
+_RST_ROLE = re.compile(r"(?<![\w:]):[a-z][\w.+-]*(?::[a-z][\w.+-]*)?:`[~!]?([^`\n]+)`")
+# rst hyperlinks ("`Quart <https://...>`_", "`Jinja`_") and a role's own text before its target
+# (":doc:`request context </appcontext>`"): the reader sees the text.
+_RST_LINK = re.compile(r"(?<![\w`])`([^`<\n]+?)(?:\s*<[^<>`\n]+>)?`__?(?!\w)")
+_LEFT_OF_LABEL = re.compile(r"^[:;,]\s+")
+_RST_TARGET = re.compile(r"^(.+?)\s*<[^<>\n]+>$")
+# rst's literal-block marker: "code::" reads "code:", a lone " ::" reads nothing.
+_RST_LITERAL = re.compile(r"(?:\s+::|(?<=\S):(:))(?=\s|$)")
 _MD_LINK = re.compile(r"(?<!!)\[([^\]\n]+)\]\((?:[^()\s]|\([^()\s]*\))+\)")
 # A sentence that only introduces what follows it ("It can be installed by running:", "Состав
 # команды:", rst's literal-block "::"), or only points elsewhere ("See LICENSE.txt", "См. также
@@ -227,7 +234,8 @@ def clean_claim(text: str) -> str:
         return chr(0xF0000 + len(escaped) - 1)
 
     text = _TAG.sub("", text)
-    text = _RST_ROLE.sub(r"\1", _MD_LINK.sub(r"\1", text))
+    text = _RST_ROLE.sub(_role_text, _RST_LINK.sub(r"\1", _MD_LINK.sub(r"\1", text)))
+    text = _RST_LITERAL.sub(lambda m: ":" if m[1] else "", text)
     # Text that already holds such code points is unescaped first (escaped markers then go too).
     text = _ESCAPE.sub(r"\1" if _PARKED.search(text) else park, text)
     for _ in range(2):  # "***x***" and nested emphasis
@@ -235,7 +243,14 @@ def clean_claim(text: str) -> str:
     text = _MARKUP.sub("", text)
     if escaped:
         text = _PARKED.sub(lambda m: escaped[ord(m[0]) - 0xF0000], text)
-    return _WS.sub(" ", text).strip()
+    # What is left of a label cut off before it ("**Note 1**: If ...").
+    return _LEFT_OF_LABEL.sub("", _WS.sub(" ", text).strip())
+
+
+def _role_text(m: re.Match[str]) -> str:
+    """A role's text: its title when it has a target ("request context </appcontext>")."""
+    target = _RST_TARGET.match(m[1])
+    return target[1] if target else m[1]
 
 
 def conversational(text: str, units: Sequence[tuple[int, int]]) -> bool:
