@@ -57,7 +57,7 @@ RESIDUE = {
     "badge": re.compile(r"shields\.io|/badge|\[!\[|badge\.svg", re.IGNORECASE),
     "rst directive": re.compile(r"(?:^|\s)\.\.\s+[\w-]+::|^\.\. "),
     "code-ish": re.compile(
-        r"^\$ |^>>> |^(?:go|pip|npm|python|cobra-cli) [a-z-]+ \S|^[\W\d]*$|^={3,} |^[:;,.)\]>]"
+        r"^\$ |^>>> |^(?:go|pip|npm|python|cobra-cli) (?:get|install|init|add|run|-m)\b|^[\W\d]*$|^={3,} |^[:;,.)\]>]"
     ),
 }
 _VERBS = re.compile(

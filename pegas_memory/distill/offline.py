@@ -43,6 +43,7 @@ from pegas_memory.distill.units import (
     furniture,
     is_widget_line,
     labelled_blocks,
+    list_lead_in,
     sentence_groups,
 )
 from pegas_memory.text import detect_language
@@ -295,8 +296,8 @@ def _numbered_heading(lines: Sequence[tuple[int, int, str]], n: int) -> bool:
 
 def _is_crumbs(line: str) -> bool:
     # Breadcrumbs and menus: many separators, few words between them (a path in inline code,
-    # "``/path/to/config.py``", is no separator).
-    seps = len(re.findall(r"[|•·›»/]", re.sub(r"`[^`\n]*`", "", line)))
+    # "``/path/to/config.py``", or a URL is no separator).
+    seps = len(re.findall(r"[|•·›»/]", re.sub(r"`[^`\n]*`|\w+://\S+", "", line)))
     return seps >= 3 and len(_words(line)) <= 4 * seps
 
 
@@ -369,6 +370,9 @@ class OfflineDistiller:
                         narration = joinable if n == len(groups) - 1 else None
                         continue
                 atom = self._sentence_atom(text, group.start, group.end, chunk_language)
+                lead = list_lead_in(text, u0) if n == 0 and atom is not None else None
+                if atom is not None and lead is not None:  # "Cobra provides: Nested ..."
+                    atom = self._led_in(atom, lead)
                 if atom is not None and group.anaphoric:
                     atom = replace(
                         atom, confidence=0.4, metadata={**atom.metadata, "anaphoric": True}
@@ -386,6 +390,16 @@ class OfflineDistiller:
                     narration = len(atoms) - 1 if last and not group.dialogue else None
         atoms.sort(key=lambda a: a.quote_start)
         return atoms, dict(dropped)
+
+    def _led_in(self, atom: DraftAtom, lead: str) -> DraftAtom:
+        """A list item's atom with its list's lead-in before its claim, typed again."""
+        claim = f"{lead} {atom.claim}"
+        if atom.type not in ("fact", "text"):
+            return replace(atom, claim=claim, metadata={**atom.metadata, "lead_in": lead})
+        fact = is_fact(claim, atom.language)
+        kind: AtomType = "fact" if fact else "text"
+        meta = {**atom.metadata, "lead_in": lead}
+        return replace(atom, type=kind, claim=claim, content=claim, metadata=meta)
 
     def _joined(self, text: str, atom: DraftAtom, end: int, lang: str | None) -> DraftAtom | None:
         """`atom` extended to `end` (a short line that cannot stand alone), if still short."""

@@ -41,12 +41,12 @@ _MARKUP = re.compile(r"\*\*|__|`")
 _RST_ROLE = re.compile(r"(?<![\w:]):[a-z][\w.+-]*(?::[a-z][\w.+-]*)?:`[~!]?([^`\n]+)`")
 # rst hyperlinks ("`Quart <https://...>`_", "`Jinja`_") and a role's own text before its target
 # (":doc:`request context </appcontext>`"): the reader sees the text.
-_RST_LINK = re.compile(r"(?<![\w`])`([^`<\n]+?)(?:\s*<[^<>`\n]+>)?`__?(?!\w)")
+_RST_LINK = re.compile(r"(?<![\w`])`([^`<]+?)(?:\s*<[^<>`\s]+>)?`__?(?!\w)")
 _LEFT_OF_LABEL = re.compile(r"^[:;,]\s+")
 _RST_TARGET = re.compile(r"^(.+?)\s*<[^<>\n]+>$")
 # rst's literal-block marker: "code::" reads "code:", a lone " ::" reads nothing.
 _RST_LITERAL = re.compile(r"(?:\s+::|(?<=\S):(:))(?=\s|$)")
-_MD_LINK = re.compile(r"(?<!!)\[([^\]\n]+)\]\((?:[^()\s]|\([^()\s]*\))+\)")
+_MD_LINK = re.compile(r"(?<!!)\[([^\]\n]+(?:\n[^\]\n]+)*)\]\((?:[^()\s]|\([^()\s]*\))+\)")
 # A sentence that only introduces what follows it ("It can be installed by running:", "Состав
 # команды:", rst's literal-block "::"), or only points elsewhere ("See LICENSE.txt", "См. также
 # ..."): it says nothing by itself.
@@ -250,7 +250,56 @@ def clean_claim(text: str) -> str:
 def _role_text(m: re.Match[str]) -> str:
     """A role's text: its title when it has a target ("request context </appcontext>")."""
     target = _RST_TARGET.match(m[1])
-    return target[1] if target else m[1]
+    # A leading "." only tells Sphinx where to look (":data:`.current_app`").
+    return target[1] if target else m[1].lstrip(".")
+
+
+_ITEM = re.compile(r"^[ \t]*(?:[-*+•–]|\d{1,3}[.)])[ \t]+", re.M)
+_MAX_LEAD_IN_WORDS = 25
+
+
+def list_lead_in(text: str, start: int) -> str | None:
+    """The lead-in of the list whose item starts at `start` ("Cobra provides:" above
+    "* Fully POSIX-compliant flags"), as claim text, or None when the item is in no list under
+    one. Walks up over the list's items (and their wrapped lines, and blank lines between
+    items) to the first line that is none of those: the lead-in is that paragraph's last
+    sentence, when it ends in ":" and is short. A bare item ("Nested subcommands") means
+    nothing without it; with it the item is a claim ("Cobra provides: Nested subcommands")."""
+    line_start = text.rfind("\n", 0, start) + 1
+    item = _ITEM.match(text, line_start)
+    if item is None or item.end() != start:
+        return None
+    marker = _marker(item[0])
+    pos = line_start
+    while pos > 0:
+        prev_start = text.rfind("\n", 0, pos - 1) + 1
+        line = text[prev_start : pos - 1]
+        sibling = _ITEM.match(line)
+        same_level = sibling is not None and len(sibling[0]) - len(sibling[0].lstrip()) == len(
+            item[0]
+        ) - len(item[0].lstrip())
+        if sibling is not None and same_level and _marker(sibling[0]) != marker:
+            return None  # another list
+        if line.strip() and sibling is None and not line[:1].isspace():
+            break
+        pos = prev_start
+    else:
+        return None
+    para_start = text.rfind("\n\n", 0, pos) + 2 if "\n\n" in text[:pos] else 0
+    paragraph = text[para_start:pos].strip()
+    if not paragraph.endswith(":") or _ITEM.match(paragraph.splitlines()[-1]):
+        return None
+    sentences = split_sentences(paragraph)
+    lead = clean_claim(paragraph[sentences[-1].start :] if sentences else paragraph)
+    if not lead.endswith(":") or lead.endswith("::") or len(words_of(lead)) > _MAX_LEAD_IN_WORDS:
+        return None
+    return lead
+
+
+def _marker(item: str) -> str:
+    """A list item's marker kind: "*", "-", "+", ... or "1." for a numbered item."""
+    mark = item.strip()
+    return "1." if mark[:1].isdigit() else mark
 
 
 def conversational(text: str, units: Sequence[tuple[int, int]]) -> bool:

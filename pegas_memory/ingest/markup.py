@@ -204,6 +204,40 @@ def _rst_transitions(lines: list[str]) -> None:
             lines[n] = _blank(line)
 
 
+_TABLE_BORDER = re.compile(r"^[ \t]*[=-]{2,}(?:[ \t]+[=-]{2,})+[ \t]*$")
+
+
+def _rst_tables(lines: list[str]) -> None:
+    """rst simple tables ("=====  =====" borders) rewritten in place as pipe tables: a "|" in
+    each column gap, the header's border a "---|---" separator, the outer borders blanked."""
+    i = 0
+    while i < len(lines):
+        if not _TABLE_BORDER.match(lines[i]):
+            i += 1
+            continue
+        gaps = [m.start() for m in re.finditer(r"(?<=[=-])[ \t]+(?=[=-])", lines[i])]
+        j, borders = i + 1, [i]
+        while j < len(lines) and lines[j].strip():
+            if _TABLE_BORDER.match(lines[j]):
+                borders.append(j)
+            j += 1
+        if len(borders) < 2 or borders[-1] != j - 1:
+            i = j
+            continue
+        for n in range(i, j):
+            if n in (borders[0], borders[-1]):
+                lines[n] = _blank(lines[n])
+                continue
+            row = list(lines[n].ljust(len(lines[i])))
+            if n in borders:
+                row = ["-" if c in "=-" else c for c in row]
+            for g in gaps:
+                if g < len(row) and row[g] in " \t":
+                    row[g] = "|"
+            lines[n] = "".join(row)[: len(lines[n])]
+        i = j
+
+
 # --- markdown -------------------------------------------------------------------------------------
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -303,6 +337,7 @@ def normalise(text: str, flavour: Flavour) -> tuple[str, dict[int, int], str | N
     front = _front_matter(lines)
     if flavour == "rst":
         _rst_pass(lines, 0, len(lines), set())
+        _rst_tables(lines)
         headings = _rst_headings(lines)
         _rst_transitions(lines)
         starts = [0]
