@@ -57,7 +57,8 @@ RESIDUE = {
     "badge": re.compile(r"shields\.io|/badge|\[!\[|badge\.svg", re.IGNORECASE),
     "rst directive": re.compile(r"(?:^|\s)\.\.\s+[\w-]+::|^\.\. "),
     "code-ish": re.compile(
-        r"^\$ |^>>> |^(?:go|pip|npm|python|cobra-cli) (?:get|install|init|add|run|-m)\b|^[\W\d]*$|^={3,} |^[:;,.)\]>]"
+        r"^\$ |^>>> |^(?:go|pip|npm|python|cobra-cli) (?:get|install|init|add|run|-m)\b"
+        r"|^[\W\d]*$|^={3,} |^[:;,.)\]>]"
     ),
 }
 _VERBS = re.compile(
@@ -75,9 +76,8 @@ _WORD = re.compile(r"[^\W\d_]+")
 
 def documents() -> list[str]:
     flask = sorted(str(p) for p in (REPOS / "flask/docs").glob("*.rst"))
-    cobra = [str(REPOS / "cobra/README.md")] + sorted(
-        str(p) for p in (REPOS / "cobra/site/content").rglob("*.md")
-    )
+    site = sorted(str(p) for p in (REPOS / "cobra/site/content").rglob("*.md"))
+    cobra = [str(REPOS / "cobra/README.md"), *site]
     return flask + cobra
 
 

@@ -180,9 +180,7 @@ def _find_blocks(text: str) -> list[_Block]:
         if (indented or literal) and line.strip() and prev_blank:
             depth = min(4, _indent_of(line)) if literal else 4
             j = i
-            while j < len(lines) and (
-                _indent_of(lines[j][2]) >= depth or not lines[j][2].strip()
-            ):
+            while j < len(lines) and (_indent_of(lines[j][2]) >= depth or not lines[j][2].strip()):
                 j += 1
             body = lines[i:j]
             while body and not body[-1][2].strip():

@@ -287,11 +287,15 @@ def list_lead_in(text: str, start: int) -> str | None:
         return None
     para_start = text.rfind("\n\n", 0, pos) + 2 if "\n\n" in text[:pos] else 0
     paragraph = text[para_start:pos].strip()
-    if not paragraph.endswith(":") or _ITEM.match(paragraph.splitlines()[-1]):
+    if (
+        not paragraph.endswith(":")
+        or paragraph.endswith("::")  # rst: a literal block, not this list, follows
+        or _ITEM.match(paragraph.splitlines()[-1])
+    ):
         return None
     sentences = split_sentences(paragraph)
     lead = clean_claim(paragraph[sentences[-1].start :] if sentences else paragraph)
-    if not lead.endswith(":") or lead.endswith("::") or len(words_of(lead)) > _MAX_LEAD_IN_WORDS:
+    if not lead.endswith(":") or len(words_of(lead)) > _MAX_LEAD_IN_WORDS:
         return None
     return lead
 

@@ -246,6 +246,7 @@ _HTML_TAGS = (
     r"|small|big|section|h[1-6]|table|thead|tbody|tr|td|th|ul|ol|li|video|figure|figcaption"
 )
 _HTML_TAG = re.compile(rf"</?(?:{_HTML_TAGS})(?:\s[^<>]*)?/?>", re.IGNORECASE)
+_ANCHOR_LINE = re.compile(r"^\s*<a\s[^<>]*>[^<]*</a>\W*$", re.IGNORECASE)  # a link, no text
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _IMAGE = re.compile(r"\[!\[[^\]\n]*\]\([^)\n]*\)\]\([^)\n]*\)|!\[[^\]\n]*\]\([^)\n]*\)")
 _LINK = re.compile(r"\[[^\]\n]+\]\([^)\n]*\)")
@@ -254,6 +255,7 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 _SHORTCODE = re.compile(r"\{\{[<%].*?[>%]\}\}")
 _QUOTE_MARK = re.compile(r"^( {0,3})> ?")
 _CALLOUT = re.compile(r"^\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$", re.IGNORECASE)
+_QUOTE_TITLE = re.compile(r"^\s*(\*\*|__)[^*_\n]{1,30}\1\s*:?\s*$")
 _TOC_TITLE = re.compile(
     r"^\s*#{1,6}\s+\W*(?:table of contents|contents|toc|содержание|оглавление|inhalt"
     r"(?:sverzeichnis)?)\W*$",
@@ -314,12 +316,21 @@ def _markdown_pass(lines: list[str]) -> None:
             lines[n] = _blank(line)
             continue
         quoted = _QUOTE_MARK.match(line)
+        opens_quote = quoted is not None and (n == 0 or not _QUOTE_MARK.match(lines[n - 1]))
         if quoted:
             line = quoted[1] + " " * (len(quoted[0]) - len(quoted[1])) + line[quoted.end() :]
+        if opens_quote and _QUOTE_TITLE.match(line):  # "> **Note**": an admonition's title
+            line = _blank(line)
         if _CALLOUT.match(line) or _REF_DEF.match(line):
             line = _blank(line)
+        if _ANCHOR_LINE.match(line):
+            line = _blank(line)
         line = _IMAGE.sub(_spaces, line)
-        line = _HTML_TAG.sub(_spaces, _SHORTCODE.sub(_spaces, line))
+        tagged = _HTML_TAG.sub(_spaces, _SHORTCODE.sub(_spaces, line))
+        if tagged != line:  # text inside HTML: its indentation is the HTML's, not code's
+            stripped = tagged.lstrip()
+            tagged = stripped + " " * (len(tagged) - len(stripped))
+        line = tagged
         if _link_only(line):
             line = _blank(line)
         lines[n] = line if line.strip() else _blank(line)
