@@ -148,6 +148,9 @@ def test_list_under_a_lead_in_carries_it(tmp_path: Path) -> None:
             "globale",
             "Cobra bietet:",
         ),
+        # a bold label over the list is its pseudo-heading
+        ("**Improvements**\n\n* Support for flags\n", "Support", "Improvements:"),
+        ("**Улучшения:**\n\n* поддержка флагов\n", "поддержка", "Улучшения:"),
         # wrapped items and a blank line between items of the same list
         ("We support:\n* one thing\n  wrapped\n\n* another thing\n", "another", "We support:"),
     ],
@@ -164,6 +167,7 @@ def test_list_lead_in_found(text: str, item: str, lead: str) -> None:
         ("Cobra bietet:\n* Befehle\n\n- eine andere Liste\n", "eine"),  # another list
         ("Like this::\n\n* not a lead-in\n", "not"),  # an rst literal marker
         ("Cobra provides: flags\n", "flags"),  # not a list item
+        ("Some **bold** words in a sentence.\n\n* an item\n", "an item"),  # no label alone
     ],
 )
 def test_list_lead_in_not_found(text: str, item: str) -> None:
@@ -410,3 +414,39 @@ def test_ingested_readme_cites_the_files_own_text(service: MemoryService, tmp_pa
         assert "<" not in claim and "](" not in claim and "badge" not in claim
         position = int(locator.rsplit("char ", 1)[1])
         assert normalised[position : position + len(quote)] == quote
+
+
+API_RST = """API
+===
+
+.. currentmodule:: flask
+
+Application Globals
+-------------------
+
+.. data:: g
+
+    A proxy to a namespace object used to store data during a single request.
+
+.. function:: url_for(endpoint, **values)
+
+    Generate a URL to the given endpoint with the given values.
+
+Ordinary prose follows the section and stays in it when no directive is open.
+"""
+
+
+def test_object_descriptions_name_their_object_in_the_heading_path(tmp_path: Path) -> None:
+    parsed = parse(tmp_path, "docs/api.rst", API_RST)
+    paths = {s.heading_path[-1]: s.heading_path for s in parsed.sections}
+    assert paths["flask.g"] == ("API", "Application Globals", "flask.g")
+    assert paths["flask.url_for"] == ("API", "Application Globals", "flask.url_for")
+    g_section = next(s for s in parsed.sections if s.heading_path[-1] == "flask.g")
+    assert "A proxy to a namespace object" in g_section.text
+    assert "data::" not in g_section.text and "currentmodule" not in parsed.sections[0].text
+
+
+def test_a_note_directive_is_no_object_heading(tmp_path: Path) -> None:
+    text = "Guide\n=====\n\n.. note::\n\n    Notes are ordinary text of the section they are in.\n"
+    parsed = parse(tmp_path, "docs/guide.rst", text)
+    assert [s.heading_path for s in parsed.sections] == [("Guide",)]

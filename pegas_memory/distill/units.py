@@ -256,6 +256,7 @@ def _role_text(m: re.Match[str]) -> str:
 
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•–]|\d{1,3}[.)])[ \t]+", re.M)
 _MAX_LEAD_IN_WORDS = 25
+_BOLD_LABEL = re.compile(r"^(\*\*|__)([^*_\n]{1,60})\1:?$")
 
 
 def list_lead_in(text: str, start: int) -> str | None:
@@ -287,6 +288,9 @@ def list_lead_in(text: str, start: int) -> str | None:
         return None
     para_start = text.rfind("\n\n", 0, pos) + 2 if "\n\n" in text[:pos] else 0
     paragraph = text[para_start:pos].strip()
+    label = _BOLD_LABEL.match(paragraph)
+    if label is not None:  # "**Improvements**" over the list: a pseudo-heading, its lead-in
+        paragraph = clean_claim(label[2]).rstrip(":") + ":"
     if (
         not paragraph.endswith(":")
         or paragraph.endswith("::")  # rst: a literal block, not this list, follows

@@ -77,6 +77,16 @@ _TEXT_DIRECTIVES = frozenset(
 )
 
 
+# Sphinx object descriptions: the body describes the object the directive names ("..
+# data:: g" / "A proxy to a namespace object ..."), so the directive line becomes a heading
+# naming it, one level below its section, and a claim without a subject can carry it.
+_OBJECT_DIRECTIVES = frozenset(
+    ["function", "method", "attribute", "data", "exception", "decorator", "class"]
+)
+_MODULE_DIRECTIVES = frozenset(["module", "currentmodule"])
+_OBJECT_NAME = re.compile(r"[A-Za-z_][\w.]*")
+
+
 def _blank(line: str) -> str:
     return " " * len(line)
 
@@ -113,9 +123,12 @@ def _dedent(lines: list[str], start: int, end: int, indent: int, frozen: set[int
         lines[n] = line[:indent] + line[indent + cut :] + " " * cut
 
 
-def _rst_pass(lines: list[str], start: int, end: int, frozen: set[int]) -> None:
+def _rst_pass(
+    lines: list[str], start: int, end: int, frozen: set[int], objects: dict[int, str]
+) -> None:
     """Directives, comments and link targets of lines [start, end), nested bodies included;
-    the lines of code blocks are added to `frozen`."""
+    the lines of code blocks are added to `frozen`, the names object descriptions give (with
+    the current module's) to `objects` by line. `objects[-1]` holds the current module."""
     i = start
     while i < end:
         line = lines[i]
@@ -132,6 +145,8 @@ def _rst_pass(lines: list[str], start: int, end: int, frozen: set[int]) -> None:
         indent = len((m or comment)[1])  # type: ignore[index]
         stop = min(_block_end(lines, i, indent), end)
         name = m[2].split(":")[-1].lower() if m else ""
+        if m is not None and name in _MODULE_DIRECTIVES:
+            objects[-1] = m[3].strip()
         if m is None or name not in _CODE_DIRECTIVES | _TEXT_DIRECTIVES:
             # Comments, link targets, toctrees, images, autodoc, includes: no prose of their own.
             for n in range(i, stop):
@@ -147,8 +162,15 @@ def _rst_pass(lines: list[str], start: int, end: int, frozen: set[int]) -> None:
             frozen.update(range(body, stop))
             i = stop
             continue
+        named = _OBJECT_NAME.match(m[3].strip())
+        if name in _OBJECT_DIRECTIVES and named is not None:
+            module = objects.get(-1, "")
+            qualified = named[0]
+            if module and "." not in qualified:
+                qualified = f"{module}.{qualified}"
+            objects[i] = qualified if len(qualified) + 2 <= len(line) else named[0]
         lines[i] = _blank(line)
-        _rst_pass(lines, body, stop, frozen)
+        _rst_pass(lines, body, stop, frozen, objects)
         _dedent(lines, body, stop, indent, frozen)
         i = stop
 
@@ -193,6 +215,25 @@ def _rst_headings(lines: list[str]) -> dict[int, tuple[int, int]]:
         found[title] = (level, 2)
         i = adorn + 1
     return found
+
+
+def _object_headings(
+    lines: list[str],
+    objects: dict[int, str],
+    headings: dict[int, tuple[int, int]],
+    starts: list[int],
+) -> dict[int, int]:
+    """The object descriptions' lines rewritten as "# name" headings one level below the rst
+    section they are in: {line start offset: level}."""
+    levels: dict[int, int] = {}
+    for n, name in sorted(objects.items()):
+        if n < 0 or len(name) + 2 > len(lines[n]):
+            continue
+        above = [level for k, (level, _) in headings.items() if k < n]
+        level = min(6, (above[-1] if above else 0) + 1)
+        lines[n] = f"# {name}".ljust(len(lines[n]))
+        levels[starts[n]] = level
+    return levels
 
 
 def _rst_transitions(lines: list[str]) -> None:
@@ -347,7 +388,8 @@ def normalise(text: str, flavour: Flavour) -> tuple[str, dict[int, int], str | N
     levels: dict[int, int] = {}
     front = _front_matter(lines)
     if flavour == "rst":
-        _rst_pass(lines, 0, len(lines), set())
+        objects: dict[int, str] = {-1: ""}
+        _rst_pass(lines, 0, len(lines), set(), objects)
         _rst_tables(lines)
         headings = _rst_headings(lines)
         _rst_transitions(lines)
@@ -355,6 +397,7 @@ def normalise(text: str, flavour: Flavour) -> tuple[str, dict[int, int], str | N
         for line in lines[:-1]:
             starts.append(starts[-1] + len(line) + 1)
         levels = {starts[n]: level for n, (level, _) in headings.items()}
+        levels.update(_object_headings(lines, objects, headings, starts))
     else:
         _markdown_pass(lines)
     out = "\n".join(lines)
