@@ -494,6 +494,45 @@ def sentence_groups(
     return sorted(judged + boilerplate, key=lambda g: g.start)
 
 
+# A sentence that only sends the reader elsewhere: a reading verb in the imperative and a
+# destination ("Read more about it in Shell Completions.", "Please refer to Bash Completions for
+# details.", "Подробнее см. в документации.", "Lesen Sie dazu die Dokumentation."), or "for
+# details, see ...". Short only: a longer sentence says something on its way.
+_READ_VERB = re.compile(
+    r"^(?:please\s+)?(?:see|read|refer to|consult|check out|head over to|go to|visit|look (?:at"
+    r"|into)|more (?:in|at|about)|см\.|смотрите|читайте|подробнее|обратитесь к|siehe|lesen sie"
+    r"|mehr (?:dazu )?(?:in|unter|bei))\b",
+    re.IGNORECASE,
+)
+_READ_WHERE = re.compile(
+    r"\b(?:details?|information|info|documentation|docs|guide|section|chapter|readme|reference"
+    r"|tutorial|подробн\w*|документаци\w*|руководств\w*|раздел\w*|dokumentation|anleitung"
+    r"|abschnitt|kapitel|einzelheiten)\b",
+    re.IGNORECASE,
+)
+# ... or, in a short sentence, a place named at its end ("Read more about it in Active Help.")
+_READ_IN = re.compile(r"\b(?:in|at|about|в|во|im|unter)\s+(?:\S+\s+){0,3}\S+$", re.IGNORECASE)
+_MAX_SHORT_POINTER_WORDS = 8
+_FOR_DETAILS = re.compile(
+    r"^for (?:more|further|complete|full|additional)?\s?(?:details|information|info)\b[^.]*?"
+    r"\b(?:see|read|refer to|consult|check)\b",
+    re.IGNORECASE,
+)
+_MAX_POINTER_WORDS = 16
+
+
+def _reading_pointer(body: str) -> bool:
+    """Whether the sentence only points elsewhere (`_READ_VERB` and a destination)."""
+    if len(words_of(body)) > _MAX_POINTER_WORDS:
+        return False
+    if _FOR_DETAILS.match(body):
+        return True
+    if not _READ_VERB.match(body):
+        return False
+    short = len(words_of(body)) <= _MAX_SHORT_POINTER_WORDS
+    return _READ_WHERE.search(body) is not None or (short and _READ_IN.search(body) is not None)
+
+
 def _judged(text: str, group: Group, conversation: bool) -> Group:
     """The group with its noise reason, or marked as a line of dialogue that stands alone. In a
     conversation (a chunk of fiction or an interview) a line must also name its speaker and not
@@ -505,7 +544,9 @@ def _judged(text: str, group: Group, conversation: bool) -> Group:
         return replace(group, noise=reason)
     if group.sentences == 1 and _LEAD_IN.search(body):
         return replace(group, noise="lead-in")
-    if _POINTER.match(body) and len(words_of(body)) <= _MIN_ALONE_WORDS + 1:
+    if (_POINTER.match(body) and len(words_of(body)) <= _MIN_ALONE_WORDS + 1) or _reading_pointer(
+        body
+    ):
         return replace(group, noise="pointer")
     said = speech(body)
     short = len(words_of(body)) < _MIN_ALONE_WORDS

@@ -236,6 +236,25 @@ def _object_headings(
     return levels
 
 
+def _one_line_headings(lines: list[str], headings: dict[int, tuple[int, int]]) -> list[str]:
+    """Each title line and its underline as one "# Title" line of the same length (the line
+    break goes into the padding): a distiller reading lines sees a heading, never a title
+    line that reads like a sentence ("The App and Request Context"). Offsets after the heading
+    stay the file's; the title itself moves two characters right."""
+    out: list[str] = []
+    skip = False
+    for n, line in enumerate(lines):
+        if skip:
+            skip = False
+            continue
+        if n in headings and n + 1 < len(lines):
+            out.append(f"# {line.strip()}".ljust(len(line) + 1 + len(lines[n + 1])))
+            skip = True
+            continue
+        out.append(line)
+    return out
+
+
 def _rst_transitions(lines: list[str]) -> None:
     """A lone adornment line between blank lines (a transition) is no heading: blanked."""
     for n, line in enumerate(lines):
@@ -398,6 +417,7 @@ def normalise(text: str, flavour: Flavour) -> tuple[str, dict[int, int], str | N
             starts.append(starts[-1] + len(line) + 1)
         levels = {starts[n]: level for n, (level, _) in headings.items()}
         levels.update(_object_headings(lines, objects, headings, starts))
+        lines = _one_line_headings(lines, headings)
     else:
         _markdown_pass(lines)
     out = "\n".join(lines)
