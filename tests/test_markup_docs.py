@@ -478,6 +478,8 @@ NOT_POINTERS = [
     "Смотрите, как сервер отвечает на каждый запрос за десять миллисекунд.",
     "Siehe, der Server antwortet in zehn Millisekunden auf jede einzelne Anfrage.",
     "For details on the protocol the server keeps a log of every request it answers.",
+    "Visit the old museum in Paris.",
+    "Visit the museum's information desk for tickets.",
 ]
 
 

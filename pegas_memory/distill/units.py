@@ -505,14 +505,20 @@ _READ_VERB = re.compile(
     re.IGNORECASE,
 )
 _READ_WHERE = re.compile(
-    r"\b(?:details?|information|info|documentation|docs|guide|section|chapter|readme|reference"
-    r"|tutorial|подробн\w*|документаци\w*|руководств\w*|раздел\w*|dokumentation|anleitung"
-    r"|abschnitt|kapitel|einzelheiten)\b",
+    r"\b(?:documentation|docs|guide|readme|reference|tutorial|section|chapter|manual"
+    r"|for (?:more |further |complete |full |additional )?(?:details|information|info)"
+    r"|документаци\w*|руководств\w*|раздел\w*|глав\w*|за подробност\w*|подробн\w*"
+    r"|dokumentation|anleitung|handbuch|abschnitt|kapitel|für (?:weitere )?(?:details"
+    r"|informationen|einzelheiten))\b",
     re.IGNORECASE,
 )
 # ... or, in a short sentence, a place named at its end ("Read more about it in Active Help.")
 _READ_IN = re.compile(r"\b(?:in|at|about|в|во|im|unter)\s+(?:\S+\s+){0,3}\S+$", re.IGNORECASE)
 _MAX_SHORT_POINTER_WORDS = 8
+# only for reading verbs: "Visit the museum in Paris." goes somewhere, it points to no text
+_READING = re.compile(
+    r"^(?:please\s+)?(?:see|read|refer|consult|more|см\.|смотрите|читайте|siehe|lesen|mehr)\b", re.I
+)
 _FOR_DETAILS = re.compile(
     r"^for (?:more|further|complete|full|additional)?\s?(?:details|information|info)\b[^.]*?"
     r"\b(?:see|read|refer to|consult|check)\b",
@@ -529,7 +535,7 @@ def _reading_pointer(body: str) -> bool:
         return True
     if not _READ_VERB.match(body):
         return False
-    short = len(words_of(body)) <= _MAX_SHORT_POINTER_WORDS
+    short = len(words_of(body)) <= _MAX_SHORT_POINTER_WORDS and _READING.match(body) is not None
     return _READ_WHERE.search(body) is not None or (short and _READ_IN.search(body) is not None)
 
 
