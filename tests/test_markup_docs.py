@@ -499,3 +499,22 @@ def test_rst_titles_are_no_atoms(tmp_path: Path) -> None:
     found = claims(parse(tmp_path, "docs/design.rst", RST))
     for title in ("Design Decisions in Flask", "The Explicit Application Object", "Nested Details"):
         assert not any(c.startswith(title) for c in found), title
+
+
+def test_rst_backtick_underlines_and_auto_numbered_lists(tmp_path: Path) -> None:
+    text = (
+        "Error Handlers\n``````````````\n\n"
+        "The above examples would not be an improvement on the default exceptions.\n\n"
+        "When a request is handled, these steps run:\n\n"
+        "#. The URL is matched against every rule the application registered.\n"
+        "#. The view function the rule names is called with its arguments.\n"
+    )
+    parsed = parse(tmp_path, "docs/errors.rst", text)
+    assert [s.heading_path for s in parsed.sections] == [("Error Handlers",)]
+    found = claims(parsed)
+    assert "The above examples would not be an improvement on the default exceptions." in found
+    assert (
+        "When a request is handled, these steps run: The URL is matched against every rule the "
+        "application registered." in found
+    )
+    assert not any("#." in c or "``" in c for c in found)

@@ -33,7 +33,7 @@ Flavour = Literal["markdown", "rst"]
 
 # --- reStructuredText -----------------------------------------------------------------------------
 
-_ADORNMENT = re.compile(r"^([=\-~^\"#*+_<>])\1{2,}[ \t]*$")
+_ADORNMENT = re.compile(r"^([=\-~^\"#*+_<>`])\1{2,}[ \t]*$")
 _DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+([\w:.+-]+)::(.*)$")
 _COMMENT = re.compile(r"^([ \t]*)\.\.(?:[ \t]+|$)")
 _OPTION = re.compile(r"^[ \t]+:[\w -]+:")
@@ -264,6 +264,7 @@ def _rst_transitions(lines: list[str]) -> None:
             lines[n] = _blank(line)
 
 
+_AUTO_ITEM = re.compile(r"^([ \t]*)#\.([ \t])")  # "#. item": an auto-numbered list item
 _TABLE_BORDER = re.compile(r"^[ \t]*[=-]{2,}(?:[ \t]+[=-]{2,})+[ \t]*$")
 
 
@@ -410,6 +411,7 @@ def normalise(text: str, flavour: Flavour) -> tuple[str, dict[int, int], str | N
         objects: dict[int, str] = {-1: ""}
         _rst_pass(lines, 0, len(lines), set(), objects)
         _rst_tables(lines)
+        lines[:] = [_AUTO_ITEM.sub(r"\g<1>1.\2", line) for line in lines]
         headings = _rst_headings(lines)
         _rst_transitions(lines)
         starts = [0]
