@@ -518,3 +518,15 @@ def test_rst_backtick_underlines_and_auto_numbered_lists(tmp_path: Path) -> None
         "application registered." in found
     )
     assert not any("#." in c or "``" in c for c in found)
+
+
+def test_a_wrapped_line_that_starts_like_a_menu_goes_on_with_its_sentence() -> None:
+    text = (
+        "The name of the session cookie. It can be changed in case you already have a\n"
+        "cookie with the same name.\n\n"
+        "Prices of houses in the city grew by five percent last year.\n"
+        "Share this\n"
+    )
+    found = [a.claim for a in OfflineDistiller().distill(text, ChunkContext(language="en"))]
+    assert any(c.endswith("in case you already have a cookie with the same name.") for c in found)
+    assert not any("Share" in c for c in found)  # after a finished sentence: still a menu line

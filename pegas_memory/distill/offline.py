@@ -262,7 +262,7 @@ def _prose_units(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int,
         if (
             not stripped
             or _HEADING.match(line)
-            or _NAV.match(stripped)
+            or (_NAV.match(stripped) and not _goes_on(text, current))
             or _is_crumbs(stripped)
             or is_widget_line(stripped)
             or _numbered_heading(lines, n)
@@ -279,6 +279,12 @@ def _prose_units(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int,
             current.extend((first, end))
     flush()
     return units
+
+
+def _goes_on(text: str, current: Sequence[int]) -> bool:
+    """Whether the paragraph being built stops mid-sentence, so its next line goes on with it
+    ("... in case you already have a / cookie with the same name.": no cookie banner)."""
+    return bool(current) and not re.search(r"[.!?…:;»\")]\s*$", text[current[0] : current[1]])
 
 
 def _numbered_heading(lines: Sequence[tuple[int, int, str]], n: int) -> bool:
