@@ -382,12 +382,22 @@ def test_a_path_or_url_in_a_line_is_no_breadcrumb() -> None:
     text = (
         "Then you just have to add a separate config file and export\n"
         "``APP_SETTINGS=/path/to/config.py`` and you are done. However there are other\n"
-        "ways, see https://example.org/a/b/c/d for them.\n"
+        "ways, see <https://example.org/a/b/c/d> for them.\n"
     )
     found = [a.claim for a in OfflineDistiller().distill(text, ChunkContext(language="en"))]
     assert any(c.endswith("and you are done.") for c in found)
     crumbs = "Home / Docs / Guide / Install"
     assert OfflineDistiller().distill(crumbs, ChunkContext(language="en")) == []
+    link = "Reach the reporters on Twitter at http://twitter.com/a/b and http://twitter.com/c/d"
+    assert OfflineDistiller().distill(link, ChunkContext(language="en")) == []
+    autolink = (
+        "Because of that Flask configures the `Jinja\n"
+        "<https://palletsprojects.com/p/jinja/>`_ template engine for you automatically.\n"
+    )
+    found = [a.claim for a in OfflineDistiller().distill(autolink, ChunkContext(language="en"))]
+    assert found == [
+        "Because of that Flask configures the Jinja template engine for you automatically."
+    ]
 
 
 def test_a_code_blocks_lead_in_stays_with_it_across_chunks() -> None:

@@ -300,8 +300,9 @@ def _numbered_heading(lines: Sequence[tuple[int, int, str]], n: int) -> bool:
 
 def _is_crumbs(line: str) -> bool:
     # Breadcrumbs and menus: many separators, few words between them (a path in inline code,
-    # "``/path/to/config.py``", or a URL is no separator).
-    seps = len(re.findall(r"[|•·›»/]", re.sub(r"`[^`\n]*`|\w+://\S+", "", line)))
+    # "``/path/to/config.py``", or an autolink "<https://...>" of rst or markdown is no
+    # separator; a bare URL line still is: page furniture).
+    seps = len(re.findall(r"[|•·›»/]", re.sub(r"`[^`\n]*`|<\w+://[^<>\s]+>", "", line)))
     return seps >= 3 and len(_words(line)) <= 4 * seps
 
 
