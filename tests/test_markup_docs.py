@@ -356,6 +356,7 @@ def test_quotes_are_the_files_text_at_their_position(tmp_path: Path) -> None:
             "See Quart and Jinja for more.",
         ),
         ("It would look like this::", "It would look like this:"),
+        ("***Important:*** You should **not** print.", "Important: You should not print."),
         (
             "**Note 1**: If the variable is set, help is off.",
             "Note 1: If the variable is set, help is off.",

@@ -34,7 +34,9 @@ from pegas_memory.sentences import split_sentences
 
 _WS = re.compile(r"\s+")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
-_EMPHASIS = re.compile(r"(?<![\w*\\])(\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^\s*_\\])\1(?![\w*])")
+_EMPHASIS = re.compile(
+    r"(?<![\w*\\])(\*\*\*|___|\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^\s*_\\])\1(?![\w*])"
+)
 _MARKUP = re.compile(r"\*\*|__|`")
 # reStructuredText roles (":meth:`~flask.Flask.wsgi_app`" -> "flask.Flask.wsgi_app") and markdown
 # links ("[LICENSE.txt](LICENSE.txt)" -> "LICENSE.txt"): the reader sees the name, not the markup.
