@@ -213,7 +213,8 @@ def store(atom):
 def test_markdown_file(root: Path, settings: Settings) -> None:
     (root / "notes.md").write_text(MARKDOWN, encoding="utf-8")
     parsed = load_source(str(root / "notes.md"), settings)
-    assert (parsed.kind, parsed.title, parsed.language) == ("text", "notes", "en")
+    # a markdown file is titled by the heading that opens it (ingest.markup.document_title)
+    assert (parsed.kind, parsed.title, parsed.language) == ("text", "Memory", "en")
     assert [s.heading_path for s in parsed.sections] == [("Memory",), ("Memory", "Code")]
     chunks = chunk_source(parsed)
     assert "def store(atom):\n    return atom.id" in chunks[1].text

@@ -43,6 +43,7 @@ from pegas_memory.distill.units import (
     furniture,
     is_widget_line,
     labelled_blocks,
+    list_lead_in,
     next_paragraph,
     sentence_groups,
 )
@@ -175,20 +176,37 @@ def _find_blocks(text: str) -> list[_Block]:
                 i = j
                 continue
         prev_blank = i == 0 or not lines[i - 1][2].strip()
-        if _INDENTED.match(line) and line.strip() and prev_blank and not _LIST_ITEM.match(line):
+        literal = _after_literal_marker(lines, i)  # rst "::" (ingest.markup writes it so)
+        indented = _INDENTED.match(line) and not _LIST_ITEM.match(line)
+        if (indented or literal) and line.strip() and prev_blank:
+            depth = min(4, _indent_of(line)) if literal else 4
             j = i
-            while j < len(lines) and (_INDENTED.match(lines[j][2]) or not lines[j][2].strip()):
+            while j < len(lines) and (_indent_of(lines[j][2]) >= depth or not lines[j][2].strip()):
                 j += 1
             body = lines[i:j]
             while body and not body[-1][2].strip():
                 body.pop()
-            if any(_CODE_HINT.search(b[2]) for b in body):
+            if literal or any(_CODE_HINT.search(b[2]) for b in body):
                 b0 = body[0][0] + len(body[0][2]) - len(body[0][2].lstrip())
                 blocks.append(_Block("indented", start, body[-1][1], b0, body[-1][1]))
                 i = j
                 continue
         i += 1
     return blocks + _json_rules(text, blocks)
+
+
+def _indent_of(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
+def _after_literal_marker(lines: Sequence[tuple[int, int, str]], i: int) -> bool:
+    """Whether line i opens an rst literal block: the last line before it that is not blank
+    ends with "::" and is indented less."""
+    for k in range(i - 1, -1, -1):
+        before = lines[k][2]
+        if before.strip():
+            return before.rstrip().endswith("::") and _indent_of(before) < _indent_of(lines[i][2])
+    return False
 
 
 def _json_rules(text: str, blocks: Sequence[_Block]) -> list[_Block]:
@@ -245,7 +263,7 @@ def _prose_units(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int,
         if (
             not stripped
             or _HEADING.match(line)
-            or _NAV.match(stripped)
+            or (_NAV.match(stripped) and not _goes_on(text, current))
             or _is_crumbs(stripped)
             or is_widget_line(stripped)
             or _numbered_heading(lines, n)
@@ -264,6 +282,12 @@ def _prose_units(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int,
     return units
 
 
+def _goes_on(text: str, current: Sequence[int]) -> bool:
+    """Whether the paragraph being built stops mid-sentence, so its next line goes on with it
+    ("... in case you already have a / cookie with the same name.": no cookie banner)."""
+    return bool(current) and not re.search(r"[.!?…:;»\")]\s*$", text[current[0] : current[1]])
+
+
 def _numbered_heading(lines: Sequence[tuple[int, int, str]], n: int) -> bool:
     """Whether line n is a numbered heading inside running text (`_NUMBERED_HEADING`); a line
     wrapped before a number ("bestehend aus / 3 Punkten und ...") follows no sentence end."""
@@ -276,8 +300,10 @@ def _numbered_heading(lines: Sequence[tuple[int, int, str]], n: int) -> bool:
 
 
 def _is_crumbs(line: str) -> bool:
-    # Breadcrumbs and menus: many separators, few words between them.
-    seps = len(re.findall(r"[|•·›»/]", line))
+    # Breadcrumbs and menus: many separators, few words between them (a path in inline code,
+    # "``/path/to/config.py``", or an autolink "<https://...>" of rst or markdown is no
+    # separator; a bare URL line still is: page furniture).
+    seps = len(re.findall(r"[|•·›»/]", re.sub(r"`[^`\n]*`|<\w+://[^<>\s]+>", "", line)))
     return seps >= 3 and len(_words(line)) <= 4 * seps
 
 
@@ -364,6 +390,9 @@ class OfflineDistiller:
                         narration = joinable if n == len(groups) - 1 else None
                         continue
                 atom = self._sentence_atom(text, group.start, group.end, chunk_language)
+                lead = list_lead_in(text, u0) if n == 0 and atom is not None else None
+                if atom is not None and lead is not None:  # "Cobra provides: Nested ..."
+                    atom = self._led_in(atom, lead)
                 if atom is not None and group.anaphoric:
                     atom = replace(
                         atom, confidence=0.4, metadata={**atom.metadata, "anaphoric": True}
@@ -381,6 +410,16 @@ class OfflineDistiller:
                     narration = len(atoms) - 1 if last and not group.dialogue else None
         atoms.sort(key=lambda a: a.quote_start)
         return atoms, dict(dropped)
+
+    def _led_in(self, atom: DraftAtom, lead: str) -> DraftAtom:
+        """A list item's atom with its list's lead-in before its claim, typed again."""
+        claim = f"{lead} {atom.claim}"
+        if atom.type not in ("fact", "text"):
+            return replace(atom, claim=claim, metadata={**atom.metadata, "lead_in": lead})
+        fact = is_fact(claim, atom.language)
+        kind: AtomType = "fact" if fact else "text"
+        meta = {**atom.metadata, "lead_in": lead}
+        return replace(atom, type=kind, claim=claim, content=claim, metadata=meta)
 
     def _joined(self, text: str, atom: DraftAtom, end: int, lang: str | None) -> DraftAtom | None:
         """`atom` extended to `end` (a short line that cannot stand alone), if still short."""

@@ -34,23 +34,30 @@ from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.dialogue import outburst, quote_state, speech, starts_inside
 from pegas_memory.distill.join_en import opens_with_connector
 from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
+from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.sentences import split_sentences
 
 _WS = re.compile(r"\s+")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
-_EMPHASIS = re.compile(r"(?<![\w*\\])(\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^\s*_\\])\1(?![\w*])")
+_EMPHASIS = re.compile(
+    r"(?<![\w*\\])(\*\*\*|___|\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^\s*_\\])\1(?![\w*])"
+)
 _MARKUP = re.compile(r"\*\*|__|`")
 # reStructuredText roles (":meth:`~flask.Flask.wsgi_app`" -> "flask.Flask.wsgi_app") and markdown
 # links ("[LICENSE.txt](LICENSE.txt)" -> "LICENSE.txt"): the reader sees the name, not the markup.
-_RST_ROLE = re.compile(r"(?<![\w:]):[a-z][\w.+-]*(?::[a-z][\w.+-]*)?:`~?([^`\n]+)`")
-_MD_LINK = re.compile(r"(?<!!)\[([^\]\n]+)\]\((?:[^()\s]|\([^()\s]*\))+\)")
+_RST_ROLE = re.compile(r"(?<![\w:]):[a-z][\w.+-]*(?::[a-z][\w.+-]*)?:`[~!]?([^`\n]+)`")
+# rst hyperlinks ("`Quart <https://...>`_", "`Jinja`_") and a role's own text before its target
+# (":doc:`request context </appcontext>`"): the reader sees the text.
+_RST_LINK = re.compile(r"(?<![\w`])`([^`<]+?)(?:\s*<[^<>`\s]+>)?`__?(?!\w)")
+_LEFT_OF_LABEL = re.compile(r"^[:;,]\s+")
+_RST_TARGET = re.compile(r"^(.+?)\s*<[^<>\n]+>$")
+# rst's literal-block marker: "code::" reads "code:", a lone " ::" reads nothing.
+_RST_LITERAL = re.compile(r"(?:\s+::|(?<=\S):(:))(?=\s|$)")
+_MD_LINK = re.compile(r"(?<!!)\[([^\]\n]+(?:\n[^\]\n]+)*)\]\((?:[^()\s]|\([^()\s]*\))+\)")
 # A sentence that only introduces what follows it ("It can be installed by running:", "Состав
 # команды:", rst's literal-block "::"), or only points elsewhere ("See LICENSE.txt", "См. также
-# ..."): it says nothing by itself.
+# ...", `distill.pointers`): it says nothing by itself.
 _LEAD_IN = re.compile(r":\s*$")
-_POINTER = re.compile(
-    r"^(?:see(?: also)?|cf\.|см\.(?: также)?|подробнее см\.|siehe(?: auch)?)\s", re.IGNORECASE
-)
 _WIDGET_WORDS = (
     r"\W{0,3}(?i:summary|share(?: this(?: article| story)?)?|advertisement|advert|sponsored"
     r"|related(?: articles| stories| posts| content)?|see also|read more|read next|more on this"
@@ -232,7 +239,8 @@ def clean_claim(text: str) -> str:
         return chr(0xF0000 + len(escaped) - 1)
 
     text = _TAG.sub("", text)
-    text = _RST_ROLE.sub(r"\1", _MD_LINK.sub(r"\1", text))
+    text = _RST_ROLE.sub(_role_text, _RST_LINK.sub(r"\1", _MD_LINK.sub(r"\1", text)))
+    text = _RST_LITERAL.sub(lambda m: ":" if m[1] else "", text)
     # Text that already holds such code points is unescaped first (escaped markers then go too).
     text = _ESCAPE.sub(r"\1" if _PARKED.search(text) else park, text)
     for _ in range(2):  # "***x***" and nested emphasis
@@ -240,7 +248,71 @@ def clean_claim(text: str) -> str:
     text = _MARKUP.sub("", text)
     if escaped:
         text = _PARKED.sub(lambda m: escaped[ord(m[0]) - 0xF0000], text)
-    return _WS.sub(" ", text).strip()
+    # What is left of a label cut off before it ("**Note 1**: If ...").
+    return _LEFT_OF_LABEL.sub("", _WS.sub(" ", text).strip())
+
+
+def _role_text(m: re.Match[str]) -> str:
+    """A role's text: its title when it has a target ("request context </appcontext>")."""
+    target = _RST_TARGET.match(m[1])
+    # A leading "." only tells Sphinx where to look (":data:`.current_app`").
+    return target[1] if target else m[1].lstrip(".")
+
+
+_ITEM = re.compile(r"^[ \t]*(?:[-*+•–]|\d{1,3}[.)])[ \t]+", re.M)
+_MAX_LEAD_IN_WORDS = 25
+_BOLD_LABEL = re.compile(r"^(\*\*|__)([^*_\n]{1,60})\1:?$")
+
+
+def list_lead_in(text: str, start: int) -> str | None:
+    """The lead-in of the list whose item starts at `start` ("Cobra provides:" above
+    "* Fully POSIX-compliant flags"), as claim text, or None when the item is in no list under
+    one. Walks up over the list's items (and their wrapped lines, and blank lines between
+    items) to the first line that is none of those: the lead-in is that paragraph's last
+    sentence, when it ends in ":" and is short. A bare item ("Nested subcommands") means
+    nothing without it; with it the item is a claim ("Cobra provides: Nested subcommands")."""
+    line_start = text.rfind("\n", 0, start) + 1
+    item = _ITEM.match(text, line_start)
+    if item is None or item.end() != start:
+        return None
+    marker = _marker(item[0])
+    pos = line_start
+    while pos > 0:
+        prev_start = text.rfind("\n", 0, pos - 1) + 1
+        line = text[prev_start : pos - 1]
+        sibling = _ITEM.match(line)
+        same_level = sibling is not None and len(sibling[0]) - len(sibling[0].lstrip()) == len(
+            item[0]
+        ) - len(item[0].lstrip())
+        if sibling is not None and same_level and _marker(sibling[0]) != marker:
+            return None  # another list
+        if line.strip() and sibling is None and not line[:1].isspace():
+            break
+        pos = prev_start
+    else:
+        return None
+    para_start = text.rfind("\n\n", 0, pos) + 2 if "\n\n" in text[:pos] else 0
+    paragraph = text[para_start:pos].strip()
+    label = _BOLD_LABEL.match(paragraph)
+    if label is not None:  # "**Improvements**" over the list: a pseudo-heading, its lead-in
+        paragraph = clean_claim(label[2]).rstrip(":") + ":"
+    if (
+        not paragraph.endswith(":")
+        or paragraph.endswith("::")  # rst: a literal block, not this list, follows
+        or _ITEM.match(paragraph.splitlines()[-1])
+    ):
+        return None
+    sentences = split_sentences(paragraph)
+    lead = clean_claim(paragraph[sentences[-1].start :] if sentences else paragraph)
+    if not lead.endswith(":") or len(words_of(lead)) > _MAX_LEAD_IN_WORDS:
+        return None
+    return lead
+
+
+def _marker(item: str) -> str:
+    """A list item's marker kind: "*", "-", "+", ... or "1." for a numbered item."""
+    mark = item.strip()
+    return "1." if mark[:1].isdigit() else mark
 
 
 def conversational(text: str, units: Sequence[tuple[int, int]]) -> bool:
@@ -462,7 +534,7 @@ def _judged(text: str, group: Group, conversation: bool) -> Group:
         return replace(group, noise=reason)
     if group.sentences == 1 and _LEAD_IN.search(body):
         return replace(group, noise="lead-in")
-    if _POINTER.match(body) and len(words_of(body)) <= _MIN_ALONE_WORDS + 1:
+    if is_pointer(body):
         return replace(group, noise="pointer")
     said = speech(body)
     short = len(words_of(body)) < _MIN_ALONE_WORDS

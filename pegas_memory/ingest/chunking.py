@@ -134,10 +134,16 @@ def _clean_title(title: str) -> str:
     return title.strip().strip("*_`").strip()
 
 
-def split_markdown_sections(text: str, *, base_path: tuple[str, ...] = ()) -> list[Section]:
+def split_markdown_sections(
+    text: str, *, base_path: tuple[str, ...] = (), levels: Mapping[int, int] | None = None
+) -> list[Section]:
     """Sections of a markdown (or plain) text, one per heading; the heading line stays at the
     top of its section's text. A heading with no text before the next heading is kept as the
-    top of that next section, so every section has a body and no heading text is lost."""
+    top of that next section, so every section has a body and no heading text is lost.
+
+    `levels` ({heading line's offset: level}) overrides the level a heading line shows: an rst
+    document's levels follow the order of its adornment styles (`ingest.markup`), which its
+    normalised `=`/`-` lines cannot tell."""
     lines = _lines(text)
     starts: list[tuple[int, tuple[str, ...]]] = [(0, base_path)]
     stack: list[tuple[int, str]] = []
@@ -160,6 +166,8 @@ def split_markdown_sections(text: str, *, base_path: tuple[str, ...] = ()) -> li
             i += 1
             continue
         level, title, used = heading
+        if levels:
+            level = levels.get(lines[i].start, level)
         while stack and stack[-1][0] >= level:
             stack.pop()
         stack.append((level, _clean_title(title)))
@@ -243,6 +251,12 @@ def _blocks(text: str) -> list[tuple[int, int, BlockKind]]:
             blocks.append((line.start, lines[j - 1].end, "table"))
             i = j
             continue
+        literal = _literal_block_end(lines, i)
+        if literal is not None:  # rst: the indented block after a paragraph ending in "::"
+            flush()
+            blocks.append((line.start, lines[literal - 1].end, "code"))
+            i = literal
+            continue
         heading = _heading_at(lines, i)
         if heading is not None:  # an ATX heading interrupts a paragraph, as in CommonMark
             flush()
@@ -256,6 +270,32 @@ def _blocks(text: str) -> list[tuple[int, int, BlockKind]]:
         i += 1
     flush()
     return [_trim(text, s, e, k) for s, e, k in blocks if text[s:e].strip()]
+
+
+def _literal_block_end(lines: list[_Line], i: int) -> int | None:
+    """The end (a line index) of the rst literal block line i opens: the line is indented
+    deeper than the last non-blank line before it, which ends in "::"; the block runs while
+    lines are blank or indented deeper than that line."""
+    if not lines[i].text.strip() or i == 0 or lines[i - 1].text.strip():
+        return None
+    k = i - 1
+    while k >= 0 and not lines[k].text.strip():
+        k -= 1
+    if k < 0 or not lines[k].text.rstrip().endswith("::"):
+        return None
+    depth = _depth(lines[k].text)
+    if _depth(lines[i].text) <= depth:
+        return None
+    j, last = i, i
+    while j < len(lines) and (not lines[j].text.strip() or _depth(lines[j].text) > depth):
+        if lines[j].text.strip():
+            last = j
+        j += 1
+    return last + 1
+
+
+def _depth(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
 
 
 def _trim(text: str, start: int, end: int, kind: BlockKind) -> tuple[int, int, BlockKind]:
@@ -381,8 +421,12 @@ def chunk_spans(text: str, *, max_chars: int = 1200, overlap: int = 150) -> list
             cur.append(u)
             i += 1
             continue
-        # A chunk must not end on a heading: the heading belongs to what follows it.
-        while len(cur) > 1 and cur[-1].kind == "heading":
+        # A chunk must not end on a heading, nor on the lead-in of a code block ("Like
+        # this::"): they belong to what follows them.
+        while len(cur) > 1 and (
+            cur[-1].kind == "heading"
+            or (u.kind == "code" and u.first and text[cur[-1].start : cur[-1].end].endswith(":"))
+        ):
             cur.pop()
             i -= 1
         spans.append((cur_start, cur[-1].end))

@@ -36,6 +36,7 @@ from pegas_memory.ingest.chunking import (
 )
 from pegas_memory.ingest.epub import parse_epub
 from pegas_memory.ingest.html import html_to_text, parse_html
+from pegas_memory.ingest.markup import Flavour, document_title, flavour_of, normalise
 from pegas_memory.ingest.netguard import (
     decode_text,
     fetch_url,
@@ -174,7 +175,8 @@ def parse_source(
     """Parse what `read_source` read, with the parser its bytes call for (a PDF reports
     `progress` per page)."""
     if raw.data is None:
-        return parse_text(raw.text or "", settings=settings, title=title)
+        flavour: Flavour | None = "markdown" if raw.kind == "markdown" else None
+        return parse_text(raw.text or "", settings=settings, title=title, flavour=flavour)
     data, uri, suffix, extra = raw.data, raw.uri, raw.suffix, dict(raw.extra)
     fmt = raw.kind or _format_of(raw.sniffed, suffix)
     if fmt == "pdf":
@@ -203,15 +205,18 @@ def parse_source(
     if fmt == "binary":
         raise IngestError(f"{uri} looks binary: not text, PDF, EPUB or HTML; pass one of those")
     text, warning = decode_text(data, uri)
-    file_title = Path(extra.get("file_name", "")).stem or None
+    path = Path(extra.get("path", "") or extra.get("file_name", ""))
     return parse_text(
         text,
         settings=settings,
-        title=title or file_title,
+        title=title,
         uri=uri,
         raw=data,
         extra=extra,
         warnings=(warning,) if warning else (),
+        flavour=flavour_of(path.name),
+        file_name=path.name,
+        directory=path.parent.name,
     )
 
 
@@ -266,8 +271,16 @@ def parse_text(
     raw: bytes | None = None,
     extra: dict[str, Any] | None = None,
     warnings: tuple[str, ...] = (),
+    flavour: Flavour | None = None,
+    file_name: str = "",
+    directory: str = "",
 ) -> ParsedSource:
     """Plain text or markdown, sectioned by its headings. Raw text gets the uri "text:<sha256>".
+
+    A markup document (`flavour`: a .md or .rst file, kind="markdown") is read through
+    `ingest.markup.normalise` first (badges, HTML, directives blanked in place, so offsets stay
+    the file's); its title is the heading that opens it, its front matter's, or for a README
+    the project its directory names, else the file's name. Plain text keeps its first heading.
 
     Raises IngestError (binary-looking text, no text), LimitExceeded (max_text_chars).
     """
@@ -276,14 +289,23 @@ def parse_text(
     check_size(len(text), uri, settings)
     _check_text_string(text, uri)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    sections = split_markdown_sections(text)
+    levels: dict[int, int] = {}
+    front: str | None = None
+    if flavour is not None:
+        text, levels, front = normalise(text, flavour)
+    sections = split_markdown_sections(text, levels=levels)
     if not sections:
         raise IngestError(f"{uri} has no text to ingest")
-    first_heading = next((s.heading_path[0] for s in sections if s.heading_path), None)
+    first = next(((s.offset, s.heading_path[0]) for s in sections if s.heading_path), None)
+    if flavour is not None:
+        named = document_title(text, first, file_name=file_name, directory=directory)
+        title = title or front or named or Path(file_name).stem or None
+    else:
+        title = title or Path(file_name).stem or (first[1] if first else None)
     return ParsedSource(
         kind="text",
         uri=uri,
-        title=title or first_heading,
+        title=title,
         author=None,
         language=detect_language(language_sample(sections)),
         published_at=None,
