@@ -98,6 +98,9 @@ def test_rescored_ranks_candidates_by_their_claim_vectors() -> None:
     out = rescored([1.0, 0.0], hits, claims)
     assert [h.id for h in out] == [2, 1]
     assert out[0].score == pytest.approx(1.0) and out[1].score == pytest.approx(0.0)
+    # a float32 vector compared with itself stays a cosine (a confidence downstream)
+    v = [0.51, 0.95, 0.14, 0.95, 0.31, 0.42, 0.83, 0.41]  # 1.0000001 in float32 unclamped
+    assert rescored(v, hits[:1], {1: v})[0].score == 1.0
 
 
 def test_expected_vector_needs_both_cached_vectors() -> None:

@@ -224,15 +224,16 @@ def rescored(
     hits: Sequence[VectorHit],
     claims: Mapping[int, Sequence[float]],
 ) -> list[VectorHit]:
-    """Pure: the hits scored by the cosine of `vector` with each one's claim vector, best first
-    (a hit without one, erased meanwhile, is left out)."""
+    """Pure: the hits scored by the cosine of `vector` with each one's claim vector, best first,
+    within [-1, 1] (a hit without one, erased meanwhile, is left out)."""
     have = [h for h in hits if h.id in claims]
     if not have:
         return []
     mine = _unit_rows([vector])[0]
     theirs = _unit_rows([claims[h.id] for h in have])
     scores = (theirs @ mine).tolist()
-    out = [replace(h, score=float(sc)) for h, sc in zip(have, scores, strict=True)]
+    # float32 rounding can put a cosine a hair past 1: scores become confidences downstream
+    out = [replace(h, score=min(1.0, max(-1.0, sc))) for h, sc in zip(have, scores, strict=True)]
     return sorted(out, key=lambda h: -h.score)
 
 
