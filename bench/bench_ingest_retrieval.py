@@ -4,10 +4,14 @@ distiller and the claim-guarded dedup), scored per document (a hit's document, t
 citations, is what is ranked), next to the `memory_store` path (each abstract one atom, as
 bench/eval_retrieval.py stores SciFact) in the same run, on the embedded default stack.
 
-A subset keeps the run within minutes on a small machine: the first `--queries` test claims
-with relevance judgements, every abstract they judge relevant, and random others up to
-`--docs` abstracts. The gap between the two paths is what distillation costs (or gains).
-A document ranks by its best atom (the first of its atoms in the hits).
+Every test claim with relevance judgements (300; `--queries` takes the first N), every abstract
+they judge relevant, and random others up to `--docs` (400) abstracts. The gap between the two
+paths is what distillation costs (or gains). A document ranks by its best atom (the first of its
+atoms in the hits). One query moves the mean by ~0.003, so each pair of paths is compared per
+query: better / worse / same, a two-sided sign test, and a paired bootstrap interval of the mean
+difference. The ingest path is searched once per context weight of its search vectors
+(`--weights`, embedding/search_vector.py; 0 = the claim vectors the slice held before), the
+slice rebuilt from PostgreSQL in between (claim vectors from the cache, contexts embedded once).
 
 Where the time goes (80 abstracts, loaded 2-core machine): the local model, 836 s of 860 s on
 the ingest path (dedup embeds each new atom once; the projection then reads the cached vector,
@@ -16,18 +20,21 @@ between runs in `--vector-cache` (query vectors too): a rerun embeds only texts 
 (a change to what is embedded pays only for the texts it changes). The dense-only and
 lexical-only columns say which arm a difference comes from.
 
-    python bench/bench_ingest_retrieval.py [--docs 120] [--queries 60]
+    python bench/bench_ingest_retrieval.py [--docs 400] [--queries 0] [--weights 0,0.5]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import pickle
 import random
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import embedded_service, log, md_table, shared_data_dir
@@ -35,10 +42,16 @@ from eval_data import Doc, Query, scifact
 from eval_retrieval import mrr, ndcg
 
 from pegas_memory.db.repo import AtomInput, insert_atom
+from pegas_memory.embedding.search_vector import CONTEXT_WEIGHT
+from pegas_memory.outbox.reconcile import rebuild
 from pegas_memory.requests import IngestRequest, SearchRequest
 from pegas_memory.service import MemoryService
 
 HITS = 60  # atoms asked per query on the ingest path: several atoms share one document
+# Context weights of the ingest path's search vectors (embedding.search_vector); 0 is the claim
+# vector alone, what the slice held before. Set by --weights.
+WEIGHTS: tuple[float, ...] = (0.0, CONTEXT_WEIGHT)
+BOOTSTRAP = 10_000  # paired bootstrap resamples of the per-query differences
 TITLES: dict[str, tuple[str, str]] = {}  # ext_id -> (title, abstract), from the corpus itself
 
 
@@ -180,7 +193,7 @@ def run_store(docs: list[Doc], queries: list[Query]) -> tuple[Ranked, dict[str, 
         return ranked, {"atoms": str(len(ext)), "seconds to store": f"{stored:.0f}"}
 
 
-def run_ingest(docs: list[Doc], queries: list[Query]) -> tuple[Ranked, dict[str, str]]:
+def run_ingest(docs: list[Doc], queries: list[Query]) -> tuple[dict[float, Ranked], dict[str, str]]:
     with embedded_service("pegas-bench-ingest-") as service:
         CACHE.load_into(service, queries)
         t0 = time.monotonic()
@@ -219,19 +232,29 @@ def run_ingest(docs: list[Doc], queries: list[Query]) -> tuple[Ranked, dict[str,
             e = ext_of_doc.get(int(r["identity_id"]))
             if e is not None and e not in docs_of.setdefault(int(r["atom_id"]), []):
                 docs_of[int(r["atom_id"])].append(e)
-        ranked: Ranked = {}
-        for preset in PRESETS:
-            ranked[preset] = {}
-            for q in queries:
-                # a document ranks by its best atom: the order of first appearance
-                order: list[str] = []
-                request = SearchRequest(query=q.text, limit=HITS, preset=preset)
-                for h in service.search(request).hits:
-                    for e in docs_of.get(h.id, []):
-                        if e not in order:
-                            order.append(e)
-                ranked[preset][q.qid] = order
+        by_weight: dict[float, Ranked] = {}
+        lexical = _ranked_by_document(service, queries, ("lexical",), docs_of)  # no vectors
+        for weight in WEIGHTS:
+            # each atom's search vector with this context weight, rebuilt from PostgreSQL (the
+            # claim vectors are cached from dedup; each distinct context is embedded once)
+            t2 = time.monotonic()
+            with service.db.connection() as conn:
+                before = conn.execute("SELECT count(*) AS n FROM pm_embedding_cache").fetchone()
+            service.runtime.projector.context_weight = weight
+            rebuild(service.runtime, "qdrant")
+            with service.db.connection() as conn:
+                after = conn.execute("SELECT count(*) AS n FROM pm_embedding_cache").fetchone()
+            log(
+                f"context weight {weight}: slice rebuilt in {time.monotonic() - t2:.0f} s,"
+                f" {after['n'] - before['n']} texts embedded (contexts)"
+            )
+            ranked = _ranked_by_document(service, queries, ("hybrid", "dense"), docs_of)
+            by_weight[weight] = {**ranked, **lexical}
         CACHE.save_from(service)
+        with service.db.connection() as conn:
+            contexts = conn.execute(
+                "SELECT count(DISTINCT metadata->>'search_context') AS n FROM pm_atom"
+            ).fetchone()["n"]
         atoms = len(docs_of)
         info = {
             "atoms": f"{atoms} ({', '.join(f'{t} {n}' for t, n in sorted(by_type.items()))})",
@@ -239,27 +262,86 @@ def run_ingest(docs: list[Doc], queries: list[Query]) -> tuple[Ranked, dict[str,
             "drafts dropped": str(dropped),
             "duplicates": f"{semantic} semantic, {exact} exact",
             "stages": ", ".join(f"{k} {v:.0f} s" for k, v in stages.seconds.items()),
+            "contexts": str(contexts),
         }
-        return ranked, info
+        return by_weight, info
+
+
+def _ranked_by_document(
+    service: MemoryService,
+    queries: list[Query],
+    presets: tuple[str, ...],
+    docs_of: dict[int, list[str]],
+) -> Ranked:
+    """Per preset and query, the abstracts in the order of their best atom's hit."""
+    ranked: Ranked = {}
+    for preset in presets:
+        ranked[preset] = {}
+        for q in queries:
+            order: list[str] = []
+            request = SearchRequest(query=q.text, limit=HITS, preset=preset)
+            for h in service.search(request).hits:
+                for e in docs_of.get(h.id, []):
+                    if e not in order:
+                        order.append(e)
+            ranked[preset][q.qid] = order
+    return ranked
+
+
+def per_query(ranked: dict[str, list[str]], queries: list[Query]) -> list[float]:
+    return [ndcg(ranked[q.qid], q.relevant, 10) for q in queries]
+
+
+def paired(a: list[float], b: list[float], seed: int = 15) -> dict[str, str]:
+    """b against a, per query: how many better / worse / the same, a two-sided sign test over
+    the queries that differ, and a paired bootstrap 95% interval of the mean difference (b - a)
+    with the share of resamples where b is not behind (mean difference >= 0)."""
+    diff = np.asarray(b) - np.asarray(a)
+    better, worse = int((diff > 1e-12).sum()), int((diff < -1e-12).sum())
+    n = better + worse
+    # exact two-sided binomial test at p = 1/2
+    k = min(better, worse)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n if n else 1.0
+    p_sign = min(1.0, 2 * tail)
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(diff), size=(BOOTSTRAP, len(diff)))
+    means = diff[idx].mean(axis=1)
+    lo, hi = np.percentile(means, [2.5, 97.5])
+    return {
+        "better": str(better),
+        "worse": str(worse),
+        "same": str(len(diff) - n),
+        "mean diff": f"{diff.mean():+.4f}",
+        "95% CI": f"[{lo:+.4f}, {hi:+.4f}]",
+        "P(diff >= 0)": f"{(means >= 0).mean():.2f}",
+        "sign test p": f"{p_sign:.2f}",
+    }
 
 
 def main() -> None:
-    global CACHE
+    global CACHE, WEIGHTS
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--docs", type=int, default=120)
-    parser.add_argument("--queries", type=int, default=60)
+    parser.add_argument("--docs", type=int, default=400)
+    parser.add_argument("--queries", type=int, default=0, help="0: every claim with qrels")
+    parser.add_argument(
+        "--weights",
+        default=",".join(str(w) for w in WEIGHTS),
+        help="context weights of the ingest path's search vectors, comma separated",
+    )
     parser.add_argument(
         "--vector-cache",
         type=Path,
         default=Path("/tmp/pegas-bench-vectors/ingest-retrieval.pickle"),
         help="file keeping vectors between runs ('' for none)",
     )
+    parser.add_argument("--dump", type=Path, default=None, help="per-query nDCG@10 as JSON")
     args = parser.parse_args()
+    WEIGHTS = tuple(float(w) for w in args.weights.split(","))
     CACHE = VectorCache(args.vector_cache if str(args.vector_cache) else None)
     started = time.monotonic()
     evset = scifact(shared_data_dir())[0]
     load_titles(shared_data_dir())
-    queries = evset.queries[: args.queries]
+    queries = evset.queries[: args.queries] if args.queries else evset.queries
     wanted = {e for q in queries for e in q.relevant}
     rng = random.Random(15)
     others = [d for d in evset.docs if d.ext_id not in wanted]
@@ -269,68 +351,53 @@ def main() -> None:
     log(f"{len(docs)} abstracts, {len(queries)} queries")
     stored, stored_info = run_store(docs, queries)
     log("memory_store path done")
+    by_weight, info = run_ingest(docs, queries)
+    log("memory_ingest path done")
     paths: list[tuple[str, Ranked, dict[str, str]]] = [
         ("memory_store (one atom per abstract)", stored, stored_info)
     ]
-    ranked, info = run_ingest(docs, queries)
-    log("memory_ingest path done")
-    paths.append(("memory_ingest (distilled atoms, a document ranked by its best)", ranked, info))
+    for w in WEIGHTS:
+        name = (
+            "memory_ingest, claim vectors (as before)"
+            if w == 0
+            else (f"memory_ingest, search vectors (context weight {w})")
+        )
+        paths.append((name, by_weight[w], info))
     rows = []
-    for name, ranked, info in paths:
+    for name, ranked, path_info in paths:
         m = scores(ranked["hybrid"], queries)
         arms = [f"{scores(ranked[p], queries)['nDCG@10']:.3f}" for p in PRESETS[1:]]
         rows.append(
-            [
-                name,
-                f"{m['nDCG@10']:.3f}",
-                f"{m['R@10']:.3f}",
-                f"{m['MRR@10']:.3f}",
-                *arms,
-                info["atoms"],
-                info["seconds to store"],
-            ]
-        )
+            [name, f"{m['nDCG@10']:.3f}", f"{m['R@10']:.3f}", f"{m['MRR@10']:.3f}", *arms,
+             path_info["atoms"]]
+        )  # fmt: skip
     wall = time.monotonic() - started
     print(
         f"\n### SciFact through ingest: {len(docs)} abstracts, {len(queries)} test claims"
         f" (wall {wall / 60:.1f} min on a loaded 2-core machine)\n"
     )
     headers = ["path", "nDCG@10", "R@10", "MRR@10", "nDCG@10 dense only"]
-    headers += ["nDCG@10 lexical only", "atoms", "seconds to store"]
+    headers += ["nDCG@10 lexical only", "atoms"]
     print(md_table(headers, rows))
-    for name, _ranked, info in paths[1:]:
-        dropped, stages, dups = info["drafts dropped"], info["stages"], info["duplicates"]
-        print(f"\n{name}: drafts dropped {dropped}; merged {dups}; seconds per stage: {stages}")
-    print("\nwhere ingest loses (first relevant document's rank, per query, hybrid):\n")
-    rows = []
-    for name, ranked, _info in paths[1:]:
-        worse = better = missing = 0
-        for q in queries:
-            rs = _first(stored["hybrid"][q.qid], q.relevant)
-            ri = _first(ranked["hybrid"][q.qid], q.relevant)
-            worse += ri > rs
-            better += ri < rs
-            missing += ri == MISS
-        rows.append([name, worse, better, len(queries) - worse - better, missing])
     print(
-        md_table(
-            [
-                "ingest path",
-                "queries worse than stored",
-                "better",
-                "same",
-                f"no relevant document in the {HITS} atom hits",
-            ],
-            rows,
-        )
+        f"\nmemory_ingest: drafts dropped {info['drafts dropped']}; merged {info['duplicates']};"
+        f" {info['contexts']} distinct contexts; seconds to store {info['seconds to store']}"
+        f" (store path {stored_info['seconds to store']}); per stage: {info['stages']}"
     )
-
-
-MISS = 10**6
-
-
-def _first(order: list[str], relevant: dict[str, int]) -> int:
-    return next((i for i, e in enumerate(order) if e in relevant), MISS)
+    print("\nper query nDCG@10, paired (b against a, same queries):\n")
+    pairs = [(paths[0], p) for p in paths[1:]]
+    pairs += [(paths[1], p) for p in paths[2:]]
+    rows = []
+    dump: dict[str, dict[str, list[float]]] = {}
+    for (a_name, a, _), (b_name, b, _) in pairs:
+        for preset in ("hybrid", "dense"):
+            st = paired(per_query(a[preset], queries), per_query(b[preset], queries))
+            rows.append([f"{b_name} vs {a_name}", preset, *st.values()])
+    for name, ranked, _ in paths:
+        dump[name] = {p: per_query(ranked[p], queries) for p in PRESETS}
+    print(md_table(["b vs a", "arm", *paired([0.0], [0.0]).keys()], rows))
+    if args.dump:
+        args.dump.write_text(json.dumps(dump), encoding="utf-8")
 
 
 if __name__ == "__main__":

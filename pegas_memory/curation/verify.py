@@ -23,11 +23,11 @@ from typing import Any
 from pegas_memory.config import Settings
 from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn, Database
-from pegas_memory.db.repo import add_link, set_status
+from pegas_memory.db.repo import add_link, atoms_for_dedup, set_status
 from pegas_memory.distill.llm import OllamaChat
 from pegas_memory.distill.ollama import CandidateText, NeighbourText, critique
 from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound, PegasMemoryError
-from pegas_memory.ingest.dedup import threshold_for
+from pegas_memory.ingest.dedup import CANDIDATES, rescored, threshold_for
 from pegas_memory.models import AtomType
 from pegas_memory.outbox.projection import atom_embed_text
 from pegas_memory.qdrant_store.index import VectorFilter
@@ -146,11 +146,19 @@ class Verifier:
             hits = index.search(
                 collection,
                 vector,
-                k=NEIGHBOURS,
+                k=CANDIDATES,
                 where=VectorFilter(
                     statuses=("candidate", "verified", "contested"), exclude_ids=(atom_id,)
                 ),
             )
+            # the slice holds search vectors (claim + context, embedding.search_vector): the
+            # thresholds compare claim with claim, so the candidates are re-scored by theirs
+            with self.db.connection() as conn:
+                stored = atoms_for_dedup(conn, [h.id for h in hits])
+            rows = list(stored.values())
+            texts = [atom_embed_text(r.claim, r.content) for r in rows]
+            claims = dict(zip([r.id for r in rows], embedder.embed_documents(texts), strict=True))
+            hits = rescored(vector, hits, claims)[:NEIGHBOURS]
             with self.db.transaction() as conn:
                 out.append(
                     self._check(

@@ -22,13 +22,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from pegas_memory.errors import BackendUnavailable
 from pegas_memory.ingest.claims import ClaimSignature, differences
-from pegas_memory.qdrant_store.index import VectorIndex
+from pegas_memory.qdrant_store.index import VectorHit, VectorIndex
 
 # Calibrated thresholds for local models whose similarity scale differs from EmbeddingGemma's
 # (docs/decisions/0002-dedup-threshold.md). Keys are model ids.
@@ -212,6 +212,31 @@ def guarded_batch(
     return out
 
 
+# With the stored atoms' claim vectors at hand (`decide(claim_vectors=...)`), this many nearest
+# points of the slice are candidates, re-scored by their claim vectors: the slice ranks by search
+# vectors (claim + context, embedding.search_vector), so the nearest claim may come a little later.
+CANDIDATES = 2 * NEIGHBOURS
+CANDIDATE_BLOCK = 256  # items whose candidates are re-scored with one read of claim vectors
+
+
+def rescored(
+    vector: Sequence[float],
+    hits: Sequence[VectorHit],
+    claims: Mapping[int, Sequence[float]],
+) -> list[VectorHit]:
+    """Pure: the hits scored by the cosine of `vector` with each one's claim vector, best first,
+    within [-1, 1] (a hit without one, erased meanwhile, is left out)."""
+    have = [h for h in hits if h.id in claims]
+    if not have:
+        return []
+    mine = _unit_rows([vector])[0]
+    theirs = _unit_rows([claims[h.id] for h in have])
+    scores = (theirs @ mine).tolist()
+    # float32 rounding can put a cosine a hair past 1: scores become confidences downstream
+    out = [replace(h, score=min(1.0, max(-1.0, sc))) for h, sc in zip(have, scores, strict=True)]
+    return sorted(out, key=lambda h: -h.score)
+
+
 def decide(
     vectors: Sequence[Sequence[float]],
     *,
@@ -220,6 +245,7 @@ def decide(
     threshold: float,
     signatures: Sequence[ClaimSignature] | None = None,
     stored: Callable[[Sequence[int]], Mapping[int, ClaimSignature]] | None = None,
+    claim_vectors: Callable[[Sequence[int]], Mapping[int, Sequence[float]]] | None = None,
     report: Callable[[int, int], None] | None = None,
     every: float = DECIDE_REPORT_SECONDS,
     clock: Clock = time.monotonic,
@@ -229,6 +255,9 @@ def decide(
     With `signatures` (one per vector) and `stored` (signatures of existing atoms by id), a
     near-duplicate counts only when it claims the same (ingest.claims); the others become
     `conflicts`. Without them, similarity alone decides (the previous behaviour).
+    With `claim_vectors` (stored atoms' claim vectors by id), the slice's `CANDIDATES` nearest
+    points are re-scored with them, so the threshold compares claim with claim even where the
+    slice holds search vectors; without it, the slice's own scores decide.
     `report(done, total)`, when given, is called once `every` seconds have passed since the last
     report, between two items (one search per item over the engine host can add up to minutes
     for a book on a loaded machine)."""
@@ -238,40 +267,64 @@ def decide(
     if report is not None:
         report(0, len(vectors))  # the within-batch comparison is over: the searches begin
     last = clock()
-    for i, (vector, earlier) in enumerate(zip(vectors, batch, strict=True)):
-        if report is not None and clock() - last >= every:
-            report(i, len(vectors))
-            last = clock()
-        if earlier.duplicate or index is None or collection is None:
-            decisions.append(earlier)
-            continue
-        try:
-            hits = index.search(collection, vector, k=NEIGHBOURS if signatures else 1)
-        except BackendUnavailable as exc:
-            note = f"semantic dedup against stored atoms skipped: {exc}"
-            index = None
-            decisions.append(earlier)
-            continue
-        near = [h for h in hits if h.score >= threshold]
-        known = stored([h.id for h in near]) if (signatures and stored and near) else {}
-        conflicts = list(earlier.conflicts)
-        match = None
-        for hit in near:
-            if signatures and stored:
-                theirs = known.get(hit.id)
-                if theirs is None:  # erased meanwhile: no evidence either way
-                    continue
-                reasons = differences(theirs, signatures[i])
-                if reasons:
-                    conflicts.append(Conflict(reasons, hit.score, existing_id=hit.id))
-                    continue
-            match = hit
-            break
-        decisions.append(
-            DedupDecision(
-                existing_id=match.id if match else None,
-                score=match.score if match else 0.0,
-                conflicts=tuple(conflicts),
-            )
-        )
+    k = CANDIDATES if claim_vectors else NEIGHBOURS if signatures else 1
+    for block in range(0, len(vectors), CANDIDATE_BLOCK):
+        found: list[list[VectorHit] | None] = []
+        for i in range(block, min(len(vectors), block + CANDIDATE_BLOCK)):
+            if report is not None and clock() - last >= every:
+                report(i, len(vectors))
+                last = clock()
+            if batch[i].duplicate or index is None or collection is None:
+                found.append(None)
+                continue
+            try:
+                found.append(index.search(collection, vectors[i], k=k))
+            except BackendUnavailable as exc:
+                note = f"semantic dedup against stored atoms skipped: {exc}"
+                index = None
+                found.append(None)
+        claims: Mapping[int, Sequence[float]] = {}
+        if claim_vectors is not None:
+            ids = sorted({h.id for hits in found if hits for h in hits})
+            claims = claim_vectors(ids) if ids else {}
+        for offset, hits in enumerate(found):
+            i = block + offset
+            if hits is None:
+                decisions.append(batch[i])
+                continue
+            if claim_vectors is not None:
+                hits = rescored(vectors[i], hits, claims)
+            decisions.append(_against_stored(i, hits, batch[i], threshold, signatures, stored))
     return decisions, note
+
+
+def _against_stored(
+    i: int,
+    hits: Sequence[VectorHit],
+    earlier: DedupDecision,
+    threshold: float,
+    signatures: Sequence[ClaimSignature] | None,
+    stored: Callable[[Sequence[int]], Mapping[int, ClaimSignature]] | None,
+) -> DedupDecision:
+    """Item `i`'s decision from its stored neighbours (best first): the first at or above the
+    threshold that claims the same, the others kept as conflicts."""
+    near = [h for h in hits if h.score >= threshold]
+    known = stored([h.id for h in near]) if (signatures and stored and near) else {}
+    conflicts = list(earlier.conflicts)
+    match = None
+    for hit in near:
+        if signatures and stored:
+            theirs = known.get(hit.id)
+            if theirs is None:  # erased meanwhile: no evidence either way
+                continue
+            reasons = differences(theirs, signatures[i])
+            if reasons:
+                conflicts.append(Conflict(reasons, hit.score, existing_id=hit.id))
+                continue
+        match = hit
+        break
+    return DedupDecision(
+        existing_id=match.id if match else None,
+        score=match.score if match else 0.0,
+        conflicts=tuple(conflicts),
+    )

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
+import pegas_memory.embedding.search_vector as search_vector
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import (
@@ -210,7 +211,7 @@ class IngestPipeline:
                     reason = "quote not found in the text"
                     report.dropped[reason] = report.dropped.get(reason, 0) + 1
                     continue
-                out.append(PlannedAtom(checked, chunk.ord, None, None))
+                out.append(PlannedAtom(_with_context(checked, context), chunk.ord, None, None))
         return out
 
     def _dedup(
@@ -272,6 +273,14 @@ class IngestPipeline:
                     known.update(atoms_for_dedup(conn, missing))
             return {i: _stored_signature(known[i]) for i in ids if i in known}
 
+        def claim_vectors(ids: Sequence[int]) -> dict[int, list[float]]:
+            """Stored atoms' claim vectors (the slice holds search vectors: the dedup compares
+            claims with claims, embedding.search_vector), from the embedding cache."""
+            stored(ids)
+            rows = [known[i] for i in ids if i in known]
+            texts = [atom_embed_text(r.claim, r.content) for r in rows]
+            return {r.id: v for r, v in zip(rows, embedder.embed_documents(texts), strict=True)}
+
         decisions, note = decide(
             vectors,
             index=index,
@@ -279,6 +288,7 @@ class IngestPipeline:
             threshold=threshold,
             signatures=signatures,
             stored=stored if self.claim_guard else None,
+            claim_vectors=claim_vectors,
             report=lambda k, n: say(f"checking atoms against the stored ones: {k} of {n}"),
         )
         if note:
@@ -446,6 +456,15 @@ def _signature(draft: DraftAtom) -> ClaimSignature:
 
 def _stored_signature(atom: StoredClaim) -> ClaimSignature:
     return claim_signature(f"{atom.claim}\n{atom.content}", atom.term)
+
+
+def _with_context(draft: DraftAtom, context: ChunkContext) -> DraftAtom:
+    """The draft with its search context (document title > section path) in its metadata: what
+    its search vector is moved toward, besides its claim (embedding.search_vector)."""
+    where = search_vector.search_context(context.title, context.heading_path)
+    if not where:
+        return draft
+    return replace(draft, metadata={**draft.metadata, "search_context": where})
 
 
 def _checked_quote(draft: DraftAtom, text: str) -> DraftAtom | None:

@@ -9,10 +9,11 @@ deleted row. The worker guarantees that two workers never sync the same entity a
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, LiteralString
 
+import pegas_memory.embedding.search_vector as search_vector
 from pegas_memory.db.pool import Conn
 from pegas_memory.embedding.cache import CachedEmbedder
 from pegas_memory.memgraph_store.cypher import (
@@ -43,9 +44,32 @@ MAX_EMBED_CHARS = 4_000
 
 
 def atom_embed_text(claim: str, content: str) -> str:
-    """What an atom's vector is computed from: its claim, then the start of its content."""
+    """What an atom's claim vector is computed from: its claim, then the start of its content
+    (its search vector adds its context's: `atom_search_vectors`)."""
     text = claim if not content or content.strip() == claim.strip() else f"{claim}\n{content}"
     return text[:MAX_EMBED_CHARS]
+
+
+def atom_contexts(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Each atom row's search context ("" for none: a memory_store atom)."""
+    return [" ".join(str(r.get("search_context") or "").split()) for r in rows]
+
+
+def atom_search_vectors(
+    embed: Callable[[Sequence[str]], Sequence[Sequence[float]]],
+    rows: Sequence[Mapping[str, Any]],
+    weight: float = search_vector.CONTEXT_WEIGHT,
+) -> list[list[float]]:
+    """The search vectors of atom rows (embedding/search_vector.py): their claim texts and their
+    distinct contexts embedded in one call (through the cache: the claims' vectors are there
+    from the ingest dedup, a section's context is embedded once for all its atoms)."""
+    texts = [atom_embed_text(r["claim"], r["content"]) for r in rows]
+    contexts = atom_contexts(rows)
+    distinct = sorted({c for c in contexts if c}) if weight > 0 else []
+    vectors = list(embed([*texts, *distinct]))
+    claim_vectors, context_vectors = vectors[: len(texts)], vectors[len(texts) :]
+    by_context = dict(zip(distinct, context_vectors, strict=True))
+    return search_vector.search_vectors(claim_vectors, contexts, by_context, weight)
 
 
 @dataclass(frozen=True)
@@ -118,6 +142,9 @@ class Projector:
         self.prefix = collection_prefix
         self._ensured: set[str] = set()
         self._graph_ready = False
+        # How far an ingested atom's context pulls its search vector (embedding.search_vector;
+        # 0: the claim vector alone, the behaviour before). Only the benchmark changes it.
+        self.context_weight = search_vector.CONTEXT_WEIGHT
 
     def collection(self, entity: Literal["atom", "trace"]) -> str:
         """The collection of this embedding space, created on first use."""
@@ -143,13 +170,14 @@ class Projector:
         name = self.collection(entity)
         index = self._vectors()
         if rows.present:
+            embed = self._embedder().embed_documents
+            vectors: Sequence[Sequence[float]]
             if entity == "atom":
-                texts = [atom_embed_text(r["claim"], r["content"]) for r in rows.present]
+                vectors = atom_search_vectors(embed, rows.present, self.context_weight)
                 payloads = [atom_payload(r) for r in rows.present]
             else:
-                texts = [r["content"][:MAX_EMBED_CHARS] for r in rows.present]
+                vectors = embed([r["content"][:MAX_EMBED_CHARS] for r in rows.present])
                 payloads = [trace_payload(r) for r in rows.present]
-            vectors = self._embedder().embed_documents(texts)
             index.upsert(
                 name,
                 [

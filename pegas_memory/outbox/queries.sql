@@ -48,8 +48,10 @@ UPDATE pm_outbox SET next_attempt_at = now()
  WHERE processed_at IS NULL AND parked_at IS NULL AND next_attempt_at > now()
 
 -- name: select_atom
--- Current atom rows to project.
-SELECT id, type, status, confidence, claim, content, doc_id, topic, tags, language, created_at
+-- Current atom rows to project (search_context: the title > section an ingested atom was read
+-- under, recorded by the ingest pipeline; embedding/search_vector.py).
+SELECT id, type, status, confidence, claim, content, doc_id, topic, tags, language, created_at,
+       metadata->>'search_context' AS search_context
   FROM pm_atom WHERE id = ANY(%(ids)s)
 
 -- name: select_trace

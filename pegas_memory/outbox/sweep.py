@@ -6,9 +6,11 @@ PostgreSQL has rows and still answer wrongly. So each check also takes the next 
 of the table (ascending, wrapping at the end: every row is visited once per `rows / window`
 checks, a few hundred ids per check at most) and compares each with its point: present, the
 payload fields searches filter on equal to the row's, and the vector equal (cosine) to the one
-the embedding cache holds for the row's text. Rows with an event still in the outbox are left
-out, since their point may rightly lag. The cost is one indexed range read, one retrieve of the
-window from the slice and one cache lookup: cheap enough to run with every check.
+the embedding cache holds for the row's text (an ingested atom's search vector: its claim's and
+its context's cached vectors combined, embedding.search_vector). Rows with an event still in
+the outbox are left out, since their point may rightly lag. The cost is one indexed range read,
+one retrieve of the window from the slice and one cache lookup: cheap enough to run with every
+check.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from typing import TYPE_CHECKING, Any, Literal, LiteralString
 
 import numpy as np
 
+import pegas_memory.embedding.search_vector as search_vector
 from pegas_memory.db.sql import compose, load_queries
 from pegas_memory.outbox.projection import (
     MAX_EMBED_CHARS,
+    atom_contexts,
     atom_embed_text,
     atom_payload,
     load_rows,
@@ -148,11 +152,29 @@ def sweep_vectors(
     wanted = [int(r["id"]) for r in present]
     stored = {r.id: r for r in index.retrieve(collection, wanted, with_vectors=True)}
     texts = [_embed_text(entity, r) for r in present]
-    cached = rt.embedder.get().cached(texts)
+    contexts = atom_contexts(present) if entity == "atom" else [""] * len(present)
+    weight = rt.projector.context_weight
+    cached = rt.embedder.get().cached([*texts, *(c for c in contexts if c)])
     reasons: dict[int, str] = {}
-    for row, text in zip(present, texts, strict=True):
+    for row, text, context in zip(present, texts, contexts, strict=True):
         want = _payload(entity, row)
-        why = compare_point(want, cached.get(raw_hash(text)), stored.get(int(row["id"])))
+        vector = expected_vector(cached, text, context, weight)
+        why = compare_point(want, vector, stored.get(int(row["id"])))
         if why is not None:
             reasons[int(row["id"])] = why
     return SweepResult(len(present), tuple(sorted(reasons)), reasons, next_after)
+
+
+def expected_vector(
+    cached: Mapping[str, Sequence[float]], text: str, context: str, weight: float
+) -> list[float] | None:
+    """Pure: the vector a point should hold, from the cached vectors of its text and context
+    (an ingested atom's search vector, embedding.search_vector); None when the cache lacks one
+    of them (nothing to compare then)."""
+    claim = cached.get(raw_hash(text))
+    if claim is None:
+        return None
+    if not context or weight <= 0:
+        return list(claim)
+    around = cached.get(raw_hash(context))
+    return None if around is None else search_vector.search_vector(claim, around, weight)
