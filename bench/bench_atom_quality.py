@@ -182,7 +182,7 @@ def bench_html(
                 sentences += 1
                 covered += norm(s.text) in quoted
     out = Numbers(len(all_atoms), Counter(a.type for a in all_atoms))
-    out.values["junk"] = f"{junk / max(1, len(all_atoms)):.1%}"
+    out.values["junk"] = f"{junk / max(1, len(all_atoms)):.2%} ({junk} of {len(all_atoms)})"
     out.values["coverage"] = f"{covered / max(1, sentences):.1%}"
     return out, all_atoms
 

@@ -146,6 +146,22 @@ def test_without_the_context_the_title_does_not_find_it(service: MemoryService) 
     assert with_context[atom] > without.get(atom, 0.0) + 0.1
 
 
+def test_an_ingested_atom_is_found_lexically_by_its_title(service: MemoryService) -> None:
+    """Migration 0008: the BM25 arm indexes an ingested atom's search context (weight C) beside
+    its claim, so a query of title words finds the sentence; a memory_store atom indexes its
+    claim only (it has no context), and the stored claim and quote are unchanged."""
+    atom, stored = _ingested(service)
+    lexical = service.search(SearchRequest(query="chenodeoxycholic acid", preset="lexical")).hits
+    assert [h.id for h in lexical] == [atom]
+    with service.db.connection() as conn:
+        rows = conn.execute(
+            "SELECT id, tsv::text AS tsv FROM pm_atom WHERE id = ANY(%s)", ([atom, stored],)
+        ).fetchall()
+    tsv = {r["id"]: r["tsv"] for r in rows}
+    assert "'chenodeoxychol':" in tsv[atom] and "C" in tsv[atom].split("'chenodeoxychol':")[1][:8]
+    assert "C" not in tsv[stored]  # no context: claim (A) only
+
+
 def test_rebuild_from_postgres_gives_the_search_vector_and_keeps_the_claim_vector(
     service: MemoryService,
 ) -> None:
