@@ -100,17 +100,18 @@ def pick_documents(data: Path, scifact: int, ru: int, seed: int, exclude: tuple[
     """The SciFact abstracts and TyDi passages `seed` picks. The documents an `exclude` seed
     picked (with the default counts, 30 and 40, as the earlier samples were built) are taken out
     of the pools first, so a new sample is on documents nobody tuned on: same paper id, or same
-    Wikipedia article title (TyDi has several passages of one article), is out."""
+    Wikipedia article title (TyDi has several passages of one article), is out. The excluded
+    seeds are replayed in the order given, each on the pools the ones before it left, as those
+    samples were built (doc-seed 61 was drawn `--exclude-doc-seed 15`: so `--exclude-doc-seed 15
+    --exclude-doc-seed 61` takes out what it really picked)."""
     corpus = read_jsonl(data / "scifact/corpus.jsonl")
     tydi = read_jsonl(data / "ru/tydiqa_goldp/corpus.jsonl")
-    seen_ids: set[str] = set()
-    seen_titles: set[str] = set()
     for old in exclude:
         old_rng = random.Random(old)
-        seen_ids |= {p["_id"] for p in old_rng.sample(corpus, 30)}
-        seen_titles |= {p["title"].strip() for p in old_rng.sample(tydi, 40)}
-    corpus = [p for p in corpus if p["_id"] not in seen_ids]
-    tydi = [p for p in tydi if p["title"].strip() not in seen_titles]
+        seen_ids = {p["_id"] for p in old_rng.sample(corpus, 30)}
+        seen_titles = {p["title"].strip() for p in old_rng.sample(tydi, 40)}
+        corpus = [p for p in corpus if p["_id"] not in seen_ids]
+        tydi = [p for p in tydi if p["title"].strip() not in seen_titles]
     rng = random.Random(seed)
     return rng.sample(corpus, scifact), rng.sample(tydi, ru)
 
