@@ -147,10 +147,15 @@ def _demonstrative_noun(words: list[str]) -> bool:
 def _noun_after(words: list[str], i: int) -> str:
     """The head of the noun phrase starting at words[i]: its last word before a function word
     (at most three words: "these recovered sites")."""
+    return words[_noun_end(words, i)]
+
+
+def _noun_end(words: list[str], i: int) -> int:
+    """The index of the head of the noun phrase starting at words[i] (`_noun_after`)."""
     j = i
     while j + 1 < len(words) and j - i < 2 and words[j + 1] not in _NOT_A_NOUN:
         j += 1
-    return words[j]
+    return j
 
 
 def _presupposing(words: list[str]) -> bool:
@@ -163,7 +168,10 @@ def _presupposing(words: list[str]) -> bool:
             if _COORDINATED[w] not in window:
                 return True
         elif w == "such" and nxt and nxt not in ("as", "that") and (i == 0 or words[i - 1] != "as"):
-            if "as" not in words[i + 2 : i + 6]:  # "such diseases as ...": named after
+            # "such diseases as diabetes": named right after its noun phrase; an "as" further
+            # on ("such use-cases by marking classes as final") belongs to another phrase
+            end = _noun_end(words, i + 1)
+            if words[end + 1 : end + 2] != ["as"]:
                 return True
         elif w == "the" and nxt in ("latter", "former"):
             return True
