@@ -18,6 +18,9 @@ tuned on:
 - `ru_adjective_predicate(sentence)`: a short verbless Russian sentence whose last word is an
   adjective after its noun ("Тип ветвления моноподиальный.", "Гребни корки прерывающиеся."): in
   Russian an attribute comes before its noun, so a closing adjective is the predicate, a property.
+- `presents_result(sentence, language)`: "We present / describe / report X" (ru "мы
+  представляем", "представлена") is scope, unless the sentence states its result: a second verb
+  of finding on the same subject, "report that", a rate, a classification into named classes.
 - `relational_term(term)`: "Автор монумента", "Столица Арубы": a relational noun with its owner
   names a value of that owner, not a term, so "Автор монумента — скульптор X" is no definition.
 """
@@ -299,6 +302,8 @@ def presents_result(sentence: str, language: str | None) -> bool:
     ...") states a result after its verb: "... and identify more than 25,000 hotspots", "report
     that ...", a rate, a classification into named classes. "We describe the methods used" and
     "we present a method to identify ..." stay scope: nothing there was found."""
-    presents, result = (_RU_PRESENTS, _RU_RESULT) if language == "ru" else (_EN_PRESENTS, _EN_RESULT)
+    presents, result = (
+        (_RU_PRESENTS, _RU_RESULT) if language == "ru" else (_EN_PRESENTS, _EN_RESULT)
+    )
     m = presents.search(sentence)
     return m is not None and result.search(sentence[m.end() :]) is not None
