@@ -46,7 +46,7 @@ FIRES = [
     "Additionally, response to early surgery differs by age group, with the greatest benefit in "
     "the young.",
     "Furthermore, the expression ratio correlated with sensitivity to the drug.",
-    "Moreover, plant formins show significant divergence in their sequences.",
+    "Moreover, the expression of the receptor was higher in resistant tumours.",
     "In addition, help will also support all other commands as input.",
     # 6. an instruction whose object is a pronoun
     "If you want to apply a WSGI middleware, just wrap it and you're done.",
@@ -78,6 +78,9 @@ STANDS = [
     "Furthermore, 40 patients relapsed within a year of surgery.",
     "In addition, we measured the expression ratio in all subclones.",
     "Additionally, a second cohort of women was enrolled in the trial.",
+    # a bare plural names a kind of its own
+    "Moreover, plant formins show significant divergence in their sequences.",
+    "In addition, patients with diabetes had a higher risk of infection.",
     "The dose was the same as in the first trial.",
     "At the same time the company opened a second plant in Ohio.",
     # a consequence linking two clauses of the same sentence

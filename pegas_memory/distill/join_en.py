@@ -30,10 +30,10 @@ An English sentence also leans back when the word that shows it comes later, or 
    producing live offspring remains below 5%. The low success rate is believed ..."): "The" and
    up to four words before the verb, whose last word (the head noun) is in the sentence before,
    and no "of ..." after it to say whose.
-8. **An additive connector before a bare or definite noun phrase** ("Additionally, response to
-   therapy differs by subtype", "Furthermore, the expression ratio ...") with no name, acronym
-   or number in its clause: it adds to what the sentence before said of that subject. On
-   doc-seeds 15 and 61 and flask's and cobra's docs it changed 3 claims, all read as right.
+8. **An additive connector before a definite or bare singular noun phrase** ("Additionally,
+   response to therapy differs by subtype", "Furthermore, the expression ratio ...") with no
+   name, acronym or number in its clause: it adds to what the sentence before said of that
+   subject. A bare plural names a kind and stands ("Moreover, plant formins show ...").
 
 The rules read the cleaned sentence (and the sentence before, for rule 7); they are grammar and
 document structure, not words seen in one sample.
@@ -148,9 +148,18 @@ def _additive_bare(sentence: str) -> bool:
     raw = _WORD.findall(m["rest"])
     if len(raw) < 3 or raw[0].casefold() in _OWN_SUBJECT:
         return False
-    return not any(w[:1].isupper() or any(c.isdigit() for c in w) for w in raw[1:]) and (
-        raw[0].islower() or raw[0] == "The"
-    )
+    if any(w[:1].isupper() or any(c.isdigit() for c in w) for w in raw[1:]):
+        return False  # "Additionally, Proneural tumours ...", "PD-L1", "40 patients": named
+    if raw[0].casefold() == "the":
+        return True  # "Furthermore, the expression ratio ...": the one told before
+    # A bare plural names a kind ("Moreover, plant formins show ...", "patients with diabetes");
+    # a bare singular is a relation whose owner is elsewhere ("response to therapy differs").
+    head: list[str] = []
+    for w in raw[:2]:
+        if w.casefold() in _NOT_A_NOUN or w.casefold() in _VERBISH:
+            break
+        head.append(w)
+    return raw[0].islower() and not any(_plural(w.casefold()) for w in head)
 
 
 def _demonstrative_noun(words: list[str]) -> bool:
