@@ -26,6 +26,9 @@ FIRES = [
     "Group 3 (41 patients) received both medications.",
     "Neither drug changed the outcome at one year.",
     "Such patients were excluded from the analysis.",
+    # "such N" with an "as" that belongs to a later phrase, not to "such N as ..."
+    "We chose to limit such extensions by marking classes as final.",
+    "Doctors avoid such drugs in children as a rule.",
     "The latter was measured at baseline only.",
     "The same was found in mice lacking the receptor.",
     # 3. a connector of consequence inside the clause
@@ -39,6 +42,12 @@ FIRES = [
     "In contrast, mutant mice developed normally.",
     # 5. a subject pronoun after an opening phrase without a comma
     "On the surface they all work the same way.",
+    # 8. an additive connector, then a bare or definite noun phrase with no name in its clause
+    "Additionally, response to early surgery differs by age group, with the greatest benefit in "
+    "the young.",
+    "Furthermore, the expression ratio correlated with sensitivity to the drug.",
+    "Moreover, the expression of the receptor was higher in resistant tumours.",
+    "In addition, help will also support all other commands as input.",
     # 6. an instruction whose object is a pronoun
     "If you want to apply a WSGI middleware, just wrap it and you're done.",
     "Use it to store the configuration of the application.",
@@ -60,6 +69,18 @@ STANDS = [
     "You can either provide the path of the instance folder when creating the app or let it be.",
     "Now that you have a configuration, you can copy that configuration for another command.",
     "Diseases such as asthma and eczema are common in children.",
+    "Doctors treat such common diseases as asthma and eczema.",
+    "Nobody has ever seen such a thing as a free lunch.",
+    # an additive connector before a subject of its own: a name, an acronym, a number, the
+    # authors, something new, or a pronoun that rules 1 and 4 read
+    "Additionally, Proneural tumours respond poorly to aggressive therapy.",
+    "Moreover, the expression of PD-L1 was higher in the resistant tumours.",
+    "Furthermore, 40 patients relapsed within a year of surgery.",
+    "In addition, we measured the expression ratio in all subclones.",
+    "Additionally, a second cohort of women was enrolled in the trial.",
+    # a bare plural names a kind of its own
+    "Moreover, plant formins show significant divergence in their sequences.",
+    "In addition, patients with diabetes had a higher risk of infection.",
     "The dose was the same as in the first trial.",
     "At the same time the company opened a second plant in Ohio.",
     # a consequence linking two clauses of the same sentence
@@ -111,6 +132,9 @@ def test_russian_and_german_keep_their_own_rules() -> None:
     assert leans_back("Изначально она была второстепенным персонажем.", "ru")
     assert not leans_back("Die Ergebnisse sind therefore nicht eindeutig.", "de")
     assert not leans_back("Beide Medikamente wurden gut vertragen.", "de")
+    assert not leans_back("Außerdem unterscheidet sich das Ansprechen auf die Therapie.", "de")
+    # ru "Кроме того," leans back by its own rule already (the demonstrative "того")
+    assert leans_back("Кроме того, ответ на терапию различается по подтипу опухоли.", "ru")
     # the English reading of the same words does fire
     assert leans_back("The results are therefore not conclusive.", "en")
 
@@ -134,6 +158,21 @@ def test_a_mid_sentence_reference_is_joined_with_the_sentence_before() -> None:
     assert atom.quote == text[atom.quote_start : atom.quote_end] == text
     assert "HeLa cells" in atom.claim and "these cells in culture" in atom.claim
     assert not atom.metadata.get("anaphoric")
+
+
+def test_an_additive_sentence_about_the_same_subject_is_joined_and_a_named_one_is_not() -> None:
+    text = (
+        "Glioblastomas fall into four molecular subtypes of distinct prognosis. "
+        "Additionally, response to aggressive therapy differs by subtype, with the greatest "
+        "benefit in the second subtype."
+    )
+    (atom,) = _distill(text)
+    assert atom.quote == text and "four molecular subtypes" in atom.claim
+    named = (
+        "Glioblastomas fall into four molecular subtypes of distinct prognosis. "
+        "Additionally, Proneural tumours respond poorly to aggressive therapy in 2 trials."
+    )
+    assert len(_distill(named)) == 2
 
 
 def test_a_reference_to_the_study_itself_is_not_joined() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from pegas_memory.distill.mood import instructs, ru_adjective_predicate, verbless
+from pegas_memory.distill.mood import instructs, presents_result, ru_adjective_predicate, verbless
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import is_fact, match_definition
 from pegas_memory.distill.types import ChunkContext
@@ -280,3 +280,56 @@ def test_a_norm_in_a_coordinated_clause_is_a_norm() -> None:
 )
 def test_any_verb_before_a_determiner_is_an_imperative(sentence: str, imperative: bool) -> None:
     assert instructs(sentence, "en") is imperative
+
+
+# --- "We present / describe / report X": scope, unless it states its result ----------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "language"),
+    [
+        # a second verb of finding on the same subject, "report that", a rate, named classes
+        ("We present a survey of 400 reefs and identify more than 120 bleaching sites.", "en"),
+        ("We describe a classification of lymphomas into Nodal, Splenic, and Cutaneous groups.",
+         "en"),
+        ("We report that the enzyme degrades plastic at room temperature.", "en"),
+        ("We report a 40% fall in hospital admissions after the ban.", "en"),
+        ("Here we present a map of the reef and reveal its oldest colonies.", "en"),
+        ("В данной работе представлена карта рифов и выявлены 120 очагов обесцвечивания.", "ru"),
+        ("В данной работе представлена классификация лимфом на Узловые, Селезёночные и Кожные.",
+         "ru"),
+        ("Мы описываем карту рифов и показываем, что 40% очагов лежат на мелководье.", "ru"),
+    ],
+)  # fmt: skip
+def test_a_presentation_that_states_its_result_is_a_fact(sentence: str, language: str) -> None:
+    assert presents_result(sentence, language)
+    assert typed(sentence, language) == "fact"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "language"),
+    [
+        # scope and method: what is presented, nothing found; "to identify" is a purpose
+        ("We describe the methods used to recruit the cohort.", "en"),
+        ("We present a new method to identify recombination hotspots.", "en"),
+        ("We describe a classification of lymphomas into three groups.", "en"),
+        ("We present the design of the trial and the outcomes we will measure.", "en"),
+        ("В данной работе представлены методы набора когорты.", "ru"),
+        ("Мы описываем методы набора когорты и критерии отбора.", "ru"),
+    ],
+)
+def test_a_presentation_of_scope_or_method_stays_text(sentence: str, language: str) -> None:
+    assert not presents_result(sentence, language)
+    assert typed(sentence, language) == "text"
+
+
+def test_an_evaluation_in_a_later_contrast_clause_leaves_the_statement_a_fact() -> None:
+    # the first clause states what happened; "but the results have been disappointing" judges it
+    s = "Many vaccines have been tested against the virus but the results have been disappointing."
+    assert is_fact(s, "en")
+    assert is_fact("Было испытано много вакцин, но это подчёркивает важность диагностики.", "ru")
+    # the evaluation alone, or a first clause that is itself a hedge or an evaluation, stays text
+    assert not is_fact("The results have so far been disappointing.", "en")
+    assert not is_fact("These results are encouraging, but the sample was small.", "en")
+    assert not is_fact("This could reflect a selection bias, but the sample was small.", "en")
+    assert not is_fact("Эти данные подчёркивают важность ранней диагностики.", "ru")

@@ -278,3 +278,18 @@ def test_a_bare_word_satz_is_no_theorem_label() -> None:
     # "Satz" alone at a line start is a German word ("sentence"), not a numbered statement.
     atoms = distill("Satz und Gegensatz bilden in der Rhetorik eine Figur mit 2 Teilen.", "de")
     assert atoms and all(a.metadata.get("kind") != "theorem" for a in atoms)
+
+
+def test_a_presented_result_is_a_fact_and_presented_scope_is_text() -> None:
+    # "We present/describe X" is scope; with its result in the same sentence it is a finding
+    result = (
+        "We present a fine-scale map of the reef, based on aerial surveys, and identify more "
+        "than 120 bleaching sites, together with the currents that feed them."
+    )
+    assert only(result, "en").type == "fact"
+    assert only("We present the survey design and the sampling grid of the reef.", "en").type == (
+        "text"
+    )
+    ru = "В данной работе представлена карта рифа и обнаружены 12 новых видов кораллов."
+    assert only(ru, "ru").type == "fact"
+    assert only("В данной работе представлена карта рифа и методы съёмки.", "ru").type == "text"

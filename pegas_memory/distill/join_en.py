@@ -11,8 +11,9 @@ An English sentence also leans back when the word that shows it comes later, or 
    description ("than those receiving placebo", "those with diabetes").
 2. **A determiner that presupposes a set told before**: "both/either/neither + noun" without
    its own "and/or/nor" ("received both medications"; "both men and women" names them), "such
-   + noun" ("such patients"; "such as" introduces examples), "the latter/former", "the same"
-   without a comparison ("the same as ...").
+   + noun" ("such patients"; "such as" and "such diseases as" right after the noun phrase
+   introduce examples, a later "as" does not: "such use-cases by marking classes as final"),
+   "the latter/former", "the same" without a comparison ("the same as ...").
 3. **A connector of consequence inside the clause**: "is therefore controversial", "we thus
    propose" (after "and", or before a participle, "..., thus reducing", it links two clauses of
    the same sentence).
@@ -29,6 +30,10 @@ An English sentence also leans back when the word that shows it comes later, or 
    producing live offspring remains below 5%. The low success rate is believed ..."): "The" and
    up to four words before the verb, whose last word (the head noun) is in the sentence before,
    and no "of ..." after it to say whose.
+8. **An additive connector before a definite or bare singular noun phrase** ("Additionally,
+   response to therapy differs by subtype", "Furthermore, the expression ratio ...") with no
+   name, acronym or number in its clause: it adds to what the sentence before said of that
+   subject. A bare plural names a kind and stands ("Moreover, plant formins show ...").
 
 The rules read the cleaned sentence (and the sentence before, for rule 7); they are grammar and
 document structure, not words seen in one sample.
@@ -120,7 +125,41 @@ def leans_on_before(sentence: str, before: str | None = None) -> bool:
         or _late_subject(words, sentence)
         or _imperative_object(sentence)
         or (before is not None and _repeated_description(words, _tokens(before)))
+        or _additive_bare(sentence)
     )
+
+
+# An additive connector: the sentence adds to what the one before said about its subject.
+_ADDITIVE = re.compile(
+    r"^\W*(?:additionally|furthermore|moreover|in addition),?\s+(?P<rest>[^,;:]*)", re.IGNORECASE
+)
+# What after the connector names its own subject: a pronoun (rules 1 and 4), the authors, an
+# indefinite (something new), an existential "there".
+_OWN_SUBJECT = _words("a an we i you there it this that these those they he she one some many")
+
+
+def _additive_bare(sentence: str) -> bool:
+    """Rule 8: "Additionally, response to aggressive therapy differs by subtype ...": an additive
+    connector, then a bare or definite noun phrase ("the mice", "response to ...") and no name,
+    acronym or number in its clause: what it adds to is the subject of the sentence before."""
+    m = _ADDITIVE.match(sentence)
+    if m is None:
+        return False
+    raw = _WORD.findall(m["rest"])
+    if len(raw) < 3 or raw[0].casefold() in _OWN_SUBJECT:
+        return False
+    if any(w[:1].isupper() or any(c.isdigit() for c in w) for w in raw[1:]):
+        return False  # "Additionally, Proneural tumours ...", "PD-L1", "40 patients": named
+    if raw[0].casefold() == "the":
+        return True  # "Furthermore, the expression ratio ...": the one told before
+    # A bare plural names a kind ("Moreover, plant formins show ...", "patients with diabetes");
+    # a bare singular is a relation whose owner is elsewhere ("response to therapy differs").
+    head: list[str] = []
+    for w in raw[:2]:
+        if w.casefold() in _NOT_A_NOUN or w.casefold() in _VERBISH:
+            break
+        head.append(w)
+    return raw[0].islower() and not any(_plural(w.casefold()) for w in head)
 
 
 def _demonstrative_noun(words: list[str]) -> bool:
@@ -147,10 +186,15 @@ def _demonstrative_noun(words: list[str]) -> bool:
 def _noun_after(words: list[str], i: int) -> str:
     """The head of the noun phrase starting at words[i]: its last word before a function word
     (at most three words: "these recovered sites")."""
+    return words[_noun_end(words, i)]
+
+
+def _noun_end(words: list[str], i: int) -> int:
+    """The index of the head of the noun phrase starting at words[i] (`_noun_after`)."""
     j = i
     while j + 1 < len(words) and j - i < 2 and words[j + 1] not in _NOT_A_NOUN:
         j += 1
-    return words[j]
+    return j
 
 
 def _presupposing(words: list[str]) -> bool:
@@ -163,7 +207,10 @@ def _presupposing(words: list[str]) -> bool:
             if _COORDINATED[w] not in window:
                 return True
         elif w == "such" and nxt and nxt not in ("as", "that") and (i == 0 or words[i - 1] != "as"):
-            if "as" not in words[i + 2 : i + 6]:  # "such diseases as ...": named after
+            # "such diseases as diabetes": named right after its noun phrase; an "as" further
+            # on ("such use-cases by marking classes as final") belongs to another phrase
+            end = _noun_end(words, i + 1)
+            if words[end + 1 : end + 2] != ["as"]:
                 return True
         elif w == "the" and nxt in ("latter", "former"):
             return True

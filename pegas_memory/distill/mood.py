@@ -18,6 +18,9 @@ tuned on:
 - `ru_adjective_predicate(sentence)`: a short verbless Russian sentence whose last word is an
   adjective after its noun ("Тип ветвления моноподиальный.", "Гребни корки прерывающиеся."): in
   Russian an attribute comes before its noun, so a closing adjective is the predicate, a property.
+- `presents_result(sentence, language)`: "We present / describe / report X" (ru "мы
+  представляем", "представлена") is scope, unless the sentence states its result: a second verb
+  of finding on the same subject, "report that", a rate, a classification into named classes.
 - `relational_term(term)`: "Автор монумента", "Столица Арубы": a relational noun with its owner
   names a value of that owner, not a term, so "Автор монумента — скульптор X" is no definition.
 """
@@ -263,3 +266,44 @@ def relational_term(term: str) -> bool:
     ("Директор — должностное лицо ...") may still be defined."""
     words = _RU_WORD.findall(term)
     return len(words) >= 2 and words[0].casefold() in _RELATIONAL
+
+
+# "We present / describe / report X": scope text, unless the same sentence states what was found.
+_EN_PRESENTS = re.compile(
+    r"\b(?:we|this (?:study|paper|report|article|work)|the (?:present|current) (?:study|paper"
+    r"|report|work))\s+(?:also\s+|here\s+|now\s+)?(?:present(?:s|ed)?|describe[sd]?|report(?:s|ed)?)\b",
+    re.IGNORECASE,
+)
+_RU_PRESENTS = re.compile(
+    r"(?<![\w-])(?:мы\s+(?:представляем|описываем|сообщаем|приводим)|(?:представлен|описан)"
+    r"[аоы]?)(?![\w-])",
+    re.IGNORECASE,
+)
+# What makes the presentation a result: a second finite verb of finding on the same subject ("and
+# identify 25,000 hotspots"; "to identify" is a purpose), "report that ...", a rate or a p value,
+# or a classification into classes it names ("into Proneural, Neural, and Classical subtypes").
+_EN_RESULT = re.compile(
+    r"\b(?:and|,)\s+(?:\w+ly\s+|also\s+|thereby\s+|then\s+)?(?:identif(?:y|ied)|reveal(?:ed)?"
+    r"|show(?:ed)?|demonstrat(?:e|ed)|find|found|uncover(?:ed)?|discover(?:ed)?)\b"
+    r"|^\s*that\b"
+    r"|\d\s*%|\bp\s*[<=>≤]\s*0?[.,]\d"
+    r"|\binto\s+(?-i:(?:[A-Z][\w-]*,?\s+){1,8}(?:and|or)\s+[A-Z][\w-]*)",
+    re.IGNORECASE,
+)
+_RU_RESULT = re.compile(
+    r"(?<![\w-])(?:и|,)\s+(?:также\s+)?(?:выяв|показ|обнаруж|установ)\w*"
+    r"|\d\s*%|(?<![\w-])на\s+(?-i:(?:[А-ЯЁ][\w-]*,?\s+){1,8}и\s+[А-ЯЁ][\w-]*)",
+    re.IGNORECASE,
+)
+
+
+def presents_result(sentence: str, language: str | None) -> bool:
+    """Whether a "We present / describe / report X" sentence (ru "мы представляем", "представлена
+    ...") states a result after its verb: "... and identify more than 25,000 hotspots", "report
+    that ...", a rate, a classification into named classes. "We describe the methods used" and
+    "we present a method to identify ..." stay scope: nothing there was found."""
+    presents, result = (
+        (_RU_PRESENTS, _RU_RESULT) if language == "ru" else (_EN_PRESENTS, _EN_RESULT)
+    )
+    m = presents.search(sentence)
+    return m is not None and result.search(sentence[m.end() :]) is not None

@@ -21,7 +21,10 @@
   "suggest that", "показали, что", "связан с"), a comparison; in Russian also a finite verb or a
   dash predicate ("Государственный язык — албанский"). A capitalised word alone makes no fact.
   What a sentence does by its grammar comes first (`distill.mood`): an instruction, advice, a
-  norm, a lead-in or a phrase without a verb is text; after the text rules, an English finite
+  norm, a lead-in or a phrase without a verb is text; "We present/describe/report X" that states
+  its result ("... and identify 25,000 hotspots") is a fact; an evaluation or hedge in a later
+  contrast clause ("..., but the results have been disappointing") leaves the first clause's
+  statement; after the text rules, an English finite
   verb and a Russian closing predicate adjective ("Тип ветвления моноподиальный.") make a fact.
 """
 
@@ -30,7 +33,13 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pegas_memory.distill.mood import instructs, relational_term, ru_adjective_predicate, verbless
+from pegas_memory.distill.mood import (
+    instructs,
+    presents_result,
+    relational_term,
+    ru_adjective_predicate,
+    verbless,
+)
 
 LabelKind = Literal["definition", "theorem", "proof", "other"]
 
@@ -538,6 +547,8 @@ _RU_VERB = re.compile(
 )
 # A question ends a clause with "?"; a "?" inside a URL ("/hello?name=") asks nothing.
 _QUESTION = re.compile(r"\?(?:\s|$|[»\"”’')\]*_`])")
+# A clause of contrast after a statement: "X has been tried, but the results ...".
+_CONTRAST = re.compile(r"(?:,\s*|\s+)(?:but|whereas|although)\s+|,\s*(?:но|однако)\s+|;\s+")
 _RU_DASH = re.compile(r"[а-яё»)]\s[—–]\s+[а-яё«\d]", re.IGNORECASE)
 
 
@@ -549,13 +560,19 @@ def is_fact(sentence: str, language: str | None) -> bool:
     phrases: `distill.mood`) have passed it, in Russian a finite verb, a dash predicate or a
     closing predicate adjective. A capitalised word does not make a fact: an aim names things."""
     s = sentence.strip()
-    if _QUESTION.search(s) or _AIM.search(s) or _NEEDS_MORE.search(s) or _UNKNOWN.search(s):
+    if _QUESTION.search(s) or _NEEDS_MORE.search(s) or _UNKNOWN.search(s) or instructs(s, language):
+        return False  # instructs: advice, an instruction, a norm, a lead-in (`distill.mood`)
+    if presents_result(s, language):
+        return True  # "We present a map ... and identify 25,000 hotspots": scope with its result
+    if _AIM.search(s):
         return False
-    if instructs(s, language):
-        return False  # advice, an instruction, a norm, a lead-in: `distill.mood`
     hedged = _SCOPE.search(s) or _SPECULATION.search(s) or _MEASURED.search(s)
     if (hedged or (_METHOD.search(s) and not _RATE.search(s))) and not (_FINDING_CLAUSE.search(s)):
-        return False
+        # "Many treatments have been proposed ... but the results have been disappointing": an
+        # evaluation in a later clause leaves the statement of the first one standing.
+        first = _CONTRAST.split(s, maxsplit=1)
+        later = len(first) == 2 and hedged is not None and not _SCOPE.search(s)
+        return later and not _MEASURED.search(s) and is_fact(first[0], language)
     no_verb = language == "en" and verbless(s, _VERBS)
     if no_verb and not _MATH_RELATION.search(s):
         return False  # "Fully POSIX-compliant flags (...)": names something, states nothing
