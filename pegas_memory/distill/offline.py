@@ -38,9 +38,11 @@ from pegas_memory.distill.patterns import match_definition as match_definition
 from pegas_memory.distill.types import OFFLINE_VERSION, AtomType, ChunkContext, DraftAtom
 from pegas_memory.distill.units import (
     LabelledBlock,
+    bare_item,
     clean_claim,
     conversational,
     furniture,
+    heading_lead_in,
     is_widget_line,
     labelled_blocks,
     list_lead_in,
@@ -301,9 +303,10 @@ def _numbered_heading(lines: Sequence[tuple[int, int, str]], n: int) -> bool:
 
 def _is_crumbs(line: str) -> bool:
     # Breadcrumbs and menus: many separators, few words between them (a path in inline code,
-    # "``/path/to/config.py``", or an autolink "<https://...>" of rst or markdown is no
-    # separator; a bare URL line still is: page furniture).
-    seps = len(re.findall(r"[|•·›»/]", re.sub(r"`[^`\n]*`|<\w+://[^<>\s]+>", "", line)))
+    # "``/path/to/config.py``", an autolink "<https://...>" of rst or markdown, or a markdown
+    # link's target "[text](https://...)" is no separator; a bare URL line still is).
+    bare = re.sub(r"`[^`\n]*`|<\w+://[^<>\s]+>|(?<=\])\([^()\s]+\)", "", line)
+    seps = len(re.findall(r"[|•·›»/]", bare))
     return seps >= 3 and len(_words(line)) <= 4 * seps
 
 
@@ -393,6 +396,8 @@ class OfflineDistiller:
                 lead = list_lead_in(text, u0) if n == 0 and atom is not None else None
                 if atom is not None and lead is not None:  # "Cobra provides: Nested ..."
                     atom = self._led_in(atom, lead)
+                elif atom is not None and n == 0 and bare_item(text, u0, atom.claim, atom.language):
+                    atom = self._heading_led(atom, context, subject)  # "Features: HTTP ..."
                 if atom is not None and group.anaphoric:
                     atom = replace(
                         atom, confidence=0.4, metadata={**atom.metadata, "anaphoric": True}
@@ -420,6 +425,18 @@ class OfflineDistiller:
         kind: AtomType = "fact" if fact else "text"
         meta = {**atom.metadata, "lead_in": lead}
         return replace(atom, type=kind, claim=claim, content=claim, metadata=meta)
+
+    def _heading_led(
+        self, atom: DraftAtom, context: ChunkContext, subject: str | None
+    ) -> DraftAtom:
+        """A bare list item under no lead-in, led in by its heading (`units.heading_lead_in`).
+        Unless a subject names what it is about, it is a description, not a checkable fact."""
+        heading = context.heading_path[-1] if context.heading_path else None
+        lead = heading_lead_in(heading, subject)
+        led = self._led_in(atom, lead) if lead is not None else atom
+        if led.type == "fact" and (lead is None or subject is None):
+            return replace(led, type="text", confidence=0.5)
+        return led
 
     def _joined(self, text: str, atom: DraftAtom, end: int, lang: str | None) -> DraftAtom | None:
         """`atom` extended to `end` (a short line that cannot stand alone), if still short."""

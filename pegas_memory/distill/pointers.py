@@ -23,9 +23,9 @@ _MAX_BARE_POINTER_WORDS = 6
 # details.", "Подробнее см. в документации.", "Lesen Sie dazu die Dokumentation."), or "for
 # details, see ...". Short only: a longer sentence says something on its way.
 _READ_VERB = re.compile(
-    r"^(?:please\s+)?(?:see|read|refer to|consult|check out|head over to|go to|visit|look (?:at"
-    r"|into)|more (?:in|at|about)|см\.|смотрите|читайте|подробнее|обратитесь к|siehe|lesen sie"
-    r"|mehr (?:dazu )?(?:in|unter|bei))\b",
+    r"^(?:please\s+)?(?:see|read|refer to|consult|check out|head over to|go to|visit|follow"
+    r"|look (?:at|into)|more (?:in|at|about)|см\.|смотрите|читайте|подробнее|обратитесь к"
+    r"|следуйте|siehe|lesen sie|folgen sie|mehr (?:dazu )?(?:in|unter|bei))\b",
     re.IGNORECASE,
 )
 _READ_WHERE = re.compile(
