@@ -314,13 +314,17 @@ _SENTENCE_END = re.compile(r"[.!?…]\W*$")
 _RU_WORDS = re.compile(r"[а-яё]+(?:-[а-яё]+)*")
 
 
+def item_start(text: str, start: int) -> bool:
+    """Whether `start` is where a list item's text begins, right after its marker."""
+    item = _ITEM.match(text, text.rfind("\n", 0, start) + 1)
+    return item is not None and item.end() == start
+
+
 def bare_item(text: str, start: int, claim: str, language: str | None) -> bool:
     """Whether the unit at `start` is a list item that is no sentence: a phrase without a verb
     ("HTTP helpers (redirection, caching, etc)", "поддержка флагов", "Schnelle Routen"). Alone
     it means nothing; an item that is a sentence ("Routes are matched in order.") stands."""
-    line_start = text.rfind("\n", 0, start) + 1
-    item = _ITEM.match(text, line_start)
-    if item is None or item.end() != start:
+    if not item_start(text, start):
         return False
     ended = _SENTENCE_END.search(claim) is not None
     if language in (None, "en"):
@@ -533,8 +537,9 @@ def sentence_groups(
         ):
             last = groups[-1]
             groups[-1] = Group(last.start, s1, last.sentences + 1, last.fragment, last.anaphoric)
-        elif not groups and lower and not whole:
-            # The tail of a sentence cut before this unit; a text of one sentence is kept.
+        elif not groups and lower and not whole and not item_start(text, s0):
+            # The tail of a sentence cut before this unit; a text of one sentence is kept, and
+            # a list item in lower case ("* поддержка флагов") is cut from nothing.
             groups.append(Group(s0, s1, 1, fragment=True))
         else:
             groups.append(Group(s0, s1, 1, anaphoric=back))
