@@ -41,6 +41,25 @@ def ingest_atoms(tmp_path: Path, name: str, text: str) -> tuple[list[DraftAtom],
 # --- 1. a link line inside a sentence ------------------------------------------------------------
 
 LINK_SENTENCES = [
+    # the line holds only the link: it was blanked as a line of links
+    (
+        "Packages are installed with the\n[`npm install` command](https://docs.npmjs.com/a/b-c).\n",
+        "Packages are installed with the npm install command.",
+    ),
+    (
+        "Пакеты устанавливаются командой\n[`npm install`](https://docs.npmjs.com/a/b-c).\n",
+        "Пакеты устанавливаются командой npm install.",
+    ),
+    (
+        "Pakete werden installiert mit dem\n[`npm install`-Befehl](https://docs.npmjs.com/a/b).\n",
+        "Pakete werden installiert mit dem npm install-Befehl.",
+    ),
+    (  # the link opens the sentence and the next line goes on in lower case
+        "[`Flask`](https://flask.palletsprojects.com/en/stable/)\nis a lightweight framework"
+        " for web applications.\n",
+        "Flask is a lightweight framework for web applications.",
+    ),
+    # the link's target has slashes: it was read as a breadcrumb line and dropped
     (
         "Installation is done using the\n[`npm install` command](https://docs.npmjs.com/a/b-c):"
         " it fetches the package.\n",
@@ -50,16 +69,6 @@ LINK_SENTENCES = [
         "Установка выполняется командой\n[`npm install`](https://docs.npmjs.com/a/b-c), которая"
         " скачивает пакет.\n",
         "Установка выполняется командой npm install, которая скачивает пакет.",
-    ),
-    (
-        "Die Installation erfolgt mit dem\n[`npm install`-Befehl](https://docs.npmjs.com/a/b)"
-        " und dauert kurz.\n",
-        "Die Installation erfolgt mit dem npm install-Befehl und dauert kurz.",
-    ),
-    (  # the link opens the sentence and the next line goes on in lower case
-        "[`Flask`](https://flask.palletsprojects.com/en/stable/)\nis a lightweight framework"
-        " for web applications.\n",
-        "Flask is a lightweight framework for web applications.",
     ),
 ]
 
