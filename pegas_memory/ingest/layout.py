@@ -104,10 +104,8 @@ def _join_page_breaks(pages: list[CleanPage]) -> tuple[list[CleanPage], int]:
         if end is None or not nxt[end.end() :].strip():
             continue
         head, rest = nxt[: end.end()], nxt[end.end() :].strip()
-        if _PAGE_HYPHEN.search(page):
-            joined = page[:-1] + head
-        else:
-            joined = page + "\n" + head
+        hyphen = _PAGE_HYPHEN.search(page) is not None  # "Bo-" / "rel." is "Borel."
+        joined = page[:-1] + head if hyphen else page + "\n" + head
         out[i] = replace(out[i], text=joined)
         out[i + 1] = replace(out[i + 1], text=rest)
         moved += 1
