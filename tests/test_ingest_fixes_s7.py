@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from pegas_memory.config import load_settings
+from pegas_memory.distill.items import bare_item, heading_lead_in
 from pegas_memory.distill.offline import OfflineDistiller, _is_crumbs
 from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.distill.types import ChunkContext, DraftAtom
-from pegas_memory.distill.units import bare_item, heading_lead_in
 from pegas_memory.ingest.chunking import chunk_source
 from pegas_memory.ingest.layout import clean_pages
 from pegas_memory.ingest.markup import normalise
@@ -220,6 +220,13 @@ def distil(text: str, heading_path: tuple[str, ...], language: str) -> list[Draf
         ("* Schnelle Weiterleitung und Zwischenspeicher für Seiten\n* Vorlagen\n",
          ("Funktionen",), "de", "Funktionen: Schnelle Weiterleitung und Zwischenspeicher für"
          " Seiten"),
+        # a list item in lower case is no fragment of a sentence cut before it
+        ("* fast routing for every HTTP method and path\n", ("Features",), "en",
+         "Features: fast routing for every HTTP method and path"),
+        # the heading's section number is no part of the lead-in
+        ("* Schnelle Weiterleitung und Zwischenspeicher für Seiten\n",
+         ("2.1 Funktionen",), "de", "Funktionen: Schnelle Weiterleitung und Zwischenspeicher"
+         " für Seiten"),
         # a heading that names no subject under one that does: both lead in
         ("* HTTP helpers (redirection, caching, etc)\n",
          ("Express web framework", "Features"), "en",
@@ -252,6 +259,11 @@ def test_a_bare_item_with_no_heading_and_no_subject_is_no_fact() -> None:
         ("* Маршруты проверяются в порядке их объявления.\n", "ru"),
         ("* Маршрутизатор кэширует скомпилированные шаблоны маршрутов\n", "ru"),
         ("* Die Routen werden in ihrer Reihenfolge geprüft.\n", "de"),
+        ("* Jede Strecke bestimmt genau eine Gerade\n", "de"),  # a finite verb, no full stop
+        ("* Q ⊊ R ist nicht zusammenhängend\n", "de"),
+        ("* f(x) = g(x) für alle reellen Zahlen x\n", "de"),  # a formula states something
+        ("* f(x) ≤ g(x) for every real number x\n", "en"),
+        ("* f(x) → 0 при стремлении x к бесконечности\n", "ru"),
     ],
 )
 def test_a_list_item_that_is_a_sentence_stays_unchanged(text: str, language: str) -> None:

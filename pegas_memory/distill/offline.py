@@ -33,16 +33,15 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pegas_memory.distill.carry import carry, topic
+from pegas_memory.distill.items import bare_item, heading_lead_in
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
 from pegas_memory.distill.types import OFFLINE_VERSION, AtomType, ChunkContext, DraftAtom
 from pegas_memory.distill.units import (
     LabelledBlock,
-    bare_item,
     clean_claim,
     conversational,
     furniture,
-    heading_lead_in,
     is_widget_line,
     labelled_blocks,
     list_lead_in,

@@ -30,10 +30,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from pegas_memory.distill.context import _verb, leans_back
+from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.dialogue import outburst, quote_state, speech, starts_inside
+from pegas_memory.distill.items import item_start
 from pegas_memory.distill.join_en import opens_with_connector
-from pegas_memory.distill.mood import _EN_AUX, _EN_PAST, verbless
 from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
 from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.sentences import split_sentences
@@ -308,49 +308,6 @@ def list_lead_in(text: str, start: int) -> str | None:
     if not lead.endswith(":") or len(words_of(lead)) > _MAX_LEAD_IN_WORDS:
         return None
     return lead
-
-
-_SENTENCE_END = re.compile(r"[.!?…]\W*$")
-_RU_WORDS = re.compile(r"[а-яё]+(?:-[а-яё]+)*")
-
-
-def item_start(text: str, start: int) -> bool:
-    """Whether `start` is where a list item's text begins, right after its marker."""
-    item = _ITEM.match(text, text.rfind("\n", 0, start) + 1)
-    return item is not None and item.end() == start
-
-
-def bare_item(text: str, start: int, claim: str, language: str | None) -> bool:
-    """Whether the unit at `start` is a list item that is no sentence: a phrase without a verb
-    ("HTTP helpers (redirection, caching, etc)", "поддержка флагов", "Schnelle Routen"). Alone
-    it means nothing; an item that is a sentence ("Routes are matched in order.") stands."""
-    if not item_start(text, start):
-        return False
-    ended = _SENTENCE_END.search(claim) is not None
-    if language in (None, "en"):
-        # Without a full stop only an auxiliary or a past form makes it a sentence: "HTTP
-        # helpers" or "applications quickly" is no subject and its verb in a bullet.
-        if ended:
-            return verbless(claim)
-        return _EN_AUX.search(claim) is None and _EN_PAST.search(claim) is None
-    if language == "ru":
-        return not any(_verb(w) for w in _RU_WORDS.findall(claim.casefold()))
-    return not ended  # de and the rest: no grammar here, only the full stop
-
-
-def heading_lead_in(heading: str | None, subject: str | None) -> str | None:
-    """The lead-in of a bare item whose list has none (`bare_item`), from the nearest heading:
-    "Features:" with the subject in front when the heading names none ("Express — Features:"
-    under a "Features" heading of Express's README; `subject` is what the chunk's claims carry,
-    `distill.carry.topic`), the subject alone without a heading. None: nothing to lead in."""
-    head = clean_claim(heading or "").strip().rstrip(":").strip()
-    if head.endswith("?"):  # "How do I install?" leads in no item
-        head = ""
-    if not head:
-        return f"{subject}:" if subject else None
-    if subject is None or subject.casefold() in head.casefold():
-        return f"{head}:"
-    return f"{subject} — {head}:"
 
 
 def _marker(item: str) -> str:
