@@ -125,6 +125,8 @@ def test_a_markdown_links_target_is_no_breadcrumb_separator() -> None:
     assert _is_crumbs("Home / Docs / Guides / Routing")
     assert _is_crumbs("Главная / Документация / Руководство / Маршруты")
     assert _is_crumbs("https://example.org/a/b/c")  # a bare URL line is still furniture
+    # a list item of links is still a list of links (a team list, a link list)
+    assert _is_crumbs("* [UlisesGascon](https://github.com/UlisesGascon) - **Ulises** (he/him)")
 
 
 @pytest.mark.parametrize(
@@ -133,6 +135,10 @@ def test_a_markdown_links_target_is_no_breadcrumb_separator() -> None:
         "Follow our installing guide for more information.",
         "Следуйте инструкциям в руководстве.",
         "Folgen Sie der Anleitung für weitere Informationen.",
+        "For information about the governance of the express.js project, see GOVERNANCE.md.",
+        "If you discover a security vulnerability in Express, please see Security Policies.",
+        "Если вы нашли уязвимость, читайте раздел о безопасности.",
+        "Wenn Sie eine Lücke finden, lesen Sie die Dokumentation.",
     ],
 )
 def test_follow_the_guide_is_a_pointer(sentence: str) -> None:
@@ -145,6 +151,9 @@ def test_follow_the_guide_is_a_pointer(sentence: str) -> None:
         "Follow-up visits showed no relapse in 12 patients.",
         "Следуйте за рекой до моря.",
         "Folgen Sie dem Fluss bis zum Meer.",
+        "If the server is busy, requests wait in a queue of 512 entries.",
+        "Если сервер занят, запросы ждут в очереди из 512 элементов.",
+        "Wenn der Server ausgelastet ist, warten Anfragen in einer Warteschlange.",
     ],
 )
 def test_follow_without_a_destination_is_no_pointer(sentence: str) -> None:
@@ -242,6 +251,12 @@ def test_a_bare_list_item_is_led_in_by_its_heading(
     assert first.quote == text[2 : text.index("\n")]  # the quote stays the item's own text
     if len(path) == 1:  # nothing names what the features are of: a description, no fact
         assert first.type == "text"
+
+
+def test_bare_items_deep_in_a_chunk_are_led_in_too() -> None:
+    text = "## Features\n\n  * Robust routing\n  * HTTP helpers (redirection, caching, etc)\n"
+    claims = [a.claim for a in distil(text, ("Features",), "en")]
+    assert claims == ["Features: HTTP helpers (redirection, caching, etc)"]
 
 
 def test_a_bare_item_with_no_heading_and_no_subject_is_no_fact() -> None:

@@ -16,7 +16,7 @@ import re
 from pegas_memory.distill.context import _verb
 from pegas_memory.distill.mood import _EN_AUX, _EN_PAST, verbless
 
-_ITEM = re.compile(r"^[ \t]*(?:[-*+•–]|\d{1,3}[.)])[ \t]+")
+_ITEM = re.compile(r"^[ \t]*(?:[-*+•–]|\d{1,3}[.)])[ \t]+", re.M)
 _SENTENCE_END = re.compile(r"[.!?…]\W*$")
 _RU_WORDS = re.compile(r"[а-яё]+(?:-[а-яё]+)*")
 # A relation between symbols states something in any language ("f = g", "A ⊆ B", "x → y").
