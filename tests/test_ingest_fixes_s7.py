@@ -315,3 +315,23 @@ def test_bare_item_is_only_a_list_item() -> None:
 )
 def test_heading_lead_in(heading: str | None, subject: str | None, lead: str | None) -> None:
     assert heading_lead_in(heading, subject) == lead
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Errors happen for many reasons:\n\n- the database server was overloaded and failed\n"
+         "- a network connection of the server to another system failed\n\n"
+         "And that's just a small sample of issues you could be facing.\n", "en"),
+        ("Ошибки бывают по разным причинам:\n\n- сервер базы данных был перегружен и упал\n"
+         "- сетевое соединение сервера с другой системой оборвалось\n\n"
+         "И это лишь малая часть проблем, с которыми можно столкнуться.\n", "ru"),
+    ],
+)  # fmt: skip
+def test_a_paragraph_after_a_list_is_not_glued_to_its_last_item(text: str, language: str) -> None:
+    """A lower-case item is an atom now (no fragment), but the sentence after the list leans on
+    the list, not on the item: it is not joined to it."""
+    atoms = distil(text, (), language)
+    last_item = text.splitlines()[3][2:]
+    assert any(a.quote == last_item for a in atoms), [a.quote for a in atoms]
+    assert not any(last_item in a.quote and a.quote != last_item for a in atoms)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pegas_memory.distill.carry import carry, topic
-from pegas_memory.distill.items import bare_item, heading_lead_in
+from pegas_memory.distill.items import bare_item, heading_lead_in, item_start
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
 from pegas_memory.distill.types import OFFLINE_VERSION, AtomType, ChunkContext, DraftAtom
@@ -412,7 +412,9 @@ class OfflineDistiller:
                     atom = carry(atom, None if conversation else subject)
                 if atom is not None:
                     atoms.append(atom)
-                    last = n == len(groups) - 1
+                    # A list item is no narration: "And that's ..." after a list leans on
+                    # the whole list, not on its last item.
+                    last = n == len(groups) - 1 and not item_start(text, u0)
                     narration = len(atoms) - 1 if last and not group.dialogue else None
         atoms.sort(key=lambda a: a.quote_start)
         return atoms, dict(dropped)
