@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pegas_memory.distill.carry import carry, topic
+from pegas_memory.distill.items import bare_item, heading_lead_in, item_start
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
 from pegas_memory.distill.types import OFFLINE_VERSION, AtomType, ChunkContext, DraftAtom
@@ -301,9 +302,12 @@ def _numbered_heading(lines: Sequence[tuple[int, int, str]], n: int) -> bool:
 
 def _is_crumbs(line: str) -> bool:
     # Breadcrumbs and menus: many separators, few words between them (a path in inline code,
-    # "``/path/to/config.py``", or an autolink "<https://...>" of rst or markdown is no
-    # separator; a bare URL line still is: page furniture).
-    seps = len(re.findall(r"[|•·›»/]", re.sub(r"`[^`\n]*`|<\w+://[^<>\s]+>", "", line)))
+    # "``/path/to/config.py``", an autolink "<https://...>" of rst or markdown, or a markdown
+    # link's target "[text](https://...)" in running text is no separator; a bare URL line and
+    # a list item of links still are).
+    target = r"|(?<=\])\([^()\s]+\)" if _LIST_ITEM.match(line) is None else ""
+    bare = re.sub(r"`[^`\n]*`|<\w+://[^<>\s]+>" + target, "", line)
+    seps = len(re.findall(r"[|•·›»/]", bare))
     return seps >= 3 and len(_words(line)) <= 4 * seps
 
 
@@ -393,6 +397,8 @@ class OfflineDistiller:
                 lead = list_lead_in(text, u0) if n == 0 and atom is not None else None
                 if atom is not None and lead is not None:  # "Cobra provides: Nested ..."
                     atom = self._led_in(atom, lead)
+                elif atom is not None and n == 0 and bare_item(text, u0, atom.claim, atom.language):
+                    atom = self._heading_led(atom, context, subject)  # "Features: HTTP ..."
                 if atom is not None and group.anaphoric:
                     atom = replace(
                         atom, confidence=0.4, metadata={**atom.metadata, "anaphoric": True}
@@ -406,7 +412,9 @@ class OfflineDistiller:
                     atom = carry(atom, None if conversation else subject)
                 if atom is not None:
                     atoms.append(atom)
-                    last = n == len(groups) - 1
+                    # A list item is no narration: "And that's ..." after a list leans on
+                    # the whole list, not on its last item.
+                    last = n == len(groups) - 1 and not item_start(text, u0)
                     narration = len(atoms) - 1 if last and not group.dialogue else None
         atoms.sort(key=lambda a: a.quote_start)
         return atoms, dict(dropped)
@@ -420,6 +428,18 @@ class OfflineDistiller:
         kind: AtomType = "fact" if fact else "text"
         meta = {**atom.metadata, "lead_in": lead}
         return replace(atom, type=kind, claim=claim, content=claim, metadata=meta)
+
+    def _heading_led(
+        self, atom: DraftAtom, context: ChunkContext, subject: str | None
+    ) -> DraftAtom:
+        """A bare list item under no lead-in, led in by its heading (`units.heading_lead_in`).
+        Unless a subject names what it is about, it is a description, not a checkable fact."""
+        heading = context.heading_path[-1] if context.heading_path else None
+        lead = heading_lead_in(heading, subject)
+        led = self._led_in(atom, lead) if lead is not None else atom
+        if led.type == "fact" and (lead is None or subject is None):
+            return replace(led, type="text", confidence=0.5)
+        return led
 
     def _joined(self, text: str, atom: DraftAtom, end: int, lang: str | None) -> DraftAtom | None:
         """`atom` extended to `end` (a short line that cannot stand alone), if still short."""

@@ -23,9 +23,9 @@ _MAX_BARE_POINTER_WORDS = 6
 # details.", "Подробнее см. в документации.", "Lesen Sie dazu die Dokumentation."), or "for
 # details, see ...". Short only: a longer sentence says something on its way.
 _READ_VERB = re.compile(
-    r"^(?:please\s+)?(?:see|read|refer to|consult|check out|head over to|go to|visit|look (?:at"
-    r"|into)|more (?:in|at|about)|см\.|смотрите|читайте|подробнее|обратитесь к|siehe|lesen sie"
-    r"|mehr (?:dazu )?(?:in|unter|bei))\b",
+    r"^(?:please\s+)?(?:see|read|refer to|consult|check out|head over to|go to|visit|follow"
+    r"|look (?:at|into)|more (?:in|at|about)|см\.|смотрите|читайте|подробнее|обратитесь к"
+    r"|следуйте|siehe|lesen sie|folgen sie|mehr (?:dazu )?(?:in|unter|bei))\b",
     re.IGNORECASE,
 )
 _READ_WHERE = re.compile(
@@ -44,17 +44,25 @@ _READING = re.compile(
     r"^(?:please\s+)?(?:see|read|refer|consult|more|см\.|смотрите|читайте|siehe|lesen|mehr)\b", re.I
 )
 _FOR_DETAILS = re.compile(
-    r"^for (?:more|further|complete|full|additional)?\s?(?:details|information|info)\b[^.]*?"
+    r"^for (?:more|further|complete|full|additional)?\s?(?:details|information|info)\b"
+    r"(?:[^.]|\.(?=\w))*?"  # a dot inside a word ("express.js") ends no sentence
     r"\b(?:see|read|refer to|consult|check)\b",
     re.IGNORECASE,
 )
 _MAX_POINTER_WORDS = 16
 
 
+# "If you find a vulnerability, please see ...": the condition says when, the rest points.
+_CONDITION = re.compile(r"^(?:if|when|если|когда|wenn|falls)\b[^,;:]{2,100},\s*", re.IGNORECASE)
+_PLEASE = re.compile(r"^(?:please|пожалуйста,?|bitte)\s+", re.IGNORECASE)
+
+
 def _reading_pointer(body: str) -> bool:
-    """Whether the sentence only points elsewhere (`_READ_VERB` and a destination)."""
+    """Whether the sentence only points elsewhere (`_READ_VERB` and a destination), after a
+    condition in front of it."""
     if len(words_of(body)) > _MAX_POINTER_WORDS:
         return False
+    body = _CONDITION.sub("", body, count=1)
     if _FOR_DETAILS.match(body):
         return True
     if not _READ_VERB.match(body):
@@ -66,5 +74,7 @@ def _reading_pointer(body: str) -> bool:
 def is_pointer(body: str) -> bool:
     """Whether the (cleaned) sentence only points elsewhere: a bare "See X" of a few words, or a
     reading verb with a destination (`_reading_pointer`)."""
-    bare = _POINTER.match(body) is not None and len(words_of(body)) <= _MAX_BARE_POINTER_WORDS
-    return bare or _reading_pointer(body)
+    core = _PLEASE.sub("", _CONDITION.sub("", body, count=1), count=1)
+    short = len(words_of(body)) <= _MAX_POINTER_WORDS
+    bare = _POINTER.match(core) is not None and len(words_of(core)) <= _MAX_BARE_POINTER_WORDS
+    return (bare and short) or _reading_pointer(body)

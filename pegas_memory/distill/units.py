@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 
 from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.dialogue import outburst, quote_state, speech, starts_inside
+from pegas_memory.distill.items import item_start
 from pegas_memory.distill.join_en import opens_with_connector
 from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
 from pegas_memory.distill.pointers import is_pointer
@@ -493,8 +494,9 @@ def sentence_groups(
         ):
             last = groups[-1]
             groups[-1] = Group(last.start, s1, last.sentences + 1, last.fragment, last.anaphoric)
-        elif not groups and lower and not whole:
-            # The tail of a sentence cut before this unit; a text of one sentence is kept.
+        elif not groups and lower and not whole and not item_start(text, s0):
+            # The tail of a sentence cut before this unit; a text of one sentence is kept, and
+            # a list item in lower case ("* поддержка флагов") is cut from nothing.
             groups.append(Group(s0, s1, 1, fragment=True))
         else:
             groups.append(Group(s0, s1, 1, anaphoric=back))

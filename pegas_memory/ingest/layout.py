@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 REPLACEMENT = "\ufffd"
 
@@ -75,7 +75,41 @@ def clean_pages(pages: Sequence[str]) -> CleanedPages:
         removed = Counter({k: v for k, v in removed.items() if v})
         totals.update(removed)
         out.append(CleanPage(text.strip(), damaged > 0, dict(removed)))
+    out, moved = _join_page_breaks(out)
+    if moved:
+        totals["sentence across pages"] = moved
     return CleanedPages(tuple(out), dict(totals))
+
+
+_OPEN_END = re.compile(r"(?:[^\W\d_]|[,;–—-])$")  # a page that stops on a word or a comma
+_PAGE_HYPHEN = re.compile(r"(?<=[^\W\d_]{2})-$")
+_SENTENCE_END = re.compile(r"[.!?…](?:[\"”»’)\]]*)(?=\s|$)")
+_MAX_CARRIED = 600  # characters of the next page moved back at most
+
+
+def _join_page_breaks(pages: list[CleanPage]) -> tuple[list[CleanPage], int]:
+    """A sentence cut by a page break, put back together on the page where it starts: the page
+    stops on a word ("... how the letters are") and the next page goes on in lower case
+    ("written and an impression of the look. This ..."). Each page is its own section and
+    chunk, so each half became an atom or a fragment. The next page's words up to the end of
+    that sentence move to the end of the page before (a hyphen at the break joins the word);
+    nothing moves when the sentence does not end soon or would take the whole next page."""
+    out = list(pages)
+    moved = 0
+    for i in range(len(out) - 1):
+        page, nxt = out[i].text, out[i + 1].text
+        if not page or not nxt[:1].islower() or not _OPEN_END.search(page):
+            continue
+        end = _SENTENCE_END.search(nxt, 0, _MAX_CARRIED)
+        if end is None or not nxt[end.end() :].strip():
+            continue
+        head, rest = nxt[: end.end()], nxt[end.end() :].strip()
+        hyphen = _PAGE_HYPHEN.search(page) is not None  # "Bo-" / "rel." is "Borel."
+        joined = page[:-1] + head if hyphen else page + "\n" + head
+        out[i] = replace(out[i], text=joined)
+        out[i + 1] = replace(out[i + 1], text=rest)
+        moved += 1
+    return out, moved
 
 
 def recover_unmapped(text: str) -> tuple[str, int, int]:

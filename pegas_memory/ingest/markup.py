@@ -338,6 +338,24 @@ def _link_only(line: str) -> bool:
     return bool(_LINK.search(line)) and not re.search(r"[^\W_]", rest)
 
 
+_OPEN_END = re.compile(r"[^\W_][*_`)]*[ \t]*$")  # a line that stops on a word, mid-sentence
+
+
+def _goes_on(lines: Sequence[str], n: int) -> bool:
+    """Whether the link-only line n is inside a sentence, not a line of links: the line before
+    is prose that stops on a word ("Installation is done using the" above "[`npm install`
+    command](...):"), or the line after goes on in lower case ("[Flask](...)" above "is a
+    framework."). Its text is the sentence's words: blanking it cut the claim short."""
+    if _LIST_MARK.match(lines[n]):
+        return False
+    before = lines[n - 1] if n else ""
+    prose = bool(before.strip()) and not _ATX.match(before) and not _FENCE.match(before)
+    if prose and _OPEN_END.search(before) and not _link_only(before):
+        return True
+    after = lines[n + 1].lstrip() if n + 1 < len(lines) else ""
+    return after[:1].islower() and not _LIST_MARK.match(lines[n + 1])
+
+
 def _front_matter(lines: list[str]) -> str | None:
     """Hugo/Jekyll front matter ("---" ... "---" at the top) blanked; its title."""
     if not lines or lines[0].strip() not in ("---", "+++"):
@@ -392,7 +410,7 @@ def _markdown_pass(lines: list[str]) -> None:
             stripped = tagged.lstrip()
             tagged = stripped + " " * (len(tagged) - len(stripped))
         line = tagged
-        if _link_only(line):
+        if _link_only(line) and not _goes_on(lines, n):
             line = _blank(line)
         lines[n] = line if line.strip() else _blank(line)
 

@@ -1,0 +1,72 @@
+"""List items that are no sentence, and the lead-in they take from their heading (pure logic).
+
+A README's "## Features" over "* HTTP helpers (redirection, caching, etc)" has no lead-in
+sentence ("Express provides:"), so `units.list_lead_in` finds none, and the bare phrase was
+stored as a fact that means nothing alone. `bare_item` tells such a phrase from an item that is
+a sentence ("Routes are matched in order.", "Q ⊊ R ist nicht zusammenhängend": those stay as
+they are); `heading_lead_in` builds its lead-in from the nearest heading ("Features: HTTP
+helpers ..."), with the subject of the chunk in front when the heading names none. Without a
+heading or a subject the offline distiller types the phrase `text`, never `fact`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pegas_memory.distill.context import _verb
+from pegas_memory.distill.mood import _EN_AUX, _EN_PAST, verbless
+
+_ITEM = re.compile(r"^[ \t]*(?:[-*+•–]|\d{1,3}[.)])[ \t]+", re.M)
+_SENTENCE_END = re.compile(r"[.!?…]\W*$")
+_RU_WORDS = re.compile(r"[а-яё]+(?:-[а-яё]+)*")
+# A relation between symbols states something in any language ("f = g", "A ⊆ B", "x → y").
+_RELATION = re.compile(r"[=<>≤≥≠⇒⇔→↦∈∉⊆⊂⊊⊇≅≃∼≡]|:=")
+# German finite verbs: the copula, auxiliaries, modals, and a lower-case word in "-t" or "-et"
+# after a word ("Jede Strecke bestimmt ...", "G operiert auf X"), short function words aside.
+_DE_FINITE = re.compile(
+    r"\b(?:ist|sind|war|waren|wird|werden|wurde|wurden|hat|haben|hatte|kann|können|muss|müssen"
+    r"|soll|sollen|darf|dürfen|gibt|gilt|gelten|sei|seien)\b|(?<=\w\s)(?!(?:nicht|mit|seit|jetzt"
+    r"|recht|leicht|gut|weit|oft|bereit|heut)\b)[a-zäöüß]{3,}t\b"
+)
+_HEADING_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+")
+
+
+def item_start(text: str, start: int) -> bool:
+    """Whether `start` is where a list item's text begins, right after its marker."""
+    item = _ITEM.match(text, text.rfind("\n", 0, start) + 1)
+    return item is not None and item.end() == start
+
+
+def bare_item(text: str, start: int, claim: str, language: str | None) -> bool:
+    """Whether the unit at `start` is a list item that is no sentence: a phrase without a verb
+    ("HTTP helpers (redirection, caching, etc)", "поддержка флагов", "Schnelle Weiterleitung
+    für Seiten"). Alone it means nothing; an item that is a sentence or a formula stands."""
+    if not item_start(text, start) or _RELATION.search(claim):
+        return False
+    ended = _SENTENCE_END.search(claim) is not None
+    if language in (None, "en"):
+        # Without a full stop only an auxiliary or a past form makes it a sentence: "HTTP
+        # helpers" or "applications quickly" is no subject and its verb in a bullet.
+        if ended:
+            return verbless(claim)
+        return _EN_AUX.search(claim) is None and _EN_PAST.search(claim) is None
+    if language == "ru":
+        return not any(_verb(w) for w in _RU_WORDS.findall(claim.casefold()))
+    if language == "de":
+        return not ended and _DE_FINITE.search(claim) is None
+    return not ended  # no grammar here for the rest: only the full stop
+
+
+def heading_lead_in(heading: str | None, subject: str | None) -> str | None:
+    """The lead-in of a bare item (`bare_item`) from the nearest heading, its number dropped:
+    "Features:", with the subject in front when the heading names none ("Express — Features:";
+    `subject` is what the chunk's claims carry, `distill.carry.topic`), the subject alone
+    without a heading. None: nothing to lead in."""
+    head = _HEADING_NUMBER.sub("", heading or "").strip().strip("#*_ ").rstrip(":").strip()
+    if head.endswith("?"):  # "How do I install?" leads in no item
+        head = ""
+    if not head:
+        return f"{subject}:" if subject else None
+    if subject is None or subject.casefold() in head.casefold():
+        return f"{head}:"
+    return f"{subject} — {head}:"
