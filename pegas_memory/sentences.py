@@ -26,6 +26,7 @@ _ABBREVIATIONS = frozenset(
         "abs",
         "abschn",
         "bd",
+        "bros",  # "Warner Bros. Television": a company name goes on
         "bsp",
         "bspw",
         "bzgl",

@@ -335,3 +335,13 @@ def test_a_paragraph_after_a_list_is_not_glued_to_its_last_item(text: str, langu
     last_item = text.splitlines()[3][2:]
     assert any(a.quote == last_item for a in atoms), [a.quote for a in atoms]
     assert not any(last_item in a.quote and a.quote != last_item for a in atoms)
+
+
+def test_bros_is_an_abbreviation_inside_a_company_name() -> None:
+    """'Warner Bros.' split a Russian sentence in two fragments (graded sample 8181)."""
+    from pegas_memory.sentences import split_sentences
+
+    ru = "Производством шоу занимается компания Warner Bros. Television вместе с Wonderland Sound."
+    assert [s.text for s in split_sentences(ru)] == [ru]
+    en = "The film was made by Warner Bros. Pictures in 1999. It won two awards."
+    assert len(split_sentences(en)) == 2  # a real sentence end still splits

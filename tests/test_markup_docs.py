@@ -541,3 +541,19 @@ def test_a_wrapped_line_that_starts_like_a_menu_goes_on_with_its_sentence() -> N
     found = [a.claim for a in OfflineDistiller().distill(text, ChunkContext(language="en"))]
     assert any(c.endswith("in case you already have a cookie with the same name.") for c in found)
     assert not any("Share" in c for c in found)  # after a finished sentence: still a menu line
+
+
+@pytest.mark.parametrize("marker", ["[!IMPORTANT]", "[!IMPORTANT]\\", "[!note] \\"])
+def test_a_github_alert_marker_with_a_hard_break_is_blanked(marker: str) -> None:
+    """`> [!IMPORTANT]\\` (a markdown hard line break after the marker) is the same callout: its
+    marker never reaches a claim; the sentence under it stays, at its place."""
+    text = f"# Gson\n\n> {marker}\n> Gson's main focus is on Java.\n"
+    out = normalise(text, "markdown")[0]
+    assert len(out) == len(text)
+    assert "[!" not in out and "\\" not in out
+    assert out.index("Gson's main focus") == text.index("Gson's main focus")
+
+
+def test_an_alert_word_in_running_text_is_kept() -> None:
+    text = "# Notes\n\nThe [!IMPORTANT]\\ marker opens a GitHub alert.\n"
+    assert "[!IMPORTANT]" in normalise(text, "markdown")[0]

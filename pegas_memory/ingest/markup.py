@@ -315,7 +315,7 @@ _REF_DEF = re.compile(r"^ {0,3}\[[^\]\n]+\]:\s+\S+.*$")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 _SHORTCODE = re.compile(r"\{\{[<%].*?[>%]\}\}")
 _QUOTE_MARK = re.compile(r"^( {0,3})> ?")
-_CALLOUT = re.compile(r"^\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$", re.IGNORECASE)
+_CALLOUT = re.compile(r"^\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*\\?\s*$", re.IGNORECASE)
 _QUOTE_TITLE = re.compile(r"^\s*(\*\*|__)[^*_\n]{1,30}\1\s*:?\s*$")
 _TOC_TITLE = re.compile(
     r"^\s*#{1,6}\s+\W*(?:table of contents|contents|toc|содержание|оглавление|inhalt"
