@@ -267,3 +267,43 @@ def test_ingest_stores_the_carried_claim_and_cites_the_verbatim_quote(
     assert member["claim"] == "Аверкий Борисович Аристов: член ЦК КПСС в 1952—1971 годах."
     assert member["quoted_text"] in member["content"]
     assert "Аристов" in member["locator"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "before"),
+    [
+        (
+            "Через некоторое время скит восстановили.",
+            "Он прибыл в скит под Сухуми, разорённый до того.",
+        ),
+        (
+            "Проезд по дорожке стоил 10 центов.",
+            "В 1900 году открылась платная велосипедная дорожка.",
+        ),
+        ("Город расположен на берегу Волги.", "Самара — крупный город России."),
+    ],
+)
+def test_a_bare_russian_noun_of_the_sentence_before_leans_on_it(sentence: str, before: str) -> None:
+    """Russian has no article: the repeated bare noun is "the skete" of the sentence before."""
+    assert leans_back(sentence, "ru", before)
+    assert not leans_back(sentence, "ru", None)  # nothing before: nothing to join
+
+
+@pytest.mark.parametrize(
+    ("sentence", "before"),
+    [
+        ("Гражданская война началась в 1918 году.", "Революция произошла в 1917 году."),
+        (
+            "Статья 2 конституции Саксонии содержит положение о гербе.",
+            "Статья 25 содержит положение о флаге.",
+        ),
+        ("Передача Общества заняла годы.", "Решено было передать коллекции на родину."),
+        ("В том же году открылся музей.", "В 1905 году был основан университет."),
+        ("Родился в Москве.", "Он родился в 1900 году."),
+    ],
+)
+def test_a_russian_sentence_naming_its_own_subject_does_not_join(
+    sentence: str, before: str
+) -> None:
+    """A new noun, a numbered or named one, a word of time, or a repeated verb points nowhere."""
+    assert not leans_back(sentence, "ru", before)

@@ -261,7 +261,55 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
     "But they ...", "The low success rate ..." after `before`, the sentence before it)."""
     if _early_reference(sentence, language) is not None:
         return True
+    if language == "ru":
+        return before is not None and _ru_repeated_noun(sentence, before)
     return language in _JOIN_EN_LANGUAGES and join_en.leans_on_before(sentence, before)
+
+
+# Russian has no article: "the skete" of the sentence before is "скит" again, bare ("Через
+# некоторое время скит восстановили.", "Проезд по дорожке стоил 10 центов.", "Главным условием
+# передачи было ..."). A common noun before the first verb whose stem is a lower-case word of the
+# sentence before, with no name after it to say whose, refers to that sentence: the group joins
+# it. Words of time and quantity repeat without pointing back ("В том же году ...", "часть").
+_RU_REPEAT_STOP = _words(
+    "время времени года году годы годах части часть числе начале конце середине период периода"
+    " раза образом случае результате течение также который которая которые этого может является"
+)
+_RU_STEM_MIN = 4
+
+
+def _ru_stem(word: str) -> str:
+    return word[: max(_RU_STEM_MIN, len(word) - 2)]
+
+
+def _ru_repeated_noun(sentence: str, before: str) -> bool:
+    """The rule above: a bare common noun of the sentence before, before this one's first verb."""
+    cut = _dash_cut(sentence)
+    found = [m[0] for m in _WORD.finditer(cut)][: _EARLY + 2]
+    earlier = {w for w in (m[0] for m in _WORD.finditer(before)) if w[:1].islower() and len(w) >= 4}
+    for i, word in enumerate(found):
+        w = word.casefold()
+        candidate = (
+            len(w) >= _RU_STEM_MIN
+            and w not in _RU_REPEAT_STOP
+            and (i == 0 or word[:1].islower())
+            and not _RU_PAST.search(w)
+            and not (len(w) > _RU_STEM_MIN and _verb(w))  # "содержит" again points nowhere
+            and not _named_next(found[i + 1] if i + 1 < len(found) else "")
+        )
+        if candidate and any(e.casefold().startswith(_ru_stem(w)) for e in earlier):
+            return True  # before the verb test: a short "скит" looks like "говорит"
+        if _verb(w):
+            return False
+    return False
+
+
+def _named_next(word: str) -> bool:
+    """A name or a number right after the noun says which ("передачи Общества", "Статья 2")."""
+    return word[:1].isupper() or word[:1].isdigit()
+
+
+_RU_PAST = re.compile(r"(?:л|ла|ли|ло|лся|лась|лись|лось)$")  # a repeated verb points nowhere
 
 
 _JOIN_EN_LANGUAGES = (None, "en")  # whose sentences join_en reads (ru and de have their own)
