@@ -173,13 +173,21 @@ def test_two_runners_never_run_the_same_job(db: Database) -> None:
     running: set[int] = set()
     overlaps: list[int] = []
     guard = threading.Lock()
+    # Each runner's first job waits (up to 10 s) until the other runner runs one too, so both take
+    # part however the scheduler orders their start (a fast runner "a" once took all 24 jobs
+    # before "b" polled, on a loaded CI machine); a runner that never claims fails the test.
+    took = {"a": threading.Event(), "b": threading.Event()}
 
     def make(name: str) -> Callable[..., dict[str, Any]]:
+        other = took["b" if name == "a" else "a"]
+
         def handler(args: dict[str, Any], ctx: JobContext) -> dict[str, Any]:
             with guard:
                 if ctx.job_id in running:
                     overlaps.append(ctx.job_id)
                 running.add(ctx.job_id)
+            took[name].set()
+            other.wait(10)
             try:
                 with db.transaction() as conn:
                     conn.execute("INSERT INTO t_job_write VALUES (%s, %s)", (ctx.job_id, name))
