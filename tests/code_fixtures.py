@@ -16,27 +16,17 @@ from pegas_memory.code_memory.index import CodeMemory
 from pegas_memory.db.pool import Database
 from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.service import MemoryService
-from tests.conftest import make_settings
+from tests.conftest import make_settings, offline_memory
 from tests.fake_ollama import FakeOllama
 
 
 @contextmanager
 def code_service(database_url: str, tmp_path: Path, dim: int = 32) -> Iterator[MemoryService]:
     """A MemoryService with the offline distiller that may index code under tmp_path/src."""
-    with FakeOllama(dim=dim) as fake:
-        settings = make_settings(
-            tmp_path / "data",
-            database_url=database_url,
-            ollama_url=fake.url,
-            embedding_dim=dim,
-            distiller="offline",
-            ingest_roots=[tmp_path / "src"],
-        )
-        svc = MemoryService(settings).open()
-        try:
-            yield svc
-        finally:
-            svc.close()
+    with offline_memory(
+        database_url, tmp_path / "data", dim=dim, ingest_roots=[tmp_path / "src"]
+    ) as svc:
+        yield svc
 
 
 @contextmanager

@@ -5,6 +5,8 @@
 - `database_url`: a fresh database on the embedded server (the default path).
 - `any_database_url`: a fresh database on each server kind (tests run twice).
 - `settings`: Settings pointing at `database_url`, with a private data dir.
+- `quiet_service`: `offline_memory` with no automatic slice repair, for tests that damage a slice
+  and then check what the sweep or the self-check finds.
 """
 
 from __future__ import annotations
@@ -100,6 +102,20 @@ def offline_memory(
             yield svc
         finally:
             svc.close()
+
+
+@pytest.fixture
+def quiet_service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
+    """A service on the embedded default that never repairs its slices by itself, so a test sees
+    exactly the damage it made; the embedded graph engine of its data dir is stopped after it."""
+    from pegas_memory.memgraph_store.falkor import stop_embedded_graph
+
+    data = tmp_path / "data"
+    try:
+        with offline_memory(database_url, data, auto_repair_slices=False) as svc:
+            yield svc
+    finally:
+        stop_embedded_graph(data)
 
 
 @contextmanager

@@ -5,21 +5,17 @@ reported as stale in stats and mended from PostgreSQL; a healthy graph reports n
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from pegas_memory.db.repo import add_link
-from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.memgraph_store.model import AtomNode, LinkEdge, StoredProps
 from pegas_memory.outbox import graph_sweep
 from pegas_memory.outbox.graph_sweep import compare_atom, compare_link
 from pegas_memory.outbox.selfcheck import SelfCheck, SliceCheck, check_slices, repair
 from pegas_memory.requests import StoreRequest
 from pegas_memory.service import MemoryService
-from tests.conftest import offline_memory
 
 CLAIMS = [
     "The Volga flows into the Caspian Sea",
@@ -31,13 +27,8 @@ CLAIMS = [
 
 
 @pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    data = tmp_path / "data"
-    try:
-        with offline_memory(database_url, data, auto_repair_slices=False) as svc:
-            yield svc
-    finally:
-        stop_embedded_graph(data)
+def service(quiet_service: MemoryService) -> MemoryService:
+    return quiet_service
 
 
 def _stored(service: MemoryService) -> tuple[list[int], list[int]]:

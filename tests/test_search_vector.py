@@ -45,13 +45,8 @@ OTHER = "Brown adipose tissue activity rises in healthy women exposed to cold."
 
 
 @pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    data = tmp_path / "data"
-    try:
-        with offline_memory(database_url, data, auto_repair_slices=False) as svc:
-            yield svc
-    finally:
-        stop_embedded_graph(data)
+def service(quiet_service: MemoryService) -> MemoryService:
+    return quiet_service
 
 
 def _ingested(service: MemoryService) -> tuple[int, int]:

@@ -5,19 +5,14 @@ stale in stats and search warnings, and mended from PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
-from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.outbox import sweep
 from pegas_memory.outbox.selfcheck import check_slices, repair
 from pegas_memory.outbox.sweep import compare_point, cosine
 from pegas_memory.qdrant_store.index import VectorPoint, VectorRecord
 from pegas_memory.requests import SearchRequest, StoreRequest
 from pegas_memory.service import MemoryService
-from tests.conftest import offline_memory
 
 CLAIMS = [
     "The Volga flows into the Caspian Sea",
@@ -30,13 +25,8 @@ CLAIMS = [
 
 
 @pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    data = tmp_path / "data"
-    try:
-        with offline_memory(database_url, data, auto_repair_slices=False) as svc:
-            yield svc
-    finally:
-        stop_embedded_graph(data)
+def service(quiet_service: MemoryService) -> MemoryService:
+    return quiet_service
 
 
 def _stored(service: MemoryService) -> dict[str, int]:
