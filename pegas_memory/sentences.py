@@ -197,4 +197,44 @@ def split_sentences(text: str) -> list[Sentence]:
             merged[-1] = (merged[-1][0], stop)
         else:
             merged.append((start, stop))
-    return [Sentence(text[a:b], a, b) for a, b in merged]
+    return [Sentence(text[a:b], a, b) for a, b in close_brackets(text, merged)]
+
+
+# A sentence never ends inside an open bracket, as long as the bracket closes within this many
+# characters of the sentence's start: an unclosed "(" must not swallow the rest of a page.
+_MAX_BRACKETED = 600
+
+
+def _bracket_depth(piece: str, depth: int = 0) -> int:
+    """Open round and square brackets after `piece`, from `depth`; a closer without an opener
+    ("1) ... 2)") is ignored."""
+    for ch in piece:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]" and depth:
+            depth -= 1
+    return depth
+
+
+def close_brackets(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Spans with the cuts inside an open bracket glued back: razdel ends a sentence at the
+    ";" of "(odds ratio [OR], 4.21; 95% CI, 1.31-13.53)" or "(род. 1950; ум. 2001)", and the
+    tail "95% CI, ...) after adjustment." would be a fragment. The glue holds only when the
+    bracket closes within _MAX_BRACKETED characters; otherwise the cuts stay as razdel made
+    them."""
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(spans):
+        start, stop = spans[i]
+        depth = _bracket_depth(text[start:stop])
+        j = i
+        while depth > 0 and j + 1 < len(spans) and spans[j + 1][1] - start <= _MAX_BRACKETED:
+            j += 1
+            depth = _bracket_depth(text[spans[j - 1][1] : spans[j][1]], depth)
+        if j > i and depth == 0:
+            out.append((start, spans[j][1]))
+            i = j + 1
+        else:
+            out.append((start, stop))
+            i += 1
+    return out

@@ -328,12 +328,51 @@ def _names_a_thing(subject: str) -> bool:
     return 0 < len(words) <= _RULE_FOUR_WORDS and not verb
 
 
-def carry(atom: DraftAtom, subject: str | None) -> DraftAtom:
+# The document speaking of its own subject: "this crate implements ...", "performance of this
+# library ...", "The package supports ..." (first), "эта библиотека", "данного пакета". A README's
+# section ("Performance") never names what "this crate" is: the document's title does.
+_EN_SELF = re.compile(
+    r"\b(?:this|these)\s+(?:crates?|librar(?:y|ies)|packages?|modules?|projects?|tools?"
+    r"|plugins?|frameworks?|extensions?)\b"
+    r"|^the\s+(?:crate|library|package|module|project|tool|plugin|framework|extension)\b",
+    re.IGNORECASE,
+)
+_RU_SELF = re.compile(
+    r"(?<!\w)(?:эт|данн)[а-яё]{0,3}\s+(?:библиотек|пакет|модул|проект|утилит|инструмент|плагин"
+    r"|фреймворк|расширени)[а-яё]*",
+    re.IGNORECASE,
+)
+
+
+def document_subject(context: ChunkContext) -> str | None:
+    """What "this crate / library / package" of a claim is: the document's title when it is
+    the document's own first heading ("# globset", one word is enough then: a heading is no
+    file name) or a phrase, as `topic` reads titles; None without a title."""
+    title = context.title
+    if not title:
+        return None
+    if context.heading_path[:1] != (title,) and not re.search(r"\w\s+\w", title):
+        return None
+    return _named(title)
+
+
+def self_reference(claim: str) -> Reference | None:
+    """Where the claim speaks of the document's own subject ("this crate", "эта библиотека"),
+    as an anaphor at that word, or None."""
+    m = _EN_SELF.search(claim) or _RU_SELF.search(claim)
+    return Reference("anaphor", m[0].casefold(), m.start()) if m else None
+
+
+def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) -> DraftAtom:
     """The atom with its claim made to stand alone (module docstring), or the atom unchanged.
-    Only the claim (and a content equal to it) changes; quote and offsets stay."""
+    Only the claim (and a content equal to it) changes; quote and offsets stay. `document`
+    (`document_subject`) is what a claim about "this crate / эта библиотека" carries instead."""
+    own = self_reference(atom.claim) if document else None
+    if own is not None:
+        subject = document
     if subject is None or atom.type not in ("fact", "text", "definition"):
         return atom
-    reference = refers_back(atom.claim, atom.language)
+    reference = own or refers_back(atom.claim, atom.language)
     if reference is None:
         reference = _unanchored(atom)
         if reference is not None and reference.kind == "section" and not _names_a_thing(subject):
@@ -343,7 +382,8 @@ def carry(atom: DraftAtom, subject: str | None) -> DraftAtom:
     # A pronoun's antecedent comes before it ("Юность Моне, как он ..."); a subject named after
     # "These studies ..." does not say which studies.
     named = atom.claim[: reference.at] if reference.kind == "anaphor" else atom.claim
-    if mentions(named, subject) or (reference.kind == "anaphor" and _TITLE_CASE.search(subject)):
+    titled = own is None and reference.kind == "anaphor" and _TITLE_CASE.search(subject)
+    if mentions(named, subject) or titled:
         return atom
     claim = carried_claim(atom.claim, subject, keep_name=reference.kind == "section")
     meta = {**atom.metadata, "subject": subject, "context": reference.kind}

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from pegas_memory.distill.carry import carry, topic
+from pegas_memory.distill.carry import carry, document_subject, topic
 from pegas_memory.distill.items import bare_item, heading_lead_in, item_start
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
@@ -347,6 +347,8 @@ class OfflineDistiller:
         subject = topic(context)  # what a claim without a subject of its own carries
         units = _prose_units(text, masked)
         conversation = conversational(text, units)
+        # what "this crate" carries; in dialogue, nothing
+        document = None if conversation else document_subject(context)
         for u0, u1 in units:
             unit = text[u0:u1]
             joinable, narration = narration, None
@@ -390,7 +392,7 @@ class OfflineDistiller:
                     # that's ..." on the paragraph before it.
                     joined = self._joined(text, atoms[joinable], group.end, chunk_language)
                     if joined is not None:
-                        atoms[joinable] = joined if conversation else carry(joined, subject)
+                        atoms[joinable] = joined if conversation else carry(joined, subject, document=document)
                         narration = joinable if n == len(groups) - 1 else None
                         continue
                 atom = self._sentence_atom(text, group.start, group.end, chunk_language)
@@ -409,7 +411,7 @@ class OfflineDistiller:
                     atom = replace(atom, type="text", confidence=0.5, metadata=meta)
                 elif atom is not None:
                     # distill.carry: the claim stands alone (in dialogue "she" is a character)
-                    atom = carry(atom, None if conversation else subject)
+                    atom = carry(atom, None if conversation else subject, document=document)
                 if atom is not None:
                     atoms.append(atom)
                     # A list item is no narration: "And that's ..." after a list leans on

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from pegas_memory.distill.carry import carry, topic
+from pegas_memory.distill.carry import carry, document_subject, topic
 from pegas_memory.distill.llm import InvalidModelOutput, OllamaChat
 from pegas_memory.distill.offline import (
     _LETTER,
@@ -280,7 +280,7 @@ class OllamaDistiller:
             quote = text[span[0] : span[1]]
             language = None if kind == "code" else _script_language(claim, chunk_language)
             draft = DraftAtom(kind, claim, content, confidence, quote, *span, language, meta)
-            atoms.append(carry(draft, subject))
+            atoms.append(carry(draft, subject, document=subject and document_subject(context)))
         atoms.sort(key=lambda a: a.quote_start)
         return atoms
 
