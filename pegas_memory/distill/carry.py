@@ -288,6 +288,33 @@ def _ru_section_reference(claim: str) -> Reference | None:
     return None
 
 
+_ASIDE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+# "Общая площадь — 312,31 км²", "Население — около 1200 человек": a short head before a dash and
+# a value after it (a number, at most one word before it).
+_RU_MEASURE = re.compile(
+    r"^\s*([А-ЯЁа-яё][а-яё]*(?:\s+[а-яё]+){0,2})\s+[—–]\s+(?:[а-яё]+\.?\s+)?\d"
+)
+
+
+def _without_asides(claim: str) -> str:
+    """The claim without its bracketed asides, nested ones too: "Некоторое время (с ноября 2013
+    года по февраль 2014 года) проходило ..." has no name in its subject, the years of the
+    aside are none."""
+    while True:
+        bare = _ASIDE.sub(" ", claim)
+        if bare == claim:
+            return claim
+        claim = bare
+
+
+def _ru_measure(claim: str) -> Reference | None:
+    """A Russian claim that gives a measure of the section's subject without naming it: a head
+    of up to three words with no name in it, a dash, a number ("Общая площадь — 312,31 км²");
+    None otherwise ("Фотосинтез — процесс ...": no number; "Ан-22 — 1965": a name)."""
+    m = _RU_MEASURE.match(claim)
+    return Reference("section", m[1].split()[-1].casefold()) if m else None
+
+
 def _unanchored(atom: DraftAtom) -> Reference | None:
     """Why a claim that `refers_back` finds standing alone still needs the section's subject
     (rule 4), or None: in Russian, a claim whose subject is no name; a definition only when
@@ -302,7 +329,8 @@ def _unanchored(atom: DraftAtom) -> Reference | None:
             head = raw[0].casefold()
             relational = head in _RU_PREPOSITIONS or _RU_RELATIONAL.match(head) is not None
             return Reference("section", head) if relational else None
-        return _ru_section_reference(claim)
+        bare = _without_asides(claim)
+        return _ru_measure(bare) or _ru_section_reference(bare)
     if atom.language != "en" or raw[0].casefold() in ("we", "i", "our", "you"):
         return None
     if re.search(r"\d", raw[0]) or (len(raw[0]) >= 2 and raw[0].isupper()):
