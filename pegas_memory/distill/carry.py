@@ -357,7 +357,8 @@ def _names_a_thing(subject: str) -> bool:
 
 
 # The document speaking of its own subject: "this crate implements ...", "performance of this
-# library ...", "The package supports ..." (first), "эта библиотека", "данного пакета". A README's
+# library ...", "The package supports ..." (first), "эта библиотека", "данного пакета", "diese
+# Bibliothek". A README's
 # section ("Performance") never names what "this crate" is: the document's title does.
 _EN_SELF = re.compile(
     r"\b(?:this|these)\s+(?:crates?|librar(?:y|ies)|packages?|modules?|projects?|tools?"
@@ -369,6 +370,10 @@ _RU_SELF = re.compile(
     r"(?<!\w)(?:эт|данн)[а-яё]{0,3}\s+(?:библиотек|пакет|модул|проект|утилит|инструмент|плагин"
     r"|фреймворк|расширени)[а-яё]*",
     re.IGNORECASE,
+)
+_DE_SELF = re.compile(
+    r"\b(?:[Dd]iese[srmn]?|[Dd]e[rsmn] vorliegende[nm]?|[Dd]ie vorliegende|[Dd]as vorliegende)\s+"
+    r"(?:Bibliothek|Paket(?:e?s)?|Modul(?:s)?|Projekt(?:e?s)?|Werkzeug(?:e?s)?|Crate(?:s)?)\b",
 )
 
 
@@ -387,7 +392,7 @@ def document_subject(context: ChunkContext) -> str | None:
 def self_reference(claim: str) -> Reference | None:
     """Where the claim speaks of the document's own subject ("this crate", "эта библиотека"),
     as an anaphor at that word, or None."""
-    m = _EN_SELF.search(claim) or _RU_SELF.search(claim)
+    m = _EN_SELF.search(claim) or _RU_SELF.search(claim) or _DE_SELF.search(claim)
     return Reference("anaphor", m[0].casefold(), m.start()) if m else None
 
 
