@@ -56,8 +56,7 @@ BRACKETED = [
     ),
     ("Он жил в Москве (род. 1950; ум. 2001) и писал стихи.", "Потом он уехал в Париж."),
     (
-        "Die Studie zeigte ein höheres Risiko (Odds Ratio 2,1; 95%-KI 1,2–3,4) nach"
-        " Adjustierung.",
+        "Die Studie zeigte ein höheres Risiko (Odds Ratio 2,1; 95%-KI 1,2–3,4) nach Adjustierung.",
         "Der Effekt blieb bestehen.",
     ),
 ]

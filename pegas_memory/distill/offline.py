@@ -392,7 +392,9 @@ class OfflineDistiller:
                     # that's ..." on the paragraph before it.
                     joined = self._joined(text, atoms[joinable], group.end, chunk_language)
                     if joined is not None:
-                        atoms[joinable] = joined if conversation else carry(joined, subject, document=document)
+                        atoms[joinable] = (
+                            joined if conversation else carry(joined, subject, document=document)
+                        )
                         narration = joinable if n == len(groups) - 1 else None
                         continue
                 atom = self._sentence_atom(text, group.start, group.end, chunk_language)
