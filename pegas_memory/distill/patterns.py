@@ -332,20 +332,7 @@ def _unbracketed(text: str) -> str:
         text = flat
 
 
-# A lead's head with its brackets: "Эрнст Иоганн Бирон (German: ...; 23 ноября 1690, мыза ...
-# (...) — 28 декабря 1772, ...)" runs to 200 characters; past this it is no term.
-_MAX_LEAD_HEAD = 320
-
-
-def _clause_head(head: str) -> bool:
-    """Whether what stands before a lead's dash is clauses, not a term with its brackets: a ";"
-    outside brackets (one inside, "(German: Ernst Biron; 23 ноября 1690 ...)", separates the
-    bracket's parts), a head longer than _MAX_LEAD_HEAD, or a lower-case finite verb outside
-    brackets ("Бирон (после смерти императрицы) стал регентом — правителем ...": a body
-    sentence whose dash is an apposition)."""
-    flat = _unbracketed(head)
-    verb = any(w[:1].islower() and _RU_VERB.fullmatch(w) for w in words_of(flat))
-    return len(head) > _MAX_LEAD_HEAD or ";" in flat or verb
+_MAX_LEAD_HEAD = 320  # "Эрнст Иоганн Бирон (German: ...; 23 ноября 1690, ... (...) ...)" is 200
 
 
 def _lead(sentence: str) -> tuple[str, str] | None:
@@ -356,9 +343,10 @@ def _lead(sentence: str) -> tuple[str, str] | None:
     if dash <= 0:
         return None
     head, body = sentence[:dash].strip(), sentence[dash + 1 :].strip()
-    if _clause_head(head):
+    flat = _unbracketed(head)  # a ";" in brackets parts the bracket; a lower-case verb: a clause
+    verb = any(w[:1].islower() and _RU_VERB.fullmatch(w) for w in words_of(flat))
+    if ";" in flat or verb or len(head) > _MAX_LEAD_HEAD:
         return None  # "Достигнув расцвета ..., Тямпа ...; около 1470 года ... — ...": clauses
-    flat = _unbracketed(head)
     parts = _ALIAS.split(flat, maxsplit=1)
     if flat == head and len(parts) == 1:
         return None  # no brackets, no alias: the plain dash pattern decides
