@@ -67,8 +67,8 @@ def write_xquad(data: Path, spec: str, folder: Path) -> Path:
     return path
 
 
-def sample_atoms(data: Path, seed: int, tmp: Path) -> list[DraftAtom]:
-    """Every atom the current tree distils from sample `seed`'s documents."""
+def sample_atoms(data: Path, seed: int, tmp: Path) -> dict[str, list[DraftAtom]]:
+    """Document file name -> the atoms the current tree distils from it, for sample `seed`."""
     meta = json.loads((LABELS / f"graded-sample-{seed}.dump.json").read_text(encoding="utf-8"))
     meta = meta["meta"]
     folder = tmp / str(seed)
@@ -80,10 +80,10 @@ def sample_atoms(data: Path, seed: int, tmp: Path) -> list[DraftAtom]:
     exclude = tuple(meta.get("exclude_doc_seed", ()))
     paths = build_documents(data, folder, 30, 40, meta["doc_seed"], exclude, extras)
     settings = load_settings(ingest_roots=[str(data / "docs/pdf"), str(folder), str(repos)])
-    atoms: list[DraftAtom] = []
+    atoms: dict[str, list[DraftAtom]] = {}
     for path in paths:
         parsed = parse_source(read_source(str(path), settings), settings)
-        atoms += distill_source(parsed, offline.OfflineDistiller().distill)
+        atoms[path.name] = distill_source(parsed, offline.OfflineDistiller().distill)
     return atoms
 
 
@@ -119,7 +119,7 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="pegas-retype-") as tmp:
         for seed in SEEDS:
-            atoms = sample_atoms(data, seed, Path(tmp))
+            atoms = [a for got in sample_atoms(data, seed, Path(tmp)).values() for a in got]
             by_key = {atom_key(a.claim): a for a in atoms}
             dump = json.loads(
                 (LABELS / f"graded-sample-{seed}.dump.json").read_text(encoding="utf-8")
