@@ -163,8 +163,11 @@ _LABEL = re.compile(r"^(?:[^:.!?;]{1,60}:\s+|(?-i:[A-Z]{3,})\s+(?=[A-Z]))")
 # ...", "you may want to"; "you can" is left alone ("you can either navigate the tree ...": how
 # a thing works, told to the reader).
 _EN_ADVICE = re.compile(
-    r"\byou\s+(?:could|might|may)\s+(?:also\s+|instead\s+|then\s+|still\s+|just\s+)?"
-    r"(?!be\b|have\b|not\b|notice|see\b|find\b|know\b|recall|remember|think|wonder|expect)[a-z]+",
+    # "you" opening a clause: "things you might use" is a relative clause, a statement.
+    r"(?:^(?:[a-z]+,?\s+)?|[,;:]\s*|\b(?:and|but|so|then|or|here)\s+)"
+    r"you\s+(?:could|might|may)\s+(?:also\s+|instead\s+|then\s+|still\s+|just\s+)?"
+    r"(?!be\b|have\b|not\b|notice|see\b|find\b|know\b|recall|remember|think|wonder|expect"
+    r"|recogni[sz]e|encounter|hear|get\b|receive|experience|run into)[a-z]+",
     re.IGNORECASE,
 )
 # A purpose with no main clause: "To provide an update to ...", "Objective: To assess ..."; ru
