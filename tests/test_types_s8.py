@@ -41,6 +41,14 @@ def test_a_lead_naming_its_sections_heading_is_a_definition() -> None:
     assert (atom.type, atom.term) == ("definition", "Flask-Login")
 
 
+def test_a_lead_naming_the_titles_name_before_its_tagline_is_a_definition() -> None:
+    text = "Flask is the lightweight WSGI web application framework that Werkzeug powers."
+    (atom,) = distilled(text, title="Flask: web development, one drop at a time")
+    assert (atom.type, atom.term) == ("definition", "Flask")
+    (atom,) = distilled(text, title="Flaskr — a tutorial blog application")
+    assert atom.type == "fact"
+
+
 def test_the_same_sentence_past_the_lead_or_under_another_title_is_no_definition() -> None:
     # Not the chunk's first sentence: a statement about its subject.
     text = "SQLAlchemy is a large project. " + SQLA
@@ -107,6 +115,8 @@ def test_aims_and_purposes_are_text(sentence: str, language: str) -> None:
         ("We found that the aim of most patients was to return to work within 6 months.", "en"),
         ("Найти рукопись удалось только в 1900 году.", "ru"),
         ("Печать книги завершилась в 1564 году.", "ru"),
+        ("Двадцать человек погибли при пожаре в 1911 году.", "ru"),
+        ("Память о войне сохранилась в названиях улиц.", "ru"),
         ("Jede stetige Funktion auf einem Kompaktum besitzt ein Maximum.", "de"),
     ],
 )

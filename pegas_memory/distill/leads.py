@@ -43,7 +43,9 @@ def match_lead_definition(
     if m is None or EVALUATIVE_GENUS.match(m["body"]):
         return None
     term = strip_term(m["term"])
-    names = {strip_term(s).casefold() for s in subjects if s and s.strip()}
+    # A title's name before its tagline counts: "Flask: web development, one drop at a time".
+    heads = [re.split(r"\s*(?::|\s[—–|-]\s|\()", s, maxsplit=1)[0] for s in subjects if s]
+    names = {strip_term(s).casefold() for s in (*subjects, *heads) if s and s.strip()}
     if term.casefold() not in names or not LETTER.search(term):
         return None
     return term, m["body"].rstrip(".!…").strip(), 0.7, "lead_is"

@@ -173,16 +173,20 @@ _EN_ADVICE = re.compile(
 # A purpose with no main clause: "To provide an update to ...", "Objective: To assess ..."; ru
 # "Оценить эффективность ...": the infinitive says what someone wanted, not what is true.
 _EN_PURPOSE = re.compile(r"^(?:in order\s+)?to\s+(?:\w+ly\s+)?[a-z]{2,}\b", re.IGNORECASE)
+# Nouns and numerals that end like an infinitive ("Память ...", "Двадцать человек ...") are left
+# out; what is left is rarely anything but a verb at a sentence's start.
 _RU_PURPOSE = re.compile(
-    r"^(?:не\s+)?(?!(?:печать|кровать|благодать|тетрадь|знать|мать)\b)[а-яё]{3,}"
-    r"(?:ать|ять|еть|ить|уть|ыть|ти|чь)(?:ся)?(?![\w-])",
+    r"^(?:не\s+)?(?![а-яё]*(?:дцать|десять|девять|память|печать|кровать|благодать|тетрадь|знать"
+    r"|мать|стать|сеть|треть|смерть|ртуть)\b)[а-яё]{3,}(?:ать|ять|еть|ить|уть|ыть|ти|чь)(?:ся)?"
+    r"(?![\w-])",
     re.IGNORECASE,
 )
 # A finite verb (or a dash predicate) after the infinitive: "Курить — вредно", "Найти его удалось
-# только в 1900 году" state something.
+# только в 1900 году" state something. Read broadly (a noun in "-ла" counts too): where in doubt,
+# the sentence is no bare purpose.
 _RU_FINITE = re.compile(
-    r"(?<![\w-])[а-яё]{2,}(?:ет|ют|ут|ит|ат|ят|ется|ются|ится|ятся|ал|ала|ало|али|ил|ила|ило"
-    r"|или|ел|ела|ели|ыл|ыла|ыло|ыли|лся|лась|лось|лись|ось|ась)(?![\w-])|\s[—–]\s"
+    r"(?<![\w-])[а-яё]{2,}(?:ет|ют|ут|ит|ат|ят|ется|ются|ится|ятся|л|ла|ло|ли|лся|лась|лось|лись"
+    r"|ось|ась)(?![\w-])|\s[—–]\s"
     r"|(?<![\w-])(?:был|была|было|были|будет|удалось|можно|нельзя|нужно|надо)(?![\w-])",
     re.IGNORECASE,
 )
