@@ -176,6 +176,7 @@ def test_you_could_is_advice_and_a_subjects_could_is_not() -> None:
     )
     assert instructs(advice, "en") and not is_fact(advice, "en")
     assert instructs("Sometimes you might want to set a cookie before the response exists.", "en")
+    assert instructs("If this is the case you may prefer to GenMarkdown instead.", "en")
     assert is_fact("The patients could walk unaided six weeks after the operation.", "en")
     # "you" in a relative clause, and a "may" of what the reader will meet: statements.
     assert not instructs("They are specific to certain things you might use in a request.", "en")

@@ -164,7 +164,8 @@ _LABEL = re.compile(r"^(?:[^:.!?;]{1,60}:\s+|(?-i:[A-Z]{3,})\s+(?=[A-Z]))")
 # a thing works, told to the reader).
 _EN_ADVICE = re.compile(
     # "you" opening a clause: "things you might use" is a relative clause, a statement.
-    r"(?:^(?:[a-z]+,?\s+)?|[,;:]\s*|\b(?:and|but|so|then|or|here)\s+)"
+    r"(?:^(?:[a-z]+,?\s+|(?:for example|for instance|in (?:this|that|such a) case|if (?:this|that)"
+    r" is the case|of course),?\s+)?|[,;:]\s*|\b(?:and|but|so|then|or|here)\s+)"
     r"you\s+(?:could|might|may)\s+(?:also\s+|instead\s+|then\s+|still\s+|just\s+)?"
     r"(?!be\b|have\b|not\b|notice|see\b|find\b|know\b|recall|remember|think|wonder|expect"
     r"|recogni[sz]e|encounter|hear|get\b|receive|experience|run into)[a-z]+",
