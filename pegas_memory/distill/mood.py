@@ -42,19 +42,22 @@ _COMMANDS = (
     "|ensure|enter|follow|give|go|install|keep|make|please|prefer|refer|register|remember|remove"
     "|replace|save|see|select|specify|try|visit|wrap|write|don't|do not|never|always|be sure"
     "|be careful"
+    # the verbs of a goal list ("Provide simple toJson() ...", "Allow custom representations")
+    "|provide|allow|expose|generate|convert|implement|simplify|minimi[sz]e|maximi[sz]e|preserve"
+    "|permit|guarantee"
 )
 # and these are nouns as often ("Use of statins", "Copy number", "Start codons"): a verb only with
 # an object that cannot be a compound's second noun (a determiner, a pronoun, code), or after an
 # opener of steps ("First, use go get ...").
 _AMBIGUOUS = (
     "add|apply|build|call|change|check|copy|do|get|import|look|move|open|pass|pick|put|read"
-    "|return|run|set|start|stop|take|turn|type|update|upgrade|use|let's"
+    "|return|run|set|start|stop|take|turn|type|update|upgrade|use|let's|support|offer|handle"
 )
 _STEP = r"(?:first|second|third|then|next|now|finally|just|simply|instead|again|alternatively)"
 _CLAUSE = r"(?:(?:if|when|once|before|after|to|in order to)\b[^,;:]{2,120},\s*)?"
 _OBJECT = (
     r"\s+(?:the|a|an|this|that|these|those|it|them|your|its|their|our|some|any|each|all|one|both"
-    r"|either|[`:\"'“\[(]|-{1,2}[a-z])"
+    r"|either|[`:\"'“\[(]|-{1,2}[a-z]|[a-z]{3,}ly\s)"  # "Support arbitrarily complex objects"
 )
 _EN_IMPERATIVE = re.compile(
     r"^" + _CLAUSE + r"(?:(?:also|so|and|or|but|here|optionally|otherwise),?\s+)?(?:"
@@ -153,6 +156,65 @@ _DE_IMPERATIVE = re.compile(
     r"|\b(?:sollte|sollten|solltest)\b|\bmuss\s+man\b|\bman\s+muss\b",
 )
 _LEAD_IN = re.compile(r":\s*$")
+# A label before the sentence ("Goals: ", "Gson — Documentation: ", "PROTIP "): a list item led
+# in by its heading, or a structured abstract's field. What follows it is read on its own.
+_LABEL = re.compile(r"^(?:[^:.!?;]{1,60}:\s+|(?-i:[A-Z]{3,})\s+(?=[A-Z]))")
+# Advice in the second person with a modal of possibility: "you could use org.json to hand-code
+# ...", "you may want to"; "you can" is left alone ("you can either navigate the tree ...": how
+# a thing works, told to the reader).
+_EN_ADVICE = re.compile(
+    # "you" opening a clause: "things you might use" is a relative clause, a statement.
+    r"(?:^(?:[a-z]+,?\s+|(?:for example|for instance|in (?:this|that|such a) case|if (?:this|that)"
+    r" is the case|of course),?\s+)?|[,;:]\s*|\b(?:and|but|so|then|or|here)\s+)"
+    r"you\s+(?:could|might|may)\s+(?:also\s+|instead\s+|then\s+|still\s+|just\s+)?"
+    r"(?!be\b|have\b|not\b|notice|see\b|find\b|know\b|recall|remember|think|wonder|expect"
+    r"|recogni[sz]e|encounter|hear|get\b|receive|experience|run into)[a-z]+",
+    re.IGNORECASE,
+)
+# A purpose with no main clause: "To provide an update to ...", "Objective: To assess ..."; ru
+# "Оценить эффективность ...": the infinitive says what someone wanted, not what is true.
+_EN_PURPOSE = re.compile(r"^(?:in order\s+)?to\s+(?:\w+ly\s+)?[a-z]{2,}\b", re.IGNORECASE)
+# Nouns and numerals that end like an infinitive ("Память ...", "Двадцать человек ...") are left
+# out; what is left is rarely anything but a verb at a sentence's start.
+_RU_PURPOSE = re.compile(
+    r"^(?:не\s+)?(?![а-яё]*(?:дцать|десять|девять|память|печать|кровать|благодать|тетрадь|знать"
+    r"|мать|стать|сеть|треть|смерть|ртуть)\b)[а-яё]{3,}(?:ать|ять|еть|ить|уть|ыть|ти|чь)(?:ся)?"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+# A finite verb (or a dash predicate) after the infinitive: "Курить — вредно", "Найти его удалось
+# только в 1900 году" state something. Read broadly (a noun in "-ла" counts too): where in doubt,
+# the sentence is no bare purpose.
+_RU_FINITE = re.compile(
+    r"(?<![\w-])[а-яё]{2,}(?:ет|ют|ут|ит|ат|ят|ется|ются|ится|ятся|л|ла|ло|ли|лся|лась|лось|лись"
+    r"|ось|ась)(?![\w-])|\s[—–]\s"
+    r"|(?<![\w-])(?:был|была|было|были|будет|удалось|можно|нельзя|нужно|надо)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _unlabelled(s: str) -> list[str]:
+    """The sentence, then what follows each of its leading labels (`_LABEL`, up to three:
+    "Gson — Documentation: User guide: This guide contains ...")."""
+    parts = [s]
+    for _ in range(3):
+        label = _LABEL.match(parts[-1])
+        if label is None or label.end() >= len(parts[-1]):
+            break
+        parts.append(parts[-1][label.end() :])
+    return parts
+
+
+def _purpose_only(s: str, language: str | None) -> bool:
+    """A purpose with no main clause (`_EN_PURPOSE`, `_RU_PURPOSE`)."""
+    if language == "ru":
+        ru = _RU_PURPOSE.match(s)
+        return ru is not None and _RU_FINITE.search(s[ru.end() :]) is None
+    if language not in (None, "en"):
+        return False
+    m = _EN_PURPOSE.match(s)
+    # "To determine X, we measured Y" has its main clause after the comma.
+    return m is not None and verbless(s[m.end() :])
 
 
 def instructs(sentence: str, language: str | None) -> bool:
@@ -161,6 +223,10 @@ def instructs(sentence: str, language: str | None) -> bool:
     s = sentence.strip()
     if _LEAD_IN.search(s):
         return True
+    if any(instructs(part, language) for part in _unlabelled(s)[1:]):
+        return True  # "Goals: Support arbitrarily complex objects", "PROTIP Be sure to read ..."
+    if _purpose_only(s, language):
+        return True
     if language == "ru":
         if _RU_REMARK.search(s):
             return False  # "Следует отметить, что ...": the claim is what follows
@@ -168,8 +234,85 @@ def instructs(sentence: str, language: str | None) -> bool:
     if language == "de":
         return bool(_DE_IMPERATIVE.search(s))
     return bool(
-        _EN_IMPERATIVE.search(s) or _EN_OBLIGED.search(s) or _en_norm(s) or _bare_imperative(s)
+        _EN_IMPERATIVE.search(s)
+        or _EN_OBLIGED.search(s)
+        or _en_norm(s)
+        or _bare_imperative(s)
+        or _EN_ADVICE.search(s)
     )
+
+
+# --- Sentences about the text itself, not about the world ------------------------------------
+# A clause that sends the reader elsewhere ("...; for older releases see CHANGELOG.md"), and where
+# the documentation is ("Full documentation for installation is at Installation").
+_SEE_CLAUSE = re.compile(
+    r"^(?:for\s+[^,;]{2,60}?,?\s+)?(?:please\s+)?(?:see|refer to|consult|check out)\b", re.I
+)
+_DOCS_AT = re.compile(
+    r"^(?:the\s+)?(?:(?:full|complete|more|further|detailed|additional|latest)\s+)?"
+    r"(?:documentation|docs|details|information|instructions|examples)\b[^.;]{0,60}?\b"
+    r"(?:is|are|can be found|lives?)\s+(?:available\s+)?(?:at|in|on|here)\b",
+    re.IGNORECASE,
+)
+# What a document, page or guide holds ("This guide contains examples ...", "Describes how to
+# solve common issues ..." after a link): a pointer's description. "This paper shows that X"
+# states X and is left alone.
+_DOC_SUBJECT = (
+    r"(?:this|the following|the present)\s+(?:document|page|guide|section|chapter|file|readme"
+    r"|tutorial|manual|article|text|list)"
+)
+_DOC_VERB = (
+    r"(?:discuss|describ|explain|cover|contain|list|document|introduc|summari[sz]|walk|provid"
+    r"|includ|giv|show|present)(?:es|s)"
+)
+_DESCRIBES_DOC = re.compile(
+    r"^(?:" + _DOC_SUBJECT + r"\s+(?:\w+ly\s+)?(?:also\s+)?)?" + _DOC_VERB + r"\b(?![^.]*\bthat\b)",
+    re.IGNORECASE,
+)
+# Placeholder text ("Hello, here is some text without a meaning.", "A blind text like this gives
+# you information about the selected font", "Dies ist ein Blindtext", "Это текст-рыба").
+_PLACEHOLDER = re.compile(
+    r"\b(?:here is|this is|these are)\s+(?:just\s+|only\s+)?(?:some|a|an)\s+(?:\w+\s+)?text\b"
+    r"|\b(?:blind|dummy|filler|placeholder)\s+text\b|^(?:\w+,\s+)?this text\b"
+    r"|\b(?:blind|füll|platzhalter)text\b|\bhier\s+(?:steht|ist)\s+(?:ein|etwas)\s+(?:\w+\s+)?text\b"
+    r"|\bdies(?:er)?\s+(?:ist\s+ein\s+)?text\b"
+    r"|(?<![\w-])(?:текст-рыба|рыба-текст|этот текст|здесь\s+(?:\w+\s+)?(?:какой-то|некоторый)"
+    r"\s+текст)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def about_the_text(sentence: str, language: str | None) -> bool:
+    """Whether the sentence speaks of the text, not of the world: placeholder text, a pointer
+    ("...; for older releases see CHANGELOG.md", "Full documentation ... is at Installation"), a
+    description of what a document holds ("This guide contains examples ...", a link's
+    "Describes how to ..."). Nothing in it can be checked against the world."""
+    s = sentence.strip()
+    if _PLACEHOLDER.search(s):
+        return True
+    if language not in (None, "en"):
+        return False
+    for part in _unlabelled(s):
+        clauses = [c.strip() for c in re.split(r";\s+", part) if c.strip()]
+        pointer = [bool(_SEE_CLAUSE.match(c)) for c in clauses]
+        if (
+            len(clauses) > 1
+            and any(pointer)
+            and all(
+                p or (_EN_AUX.search(c) is None and _EN_PAST.search(c) is None)
+                for p, c in zip(pointer, clauses, strict=True)
+            )
+        ):
+            return True  # a phrase and where to look: nothing is stated
+        if _DOCS_AT.match(part) or _DESCRIBES_DOC.match(part):
+            return True
+    return False
+
+
+def no_claim(sentence: str, language: str | None) -> bool:
+    """Whether the sentence makes no claim about the world: it tells the reader what to do
+    (`instructs`) or speaks of the text itself (`about_the_text`)."""
+    return instructs(sentence, language) or about_the_text(sentence, language)
 
 
 _EN_AUX = re.compile(
@@ -186,7 +329,10 @@ _EN_PAST = re.compile(
     r"|showed|shown|said|paid|laid|heard|told|sat|won|hit|cut|let|put|read)\b"
 )
 _EN_THIRD_PERSON = re.compile(
-    r"\b(?:it|he|she|this|that|which|who|one|what)\s+(?:\w+ly\s+)?[a-z]{2,}s\b", re.IGNORECASE
+    r"\b(?:it|he|she|this|that|which|who|one|what)\s+(?:\w+ly\s+)?[a-z]{2,}s\b"
+    # a subject pronoun and the word after it ("We also handle the primitive types ..."): a verb
+    r"|\b(?-i:[Ww]e|[Tt]hey|I)\s+(?:\w+ly\s+|also\s+|still\s+|only\s+)?[a-z]{2,}\b",
+    re.IGNORECASE,
 )
 # A present verb after a plural or a name ("Antibiotics kill bacteria", "STIM1 mediates"): a
 # lower-case word right after a word in "-s" or in capitals that is no function word.
@@ -200,7 +346,8 @@ _EN_TOKEN = re.compile(r"[^\W_][\w'’-]*|[^\w\s]")
 
 
 def _present_verb(sentence: str) -> bool:
-    tokens = _EN_TOKEN.findall(sentence)
+    # An adverb is skipped: "applications quickly" has no verb, "Cells quickly divide" has one.
+    tokens = [t for t in _EN_TOKEN.findall(sentence) if not (t.islower() and t.endswith("ly"))]
     for prev, word in itertools.pairwise(tokens):
         if not word.isalpha() or not word.islower() or word in _EN_FUNCTION:
             continue

@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 from pegas_memory.distill.carry import carry, document_subject, topic
 from pegas_memory.distill.items import bare_item, heading_lead_in, item_start
+from pegas_memory.distill.leads import match_lead_definition
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
 from pegas_memory.distill.types import OFFLINE_VERSION, AtomType, ChunkContext, DraftAtom
@@ -349,6 +350,9 @@ class OfflineDistiller:
         conversation = conversational(text, units)
         # what "this crate" carries; in dialogue, nothing
         document = None if conversation else document_subject(context)
+        # The chunk's first sentence is a lead: "X is the N ..." defines X when X is the
+        # document's title or the section's heading (`distill.leads`).
+        lead_of: tuple[str, ...] = (context.title or "", *context.heading_path[-1:])
         for u0, u1 in units:
             unit = text[u0:u1]
             joinable, narration = narration, None
@@ -397,7 +401,8 @@ class OfflineDistiller:
                         )
                         narration = joinable if n == len(groups) - 1 else None
                         continue
-                atom = self._sentence_atom(text, group.start, group.end, chunk_language)
+                atom = self._sentence_atom(text, group.start, group.end, chunk_language, lead_of)
+                lead_of = ()
                 lead = list_lead_in(text, u0) if n == 0 and atom is not None else None
                 if atom is not None and lead is not None:  # "Cobra provides: Nested ..."
                     atom = self._led_in(atom, lead)
@@ -454,7 +459,9 @@ class OfflineDistiller:
             return None
         return replace(joined, metadata={**atom.metadata, **joined.metadata, "joined": True})
 
-    def _sentence_atom(self, text: str, start: int, end: int, lang: str | None) -> DraftAtom | None:
+    def _sentence_atom(
+        self, text: str, start: int, end: int, lang: str | None, lead_of: tuple[str, ...] = ()
+    ) -> DraftAtom | None:
         quote = text[start:end]
         claim = clean_claim(quote)
         words = words_of(claim)
@@ -466,7 +473,7 @@ class OfflineDistiller:
         meta: dict[str, Any] = {"distiller": self.name}
         if _DAMAGED in quote:
             meta["damaged"] = True
-        definition = match_definition(claim)
+        definition = match_definition(claim) or match_lead_definition(claim, lead_of)
         term = None
         if definition is not None and not claim.endswith("?"):
             term, body, confidence, pattern = definition

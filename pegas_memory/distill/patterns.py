@@ -16,16 +16,13 @@
   block becomes a `fact` atom with metadata kind=theorem (`distill.types`).
 - `is_fact(sentence, language)`: a checkable statement. Not a question, an aim or plan, a scope or
   method statement, speculation, an open question ("it is unclear whether") or a call for more
-  research: those are text whatever names or numbers they hold. Else a number, a relation, an
-  acronym or a gene-like symbol, a verb of finding, relation or property ("associated with",
-  "suggest that", "показали, что", "связан с"), a comparison; in Russian also a finite verb or a
-  dash predicate ("Государственный язык — албанский"). A capitalised word alone makes no fact.
-  What a sentence does by its grammar comes first (`distill.mood`): an instruction, advice, a
-  norm, a lead-in or a phrase without a verb is text; "We present/describe/report X" that states
-  its result ("... and identify 25,000 hotspots") is a fact; an evaluation or hedge in a later
-  contrast clause ("..., but the results have been disappointing") leaves the first clause's
-  statement; after the text rules, an English finite
-  verb and a Russian closing predicate adjective ("Тип ветвления моноподиальный.") make a fact.
+  research. Else a number, a relation, an acronym or gene-like symbol, a verb of finding, relation
+  or property ("associated with", "показали, что", "связан с"), a comparison; in Russian also a
+  finite verb or a dash predicate ("Государственный язык — албанский"); never a capitalised word
+  alone. Grammar comes first (`distill.mood`): an instruction, advice, a norm, a lead-in or a
+  verbless phrase is text; "We present X ... and identify 25,000 hotspots" is a fact; a hedge in
+  a later contrast clause leaves the first clause's statement; then an English finite verb and a
+  Russian closing predicate adjective ("Тип ветвления моноподиальный.") make a fact.
 """
 
 from __future__ import annotations
@@ -34,7 +31,7 @@ import re
 from typing import Literal
 
 from pegas_memory.distill.mood import (
-    instructs,
+    no_claim,
     presents_result,
     relational_term,
     ru_adjective_predicate,
@@ -58,8 +55,7 @@ ANAPHORS = wordset(
     " our his her my он она оно они это этот эта эти тот та те там тут здесь мы я вы такой"
     " такая такие который которая которые всё все его её их"
 )
-# Verbs of relation make a sentence a fact; copulas ("is", "was", "был") do not: nearly every
-# sentence has one.
+# Verbs of relation make a sentence a fact; copulas ("is", "был") do not: nearly all have one.
 _RELATION = re.compile(
     r"\b(contains?|consists?|causes?|caused|leads? to|depends?|owns?|owned|built|wrote|written"
     r"|belongs?|located|founded|invented|discovered|born|died|includes?|produces?|equals?"
@@ -140,7 +136,10 @@ _EVALUATIVE_GENUS = re.compile(
     r"|primary|significant|potential|possible|useful|powerful|promising|clinical|strong|good|poor"
     r"|independent|novel|new)\s+(?:\w+\s+)?(?:cause|source|reason|factor|target|indicator"
     r"|predictor|determinant|feature|problem|risk|complication|marker|contributor|consequence"
-    r"|example|way|means|tool|approach|step)s?\s+(?:of|for|in|to)\b",
+    r"|example|way|means|tool|approach|step)s?\s+(?:of|for|in|to)\b"
+    # "Aspirin is a risk factor for bleeding", "X is a cause of Y": a relation of X to Y.
+    r"|(?:an?|the)\s+(?:risk\s+)?(?:cause|factor|predictor|determinant|marker|contributor"
+    r"|consequence|trigger|mediator|regulator|hallmark)s?\s+(?:of|for|in)\b",
     re.IGNORECASE,
 )
 # Inside a "Definition N" block a plain "X ist ein Y" / "X is a Y" names the term too.
@@ -300,6 +299,8 @@ _DEF_OPENERS = re.compile(
 )
 # An abstract's section label glued on ("BACKGROUND Long non-coding RNAs (lncRNAs) are ...").
 _CAPS_LABEL = re.compile(r"^(?:[A-Z]{3,}(?:\s+(?:AND|OF|[A-Z]{3,}))*:?)\s+(?=[A-Z][a-z])")
+# `distill.leads` reads a lead "X is a/the N ..." with the same term rules:
+ETYM, EVALUATIVE_GENUS, CAPS_LABEL, strip_term = _ETYM, _EVALUATIVE_GENUS, _CAPS_LABEL, _strip_term
 # What may follow a lead's term before the dash: aliases ("также Леговек", "она же Элизабет
 # Брэддок", "прежде Мраморный Трианон", "по прозванию Мэнжуань").
 _ALIAS = re.compile(
@@ -437,8 +438,10 @@ _UNKNOWN = re.compile(
     r"(?:unclear|unknown|controversial"
     r"|debated|uncertain|not known)|little is known)\b"
     # The same as a predicate: "The role of monocytes is therefore controversial."
-    # (one clause: "X is known, but how Y is unclear" states X)
-    r"|^(?:\w+,\s+)?[^,;]*\b(?:is|are|remains?)\s+(?:\w+\s+)?(?:unclear|unknown|controversial"
+    # (one clause: "X is known, but how Y is unclear" states X; "Although X is known, how Y
+    # ... is unknown" puts X in a subordinate clause)
+    r"|^(?:\w+,\s+|(?:although|while|though)\s[^;]{3,200}?,\s+)?[^,;]*\b(?:is|are|remains?)\s+"
+    r"(?:\w+\s+)?(?:unclear|unknown|controversial"
     r"|debated|uncertain|not (?:yet |fully |well )?(?:known|clear|understood|established))"
     r"\s*[.;]?$"
     # "our knowledge about X has, to date, been limited", "is poorly understood"
@@ -482,7 +485,8 @@ _FINDING_CLAUSE = re.compile(
     # "We demonstrate the importance of ...", "Our study therefore demonstrates ...": a result.
     r"|\b(?:we|(?:our|this|the|these) (?:study|studies|data|results|findings|analysis|work))\s+"
     r"(?:\w+ly\s+|therefore\s+|thus\s+|also\s+|further\s+)?(?:show(?:s|ed)?|demonstrat\w+"
-    r"|found|find|identif(?:y|ied|ies)|uncover(?:s|ed)?|discover(?:s|ed)?|observed|isolated)\b",
+    r"|found|find|identif(?:y|ied|ies)|uncover(?:s|ed)?|discover(?:s|ed)?|observed|isolated)\b"
+    r"|\b(?:our|these|the) (?:data|results|findings) (?:emphasi[sz]e|highlight|underscore)\b",
     re.IGNORECASE,
 )
 # Measurement narrative ("Plasma levels ... were measured before and 1, 6, 24 h after surgery",
@@ -506,8 +510,7 @@ _STATE = re.compile(
     r"|left|known|shown|seen|given|taken|found|set|put|run|sent|spent|brought|told|thought)\b",
     re.IGNORECASE,
 )
-# Findings, properties and relations (the copulas "is", "was", "был" are in nearly every sentence
-# and say nothing of their own).
+# Findings, properties and relations (the copulas "is", "был" alone say nothing).
 _FINDING = re.compile(
     r"\b(?:associat\w*|relat(?:ed|es) to|correlat\w*|accompan\w*|linked (?:to|with)|suggest\w*"
     r"|indicat\w*|show(?:s|ed|n)?|demonstrat\w*|reveal\w*|found|observed|confirm\w*|identif\w*"
@@ -564,8 +567,8 @@ def is_fact(sentence: str, language: str | None) -> bool:
     phrases: `distill.mood`) have passed it, in Russian a finite verb, a dash predicate or a
     closing predicate adjective. A capitalised word does not make a fact: an aim names things."""
     s = sentence.strip()
-    if _QUESTION.search(s) or _NEEDS_MORE.search(s) or _UNKNOWN.search(s) or instructs(s, language):
-        return False  # instructs: advice, an instruction, a norm, a lead-in (`distill.mood`)
+    if _QUESTION.search(s) or _NEEDS_MORE.search(s) or _UNKNOWN.search(s) or no_claim(s, language):
+        return False  # advice, an instruction, a norm, a lead-in, a pointer (`distill.mood`)
     if presents_result(s, language):
         return True  # "We present a map ... and identify 25,000 hotspots": scope with its result
     if _AIM.search(s):
