@@ -153,3 +153,33 @@ def test_the_sentences_graded_junk_join_the_one_they_lean_on() -> None:
     assert "ошибки в расчётах" in quotes[1]
     assert quotes[2] == _IDEAS + " Все началось с работы Джона Острома."
     assert len(atoms) == 3
+
+
+_TREATISE = "В 1710 году пастор Зигмунд Рихтер опубликовал трактат о братстве розенкрейцеров."
+_TREATISE_EN = "In 1710 the pastor Richter published a treatise on the Rosicrucians."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "language", "leans"),
+    [
+        # "этот" with its noun past the first words: which brotherhood (seed 7171)
+        (
+            "В сочинении, состоящем из 52 статей, Рихтер представлялся членом этого братства.",
+            "ru",
+            True,
+        ),
+        ("In his treatise, Richter claimed to be a member of this brotherhood.", "en", True),
+        # its noun named earlier in the sentence itself, a time phrase, the document itself
+        (
+            "Река впадает в море, образуя дельту; румынская часть этой дельты внесена в список.",
+            "ru",
+            False,
+        ),
+        ("До 1893 года бульвар был закрыт, с этого времени начали расчищать аллеи.", "ru", False),
+        ("Рихтер опубликовал много трактатов, и в этой статье описан первый.", "ru", False),
+        ("The river forms a delta, and the Romanian part of this delta is protected.", "en", False),
+    ],
+)
+def test_a_demonstrative_later_in_the_sentence(sentence: str, language: str, leans: bool) -> None:
+    before = _TREATISE if language == "ru" else _TREATISE_EN
+    assert leans_back(sentence, language, before) is leans

@@ -19,7 +19,9 @@ and meaningless as an atom. The rule, en and ru alike:
    "действительно" comes before the verb, when a bare noun of the sentence before opens it or
    the subject of its complement clause ("..., что ошибки в расчётах вызваны ..." after
    "расчётных"), or by any case of "такой", "данный", "упомянутый", "подобный" ("Такими
-   городами являются ..."); "такой ..., как X" names its own term.
+   городами являются ..."); "такой ..., как X" names its own term; and by "этот" with its
+   noun later in the sentence ("... членом этого братства"), unless the sentence itself named
+   that noun first ("образуя дельту ... часть этой дельты") or it is a time ("с этого времени").
 2. **Carry** (`refers_back`; the subject and the carry are `distill.carry`, with its rule 4
    for a Russian claim whose subject is no name): an atom whose claim still opens without a
    subject of its own gets the section's subject in front of it, "Subject: claim", with the
@@ -283,7 +285,7 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
     if _early_reference(sentence, language) is not None:
         return True
     if language == "ru":
-        if _ru_confirms(sentence):
+        if _ru_confirms(sentence) or _ru_late_demonstrative(sentence):
             return True
         return before is not None and (
             _ru_repeated_noun(sentence, before) or _ru_clause_repeats(sentence, before)
@@ -336,6 +338,33 @@ _RU_CONFIRMING = _words("действительно")
 # A complement clause after the verb ("Адамс предположил, что ошибки в расчётах вызваны ...")
 # has a subject of its own: a bare noun of the sentence before there points back as well.
 _RU_COMPLEMENT = re.compile(r",\s+(?:что|чтобы)\s+(?=\w)", re.IGNORECASE)
+
+
+# "этот" with its noun later in the sentence ("Рихтер представлялся членом этого братства"):
+# which brotherhood is in the sentence before, as for "these cells" mid-sentence in English.
+_RU_THIS = _words("этот эта эти этого этой этих этому эту этою этими этим")
+_LATE_WORDS = 25
+
+
+def _ru_late_demonstrative(sentence: str) -> bool:
+    """A form of "этот" followed by a noun, past the first words (the rule above): not a fixed
+    phrase ("при этом", "в том числе"), not the document ("в этой статье")."""
+    cut = _FIXED_PHRASES.sub(lambda m: " " * len(m[0]), sentence)
+    words = [m[0] for m in _WORD.finditer(cut)][:_LATE_WORDS]
+    for i, (w, nxt) in enumerate(zip(words, words[1:], strict=False)):
+        low, after = w.casefold(), nxt.casefold()
+        if low not in _RU_THIS or not nxt[:1].islower() or after in _SELF_NOUNS:
+            continue
+        if _verb(after) or after in _RU_FUNCTION or after in _RU_TIME_NOUNS:
+            continue  # "до этого им являлось", "с этого времени": no noun to look for
+        stem = _ru_stem(after)
+        if not any(e.casefold().startswith(stem) for e in words[:i]):
+            return True  # "образуя дельту ..., часть этой дельты": named in the sentence itself
+    return False
+
+
+_RU_FUNCTION = _words("и или а но что как же ли бы не ни в во на с со к по о от до из за для")
+_RU_TIME_NOUNS = _words("времени момента моменту дня года году периода раза случаю поводу")
 
 
 def _ru_confirms(sentence: str) -> bool:
