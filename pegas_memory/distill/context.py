@@ -61,6 +61,7 @@ and meaningless as an atom. The rule, en and ru alike:
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -351,7 +352,7 @@ def _ru_late_demonstrative(sentence: str) -> bool:
     phrase ("при этом", "в том числе"), not the document ("в этой статье")."""
     cut = _FIXED_PHRASES.sub(lambda m: " " * len(m[0]), sentence)
     words = [m[0] for m in _WORD.finditer(cut)][:_LATE_WORDS]
-    for i, (w, nxt) in enumerate(zip(words, words[1:], strict=False)):
+    for i, (w, nxt) in enumerate(itertools.pairwise(words)):
         low, after = w.casefold(), nxt.casefold()
         if low not in _RU_THIS or not nxt[:1].islower() or after in _SELF_NOUNS:
             continue
