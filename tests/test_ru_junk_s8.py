@@ -176,10 +176,33 @@ _TREATISE_EN = "In 1710 the pastor Richter published a treatise on the Rosicruci
             False,
         ),
         ("До 1893 года бульвар был закрыт, с этого времени начали расчищать аллеи.", "ru", False),
-        ("Рихтер опубликовал много трактатов, и в этой статье описан первый.", "ru", False),
+        ("Алхимия увлекала многих, и в этой статье описан первый опыт.", "ru", False),
         ("The river forms a delta, and the Romanian part of this delta is protected.", "en", False),
     ],
 )
 def test_a_demonstrative_later_in_the_sentence(sentence: str, language: str, leans: bool) -> None:
     before = _TREATISE if language == "ru" else _TREATISE_EN
+    assert leans_back(sentence, language, before) is leans
+
+
+_BOCK = "Родом из Нижней Лужицы был Ян Бок (ум. 1621), владевший семью языками."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "language", "leans"),
+    [
+        # a surname alone, given with its first name in the sentence before (seed 2626's doc)
+        ("Бок писал стихотворения на латыни и немецком языке.", "ru", True),
+        ("В стихотворении 1612 года Бок воспевал родную землю.", "ru", True),
+        # the full name again, or another person: the sentence names who
+        ("Ян Бок писал стихотворения на латыни.", "ru", False),
+        ("Лютер писал стихотворения на латыни.", "ru", False),
+        # English is left as it was: news name a person by the surname in every paragraph
+        ("Bock wrote poems in Latin and German.", "en", False),
+    ],
+)
+def test_a_surname_given_in_full_the_sentence_before(
+    sentence: str, language: str, leans: bool
+) -> None:
+    before = _BOCK if language == "ru" else "Jan Bock (d. 1621) spoke seven languages."
     assert leans_back(sentence, language, before) is leans

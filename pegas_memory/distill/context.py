@@ -21,7 +21,8 @@ and meaningless as an atom. The rule, en and ru alike:
    "расчётных"), or by any case of "такой", "данный", "упомянутый", "подобный" ("Такими
    городами являются ..."); "такой ..., как X" names its own term; and by "этот" with its
    noun later in the sentence ("... членом этого братства"), unless the sentence itself named
-   that noun first ("образуя дельту ... часть этой дельты") or it is a time ("с этого времени").
+   that noun first ("образуя дельту ... часть этой дельты") or it is a time ("с этого времени");
+   and by a surname alone that the sentence before gave in full ("Ян Бок ..." -> "Бок писал").
 2. **Carry** (`refers_back`; the subject and the carry are `distill.carry`, with its rule 4
    for a Russian claim whose subject is no name): an atom whose claim still opens without a
    subject of its own gets the section's subject in front of it, "Subject: claim", with the
@@ -289,7 +290,9 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
         if _ru_confirms(sentence) or _ru_late_demonstrative(sentence):
             return True
         return before is not None and (
-            _ru_repeated_noun(sentence, before) or _ru_clause_repeats(sentence, before)
+            _ru_repeated_noun(sentence, before)
+            or _ru_clause_repeats(sentence, before)
+            or _ru_short_name(sentence, before)
         )
     return language in _JOIN_EN_LANGUAGES and join_en.leans_on_before(sentence, before)
 
@@ -383,6 +386,28 @@ def _ru_clause_repeats(sentence: str, before: str) -> bool:
     """The repeated-noun rule on the first complement clause's own words (the rule above)."""
     m = _RU_COMPLEMENT.search(_dash_cut(sentence))
     return m is not None and _ru_repeated_noun(sentence[m.end() :], before, clause=True)
+
+
+_RU_NAME_WORD = re.compile(r"^[А-ЯЁ][а-яё]{2,}$")
+
+
+def _ru_short_name(sentence: str, before: str) -> bool:
+    """A surname alone before the verb ("Бок писал стихотворения ...") that the sentence before
+    gave with a first name or initial ("Родом из Нижней Лужицы был Ян Бок"): who Бок is, is
+    said there."""
+    raw = [m[0] for m in _WORD.finditer(_dash_cut(sentence))][: _EARLY + 2]
+    full = [m[0] for m in _WORD.finditer(before)]
+    introduced = {
+        w for k, w in enumerate(full[1:], 1) if _RU_NAME_WORD.match(w) and full[k - 1][:1].isupper()
+    }
+    for i, word in enumerate(raw):
+        if _verb(word.casefold()):
+            return False
+        alone = i == 0 or not raw[i - 1][:1].isupper()
+        nxt = raw[i + 1] if i + 1 < len(raw) else ""
+        if word in introduced and alone and not nxt[:1].isupper():
+            return True
+    return False
 
 
 def _named_next(word: str) -> bool:
