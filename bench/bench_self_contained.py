@@ -205,7 +205,8 @@ def counts(atoms: list[dict[str, Any]], lang: str) -> dict[str, int]:
             seen.setdefault(a["claim"], a)
     mean = sum(len(c) for c in seen) / max(1, len(seen))
     n = {"claims": len(seen), "mean chars": round(mean), "anaphor": 0, "no subject": 0,
-         "either": 0, "carried": 0, "carried anaphor": 0}  # fmt: skip
+         "either": 0, "carried": 0, "carried anaphor": 0,
+         "long": sum(len(c) > _RUN_ON_CHARS for c in seen)}  # fmt: skip
     for claim, a in seen.items():
         subjects = {s.rstrip(".") for s in a["subjects"] if s} | _inverted(a["subjects"])
         rest, carried = _strip_subject(claim, subjects)
@@ -218,6 +219,9 @@ def counts(atoms: list[dict[str, Any]], lang: str) -> dict[str, int]:
         n["no subject"] += nos
         n["either"] += ana or nos
     return n
+
+
+_RUN_ON_CHARS = 700  # a joined claim past this is a run-on, a new kind of junk
 
 
 def _inverted(subjects: list[str]) -> set[str]:
@@ -250,7 +254,7 @@ def changed(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[t
     return list(dict.fromkeys(pairs))
 
 
-def junk_2626(graded: Path) -> list[tuple[str, str, str]]:
+def junk_2626(graded: Path) -> list[tuple[str, str, str, str]]:
     """(lang, claim, why) of the atoms graded junk in graded-sample.md's seed 2626 table."""
     text = graded.read_text(encoding="utf-8")
     section = text[text.index("## Seed 2626") :]
@@ -260,34 +264,46 @@ def junk_2626(graded: Path) -> list[tuple[str, str, str]]:
             lang = line.split()[1]
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)]
         if line.startswith("| ") and len(cells) > 11 and cells[7] == "**junk**":
-            rows.append((lang, cells[4].replace("\\|", "|"), cells[11]))
+            rows.append((lang, cells[4].replace("\\|", "|"), cells[11], ""))
     return rows
 
 
-def junk_6161(labels: Path, dump: Path) -> list[tuple[str, str, str]]:
-    """(lang, claim, why) of the atoms graded junk in seed 6161's labels, claims from its dump."""
+def junk_6161(labels: Path, dump: Path) -> list[tuple[str, str, str, str]]:
+    """(lang, claim, why, quote) of the atoms graded junk in a sample's labels (6161, 7171,
+    8181), claims and quotes from its dump."""
     grades = json.loads(labels.read_text(encoding="utf-8"))
     sample = json.loads(dump.read_text(encoding="utf-8"))["sample"]
     return [
-        (s["lang"], s["claim"], grades[s["key"]]["why"])
+        (s["lang"], s["claim"], grades[s["key"]]["why"], s.get("quote", ""))
         for s in sample
         if grades.get(s["key"], {}).get("junk")
     ]
 
 
-def graded_junk(after: list[dict[str, Any]], rows: list[tuple[str, str, str]]) -> list[str]:
-    """Table rows (lang, before, why it was junk, what it is now) for the atoms graded junk."""
+# The graded samples drawn on a doc-seed's documents: the sample's seed and its commit.
+_GRADED = {61: (6161, "f4d5cd8"), 71: (7171, "a69fdfe"), 81: (8181, "eb8a511")}
+
+
+def graded_junk(after: list[dict[str, Any]], rows: list[tuple[str, str, str, str]]) -> list[str]:
+    """Table rows (lang, before, why it was junk, what it is now) for the atoms graded junk:
+    found by the start of their quote when the sample has it (a carried subject of the graded
+    claim may be gone now), else of their claim. `unchanged`: the same claim; `carried`: the
+    sentence after a subject and ':'; `alone`: the sentence with nothing carried; `joined`: a
+    claim that holds it after other text."""
     claims = list(dict.fromkeys(a["claim"] for a in after))
     out = []
-    for lang, claim, why in rows:
-        key = claim.rstrip("…").casefold()[:60]
+    for lang, claim, why, quote in rows:
+        key = (quote or claim).rstrip("…").casefold()[:50]
         found = [c for c in claims if key in c.casefold()]
+        alone = [c for c in found if c.casefold().startswith(key)]
         carried = [c for c in found if c.casefold().partition(": ")[2].startswith(key)]
-        joined = [c for c in found if not c.casefold().startswith(key) and c not in carried]
+        joined = [c for c in found if c not in carried and c not in alone]
         now = (
-            f"carried: {cell(carried[0], 160)}" if carried
-            else f"joined: {cell(joined[0], 160)}" if joined
-            else "unchanged" if found else "not found"
+            "unchanged" if claim in claims
+            else f"carried: {cell(carried[0], 160)}" if carried
+            else f"alone: {cell(alone[0], 160)}" if alone
+            else f"joined: {cell(joined[0], 240)}" if joined
+            else "not found"
         )  # fmt: skip
         out.append(f"| {lang} | {cell(claim, 120)} | {cell(why, 80)} | {now} |")
     return out
@@ -309,6 +325,7 @@ def main() -> None:
     parser.add_argument("--extra", type=Path, action="append", default=[],
                         help="another document, distilled as it is (repeatable)")  # fmt: skip
     parser.add_argument("--out", type=Path, help="write the markdown here")
+    parser.add_argument("--save", type=Path, help="write both runs' atoms here (JSON), to read")
     parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--docs", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--roots", nargs="*", help=argparse.SUPPRESS)
@@ -341,6 +358,9 @@ def main() -> None:
         before = run_child(base, paths, roots)
         log(f"distilling with the working tree ({commit})")
         after = run_child(ROOT, paths, roots)
+    if args.save:
+        saved = {"base": args.base, "commit": commit, "before": before, "after": after}
+        args.save.write_text(json.dumps(saved, ensure_ascii=False), encoding="utf-8")
     without = f" without doc-seed {args.exclude_doc_seed}" if args.exclude_doc_seed else ""
     extras = "".join(f" + {p.name}" for p in args.extra)
     lines = [
@@ -353,8 +373,8 @@ def main() -> None:
         " and ':' counts as having one.",
         "",
         "| lang | distiller | claims | mean chars | opens with an anaphor | no subject (ru)"
-        " | either | carry a subject | carried, anaphor after |",
-        "|---|---|---|---|---|---|---|---|---|",
+        " | either | carry a subject | carried, anaphor after | over 700 chars |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for lang in ("en", "ru"):
         for name, atoms in ((args.base, before), (commit, after)):
@@ -363,7 +383,8 @@ def main() -> None:
             lines.append(
                 f"| {lang} | {name} | {c['claims']} | {c['mean chars']} | {c['anaphor']}"
                 f" | {c['no subject']} "
-                f"| {c['either']} ({share:.1%}) | {c['carried']} | {c['carried anaphor']} |"
+                f"| {c['either']} ({share:.1%}) | {c['carried']} | {c['carried anaphor']}"
+                f" | {c['long']} |"
             )
     pairs = changed(before, after)
     rng = random.Random(args.seed)
@@ -379,18 +400,19 @@ def main() -> None:
     for i, (old, new) in enumerate(shown, 1):
         lines.append(f"| {i} | {cell(old)} | {cell(new)} |")
     graded = ROOT / "bench/results/graded-sample.md"
-    labels = ROOT / "bench/labels/graded-sample-6161.json"
-    dump = ROOT / "bench/labels/graded-sample-6161.dump.json"
-    junk: list[tuple[str, str, str]] = []
+    sample_seed, graded_at = _GRADED.get(args.doc_seed, (0, ""))
+    labels = ROOT / f"bench/labels/graded-sample-{sample_seed}.json"
+    dump = ROOT / f"bench/labels/graded-sample-{sample_seed}.dump.json"
+    junk: list[tuple[str, str, str, str]] = []
     if args.doc_seed == 15 and graded.exists():
         junk, where = (
             junk_2626(graded),
             "bench/results/graded-sample.md (seed 2626, graded at 381bf3b)",
         )
-    elif args.doc_seed == 61 and labels.exists() and dump.exists():
+    elif sample_seed and labels.exists() and dump.exists():
         junk, where = (
             junk_6161(labels, dump),
-            f"{labels.relative_to(ROOT)} (seed 6161, graded at f4d5cd8)",
+            f"{labels.relative_to(ROOT)} (seed {sample_seed}, graded at {graded_at})",
         )
     if junk:
         rows = graded_junk(after, junk)
@@ -403,7 +425,7 @@ def main() -> None:
             "|---|---|---|---|",
             *rows,
         ]
-        states = ("carried", "joined", "unchanged", "not found")
+        states = ("unchanged", "carried", "alone", "joined", "not found")
         tally = {st: sum(r.rsplit(" | ", 1)[1].startswith(st) for r in rows) for st in states}
         lines += ["", "Now: " + ", ".join(f"{st} {n}" for st, n in tally.items()) + "."]
     table = "\n".join(lines) + "\n"

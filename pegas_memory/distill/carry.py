@@ -17,7 +17,11 @@ through `carry`.
   ("Ан-22"), a capitalised word after the first in the nominative or two capitalised words
   ("композитор Артюр Онеггер", "Бэрри Сираюки"). A lone capitalised genitive is an owner, not a
   subject ("Работа Сарджента": which work). A claim that names one but holds a category noun
-  without an owner ("... в фильме все плохо", "... центром города.") carries too. A definition
+  without an owner ("... в фильме все плохо", "... центром города.") carries too. A place
+  right after the subject's noun ("районы в Кракове", "единицей деления в Польше") says whose
+  the subject is: no carry ("Warsaw" on them was wrong), nor on "Город — это ..." (what any
+  town is). "Such" and "такой" point at a kind described before, never at the section's one
+  subject: they join (context rule 1) and carry nothing. A definition
   ("X — Y") carries only when X is a relational noun or a prepositional phrase ("Автор
   монумента — ...", "У парка два входа — ..."): it then is no definition (rule 3). In English a
   connector that concludes from or narrows the sentences before ("is therefore
@@ -253,6 +257,39 @@ def _name_like(raw: list[str], j: int) -> bool:
     return pair or _RU_NOMINATIVE.search(w.casefold()) is not None
 
 
+# "X — это Y" opening a claim: a definition of what any X is ("Город — это тоже коммуна").
+_GENERIC_DEFINITION = re.compile(r"^\s*[^\W\d_]+\s+[—–-]{1,2}\s+это\b", re.IGNORECASE)
+
+
+# Where a subject is: "районы в Кракове", "учителя в Уэльсе" ("удалённость от Солнца",
+# "между Ураном и Землёй" relate it to a name, and say nothing of whose it is).
+_RU_WHERE = _words("в во на")
+# Words that open a compound preposition ("Наряду с Крипке, ..."): an adverbial, no subject.
+_RU_COMPOUND_PREPOSITIONS = _words(
+    "наряду вместе рядом вплоть согласно вслед независимо совместно одновременно параллельно"
+)
+
+
+def _scoped(raw: list[str], j: int, start: int) -> bool:
+    """A place named right after the subject's noun says where the subject is ("районы в
+    Кракове", "Основной единицей деления в Польше"): the claim is about that place's, not the
+    section's ("Warsaw" carried onto them was wrong). A prepositional phrase before the
+    subject ("В Москве родился ...") is the leading adverbial, skipped."""
+    if j - 2 < start or raw[j - 1].casefold() not in _RU_WHERE or not raw[j][:1].isupper():
+        return False
+    head = raw[j - 2].casefold()
+    return raw[j - 2][:1].isalpha() and not (
+        head in _RU_ADVERBS or head in _RU_COMPOUND_PREPOSITIONS or head in _RU_PREPOSITIONS
+        or _RU_ADJECTIVE_END.search(head) is not None  # "Крепость, выстроенная на Красной горе"
+    )  # fmt: skip
+
+
+# An adjective or participle: the place after it says where it was done, not whose the noun is.
+_RU_ADJECTIVE_END = re.compile(
+    r"(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ую|юю|ых|их|ым|им|ыми|ими)$"
+)
+
+
 def _ru_section_reference(claim: str) -> Reference | None:
     """A Russian claim whose grammatical subject is no name (rule 4): its first nominal after a
     leading adverbial, up to its verb, holds no proper name; or it names one but a category
@@ -278,7 +315,12 @@ def _ru_section_reference(claim: str) -> Reference | None:
     while i < len(words) and len(region) < 10 and not verb(i):
         region.append(i)
         i += 1
-    named = any(_name_like(raw, j) and words[j - 1] not in _RU_PREPOSITIONS for j in region)
+    if _GENERIC_DEFINITION.match(claim):
+        return None  # "Город — это тоже коммуна ...": what any town is, owned by no section
+    named = any(
+        (_name_like(raw, j) and words[j - 1] not in _RU_PREPOSITIONS) or _scoped(raw, j, start)
+        for j in region
+    )
     if not named:
         return Reference("section", words[start] if start < len(words) else words[0])
     for j, w in enumerate(words):
@@ -343,6 +385,13 @@ def _unanchored(atom: DraftAtom) -> Reference | None:
     opener = _EN_BACK_OPENERS.match(claim)
     return Reference("connector", opener[0].casefold()) if opener else None
 
+
+# "Such" points at a kind the sentence before described ("Такими городами являются Люблин,
+# Краков ...", "Such patients were excluded"), never at the section's subject, which is one
+# thing: the claim joins the sentence before (context rule 1) and carries nothing.
+_QUALITATIVE = _words(
+    "such такой такая такое такие такого таком такому таким таких такими такую такою"
+) | frozenset(w for w in _RU_DEMONSTRATIVES if w.startswith("подобн"))
 
 _RULE_FOUR_WORDS = 6
 
@@ -410,7 +459,7 @@ def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) 
         reference = _unanchored(atom)
         if reference is not None and reference.kind == "section" and not _names_a_thing(subject):
             reference = None  # rule 4 carries a name, not a headline
-    if reference is None:
+    if reference is None or (reference.kind == "anaphor" and reference.word in _QUALITATIVE):
         return atom
     # A pronoun's antecedent comes before it ("Юность Моне, как он ..."); a subject named after
     # "These studies ..." does not say which studies.

@@ -14,7 +14,15 @@ and meaningless as an atom. The rule, en and ru alike:
    work") is not joined: it refers to the document, not to the sentence before. An English
    sentence also joins when the word that leans comes later or is no pronoun ("... of these
    cells", "both medications", "But they ...", "is therefore ...": `distill.join_en`); only
-   the first words' reference is carried (rule 2).
+   the first words' reference is carried (rule 2). A Russian sentence also joins when its
+   subject is "всё/все" right before the verb ("Все началось с работы ..."), when a confirming
+   "действительно" comes before the verb, when a bare noun of the sentence before opens it or
+   the subject of its complement clause ("..., что ошибки в расчётах вызваны ..." after
+   "расчётных"), or by any case of "такой", "данный", "упомянутый", "подобный" ("Такими
+   городами являются ..."); "такой ..., как X" names its own term; and by "этот" with its
+   noun later in the sentence ("... членом этого братства"), unless the sentence itself named
+   that noun first ("образуя дельту ... часть этой дельты") or it is a time ("с этого времени");
+   and by a surname alone that the sentence before gave in full ("Ян Бок ..." -> "Бок писал").
 2. **Carry** (`refers_back`; the subject and the carry are `distill.carry`, with its rule 4
    for a Russian claim whose subject is no name): an atom whose claim still opens without a
    subject of its own gets the section's subject in front of it, "Subject: claim", with the
@@ -54,6 +62,7 @@ and meaningless as an atom. The rule, en and ru alike:
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -89,10 +98,22 @@ _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _RU_PRONOUNS = _words(
     "он она оно они его её ее ему ей им их ним ней нём нем них нему неё него нею ими"
 )
-_RU_DEMONSTRATIVES = _words(
-    "этот эта это эти этого этой этом этим этих этому эту этою тот та те того той тому тем тех"
-    " ту данный данная данное данные данного данной данном данных указанный указанная"
-    " указанные такой такая такое такие такого такой таким таких"
+_ADJECTIVE_ENDINGS = ("ый", "ая", "ое", "ые", "ого", "ой", "ому", "ом", "ую", "ых", "ым", "ыми")
+# Modifiers that point back by what they mean: "данный", "указанный", "упомянутый",
+# "вышеописанный", "перечисленные", "подобные" (such) in every case and number.
+_RU_BACK_MODIFIERS = frozenset(
+    stem + ending
+    for stem in ("данн", "указанн", "вышеуказанн", "упомянут", "вышеупомянут",
+                 "вышеописанн", "перечисленн", "вышеперечисленн", "вышеназванн", "подобн")
+    for ending in _ADJECTIVE_ENDINGS
+)  # fmt: skip
+_RU_DEMONSTRATIVES = (
+    _words(
+        "этот эта это эти этого этой этом этим этих этому эту этою этими тот та те того той тому"
+        " тем тех ту тою теми такой такая такое такие такого таком такому таким таких такими"
+        " такую такою"
+    )
+    | _RU_BACK_MODIFIERS
 )
 # Nouns after "this"/"этот" that point at the document itself, not at the sentence before.
 _SELF_NOUNS = _words(
@@ -234,6 +255,8 @@ def _early_reference(claim: str, language: str | None) -> tuple[str, int] | None
         if ru and _verb(w):
             return None
         nxt = words[i + 1] if i + 1 < len(words) else ""
+        if ru and w in ("всё", "все") and (_verb(nxt) or nxt in _RU_BE_FORMS):
+            return w, found[i].start()  # "Все началось с работы ...": what all began
         if ru and w in _RU_PRONOUNS:
             return w, found[i].start()
         if not ru and w == "both" and "and" in words[i + 2 : i + 6]:
@@ -248,6 +271,8 @@ def _early_reference(claim: str, language: str | None) -> tuple[str, int] | None
                 continue
             if w in ("это", "that") and i == 0 and nxt in ("is", "was", "means"):
                 continue
+            if ru and w.startswith("так") and _RU_AS.search(cut[found[i].end() :]):
+                continue  # "в таком же стиле, как шпалеры ...": the comparison names its term
             after = cut[found[i].end() : found[i].end() + 1]
             if w in _EN_DEMONSTRATIVES and (not nxt or nxt in _EN_FUNCTION or after in ",.;:!?"):
                 continue  # "a text like this gives ...", "at this, Alice ...": no noun of its own
@@ -262,7 +287,13 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
     if _early_reference(sentence, language) is not None:
         return True
     if language == "ru":
-        return before is not None and _ru_repeated_noun(sentence, before)
+        if _ru_confirms(sentence) or _ru_late_demonstrative(sentence):
+            return True
+        return before is not None and (
+            _ru_repeated_noun(sentence, before)
+            or _ru_clause_repeats(sentence, before)
+            or _ru_short_name(sentence, before)
+        )
     return language in _JOIN_EN_LANGUAGES and join_en.leans_on_before(sentence, before)
 
 
@@ -282,8 +313,9 @@ def _ru_stem(word: str) -> str:
     return word[: max(_RU_STEM_MIN, len(word) - 2)]
 
 
-def _ru_repeated_noun(sentence: str, before: str) -> bool:
-    """The rule above: a bare common noun of the sentence before, before this one's first verb."""
+def _ru_repeated_noun(sentence: str, before: str, *, clause: bool = False) -> bool:
+    """The rule above: a bare common noun of the sentence before, before this one's first verb
+    (`clause`: the words are a complement clause's, whose first word is lower case)."""
     cut = _dash_cut(sentence)
     found = [m[0] for m in _WORD.finditer(cut)][: _EARLY + 2]
     earlier = {w for w in (m[0] for m in _WORD.finditer(before)) if w[:1].islower() and len(w) >= 4}
@@ -292,7 +324,7 @@ def _ru_repeated_noun(sentence: str, before: str) -> bool:
         candidate = (
             len(w) >= _RU_STEM_MIN
             and w not in _RU_REPEAT_STOP
-            and (i == 0 or word[:1].islower())
+            and ((i == 0 and not clause) or word[:1].islower())
             and not _RU_PAST.search(w)
             and not (len(w) > _RU_STEM_MIN and _verb(w))  # "содержит" again points nowhere
             and not _named_next(found[i + 1] if i + 1 < len(found) else "")
@@ -304,12 +336,89 @@ def _ru_repeated_noun(sentence: str, before: str) -> bool:
     return False
 
 
+# A word that confirms what was said before ("после 1991 года бо́льшая часть коллекций
+# действительно попала в Россию": what was expected, and of which collections).
+_RU_CONFIRMING = _words("действительно")
+# A complement clause after the verb ("Адамс предположил, что ошибки в расчётах вызваны ...")
+# has a subject of its own: a bare noun of the sentence before there points back as well.
+_RU_COMPLEMENT = re.compile(r",\s+(?:что|чтобы)\s+(?=\w)", re.IGNORECASE)
+
+
+# "этот" with its noun later in the sentence ("Рихтер представлялся членом этого братства"):
+# which brotherhood is in the sentence before, as for "these cells" mid-sentence in English.
+_RU_THIS = _words("этот эта эти этого этой этих этому эту этою этими этим")
+_LATE_WORDS = 25
+
+
+def _ru_late_demonstrative(sentence: str) -> bool:
+    """A form of "этот" followed by a noun, past the first words (the rule above): not a fixed
+    phrase ("при этом", "в том числе"), not the document ("в этой статье")."""
+    cut = _FIXED_PHRASES.sub(lambda m: " " * len(m[0]), sentence)
+    words = [m[0] for m in _WORD.finditer(cut)][:_LATE_WORDS]
+    for i, (w, nxt) in enumerate(itertools.pairwise(words)):
+        low, after = w.casefold(), nxt.casefold()
+        if low not in _RU_THIS or not nxt[:1].islower() or after in _SELF_NOUNS:
+            continue
+        if _verb(after) or after in _RU_FUNCTION or after in _RU_TIME_NOUNS:
+            continue  # "до этого им являлось", "с этого времени": no noun to look for
+        stem = _ru_stem(after)
+        if not any(e.casefold().startswith(stem) for e in words[:i]):
+            return True  # "образуя дельту ..., часть этой дельты": named in the sentence itself
+    return False
+
+
+_RU_FUNCTION = _words("и или а но что как же ли бы не ни в во на с со к по о от до из за для")
+_RU_TIME_NOUNS = _words("времени момента моменту дня года году периода раза случаю поводу")
+
+
+def _ru_confirms(sentence: str) -> bool:
+    """A confirming word before the sentence's first verb (the rule above)."""
+    for m in _WORD.finditer(_dash_cut(sentence)):
+        w = m[0].casefold()
+        if w in _RU_CONFIRMING:
+            return True
+        if _verb(w):
+            return False
+    return False
+
+
+def _ru_clause_repeats(sentence: str, before: str) -> bool:
+    """The repeated-noun rule on the first complement clause's own words (the rule above)."""
+    m = _RU_COMPLEMENT.search(_dash_cut(sentence))
+    return m is not None and _ru_repeated_noun(sentence[m.end() :], before, clause=True)
+
+
+_RU_NAME_WORD = re.compile(r"^[А-ЯЁ][а-яё]{2,}$")
+
+
+def _ru_short_name(sentence: str, before: str) -> bool:
+    """A surname alone before the verb ("Бок писал стихотворения ...") that the sentence before
+    gave with a first name or initial ("Родом из Нижней Лужицы был Ян Бок"): who Бок is, is
+    said there."""
+    raw = [m[0] for m in _WORD.finditer(_dash_cut(sentence))][: _EARLY + 2]
+    full = [m[0] for m in _WORD.finditer(before)]
+    introduced = {
+        w for k, w in enumerate(full[1:], 1) if _RU_NAME_WORD.match(w) and full[k - 1][:1].isupper()
+    }
+    for i, word in enumerate(raw):
+        if _verb(word.casefold()):
+            return False
+        alone = i == 0 or not raw[i - 1][:1].isupper()
+        nxt = raw[i + 1] if i + 1 < len(raw) else ""
+        if word in introduced and alone and not nxt[:1].isupper():
+            return True
+    return False
+
+
 def _named_next(word: str) -> bool:
     """A name or a number right after the noun says which ("передачи Общества", "Статья 2")."""
     return word[:1].isupper() or word[:1].isdigit()
 
 
 _RU_PAST = re.compile(r"(?:л|ла|ли|ло|лся|лась|лись|лось)$")  # a repeated verb points nowhere
+# "такой ..., как X" within its first words: "such as X", no reference to the sentence before.
+_RU_AS = re.compile(r"^(?:\s+[^\W\d_]+){0,4},?\s+как\b", re.IGNORECASE)
+_RU_BE_FORMS = _words("был была было были будет будут есть стал стала стало стали")
 
 
 _JOIN_EN_LANGUAGES = (None, "en")  # whose sentences join_en reads (ru and de have their own)
@@ -387,7 +496,8 @@ def refers_back(claim: str, language: str | None) -> Reference | None:
     if early is not None:
         return Reference("anaphor", *early)
     if language == "ru":
-        if _RU_CATEGORY.match(words[0]):
+        generic = re.match(r"^\s*[^\W\d_]+\s+[—–-]{1,2}\s+это\b", claim) is not None
+        if _RU_CATEGORY.match(words[0]) and not generic:  # "Город — это ...": any town
             return Reference("category", words[0])
         for w in words[1:5]:
             if _verb(w):
