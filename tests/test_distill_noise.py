@@ -154,7 +154,7 @@ def test_markup_roles_and_links_leave_the_claim_but_not_the_quote() -> None:
     )
     atoms = OfflineDistiller().distill(text, ChunkContext(language="en"))
     claims = [a.claim for a in atoms]
-    assert any("calls flask.Flask.wsgi_app for every request" in c for c in claims), claims
+    assert any("calls flask.Flask.wsgi_app() for every request" in c for c in claims), claims
     assert any("under the terms of the BSD license since 2010" in c for c in claims), claims
     assert not any(":meth:" in c or "](" in c for c in claims)
     # The quote stays what the source says, so the citation still finds it.

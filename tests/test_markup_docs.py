@@ -349,7 +349,7 @@ def test_quotes_are_the_files_text_at_their_position(tmp_path: Path) -> None:
         ("The :doc:`request context </reqcontext>` is pushed.", "The request context is pushed."),
         (
             ":data:`.current_app` and :meth:`~flask.Flask.wsgi_app` are used.",
-            "current_app and flask.Flask.wsgi_app are used.",
+            "current_app and flask.Flask.wsgi_app() are used.",
         ),
         (
             "See `Quart <https://quart.example.org>`_ and `Jinja`_ for more.",

@@ -71,10 +71,75 @@ def _reading_pointer(body: str) -> bool:
     return _READ_WHERE.search(body) is not None or (short and _READ_IN.search(body) is not None)
 
 
+# A docs page speaking of itself ("This section details the single-table version of ...", "The
+# following example shows ...", "В этом разделе описывается ...", "Dieser Abschnitt beschreibt
+# ..."): navigation, true of the page and of nothing else.
+_HERE = (
+    r"(?:this|the (?:following|next|present)|the \w+ below)\s+(?:\w+\s+)?"
+    r"(?:section|sections|page|chapter|document|article|guide|tutorial|example|examples"
+    r"|part|subsection|paragraph|appendix|snippet|listing)"
+    r"|(?:этот|данный|следующий|настоящий)\s+(?:раздел|параграф|пример|документ|глава)"
+    r"|(?:эта|данная|следующая|настоящая)\s+(?:глава|статья|страница|часть)"
+    r"|(?:dieser|der folgende|dieses|das folgende|diese)\s+(?:abschnitt|kapitel|beispiel"
+    r"|dokument|seite|teil)"
+)
+_SHOW_VERB = (
+    r"(?:details|describes|covers|shows|explains|illustrates|discusses|presents|introduces"
+    r"|demonstrates|outlines|summari[sz]es|documents|walks (?:you )?through|lists|reviews"
+    r"|(?:only )?(?:gives|provides|offers) (?:\w+ ){0,3}(?:introduction|overview|summary|tour)"
+    r"|(?:will|is going to|is meant to|aims to)\s+(?:\w+\s+)?(?:detail|describe|cover|show"
+    r"|explain|illustrate|discuss|present|introduce|demonstrate|outline|walk|list|review)"
+    r"|описывает|рассматривает|показывает|объясняет|содержит|посвящ[её]н\w*|демонстрирует"
+    r"|перечисляет|beschreibt|zeigt|erklärt|behandelt|erläutert|enthält)"
+)
+_SELF_REFERENCE = re.compile(
+    rf"^(?:(?:{_HERE})\s+{_SHOW_VERB}"
+    r"|(?:in|within) (?:this|the following|the next) (?:section|chapter|page|guide|tutorial"
+    r"|document|article|part)\b,?\s+(?:we|you|i)\b"
+    r"|(?:в|во) (?:этом|данном|следующем|настоящем) (?:разделе|параграфе|документе|примере"
+    r"|главе|статье),?\s+(?:\w+\s+)?(?:описыва\w+|рассматрива\w+|привод\w+|приведен\w*"
+    r"|показ\w+|описан\w*|перечисл\w+|обсужда\w+|собран\w*|мы|вы)\b"
+    r"|(?:in|im) (?:diesem|folgenden|nächsten) (?:abschnitt|kapitel|beispiel|dokument),?\s+"
+    r"(?:wird|werden|zeigen|beschreiben|erklären|erläutern|sehen|lernen)\b)",
+    re.IGNORECASE,
+)
+# A second clause that says something of the subject itself keeps the sentence ("This section
+# describes the cache, which is cleared on every restart.").
+_FACT_CLAUSE = re.compile(
+    r"[,;(]\s*(?:which|who|where|because|since|but|so|and (?:it|this|they)|который|которая"
+    r"|которое|которые|потому|так как|но|однако|welche[rs]?|der|die|das|weil|aber)\b"
+    r"|\b(?:because|since|потому что|так как|weil)\b|\d",
+    re.IGNORECASE,
+)
+_MAX_SELF_REFERENCE_WORDS = 30
+_NEXT_SENTENCE = re.compile(r"[.!?]\s+\S")
+
+# Wikipedia's category footer ("Категория:Массовые убийства Категория:Реформация во Франции",
+# "Categories: Mass murder | Huguenots"): links to index pages, no text of the article.
+_CATEGORIES = re.compile(r"^(?:categor(?:y|ies)|категори[яи]|kategorie[n]?)\s*:", re.IGNORECASE)
+# A reference-list entry: "↑" (or "^") is its link back to the text it is cited in.
+_BACKLINK = re.compile(r"^\s*[↑^]\s")
+
+
+def is_self_reference(body: str) -> bool:
+    """Whether the (cleaned) sentence only says what the page, section or example in front of
+    the reader is about ("This section details ...", "В этом разделе описывается ..."), with no
+    clause that states something of the subject itself."""
+    if len(words_of(body)) > _MAX_SELF_REFERENCE_WORDS or not _SELF_REFERENCE.match(body):
+        return False
+    if _NEXT_SENTENCE.search(body.rstrip()):  # a second sentence may say what the first promised
+        return False
+    return _FACT_CLAUSE.search(body) is None
+
+
 def is_pointer(body: str) -> bool:
-    """Whether the (cleaned) sentence only points elsewhere: a bare "See X" of a few words, or a
-    reading verb with a destination (`_reading_pointer`)."""
+    """Whether the (cleaned) sentence only points elsewhere: a bare "See X" of a few words, a
+    reading verb with a destination (`_reading_pointer`), the page speaking of itself
+    (`is_self_reference`), or a category footer or a reference-list entry."""
     core = _PLEASE.sub("", _CONDITION.sub("", body, count=1), count=1)
     short = len(words_of(body)) <= _MAX_POINTER_WORDS
     bare = _POINTER.match(core) is not None and len(words_of(core)) <= _MAX_BARE_POINTER_WORDS
-    return (bare and short) or _reading_pointer(body)
+    if (bare and short) or _reading_pointer(body):
+        return True
+    furniture = _CATEGORIES.match(body) is not None or _BACKLINK.match(body) is not None
+    return is_self_reference(body) or furniture

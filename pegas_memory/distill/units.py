@@ -36,6 +36,7 @@ from pegas_memory.distill.items import item_start
 from pegas_memory.distill.join_en import opens_with_connector
 from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
 from pegas_memory.distill.pointers import is_pointer
+from pegas_memory.distill.xrefs import drop_footnote_marks, is_reference_only, render_roles
 from pegas_memory.sentences import split_sentences
 
 _WS = re.compile(r"\s+")
@@ -44,14 +45,12 @@ _EMPHASIS = re.compile(
     r"(?<![\w*\\])(\*\*\*|___|\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^\s*_\\])\1(?![\w*])"
 )
 _MARKUP = re.compile(r"\*\*|__|`")
-# reStructuredText roles (":meth:`~flask.Flask.wsgi_app`" -> "flask.Flask.wsgi_app") and markdown
-# links ("[LICENSE.txt](LICENSE.txt)" -> "LICENSE.txt"): the reader sees the name, not the markup.
-_RST_ROLE = re.compile(r"(?<![\w:]):[a-z][\w.+-]*(?::[a-z][\w.+-]*)?:`[~!]?([^`\n]+)`")
+# reStructuredText roles (`distill.xrefs`: ":meth:`~flask.Flask.wsgi_app`" -> "wsgi_app()") and
+# markdown links ("[LICENSE.txt](LICENSE.txt)" -> "LICENSE.txt"): the reader sees the name.
 # rst hyperlinks ("`Quart <https://...>`_", "`Jinja`_") and a role's own text before its target
 # (":doc:`request context </appcontext>`"): the reader sees the text.
 _RST_LINK = re.compile(r"(?<![\w`])`([^`<]+?)(?:\s*<[^<>`\s]+>)?`__?(?!\w)")
 _LEFT_OF_LABEL = re.compile(r"^[:;,]\s+")
-_RST_TARGET = re.compile(r"^(.+?)\s*<[^<>\n]+>$")
 # rst's literal-block marker: "code::" reads "code:", a lone " ::" reads nothing.
 _RST_LITERAL = re.compile(r"(?:\s+::|(?<=\S):(:))(?=\s|$)")
 _MD_LINK = re.compile(r"(?<!!)\[([^\]\n]+(?:\n[^\]\n]+)*)\]\((?:[^()\s]|\([^()\s]*\))+\)")
@@ -240,7 +239,8 @@ def clean_claim(text: str) -> str:
         return chr(0xF0000 + len(escaped) - 1)
 
     text = _TAG.sub("", text)
-    text = _RST_ROLE.sub(_role_text, _RST_LINK.sub(r"\1", _MD_LINK.sub(r"\1", text)))
+    text = render_roles(_RST_LINK.sub(r"\1", _MD_LINK.sub(r"\1", text)))
+    text = drop_footnote_marks(text)
     text = _RST_LITERAL.sub(lambda m: ":" if m[1] else "", text)
     # Text that already holds such code points is unescaped first (escaped markers then go too).
     text = _ESCAPE.sub(r"\1" if _PARKED.search(text) else park, text)
@@ -251,13 +251,6 @@ def clean_claim(text: str) -> str:
         text = _PARKED.sub(lambda m: escaped[ord(m[0]) - 0xF0000], text)
     # What is left of a label cut off before it ("**Note 1**: If ...").
     return _LEFT_OF_LABEL.sub("", _WS.sub(" ", text).strip())
-
-
-def _role_text(m: re.Match[str]) -> str:
-    """A role's text: its title when it has a target ("request context </appcontext>")."""
-    target = _RST_TARGET.match(m[1])
-    # A leading "." only tells Sphinx where to look (":data:`.current_app`").
-    return target[1] if target else m[1].lstrip(".")
 
 
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•–]|\d{1,3}[.)])[ \t]+", re.M)
@@ -536,7 +529,7 @@ def _judged(text: str, group: Group, conversation: bool) -> Group:
         return replace(group, noise=reason)
     if group.sentences == 1 and _LEAD_IN.search(body):
         return replace(group, noise="lead-in")
-    if is_pointer(body):
+    if is_pointer(body) or is_reference_only(text[group.start : group.end]):
         return replace(group, noise="pointer")
     said = speech(body)
     short = len(words_of(body)) < _MIN_ALONE_WORDS

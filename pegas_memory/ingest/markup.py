@@ -38,6 +38,9 @@ _DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+([\w:.+-]+)::(.*)$")
 _COMMENT = re.compile(r"^([ \t]*)\.\.(?:[ \t]+|$)")
 _OPTION = re.compile(r"^[ \t]+:[\w -]+:")
 _CODE_DIRECTIVES = frozenset(["code-block", "code", "sourcecode", "parsed-literal"])
+# `.. seealso::` is not among them: Sphinx renders its body as a "See also" box of references
+# (":ref:`examples_adjacencylist` - working example", "This section details ...; see the
+# section ..."), navigation with no knowledge of its own, so it is blanked like a toctree.
 # The body of these is ordinary text once its marker is gone.
 _TEXT_DIRECTIVES = frozenset(
     [
@@ -50,7 +53,6 @@ _TEXT_DIRECTIVES = frozenset(
         "danger",
         "attention",
         "error",
-        "seealso",
         "admonition",
         "versionadded",
         "versionchanged",
@@ -413,6 +415,38 @@ def _markdown_pass(lines: list[str]) -> None:
         if _link_only(line) and not _goes_on(lines, n):
             line = _blank(line)
         lines[n] = line if line.strip() else _blank(line)
+
+
+# --- page furniture of encyclopedia text ---------------------------------------------------------
+
+# The closing sections of a Wikipedia article (and of pages built like one): reference lists,
+# "see also" and link lists. Their lines are citations ("↑ Закон Московской области № 123 ...")
+# and titles of other articles ("Список населённых пунктов ..."), never the article's knowledge.
+_FOOTER_TITLE = re.compile(
+    r"^ {0,3}(?:#{1,6}[ \t]+)?(?:примечания|ссылки|см\. также|смотрите также|литература"
+    r"|источники|сноски|references|see also|external links|further reading|bibliography"
+    r"|footnotes|notes and references|einzelnachweise|weblinks|siehe auch|anmerkungen)"
+    r"[ \t]*:?[ \t]*$",
+    re.IGNORECASE,
+)
+
+
+def blank_footers(text: str) -> str:
+    """The text with every footer section blanked in place (same length, same line breaks):
+    from a line that is only a footer title ("Примечания", "## See also", "Weblinks") to the
+    next heading that is none, or the end. A footer title must stand alone after a blank line,
+    so "See also" inside a paragraph is untouched."""
+    lines = text.split("\n")
+    footer = False
+    for n, line in enumerate(lines):
+        alone = n == 0 or not lines[n - 1].strip()
+        if _FOOTER_TITLE.match(line) and (alone or footer):
+            footer = True
+        elif footer and _ATX.match(line):
+            footer = False
+        if footer:
+            lines[n] = _blank(line)
+    return "\n".join(lines)
 
 
 # --- the document ---------------------------------------------------------------------------------

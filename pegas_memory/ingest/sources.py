@@ -36,7 +36,13 @@ from pegas_memory.ingest.chunking import (
 )
 from pegas_memory.ingest.epub import parse_epub
 from pegas_memory.ingest.html import html_to_text, parse_html
-from pegas_memory.ingest.markup import Flavour, document_title, flavour_of, normalise
+from pegas_memory.ingest.markup import (
+    Flavour,
+    blank_footers,
+    document_title,
+    flavour_of,
+    normalise,
+)
 from pegas_memory.ingest.netguard import (
     decode_text,
     fetch_url,
@@ -291,6 +297,8 @@ def parse_text(
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     levels: dict[int, int] = {}
     front: str | None = None
+    if flavour != "rst":
+        text = blank_footers(text)
     if flavour is not None:
         text, levels, front = normalise(text, flavour)
     sections = split_markdown_sections(text, levels=levels)
