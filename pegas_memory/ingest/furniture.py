@@ -1,0 +1,140 @@
+"""Page furniture removed from a web page's DOM before trafilatura looks for its main text.
+
+trafilatura already drops the furniture its own class/id vocabulary names (share bars, "related"
+boxes, comment lists). What still leaked into atoms on real pages was furniture told by its
+*structure*, not by a name trafilatura knows:
+
+- a heading whose class or id says it opens a block of teasers ("related", "recommended",
+  "more stories", "popular"): the heading and every sibling after it inside the same parent are
+  other pages' excerpts, not this page's text;
+- an image caption with no caption markup: a short element right after an image whose text
+  repeats the image's alt text;
+- banners and calls to action whose class/id uses generic furniture words trafilatura does not
+  list (a notification bar, a "cta", a subscribe or sign-up box, an author bio box).
+
+Every cut is refused when it would take a large share of the page's text (a page wrapper whose
+class happens to carry one of the words), so a misnamed container never costs the article. The
+vocabulary is generic web-furniture wording, in class/id tokens, not text of any page.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# Class/id tokens (split at "-", "_", spaces and case changes) of blocks that are never the
+# article: a notification or cookie bar, a call to action, sign-up and subscribe boxes, an author
+# bio box, teaser lists.
+_FURNITURE_TOKENS = frozenset(
+    {
+        "notification", "cta", "subscribe", "subscription", "signup", "newsletter", "paywall",
+        "promo", "promotion", "bio", "biography", "teaser", "teasers", "recirc", "recirculation",
+        "popular", "trending", "recommended", "recommendations", "outbrain", "taboola",
+    }
+)  # fmt: skip
+# Tokens of a heading that opens a block of teasers: the heading and what follows it go.
+_TEASER_HEADING_TOKENS = frozenset(
+    {"related", "relatedposts", "recommended", "popular", "trending", "more", "teaser"}
+)
+_TEASER_SUBSTRINGS = ("related", "recommended", "youmaylike", "morestories")
+_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_KEEP_TAGS = frozenset({"html", "body", "main"})
+_SPLIT = re.compile(r"[^a-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_SPACES = re.compile(r"\s+")
+# A cut may take at most this share of the page's visible text; a teaser block after its heading
+# may take more (on a short post the excerpts of other posts outweigh it), never nearly all.
+_MAX_SHARE = 0.25
+_MAX_TEASER_SHARE = 0.67
+# A caption repeating an image's alt is short.
+_CAPTION_WORDS = 30
+
+
+def _tokens(el: Any) -> set[str]:
+    names = f"{el.get('class', '')} {el.get('id', '')}"
+    return {t for t in _SPLIT.split(_CAMEL.sub("-", names).lower()) if t}
+
+
+def _squashed(el: Any) -> str:
+    return _SPLIT.sub("", f"{el.get('class', '')}{el.get('id', '')}".lower())
+
+
+def _text(el: Any) -> str:
+    return _SPACES.sub(" ", el.text_content()).strip()
+
+
+def _tag(el: Any) -> str:
+    return el.tag.lower() if isinstance(el.tag, str) else ""
+
+
+def _drop(el: Any) -> None:
+    """Remove an element but keep its tail text in the parent."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    tail = el.tail
+    if tail and tail.strip():
+        previous = el.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(el)
+
+
+def _is_teaser_heading(el: Any) -> bool:
+    if _tag(el) not in _HEADING_TAGS:
+        return False
+    return bool(_tokens(el) & _TEASER_HEADING_TOKENS) or any(
+        s in _squashed(el) for s in _TEASER_SUBSTRINGS
+    )
+
+
+def _alt_caption(el: Any) -> bool:
+    """A short element whose text is the alt text of an image just before it (line breaks and
+    textless wrappers between them allowed)."""
+    if _tag(el) in _HEADING_TAGS or (el.text or "").strip() == "" and len(el) == 0:
+        return False
+    alts: set[str] = set()
+    for previous in el.itersiblings(preceding=True):
+        tag = _tag(previous)
+        if tag == "img":
+            alts.add(previous.get("alt") or "")
+        elif tag:
+            alts.update(img.get("alt") or "" for img in previous.iter("img"))
+            if _text(previous):
+                break
+        if (previous.tail or "").strip():
+            break
+    alts = {_SPACES.sub(" ", alt).strip() for alt in alts} - {""}
+    if not alts:
+        return False
+    text = _text(el)
+    return len(text.split()) <= _CAPTION_WORDS and text in alts
+
+
+def prune_furniture(root: Any) -> int:
+    """Remove page furniture from an lxml HTML tree in place; return how many elements went.
+
+    Refuses any cut that would take more than a quarter of the page's visible text."""
+    body = root.find(".//body")
+    total = len(_text(body if body is not None else root)) or 1
+    doomed: list[Any] = []
+    for el in root.iter():
+        tag = _tag(el)
+        if not tag or tag in _KEEP_TAGS:
+            continue
+        if _is_teaser_heading(el):
+            block = [el, *el.itersiblings()]
+            if sum(len(_text(e)) for e in block) <= _MAX_TEASER_SHARE * total:
+                doomed.extend(block)
+        elif _tokens(el) & _FURNITURE_TOKENS or _alt_caption(el):
+            if len(_text(el)) <= _MAX_SHARE * total:
+                doomed.append(el)
+    removed = 0
+    marked = {id(el) for el in doomed}
+    for el in doomed:
+        if el.getparent() is not None and not any(id(a) in marked for a in el.iterancestors()):
+            _drop(el)
+            removed += 1
+    return removed
