@@ -5,8 +5,8 @@ boxes, comment lists). What still leaked into atoms on real pages was furniture 
 *structure*, not by a name trafilatura knows:
 
 - a heading whose class or id says it opens a block of teasers ("related", "recommended",
-  "more stories", "popular"): the heading and every sibling after it inside the same parent are
-  other pages' excerpts, not this page's text;
+  "more stories", "popular"): the heading and the cards after it (containers and links, up to
+  the first paragraph or heading, where the article may go on) are other pages' excerpts;
 - an image caption with no caption markup: a short element right after an image whose text
   repeats the image's alt text;
 - banners and calls to action whose class/id uses generic furniture words trafilatura does not
@@ -38,6 +38,10 @@ _TEASER_HEADING_TOKENS = frozenset(
 )
 _TEASER_SUBSTRINGS = ("related", "recommended", "youmaylike", "morestories")
 _HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# What the cards of a teaser block are made of; anything else ends the block.
+_CARD_TAGS = frozenset(
+    {"article", "div", "section", "aside", "ul", "ol", "li", "figure", "a", "nav"}
+)
 _KEEP_TAGS = frozenset({"html", "body", "main"})
 _SPLIT = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -90,10 +94,22 @@ def _is_teaser_heading(el: Any) -> bool:
     )
 
 
+def _teaser_cards(heading: Any) -> list[Any]:
+    """The siblings after a teaser heading up to the first one that is running text (a
+    paragraph, a heading, a quote, a table): the cards of a teaser block are containers or
+    links, and the article may go on after them."""
+    cards: list[Any] = []
+    for sibling in heading.itersiblings():
+        if _tag(sibling) not in _CARD_TAGS:
+            break
+        cards.append(sibling)
+    return cards
+
+
 def _alt_caption(el: Any) -> bool:
     """A short element whose text is the alt text of an image just before it (line breaks and
     textless wrappers between them allowed)."""
-    if _tag(el) in _HEADING_TAGS or (el.text or "").strip() == "" and len(el) == 0:
+    if _tag(el) in _HEADING_TAGS or ((el.text or "").strip() == "" and len(el) == 0):
         return False
     alts: set[str] = set()
     for previous in el.itersiblings(preceding=True):
@@ -125,12 +141,13 @@ def prune_furniture(root: Any) -> int:
         if not tag or tag in _KEEP_TAGS:
             continue
         if _is_teaser_heading(el):
-            block = [el, *el.itersiblings()]
+            block = [el, *_teaser_cards(el)]
             if sum(len(_text(e)) for e in block) <= _MAX_TEASER_SHARE * total:
                 doomed.extend(block)
-        elif _tokens(el) & _FURNITURE_TOKENS or _alt_caption(el):
-            if len(_text(el)) <= _MAX_SHARE * total:
-                doomed.append(el)
+        elif (_tokens(el) & _FURNITURE_TOKENS or _alt_caption(el)) and len(
+            _text(el)
+        ) <= _MAX_SHARE * total:
+            doomed.append(el)
     removed = 0
     marked = {id(el) for el in doomed}
     for el in doomed:
