@@ -21,7 +21,7 @@ from pegas_memory.config import load_settings
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext
 from pegas_memory.ingest.chunking import ParsedSource, chunk_source
-from pegas_memory.ingest.furniture import prune_furniture
+from pegas_memory.ingest.furniture import _FURNITURE_TOKENS, prune_furniture
 from pegas_memory.ingest.sources import parse_source, read_source
 from pegas_memory.requests import IngestRequest
 from pegas_memory.service import MemoryService
@@ -179,6 +179,15 @@ def test_call_to_action_and_notification_boxes_are_no_atoms(
     html = page(lang, inside=box.format(BOXES[lang]))
     assert BOXES[lang][:40] in unpruned(tmp_path, html, monkeypatch)
     assert_clean(atoms_of(tmp_path, html), lang, [BOXES[lang]])
+
+
+@pytest.mark.parametrize("token", sorted(_FURNITURE_TOKENS))
+def test_every_furniture_word_prunes_a_box_trafilatura_keeps(
+    tmp_path: Path, token: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    html = page("en", inside=f'<div class="site-{token}-box"><p>{BOXES["en"]}</p></div>')
+    assert BOXES["en"][:40] in unpruned(tmp_path, html, monkeypatch)
+    assert_clean(atoms_of(tmp_path, html), "en", [BOXES["en"]])
 
 
 @pytest.mark.parametrize(("lang", "box"), [("en", "post-bio"), ("ru", "biography")])

@@ -24,12 +24,13 @@ from typing import Any
 
 # Class/id tokens (split at "-", "_", spaces and case changes) of blocks that are never the
 # article: a notification or cookie bar, a call to action, sign-up and subscribe boxes, an author
-# bio box, teaser lists.
+# bio box, teaser lists. (Words trafilatura's own lists already catch, such as "newsletter", are
+# not repeated here.)
 _FURNITURE_TOKENS = frozenset(
     {
-        "notification", "cta", "subscribe", "subscription", "signup", "newsletter", "paywall",
-        "promo", "promotion", "bio", "biography", "teaser", "teasers", "recirc", "recirculation",
-        "popular", "trending", "recommended", "recommendations", "outbrain", "taboola",
+        "notification", "cta", "subscribe", "subscription", "signup", "paywall", "promo",
+        "promotion", "bio", "biography", "recirc", "recirculation", "popular", "trending",
+        "recommended", "recommendations",
     }
 )  # fmt: skip
 # Tokens of a heading that opens a block of teasers: the heading and what follows it go.
@@ -106,27 +107,37 @@ def _teaser_cards(heading: Any) -> list[Any]:
     return cards
 
 
-def _alt_caption(el: Any) -> bool:
-    """A short element whose text is the alt text of an image just before it (line breaks and
-    textless wrappers between them allowed)."""
-    if _tag(el) in _HEADING_TAGS or ((el.text or "").strip() == "" and len(el) == 0):
-        return False
-    alts: set[str] = set()
+def _images_before(el: Any) -> list[Any]:
+    """The images just before an element: in its preceding siblings back to the first one with
+    text of its own (line breaks and textless wrappers, such as a linked image, in between)."""
+    images: list[Any] = []
     for previous in el.itersiblings(preceding=True):
         tag = _tag(previous)
         if tag == "img":
-            alts.add(previous.get("alt") or "")
+            images.append(previous)
         elif tag:
-            alts.update(img.get("alt") or "" for img in previous.iter("img"))
+            images.extend(previous.iter("img"))
             if _text(previous):
                 break
         if (previous.tail or "").strip():
             break
-    alts = {_SPACES.sub(" ", alt).strip() for alt in alts} - {""}
-    if not alts:
+    return images
+
+
+def _image_caption(el: Any) -> bool:
+    """A short element right after an image that is its caption without caption markup: its text
+    repeats the image's alt text. (A short italic paragraph after an image is not enough: on a
+    Russian diet page it was the article's own line.)"""
+    if _tag(el) in _HEADING_TAGS or ((el.text or "").strip() == "" and len(el) == 0):
+        return False
+    images = _images_before(el)
+    if not images:
         return False
     text = _text(el)
-    return len(text.split()) <= _CAPTION_WORDS and text in alts
+    if not text or len(text.split()) > _CAPTION_WORDS:
+        return False
+    alts = {_SPACES.sub(" ", img.get("alt") or "").strip() for img in images}
+    return text in alts
 
 
 def prune_furniture(root: Any) -> int:
@@ -144,7 +155,7 @@ def prune_furniture(root: Any) -> int:
             block = [el, *_teaser_cards(el)]
             if sum(len(_text(e)) for e in block) <= _MAX_TEASER_SHARE * total:
                 doomed.extend(block)
-        elif (_tokens(el) & _FURNITURE_TOKENS or _alt_caption(el)) and len(
+        elif (_tokens(el) & _FURNITURE_TOKENS or _image_caption(el)) and len(
             _text(el)
         ) <= _MAX_SHARE * total:
             doomed.append(el)
