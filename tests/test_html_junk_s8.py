@@ -199,6 +199,30 @@ def test_an_author_bio_box_is_no_atom(
     assert_clean(atoms_of(tmp_path, html), lang, [BIO[lang]])
 
 
+def link_line(lang: str) -> str:
+    links = (f'<a href="/t{i}">{t}</a>' for i, t in enumerate(TEASERS[lang]))
+    return "<p>" + " | ".join(links) + "</p>"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_paragraph_of_teaser_links_is_no_atom(
+    tmp_path: Path, lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    html = page(lang, inside=link_line(lang))
+    assert TEASERS[lang][0][:40] in unpruned(tmp_path, html, monkeypatch)
+    assert_clean(atoms_of(tmp_path, html), lang, TEASERS[lang])
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_sentence_with_two_links_in_it_is_kept(tmp_path: Path, lang: str) -> None:
+    # Two links, but most of the paragraph's text is outside them: running text, not a link line.
+    a, b = TEASERS[lang][0].split(" ", 1)
+    sentence = f'<p><a href="/x">{a}</a> {b} <a href="/y">.</a></p>'.replace(". <a", " <a")
+    quotes = atoms_of(tmp_path, page(lang, inside=sentence))
+    assert_clean(quotes, lang, [])
+    assert any(b.rstrip(".")[:30] in q for q in quotes), quotes
+
+
 # --- the other side: what looks like furniture by a word but holds the article ------------------
 
 

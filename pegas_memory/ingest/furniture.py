@@ -9,6 +9,7 @@ boxes, comment lists). What still leaked into atoms on real pages was furniture 
   the first paragraph or heading, where the article may go on) are other pages' excerpts;
 - an image caption with no caption markup: a short element right after an image whose text
   repeats the image's alt text;
+- a paragraph or list that is nothing but two or more links (a line of teasers);
 - banners and calls to action whose class/id uses generic furniture words trafilatura does not
   list (a notification bar, a "cta", a subscribe or sign-up box, an author bio box).
 
@@ -51,6 +52,8 @@ _SPACES = re.compile(r"\s+")
 # may take more (on a short post the excerpts of other posts outweigh it), never nearly all.
 _MAX_SHARE = 0.25
 _MAX_TEASER_SHARE = 0.67
+# A link line: at least this share of its text (spaces aside) is link text.
+_LINK_SHARE = 0.95
 # A caption repeating an image's alt is short.
 _CAPTION_WORDS = 30
 
@@ -140,6 +143,19 @@ def _image_caption(el: Any) -> bool:
     return text in alts
 
 
+def _link_line(el: Any) -> bool:
+    """A paragraph or list whose text is all link text in two links or more: a line of teasers."""
+    tag = _tag(el)
+    if tag not in ("p", "ul", "ol"):
+        return False
+    links = list(el.iter("a"))
+    if len(links) < 2:
+        return False
+    text = len(_SPACES.sub("", el.text_content()))
+    linked = sum(len(_SPACES.sub("", a.text_content())) for a in links)
+    return text > 0 and linked >= _LINK_SHARE * text
+
+
 def prune_furniture(root: Any) -> int:
     """Remove page furniture from an lxml HTML tree in place; return how many elements went.
 
@@ -155,7 +171,7 @@ def prune_furniture(root: Any) -> int:
             block = [el, *_teaser_cards(el)]
             if sum(len(_text(e)) for e in block) <= _MAX_TEASER_SHARE * total:
                 doomed.extend(block)
-        elif (_tokens(el) & _FURNITURE_TOKENS or _image_caption(el)) and len(
+        elif (_tokens(el) & _FURNITURE_TOKENS or _image_caption(el) or _link_line(el)) and len(
             _text(el)
         ) <= _MAX_SHARE * total:
             doomed.append(el)
