@@ -13,6 +13,7 @@ from pegas_memory.config import Settings
 from pegas_memory.errors import IngestError
 from pegas_memory.ingest.checks import check_size, language_sample
 from pegas_memory.ingest.chunking import ParsedSource, split_markdown_sections
+from pegas_memory.ingest.furniture import prune_furniture
 from pegas_memory.text import detect_language, raw_hash
 
 _BLOCK_TAGS = {
@@ -104,8 +105,13 @@ def parse_html(
 
     warnings: list[str] = []
     try:
+        # Parsed the way trafilatura parses (its encoding guess), furniture pruned, then handed
+        # over as a tree (ingest/furniture.py says what goes and why).
+        tree = trafilatura.load_html(data)
+        if tree is not None:
+            prune_furniture(tree)
         doc = trafilatura.bare_extraction(
-            data,
+            tree if tree is not None else data,
             url=url,
             with_metadata=True,
             include_formatting=True,
