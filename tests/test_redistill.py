@@ -19,14 +19,19 @@ from typing import Any
 import pytest
 
 import pegas_memory.ingest.pipeline as pipeline_module
+from pegas_memory.config import load_settings
+from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.db.repo import add_link, set_status
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import OFFLINE_VERSION, ChunkContext, DraftAtom
 from pegas_memory.errors import IngestError
+from pegas_memory.host.control import stop_host
 from pegas_memory.ingest.pipeline import IngestPipeline
 from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import files_memory
+from tests.mcp_harness import mcp_client, structured
+from tests.pgcluster import create_database
 
 OLD = "offline-v4"
 
@@ -103,6 +108,11 @@ class FailingDistiller(OfflineDistiller):
         if self.marker in text:
             raise RuntimeError("the distiller broke on this chunk")
         return super().distill_counted(text, context)
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
 
 
 @pytest.fixture
@@ -422,3 +432,41 @@ def test_redistill_through_the_ingest_job(service: MemoryService, tmp_path: Path
     result = info.result["results"][0]
     assert result["redistilled"] == f"{OFFLINE_VERSION} -> {OFFLINE_VERSION}"
     assert result["unchanged"] is False and result["atoms_kept"] >= 3
+
+
+@pytest.mark.anyio
+@pytest.mark.timeout(600)
+async def test_memory_ingest_takes_redistill_over_mcp(
+    embedded_pg: EmbeddedPostgres, tmp_path: Path, anyio_backend: str
+) -> None:
+    """The tool's argument, through the real stdio server: documented, and answered."""
+    files = tmp_path / "files"
+    files.mkdir()
+    (files / "history.md").write_text(HISTORY)
+    data = tmp_path / "data"
+    env = {
+        "PEGAS_DATA_DIR": str(data),
+        "PEGAS_DATABASE_URL": create_database(embedded_pg.uri),
+        "PEGAS_INGEST_ROOTS": f'["{files}"]',
+        "PEGAS_HOST_IDLE_SECONDS": "2",
+    }
+    try:
+        async with mcp_client(env) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            schema = tools["memory_ingest"].input_schema["properties"]["redistill"]
+            assert schema["type"] == "boolean" and "re-distill" in schema["description"]
+            source = {"source": str(files / "history.md")}
+            first = structured(await client.call_tool("memory_ingest", source))
+            again = structured(await client.call_tool("memory_ingest", source))
+            forced = structured(
+                await client.call_tool("memory_ingest", {**source, "redistill": True})
+            )
+    finally:
+        stop_host(load_settings(data_dir=data))
+    assert first["finished"] and first["results"][0]["atoms_new"] >= 3, first
+    assert again["results"][0]["unchanged"] and again["results"][0]["redistilled"] is None
+    done = forced["results"][0]
+    assert (
+        not done["unchanged"] and done["redistilled"] == f"{OFFLINE_VERSION} -> {OFFLINE_VERSION}"
+    )
+    assert done["atoms_kept"] == first["results"][0]["atoms_new"] and done["atoms_new"] == 0
