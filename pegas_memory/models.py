@@ -242,6 +242,9 @@ class IngestResult(BaseModel):
     atoms_kept: int = Field(
         default=0, description="a re-distill: atoms of the version it still cites (same ids)"
     )
+    atoms_retyped: int = Field(
+        default=0, description="a re-distill: kept atoms given the new distiller's type or term"
+    )
     chunks: int
     chunks_reused: int = Field(description="chunks the previous version already had")
     atoms_new: int

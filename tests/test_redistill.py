@@ -27,6 +27,7 @@ from pegas_memory.distill.types import OFFLINE_VERSION, ChunkContext, DraftAtom
 from pegas_memory.errors import IngestError
 from pegas_memory.host.control import stop_host
 from pegas_memory.ingest.pipeline import IngestPipeline
+from pegas_memory.outbox.reconcile import reconcile
 from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import files_memory
@@ -61,8 +62,8 @@ def _extra(text: str, word: str, claim: str) -> DraftAtom:
 
 class OlderDistiller(OfflineDistiller):
     """The offline distiller as an earlier version: the charter sentence without 'small' in
-    its claim, plus two drafts the running rules do not make (a fragment, and one that a test
-    verifies)."""
+    its claim, the bridge sentence typed "text", plus two drafts the running rules do not make
+    (a fragment, and one that a test verifies)."""
 
     prompt_version = OLD
 
@@ -73,6 +74,8 @@ class OlderDistiller(OfflineDistiller):
         out = [
             replace(a, claim=a.claim.replace(" small", "").replace(" небольшой", ""))
             if "1773" in a.claim
+            else replace(a, type="text")
+            if "stone bridge" in a.claim or "каменный мост" in a.claim
             else a
             for a in atoms
         ]
@@ -242,6 +245,9 @@ def test_another_distiller_version_redistills_in_place(
     # produced again: the same atom, cited once
     assert bridge in now and square in now and now[bridge]["cites"] == 1
     assert now[bridge]["status"] == "candidate"
+    with service.db.connection() as conn:
+        kind = conn.execute("SELECT type FROM pm_atom WHERE id = %s", (bridge,)).fetchone()
+    assert kind["type"] == "fact" and again.atoms_retyped == 1  # the new rules' type, same id
     # reworded: a new atom supersedes the old one, with the reason
     new_charter = _by_claim(now, "1773")
     assert new_charter != reworded and "small" in now[new_charter]["claim"]
@@ -268,6 +274,9 @@ def test_another_distiller_version_redistills_in_place(
         versions = conn.execute(
             "SELECT count(*) AS n FROM pm_document WHERE identity_id = %s", (first.document_id,)
         ).fetchone()
+    # the slices followed through the outbox: every point and node as its row (type, status)
+    drift = reconcile(service.runtime)
+    assert drift.drift == 0 and drift.outbox_pending == 0, drift.summary()
     assert doc["metadata"]["distiller_version"] == OFFLINE_VERSION
     assert doc["metadata"]["redistilled"] == {"from": OLD, "to": OFFLINE_VERSION}
     assert versions["n"] == 1
@@ -300,7 +309,7 @@ def test_redistill_in_russian_supersedes_the_old_wording(
     again = service.pipeline.ingest(IngestRequest(source=str(path)))
     now = _atoms(service, first.version_id or 0)
     assert again.redistilled == f"{OLD} -> {OFFLINE_VERSION}" and again.superseded == 1
-    assert bridge in now and reworded not in now
+    assert bridge in now and reworded not in now and again.atoms_retyped == 1
     assert _atom(service, reworded)["superseded_by"] == _by_claim(now, "небольшой")
 
 
@@ -341,6 +350,7 @@ def test_redistill_forces_the_same_version_without_doubling_citations(
     assert counting.calls >= 1 and not again.unchanged
     assert again.redistilled == f"{OFFLINE_VERSION} -> {OFFLINE_VERSION}"
     assert again.atoms_new == 0 and again.marked_stale == 0 and again.superseded == 0
+    assert again.atoms_retyped == 0  # nothing differs: no atom is touched
     assert again.atoms_kept == len(before)
     after = _atoms(service, first.version_id or 0)
     assert after.keys() == before.keys()

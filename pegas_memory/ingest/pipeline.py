@@ -46,12 +46,13 @@ from pegas_memory.ingest.claims import ClaimSignature, claim_signature
 from pegas_memory.ingest.dedup import Conflict, decide, embed_in_timed_batches, threshold_for
 from pegas_memory.ingest.queries import INGEST_SQL as Q
 from pegas_memory.ingest.sources import chunk_source, parse_source, read_source
-from pegas_memory.ingest.versions import begin_redistill, finish_redistill
+from pegas_memory.ingest.versions import begin_redistill, finish_redistill, retype_kept
 from pegas_memory.ingest.writes import (
     IngestReport,
     PlannedAtom,
     VersionWrite,
     insert_version_chunks,
+    jsonable,
     write_atoms,
 )
 from pegas_memory.outbox.projection import atom_embed_text
@@ -361,19 +362,19 @@ class IngestPipeline:
         # run does not produce it word for word) is the new distiller's wording of that claim:
         # a new atom that supersedes the old one, not a citation of the old wording. Protected
         # atoms keep their wording (and are cited).
-        held |= {p.duplicate_of for p in planned if p.exact and p.duplicate_of is not None}
-        own = {
-            i
-            for i in old_ids
-            if i in w.known and w.known[i].identities <= {identity} and i not in held
-        }
+        mine = {i for i in old_ids if i in w.known and w.known[i].identities <= {identity}}
+        exact = {p.duplicate_of: p.draft for p in reversed(planned) if p.exact and p.duplicate_of}
+        own = mine - held - exact.keys()
         planned = [_reworded(p) if p.duplicate_of in own and not p.exact else p for p in planned]
         reproduced = frozenset(p.duplicate_of for p in planned if p.duplicate_of is not None)
+        # produced again word for word: the new distiller's type and term (only this document's)
+        kept = [(i, d.type, jsonable(d.metadata)) for i, d in exact.items() if i in mine]
         with self.db.transaction() as conn:
             start = begin_redistill(conn, doc_id, reproduced)
             chunk_id = insert_version_chunks(conn, doc_id, w.chunks)
             atom_of = write_atoms(conn, w, doc_id, chunk_id, planned, redistilled_by=change[1])
-            say(len(planned) + 1, len(planned) + 2, "re-distilled: retiring what is gone")
+            report.atoms_retyped = retype_kept(conn, kept, change[1])
+            say(len(w.chunks) + 1, len(w.chunks) + 2, "re-distilled: retiring what is gone")
             outcome = finish_redistill(
                 conn,
                 start,

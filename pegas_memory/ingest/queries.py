@@ -24,6 +24,7 @@ class IngestQueries:
     rechunk_citations: LiteralString
     redistill_orphans: LiteralString
     count_kept: LiteralString
+    retype_atom: LiteralString
     record_redistill: LiteralString
 
 

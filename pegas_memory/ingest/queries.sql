@@ -95,6 +95,16 @@ SELECT a.id FROM pm_atom a
 SELECT count(DISTINCT atom_id) AS n FROM pm_citation
  WHERE doc_id = %(doc)s AND atom_id = ANY(%(ids)s)
 
+-- name: retype_atom
+-- A claim a re-distill produced again (the same atom) with another type or defined term: the
+-- atom takes the new distiller's (the outbox re-projects it); its status and confidence stay.
+UPDATE pm_atom
+   SET type = %(type)s, prompt_version = %(version)s,
+       metadata = (metadata - 'term' - 'pattern' - 'kind') || %(metadata)s
+ WHERE id = %(id)s
+   AND (type <> %(type)s OR metadata->>'term' IS DISTINCT FROM %(term)s)
+RETURNING id
+
 -- name: record_redistill
 -- The version as the re-distill read it: its title and metadata (the distiller recorded).
 UPDATE pm_document SET title = %s, metadata = %s, updated_at = now() WHERE id = %s

@@ -14,7 +14,8 @@ A re-distill (the same bytes read again by another distiller version, or on requ
 one version in place, in the ingest's one transaction: `begin_redistill` locks the version,
 notes the atoms it cites and drops their citations and its chunks; the pipeline then writes the
 new chunks, atoms and citations as for any version (a claim produced again is the same atom, so
-its id stays and it is cited once); a reworded claim supersedes the old atom here as above; and
+its id stays and it is cited once; `retype_kept` gives it the new distiller's type and term); a
+reworded claim supersedes the old atom here as above; and
 `finish_redistill` retires what the new distiller no longer extracts: stale with the reason
 ("re-distilled by offline-v6: no longer extracted from ..."), unless another current document
 or an agent's citation still holds it. Never retired, never superseded, and still cited by their
@@ -27,6 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from psycopg.types.json import Jsonb
 
 from pegas_memory.db.pool import Conn
 from pegas_memory.db.repo import StoredClaim, add_link, set_status, supersede_atom
@@ -127,6 +131,28 @@ def begin_redistill(conn: Conn, doc_id: int, reproduced: frozenset[int]) -> Redi
     conn.execute(Q.drop_version_citations, {"doc": doc_id, "keep": sorted(protected - reproduced)})
     conn.execute(Q.drop_version_chunks, (doc_id,))
     return RedistillStart(old, protected)
+
+
+def retype_kept(
+    conn: Conn, kept: Sequence[tuple[int, str, Mapping[str, Any]]], version: str
+) -> int:
+    """The version's own atoms a re-distill produced again, given the new distiller's type and
+    metadata (`kept`: atom id, type, metadata): a claim now typed otherwise ("text" became
+    "definition", another defined term) is retyped in place; returns how many were."""
+    n = 0
+    for atom_id, kind, meta in kept:
+        row = conn.execute(
+            Q.retype_atom,
+            {
+                "id": atom_id,
+                "type": kind,
+                "version": version,
+                "term": meta.get("term"),
+                "metadata": Jsonb(dict(meta)),
+            },
+        ).fetchone()
+        n += row is not None
+    return n
 
 
 def finish_redistill(

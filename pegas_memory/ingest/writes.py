@@ -40,6 +40,7 @@ class IngestReport:
     unchanged: bool = False
     redistilled: str | None = None  # "offline-v4 -> offline-v6": the same bytes read again
     atoms_kept: int = 0  # a re-distill: old atoms the version still cites
+    atoms_retyped: int = 0  # a re-distill: kept atoms that took the new distiller's type or term
     chunks: int = 0
     chunks_reused: int = 0
     atoms_new: int = 0
