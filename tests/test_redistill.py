@@ -50,7 +50,12 @@ HISTORY_RU = """# История города
 В 1773 году небольшой речной город Островец получил от короны грамоту и право на ярмарку.
 
 Старый каменный мост через реку дважды перестраивали после наводнений в следующем веке.
+
+Рыночную площадь вымостили гранитом из северных каменоломен в 1802 году.
 """
+
+# The square's sentence as the older distiller cut it short.
+CUT = ("The market square was paved with granite", "Рыночную площадь вымостили гранитом")
 
 
 def _extra(text: str, word: str, claim: str) -> DraftAtom:
@@ -60,10 +65,17 @@ def _extra(text: str, word: str, claim: str) -> DraftAtom:
     )
 
 
+def _cut(text: str, atom: DraftAtom, head: str) -> DraftAtom:
+    start = text.index(head)
+    return replace(atom, claim=head, content=head, quote=head, quote_start=start,
+                   quote_end=start + len(head))  # fmt: skip
+
+
 class OlderDistiller(OfflineDistiller):
     """The offline distiller as an earlier version: the charter sentence without 'small' in
-    its claim, the bridge sentence typed "text", plus two drafts the running rules do not make
-    (a fragment, and one that a test verifies)."""
+    its claim, the bridge sentence typed "text", the market square sentence cut short (its
+    quote inside the whole sentence's), plus two drafts the running rules do not make (a
+    fragment, and one that a test verifies)."""
 
     prompt_version = OLD
 
@@ -76,6 +88,8 @@ class OlderDistiller(OfflineDistiller):
             if "1773" in a.claim
             else replace(a, type="text")
             if "stone bridge" in a.claim or "каменный мост" in a.claim
+            else _cut(text, a, next(h for h in CUT if h in a.claim))
+            if any(h in a.claim for h in CUT)
             else a
             for a in atoms
         ]
@@ -243,7 +257,7 @@ def test_another_distiller_version_redistills_in_place(
     assert any("re-distilling" in m for m in seen) and any("distilling chunk" in m for m in seen)
     now = _atoms(service, version_id)
     # produced again: the same atom, cited once
-    assert bridge in now and square in now and now[bridge]["cites"] == 1
+    assert bridge in now and now[bridge]["cites"] == 1
     assert now[bridge]["status"] == "candidate"
     with service.db.connection() as conn:
         kind = conn.execute("SELECT type FROM pm_atom WHERE id = %s", (bridge,)).fetchone()
@@ -254,6 +268,12 @@ def test_another_distiller_version_redistills_in_place(
     row = _atom(service, reworded)
     assert row["status"] == "stale" and row["superseded_by"] == new_charter
     assert f"re-distilled by {OFFLINE_VERSION}" in row["status_reason"]
+    # cut short before, whole now: the new atom quotes where the old one did and supersedes it
+    whole = _by_claim(now, "market square")
+    row = _atom(service, square)
+    assert whole != square and "1802" in now[whole]["claim"] and square not in now
+    assert row["status"] == "stale" and row["superseded_by"] == whole
+    assert f"its quote is now part of atom {whole}" in row["status_reason"]
     # no longer extracted: stale with the reason, no longer cited by the version
     row = _atom(service, fragment)
     assert row["status"] == "stale" and row["superseded_by"] is None
@@ -263,10 +283,10 @@ def test_another_distiller_version_redistills_in_place(
     assert _atom(service, verified)["status"] == "verified" and verified in now
     assert any(str(verified) in w for w in again.warnings)
     # the answer's counts
-    assert again.atoms_new == 1 and again.atom_ids == [new_charter]
-    assert again.superseded == 1 and again.marked_stale == 1
-    assert again.atoms_kept == 3  # bridge, square, the verified one
-    assert again.duplicates_exact == 2
+    assert again.atoms_new == 2 and sorted(again.atom_ids) == sorted([new_charter, whole])
+    assert again.superseded == 2 and again.marked_stale == 1
+    assert again.atoms_kept == 2  # the bridge and the verified one
+    assert again.duplicates_exact == 1
     with service.db.connection() as conn:
         doc = conn.execute(
             "SELECT metadata FROM pm_document WHERE id = %s", (version_id,)
@@ -305,11 +325,15 @@ def test_redistill_in_russian_supersedes_the_old_wording(
     service.runtime.worker().drain()
     old = _atoms(service, first.version_id or 0)
     reworded = _by_claim(old, "1773")
-    bridge = _by_claim(old, "мост")
+    bridge = _by_claim(old, "каменный мост")
     again = service.pipeline.ingest(IngestRequest(source=str(path)))
     now = _atoms(service, first.version_id or 0)
-    assert again.redistilled == f"{OLD} -> {OFFLINE_VERSION}" and again.superseded == 1
+    assert again.redistilled == f"{OLD} -> {OFFLINE_VERSION}" and again.superseded == 2
     assert bridge in now and reworded not in now and again.atoms_retyped == 1
+    square = _by_claim(old, "Рыночную площадь")
+    whole = _by_claim(now, "Рыночную площадь")
+    assert whole != square and "1802" in now[whole]["claim"]
+    assert _atom(service, square)["superseded_by"] == whole
     assert _atom(service, reworded)["superseded_by"] == _by_claim(now, "небольшой")
 
 
@@ -330,7 +354,7 @@ def test_a_linked_atom_is_kept_and_a_shared_one_stays_current(
     with service.db.transaction() as conn:  # an agent's link (memory_store links=...)
         add_link(conn, fragment, _by_claim(old, "stone bridge"), "related", source="agent")
     again = service.pipeline.ingest(IngestRequest(source=str(path)))
-    assert again.marked_stale == 0 and again.superseded == 1
+    assert again.marked_stale == 0 and again.superseded == 2
     now = _atoms(service, first.version_id or 0)
     # linked: kept current, still cited by its old quote, named in the warnings
     assert _atom(service, fragment)["status"] == "candidate" and fragment in now
@@ -418,7 +442,10 @@ def test_a_redistill_stopped_inside_its_transaction_writes_nothing(
         ).fetchone()
     assert pending["n"] == 0  # the rolled-back writes left no outbox event either
     done = service.pipeline.ingest(IngestRequest(source=str(path)))
-    assert done.redistilled == f"{OLD} -> {OFFLINE_VERSION}" and done.superseded == 1
+    assert done.redistilled == f"{OLD} -> {OFFLINE_VERSION}"
+    # the charter reworded; the square and the granite draft (its quote inside the whole
+    # square sentence) now held by the new square atom; the bridge fragment no longer extracted
+    assert done.superseded == 3 and done.marked_stale == 1
 
 
 def test_redistill_through_the_ingest_job(service: MemoryService, tmp_path: Path) -> None:

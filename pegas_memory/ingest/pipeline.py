@@ -387,6 +387,7 @@ class IngestPipeline:
             meta = w.metadata(redistilled={"from": change[0], "to": change[1]})
             conn.execute(Q.record_redistill, (w.parsed.title, Jsonb(meta), doc_id))
         report.marked_stale, report.atoms_kept = outcome.retired, outcome.kept
+        report.superseded += outcome.absorbed
         if outcome.held:
             ids = ", ".join(str(i) for i in outcome.held[:20])
             report.warnings.append(

@@ -25,6 +25,8 @@ class IngestQueries:
     redistill_orphans: LiteralString
     count_kept: LiteralString
     retype_atom: LiteralString
+    version_spans: LiteralString
+    covering_atom: LiteralString
     record_redistill: LiteralString
 
 

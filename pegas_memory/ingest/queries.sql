@@ -61,6 +61,19 @@ SELECT a.id FROM pm_atom a
                     WHERE (l.src_atom_id = a.id OR l.dst_atom_id = a.id)
                       AND NOT l.inferred AND l.source <> 'ingest'))
 
+-- name: version_spans
+-- Where in the version each of its atoms was quoted (a re-distill looks for the new atom that
+-- quotes the same place: a sentence now joined with its neighbour).
+SELECT atom_id, char_start, char_end FROM pm_citation
+ WHERE doc_id = %s AND char_start IS NOT NULL AND char_end IS NOT NULL
+
+-- name: covering_atom
+-- The atom this re-distill cited whose quote holds the span (the shortest such), if any.
+SELECT atom_id FROM pm_citation
+ WHERE doc_id = %(doc)s AND atom_id = ANY(%(cited)s) AND atom_id <> %(atom)s
+   AND char_start <= %(start)s AND char_end >= %(end)s
+ ORDER BY char_end - char_start, atom_id LIMIT 1
+
 -- name: drop_version_citations
 -- A re-distill cites afresh: the version's citations go, but those of the protected atoms.
 DELETE FROM pm_citation WHERE doc_id = %(doc)s AND NOT (atom_id = ANY(%(keep)s))

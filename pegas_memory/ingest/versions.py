@@ -15,13 +15,14 @@ one version in place, in the ingest's one transaction: `begin_redistill` locks t
 notes the atoms it cites and drops their citations and its chunks; the pipeline then writes the
 new chunks, atoms and citations as for any version (a claim produced again is the same atom, so
 its id stays and it is cited once; `retype_kept` gives it the new distiller's type and term); a
-reworded claim supersedes the old atom here as above; and
-`finish_redistill` retires what the new distiller no longer extracts: stale with the reason
-("re-distilled by offline-v6: no longer extracted from ..."), unless another current document
-or an agent's citation still holds it. Never retired, never superseded, and still cited by their
-old quote (the bytes did not change, so it is still there): verified and contested atoms and
-atoms an agent or memory_verify linked; a judgement made about them stands until the agent
-revisits it (the result names them).
+reworded claim supersedes the old atom here as above; and `finish_redistill` retires what the
+new distiller no longer extracts: superseded by the new atom that now quotes its quote within
+its own (a sentence joined with its neighbour), else stale with the reason ("re-distilled by
+offline-v6: no longer extracted from ..."), unless another current document or an agent's
+citation still holds it. Never retired, never superseded, and still cited by their old quote
+(the bytes did not change, so it is still there): verified and contested atoms and atoms an
+agent or memory_verify linked; a judgement made about them stands until the agent revisits it
+(the result names them).
 """
 
 from __future__ import annotations
@@ -106,12 +107,14 @@ class RedistillStart:
 
     old_atoms: frozenset[int]
     protected: frozenset[int]
+    spans: Mapping[int, tuple[int, int]]  # atom -> where the version quoted it (first quote)
 
 
 @dataclass(frozen=True)
 class RedistillOutcome:
     kept: int  # old atoms the version still cites (produced again, or protected)
     retired: int  # old atoms made stale: no longer extracted, and nothing else holds them
+    absorbed: int  # of those, the ones whose quote a new atom now holds: superseded by it
     held: tuple[int, ...]  # protected atoms the new distiller no longer extracts, kept current
 
 
@@ -128,9 +131,12 @@ def begin_redistill(conn: Conn, doc_id: int, reproduced: frozenset[int]) -> Redi
     old = frozenset(int(r["atom_id"]) for r in conn.execute(Q.version_atoms, (doc_id,)))
     rows = conn.execute(Q.redistill_protected, {"ids": sorted(old)}).fetchall()
     protected = frozenset(int(r["id"]) for r in rows)
+    spans: dict[int, tuple[int, int]] = {}
+    for r in conn.execute(Q.version_spans, (doc_id,)).fetchall():
+        spans.setdefault(int(r["atom_id"]), (int(r["char_start"]), int(r["char_end"])))
     conn.execute(Q.drop_version_citations, {"doc": doc_id, "keep": sorted(protected - reproduced)})
     conn.execute(Q.drop_version_chunks, (doc_id,))
-    return RedistillStart(old, protected)
+    return RedistillStart(old, protected, spans)
 
 
 def retype_kept(
@@ -167,21 +173,41 @@ def finish_redistill(
 ) -> RedistillOutcome:
     """After the new atoms and citations are written: the kept citations find their new chunk,
     and the old atoms nothing holds any more become stale with the reason (`change`: the stored
-    distiller version and the running one; `cited`: the atoms this run cited)."""
+    distiller version and the running one; `cited`: the atoms this run cited). One whose quote
+    a new atom of this run quotes within its own (the new rules joined the sentence with its
+    neighbour, or took the whole of a cut sentence) is superseded by that atom; the others are
+    no longer extracted."""
     conn.execute(Q.rechunk_citations, (doc_id,))
     gone = sorted(start.old_atoms - start.protected)
-    retired = 0
+    retired = absorbed = 0
     for r in conn.execute(Q.redistill_orphans, {"ids": gone}).fetchall():
+        atom_id = int(r["id"])
+        evidence = {"document_id": identity, "from": change[0], "to": change[1]}
+        span = start.spans.get(atom_id)
+        cover = None
+        if span is not None:
+            cover = conn.execute(
+                Q.covering_atom,
+                {"doc": doc_id, "cited": sorted(cited - start.old_atoms), "atom": atom_id,
+                 "start": span[0], "end": span[1]},
+            ).fetchone()  # fmt: skip
+        retired += 1
+        if cover is not None:
+            new_id = int(cover["atom_id"])
+            reason = f"re-distilled by {change[1]}: its quote is now part of atom {new_id} of {uri}"
+            if supersede_atom(conn, atom_id, new_id, reason=reason, evidence=evidence):
+                add_link(conn, new_id, atom_id, "supersedes", source="ingest")
+            absorbed += 1
+            continue
         set_status(
             conn,
-            int(r["id"]),
+            atom_id,
             "stale",
             reason=f"re-distilled by {change[1]}: no longer extracted from {uri} "
             f"(document {identity})",
             check_name="redistill",
-            evidence={"document_id": identity, "from": change[0], "to": change[1]},
+            evidence=evidence,
         )
-        retired += 1
     row = conn.execute(Q.count_kept, {"doc": doc_id, "ids": sorted(start.old_atoms)}).fetchone()
     held = tuple(sorted(start.protected - cited))
-    return RedistillOutcome(int(row["n"]) if row else 0, retired, held)
+    return RedistillOutcome(int(row["n"]) if row else 0, retired - absorbed, absorbed, held)
