@@ -231,14 +231,30 @@ class IngestResult(BaseModel):
     kind: str
     version: int
     is_current: bool = Field(default=True, description="this version is the current one")
-    unchanged: bool = Field(description="true when this exact source was ingested before")
+    unchanged: bool = Field(
+        description="true when this exact source was ingested before and nothing was done"
+    )
+    redistilled: str | None = Field(
+        default=None,
+        description="the same bytes read again by another distiller: 'offline-v4 -> offline-v6' "
+        "(stored -> running); atoms_new, atoms_kept, superseded and marked_stale say what changed",
+    )
+    atoms_kept: int = Field(
+        default=0, description="a re-distill: atoms of the version it still cites (same ids)"
+    )
+    atoms_retyped: int = Field(
+        default=0, description="a re-distill: kept atoms given the new distiller's type or term"
+    )
     chunks: int
     chunks_reused: int = Field(description="chunks the previous version already had")
     atoms_new: int
     duplicates_exact: int
     duplicates_semantic: int = Field(description="near-duplicates: cited on the existing atom")
     skipped: int = Field(description="drafts dropped because their quote was not in the text")
-    marked_stale: int = Field(description="atoms whose only evidence vanished in this version")
+    marked_stale: int = Field(
+        description="atoms whose only evidence vanished in this version (or, re-distilled, "
+        "that the running distiller no longer extracts)"
+    )
     superseded: int = Field(
         default=0, description="atoms of the previous version replaced by a reworded claim"
     )

@@ -110,6 +110,8 @@ class IngestRequest(Request):
     password: str | None = None
     topic: str | None = None
     tags: tuple[str, ...] = ()
+    # Read and distil unchanged bytes again even when the running distiller made their atoms.
+    redistill: bool = False
 
 
 class GraphQueryRequest(Request):

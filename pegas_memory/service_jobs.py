@@ -155,7 +155,8 @@ class JobService:
                         raise
                     batch.failures.append(SourceFailure(source=request.source, error=str(exc)))
                     continue
-                if not result.unchanged and result.version == 1 and result.document_id:
+                new = not result.unchanged and not result.redistilled  # a re-distill is no new one
+                if new and result.version == 1 and result.document_id:
                     created.append(result.document_id)
                 batch.results.append(result)
                 batch.atoms_new += result.atoms_new
@@ -310,7 +311,9 @@ class JobService:
             )
         sources = []
         for r in requests:
-            item = r.model_dump(mode="json", exclude={"password"})
+            # redistill only when asked: the key of a plain ingest stays what it was
+            hidden = {"password"} if r.redistill else {"password", "redistill"}
+            item = r.model_dump(mode="json", exclude=hidden)
             if r.password is not None:
                 ref = secrets.token_hex(16)
                 self._secrets[ref] = r.password

@@ -223,7 +223,8 @@ def _research_one(
             step_url(0, None, "failed; going on")  # raises when the run must stop (deadline)
             outcome.errors.append(f"{hit.url}: {exc}"[:500])
             continue
-        if not report.unchanged and report.version == 1 and report.document_id:
+        new = not report.unchanged and not report.redistilled  # a re-distill created nothing
+        if new and report.version == 1 and report.document_id:
             journal.documents.append(report.document_id)
         new_atoms += report.atom_ids
         outcome.atoms_new += report.atoms_new

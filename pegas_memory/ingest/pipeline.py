@@ -4,50 +4,57 @@ Parsing, chunking, distillation and embedding happen first, outside any transact
 slow); then one transaction writes the document version, its chunks, the new atoms, every citation
 and, through the triggers, the outbox rows. A failure anywhere leaves nothing half-written.
 
-Versions: a document is keyed by (source URI, content hash). The same bytes again do no work. New
-bytes become a new version: chunks whose content hash the previous version already had are reused
-(not distilled again; their atoms are cited from the new version too), and atoms whose only
-evidence was in chunks that vanished are marked stale with the reason.
+Versions: a document is keyed by (source URI, content hash). The same bytes again do no work
+(recognised before parsing), unless the version's atoms came from another distiller version than
+the running one (recorded on the version as `metadata.distiller_version`; for a version stored
+before that, its atoms' `prompt_version`s) or `redistill` is asked: then the version is read and
+distilled again in place, in one transaction (ingest.versions: kept, superseded and retired
+atoms). New bytes become a new version: chunks whose content hash the previous version already
+had are reused (not distilled again; their atoms are cited from the new version too), and atoms
+whose only evidence was in chunks that vanished are marked stale with the reason.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from psycopg.types.json import Jsonb
 
 import pegas_memory.embedding.search_vector as search_vector
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import (
-    AtomInput,
-    ChunkInput,
     DocumentInput,
     StoredClaim,
-    add_citation,
     atom_hash,
     atom_ids_by_hash,
     atoms_for_dedup,
     copy_chunk_citations,
-    document_version,
-    insert_atom,
-    insert_chunks,
     set_status,
     upsert_document,
 )
 from pegas_memory.distill.ollama import locate_quote
 from pegas_memory.distill.types import ChunkContext, CountsDrops, Distiller, DraftAtom
-from pegas_memory.errors import BackendUnavailable, InvalidInput
-from pegas_memory.ingest.chunking import Chunk, ParsedSource, citation_locator
+from pegas_memory.errors import BackendUnavailable, IngestError, InvalidInput
+from pegas_memory.ingest.chunking import Chunk, ParsedSource
 from pegas_memory.ingest.claims import ClaimSignature, claim_signature
 from pegas_memory.ingest.dedup import Conflict, decide, embed_in_timed_batches, threshold_for
 from pegas_memory.ingest.queries import INGEST_SQL as Q
 from pegas_memory.ingest.sources import chunk_source, parse_source, read_source
-from pegas_memory.ingest.versions import resolve_conflicts
+from pegas_memory.ingest.versions import begin_redistill, finish_redistill, retype_kept
+from pegas_memory.ingest.writes import (
+    IngestReport,
+    PlannedAtom,
+    VersionWrite,
+    insert_version_chunks,
+    jsonable,
+    write_atoms,
+)
 from pegas_memory.outbox.projection import atom_embed_text
 from pegas_memory.progress import on_a_clock
 from pegas_memory.runtime import ProjectionRuntime
@@ -66,44 +73,8 @@ MAX_TAGS = 32
 # The claim guard's signatures are read on the clock, looked at every this many atoms (about
 # 1.6 ms each, unloaded, after claims memoised its antonym scan).
 SIGNATURES_CHECK_EVERY = 8
-
-
-@dataclass
-class IngestReport:
-    document_id: int | None = None  # the document's stable identity (its first version's id)
-    version_id: int | None = None  # this version's own id
-    uri: str = ""
-    title: str | None = None
-    kind: str = ""
-    version: int = 0
-    is_current: bool = True
-    unchanged: bool = False
-    chunks: int = 0
-    chunks_reused: int = 0
-    atoms_new: int = 0
-    duplicates_exact: int = 0
-    duplicates_semantic: int = 0
-    skipped: int = 0
-    marked_stale: int = 0
-    superseded: int = 0
-    contradictions: int = 0
-    kept_apart: int = 0
-    atoms_by_type: dict[str, int] = field(default_factory=dict)
-    dropped: dict[str, int] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    atom_ids: list[int] = field(default_factory=list)
-    seconds: float = 0.0
-
-
-@dataclass(frozen=True)
-class PlannedAtom:
-    draft: DraftAtom
-    chunk_ord: int
-    duplicate_of: int | None  # an existing atom it repeats (semantic, or exact when `exact`)
-    batch_dup: int | None  # index of an earlier planned atom it repeats
-    exact: bool = False  # the repeat is byte-identical (same content hash)
-    conflicts: tuple[Conflict, ...] = ()  # near-duplicates that claim something else
+# The stored distiller version of a version whose atoms say none (stored before it was recorded).
+UNRECORDED = "unrecorded"
 
 
 class IngestPipeline:
@@ -137,14 +108,26 @@ class IngestPipeline:
         raw = read_source(source, self.settings, kind=kind)
         with self.db.connection() as conn:
             same = conn.execute(Q.same_version, (raw.uri, raw.raw_hash)).fetchone()
-        if same:  # recognised from the bytes: nothing is parsed
-            report = IngestReport(uri=raw.uri, title=same["title"], kind=same["kind"])
-            report.document_id, report.version_id = int(same["identity_id"]), int(same["id"])
-            report.version, report.is_current = int(same["version"]), bool(same["is_current"])
-            report.unchanged = True
-            report.seconds = time.monotonic() - started
-            say(1, 1, "unchanged: nothing to do")
-            return report
+        distiller = self._distiller()
+        change = None
+        if same:  # recognised from the bytes: nothing is parsed unless it is re-distilled
+            stored = str(same["distiller_version"] or UNRECORDED)
+            if same["is_current"] and (request.redistill or stored != distiller.prompt_version):
+                change = (stored, distiller.prompt_version)
+            else:
+                report = IngestReport(uri=raw.uri, title=same["title"], kind=same["kind"])
+                report.document_id, report.version_id = int(same["identity_id"]), int(same["id"])
+                report.version, report.is_current = int(same["version"]), bool(same["is_current"])
+                report.unchanged = True
+                if request.redistill:
+                    report.warnings.append(
+                        "not re-distilled: these bytes are an earlier version, not the current "
+                        "one; ingest the current file to re-distill the document"
+                    )
+                report.seconds = time.monotonic() - started
+                say(1, 1, "unchanged: nothing to do")
+                return report
+            say(0, 1, f"re-distilling the unchanged source: {change[0]} -> {change[1]}")
         say(0, 1, "parsing the source")
         parsed = parse_source(raw, self.settings, password=password, title=title, progress=say)
         report = IngestReport(uri=parsed.uri, title=parsed.title, kind=parsed.kind)
@@ -155,17 +138,28 @@ class IngestPipeline:
 
         chunks = chunk_source(parsed, max_chunks=self.settings.max_chunks)
         report.chunks = len(chunks)
-        reused = self._previous_chunks(parsed.uri)
+        reused = self._previous_chunks(parsed.uri) if change is None else {}
         fresh = [c for c in chunks if c.content_hash not in reused]
         report.chunks_reused = len(chunks) - len(fresh)
 
-        planned = self._distill(parsed, fresh, report, say)
+        planned = self._distill(distiller, parsed, fresh, report, say)
+        if change is not None and report.errors:  # a half-read document must retire nothing
+            raise IngestError(
+                f"re-distilling {parsed.uri} stopped, nothing was changed and its atoms stay as "
+                f"they were: {report.errors[0]}; fix the distiller and ingest it again"
+            )
         planned, known = self._dedup(
             planned, report, lambda m: say(len(fresh) + 1, len(fresh) + 2, m)
         )
         say(len(fresh) + 1, len(fresh) + 2, "writing to the database")
-        with self.db.transaction() as conn:
-            self._write(conn, parsed, chunks, planned, reused, report, topic, tuple(tags), known)
+        write = VersionWrite(
+            parsed, chunks, report, topic, tuple(tags), known, distiller.prompt_version
+        )
+        if same and change is not None:
+            self._redistill(write, int(same["id"]), int(same["identity_id"]), planned, change, say)
+        else:
+            with self.db.transaction() as conn:
+                self._write(conn, write, planned, reused)
         self.runtime_notify()
         report.seconds = round(time.monotonic() - started, 3)
         say(1, 1, f"done: {report.atoms_new} new atoms")
@@ -183,9 +177,13 @@ class IngestPipeline:
         return {r["content_hash"]: int(r["id"]) for r in rows}
 
     def _distill(
-        self, parsed: ParsedSource, chunks: Sequence[Chunk], report: IngestReport, say: Progress
+        self,
+        distiller: Distiller,
+        parsed: ParsedSource,
+        chunks: Sequence[Chunk],
+        report: IngestReport,
+        say: Progress,
     ) -> list[PlannedAtom]:
-        distiller = self._distiller()
         out: list[PlannedAtom] = []
         total = len(chunks) + 2
         for n, chunk in enumerate(chunks, start=1):
@@ -298,6 +296,7 @@ class IngestPipeline:
                 planned[i],
                 duplicate_of=d.existing_id,
                 batch_dup=rest[d.batch_index] if d.batch_index is not None else None,
+                score=d.score,
                 conflicts=tuple(
                     replace(c, batch_index=rest[c.batch_index]) if c.batch_index is not None else c
                     for c in d.conflicts
@@ -306,17 +305,10 @@ class IngestPipeline:
         return out, known
 
     def _write(
-        self,
-        conn: Conn,
-        parsed: ParsedSource,
-        chunks: Sequence[Chunk],
-        planned: Sequence[PlannedAtom],
-        reused: dict[str, int],
-        report: IngestReport,
-        topic: str | None,
-        tags: tuple[str, ...],
-        known: dict[int, StoredClaim],
+        self, conn: Conn, w: VersionWrite, planned: Sequence[PlannedAtom], reused: dict[str, int]
     ) -> None:
+        """A new version (or a first one): the document, its chunks, atoms and citations."""
+        parsed = w.parsed
         doc_id, _created = upsert_document(
             conn,
             DocumentInput(
@@ -328,107 +320,89 @@ class IngestPipeline:
                 language=parsed.language,
                 authority=AUTHORITY.get(parsed.kind, 0.5),
                 published_at=_date_or_none(parsed.published_at),
-                metadata={
-                    **_jsonable(parsed.metadata),
-                    "canonical_url": parsed.canonical_url,
-                    "warnings": list(parsed.warnings),
-                },
+                metadata=w.metadata(),
             ),
         )
         version = conn.execute(Q.document_version, (doc_id,)).fetchone()
         assert version is not None
-        where = document_version(conn, doc_id)
-        report.document_id, report.version_id = where.identity_id, doc_id
-        report.version, report.is_current = where.version, where.is_current
-        chunk_id = insert_chunks(
-            conn,
-            doc_id,
-            [
-                ChunkInput(
-                    ord=c.ord,
-                    content=c.text,
-                    content_hash=c.content_hash,
-                    locator=c.locator,
-                    heading_path=tuple(c.heading_path),
-                    char_start=c.char_start,
-                    char_end=c.char_end,
-                    language=c.language,
-                )
-                for c in chunks
-            ],
-        )
-        by_ord = {c.ord: c for c in chunks}
+        chunk_id = insert_version_chunks(conn, doc_id, w.chunks)
         # Reused chunks: cite their atoms from this version too.
-        for c in chunks:
+        for c in w.chunks:
             old = reused.get(c.content_hash)
             if old is not None:
                 copy_chunk_citations(
                     conn, old, doc_id=doc_id, chunk_id=chunk_id[c.ord], locator=c.locator
                 )
-        atom_of: list[int] = []
-        apart: list[tuple[int, PlannedAtom]] = []  # new atoms kept apart from a near-duplicate
-        for p in planned:
-            chunk = by_ord[p.chunk_ord]
-            d = p.draft
-            repeats = atom_of[p.batch_dup] if p.batch_dup is not None else p.duplicate_of
-            if repeats is not None:
-                atom_id, created = repeats, False
-                if p.exact:
-                    report.duplicates_exact += 1
-                else:
-                    report.duplicates_semantic += 1
-            else:
-                atom_id, created = insert_atom(
-                    conn,
-                    AtomInput(
-                        type=d.type,
-                        claim=d.claim,
-                        content=d.content,
-                        confidence=d.confidence,
-                        doc_id=doc_id,
-                        topic=topic,
-                        tags=tags,
-                        language=d.language or chunk.language,
-                        source=parsed.kind,
-                        prompt_version=str(d.metadata.get("prompt_version") or "") or None,
-                        metadata=_jsonable(d.metadata),
-                    ),
-                )
-                if created:
-                    report.atoms_new += 1
-                    report.atom_ids.append(atom_id)
-                    report.atoms_by_type[d.type] = report.atoms_by_type.get(d.type, 0) + 1
-                    if p.conflicts:
-                        apart.append((atom_id, p))
-                else:
-                    report.duplicates_exact += 1
-            atom_of.append(atom_id)
-            add_citation(
-                conn,
-                atom_id,
-                doc_id=doc_id,
-                chunk_id=chunk_id[p.chunk_ord],
-                locator=citation_locator(chunk, d.quote_start),
-                quote=d.quote,
-                char_start=chunk.char_start + d.quote_start,
-                char_end=chunk.char_start + d.quote_end,
-            )
-        report.kept_apart = len(apart)
-        outcome = resolve_conflicts(
-            conn,
-            [(atom_id, p.conflicts) for atom_id, p in apart],
-            atom_of,
-            known,
-            identity=where.identity_id,
-            doc_id=doc_id,
-            uri=parsed.uri,
-            version=where.version,
-        )
-        report.superseded, report.contradictions = outcome.superseded, outcome.contradictions
+        write_atoms(conn, w, doc_id, chunk_id, planned)
         if version["supersedes"] is not None:
-            report.marked_stale = _stale_orphans(
+            w.report.marked_stale = _stale_orphans(
                 conn, int(version["supersedes"]), doc_id, parsed.uri
             )
+
+    def _redistill(
+        self,
+        w: VersionWrite,
+        doc_id: int,
+        identity: int,
+        planned: list[PlannedAtom],
+        change: tuple[str, str],
+        say: Progress,
+    ) -> None:
+        """The current version `doc_id` re-distilled in place, in one transaction (ingest.versions):
+        the same id and version, its chunks and citations written afresh, a claim produced again
+        kept (same atom), a reworded one superseding the atom it rewords, the rest retired."""
+        report = w.report
+        report.redistilled = f"{change[0]} -> {change[1]}"
+        with self.db.connection() as conn:
+            old_ids = [int(r["atom_id"]) for r in conn.execute(Q.version_atoms, (doc_id,))]
+            w.known.update(atoms_for_dedup(conn, old_ids))
+            rows = conn.execute(Q.redistill_protected, {"ids": old_ids}).fetchall()
+        held = {int(r["id"]) for r in rows}
+        # A near-duplicate of this document's own atom (no other document cites it, the new
+        # run does not produce it word for word) is the new distiller's wording of that claim:
+        # a new atom that supersedes the old one, not a citation of the old wording. Protected
+        # atoms keep their wording (and are cited).
+        mine = {i for i in old_ids if i in w.known and w.known[i].identities <= {identity}}
+        exact = {p.duplicate_of: p.draft for p in reversed(planned) if p.exact and p.duplicate_of}
+        own = mine - held - exact.keys()
+        planned = [_reworded(p) if p.duplicate_of in own and not p.exact else p for p in planned]
+        reproduced = frozenset(p.duplicate_of for p in planned if p.duplicate_of is not None)
+        # produced again word for word: the new distiller's type and term (only this document's)
+        kept = [(i, d.type, jsonable(d.metadata)) for i, d in exact.items() if i in mine]
+        with self.db.transaction() as conn:
+            start = begin_redistill(conn, doc_id, reproduced)
+            chunk_id = insert_version_chunks(conn, doc_id, w.chunks)
+            atom_of = write_atoms(conn, w, doc_id, chunk_id, planned, redistilled_by=change[1])
+            report.atoms_retyped = retype_kept(conn, kept, change[1])
+            say(len(w.chunks) + 1, len(w.chunks) + 2, "re-distilled: retiring what is gone")
+            outcome = finish_redistill(
+                conn,
+                start,
+                frozenset(atom_of),
+                doc_id=doc_id,
+                identity=identity,
+                uri=w.parsed.uri,
+                change=change,
+            )
+            meta = w.metadata(redistilled={"from": change[0], "to": change[1]})
+            conn.execute(Q.record_redistill, (w.parsed.title, Jsonb(meta), doc_id))
+        report.marked_stale, report.atoms_kept = outcome.retired, outcome.kept
+        report.superseded += outcome.absorbed
+        if outcome.held:
+            ids = ", ".join(str(i) for i in outcome.held[:20])
+            report.warnings.append(
+                f"{len(outcome.held)} atom(s) the new distiller no longer extracts were kept "
+                f"current because they are verified, contested or linked (atoms {ids}); "
+                "retract them with memory_forget if they no longer hold"
+            )
+
+
+def _reworded(p: PlannedAtom) -> PlannedAtom:
+    """A near-duplicate of the version's own atom, turned into a new atom kept apart from it
+    (so ingest.versions supersedes the old wording)."""
+    assert p.duplicate_of is not None
+    reason = Conflict(("reworded by the distiller",), p.score, existing_id=p.duplicate_of)
+    return replace(p, duplicate_of=None, conflicts=(*p.conflicts, reason))
 
 
 def _stale_orphans(conn: Conn, old_doc: int, new_doc: int, uri: str) -> int:
@@ -491,10 +465,3 @@ def _date_or_none(value: str | None) -> str | None:
         except ValueError:
             continue
     return None
-
-
-def _jsonable(value: Any) -> dict[str, Any]:
-    try:
-        return dict(json.loads(json.dumps(dict(value), default=str)))
-    except (TypeError, ValueError):
-        return {}

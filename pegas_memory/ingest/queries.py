@@ -16,6 +16,18 @@ class IngestQueries:
     orphaned_atoms: LiteralString
     atom_status: LiteralString
     atom_cited_in: LiteralString
+    lock_version: LiteralString
+    version_atoms: LiteralString
+    redistill_protected: LiteralString
+    drop_version_citations: LiteralString
+    drop_version_chunks: LiteralString
+    rechunk_citations: LiteralString
+    redistill_orphans: LiteralString
+    count_kept: LiteralString
+    retype_atom: LiteralString
+    version_spans: LiteralString
+    covering_atom: LiteralString
+    record_redistill: LiteralString
 
 
 INGEST_SQL = load_queries(IngestQueries, "pegas_memory.ingest", "queries.sql")

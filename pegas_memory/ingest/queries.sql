@@ -1,9 +1,17 @@
 -- The reads of the ingest pipeline (ingest/pipeline.py); its writes are db/repo.py functions.
 
 -- name: same_version
--- A version of this URI with exactly these bytes: ingesting it again does nothing.
-SELECT id, version, identity_id, is_current, kind, title FROM pm_document
- WHERE uri = %s AND content_hash = %s
+-- A version of this URI with exactly these bytes: ingesting it again does nothing, unless its
+-- atoms came from another distiller. Which one: what the ingest recorded on the version, else
+-- (a version stored before that was recorded) the versions its cited atoms were made by
+-- ('+'-joined; NULL when none says).
+SELECT d.id, d.version, d.identity_id, d.is_current, d.kind, d.title,
+       coalesce(d.metadata->>'distiller_version',
+                (SELECT string_agg(DISTINCT a.prompt_version, '+' ORDER BY a.prompt_version)
+                   FROM pm_citation c JOIN pm_atom a ON a.id = c.atom_id
+                  WHERE c.doc_id = d.id)) AS distiller_version
+  FROM pm_document d
+ WHERE d.uri = %s AND d.content_hash = %s
 
 -- name: current_chunks
 -- content hash -> the first chunk with it in the current version of a URI (chunks to reuse).
@@ -33,3 +41,83 @@ SELECT status FROM pm_atom WHERE id = %s
 -- Whether a document version cites an atom (a reworded claim supersedes an atom only when the
 -- new version no longer states the old claim anywhere).
 SELECT EXISTS (SELECT 1 FROM pm_citation WHERE atom_id = %s AND doc_id = %s) AS cited
+
+-- name: lock_version
+-- The version a re-distill rewrites, locked against a concurrent ingest of the same URI.
+SELECT id, is_current, metadata FROM pm_document WHERE id = %s FOR UPDATE
+
+-- name: version_atoms
+-- The atoms a document version cites (what a re-distill keeps, replaces or retires).
+SELECT DISTINCT atom_id FROM pm_citation WHERE doc_id = %s
+
+-- name: redistill_protected
+-- Of these atoms, those a re-distill never retires: verified or contested ones, and those an
+-- agent or memory_verify linked (inferred links follow their support; ingest's own supersedes
+-- links carry no judgement).
+SELECT a.id FROM pm_atom a
+ WHERE a.id = ANY(%(ids)s) AND a.status <> 'stale'
+   AND (a.status IN ('verified', 'contested')
+        OR EXISTS (SELECT 1 FROM pm_atom_link l
+                    WHERE (l.src_atom_id = a.id OR l.dst_atom_id = a.id)
+                      AND NOT l.inferred AND l.source <> 'ingest'))
+
+-- name: version_spans
+-- Where in the version each of its atoms was quoted (a re-distill looks for the new atom that
+-- quotes the same place: a sentence now joined with its neighbour).
+SELECT atom_id, char_start, char_end FROM pm_citation
+ WHERE doc_id = %s AND char_start IS NOT NULL AND char_end IS NOT NULL
+
+-- name: covering_atom
+-- The atom this re-distill cited whose quote holds the span (the shortest such), if any.
+SELECT atom_id FROM pm_citation
+ WHERE doc_id = %(doc)s AND atom_id = ANY(%(cited)s) AND atom_id <> %(atom)s
+   AND char_start <= %(start)s AND char_end >= %(end)s
+ ORDER BY char_end - char_start, atom_id LIMIT 1
+
+-- name: drop_version_citations
+-- A re-distill cites afresh: the version's citations go, but those of the protected atoms.
+DELETE FROM pm_citation WHERE doc_id = %(doc)s AND NOT (atom_id = ANY(%(keep)s))
+
+-- name: drop_version_chunks
+-- A re-distill chunks afresh (the protected atoms' citations lose their chunk for a moment).
+DELETE FROM pm_chunk WHERE doc_id = %s
+
+-- name: rechunk_citations
+-- The kept citations of a re-distilled version find their chunk again: the first new chunk
+-- that holds the quote's offsets.
+UPDATE pm_citation c
+   SET chunk_id = (SELECT k.id FROM pm_chunk k
+                    WHERE k.doc_id = c.doc_id
+                      AND k.char_start <= c.char_start AND k.char_end >= c.char_end
+                    ORDER BY k.ord LIMIT 1)
+ WHERE c.doc_id = %s AND c.chunk_id IS NULL
+
+-- name: redistill_orphans
+-- Of these atoms, the current ones no current document cites any more (and no citation without
+-- a document, an agent's own, keeps alive).
+SELECT a.id FROM pm_atom a
+ WHERE a.id = ANY(%(ids)s) AND a.status <> 'stale'
+   AND NOT EXISTS (
+       SELECT 1 FROM pm_citation o JOIN pm_document d ON d.id = o.doc_id
+        WHERE o.atom_id = a.id AND d.is_current)
+   AND NOT EXISTS (
+       SELECT 1 FROM pm_citation o WHERE o.atom_id = a.id AND o.doc_id IS NULL)
+
+-- name: count_kept
+-- How many of these atoms the version still cites.
+SELECT count(DISTINCT atom_id) AS n FROM pm_citation
+ WHERE doc_id = %(doc)s AND atom_id = ANY(%(ids)s)
+
+-- name: retype_atom
+-- A claim a re-distill produced again (the same atom) with another type or defined term: the
+-- atom takes the new distiller's (the outbox re-projects it); its status and confidence stay.
+UPDATE pm_atom
+   SET type = %(type)s, prompt_version = %(version)s,
+       metadata = (metadata - 'term' - 'pattern' - 'kind') || %(metadata)s
+ WHERE id = %(id)s
+   AND (type <> %(type)s OR metadata->>'term' IS DISTINCT FROM %(term)s)
+RETURNING id
+
+-- name: record_redistill
+-- The version as the re-distill read it: its title and metadata (the distiller recorded).
+UPDATE pm_document SET title = %s, metadata = %s, updated_at = now() WHERE id = %s

@@ -173,6 +173,14 @@ def register_knowledge(mcp: Server) -> None:
         password: Annotated[str | None, Field(description="Password of an encrypted PDF.")] = None,
         topic: Annotated[str | None, Field(description="Topic given to every atom.")] = None,
         tags: Annotated[list[str] | None, Field(description="Tags given to every atom.")] = None,
+        redistill: Annotated[
+            bool,
+            Field(
+                description="Re-read and re-distill an unchanged source even when the running "
+                "distiller made its atoms (it is re-distilled anyway when they came from "
+                "another distiller version)."
+            ),
+        ] = False,
         wait_seconds: Annotated[
             float | None,
             Field(
@@ -186,10 +194,14 @@ def register_knowledge(mcp: Server) -> None:
         """Read a source (or a list of sources) into the knowledge base: it is split into
         chunks, distilled into typed atoms (definitions, facts, code, tables, rules) that each
         cite the exact quote and page or section, and deduplicated against what is stored.
-        Re-ingesting an unchanged source does nothing; a changed one becomes a new version.
-        Quick sources finish within the call; long ones (books, batches) answer within
-        wait_seconds with a job_id and keep running in the background: follow them with
-        memory_job (wait, get, cancel). Progress is reported while you wait."""
+        Re-ingesting an unchanged source does nothing, unless its atoms came from another
+        distiller version (or redistill=true): then it is re-distilled in place (same document
+        id; a claim produced again keeps its atom, one no longer extracted becomes stale with
+        the reason, verified and linked atoms are kept) and the answer says "redistilled".
+        A changed source becomes a new version of the same document. Quick sources finish
+        within the call; long ones (books, batches) answer within wait_seconds with a job_id
+        and keep running in the background: follow them with memory_job (wait, get, cancel).
+        Progress is reported while you wait."""
 
         def submit(service: MemoryService) -> JobInfo:
             if (source is None) == (sources is None):
@@ -205,6 +217,7 @@ def register_knowledge(mcp: Server) -> None:
                     password=password,
                     topic=topic,
                     tags=tuple(tags or ()),
+                    redistill=redistill,
                 )
                 for item in items
             ]
