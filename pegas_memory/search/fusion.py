@@ -1,4 +1,5 @@
-"""Pure ranking logic: weighted Reciprocal Rank Fusion, status and recency adjustment, MMR.
+"""Pure ranking logic: weighted Reciprocal Rank Fusion, document support, status and recency
+adjustment, MMR.
 
 No I/O here: every function takes ranked lists or scored candidates and returns new ones, so each
 can be tested and tuned on its own (the arms that produce the lists live in search.py).
@@ -86,6 +87,52 @@ def score_fusion(
     fused = [Fused(i, s, ranks[i]) for i, s in scores.items()]
     fused.sort(key=lambda f: (-f.score, f.id))
     return fused
+
+
+def document_support(
+    fused: Sequence[Fused],
+    doc_of: Mapping[int, int],
+    *,
+    share: float,
+    siblings: int = 2,
+) -> list[Fused]:
+    """Each atom's score plus `share` times the scores of its best `siblings` other candidates
+    distilled from the same document; re-sorted.
+
+    Why: an ingested document becomes many atoms, each one sentence of it, while a passage an
+    agent stored whole is one atom. A query about what a paper found matches several of its
+    sentences a little (its aim, its method, its result), and the stored passage sums all of
+    that in one score; ranked one sentence at a time, the paper loses to a passage that matches
+    one of its words. An atom whose sibling sentences also answer the query is better evidence
+    than an isolated sentence of an unrelated text that happens to score the same, so the
+    document's other matches lend it part of their score. Only the best `siblings` count, so a
+    long document cannot win by volume. Atoms without a document (`doc_of` has no entry:
+    memory_store atoms, traces) are left as they are: a corpus of stored atoms ranks exactly as
+    without this. The result is still atoms with their own scores' order within a document.
+    """
+    if share <= 0 or not doc_of:
+        return list(fused)
+    by_doc: dict[int, list[float]] = {}
+    for f in fused:
+        doc = doc_of.get(f.id)
+        if doc is not None:
+            by_doc.setdefault(doc, []).append(f.score)
+    for scores in by_doc.values():
+        scores.sort(reverse=True)
+        del scores[siblings + 1 :]
+    out: list[Fused] = []
+    for f in fused:
+        doc = doc_of.get(f.id)
+        if doc is None:
+            out.append(f)
+            continue
+        top = list(by_doc[doc])
+        if f.score in top:
+            top.remove(f.score)  # the atom itself: only its siblings support it
+        support = sum(top[:siblings])
+        out.append(replace(f, score=f.score + share * support) if support else f)
+    out.sort(key=lambda f: (-f.score, f.id))
+    return out
 
 
 def lexical_weight(

@@ -36,6 +36,7 @@ from pegas_memory.search.fusion import (
     Fused,
     adjust,
     dense_weight,
+    document_support,
     lexical_weight,
     mmr,
     score_fusion,
@@ -53,6 +54,11 @@ POOL = 50  # candidates each arm contributes
 LEXICAL_SHARE = 0.5
 # Graph neighbours count this much relative to the strongest text arm.
 GRAPH_SHARE = 0.5
+# How much an ingested atom's best sibling candidates (other atoms of its document) add to its
+# score, and how many count (fusion.document_support). Chosen on the tune half of SciFact's test
+# claims through ingest (bench/bench_ingest_retrieval.py, bench/results/ingest-retrieval.md).
+DOCUMENT_SHARE = 0.3
+DOCUMENT_SIBLINGS = 2
 
 # How much a neighbour reached through a link of this kind is worth, relative to its seed.
 LINK_KIND_WEIGHT = {
@@ -76,6 +82,7 @@ class Preset:
     graph: bool = True
     status: bool = True
     mmr: bool = True
+    documents: bool = True  # an atom's sibling candidates of its document support it
     adaptive: bool = True  # evidence-based arm weights; False = plain equal-weight RRF
     fusion: Literal["score", "rrf"] = "score"  # convex combination of scores, or weighted RRF
     description: str = ""
@@ -90,8 +97,22 @@ PRESETS: dict[str, Preset] = {
             fusion="rrf",
             description="hybrid with evidence-weighted RRF instead of score fusion",
         ),
-        Preset("dense", lexical=False, graph=False, mmr=False, description="vector arm only"),
-        Preset("lexical", dense=False, graph=False, mmr=False, description="BM25 arm only"),
+        Preset(
+            "dense",
+            lexical=False,
+            graph=False,
+            mmr=False,
+            documents=False,
+            description="vector arm only",
+        ),
+        Preset(
+            "lexical",
+            dense=False,
+            graph=False,
+            mmr=False,
+            documents=False,
+            description="BM25 arm only",
+        ),
         Preset("no_graph", graph=False, description="hybrid without graph expansion"),
         Preset("no_status", status=False, description="hybrid without status weighting"),
         Preset("no_mmr", mmr=False, description="hybrid without MMR diversity"),
@@ -100,6 +121,7 @@ PRESETS: dict[str, Preset] = {
             graph=False,
             status=False,
             mmr=False,
+            documents=False,
             adaptive=False,
             fusion="rrf",
             description="baseline: equal-weight RRF of the dense and lexical arms",
@@ -242,6 +264,7 @@ class Searcher:
         self.db = db
         self.runtime = runtime
         self.lexical = LexicalIndex()
+        self.document_share = DOCUMENT_SHARE  # a bench may sweep it; 0 turns support off
         self._threads: ThreadPoolExecutor | None = None
         self._threads_lock = threading.Lock()
 
@@ -340,6 +363,10 @@ class Searcher:
                 for arm, w in weights.items()
             }
         fused = self.fuse(preset, ranked.arms, weights)
+        supported = preset.documents and entity == "atom" and self.document_share > 0
+        doc_of: dict[int, int] = {}
+        if supported:
+            fused = self.supported(fused, doc_of)
         if preset.graph and entity == "atom" and fused:
             with self.db.connection() as conn:
                 graph = self.graph_arm(conn, fused[:10], pool)
@@ -347,8 +374,22 @@ class Searcher:
             if graph.hits:
                 weights["graph"] = graph.weight * max(weights.values(), default=1.0)
                 fused = self.fuse(preset, ranked.arms, weights)
+                if supported:
+                    fused = self.supported(fused, doc_of)
         ranked.fused = fused
         return ranked
+
+    def supported(self, fused: list[Fused], doc_of: dict[int, int]) -> list[Fused]:
+        """`fusion.document_support` over the fused candidates, their documents read from
+        PostgreSQL (`doc_of` keeps what was read, so a second fusion reads only new ids)."""
+        missing = [f.id for f in fused if f.id not in doc_of]
+        if missing:
+            with self.db.connection() as conn:
+                rows = conn.execute(Q.atom_documents, {"ids": missing}).fetchall()
+            doc_of.update({int(r["id"]): int(r["doc_id"]) for r in rows})
+        return document_support(
+            fused, doc_of, share=self.document_share, siblings=DOCUMENT_SIBLINGS
+        )
 
     @staticmethod
     def fuse(preset: Preset, arms: dict[str, ArmResult], weights: dict[str, float]) -> list[Fused]:
