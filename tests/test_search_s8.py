@@ -67,3 +67,81 @@ def test_support_is_part_of_the_hybrid_presets_not_of_a_single_arm() -> None:
     assert not PRESETS["dense"].documents and not PRESETS["lexical"].documents
     assert not PRESETS["plain_rrf"].documents  # the baseline stays the plain fusion
     assert DOCUMENT_SHARE > 0
+
+
+# ---------------------------------------------------------------------- real engines
+QUERY = "glacier retreat in the alpine valleys"
+# Three sentences of one survey each answer part of the query; the harbour log has one sentence
+# that names the glacier's retreat more tightly, and nothing else about it.
+SURVEY = """# Field survey 2019
+
+The glacier retreat was measured at forty stakes along the upper basin during the summer.
+
+Alpine valleys below the basin lost most of their summer snow cover that year.
+
+Retreat of the glacier tongue exposed bare rock in the lower valleys by October.
+"""
+HARBOUR = """# Harbour log
+
+Glacier retreat in the valleys was noted by the harbour office.
+
+Ships unloaded grain at the northern pier every Monday.
+
+The harbour crane was repaired in March after the storm.
+"""
+
+
+@pytest.fixture
+def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
+    data = tmp_path / "data"
+    try:
+        with offline_memory(database_url, data, dim=512, auto_repair_slices=False) as svc:
+            yield svc
+    finally:
+        stop_embedded_graph(data)
+
+
+def _search(service: MemoryService, share: float, query: str = QUERY) -> list[tuple[int, float]]:
+    service.searcher.document_share = share
+    hits = service.search(SearchRequest(query=query, limit=10)).hits
+    return [(h.id, h.score) for h in hits]
+
+
+def test_a_document_answering_in_several_sentences_outranks_an_isolated_match(
+    service: MemoryService,
+) -> None:
+    survey = service.ingest(IngestRequest(source=SURVEY, kind="markdown", title="Field survey"))
+    harbour = service.ingest(IngestRequest(source=HARBOUR, kind="markdown", title="Harbour log"))
+    assert survey.atoms_new == 3 and harbour.atoms_new == 3, (survey, harbour)
+    service.runtime.worker().drain(include_delayed=True)
+    of_doc = {i: "survey" for i in survey.atom_ids} | {i: "harbour" for i in harbour.atom_ids}
+    without = _search(service, 0.0)
+    assert of_doc[without[0][0]] == "harbour"  # one tight sentence wins alone
+    found = _search(service, DOCUMENT_SHARE)
+    assert of_doc[found[0][0]] == "survey"
+    # results stay atoms with their citations, each cited to its own document
+    top = service.search(SearchRequest(query=QUERY, limit=3)).hits[0]
+    assert top.id in survey.atom_ids
+    assert top.citations and top.citations[0].document_id == survey.document_id
+    assert top.citations[0].quote in SURVEY
+
+
+def test_a_memory_store_corpus_ranks_as_before(service: MemoryService) -> None:
+    claims = [
+        "Glacier retreat was measured at forty stakes along the upper basin.",
+        "Alpine valleys below the basin lost most of their summer snow cover.",
+        "Retreat of the glacier tongue exposed bare rock in the lower valleys.",
+        "Glacier retreat was noted by the harbour office in 2020.",
+        "Ships unloaded grain at the northern pier every Monday.",
+    ]
+    # three from one source (one cited document), two without: none has a distilled document
+    for i, claim in enumerate(claims):
+        source = "https://example.org/survey" if i < 3 else None
+        service.store(StoreRequest(claim=claim, source=source))
+    service.runtime.worker().drain(include_delayed=True)
+    before = _search(service, 0.0)
+    assert len(before) == len(claims)
+    assert _search(service, DOCUMENT_SHARE) == before
+    assert _search(service, 1.0, "snow in the valleys") == _search(
+        service, 0.0, "snow in the valleys"
+    )
