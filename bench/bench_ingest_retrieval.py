@@ -46,7 +46,7 @@ from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.embedding.search_vector import CONTEXT_WEIGHT
 from pegas_memory.outbox.reconcile import rebuild
 from pegas_memory.requests import IngestRequest, SearchRequest
-from pegas_memory.search.hybrid import DOCUMENT_SHARE
+from pegas_memory.search.hybrid import DOCUMENT_SHARE, DOCUMENT_SIBLINGS
 from pegas_memory.service import MemoryService
 
 HITS = 60  # atoms asked per query on the ingest path: several atoms share one document
@@ -56,6 +56,7 @@ WEIGHTS: tuple[float, ...] = (0.0, CONTEXT_WEIGHT)
 # Shares of the hybrid's document support (search.hybrid.DOCUMENT_SHARE); 0 is search without
 # it, what main did before. Both paths are searched with each. Set by --support.
 SHARES: tuple[float, ...] = (0.0, DOCUMENT_SHARE)
+SIBLINGS = DOCUMENT_SIBLINGS  # how many sibling candidates support an atom; set by --siblings
 SPLIT_SEED = 2026  # the queries' fixed split into a tune half and a held-out half
 BOOTSTRAP = 10_000  # paired bootstrap resamples of the per-query differences
 TITLES: dict[str, tuple[str, str]] = {}  # ext_id -> (title, abstract), from the corpus itself
@@ -192,6 +193,7 @@ def run_store(docs: list[Doc], queries: list[Query]) -> tuple[Ranked, dict[str, 
         by_share: dict[float, Ranked] = {}
         for share in SHARES:
             service.searcher.document_share = share
+            service.searcher.document_siblings = SIBLINGS
             ranked: Ranked = {}
             for preset in PRESETS if not by_share else PRESETS[:1]:
                 ranked[preset] = {}
@@ -264,6 +266,7 @@ def run_ingest(
             dense = _ranked_by_document(service, queries, ("dense",), docs_of)
             for share in SHARES:
                 service.searcher.document_share = share
+                service.searcher.document_siblings = SIBLINGS
                 ranked = _ranked_by_document(service, queries, ("hybrid",), docs_of)
                 by_weight[(weight, share)] = {**ranked, **dense, **lexical}
         CACHE.save_from(service)
@@ -344,7 +347,7 @@ def paired(a: list[float], b: list[float], seed: int = 15) -> dict[str, str]:
 
 
 def main() -> None:
-    global CACHE, WEIGHTS, SHARES
+    global CACHE, WEIGHTS, SHARES, SIBLINGS
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--docs", type=int, default=400)
     parser.add_argument("--queries", type=int, default=0, help="0: every claim with qrels")
@@ -358,6 +361,7 @@ def main() -> None:
         default=",".join(str(w) for w in SHARES),
         help="shares of the hybrid's document support, comma separated (0: none)",
     )
+    parser.add_argument("--siblings", type=int, default=SIBLINGS, help="of document support")
     parser.add_argument(
         "--vector-cache",
         type=Path,
@@ -368,6 +372,7 @@ def main() -> None:
     args = parser.parse_args()
     WEIGHTS = tuple(float(w) for w in args.weights.split(","))
     SHARES = tuple(float(w) for w in args.support.split(","))
+    SIBLINGS = args.siblings
     CACHE = VectorCache(args.vector_cache if str(args.vector_cache) else None)
     started = time.monotonic()
     evset = scifact(shared_data_dir())[0]
@@ -409,7 +414,8 @@ def main() -> None:
     wall = time.monotonic() - started
     print(
         f"\n### SciFact through ingest: {len(docs)} abstracts, {len(queries)} test claims"
-        f" (wall {wall / 60:.1f} min on a loaded 2-core machine)\n"
+        f" (wall {wall / 60:.1f} min on a loaded 2-core machine; document support counts"
+        f" {SIBLINGS} siblings)\n"
     )
     headers = ["path", "nDCG@10", f"tune half ({len(tune)})", f"held-out half ({len(held)})"]
     headers += ["R@10", "MRR@10", "nDCG@10 dense only", "nDCG@10 lexical only", "atoms"]

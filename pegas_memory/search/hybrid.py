@@ -265,6 +265,7 @@ class Searcher:
         self.runtime = runtime
         self.lexical = LexicalIndex()
         self.document_share = DOCUMENT_SHARE  # a bench may sweep it; 0 turns support off
+        self.document_siblings = DOCUMENT_SIBLINGS
         self._threads: ThreadPoolExecutor | None = None
         self._threads_lock = threading.Lock()
 
@@ -388,7 +389,7 @@ class Searcher:
                 rows = conn.execute(Q.atom_documents, {"ids": missing}).fetchall()
             doc_of.update({int(r["id"]): int(r["doc_id"]) for r in rows})
         return document_support(
-            fused, doc_of, share=self.document_share, siblings=DOCUMENT_SIBLINGS
+            fused, doc_of, share=self.document_share, siblings=self.document_siblings
         )
 
     @staticmethod
