@@ -15,7 +15,7 @@ import pytest
 
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.requests import IngestRequest, SearchRequest, StoreRequest
-from pegas_memory.search.fusion import Fused, document_support
+from pegas_memory.search.fusion import ArmHit, Fused, Support, document_support, score_fusion
 from pegas_memory.search.hybrid import DOCUMENT_SHARE, PRESETS
 from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
@@ -60,6 +60,31 @@ def test_equal_scores_in_one_document_count_each_other() -> None:
     out = {f.id: f.score for f in document_support(fused, {1: 4, 2: 4}, share=0.5, siblings=2)}
     assert out[1] == pytest.approx(0.75) and out[2] == pytest.approx(0.75)
     assert out[3] == 0.9
+
+
+def test_score_fusion_supports_within_each_text_arm() -> None:
+    # lexical: atom 1 (document 10, alone) leads; atoms 2 and 3 (document 20) follow closely
+    lexical = [ArmHit(1, 9.0), ArmHit(2, 8.0), ArmHit(3, 7.5), ArmHit(4, 1.0)]
+    dense = [ArmHit(1, 0.90), ArmHit(2, 0.89), ArmHit(3, 0.88), ArmHit(4, 0.70)]
+    weights = {"lexical": 0.5, "dense": 0.5}
+    doc_of = {1: 10, 2: 20, 3: 20}  # atom 4: a memory_store atom, no document
+    plain = score_fusion({"lexical": lexical, "dense": dense}, weights, minmax=("dense", "lexical"))
+    assert [f.id for f in plain][:2] == [1, 2]
+    lifted = score_fusion(
+        {"lexical": lexical, "dense": dense},
+        weights,
+        minmax=("dense", "lexical"),
+        support=Support(doc_of, share=0.5, siblings=2),
+    )
+    assert [f.id for f in lifted][:2] == [2, 3]
+    # each arm is brought back to 0..1: the best supported hit scores the full weight
+    assert lifted[0].score == pytest.approx(1.0)
+    # a support not naming the arm, or share 0, leaves the fusion as it was
+    for off in (Support(doc_of, share=0.5, arms=("graph",)), Support(doc_of, share=0.0)):
+        again = score_fusion(
+            {"lexical": lexical, "dense": dense}, weights, minmax=("dense", "lexical"), support=off
+        )
+        assert again == plain
 
 
 def test_support_is_part_of_the_hybrid_presets_not_of_a_single_arm() -> None:

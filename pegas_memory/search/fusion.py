@@ -56,11 +56,23 @@ def weighted_rrf(
     return fused
 
 
+@dataclass(frozen=True)
+class Support:
+    """Document support inside score fusion (`document_support` on each listed arm's normalised
+    scores): the candidates' documents, the share and how many siblings count."""
+
+    doc_of: Mapping[int, int]
+    share: float
+    siblings: int = 2
+    arms: Collection[str] = ("dense", "lexical")
+
+
 def score_fusion(
     arms: Mapping[str, Sequence[ArmHit]],
     weights: Mapping[str, float],
     *,
     minmax: Collection[str] = (),
+    support: Support | None = None,
 ) -> list[Fused]:
     """Convex combination of the arms' normalised scores: sum over arms of weight x norm(score).
 
@@ -69,6 +81,12 @@ def score_fusion(
     divided by the best score for arms whose score has a natural zero (BM25, propagated graph
     scores), or min-max scaled for arms in `minmax` (cosines, which live in a narrow band well
     above zero for any text). A hit an arm did not return gets 0 from it.
+
+    With `support`, each of its arms' normalised scores get document support (an ingested
+    atom's sibling hits of its document in that arm lend it part of theirs) and are brought back
+    to 0..1 (min-max), so the arm weights keep their meaning. Within an arm, because each arm
+    is where a document's sentences match the query in its own way (its words, its meaning):
+    measured better than support over the fused scores (bench/results/ingest-retrieval.md).
     """
     scores: dict[int, float] = {}
     ranks: dict[int, dict[str, int]] = {}
@@ -76,17 +94,27 @@ def score_fusion(
         w = weights.get(arm, 0.0)
         if w <= 0 or not hits:
             continue
-        values = [h.score for h in hits]
-        hi = max(values)
-        lo = min(values) if arm in minmax else 0.0
-        span = hi - lo
-        for rank, hit in enumerate(hits, start=1):
-            norm = (hit.score - lo) / span if span > 0 else 1.0
-            scores[hit.id] = scores.get(hit.id, 0.0) + w * norm
-            ranks.setdefault(hit.id, {})[arm] = rank
+        normed = _normalised(hits, arm in minmax)
+        if support is not None and arm in support.arms and support.share > 0:
+            lifted = document_support(
+                normed, support.doc_of, share=support.share, siblings=support.siblings
+            )
+            normed = _normalised([ArmHit(f.id, f.score) for f in lifted], True)
+        for rank, f in enumerate(normed, start=1):
+            scores[f.id] = scores.get(f.id, 0.0) + w * f.score
+            ranks.setdefault(f.id, {})[arm] = rank
     fused = [Fused(i, s, ranks[i]) for i, s in scores.items()]
     fused.sort(key=lambda f: (-f.score, f.id))
     return fused
+
+
+def _normalised(hits: Sequence[ArmHit], minmax: bool) -> list[Fused]:
+    """An arm's scores in 0..1 within its list, in its order: min-max, or over the best."""
+    values = [h.score for h in hits]
+    hi = max(values)
+    lo = min(values) if minmax else 0.0
+    span = hi - lo
+    return [Fused(h.id, (h.score - lo) / span if span > 0 else 1.0) for h in hits]
 
 
 def document_support(

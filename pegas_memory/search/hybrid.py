@@ -34,6 +34,7 @@ from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.search.fusion import (
     ArmHit,
     Fused,
+    Support,
     adjust,
     dense_weight,
     document_support,
@@ -57,7 +58,7 @@ GRAPH_SHARE = 0.5
 # How much an ingested atom's best sibling candidates (other atoms of its document) add to its
 # score, and how many count (fusion.document_support). Chosen on the tune half of SciFact's test
 # claims through ingest (bench/bench_ingest_retrieval.py, bench/results/ingest-retrieval.md).
-DOCUMENT_SHARE = 0.3
+DOCUMENT_SHARE = 0.5
 DOCUMENT_SIBLINGS = 2
 
 # How much a neighbour reached through a link of this kind is worth, relative to its seed.
@@ -363,44 +364,51 @@ class Searcher:
                 arm: w * (LEXICAL_SHARE if arm == "lexical" else 1.0 - LEXICAL_SHARE)
                 for arm, w in weights.items()
             }
-        fused = self.fuse(preset, ranked.arms, weights)
-        supported = preset.documents and entity == "atom" and self.document_share > 0
-        doc_of: dict[int, int] = {}
-        if supported:
-            fused = self.supported(fused, doc_of)
+        support: Support | None = None
+        if preset.documents and entity == "atom" and self.document_share > 0:
+            support = self.support(ranked.arms)
+        fused = self.fuse(preset, ranked.arms, weights, support)
         if preset.graph and entity == "atom" and fused:
             with self.db.connection() as conn:
                 graph = self.graph_arm(conn, fused[:10], pool)
             ranked.arms["graph"] = graph
             if graph.hits:
                 weights["graph"] = graph.weight * max(weights.values(), default=1.0)
-                fused = self.fuse(preset, ranked.arms, weights)
-                if supported:
-                    fused = self.supported(fused, doc_of)
+                fused = self.fuse(preset, ranked.arms, weights, support)
         ranked.fused = fused
         return ranked
 
-    def supported(self, fused: list[Fused], doc_of: dict[int, int]) -> list[Fused]:
-        """`fusion.document_support` over the fused candidates, their documents read from
-        PostgreSQL (`doc_of` keeps what was read, so a second fusion reads only new ids)."""
-        missing = [f.id for f in fused if f.id not in doc_of]
-        if missing:
+    def support(self, arms: Mapping[str, ArmResult]) -> Support:
+        """Document support for this ranking: the documents of the text arms' candidates,
+        read from PostgreSQL (ingested atoms only: memory_store atoms have no `doc_id`)."""
+        ids = sorted({h.id for r in arms.values() for h in r.hits})
+        doc_of: dict[int, int] = {}
+        if ids:
             with self.db.connection() as conn:
-                rows = conn.execute(Q.atom_documents, {"ids": missing}).fetchall()
-            doc_of.update({int(r["id"]): int(r["doc_id"]) for r in rows})
-        return document_support(
-            fused, doc_of, share=self.document_share, siblings=self.document_siblings
-        )
+                rows = conn.execute(Q.atom_documents, {"ids": ids}).fetchall()
+            doc_of = {int(r["id"]): int(r["doc_id"]) for r in rows}
+        return Support(doc_of, self.document_share, self.document_siblings)
 
     @staticmethod
-    def fuse(preset: Preset, arms: dict[str, ArmResult], weights: dict[str, float]) -> list[Fused]:
+    def fuse(
+        preset: Preset,
+        arms: dict[str, ArmResult],
+        weights: dict[str, float],
+        support: Support | None = None,
+    ) -> list[Fused]:
         lists = {a: r.hits for a, r in arms.items()}
         if preset.fusion == "rrf":
-            return weighted_rrf(lists, weights)
+            fused = weighted_rrf(lists, weights)
+            if support is None:
+                return fused
+            # ranks have no scale to lift within an arm: the fused scores get the support
+            return document_support(
+                fused, support.doc_of, share=support.share, siblings=support.siblings
+            )
         # Min-max per arm: cosines sit in a narrow band far from 0, and the weakest BM25 hit of
         # the pool is as good as a miss (LoCoMo recall@10 0.725 dividing BM25 by its best, 0.734
-        # min-max).
-        return score_fusion(lists, weights, minmax=("dense", "lexical"))
+        # min-max). Document support acts within the text arms (fusion.score_fusion).
+        return score_fusion(lists, weights, minmax=("dense", "lexical"), support=support)
 
     def finish(
         self,
