@@ -12,6 +12,10 @@ query: better / worse / same, a two-sided sign test, and a paired bootstrap inte
 difference. The ingest path is searched once per context weight of its search vectors
 (`--weights`, embedding/search_vector.py; 0 = the claim vectors the slice held before), the
 slice rebuilt from PostgreSQL in between (claim vectors from the cache, contexts embedded once).
+Both paths are searched once per share of the hybrid's document support (`--support`,
+search.hybrid.DOCUMENT_SHARE; 0 = search without it, `--siblings` how many count), and every
+score is also given on a fixed split of the queries (SPLIT_SEED) into a tune half, where a
+setting is chosen, and a held-out half, where it is only reported.
 
 Where the time goes (80 abstracts, loaded 2-core machine): the local model, 836 s of 860 s on
 the ingest path (dedup embeds each new atom once; the projection then reads the cached vector,
@@ -21,6 +25,7 @@ between runs in `--vector-cache` (query vectors too): a rerun embeds only texts 
 lexical-only columns say which arm a difference comes from.
 
     python bench/bench_ingest_retrieval.py [--docs 400] [--queries 0] [--weights 0,0.5]
+        [--support 0,0.5] [--siblings 2]
 """
 
 from __future__ import annotations

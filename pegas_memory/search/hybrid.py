@@ -10,7 +10,9 @@ Fusion weighs each arm by its evidence: a lexical arm that matched almost none o
 terms (an English question over Russian text) or a dense arm whose best cosine is low is turned
 down instead of dragging the other arm down. The hybrid fuses normalised scores (a convex
 combination, `fusion.score_fusion`), which keeps how far ahead an arm's best hit is; weighted
-RRF stays available (`hybrid_rrf`). Then status multipliers, optional recency decay and MMR.
+RRF stays available (`hybrid_rrf`). Within the text arms an ingested atom is supported by its
+document's other hits (`fusion.document_support`: a document that answers in several sentences
+beats one stray sentence). Then status multipliers, optional recency decay and MMR.
 Presets name the combinations; `plain_rrf` (equal-weight RRF of the two arms) is the baseline.
 """
 
