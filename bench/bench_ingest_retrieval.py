@@ -12,6 +12,10 @@ query: better / worse / same, a two-sided sign test, and a paired bootstrap inte
 difference. The ingest path is searched once per context weight of its search vectors
 (`--weights`, embedding/search_vector.py; 0 = the claim vectors the slice held before), the
 slice rebuilt from PostgreSQL in between (claim vectors from the cache, contexts embedded once).
+Both paths are searched once per share of the hybrid's document support (`--support`,
+search.hybrid.DOCUMENT_SHARE; 0 = search without it, `--siblings` how many count), and every
+score is also given on a fixed split of the queries (SPLIT_SEED) into a tune half, where a
+setting is chosen, and a held-out half, where it is only reported.
 
 Where the time goes (80 abstracts, loaded 2-core machine): the local model, 836 s of 860 s on
 the ingest path (dedup embeds each new atom once; the projection then reads the cached vector,
@@ -21,6 +25,7 @@ between runs in `--vector-cache` (query vectors too): a rerun embeds only texts 
 lexical-only columns say which arm a difference comes from.
 
     python bench/bench_ingest_retrieval.py [--docs 400] [--queries 0] [--weights 0,0.5]
+        [--support 0,0.5] [--siblings 2]
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -45,12 +51,18 @@ from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.embedding.search_vector import CONTEXT_WEIGHT
 from pegas_memory.outbox.reconcile import rebuild
 from pegas_memory.requests import IngestRequest, SearchRequest
+from pegas_memory.search.hybrid import DOCUMENT_SHARE, DOCUMENT_SIBLINGS
 from pegas_memory.service import MemoryService
 
 HITS = 60  # atoms asked per query on the ingest path: several atoms share one document
 # Context weights of the ingest path's search vectors (embedding.search_vector); 0 is the claim
 # vector alone, what the slice held before. Set by --weights.
 WEIGHTS: tuple[float, ...] = (0.0, CONTEXT_WEIGHT)
+# Shares of the hybrid's document support (search.hybrid.DOCUMENT_SHARE); 0 is search without
+# it, what main did before. Both paths are searched with each. Set by --support.
+SHARES: tuple[float, ...] = (0.0, DOCUMENT_SHARE)
+SIBLINGS = DOCUMENT_SIBLINGS  # how many sibling candidates support an atom; set by --siblings
+SPLIT_SEED = 2026  # the queries' fixed split into a tune half and a held-out half
 BOOTSTRAP = 10_000  # paired bootstrap resamples of the per-query differences
 TITLES: dict[str, tuple[str, str]] = {}  # ext_id -> (title, abstract), from the corpus itself
 
@@ -183,17 +195,25 @@ def run_store(docs: list[Doc], queries: list[Query]) -> tuple[Ranked, dict[str, 
                 ext.setdefault(atom_id, []).append(d.ext_id)
         drain(service, "memory_store path")
         stored = time.monotonic() - t0
-        ranked: Ranked = {}
-        for preset in PRESETS:
-            ranked[preset] = {}
-            for q in queries:
-                hits = service.search(SearchRequest(query=q.text, limit=10, preset=preset)).hits
-                ranked[preset][q.qid] = [e for h in hits for e in ext.get(h.id, [])]
+        by_share: dict[float, Ranked] = {}
+        for share in SHARES:
+            service.searcher.document_share = share
+            service.searcher.document_siblings = SIBLINGS
+            ranked: Ranked = {}
+            for preset in PRESETS if not by_share else PRESETS[:1]:
+                ranked[preset] = {}
+                for q in queries:
+                    request = SearchRequest(query=q.text, limit=10, preset=preset)
+                    hits = service.search(request).hits
+                    ranked[preset][q.qid] = [e for h in hits for e in ext.get(h.id, [])]
+            by_share[share] = {**by_share.get(SHARES[0], {}), **ranked}
         CACHE.save_from(service)
-        return ranked, {"atoms": str(len(ext)), "seconds to store": f"{stored:.0f}"}
+        return by_share, {"atoms": str(len(ext)), "seconds to store": f"{stored:.0f}"}
 
 
-def run_ingest(docs: list[Doc], queries: list[Query]) -> tuple[dict[float, Ranked], dict[str, str]]:
+def run_ingest(
+    docs: list[Doc], queries: list[Query]
+) -> tuple[dict[tuple[float, float], Ranked], dict[str, str]]:
     with embedded_service("pegas-bench-ingest-") as service:
         CACHE.load_into(service, queries)
         t0 = time.monotonic()
@@ -232,7 +252,7 @@ def run_ingest(docs: list[Doc], queries: list[Query]) -> tuple[dict[float, Ranke
             e = ext_of_doc.get(int(r["identity_id"]))
             if e is not None and e not in docs_of.setdefault(int(r["atom_id"]), []):
                 docs_of[int(r["atom_id"])].append(e)
-        by_weight: dict[float, Ranked] = {}
+        by_weight: dict[tuple[float, float], Ranked] = {}
         lexical = _ranked_by_document(service, queries, ("lexical",), docs_of)  # no vectors
         for weight in WEIGHTS:
             # each atom's search vector with this context weight, rebuilt from PostgreSQL (the
@@ -248,8 +268,12 @@ def run_ingest(docs: list[Doc], queries: list[Query]) -> tuple[dict[float, Ranke
                 f"context weight {weight}: slice rebuilt in {time.monotonic() - t2:.0f} s,"
                 f" {after['n'] - before['n']} texts embedded (contexts)"
             )
-            ranked = _ranked_by_document(service, queries, ("hybrid", "dense"), docs_of)
-            by_weight[weight] = {**ranked, **lexical}
+            dense = _ranked_by_document(service, queries, ("dense",), docs_of)
+            for share in SHARES:
+                service.searcher.document_share = share
+                service.searcher.document_siblings = SIBLINGS
+                ranked = _ranked_by_document(service, queries, ("hybrid",), docs_of)
+                by_weight[(weight, share)] = {**ranked, **dense, **lexical}
         CACHE.save_from(service)
         with service.db.connection() as conn:
             contexts = conn.execute(
@@ -288,6 +312,15 @@ def _ranked_by_document(
     return ranked
 
 
+def halves(queries: list[Query]) -> tuple[list[Query], list[Query]]:
+    """The queries split by a fixed seed into a tune half (where a setting is chosen) and a
+    held-out half (where it is only reported)."""
+    order = sorted(queries, key=lambda q: q.qid)
+    random.Random(SPLIT_SEED).shuffle(order)
+    tune = {q.qid for q in order[: len(order) // 2]}
+    return [q for q in queries if q.qid in tune], [q for q in queries if q.qid not in tune]
+
+
 def per_query(ranked: dict[str, list[str]], queries: list[Query]) -> list[float]:
     return [ndcg(ranked[q.qid], q.relevant, 10) for q in queries]
 
@@ -319,7 +352,7 @@ def paired(a: list[float], b: list[float], seed: int = 15) -> dict[str, str]:
 
 
 def main() -> None:
-    global CACHE, WEIGHTS
+    global CACHE, WEIGHTS, SHARES, SIBLINGS
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--docs", type=int, default=400)
     parser.add_argument("--queries", type=int, default=0, help="0: every claim with qrels")
@@ -329,6 +362,12 @@ def main() -> None:
         help="context weights of the ingest path's search vectors, comma separated",
     )
     parser.add_argument(
+        "--support",
+        default=",".join(str(w) for w in SHARES),
+        help="shares of the hybrid's document support, comma separated (0: none)",
+    )
+    parser.add_argument("--siblings", type=int, default=SIBLINGS, help="of document support")
+    parser.add_argument(
         "--vector-cache",
         type=Path,
         default=Path("/tmp/pegas-bench-vectors/ingest-retrieval.pickle"),
@@ -337,6 +376,8 @@ def main() -> None:
     parser.add_argument("--dump", type=Path, default=None, help="per-query nDCG@10 as JSON")
     args = parser.parse_args()
     WEIGHTS = tuple(float(w) for w in args.weights.split(","))
+    SHARES = tuple(float(w) for w in args.support.split(","))
+    SIBLINGS = args.siblings
     CACHE = VectorCache(args.vector_cache if str(args.vector_cache) else None)
     started = time.monotonic()
     evset = scifact(shared_data_dir())[0]
@@ -353,51 +394,64 @@ def main() -> None:
     log("memory_store path done")
     by_weight, info = run_ingest(docs, queries)
     log("memory_ingest path done")
+    tune, held = halves(queries)
     paths: list[tuple[str, Ranked, dict[str, str]]] = [
-        ("memory_store (one atom per abstract)", stored, stored_info)
+        (f"memory_store (one atom per abstract){_support(sh)}", stored[sh], stored_info)
+        for sh in SHARES
     ]
     for w in WEIGHTS:
-        name = (
-            "memory_ingest, claim vectors (as before)"
-            if w == 0
-            else (f"memory_ingest, search vectors (context weight {w})")
-        )
-        paths.append((name, by_weight[w], info))
+        for sh in SHARES:
+            name = (
+                "memory_ingest, claim vectors (as before)"
+                if w == 0
+                else f"memory_ingest, search vectors (context weight {w})"
+            )
+            paths.append((name + _support(sh), by_weight[(w, sh)], info))
     rows = []
     for name, ranked, path_info in paths:
         m = scores(ranked["hybrid"], queries)
         arms = [f"{scores(ranked[p], queries)['nDCG@10']:.3f}" for p in PRESETS[1:]]
+        parts = [f"{scores(ranked['hybrid'], h)['nDCG@10']:.3f}" for h in (tune, held)]
         rows.append(
-            [name, f"{m['nDCG@10']:.3f}", f"{m['R@10']:.3f}", f"{m['MRR@10']:.3f}", *arms,
-             path_info["atoms"]]
+            [name, f"{m['nDCG@10']:.3f}", *parts, f"{m['R@10']:.3f}", f"{m['MRR@10']:.3f}",
+             *arms, path_info["atoms"]]
         )  # fmt: skip
     wall = time.monotonic() - started
     print(
         f"\n### SciFact through ingest: {len(docs)} abstracts, {len(queries)} test claims"
-        f" (wall {wall / 60:.1f} min on a loaded 2-core machine)\n"
+        f" (wall {wall / 60:.1f} min on a loaded 2-core machine; document support counts"
+        f" {SIBLINGS} siblings)\n"
     )
-    headers = ["path", "nDCG@10", "R@10", "MRR@10", "nDCG@10 dense only"]
-    headers += ["nDCG@10 lexical only", "atoms"]
+    headers = ["path", "nDCG@10", f"tune half ({len(tune)})", f"held-out half ({len(held)})"]
+    headers += ["R@10", "MRR@10", "nDCG@10 dense only", "nDCG@10 lexical only", "atoms"]
     print(md_table(headers, rows))
     print(
         f"\nmemory_ingest: drafts dropped {info['drafts dropped']}; merged {info['duplicates']};"
         f" {info['contexts']} distinct contexts; seconds to store {info['seconds to store']}"
         f" (store path {stored_info['seconds to store']}); per stage: {info['stages']}"
     )
-    print("\nper query nDCG@10, paired (b against a, same queries):\n")
-    pairs = [(paths[0], p) for p in paths[1:]]
-    pairs += [(paths[1], p) for p in paths[2:]]
+    print("\nper query hybrid nDCG@10, paired (b against a, same queries):\n")
+    base = paths[0]  # memory_store without support: what main searched
+    n_store = len(SHARES)
+    pairs = [(base, p) for p in paths[1:]]
+    for i in range(n_store, len(paths), len(SHARES)):  # each ingest row against its share 0
+        pairs += [(paths[i], p) for p in paths[i + 1 : i + len(SHARES)]]
     rows = []
-    dump: dict[str, dict[str, list[float]]] = {}
+    dump: dict[str, dict[str, list[Any]]] = {}
     for (a_name, a, _), (b_name, b, _) in pairs:
-        for preset in ("hybrid", "dense"):
-            st = paired(per_query(a[preset], queries), per_query(b[preset], queries))
-            rows.append([f"{b_name} vs {a_name}", preset, *st.values()])
+        for label, part in (("all", queries), ("tune", tune), ("held-out", held)):
+            st = paired(per_query(a["hybrid"], part), per_query(b["hybrid"], part))
+            rows.append([f"{b_name} vs {a_name}", f"{label} ({len(part)})", *st.values()])
     for name, ranked, _ in paths:
         dump[name] = {p: per_query(ranked[p], queries) for p in PRESETS}
-    print(md_table(["b vs a", "arm", *paired([0.0], [0.0]).keys()], rows))
+    dump["tune half"] = {"qids": [q.qid for q in tune]}
+    print(md_table(["b vs a", "queries", *paired([0.0], [0.0]).keys()], rows))
     if args.dump:
         args.dump.write_text(json.dumps(dump), encoding="utf-8")
+
+
+def _support(share: float) -> str:
+    return f", document support {share}" if share > 0 else ""
 
 
 if __name__ == "__main__":

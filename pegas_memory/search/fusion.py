@@ -1,4 +1,5 @@
-"""Pure ranking logic: weighted Reciprocal Rank Fusion, status and recency adjustment, MMR.
+"""Pure ranking logic: weighted Reciprocal Rank Fusion, document support, status and recency
+adjustment, MMR.
 
 No I/O here: every function takes ranked lists or scored candidates and returns new ones, so each
 can be tested and tuned on its own (the arms that produce the lists live in search.py).
@@ -55,11 +56,23 @@ def weighted_rrf(
     return fused
 
 
+@dataclass(frozen=True)
+class Support:
+    """Document support inside score fusion (`document_support` on each listed arm's normalised
+    scores): the candidates' documents, the share and how many siblings count."""
+
+    doc_of: Mapping[int, int]
+    share: float
+    siblings: int = 2
+    arms: Collection[str] = ("dense", "lexical")
+
+
 def score_fusion(
     arms: Mapping[str, Sequence[ArmHit]],
     weights: Mapping[str, float],
     *,
     minmax: Collection[str] = (),
+    support: Support | None = None,
 ) -> list[Fused]:
     """Convex combination of the arms' normalised scores: sum over arms of weight x norm(score).
 
@@ -68,6 +81,12 @@ def score_fusion(
     divided by the best score for arms whose score has a natural zero (BM25, propagated graph
     scores), or min-max scaled for arms in `minmax` (cosines, which live in a narrow band well
     above zero for any text). A hit an arm did not return gets 0 from it.
+
+    With `support`, each of its arms' normalised scores get document support (an ingested
+    atom's sibling hits of its document in that arm lend it part of theirs) and are brought back
+    to 0..1 (min-max), so the arm weights keep their meaning. Within an arm, because each arm
+    is where a document's sentences match the query in its own way (its words, its meaning):
+    measured better than support over the fused scores (bench/results/ingest-retrieval.md).
     """
     scores: dict[int, float] = {}
     ranks: dict[int, dict[str, int]] = {}
@@ -75,17 +94,73 @@ def score_fusion(
         w = weights.get(arm, 0.0)
         if w <= 0 or not hits:
             continue
-        values = [h.score for h in hits]
-        hi = max(values)
-        lo = min(values) if arm in minmax else 0.0
-        span = hi - lo
-        for rank, hit in enumerate(hits, start=1):
-            norm = (hit.score - lo) / span if span > 0 else 1.0
-            scores[hit.id] = scores.get(hit.id, 0.0) + w * norm
-            ranks.setdefault(hit.id, {})[arm] = rank
+        normed = _normalised(hits, arm in minmax)
+        if support is not None and arm in support.arms and support.share > 0:
+            lifted = document_support(
+                normed, support.doc_of, share=support.share, siblings=support.siblings
+            )
+            normed = _normalised([ArmHit(f.id, f.score) for f in lifted], True)
+        for rank, f in enumerate(normed, start=1):
+            scores[f.id] = scores.get(f.id, 0.0) + w * f.score
+            ranks.setdefault(f.id, {})[arm] = rank
     fused = [Fused(i, s, ranks[i]) for i, s in scores.items()]
     fused.sort(key=lambda f: (-f.score, f.id))
     return fused
+
+
+def _normalised(hits: Sequence[ArmHit], minmax: bool) -> list[Fused]:
+    """An arm's scores in 0..1 within its list, in its order: min-max, or over the best."""
+    values = [h.score for h in hits]
+    hi = max(values)
+    lo = min(values) if minmax else 0.0
+    span = hi - lo
+    return [Fused(h.id, (h.score - lo) / span if span > 0 else 1.0) for h in hits]
+
+
+def document_support(
+    fused: Sequence[Fused],
+    doc_of: Mapping[int, int],
+    *,
+    share: float,
+    siblings: int = 2,
+) -> list[Fused]:
+    """Each atom's score plus `share` times the scores of its best `siblings` other candidates
+    distilled from the same document; re-sorted.
+
+    Why: an ingested document becomes many atoms, each one sentence of it, while a passage an
+    agent stored whole is one atom. A query about what a paper found matches several of its
+    sentences a little (its aim, its method, its result), and the stored passage sums all of
+    that in one score; ranked one sentence at a time, the paper loses to a passage that matches
+    one of its words. An atom whose sibling sentences also answer the query is better evidence
+    than an isolated sentence of an unrelated text that happens to score the same, so the
+    document's other matches lend it part of their score. Only the best `siblings` count, so a
+    long document cannot win by volume. Atoms without a document (`doc_of` has no entry:
+    memory_store atoms, traces) are left as they are: a corpus of stored atoms ranks exactly as
+    without this. The result is still atoms with their own scores' order within a document.
+    """
+    if share <= 0 or not doc_of:
+        return list(fused)
+    by_doc: dict[int, list[float]] = {}
+    for f in fused:
+        doc = doc_of.get(f.id)
+        if doc is not None:
+            by_doc.setdefault(doc, []).append(f.score)
+    for scores in by_doc.values():
+        scores.sort(reverse=True)
+        del scores[siblings + 1 :]
+    out: list[Fused] = []
+    for f in fused:
+        doc = doc_of.get(f.id)
+        if doc is None:
+            out.append(f)
+            continue
+        top = list(by_doc[doc])
+        if f.score in top:
+            top.remove(f.score)  # the atom itself: only its siblings support it
+        support = sum(top[:siblings])
+        out.append(replace(f, score=f.score + share * support) if support else f)
+    out.sort(key=lambda f: (-f.score, f.id))
+    return out
 
 
 def lexical_weight(

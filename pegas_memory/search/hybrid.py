@@ -10,7 +10,9 @@ Fusion weighs each arm by its evidence: a lexical arm that matched almost none o
 terms (an English question over Russian text) or a dense arm whose best cosine is low is turned
 down instead of dragging the other arm down. The hybrid fuses normalised scores (a convex
 combination, `fusion.score_fusion`), which keeps how far ahead an arm's best hit is; weighted
-RRF stays available (`hybrid_rrf`). Then status multipliers, optional recency decay and MMR.
+RRF stays available (`hybrid_rrf`). Within the text arms an ingested atom is supported by its
+document's other hits (`fusion.document_support`: a document that answers in several sentences
+beats one stray sentence). Then status multipliers, optional recency decay and MMR.
 Presets name the combinations; `plain_rrf` (equal-weight RRF of the two arms) is the baseline.
 """
 
@@ -34,8 +36,10 @@ from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.search.fusion import (
     ArmHit,
     Fused,
+    Support,
     adjust,
     dense_weight,
+    document_support,
     lexical_weight,
     mmr,
     score_fusion,
@@ -53,6 +57,11 @@ POOL = 50  # candidates each arm contributes
 LEXICAL_SHARE = 0.5
 # Graph neighbours count this much relative to the strongest text arm.
 GRAPH_SHARE = 0.5
+# How much an ingested atom's best sibling candidates (other atoms of its document) add to its
+# score, and how many count (fusion.document_support). Chosen on the tune half of SciFact's test
+# claims through ingest (bench/bench_ingest_retrieval.py, bench/results/ingest-retrieval.md).
+DOCUMENT_SHARE = 0.5
+DOCUMENT_SIBLINGS = 2
 
 # How much a neighbour reached through a link of this kind is worth, relative to its seed.
 LINK_KIND_WEIGHT = {
@@ -76,6 +85,7 @@ class Preset:
     graph: bool = True
     status: bool = True
     mmr: bool = True
+    documents: bool = True  # an atom's sibling candidates of its document support it
     adaptive: bool = True  # evidence-based arm weights; False = plain equal-weight RRF
     fusion: Literal["score", "rrf"] = "score"  # convex combination of scores, or weighted RRF
     description: str = ""
@@ -90,8 +100,22 @@ PRESETS: dict[str, Preset] = {
             fusion="rrf",
             description="hybrid with evidence-weighted RRF instead of score fusion",
         ),
-        Preset("dense", lexical=False, graph=False, mmr=False, description="vector arm only"),
-        Preset("lexical", dense=False, graph=False, mmr=False, description="BM25 arm only"),
+        Preset(
+            "dense",
+            lexical=False,
+            graph=False,
+            mmr=False,
+            documents=False,
+            description="vector arm only",
+        ),
+        Preset(
+            "lexical",
+            dense=False,
+            graph=False,
+            mmr=False,
+            documents=False,
+            description="BM25 arm only",
+        ),
         Preset("no_graph", graph=False, description="hybrid without graph expansion"),
         Preset("no_status", status=False, description="hybrid without status weighting"),
         Preset("no_mmr", mmr=False, description="hybrid without MMR diversity"),
@@ -100,6 +124,7 @@ PRESETS: dict[str, Preset] = {
             graph=False,
             status=False,
             mmr=False,
+            documents=False,
             adaptive=False,
             fusion="rrf",
             description="baseline: equal-weight RRF of the dense and lexical arms",
@@ -242,6 +267,8 @@ class Searcher:
         self.db = db
         self.runtime = runtime
         self.lexical = LexicalIndex()
+        self.document_share = DOCUMENT_SHARE  # a bench may sweep it; 0 turns support off
+        self.document_siblings = DOCUMENT_SIBLINGS
         self._threads: ThreadPoolExecutor | None = None
         self._threads_lock = threading.Lock()
 
@@ -339,26 +366,51 @@ class Searcher:
                 arm: w * (LEXICAL_SHARE if arm == "lexical" else 1.0 - LEXICAL_SHARE)
                 for arm, w in weights.items()
             }
-        fused = self.fuse(preset, ranked.arms, weights)
+        support: Support | None = None
+        if preset.documents and entity == "atom" and self.document_share > 0:
+            support = self.support(ranked.arms)
+        fused = self.fuse(preset, ranked.arms, weights, support)
         if preset.graph and entity == "atom" and fused:
             with self.db.connection() as conn:
                 graph = self.graph_arm(conn, fused[:10], pool)
             ranked.arms["graph"] = graph
             if graph.hits:
                 weights["graph"] = graph.weight * max(weights.values(), default=1.0)
-                fused = self.fuse(preset, ranked.arms, weights)
+                fused = self.fuse(preset, ranked.arms, weights, support)
         ranked.fused = fused
         return ranked
 
+    def support(self, arms: Mapping[str, ArmResult]) -> Support:
+        """Document support for this ranking: the documents of the text arms' candidates,
+        read from PostgreSQL (ingested atoms only: memory_store atoms have no `doc_id`)."""
+        ids = sorted({h.id for r in arms.values() for h in r.hits})
+        doc_of: dict[int, int] = {}
+        if ids:
+            with self.db.connection() as conn:
+                rows = conn.execute(Q.atom_documents, {"ids": ids}).fetchall()
+            doc_of = {int(r["id"]): int(r["doc_id"]) for r in rows}
+        return Support(doc_of, self.document_share, self.document_siblings)
+
     @staticmethod
-    def fuse(preset: Preset, arms: dict[str, ArmResult], weights: dict[str, float]) -> list[Fused]:
+    def fuse(
+        preset: Preset,
+        arms: dict[str, ArmResult],
+        weights: dict[str, float],
+        support: Support | None = None,
+    ) -> list[Fused]:
         lists = {a: r.hits for a, r in arms.items()}
         if preset.fusion == "rrf":
-            return weighted_rrf(lists, weights)
+            fused = weighted_rrf(lists, weights)
+            if support is None:
+                return fused
+            # ranks have no scale to lift within an arm: the fused scores get the support
+            return document_support(
+                fused, support.doc_of, share=support.share, siblings=support.siblings
+            )
         # Min-max per arm: cosines sit in a narrow band far from 0, and the weakest BM25 hit of
         # the pool is as good as a miss (LoCoMo recall@10 0.725 dividing BM25 by its best, 0.734
-        # min-max).
-        return score_fusion(lists, weights, minmax=("dense", "lexical"))
+        # min-max). Document support acts within the text arms (fusion.score_fusion).
+        return score_fusion(lists, weights, minmax=("dense", "lexical"), support=support)
 
     def finish(
         self,

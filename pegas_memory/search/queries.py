@@ -32,6 +32,7 @@ class SearchQueries:
     no_prefix_matched: LiteralString
     # hybrid
     graph_links: LiteralString
+    atom_documents: LiteralString
     fetch_atoms: LiteralString
     fetch_traces: LiteralString
     # context

@@ -99,6 +99,11 @@ ARRAY[]::text[]
 SELECT src_atom_id, dst_atom_id, kind, confidence FROM pm_atom_link
  WHERE src_atom_id = ANY(%(ids)s) OR dst_atom_id = ANY(%(ids)s)
 
+-- name: atom_documents
+-- The document version each candidate atom was distilled from (memory_store atoms have none):
+-- the groups of hybrid.Searcher's document support.
+SELECT id, doc_id FROM pm_atom WHERE id = ANY(%(ids)s) AND doc_id IS NOT NULL
+
 -- name: fetch_atoms
 SELECT t.id, t.type, t.status, t.confidence, t.claim, t.content, t.topic,
        t.tags, t.doc_id, t.language, t.created_at
