@@ -300,6 +300,7 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
                 title=args.title,
                 topic=args.topic,
                 tags=tuple(args.tag or ()),
+                redistill=args.redistill,
             )
             result = service.ingest(request, progress=None if args.quiet else _progress_bar)
             _print(result.model_dump(exclude={"atom_ids"}))
@@ -432,6 +433,12 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--topic")
     ingest.add_argument("--tag", action="append")
     ingest.add_argument("--quiet", action="store_true", help="no progress bar")
+    ingest.add_argument(
+        "--redistill",
+        action="store_true",
+        help="read an unchanged document again with the running distiller (as memory_ingest's"
+        " redistill); a document distilled by another distiller version is re-read anyway",
+    )
     search = parsers["search"]
     search.add_argument("query")
     search.add_argument("--scope", choices=["knowledge", "episodic", "all"], default="knowledge")
