@@ -244,6 +244,7 @@ def score_labelled(errors: list[str]) -> tuple[Tally, dict[str, Counter[tuple[st
             ("heldout5", "-heldout5"),
             ("heldout6", "-heldout6"),
             ("heldout7", "-heldout7"),
+            ("heldout8", "-heldout8"),
         ):
             path = LABELS / f"types-{lang}{suffix}.json"
             for item in json.loads(path.read_text(encoding="utf-8"))["items"]:
@@ -307,6 +308,7 @@ def main() -> None:
                            ("heldout5", "held-out draw 5 (seed 5151, labelled before the change)"),
                            ("heldout6", "held-out draw 6 (seed 6262, labelled before its 1st run)"),
                            ("heldout7", "held-out draw 7 (seed 7373, labelled before session 8)"),
+                           ("heldout8", "held-out draw 8 (seed 8383, labelled before fy2)"),
                            ):  # fmt: skip
             tallies = [results[n][1][lang] for n in COLUMNS]
             lines.append(row(f"{what}, type right", lang,
