@@ -276,7 +276,13 @@ def main() -> None:
     parser.add_argument(
         "--section", action="store_true", help="write this run's section on top of --out"
     )
+    parser.add_argument(
+        "--only", choices=list(COLUMNS), help="run one column (to compare whole trees)"
+    )
     args = parser.parse_args()
+    if args.only:
+        for name in [n for n in COLUMNS if n != args.only]:
+            del COLUMNS[name]
     data = shared_data()
     truth = graded_truth()
     results: dict[str, Any] = {}
@@ -315,7 +321,7 @@ def main() -> None:
                              [pct(t[f"{part} right"], t[part]) for t in tallies]))  # fmt: skip
     lines += ["", "Atoms by type on the graded-sample documents (doc-seed/document):", ""]
     lines += ["| document | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
-    for doc in results["after"][4]:
+    for doc in results[list(COLUMNS)[-1]][4]:
         cells = []
         for n in COLUMNS:
             mix = results[n][4][doc]
