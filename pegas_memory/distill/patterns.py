@@ -34,10 +34,14 @@ from pegas_memory.distill.findings import (
     AIM,
     FINDING,
     FINDING_CLAUSE,
+    GAP,
+    HYPOTHESIS,
     MEASURED,
     METHOD,
     NEEDS_MORE,
+    PROCEDURE,
     RATE,
+    RESULT_PARTICIPLE,
     SCOPE,
     SPECULATION,
     STATE,
@@ -403,6 +407,7 @@ _RU_VERB = re.compile(
 _QUESTION = re.compile(r"\?(?:\s|$|[»\"”’')\]*_`])")
 # A clause of contrast after a statement: "X has been tried, but the results ...".
 _CONTRAST = re.compile(r"(?:,\s*|\s+)(?:but|whereas|although)\s+|,\s*(?:но|однако)\s+|;\s+")
+_CLAUSE_END = re.compile(r"(?:[.!?;,]\s*|\s+and\s*)$")
 _RU_DASH = re.compile(r"[а-яё»)]\s[—–]\s+[а-яё«\d]", re.IGNORECASE)
 
 
@@ -414,14 +419,22 @@ def is_fact(sentence: str, language: str | None) -> bool:
     phrases: `distill.mood`) have passed it, in Russian a finite verb, a dash predicate or a
     closing predicate adjective. A capitalised word does not make a fact: an aim names things."""
     s = sentence.strip()
-    if _QUESTION.search(s) or NEEDS_MORE.search(s) or UNKNOWN.search(s) or no_claim(s, language):
+    if _QUESTION.search(s) or NEEDS_MORE.search(s) or UNKNOWN.search(s) or GAP.search(s):
+        return False  # a question, a call for research, an open question or a research gap
+    if no_claim(s, language):
         return False  # advice, an instruction, a norm, a lead-in, a pointer (`distill.mood`)
     if presents_result(s, language):
         return True  # "We present a map ... and identify 25,000 hotspots": scope with its result
     if AIM.search(s):
         return False
-    hedged = SCOPE.search(s) or SPECULATION.search(s) or MEASURED.search(s)
-    if (hedged or (METHOD.search(s) and not RATE.search(s))) and not (FINDING_CLAUSE.search(s)):
+    hyp = HYPOTHESIS.search(s)
+    before = s[: hyp.start()] if hyp else ""
+    if _CLAUSE_END.search(before) and is_fact(_CLAUSE_END.sub("", before), language):
+        return True  # "X recruited 95% of ... and we hypothesize that ...": the statement stands
+    hedged = SCOPE.search(s) or SPECULATION.search(s) or HYPOTHESIS.search(s) or MEASURED.search(s)
+    method = METHOD.search(s) or PROCEDURE.search(s)
+    found = FINDING_CLAUSE.search(s) or RESULT_PARTICIPLE.search(s)
+    if (hedged or (method and not RATE.search(s))) and not found:
         # "Many treatments have been proposed ... but the results have been disappointing": an
         # evaluation in a later clause leaves the statement of the first one standing.
         first = _CONTRAST.split(s, maxsplit=1)
