@@ -237,7 +237,7 @@ HYPOTHESIS = re.compile(
     r"|\bwe\s+(?:also\s+|further\s+)?(?:suggest|propose)\s+(?!that\b)"
     r"|(?<![\w-])(?<!котор\w\w\s)(?:мог|могла|могло|могли)\s+бы(?![\w-])"
     r"|(?<![\w-])мы\s+(?:\w+\s+)?(?:предполагаем|предположили|полагаем|выдвигаем гипотезу)(?![\w-])"
-    r"|\bkönnten?\s+(?:\w+\s+){0,4}?(?:sein|erklären|bedeuten|beitragen|zurückzuführen)\b"
+    r"|\bkönnten?\s+(?:\S+\s+){0,5}?(?:sein|erklären|bedeuten|beitragen|zurückzuführen)\b"
     r"|\bwir\s+(?:\w+\s+)?(?:vermuten|postulieren|nehmen\s+an)\b",
     re.IGNORECASE,
 )
