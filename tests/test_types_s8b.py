@@ -238,3 +238,37 @@ def test_a_sentence_before_a_lead_in_states_something(text: str, language: str) 
 )
 def test_a_lead_in_alone_stays_text(text: str, language: str) -> None:
     assert instructs(text, language)
+
+
+# --- a joined atom is typed by its first sentence's hypothesis or procedure ---
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a procedure in a later sentence leaves the first sentence's statement
+        "Vitamin D made in the skin is biologically inert and requires 2 successive "
+        "hydroxylations. With the identification of 25(OH)D, methods were developed to "
+        "measure these metabolites in the circulation.",
+        # a hypothesis before a contrast: the statement after it stands
+        "The small number (<100) of DUBs might at first suggest a low degree of selectivity; "
+        "however, DUBs are subject to multiple layers of regulation.",
+        # a hypothesis in a later sentence
+        "Each clone formed 3 peritoneal tumors. These tumors might arise from stem cells.",
+    ],
+)
+def test_a_later_hypothesis_or_procedure_leaves_the_first_statement(text: str) -> None:
+    assert fact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Immunofluorescent staining for α-SMA were applied to identify the positive cells. "
+        "Then the cells were loaded on a collagen gel with endothelial cells.",
+        "Long-term statin use might cause adverse effects. Thirdly, the cost-effectiveness of "
+        "such a strategy is unclear.",
+    ],
+)
+def test_a_first_sentence_hypothesis_or_procedure_types_the_atom_text(text: str) -> None:
+    assert not fact(text)

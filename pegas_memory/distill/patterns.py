@@ -407,6 +407,7 @@ _RU_VERB = re.compile(
 _QUESTION = re.compile(r"\?(?:\s|$|[»\"”’')\]*_`])")
 # A clause of contrast after a statement: "X has been tried, but the results ...".
 _CONTRAST = re.compile(r"(?:,\s*|\s+)(?:but|whereas|although)\s+|,\s*(?:но|однако)\s+|;\s+")
+_FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _CLAUSE_END = re.compile(r"(?:[.!?;,]\s*|\s+and\s*)$")
 _RU_DASH = re.compile(r"[а-яё»)]\s[—–]\s+[а-яё«\d]", re.IGNORECASE)
 
@@ -427,12 +428,19 @@ def is_fact(sentence: str, language: str | None) -> bool:
         return True  # "We present a map ... and identify 25,000 hotspots": scope with its result
     if AIM.search(s):
         return False
-    hyp = HYPOTHESIS.search(s)
-    before = s[: hyp.start()] if hyp else ""
+    # a hypothesis or a procedure types an atom from its first sentence: "X recruited 95% of ...
+    # These orders ... and we hypothesize that ..." states X (a joined atom keeps its claim)
+    lead = _FIRST_SENTENCE.split(s, maxsplit=1)[0]
+    hyp = HYPOTHESIS.search(lead)
+    before = lead[: hyp.start()] if hyp else ""
     if _CLAUSE_END.search(before) and is_fact(_CLAUSE_END.sub("", before), language):
         return True  # "X recruited 95% of ... and we hypothesize that ...": the statement stands
-    hedged = SCOPE.search(s) or SPECULATION.search(s) or HYPOTHESIS.search(s) or MEASURED.search(s)
-    method = METHOD.search(s) or PROCEDURE.search(s)
+    parts = _CONTRAST.split(lead, maxsplit=1) if hyp else []
+    if len(parts) == 2 and not HYPOTHESIS.search(parts[1]) and is_fact(parts[1], language):
+        return True  # "DUBs might at first suggest ...; however, DUBs are subject to ...": likewise
+    hedged = SCOPE.search(s) or SPECULATION.search(s) or hyp or MEASURED.search(s)
+    # "... With the identification of X, methods were developed to measure ...": the first stands
+    method = METHOD.search(s) or PROCEDURE.search(lead)
     found = FINDING_CLAUSE.search(s) or RESULT_PARTICIPLE.search(s)
     if (hedged or (method and not RATE.search(s))) and not found:
         # "Many treatments have been proposed ... but the results have been disappointing": an
