@@ -201,13 +201,15 @@ GAP = re.compile(
     r"(?:untersucht|erforscht)\b",
     re.IGNORECASE,
 )
-# A procedure: a passive with its purpose ("Immunofluorescent staining ... were applied to
-# identify the cells", "scores are visualized for all the counties to identify clusters") and
+# A procedure: a past passive with its purpose ("Immunofluorescent staining ... were applied to
+# identify the cells") and
 # first-person bench work ("We harvested ASCs ... and sorted them"). Method narrative, text unless
 # it reports a rate or a finding. (A structured abstract's "Methods"/"Intervention" field is not
 # read as method: graders took "Methods: The panel consisted of five sections" as a fact.)
 PROCEDURE = re.compile(
-    r"\b(?:was|were|is|are)\s+(?:\w+ly\s+)?(?:then\s+|also\s+|first\s+)?[a-z]{3,}(?:ed|zed)\b"
+    # past tense, a study's narrative: "A TestResponse is returned to examine the response data"
+    # tells how an API works
+    r"\b(?:was|were)\s+(?:\w+ly\s+)?(?:then\s+|also\s+|first\s+)?[a-z]{3,}(?:ed|zed)\b"
     r"[^.;]{0,120}?\bto\s+(?:identify|detect|determine|assess|test|evaluate|examine|measure"
     r"|compare|quantify|estimate|investigate|characteri[sz]e|explore|confirm whether)\b"
     r"|^(?:[^,;]{0,80},\s+)?we\s+(?:\w+ly\s+|also\s+|then\s+|first\s+)?(?:harvested|sorted"
@@ -231,6 +233,9 @@ RESULT_PARTICIPLE = re.compile(
 # "wir vermuten".
 HYPOTHESIS = re.compile(
     # not in a relative clause: "an organ that might become ..." describes the organ
+    # nor in a subordinate one: "you can register blueprints twice, though not every blueprint
+    # might respond properly" states what you can do
+    r"(?:^|[,;]\s*)(?:(?!\b(?:though|although|if|whether|than|unless|what)\b)[^,;])*?"
     r"(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)\bmight\s+(?:\w+ly\s+)?(?:not\s+)?(?!be\b|have\b)[a-z]{2,}\b"
     r"|\bwe\s+(?:\w+ly\s+|also\s+|further\s+|therefore\s+|thus\s+)?(?:hypothesi[sz]e|speculate"
     r"|postulate|conjecture)\b"

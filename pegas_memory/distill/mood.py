@@ -131,13 +131,16 @@ _DEPENDENT = re.compile(r"\b(?:which|what|how|whether|if|where|when|who|whom|why
 # etwa gleich schnell sein", ru "должно составлять около ...".
 _EXPECTED = re.compile(
     r"^\s+(?:\w+ly\s+)?(?:be\s+(?:\w+ly\s+)?(?:on par|comparable|similar|equal|equivalent"
-    r"|identical|close|the same|faster|slower|larger|smaller|higher|lower|within|at least|at most"
+    r"|identical|close|the same|faster|slower|larger|smaller|higher|lower|within"
     r"|about|around|approximately|no (?:more|less|slower|faster))\b"
     r"|(?:take|last|cost|use|need|require)\s+(?:only\s+)?(?:about|around|roughly|approximately"
     r"|up to|less than|more than|at most|at least|under|\d))",
     re.IGNORECASE,
 )
-_PERSON_SUBJECT = re.compile(r"\b(?:you|we|one|users?|readers?)\s+(?:\w+\s+)?$", re.IGNORECASE)
+# "you should be about ...", "there should be ... for production": a norm for the reader
+_PERSON_SUBJECT = re.compile(
+    r"\b(?:you|we|one|users?|readers?|there)\s+(?:\w+\s+)?$", re.IGNORECASE
+)
 _DE_EXPECTED = re.compile(
     r"\b(?:sollte|sollten)\s+(?:\w+\s+){0,4}?(?:etwa|ungefähr|in etwa|rund|circa|ca\.|vergleichbar"
     r"|ähnlich|gleich\s+(?:schnell|groß))\b",
@@ -207,6 +210,13 @@ _DE_IMPERATIVE = re.compile(
 _LEAD_IN = re.compile(r":\s*$")
 # A whole sentence before the lead-in ("Хотя ... не выигрывали чемпионат, команда установила
 # несколько рекордов. Среди них:"): that sentence states something; only the last one leads in.
+# ... unless that sentence speaks to the reader ("In PyCharm, ..., click on Run ... You'll see a
+# screen similar to this:", "In general, don't do anything to modify ... This includes:").
+_ADDRESSED = re.compile(
+    r"\b(?:you|your|don't|do not|please)\b|,\s+(?:click|go|open|run|select|choose|type|press)\b"
+    r"|(?<![\w-])(?:вы|вам|вас|ваш\w*|пожалуйста)(?![\w-])",
+    re.IGNORECASE,
+)
 _STATED_BEFORE = re.compile(r"[^\s:]{3}[.!?…]\s+[^.!?…:]{1,80}:\s*$")
 # A label before the sentence ("Goals: ", "Gson — Documentation: ", "PROTIP "): a list item led
 # in by its heading, or a structured abstract's field. What follows it is read on its own.
@@ -273,8 +283,11 @@ def instructs(sentence: str, language: str | None) -> bool:
     """Whether the sentence tells the reader what to do (module docstring): an instruction, a norm
     or a lead-in to what follows, never a checkable statement."""
     s = sentence.strip()
-    if _LEAD_IN.search(s) and not _STATED_BEFORE.search(s):
-        return True
+    if _LEAD_IN.search(s):
+        stated = _STATED_BEFORE.search(s)
+        before = s[: stated.start() + 4] if stated else ""
+        if stated is None or _ADDRESSED.search(before) or instructs(before, language):
+            return True  # a lead-in, or an instruction and its lead-in ("Click Run. You'll see:")
     if any(instructs(part, language) for part in _unlabelled(s)[1:]):
         return True  # "Goals: Support arbitrarily complex objects", "PROTIP Be sure to read ..."
     if _purpose_only(s, language):
