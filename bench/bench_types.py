@@ -244,6 +244,7 @@ def score_labelled(errors: list[str]) -> tuple[Tally, dict[str, Counter[tuple[st
             ("heldout5", "-heldout5"),
             ("heldout6", "-heldout6"),
             ("heldout7", "-heldout7"),
+            ("heldout8", "-heldout8"),
         ):
             path = LABELS / f"types-{lang}{suffix}.json"
             for item in json.loads(path.read_text(encoding="utf-8"))["items"]:
@@ -275,7 +276,13 @@ def main() -> None:
     parser.add_argument(
         "--section", action="store_true", help="write this run's section on top of --out"
     )
+    parser.add_argument(
+        "--only", choices=list(COLUMNS), help="run one column (to compare whole trees)"
+    )
     args = parser.parse_args()
+    if args.only:
+        for name in [n for n in COLUMNS if n != args.only]:
+            del COLUMNS[name]
     data = shared_data()
     truth = graded_truth()
     results: dict[str, Any] = {}
@@ -307,13 +314,14 @@ def main() -> None:
                            ("heldout5", "held-out draw 5 (seed 5151, labelled before the change)"),
                            ("heldout6", "held-out draw 6 (seed 6262, labelled before its 1st run)"),
                            ("heldout7", "held-out draw 7 (seed 7373, labelled before session 8)"),
+                           ("heldout8", "held-out draw 8 (seed 8383, labelled before fy2)"),
                            ):  # fmt: skip
             tallies = [results[n][1][lang] for n in COLUMNS]
             lines.append(row(f"{what}, type right", lang,
                              [pct(t[f"{part} right"], t[part]) for t in tallies]))  # fmt: skip
     lines += ["", "Atoms by type on the graded-sample documents (doc-seed/document):", ""]
     lines += ["| document | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
-    for doc in results["after"][4]:
+    for doc in results[list(COLUMNS)[-1]][4]:
         cells = []
         for n in COLUMNS:
             mix = results[n][4][doc]

@@ -1,10 +1,11 @@
-"""Benchmark: the independent graded samples 6161, 7171 and 8181 re-typed by the current rules.
+"""Benchmark: the independent graded samples 6161, 7171, 8181, 9191 re-typed by the current rules.
 
 Each sample's documents are rebuilt as its run built them (`graded_sample.build_documents` with
-its dump's doc seed, excluded seeds and extra documents; the two XQuAD ru files are written again
-from `ru/xquad/source/xquad.ru.json`, articles 0-2 and 3-5, the way the 7171 and 8181 runs wrote
-them) and distilled chunk by chunk as ingest does. Every graded atom is found again by its claim's
-key, else by its quote (the current joins may have changed the claim), and the type the rules
+its dump's doc seed, excluded seeds and extra documents; the XQuAD ru files are written again
+from `ru/xquad/source/xquad.ru.json`, articles 0-2, 3-5 and 6-8, the way the 7171, 8181 and
+9191 runs wrote them) and distilled chunk by chunk as ingest does. Every graded atom is found
+again by its claim's key, else by its quote (the current joins may have changed the claim),
+and the type the rules
 give it now is compared with the right type: the graded type when the grader said it was right,
 else the one the grader's "why" names (`bench/labels/types-graded.json`, `right_type`). An atom
 not found again counts as not found, not as wrong; one found by its quote may now be part of a
@@ -41,16 +42,25 @@ from pegas_memory.distill.types import DraftAtom  # noqa: E402
 from pegas_memory.ingest.sources import parse_source, read_source  # noqa: E402
 
 LABELS = ROOT / "bench" / "labels"
-SEEDS = (6161, 7171, 8181)
+SEEDS = (6161, 7171, 8181, 9191)
 # The extra documents of each sample's run (its section of bench/results/graded-sample.md).
 EXTRAS = {
     6161: ("flask/docs/design.rst", "cobra/README.md"),
     7171: ("gson/GsonDesignDocument.md", "express/Readme.md", "xquad:0-2"),
     8181: ("sqlalchemy/README.rst", "gson/README.md", "xquad:3-5"),
+    9191: (
+        "sqlalchemy/doc/build/orm/self_referential.rst",
+        "ripgrep/crates/globset/README.md",
+        "xquad:6-8",
+    ),
 }
 # Each file as its run wrote it: the 7171 file dropped the byte-order mark XQuAD has at the start
 # of some contexts, the 8181 one kept it.
-XQUAD_NAMES = {"xquad:0-2": ("xquad-ru.md", "\ufeff"), "xquad:3-5": ("xquad-ru-b.md", "")}
+XQUAD_NAMES = {
+    "xquad:0-2": ("xquad-ru.md", "\ufeff"),
+    "xquad:3-5": ("xquad-ru-b.md", ""),
+    "xquad:6-8": ("xquad-ru-c.md", ""),
+}
 
 
 def write_xquad(data: Path, spec: str, folder: Path) -> Path:

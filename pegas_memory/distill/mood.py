@@ -125,13 +125,65 @@ _REPORTED = re.compile(
 _DEPENDENT = re.compile(r"\b(?:which|what|how|whether|if|where|when|who|whom|why)\b", re.IGNORECASE)
 
 
+# An epistemic "should" about a measure or a comparison: "performance of this crate should be
+# roughly on par with the glob crate", "the build should take about 5 minutes" expect a property,
+# a checkable claim; "it should be placed ...", "you should be able to ..." stay norms. de "sollte
+# etwa gleich schnell sein", ru "должно составлять около ...".
+_EXPECTED = re.compile(
+    r"^\s+(?:\w+ly\s+)?(?:be\s+(?:\w+ly\s+)?(?:on par|comparable|similar|equal|equivalent"
+    r"|identical|close|the same|faster|slower|larger|smaller|higher|lower|within"
+    r"|about|around|approximately|no (?:more|less|slower|faster))\b"
+    r"|(?:take|last|cost|use|need|require)\s+(?:only\s+)?(?:about|around|roughly|approximately"
+    r"|up to|less than|more than|at most|at least|under|\d))",
+    re.IGNORECASE,
+)
+# "you should be about ...", "there should be ... for production": a norm for the reader
+_PERSON_SUBJECT = re.compile(
+    r"\b(?:you|we|one|users?|readers?|there)\s+(?:\w+\s+)?$", re.IGNORECASE
+)
+_DE_EXPECTED = re.compile(
+    r"\b(?:sollte|sollten)\s+(?:\w+\s+){0,4}?(?:etwa|ungefähr|in etwa|rund|circa|ca\.|vergleichbar"
+    r"|ähnlich|gleich\s+(?:schnell|groß))\b",
+    re.IGNORECASE,
+)
+_RU_EXPECTED = re.compile(
+    r"(?<![\w-])(?:должн[аоы]|должен)\s+(?:\w+\s+)?(?:быть|составлять|занимать|длиться)\s+"
+    r"(?:\w+\s+)?(?:примерно|около|приблизительно|порядка|сопоставим\w*|сравним\w*|не более"
+    r"|не менее|до\s+\d|\d)",
+    re.IGNORECASE,
+)
+# A Russian norm inside a relative clause or after a verb of saying ("..., что месса — это дар,
+# который следует с благодарностью принимать всем приходом"; "утверждал, что нужно ..."): the
+# content of what someone held, not the sentence's own norm.
+_RU_REPORTED = re.compile(
+    r"(?<![\w-])(?:котор\w+|утвержда\w*|считал\w*|писал\w*|заявля\w*|заявил\w*|полагал\w*"
+    r"|призыва\w*|призвал\w*|настаива\w*|учил\w*)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
 def _en_norm(sentence: str) -> bool:
     for m in _SHOULD.finditer(sentence):
         before = sentence[: m.start()]
         if _REPORTED.search(before) or _DEPENDENT.search(re.split(r"[,;:]", before)[-1]):
             continue
+        if _EXPECTED.match(sentence[m.end() :]) and not _PERSON_SUBJECT.search(before):
+            continue  # "X should be roughly on par with Y": an expectation, not a norm
         return True
     return False
+
+
+def _ru_norm(sentence: str) -> bool:
+    """A Russian obligation that is the sentence's own (`_RU_OBLIGED`), not reported or expected."""
+    for m in _RU_OBLIGED.finditer(sentence):
+        if _RU_REPORTED.search(sentence[: m.start()]) or _RU_EXPECTED.match(sentence, m.start()):
+            continue
+        return True
+    return False
+
+
+def _de_norm(sentence: str) -> bool:
+    return bool(_DE_IMPERATIVE.search(sentence)) and not _DE_EXPECTED.search(sentence)
 
 
 _RU_IMPERATIVE = re.compile(
@@ -156,6 +208,16 @@ _DE_IMPERATIVE = re.compile(
     r"|\b(?:sollte|sollten|solltest)\b|\bmuss\s+man\b|\bman\s+muss\b",
 )
 _LEAD_IN = re.compile(r":\s*$")
+# A whole sentence before the lead-in ("Хотя ... не выигрывали чемпионат, команда установила
+# несколько рекордов. Среди них:"): that sentence states something; only the last one leads in.
+# ... unless that sentence speaks to the reader ("In PyCharm, ..., click on Run ... You'll see a
+# screen similar to this:", "In general, don't do anything to modify ... This includes:").
+_ADDRESSED = re.compile(
+    r"\b(?:you|your|don't|do not|please)\b|,\s+(?:click|go|open|run|select|choose|type|press)\b"
+    r"|(?<![\w-])(?:вы|вам|вас|ваш\w*|пожалуйста)(?![\w-])",
+    re.IGNORECASE,
+)
+_STATED_BEFORE = re.compile(r"[^\s:]{3}[.!?…]\s+[^.!?…:]{1,80}:\s*$")
 # A label before the sentence ("Goals: ", "Gson — Documentation: ", "PROTIP "): a list item led
 # in by its heading, or a structured abstract's field. What follows it is read on its own.
 _LABEL = re.compile(r"^(?:[^:.!?;]{1,60}:\s+|(?-i:[A-Z]{3,})\s+(?=[A-Z]))")
@@ -222,7 +284,10 @@ def instructs(sentence: str, language: str | None) -> bool:
     or a lead-in to what follows, never a checkable statement."""
     s = sentence.strip()
     if _LEAD_IN.search(s):
-        return True
+        stated = _STATED_BEFORE.search(s)
+        before = s[: stated.start() + 4] if stated else ""
+        if stated is None or _ADDRESSED.search(before) or instructs(before, language):
+            return True  # a lead-in, or an instruction and its lead-in ("Click Run. You'll see:")
     if any(instructs(part, language) for part in _unlabelled(s)[1:]):
         return True  # "Goals: Support arbitrarily complex objects", "PROTIP Be sure to read ..."
     if _purpose_only(s, language):
@@ -230,9 +295,9 @@ def instructs(sentence: str, language: str | None) -> bool:
     if language == "ru":
         if _RU_REMARK.search(s):
             return False  # "Следует отметить, что ...": the claim is what follows
-        return bool(_RU_IMPERATIVE.search(s) or _RU_OBLIGED.search(s))
+        return bool(_RU_IMPERATIVE.search(s) or _ru_norm(s))
     if language == "de":
-        return bool(_DE_IMPERATIVE.search(s))
+        return _de_norm(s)
     return bool(
         _EN_IMPERATIVE.search(s)
         or _EN_OBLIGED.search(s)

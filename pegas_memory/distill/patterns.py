@@ -30,6 +30,23 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from pegas_memory.distill.findings import (
+    AIM,
+    FINDING,
+    FINDING_CLAUSE,
+    GAP,
+    HYPOTHESIS,
+    MEASURED,
+    METHOD,
+    NEEDS_MORE,
+    PROCEDURE,
+    RATE,
+    RESULT_PARTICIPLE,
+    SCOPE,
+    SPECULATION,
+    STATE,
+    UNKNOWN,
+)
 from pegas_memory.distill.mood import (
     no_claim,
     presents_result,
@@ -212,7 +229,7 @@ def match_definition(sentence: str) -> tuple[str, str, float, str] | None:
     A lead ("X (1900—1970) — советский писатель", `_lead`) is tried first; a glued abstract label
     ("BACKGROUND"), stress marks and a qualifying opener ("Как правило,") are no part of a term."""
     sentence = _DEF_OPENERS.sub("", _CAPS_LABEL.sub("", _STRESS.sub("", sentence.strip())))
-    if _AIM.search(sentence):
+    if AIM.search(sentence):
         return None  # "Цель исследования — изучить ...": an aim, not a definition of "Цель"
     lead = _lead(sentence)
     if lead is not None and _term_ok(_strip_term(lead[0]), "lead"):
@@ -367,174 +384,8 @@ def _lead(sentence: str) -> tuple[str, str] | None:
 
 
 # --- fact or text -------------------------------------------------------------------------------
-# What opens a sentence without being its claim: a glued abstract label and connectives.
-_OPEN = (
-    r"^(?-i:[A-Z]{2,}(?:\s+(?:AND|OF|[A-Z]{2,}))*:?\s+)?(?:(?:here|thus|therefore|furthermore"
-    r"|moreover|in addition|additionally|finally|first|second|also|then|accordingly"
-    r"|in (?:this|the present|the current|our) (?:study|paper|review|article|work|report|trial"
-    r"|analysis|chapter|section)|to\s+[^,;]{3,120}|(?:by\s+)?using\s+[^,;]{3,120}),?\s+)*"
-)
-# Aims, plans and scope assert nothing checkable, whatever names or numbers they mention.
-_AIM = re.compile(
-    _OPEN + r"(?:(?:we|this (?:study|paper|review|article|work|report|trial|analysis)"
-    r"|the (?:present|current) (?:study|paper|review|article|work|trial|analysis)"
-    r"|our (?:study|work))\s+(?:also\s+)?"
-    r"(?:aim(?:s|ed)?|sought|seeks?|set out|intend(?:s|ed)?|plan(?:s|ned)?|propose[sd]? to"
-    r"|attempt(?:s|ed)? to|tried to|try to|want(?:s|ed)? to|wish(?:es|ed)? to|will)\b"
-    r"|(?:the\s+)?(?:main\s+|primary\s+|principal\s+|overall\s+)?(?:aim|objective|purpose|goal)s?"
-    r"\s+(?:of|in|for)\s+(?:this|the|our)\b"
-    r"|(?:the\s+)?(?:aim|objective|purpose|goal)s?\s+(?:was|were|is|are)\s+to\b"
-    r"|(?:objectives?|aims?|purpose|goals?:?\s+)?to\s+(?:determine|investigate|assess|evaluate"
-    r"|examine|compare|explore|test|identify|describe|quantify|characteri[sz]e|establish|estimate"
-    r"|analy[sz]e|review|measure|study|understand|clarify|develop|validate|define|elucidate"
-    r"|investigate)\b)"
-    r"|^(?:цель|целью|задач\w*)\s+(?:\w+\s+){0,2}?(?:исследовани|работ|стать|проект|обзор)\w*"
-    r"|^(?:в|во)\s+(?:данной|настоящей|этой|нашей|данном|настоящем|этом)\s+(?:работе|статье|главе"
-    r"|обзоре|исследовании|разделе)\s+(?:мы\s+)?(?:рассматрива|описыва|исследу|представл|обсужда"
-    r"|изуча|анализиру|предлага|ставится)\w*"
-    r"|^мы\s+(?:планируем|намерены|стремились|стремимся|хотели|хотим|попытались|попытаемся"
-    r"|ставили|ставим|будем|рассмотрим|опишем|исследуем|предлагаем|изучим)\b"
-    r"|^(?:ziel|zweck|aufgabe)\s+(?:dieser|der|unserer|des)\s+(?:arbeit|studie|untersuchung"
-    r"|kapitels|abschnitts)",
-    re.IGNORECASE,
-)
-# Scope and method narrative: text unless they report a finding ("we examined ... and found that").
-_SCOPE = re.compile(
-    _OPEN + r"(?:(?:we|this (?:study|paper|review|article|work|report)|the (?:present|current)"
-    r" (?:study|paper|review|article|work|report))\s+(?:also\s+)?(?:have\s+|had\s+)?(?:\w+ly\s+)?"
-    r"(?:examine[sd]?"
-    r"|describe[sd]?|undert(?:ook|ake)"
-    r"|investigate[sd]?|explore[sd]?|evaluate[sd]?|assess(?:es|ed)?|review(?:s|ed)?|discuss(?:es|ed)?"
-    r"|consider(?:s|ed)?|give[sn]?|gave|present(?:s|ed)?|focus(?:es|ed)?|address(?:es|ed)?"
-    r"|outline[sd]?|summari[sz]e[sd]?|highlight(?:s|ed)?|conducted|performed|carried out|used"
-    r"|enrolled|recruited|designed|collected|analy[sz]ed|measured|compared|selected|searched"
-    r"|interviewed|surveyed|applied|employed|determined the|studied|tested|screened|sequenced"
-    r"|followed|obtained|generated|constructed|is a foundation|provides? an?"
-    r" (?:overview|review|summary|framework|foundation))\b)",
-    re.IGNORECASE,
-)
-# Method narrative ("X was compared with Y", "the study compared ..."): text unless it reports
-# a quantity ("Surgery was performed in 40% of the patients" is a finding).
-_METHOD = re.compile(
-    r"^.{0,120}\b(?:study|trial|phase|analysis|review|survey)\s+(?:compared|examined|assessed"
-    r"|evaluated|investigated|enrolled)\b"
-    r"|.{0,120}\b(?:was|were) (?:conducted|performed|carried out|undertaken|compared|randomi[sz]ed"
-    r"|searched|interviewed|surveyed)\b"
-    # A passive with its instrument: "was detected by the tumorigenicity assay".
-    r"|\b(?:was|were)\s+(?:\w+\s+){0,3}?\w+ed\s+(?:using|by means of|by (?:an?\s+|the\s+)?"
-    r"(?:[\w-]+\s+){0,2}?(?:assays?|methods?|analys[ie]s|tests?|techniques?|microscopy|staining"
-    r"|PCR|scanners?|sequencing|cytometry|spectroscopy|blotting|imaging))\b"
-    r"|\b(?:was|were) (?:assembled|incubated|transfected|cultured|stained|administered"
-    r"|(?:frequency-|age-|sex-)?matched|stratified|allocated|assigned|excluded|adjusted)\b",
-    re.IGNORECASE,
-)
-# A result's quantity in method words ("Surgery was performed in 40% of the patients", "in 12 of
-# 30"): a finding; time points and group sizes ("93 to a seated control activity") are not.
-_RATE = re.compile(r"\d\s*%|\b\d+\s*(?:of|out of|/)\s*(?:the\s+)?\d+|\bp\s*[<=>≤]\s*0?[.,]\d", re.I)
-_QUANTITY = re.compile(r"(?<![\w-])\d+(?:[.,]\d+)*\s*%?(?![\w-])")
-# What is not known, when that is the claim ("However, ..., it is controversial whether ...").
-_UNKNOWN = re.compile(
-    r"^(?:[^.;:]{0,120}[,:]\s+)?(?:it (?:is|remains) (?:still |often |also |largely |currently )?"
-    r"(?:unclear|unknown|controversial"
-    r"|debated|uncertain|not known)|little is known)\b"
-    # The same as a predicate: "The role of monocytes is therefore controversial."
-    # (one clause: "X is known, but how Y is unclear" states X; "Although X is known, how Y
-    # ... is unknown" puts X in a subordinate clause)
-    r"|^(?:\w+,\s+|(?:although|while|though)\s[^;]{3,200}?,\s+)?[^,;]*\b(?:is|are|remains?)\s+"
-    r"(?:\w+\s+)?(?:unclear|unknown|controversial"
-    r"|debated|uncertain|not (?:yet |fully |well )?(?:known|clear|understood|established))"
-    r"\s*[.;]?$"
-    # "our knowledge about X has, to date, been limited", "is poorly understood"
-    r"|\bknowledge\b[^.]{0,120}\b(?:is|are|has been|have been|been|remains?)\s+(?:\w+\s+)?"
-    r"(?:limited|lacking|incomplete|scarce|poor|sparse)\b"
-    r"|^(?:\w+,\s+)?[^,;]*\b(?:is|are|remains?)\s+(?:still\s+)?(?:poorly|not well|incompletely)"
-    r" understood\b",
-    re.IGNORECASE,
-)
-_NEEDS_MORE = re.compile(
-    r"\b(?:further|more|additional|future) (?:research|studies|study|work|trials?|investigations?)"
-    r"(?:[^.]{0,80}?)\b(?:is|are|will be)? ?(?:needed|required|warranted|necessary)\b"
-    r"|\bneeds? to be aware\b|\bremains? to be (?:determined|established|elucidated|seen)\b"
-    r"|необходим\w* (?:дальнейш|дополнительн)\w* (?:исследовани|изучени)\w*"
-    r"|\bесли бы\b",
-    re.IGNORECASE,
-)
-# Speculation and evaluation: "This difference could be ...", "... is providing new insights".
-_SPECULATION = re.compile(
-    _OPEN + r"(?:this|these|that|those|it|such)\s+(?:\w+\s+){0,2}?(?:could|might|may)\s+"
-    r"(?:be|reflect|represent|explain)\b"
-    r"|\b(?:provid\w*|offer\w*|gives?|yield\w*)\s+(?:\w+\s+)?insights?\b"
-    # An epistemic modal with a verb of explaining: "... may explain why ...".
-    r"|\b(?:could|might|may)\s+(?:\w+\s+)?(?:explain|account for|reflect|underlie)\b"
-    r"|\b(?:has|have|had)\s+(?:\w+\s+){0,2}?implications\b"
-    # "... will thus likely be necessary", "could have implications for", "might lead to".
-    r"|\b(?:will|would|could|might|may)\s+(?:\w+\s+){0,2}?(?:lead to (?:new|novel|better"
-    r"|improved)|mean|have implications|prove|be (?:necessary|needed|required|useful|helpful"
-    r"|beneficial|important))\b"
-    # Evaluation: "These data illustrate the relevance of ...", "подчёркивает важность".
-    r"|\b(?:is|are|was|were|been)\s+(?:\w+\s+)?(?:impressive|remarkable|exciting|fascinating"
-    r"|pleasing|encouraging|disappointing|promising|interesting|surprising|intriguing)\b"
-    r"|\b(?:illustrat\w*|highlight\w*|underscor\w*|emphasi[sz]\w*|подч[её]ркива\w*)\s+"
-    r"(?:\w+\s+){0,2}?(?:importance|relevance|need|value|potential|significance|важность"
-    r"|значимость|значение|необходимость)\b",
-    re.IGNORECASE,
-)
-_FINDING_CLAUSE = re.compile(
-    r"\b(?:found|find|show(?:s|ed|n)?|demonstrat\w+|reveal\w*|suggest\w*|indicat\w*|conclude[ds]?"
-    r"|confirm\w*|establish(?:ed|es)?)\s+that\b"
-    # "We demonstrate the importance of ...", "Our study therefore demonstrates ...": a result.
-    r"|\b(?:we|(?:our|this|the|these) (?:study|studies|data|results|findings|analysis|work))\s+"
-    r"(?:\w+ly\s+|therefore\s+|thus\s+|also\s+|further\s+)?(?:show(?:s|ed)?|demonstrat\w+"
-    r"|found|find|identif(?:y|ied|ies)|uncover(?:s|ed)?|discover(?:s|ed)?|observed|isolated)\b"
-    r"|\b(?:our|these|the) (?:data|results|findings) (?:emphasi[sz]e|highlight|underscore)\b",
-    re.IGNORECASE,
-)
-# Measurement narrative ("Plasma levels ... were measured before and 1, 6, 24 h after surgery",
-# "The effect ... is also examined"): text even with numbers, which are its time points.
-_MEASURED = re.compile(
-    r"\b(?:is|are|was|were)\s+(?:also\s+|then\s+|first\s+)?(?:measured|examined|assessed"
-    r"|evaluated|investigated|recorded|monitored|determined|analy[sz]ed|collected|reviewed"
-    r"|explored|quantified|estimated|calculated|sampled|documented)"
-    r"(?!\s+(?:to be|as|in \d|at \d))\b",
-    re.IGNORECASE,
-)
-# A state with its degree ("The location of infarcts was predominantly outside ...", "are widely
-# used") or a passive of what a thing does or undergoes ("will be freed", "is tracked like a
-# stack"): a property, checkable.
-_STATE = re.compile(
-    r"\b(?:is|are|was|were|be|been)\s+(?:not\s+)?(?:predominantly|mainly|mostly|largely|primarily"
-    r"|significantly|markedly|substantially|consistently|almost|nearly|exclusively|usually"
-    r"|generally|often|rarely|highly|widely|strongly|always|never|frequently|typically|commonly)\b"
-    r"|\b(?:is|are|was|were|will be|would be|can be|cannot be|be|been|being|get|gets)\s+"
-    r"(?:\w+ly\s+|not\s+|also\s+|then\s+)?(?:[a-z]{3,}ed|[a-z]{3,}en|made|built|held|kept|led"
-    r"|left|known|shown|seen|given|taken|found|set|put|run|sent|spent|brought|told|thought)\b",
-    re.IGNORECASE,
-)
-# Findings, properties and relations (the copulas "is", "был" alone say nothing).
-_FINDING = re.compile(
-    r"\b(?:associat\w*|relat(?:ed|es) to|correlat\w*|accompan\w*|linked (?:to|with)|suggest\w*"
-    r"|indicat\w*|show(?:s|ed|n)?|demonstrat\w*|reveal\w*|found|observed|confirm\w*|identif\w*"
-    r"|detected|predict\w*|protect\w*|inhibit\w*|induc\w*|regulat\w*|activat\w*|promot\w*"
-    r"|prevent\w*|reduc\w*|improv\w*|enhanc\w*|impair\w*|affect(?:s|ed)?|undergo\w*|underwent|contribut\w*|mediat\w*"
-    r"|interact\w*|stimulat\w*|express(?:ed|es)|encod\w*|binds?|bound|occur\w*|limited by"
-    r"|available|provid(?:es|ed)? (?:an?|the)\b"
-    r"|similar|differ(?:s|ed|ent|ence|ences)|significant\w*|effective|efficacious|evidence"
-    r"|resistan\w*|essential|necessary|capable|able to|exhibit\w*|display\w*|remain\w*"
-    r"|result(?:s|ed)? in|responsible|targets?|function(?:s|ed)? as|act(?:s|ed)? as|known"
-    r"|considered|estimated|recommend\w*|higher|lower|greater|fewer|better|worse|superior"
-    r"|inferior|than|longest|largest|highest|lowest|biggest|smallest|oldest|deepest|tallest"
-    r"|greatest|most|least|only|prevalent|common|rare|frequent\w*|likely|unlikely|orchestrat\w*|controls?"
-    r"|involv\w*|play(?:s|ed)? an? (?:\w+ )?role|can be|cannot be|has been|have been|had been)\b"
-    r"|(?<![\w-])(?:связан\w*|показа\w*|выяв\w*|обнаруж\w*|установ\w*|подтверд\w*|доказ\w*"
-    r"|наблюда\w*|выше|ниже|больше|меньше|более|менее|чем|увелич\w*|уменьш\w*|сниж\w*|повыш\w*"
-    r"|облада\w*|име(?:ет|ют|ется|ются|л|ла|ло|ли)|явля\w*|представля\w* собой|отмеча\w*"
-    r"|подраздел\w*|дел(?:ит|ят)ся|насчитыва\w*|вход(?:ит|ят)|вош(?:ёл|ла|ли)|расположен\w*"
-    r"|располага\w*|служ\w*|счита\w*|стал[аои]?|получил\w*|построен\w*|принят\w*|создан\w*"
-    r"|издан\w*|сам(?:ый|ая|ое|ые|ого|ой)|крупнейш\w*|наибольш\w*|наименьш\w*|провозглаш\w*|занима\w*|сохран\w*|продолжа\w*|существ\w*|назва\w*|подозрева\w*)"
-    r"(?![\w-])",
-    re.IGNORECASE,
-)
-_VERBS = re.compile(_RELATION.pattern + "|" + _FINDING.pattern, re.IGNORECASE)
+# The narrative regexes (aims, scope, method, findings) are `distill.findings`.
+_VERBS = re.compile(_RELATION.pattern + "|" + FINDING.pattern, re.IGNORECASE)
 _NUMBER_WORD = re.compile(
     r"(?<![\w-])(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|half|first|second|third"
     r"|один|одна|одно|два|две|три|четыре|пять|шесть|семь|восемь|девять|десять|оба|обе|обеими"
@@ -556,6 +407,8 @@ _RU_VERB = re.compile(
 _QUESTION = re.compile(r"\?(?:\s|$|[»\"”’')\]*_`])")
 # A clause of contrast after a statement: "X has been tried, but the results ...".
 _CONTRAST = re.compile(r"(?:,\s*|\s+)(?:but|whereas|although)\s+|,\s*(?:но|однако)\s+|;\s+")
+_FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_CLAUSE_END = re.compile(r"(?:[.!?;,]\s*|\s+and\s*)$")
 _RU_DASH = re.compile(r"[а-яё»)]\s[—–]\s+[а-яё«\d]", re.IGNORECASE)
 
 
@@ -567,30 +420,45 @@ def is_fact(sentence: str, language: str | None) -> bool:
     phrases: `distill.mood`) have passed it, in Russian a finite verb, a dash predicate or a
     closing predicate adjective. A capitalised word does not make a fact: an aim names things."""
     s = sentence.strip()
-    if _QUESTION.search(s) or _NEEDS_MORE.search(s) or _UNKNOWN.search(s) or no_claim(s, language):
+    if _QUESTION.search(s) or NEEDS_MORE.search(s) or UNKNOWN.search(s) or GAP.search(s):
+        return False  # a question, a call for research, an open question or a research gap
+    if no_claim(s, language):
         return False  # advice, an instruction, a norm, a lead-in, a pointer (`distill.mood`)
     if presents_result(s, language):
         return True  # "We present a map ... and identify 25,000 hotspots": scope with its result
-    if _AIM.search(s):
+    if AIM.search(s):
         return False
-    hedged = _SCOPE.search(s) or _SPECULATION.search(s) or _MEASURED.search(s)
-    if (hedged or (_METHOD.search(s) and not _RATE.search(s))) and not (_FINDING_CLAUSE.search(s)):
+    # a hypothesis or a procedure types an atom from its first sentence: "X recruited 95% of ...
+    # These orders ... and we hypothesize that ..." states X (a joined atom keeps its claim)
+    lead = _FIRST_SENTENCE.split(s, maxsplit=1)[0]
+    hyp = HYPOTHESIS.search(lead)
+    before = lead[: hyp.start()] if hyp else ""
+    if _CLAUSE_END.search(before) and is_fact(_CLAUSE_END.sub("", before), language):
+        return True  # "X recruited 95% of ... and we hypothesize that ...": the statement stands
+    parts = _CONTRAST.split(lead, maxsplit=1) if hyp else []
+    if len(parts) == 2 and not HYPOTHESIS.search(parts[1]) and is_fact(parts[1], language):
+        return True  # "DUBs might at first suggest ...; however, DUBs are subject to ...": likewise
+    hedged = SCOPE.search(s) or SPECULATION.search(s) or hyp or MEASURED.search(s)
+    # "... With the identification of X, methods were developed to measure ...": the first stands
+    method = METHOD.search(s) or PROCEDURE.search(lead)
+    found = FINDING_CLAUSE.search(s) or RESULT_PARTICIPLE.search(s)
+    if (hedged or (method and not RATE.search(s))) and not found:
         # "Many treatments have been proposed ... but the results have been disappointing": an
         # evaluation in a later clause leaves the statement of the first one standing.
         first = _CONTRAST.split(s, maxsplit=1)
-        later = len(first) == 2 and hedged is not None and not _SCOPE.search(s)
-        return later and not _MEASURED.search(s) and is_fact(first[0], language)
+        later = len(first) == 2 and hedged is not None and not SCOPE.search(s)
+        return later and not MEASURED.search(s) and is_fact(first[0], language)
     no_verb = language == "en" and verbless(s, _VERBS)
     if no_verb and not _MATH_RELATION.search(s):
         return False  # "Fully POSIX-compliant flags (...)": names something, states nothing
-    if _FINDING_CLAUSE.search(s) or _STATE.search(s):
+    if FINDING_CLAUSE.search(s) or STATE.search(s):
         return True
     if language == "ru" and ru_adjective_predicate(s):
         return True  # "Тип ветвления моноподиальный.": a property stated without a verb
     numbers = _MATH_RELATION.search(s) is not None
     if numbers or _NUMBER_WORD.search(s) or _ACRONYM.search(s) or _SYMBOL.search(s):
         return True
-    if _RELATION.search(s) or _FINDING.search(s):
+    if _RELATION.search(s) or FINDING.search(s):
         return True
     if language == "en" and not no_verb:
         # A finite verb that no rule above took for an aim, a method, an instruction or a hedge:
