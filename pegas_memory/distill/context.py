@@ -287,7 +287,7 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
     if _early_reference(sentence, language) is not None:
         return True
     if language == "ru":
-        if _ru_confirms(sentence) or _ru_late_demonstrative(sentence):
+        if _ru_confirms(sentence) or _ru_late_demonstrative(sentence) or _ru_deictic(sentence):
             return True
         return before is not None and (
             _ru_repeated_noun(sentence, before)
@@ -295,6 +295,48 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
             or _ru_short_name(sentence, before)
         )
     return language in _JOIN_EN_LANGUAGES and join_en.leans_on_before(sentence, before)
+
+
+def held_referent(
+    sentence: str,
+    members: list[tuple[int, str, bool]],
+    language: str | None,
+    end: int,
+    bounds: tuple[int, int],
+) -> tuple[int, int, bool] | None:
+    """Where a leaning sentence that would exceed a group's cap (`distill.units`: 3 sentences,
+    700 characters) finds its referent: the group before's sentences (`members`: start, claim,
+    whether it leaned) are searched back, at most `bounds[0]` of them, for the nearest that
+    names the noun it repeats (ru: "... скит разгромили ... Через некоторое время скит
+    восстановили"; en: "the low success rate" after "the success rate"), else the sentence
+    right before holds it (a pronoun's antecedent is most often there). Returns the span's
+    start, its sentences, and whether its first sentence leans on one before it (that group is
+    then still marked anaphoric); None when there is no group before or the span would be
+    longer than `bounds[1]` characters: a run-on is junk too."""
+    most, max_chars = bounds
+    if not members:
+        return None
+    back = 1
+    for k in range(1, min(most, len(members)) + 1):
+        if _repeats(sentence, members[-k][1], language):
+            back = k
+            break
+    start, _, leans = members[-back]
+    if end - start > max_chars:
+        return None
+    return start, back + 1, leans
+
+
+def _repeats(sentence: str, earlier: str, language: str | None) -> bool:
+    """Whether `earlier` names what the sentence repeats: its bare noun or surname (ru), its
+    definite description's head (en)."""
+    if language == "ru":
+        return (
+            _ru_repeated_noun(sentence, earlier)
+            or _ru_clause_repeats(sentence, earlier)
+            or _ru_short_name(sentence, earlier)
+        )
+    return language in _JOIN_EN_LANGUAGES and join_en.repeats_description(sentence, earlier)
 
 
 # Russian has no article: "the skete" of the sentence before is "скит" again, bare ("Через
@@ -389,6 +431,19 @@ def _ru_clause_repeats(sentence: str, before: str) -> bool:
 
 
 _RU_NAME_WORD = re.compile(r"^[А-ЯЁ][а-яё]{2,}$")
+# "здесь", and "выше"/"ниже" as adverbs ("в приведённом выше примере", "как показано ниже,"):
+# what the page shows, most often introduced by the sentence before (join_en's rule 10 in
+# English). "выше 30 градусов", "ниже уровня моря" compare: not pointers.
+_RU_DEICTIC = re.compile(
+    r"\bздесь\b|(?:\b(?:как|\w+(?:нн|т|ан|ен)(?:ый|ая|ое|ые|ого|ой|ом|ых|ым|ую|о|а|ы))\s+)"
+    r"(?:выше|ниже)\b|\b(?:выше|ниже)\s*(?=[,.;:)]|$)",
+    re.IGNORECASE,
+)
+
+
+def _ru_deictic(sentence: str) -> bool:
+    """A pointer at what the page shows or a place told before (the rule above)."""
+    return _RU_DEICTIC.search(sentence) is not None
 
 
 def _ru_short_name(sentence: str, before: str) -> bool:
@@ -397,13 +452,22 @@ def _ru_short_name(sentence: str, before: str) -> bool:
     said there."""
     raw = [m[0] for m in _WORD.finditer(_dash_cut(sentence))][: _EARLY + 2]
     full = [m[0] for m in _WORD.finditer(before)]
+    # a word of a name of two words or more, after the other or, past the sentence's first
+    # word, before it ("Чивас USA")
+    following = [*full[1:], ""]
     introduced = {
-        w for k, w in enumerate(full[1:], 1) if _RU_NAME_WORD.match(w) and full[k - 1][:1].isupper()
+        w
+        for k, w in enumerate(full)
+        if _RU_NAME_WORD.match(w)
+        and w.casefold() not in _RU_ADVERBS | _RU_PREPOSITIONS
+        and ((k and full[k - 1][:1].isupper()) or (k and following[k][:1].isupper()))
     }
     for i, word in enumerate(raw):
         if _verb(word.casefold()):
             return False
-        alone = i == 0 or not raw[i - 1][:1].isupper()
+        # "Однако Чивас ...": a capitalised connector first is no part of the name
+        opener = i == 1 and raw[0].casefold() in _RU_ADVERBS | _RU_PREPOSITIONS
+        alone = i == 0 or not raw[i - 1][:1].isupper() or opener
         nxt = raw[i + 1] if i + 1 < len(raw) else ""
         if word in introduced and alone and not nxt[:1].isupper():
             return True
