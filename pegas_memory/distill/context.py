@@ -87,6 +87,7 @@ def _words(text: str) -> frozenset[str]:
 
 
 _EN_PRONOUNS = _words("it its they their them he she his her him such both latter former")
+_EN_PERSONAL = _EN_PRONOUNS - _words("such both latter former")  # what a carry resolves
 _EN_DEMONSTRATIVES = _words("this these those that")
 _EN_POSSESSIVES = _words("its their his her")
 _EN_FUNCTION = _words(
@@ -304,26 +305,27 @@ def held_referent(
     end: int,
     bounds: tuple[int, int],
 ) -> tuple[int, int, bool] | None:
-    """Where a leaning sentence that would exceed a group's cap (`distill.units`: 3 sentences,
-    700 characters) finds its referent: the group before's sentences (`members`: start, claim,
-    whether it leaned) are searched back, at most `bounds[0]` of them, for the nearest that
-    names the noun it repeats (ru: "... скит разгромили ... Через некоторое время скит
-    восстановили"; en: "the low success rate" after "the success rate"), else the sentence
-    right before holds it (a pronoun's antecedent is most often there). Returns the span's
-    start, its sentences, and whether its first sentence leans on one before it (that group is
-    then still marked anaphoric); None when there is no group before or the span would be
-    longer than `bounds[1]` characters: a run-on is junk too."""
+    """Where a leaning sentence past a group's cap (`distill.units`: 3 sentences, 700 chars)
+    finds its referent: the nearest of the group before's sentences (`members`: start, claim,
+    leans), at most `bounds[0]` back, that names the noun it repeats ("... скит разгромили ...
+    Через некоторое время скит восстановили"), else the sentence right before. A span whose
+    first sentence leans again gains nothing, unless it names the repeated noun and leans by a
+    personal pronoun the carry resolves. Returns (start, sentences, first sentence leans), or
+    None without a group before or past `bounds[1]` characters: a run-on is junk too."""
     most, max_chars = bounds
     if not members:
         return None
-    back = 1
-    for k in range(1, min(most, len(members)) + 1):
-        if _repeats(sentence, members[-k][1], language):
-            back = k
-            break
-    start, _, leans = members[-back]
-    if end - start > max_chars:
-        return None
+    found = [
+        k
+        for k in range(1, min(most, len(members)) + 1)
+        if _repeats(sentence, members[-k][1], language)
+    ]
+    back = found[0] if found else 1
+    start, first, leans = members[-back]
+    early = _early_reference(first, language) if leans else None
+    carried = early is not None and early[0] in _RU_PRONOUNS | _EN_PERSONAL
+    if end - start > max_chars or (leans and not (found and carried)):
+        return None  # a span that leans again ("Они ...", "этого братства"): no gain
     return start, back + 1, leans
 
 

@@ -159,7 +159,7 @@ _WHICH_ONE = _words(
     " called known named based given shown outlined employed applied here above below"
 )
 _INTRODUCING = _words("a an new novel one")
-_CLAUSE_WORDS = 16  # "the" this far into the sentence is still in its first clause
+_CLAUSE_WORDS = 10  # "the" this far into the sentence is still in its first clause
 
 
 def _category_description(words: list[str]) -> bool:
@@ -187,18 +187,30 @@ _AFTER_ADVERB = _words(
     " illustrates illustrate uses use defines define demonstrates creates"
 )
 _PRESENTATIVE = _words("is are was were we you")
+_FIRST_PERSON = _words("we our us i my")
+
+
+def _after_noun(word: str) -> bool:
+    """Whether "here" after `word` follows a noun: no verb, participle, mark or function word."""
+    return (
+        word[:1].isalnum()
+        and not word.endswith(("ed", "en"))
+        and word not in _VERBISH
+        and word not in _NOT_A_NOUN
+        and word not in _OPENERS
+    )
 
 
 def _points_at_display(words: list[str]) -> bool:
-    """Rule 10 (module docstring); `words` are the sentence's tokens with its punctuation."""
+    """Rule 10 (module docstring); `words` are the sentence's tokens with its punctuation. In a
+    paper "here" is the paper ("Here, we show", "we demonstrate here", "the approach introduced
+    here"): only "here" right after a noun, in a sentence that does not speak for its authors,
+    points at what the page shows ("the account_id column here")."""
+    first_person = any(w in _FIRST_PERSON for w in words)
     for i, w in enumerate(words):
         nxt = words[i + 1] if i + 1 < len(words) else ""
-        if w == "here":
-            if i == 0 and nxt in _PRESENTATIVE:
-                continue  # "Here is an example:", "Here we show ...": what follows
-            if nxt == "and" and words[i + 2 : i + 3] == ["there"]:
-                continue  # "here and there"
-            return True
+        if w == "here" and i and _after_noun(words[i - 1]) and nxt not in _PRESENTATIVE:
+            return not first_person and words[i + 1 : i + 3] != ["and", "there"]
         adverb = not nxt or not nxt[:1].isalnum() or nxt in _AFTER_ADVERB
         if w in ("above", "below") and i and adverb:
             return True
