@@ -113,7 +113,7 @@ def test_the_satscan_sentence_joins_the_one_that_names_the_method() -> None:
 @pytest.mark.parametrize(
     ("sentence", "language", "leans"),
     [
-        ("relationship() recognizes that the account_id column here is on both sides.", "en",
+        ("relationship() sees that the account_id column here is on each side of the join.", "en",
          True),
         ("The mapping below uses a composite primary key.", "en", True),
         ("As shown above, the parent row is loaded first.", "en", True),
@@ -139,7 +139,7 @@ def test_a_pointer_at_what_the_page_shows_leans_on_the_sentence_before(
 def test_the_code_block_reference_joins_the_sentence_introducing_it() -> None:
     text = (
         "Above, we pass account_id into the remote_side list. The relationship() construct "
-        "recognizes that the account_id column here is on both sides."
+        "recognizes that the account_id column here is on each side of the join."
     )
     assert [n for _, n, _ in _spans(text, "en")] == [2]
 

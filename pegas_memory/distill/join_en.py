@@ -186,7 +186,6 @@ _AFTER_ADVERB = _words(
     "is are was were has have can will and or but we you it this that which shows show"
     " illustrates illustrate uses use defines define demonstrates creates"
 )
-_PRESENTATIVE = _words("is are was were we you")
 _FIRST_PERSON = _words("we our us i my")
 
 
@@ -209,7 +208,7 @@ def _points_at_display(words: list[str]) -> bool:
     first_person = any(w in _FIRST_PERSON for w in words)
     for i, w in enumerate(words):
         nxt = words[i + 1] if i + 1 < len(words) else ""
-        if w == "here" and i and _after_noun(words[i - 1]) and nxt not in _PRESENTATIVE:
+        if w == "here" and i and _after_noun(words[i - 1]):  # not "Hello, here is ..."
             return not first_person and words[i + 1 : i + 3] != ["and", "there"]
         adverb = not nxt or not nxt[:1].isalnum() or nxt in _AFTER_ADVERB
         if w in ("above", "below") and i and adverb:
