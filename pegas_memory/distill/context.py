@@ -309,9 +309,9 @@ def held_referent(
     finds its referent: the nearest of the group before's sentences (`members`: start, claim,
     leans), at most `bounds[0]` back, that names the noun it repeats ("... скит разгромили ...
     Через некоторое время скит восстановили"), else the sentence right before. A span whose
-    first sentence leans again gains nothing, unless it names the repeated noun and leans by a
-    personal pronoun the carry resolves. Returns (start, sentences, first sentence leans), or
-    None without a group before or past `bounds[1]` characters: a run-on is junk too."""
+    first sentence leans again gains nothing (unless it names the repeated noun and leans by a
+    personal pronoun), nor one opening lower case or with a digit. Returns (start, sentences,
+    first sentence leans), or None without a group before or past `bounds[1]` chars."""
     most, max_chars = bounds
     if not members:
         return None
@@ -324,7 +324,9 @@ def held_referent(
     start, first, leans = members[-back]
     early = _early_reference(first, language) if leans else None
     carried = early is not None and early[0] in _RU_PRONOUNS | _EN_PERSONAL
-    if end - start > max_chars or (leans and not (found and carried)):
+    head = (_WORD.findall(first) or [""])[0]
+    tail = head[:1].isdigit() or (head.isalpha() and head.islower())  # "83%", a quote's tail
+    if end - start > max_chars or (leans and not (found and carried)) or tail:
         return None  # a span that leans again ("Они ...", "этого братства"): no gain
     return start, back + 1, leans
 
