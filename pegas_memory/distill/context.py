@@ -87,6 +87,7 @@ def _words(text: str) -> frozenset[str]:
 
 
 _EN_PRONOUNS = _words("it its they their them he she his her him such both latter former")
+_EN_PERSONAL = _EN_PRONOUNS - _words("such both latter former")  # what a carry resolves
 _EN_DEMONSTRATIVES = _words("this these those that")
 _EN_POSSESSIVES = _words("its their his her")
 _EN_FUNCTION = _words(
@@ -287,7 +288,7 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
     if _early_reference(sentence, language) is not None:
         return True
     if language == "ru":
-        if _ru_confirms(sentence) or _ru_late_demonstrative(sentence):
+        if _ru_confirms(sentence) or _ru_late_demonstrative(sentence) or _ru_deictic(sentence):
             return True
         return before is not None and (
             _ru_repeated_noun(sentence, before)
@@ -295,6 +296,51 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
             or _ru_short_name(sentence, before)
         )
     return language in _JOIN_EN_LANGUAGES and join_en.leans_on_before(sentence, before)
+
+
+def held_referent(
+    sentence: str,
+    members: list[tuple[int, str, bool]],
+    language: str | None,
+    end: int,
+    bounds: tuple[int, int],
+) -> tuple[int, int, bool] | None:
+    """Where a leaning sentence past a group's cap (`distill.units`: 3 sentences, 700 chars)
+    finds its referent: the nearest of the group before's sentences (`members`: start, claim,
+    leans), at most `bounds[0]` back, that names the noun it repeats ("... скит разгромили ...
+    Через некоторое время скит восстановили"), else the sentence right before. A span whose
+    first sentence leans again gains nothing (unless it names the repeated noun and leans by a
+    personal pronoun), nor one opening lower case or with a digit. Returns (start, sentences,
+    first sentence leans), or None without a group before or past `bounds[1]` chars."""
+    most, max_chars = bounds
+    if not members:
+        return None
+    found = [
+        k
+        for k in range(1, min(most, len(members)) + 1)
+        if _repeats(sentence, members[-k][1], language)
+    ]
+    back = found[0] if found else 1
+    start, first, leans = members[-back]
+    early = _early_reference(first, language) if leans else None
+    carried = early is not None and early[0] in _RU_PRONOUNS | _EN_PERSONAL
+    head = (_WORD.findall(first) or [""])[0]
+    tail = head[:1].isdigit() or (head.isalpha() and head.islower())  # "83%", a quote's tail
+    if end - start > max_chars or (leans and not (found and carried)) or tail:
+        return None  # a span that leans again ("Они ...", "этого братства"): no gain
+    return start, back + 1, leans
+
+
+def _repeats(sentence: str, earlier: str, language: str | None) -> bool:
+    """Whether `earlier` names what the sentence repeats: its bare noun or surname (ru), its
+    definite description's head (en)."""
+    if language == "ru":
+        return (
+            _ru_repeated_noun(sentence, earlier)
+            or _ru_clause_repeats(sentence, earlier)
+            or _ru_short_name(sentence, earlier)
+        )
+    return language in _JOIN_EN_LANGUAGES and join_en.repeats_description(sentence, earlier)
 
 
 # Russian has no article: "the skete" of the sentence before is "скит" again, bare ("Через
@@ -389,6 +435,19 @@ def _ru_clause_repeats(sentence: str, before: str) -> bool:
 
 
 _RU_NAME_WORD = re.compile(r"^[А-ЯЁ][а-яё]{2,}$")
+# "здесь", and "выше"/"ниже" as adverbs ("в приведённом выше примере", "как показано ниже,"):
+# what the page shows, most often introduced by the sentence before (join_en's rule 10 in
+# English). "выше 30 градусов", "ниже уровня моря" compare: not pointers.
+_RU_DEICTIC = re.compile(
+    r"\bздесь\b|(?:\b(?:как|\w+(?:нн|т|ан|ен)(?:ый|ая|ое|ые|ого|ой|ом|ых|ым|ую|о|а|ы))\s+)"
+    r"(?:выше|ниже)\b|\b(?:выше|ниже)\s*(?=[,.;:)]|$)",
+    re.IGNORECASE,
+)
+
+
+def _ru_deictic(sentence: str) -> bool:
+    """A pointer at what the page shows or a place told before (the rule above)."""
+    return _RU_DEICTIC.search(sentence) is not None
 
 
 def _ru_short_name(sentence: str, before: str) -> bool:
@@ -397,13 +456,22 @@ def _ru_short_name(sentence: str, before: str) -> bool:
     said there."""
     raw = [m[0] for m in _WORD.finditer(_dash_cut(sentence))][: _EARLY + 2]
     full = [m[0] for m in _WORD.finditer(before)]
+    # a word of a name of two words or more, after the other or, past the sentence's first
+    # word, before it ("Чивас USA")
+    following = [*full[1:], ""]
     introduced = {
-        w for k, w in enumerate(full[1:], 1) if _RU_NAME_WORD.match(w) and full[k - 1][:1].isupper()
+        w
+        for k, w in enumerate(full)
+        if _RU_NAME_WORD.match(w)
+        and w.casefold() not in _RU_ADVERBS | _RU_PREPOSITIONS
+        and ((k and full[k - 1][:1].isupper()) or (k and following[k][:1].isupper()))
     }
     for i, word in enumerate(raw):
         if _verb(word.casefold()):
             return False
-        alone = i == 0 or not raw[i - 1][:1].isupper()
+        # "Однако Чивас ...": a capitalised connector first is no part of the name
+        opener = i == 1 and raw[0].casefold() in _RU_ADVERBS | _RU_PREPOSITIONS
+        alone = i == 0 or not raw[i - 1][:1].isupper() or opener
         nxt = raw[i + 1] if i + 1 < len(raw) else ""
         if word in introduced and alone and not nxt[:1].isupper():
             return True

@@ -35,6 +35,19 @@ An English sentence also leans back when the word that shows it comes later, or 
    name, acronym or number in its clause: it adds to what the sentence before said of that
    subject. A bare plural names a kind and stands ("Moreover, plant formins show ...").
 
+9. **A definite category noun for a thing named otherwise before** ("Kulldorff's spatial scan
+   statistic ... is widely used. However, two issues make using the method ..."): "the" right
+   before a noun that names a kind of means (method, technique, approach, model, drug,
+   treatment, ...) in the first clause, when the sentence does not introduce it ("a new method
+   ... the method"), and nothing after it says which ("the method of moments", "the method
+   SaTScan", "the model that ...", "the approach described in ..."). Rule 7 needs the same
+   word; here the sentence before names the thing by its own name.
+10. **A pointer at what the page shows** ("the account_id column here is on both sides", "the
+   example above", "shown below,"): "here" (not "Here is ..." that introduces what follows),
+   and "above"/"below" as adverbs (before a verb, a conjunction, punctuation or the end; "below
+   5%", "above the threshold" are prepositions). What "here" points at (a code block, a figure)
+   is most often introduced by the sentence before: the group holds both.
+
 The rules read the cleaned sentence (and the sentence before, for rule 7); they are grammar and
 document structure, not words seen in one sample.
 """
@@ -112,8 +125,8 @@ def _tokens(text: str, marks: bool = False) -> list[str]:
 
 
 def leans_on_before(sentence: str, before: str | None = None) -> bool:
-    """Whether an English sentence leans on the one before by rules 1-7 (module docstring);
-    `before` is the sentence before it, for rule 7."""
+    """Whether an English sentence leans on the one before by rules 1-10 (module docstring);
+    `before` is the sentence before it, for rules 7 and 9 (a first sentence has none)."""
     words = _tokens(sentence)
     if not words:
         return False
@@ -126,7 +139,81 @@ def leans_on_before(sentence: str, before: str | None = None) -> bool:
         or _imperative_object(sentence)
         or (before is not None and _repeated_description(words, _tokens(before)))
         or _additive_bare(sentence)
+        or (before is not None and _category_description(words))
+        or _points_at_display(_tokens(sentence, marks=True))
     )
+
+
+# Rule 9's nouns: kinds of means that an abstract names once by their own name and then by kind
+# ("SaTScan ... the method", "atorvastatin ... the drug"). A README's own subject ("the library",
+# "the tool") is the document's, which `distill.carry` handles, not the sentence before's.
+_CATEGORY_HEADS = _words(
+    "method methods technique techniques approach approaches procedure procedures algorithm"
+    " algorithms model models drug drugs compound compounds treatment treatments therapy"
+    " therapies intervention interventions protocol protocols strategy strategies assay assays"
+    " statistic statistics vaccine vaccines device devices"
+)
+# What after the noun says which one: a complement, a relative clause, a participle of its own.
+_WHICH_ONE = _words(
+    "of for that which who whose where used described proposed developed presented introduced"
+    " called known named based given shown outlined employed applied here above below"
+)
+_INTRODUCING = _words("a an new novel one")
+_CLAUSE_WORDS = 10  # "the" this far into the sentence is still in its first clause
+
+
+def _category_description(words: list[str]) -> bool:
+    """Rule 9 (module docstring): "the" + a category noun in the first clause, not introduced
+    in the sentence itself and not told which by what follows."""
+    for i, w in enumerate(words[:_CLAUSE_WORDS]):
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if w != "the" or nxt not in _CATEGORY_HEADS:
+            continue
+        after = words[i + 2] if i + 2 < len(words) else ""
+        if after in _WHICH_ONE or after.isdigit():
+            continue
+        stem = nxt[:-1] if nxt.endswith("s") and nxt[:-1] in _CATEGORY_HEADS else nxt
+        introduced = any(
+            words[k] in (stem, stem + "s") and words[k - 1] in _INTRODUCING for k in range(1, i)
+        )
+        if not introduced:
+            return True
+    return False
+
+
+# Rule 10: "above"/"below" are adverbs before these (or punctuation, or the end).
+_AFTER_ADVERB = _words(
+    "is are was were has have can will and or but we you it this that which shows show"
+    " illustrates illustrate uses use defines define demonstrates creates"
+)
+_FIRST_PERSON = _words("we our us i my")
+
+
+def _after_noun(word: str) -> bool:
+    """Whether "here" after `word` follows a noun: no verb, participle, mark or function word."""
+    return (
+        word[:1].isalnum()
+        and not word.endswith(("ed", "en"))
+        and word not in _VERBISH
+        and word not in _NOT_A_NOUN
+        and word not in _OPENERS
+    )
+
+
+def _points_at_display(words: list[str]) -> bool:
+    """Rule 10 (module docstring); `words` are the sentence's tokens with its punctuation. In a
+    paper "here" is the paper ("Here, we show", "we demonstrate here", "the approach introduced
+    here"): only "here" right after a noun, in a sentence that does not speak for its authors,
+    points at what the page shows ("the account_id column here")."""
+    first_person = any(w in _FIRST_PERSON for w in words)
+    for i, w in enumerate(words):
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if w == "here" and i and _after_noun(words[i - 1]):  # not "Hello, here is ..."
+            return not first_person and words[i + 1 : i + 3] != ["and", "there"]
+        adverb = not nxt or not nxt[:1].isalnum() or nxt in _AFTER_ADVERB
+        if w in ("above", "below") and i and adverb:
+            return True
+    return False
 
 
 # An additive connector: the sentence adds to what the one before said about its subject.
@@ -313,6 +400,11 @@ def _repeated_description(words: list[str], before: list[str]) -> bool:
     if after in _THE_COMPLEMENT or len(head) < 4 or head.isdigit():
         return False  # "The role of monocytes ...": the complement says whose
     return head in before
+
+
+def repeats_description(sentence: str, before: str) -> bool:
+    """Rule 7 alone: the sentence's definite description repeats a word of `before`."""
+    return _repeated_description(_tokens(sentence), _tokens(before))
 
 
 def opens_with_connector(sentence: str) -> bool:

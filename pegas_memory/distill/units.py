@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from pegas_memory.distill.context import leans_back
+from pegas_memory.distill.context import held_referent, leans_back
 from pegas_memory.distill.dialogue import outburst, quote_state, speech, starts_inside
 from pegas_memory.distill.items import item_start
 from pegas_memory.distill.join_en import opens_with_connector
@@ -197,6 +197,7 @@ _PARKED = re.compile("[\U000f0000-\U000ffffd]")
 _BLANK = re.compile(r"\n[ \t]*\n")
 _MAX_GROUP = 3  # sentences per joined unit
 _MAX_GROUP_CHARS = 700  # a leaning sentence joins a group only while it stays this short
+_HELD = (_MAX_GROUP - 1, _MAX_GROUP_CHARS)  # sentences and characters a held referent may take
 _MAX_UTTERANCE = 8  # sentences of one quotation kept together
 # A line of dialogue stands alone only with this many words of speech ("'You'll see me there,'
 # said the Cat." does not); speech with a number in it is checkable whatever its length.
@@ -461,6 +462,7 @@ def sentence_groups(
     lead_outburst = False  # the last group is one short exclamation or question
     whole = len(spans) == 1 and not text[:start].strip() and not text[end:].strip()
     before: str | None = None  # the sentence before, for a description that repeats it
+    members: list[tuple[int, str, bool]] = []  # the last group's sentences: start, claim, leans
     for s0, s1 in spans:
         sentence = text[s0:s1]
         if quoting and not groups and not whole:
@@ -491,8 +493,16 @@ def sentence_groups(
             # The tail of a sentence cut before this unit; a text of one sentence is kept, and
             # a list item in lower case ("* поддержка флагов") is cut from nothing.
             groups.append(Group(s0, s1, 1, fragment=True))
+        elif back and (held := held_referent(claim, members, language, s1, _HELD)) is not None:
+            # Past the cap: the smallest span before it that holds its referent, overlapping the
+            # group before (`context.held_referent`), not a run-on and not alone.
+            groups.append(Group(held[0], s1, held[1], anaphoric=held[2]))
+            members = members[len(members) - held[1] + 1 :]
         else:
             groups.append(Group(s0, s1, 1, anaphoric=back))
+        if groups[-1].start == s0:
+            members = []
+        members.append((s0, claim, back))
         premise = _PREMISE.match(sentence.lstrip()) is not None
         quoting = quote_state(sentence, quoting)
         lead_outburst = groups[-1].sentences == 1 and burst
