@@ -132,3 +132,79 @@ def test_a_sentence_joined_in_one_chunk_is_not_stored_alone_from_the_next(
     holding = [c for c in _claims(service) if _AFTER["ru"][1] in c]
     assert len(holding) == 1 and _AFTER["ru"][0] in holding[0]
     assert result.dropped.get("repeated by chunk overlap") == 1
+
+
+# --- a list run together: no verb, no full stop (TyDi passages are flattened to one line) ---
+
+from pegas_memory.distill.items import flat_list  # noqa: E402
+from pegas_memory.distill.offline import OfflineDistiller  # noqa: E402
+from pegas_memory.distill.types import ChunkContext  # noqa: E402
+
+
+def _distilled(text: str, lang: str, heading: str = "Статья") -> tuple[list[str], dict[str, int]]:
+    atoms, dropped = OfflineDistiller().distill_counted(
+        text, ChunkContext(language=lang, heading_path=(heading,))
+    )
+    return [a.claim for a in atoms], dropped
+
+
+_FLAT = {
+    "ru": (
+        "Сражение закончилось в сентябре 1941 года.",
+        "57 2 xx-xx-xx — Харьков (шестизначные номера на некоторых АТС) 57 4 0 x-xx-xx —"
+        " Новая Водолага 57 4 1 x-xx-xx — Волчанск 57 4 2 x-xx-xx — Купянск",
+    ),
+    "en": (
+        "The battle ended in September 1941.",
+        "Related operations Lepel counterattack Battle of Moscow (film) Battle of Kiev (1941)"
+        " Yelnya offensive",
+    ),
+    "de": (
+        "Die Schlacht endete im September 1941.",
+        "Diskografie 1990 – Stern (Columbia) 1995 – Nacht (EMI) 2001 – Tag (Sony) 2005 –"
+        " Morgen (BMG)",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["ru", "en", "de"])
+def test_a_list_run_together_is_no_atom(lang: str) -> None:
+    sentence, run = _FLAT[lang]
+    claims, dropped = _distilled(f"{sentence} {run}", lang)
+    assert dropped.get("list line") == 1
+    assert len(claims) == 1 and sentence in claims[0]
+
+
+def test_a_see_also_list_run_together_is_no_atom() -> None:
+    text = (
+        "Сражение закончилось в сентябре 1941 года. Список операций вооружённых сил СССР во"
+        " Второй мировой войне Лепельский контрудар Битва за Москву (киноэпопея)"
+    )
+    claims, dropped = _distilled(text, "ru", "Смоленское сражение (1941)")
+    assert dropped.get("list line") == 1 and not any("Лепельский" in c for c in claims)
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        # a sentence with its verb but no full stop
+        ("ru", "Сражение закончилось в сентябре 1941 года без явной победы одной из сторон"),
+        ("en", "The battle ended in September 1941 without a clear winner on either side"),
+        ("de", "Die Schlacht dauert bis September 1941 ohne einen klaren Sieger auf beiden Seiten"),
+        # a definition that lost its full stop: one "X — Y"
+        ("ru", "Грузинское письмо — алфавитное письмо картвельских языков Грузии и соседних стран"),
+        ("en", "Georgian script – the alphabet of the Kartvelian languages of Georgia and nearby"),
+        # a verbless sentence that ends: a measure, a title with its year
+        ("ru", "Общая площадь поселения — 312,31 км², население около двух тысяч человек."),
+        ("en", "Member of the International Boxing Hall of Fame since the year 2017."),
+    ],
+)
+def test_a_sentence_is_no_list_line(lang: str, text: str) -> None:
+    assert not flat_list(text, lang)
+    _, dropped = _distilled(text, lang)
+    assert "list line" not in dropped
+
+
+def test_a_list_line_needs_a_language_with_grammar_here() -> None:
+    run = "Lista operacji Kontratak lepelski Bitwa pod Moskwą (film) Bitwa o Kijów Ofensywa"
+    assert flat_list(run, "ru") and not flat_list(run, "pl") and not flat_list(run, None)

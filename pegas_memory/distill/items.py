@@ -7,6 +7,11 @@ a sentence ("Routes are matched in order.", "Q ⊊ R ist nicht zusammenhängend"
 they are); `heading_lead_in` builds its lead-in from the nearest heading ("Features: HTTP
 helpers ..."), with the subject of the chunk in front when the heading names none. Without a
 heading or a subject the offline distiller types the phrase `text`, never `fact`.
+
+A list whose line breaks are gone (a Wikipedia passage flattened to one line: "57 2 xx-xx-xx —
+Харьков 57 4 0 x-xx-xx — Новая Водолага ...", a "See also" list "Список операций ... Лепельский
+контрудар Битва за Москву (киноэпопея)") reads as one long unit with no verb and no full stop:
+`flat_list` tells it from a sentence, and the distiller drops it as a `list line`.
 """
 
 from __future__ import annotations
@@ -28,6 +33,11 @@ _DE_FINITE = re.compile(
     r"|soll|sollen|darf|dürfen|gibt|gilt|gelten|sei|seien)\b|(?<=\w\s)(?!(?:nicht|mit|seit|jetzt"
     r"|recht|leicht|gut|weit|oft|bereit|heut)\b)[a-zäöüß]{3,}t\b"
 )
+_UNENDED = re.compile(r"[.!?…;:»\"”]\W*$")  # a sentence ends so (a closing bracket may follow)
+# One "X — Y" (a definition or a caption without its full stop) is no list: two or more dashes
+# between names are.
+_DASH = re.compile(r"\s[—–]\s")
+_MIN_FLAT_WORDS = 6
 _HEADING_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+")
 
 
@@ -55,6 +65,26 @@ def bare_item(text: str, start: int, claim: str, language: str | None) -> bool:
     if language == "de":
         return not ended and _DE_FINITE.search(claim) is None
     return not ended  # no grammar here for the rest: only the full stop
+
+
+def flat_list(claim: str, language: str | None) -> bool:
+    """Whether a unit of running text is a list run together: at least 6 words, no sentence
+    end, no finite verb (`bare_item`'s grammar for an unended phrase: en an auxiliary or a
+    past form, ru a verb form, de a finite verb), and not a single "X — Y" (a definition that
+    lost its full stop stays). A sentence with a verb stays, ended or not; so does anything in
+    a language without grammar here."""
+    claim = claim.strip()
+    if len(claim.split()) < _MIN_FLAT_WORDS or _UNENDED.search(claim) or _RELATION.search(claim):
+        return False
+    if len(_DASH.findall(claim)) == 1:
+        return False
+    if language == "en":  # unended, as in `bare_item`: only an auxiliary or a past form
+        return _EN_AUX.search(claim) is None and _EN_PAST.search(claim) is None
+    if language == "ru":
+        return not any(_verb(w) for w in _RU_WORDS.findall(claim.casefold()))
+    if language == "de":
+        return _DE_FINITE.search(claim) is None
+    return False
 
 
 def heading_lead_in(heading: str | None, subject: str | None) -> str | None:
