@@ -208,3 +208,42 @@ def test_a_sentence_is_no_list_line(lang: str, text: str) -> None:
 def test_a_list_line_needs_a_language_with_grammar_here() -> None:
     run = "Lista operacji Kontratak lepelski Bitwa pod Moskwą (film) Bitwa o Kijów Ofensywa"
     assert flat_list(run, "ru") and not flat_list(run, "pl") and not flat_list(run, None)
+
+
+# --- a unit whose every sentence speaks of the example in front of the reader ---
+
+from pegas_memory.distill.pointers import only_self_reference  # noqa: E402
+
+_EXAMPLE = {
+    "en": (
+        "This example shows how to use a `GlobBuilder` to configure aspects of match semantics."
+        " In this example, we prevent wildcards from matching path separators.",
+        "The builder is cheap to create and can be reused for many patterns.",
+    ),
+    "ru": (
+        "В этом примере показано, как настроить сопоставление шаблонов. В этом примере мы"
+        " запрещаем подстановочным знакам совпадать с разделителями путей.",
+        "Построитель создаётся быстро и может использоваться для многих шаблонов.",
+    ),
+    "de": (
+        "Dieses Beispiel zeigt, wie man einen GlobBuilder verwendet. Im folgenden Beispiel wird"
+        " die Groß- und Kleinschreibung ignoriert.",
+        "Der Builder ist schnell erstellt und kann für viele Muster verwendet werden.",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "de"])
+def test_a_unit_only_about_the_example_is_a_pointer(lang: str) -> None:
+    about, _ = _EXAMPLE[lang]
+    claims, dropped = _distilled(about + "\n", lang, "Example: configuring a glob matcher")
+    assert claims == [] and dropped.get("pointer", 0) >= 1
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "de"])
+def test_a_sentence_about_the_subject_after_the_example_line_is_kept(lang: str) -> None:
+    about, fact = _EXAMPLE[lang]
+    first = about.split(". ")[0] + "."
+    assert not only_self_reference(f"{first} {fact}")
+    claims, _ = _distilled(f"{first} {fact}\n", lang, "Example")
+    assert any(fact in c for c in claims)
