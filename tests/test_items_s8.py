@@ -247,3 +247,54 @@ def test_a_sentence_about_the_subject_after_the_example_line_is_kept(lang: str) 
     assert not only_self_reference(f"{first} {fact}")
     claims, _ = _distilled(f"{first} {fact}\n", lang, "Example")
     assert any(fact in c for c in claims)
+
+
+# --- a feature bullet opening on its verb carries the document's subject ---
+
+
+def _readme(items: str, lang: str, heading: str) -> list[str]:
+    atoms = OfflineDistiller().distill(
+        items, ChunkContext(title="globset", heading_path=("globset", heading), language=lang)
+    )
+    return [a.claim for a in atoms]
+
+
+@pytest.mark.parametrize(
+    ("lang", "item"),
+    [
+        ("en", "Supports matching multiple globs at once."),
+        ("en", "Can match non-UTF-8 file paths correctly."),
+        ("en", "Doesn't provide a recursive directory iterator of matching file paths."),
+        ("ru", "Поддерживает сопоставление нескольких шаблонов одновременно."),
+        ("ru", "Позволяет сопоставлять пути, не являющиеся строками UTF-8."),
+    ],
+)
+def test_a_bullet_opening_on_its_verb_is_led_in_by_the_document_subject(
+    lang: str, item: str
+) -> None:
+    claims = _readme(
+        f"* {item}\n* Another item that opens with a noun phrase, not a verb.\n", lang, "Comparison"
+    )
+    assert claims[0] == f"globset: {item}"
+
+
+@pytest.mark.parametrize(
+    ("lang", "item"),
+    [
+        ("en", "Routes are matched in the order they are defined."),  # a subject and its verb
+        ("en", "Globs are compiled to regular expressions before matching."),
+        ("ru", "Шаблоны компилируются в регулярные выражения перед сопоставлением."),
+        ("ru", "Бюджет проекта составляет десять тысяч долларов в год."),  # a noun in "-ет"
+    ],
+)
+def test_a_bullet_with_its_own_subject_is_not_led_in(lang: str, item: str) -> None:
+    claims = _readme(f"* {item}\n", lang, "Comparison")
+    assert not any(c.startswith("globset:") for c in claims)
+    assert any(item in c for c in claims)
+
+
+def test_a_sentence_opening_on_a_verb_outside_a_list_is_not_led_in() -> None:
+    claims = _readme(
+        "Supports matching multiple globs at once, as the benchmarks show.\n", "en", "Comparison"
+    )
+    assert not any(c.startswith("globset: Supports") for c in claims)

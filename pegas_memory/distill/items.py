@@ -12,6 +12,11 @@ A list whose line breaks are gone (a Wikipedia passage flattened to one line: "5
 Харьков 57 4 0 x-xx-xx — Новая Водолага ...", a "See also" list "Список операций ... Лепельский
 контрудар Битва за Москву (киноэпопея)") reads as one long unit with no verb and no full stop:
 `flat_list` tells it from a sentence, and the distiller drops it as a `list line`.
+
+A feature bullet whose verb has no subject ("* Supports matching multiple globs at once.", "*
+Can match non-UTF-8 file paths correctly.", "* Поддерживает флаги POSIX.") is a sentence of the
+project the document is about: `subjectless_item` finds it, and the distiller leads it in with
+that subject ("globset: Supports matching multiple globs at once.").
 """
 
 from __future__ import annotations
@@ -38,6 +43,18 @@ _UNENDED = re.compile(r"[.!?…;:»\"”]\W*$")  # a sentence ends so (a closing
 # between names are.
 _DASH = re.compile(r"\s[—–]\s")
 _MIN_FLAT_WORDS = 6
+# An English item opening on its verb: an auxiliary or modal, or a third-person "-s" form
+# before a lower-case word that is no verb ("Supports matching ...", "Provides a ...");
+# "Routes are matched ..." is a subject and its verb, "HTTP helpers" no verb.
+_EN_MODAL_LEAD = re.compile(
+    r"^(?:can(?:not|'t)?|could|does(?:n't| not)?|is(?:n't)?|has|will|won't|may|must|should"
+    r"|allows|provides|supports|lets|makes|works|runs|includes|handles|uses|offers|enables)\b",
+    re.IGNORECASE,
+)
+_EN_S_LEAD = re.compile(r"^([A-Z][a-z]{2,}(?<![su]s)s)\s+([a-z][\w-]*)")
+# A Russian item opening on a present-tense third-person verb ("Поддерживает ...", "Позволяет
+# ..."): the subject is the project.
+_RU_LEAD = re.compile(r"^([А-ЯЁ][а-яё]{2,}(?:ет|ит|ют|ят|ут|ат)(?:ся)?)\s")
 _HEADING_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+")
 
 
@@ -65,6 +82,25 @@ def bare_item(text: str, start: int, claim: str, language: str | None) -> bool:
     if language == "de":
         return not ended and _DE_FINITE.search(claim) is None
     return not ended  # no grammar here for the rest: only the full stop
+
+
+def subjectless_item(text: str, start: int, claim: str, language: str | None) -> bool:
+    """Whether the unit at `start` is a list item that opens on its verb with no subject
+    ("Supports alternate "or" globs, e.g., *.{foo,bar}.", "Doesn't provide a recursive directory
+    iterator ...", "Поддерживает флаги POSIX."): true of the document's subject, which it does not
+    name. English and Russian only; a German capitalised "-t" word is as often a noun."""
+    if not item_start(text, start):
+        return False
+    claim = claim.strip()
+    if language in (None, "en"):
+        if _EN_MODAL_LEAD.match(claim):
+            return True
+        lead = _EN_S_LEAD.match(claim)
+        return lead is not None and _EN_AUX.match(lead[2]) is None and not lead[2].endswith("s")
+    if language == "ru":
+        lead = _RU_LEAD.match(claim)
+        return lead is not None and _verb(lead[1].casefold())
+    return False
 
 
 def flat_list(claim: str, language: str | None) -> bool:
