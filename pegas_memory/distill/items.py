@@ -43,6 +43,7 @@ _UNENDED = re.compile(r"[.!?…;:»\"”]\W*$")  # a sentence ends so (a closing
 # between names are.
 _DASH = re.compile(r"\s[—–]\s")
 _MIN_FLAT_WORDS = 6
+_ASIDE = re.compile(r"\([^()]*\)")
 # An English item opening on its verb: an auxiliary or modal, or a third-person "-s" form
 # before a lower-case word that is no verb ("Supports matching ...", "Provides a ...");
 # "Routes are matched ..." is a subject and its verb, "HTTP helpers" no verb.
@@ -114,6 +115,9 @@ def flat_list(claim: str, language: str | None) -> bool:
         return False
     if len(_DASH.findall(claim)) == 1:
         return False
+    # A verb inside brackets is an aside of one entry ("57 369 xx-xx — Платные горячие линии
+    # (дозвон доступен только с территории Харькова)"), not the unit's predicate.
+    claim = _ASIDE.sub(" ", claim)
     if language == "en":  # unended, as in `bare_item`: only an auxiliary or a past form
         return _EN_AUX.search(claim) is None and _EN_PAST.search(claim) is None
     if language == "ru":
