@@ -39,10 +39,13 @@ _DE_FINITE = re.compile(
     r"|recht|leicht|gut|weit|oft|bereit|heut)\b)[a-zäöüß]{3,}t\b"
 )
 _UNENDED = re.compile(r"[.!?…;:»\"”]\W*$")  # a sentence ends so (a closing bracket may follow)
-# One "X — Y" (a definition or a caption without its full stop) is no list: two or more dashes
-# between names are.
+# One "X — Y" (a definition or a caption without its full stop) is no list: three dashes
+# between entries are.
 _DASH = re.compile(r"\s[—–]\s")
+_MIN_DASHES = 3
 _MIN_FLAT_WORDS = 6
+_MIN_TITLES_WORDS = 10
+_MIN_CAPITALS = 3
 _ASIDE = re.compile(r"\([^()]*\)")
 # An English item opening on its verb: an auxiliary or modal, or a third-person "-s" form
 # before a lower-case word that is no verb ("Supports matching ...", "Provides a ...");
@@ -105,15 +108,23 @@ def subjectless_item(text: str, start: int, claim: str, language: str | None) ->
 
 
 def flat_list(claim: str, language: str | None) -> bool:
-    """Whether a unit of running text is a list run together: at least 6 words, no sentence
-    end, no finite verb (`bare_item`'s grammar for an unended phrase: en an auxiliary or a
-    past form, ru a verb form, de a finite verb), and not a single "X — Y" (a definition that
-    lost its full stop stays). A sentence with a verb stays, ended or not; so does anything in
-    a language without grammar here."""
+    """Whether a unit of running text is a list run together: at least 6 words, entries one
+    after the other (3 "A — B" dashes, or 10 words of titles: no comma, 3 capitalised words
+    after the first), no sentence end, no finite verb (`bare_item`'s grammar for an unended
+    phrase: en an auxiliary or a past form, ru a verb form, de a finite verb). A definition
+    that lost its full stop ("X — Y") stays. A sentence with a verb stays, ended or not; so
+    does anything in a language without grammar here."""
     claim = claim.strip()
-    if len(claim.split()) < _MIN_FLAT_WORDS or _UNENDED.search(claim) or _RELATION.search(claim):
+    words = claim.split()
+    if len(words) < _MIN_FLAT_WORDS or _UNENDED.search(claim) or _RELATION.search(claim):
         return False
-    if len(_DASH.findall(claim)) == 1:
+    # Entries one after the other: "A — B" pairs in a row, or titles run together (long, no
+    # comma between them, several capitalised words after the first). A single line of a list
+    # that kept its breaks ("June 10 -- Amphitheatre, Tampa, FL", "Eat 1–2 hours after ...") is
+    # no run: it is left to the rules for list items.
+    capitals = sum(w[:1].isupper() for w in words[1:])
+    titles = len(words) >= _MIN_TITLES_WORDS and "," not in claim and capitals >= _MIN_CAPITALS
+    if len(_DASH.findall(claim)) < _MIN_DASHES and not titles:
         return False
     # A verb inside brackets is an aside of one entry ("57 369 xx-xx — Платные горячие линии
     # (дозвон доступен только с территории Харькова)"), not the unit's predicate.
