@@ -7,6 +7,16 @@ a sentence ("Routes are matched in order.", "Q ⊊ R ist nicht zusammenhängend"
 they are); `heading_lead_in` builds its lead-in from the nearest heading ("Features: HTTP
 helpers ..."), with the subject of the chunk in front when the heading names none. Without a
 heading or a subject the offline distiller types the phrase `text`, never `fact`.
+
+A list whose line breaks are gone (a Wikipedia passage flattened to one line: "57 2 xx-xx-xx —
+Харьков 57 4 0 x-xx-xx — Новая Водолага ...", a "See also" list "Список операций ... Лепельский
+контрудар Битва за Москву (киноэпопея)") reads as one long unit with no verb and no full stop:
+`flat_list` tells it from a sentence, and the distiller drops it as a `list line`.
+
+A feature bullet whose verb has no subject ("* Supports matching multiple globs at once.", "*
+Can match non-UTF-8 file paths correctly.", "* Поддерживает флаги POSIX.") is a sentence of the
+project the document is about: `subjectless_item` finds it, and the distiller leads it in with
+that subject ("globset: Supports matching multiple globs at once.").
 """
 
 from __future__ import annotations
@@ -28,6 +38,27 @@ _DE_FINITE = re.compile(
     r"|soll|sollen|darf|dürfen|gibt|gilt|gelten|sei|seien)\b|(?<=\w\s)(?!(?:nicht|mit|seit|jetzt"
     r"|recht|leicht|gut|weit|oft|bereit|heut)\b)[a-zäöüß]{3,}t\b"
 )
+_UNENDED = re.compile(r"[.!?…;:»\"”]\W*$")  # a sentence ends so (a closing bracket may follow)
+# One "X — Y" (a definition or a caption without its full stop) is no list: three dashes
+# between entries are.
+_DASH = re.compile(r"\s[—–]\s")
+_MIN_DASHES = 3
+_MIN_FLAT_WORDS = 6
+_MIN_TITLES_WORDS = 10
+_MIN_CAPITALS = 3
+_ASIDE = re.compile(r"\([^()]*\)")
+# An English item opening on its verb: an auxiliary or modal, or a third-person "-s" form
+# before a lower-case word that is no verb ("Supports matching ...", "Provides a ...");
+# "Routes are matched ..." is a subject and its verb, "HTTP helpers" no verb.
+_EN_MODAL_LEAD = re.compile(
+    r"^(?:can(?:not|'t)?|could|does(?:n't| not)?|is(?:n't)?|has|will|won't|may|must|should"
+    r"|allows|provides|supports|lets|makes|works|runs|includes|handles|uses|offers|enables)\b",
+    re.IGNORECASE,
+)
+_EN_S_LEAD = re.compile(r"^([A-Z][a-z]{2,}(?<![su]s)s)\s+([a-z][\w-]*)")
+# A Russian item opening on a present-tense third-person verb ("Поддерживает ...", "Позволяет
+# ..."): the subject is the project.
+_RU_LEAD = re.compile(r"^([А-ЯЁ][а-яё]{2,}(?:ет|ит|ют|ят|ут|ат)(?:ся)?)\s")
 _HEADING_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+")
 
 
@@ -55,6 +86,56 @@ def bare_item(text: str, start: int, claim: str, language: str | None) -> bool:
     if language == "de":
         return not ended and _DE_FINITE.search(claim) is None
     return not ended  # no grammar here for the rest: only the full stop
+
+
+def subjectless_item(text: str, start: int, claim: str, language: str | None) -> bool:
+    """Whether the unit at `start` is a list item that opens on its verb with no subject
+    ("Supports alternate "or" globs, e.g., *.{foo,bar}.", "Doesn't provide a recursive directory
+    iterator ...", "Поддерживает флаги POSIX."): true of the document's subject, which it does not
+    name. English and Russian only; a German capitalised "-t" word is as often a noun."""
+    if not item_start(text, start):
+        return False
+    claim = claim.strip()
+    if language in (None, "en"):
+        if _EN_MODAL_LEAD.match(claim):
+            return True
+        lead = _EN_S_LEAD.match(claim)
+        return lead is not None and _EN_AUX.match(lead[2]) is None and not lead[2].endswith("s")
+    if language == "ru":
+        lead = _RU_LEAD.match(claim)
+        return lead is not None and _verb(lead[1].casefold())
+    return False
+
+
+def flat_list(claim: str, language: str | None) -> bool:
+    """Whether a unit of running text is a list run together: at least 6 words, entries one
+    after the other (3 "A — B" dashes, or 10 words of titles: no comma, 3 capitalised words
+    after the first), no sentence end, no finite verb (`bare_item`'s grammar for an unended
+    phrase: en an auxiliary or a past form, ru a verb form, de a finite verb). A definition
+    that lost its full stop ("X — Y") stays. A sentence with a verb stays, ended or not; so
+    does anything in a language without grammar here."""
+    claim = claim.strip()
+    words = claim.split()
+    if len(words) < _MIN_FLAT_WORDS or _UNENDED.search(claim) or _RELATION.search(claim):
+        return False
+    # Entries one after the other: "A — B" pairs in a row, or titles run together (long, no
+    # comma between them, several capitalised words after the first). A single line of a list
+    # that kept its breaks ("June 10 -- Amphitheatre, Tampa, FL", "Eat 1–2 hours after ...") is
+    # no run: it is left to the rules for list items.
+    capitals = sum(w[:1].isupper() for w in words[1:])
+    titles = len(words) >= _MIN_TITLES_WORDS and "," not in claim and capitals >= _MIN_CAPITALS
+    if len(_DASH.findall(claim)) < _MIN_DASHES and not titles:
+        return False
+    # A verb inside brackets is an aside of one entry ("57 369 xx-xx — Платные горячие линии
+    # (дозвон доступен только с территории Харькова)"), not the unit's predicate.
+    claim = _ASIDE.sub(" ", claim)
+    if language == "en":  # unended, as in `bare_item`: only an auxiliary or a past form
+        return _EN_AUX.search(claim) is None and _EN_PAST.search(claim) is None
+    if language == "ru":
+        return not any(_verb(w) for w in _RU_WORDS.findall(claim.casefold()))
+    if language == "de":
+        return _DE_FINITE.search(claim) is None
+    return False
 
 
 def heading_lead_in(heading: str | None, subject: str | None) -> str | None:

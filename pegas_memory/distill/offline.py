@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pegas_memory.distill.carry import carry, document_subject, topic
-from pegas_memory.distill.items import bare_item, heading_lead_in, item_start
+from pegas_memory.distill.items import bare_item, heading_lead_in, item_start, subjectless_item
 from pegas_memory.distill.leads import match_lead_definition
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
@@ -408,6 +408,13 @@ class OfflineDistiller:
                     atom = self._led_in(atom, lead)
                 elif atom is not None and n == 0 and bare_item(text, u0, atom.claim, atom.language):
                     atom = self._heading_led(atom, context, subject)  # "Features: HTTP ..."
+                elif (
+                    atom
+                    and n == 0
+                    and document
+                    and subjectless_item(text, u0, atom.claim, atom.language)
+                ):
+                    atom = self._led_in(atom, f"{document}:")  # "globset: Supports ..."
                 if atom is not None and group.anaphoric:
                     atom = replace(
                         atom, confidence=0.4, metadata={**atom.metadata, "anaphoric": True}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from pegas_memory.distill.patterns import words_of
+from pegas_memory.sentences import split_sentences
 
 # "See X", "cf. X", "См. также X": a bare pointer, whatever it points at, when it is this short.
 _POINTER = re.compile(
@@ -95,7 +96,7 @@ _SHOW_VERB = (
 _SELF_REFERENCE = re.compile(
     rf"^(?:(?:{_HERE})\s+{_SHOW_VERB}"
     r"|(?:in|within) (?:this|the following|the next) (?:section|chapter|page|guide|tutorial"
-    r"|document|article|part)\b,?\s+(?:we|you|i)\b"
+    r"|document|article|part|example|snippet)\b,?\s+(?:we|you|i)\b"
     r"|(?:в|во) (?:этом|данном|следующем|настоящем) (?:разделе|параграфе|документе|примере"
     r"|главе|статье),?\s+(?:\w+\s+)?(?:описыва\w+|рассматрива\w+|привод\w+|приведен\w*"
     r"|показ\w+|описан\w*|перечисл\w+|обсужда\w+|собран\w*|мы|вы)\b"
@@ -132,6 +133,17 @@ def is_self_reference(body: str) -> bool:
     return _FACT_CLAUSE.search(body) is None
 
 
+def only_self_reference(body: str) -> bool:
+    """Whether every sentence of a joined unit speaks of the page or the example in front of
+    the reader ("This example shows how to use a GlobBuilder to configure aspects of match
+    semantics. In this example, we prevent wildcards from matching path separators.", "В этом
+    примере показано ... В этом примере мы ..."): the second sentence of such a unit was joined
+    because it leans on the first, and says no more than it, of an example that is not in the
+    claim. One sentence is `is_self_reference`'s."""
+    sentences = [body[s.start : s.end] for s in split_sentences(body)]
+    return len(sentences) > 1 and all(is_self_reference(s) for s in sentences)
+
+
 def is_pointer(body: str) -> bool:
     """Whether the (cleaned) sentence only points elsewhere: a bare "See X" of a few words, a
     reading verb with a destination (`_reading_pointer`), the page speaking of itself
@@ -142,4 +154,4 @@ def is_pointer(body: str) -> bool:
     if (bare and short) or _reading_pointer(body):
         return True
     furniture = _CATEGORIES.match(body) is not None or _BACKLINK.match(body) is not None
-    return is_self_reference(body) or furniture
+    return is_self_reference(body) or furniture or only_self_reference(body)

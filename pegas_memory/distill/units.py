@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 
 from pegas_memory.distill.context import held_referent, leans_back
 from pegas_memory.distill.dialogue import outburst, quote_state, speech, starts_inside
-from pegas_memory.distill.items import item_start
+from pegas_memory.distill.items import flat_list, item_start
 from pegas_memory.distill.join_en import opens_with_connector
 from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
 from pegas_memory.distill.pointers import is_pointer
@@ -506,7 +506,7 @@ def sentence_groups(
         premise = _PREMISE.match(sentence.lstrip()) is not None
         quoting = quote_state(sentence, quoting)
         lead_outburst = groups[-1].sentences == 1 and burst
-    judged = [_judged(text, g, conversation) for g in groups]
+    judged = [_judged(text, g, conversation, language) for g in groups]
     return sorted(judged + boilerplate, key=lambda g: g.start)
 
 
@@ -528,7 +528,7 @@ def next_paragraph(text: str, before: tuple[int, int], start: int, end: int) -> 
     return len(span) <= _MAX_GROUP_CHARS and len(split_sentences(span)) <= _MAX_GROUP
 
 
-def _judged(text: str, group: Group, conversation: bool) -> Group:
+def _judged(text: str, group: Group, conversation: bool, language: str | None = None) -> Group:
     """The group with its noise reason, or marked as a line of dialogue that stands alone. In a
     conversation (a chunk of fiction or an interview) a line must also name its speaker and not
     ask; elsewhere (a news quote: '"It was hard," he said.') a speaker is enough."""
@@ -541,6 +541,8 @@ def _judged(text: str, group: Group, conversation: bool) -> Group:
         return replace(group, noise="lead-in")
     if is_pointer(body) or is_reference_only(text[group.start : group.end]):
         return replace(group, noise="pointer")
+    if not item_start(text, group.start) and flat_list(body, language):
+        return replace(group, noise="list line")  # a list whose line breaks are gone
     said = speech(body)
     short = len(words_of(body)) < _MIN_ALONE_WORDS
     if conversation and group.sentences == 1 and short and not said.speech_words:

@@ -186,6 +186,7 @@ class IngestPipeline:
     ) -> list[PlannedAtom]:
         out: list[PlannedAtom] = []
         total = len(chunks) + 2
+        spans: dict[tuple[str, int], list[tuple[int, int, int]]] = {}  # _repeated_by_overlap
         for n, chunk in enumerate(chunks, start=1):
             if n == 1 or n % 5 == 0:
                 say(n, total, f"distilling chunk {n} of {len(chunks)}")
@@ -207,6 +208,10 @@ class IngestPipeline:
                 if checked is None:
                     report.skipped += 1
                     reason = "quote not found in the text"
+                    report.dropped[reason] = report.dropped.get(reason, 0) + 1
+                    continue
+                if _repeated_by_overlap(chunk, checked, spans):
+                    reason = "repeated by chunk overlap"
                     report.dropped[reason] = report.dropped.get(reason, 0) + 1
                     continue
                 out.append(PlannedAtom(_with_context(checked, context), chunk.ord, None, None))
@@ -439,6 +444,25 @@ def _with_context(draft: DraftAtom, context: ChunkContext) -> DraftAtom:
     if not where:
         return draft
     return replace(draft, metadata={**draft.metadata, "search_context": where})
+
+
+def _repeated_by_overlap(
+    chunk: Chunk, draft: DraftAtom, spans: dict[tuple[str, int], list[tuple[int, int, int]]]
+) -> bool:
+    """Whether the draft's quote lies inside (and is not all of) the quote of an atom of an
+    earlier chunk of the same section, and records its span otherwise; the same span twice is an
+    exact repeat, which dedup counts. Neighbouring chunks overlap (`chunking`):
+    by whole sentences, or, when none is short enough, by the previous chunk's last words, so
+    the next chunk can start mid-sentence, at a capital ("MLB (Лос-Анджелес Доджерс, ...) и MLS
+    (...)." after "... включают в себя команды лиги НФЛ (...), НБА (...),"). Its distiller
+    cannot tell that tail from a sentence; here its span shows it is part of a stored one."""
+    key = (chunk.section_locator, chunk.section_offset)
+    seen = spans.setdefault(key, [])
+    q0, q1 = chunk.char_start + draft.quote_start, chunk.char_start + draft.quote_end
+    if any(o != chunk.ord and a <= q0 and q1 <= b and (a, b) != (q0, q1) for a, b, o in seen):
+        return True
+    seen.append((q0, q1, chunk.ord))
+    return False
 
 
 def _checked_quote(draft: DraftAtom, text: str) -> DraftAtom | None:
