@@ -41,6 +41,8 @@ CONTRASTS = [
      "Das Intervall V2 ist keine Mannigfaltigkeit."),
     ("quantifier en", "All patients in the cohort developed antibodies.",
      "Some patients in the cohort developed antibodies."),
+    ("quantifier in a compound", "Attacks on teachers reached an all-time high in 2010.",
+     "Attacks on teachers reached an some-time high in 2010."),
     ("quantifier ru", "Все пациенты группы получили препарат.",
      "Некоторые пациенты группы получили препарат."),
     ("quantifier de", "Alle Punkte der Menge sind innere Punkte.",
@@ -60,6 +62,7 @@ TRUE_DUPLICATES = [
     ("Das Intervall V1 ist keine Mannigfaltigkeit.",
      "Das Intervall `V1` ist keine Mannigfaltigkeit"),
     ("The rate fell by 1,642 cases in 2019.", "The rate fell by 1642 cases in 2019."),
+    ("Attacks reached an all-time high in 2010.", "Attacks reached an all-time\nhigh in 2010."),
 ]  # fmt: skip
 
 

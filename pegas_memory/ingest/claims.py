@@ -366,9 +366,11 @@ def claim_signature(text: str, term: str | None = None) -> ClaimSignature:
         previous_end = m.end()
         if low in NEGATIONS:
             negations += 1
-        if low in QUANTIFIERS:
-            quantifiers.add(QUANTIFIERS[low])
-            counts[f"quantifier:{QUANTIFIERS[low]}"] += 1
+        # a quantifier inside a compound decides too: "an all-time high", "many-sided"
+        for part in re.split(r"-", low):
+            if part in QUANTIFIERS:
+                quantifiers.add(QUANTIFIERS[part])
+                counts[f"quantifier:{QUANTIFIERS[part]}"] += 1
         words += [w for w in re.split(r"[-'’]", low) if _is_content_word(w)]
         if low in NUMBER_WORDS:
             numbers.add(NUMBER_WORDS[low])
