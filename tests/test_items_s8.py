@@ -197,6 +197,7 @@ def test_a_see_also_list_run_together_is_no_atom() -> None:
         ("en", "Georgian script – the alphabet of the Kartvelian languages of Georgia and nearby"),
         # one line of a list that kept its breaks, and a sentence whose verbs the rules miss
         ("en", "June 10 -- MIDFLORIDA Credit Union Amphitheatre, Tampa, FL"),
+        ("en", "A cargo ship passes the Volga embankment in Nizhny Novgorod on its way"),
         ("ru", "Из рекомендации можно еще прописать speedmult 125, если увидите, что быстро"),
         # a verbless sentence that ends: a measure, a title with its year
         ("ru", "Общая площадь поселения — 312,31 км², население около двух тысяч человек."),

@@ -46,6 +46,9 @@ _MIN_DASHES = 3
 _MIN_FLAT_WORDS = 6
 _MIN_TITLES_WORDS = 10
 _MIN_CAPITALS = 3
+_EN_FUNCTION = frozenset(
+    ["a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or"]
+)
 _ASIDE = re.compile(r"\([^()]*\)")
 # An English item opening on its verb: an auxiliary or modal, or a third-person "-s" form
 # before a lower-case word that is no verb ("Supports matching ...", "Provides a ...");
@@ -124,6 +127,10 @@ def flat_list(claim: str, language: str | None) -> bool:
     # no run: it is left to the rules for list items.
     capitals = sum(w[:1].isupper() for w in words[1:])
     titles = len(words) >= _MIN_TITLES_WORDS and "," not in claim and capitals >= _MIN_CAPITALS
+    if language == "en" and titles:  # its verb check sees no present tense ("A ship passes
+        # the Volga ..."), so titles must be mostly capitalised, function words and asides aside
+        content = [w for w in words[1:] if w[:1].isalpha() and w.casefold() not in _EN_FUNCTION]
+        titles = 2 * sum(w[:1].isupper() for w in content) >= len(content)
     if len(_DASH.findall(claim)) < _MIN_DASHES and not titles:
         return False
     # A verb inside brackets is an aside of one entry ("57 369 xx-xx — Платные горячие линии
