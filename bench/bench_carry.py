@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from _child import base_tree, head_commit, run_child
 
 ROOT = Path(__file__).resolve().parent.parent
 REPOS = Path("/work/cache/repos")
@@ -82,18 +82,6 @@ def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]
                         }
                     )
         return out
-
-
-def run_child(pythonpath: Path, paths: list[str], roots: list[str]) -> list[dict[str, Any]]:
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        out = Path(f.name)
-    env = {**os.environ, "PYTHONPATH": str(pythonpath)}
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--emit", str(out), "--roots",
-           *roots, "--docs", *paths]  # fmt: skip
-    subprocess.run(cmd, env=env, check=True, cwd=str(pythonpath))
-    atoms: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))
-    out.unlink()
-    return atoms
 
 
 # The doc-seeds one may tune on, each without the documents of the seeds before it (as the
@@ -180,19 +168,14 @@ def main() -> None:
     sys.path.insert(0, str(ROOT / "bench"))
     from _common import log, shared_data_dir
 
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    commit = head_commit(ROOT)
     with tempfile.TemporaryDirectory(prefix="pegas-carry-docs-") as tmp:
         paths, roots = documents(shared_data_dir(), Path(tmp))
-        base = Path(tmp) / "base"
-        base.mkdir()
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.base],
-                                 capture_output=True, check=True).stdout  # fmt: skip
-        subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
         log(f"distilling {len(paths)} documents with {args.base}")
-        before = run_child(base, paths, roots)
+        with base_tree(ROOT, args.base) as base:
+            before = run_child(__file__, base, paths, roots)
         log(f"distilling with the working tree ({commit})")
-        after = run_child(ROOT, paths, roots)
+        after = run_child(__file__, ROOT, paths, roots)
     if args.dump:
         args.dump.write_text(json.dumps(after, ensure_ascii=False, indent=0), encoding="utf-8")
 

@@ -30,15 +30,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import re
 import subprocess
-import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+from _child import base_tree, head_commit, run_child
 
 ROOT = Path(__file__).resolve().parent.parent
 REPOS = Path("/work/cache/repos")
@@ -133,18 +133,6 @@ def distill_documents(paths: list[str], roots: list[str]) -> dict[str, Any]:
         return {"atoms": atoms, "dropped": dict(dropped), "titles": titles}
 
 
-def run_child(pythonpath: Path, paths: list[str], roots: list[str]) -> dict[str, Any]:
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        out = Path(f.name)
-    env = {**os.environ, "PYTHONPATH": str(pythonpath)}
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--emit", str(out), "--roots",
-           *roots, "--docs", *paths]  # fmt: skip
-    subprocess.run(cmd, env=env, check=True, cwd=str(pythonpath))
-    result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
-    out.unlink()
-    return result
-
-
 def distinct(atoms: list[dict[str, Any]]) -> list[dict[str, Any]]:
     seen: dict[str, dict[str, Any]] = {}
     for a in atoms:
@@ -206,15 +194,11 @@ def main() -> None:
     paths = documents()
     roots = [str(REPOS / "flask"), str(REPOS / "cobra"), str(REPOS / "sqlalchemy"),
              str(REPOS / "ripgrep")]  # fmt: skip
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
-    with tempfile.TemporaryDirectory(prefix="pegas-markup-base-") as tmp:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.base],
-                                 capture_output=True, check=True).stdout  # fmt: skip
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-        before_raw = run_child(Path(tmp), paths, roots)
+    commit = head_commit(ROOT)
+    with base_tree(ROOT, args.base) as base:
+        before_raw = run_child(__file__, base, paths, roots)
         before = summary(before_raw)
-    after_raw = run_child(ROOT, paths, roots)
+    after_raw = run_child(__file__, ROOT, paths, roots)
     after = summary(after_raw)
     dirty = " (uncommitted changes)" if _dirty() else ""
     lines = [

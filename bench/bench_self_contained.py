@@ -45,14 +45,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from _child import base_tree, head_commit, run_child
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -184,18 +184,6 @@ def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]
                         }
                     )
         return out
-
-
-def run_child(pythonpath: Path, paths: list[str], roots: list[str]) -> list[dict[str, Any]]:
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        out = Path(f.name)
-    env = {**os.environ, "PYTHONPATH": str(pythonpath)}
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--emit", str(out), "--roots",
-           *roots, "--docs", *paths]  # fmt: skip
-    subprocess.run(cmd, env=env, check=True, cwd=str(pythonpath))
-    atoms: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))
-    out.unlink()
-    return atoms
 
 
 def counts(atoms: list[dict[str, Any]], lang: str) -> dict[str, int]:
@@ -340,24 +328,20 @@ def main() -> None:
     from graded_sample import build_documents  # the graded sample's own documents
 
     data = shared_data_dir()
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    commit = head_commit(ROOT)
     with tempfile.TemporaryDirectory(prefix="pegas-selfc-docs-") as tmp:
-        folder, base = Path(tmp) / "docs", Path(tmp) / "base"
+        folder = Path(tmp) / "docs"
         folder.mkdir()
-        base.mkdir()
         extra = tuple(p.resolve() for p in args.extra)
         docs = build_documents(data, folder, 30, 40, args.doc_seed,
                                tuple(args.exclude_doc_seed), extra)  # fmt: skip
         paths = [str(p) for p in docs]
         roots = [str(data / "docs/pdf"), str(folder), *sorted({str(p.parent) for p in extra})]
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.base],
-                                 capture_output=True, check=True).stdout  # fmt: skip
-        subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
         log(f"distilling with {args.base}")
-        before = run_child(base, paths, roots)
+        with base_tree(ROOT, args.base) as base:
+            before = run_child(__file__, base, paths, roots)
         log(f"distilling with the working tree ({commit})")
-        after = run_child(ROOT, paths, roots)
+        after = run_child(__file__, ROOT, paths, roots)
     if args.save:
         saved = {"base": args.base, "commit": commit, "before": before, "after": after}
         args.save.write_text(json.dumps(saved, ensure_ascii=False), encoding="utf-8")
