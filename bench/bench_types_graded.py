@@ -42,7 +42,7 @@ from pegas_memory.distill.types import DraftAtom  # noqa: E402
 from pegas_memory.ingest.sources import parse_source, read_source  # noqa: E402
 
 LABELS = ROOT / "bench" / "labels"
-SEEDS = (6161, 7171, 8181, 9191)
+SEEDS = (6161, 7171, 8181, 9191, 10101)
 # The extra documents of each sample's run (its section of bench/results/graded-sample.md).
 EXTRAS = {
     6161: ("flask/docs/design.rst", "cobra/README.md"),
@@ -53,6 +53,11 @@ EXTRAS = {
         "ripgrep/crates/globset/README.md",
         "xquad:6-8",
     ),
+    10101: (
+        "sqlalchemy/doc/build/core/event.rst",
+        "ripgrep/crates/ignore/README.md",
+        "xquad:9-11",
+    ),
 }
 # Each file as its run wrote it: the 7171 file dropped the byte-order mark XQuAD has at the start
 # of some contexts, the 8181 one kept it.
@@ -60,6 +65,7 @@ XQUAD_NAMES = {
     "xquad:0-2": ("xquad-ru.md", "\ufeff"),
     "xquad:3-5": ("xquad-ru-b.md", ""),
     "xquad:6-8": ("xquad-ru-c.md", ""),
+    "xquad:9-11": ("xquad-ru-d.md", ""),
 }
 
 
