@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from pegas_memory.distill.patterns import (
+    ASSESSMENT,
     CAPS_LABEL,
     ETYM,
     EVALUATIVE_GENUS,
@@ -37,11 +38,11 @@ def match_lead_definition(
     what its subject is: "SQLAlchemy is the Python SQL toolkit and Object Relational Mapper that
     ..." under the title "SQLAlchemy". The graders' convention: such a lead defines the subject.
     `subjects` are the document's title and the section's heading; "X is a risk factor for Y"
-    (a relation, `EVALUATIVE_GENUS`) and an X that is neither stay what `match_definition` and
+    (a relation, `EVALUATIVE_GENUS`), "X is a fast-moving field" (an assessment, `ASSESSMENT`) and an X that is neither stay what `match_definition` and
     `is_fact` make of them."""
     m = _LEAD_IS.match(CAPS_LABEL.sub("", sentence.strip()))
-    if m is None or EVALUATIVE_GENUS.match(m["body"]):
-        return None
+    if m is None or EVALUATIVE_GENUS.match(m["body"]) or ASSESSMENT.match(m["body"]):
+        return None  # a relation of X, or an assessment ("X is a fast-moving field")
     term = strip_term(m["term"])
     # A title's name before its tagline counts: "Flask: web development, one drop at a time".
     heads = [re.split(r"\s*(?::|\s[—–|-]\s|\()", s, maxsplit=1)[0] for s in subjects if s]

@@ -217,7 +217,10 @@ _ADDRESSED = re.compile(
     r"|(?<![\w-])(?:вы|вам|вас|ваш\w*|пожалуйста)(?![\w-])",
     re.IGNORECASE,
 )
-_STATED_BEFORE = re.compile(r"[^\s:]{3}[.!?…]\s+[^.!?…:]{1,80}:\s*$")
+# The lead-in sentence may be long ("We can opt to receive these arguments by name, by
+# establishing ..., by passing named=True to either listen() or listens_for():"): what the
+# sentences before it state is still stated.
+_STATED_BEFORE = re.compile(r"[^\s:]{3}[.!?…]\s+[^.!?…:]{1,400}:\s*$")
 # A label before the sentence ("Goals: ", "Gson — Documentation: ", "PROTIP "): a list item led
 # in by its heading, or a structured abstract's field. What follows it is read on its own.
 _LABEL = re.compile(r"^(?:[^:.!?;]{1,60}:\s+|(?-i:[A-Z]{3,})\s+(?=[A-Z]))")
@@ -341,6 +344,10 @@ _PLACEHOLDER = re.compile(
     r"|\b(?:blind|dummy|filler|placeholder)\s+text\b|^(?:\w+,\s+)?this text\b"
     r"|\b(?:blind|füll|platzhalter)text\b|\bhier\s+(?:steht|ist)\s+(?:ein|etwas)\s+(?:\w+\s+)?text\b"
     r"|\bdies(?:er)?\s+(?:ist\s+ein\s+)?text\b"
+    # the reader told about the very text they read: "If you read this text, you will get no
+    # information.", "Wenn du diesen Text liest, ..."
+    r"|\byou\b[^.!?]*\bth(?:is|e present)\s+text\b|\bthis\s+text\b[^.!?]*\byou\b"
+    r"|\b(?:du|sie)\b[^.!?]*\bdiesen\s+text\b"
     r"|(?<![\w-])(?:текст-рыба|рыба-текст|этот текст|здесь\s+(?:\w+\s+)?(?:какой-то|некоторый)"
     r"\s+текст)(?![\w-])",
     re.IGNORECASE,
@@ -422,6 +429,42 @@ def _present_verb(sentence: str) -> bool:
         symbol = prev[:1].isupper() and (prev[-1].isdigit() or prev[-1].isupper()) and len(prev) > 1
         name = prev[:1].isupper() and "-" not in prev and word.endswith("s")
         if plural or symbol or name:
+            return True
+    return False
+
+
+# What may open a verb's object: a determiner, a quantifier, a number.
+_OBJECT_OPENERS = _wordset(
+    "the a an this that these those its their his her our your my some many most all both each"
+    " every several no any few much more less other such"
+)
+
+
+def generic_present(sentence: str) -> bool:
+    """Whether a whole English sentence states a generic present with a transitive verb and its
+    object: "Simian immunodeficiency virus (SIV) naturally infects non-human primates in
+    Africa.", "The virus infects host cells.": a subject (a word that is no function word, or the
+    ")" of its acronym), a verb in "-s" and an object (a determiner, a number or a content word).
+    `verbless` misses these when the subject is no plural or name ("virus", "(SIV)"). Only a
+    sentence (a capital, five words, a full stop) is read, so a list item's noun phrase ("Fully
+    POSIX-compliant flags (including ...)") is left to `verbless`."""
+    s = sentence.strip()
+    tokens = [t for t in _EN_TOKEN.findall(s) if not (t.islower() and t.endswith("ly"))]
+    words = [t for t in tokens if t[:1].isalpha()]
+    if not (s[:1].isupper() and s.endswith(".") and len(words) >= 5):
+        return False
+    for prev, word, after in zip(tokens, tokens[1:], tokens[2:], strict=False):
+        if not (word.isalpha() and word.islower() and len(word) >= 4 and word.endswith("s")):
+            continue
+        if word.endswith(("ss", "us", "is", "ics")) or word in _EN_FUNCTION:
+            continue
+        subject = prev == ")" or (prev.isalpha() and prev.casefold() not in _EN_FUNCTION)
+        obj = (
+            after.casefold() in _OBJECT_OPENERS
+            or after[:1].isdigit()
+            or (after[:1].isalpha() and after.casefold() not in _EN_FUNCTION)
+        )
+        if subject and obj:
             return True
     return False
 

@@ -48,6 +48,7 @@ from pegas_memory.distill.findings import (
     UNKNOWN,
 )
 from pegas_memory.distill.mood import (
+    generic_present,
     no_claim,
     presents_result,
     relational_term,
@@ -159,6 +160,30 @@ _EVALUATIVE_GENUS = re.compile(
     r"|consequence|trigger|mediator|regulator|hallmark)s?\s+(?:of|for|in)\b",
     re.IGNORECASE,
 )
+# An assessment in a definition's shape: "Children's exercise physiology is a fast-moving field",
+# "X is an important open problem": an evaluative adjective before a category noun says how X is
+# judged, not what X is ("Bioinformatics is a growing field that combines ..." names its genus in
+# the clause and stays a definition). ru "X — одна из самых недооценённых ...", "один из
+# наиболее известных": a superlative among others judges X; "один из видов ..." is a genus.
+ASSESSMENT = re.compile(
+    r"^(?:an?|the)\s+(?:(?:very|rather|relatively|increasingly|rapidly|highly|extremely|quite"
+    r"|particularly|especially|truly|still|now|fairly)\s+)?(?:(?:fast|rapidly|quickly|ever)"
+    r"[-\s](?:moving|growing|paced|changing|evolving|expanding)|growing|emerging|evolving"
+    r"|expanding|developing|exciting|interesting|fascinating|challenging|promising|important"
+    r"|difficult|hard|easy|complex|complicated|controversial|contentious|underrated|overlooked"
+    r"|neglected|underappreciated|under-?studied|popular|successful|remarkable|crucial|critical"
+    r"|vital|serious|major|great|good|bad|excellent|poor|valuable|hot|active|vibrant|young|new"
+    r"|open|unsolved|thriving|booming|dynamic|burgeoning|mature|fertile|rich|vast|broad|narrow"
+    r"|central|pressing|urgent|persistent|recurring|longstanding|long-standing)"
+    r"(?:\s+(?:and|but)\s+[\w-]+)?(?:\s+[\w-]+)?\s+(?:field|area|topic|subject|discipline|domain"
+    r"|issue|problem|question|challenge|concern|task|matter|endeavou?r|enterprise|business"
+    r"|undertaking|science|development|trend|period|era|time|one)s?"
+    r"(?!\s+(?:that|which|whose|where|in which|of which|concerned|dealing|devoted|studying"
+    r"|focused|focusing|combining|using|based)\b)"
+    r"|^од(?:ин|на|но|ни|ного|ной)\s+из\s+(?:самых|наиболее|[а-яё]+(?:ейших|айших)|лучших|худших"
+    r"|главных|ведущих)(?![\w-])",
+    re.IGNORECASE,
+)
 # Inside a "Definition N" block a plain "X ist ein Y" / "X is a Y" names the term too.
 _BLOCK_IS_A = re.compile(
     r"^(?:(?:ein|eine|einer|der|die|das|a|an|the)\s+)?(?P<term>[^,;:()\n]{2,60}?)\s+"
@@ -257,6 +282,7 @@ def match_definition(sentence: str) -> tuple[str, str, float, str] | None:
         if name == "is_a" and (
             (m["etym"] is None and len(words_of(term)) > 4)
             or _EVALUATIVE_GENUS.match(body)
+            or ASSESSMENT.match(body)
             # "The integrity of sperm chromatin is a clinical indicator": an attribute of
             # something, not a term; "A set of vectors is a basis if ..." keeps its term.
             or (re.match(r"(?i)the\s", m["term"].strip()) and re.search(r"(?i)\sof\s", term))
@@ -273,6 +299,7 @@ def match_definition(sentence: str) -> tuple[str, str, float, str] | None:
             and (
                 not body[:1].islower()
                 or re.search(r"[!?]", body)  # "Kjift – not at all! A blind text ..."
+                or ASSESSMENT.match(body)  # "Карьера X — одна из самых недооценённых ..."
                 # "Численность — около 60 тысяч человек": a quantity, not a genus.
                 or re.match(r"(?i)(?:около|более|менее|свыше|примерно|почти|порядка)\s", body)
                 # "Столица — город Ораньестад": a value with a name, not a genus.
@@ -400,7 +427,16 @@ _SYMBOL = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[^\W\d_])[^\W_][\w-]*\b")
 # that states an event or a property, the way Wikipedia narrates.
 _RU_VERB = re.compile(
     r"(?<![\w-])[а-яё]{2,}(?:(?:[аяиеуы]л(?:а|о|и)?(?:сь|ся)?)|(?:[ая]ет|[уюи]ет|ит|ят|ют|ут|ат)(?:ся)?"
-    r"|(?:[ая]ют|[уюи]ют)ся|[ёе]н[аоы]?|[ая]н[аоы]?)(?![\w-])",
+    r"|(?:[ая]ют|[уюи]ют)ся|[ёе]н[аоы]?|[ая]н[аоы]?"
+    # the stressed present "-ёт" ("берёт", "идёт"; "полёт", "счёт" are nouns)
+    r"|(?<![лч])ёт(?:ся)?)(?![\w-])"
+    # the past of the consonant stems, whose "-л-" follows no vowel ("возросла", "принесла",
+    # "смогла", "достигла", "умерла", "предпочли", "учли"), with any prefix
+    r"|(?<![\w-])[а-яё]*(?:р[ао]с|н[её]с|в[её]з|мог|стиг|лег|гиб|бер[её]г|мер|пер|сох|мерз"
+    r"|полз|[оуе]ч)л(?:а|о|и)(?:сь)?(?![\w-])"
+    # the copula states a property or an event ("долгое время была в услужении", "велосипед был
+    # очень модным развлечением"), as "is"/"was" do in an English sentence
+    r"|(?<![\w-])(?:был|была|было|были|будет|будут)(?![\w-])",
     re.IGNORECASE,
 )
 # A question ends a clause with "?"; a "?" inside a URL ("/hello?name=") asks nothing.
@@ -448,7 +484,7 @@ def is_fact(sentence: str, language: str | None) -> bool:
         first = _CONTRAST.split(s, maxsplit=1)
         later = len(first) == 2 and hedged is not None and not SCOPE.search(s)
         return later and not MEASURED.search(s) and is_fact(first[0], language)
-    no_verb = language == "en" and verbless(s, _VERBS)
+    no_verb = language == "en" and verbless(s, _VERBS) and not generic_present(s)
     if no_verb and not _MATH_RELATION.search(s):
         return False  # "Fully POSIX-compliant flags (...)": names something, states nothing
     if FINDING_CLAUSE.search(s) or STATE.search(s):
