@@ -38,8 +38,8 @@ def match_lead_definition(
     what its subject is: "SQLAlchemy is the Python SQL toolkit and Object Relational Mapper that
     ..." under the title "SQLAlchemy". The graders' convention: such a lead defines the subject.
     `subjects` are the document's title and the section's heading; "X is a risk factor for Y"
-    (a relation, `EVALUATIVE_GENUS`), "X is a fast-moving field" (an assessment, `ASSESSMENT`) and an X that is neither stay what `match_definition` and
-    `is_fact` make of them."""
+    (a relation, `EVALUATIVE_GENUS`), "X is a fast-moving field" (an assessment, `ASSESSMENT`)
+    and an X that is neither stay what `match_definition` and `is_fact` make of them."""
     m = _LEAD_IS.match(CAPS_LABEL.sub("", sentence.strip()))
     if m is None or EVALUATIVE_GENUS.match(m["body"]) or ASSESSMENT.match(m["body"]):
         return None  # a relation of X, or an assessment ("X is a fast-moving field")

@@ -15,6 +15,9 @@ tuned on:
   an infinitive; de "sollte", "muss man"), or a lead-in that ends at ":".
 - `verbless(sentence)`: an English phrase with no finite verb (no auxiliary, copula or modal,
   no past tense, no verb of the fact lists, no third person "-s" after a subject pronoun).
+- `generic_present(sentence)`: a whole English sentence with a verb in "-s" between a subject and
+  its object ("SIV naturally infects non-human primates"), which `verbless` misses after a
+  singular noun or an acronym's bracket: `patterns.is_fact` reads it as a statement.
 - `ru_adjective_predicate(sentence)`: a short verbless Russian sentence whose last word is an
   adjective after its noun ("Тип ветвления моноподиальный.", "Гребни корки прерывающиеся."): in
   Russian an attribute comes before its noun, so a closing adjective is the predicate, a property.
@@ -219,8 +222,16 @@ _ADDRESSED = re.compile(
 )
 # The lead-in sentence may be long ("We can opt to receive these arguments by name, by
 # establishing ..., by passing named=True to either listen() or listens_for():"): what the
-# sentences before it state is still stated.
-_STATED_BEFORE = re.compile(r"[^\s:]{3}[.!?…]\s+[^.!?…:]{1,400}:\s*$")
+# sentences before it state is still stated, unless a long lead-in speaks to the reader ("...
+# there are a couple of things you can keep in mind:", advice) or a sentence before points at
+# what follows ("This is what a very basic blueprint looks like.", "An example ... is below.").
+_STATED_BEFORE = re.compile(r"[^\s:]{3}[.!?…]\s+(?P<lead>[^.!?…:]{1,400}):\s*$")
+_SHORT_LEAD_IN = 80
+_POINTS_AHEAD = re.compile(
+    r"\b(?:this|here)\s+is\s+(?:what|how)\b|^(?:here(?:'s|\s+is|\s+are))\b"
+    r"|\b(?:is|are)\s+(?:shown\s+|given\s+|listed\s+)?below\b|\bas follows\b",
+    re.IGNORECASE | re.MULTILINE,
+)
 # A label before the sentence ("Goals: ", "Gson — Documentation: ", "PROTIP "): a list item led
 # in by its heading, or a structured abstract's field. What follows it is read on its own.
 _LABEL = re.compile(r"^(?:[^:.!?;]{1,60}:\s+|(?-i:[A-Z]{3,})\s+(?=[A-Z]))")
@@ -289,7 +300,16 @@ def instructs(sentence: str, language: str | None) -> bool:
     if _LEAD_IN.search(s):
         stated = _STATED_BEFORE.search(s)
         before = s[: stated.start() + 4] if stated else ""
-        if stated is None or _ADDRESSED.search(before) or instructs(before, language):
+        advice = stated is not None and (
+            len(stated["lead"]) > _SHORT_LEAD_IN and _ADDRESSED.search(stated["lead"]) is not None
+        )
+        if (
+            stated is None
+            or advice
+            or _ADDRESSED.search(before)
+            or _POINTS_AHEAD.search(before)
+            or instructs(before, language)
+        ):
             return True  # a lead-in, or an instruction and its lead-in ("Click Run. You'll see:")
     if any(instructs(part, language) for part in _unlabelled(s)[1:]):
         return True  # "Goals: Support arbitrarily complex objects", "PROTIP Be sure to read ..."
@@ -326,7 +346,8 @@ _DOCS_AT = re.compile(
 # solve common issues ..." after a link): a pointer's description. "This paper shows that X"
 # states X and is left alone.
 _DOC_SUBJECT = (
-    r"(?:this|the following|the present)\s+(?:document|page|guide|section|chapter|file|readme"
+    r"(?:this|the following|the present)\s+(?:(?:part|section|chapter)\s+of\s+(?:the|this)\s+)?"
+    r"(?:document|documentation|docs|page|guide|section|chapter|file|readme"
     r"|tutorial|manual|article|text|list)"
 )
 _DOC_VERB = (

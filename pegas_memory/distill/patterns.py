@@ -8,7 +8,8 @@
   "we call X Y", "X is said to be Y if", "X — это Y", "X — Y", "X называется Y", "Под X
   понимается Y", "X heißt Y, wenn ...", "Sei ... Dann heißt X Y", "Unter X versteht man Y",
   "X nennt man Y", "X wird als Y bezeichnet", "X ist definiert als". An aim ("Цель исследования
-  — изучить ...") is never a definition.
+  — изучить ...") is never a definition, nor an assessment in its shape (`ASSESSMENT`: "X is a
+  fast-moving field", "X — одна из самых недооценённых ...").
 - `BLOCK_LABEL`: the label line of a numbered statement ("Definition 2.3", "Satz 1.1
   (Heine-Borel)", "Лемма 2.", "Proof."), and `label_kind` which family the label belongs to:
   definition, theorem (Satz, Lemma, Korollar, Theorem, Proposition, Corollary, Теорема, Лемма,
@@ -18,7 +19,8 @@
   method statement, speculation, an open question ("it is unclear whether") or a call for more
   research. Else a number, a relation, an acronym or gene-like symbol, a verb of finding, relation
   or property ("associated with", "показали, что", "связан с"), a comparison; in Russian also a
-  finite verb or a dash predicate ("Государственный язык — албанский"); never a capitalised word
+  finite verb (consonant-stem pasts "возросла", "предпочли", the stressed "берёт", the copula
+  "была") or a dash predicate ("Государственный язык — албанский"); never a capitalised word
   alone. Grammar comes first (`distill.mood`): an instruction, advice, a norm, a lead-in or a
   verbless phrase is text; "We present X ... and identify 25,000 hotspots" is a fact; a hedge in
   a later contrast clause leaves the first clause's statement; then an English finite verb and a
