@@ -208,3 +208,42 @@ def test_a_part_of_the_documentation_describes_the_text() -> None:
     engine = "This part of the engine covers all the interfaces of Flask."
     assert about_the_text(docs, "en") and not is_fact(docs, "en")
     assert not about_the_text(engine, "en") and is_fact(engine, "en")
+
+
+# --- an atom of several sentences: an open question or research narrative first ---
+
+HIPPO = (
+    "Although a developmental role for Hippo signaling in organ size control is well appreciated, "
+    "how this pathway functions in tissue regeneration is largely unknown. Here we address this "
+    "issue using a dextran sodium sulfate (DSS)-induced colonic regeneration model."
+)
+RNA = (
+    "Total RNA was collected from pneumococci isolated from infected blood and cerebrospinal "
+    "fluid. Microarray analysis of pneumococcal genes expressed in these models identified body "
+    "site-specific patterns of expression for virulence factors."
+)
+
+
+def test_an_open_question_then_an_aim_is_text() -> None:
+    assert not is_fact(HIPPO, "en")
+    # what follows the open question states something: the atom is a fact
+    found = HIPPO.split(". Here")[0] + ". The pathway regulates colonic repair through YAP."
+    assert is_fact(found, "en")
+
+
+def test_a_method_then_a_finding_is_a_fact() -> None:
+    assert is_fact(RNA, "en")
+    # a method followed by more method stays text
+    method = RNA.split(". Microarray")[0] + ". The samples were then analysed by microarray."
+    assert not is_fact(method, "en")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Роль этих клеток остаётся неизвестной. Мы рассмотрим её на модели мышей.", False),
+        ("Клетки выделили из крови пациентов. Они подавляли воспаление в опытах на мышах.", True),
+    ],
+)
+def test_russian_atoms_of_several_sentences(text: str, expected: bool) -> None:
+    assert is_fact(text, "ru") is expected

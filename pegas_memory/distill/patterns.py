@@ -23,7 +23,9 @@
   "была") or a dash predicate ("Государственный язык — албанский"); never a capitalised word
   alone. Grammar comes first (`distill.mood`): an instruction, advice, a norm, a lead-in or a
   verbless phrase is text; "We present X ... and identify 25,000 hotspots" is a fact; a hedge in
-  a later contrast clause leaves the first clause's statement; then an English finite verb and a
+  a later contrast clause leaves the first clause's statement; in an atom of several sentences an
+  open question first is text unless what follows states something, and a method first is a
+  fact when a finding follows (`_joined_type`); then an English finite verb and a
   Russian closing predicate adjective ("Тип ветвления моноподиальный.") make a fact.
 """
 
@@ -450,6 +452,28 @@ _CLAUSE_END = re.compile(r"(?:[.!?;,]\s*|\s+and\s*)$")
 _RU_DASH = re.compile(r"[а-яё»)]\s[—–]\s+[а-яё«\d]", re.IGNORECASE)
 
 
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-ZА-ЯЁ])")
+
+
+def _joined_type(s: str, language: str | None) -> bool | None:
+    """The type of an atom of several sentences that its first one decides, else None: an open
+    question first ("Although X is well appreciated, how ... is largely unknown. Here we address
+    this issue using ...") is text unless what follows states something; research narrative first
+    (a method, a measurement, a procedure: "Total RNA was collected from ... Microarray analysis
+    ... identified body site-specific patterns ...") is a fact when a later sentence is one: the
+    finding is the atom's claim."""
+    first, *rest = _SENTENCE_BREAK.split(s)
+    if not rest:
+        return None
+    after = " ".join(rest)
+    if UNKNOWN.search(first) or GAP.search(first):
+        return is_fact(after, language)
+    narrative = METHOD.search(first) or MEASURED.search(first) or PROCEDURE.search(first)
+    if narrative and not is_fact(first, language) and is_fact(after, language):
+        return True
+    return None
+
+
 def is_fact(sentence: str, language: str | None) -> bool:
     """Whether the sentence states something checkable: not a question, an aim, a plan, a scope or
     method statement, a call for more research or a counterfactual ("если бы"); and it holds a
@@ -460,6 +484,9 @@ def is_fact(sentence: str, language: str | None) -> bool:
     s = sentence.strip()
     if _QUESTION.search(s) or NEEDS_MORE.search(s) or UNKNOWN.search(s) or GAP.search(s):
         return False  # a question, a call for research, an open question or a research gap
+    joined = _joined_type(s, language)
+    if joined is not None:
+        return joined
     if no_claim(s, language):
         return False  # advice, an instruction, a norm, a lead-in, a pointer (`distill.mood`)
     if presents_result(s, language):
