@@ -469,7 +469,9 @@ def _joined_type(s: str, language: str | None) -> bool | None:
     if UNKNOWN.search(first) or GAP.search(first):
         return is_fact(after, language)
     narrative = METHOD.search(first) or MEASURED.search(first) or PROCEDURE.search(first)
-    if narrative and not is_fact(first, language) and is_fact(after, language):
+    # a finding, not the next step ("Then the cells were loaded on a collagen gel")
+    finding = FINDING_CLAUSE.search(after) or FINDING.search(after) or RATE.search(after)
+    if narrative and finding and not is_fact(first, language) and is_fact(after, language):
         return True
     return None
 
