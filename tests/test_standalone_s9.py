@@ -179,3 +179,11 @@ def test_a_lead_in_that_says_something_stays_with_its_sentence() -> None:
         " be disabled by building the iterator with WalkBuilder:"
     ]
     assert any(a.type == "code" for a in atoms)  # the block it introduces is its own atom
+
+
+def test_literal_punctuation_of_inline_code_is_no_gap() -> None:
+    """A manual's "separated with ``:``, or ``;``" reads "with :, or ;" once the backticks go."""
+    text = "Multiple paths are separated with :, or ; on Windows since version 2.0."
+    atoms, dropped = _distill(text, "en", title="Flask configuration")
+    assert DAMAGED not in dropped
+    assert [a.quote for a in atoms] == [text]

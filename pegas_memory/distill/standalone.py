@@ -49,7 +49,9 @@ _LEADING = wordset(
 )
 _SUCH_NAMED = re.compile(r"\b(?:как|as|like)\b", re.IGNORECASE)  # "такие ..., как X" names it
 
-_GAP = re.compile(r"([^\W\d_][\w-]*)[ \t\u00a0]+[.,;](?=\s|$|[)\]»\"])")
+# A space before "." or "," right after a word; ";" is left out: a manual's "with :, or ;" is the
+# literal punctuation of inline code whose backticks are gone.
+_GAP = re.compile(r"([^\W\d_][\w-]*)[ \t\u00a0]+[.,](?=\s|$|[)\]»\"])")
 _EN_NEEDS_OBJECT = wordset(
     "in at on of by with from to for into onto about than as via per including like between"
     " among near after before during since until under over the a an and or"
