@@ -5,11 +5,15 @@ Russian, through the offline distiller and its `dropped` reasons."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.standalone import DAMAGED, NEEDS_CONTEXT, damaged_gap, needs_context
 from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.requests import IngestRequest
+from tests.conftest import files_memory
 
 
 def _distill(text: str, language: str, title: str | None = None) -> tuple[list[DraftAtom], dict]:
@@ -187,3 +191,21 @@ def test_literal_punctuation_of_inline_code_is_no_gap() -> None:
     atoms, dropped = _distill(text, "en", title="Flask configuration")
     assert DAMAGED not in dropped
     assert [a.quote for a in atoms] == [text]
+
+
+def test_ingest_reports_what_it_dropped_as_needing_context_or_damaged(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The reasons reach memory_ingest's answer, so an agent sees why a sentence is missing."""
+    text = (
+        "Они были отправлены на корабле «Калькутта» под командованием капитана Вудрифа.\n\n"
+        "В 2010 году началась работа над фильмом .\n\n"
+        "Корабль «Калькутта» был спущен на воду в 1795 году в Бомбее.\n"
+    )
+    with files_memory(database_url, tmp_path) as svc:
+        path = tmp_path / "files" / "notes.md"
+        path.write_text(text, encoding="utf-8")
+        result = svc.ingest(IngestRequest(source=str(path)))
+    assert result.dropped.get(NEEDS_CONTEXT) == 1, result.dropped
+    assert result.dropped.get(DAMAGED) == 1, result.dropped
+    assert result.atoms_new == 1, result
