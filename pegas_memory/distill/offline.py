@@ -20,7 +20,9 @@ Confidence: code 0.9 (verbatim); table, rule and labelled statements 0.8 (parsed
 0.75 with an explicit marker ("defined as", "это", "heißt") and 0.7 otherwise; fact 0.6; text
 0.5. A claim without a subject of its own carries the section's (`distill.carry`); a group that
 leans on a sentence outside the chunk ("It ...", "Он ...") and has no subject to carry gets 0.4,
-one with characters the PDF could not map (U+FFFD) metadata damaged=True.
+one with characters the PDF could not map (U+FFFD) metadata damaged=True. Last, what still leans
+back with nothing to carry ("Они были отправлены ...") and a sentence whose words the source lost
+("работа над фильмом .") are dropped and counted (`distill.standalone`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from pegas_memory.distill.items import bare_item, heading_lead_in, item_start, s
 from pegas_memory.distill.leads import match_lead_definition
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
+from pegas_memory.distill.standalone import unfit
 from pegas_memory.distill.types import OFFLINE_VERSION, AtomType, ChunkContext, DraftAtom
 from pegas_memory.distill.units import (
     LabelledBlock,
@@ -432,8 +435,14 @@ class OfflineDistiller:
                     # the whole list, not on its last item.
                     last = n == len(groups) - 1 and not item_start(text, u0)
                     narration = len(atoms) - 1 if last and not group.dialogue else None
-        atoms.sort(key=lambda a: a.quote_start)
-        return atoms, dict(dropped)
+        kept: list[DraftAtom] = []
+        for atom in atoms:  # what join and carry left leaning back, or damaged (`standalone`)
+            if (reason := unfit(atom)) is not None:
+                dropped[reason] += 1
+            else:
+                kept.append(atom)
+        kept.sort(key=lambda a: a.quote_start)
+        return kept, dict(dropped)
 
     def _led_in(self, atom: DraftAtom, lead: str) -> DraftAtom:
         """A list item's atom with its list's lead-in before its claim, typed again."""

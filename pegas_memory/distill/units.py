@@ -13,7 +13,8 @@ An atom must mean something without the text around it. So:
   (an abbreviation split that razdel and sentences.py both missed) with the one before, and so is
   a sentence after one left open (a bracket not closed, a clause ending in ";": razdel cuts
   "(-1.30 METs; 95% CI ...)" there); a group is always a contiguous span, so its quote is
-  verbatim chunk text;
+  verbatim chunk text; a group's last sentence that only announces the list or code after it
+  ("... рекордов в лиге. Среди них:") is cut off it, a lead-in alone is dropped;
 - a paragraph whose first sentence leans back by a connector ("But that's ...") joins the
   paragraph right before it (`next_paragraph`: only blank lines between), still one span;
 - a unit's first sentence that starts in lower case is the tail of a sentence cut by a page or
@@ -539,6 +540,8 @@ def _judged(text: str, group: Group, conversation: bool, language: str | None = 
         return replace(group, noise=reason)
     if group.sentences == 1 and _LEAD_IN.search(body):
         return replace(group, noise="lead-in")
+    if _LEAD_IN.search(body):
+        group = _without_empty_lead_in(text, group)
     if is_pointer(body) or is_reference_only(text[group.start : group.end]):
         return replace(group, noise="pointer")
     if not item_start(text, group.start) and flat_list(body, language):
@@ -558,3 +561,20 @@ def _judged(text: str, group: Group, conversation: bool, language: str | None = 
         # exchange.
         return replace(group, noise="dialogue line")
     return replace(group, dialogue=True)
+
+
+_EMPTY_LEAD_IN_WORDS = 4  # "Среди них:", "For example:", "These include the following:"
+
+
+def _without_empty_lead_in(text: str, group: Group) -> Group:
+    """A group of several sentences whose last one only introduces the list or code block after
+    it ("... несколько рекордов в лиге. Среди них:") without it: a lead-in that says nothing but
+    "what follows" means nothing in the claim, which never holds the block. A longer one says
+    something of its own ("This can be disabled by building the iterator with WalkBuilder:")
+    and stays, as a lead-in standing alone is dropped (`_judged`)."""
+    span = text[group.start : group.end]
+    sentences = split_sentences(span)
+    if len(sentences) < 2 or len(words_of(sentences[-1].text)) > _EMPTY_LEAD_IN_WORDS:
+        return group
+    end = group.start + len(span[: sentences[-1].start].rstrip())
+    return replace(group, end=end, sentences=group.sentences - 1)

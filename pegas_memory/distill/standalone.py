@@ -1,0 +1,126 @@
+"""What is still no claim after join and carry: the last checks before a draft is stored (pure).
+
+Join (`distill.units`) and carry (`distill.carry`) make most sentences stand alone; a draft whose
+reference neither resolved keeps the mark `anaphoric` (confidence 0.4). Measured on the five
+labelled samples (`bench/standalone_marks.py`), that mark alone is mostly on good atoms ("Our
+findings suggest ...", "This paper describes ...": the authors and the document, which a claim
+may name so), so it is not dropped as such. Two narrower shapes are dropped, because grammar
+says the claim cannot be read alone, and counted in the `dropped` reasons the ingest result
+reports:
+
+- **needs context** (`needs_context`): a marked claim whose subject is a third-person personal
+  pronoun ("Они были отправлены ...", "They were sent ...", "Most of them ...", "Большинство из
+  них ...") or a kind described before ("Примером такого права ...", "Such a change ..."), with
+  no name before it in the claim that could be its antecedent. "Their/их" as an owner ("Их сын
+  Михаил ...") is not the subject and is not dropped: the phrase names its own head; "такой ...,
+  как X" names its kind; expletive "it" ("It is known that ...") is not on the list.
+- **damaged: words lost in the source** (`damaged_gap`): Wikipedia text whose link text was lost
+  leaves a space before "." or "," right after a word ("началась работа над фильмом ."). The gap
+  destroys the claim when grammar says a word was needed there: a preposition, article or
+  conjunction right before it ("родился в , Австрия", "released in ."), or a noun of a work
+  or a named kind right after a preposition, whose name was the lost link ("над фильмом .", "в
+  сериале ,", "in the film ,"). Anything else is a harmless gap (a lost footnote or image
+  after a complete phrase: "со стеклянной трубкой .", "передал мяч Уарду , который"), and so
+  is a gap inside brackets: an aside (life dates, a birthplace) lost, the main claim intact.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pegas_memory.distill.patterns import words_of, wordset
+from pegas_memory.distill.types import DraftAtom
+
+NEEDS_CONTEXT = "needs context"
+DAMAGED = "damaged: words lost in the source"
+
+_FIRST_WORDS = 4  # a subject pronoun counts among the claim's first words only
+_EN_SUBJECT = wordset("they he she")
+_RU_SUBJECT = wordset("они он она оно")
+_SUCH = wordset("such такой такая такое такие такого такой такому таким такую такими таких")
+# "most of them", "большинство из них": a part of a group named before.
+_PARTITIVE = re.compile(r"(?:of (?:them|these|those)|из (?:них|этих|тех))\b")
+# What may come before the subject without being its antecedent: connectors and adverbs.
+_LEADING = wordset(
+    "but and so yet still then now also thus hence however moreover furthermore instead later"
+    " soon today hopefully meanwhile finally first next once again even perhaps probably"
+    " но а и однако зато тогда затем потом сейчас теперь ныне позже позднее вскоре также тоже"
+    " впоследствии впрочем поэтому наконец сначала вновь снова уже ещё еще даже лишь только"
+)
+_SUCH_NAMED = re.compile(r"\b(?:как|as|like)\b", re.IGNORECASE)  # "такие ..., как X" names it
+
+# A space before "." or "," right after a word; ";" is left out: a manual's "with :, or ;" is the
+# literal punctuation of inline code whose backticks are gone.
+_GAP = re.compile(r"([^\W\d_][\w-]*)[ \t\u00a0]+[.,](?=\s|$|[)\]»\"])")
+_EN_NEEDS_OBJECT = wordset(
+    "in at on of by with from to for into onto about than as via per including like between"
+    " among near after before during since until under over the a an and or"
+)
+_RU_NEEDS_OBJECT = wordset(
+    "в во на по с со к ко о об обо от до из изо за для при под над без у через после перед"
+    " около среди между против вокруг вместо кроме благодаря согласно вдоль и или а также"
+)
+_EN_PREPOSITION = _EN_NEEDS_OBJECT - wordset("the a an and or")
+# Nouns of works and named kinds, whose name follows them ("фильм «X»", "the film X").
+_RU_WORK = re.compile(
+    r"^(?:фильм|мультфильм|сериал|телесериал|альбом|сингл|песн|книг|роман|повест|поэм|стат"
+    r"|журнал|газет|игр|спектакл|опер|мюзикл|шоу|передач|программ|проект|компани|групп"
+    r"|корабл|судн|клуб|команд)\w{0,4}$"
+)
+_EN_WORK = wordset(
+    "film movie series show album single song book novel poem article magazine newspaper game"
+    " play opera musical programme program project company band group ship club team"
+)
+
+
+def needs_context(claim: str, language: str | None) -> bool:
+    """Whether a claim marked anaphoric still has a subject that only the text before it names
+    (module docstring): "such/такой" among its first words, a subject pronoun that opens the
+    claim or follows only connectors and adverbs ("But they ...", "Сейчас они ..."), or a part
+    of a group named before ("Most of them ..."). A pronoun after a noun ("The suspect said he
+    ...", "Graham said she ...") may stand for that noun: kept."""
+    words = [w.casefold() for w in words_of(claim)]
+    subjects = _RU_SUBJECT if language == "ru" else _EN_SUBJECT
+    head = words[:_FIRST_WORDS]
+    if any(w in _SUCH for w in head) and not _SUCH_NAMED.search(claim):
+        return True  # a kind described before: no word of the claim names it
+    for word in head:
+        if word in subjects:
+            return True
+        if word not in _LEADING:
+            break
+    return _PARTITIVE.match(" ".join(words[1:4])) is not None
+
+
+def damaged_gap(claim: str, language: str | None) -> bool:
+    """Whether the claim has a gap left by words lost in the source where grammar needs them
+    (module docstring); a gap inside brackets or after a complete phrase is harmless."""
+    needs_object = _RU_NEEDS_OBJECT if language == "ru" else _EN_NEEDS_OBJECT
+    prepositions = _RU_NEEDS_OBJECT if language == "ru" else _EN_PREPOSITION
+    for m in _GAP.finditer(claim):
+        before = claim[: m.start(1)]
+        if before.count("(") > before.count(")") or before.count("[") > before.count("]"):
+            continue  # an aside lost, the claim intact
+        word = m[1].casefold()
+        if word in needs_object:
+            return True
+        previous = [w.casefold() for w in words_of(before)[-2:]]
+        work = _RU_WORK.match(word) if language == "ru" else word in _EN_WORK
+        if work and any(p in prepositions for p in previous):
+            return True
+    return False
+
+
+def unfit(atom: DraftAtom) -> str | None:
+    """Why a prose draft is no claim after join and carry (the `dropped` reason), or None: a
+    marked claim that `needs_context`, a `damaged_gap`. Blocks (code, tables, rules), labelled
+    statements and lines of dialogue are judged by their own rules, not here."""
+    if atom.type not in ("fact", "text", "definition") or "label" in atom.metadata:
+        return None
+    if atom.metadata.get("kind") == "dialogue":
+        return None
+    if atom.metadata.get("anaphoric") and needs_context(atom.claim, atom.language):
+        return NEEDS_CONTEXT
+    if damaged_gap(atom.claim, atom.language):
+        return DAMAGED
+    return None
