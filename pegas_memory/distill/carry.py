@@ -51,6 +51,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from pegas_memory.distill.agree_ru import agrees, verb_disagrees
 from pegas_memory.distill.context import (
     _BASE_CONFIDENCE,
     _EN_LOWERABLE,
@@ -445,55 +446,6 @@ def self_reference(claim: str) -> Reference | None:
     return Reference("anaphor", m[0].casefold(), m.start()) if m else None
 
 
-# Russian third-person pronouns by what they agree with: a singular masculine or neuter owner
-# ("его"), a singular feminine one ("её"), or a plural one ("их"). "им"/"ним" are both a plural
-# dative and a singular instrumental: they say nothing.
-_RU_PRONOUN_FORMS = {
-    **dict.fromkeys(("он", "оно", "его", "ему", "него", "нему", "нём", "нем"), ("sg", "mn")),
-    **dict.fromkeys(("она", "её", "ее", "ей", "неё", "нее", "ней", "нею", "ею"), ("sg", "f")),
-    **dict.fromkeys(("они", "их", "них", "ими"), ("pl", "")),
-}
-_EN_NOT_PLURAL = re.compile(r"(?:ss|us|is|ics|ous|ws)$")
-
-
-def _subject_form(subject: str) -> tuple[str, str]:
-    """The subject's number and, for one Russian word, its gender ("" when it is not clear):
-    what a carried pronoun must agree with. Cheap and partial on purpose. A Russian first word
-    in "-ы"/"-ые" is plural ("Норманны", "Звёздные войны"); in "-а/-я/-о/-е", a consonant, "-й"
-    or "-ь" singular; in "-и"/"-ие" unclear ("Сочи", "Колонии", "Восстание", "Великие озёра").
-    An English head in "-s" is plural ("Normans"), not "-ss/-us/-is/-ics" ("Physics", "Texas").
-    Gender only for a lone Russian word: "-а/-я" feminine, a consonant or "-о/-е" masculine or
-    neuter ("Москва: его население" is not Moscow's)."""
-    words = words_of(_DISAMBIGUATOR.sub("", subject))
-    if not words:
-        return "", ""
-    if re.match(r"[А-Яа-яЁё]", words[0]):
-        first = words[0].casefold()
-        plural, unclear = first.endswith(("ы", "ые")), first.endswith(("и", "ие"))
-        number = "pl" if plural else "" if unclear else "sg"
-        gender = ""
-        if len(words) == 1 and number == "sg":
-            gender = "f" if first.endswith(("а", "я")) else "" if first.endswith("ь") else "mn"
-        return number, gender
-    head = words[-1].casefold()
-    if len(words) > 3 or not head.isascii():
-        return "", ""
-    plural_en = len(head) > 3 and head.endswith("s") and not _EN_NOT_PLURAL.search(head)
-    return ("pl" if plural_en else "sg"), ""
-
-
-def agrees(pronoun: str, subject: str) -> bool:
-    """Whether a Russian pronoun can stand for the subject (`_subject_form`); any other word,
-    and a subject whose form is unclear, agrees: only a clear mismatch stops a carry."""
-    form = _RU_PRONOUN_FORMS.get(pronoun.casefold())
-    if form is None:
-        return True
-    number, gender = _subject_form(subject)
-    if number and number != form[0]:
-        return False
-    return not (gender and form[1] and gender != form[1])
-
-
 def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) -> DraftAtom:
     """The atom with its claim made to stand alone (module docstring), or the atom unchanged.
     Only the claim (and a content equal to it) changes; quote and offsets stay. `document`
@@ -512,6 +464,12 @@ def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) 
         return atom
     if reference.kind == "anaphor" and not agrees(reference.word, subject):
         return atom  # "Normans: ... его население": whose population is not the Normans'
+    own_verb = reference.kind in ("subjectless", "section")
+    if atom.language == "ru" and own_verb and verb_disagrees(atom.claim, subject):
+        # "Шолохов: долгое время была ...": the verb is someone else's; the claim still leans
+        # back, and says so (agree_ru).
+        meta = {**atom.metadata, "anaphoric": True, "context": "disagrees"}
+        return replace(atom, confidence=0.4, metadata=meta)
     # A pronoun's antecedent comes before it ("Юность Моне, как он ..."); a subject named after
     # "These studies ..." does not say which studies.
     named = atom.claim[: reference.at] if reference.kind == "anaphor" else atom.claim

@@ -69,6 +69,17 @@ from typing import Literal
 
 import pegas_memory.distill.join_en as join_en
 from pegas_memory.distill.patterns import words_of
+from pegas_memory.distill.words_ru import (  # re-exported for distill.carry
+    _RU_ADVERBS,
+    _RU_CATEGORY,
+    _RU_CATEGORY_NOUN,
+    _RU_DEMONSTRATIVES,
+    _RU_NOMINATIVE,
+    _RU_PREPOSITIONS,
+    _RU_PRONOUNS,
+    _YEAR_WORDS,
+    _verb,
+)
 
 ReferenceKind = Literal["anaphor", "subjectless", "category", "section", "connector"]
 
@@ -96,26 +107,6 @@ _EN_FUNCTION = _words(
 )
 _PLURAL_DEMONSTRATIVES = _words("these those эти этих этим этими те тех тем теми")
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
-_RU_PRONOUNS = _words(
-    "он она оно они его её ее ему ей им их ним ней нём нем них нему неё него нею ими"
-)
-_ADJECTIVE_ENDINGS = ("ый", "ая", "ое", "ые", "ого", "ой", "ому", "ом", "ую", "ых", "ым", "ыми")
-# Modifiers that point back by what they mean: "данный", "указанный", "упомянутый",
-# "вышеописанный", "перечисленные", "подобные" (such) in every case and number.
-_RU_BACK_MODIFIERS = frozenset(
-    stem + ending
-    for stem in ("данн", "указанн", "вышеуказанн", "упомянут", "вышеупомянут",
-                 "вышеописанн", "перечисленн", "вышеперечисленн", "вышеназванн", "подобн")
-    for ending in _ADJECTIVE_ENDINGS
-)  # fmt: skip
-_RU_DEMONSTRATIVES = (
-    _words(
-        "этот эта это эти этого этой этом этим этих этому эту этою этими тот та те того той тому"
-        " тем тех ту тою теми такой такая такое такие такого таком такому таким таких такими"
-        " такую такою"
-    )
-    | _RU_BACK_MODIFIERS
-)
 # Nouns after "this"/"этот" that point at the document itself, not at the sentence before.
 _SELF_NOUNS = _words(
     "study studies paper article work review report analysis trial thesis chapter book section"
@@ -155,64 +146,6 @@ _EN_LOWERABLE = (
         " overall here there we our"
     )
 )
-# Category and relational nouns (stems) whose owner is the section's subject in ru.
-_RU_CATEGORY = re.compile(
-    r"^(?:фильм|картин[аеу]|лент[аеу]|сериал|мультфильм|матч|игр[аеу]|турнир|чемпионат|регион"
-    r"|город|пос[её]лок|сел[оа]|деревн|рек[аеу]|озер|остров|полуостров|стран[аеу]|государств"
-    r"|республик|област|район|групп[аеу]|альбом|сингл|песн|роман|книг|повест|журнал|газет"
-    r"|компани|фирм|организаци|парти[яи]|вид\b|род\b|семейств|растени|животн|препарат|метод"
-    r"|болезн|заболевани|корабл|судн|храм|собор|здани|памятник|персонаж|клуб|команд|университет"
-    r"|школ|институт|театр|музе|праздник|усть|исток|столиц|площад|населени|численност|язык"
-    r"|валют|климат|название|территори|флаг|герб|длин|высот|глубин|протяж[её]нност|бассейн"
-    r"|официальн|государственн|самый|самая|самое|крупнейш)",
-    re.IGNORECASE,
-)
-# The same nouns, whole words in any case, among the first words ("Игроком матча был признан
-# ...", "Исполнительным продюсером картины выступил ..."): which match, which film.
-_RU_CATEGORY_NOUN = re.compile(
-    r"^(?:фильм|картин|лент|сериал|матч|турнир|чемпионат|регион|город|рек|озер|остров|стран"
-    r"|альбом|песн|книг|компани|команд|клуб|препарат|метод|болезн|заболевани|корабл|судн|храм"
-    r"|собор|здани|памятник|персонаж)(?:а|у|ом|е|ы|и|ой|ою|ю|ей|ях|ах|ами|ями|ям|ам|ия|ии|ию"
-    r"|ией|ь|я|ью)?$"
-)
-_RU_PREPOSITIONS = _words(
-    "в во на по с со к ко о об обо от до из изо за для при под над без у через после перед"
-    " около среди между против вокруг вместо кроме вследствие благодаря согласно вдоль"
-)
-_RU_ADVERBS = _words(
-    "впервые уже ещё еще также затем позже позднее ранее вскоре впоследствии неоднократно"
-    " дважды трижды окончательно официально изначально первоначально однажды там здесь тогда"
-    " сейчас сегодня ныне теперь потом сначала долго часто нередко иногда всегда никогда"
-    " вновь снова тоже лишь только даже уже почти около примерно всего более менее затем"
-    " наконец поэтому однако впрочем например так и а но вечером утром днём днем ночью летом"
-    " зимой весной осенью вместе частности итоге результате"
-)
-# A finite verb or a short participle: past (-л, -ла, -ли, -лся ...), present or future third
-# person (-ет, -ит, -ют, -ется ...), short passive participles (-ан, -ен, -ён, -т with -а/-о/-ы).
-_RU_VERB = re.compile(
-    r"^[а-яё]{2,}(?:(?:[аеиоуыяё]л(?:а|о|и)?(?:сь|ся)?)|(?:[шгкзсбр]л(?:а|о|и)(?:сь|ся)?)"
-    r"|(?:[её]т|ит|ут|ют|ат|ят)(?:ся)?"
-    r"|(?:ется|ится|утся|ются|атся|ятся)|(?:ован|ирован|ан|ян|ен|ён|нут|ыт|ит|ят)(?:а|о|ы)?)$"
-)
-# Nouns that end like a verb form ("совет", "генерал", "член"): never taken for one.
-_RU_NOT_VERBS = _words(
-    "совет совета бюджет предмет портрет ответ поэт балет кабинет комитет пакет секрет билет"
-    " кредит визит аппетит институт маршрут салют генерал канал сериал материал финал идеал"
-    " капитал арсенал журнал портал член план роман океан стакан феномен пол стол футбол"
-    " минут минута самолет самолёт брат сюжет объект проект эффект аспект факт контакт акт"
-    " пакт тракт инстинкт продукт конфликт результат кандидат депутат адвокат солдат"
-    " автомат формат климат сенат магистрат архитектор кит щит школа школы село села число"
-    " числа дело дела тело тела масло стекло крыло кресло скала скалы стрела пчела игла сила"
-    " силы земли роли мили угли мысли числа масла ремесла весла кресла стекла иглы"
-)
-_YEAR_WORDS = re.compile(
-    r"^(?:год|года|году|годах|годы|годов|лет|век|века|веке|веках|г|гг|января|февраля|марта"
-    r"|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря|\d+(?:[-–—]\d+)*)$"
-)
-# A word that looks nominative (a consonant, -ь/-й, -ый/-ий/-ая/-ое/-ые/-ие, -ость) ends a
-# prepositional phrase; oblique forms (-а/-я, -у/-ю, -е, -ой/-ей, -ом/-ем, -ов/-ев, -ах,
-# -ами, -ии, -ы, -ого, -ому, -ых ...) go on in it.
-_RU_NOMINATIVE = re.compile(r"(?:[бвгджзклмнпрстфхцчшщ]|ь|ый|ий|ая|яя|ое|ее|ые|ие|ость)$")
 _ROMAN = re.compile(r"^[IVXLC]+$")
 # Headings that name a part of a text, not what it is about.
 _GENERIC_HEADINGS = _words(
@@ -549,10 +482,6 @@ def _first_name(raw: list[str], i: int) -> bool:
     """A capitalised word before another one in the nominative: "Алан Тьюринг"."""
     nxt = raw[i + 1] if i + 1 < len(raw) else ""
     return raw[i][:1].isupper() and nxt[:1].isupper() and _RU_NOMINATIVE.search(nxt) is not None
-
-
-def _verb(word: str) -> bool:
-    return _RU_VERB.match(word) is not None and word not in _RU_NOT_VERBS
 
 
 def refers_back(claim: str, language: str | None) -> Reference | None:

@@ -1,0 +1,183 @@
+"""Gender and number agreement between a carried subject and what a Russian claim says of it
+(pure logic): `distill.carry` carries the section's subject onto a claim with no subject of its
+own only when the claim's words can stand for it.
+
+Russian marks the subject on its pronouns ("его/её/их") and on a past verb or short participle
+("был/была/были", "родился/родилась", "назван/названа/названы"): "Михаил Александрович
+Шолохов: долгое время была в услужении ..." is wrong (the feminine "была" is his mother, the
+sentence before), and so is "Normans: ... его население". The checks are cheap and partial on
+purpose: only a clear mismatch stops a carry. A neuter verb without a subject is impersonal
+("Было решено ..."), an active plural one indefinite ("Его назвали в честь деда"), a present
+one says only its number: none of those stops anything. The subject's form: a person's
+patronymic ("-вич" / "-вна", "-ична") or surname ("-ов/-ин/-ский" / "-ова/-ина/-ская"), a
+leading adjective ("Сельское поселение ..."), one word's ending, a plural first word; a
+Latin-script title has a number at most.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pegas_memory.distill.patterns import words_of
+from pegas_memory.distill.words_ru import _RU_ADVERBS, _RU_PREPOSITIONS, _YEAR_WORDS, _verb
+
+_DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)\s*$")
+
+# Russian third-person pronouns by what they agree with: a singular masculine or neuter owner
+# ("его"), a singular feminine one ("её"), or a plural one ("их"). "им"/"ним" are both a plural
+# dative and a singular instrumental: they say nothing.
+_RU_PRONOUN_FORMS = {
+    **dict.fromkeys(("он", "оно", "его", "ему", "него", "нему", "нём", "нем"), ("sg", "mn")),
+    **dict.fromkeys(("она", "её", "ее", "ей", "неё", "нее", "ней", "нею", "ею"), ("sg", "f")),
+    **dict.fromkeys(("они", "их", "них", "ими"), ("pl", "")),
+}
+_EN_NOT_PLURAL = re.compile(r"(?:ss|us|is|ics|ous|ws)$")
+
+
+def _subject_form(subject: str) -> tuple[str, str]:
+    """The subject's number and, for one Russian word, its gender ("" when it is not clear):
+    what a carried pronoun must agree with. Cheap and partial on purpose. A Russian first word
+    in "-ы"/"-ые" is plural ("Норманны", "Звёздные войны"); in "-а/-я/-о/-е", a consonant, "-й"
+    or "-ь" singular; in "-и"/"-ие" unclear ("Сочи", "Колонии", "Восстание", "Великие озёра").
+    An English head in "-s" is plural ("Normans"), not "-ss/-us/-is/-ics" ("Physics", "Texas").
+    Gender only for a lone Russian word: "-а/-я" feminine, a consonant or "-о/-е" masculine or
+    neuter ("Москва: его население" is not Moscow's)."""
+    words = words_of(_DISAMBIGUATOR.sub("", subject))
+    if not words:
+        return "", ""
+    if re.match(r"[А-Яа-яЁё]", words[0]):
+        first = words[0].casefold()
+        plural, unclear = first.endswith(("ы", "ые")), first.endswith(("и", "ие"))
+        number = "pl" if plural else "" if unclear else "sg"
+        gender = ""
+        if len(words) == 1 and number == "sg":
+            gender = "f" if first.endswith(("а", "я")) else "" if first.endswith("ь") else "mn"
+        return number, gender
+    head = words[-1].casefold()
+    if len(words) > 3 or not head.isascii():
+        return "", ""
+    plural_en = len(head) > 3 and head.endswith("s") and not _EN_NOT_PLURAL.search(head)
+    return ("pl" if plural_en else "sg"), ""
+
+
+def agrees(pronoun: str, subject: str) -> bool:
+    """Whether a Russian pronoun can stand for the subject (`_subject_form`); any other word,
+    and a subject whose form is unclear, agrees: only a clear mismatch stops a carry."""
+    form = _RU_PRONOUN_FORMS.get(pronoun.casefold())
+    if form is None:
+        return True
+    number, gender = _subject_form(subject)
+    if number and number != form[0]:
+        return False
+    return not (gender and form[1] and gender != form[1])
+
+
+_PERSON_WORD = re.compile(r"^[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?$")
+_MALE = re.compile(r"(?:вич|ьич|ов|ев|ёв|ин|ын|ский|цкий|ской|ной)$")
+_FEMALE = re.compile(r"(?:вна|чна|ова|ева|ёва|ина|ына|ская|цкая|ая)$")
+
+
+def person_gender(subject: str) -> str:
+    """A person's gender from a name of two or three Cyrillic words: the patronymic first
+    ("Анастасия Даниловна Черняк" "f"), else the surname ("Михаил Шолохов" "m"); "" when no
+    such name or no clear ending."""
+    words = words_of(_DISAMBIGUATOR.sub("", subject))
+    if not 2 <= len(words) <= 3 or not all(_PERSON_WORD.match(w) for w in words):
+        return ""
+    for w in (words[1:2] if len(words) == 3 else []) + words[-1:]:
+        low = w.casefold()
+        if _FEMALE.search(low):
+            return "f"
+        if _MALE.search(low):
+            return "m"
+    return ""
+
+
+_ADJ_GENDER = (("ый", "m"), ("ий", "m"), ("ой", "m"), ("ая", "f"), ("яя", "f"), ("ое", "n"),
+               ("ее", "n"))  # fmt: skip
+
+
+def subject_form(subject: str) -> tuple[str, str]:
+    """`_subject_form` with the gender of a person's name and of a leading adjective."""
+    number, gender = _subject_form(subject)
+    person = person_gender(subject)
+    if person:
+        return "sg", person
+    words = words_of(_DISAMBIGUATOR.sub("", subject))
+    if number == "sg" and not gender and len(words) >= 2:  # "Сельское поселение Пышлицкое"
+        first = words[0].casefold()
+        gender = next((g for end, g in _ADJ_GENDER if first.endswith(end) and len(first) > 4), "")
+    return number, gender
+
+
+# A past verb's or short participle's gender and number: "была" f, "родился" m, "названы" pl.
+# Plural only for a participle or a form of "быть" ("были отправлены"): an active "-ли" without
+# a subject is indefinite ("назвали"). Neuter ("было решено") is impersonal: None.
+_PAST = re.compile(r"^[а-яё]{1,}?(?:(л|лся)|(ла|лась))$")
+_PARTICIPLE = re.compile(r"^[а-яё]{2,}?(?:ан|ян|ен|ён|нут|ит|ыт)(а|ы)?$")
+_BE_PLURAL = frozenset(("были", "стали"))
+_BE = {"был": ("sg", "m"), "стал": ("sg", "m"), "была": ("sg", "f"), "стала": ("sg", "f"),
+       "было": None, "стало": None, **dict.fromkeys(_BE_PLURAL, ("pl", ""))}  # fmt: skip
+
+
+def verb_form(word: str) -> tuple[str, str] | None:
+    """(number, gender) the verb asks of its subject, or None when it asks nothing clear."""
+    w = word.casefold()
+    if w in _BE:
+        return _BE[w]
+    m = _PAST.match(w)
+    if m and _verb(w):
+        return ("sg", "m") if m[1] else ("sg", "f")
+    p = _PARTICIPLE.match(w)
+    if p and _verb(w):
+        return ("pl", "") if p[1] == "ы" else ("sg", "f" if p[1] == "а" else "m")
+    return None
+
+
+# The words of a nominal that can be the verb's own subject, by their ending: "время" and the
+# other "-мя" nouns are neuter, "-ь" may be either.
+_NOMINAL_GENDER = (
+    ("мя", "n"), ("ость", "f"), ("ь", "mf"), ("ая", "f"), ("яя", "f"), ("ый", "m"), ("ий", "m"),
+    ("ой", "m"), ("ое", "n"), ("ее", "n"), ("ые", "p"), ("ие", "p"), ("а", "f"), ("я", "f"),
+    ("о", "n"), ("е", "n"), ("ы", "p"), ("и", "p"),
+)  # fmt: skip
+
+
+def _could_be_subject(word: str, form: tuple[str, str]) -> bool:
+    w = word.casefold()
+    if not w.isalpha() or w in _RU_ADVERBS or w in _RU_PREPOSITIONS or _YEAR_WORDS.match(w):
+        return False
+    gender = next((g for end, g in _NOMINAL_GENDER if w.endswith(end)), "m")
+    if form[0] == "pl":
+        return "p" in gender
+    return form[1] in gender
+
+
+def first_verb(claim: str) -> tuple[int, str] | None:
+    """The claim's first finite verb or short participle among its first 12 words, with its
+    index."""
+    for i, w in enumerate(words_of(claim)[:12]):
+        low = w.casefold()
+        if (i == 0 or w[:1].islower()) and (low in _BE or _verb(low)):
+            return i, low
+    return None
+
+
+def verb_disagrees(claim: str, subject: str) -> bool:
+    """Whether the claim's verb asks for a subject other than `subject` (module docstring): its
+    gender or number is clear, no word before it can be its own subject, and the subject's form
+    is clear and different."""
+    found = first_verb(claim)
+    if found is None:
+        return False
+    at, verb = found
+    form = verb_form(verb)
+    if form is None:
+        return False
+    raw = words_of(claim)
+    if any(_could_be_subject(w, form) for w in raw[:at] if not w[:1].isupper() or w is raw[0]):
+        return False  # "Гигантское полотно было закончено": the claim names its own subject
+    number, gender = subject_form(subject)
+    if number and number != form[0]:
+        return True
+    return bool(form[0] == "sg" and gender and form[1] not in gender)
