@@ -181,3 +181,36 @@ def verb_disagrees(claim: str, subject: str) -> bool:
     if number and number != form[0]:
         return True
     return bool(form[0] == "sg" and gender and form[1] not in gender)
+
+
+# Relatives whose sentence a subjectless one goes on about ("Мать — Анастасия Даниловна ...
+# Долгое время была в услужении ..."): Russian drops a subject that the sentence before named,
+# and a biography names a relative only to say something of them.
+_KIN = {
+    **dict.fromkeys(("мать", "дочь", "жена", "сестра", "супруга", "бабушка", "тётя", "тетя",
+                     "невеста", "вдова", "мачеха"), "f"),
+    **dict.fromkeys(("отец", "сын", "муж", "брат", "супруг", "дед", "дедушка", "дядя", "жених",
+                     "отчим"), "m"),
+}  # fmt: skip
+_OWNERS = frozenset(("его", "её", "ее", "их"))
+
+
+def continues_relative(sentence: str, before: str) -> bool:
+    """Whether a sentence with no subject of its own goes on about the relative the sentence
+    before opens with ("Мать — ...", "Его отец работал ..."): its verb agrees with that
+    relative's gender, and no word before the verb can be its own subject."""
+    words = [w.casefold() for w in words_of(before)[:3]]
+    if words and words[0] in _OWNERS:
+        words = words[1:]
+    gender = _KIN.get(words[0]) if words else None
+    found = first_verb(sentence)
+    if gender is None or found is None:
+        return False
+    at, verb = found
+    form = verb_form(verb)
+    raw = words_of(sentence)
+    if form is None or form != ("sg", gender):
+        return False
+    return not any(
+        _could_be_subject(w, form) for w in raw[:at] if not w[:1].isupper() or w is raw[0]
+    )

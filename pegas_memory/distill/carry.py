@@ -358,6 +358,25 @@ def _ru_measure(claim: str) -> Reference | None:
     return Reference("section", m[1].split()[-1].casefold()) if m else None
 
 
+# "Мать — Анастасия Даниловна Черняк ...", "Бюджет проекта — около 500 тыс. долларов": a common
+# noun phrase (no name in it), a dash, then a name, a number or "около/более + number". The
+# noun is a property of the section's subject (whose mother, which project's budget), so the
+# claim carries it and is no definition; "Фотосинтез — процесс ..." (lower case after the
+# dash) defines, and "Город — это ..." says what any town is.
+_RU_PROPERTY = re.compile(
+    r"^\s*([А-ЯЁ][а-яё]+(?:\s+[а-яё]+){0,2})\s+[—–]\s+"
+    r"(?:(?:около|более|свыше|менее|почти|примерно)\s+)?(?:\d|[А-ЯЁA-Z«\"])"
+)
+
+
+def _ru_property(claim: str) -> Reference | None:
+    """The rule above: a Reference at the noun phrase's head, or None."""
+    m = _RU_PROPERTY.match(claim)
+    if m is None or _GENERIC_DEFINITION.match(claim):
+        return None
+    return Reference("section", m[1].split()[0].casefold())
+
+
 def _unanchored(atom: DraftAtom) -> Reference | None:
     """Why a claim that `refers_back` finds standing alone still needs the section's subject
     (rule 4), or None: in Russian, a claim whose subject is no name; a definition only when
@@ -368,12 +387,12 @@ def _unanchored(atom: DraftAtom) -> Reference | None:
     if not raw:
         return None
     if atom.language == "ru":
+        bare = _without_asides(claim)
         if atom.type == "definition":
             head = raw[0].casefold()
             relational = head in _RU_PREPOSITIONS or _RU_RELATIONAL.match(head) is not None
-            return Reference("section", head) if relational else None
-        bare = _without_asides(claim)
-        return _ru_measure(bare) or _ru_section_reference(bare)
+            return Reference("section", head) if relational else _ru_property(bare)
+        return _ru_property(bare) or _ru_measure(bare) or _ru_section_reference(bare)
     if atom.language != "en" or raw[0].casefold() in ("we", "i", "our", "you"):
         return None
     if re.search(r"\d", raw[0]) or (len(raw[0]) >= 2 and raw[0].isupper()):
@@ -403,7 +422,8 @@ def _names_a_thing(subject: str) -> bool:
     экономике": a news page's claims do not all belong to its headline)."""
     words = words_of(_DISAMBIGUATOR.sub("", subject))
     verb = any(w[:1].islower() and _verb(w) for w in words)  # "Пересвет" is a name, no verb
-    return 0 < len(words) <= _RULE_FOUR_WORDS and not verb
+    work = "«" in subject  # "В бой идут одни «старики»": a film's title, quoted in it
+    return 0 < len(words) <= _RULE_FOUR_WORDS and (work or not verb)
 
 
 # The document speaking of its own subject: "this crate implements ...", "performance of this

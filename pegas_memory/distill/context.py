@@ -67,6 +67,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+import pegas_memory.distill.agree_ru as agree_ru
 import pegas_memory.distill.join_en as join_en
 from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.words_ru import (  # re-exported for distill.carry
@@ -223,12 +224,38 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
     if language == "ru":
         if _ru_confirms(sentence) or _ru_late_demonstrative(sentence) or _ru_deictic(sentence):
             return True
+        if _ru_others(sentence):
+            return True
         return before is not None and (
             _ru_repeated_noun(sentence, before)
             or _ru_clause_repeats(sentence, before)
             or _ru_short_name(sentence, before)
+            or agree_ru.continues_relative(sentence, before)
         )
     return language in _JOIN_EN_LANGUAGES and join_en.leans_on_before(sentence, before)
+
+
+# "Другие предпочли ...", "А некоторые перебрались ...", "Остальные ...": the others of a set
+# the sentence before named. "Другие", "некоторые" before a noun of their own ("Некоторые
+# учёные считают ...") name it; "остальные" always means the rest of something told before.
+_RU_OTHERS = re.compile(
+    r"^(?:(?:а|но|и|однако)\s+)?(?:(друг|некотор)(?:ие|их|им|ими)|остальн(?:ые|ых|ым|ыми))"
+    r"(?:\s+(\w+))?",
+    re.IGNORECASE,
+)
+
+
+def _ru_others(sentence: str) -> bool:
+    """The rule above: "другие/некоторые" alone as the subject (a verb, a preposition or
+    punctuation after it), "остальные" in any use."""
+    m = _RU_OTHERS.match(sentence.lstrip())
+    if m is None:
+        return False
+    nxt = (m[2] or "").casefold()
+    plural_verb = nxt.endswith(("ли", "лись", "ют", "ят", "ут", "ются", "ятся", "утся", "атся"))
+    if nxt == "из":
+        return False  # "Некоторые из поселенцев ...": the set is named ("из них": a pronoun)
+    return not m[1] or not nxt or nxt in _RU_PREPOSITIONS or plural_verb or nxt == "же"
 
 
 def held_referent(
@@ -253,13 +280,22 @@ def held_referent(
         for k in range(1, min(most, len(members)) + 1)
         if _repeats(sentence, members[-k][1], language)
     ]
-    back = found[0] if found else 1
+    # A Russian personal pronoun ("Они были отправлены ...") finds its referent in the sentence
+    # right before, even when that one leans by a repeated noun of its own ("Поселение
+    # насчитывало 402 жителя"): the carry resolves a repeated noun, not the pronoun.
+    own = _early_reference(sentence, language)
+    last = members[-1]
+    soft = (
+        language == "ru" and own is not None and own[0] in _RU_PRONOUNS
+        and last[2] and _early_reference(last[1], language) is None
+    )  # fmt: skip
+    back = 1 if soft or not found else found[0]
     start, first, leans = members[-back]
     early = _early_reference(first, language) if leans else None
     carried = early is not None and early[0] in _RU_PRONOUNS | _EN_PERSONAL
     head = (_WORD.findall(first) or [""])[0]
     tail = head[:1].isdigit() or (head.isalpha() and head.islower())  # "83%", a quote's tail
-    if end - start > max_chars or (leans and not (found and carried)) or tail:
+    if end - start > max_chars or (leans and not (found and carried) and not soft) or tail:
         return None  # a span that leans again ("Они ...", "этого братства"): no gain
     return start, back + 1, leans
 
