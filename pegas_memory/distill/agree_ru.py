@@ -110,11 +110,11 @@ def subject_form(subject: str) -> tuple[str, str]:
     return number, gender
 
 
-# A past verb's or short participle's gender and number: "была" f, "родился" m, "названы" pl.
-# Plural only for a participle or a form of "быть" ("были отправлены"): an active "-ли" without
-# a subject is indefinite ("назвали"). Neuter ("было решено") is impersonal: None.
-_PAST = re.compile(r"^[а-яё]{1,}?(?:(л|лся)|(ла|лась))$")
-_PARTICIPLE = re.compile(r"^[а-яё]{2,}?(?:ан|ян|ен|ён|нут|ит|ыт)(а|ы)?$")
+# A past verb's gender and number: "была" f, "родился" m, "были" pl. Plural only for a form of
+# "быть"/"стать" ("были отправлены"): an active "-ли" without a subject is indefinite
+# ("назвали"). Neuter ("было решено") is impersonal: None. A short participle alone is not read:
+# its forms are those of nouns too often ("орбиты", "страна", "цены").
+_PAST = re.compile(r"^[а-яё]+?(?:(л|лся)|(ла|лась))$")
 _BE_PLURAL = frozenset(("были", "стали"))
 _BE = {"был": ("sg", "m"), "стал": ("sg", "m"), "была": ("sg", "f"), "стала": ("sg", "f"),
        "было": None, "стало": None, **dict.fromkeys(_BE_PLURAL, ("pl", ""))}  # fmt: skip
@@ -128,9 +128,6 @@ def verb_form(word: str) -> tuple[str, str] | None:
     m = _PAST.match(w)
     if m and _verb(w):
         return ("sg", "m") if m[1] else ("sg", "f")
-    p = _PARTICIPLE.match(w)
-    if p and _verb(w):
-        return ("pl", "") if p[1] == "ы" else ("sg", "f" if p[1] == "а" else "m")
     return None
 
 
@@ -153,13 +150,52 @@ def _could_be_subject(word: str, form: tuple[str, str]) -> bool:
     return form[1] in gender
 
 
-def first_verb(claim: str) -> tuple[int, str] | None:
-    """The claim's first finite verb or short participle among its first 12 words, with its
-    index."""
-    for i, w in enumerate(words_of(claim)[:12]):
+_CLAUSE_END = re.compile(r"[,.;:!?()«»—–]")
+_AFTER_VERB = 4
+
+
+def _own_subject(claim: str, at: int, form: tuple[str, str]) -> bool:
+    """Whether a word of the claim can be the verb's own subject: before the verb (lower case,
+    or the first word: "Гигантское полотно было закончено"; two joined by "и" for a plural:
+    "красный и зелёный были выбраны"), or right after it, up to a preposition or the clause's
+    end ("по проспекту начала ходить конка", "были Макджи, Роберт Сингер")."""
+    raw = words_of(claim)
+    before = [w for k, w in enumerate(raw[:at]) if k == 0 or not w[:1].isupper()]
+    if form[0] == "pl" and "и" in (w.casefold() for w in raw[:at]):
+        return True
+    if any(_could_be_subject(w, form) for w in before):
+        return True
+    verb = raw[at]
+    tail = claim[claim.find(verb) + len(verb) :] if verb in claim else ""
+    for w in words_of(_CLAUSE_END.split(tail, maxsplit=1)[0])[:_AFTER_VERB]:
         low = w.casefold()
-        if (i == 0 or w[:1].islower()) and (low in _BE or _verb(low)):
-            return i, low
+        if low in _RU_PREPOSITIONS:
+            break
+        if _verb(low) or low.endswith(("ть", "ться", "чь")):
+            continue  # "были отправлены", "начала ходить": the predicate goes on
+        if _could_be_subject(w, form):
+            return True
+    return False
+
+
+# A word after an oblique noun or adjective is its genitive owner more often than a verb:
+# "продюсерами телесериала" (a noun in "-ла"), "в составе совета"; "семьёй переехала" is lost,
+# which only spares a carry.
+_OBLIQUE = ("ыми", "ими", "ами", "ями", "ого", "его", "ой", "ей", "ых", "их", "ов", "ев", "ом",
+            "ем", "ам", "ям", "ах", "ях")  # fmt: skip
+
+
+def first_verb(claim: str) -> tuple[int, str] | None:
+    """The claim's first finite verb among its first 12 words, with its index (`_OBLIQUE`)."""
+    raw = words_of(claim)
+    for i, w in enumerate(raw[:12]):
+        low = w.casefold()
+        if not (i == 0 or w[:1].islower()) or not (low in _BE or _verb(low)):
+            continue
+        prev = raw[i - 1].casefold() if i else ""
+        if low not in _BE and prev.endswith(_OBLIQUE) and prev not in _RU_ADVERBS:
+            continue
+        return i, low
     return None
 
 
@@ -174,9 +210,8 @@ def verb_disagrees(claim: str, subject: str) -> bool:
     form = verb_form(verb)
     if form is None:
         return False
-    raw = words_of(claim)
-    if any(_could_be_subject(w, form) for w in raw[:at] if not w[:1].isupper() or w is raw[0]):
-        return False  # "Гигантское полотно было закончено": the claim names its own subject
+    if _own_subject(claim, at, form):
+        return False  # "Гигантское полотно было закончено": its own subject
     number, gender = subject_form(subject)
     if number and number != form[0]:
         return True
@@ -208,9 +243,4 @@ def continues_relative(sentence: str, before: str) -> bool:
         return False
     at, verb = found
     form = verb_form(verb)
-    raw = words_of(sentence)
-    if form is None or form != ("sg", gender):
-        return False
-    return not any(
-        _could_be_subject(w, form) for w in raw[:at] if not w[:1].isupper() or w is raw[0]
-    )
+    return form == ("sg", gender) and not _own_subject(sentence, at, form)
