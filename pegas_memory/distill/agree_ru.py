@@ -114,7 +114,7 @@ def subject_form(subject: str) -> tuple[str, str]:
 # "быть"/"стать" ("были отправлены"): an active "-ли" without a subject is indefinite
 # ("назвали"). Neuter ("было решено") is impersonal: None. A short participle alone is not read:
 # its forms are those of nouns too often ("орбиты", "страна", "цены").
-_PAST = re.compile(r"^[а-яё]+?(?:(л|лся)|(ла|лась))$")
+_PAST = re.compile(r"^[а-яё]+?(?:([аяеиыуё]л|[аяеиыуё]лся)|(ла|лась))$")  # "школ" is a noun
 _BE_PLURAL = frozenset(("были", "стали"))
 _BE = {"был": ("sg", "m"), "стал": ("sg", "m"), "была": ("sg", "f"), "стала": ("sg", "f"),
        "было": None, "стало": None, **dict.fromkeys(_BE_PLURAL, ("pl", ""))}  # fmt: skip
@@ -195,6 +195,8 @@ def first_verb(claim: str) -> tuple[int, str] | None:
         prev = raw[i - 1].casefold() if i else ""
         if low not in _BE and prev.endswith(_OBLIQUE) and prev not in _RU_ADVERBS:
             continue
+        if prev in _RU_PREPOSITIONS:
+            continue  # "для школ": a preposition's object
         return i, low
     return None
 
