@@ -140,10 +140,15 @@ _NOMINAL_GENDER = (
 )  # fmt: skip
 
 
+_OBLIQUE_NOUN = ("ом", "ем", "ём", "ов", "ев", "ам", "ям", "ах", "ях", "ами", "ями", "ию", "ью")
+
+
 def _could_be_subject(word: str, form: tuple[str, str]) -> bool:
     w = word.casefold()
     if not w.isalpha() or w in _RU_ADVERBS or w in _RU_PREPOSITIONS or _YEAR_WORDS.match(w):
         return False
+    if w.endswith(_OBLIQUE_NOUN):
+        return False  # "приказчиком", "в услужении": no nominative
     gender = next((g for end, g in _NOMINAL_GENDER if w.endswith(end)), "m")
     if form[0] == "pl":
         return "p" in gender

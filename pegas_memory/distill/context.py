@@ -239,7 +239,8 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
 # the sentence before named. "Другие", "некоторые" before a noun of their own ("Некоторые
 # учёные считают ...") name it; "остальные" always means the rest of something told before.
 _RU_OTHERS = re.compile(
-    r"^(?:(?:а|но|и|однако)\s+)?(?:(друг|некотор)(?:ие|их|им|ими)|остальн(?:ые|ых|ым|ыми))"
+    r"^(?:(?:а|но|и|однако)\s+)?"
+    r"(?:(друг|некотор)(?:ие|ые|их|ых|им|ым|ими|ыми)|остальн(?:ые|ых|ым|ыми))"
     r"(?:\s+(\w+))?",
     re.IGNORECASE,
 )
