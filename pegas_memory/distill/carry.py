@@ -20,8 +20,13 @@ through `carry`.
   without an owner ("... в фильме все плохо", "... центром города.") carries too. A place
   right after the subject's noun ("районы в Кракове", "единицей деления в Польше") says whose
   the subject is: no carry ("Warsaw" on them was wrong), nor on "Город — это ..." (what any
-  town is). "Such" and "такой" point at a kind described before, never at the section's one
-  subject: they join (context rule 1) and carry nothing. A definition
+  town is). "N — name/number" with a common noun N ("Мать — Анастасия Даниловна ...", "Бюджет
+  проекта — около 500 тыс.") is a property of the subject: it carries it and is no definition.
+  A claim with no subject of its own whose past verb disagrees with the subject in gender or
+  number ("Шолохов: долгое время была ...", `distill.agree_ru`) carries nothing and stays
+  marked anaphoric; a work's title quoted in a heading ("В бой идут одни «старики»") is a name
+  though it holds a verb. "Such" and "такой" point at a kind described before, never at the
+  section's one subject: they join (context rule 1) and carry nothing. A definition
   ("X — Y") carries only when X is a relational noun or a prepositional phrase ("Автор
   монумента — ...", "У парка два входа — ..."): it then is no definition (rule 3). In English a
   connector that concludes from or narrows the sentences before ("is therefore

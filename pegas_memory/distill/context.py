@@ -22,7 +22,11 @@ and meaningless as an atom. The rule, en and ru alike:
    городами являются ..."); "такой ..., как X" names its own term; and by "этот" with its
    noun later in the sentence ("... членом этого братства"), unless the sentence itself named
    that noun first ("образуя дельту ... часть этой дельты") or it is a time ("с этого времени");
-   and by a surname alone that the sentence before gave in full ("Ян Бок ..." -> "Бок писал").
+   and by a surname alone that the sentence before gave in full ("Ян Бок ..." -> "Бок писал");
+   by "другие/некоторые" alone as the subject or "остальные" ("Другие предпочли ..."); and a
+   sentence with no subject after one about a relative ("Мать — ... . Долгое время была ...",
+   `distill.agree_ru`). A Russian personal pronoun past a group's cap takes the sentence right
+   before (`held_referent`), even when that one leans by a repeated noun of its own.
 2. **Carry** (`refers_back`; the subject and the carry are `distill.carry`, with its rule 4
    for a Russian claim whose subject is no name): an atom whose claim still opens without a
    subject of its own gets the section's subject in front of it, "Subject: claim", with the
@@ -241,7 +245,7 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
 _RU_OTHERS = re.compile(
     r"^(?:(?:а|но|и|однако)\s+)?"
     r"(?:(друг|некотор)(?:ие|ые|их|ых|им|ым|ими|ыми)|остальн(?:ые|ых|ым|ыми))"
-    r"(?:\s+(\w+))?",
+    r"\b(?:\s+(\w+))?",
     re.IGNORECASE,
 )
 
