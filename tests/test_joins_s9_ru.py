@@ -127,6 +127,23 @@ def test_others_alone_lean_on_the_sentence_before(sentence: str, leans: bool) ->
     assert leans_back(sentence, "ru", "Многие из первых 390 жителей поселения умерли.") is leans
 
 
+@pytest.mark.parametrize(
+    ("sentence", "leans"),
+    [
+        ("В 1901 году пара поженилась и отметила рождение первенца.", True),
+        ("Супруги развелись в 1990 году.", True),
+        ("Оба брата погибли на фронте.", True),
+        ("Последний скончался в 1920 году.", True),
+        ("Последняя была его женой.", True),
+        ("Последний альбом группы вышел в 2010 году.", False),
+        ("В 1901 году он женился на Мэй Роу.", True),  # a pronoun, as before
+        ("В 1901 году Уильям Беккет женился на Мэй Роу.", False),
+    ],
+)
+def test_a_pair_or_the_latter_leans_on_the_sentence_before(sentence: str, leans: bool) -> None:
+    assert leans_back(sentence, "ru", "Мэй познакомилась со своим будущим мужем.") is leans
+
+
 def test_others_join_the_set_the_sentence_before_named() -> None:
     text = (
         "В 1705 году закон натурализовал 148 гугенотов Манакинтауна. "

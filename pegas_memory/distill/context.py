@@ -228,7 +228,7 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
     if language == "ru":
         if _ru_confirms(sentence) or _ru_late_demonstrative(sentence) or _ru_deictic(sentence):
             return True
-        if _ru_others(sentence):
+        if _ru_others(sentence) or _ru_collective(sentence):
             return True
         return before is not None and (
             _ru_repeated_noun(sentence, before)
@@ -261,6 +261,25 @@ def _ru_others(sentence: str) -> bool:
     if nxt == "из":
         return False  # "Некоторые из поселенцев ...": the set is named ("из них": a pronoun)
     return not m[1] or not nxt or nxt in _RU_PREPOSITIONS or plural_verb or nxt == "же"
+
+
+# Nouns that gather people or things the sentence before named: "пара поженилась" (Мэй and her
+# future husband), "супруги", "оба/обе"; "последний/последняя" alone before the verb is "the
+# latter". The section's subject is one thing: these are never it.
+_RU_COLLECTIVE = _words("пара супруги оба обе обоих обеих")
+_RU_LATTER = _words("последний последняя последнее последние")
+
+
+def _ru_collective(sentence: str) -> bool:
+    """The rule above, before the sentence's first verb within its first words."""
+    found = [m[0].casefold() for m in _WORD.finditer(_dash_cut(sentence))][: _EARLY + 2]
+    for i, w in enumerate(found):
+        if _verb(w):
+            return False
+        nxt = found[i + 1] if i + 1 < len(found) else ""
+        if w in _RU_COLLECTIVE or (w in _RU_LATTER and (_verb(nxt) or nxt in _RU_BE_FORMS)):
+            return True
+    return False
 
 
 def held_referent(
