@@ -38,6 +38,8 @@ def _one(text: str, context: ChunkContext) -> DraftAtom:
         ("В 1990 году переехала в Москву.", "Лев Николаевич Толстой", True),
         ("В 1990 году переехала в Москву.", "Анна Андреевна Ахматова", False),
         ("В 1990 году переехал в Москву.", "Анна Андреевна Ахматова", True),
+        ("Участвовал в Первой мировой войне.", "Росомаха (Marvel Comics)", False),
+        ("Участвовала в Первой мировой войне.", "Шолохов", True),
         ("Были отправлены на корабле в колонию.", "Victoria (Australia)", True),
         ("Были отправлены на корабле в колонию.", "Норманны", False),
         # the claim names its own subject: before the verb, after it, or two joined by "и"
@@ -64,6 +66,8 @@ def test_the_form_of_a_person_and_of_a_leading_adjective() -> None:
     assert subject_form("Анна Ахматова") == ("sg", "f")
     assert subject_form("Сельское поселение Пышлицкое") == ("sg", "n")
     assert subject_form("Victoria (Australia)") == ("sg", "")
+    assert subject_form("Росомаха (Marvel Comics)") == ("sg", "")
+    assert subject_form("Ахматова") == ("sg", "f")
 
 
 def test_a_carry_the_verb_disagrees_with_is_not_made_and_the_claim_says_it_leans() -> None:

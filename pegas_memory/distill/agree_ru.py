@@ -98,13 +98,20 @@ _ADJ_GENDER = (("ый", "m"), ("ий", "m"), ("ой", "m"), ("ая", "f"), ("я�
 
 
 def subject_form(subject: str) -> tuple[str, str]:
-    """`_subject_form` with the gender of a person's name and of a leading adjective."""
-    number, gender = _subject_form(subject)
+    """The number `_subject_form` reads, and a gender a verb can be checked against: a person's
+    name (`person_gender`), one word with a surname's ending ("Шолохов", "Ахматова"), or a
+    leading adjective ("Сельское поселение Пышлицкое"). A lone word's "-а" is no gender here:
+    "Росомаха (Marvel Comics)" is a man, "Никита", "Илья" are too."""
+    number, _ = _subject_form(subject)
     person = person_gender(subject)
     if person:
         return "sg", person
     words = words_of(_DISAMBIGUATOR.sub("", subject))
-    if number == "sg" and not gender and len(words) >= 2:  # "Сельское поселение Пышлицкое"
+    gender = ""
+    if number == "sg" and len(words) == 1 and _PERSON_WORD.match(words[0]):
+        low = words[0].casefold()
+        gender = "f" if _FEMALE.search(low) else "m" if _MALE.search(low) else ""
+    elif number == "sg" and len(words) >= 2:
         first = words[0].casefold()
         gender = next((g for end, g in _ADJ_GENDER if first.endswith(end) and len(first) > 4), "")
     return number, gender
