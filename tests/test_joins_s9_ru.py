@@ -148,6 +148,20 @@ def test_a_pair_or_the_latter_leans_on_the_sentence_before(sentence: str, leans:
     assert leans_back(sentence, "ru", "Мэй познакомилась со своим будущим мужем.") is leans
 
 
+@pytest.mark.parametrize(
+    ("sentence", "leans"),
+    [
+        ("А Самир Хашем в своей рецензии отмечает музыкальные фрагменты.", True),
+        ("Затем Андерсон забил гол после перехвата.", True),
+        ("А также в городе есть музей.", False),
+        ("А. С. Пушкин родился в Москве.", False),
+        ("Алан Тьюринг родился в Лондоне.", False),
+    ],
+)
+def test_a_sentence_going_on_from_the_one_before_leans_on_it(sentence: str, leans: bool) -> None:
+    assert leans_back(sentence, "ru", "Обозреватель счёл, что в фильме всё плохо.") is leans
+
+
 def test_others_join_the_set_the_sentence_before_named() -> None:
     text = (
         "В 1705 году закон натурализовал 148 гугенотов Манакинтауна. "

@@ -23,7 +23,8 @@ and meaningless as an atom. The rule, en and ru alike:
    noun later in the sentence ("... членом этого братства"), unless the sentence itself named
    that noun first ("образуя дельту ... часть этой дельты") or it is a time ("с этого времени");
    and by a surname alone that the sentence before gave in full ("Ян Бок ..." -> "Бок писал");
-   by "другие/некоторые" alone as the subject or "остальные" ("Другие предпочли ..."); and a
+   by "другие/некоторые" alone as the subject or "остальные" ("Другие предпочли ..."), by
+   "пара/супруги/оба" or "последний" alone, by an opening "А" or "Затем"; and a
    sentence with no subject after one about a relative ("Мать — ... . Долгое время была ...",
    `distill.agree_ru`). A Russian personal pronoun past a group's cap takes the sentence right
    before (`held_referent`), even when that one leans by a repeated noun of its own.
@@ -228,7 +229,7 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
     if language == "ru":
         if _ru_confirms(sentence) or _ru_late_demonstrative(sentence) or _ru_deictic(sentence):
             return True
-        if _ru_others(sentence) or _ru_collective(sentence):
+        if _ru_others(sentence) or _ru_collective(sentence) or _RU_GOES_ON.match(sentence):
             return True
         return before is not None and (
             _ru_repeated_noun(sentence, before)
@@ -268,6 +269,11 @@ def _ru_others(sentence: str) -> bool:
 # latter". The section's subject is one thing: these are never it.
 _RU_COLLECTIVE = _words("пара супруги оба обе обоих обеих")
 _RU_LATTER = _words("последний последняя последнее последние")
+
+
+# "А Самир Хашем в своей рецензии ...", "Затем Андерсон забил ...": a sentence that opens by
+# going on from the one before (whereas, then) is said in its light.
+_RU_GOES_ON = re.compile(r"^\s*(?:А|Затем)\s+(?!также\b)", re.IGNORECASE)
 
 
 def _ru_collective(sentence: str) -> bool:
