@@ -20,8 +20,13 @@ through `carry`.
   without an owner ("... в фильме все плохо", "... центром города.") carries too. A place
   right after the subject's noun ("районы в Кракове", "единицей деления в Польше") says whose
   the subject is: no carry ("Warsaw" on them was wrong), nor on "Город — это ..." (what any
-  town is). "Such" and "такой" point at a kind described before, never at the section's one
-  subject: they join (context rule 1) and carry nothing. A definition
+  town is). "N — name/number" with a common noun N ("Мать — Анастасия Даниловна ...", "Бюджет
+  проекта — около 500 тыс.") is a property of the subject: it carries it and is no definition.
+  A claim with no subject of its own whose past verb disagrees with the subject in gender or
+  number ("Шолохов: долгое время была ...", `distill.agree_ru`) carries nothing and stays
+  marked anaphoric; a work's title quoted in a heading ("В бой идут одни «старики»") is a name
+  though it holds a verb. "Such" and "такой" point at a kind described before, never at the
+  section's one subject: they join (context rule 1) and carry nothing. A definition
   ("X — Y") carries only when X is a relational noun or a prepositional phrase ("Автор
   монумента — ...", "У парка два входа — ..."): it then is no definition (rule 3). In English a
   connector that concludes from or narrows the sentences before ("is therefore
@@ -51,6 +56,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from pegas_memory.distill.agree_ru import agrees, verb_disagrees
 from pegas_memory.distill.context import (
     _BASE_CONFIDENCE,
     _EN_LOWERABLE,
@@ -357,6 +363,25 @@ def _ru_measure(claim: str) -> Reference | None:
     return Reference("section", m[1].split()[-1].casefold()) if m else None
 
 
+# "Мать — Анастасия Даниловна Черняк ...", "Бюджет проекта — около 500 тыс. долларов": a common
+# noun phrase (no name in it), a dash, then a name, a number or "около/более + number". The
+# noun is a property of the section's subject (whose mother, which project's budget), so the
+# claim carries it and is no definition; "Фотосинтез — процесс ..." (lower case after the
+# dash) defines, and "Город — это ..." says what any town is.
+_RU_PROPERTY = re.compile(
+    r"^\s*([А-ЯЁ][а-яё]+(?:\s+[а-яё]+){0,2})\s+[—–]\s+"
+    r"(?:(?:около|более|свыше|менее|почти|примерно)\s+)?(?:\d|[А-ЯЁA-Z«\"])"
+)
+
+
+def _ru_property(claim: str) -> Reference | None:
+    """The rule above: a Reference at the noun phrase's head, or None."""
+    m = _RU_PROPERTY.match(claim)
+    if m is None or _GENERIC_DEFINITION.match(claim):
+        return None
+    return Reference("section", m[1].split()[0].casefold())
+
+
 def _unanchored(atom: DraftAtom) -> Reference | None:
     """Why a claim that `refers_back` finds standing alone still needs the section's subject
     (rule 4), or None: in Russian, a claim whose subject is no name; a definition only when
@@ -367,12 +392,12 @@ def _unanchored(atom: DraftAtom) -> Reference | None:
     if not raw:
         return None
     if atom.language == "ru":
+        bare = _without_asides(claim)
         if atom.type == "definition":
             head = raw[0].casefold()
             relational = head in _RU_PREPOSITIONS or _RU_RELATIONAL.match(head) is not None
-            return Reference("section", head) if relational else None
-        bare = _without_asides(claim)
-        return _ru_measure(bare) or _ru_section_reference(bare)
+            return Reference("section", head) if relational else _ru_property(bare)
+        return _ru_property(bare) or _ru_measure(bare) or _ru_section_reference(bare)
     if atom.language != "en" or raw[0].casefold() in ("we", "i", "our", "you"):
         return None
     if re.search(r"\d", raw[0]) or (len(raw[0]) >= 2 and raw[0].isupper()):
@@ -402,7 +427,8 @@ def _names_a_thing(subject: str) -> bool:
     экономике": a news page's claims do not all belong to its headline)."""
     words = words_of(_DISAMBIGUATOR.sub("", subject))
     verb = any(w[:1].islower() and _verb(w) for w in words)  # "Пересвет" is a name, no verb
-    return 0 < len(words) <= _RULE_FOUR_WORDS and not verb
+    work = "«" in subject  # "В бой идут одни «старики»": a film's title, quoted in it
+    return 0 < len(words) <= _RULE_FOUR_WORDS and (work or not verb)
 
 
 # The document speaking of its own subject: "this crate implements ...", "performance of this
@@ -445,55 +471,6 @@ def self_reference(claim: str) -> Reference | None:
     return Reference("anaphor", m[0].casefold(), m.start()) if m else None
 
 
-# Russian third-person pronouns by what they agree with: a singular masculine or neuter owner
-# ("его"), a singular feminine one ("её"), or a plural one ("их"). "им"/"ним" are both a plural
-# dative and a singular instrumental: they say nothing.
-_RU_PRONOUN_FORMS = {
-    **dict.fromkeys(("он", "оно", "его", "ему", "него", "нему", "нём", "нем"), ("sg", "mn")),
-    **dict.fromkeys(("она", "её", "ее", "ей", "неё", "нее", "ней", "нею", "ею"), ("sg", "f")),
-    **dict.fromkeys(("они", "их", "них", "ими"), ("pl", "")),
-}
-_EN_NOT_PLURAL = re.compile(r"(?:ss|us|is|ics|ous|ws)$")
-
-
-def _subject_form(subject: str) -> tuple[str, str]:
-    """The subject's number and, for one Russian word, its gender ("" when it is not clear):
-    what a carried pronoun must agree with. Cheap and partial on purpose. A Russian first word
-    in "-ы"/"-ые" is plural ("Норманны", "Звёздные войны"); in "-а/-я/-о/-е", a consonant, "-й"
-    or "-ь" singular; in "-и"/"-ие" unclear ("Сочи", "Колонии", "Восстание", "Великие озёра").
-    An English head in "-s" is plural ("Normans"), not "-ss/-us/-is/-ics" ("Physics", "Texas").
-    Gender only for a lone Russian word: "-а/-я" feminine, a consonant or "-о/-е" masculine or
-    neuter ("Москва: его население" is not Moscow's)."""
-    words = words_of(_DISAMBIGUATOR.sub("", subject))
-    if not words:
-        return "", ""
-    if re.match(r"[А-Яа-яЁё]", words[0]):
-        first = words[0].casefold()
-        plural, unclear = first.endswith(("ы", "ые")), first.endswith(("и", "ие"))
-        number = "pl" if plural else "" if unclear else "sg"
-        gender = ""
-        if len(words) == 1 and number == "sg":
-            gender = "f" if first.endswith(("а", "я")) else "" if first.endswith("ь") else "mn"
-        return number, gender
-    head = words[-1].casefold()
-    if len(words) > 3 or not head.isascii():
-        return "", ""
-    plural_en = len(head) > 3 and head.endswith("s") and not _EN_NOT_PLURAL.search(head)
-    return ("pl" if plural_en else "sg"), ""
-
-
-def agrees(pronoun: str, subject: str) -> bool:
-    """Whether a Russian pronoun can stand for the subject (`_subject_form`); any other word,
-    and a subject whose form is unclear, agrees: only a clear mismatch stops a carry."""
-    form = _RU_PRONOUN_FORMS.get(pronoun.casefold())
-    if form is None:
-        return True
-    number, gender = _subject_form(subject)
-    if number and number != form[0]:
-        return False
-    return not (gender and form[1] and gender != form[1])
-
-
 def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) -> DraftAtom:
     """The atom with its claim made to stand alone (module docstring), or the atom unchanged.
     Only the claim (and a content equal to it) changes; quote and offsets stay. `document`
@@ -512,6 +489,12 @@ def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) 
         return atom
     if reference.kind == "anaphor" and not agrees(reference.word, subject):
         return atom  # "Normans: ... его население": whose population is not the Normans'
+    own_verb = reference.kind in ("subjectless", "section")
+    if atom.language == "ru" and own_verb and verb_disagrees(atom.claim, subject):
+        # "Шолохов: долгое время была ...": the verb is someone else's; the claim still leans
+        # back, and says so (agree_ru).
+        meta = {**atom.metadata, "anaphoric": True, "context": "disagrees"}
+        return replace(atom, confidence=0.4, metadata=meta)
     # A pronoun's antecedent comes before it ("Юность Моне, как он ..."); a subject named after
     # "These studies ..." does not say which studies.
     named = atom.claim[: reference.at] if reference.kind == "anaphor" else atom.claim

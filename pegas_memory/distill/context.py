@@ -22,7 +22,12 @@ and meaningless as an atom. The rule, en and ru alike:
    городами являются ..."); "такой ..., как X" names its own term; and by "этот" with its
    noun later in the sentence ("... членом этого братства"), unless the sentence itself named
    that noun first ("образуя дельту ... часть этой дельты") or it is a time ("с этого времени");
-   and by a surname alone that the sentence before gave in full ("Ян Бок ..." -> "Бок писал").
+   and by a surname alone that the sentence before gave in full ("Ян Бок ..." -> "Бок писал");
+   by "другие/некоторые" alone as the subject or "остальные" ("Другие предпочли ..."), by
+   "пара/супруги/оба" or "последний" alone, by an opening "А" or "Затем"; and a
+   sentence with no subject after one about a relative ("Мать — ... . Долгое время была ...",
+   `distill.agree_ru`). A Russian personal pronoun past a group's cap takes the sentence right
+   before (`held_referent`), even when that one leans by a repeated noun of its own.
 2. **Carry** (`refers_back`; the subject and the carry are `distill.carry`, with its rule 4
    for a Russian claim whose subject is no name): an atom whose claim still opens without a
    subject of its own gets the section's subject in front of it, "Subject: claim", with the
@@ -67,8 +72,20 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+import pegas_memory.distill.agree_ru as agree_ru
 import pegas_memory.distill.join_en as join_en
 from pegas_memory.distill.patterns import words_of
+from pegas_memory.distill.words_ru import (  # re-exported for distill.carry
+    _RU_ADVERBS,
+    _RU_CATEGORY,
+    _RU_CATEGORY_NOUN,
+    _RU_DEMONSTRATIVES,
+    _RU_NOMINATIVE,
+    _RU_PREPOSITIONS,
+    _RU_PRONOUNS,
+    _YEAR_WORDS,
+    _verb,
+)
 
 ReferenceKind = Literal["anaphor", "subjectless", "category", "section", "connector"]
 
@@ -96,26 +113,6 @@ _EN_FUNCTION = _words(
 )
 _PLURAL_DEMONSTRATIVES = _words("these those эти этих этим этими те тех тем теми")
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
-_RU_PRONOUNS = _words(
-    "он она оно они его её ее ему ей им их ним ней нём нем них нему неё него нею ими"
-)
-_ADJECTIVE_ENDINGS = ("ый", "ая", "ое", "ые", "ого", "ой", "ому", "ом", "ую", "ых", "ым", "ыми")
-# Modifiers that point back by what they mean: "данный", "указанный", "упомянутый",
-# "вышеописанный", "перечисленные", "подобные" (such) in every case and number.
-_RU_BACK_MODIFIERS = frozenset(
-    stem + ending
-    for stem in ("данн", "указанн", "вышеуказанн", "упомянут", "вышеупомянут",
-                 "вышеописанн", "перечисленн", "вышеперечисленн", "вышеназванн", "подобн")
-    for ending in _ADJECTIVE_ENDINGS
-)  # fmt: skip
-_RU_DEMONSTRATIVES = (
-    _words(
-        "этот эта это эти этого этой этом этим этих этому эту этою этими тот та те того той тому"
-        " тем тех ту тою теми такой такая такое такие такого таком такому таким таких такими"
-        " такую такою"
-    )
-    | _RU_BACK_MODIFIERS
-)
 # Nouns after "this"/"этот" that point at the document itself, not at the sentence before.
 _SELF_NOUNS = _words(
     "study studies paper article work review report analysis trial thesis chapter book section"
@@ -155,64 +152,6 @@ _EN_LOWERABLE = (
         " overall here there we our"
     )
 )
-# Category and relational nouns (stems) whose owner is the section's subject in ru.
-_RU_CATEGORY = re.compile(
-    r"^(?:фильм|картин[аеу]|лент[аеу]|сериал|мультфильм|матч|игр[аеу]|турнир|чемпионат|регион"
-    r"|город|пос[её]лок|сел[оа]|деревн|рек[аеу]|озер|остров|полуостров|стран[аеу]|государств"
-    r"|республик|област|район|групп[аеу]|альбом|сингл|песн|роман|книг|повест|журнал|газет"
-    r"|компани|фирм|организаци|парти[яи]|вид\b|род\b|семейств|растени|животн|препарат|метод"
-    r"|болезн|заболевани|корабл|судн|храм|собор|здани|памятник|персонаж|клуб|команд|университет"
-    r"|школ|институт|театр|музе|праздник|усть|исток|столиц|площад|населени|численност|язык"
-    r"|валют|климат|название|территори|флаг|герб|длин|высот|глубин|протяж[её]нност|бассейн"
-    r"|официальн|государственн|самый|самая|самое|крупнейш)",
-    re.IGNORECASE,
-)
-# The same nouns, whole words in any case, among the first words ("Игроком матча был признан
-# ...", "Исполнительным продюсером картины выступил ..."): which match, which film.
-_RU_CATEGORY_NOUN = re.compile(
-    r"^(?:фильм|картин|лент|сериал|матч|турнир|чемпионат|регион|город|рек|озер|остров|стран"
-    r"|альбом|песн|книг|компани|команд|клуб|препарат|метод|болезн|заболевани|корабл|судн|храм"
-    r"|собор|здани|памятник|персонаж)(?:а|у|ом|е|ы|и|ой|ою|ю|ей|ях|ах|ами|ями|ям|ам|ия|ии|ию"
-    r"|ией|ь|я|ью)?$"
-)
-_RU_PREPOSITIONS = _words(
-    "в во на по с со к ко о об обо от до из изо за для при под над без у через после перед"
-    " около среди между против вокруг вместо кроме вследствие благодаря согласно вдоль"
-)
-_RU_ADVERBS = _words(
-    "впервые уже ещё еще также затем позже позднее ранее вскоре впоследствии неоднократно"
-    " дважды трижды окончательно официально изначально первоначально однажды там здесь тогда"
-    " сейчас сегодня ныне теперь потом сначала долго часто нередко иногда всегда никогда"
-    " вновь снова тоже лишь только даже уже почти около примерно всего более менее затем"
-    " наконец поэтому однако впрочем например так и а но вечером утром днём днем ночью летом"
-    " зимой весной осенью вместе частности итоге результате"
-)
-# A finite verb or a short participle: past (-л, -ла, -ли, -лся ...), present or future third
-# person (-ет, -ит, -ют, -ется ...), short passive participles (-ан, -ен, -ён, -т with -а/-о/-ы).
-_RU_VERB = re.compile(
-    r"^[а-яё]{2,}(?:(?:[аеиоуыяё]л(?:а|о|и)?(?:сь|ся)?)|(?:[шгкзсбр]л(?:а|о|и)(?:сь|ся)?)"
-    r"|(?:[её]т|ит|ут|ют|ат|ят)(?:ся)?"
-    r"|(?:ется|ится|утся|ются|атся|ятся)|(?:ован|ирован|ан|ян|ен|ён|нут|ыт|ит|ят)(?:а|о|ы)?)$"
-)
-# Nouns that end like a verb form ("совет", "генерал", "член"): never taken for one.
-_RU_NOT_VERBS = _words(
-    "совет совета бюджет предмет портрет ответ поэт балет кабинет комитет пакет секрет билет"
-    " кредит визит аппетит институт маршрут салют генерал канал сериал материал финал идеал"
-    " капитал арсенал журнал портал член план роман океан стакан феномен пол стол футбол"
-    " минут минута самолет самолёт брат сюжет объект проект эффект аспект факт контакт акт"
-    " пакт тракт инстинкт продукт конфликт результат кандидат депутат адвокат солдат"
-    " автомат формат климат сенат магистрат архитектор кит щит школа школы село села число"
-    " числа дело дела тело тела масло стекло крыло кресло скала скалы стрела пчела игла сила"
-    " силы земли роли мили угли мысли числа масла ремесла весла кресла стекла иглы"
-)
-_YEAR_WORDS = re.compile(
-    r"^(?:год|года|году|годах|годы|годов|лет|век|века|веке|веках|г|гг|января|февраля|марта"
-    r"|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря|\d+(?:[-–—]\d+)*)$"
-)
-# A word that looks nominative (a consonant, -ь/-й, -ый/-ий/-ая/-ое/-ые/-ие, -ость) ends a
-# prepositional phrase; oblique forms (-а/-я, -у/-ю, -е, -ой/-ей, -ом/-ем, -ов/-ев, -ах,
-# -ами, -ии, -ы, -ого, -ому, -ых ...) go on in it.
-_RU_NOMINATIVE = re.compile(r"(?:[бвгджзклмнпрстфхцчшщ]|ь|ый|ий|ая|яя|ое|ее|ые|ие|ость)$")
 _ROMAN = re.compile(r"^[IVXLC]+$")
 # Headings that name a part of a text, not what it is about.
 _GENERIC_HEADINGS = _words(
@@ -290,12 +229,63 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
     if language == "ru":
         if _ru_confirms(sentence) or _ru_late_demonstrative(sentence) or _ru_deictic(sentence):
             return True
+        if _ru_others(sentence) or _ru_collective(sentence) or _RU_GOES_ON.match(sentence):
+            return True
         return before is not None and (
             _ru_repeated_noun(sentence, before)
             or _ru_clause_repeats(sentence, before)
             or _ru_short_name(sentence, before)
+            or agree_ru.continues_relative(sentence, before)
         )
     return language in _JOIN_EN_LANGUAGES and join_en.leans_on_before(sentence, before)
+
+
+# "Другие предпочли ...", "А некоторые перебрались ...", "Остальные ...": the others of a set
+# the sentence before named. "Другие", "некоторые" before a noun of their own ("Некоторые
+# учёные считают ...") name it; "остальные" always means the rest of something told before.
+_RU_OTHERS = re.compile(
+    r"^(?:(?:а|но|и|однако)\s+)?"
+    r"(?:(друг|некотор)(?:ие|ые|их|ых|им|ым|ими|ыми)|остальн(?:ые|ых|ым|ыми))"
+    r"\b(?:\s+(\w+))?",
+    re.IGNORECASE,
+)
+
+
+def _ru_others(sentence: str) -> bool:
+    """The rule above: "другие/некоторые" alone as the subject (a verb, a preposition or
+    punctuation after it), "остальные" in any use."""
+    m = _RU_OTHERS.match(sentence.lstrip())
+    if m is None:
+        return False
+    nxt = (m[2] or "").casefold()
+    plural_verb = nxt.endswith(("ли", "лись", "ют", "ят", "ут", "ются", "ятся", "утся", "атся"))
+    if nxt == "из":
+        return False  # "Некоторые из поселенцев ...": the set is named ("из них": a pronoun)
+    return not m[1] or not nxt or nxt in _RU_PREPOSITIONS or plural_verb or nxt == "же"
+
+
+# Nouns that gather people or things the sentence before named: "пара поженилась" (Мэй and her
+# future husband), "супруги", "оба/обе"; "последний/последняя" alone before the verb is "the
+# latter". The section's subject is one thing: these are never it.
+_RU_COLLECTIVE = _words("пара супруги оба обе обоих обеих")
+_RU_LATTER = _words("последний последняя последнее последние")
+
+
+# "А Самир Хашем в своей рецензии ...", "Затем Андерсон забил ...": a sentence that opens by
+# going on from the one before (whereas, then) is said in its light.
+_RU_GOES_ON = re.compile(r"^\s*(?:А|Затем)\s+(?!также\b)", re.IGNORECASE)
+
+
+def _ru_collective(sentence: str) -> bool:
+    """The rule above, before the sentence's first verb within its first words."""
+    found = [m[0].casefold() for m in _WORD.finditer(_dash_cut(sentence))][: _EARLY + 2]
+    for i, w in enumerate(found):
+        if _verb(w):
+            return False
+        nxt = found[i + 1] if i + 1 < len(found) else ""
+        if w in _RU_COLLECTIVE or (w in _RU_LATTER and (_verb(nxt) or nxt in _RU_BE_FORMS)):
+            return True
+    return False
 
 
 def held_referent(
@@ -320,13 +310,22 @@ def held_referent(
         for k in range(1, min(most, len(members)) + 1)
         if _repeats(sentence, members[-k][1], language)
     ]
-    back = found[0] if found else 1
+    # A Russian personal pronoun ("Они были отправлены ...") finds its referent in the sentence
+    # right before, even when that one leans by a repeated noun of its own ("Поселение
+    # насчитывало 402 жителя"): the carry resolves a repeated noun, not the pronoun.
+    own = _early_reference(sentence, language)
+    last = members[-1]
+    soft = (
+        language == "ru" and own is not None and own[0] in _RU_PRONOUNS
+        and last[2] and _early_reference(last[1], language) is None
+    )  # fmt: skip
+    back = 1 if soft or not found else found[0]
     start, first, leans = members[-back]
     early = _early_reference(first, language) if leans else None
     carried = early is not None and early[0] in _RU_PRONOUNS | _EN_PERSONAL
     head = (_WORD.findall(first) or [""])[0]
     tail = head[:1].isdigit() or (head.isalpha() and head.islower())  # "83%", a quote's tail
-    if end - start > max_chars or (leans and not (found and carried)) or tail:
+    if end - start > max_chars or (leans and not (found and carried) and not soft) or tail:
         return None  # a span that leans again ("Они ...", "этого братства"): no gain
     return start, back + 1, leans
 
@@ -549,10 +548,6 @@ def _first_name(raw: list[str], i: int) -> bool:
     """A capitalised word before another one in the nominative: "Алан Тьюринг"."""
     nxt = raw[i + 1] if i + 1 < len(raw) else ""
     return raw[i][:1].isupper() and nxt[:1].isupper() and _RU_NOMINATIVE.search(nxt) is not None
-
-
-def _verb(word: str) -> bool:
-    return _RU_VERB.match(word) is not None and word not in _RU_NOT_VERBS
 
 
 def refers_back(claim: str, language: str | None) -> Reference | None:

@@ -1,0 +1,230 @@
+"""Session 9 Russian joins and carries (issue 15): a carried subject must agree with the claim's
+past verb, a subjectless sentence after a relative's goes with it, "другие/остальные" alone
+lean on the sentence before, a personal pronoun past the group's cap finds the sentence right
+before, and "N — name/number" is a property of the section's subject. Each rule fires and does
+not fire."""
+
+from __future__ import annotations
+
+import pytest
+
+from pegas_memory.distill.agree_ru import continues_relative, subject_form, verb_disagrees
+from pegas_memory.distill.context import leans_back
+from pegas_memory.distill.offline import OfflineDistiller
+from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.units import sentence_groups
+
+SHOLOKHOV = ChunkContext("Статьи Википедии", ("Шолохов, Михаил Александрович",), "ru")
+
+
+def _atoms(text: str, context: ChunkContext) -> list[DraftAtom]:
+    return OfflineDistiller().distill(text, context)
+
+
+def _one(text: str, context: ChunkContext) -> DraftAtom:
+    atoms = _atoms(text, context)
+    assert len(atoms) == 1, [a.claim for a in atoms]
+    return atoms[0]
+
+
+# 1. Agreement of the claim's past verb with the subject it would carry.
+
+
+@pytest.mark.parametrize(
+    ("claim", "subject", "disagrees"),
+    [
+        ("Долгое время была в услужении в панском имении.", "Михаил Александрович Шолохов", True),
+        ("Долгое время был в услужении в панском имении.", "Михаил Александрович Шолохов", False),
+        ("В 1990 году переехала в Москву.", "Лев Николаевич Толстой", True),
+        ("В 1990 году переехала в Москву.", "Анна Андреевна Ахматова", False),
+        ("В 1990 году переехал в Москву.", "Анна Андреевна Ахматова", True),
+        ("Участвовал в Первой мировой войне.", "Росомаха (Marvel Comics)", False),
+        ("Участвовала в Первой мировой войне.", "Шолохов", True),
+        ("Были отправлены на корабле в колонию.", "Victoria (Australia)", True),
+        ("Были отправлены на корабле в колонию.", "Норманны", False),
+        # the claim names its own subject: before the verb, after it, or two joined by "и"
+        ("Гигантское полотно было закончено в марте.", "Отравленные газами", False),
+        ("С 1860 года по проспекту начала ходить конка.", "Большой проспект", False),
+        ("После восстания красный и зелёный были выбраны цветами.", "Флаг Португалии", False),
+        # impersonal and indefinite verbs ask nothing of a subject
+        ("В 1990 году было решено закрыть завод.", "Анна Андреевна Ахматова", False),
+        ("Его назвали в честь деда.", "Анна Андреевна Ахматова", False),
+        # a genitive noun in "-ла" and a preposition's object are no verbs
+        ("Продюсерами телесериала в разные годы были Макджи, Роберт Сингер.", "Лост", False),
+        ("Помещения для школ обычно арендовались.", "Палестинское общество", False),
+    ],
+)
+def test_a_past_verb_agrees_or_not_with_the_subject(
+    claim: str, subject: str, disagrees: bool
+) -> None:
+    assert verb_disagrees(claim, subject) is disagrees
+
+
+def test_the_form_of_a_person_and_of_a_leading_adjective() -> None:
+    assert subject_form("Михаил Александрович Шолохов") == ("sg", "m")
+    assert subject_form("Анастасия Даниловна Черняк") == ("sg", "f")
+    assert subject_form("Анна Ахматова") == ("sg", "f")
+    assert subject_form("Сельское поселение Пышлицкое") == ("sg", "n")
+    assert subject_form("Victoria (Australia)") == ("sg", "")
+    assert subject_form("Росомаха (Marvel Comics)") == ("sg", "")
+    assert subject_form("Ахматова") == ("sg", "f")
+
+
+def test_a_carry_the_verb_disagrees_with_is_not_made_and_the_claim_says_it_leans() -> None:
+    atom = _one("Долгое время была в услужении в панском имении Ясеневка.", SHOLOKHOV)
+    assert atom.claim == "Долгое время была в услужении в панском имении Ясеневка."
+    assert atom.metadata.get("anaphoric") is True
+    assert atom.metadata.get("context") == "disagrees"
+    assert atom.confidence == 0.4
+
+
+def test_a_carry_the_verb_agrees_with_is_made() -> None:
+    atom = _one("Долгое время был в услужении в панском имении Ясеневка.", SHOLOKHOV)
+    assert atom.claim.startswith("Михаил Александрович Шолохов: долгое время был")
+    assert "anaphoric" not in atom.metadata
+
+
+@pytest.mark.parametrize(
+    ("sentence", "before", "joins"),
+    [
+        ("Долгое время была в услужении.", "Мать — Анастасия Даниловна Черняк.", True),
+        ("Работал приказчиком в Москве.", "Его отец родом из Рязани.", True),
+        ("Долгое время был в услужении.", "Мать — Анастасия Даниловна Черняк.", False),
+        ("Долгое время была в услужении.", "Город основан в 1703 году.", False),
+        ("Полотно было закончено в марте.", "Мать — Анастасия Даниловна Черняк.", False),
+        ("Её сестра жила в Москве.", "Мать — Анастасия Даниловна Черняк.", False),
+    ],
+)
+def test_a_subjectless_sentence_goes_on_about_the_relative_before(
+    sentence: str, before: str, joins: bool
+) -> None:
+    assert continues_relative(sentence, before) is joins
+
+
+def test_the_relatives_sentence_and_the_one_about_her_are_one_atom_carrying_the_subject() -> None:
+    text = (
+        "Мать — Анастасия Даниловна Черняк (1871—1942) — казачка по матери, дочь крестьянина. "
+        "Долгое время была в услужении в панском имении Ясеневка."
+    )
+    atom = _one(text, SHOLOKHOV)
+    assert atom.claim.startswith("Михаил Александрович Шолохов: Мать — Анастасия")
+    assert atom.claim.endswith("Долгое время была в услужении в панском имении Ясеневка.")
+
+
+# 2. "Другие", "остальные" alone, and a personal pronoun past the cap.
+
+
+@pytest.mark.parametrize(
+    ("sentence", "leans"),
+    [
+        ("Другие предпочли обосноваться за пределами города.", True),
+        ("А некоторые перебрались в другие места.", True),
+        ("Остальные вернулись во Францию.", True),
+        ("Остальные поселенцы вернулись во Францию.", True),
+        ("Другие города получили права повета.", False),
+        ("Некоторые учёные считают иначе.", False),
+        ("Некоторыми средствами массовой информации было высказано мнение.", False),
+        ("Некоторые из поселенцев обосновались в округе Честерфилд.", False),
+    ],
+)
+def test_others_alone_lean_on_the_sentence_before(sentence: str, leans: bool) -> None:
+    assert leans_back(sentence, "ru", "Многие из первых 390 жителей поселения умерли.") is leans
+
+
+@pytest.mark.parametrize(
+    ("sentence", "leans"),
+    [
+        ("В 1901 году пара поженилась и отметила рождение первенца.", True),
+        ("Супруги развелись в 1990 году.", True),
+        ("Оба брата погибли на фронте.", True),
+        ("Последний скончался в 1920 году.", True),
+        ("Последняя была его женой.", True),
+        ("Последний альбом группы вышел в 2010 году.", False),
+        ("В 1901 году он женился на Мэй Роу.", True),  # a pronoun, as before
+        ("В 1901 году Уильям Беккет женился на Мэй Роу.", False),
+    ],
+)
+def test_a_pair_or_the_latter_leans_on_the_sentence_before(sentence: str, leans: bool) -> None:
+    assert leans_back(sentence, "ru", "Мэй познакомилась со своим будущим мужем.") is leans
+
+
+@pytest.mark.parametrize(
+    ("sentence", "leans"),
+    [
+        ("А Самир Хашем в своей рецензии отмечает музыкальные фрагменты.", True),
+        ("Затем Андерсон забил гол после перехвата.", True),
+        ("А также в городе есть музей.", False),
+        ("А. С. Пушкин родился в Москве.", False),
+        ("Алан Тьюринг родился в Лондоне.", False),
+    ],
+)
+def test_a_sentence_going_on_from_the_one_before_leans_on_it(sentence: str, leans: bool) -> None:
+    assert leans_back(sentence, "ru", "Обозреватель счёл, что в фильме всё плохо.") is leans
+
+
+def test_others_join_the_set_the_sentence_before_named() -> None:
+    text = (
+        "В 1705 году закон натурализовал 148 гугенотов Манакинтауна. "
+        "Другие предпочли обосноваться за пределами города на фермах."
+    )
+    context = ChunkContext("Huguenot", (), "ru")
+    atom = _one(text, context)
+    assert "148 гугенотов" in atom.claim and "Другие предпочли" in atom.claim
+
+
+_SETTLERS = (
+    "После основания колонии в 1788 году Австралия была разделена на две части. "
+    "Первое поселение европейцев в этом регионе было основано в 1803 году в заливе Салливана. "
+    "Поселение насчитывало 402 жителя, из них 307 каторжников. "
+    "Они были отправлены на корабле «HMS Калькутта» из опасений, что французы оспорят права "
+    "британцев на этот континент."
+)
+
+
+def _groups(text: str, language: str) -> list[str]:
+    return [text[g.start : g.end] for g in sentence_groups(text, 0, len(text), language=language)]
+
+
+def test_a_plural_pronoun_past_the_cap_joins_the_sentence_right_before() -> None:
+    groups = _groups(_SETTLERS, "ru")
+    assert any(g.startswith("Поселение насчитывало") and "Они были" in g for g in groups)
+
+
+def test_a_pronoun_after_a_sentence_that_leans_by_its_own_pronoun_is_not_held() -> None:
+    text = _SETTLERS.replace("Поселение насчитывало", "Оно насчитывало")
+    groups = _groups(text, "ru")
+    assert not any(g.startswith("Оно насчитывало") and "Они были" in g for g in groups)
+
+
+# 3. "N — name/number": a property of the section's subject.
+
+
+def test_a_relative_named_after_a_dash_carries_the_subject() -> None:
+    atom = _one("Мать — Анастасия Даниловна Черняк, казачка по матери.", SHOLOKHOV)
+    assert atom.claim.startswith("Михаил Александрович Шолохов: Мать — Анастасия")
+    assert atom.type != "definition"
+
+
+def test_a_budget_given_as_a_number_carries_a_films_title() -> None:
+    context = ChunkContext("Статьи", ("В бой идут одни «старики»",), "ru")
+    atom = _one("Бюджет проекта — около 500 тыс. долларов.", context)
+    assert atom.claim == "В бой идут одни «старики»: Бюджет проекта — около 500 тыс. долларов."
+
+
+def test_a_headline_with_a_verb_and_no_quoted_title_carries_nothing() -> None:
+    context = ChunkContext("Новости", ("Путин провёл совещание по экономике",), "ru")
+    atom = _one("Бюджет проекта — около 500 тыс. долларов.", context)
+    assert atom.claim == "Бюджет проекта — около 500 тыс. долларов."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Фотосинтез — процесс образования органических веществ из углекислого газа.",
+        "Город — это населённый пункт с городским уставом.",
+    ],
+)
+def test_a_definition_by_a_dash_carries_nothing(text: str) -> None:
+    atom = _one(text, SHOLOKHOV)
+    assert atom.claim == text
+    assert atom.type == "definition"
