@@ -51,11 +51,12 @@ An English sentence also leans back when the word that shows it comes later, or 
 
 11. **A definite event or result noun as the subject, with no complement** ("... matched the
    time course of the appearance of pattern B. The transformation was complete in 90 min.",
-   "The increase was significant"): a nominalisation (-tion, -ment,
-   -ance, -ence) or a result noun (effect, change, increase, challenge ...; "the findings",
-   "the results" are the whole study's: `distill.subject_en` carries its title onto them) right after "the" (one modifier at most), and next a verb, not "of ..."/"between ..."
-   to say what changed: what it names is told before, even in other words. Checked with rule 7
-   (the sentence before exists: a paragraph's first sentence joins nothing).
+   "The increase was significant"): a nominalisation (-tion, -ment, -ance, -ence) or a result
+   noun (effect, change, increase, challenge ...; "the findings", "the results" are the whole
+   study's: `distill.subject_en` carries its title onto them) right after "the" (one modifier
+   at most), and its verb next, not "of ..."/"between ..." to say what changed: what it names
+   is told before, even in other words. Checked with rule 7 (the sentence before exists: a
+   paragraph's first sentence joins nothing).
 
 The rules read the cleaned sentence (and the sentence before, for rule 7); they are grammar and
 document structure, not words seen in one sample.
@@ -413,8 +414,8 @@ def _repeated_description(words: list[str], before: list[str]) -> bool:
 
 
 # Rule 7's word families: a noun made from a word of the sentence before ("... fails to ...
-# The failure ...", "... transformed ... The transformation ..."): the same referent under another part of
-# speech. Suffixes are cut longest first; the stem left must keep 4 letters to count.
+# The failure ...", "... transformed ... The transformation ..."): the same referent under
+# another part of speech. Suffixes are cut longest first; the stem left keeps 4 letters.
 _FAMILY_SUFFIXES = (
     "ations", "ation", "itions", "ition", "ments", "ment", "ings", "ing", "ures", "ure", "ions",
     "ion", "ances", "ance", "ences", "ence", "ers", "er", "es", "ed", "s", "e",
@@ -451,11 +452,6 @@ _RESULT_NOUNS = _words(
     " outcome outcomes challenge challenges problem problems benefit benefits trend trends"
     " response responses shift shifts"
 )
-# What after the head says of what or whose: a complement, a clause, a coordination.
-_EVENT_COMPLEMENT = _words(
-    "of for between in on to from with at by among within across over under that which who and"
-    " or than as"
-)
 
 
 def _event_noun(word: str) -> bool:
@@ -477,8 +473,9 @@ def _told_event(words: list[str]) -> bool:
         if j + 1 >= len(words):
             return False
         w, after = words[j], words[j + 1]
-        if _event_noun(w):
-            return after not in _EVENT_COMPLEMENT and not _event_noun(after)
+        if _event_noun(w):  # next its verb: "was", "took", "typically ..." ("the generated
+            # completion script": "completion" is a modifier, "script" the head)
+            return after in _VERBISH or after.endswith(("ed", "ly"))
         if w in _NOT_A_NOUN or w in _VERBISH:
             return False
     return False

@@ -17,11 +17,15 @@ most sentences and their headings are often labels:
    itself by a demonstrative ("this book", "this editorial") anywhere but an opening "In this
    study, ..." frame, which names the authors' own work and stands (a paper's usual voice).
    A claim that speaks for its authors ("We ...") or opens on a pronoun is another rule's.
-2. **What** (`section_subject`): the chunk's subject as `distill.carry.topic` finds it, unless
-   that heading is a label by its first word ("Example: advanced", "Usage notes"): then the
-   document's own subject (`distill.carry.document_subject`, a README's H1 even of one word).
-   Never a title-cased work title ("Down The Rabbit-Hole": a story's chapter, whose "the door"
-   is the story's) nor, by the caller, in dialogue.
+2. **What** (`section_subject`): decided by the document's structure. The document's own
+   subject (`distill.carry.document_subject`, a README's H1 even of one word) when the chunk
+   is under it only, or under a label heading ("Example: advanced", "Usage notes": a label by
+   its first word). A section heading (`distill.carry.topic`) only when it reads as the title
+   of a text of its own (a paper in a reading list, a book, an editorial: three words at
+   least, no action "Registering Blueprints", no question "How a Request is Handled"): a
+   manual's sections are labels ("Debug Mode", "Templates"), and its sentences are about the
+   manual's subject, not the label's. Never a title-cased work title ("Down The Rabbit-Hole":
+   a story's chapter, whose "the door" is the story's) nor, by the caller, in dialogue.
 3. A claim that already names the subject (`distill.carry.mentions`) carries nothing; that is
    the caller's check, as for every carry.
 """
@@ -126,13 +130,35 @@ def unnamed(claim: str) -> str | None:
     return words[0].casefold()
 
 
+# A heading that asks or tells how ("How a Request is Handled", "Why do you provide ...?",
+# "What Flask is"): a manual's question, not the name of what its sentences are about.
+_QUESTION_HEADING = re.compile(r"^(?:how|why|what|when|where|which|who|can|should|do|does)\b", re.I)
+_MIN_TITLE_WORDS = 3
+
+
+def _title_like(heading: str) -> bool:
+    """Whether a section heading reads as the title of a text of its own (a paper in a reading
+    list, a book, an editorial: "Malaria eradication back on the table.", "Children's Exercise
+    Physiology") rather than a manual's label: three words at least ("Debug Mode", "Templates",
+    "Help Command" are labels), not an action ("Registering Blueprints", "Organizing
+    subcommands") and not a question ("How a Request is Handled")."""
+    words = words_of(heading)
+    if len(words) < _MIN_TITLE_WORDS or heading.rstrip().endswith("?"):
+        return False
+    first = words[0].casefold()
+    return not (first.endswith("ing") and len(first) > 5) and not _QUESTION_HEADING.match(heading)
+
+
 def section_subject(subject: str | None, document: str | None) -> str | None:
-    """What rule 2 carries: the section's subject unless its heading is a label by its first
-    word, then the document's; never a title-cased work title."""
+    """What rule 2 carries: under a label heading ("Example: advanced") the document's subject;
+    a heading that reads as a text's title (`_title_like`); the document's own subject (the
+    chunk is under its H1 only); never a title-cased work title."""
     if subject is not None:
         first = (words_of(subject) or [""])[0].casefold()
         if first in _LABEL_FIRST_WORDS:
             subject = document
+        elif subject != document and not _title_like(subject):
+            return None
     if subject is None or _TITLE_CASE.search(subject):
         return None
     return subject
