@@ -186,3 +186,10 @@ def test_no_carry_under_a_work_title_or_in_dialogue() -> None:
     )
     heading = ("A Mad Tea-Party and the hall of doors",)
     assert not any(":" in c.split("'")[0] for c in _claims(dialogue, heading))
+
+
+@pytest.mark.parametrize("title", ["Error Handlers", "Templates"])
+def test_a_manual_pages_own_title_is_no_project_name(title: str) -> None:
+    text = "By default, the recursive directory iterator will skip hidden files and directories."
+    assert _claims(text, (title, "Example: advanced"), title) == [text]
+    assert _claims(text, (title,), title) == [text]

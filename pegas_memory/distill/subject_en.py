@@ -17,15 +17,16 @@ most sentences and their headings are often labels:
    itself by a demonstrative ("this book", "this editorial") anywhere but an opening "In this
    study, ..." frame, which names the authors' own work and stands (a paper's usual voice).
    A claim that speaks for its authors ("We ...") or opens on a pronoun is another rule's.
-2. **What** (`section_subject`): decided by the document's structure. The document's own
-   subject (`distill.carry.document_subject`, a README's H1 even of one word) when the chunk
-   is under it only, or under a label heading ("Example: advanced", "Usage notes": a label by
-   its first word). A section heading (`distill.carry.topic`) only when it reads as the title
-   of a text of its own (a paper in a reading list, a book, an editorial: three words at
-   least, no action "Registering Blueprints", no question "How a Request is Handled"): a
+2. **What** (`section_subject`): decided by the document's structure. The document's own subject
+   (`distill.carry.document_subject`) when the chunk is under it only, or under a label heading
+   ("Example: advanced", "Usage notes": a label by its first word), if it is a README's one-word
+   H1 that is a name ("ignore", "globset": lower or mixed case, not a manual page's "Templates")
+   or reads as a title (below). A section heading (`distill.carry.topic`) only when it reads as
+   the title of a text of its own (a paper in a reading list, a book, an editorial: three words
+   at least, no action "Registering Blueprints", no question "How a Request is Handled"): a
    manual's sections are labels ("Debug Mode", "Templates"), and its sentences are about the
-   manual's subject, not the label's. Never a title-cased work title ("Down The Rabbit-Hole":
-   a story's chapter, whose "the door" is the story's) nor, by the caller, in dialogue.
+   manual's subject, not the label's. Never a title-cased work title ("Down The Rabbit-Hole": a
+   story's chapter, whose "the door" is the story's) nor, by the caller, in dialogue.
 3. A claim that already names the subject (`distill.carry.mentions`) carries nothing; that is
    the caller's check, as for every carry.
 """
@@ -153,15 +154,22 @@ def section_subject(subject: str | None, document: str | None) -> str | None:
     """What rule 2 carries: under a label heading ("Example: advanced") the document's subject;
     a heading that reads as a text's title (`_title_like`); the document's own subject (the
     chunk is under its H1 only); never a title-cased work title."""
-    if subject is not None:
-        first = (words_of(subject) or [""])[0].casefold()
-        if first in _LABEL_FIRST_WORDS:
-            subject = document
-        elif subject != document and not _title_like(subject):
-            return None
+    if subject is not None and (words_of(subject) or [""])[0].casefold() in _LABEL_FIRST_WORDS:
+        subject = document
     if subject is None or _TITLE_CASE.search(subject):
         return None
-    return subject
+    if subject == document and _project_name(subject):
+        return subject
+    return subject if _title_like(subject) else None
+
+
+def _project_name(subject: str) -> bool:
+    """A README's one-word H1 that is a name, not a manual page's title ("Templates", "Error
+    Handlers"): lower case or mixed case ("ignore", "globset", "gRPC"), not a capitalised
+    common word."""
+    if re.fullmatch(r"[\w.-]+", subject) is None:
+        return False
+    return not (subject[:1].isupper() and subject[1:].islower())
 
 
 # A one-word lower-case name ("ignore", "globset") is also a word of the language: it names the
