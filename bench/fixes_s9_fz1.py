@@ -10,7 +10,8 @@ no longer made and the new ones; the new claims are listed for reading (`--list 
 document). The documents: doc-seed 95's SciFact reading list (the one the seed 10101 grader
 read, 30 abstracts) and the tunable repository pages (flask's docs/*.rst, cobra's site pages and
 README, express's Readme, gson's README and design document, sqlalchemy's README and the two doc
-pages, the two ripgrep READMEs). Counts, not timings.
+pages, the two ripgrep READMEs); `--html N` adds the first N of the 181 web pages
+(bench_atom_quality's). Counts, not timings.
 
 Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/fixes_s9_fz1.py [--base main]
      [--list 8] [--out bench/results/fixes-s9-fz1.md]
@@ -19,6 +20,7 @@ Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/fixes_s9_fz1.py 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 import tempfile
@@ -73,6 +75,7 @@ def main() -> None:
     parser.add_argument("--base", default="main")
     parser.add_argument("--list", type=int, default=8, help="new claims listed per document")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--html", type=int, default=0, help="also the first N web pages")
     parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--docs", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--roots", nargs="*", help=argparse.SUPPRESS)
@@ -98,6 +101,10 @@ def main() -> None:
         flask = sorted((REPOS / "flask/docs").glob("*.rst"))
         cobra = sorted((REPOS / "cobra/site/content").rglob("*.md"))
         paths = [str(scifact), *map(str, flask), *map(str, cobra), *(str(REPOS / p) for p in PAGES)]
+        for page in sorted((data / "docs/html/html").glob("*.html.gz"))[: args.html]:
+            html = Path(tmp) / page.name.removesuffix(".gz")
+            html.write_bytes(gzip.decompress(page.read_bytes()))
+            paths.append(str(html))
         roots = sorted({str(Path(p).parent) for p in paths})
         log(f"distilling {len(paths)} documents with {args.base}")
         with base_tree(ROOT, args.base) as base:
@@ -116,7 +123,8 @@ def main() -> None:
         carried = [c for c in new if h[c]["context"]]
         if not b and not h:
             continue
-        name = Path(path).name if "scifact" in path else str(Path(path).relative_to(REPOS))
+        inside = Path(path).is_relative_to(REPOS)
+        name = str(Path(path).relative_to(REPOS)) if inside else Path(path).name[:24]
         row = [len(b), len(h), len(gone), len(new), len(carried)]
         totals = [t + r for t, r in zip(totals, row, strict=True)]
         if gone or new:
