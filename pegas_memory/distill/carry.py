@@ -56,6 +56,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+import pegas_memory.distill.subject_en as subject_en
 from pegas_memory.distill.agree_ru import agrees, verb_disagrees
 from pegas_memory.distill.context import (
     _BASE_CONFIDENCE,
@@ -485,6 +486,9 @@ def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) 
         reference = _unanchored(atom)
         if reference is not None and reference.kind == "section" and not _names_a_thing(subject):
             reference = None  # rule 4 carries a name, not a headline
+    if reference is None and atom.language == "en" and atom.type in ("fact", "text"):
+        found = subject_en.carried(atom.claim, subject, document)  # its rules 1-2
+        reference, subject = found if found is not None else (None, subject)
     if reference is None or (reference.kind == "anaphor" and reference.word in _QUALITATIVE):
         return atom
     if reference.kind == "anaphor" and not agrees(reference.word, subject):

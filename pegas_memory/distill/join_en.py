@@ -29,7 +29,8 @@ An English sentence also leans back when the word that shows it comes later, or 
 7. **A definite description that repeats the sentence before** ("... the success rate for
    producing live offspring remains below 5%. The low success rate is believed ..."): "The" and
    up to four words before the verb, whose last word (the head noun) is in the sentence before,
-   and no "of ..." after it to say whose.
+   and no "of ..." after it to say whose; or a noun of the same word family ("... failed to
+   ... The failure ...": the stem left after its suffix, 4 letters at least).
 8. **An additive connector before a definite or bare singular noun phrase** ("Additionally,
    response to therapy differs by subtype", "Furthermore, the expression ratio ...") with no
    name, acronym or number in its clause: it adds to what the sentence before said of that
@@ -47,6 +48,15 @@ An English sentence also leans back when the word that shows it comes later, or 
    and "above"/"below" as adverbs (before a verb, a conjunction, punctuation or the end; "below
    5%", "above the threshold" are prepositions). What "here" points at (a code block, a figure)
    is most often introduced by the sentence before: the group holds both.
+
+11. **A definite event or result noun as the subject, with no complement** ("... matched the
+   time course of the appearance of pattern B. The transformation was complete in 90 min.",
+   "The increase was significant"): a nominalisation (-tion, -ment, -ance, -ence) or a result
+   noun (effect, change, increase, challenge ...; "the findings", "the results" are the whole
+   study's: `distill.subject_en` carries its title onto them) right after "the" (one modifier
+   at most), and its verb next, not "of ..."/"between ..." to say what changed: what it names
+   is told before, even in other words. Checked with rule 7 (the sentence before exists: a
+   paragraph's first sentence joins nothing).
 
 The rules read the cleaned sentence (and the sentence before, for rule 7); they are grammar and
 document structure, not words seen in one sample.
@@ -125,8 +135,8 @@ def _tokens(text: str, marks: bool = False) -> list[str]:
 
 
 def leans_on_before(sentence: str, before: str | None = None) -> bool:
-    """Whether an English sentence leans on the one before by rules 1-10 (module docstring);
-    `before` is the sentence before it, for rules 7 and 9 (a first sentence has none)."""
+    """Whether an English sentence leans on the one before by rules 1-11 (module docstring);
+    `before` is the sentence before it, for rules 7, 9 and 11 (a first sentence has none)."""
     words = _tokens(sentence)
     if not words:
         return False
@@ -138,6 +148,7 @@ def leans_on_before(sentence: str, before: str | None = None) -> bool:
         or _late_subject(words, sentence)
         or _imperative_object(sentence)
         or (before is not None and _repeated_description(words, _tokens(before)))
+        or (before is not None and _told_event(words))
         or _additive_bare(sentence)
         or (before is not None and _category_description(words))
         or _points_at_display(_tokens(sentence, marks=True))
@@ -399,7 +410,75 @@ def _repeated_description(words: list[str], before: list[str]) -> bool:
     head = np[-1]
     if after in _THE_COMPLEMENT or len(head) < 4 or head.isdigit():
         return False  # "The role of monocytes ...": the complement says whose
-    return head in before
+    return head in before or _same_family(head, before)
+
+
+# Rule 7's word families: a noun made from a word of the sentence before ("... fails to ...
+# The failure ...", "... transformed ... The transformation ..."): the same referent under
+# another part of speech. Suffixes are cut longest first; the stem left keeps 4 letters.
+_FAMILY_SUFFIXES = (
+    "ations", "ation", "itions", "ition", "ments", "ment", "ings", "ing", "ures", "ure", "ions",
+    "ion", "ances", "ance", "ences", "ence", "ers", "er", "es", "ed", "s", "e",
+)  # fmt: skip
+_FAMILY_STEM = 4
+
+
+def _stem(word: str) -> str:
+    for suffix in _FAMILY_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= _FAMILY_STEM:
+            return word[: -len(suffix)]
+    return word
+
+
+def _same_family(head: str, before: list[str]) -> bool:
+    """Whether a word of the sentence before shares the head's stem ("failure" / "failed",
+    "findings" / "found" does not: an irregular verb is no family by its letters)."""
+    stem = _stem(head)
+    return len(stem) >= _FAMILY_STEM and any(
+        len(w) >= _FAMILY_STEM and _stem(w) == stem for w in before
+    )
+
+
+# Rule 11: a definite noun of an event or a result ("The transformation was complete in 90
+# min.", "The increase was significant") as the subject, with no
+# complement after it to say of what: what transformed, what was found, is told before, even
+# when by other words ("the disappearance of pattern F matched the appearance of pattern B").
+# "The findings", "the results" are the study's, all of them, not the sentence before's: they
+# stand, and carry the document's title (`distill.subject_en`).
+_EVENT_SUFFIXES = ("tion", "tions", "sion", "sions", "ment", "ments", "ance", "ence")
+_RESULT_NOUNS = _words(
+    "effect effects change changes increase increases decrease"
+    " decreases difference differences reduction reductions rise decline loss gain improvement"
+    " outcome outcomes challenge challenges problem problems benefit benefits trend trends"
+    " response responses shift shifts"
+)
+
+
+def _event_noun(word: str) -> bool:
+    return word in _RESULT_NOUNS or (len(word) > 6 and word.endswith(_EVENT_SUFFIXES))
+
+
+def _told_event(words: list[str]) -> bool:
+    """Rule 11 (module docstring): "the", at most one modifier, an event or result noun, and
+    next no complement ("The transformation was ...", not "The transformation of ... was", nor
+    "The development and ..."): a described thing ("the marked transient hyperglycemic
+    response") is left alone, and so is "the result is X" the document states of its subject
+    when it opens a paragraph (rule 7's caller passes no sentence before then)."""
+    i = 0
+    while i < 2 and i < len(words) and words[i] in _CONNECTORS:
+        i += 1  # "But the ...", "However, the ..."
+    if words[i : i + 1] != ["the"]:
+        return False
+    for j in (i + 1, i + 2):
+        if j + 1 >= len(words):
+            return False
+        w, after = words[j], words[j + 1]
+        if _event_noun(w):  # next its verb: "was", "took", "typically ..." ("the generated
+            # completion script": "completion" is a modifier, "script" the head)
+            return after in _VERBISH or after.endswith(("ed", "ly"))
+        if w in _NOT_A_NOUN or w in _VERBISH:
+            return False
+    return False
 
 
 def repeats_description(sentence: str, before: str) -> bool:

@@ -1,0 +1,195 @@
+"""English claims whose referent is in the sentence before or only in the title (issue 15, scope
+2; `distill/join_en.py` rules 7 and 11, `distill/subject_en.py`): a definite event noun with no
+complement ("The transformation was complete ...") or a noun of the sentence before's word family
+("failed ... The failure") joins the sentence before; a claim whose subject is a common-noun
+phrase naming nothing carries the heading when the heading is a text's title (a paper in a
+reading list, a book, an editorial), the document's subject under a README's label heading, and
+nothing under a manual's label, a work title or in dialogue. Each rule on both sides; Russian
+sentences are not read by these rules (they have their own: `context` rule 1, `carry` rule 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pegas_memory.distill.context import leans_back
+from pegas_memory.distill.offline import OfflineDistiller
+from pegas_memory.distill.types import ChunkContext
+from pegas_memory.distill.units import sentence_groups
+
+_BEFORE = (
+    "The time course for the disappearance of pattern F matched the time course of the "
+    "appearance of pattern B, with a half-time of 30 min."
+)
+_READING_LIST = "SciFact abstracts (a reading list)"
+
+
+def _groups(text: str, language: str = "en") -> list[str]:
+    return [text[g.start : g.end] for g in sentence_groups(text, 0, len(text), language=language)]
+
+
+def _claims(text: str, heading_path: tuple[str, ...], title: str | None = None) -> list[str]:
+    context = ChunkContext(title, heading_path, "en")
+    atoms = OfflineDistiller().distill(text, context)
+    for atom in atoms:
+        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
+    return [a.claim for a in atoms]
+
+
+# --- join_en rule 11: a definite event or result noun with no complement ---------------------
+
+
+def test_an_event_noun_with_its_verb_next_joins_the_sentence_before() -> None:
+    text = f"{_BEFORE} The transformation was complete in 90 min."
+    assert _groups(text) == [text]
+    increase = "Serum levels of IL-6 rose in treated mice. The increase was significant."
+    assert _groups(increase) == [increase]
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "The transformation of pattern F into pattern B was complete in 90 min.",  # says what
+        "The generated completion script should be put in your fpath.",  # "script" is the head
+        "The transformation rate constant is unknown for human sperm.",  # no verb after it
+    ],
+)
+def test_an_event_noun_with_a_complement_or_as_a_modifier_stands(second: str) -> None:
+    assert len(_groups(f"{_BEFORE} {second}")) == 2
+
+
+def test_a_paragraphs_first_sentence_joins_nothing() -> None:
+    assert not leans_back("The transformation was complete in 90 min.", "en", None)
+    assert leans_back("The transformation was complete in 90 min.", "en", _BEFORE)
+
+
+def test_findings_and_results_are_the_studys_not_the_sentence_befores() -> None:
+    text = "Clutches are largest in cavity nesters. The findings offer a bridge between fields."
+    assert len(_groups(text)) == 2
+
+
+# --- join_en rule 7: a noun of the sentence before's word family ------------------------------
+
+
+def test_a_noun_of_the_sentence_befores_word_family_joins_it() -> None:
+    text = "The first pump failed twice during the trial. The failure was traced to a seal."
+    assert _groups(text) == [text]
+    other = "The first pump stalled twice during the trial. The failure was traced to a seal."
+    assert len(_groups(other)) == 2  # no word of its family before: it stands (or is carried)
+
+
+def test_the_english_join_rules_do_not_read_russian() -> None:
+    before = "Исчезновение узора F совпало с появлением узора B."
+    assert not leans_back("Трансформация завершилась за 90 минут.", "ru", before)
+    assert leans_back("The transformation was complete in 90 min.", None, _BEFORE)  # en default
+
+
+# --- subject_en: the subject is a common-noun phrase that names nothing ---------------------
+
+
+_EDITORIAL = ("# SciFact abstracts (a reading list)", "Malaria eradication back on the table.")
+
+
+def test_a_definite_subject_under_a_papers_title_carries_the_title() -> None:
+    text = (
+        "After a lapse of almost 40 years, malaria eradication is back on the global agenda.\n\n"
+        "The challenges remain formidable."
+    )
+    claims = _claims(text, _EDITORIAL, _READING_LIST)
+    assert "Malaria eradication back on the table: the challenges remain formidable." in claims
+
+
+def test_a_subject_with_a_name_in_its_predicate_still_carries_a_papers_title() -> None:
+    # test_distill_carry keeps these under a label-like heading, where they carry nothing
+    for sentence in (
+        "The data were therefore analysed with Kaplan-Meier curves.",
+        "The mean age of the patients was 54 years.",
+    ):
+        (claim,) = _claims(sentence, ("Palliative care in Germany",))
+        assert claim == f"Palliative care in Germany: t{sentence[1:]}"
+
+
+def test_a_dash_aside_is_no_part_of_the_subject() -> None:
+    text = (
+        "Any strategic plan – and here we learn again from the past – needs to be a "
+        "synchronous global effort, locally adapted in all endemic areas."
+    )
+    (claim,) = _claims(text, _EDITORIAL, _READING_LIST)
+    assert claim.startswith("Malaria eradication back on the table: Any strategic plan")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "342 patients were enrolled in the trial and followed for two years.",  # a number
+        "The CTC fluorescence assay provides a means to monitor capacitation.",  # an acronym
+        "The `Walk` iterator respects ignore files in every directory.",  # code
+        "In this study, we show that the drug lowers blood pressure in mice.",  # the authors
+        "Plasmodium falciparum causes most of the deaths in Africa today.",  # a name first
+        "The eradication of malaria from the table is the goal here.",  # names the title
+    ],
+)
+def test_a_claim_that_names_its_subject_carries_nothing(sentence: str) -> None:
+    (claim,) = _claims(sentence, _EDITORIAL, _READING_LIST)
+    assert not claim.startswith("Malaria eradication back on the table:")
+
+
+def test_this_book_under_the_books_heading_carries_it() -> None:
+    heading = ("# SciFact abstracts (a reading list)", "Children's Exercise Physiology")
+    text = (
+        "In the eight years since the first edition of this book was published, much new "
+        "information has surfaced."
+    )
+    (claim,) = _claims(text, heading, _READING_LIST)
+    assert claim == (
+        "Children's Exercise Physiology: in the eight years since the first edition of this "
+        "book was published, much new information has surfaced."
+    )
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "Debug Mode",  # a manual's label: under three words
+        "Registering Blueprints",  # an action
+        "How a Request is Handled",  # a question
+        "Why do you provide two ways of constructing it?",
+    ],
+)
+def test_a_manuals_section_label_is_not_carried(heading: str) -> None:
+    text = "The debugger allows executing arbitrary code from the browser."
+    assert _claims(text, ("Quickstart", heading), "Quickstart") == [text]
+
+
+def test_a_readme_label_heading_gives_the_one_word_h1_of_the_project() -> None:
+    text = (
+        "By default, the recursive directory iterator will ignore hidden files and\n"
+        "directories. This can be disabled by building the iterator with `WalkBuilder`:"
+    )
+    (claim,) = _claims(text, ("ignore", "Example: advanced"), "ignore")
+    # "will ignore" uses the name as a verb: no mention of the crate
+    assert claim.startswith("ignore: by default, the recursive directory iterator")
+    named = "By default, the ignore crate skips hidden files and directories in a walk."
+    assert _claims(named, ("ignore", "Example: advanced"), "ignore") == [named]
+
+
+def test_a_one_word_title_that_is_no_heading_of_the_document_is_a_file_name() -> None:
+    text = "By default, the recursive directory iterator will skip hidden files and directories."
+    assert _claims(text, ("Example: advanced",), "ignore") == [text]
+
+
+def test_no_carry_under_a_work_title_or_in_dialogue() -> None:
+    text = "The hall was lined with doors all round, and every one of them was locked."
+    assert _claims(text, ("Down The Rabbit-Hole",), "Alice's Adventures in Wonderland") == [text]
+    dialogue = (
+        "'The door is locked,' said the Hatter.\n\n'The key is lost,' said Alice.\n\n"
+        "'The tea is cold,' said the Hare.\n\n"
+    )
+    heading = ("A Mad Tea-Party and the hall of doors",)
+    assert not any(":" in c.split("'")[0] for c in _claims(dialogue, heading))
+
+
+@pytest.mark.parametrize("title", ["Error Handlers", "Templates"])
+def test_a_manual_pages_own_title_is_no_project_name(title: str) -> None:
+    text = "By default, the recursive directory iterator will skip hidden files and directories."
+    assert _claims(text, (title, "Example: advanced"), title) == [text]
+    assert _claims(text, (title,), title) == [text]
