@@ -1,7 +1,7 @@
 """Benchmark: every graded atom of the labelled samples, re-distilled before and after (issue 15).
 
-The graded samples of seeds 6161, 7171, 8181, 9191 and 10101 (`bench/graded_sample.py`, labels
-and the claims the readers saw in `bench/labels/graded-sample-<seed>*.json`) were drawn from
+The graded samples of seeds 6161, 7171, 8181, 9191, 10101 and 11111 (`bench/graded_sample.py`,
+labels and the claims the readers saw in `bench/labels/graded-sample-<seed>*.json`) were drawn from
 documents that are tunable now. This bench rebuilds each seed's documents (its doc-seed with the
 exclusions, its extras, the XQuAD ru articles it used, written here from xquad.ru.json),
 distills them chunk by chunk as ingest does, once by a base commit's distiller (`--base`, in a
@@ -44,6 +44,8 @@ SEEDS: dict[int, tuple[int, tuple[int, ...], tuple[str, ...], tuple[int, int]]] 
            (6, 9)),
     10101: (95, (15, 61, 71, 81, 91),
             ("sqlalchemy/doc/build/core/event.rst", "ripgrep/crates/ignore/README.md"), (9, 12)),
+    11111: (99, (15, 61, 71, 81, 91, 95),
+            ("sqlalchemy/doc/build/orm/backref.rst", "gson/ReleaseProcess.md"), (12, 15)),
 }  # fmt: skip
 
 
@@ -79,7 +81,7 @@ def xquad_document(data: Path, folder: Path, first: int, stop: int) -> Path | No
         lines += [f"# {article['title'].replace('_', ' ')}", ""]
         for paragraph in article["paragraphs"]:
             lines += [paragraph["context"], ""]
-    path = folder / ("xquad-ru.md" if first == 0 else f"xquad-ru-{'abcd'[first // 3]}.md")
+    path = folder / ("xquad-ru.md" if first == 0 else f"xquad-ru-{'abcde'[first // 3]}.md")
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
 
