@@ -22,9 +22,11 @@ that subject ("globset: Supports matching multiple globs at once.").
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from pegas_memory.distill.context import _verb
 from pegas_memory.distill.mood import _EN_AUX, _EN_PAST, verbless
+from pegas_memory.distill.types import ChunkContext, DraftAtom
 
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•–]|\d{1,3}[.)])[ \t]+", re.M)
 _SENTENCE_END = re.compile(r"[.!?…]\W*$")
@@ -158,3 +160,92 @@ def heading_lead_in(heading: str | None, subject: str | None) -> str | None:
     if subject is None or subject.casefold() in head.casefold():
         return f"{head}:"
     return f"{subject} — {head}:"
+
+
+# A flattened list of dated entries: "Мефодий Буслаев. Маг полуночи (август 2004) Мефодий
+# Буслаев. Свиток желаний (февраль 2005) ...", "Горбачёв, Михаил Сергеевич (25 мая 1989— 15 марта
+# 1990) Лукьянов, Анатолий Иванович (15 марта 1990 — 4 сентября 1991) вакантно (...)".
+_DATED = re.compile(r"\(([^()]*\b(?:1\d|20)\d{2}\b[^()]*)\)")
+_MIN_ENTRIES = 3
+_MAX_ENTRY_WORDS = 8
+# What joins entries in a sentence ("Пушкин (1799–1837), Лермонтов (1814–1841) и Гоголь ...
+# — русские писатели"): a comma, a conjunction or a semicolon after the bracket.
+_JOINED_ENTRY = re.compile(r"^\s*(?:[,;:]|(?:и|или|а|and|or|&)\b)", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_RU_WORDS_ANY = re.compile(r"[А-Яа-яЁё]+(?:-[А-Яа-яЁё]+)*")
+
+
+def dated_entries(unit: str, language: str | None) -> bool:
+    """Whether a paragraph is a list of dated entries whose line breaks are gone: at least 3
+    brackets holding a year, each entry between them at most 8 words, the entries juxtaposed
+    (no comma or conjunction after a bracket: those join the items of one sentence), and no
+    finite verb outside the brackets (ru: a lower-case verb form, a name such as "Михаил" is no
+    verb; en: an auxiliary, a past or a present form). One bracketed date in a sentence is no
+    list; neither is a sentence naming three people with their years and saying what they are
+    ("..., Лермонтов (1814–1841) и Гоголь (1809–1852) — русские писатели"). The distiller
+    keeps such a list as one atom led in by its heading, or drops it as a `list line`."""
+    brackets = list(_DATED.finditer(unit))
+    if len(brackets) < _MIN_ENTRIES or language not in ("en", "ru"):
+        return False
+    bounds = [0, *(p for b in brackets for p in (b.start(), b.end())), len(unit)]
+    gaps = [unit[bounds[i] : bounds[i + 1]] for i in range(0, len(bounds), 2)]
+    if any(len(_WORD.findall(g)) > _MAX_ENTRY_WORDS for g in gaps):
+        return False
+    if any(_JOINED_ENTRY.match(g) for g in gaps[1:-1]):
+        return False
+    outside = " ".join(gaps)
+    if language == "en":
+        return verbless(outside)
+    return not any(w[:1].islower() and _verb(w) for w in _RU_WORDS_ANY.findall(outside))
+
+
+def list_atom(atom: DraftAtom | None, context: ChunkContext) -> DraftAtom | None:
+    """A list of dated entries (`dated_entries`) as one `text` atom led in by its section's
+    heading, which says what the entries are ("Председатель Верховного Совета СССР: Горбачёв,
+    Михаил Сергеевич (25 мая 1989— 15 марта 1990) Лукьянов, ..."): a research agent can use a
+    series' books with their dates, never one fragment of it ("Маг полуночи (август 2004)
+    Мефодий Буслаев."). No definition or fact is read into it (its "— завершающая часть" is
+    no "X — Y"). None without a heading: the distiller drops it as a `list line`, since the
+    document's title names the document, not the list."""
+    heading = context.heading_path[-1] if context.heading_path else None
+    lead = heading_lead_in(heading, None) if heading else None
+    if atom is None or lead is None:
+        return None
+    claim = f"{lead} {atom.claim}"
+    meta = {k: v for k, v in atom.metadata.items() if k not in ("term", "pattern", "anaphoric")}
+    meta.update(kind="list", lead_in=lead)
+    return replace(
+        atom, type="text", claim=claim, content=claim, confidence=0.5, metadata=meta, term=None
+    )
+
+
+# An English list of noun phrases run together with ";" ("Presence of autonomic neuropathy as
+# assessed with ...; adequacy of ...; history of ...; and response of ..."): a structured
+# abstract's "MAIN OUTCOME MEASURES" content once its label is cut.
+# A participle or adjective in "-ed" after a preposition, an article or "as" is no finite verb
+# ("as assessed with", "change in glycated haemoglobin"); after a noun it may be ("deaths rose").
+_PARTICIPLE = re.compile(
+    r"\b(as|in|of|on|for|with|by|the|a|an|and|or|from|at|during|after|under|between)\s+[a-z]+ed\b"
+)
+_RELATIVE = re.compile(r",\s*(?:which|that|who|whose|where|when)\b[^;]*")
+_MIN_SEGMENTS = 3
+
+
+def nominal_list(sentence: str, language: str | None) -> bool:
+    """Whether an English sentence is a list of noun phrases run together with ";": at least 3
+    segments ("adequacy of ...; history of ...; and response of ..."), none with a finite verb
+    once its relative clauses (", which depends on ...") and participles ("as assessed with",
+    "in glycated haemoglobin") are set aside. It states nothing: what the phrases are (a
+    study's outcome measures) was in a label or a line before. A sentence of clauses ("The risk
+    was 5%; the rate ...") has its verbs; a list led in by its own label ("Outcome measures:
+    rate of ...; ...") says what it is. The distiller drops it as a `list line`."""
+    if language not in (None, "en"):
+        return False
+    segments = [s.strip() for s in sentence.strip().rstrip(".").split(";")]
+    if len(segments) < _MIN_SEGMENTS or not all(segments) or ":" in segments[0]:
+        return False
+    for segment in segments:
+        bare = _PARTICIPLE.sub(r"\1", _RELATIVE.sub("", _ASIDE.sub(" ", segment)))
+        if not verbless(bare):
+            return False
+    return True

@@ -13,17 +13,15 @@ Offline heuristics, in order:
   or title), "Satz/Lemma/Theorem/Теорема N ..." a `fact` with metadata kind=theorem, a proof a
   `text` with kind=proof;
 - the rest is cut into paragraphs and list items; headings, navigation and widget lines and
-  fragments are skipped; sentences are grouped so each group stands alone (`distill.units`), and
-  a group is a `definition` when it matches a definition pattern, else a `fact` when it states
-  something checkable (`distill.patterns.is_fact`), else `text`.
-Confidence: code 0.9 (verbatim); table, rule and labelled statements 0.8 (parsed); definition
-0.75 with an explicit marker ("defined as", "это", "heißt") and 0.7 otherwise; fact 0.6; text
-0.5. A claim without a subject of its own carries the section's (`distill.carry`); a group that
-leans on a sentence outside the chunk ("It ...", "Он ...") and has no subject to carry gets 0.4,
-one with characters the PDF could not map (U+FFFD) metadata damaged=True. Last, what still leans
-back with nothing to carry ("Они были отправлены ...") and a sentence whose words the source lost
-("работа над фильмом .") are dropped and counted (`distill.standalone`).
-"""
+  fragments are skipped; a paragraph that is a list of dated entries run together is one `text`
+  atom led in by its heading (`distill.items.list_atom`); sentences are grouped so each group
+  stands alone (`distill.units`), and a group is a `definition` when it matches a definition
+  pattern, else a `fact` when it states something checkable (`patterns.is_fact`), else `text`.
+Confidence: code 0.9; table, rule, labelled statements 0.8; definition 0.75 with a marker
+("defined as", "это", "heißt"), else 0.7; fact 0.6; text 0.5; a group leaning on a sentence
+outside the chunk ("It ...", "Он ...") with no subject to carry (`distill.carry`) 0.4. U+FFFD
+(a character the PDF could not map) sets damaged=True. Last, what still leans back with nothing
+to carry and what lost words in the source are dropped (`distill.standalone`)."""
 
 from __future__ import annotations
 
@@ -34,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+import pegas_memory.distill.items as items
 from pegas_memory.distill.carry import carry, document_subject, topic
 from pegas_memory.distill.items import bare_item, heading_lead_in, item_start, subjectless_item
 from pegas_memory.distill.leads import match_lead_definition
@@ -57,7 +56,6 @@ from pegas_memory.text import detect_language
 _LETTER = LETTER  # re-exported for distill.ollama
 _clean = clean_claim
 _words = words_of
-
 
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n`]*)$")
 _TABLE_ROW = re.compile(r"^\s*\|?[^|\n]*\|[^\n]*$")
@@ -365,6 +363,13 @@ class OfflineDistiller:
             reason = furniture(unit) if single_line else None
             if reason is not None:
                 dropped[reason] += 1
+                continue
+            if items.dated_entries(unit, chunk_language):  # one atom led in by its heading, or none
+                listed = items.list_atom(self._sentence_atom(text, u0, u1, chunk_language), context)
+                if listed is None:
+                    dropped["list line"] += 1
+                else:
+                    atoms.append(listed)
                 continue
             groups = sentence_groups(
                 text, u0, u1, conversation=conversation, language=chunk_language

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 
 from pegas_memory.distill.context import held_referent, leans_back
 from pegas_memory.distill.dialogue import outburst, quote_state, speech, starts_inside
-from pegas_memory.distill.items import flat_list, item_start
+from pegas_memory.distill.items import flat_list, item_start, nominal_list
 from pegas_memory.distill.join_en import opens_with_connector
 from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
 from pegas_memory.distill.pointers import is_pointer
@@ -544,7 +544,9 @@ def _judged(text: str, group: Group, conversation: bool, language: str | None = 
         group = _without_empty_lead_in(text, group)
     if is_pointer(body) or is_reference_only(text[group.start : group.end]):
         return replace(group, noise="pointer")
-    if not item_start(text, group.start) and flat_list(body, language):
+    if not item_start(text, group.start) and (
+        flat_list(body, language) or nominal_list(body, language)
+    ):
         return replace(group, noise="list line")  # a list whose line breaks are gone
     said = speech(body)
     short = len(words_of(body)) < _MIN_ALONE_WORDS
