@@ -140,8 +140,9 @@ def build_documents(data: Path, folder: Path, scifact: int, ru: int, seed: int,
 
 def quote_found(parsed: ParsedSource, locator: str, quote: str) -> str:
     """Is `quote` in the parsed source at `locator`? The locator ends in "char N": the position
-    in the whole text for text and markdown (sections carry their offset), in the section
-    (page, chapter) otherwise; the section is the one whose locator starts the citation's."""
+    in the whole text for text and markdown, in the page or chapter otherwise; a section carries
+    its offset there (a page's outline sections, a chapter's inner sections); the section is
+    the one whose locator starts the citation's."""
     m = _CHAR.search(locator)
     if m is None:
         return "no"
@@ -151,7 +152,7 @@ def quote_found(parsed: ParsedSource, locator: str, quote: str) -> str:
     for s in parsed.sections:
         if s.locator and not (head == s.locator or head.startswith(s.locator + ",")):
             continue
-        rel = pos - s.offset if parsed.kind == "text" else pos
+        rel = pos - s.offset
         if s.text[rel : rel + len(quote)] == quote:
             return "exact"
         in_section = in_section or quote in s.text

@@ -1,10 +1,11 @@
-"""PDF (pypdf): one section per page with text, outline titles as heading path.
+"""PDF (pypdf): a section per outline section of each page, outline titles as heading path.
 
 The locator is the printed page number (the page label) beside the physical one when they
 differ ("p. xvii (pdf page 19)"). Page texts go through ingest.layout first: running headers and
 footers, page numbers, dot leaders, figure-label soup and line-end hyphenation are removed (the
 counts, by reason, are in the metadata as `layout_removed`), unmapped glyphs are recovered or kept
-visibly damaged (a warning lists the pages).
+visibly damaged (a warning lists the pages). A page holding several outline sections is cut at
+their heading lines (ingest.pdf_sections), so a citation names the section its passage is under.
 
 Every pypdf failure on hostile or broken input becomes one IngestError that says what to do;
 page and character limits come from the settings.
@@ -21,6 +22,7 @@ from pegas_memory.errors import IngestError, LimitExceeded
 from pegas_memory.ingest.checks import check_size, language_sample
 from pegas_memory.ingest.chunking import ParsedSource, Section
 from pegas_memory.ingest.layout import clean_pages
+from pegas_memory.ingest.pdf_sections import settle_entries, split_page
 from pegas_memory.text import detect_language, raw_hash
 
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st"})
@@ -36,7 +38,8 @@ def parse_pdf(
     extra: dict[str, Any] | None = None,
     progress: Callable[[int, int, str], None] | None = None,
 ) -> ParsedSource:
-    """One section per page with text ("p. N"), outline titles as the heading path.
+    """Sections per page with text ("p. N"), one per outline section the page holds, outline
+    titles as the heading path (offsets count from the page's start).
     `progress(done, total, message)` is called before each page (a job's report: a 117-page
     PDF parsed for 28 s on a loaded machine without a word).
 
@@ -95,18 +98,23 @@ def parse_pdf(
     total = 0
     path: tuple[str, ...] = ()
     pages_of = dict(zip(readable, cleaned.pages, strict=True))
+    outline = settle_entries(outline, {i: p.text.strip() for i, p in pages_of.items()})
     for index in range(page_count):
-        path = outline.get(index, path)
         page = pages_of.get(index)
+        entries = outline.get(index, [])
         if page is None:
+            path = entries[-1] if entries else path
             continue
         text = page.text.strip()
         if not text:
+            path = entries[-1] if entries else path
             empty.append(index + 1)
             continue
-        total += len(text)
+        parts, path = split_page(text, entries, path)
+        total += sum(len(p.text) for p in parts)
         check_size(total, uri, settings)
-        sections.append(Section(text, _page_locator(index, labels), path))
+        locator = _page_locator(index, labels)
+        sections.extend(Section(p.text, locator, p.path, offset=p.offset) for p in parts)
     warnings = []
     damaged = [readable[n - 1] + 1 for n in cleaned.damaged_pages]
     if damaged:
@@ -193,9 +201,10 @@ def _pdf_info(reader: Any) -> dict[str, Any]:
     return info
 
 
-def _pdf_outline(reader: Any) -> dict[int, tuple[str, ...]]:
-    """Page index -> heading path of the last outline entry that starts on that page."""
-    starts: dict[int, tuple[str, ...]] = {}
+def _pdf_outline(reader: Any) -> dict[int, list[tuple[str, ...]]]:
+    """Page index -> heading paths of the outline entries that start on that page, in outline
+    order (document order)."""
+    starts: dict[int, list[tuple[str, ...]]] = {}
 
     def walk(items: list[Any], parent: tuple[str, ...]) -> None:
         last: tuple[str, ...] = parent
@@ -212,7 +221,7 @@ def _pdf_outline(reader: Any) -> dict[int, tuple[str, ...]]:
             except Exception:
                 continue
             if page is not None and page >= 0:
-                starts[page] = last
+                starts.setdefault(page, []).append(last)
 
     try:
         walk(list(reader.outline), ())
