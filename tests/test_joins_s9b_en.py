@@ -48,10 +48,34 @@ def test_a_comparative_with_nothing_to_compare_with_leans_back(sentence: str) ->
         "The signal was so strong that it saturated the detector.",
         "Taplo is a faster parser for TOML files.",
         "The gene is never expressed in adult tissue.",
+        "Packages with dependencies are no longer an issue.",
+        "The generic handler will not run because the specific handler is more specific.",
     ],
 )
 def test_a_comparative_that_names_its_standard_or_group_stands(sentence: str) -> None:
     assert not leans_back(sentence, "en", _BEFORE)
+
+
+def test_both_before_two_long_prepositional_phrases_names_them() -> None:
+    sentence = (
+        "Undernutrition was strongly associated, both in the review of published work and in "
+        "new analyses, with shorter adult height."
+    )
+    assert not leans_back(sentence, "en", _BEFORE)
+    assert leans_back("Group 3 received both medications in the second week.", "en", _BEFORE)
+
+
+def test_the_undernutrition_comparative_joins_its_sentence_after_a_chunk_cut() -> None:
+    """The chunk starts mid-sentence (overlap): the fragment is dropped, and the sentence that
+    names what "not so clear-cut" compares with is no longer swallowed by it."""
+    text = (
+        "outcomes and for indicators related to blood lipids and mental illness. Undernutrition "
+        "was strongly associated, both in the review of published work and in new analyses, with "
+        "shorter adult height and less schooling. Associations with adult disease indicators "
+        "were not so clear-cut."
+    )
+    claims = [a.claim for a in OfflineDistiller().distill(text, ChunkContext(language="en"))]
+    assert any(c.startswith("Undernutrition") and c.endswith("not so clear-cut.") for c in claims)
 
 
 def test_a_first_sentence_with_a_bare_comparative_joins_nothing() -> None:

@@ -188,6 +188,10 @@ _OWN_STANDARD = _words(
 )
 
 
+# A comparative after these is in a clause whose main clause holds what it compares with.
+_SUBORDINATORS = _words("because since while whereas although though unless so")
+
+
 def _comparative(word: str) -> bool:
     if word in ("better", "worse"):
         return True
@@ -198,6 +202,8 @@ def _comparative(word: str) -> bool:
 def _bare_comparative(words: list[str]) -> bool:
     """Rule 12 (module docstring); `words` are the sentence's tokens with its punctuation."""
     for i, w in enumerate(words):
+        if w in _SUBORDINATORS:
+            return False  # "... will not handle X because the X handler is more specific"
         if w not in _COPULAS:
             continue
         j = i + 1
@@ -217,8 +223,8 @@ def _bare_comparative(words: list[str]) -> bool:
             if head == "so" and "that" in words[j + 2 :]:
                 return False  # "so large that ...": a result clause, no comparison
             rest = words[j + 2 :]
-        elif _comparative(head):
-            rest = words[j + 1 :]
+        elif _comparative(head) and not (head == "longer" and words[j - 1] in ("no", "any")):
+            rest = words[j + 1 :]  # "are no longer an issue": a time, no comparison
         else:
             return False
         if any(r in ("than", "as", "compared", "versus", "vs") for r in rest):
@@ -373,9 +379,9 @@ def _presupposing(words: list[str]) -> bool:
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if w in _COORDINATED:
             # "both men and women", "either A or B": the set is named here
-            # "both" is coordinated right after its first member; "either ... or" at any length
-            window = words[i + 2 : i + 6] if w == "both" else words[i + 2 :]
-            if _COORDINATED[w] not in window:
+            if w == "both" and not coordinates_both(words, i):
+                return True
+            if w != "both" and _COORDINATED[w] not in words[i + 2 :]:
                 return True
         elif w == "such" and nxt and nxt not in ("as", "that") and (i == 0 or words[i - 1] != "as"):
             # "such diseases as diabetes": named right after its noun phrase; an "as" further
@@ -390,6 +396,16 @@ def _presupposing(words: list[str]) -> bool:
             if "as" not in rest and rest[0] not in ("time", "way"):
                 return True
     return False
+
+
+def coordinates_both(words: list[str], i: int) -> bool:
+    """Whether "both" at words[i] coordinates what it names ("both men and women"): its "and"
+    right after the first member, or, when "both" opens a prepositional phrase ("both in the
+    review of published work and in new analyses"), after a longer one; `words` lowered. Else
+    "both" is the pair told before ("received both medications")."""
+    nxt = words[i + 1] if i + 1 < len(words) else ""
+    reach = 12 if nxt in _OBJECT_OF or nxt in ("in", "at", "among") else 6
+    return "and" in words[i + 2 : i + reach]
 
 
 def _consequence(words: list[str]) -> bool:
