@@ -99,7 +99,7 @@ def test_an_unclosed_bracket_swallows_nothing(text: str) -> None:
 
 
 def test_a_bracket_closing_past_the_cap_keeps_the_cut() -> None:
-    long_tail = " ".join(["Further words of a long aside follow here."] * 16)
+    long_tail = " ".join(["Further words of a long aside follow here."] * 32)  # past 1200
     text = f"The risk rose (odds ratio 4.21; {long_tail} end) after adjustment."
     assert len(split_sentences(text)) > 1
 

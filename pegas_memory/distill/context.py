@@ -199,7 +199,7 @@ def _early_reference(claim: str, language: str | None) -> tuple[str, int] | None
             return w, found[i].start()  # "Все началось с работы ...": what all began
         if ru and w in _RU_PRONOUNS:
             return w, found[i].start()
-        if not ru and w == "both" and "and" in words[i + 2 : i + 6]:
+        if not ru and w == "both" and join_en.coordinates_both(_WORD.findall(cut.casefold()), i):
             continue  # "However, both A and B ...": coordination names them
         if not ru and w in _EN_PRONOUNS:
             subject_slot = i == 0 or cut[: found[i].start()].rstrip().endswith(",")

@@ -57,6 +57,13 @@ An English sentence also leans back when the word that shows it comes later, or 
    at most), and its verb next, not "of ..."/"between ..." to say what changed: what it names
    is told before, even in other words. Checked with rule 7 (the sentence before exists: a
    paragraph's first sentence joins nothing).
+12. **A predicative comparative with nothing to compare with** ("The Ca2+-independent PKC delta
+   was much less sensitive to inhibition.", "Associations with adult disease indicators were
+   not so clear-cut.", "The effect was smaller."): a copula, then "more/less/so/equally/
+   similarly/as + adjective" or an "-er" comparative, and no "than", "as ...", "compared with",
+   "versus", "relative to" after it in the sentence, nor a group or condition it holds for
+   ("higher in women", "more common among smokers", "more likely to ..."): what it is more or
+   less than is told before. "X was more effective than Y" states its own comparison.
 
 The rules read the cleaned sentence (and the sentence before, for rule 7); they are grammar and
 document structure, not words seen in one sample.
@@ -152,7 +159,79 @@ def leans_on_before(sentence: str, before: str | None = None) -> bool:
         or _additive_bare(sentence)
         or (before is not None and _category_description(words))
         or _points_at_display(_tokens(sentence, marks=True))
+        or (before is not None and _bare_comparative(_tokens(sentence, marks=True)))
     )
+
+
+# Rule 12: the copulas a predicative comparative follows, the degree words between ("much
+# less", "not so", "even more"), the comparative words, and what after it names its own
+# standard (than, as, compared, versus) or the group it holds for (in women, among smokers).
+_COPULAS = _words(
+    "is are was were be been being remain remains remained seem seems seemed appear appears"
+    " appeared"
+)  # not "become/grow/get": "as X become more complex" compares X with itself before
+_DEGREE = _words(
+    "much far even still slightly significantly substantially considerably markedly somewhat"
+    " lot little bit no not any never generally often usually also all"
+)
+_COMPARING = _words("more less so equally similarly")
+# "-er" words that are no comparative adjective ("was never", "were other", "is either").
+_NOT_COMPARATIVE = _words(
+    "never ever over under other either neither rather whether after later together however"
+    " per her their water number member manner matter order paper power user layer answer"
+    " cancer cluster register filter folder header tower border computer parameter"
+)
+_OWN_STANDARD = _words(
+    "than as compared comparing versus vs relative unlike contrary contrast"
+    " in among at for with within when during after before if while across between from"
+    " likely unlikely able"
+)
+
+
+# A comparative after these is in a clause whose main clause holds what it compares with.
+_SUBORDINATORS = _words("because since while whereas although though unless so")
+
+
+def _comparative(word: str) -> bool:
+    if word in ("better", "worse"):
+        return True
+    long_er = len(word) >= 5 and word.endswith("er") and word.isalpha()
+    return long_er and word not in _NOT_COMPARATIVE
+
+
+def _bare_comparative(words: list[str]) -> bool:
+    """Rule 12 (module docstring); `words` are the sentence's tokens with its punctuation."""
+    for i, w in enumerate(words):
+        if w in _SUBORDINATORS:
+            return False  # "... will not handle X because the X handler is more specific"
+        if w not in _COPULAS:
+            continue
+        j = i + 1
+        while j < len(words) and (
+            words[j] in _DEGREE or (words[j] == "a" and words[j + 1 : j + 2] in (["lot"], ["bit"]))
+        ):
+            j += 1  # "was much less", "were not so", "is a lot more" ("is a faster X": no)
+        if j >= len(words):
+            return False
+        head = words[j]
+        if head in _COMPARING:
+            adjective = words[j + 1] if j + 1 < len(words) else ""
+            if not adjective[:1].isalpha() or adjective in _NOT_A_NOUN or adjective in _VERBISH:
+                return False  # "was more than ...", "is so." : no adjective compared
+            if adjective in ("likely", "unlikely", "able"):
+                return False  # "were more likely to report pain": the rest of the group
+            if head == "so" and "that" in words[j + 2 :]:
+                return False  # "so large that ...": a result clause, no comparison
+            rest = words[j + 2 :]
+        elif _comparative(head) and not (head == "longer" and words[j - 1] in ("no", "any")):
+            rest = words[j + 1 :]  # "are no longer an issue": a time, no comparison
+        else:
+            return False
+        if any(r in ("than", "as", "compared", "versus", "vs") for r in rest):
+            return False
+        nxt = rest[0] if rest else ""
+        return nxt not in _OWN_STANDARD and not nxt.endswith("ed")
+    return False
 
 
 # Rule 9's nouns: kinds of means that an abstract names once by their own name and then by kind
@@ -300,9 +379,9 @@ def _presupposing(words: list[str]) -> bool:
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if w in _COORDINATED:
             # "both men and women", "either A or B": the set is named here
-            # "both" is coordinated right after its first member; "either ... or" at any length
-            window = words[i + 2 : i + 6] if w == "both" else words[i + 2 :]
-            if _COORDINATED[w] not in window:
+            if w == "both" and not coordinates_both(words, i):
+                return True
+            if w != "both" and _COORDINATED[w] not in words[i + 2 :]:
                 return True
         elif w == "such" and nxt and nxt not in ("as", "that") and (i == 0 or words[i - 1] != "as"):
             # "such diseases as diabetes": named right after its noun phrase; an "as" further
@@ -317,6 +396,16 @@ def _presupposing(words: list[str]) -> bool:
             if "as" not in rest and rest[0] not in ("time", "way"):
                 return True
     return False
+
+
+def coordinates_both(words: list[str], i: int) -> bool:
+    """Whether "both" at words[i] coordinates what it names ("both men and women"): its "and"
+    right after the first member, or, when "both" opens a prepositional phrase ("both in the
+    review of published work and in new analyses"), after a longer one; `words` lowered. Else
+    "both" is the pair told before ("received both medications")."""
+    nxt = words[i + 1] if i + 1 < len(words) else ""
+    reach = 12 if nxt in _OBJECT_OF or nxt in ("in", "at", "among") else 6
+    return "and" in words[i + 2 : i + reach]
 
 
 def _consequence(words: list[str]) -> bool:

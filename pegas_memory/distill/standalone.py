@@ -14,6 +14,12 @@ reports:
   no name before it in the claim that could be its antecedent. "Their/их" as an owner ("Их сын
   Михаил ...") is not the subject and is not dropped: the phrase names its own head; "такой ...,
   как X" names its kind; expletive "it" ("It is known that ...") is not on the list.
+  So is an English claim that opens on a bare demonstrative or "it" as the subject of its
+  verb ("This will do a full build ...", "That is why ...", "It will then change ..."): after a
+  command or a code block the pronoun stands for the command, which a list item's claim does
+  not hold ("Start the release: `mvn release:prepare`" is the item before). "This paper ...",
+  "This crate ..." name their noun (carried or kept as before); "It is known that ...", "It can
+  be shown that ..." are expletive: kept.
 - **damaged: words lost in the source** (`damaged_gap`): Wikipedia text whose link text was lost
   leaves a space before "." or "," right after a word ("началась работа над фильмом ."). The gap
   destroys the claim when grammar says a word was needed there: a preposition, article or
@@ -84,12 +90,37 @@ def needs_context(claim: str, language: str | None) -> bool:
     head = words[:_FIRST_WORDS]
     if any(w in _SUCH for w in head) and not _SUCH_NAMED.search(claim):
         return True  # a kind described before: no word of the claim names it
+    if language != "ru" and _bare_pronoun_subject(words):
+        return True
     for word in head:
         if word in subjects:
             return True
         if word not in _LEADING:
             break
     return _PARTITIVE.match(" ".join(words[1:4])) is not None
+
+
+_EN_BARE_DEMONSTRATIVE = wordset("this that")
+_EN_MODAL = wordset("will would can could may might should must does did")
+_EN_VERB_AFTER_THIS = _EN_MODAL | wordset(
+    "is was has had means allows lets makes gives ensures requires causes creates runs builds"
+    " installs prints returns starts stops adds removes changes updates"
+)
+
+
+def _bare_pronoun_subject(words: list[str]) -> bool:
+    """ "This will do ...", "That means ...", "It will then change ...": a demonstrative or
+    "it" with its verb next (after "then"/"also" at most), so no noun says what it is; "it" only
+    before a modal or "does" and not an expletive "it + modal + be ... that/to"."""
+    head = [w for w in words[:4] if w not in ("then", "also", "now")]
+    if len(head) < 2:
+        return False
+    first, verb = head[0], head[1]
+    if first in _EN_BARE_DEMONSTRATIVE:
+        return verb in _EN_VERB_AFTER_THIS
+    if first != "it" or verb not in _EN_MODAL:
+        return False
+    return not (head[2:3] == ["be"] and any(w in ("that", "to") for w in words[3:6]))
 
 
 def damaged_gap(claim: str, language: str | None) -> bool:
