@@ -44,7 +44,11 @@ through `carry`.
   subject is a name ("архитектор Александр Петров" is no mention of "Александр Пересвет"), by
   its acronym ("АЦП"), by a two-letter name ("го" of "История го"); a disambiguating bracket
   ("Сорвиголова (сезон 3)") is not looked for; a long subject (a paper's title) is named when
-  half of its content words are.
+  half of its content words are. A Russian subject whose head is a common noun ("Вторая
+  Пуническая война", `distill.head_ru`) is named only by what tells it apart (a name word, or
+  most of its modifiers and numbers), not by its bare head ("В результате войны ..."), which
+  is then a category noun that carries it; a head with a modifier of its own ("ртутную лампу"
+  under "Люминесцентная лампа") is another one and carries nothing.
 - A claim of a chunk without a heading or title stays marked anaphoric (confidence 0.4); a
   pronoun carries nothing under a title-cased work title (a story's chapter: "she" is a
   character); a claim that carried a subject because its first noun is a relational one is
@@ -174,7 +178,7 @@ def _acronym(subject: str) -> str:
 def mentions(claim: str, subject: str) -> bool:
     """Whether the claim already names the subject: for a short subject one of its capitalised
     words (by a stem, so cases count: "Моне" in "Юность Моне"), for a long one (a paper's
-    title) half of its content words."""
+    title) half of its content words; for a Russian common-noun head, what tells it apart."""
     lowered = claim.casefold()
     # "Сорвиголова (сезон 3)", "Чернушка (город)": the bracket tells which one, "сезона" in the
     # claim is no mention of the series.

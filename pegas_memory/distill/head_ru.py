@@ -57,7 +57,7 @@ def _ru_head(subject: str) -> tuple[str, list[str], list[str]] | None:
     "Геодакяна": capitalised past the first word). Many subjects share a head, so a claim
     holding only the head ("В результате войны ...") does not name this one. None for a name
     (no lower-case word: "Александр Пересвет", "Река Волга"), a non-Russian subject or one
-    without a head noun."""
+    without a head noun, or a name followed by what it is ("Меган, герцогиня ...")."""
     words = words_of(subject)
     common = [w for w in words if re.match(r"[а-яё]{3,}$", w) and w not in _RU_PREPOSITIONS]
     if re.search(r"[A-Za-z]", subject) or not common:
@@ -69,6 +69,8 @@ def _ru_head(subject: str) -> tuple[str, list[str], list[str]] | None:
     )  # fmt: skip
     if at is None or (at > 0 and not words[at][:1].islower()):
         return None
+    if at == 0 and re.match(rf"\s*{re.escape(words[0])}\s*,", subject):
+        return None  # "Меган, герцогиня Сассекская": a name and what it is
     kept = [
         (j, w) for j, w in enumerate(words)
         if j != at and (re.search(r"\d", w) is not None or (
