@@ -162,3 +162,33 @@ def test_no_short_bare_plural_subject_no_join(sentence: str) -> None:
     assert not bare_plural_subject(sentence)
     claims = _claims(f"{_TEST} {sentence}", "Программа «Аполлон»")
     assert len(claims) == 2
+
+
+@pytest.mark.parametrize(
+    ("claim", "subject", "named"),
+    [
+        # "Скифские" is a plural adjective, not the head: "монахи" alone does not say which
+        ("Впервые монахи упоминаются в письме Диоскора.", "Скифские монахи", False),
+        # a work's first word as the head, written as a name mid-claim, names the work
+        (
+            "Чтобы привлечь внимание к «Пикнику», Линдси утверждала это.",
+            "Пикник у Висячей скалы",
+            True,
+        ),
+        # a common head capitalised in the claim ("Общества") still does not say which society
+        (
+            "Первая школа была открыта в год создания Общества.",
+            "Императорское православное палестинское общество",
+            False,
+        ),
+        # a word derived from a name is no mention of it
+        (
+            "Посёлок расположен в 3 км от станции Новосветловский.",
+            "Новосветловка (Луганская область)",
+            False,
+        ),
+    ],
+)
+def test_the_head_and_its_names_are_told_apart(claim: str, subject: str, named: bool) -> None:
+    assert mentions(claim, subject) is named
+    assert (carry(_atom(claim), subject).claim == claim) is named
