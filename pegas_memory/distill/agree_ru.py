@@ -258,3 +258,25 @@ def continues_relative(sentence: str, before: str) -> bool:
     at, verb = found
     form = verb_form(verb)
     return form == ("sg", gender) and not _own_subject(sentence, at, form)
+
+
+# A short sentence whose subject is one bare plural noun ("Проблемы возникли почти сразу же."):
+# which problems, and in what, is the sentence before's; Russian has no article to say so. A
+# singular noun first may be a name ("Москва была основана ..."), so only a plural noun (-ы,
+# -и, -ия) before a plural verb (past "-ли", present "-ют/-ят/-ут/-ат") is read; a modifier
+# or a name of its own ("Первые испытания прошли ...", "Испытания «Аполлона» ...") says which.
+_BARE_MAX_WORDS = 6
+_PLURAL_NOUN = re.compile(r"^[А-ЯЁ][а-яё]{3,}(?:ы|и|ия|ья)$")
+_PLURAL_VERB = re.compile(r"^[а-яё]{3,}(?:ли|лись|ют|ят|ут|ат|ются|ятся|утся|атся)$")
+_ADJECTIVE_PLURAL = re.compile(r"(?:ые|ие|ых|их)$")
+
+
+def bare_plural_subject(sentence: str) -> bool:
+    """The rule above: at most six words, the first a plural noun alone, the second its verb."""
+    raw = words_of(sentence)
+    if not 2 <= len(raw) <= _BARE_MAX_WORDS or not _PLURAL_NOUN.match(raw[0]):
+        return False
+    first, verb = raw[0].casefold(), raw[1].casefold()
+    if first in _RU_ADVERBS or _ADJECTIVE_PLURAL.search(first) or _verb(first):
+        return False
+    return verb in _BE_PLURAL or (_PLURAL_VERB.match(verb) is not None and _verb(verb))

@@ -44,7 +44,11 @@ through `carry`.
   subject is a name ("архитектор Александр Петров" is no mention of "Александр Пересвет"), by
   its acronym ("АЦП"), by a two-letter name ("го" of "История го"); a disambiguating bracket
   ("Сорвиголова (сезон 3)") is not looked for; a long subject (a paper's title) is named when
-  half of its content words are.
+  half of its content words are. A Russian subject whose head is a common noun ("Вторая
+  Пуническая война", `distill.head_ru`) is named only by what tells it apart (a name word, or
+  most of its modifiers and numbers), not by its bare head ("В результате войны ..."), which
+  is then a category noun that carries it; a head with a modifier of its own ("ртутную лампу"
+  under "Люминесцентная лампа") is another one and carries nothing.
 - A claim of a chunk without a heading or title stays marked anaphoric (confidence 0.4); a
   pronoun carries nothing under a title-cased work title (a story's chapter: "she" is a
   character); a claim that carried a subject because its first noun is a relational one is
@@ -80,6 +84,14 @@ from pegas_memory.distill.context import (
     _verb,
     _words,
     refers_back,
+)
+from pegas_memory.distill.head_ru import (
+    _DISAMBIGUATOR,
+    _RU_ADJECTIVE_END,
+    _bare_subject,
+    _inflected,
+    _ru_head,
+    head_reference,
 )
 from pegas_memory.distill.patterns import is_fact, words_of
 from pegas_memory.distill.types import ChunkContext, DraftAtom
@@ -150,7 +162,6 @@ def topic(context: ChunkContext) -> str | None:
 
 
 _CYRILLIC_NAME = re.compile(r"^[А-ЯЁ][а-яё]+$")
-_DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)\s*$")
 # Two-letter words that are no name: what a subject's short word must not be to count.
 _SHORT_FUNCTION = _words(
     "в во на по с со к ко о об от до из за у и а но не ни же ли бы то of in on at to by an as"
@@ -167,13 +178,11 @@ def _acronym(subject: str) -> str:
 def mentions(claim: str, subject: str) -> bool:
     """Whether the claim already names the subject: for a short subject one of its capitalised
     words (by a stem, so cases count: "Моне" in "Юность Моне"), for a long one (a paper's
-    title) half of its content words."""
+    title) half of its content words; for a Russian common-noun head, what tells it apart."""
     lowered = claim.casefold()
     # "Сорвиголова (сезон 3)", "Чернушка (город)": the bracket tells which one, "сезона" in the
     # claim is no mention of the series.
-    bracket = _DISAMBIGUATOR.search(subject)
-    if bracket and re.search(r"\(\s*[a-zа-яё\d]|,|\d", bracket[0]):
-        subject = subject[: bracket.start()].strip() or subject
+    subject = _bare_subject(subject)
     if _acronym(subject) and re.search(r"(?<!\w)" + _acronym(subject) + r"(?!\w)", claim):
         return True  # "АЦП" names "Аналого-цифровой преобразователь"
     short = [w for w in words_of(subject) if len(w) == 2 and w.casefold() not in _SHORT_FUNCTION]
@@ -184,11 +193,19 @@ def mentions(claim: str, subject: str) -> bool:
         return False
 
     def found(w: str) -> bool:
-        # An inflected form ("Гранады", "Линдера"), not a derived word ("албанский").
-        stem = w.casefold()[: max(4, len(w) - 2)]
-        hits = re.finditer(r"(?<!\w)" + re.escape(stem) + r"\w*", lowered)
-        return any(len(m[0]) <= len(w) + 1 for m in hits)
+        return _inflected(w, lowered) is not None
 
+    headed = _ru_head(subject)
+    if headed is not None:
+        # "Вторая Пуническая война": "войны" is any war; "Пуническ" says which (`_ru_head`). A
+        # name's first word as the head, capitalised past the claim's first word ("Меган и
+        # Гарри", "«Пикнику»"), names it ("Общества" of "... палестинское общество" does not).
+        head, marks, names = headed
+        hit, named = _inflected(head, lowered, 3), _inflected(head, lowered)  # not "Луганский"
+        if named and head[:1].isupper() and named.start() > 0 and claim[named.start()].isupper():
+            return True
+        most = sum(found(w) for w in marks) * 2 > len(marks)
+        return any(found(w) for w in names) or (most and (hit is not None or len(marks) >= 3))
     if len(heads) <= 3:
         names = [w for w in heads if w[:1].isupper()] or heads
         if len(heads) >= 2 and all(_CYRILLIC_NAME.match(w) for w in heads):
@@ -291,12 +308,6 @@ def _scoped(raw: list[str], j: int, start: int) -> bool:
     )  # fmt: skip
 
 
-# An adjective or participle: the place after it says where it was done, not whose the noun is.
-_RU_ADJECTIVE_END = re.compile(
-    r"(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ую|юю|ых|их|ым|им|ыми|ими)$"
-)
-
-
 def _ru_section_reference(claim: str) -> Reference | None:
     """A Russian claim whose grammatical subject is no name (rule 4): its first nominal after a
     leading adverbial, up to its verb, holds no proper name; or it names one but a category
@@ -305,7 +316,9 @@ def _ru_section_reference(claim: str) -> Reference | None:
     words = [w.casefold() for w in raw]
 
     def verb(k: int) -> bool:
-        return (_verb(words[k]) or words[k] in _RU_BE) and not _first_name(raw, k)
+        # A capitalised word past the first is a name, though it ends like one ("Карфаген").
+        name = k > 0 and raw[k][:1].isupper()
+        return (_verb(words[k]) or words[k] in _RU_BE) and not _first_name(raw, k) and not name
 
     i, prep_at = 0, -2
     while i < len(words) and i < 12:
@@ -486,6 +499,10 @@ def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) 
         reference = _unanchored(atom)
         if reference is not None and reference.kind == "section" and not _names_a_thing(subject):
             reference = None  # rule 4 carries a name, not a headline
+    headed = False  # the claim has a subject of its own and holds the head noun bare
+    if reference is None and atom.language == "ru" and atom.type in ("fact", "text"):
+        reference = head_reference(atom.claim, subject)  # "В результате войны ..." (head_ru)
+        headed = reference is not None
     if reference is None and atom.language == "en" and atom.type in ("fact", "text"):
         found = subject_en.carried(atom.claim, subject, document)  # its rules 1-2
         reference, subject = found if found is not None else (None, subject)
@@ -505,7 +522,8 @@ def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) 
     titled = own is None and reference.kind == "anaphor" and _TITLE_CASE.search(subject)
     if mentions(named, subject) or titled:
         return atom
-    claim = carried_claim(atom.claim, subject, keep_name=reference.kind == "section")
+    keep_name = reference.kind == "section" or headed
+    claim = carried_claim(atom.claim, subject, keep_name=keep_name)
     meta = {**atom.metadata, "subject": subject, "context": reference.kind}
     meta.pop("anaphoric", None)
     kind, term, content = atom.type, atom.term, atom.content

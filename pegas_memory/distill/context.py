@@ -227,7 +227,8 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
     if _early_reference(sentence, language) is not None:
         return True
     if language == "ru":
-        if _ru_confirms(sentence) or _ru_late_demonstrative(sentence) or _ru_deictic(sentence):
+        more = _ru_late_demonstrative(sentence, before) or agree_ru.bare_plural_subject(sentence)
+        if _ru_confirms(sentence) or more or _ru_deictic(sentence):
             return True
         if _ru_others(sentence) or _ru_collective(sentence) or _RU_GOES_ON.match(sentence):
             return True
@@ -393,16 +394,20 @@ _RU_COMPLEMENT = re.compile(r",\s+(?:что|чтобы)\s+(?=\w)", re.IGNORECASE
 # which brotherhood is in the sentence before, as for "these cells" mid-sentence in English.
 _RU_THIS = _words("этот эта эти этого этой этих этому эту этою этими этим")
 _LATE_WORDS = 25
+_RU_NEUTER = re.compile(r"(?:ие|ье|ство|мя|ло|ро|во|цо)$")  # "это соотношение"; not "это важно"
 
 
-def _ru_late_demonstrative(sentence: str) -> bool:
+def _ru_late_demonstrative(sentence: str, before: str | None = None) -> bool:
     """A form of "этот" followed by a noun, past the first words (the rule above): not a fixed
-    phrase ("при этом", "в том числе"), not the document ("в этой статье")."""
+    phrase ("при этом", "в том числе"), not the document ("в этой статье"); "это" (a particle
+    most often) only before a neuter noun `before` names ("измеряют это соотношение")."""
     cut = _FIXED_PHRASES.sub(lambda m: " " * len(m[0]), sentence)
     words = [m[0] for m in _WORD.finditer(cut)][:_LATE_WORDS]
     for i, (w, nxt) in enumerate(itertools.pairwise(words)):
         low, after = w.casefold(), nxt.casefold()
-        if low not in _RU_THIS or not nxt[:1].islower() or after in _SELF_NOUNS:
+        neuter = low == "это" and _RU_NEUTER.search(after) and after not in _RU_ADVERBS
+        neuter = neuter and before is not None and _ru_stem(after) in before.casefold()
+        if not (low in _RU_THIS or neuter) or not nxt[:1].islower() or after in _SELF_NOUNS:
             continue
         if _verb(after) or after in _RU_FUNCTION or after in _RU_TIME_NOUNS:
             continue  # "до этого им являлось", "с этого времени": no noun to look for
