@@ -46,6 +46,8 @@ SEEDS: dict[int, tuple[int, tuple[int, ...], tuple[str, ...], tuple[int, int]]] 
             ("sqlalchemy/doc/build/core/event.rst", "ripgrep/crates/ignore/README.md"), (9, 12)),
     11111: (99, (15, 61, 71, 81, 91, 95),
             ("sqlalchemy/doc/build/orm/backref.rst", "gson/ReleaseProcess.md"), (12, 15)),
+    12121: (103, (15, 61, 71, 81, 91, 95, 99),
+            ("sqlalchemy/doc/build/orm/versioning.rst", "gson/Troubleshooting.md"), (15, 18)),
 }  # fmt: skip
 
 
@@ -81,7 +83,7 @@ def xquad_document(data: Path, folder: Path, first: int, stop: int) -> Path | No
         lines += [f"# {article['title'].replace('_', ' ')}", ""]
         for paragraph in article["paragraphs"]:
             lines += [paragraph["context"], ""]
-    path = folder / ("xquad-ru.md" if first == 0 else f"xquad-ru-{'abcde'[first // 3]}.md")
+    path = folder / ("xquad-ru.md" if first == 0 else f"xquad-ru-{'abcdef'[first // 3]}.md")
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
 
