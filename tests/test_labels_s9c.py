@@ -116,6 +116,8 @@ def test_eto_as_the_subject_of_its_verb_joins_and_carries_no_section() -> None:
 def test_eto_before_a_noun_or_as_a_copula_is_not_a_situation_subject() -> None:
     assert not situation_subject("Это изобретение было запатентовано в 1887 году.")
     assert not situation_subject("Граммофон — это прибор для воспроизведения звука.")
+    # a clause's own "это" ("what it means") is no subject of the sentence
+    assert not situation_subject("Для определения того, что это означает, используется машина.")
     # English "this" as a subject is join_en's and standalone's business, not this rule's
     assert not situation_subject("Together with cheap copies this ensured the gramophone won.")
 

@@ -28,6 +28,7 @@ _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 # Copula and definition words after "это": "это был первый ...", "это означает": the pronoun
 # is a subject here too, but "это — ..." and "это есть" define; they are left to `context`.
 _COPULA = frozenset(["есть", "—", "-"])
+_CLAUSE_WORDS = frozenset(["что", "как", "чем", "ли", "если", "когда", "где"])
 _MAX_LEAD = 7  # "это" as a subject after a leading phrase of at most this many words
 _DESCRIBED = re.compile(
     r"^(?:(?:а|и|но|однако|все|всё)\s+)?"
@@ -48,6 +49,8 @@ def situation_subject(sentence: str) -> bool:
     for i, (w, nxt) in enumerate(itertools.pairwise(words)):
         if i > _MAX_LEAD:
             return False
+        if i > 0 and words[i - 1] in _CLAUSE_WORDS:
+            continue  # "того, что это означает": a clause's own "это", not the sentence's subject
         if w == "это" and nxt not in _COPULA and _verb(nxt):
             return True
     return False
