@@ -49,6 +49,11 @@ through `carry`.
   most of its modifiers and numbers), not by its bare head ("В результате войны ..."), which
   is then a category noun that carries it; a head with a modifier of its own ("ртутную лампу"
   under "Люминесцентная лампа") is another one and carries nothing.
+- **Role labels** (`items.role_label`): "Reason: ...", "Solution: ...", "Причина: ..." under a
+  heading that names a problem carry that heading ("X — reason: ..."); a Russian claim whose
+  subject is what the sentence before says (`distill.lean_ru`) carries nothing and stays marked;
+  a name built on an acronym ("СКБ-Банк Арена") has no gender its verb could contradict, and a
+  name's capitalised word read in lower case ("ареной") is the common noun, no mention.
 - A claim of a chunk without a heading or title stays marked anaphoric (confidence 0.4); a
   pronoun carries nothing under a title-cased work title (a story's chapter: "she" is a
   character); a claim that carried a subject because its first noun is a relational one is
@@ -60,6 +65,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+import pegas_memory.distill.items as items
+import pegas_memory.distill.lean_ru as lean_ru
 import pegas_memory.distill.subject_en as subject_en
 from pegas_memory.distill.agree_ru import agrees, verb_disagrees
 from pegas_memory.distill.context import (
@@ -83,6 +90,7 @@ from pegas_memory.distill.context import (
     _in_phrase,
     _verb,
     _words,
+    clause_pronoun,
     refers_back,
 )
 from pegas_memory.distill.head_ru import (
@@ -212,8 +220,16 @@ def mentions(claim: str, subject: str) -> bool:
             # A person's name ("Александр Пересвет"): the surname says who; "архитектор
             # Александр Петров" is another Alexander.
             names = heads[-1:]
+        if (
+            len(heads) >= 2
+        ):  # "ареной" is any arena: a name's word is capitalised ("СКБ-Банк Арена")
+            return any(_capitalised(claim, _inflected(w, lowered)) for w in names)
         return any(found(w) for w in names)
     return sum(found(w) for w in heads) * 2 >= len(heads)
+
+
+def _capitalised(claim: str, hit: re.Match[str] | None) -> bool:
+    return hit is not None and (hit.start() == 0 or claim[hit.start()].isupper())
 
 
 _RU_CONJUNCTIONS = _words("когда если хотя пока чтобы как поскольку пусть лишь так")
@@ -485,6 +501,27 @@ def self_reference(claim: str) -> Reference | None:
     return Reference("anaphor", m[0].casefold(), m.start()) if m else None
 
 
+# A name built on an acronym ("СКБ-Банк Арена", "ЦСКА Москва") takes the gender of what it
+# names (a stadium, a club), not of its last word: its verbs are no sign of another subject.
+_ACRONYM_NAME = re.compile(r"(?<![^\W\d_])[А-ЯЁ]{2,}(?![^\W\d_])")
+
+
+def _leans_on_content(claim: str) -> bool:
+    return lean_ru.whole_before(claim) or clause_pronoun(lean_ru.clause_after_opener(claim))
+
+
+def _role_carried(atom: DraftAtom, role: tuple[str, str, bool], subject: str) -> DraftAtom:
+    """A role-labelled claim ("Reason: ...", `items.role_label`) with the heading it is the
+    reason, fix, ... of in front; a symptom that names its heading's problem stays as it is."""
+    label, rest, restates = role
+    if restates and mentions(rest, subject):
+        return atom
+    claim = items.role_claim(label, rest, subject, atom.language)
+    meta = {**atom.metadata, "subject": subject, "context": "role"}
+    content = claim if atom.content == atom.claim else atom.content
+    return replace(atom, claim=claim, content=content, metadata=meta)
+
+
 def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) -> DraftAtom:
     """The atom with its claim made to stand alone (module docstring), or the atom unchanged.
     Only the claim (and a content equal to it) changes; quote and offsets stay. `document`
@@ -494,6 +531,8 @@ def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) 
         subject = document
     if subject is None or atom.type not in ("fact", "text", "definition"):
         return atom
+    if own is None and (role := items.role_label(atom.claim)) is not None:
+        return _role_carried(atom, role, subject)
     reference = own or refers_back(atom.claim, atom.language)
     if reference is None:
         reference = _unanchored(atom)
@@ -508,10 +547,21 @@ def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) 
         reference, subject = found if found is not None else (None, subject)
     if reference is None or (reference.kind == "anaphor" and reference.word in _QUALITATIVE):
         return atom
+    if atom.language == "ru" and _leans_on_content(atom.claim):
+        # "... это обеспечило ...", "Полученные результаты ...": what the sentence before says
+        # (`lean_ru`), never the section's subject; the claim still leans back and says so.
+        meta = {**atom.metadata, "anaphoric": True, "context": "content before"}
+        return replace(atom, confidence=0.4, metadata=meta)
     if reference.kind == "anaphor" and not agrees(reference.word, subject):
         return atom  # "Normans: ... его население": whose population is not the Normans'
     own_verb = reference.kind in ("subjectless", "section")
-    if atom.language == "ru" and own_verb and verb_disagrees(atom.claim, subject):
+    acronym_named = _ACRONYM_NAME.search(subject) is not None
+    if (
+        atom.language == "ru"
+        and own_verb
+        and not acronym_named
+        and verb_disagrees(atom.claim, subject)
+    ):
         # "Шолохов: долгое время была ...": the verb is someone else's; the claim still leans
         # back, and says so (agree_ru).
         meta = {**atom.metadata, "anaphoric": True, "context": "disagrees"}

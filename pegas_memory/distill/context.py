@@ -74,6 +74,7 @@ from typing import Literal
 
 import pegas_memory.distill.agree_ru as agree_ru
 import pegas_memory.distill.join_en as join_en
+import pegas_memory.distill.lean_ru as lean_ru
 from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.words_ru import (  # re-exported for distill.carry
     _RU_ADVERBS,
@@ -228,9 +229,11 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
         return True
     if language == "ru":
         more = _ru_late_demonstrative(sentence, before) or agree_ru.bare_plural_subject(sentence)
+        clause = lean_ru.clause_after_opener(sentence)  # "Считается, что у них ..."
+        more = more or lean_ru.described_results(sentence) or clause_pronoun(clause)
         if _ru_confirms(sentence) or more or _ru_deictic(sentence):
             return True
-        if _ru_others(sentence) or _ru_collective(sentence) or _RU_GOES_ON.match(sentence):
+        if lean_ru.others(sentence) or _ru_collective(sentence) or _RU_GOES_ON.match(sentence):
             return True
         return before is not None and (
             _ru_repeated_noun(sentence, before)
@@ -241,28 +244,10 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
     return language in _JOIN_EN_LANGUAGES and join_en.leans_on_before(sentence, before)
 
 
-# "Другие предпочли ...", "А некоторые перебрались ...", "Остальные ...": the others of a set
-# the sentence before named. "Другие", "некоторые" before a noun of their own ("Некоторые
-# учёные считают ...") name it; "остальные" always means the rest of something told before.
-_RU_OTHERS = re.compile(
-    r"^(?:(?:а|но|и|однако)\s+)?"
-    r"(?:(друг|некотор)(?:ие|ые|их|ых|им|ым|ими|ыми)|остальн(?:ые|ых|ым|ыми))"
-    r"\b(?:\s+(\w+))?",
-    re.IGNORECASE,
-)
-
-
-def _ru_others(sentence: str) -> bool:
-    """The rule above: "другие/некоторые" alone as the subject (a verb, a preposition or
-    punctuation after it), "остальные" in any use."""
-    m = _RU_OTHERS.match(sentence.lstrip())
-    if m is None:
-        return False
-    nxt = (m[2] or "").casefold()
-    plural_verb = nxt.endswith(("ли", "лись", "ют", "ят", "ут", "ются", "ятся", "утся", "атся"))
-    if nxt == "из":
-        return False  # "Некоторые из поселенцев ...": the set is named ("из них": a pronoun)
-    return not m[1] or not nxt or nxt in _RU_PREPOSITIONS or plural_verb or nxt == "же"
+def clause_pronoun(clause: str | None) -> bool:
+    """A personal pronoun among the first words of an impersonal opener's clause (`lean_ru`)."""
+    found = _early_reference(clause, "ru") if clause else None
+    return found is not None and found[0] in _RU_PRONOUNS
 
 
 # Nouns that gather people or things the sentence before named: "пара поженилась" (Мэй and her
@@ -319,7 +304,7 @@ def held_referent(
     soft = (
         language == "ru" and own is not None and own[0] in _RU_PRONOUNS
         and last[2] and _early_reference(last[1], language) is None
-    )  # fmt: skip
+    ) or (language == "ru" and lean_ru.whole_before(sentence))  # fmt: skip
     back = 1 if soft or not found else found[0]
     start, first, leans = members[-back]
     early = _early_reference(first, language) if leans else None

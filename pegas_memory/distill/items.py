@@ -17,6 +17,10 @@ A feature bullet whose verb has no subject ("* Supports matching multiple globs 
 Can match non-UTF-8 file paths correctly.", "* Поддерживает флаги POSIX.") is a sentence of the
 project the document is about: `subjectless_item` finds it, and the distiller leads it in with
 that subject ("globset: Supports matching multiple globs at once.").
+
+A troubleshooting entry's role label ("**Reason:** ...", "**Solution:** ...") says what the text
+is to its heading's problem: `role_label` finds it and `role_claim` puts the heading in front
+(`distill.carry` asks them).
 """
 
 from __future__ import annotations
@@ -249,3 +253,46 @@ def nominal_list(sentence: str, language: str | None) -> bool:
         if not verbless(bare):
             return False
     return True
+
+
+# A troubleshooting entry's role labels: "**Reason:** ...", "**Solution:** ..." (as a line of
+# its own or as the lead-in of a list) say what the text is *to* the section's heading, which
+# names the problem ("IllegalStateException: 'Expected ... but was NULL'"). Without the
+# heading "Reason: The JSON data does not have the correct format" says nothing. A label
+# relative to the problem (reason, fix, ...) always carries it; one that restates the problem
+# (problem, symptom) only when the claim does not name it already.
+_RELATIVE_ROLES = frozenset(
+    ["reason", "reasons", "cause", "causes", "solution", "solutions", "fix", "fixes",
+     "workaround", "workarounds", "explanation", "resolution",
+     "причина", "причины", "решение", "решения", "объяснение", "исправление"]
+)  # fmt: skip
+_RESTATING_ROLES = frozenset(["problem", "symptom", "symptoms", "проблема", "симптом", "симптомы"])
+_ROLE = re.compile(r"^[\s*_]*([^\W\d_]+)[\s*_]*:[\s*_]+(?=\S)", re.UNICODE)
+# "Or, you are serializing ...": the third bullet of a list of alternatives.
+_ALTERNATIVE = re.compile(r"^(?:or|или),?\s+(?=\w)", re.IGNORECASE)
+_ALTERNATIVELY = {"en": "alternatively", "ru": "или"}
+
+
+def role_label(claim: str) -> tuple[str, str, bool] | None:
+    """A claim opening with a role label: (label, the rest, whether the label restates the
+    problem), or None. Only the first word before ":" is read ("Reason: ...")."""
+    m = _ROLE.match(claim)
+    if m is None:
+        return None
+    label = m[1].casefold()
+    if label not in _RELATIVE_ROLES and label not in _RESTATING_ROLES:
+        return None
+    return label, claim[m.end() :], label in _RESTATING_ROLES
+
+
+def role_claim(label: str, rest: str, subject: str, language: str | None) -> str:
+    """The claim of a role-labelled entry with its heading in front: "Custom type adapter is
+    not used — reason (alternatively): you are serializing ..."; the heading's inline-code
+    marks are dropped (a heading's backticks are markup, not text)."""
+    heading = " ".join(subject.replace("`", "").split()).rstrip(" :.")
+    alternative = _ALTERNATIVE.match(rest)
+    if alternative is not None:
+        label = f"{label} ({_ALTERNATIVELY['ru' if language == 'ru' else 'en']})"
+        rest = rest[alternative.end() :]
+        rest = rest[:1].upper() + rest[1:]
+    return f"{heading} — {label}: {rest}"
