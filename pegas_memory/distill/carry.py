@@ -170,6 +170,7 @@ def topic(context: ChunkContext) -> str | None:
 
 
 _CYRILLIC_NAME = re.compile(r"^[А-ЯЁ][а-яё]+$")
+_CYRILLIC = re.compile(r"[А-ЯЁа-яё]")
 # Two-letter words that are no name: what a subject's short word must not be to count.
 _SHORT_FUNCTION = _words(
     "в во на по с со к ко о об от до из за у и а но не ни же ли бы то of in on at to by an as"
@@ -220,9 +221,9 @@ def mentions(claim: str, subject: str) -> bool:
             # A person's name ("Александр Пересвет"): the surname says who; "архитектор
             # Александр Петров" is another Alexander.
             names = heads[-1:]
-        if (
-            len(heads) >= 2
-        ):  # "ареной" is any arena: a name's word is capitalised ("СКБ-Банк Арена")
+        if len(heads) >= 2 and _CYRILLIC.search(subject):
+            # "ареной" is any arena: a name's word is capitalised ("СКБ-Банк Арена"); an
+            # English heading keeps its stem match ("handled" under "Error Handlers")
             return any(_capitalised(claim, _inflected(w, lowered)) for w in names)
         return any(found(w) for w in names)
     return sum(found(w) for w in heads) * 2 >= len(heads)

@@ -59,7 +59,12 @@ def situation_subject(sentence: str) -> bool:
 def described_results(sentence: str) -> bool:
     """ "Полученные результаты ...": the participle right before its noun (module docstring)."""
     m = _DESCRIBED.match(sentence.lstrip())
-    return m is not None and m[1].casefold() not in _RU_PREPOSITIONS and not _verb(m[1])
+    return (
+        m is not None
+        and m[1].islower()  # "Описанный Линнеем вид": a capitalised agent is its own complement
+        and m[1].casefold() not in _RU_PREPOSITIONS
+        and not _verb(m[1])
+    )
 
 
 def clause_after_opener(sentence: str) -> str | None:
