@@ -27,6 +27,7 @@ import argparse
 import json
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,29 @@ def xquad_document(data: Path, folder: Path, first: int, stop: int) -> Path | No
     return path
 
 
+def labelled_documents(data: Path, folder: Path, seeds: Iterable[int]
+                       ) -> tuple[dict[int, list[str]], list[str], list[str]]:  # fmt: skip
+    """Each labelled seed's documents written under `folder` (its doc-seed with the exclusions,
+    its extras, its XQuAD articles): the paths per seed, all paths once, the ingest roots."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from graded_sample import build_documents
+
+    by_seed: dict[int, list[str]] = {}
+    paths: list[str] = []
+    roots = {str(data / "docs/pdf")}
+    for seed in seeds:
+        doc_seed, exclude, extras, (first, stop) = SEEDS[seed]
+        sub = folder / str(seed)
+        sub.mkdir()
+        xquad = xquad_document(data, sub, first, stop)
+        extra = tuple(REPOS / e for e in extras) + ((xquad,) if xquad else ())
+        docs = [str(p) for p in build_documents(data, sub, 30, 40, doc_seed, exclude, extra)]
+        by_seed[seed] = docs
+        paths += [p for p in docs if p not in paths]
+        roots |= {str(sub), *(str(p.parent) for p in extra)}
+    return by_seed, paths, sorted(roots)
+
+
 def norm(text: str) -> str:
     return " ".join(text.split())
 
@@ -135,30 +159,17 @@ def main() -> None:
 
     sys.path.insert(0, str(ROOT / "bench"))
     from _common import log, shared_data_dir
-    from graded_sample import build_documents
 
     data = shared_data_dir()
     commit = head_commit(ROOT)
     labels = ROOT / "bench/labels"
-    by_seed: dict[int, list[str]] = {}
     with tempfile.TemporaryDirectory(prefix="pegas-regress-docs-") as tmp:
-        paths: list[str] = []
-        roots = {str(data / "docs/pdf")}
-        for seed in args.seeds:
-            doc_seed, exclude, extras, (first, stop) = SEEDS[seed]
-            folder = Path(tmp) / str(seed)
-            folder.mkdir()
-            xquad = xquad_document(data, folder, first, stop)
-            extra = tuple(REPOS / e for e in extras) + ((xquad,) if xquad else ())
-            docs = [str(p) for p in build_documents(data, folder, 30, 40, doc_seed, exclude, extra)]
-            by_seed[seed] = docs
-            paths += [p for p in docs if p not in paths]
-            roots |= {str(folder), *(str(p.parent) for p in extra)}
+        by_seed, paths, roots = labelled_documents(data, Path(tmp), args.seeds)
         log(f"distilling {len(paths)} documents with {args.base}")
         with base_tree(ROOT, args.base) as base:
-            before = run_child(__file__, base, paths, sorted(roots))
+            before = run_child(__file__, base, paths, roots)
         log(f"distilling with the working tree ({commit})")
-        after = run_child(__file__, ROOT, paths, sorted(roots))
+        after = run_child(__file__, ROOT, paths, roots)
 
     totals = [
         "| seed | graded | label | base same | base changed/gone | head same | head changed"

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from _child import base_tree, head_commit, run_child
-from regress_labels import REPOS, SEEDS, cell, covers, norm, xquad_document
+from regress_labels import SEEDS, cell, covers, labelled_documents, norm
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -91,27 +91,15 @@ def main() -> None:
 
     sys.path.insert(0, str(ROOT / "bench"))
     from _common import log, shared_data_dir
-    from graded_sample import build_documents
 
     data = shared_data_dir()
-    by_seed: dict[int, list[str]] = {}
     with tempfile.TemporaryDirectory(prefix="pegas-marks-docs-") as tmp:
-        paths: list[str] = []
-        roots = {str(data / "docs/pdf")}
-        for seed, (doc_seed, exclude, extras, (first, stop)) in SEEDS.items():
-            folder = Path(tmp) / str(seed)
-            folder.mkdir()
-            xquad = xquad_document(data, folder, first, stop)
-            extra = tuple(REPOS / e for e in extras) + ((xquad,) if xquad else ())
-            docs = [str(p) for p in build_documents(data, folder, 30, 40, doc_seed, exclude, extra)]
-            by_seed[seed] = docs
-            paths += [p for p in docs if p not in paths]
-            roots |= {str(folder), *(str(p.parent) for p in extra)}
+        by_seed, paths, roots = labelled_documents(data, Path(tmp), SEEDS)
         log(f"distilling {len(paths)} documents with {args.base}")
         with base_tree(ROOT, args.base) as base:
-            before = run_child(__file__, base, paths, sorted(roots))
+            before = run_child(__file__, base, paths, roots)
         log("distilling with the working tree")
-        after = run_child(__file__, ROOT, paths, sorted(roots))
+        after = run_child(__file__, ROOT, paths, roots)
     if args.dump:
         args.dump.write_text(json.dumps(after, ensure_ascii=False), encoding="utf-8")
 
