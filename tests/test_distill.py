@@ -195,6 +195,20 @@ def test_code_fence_table_and_rule() -> None:
     assert all("{" not in a.claim for a in atoms if a.type in ("fact", "text"))
 
 
+def test_code_names_only_definitions_that_open_their_line() -> None:
+    """A keyword in a comment or a config rule defines nothing ("class com" was a claim)."""
+    text = (
+        "Add these rules to your ProGuard configuration:\n\n"
+        "```\n# Keep class TypeToken (respectively its generic signature)\n"
+        "-keep class com.google.gson.reflect.TypeToken { *; }\n```\n\n"
+        "And a module:\n\n```ts\nexport default async function loadUser() {}\n```\n"
+    )
+    codes = [a for a in offline(text) if a.type == "code"]
+    assert [c.metadata["names"] for c in codes] == [[], ["loadUser"]]
+    assert codes[0].claim == "Code: # Keep class TypeToken (respectively its generic signature)"
+    assert codes[1].claim == "Code (ts) defines loadUser"
+
+
 def test_fenced_json_rule_and_human_rule_in_russian() -> None:
     text = (
         "Правила вывода для графа зависимостей:\n\n"

@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 import pegas_memory.distill.items as items
 from pegas_memory.distill.carry import carry, document_subject, topic
+from pegas_memory.distill.code_names import defined_names
 from pegas_memory.distill.items import bare_item, heading_lead_in, item_start, subjectless_item
 from pegas_memory.distill.leads import match_lead_definition
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
@@ -77,9 +78,6 @@ _NAV = re.compile(
     r"|меню|поиск|подробнее|читать (далее|дальше)|далее|назад|вперёд|вперед|наверх|войти"
     r"|регистрация|подписаться|поделиться|все права защищены|©)\b.{0,40}$",
     re.IGNORECASE,
-)
-_DEFINED_NAME = re.compile(
-    r"\b(?:def|class|function|func|fn|struct|interface|trait|enum|impl|procedure)\s+([A-Za-z_]\w*)"
 )
 _WS = re.compile(r"\s+")
 _CYR = re.compile(r"[\u0400-\u04FF]")
@@ -577,7 +575,7 @@ class OfflineDistiller:
                 "table", claim, quote, 0.8, quote, block.body_start, block.body_end, lang, meta
             )
         code_language = block.info.split()[0].lower() if block.info else None
-        names = list(dict.fromkeys(_DEFINED_NAME.findall(quote)))[:8]
+        names = defined_names(quote)
         first = next(ln.strip() for ln in quote.splitlines() if ln.strip())
         head = f"{labels['code']} ({code_language})" if code_language else labels["code"]
         claim = (
