@@ -475,3 +475,21 @@ def test_critique_slow_or_absent_model_raises_backend_unavailable() -> None:
         critique(OllamaChat(fake.url, MODEL), CANDIDATE, NEIGHBOURS, timeout=0.3)
     with FakeOllama(models=()) as fake, pytest.raises(BackendUnavailable, match="ollama pull"):
         critique(OllamaChat(fake.url, MODEL), CANDIDATE, NEIGHBOURS)
+
+
+def test_sentence_of_links_whose_targets_hold_brackets_is_no_breadcrumb() -> None:
+    """A javadoc link's target holds brackets ("#setStrictness(com.google.gson.Strictness)"):
+    the sentence of three such links is prose, not a menu line (it was dropped whole)."""
+    url = "https://www.javadoc.io/doc/com.google.code.gson/gson/latest/com.google.gson/com/google"
+    text = (
+        f"If you are using Gson 2.11.0 or newer, call [`GsonBuilder.setStrictness`]({url}/gson/"
+        "GsonBuilder.html#setStrictness(com.google.gson.Strictness)),\n"
+        f"[`JsonReader.setStrictness`]({url}/gson/stream/JsonReader.html#setStrictness(x.y))\n"
+        f"and [`JsonWriter.setStrictness`]({url}/gson/stream/JsonWriter.html#setStrictness(x.y))\n"
+        "with `Strictness.STRICT` to overwrite the default lenient behavior of `Gson`.\n"
+    )
+    (atom,) = offline(text)
+    assert atom.claim.startswith("If you are using Gson 2.11.0 or newer, call GsonBuilder.")
+    assert atom.claim.endswith("to overwrite the default lenient behavior of Gson.")
+    menu = "[Home](/a/b) / [Docs](/a/c(d)) / [API](/e/f) / [Blog](/g/h)\n\nGson is a library."
+    assert [a.claim for a in offline(menu)] == ["Gson is a library."]

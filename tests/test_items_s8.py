@@ -303,3 +303,26 @@ def test_a_sentence_opening_on_a_verb_outside_a_list_is_not_led_in() -> None:
         "Supports matching multiple globs at once, as the benchmarks show.\n", "en", "Comparison"
     )
     assert not any(c.startswith("globset: Supports") for c in claims)
+
+
+def test_a_tail_with_sentences_joined_on_is_repeated_by_overlap() -> None:
+    """A draft opening inside an earlier chunk's stored quote and running past it is the
+    overlap's tail with the next sentences joined on (gson: "`Strictness.STRICT` to overwrite
+    ... Otherwise ..."): dropped. A draft that starts where the stored one starts, or after it,
+    is not."""
+    from pegas_memory.distill.types import DraftAtom
+    from pegas_memory.ingest.chunking import Chunk
+    from pegas_memory.ingest.pipeline import _repeated_by_overlap
+
+    def chunk(ord_: int, start: int) -> Chunk:
+        return Chunk(ord_, "x" * 400, f"char {start}", (), start, start + 400, "h", "en")
+
+    def draft(q0: int, q1: int) -> DraftAtom:
+        return DraftAtom("fact", "c", "c", 0.5, "q" * (q1 - q0), q0, q1, "en", {})
+
+    spans: dict[tuple[str, int], list[tuple[int, int, int]]] = {}
+    assert not _repeated_by_overlap(chunk(0, 0), draft(100, 380), spans)  # stored: 100..380
+    second = chunk(1, 300)
+    assert _repeated_by_overlap(second, draft(0, 150), spans)  # 300..450 opens inside it
+    assert not _repeated_by_overlap(second, draft(90, 200), spans)  # 390..500: after it
+    assert not _repeated_by_overlap(chunk(2, 100), draft(0, 330), spans)  # starts with it

@@ -303,9 +303,9 @@ def _numbered_heading(lines: Sequence[tuple[int, int, str]], n: int) -> bool:
 def _is_crumbs(line: str) -> bool:
     # Breadcrumbs and menus: many separators, few words between them (a path in inline code,
     # "``/path/to/config.py``", an autolink "<https://...>" of rst or markdown, or a markdown
-    # link's target "[text](https://...)" in running text is no separator; a bare URL line and
-    # a list item of links still are).
-    target = r"|(?<=\])\([^()\s]+\)" if _LIST_ITEM.match(line) is None else ""
+    # link's target "[text](https://...#m(a.B))" in running text is no separator; a bare URL
+    # line and a list item of links still are).
+    target = r"|(?<=\])\((?:[^()\s]|\([^()\s]*\))+\)" if _LIST_ITEM.match(line) is None else ""
     bare = re.sub(r"`[^`\n]*`|<\w+://[^<>\s]+>" + target, "", line)
     seps = len(re.findall(r"[|•·›»/]", bare))
     return seps >= 3 and len(_words(line)) <= 4 * seps

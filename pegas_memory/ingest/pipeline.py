@@ -455,11 +455,15 @@ def _repeated_by_overlap(
     by whole sentences, or, when none is short enough, by the previous chunk's last words, so
     the next chunk can start mid-sentence, at a capital ("MLB (Лос-Анджелес Доджерс, ...) и MLS
     (...)." after "... включают в себя команды лиги НФЛ (...), НБА (...),"). Its distiller
-    cannot tell that tail from a sentence; here its span shows it is part of a stored one."""
+    cannot tell that tail from a sentence; here its span shows it is part of a stored one. A
+    draft that opens inside a stored quote and runs past it is that tail with the sentences
+    after it joined on ("`Strictness.STRICT` to overwrite ... Otherwise ..."): a fragment too."""
     key = (chunk.section_locator, chunk.section_offset)
     seen = spans.setdefault(key, [])
     q0, q1 = chunk.char_start + draft.quote_start, chunk.char_start + draft.quote_end
     if any(o != chunk.ord and a <= q0 and q1 <= b and (a, b) != (q0, q1) for a, b, o in seen):
+        return True
+    if any(o != chunk.ord and a < q0 < b < q1 for a, b, o in seen):
         return True
     seen.append((q0, q1, chunk.ord))
     return False
