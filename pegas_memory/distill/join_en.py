@@ -73,6 +73,8 @@ from __future__ import annotations
 
 import re
 
+import pegas_memory.distill.continues_en as continues_en
+
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _WORD_OR_MARK = re.compile(_WORD.pattern + r"|[,;:.!?()\[\]\"“”]")
 # "that's", "they're", "it'll": the pronoun and its verb.
@@ -160,7 +162,15 @@ def leans_on_before(sentence: str, before: str | None = None) -> bool:
         or (before is not None and _category_description(words))
         or _points_at_display(_tokens(sentence, marks=True))
         or (before is not None and _bare_comparative(_tokens(sentence, marks=True)))
+        or continues_en.continues_before(sentence, before)  # enumerations, counted sets
+        or (before is not None and _opened_description(sentence, before))
     )
+
+
+def _opened_description(sentence: str, before: str) -> bool:
+    """Rule 7 after a leading adverbial ("In women with NP, the decrease ...": `continues_en`)."""
+    rest = continues_en.after_opening_phrase(sentence)
+    return rest is not None and _repeated_description(_tokens(rest), _tokens(before))
 
 
 # Rule 12: the copulas a predicative comparative follows, the degree words between ("much

@@ -21,8 +21,9 @@ An atom must mean something without the text around it. So:
   chunk boundary: a fragment, marked so, never an atom;
 - widget labels ("Share", "Advertisement", "Читайте также", ...) and the section labels of a
   structured abstract ("RESULTS", "METHODS AND MATERIALS", "ВЫВОДЫ") at a sentence start are cut off
-  the span, boilerplate sentences (bylines, "subscribe to our newsletter") are dropped, and
-  `clean_claim` turns markdown (escapes, emphasis, inline HTML tags) into plain claim text.
+  the span (no join crosses such a label, nor a label line of its own), boilerplate sentences
+  (bylines, "subscribe to our newsletter") are dropped, and `clean_claim` turns markdown
+  (escapes, emphasis, inline HTML tags) into plain claim text.
 """
 
 from __future__ import annotations
@@ -110,8 +111,15 @@ _ABSTRACT_LABEL = re.compile(
     r"|METHODOLOGY|MATERIALS|PATIENTS|PARTICIPANTS|SUBJECTS|DESIGN|SETTINGS?|INTERVENTIONS?"
     r"|MEASUREMENTS?|MAIN OUTCOME MEASURES?|MAIN OUTCOMES?|OUTCOMES?|RESULTS?|FINDINGS"
     r"|CONCLUSIONS?|INTERPRETATION|SIGNIFICANCE|DISCUSSION|ЦЕЛЬ|ЦЕЛИ|ВВЕДЕНИЕ|МЕТОДЫ"
-    r"|МАТЕРИАЛЫ|РЕЗУЛЬТАТЫ|ВЫВОДЫ|ЗАКЛЮЧЕНИЕ|ОБСУЖДЕНИЕ)(?:,? AND |,? И |, )?)+:?[ \t]+"
+    r"|МАТЕРИАЛЫ|РЕЗУЛЬТАТЫ|ВЫВОДЫ|ЗАКЛЮЧЕНИЕ|ОБСУЖДЕНИЕ)(?:\(S\))?(?:,? AND |,? И |, )?)+:?[ \t]+"
     r"(?=[A-ZА-ЯЁ\d(«\"“])"
+)
+# A section label the trim above does not know ("RESULT(S) Patients ...", a line "RESULTS:"):
+# capitals (4+ letters, "(S)"), then a line break or a capitalised word of the sentence.
+_LABEL_LINE = re.compile(
+    r"\s*(?:[A-ZА-ЯЁ][A-ZА-ЯЁ ,]{2,40}:?[ \t]*\n"
+    r"|[A-ZА-ЯЁ]{4,}(?:\([SЫ]\))?(?:\s+(?:AND|И)\s+[A-ZА-ЯЁ]{4,}(?:\([SЫ]\))?)*:?\s+"
+    r"(?=[A-ZА-ЯЁ][a-zа-яё]))"
 )
 # A sentence left open (a bracket not closed, a clause ending in ";") goes on in the next one
 # that razdel cut off: "(English: Halloween;" / "США, 2018) — фильм ...". Joined up to this size.
@@ -447,7 +455,10 @@ def sentence_groups(
     spans: list[tuple[int, int]] = []
     groups: list[Group] = []
     boilerplate: list[Group] = []
+    labelled: set[int] = set()  # sentence starts after an abstract's label: no join crosses it
     for s0, s1 in _inline_split(text, start, end):
+        if _ABSTRACT_LABEL.match(text, s0, s1) or _LABEL_LINE.match(text, s0, s1):
+            labelled.add(_pipe_trim(text, _widget_trim(text, s0, s1), s1)[0])
         s0, s1 = _pipe_trim(text, _widget_trim(text, s0, s1), s1)
         sentence = text[s0:s1]
         if s0 >= s1 or is_widget_line(sentence):
@@ -480,6 +491,7 @@ def sentence_groups(
         # starts a group of its own, marked anaphoric (it still leans on the group before).
         short = bool(groups) and s1 - groups[-1].start <= _MAX_GROUP_CHARS
         joins = lower or (back and short) or premise or burst or lead_outburst
+        joins = joins and s0 not in labelled  # "... placebo. RESULTS There was ... the 2 groups"
         goes_on = (
             bool(groups)
             and s1 - groups[-1].start <= _MAX_CONTINUED
@@ -494,7 +506,11 @@ def sentence_groups(
             # The tail of a sentence cut before this unit; a text of one sentence is kept, and
             # a list item in lower case ("* поддержка флагов") is cut from nothing.
             groups.append(Group(s0, s1, 1, fragment=True))
-        elif back and (held := held_referent(claim, members, language, s1, _HELD)) is not None:
+        elif (
+            back
+            and s0 not in labelled
+            and (held := held_referent(claim, members, language, s1, _HELD)) is not None
+        ):
             # Past the cap: the smallest span before it that holds its referent, overlapping the
             # group before (`context.held_referent`), not a run-on and not alone.
             groups.append(Group(held[0], s1, held[1], anaphoric=held[2]))

@@ -1,0 +1,214 @@
+"""English sentences that go on with an enumeration or a comparison of the sentence before (issue
+15, scope 2; `distill/continues_en.py`, called by `distill/join_en.py`): "Another 16 loci ...",
+"between the 2 groups", "similar to those obtained in NN", and a definite description after a
+leading adverbial ("In women with NP, the decrease ..."), each joined to the sentence before; and
+in both languages no join crosses a structured abstract's section label ("RESULTS", "РЕЗУЛЬТАТЫ",
+"RESULT(S)") or a paragraph. Each rule on both sides (fires / does not fire); Russian sentences
+are not read by the English rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from pegas_memory.distill.context import leans_back
+from pegas_memory.distill.continues_en import after_opening_phrase, continues_before
+from pegas_memory.distill.offline import OfflineDistiller
+from pegas_memory.distill.types import ChunkContext
+from pegas_memory.distill.units import sentence_groups
+
+_LOCI = (
+    "A robust rise in DNA methylation levels across the lifespan was observed for 8/50 loci "
+    "(GABRA2, GAD1) in temporal neocortex."
+)
+_TRIAL = (
+    "A total of 200 patients with metabolic syndrome were randomized to rosiglitazone or placebo."
+)
+_BRS = (
+    "Cardiac baroreceptor reflex sensitivity (BRS) was impaired in NP and PIH women relative to NN."
+)
+_TITLE = "The psychiatric manifestations of mitochondrial disorders: a case and review"
+
+
+def _groups(text: str, language: str = "en") -> list[str]:
+    return [text[g.start : g.end] for g in sentence_groups(text, 0, len(text), language=language)]
+
+
+def _claims(text: str, title: str | None = None, language: str = "en") -> list[str]:
+    atoms = OfflineDistiller().distill(text, ChunkContext(title, (), language))
+    for atom in atoms:
+        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
+    return [a.claim for a in atoms]
+
+
+# --- rule 1: an enumeration goes on ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "Another 16 loci were defined by a sharp rise within the first months after birth.",
+        "Other loci showed no change with age.",
+        "The remaining 26 loci were unmethylated at every age.",
+        "A further 3 loci lost methylation in old age.",
+        "The rest of the loci did not change.",
+    ],
+)
+def test_a_sentence_adding_members_to_the_set_before_joins_it(second: str) -> None:
+    text = f"{_LOCI} {second}"
+    assert _groups(text) == [text]
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "Other than methylation, no epigenetic mark was measured.",  # "other than": a preposition
+        "Further, the cohort included 125 subjects aged 17 weeks to 104 years.",  # a connector
+        "Further studies are needed to establish whether the rise is causal.",  # work to come
+        "Further ontology analysis revealed that genes of neuronal growth were methylated.",
+    ],
+)
+def test_other_and_further_that_add_no_members_stand(second: str) -> None:
+    assert len(_groups(f"{_LOCI} {second}")) == 2
+
+
+def test_an_enumeration_opening_a_paragraph_or_section_joins_nothing() -> None:
+    # The set it is other than is the section's before: no join reaches it.
+    first = "Other kinds of values or counters can be used for versioning."
+    text = f"{first}\n\nCommon types include dates."
+    assert not continues_before(first, None)
+    assert len(_claims(text)) == 2
+
+
+# --- rule 2: a counted set told before ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "There was no significant difference in CIMT between the 2 groups.",
+        "Adverse events were rare in the two arms.",
+        "Weight gain did not differ between the two.",
+    ],
+)
+def test_a_counted_definite_set_joins_the_sentence_that_told_it(second: str) -> None:
+    text = f"{_TRIAL} {second}"
+    assert _groups(text) == [text]
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "Patients were seen again after the 12 months of treatment.",  # a time, no set
+        "Patients were split into two groups, and the two groups were followed for a year.",
+        "There was no significant difference in CIMT between rosiglitazone and placebo.",
+    ],
+)
+def test_a_count_of_time_or_a_set_named_here_stands(second: str) -> None:
+    assert len(_groups(f"{_TRIAL} {second}")) == 2
+
+
+# --- rule 3: a comparison whose standard is a pronoun -------------------------------------------
+
+
+def test_a_standard_described_by_an_abbreviation_of_before_joins() -> None:
+    second = (
+        "After delivery, sympathetic activity decreased to values similar to those obtained in NN."
+    )
+    text = f"{_BRS} {second}"
+    assert _groups(text) == [text]
+    bare = "Heart rate was low in the NP group. Blood pressure was similar to that."
+    assert _groups(bare) == [bare]  # "similar to that." with nothing after it
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "All of the iPS cells showed pluripotency similar to that of human embryonic stem cells.",
+        "Muscle sympathetic nerve activity in late pregnancy was higher than those of placebo.",
+        "Sympathetic activity was similar to that observed in nonpregnant women (NN).",  # defined
+    ],
+)
+def test_a_standard_with_its_own_words_stands(second: str) -> None:
+    assert len(_groups(f"{_BRS} {second}")) == 2
+
+
+# --- rule 4: a definite description after a leading adverbial ----------------------------------
+
+
+def test_a_definite_description_after_an_opening_phrase_meets_its_family_before() -> None:
+    before = "After delivery, sympathetic activity decreased in every woman."
+    second = "In women with NP, the decrease in sympathetic output occurred despite stable BP."
+    assert after_opening_phrase(second) is not None
+    text = f"{before} {second}"
+    assert _groups(text) == [text]
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "In women with NP, blood pressure did not change.",  # no definite description after it
+        "In women with NP, the heart rate did not change.",  # "rate" is nothing of before's
+    ],
+)
+def test_an_opening_phrase_before_a_new_subject_stands(second: str) -> None:
+    before = "After delivery, sympathetic activity decreased in every woman."
+    assert len(_groups(f"{before} {second}")) == 2
+
+
+# --- no join crosses a section label or a paragraph; a title carry is kept ----------------------
+
+
+@pytest.mark.parametrize("label", ["RESULTS", "RESULTS:", "RESULT(S)", "METHODS AND RESULTS"])
+@pytest.mark.parametrize(
+    "second",
+    [
+        "There was no significant difference in CIMT between the 2 groups.",
+        "These patients showed no change in CIMT at 12 months.",  # leans by its first words
+    ],
+)
+def test_no_join_crosses_a_structured_abstracts_label(label: str, second: str) -> None:
+    text = f"{_TRIAL} {label} {second}"
+    claims = _claims(text)
+    assert len(claims) == 2
+    assert not any(label.rstrip(":") in c for c in claims)  # the label is in no claim
+
+
+def test_a_label_line_of_its_own_is_crossed_by_no_join() -> None:
+    text = f"{_TRIAL}\nRESULTS\nThere was no significant difference in CIMT between the 2 groups."
+    assert all("RESULTS" not in g or g.startswith("RESULTS") for g in _groups(text))
+    assert len(_groups(text)) == 2
+
+
+def test_no_join_crosses_a_russian_label_either() -> None:
+    before = "Всего 200 пациентов были рандомизированы в группы розиглитазона и плацебо."
+    text = f"{before} РЕЗУЛЬТАТЫ Они не различались по толщине интимы."
+    assert leans_back("Они не различались по толщине интимы.", "ru", before)  # it would join
+    groups = _groups(text, "ru")
+    assert len(groups) == 2
+    assert groups[0] == before
+
+
+def test_a_continuation_keeps_the_title_carry_of_the_sentence_before() -> None:
+    first = "The most common diagnosis (52% of cases) was a MELAS mutation."
+    second = "Other genetic mitochondrial diagnoses included polymerase gamma mutations."
+    claims = _claims(f"{first} {second}", title=_TITLE)
+    assert claims[0].startswith(_TITLE) and claims[0].endswith(first[1:])  # still carried
+    assert len(claims) == 2
+    # Before a sentence whose subject is named, the same continuation joins.
+    assert continues_before(second, _LOCI)
+
+
+# --- Russian sentences are not read by the English rules ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "Ещё 16 локусов были определены резким ростом метилирования.",
+        "Значимой разницы между 2 группами не было.",
+        "Активность снизилась до значений, близких к NN.",
+    ],
+)
+def test_the_english_rules_do_not_read_russian(second: str) -> None:
+    before = "Рост метилирования ДНК наблюдался для 8 из 50 локусов (GABRA2, GAD1)."
+    assert not continues_before(second, before)
