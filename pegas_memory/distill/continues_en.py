@@ -27,6 +27,20 @@ one sample:
    ... In women with NP, the decrease in sympathetic output occurred ..."): `join_en` rule 7
    reads a definite description only at the start; `after_opening_phrase` gives it the clause
    after a leading prepositional phrase and its comma, so "the decrease" meets "decreased".
+5. **A definite ordinal description as the subject** ("To subscribe to a signal, use its
+   connect() method. The first argument is the function ...", "The next step is ...", "The last
+   option ..."): "the", at most one modifier ("the optional second argument"), an ordinal
+   (first ... fifth, next, last, final, previous, former, latter) and its noun, then the verb:
+   a member of a series the sentence before introduced. Not when the noun says whose series it
+   is ("The first argument of connect() is ...", "the first step in ...", "the first study to
+   ..."), nor a moment ("The first time ...", "the last decade"): those stand alone.
+6. **A word of the sentence before, glossed "here"** ("... which has the effect of releasing
+   any connection resources ... \"Releasing\" here means that connections are returned ..."):
+   a quoted or code word right before "here", or "here means / refers to / denotes": the word as
+   the sentence before used it.
+7. **A condition on the sentence before** ("If not, you have to tweak ...", "If so, ...",
+   "Else ...", "At this point, ..."): the condition or the step it names is the sentence
+   before's. ("Otherwise", "In this case" are `join_en` rule 4.)
 """
 
 from __future__ import annotations
@@ -94,16 +108,60 @@ _OPENING_PHRASE = re.compile(
 )
 
 
+# Rule 5: an ordinal description opening the sentence, one modifier allowed before the ordinal
+# (a lowercase ordinal: "The First Amendment" is a name).
+_ORDINAL_SUBJECT = re.compile(
+    r"^\W*the\s+(?:[a-z]+\s+)?(?-i:first|second|third|fourth|fifth|next|last|final|previous"
+    r"|preceding|former|latter)\s+(?P<noun>[a-z]+)(?P<after>\s+[a-z]+)?",
+    re.IGNORECASE,
+)
+# What after the noun says whose series it is, or gives it its own description.
+_OWN_SERIES = _words("of in to for on among from that which who with within at by since after")
+_MOMENTS = _words(
+    "time times day days week weeks month months year years decade decades century centuries"
+    " moment minute minutes hour hours night morning generation edition century"
+)
+# Rule 6: a quoted or code word right before "here", or "here" glossing a word.
+_GLOSSED_HERE = re.compile(
+    r"[\"”’'`*]\s*here\b|\bhere\s+(?:means|meant|refers\s+to|denotes|stands\s+for|implies)\b",
+    re.IGNORECASE,
+)
+# Rule 7: a condition or a step opening the sentence that the sentence before states.
+_CONDITION_BEFORE = re.compile(
+    r"^\W*(?:if\s+(?:not|so)\b\s*,|else\b(?!\s+(?:than|to|of)\b)|at\s+(?:this|that)\s+point\s*,"
+    r"|failing\s+that\b)",
+    re.IGNORECASE,
+)
+
+
 def continues_before(sentence: str, before: str | None) -> bool:
-    """Whether the sentence goes on with the set or comparison of `before` (rules 1-3); a
-    sentence with nothing before it (a paragraph's first) continues nothing. Nor does one after
+    """Whether the sentence goes on with the set or comparison of `before` (rules 1-3), or leans on
+    it by an ordinal, a glossed "here" or a condition (rules 5-7); a sentence with nothing
+    before it (a paragraph's first) continues nothing. Nor does a rule 1-3 one after
     a sentence whose subject names nothing ("The most common diagnosis (52% of cases) was a
     MELAS mutation."): that one carries the document's title (`distill.subject_en`), and a
     continuation joined to it ("Other genetic mitochondrial diagnoses ...") would read as
     naming the title's subject and lose the carry."""
-    if before is None or not before.strip() or _names_nothing(before):
+    if before is None or not before.strip():
+        return False
+    if ordinal_subject(sentence) or _GLOSSED_HERE.search(sentence) is not None:
+        return True  # rules 5-7 name nothing of their own: joined even to a title-carrying one
+    if _CONDITION_BEFORE.match(sentence) is not None:
+        return True
+    if _names_nothing(before):
         return False
     return _enumeration(sentence) or _counted_set(sentence) or _pronoun_standard(sentence)
+
+
+def ordinal_subject(text: str) -> bool:
+    """Rule 5 (module docstring): the text opens on "the (modifier) ordinal noun" and nothing
+    after the noun says whose series it is; `distill.patterns` reads such a subject as no
+    defined term either ("The first argument is the function ..." defines no "first argument")."""
+    m = _ORDINAL_SUBJECT.match(text)
+    if m is None or m["noun"].casefold() in _MOMENTS or m["noun"].casefold() in _NO_NOUN:
+        return m is not None and m["noun"].casefold() in ("is", "are", "was", "were")
+    after = (m["after"] or "").strip().casefold()
+    return after not in _OWN_SERIES
 
 
 def after_opening_phrase(sentence: str) -> str | None:
@@ -180,17 +238,21 @@ _VERBS = _words(
 )
 _ASIDE = re.compile(r"\([^()]*\)")
 _MAX_SUBJECT = 6
+_CODE_NAME = re.compile(r"[^\W_][_.][^\W_]|\w\(|`")
 
 
 def _names_nothing(before: str) -> bool:
     """Whether the sentence before opens on a subject naming nothing ("The most common diagnosis
     (52% of cases) was ..."), which carries the document's title (the guard above)."""
-    words = _WORD.findall(_ASIDE.sub(" ", before))
-    if len(words) < 3 or words[0].casefold() not in _DETERMINERS:
+    tokens = _ASIDE.sub(" ", before).split()
+    if len(tokens) < 3 or tokens[0].strip("\"'“”`*").casefold() not in _DETERMINERS:
         return False
-    for w in words[1 : 1 + _MAX_SUBJECT + 1]:
-        if w.casefold() in _VERBS or w.endswith("ed"):
-            return True
-        if w[:1].isupper() or any(c.isdigit() for c in w):
-            return False
+    for token in tokens[1 : 1 + _MAX_SUBJECT + 1]:
+        if _CODE_NAME.search(token):
+            return False  # "The scoped_session.remove() method ...": a code name names a thing
+        for w in _WORD.findall(token):
+            if w.casefold() in _VERBS or w.endswith("ed"):
+                return True
+            if w[:1].isupper() or any(c.isdigit() for c in w):
+                return False
     return False

@@ -126,6 +126,10 @@ _REPORTED = re.compile(
     re.IGNORECASE,
 )
 _DEPENDENT = re.compile(r"\b(?:which|what|how|whether|if|where|when|who|whom|why)\b", re.IGNORECASE)
+# "that" right before the modal after a definite noun: a relative clause that identifies the
+# noun by its role ("is the function that should be called when ..."), no norm of the sentence;
+# "functionality that should be fully exposed" (no "the") is the sentence's own norm.
+_RELATIVE_THAT = re.compile(r"\bthe\s+(?:[\w-]+\s+){0,2}[a-z]{3,}\s+that\s+$", re.IGNORECASE)
 
 
 # An epistemic "should" about a measure or a comparison: "performance of this crate should be
@@ -170,6 +174,8 @@ def _en_norm(sentence: str) -> bool:
         before = sentence[: m.start()]
         if _REPORTED.search(before) or _DEPENDENT.search(re.split(r"[,;:]", before)[-1]):
             continue
+        if _RELATIVE_THAT.search(before):
+            continue  # "the function that should be called when ...": what the function is for
         if _EXPECTED.match(sentence[m.end() :]) and not _PERSON_SUBJECT.search(before):
             continue  # "X should be roughly on par with Y": an expectation, not a norm
         return True
@@ -225,7 +231,11 @@ _ADDRESSED = re.compile(
 # sentences before it state is still stated, unless a long lead-in speaks to the reader ("...
 # there are a couple of things you can keep in mind:", advice) or a sentence before points at
 # what follows ("This is what a very basic blueprint looks like.", "An example ... is below.").
-_STATED_BEFORE = re.compile(r"[^\s:]{3}[.!?…]\s+(?P<lead>[^.!?…:]{1,400}):\s*$")
+# A sentence's end: three characters before its stop, or a short word ("... ask for it."; not a
+# one-letter initial or "e.g.").
+_STATED_BEFORE = re.compile(
+    r"(?:[^\s:]{3}|(?<![\w.])(?!cf|vs|eg|ie)[a-z]{2})[.!?…]\s+(?P<lead>[^.!?…:]{1,400}):\s*$"
+)
 _SHORT_LEAD_IN = 80
 _POINTS_AHEAD = re.compile(
     r"\b(?:this|here)\s+is\s+(?:what|how)\b|^(?:here(?:'s|\s+is|\s+are))\b"

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from pegas_memory.distill.continues_en import ordinal_subject
 from pegas_memory.distill.findings import (
     AIM,
     FINDING,
@@ -243,6 +244,8 @@ def _term_ok(term: str, pattern: str) -> bool:
         return False
     if words[0] in ANAPHORS or words[0] in _OPENERS or _CLAUSE_WORDS.intersection(words):
         return False
+    if ordinal_subject(term if term[:4].casefold() == "the " else f"the {term}"):
+        return False  # "The first argument is the function ...": a member of a series, no term
     # "Глубокое обучение по Хинтону — ...": a dash after a phrase with a preposition is prose.
     return not (pattern == "dash" and _RU_FUNCTION_WORDS.intersection(words))
 
@@ -453,6 +456,13 @@ _RU_DASH = re.compile(r"[а-яё»)]\s[—–]\s+[а-яё«\d]", re.IGNORECASE)
 
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-ZА-ЯЁ])")
+# A reported count is checkable, even in a method's words: the fronted form of a rate ("Of 1106
+# participants assessed, 632 ... were randomized" is "632 of 1106"), or "A total of N <things>".
+_COUNTED = re.compile(
+    r"^\W*(?:of\s+(?:the\s+|these\s+|all\s+)?\d[\d,]*\s+[^,;:.]{1,120},\s*(?:only\s+)?\d"
+    r"|^\W*(?:a\s+total\s+of|in\s+total,?|overall,?)\s+\d[\d,]*\s+(?!%|mg\b|ml\b|g\b|kg\b)[a-z])",
+    re.IGNORECASE,
+)
 
 
 def _joined_type(s: str, language: str | None) -> bool | None:
@@ -509,7 +519,8 @@ def is_fact(sentence: str, language: str | None) -> bool:
     # "... With the identification of X, methods were developed to measure ...": the first stands
     method = METHOD.search(s) or PROCEDURE.search(lead)
     found = FINDING_CLAUSE.search(s) or RESULT_PARTICIPLE.search(s)
-    if (hedged or (method and not RATE.search(s))) and not found:
+    counted = RATE.search(s) or _COUNTED.search(s)  # "Of 1106 assessed, 632 were randomized"
+    if (hedged or (method and not counted)) and not found:
         # "Many treatments have been proposed ... but the results have been disappointing": an
         # evaluation in a later clause leaves the statement of the first one standing.
         first = _CONTRAST.split(s, maxsplit=1)
