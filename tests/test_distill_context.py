@@ -67,7 +67,7 @@ def test_a_russian_sentence_without_a_subject_carries_the_article_heading() -> N
     assert f"{subject}: в 1916 году уехал в Ленинград." in claims
     assert f"{subject}: впервые избран секретарём обкома в 1940 году." in claims
     # The lead names its subject: nothing is carried onto it.
-    assert any(c.startswith("Аве́ркий Бори́сович") for c in claims)
+    assert any(c.startswith("Аверкий Борисович") for c in claims)  # stress marks out
 
 
 def test_without_a_heading_the_claim_stays_as_it_was_and_is_marked() -> None:

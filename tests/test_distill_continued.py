@@ -37,8 +37,8 @@ EN_STATS = (
 def test_a_sentence_cut_inside_a_bracket_is_joined_back_ru() -> None:
     claims = _claims(RU_LEAD, "ru")
     assert not any(c.startswith(("27 мая", "США, 2018", "род.")) for c in claims), claims
-    assert any(c.startswith("Ге́нри") and "американский государственный" in c for c in claims)
-    assert any(c.startswith("«Хэ́ллоуин» (English: Halloween; США, 2018) — фильм") for c in claims)
+    assert any(c.startswith("Генри") and "американский государственный" in c for c in claims)
+    assert any(c.startswith("«Хэллоуин» (English: Halloween; США, 2018) — фильм") for c in claims)
     _quotes_verbatim(RU_LEAD, "ru")
 
 

@@ -99,6 +99,7 @@ from pegas_memory.distill.head_ru import (
     _bare_subject,
     _inflected,
     _ru_head,
+    head_missing,
     head_reference,
 )
 from pegas_memory.distill.patterns import is_fact, words_of
@@ -571,7 +572,8 @@ def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) 
     # "These studies ..." does not say which studies.
     named = atom.claim[: reference.at] if reference.kind == "anaphor" else atom.claim
     titled = own is None and reference.kind == "anaphor" and _TITLE_CASE.search(subject)
-    if mentions(named, subject) or titled:
+    bare = reference.kind == "subjectless" and head_missing(atom.claim, subject)  # (head_ru)
+    if (mentions(named, subject) and not bare) or titled:
         return atom
     keep_name = reference.kind == "section" or headed
     claim = carried_claim(atom.claim, subject, keep_name=keep_name)

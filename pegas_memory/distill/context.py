@@ -86,6 +86,7 @@ from pegas_memory.distill.words_ru import (  # re-exported for distill.carry
     _RU_PRONOUNS,
     _YEAR_WORDS,
     _verb,
+    agent_after,
 )
 
 ReferenceKind = Literal["anaphor", "subjectless", "category", "section", "connector"]
@@ -233,7 +234,7 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
         more = more or lean_ru.described_results(sentence) or clause_pronoun(clause)
         if _ru_confirms(sentence) or more or _ru_deictic(sentence):
             return True
-        if lean_ru.others(sentence) or _ru_collective(sentence) or _RU_GOES_ON.match(sentence):
+        if lean_ru.goes_on(sentence) or _ru_collective(sentence) or _RU_GOES_ON.match(sentence):
             return True
         return before is not None and (
             _ru_repeated_noun(sentence, before)
@@ -537,7 +538,8 @@ def _in_phrase(raw: list[str], words: list[str], i: int, prep_at: int) -> bool:
 def _first_name(raw: list[str], i: int) -> bool:
     """A capitalised word before another one in the nominative: "Алан Тьюринг"."""
     nxt = raw[i + 1] if i + 1 < len(raw) else ""
-    return raw[i][:1].isupper() and nxt[:1].isupper() and _RU_NOMINATIVE.search(nxt) is not None
+    pair = raw[i][:1].isupper() and nxt[:1].isupper() and _RU_NOMINATIVE.search(nxt) is not None
+    return pair and not agent_after(raw[i], nxt)  # "Разработана Биллом ...": a verb, its agent
 
 
 def refers_back(claim: str, language: str | None) -> Reference | None:

@@ -16,7 +16,7 @@ import re
 
 from pegas_memory.distill.context import Reference
 from pegas_memory.distill.patterns import words_of
-from pegas_memory.distill.words_ru import _RU_PREPOSITIONS, _YEAR_WORDS
+from pegas_memory.distill.words_ru import _RU_PREPOSITIONS, _YEAR_WORDS, _verb
 
 _DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)\s*$")
 
@@ -102,3 +102,26 @@ def head_reference(claim: str, subject: str) -> Reference | None:
         if _RU_ADJECTIVE_END.search(w) and _inflected(w, marks) is None:
             return None  # "ртутную лампу": a modifier the subject does not have
     return Reference("category", hit[0], hit.start())
+
+
+def head_missing(claim: str, subject: str) -> bool:
+    """Whether a subjectless claim ("Проявляется такими симптомами, как трудности концентрации
+    внимания, гиперактивность ...", under "Синдром дефицита внимания и гиперактивности") lacks
+    the subject's head noun: its verb opens it with no subject before, so the subject's other
+    words in it ("внимания", "гиперактивность") are objects and complements, not its subject,
+    and `carry.mentions` counting them is no sign that the claim names it. Only a claim whose
+    first word is the verb: after a leading adverbial the subject often follows the verb ("14
+    июня 1952 в США была заложена первая в мире АПЛ ..."). A subject without a common-noun head
+    (a name), or one whose initials the claim holds ("АПЛ", "ИППО"), is left to `mentions`."""
+    words = words_of(claim)
+    if not words or not _verb(words[0].casefold()):
+        return False
+    bare = _bare_subject(subject)
+    parts = [w for w in re.split(r"[\s-]+", bare) if w[:1].isalpha()]
+    for initials in {
+        "".join(w[0] for w in ws).upper() for ws in (parts, [w for w in parts if len(w) > 1])
+    }:
+        if len(initials) >= 2 and re.search(r"(?<!\w)" + initials + r"(?!\w)", claim):
+            return False  # "СДВГ" of "Синдром дефицита внимания и гиперактивности"
+    headed = _ru_head(bare)
+    return headed is not None and _inflected(headed[0], claim.casefold(), 3) is None

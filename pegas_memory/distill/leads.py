@@ -6,7 +6,10 @@ body paragraph ("Aspirin is a risk factor for ...", "The mean age was 54 years")
 about its subject, and `patterns.match_definition` keeps its narrower "X is a Y" rules there. So
 this rule needs the sentence's position, which only the distiller knows: it asks here for the
 first sentence of a chunk, with the document's title and the section's heading as the subjects
-(Russian leads "X — N ..." are definitions by `patterns` already, wherever they stand).
+(Russian leads "X — N ..." are definitions by `patterns` already, wherever they stand, except
+where the term holds a dash of its own or its aliases a dash in brackets: "Папуа — Новая
+Гвинея, Папуа-Новая Гвинея (полное название — ...; English: ...) — государство в Океании ..."
+under the heading "Папуа — Новая Гвинея" is read here, by `_ru_titled_lead`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pegas_memory.distill.patterns import (
     LETTER,
     strip_term,
 )
+from pegas_memory.distill.words_ru import _verb
 
 # A lead "X is a/an/the N ...": a definition only where X is what its document or section is
 # about (`match_lead_definition`); in a body "X is the N that ..." is a statement about X.
@@ -29,6 +33,38 @@ _LEAD_IS = re.compile(
     r"\s+(?!(?:best|worst|first|last|only|most|least|same|number|lot|bit|few|couple)\b)\S+\s+\S.*)$",
     re.IGNORECASE | re.DOTALL,
 )
+
+
+# The dash of a Russian lead: "X (...) — государство ...", its genus lower case.
+_RU_DASH = re.compile(r"\s[—–]\s+(?=[а-яё])")
+_RU_LEAD_CHARS = 600  # the term and its asides before the dash; a longer run is no lead
+
+
+def _ru_titled_lead(sentence: str, subjects: tuple[str, ...]) -> tuple[str, str] | None:
+    """(term, body) of a Russian lead that opens on its title or heading (stress marks are
+    gone from claims, `units.clean_claim`) and goes on, past its aliases and bracketed asides,
+    to the first dash outside brackets before a lower-case genus; None otherwise (no title
+    first, a sentence end or no such dash before `_RU_LEAD_CHARS`)."""
+    text = sentence.strip()
+    for subject in subjects:
+        name = subject.strip()
+        if not name or not text.casefold().startswith(name.casefold()):
+            continue
+        if text[len(name) : len(name) + 1] not in (",", " ", "("):
+            continue  # "Папуанский ..." is not "Папуа"
+        depth, outside = 0, []
+        for i in range(len(name), min(len(text), _RU_LEAD_CHARS)):
+            ch = text[i]
+            depth += (ch in "([") - (ch in ")]")
+            outside.append(ch if depth == 0 and ch not in ")]" else " ")
+            if depth < 0 or (depth == 0 and ch in ".!?;" and text[i + 1 : i + 2] in (" ", "")):
+                break  # the sentence ended before a dash
+            word = re.search(r"[а-яё]+$", "".join(outside[-40:-1])) if ch == " " else None
+            if word is not None and _verb(word[0]):
+                break  # "Папуа — Новая Гвинея вступила в ООН ...": a statement, no lead
+            if depth == 0 and (m := _RU_DASH.match(text, i)) is not None:
+                return name, text[m.end() :].rstrip(".!…").strip()
+    return None
 
 
 def match_lead_definition(
@@ -40,6 +76,9 @@ def match_lead_definition(
     `subjects` are the document's title and the section's heading; "X is a risk factor for Y"
     (a relation, `EVALUATIVE_GENUS`), "X is a fast-moving field" (an assessment, `ASSESSMENT`)
     and an X that is neither stay what `match_definition` and `is_fact` make of them."""
+    titled = _ru_titled_lead(sentence, subjects) if re.match(r"\W*[А-ЯЁ]", sentence) else None
+    if titled is not None:
+        return titled[0], titled[1], 0.7, "lead_dash"
     m = _LEAD_IS.match(CAPS_LABEL.sub("", sentence.strip()))
     if m is None or EVALUATIVE_GENUS.match(m["body"]) or ASSESSMENT.match(m["body"]):
         return None  # a relation of X, or an assessment ("X is a fast-moving field")

@@ -101,3 +101,29 @@ def others(sentence: str) -> bool:
     if nxt == "из":
         return False  # "Некоторые из поселенцев ...": the set is named ("из них": a pronoun)
     return not m[1] or not nxt or nxt in _RU_PREPOSITIONS or plural_verb or nxt == "же"
+
+
+# "Начались переговоры с министром ...", "Последовали аресты.", "Возобновились бои ...": a past
+# verb of sequence opening a short sentence, its own subject after it (an event noun). The
+# event goes on from the ones the sentence before told (who negotiated, when, where): the
+# section's title is not enough, so the sentence joins the one before. A reflexive form only
+# ("Продолжил карьеру в ..." has the section's person as its subject, which a carry gives).
+_SEQUEL = re.compile(
+    r"^(?:(?:а|и|затем|потом|вскоре|тогда|вслед\s+за\s+этим)\s+)?"
+    r"(?:начал|продолжил|возобновил|завершил|закончил|прекратил|развернул)(?:ся|ась|ись|ось)"
+    r"|^(?:(?:а|и|затем|потом|вскоре|тогда)\s+)?последовал[аио]?\b",
+    re.IGNORECASE,
+)
+_SEQUEL_WORDS = 16  # a short narrative step; a long one says enough of its own
+
+
+def sequel(sentence: str) -> bool:
+    """The rule above: a verb of sequence first, in a sentence of at most `_SEQUEL_WORDS` words."""
+    stripped = sentence.lstrip()
+    return _SEQUEL.match(stripped) is not None and len(_WORD.findall(stripped)) <= _SEQUEL_WORDS
+
+
+def goes_on(sentence: str) -> bool:
+    """Whether the sentence goes on with what the sentence before named or told: the others of
+    its set (`others`) or the next step of its events (`sequel`); `context.leans_back` joins."""
+    return others(sentence) or sequel(sentence)

@@ -38,6 +38,7 @@ from pegas_memory.distill.items import flat_list, item_start, nominal_list
 from pegas_memory.distill.join_en import opens_with_connector
 from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
 from pegas_memory.distill.pointers import is_pointer
+from pegas_memory.distill.words_ru import unstressed
 from pegas_memory.distill.xrefs import drop_footnote_marks, is_reference_only, render_roles
 from pegas_memory.sentences import split_sentences
 
@@ -260,7 +261,7 @@ def clean_claim(text: str) -> str:
     if escaped:
         text = _PARKED.sub(lambda m: escaped[ord(m[0]) - 0xF0000], text)
     # What is left of a label cut off before it ("**Note 1**: If ...").
-    return _LEFT_OF_LABEL.sub("", _WS.sub(" ", text).strip())
+    return _LEFT_OF_LABEL.sub("", _WS.sub(" ", unstressed(text)).strip())  # "Те́трис": "Тетрис"
 
 
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•–]|\d{1,3}[.)])[ \t]+", re.M)

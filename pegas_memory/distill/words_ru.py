@@ -99,3 +99,37 @@ _RU_NOMINATIVE = re.compile(r"(?:[бвгджзклмнпрстфхцчшщ]|ь|�
 
 def _verb(word: str) -> bool:
     return _RU_VERB.match(word) is not None and word not in _RU_NOT_VERBS
+
+
+# Wikipedia's stress marks: U+0301 (and the rarer grave U+0300) after a Cyrillic vowel
+# ("Те́трис", "Па́пуа"). They split a word for `\w` and keep the term from matching its title
+# and the token from matching a search ("те́трис" is not "тетрис"); a Latin "é", precomposed or
+# combining, is spelling, not a stress mark.
+_STRESS = re.compile(r"(?<=[АЕЁИОУЫЭЮЯаеёиоуыэюя])[\u0301\u0300]")
+
+
+def unstressed(text: str) -> str:
+    """The text without stress marks on Cyrillic vowels (the claim and term; quotes keep them)."""
+    return _STRESS.sub("", text) if "\u0301" in text or "\u0300" in text else text
+
+
+# A short participle or past passive ("Разработана", "Основан", "Написано") before a capitalised
+# instrumental ("Биллом Гейтсом", "Петром I", "Пушкиным") is a verb with its agent, not a first
+# name before a surname ("Светлана Иванова", "Иван Толстой": the surname is nominative).
+_SHORT_PARTICIPLE = re.compile(r"^[а-яё]{3,}(?:[аяе]н|ён|ит|ыт|ут)(?P<end>а|о|ы)?$")
+_AGENT = re.compile(r"(?:ом|ем|ём|ами|ями|ыми|ими|ым)$")
+_AGENT_FEMININE = re.compile(r"(?:ой|ей)$")  # "Написана Ахматовой": her, an agent too
+
+
+def agent_after(word: str, nxt: str) -> bool:
+    """Whether `word` is a short participle whose agent, the capitalised instrumental `nxt`,
+    follows it (the rule above); the first word of a name otherwise."""
+    m = _SHORT_PARTICIPLE.match(word.casefold())
+    if m is None or not nxt[:1].isupper() or word.casefold() in _RU_NOT_VERBS:
+        return False
+    low = nxt.casefold()
+    # "Иван Толстой": a masculine first name and its -ой surname; a feminine or neuter
+    # participle ends in a vowel and takes an -ой/-ей agent as well.
+    return _AGENT.search(low) is not None or (
+        m["end"] is not None and _AGENT_FEMININE.search(low) is not None
+    )
