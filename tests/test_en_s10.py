@@ -204,3 +204,16 @@ def test_should_identifying_a_definite_noun_is_no_norm_but_a_norm_stays_text() -
         "A relational database provides rich functionality that should be fully exposed.", "en"
     )
     assert not is_fact("You should pass the function that should be called first.", "en")
+
+
+def test_subscribing_to_a_signal_is_no_newsletter_boilerplate() -> None:
+    """A "subscribe to our newsletter" line is page boilerplate; "To subscribe to a signal" in an
+    API's docs is its content (flask's signals.rst lost it, and the ordinal sentence after it
+    lost its antecedent)."""
+    distiller = OfflineDistiller()
+    context = ChunkContext("Signals", ("Subscribing to Signals",), "en")
+    docs = "To subscribe to a signal, you can use the connect() method of a signal."
+    assert [a.claim for a in distiller.distill(docs, context)] == [docs]
+    page = "Subscribe to our newsletter for weekly updates on the markets."
+    atoms, dropped = distiller.distill_counted(page, ChunkContext("Markets", (), "en"))
+    assert atoms == [] and sum(dropped.values()) == 1

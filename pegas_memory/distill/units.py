@@ -78,7 +78,8 @@ _WIDGET_LINE = re.compile(_WIDGET_WORDS + "$")
 # promotion calls, reprint and affiliate notices.
 _BOILERPLATE = re.compile(
     r"\bfollow (?:us|him|her|them|the \w+(?: \w+)?) on\b|\bmay be reached at\b|\bnewsletter\b"
-    r"|\bsubscrib(?:e|ing) (?:to|now)\b|\bsign up (?:for|to)\b|\ball rights reserved\b"
+    r"|\bsubscrib(?:e|ing) (?:now|to (?:our|my|this)|to the (?:newsletter|channel|podcast|feed))\b"
+    r"|\bsign up (?:for|to)\b|\ball rights reserved\b"
     r"|\bpersonal, non-commercial use\b|\bclick here\b|\bcookies?\b.{0,40}\b(?:accept|consent)"
     r"|\b(?:email|e-mail):? [\w.+-]+@[\w-]+\.\w+|\bподписыва\w+ на\b|\bрассылк\w+"
     r"|\bnewsletter abonnieren\b"
