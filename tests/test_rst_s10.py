@@ -2,7 +2,9 @@
 core-signals-list for a list of all built-in signals.", "Note the limitations described in
 signals-sending ...", "Список ... см. в разделе X.") is a pointer, and a code block whose first
 line says nothing ("incoming", "<dependency>", "├── cmd") is claimed by the lines up to one
-that does, under its section heading. Every rule is tested firing and not firing, en and ru."""
+that does, under its section heading. A bare `:ref:`label`` into the same document reads as
+the title of the section after its target, as Sphinx renders it.
+Every rule is tested firing and not firing, en and ru."""
 
 from __future__ import annotations
 
@@ -15,8 +17,12 @@ from pegas_memory.distill.code_claim import code_claim, says_nothing, telling_li
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.xrefs import labels_of, resolve_labels
 from pegas_memory.ingest.chunking import ParsedSource, chunk_source
+from pegas_memory.ingest.markup import rst_labels
 from pegas_memory.ingest.sources import parse_source, read_source
+from pegas_memory.requests import IngestRequest
+from tests.conftest import files_memory
 
 
 def parse(tmp_path: Path, name: str, text: str) -> ParsedSource:
@@ -233,3 +239,78 @@ def test_a_block_of_one_lone_word_is_no_atom(tmp_path: Path) -> None:
     codes = [a.claim for a in atoms if a.type == "code"]
     assert not any(c.endswith("Output:") for c in codes), codes
     assert "Code (go): rootCmd.Execute()" in codes, codes
+
+
+# --- a bare :ref: read as the title of its section ---------------------------------------------
+
+CONTEXTUAL = """.. _unitofwork_contextual:
+
+Contextual Sessions
+===================
+
+Please read :ref:`unitofwork_contextual_threadlocal` and :ref:`Session_Lifespan` below before
+you scope a session, and :ref:`session_faq_whentocreate` for the concept of session scopes.
+
+.. _unitofwork_contextual_threadlocal:
+
+Thread-Local Scope
+------------------
+
+A thread-local registry returns the same session object for every call made in one thread.
+
+.. _session_lifespan:
+.. _web_scope:
+
+========================
+Using Thread-Local Scope
+========================
+
+.. _figure_label:
+
+A registry can be scoped to the web request instead of the thread that handles it.
+"""
+
+
+def test_rst_labels_name_the_heading_after_their_target() -> None:
+    assert rst_labels(CONTEXTUAL) == {
+        "unitofwork_contextual": "Contextual Sessions",
+        "unitofwork_contextual_threadlocal": "Thread-Local Scope",
+        "session_lifespan": "Using Thread-Local Scope",  # an overline, a target between
+        "web_scope": "Using Thread-Local Scope",
+    }  # "figure_label" stands before a paragraph: no title
+    assert rst_labels("Plain text with no targets.\n") == {}
+
+
+def test_a_bare_ref_into_the_document_reads_as_its_title_and_others_stay(tmp_path: Path) -> None:
+    parsed = parse(tmp_path, "contextual.rst", CONTEXTUAL)
+    labels = labels_of(parsed.metadata)
+    atoms, _ = atoms_of(parsed)
+    claims = [a.claim for a in resolve_labels(atoms, labels)]
+    read = next(c for c in claims if c.startswith("Please read"))
+    assert read.startswith(
+        "Please read Thread-Local Scope and Using Thread-Local Scope below before you scope"
+    ), read
+    # a label of another document stays: its title is not known here
+    assert "session_faq_whentocreate" in read
+    # without labels nothing changes, and a titled :ref: keeps its own title
+    assert resolve_labels(atoms, ()) == atoms
+    quote = "The :ref:`registry <web_scope>` of :ref:`web_scope` keeps a session per request."
+    shown = "The registry of web_scope keeps a session per request."
+    titled = DraftAtom("fact", shown, shown, 0.8, quote, 0, len(quote), "en")
+    [done] = resolve_labels([titled], [("web_scope", "Scope")])
+    assert done.claim == done.content == "The registry of Scope keeps a session per request."
+
+
+def test_ingest_stores_the_resolved_claim(database_url: str, tmp_path: Path) -> None:
+    with files_memory(database_url, tmp_path) as service:
+        path = tmp_path / "files" / "contextual.rst"
+        path.write_text(CONTEXTUAL, encoding="utf-8")
+        service.ingest(IngestRequest(source=str(path)))
+        with service.db.connection() as conn:
+            rows = conn.execute(
+                "SELECT a.claim, c.quoted_text AS quote FROM pm_atom a"
+                " JOIN pm_citation c ON c.atom_id = a.id"
+            ).fetchall()
+    read = [r for r in rows if str(r["claim"]).startswith("Please read")]
+    assert read and str(read[0]["claim"]).startswith("Please read Thread-Local Scope and"), read
+    assert ":ref:`unitofwork_contextual_threadlocal`" in str(read[0]["quote"])  # quote verbatim
