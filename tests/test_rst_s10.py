@@ -211,6 +211,9 @@ def test_code_claim_in_russian_and_with_names() -> None:
     assert code_claim("Code", "defines", ["main"], "incoming\n", "Example", "en") == (
         "Code defines main"
     )
+    assert code_claim("Code (json)", "defines", [], "{\n", "Parsing `JSON` fails", "en") == (
+        'Code (json) under "Parsing JSON fails": {'
+    )
     # no heading to say where: the lines as they are
     assert code_claim("Code", "defines", [], "incoming\nweb request -> starts", "", "en") == (
         "Code: incoming web request -> starts"

@@ -66,7 +66,8 @@ def code_claim(
     if names:
         return f"{head} {defines} {', '.join(names)}"
     line, needs_place = telling_line(code)
-    if needs_place and heading.strip():
-        where = _UNDER["ru" if lang == "ru" else "en"].format(h=heading.strip())
+    place = heading.replace("`", "").strip()  # a heading's inline-code marks are no text
+    if needs_place and place:
+        where = _UNDER["ru" if lang == "ru" else "en"].format(h=place)
         return f"{head} {where}: {line[:_MAX_LINE]}"
     return f"{head}: {line[:_MAX_LINE]}"
