@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 import pegas_memory.distill.items as items
 from pegas_memory.distill.carry import carry, document_subject, topic
+from pegas_memory.distill.code_claim import code_claim, says_nothing
 from pegas_memory.distill.code_names import defined_names
 from pegas_memory.distill.items import bare_item, heading_lead_in, item_start, subjectless_item
 from pegas_memory.distill.leads import match_lead_definition
@@ -331,7 +332,7 @@ class OfflineDistiller:
         blocks = _find_blocks(text)
         atoms: list[DraftAtom] = []
         for block in blocks:
-            atom = self._block_atom(text, block, chunk_language)
+            atom = self._block_atom(text, block, chunk_language, context.heading_path[-1:])
             if atom is not None:
                 atoms.append(atom)
         labelled = labelled_blocks(text, [(b.start, b.end) for b in blocks])
@@ -532,9 +533,11 @@ class OfflineDistiller:
             kind = "fact"
         return DraftAtom(kind, claim, body, 0.8, quote, lb.start, lb.end, language, meta, term)
 
-    def _block_atom(self, text: str, block: _Block, lang: str | None) -> DraftAtom | None:
+    def _block_atom(
+        self, text: str, block: _Block, lang: str | None, heading: tuple[str, ...] = ()
+    ) -> DraftAtom | None:
         quote = text[block.body_start : block.body_end]
-        if not quote.strip():
+        if not quote.strip() or says_nothing(quote):
             return None
         labels = _LABELS["ru" if lang == "ru" else "en"]
         meta: dict[str, Any] = {"distiller": self.name}
@@ -576,11 +579,8 @@ class OfflineDistiller:
             )
         code_language = block.info.split()[0].lower() if block.info else None
         names = defined_names(quote)
-        first = next(ln.strip() for ln in quote.splitlines() if ln.strip())
         head = f"{labels['code']} ({code_language})" if code_language else labels["code"]
-        claim = (
-            f"{head} {labels['defines']} {', '.join(names)}" if names else f"{head}: {first[:120]}"
-        )
+        claim = code_claim(head, labels["defines"], names, quote, "".join(heading), lang)
         meta.update(code_language=code_language, names=names)
         return DraftAtom(
             "code", claim, quote, 0.9, quote, block.body_start, block.body_end, None, meta

@@ -32,6 +32,8 @@ _READ_VERB = re.compile(
 _READ_WHERE = re.compile(
     r"\b(?:documentation|docs|guide|readme|reference|tutorial|section|chapter|manual"
     r"|for (?:more |further |complete |full |additional )?(?:details|information|info)"
+    r"|for (?:a |the |an )?(?:full |complete |short |brief )?(?:list|overview|description"
+    r"|discussion|explanation|example|examples|summary) of"
     r"|документаци\w*|руководств\w*|раздел\w*|глав\w*|за подробност\w*|подробн\w*"
     r"|dokumentation|anleitung|handbuch|abschnitt|kapitel|für (?:weitere )?(?:details"
     r"|informationen|einzelheiten))\b",
@@ -144,6 +146,39 @@ def only_self_reference(body: str) -> bool:
     return len(sentences) > 1 and all(is_self_reference(s) for s in sentences)
 
 
+# "Note the limitations described in signals-sending and the flask.request_tearing_down
+# signal.": which limitations the page does not say; only where they are. The sentence ends on
+# its destinations (one or two: a word, or a few capitalised ones, an optional "section" after
+# each), so "Note the limits described in the paper do not apply here" states something.
+_DESTINATION = (
+    r"(?:the\s+)?(?:[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){1,3}|[\w.:~/'’-]+)"
+    r"(?:\s+(?:section|chapter|page|signal|docs|documentation|guide))?"
+)
+_NOTE_POINTER = re.compile(
+    r"^(?:please\s+)?note\s+(?:the\s+|that\s+the\s+)?(?:[\w-]+\s+){0,3}"
+    r"(?:described|explained|discussed|documented|listed|mentioned|outlined|covered|shown)"
+    rf"\s+(?:in|at|under|on)\s+{_DESTINATION}(?:\s*(?:,|and|or)\s+{_DESTINATION})?\s*[.!]?$",
+    re.IGNORECASE,
+)
+# Russian puts "см." after what it points for: "Список всех встроенных сигналов см. в разделе
+# Core Signals." A short sentence with no clause of its own (no comma, no bracket) is a pointer.
+_RU_SEE_AFTER = re.compile(
+    r"^[^,;:()]{3,80}?\s(?:см\.|смотрите)\s+(?:также\s+)?(?:в\s+|на\s+)?[^,;()]{1,60}[.!]?$",
+    re.IGNORECASE,
+)
+_MAX_RU_SEE_WORDS = 12
+
+
+def _trailing_pointer(body: str) -> bool:
+    """Whether the sentence only says where something is described ("Note the limitations
+    described in X.", "Список ... см. в разделе X.")."""
+    if len(words_of(body)) > _MAX_POINTER_WORDS:
+        return False
+    if _NOTE_POINTER.match(body):
+        return True
+    return len(words_of(body)) <= _MAX_RU_SEE_WORDS and _RU_SEE_AFTER.match(body) is not None
+
+
 def is_pointer(body: str) -> bool:
     """Whether the (cleaned) sentence only points elsewhere: a bare "See X" of a few words, a
     reading verb with a destination (`_reading_pointer`), the page speaking of itself
@@ -151,7 +186,7 @@ def is_pointer(body: str) -> bool:
     core = _PLEASE.sub("", _CONDITION.sub("", body, count=1), count=1)
     short = len(words_of(body)) <= _MAX_POINTER_WORDS
     bare = _POINTER.match(core) is not None and len(words_of(core)) <= _MAX_BARE_POINTER_WORDS
-    if (bare and short) or _reading_pointer(body):
+    if (bare and short) or _reading_pointer(body) or _trailing_pointer(core):
         return True
     furniture = _CATEGORIES.match(body) is not None or _BACKLINK.match(body) is not None
     return is_self_reference(body) or furniture or only_self_reference(body)

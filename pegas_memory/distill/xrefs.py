@@ -25,6 +25,11 @@ How a role reads (Sphinx's own rule, `sphinx.roles.XRefRole` and the Python doma
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from pegas_memory.distill.types import DraftAtom
 
 _ROLE = re.compile(r"(?<![\w:]):((?:[a-z][\w.+-]*:)?[a-z][\w.+-]*):`([^`\n]+)`(?!`)")
 _TITLED = re.compile(r"^(.+?)\s*<([^<>\n]+)>$", re.DOTALL)
@@ -89,3 +94,35 @@ def is_reference_only(raw: str) -> bool:
         return True
     gloss = re.match(r"^[-–—:]\s*(.*)$", rest, re.DOTALL)
     return gloss is not None and len(gloss[1].split()) <= 12
+
+
+def labels_of(metadata: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """A parsed document's rst section labels (`ingest.markup.rst_labels`, kept in its
+    metadata as "rst_labels") as the pairs a `ChunkContext` carries."""
+    return tuple(sorted(dict(metadata.get("rst_labels") or {}).items()))
+
+
+def resolve_labels(
+    atoms: Sequence[DraftAtom], labels: Sequence[tuple[str, str]]
+) -> list[DraftAtom]:
+    """The atoms with every bare `:ref:`label`` of their quote that points into this document
+    read as Sphinx renders it, the title of the section after the label's target ("Please read
+    unitofwork_contextual_threadlocal ..." -> "Please read Thread-Local Scope ..."). A label of
+    another document stays as it is: the claim cannot know that title."""
+    titles = dict(labels)
+    if not titles:
+        return list(atoms)
+    out: list[DraftAtom] = []
+    for atom in atoms:
+        claim, content = atom.claim, atom.content
+        for m in _ROLE.finditer(atom.quote):
+            title = titles.get(m[2].strip().lower())
+            if m[1].rsplit(":", 1)[-1] != "ref" or title is None or _TITLED.match(m[2]):
+                continue
+            shown = re.compile(rf"(?<![\w-]){re.escape(role_text(m[1], m[2]))}(?![\w-])")
+            literal = title.replace("\\", "\\\\")  # a replacement template: no group refs
+            claim = shown.sub(literal, claim, count=1)
+            content = shown.sub(literal, content, count=1)
+        changed = claim != atom.claim or content != atom.content
+        out.append(replace(atom, claim=claim, content=content) if changed else atom)
+    return out

@@ -449,6 +449,32 @@ def blank_footers(text: str) -> str:
     return "\n".join(lines)
 
 
+_TARGET = re.compile(r"^\.\.[ \t]+_([^:`\n]+):[ \t]*$")
+
+
+def rst_labels(text: str) -> dict[str, str]:
+    """{label: section title} of the `.. _label:` targets that stand right before a heading
+    (blank lines and other targets between them): what Sphinx shows for a bare `:ref:`label``
+    pointing into this document. Labels are matched case-insensitively, as Sphinx does; a
+    target before anything else (a paragraph, a figure) names no title and is left out."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    labels: dict[str, str] = {}
+    for n, line in enumerate(lines):
+        target = _TARGET.match(line)
+        if target is None:
+            continue
+        j = n + 1
+        while j < len(lines) and (not lines[j].strip() or _TARGET.match(lines[j])):
+            j += 1
+        if j < len(lines) and _ADORNMENT.match(lines[j]):  # an overline
+            j += 1
+        title = lines[j].strip() if j < len(lines) else ""
+        under = lines[j + 1] if j + 1 < len(lines) else ""
+        if title and not _ADORNMENT.match(title) and _ADORNMENT.match(under):
+            labels.setdefault(target[1].strip().lower(), title)
+    return labels
+
+
 # --- the document ---------------------------------------------------------------------------------
 
 

@@ -40,6 +40,7 @@ from pegas_memory.db.repo import (
 )
 from pegas_memory.distill.ollama import locate_quote
 from pegas_memory.distill.types import ChunkContext, CountsDrops, Distiller, DraftAtom
+from pegas_memory.distill.xrefs import labels_of, resolve_labels
 from pegas_memory.errors import BackendUnavailable, IngestError, InvalidInput
 from pegas_memory.ingest.chunking import Chunk, ParsedSource
 from pegas_memory.ingest.claims import ClaimSignature, claim_signature
@@ -203,7 +204,7 @@ class IngestPipeline:
             except Exception as exc:  # one bad chunk must not sink the document
                 report.errors.append(f"chunk {chunk.ord} ({chunk.locator}): {exc}"[:500])
                 continue
-            for draft in drafts:
+            for draft in resolve_labels(drafts, labels_of(parsed.metadata)):  # a :ref: read
                 checked = _checked_quote(draft, chunk.text)
                 if checked is None:
                     report.skipped += 1

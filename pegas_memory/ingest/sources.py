@@ -42,6 +42,7 @@ from pegas_memory.ingest.markup import (
     document_title,
     flavour_of,
     normalise,
+    rst_labels,
 )
 from pegas_memory.ingest.netguard import (
     decode_text,
@@ -299,6 +300,8 @@ def parse_text(
     front: str | None = None
     if flavour != "rst":
         text = blank_footers(text)
+    if flavour == "rst" and (labels := rst_labels(text)):
+        extra = {**(extra or {}), "rst_labels": labels}  # what a bare :ref: shows (xrefs)
     if flavour is not None:
         text, levels, front = normalise(text, flavour)
     sections = split_markdown_sections(text, levels=levels)
