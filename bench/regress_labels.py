@@ -51,6 +51,9 @@ SEEDS: dict[int, tuple[int, tuple[int, ...], tuple[str, ...], tuple[int, int]]] 
             ("sqlalchemy/doc/build/orm/versioning.rst", "gson/Troubleshooting.md"), (15, 18)),
     13131: (107, (15, 61, 71, 81, 91, 95, 99, 103),
             ("sqlalchemy/doc/build/orm/contextual.rst", "flask/docs/signals.rst"), (18, 21)),
+    14141: (111, (15, 61, 71, 81, 91, 95, 99, 103, 107),
+            ("sqlalchemy/doc/build/orm/nonstandard_mappings.rst", "ripgrep/RELEASE-CHECKLIST.md",
+             "ripgrep/AI_POLICY.md"), (21, 24)),
 }  # fmt: skip
 
 
@@ -86,7 +89,7 @@ def xquad_document(data: Path, folder: Path, first: int, stop: int) -> Path | No
         lines += [f"# {article['title'].replace('_', ' ')}", ""]
         for paragraph in article["paragraphs"]:
             lines += [paragraph["context"], ""]
-    path = folder / ("xquad-ru.md" if first == 0 else f"xquad-ru-{'abcdefg'[first // 3]}.md")
+    path = folder / ("xquad-ru.md" if first == 0 else f"xquad-ru-{'abcdefgh'[first // 3]}.md")
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
 
