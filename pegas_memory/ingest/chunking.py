@@ -215,7 +215,6 @@ class _Unit:
     kind: BlockKind
     block: int  # index of the block the unit belongs to
     first: bool  # first unit of its block
-    whole: bool = True  # False: a piece of a sentence longer than max_chars (bare words)
 
 
 def _blocks(text: str) -> list[tuple[int, int, BlockKind]]:
@@ -371,15 +370,12 @@ def _sentences(text: str, start: int, end: int, max_chars: int) -> list[tuple[in
 def _units(text: str, max_chars: int) -> list[_Unit]:
     units: list[_Unit] = []
     for b, (start, end, kind) in enumerate(_blocks(text)):
-        pieces: set[tuple[int, int]] = set()  # spans cut out of an over-long sentence
         if kind == "para":
             spans: list[tuple[int, int]] = []
             for sent_start, sent_end in _sentences(text, start, end, max_chars):
                 s, e, _ = _trim(text, sent_start, sent_end, kind)
                 if e - s > max_chars:
-                    windows = _windows(text, s, e, max_chars)
-                    spans.extend(windows)
-                    pieces.update(windows)
+                    spans.extend(_windows(text, s, e, max_chars))
                 elif e > s:
                     spans.append((s, e))
         elif end - start <= max_chars:
@@ -388,9 +384,7 @@ def _units(text: str, max_chars: int) -> list[_Unit]:
             spans = _windows(text, start, end, max_chars)
         else:
             spans = _line_groups(text, start, end, max_chars)
-        units.extend(
-            _Unit(s, e, kind, b, n == 0, (s, e) not in pieces) for n, (s, e) in enumerate(spans)
-        )
+        units.extend(_Unit(s, e, kind, b, n == 0) for n, (s, e) in enumerate(spans))
     return units
 
 
@@ -450,13 +444,7 @@ def chunk_spans(text: str, *, max_chars: int = 1200, overlap: int = 150) -> list
 def _overlap_start(
     text: str, prev: list[_Unit], prev_start: int, nxt: _Unit, max_chars: int, overlap: int
 ) -> int:
-    """Where the next chunk starts so it repeats the previous chunk's last sentences.
-
-    Whole sentences only: a chunk that opened inside a sentence gave the distiller a tail it
-    took for a sentence. When no trailing run fits `overlap`, the last sentence alone is
-    repeated if the next chunk has room for it (`_whole_last_sentence`): a sentence that leans
-    on it ("MSNA followed a similar trend.", "Эти различия ...") is then read with its
-    antecedent, and the pipeline drops the repeat where it is stored already."""
+    """Where the next chunk starts so it repeats the previous chunk's last sentences."""
     end = prev[-1].end
     # The gap between the chunks counts too: the next chunk must still fit in max_chars.
     limit = min(overlap, max_chars - (nxt.end - end))
@@ -464,27 +452,17 @@ def _overlap_start(
         return nxt.start
     best = nxt.start
     for u in reversed(prev):
-        if u.kind != "para" or not u.whole or end - u.start > limit or u.start <= prev_start:
+        if u.kind != "para" or end - u.start > limit or u.start <= prev_start:
             break
         best = u.start
     if best != nxt.start:
         return best
-    return _whole_last_sentence(prev, prev_start, nxt, max_chars)
-
-
-def _whole_last_sentence(prev: list[_Unit], prev_start: int, nxt: _Unit, max_chars: int) -> int:
-    """The previous chunk's last sentence as the next chunk's start when it is longer than the
-    overlap but at most half a chunk, not the whole previous chunk, and fits with the next unit
-    in max_chars; else the next unit's own start (no overlap rather than bare words)."""
-    last = prev[-1]
-    if (
-        not last.whole
-        or last.start <= prev_start
-        or last.end - last.start > max_chars // 2
-        or nxt.end - last.start > max_chars
-    ):
+    # No whole sentence is short enough: repeat the last words instead.
+    cut = text.find(" ", end - limit, end)
+    if cut == -1 or cut + 1 <= prev_start:
         return nxt.start
-    return last.start
+    s, _, _ = _trim(text, cut, end, "para")
+    return s if s < end else nxt.start
 
 
 def chunk_source(
