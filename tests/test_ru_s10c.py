@@ -209,3 +209,32 @@ def test_a_question_mark_in_brackets_asks_nothing(sentence: str, language: str, 
 )
 def test_an_ordinal_in_any_gender_is_checkable(sentence: str, language: str, fact: bool) -> None:
     assert is_fact(sentence, language) is fact
+
+
+_GORMIZD = (
+    "Гормизд (Latin: Hormisdas PP.; ?\u00a0— 6 августа 523)\u00a0— Папа Римский с 20 июля 514"
+    " года по 6 августа 523 года."
+)
+
+
+def test_an_article_lead_under_its_disambiguated_heading_defines_its_name() -> None:
+    claims, _ = _distill(_GORMIZD, "Гормизд (папа римский)")
+    assert claims == [
+        "[definition] Гормизд (Latin: Hormisdas PP.; ? — 6 августа 523) — Папа Римский с 20 июля"
+        " 514 года по 6 августа 523 года."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "heading", "title"),
+    [
+        ("Гормизд (Latin: Hormisdas)\u00a0— Москва.", "Гормизд (папа римский)", _TITLE),  # a name
+        (f"Лион основан в 43 году. {_GORMIZD}", "Гормизд (папа римский)", _TITLE),  # not first
+        ("Hormisdas (? – 523) was Pope from 514 to 523.", "Hormisdas (pope)", "Pages"),
+    ],
+)
+def test_a_capitalised_genus_is_a_lead_only_as_a_title_of_office_first(
+    text: str, heading: str, title: str
+) -> None:
+    claims, _ = _distill(text, heading, title)
+    assert claims and not any(c.startswith("[definition]") for c in claims)

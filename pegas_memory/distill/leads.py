@@ -41,19 +41,24 @@ _LEAD_IS = re.compile(
 )
 
 
-# The dash of a Russian lead: "X (...) — государство ...", its genus lower case.
-_RU_DASH = re.compile(r"\s[—–]\s+(?=[а-яё])")
+# The dash of a Russian lead: "X (...) — государство ...", its genus lower case, or a title
+# of office capitalised as Russian spells it ("Гормизд (...) — Папа Римский с 514 года ..."):
+# a capitalised word with more of the genus after it, not a bare name ("X — Москва.").
+_RU_DASH = re.compile(r"\s[—–]\s+(?=[а-яё]|[А-ЯЁ][а-яё]+\s+[А-ЯЁа-яё][а-яё]+\s+[а-яё\d])")
+# A heading's disambiguator: "Гормизд (папа римский)" is the article on "Гормизд".
+_DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)\s*$")
 _RU_LEAD_CHARS = 600  # the term and its asides before the dash; a longer run is no lead
 
 
 def _ru_titled_lead(sentence: str, subjects: tuple[str, ...]) -> tuple[str, str] | None:
     """(term, body) of a Russian lead that opens on its title or heading (stress marks are
     gone from claims, `units.clean_claim`) and goes on, past its aliases and bracketed asides,
-    to the first dash outside brackets before a lower-case genus; None otherwise (no title
-    first, a sentence end or no such dash before `_RU_LEAD_CHARS`)."""
+    to the first dash outside brackets before its genus (lower case, or a title of office:
+    `_RU_DASH`); the heading counts without its disambiguator ("Гормизд (папа римский)"); None
+    otherwise (no title first, a sentence end or no such dash before `_RU_LEAD_CHARS`)."""
     text = sentence.strip()
-    for subject in subjects:
-        name = subject.strip()
+    names = [n for s in subjects for n in dict.fromkeys((s.strip(), _DISAMBIGUATOR.sub("", s)))]
+    for name in names:
         if not name or not text.casefold().startswith(name.casefold()):
             continue
         if text[len(name) : len(name) + 1] not in (",", " ", "("):
