@@ -29,6 +29,7 @@ import re
 from dataclasses import replace
 
 from pegas_memory.distill.context import _verb
+from pegas_memory.distill.labels_ru import period_only as period_only  # for units
 from pegas_memory.distill.mood import _EN_AUX, _EN_PAST, verbless
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 

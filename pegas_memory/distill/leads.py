@@ -9,13 +9,18 @@ first sentence of a chunk, with the document's title and the section's heading a
 (Russian leads "X — N ..." are definitions by `patterns` already, wherever they stand, except
 where the term holds a dash of its own or its aliases a dash in brackets: "Папуа — Новая
 Гвинея, Папуа-Новая Гвинея (полное название — ...; English: ...) — государство в Океании ..."
-under the heading "Папуа — Новая Гвинея" is read here, by `_ru_titled_lead`).
+under the heading "Папуа — Новая Гвинея" is read here, by `_ru_titled_lead`). The distiller's
+carry of a prose claim goes through `lead_carry`, so that a lead's name stays its subject and a
+timeline's period line carries its section (`distill.labels_ru`).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from pegas_memory.distill.carry import carried_claim, carry, mentions
+from pegas_memory.distill.labels_ru import period_only
 from pegas_memory.distill.patterns import (
     ASSESSMENT,
     CAPS_LABEL,
@@ -24,6 +29,7 @@ from pegas_memory.distill.patterns import (
     LETTER,
     strip_term,
 )
+from pegas_memory.distill.types import DraftAtom
 from pegas_memory.distill.words_ru import _verb
 
 # A lead "X is a/an/the N ...": a definition only where X is what its document or section is
@@ -35,19 +41,24 @@ _LEAD_IS = re.compile(
 )
 
 
-# The dash of a Russian lead: "X (...) — государство ...", its genus lower case.
-_RU_DASH = re.compile(r"\s[—–]\s+(?=[а-яё])")
+# The dash of a Russian lead: "X (...) — государство ...", its genus lower case, or a title
+# of office capitalised as Russian spells it ("Гормизд (...) — Папа Римский с 514 года ..."):
+# a capitalised word with more of the genus after it, not a bare name ("X — Москва.").
+_RU_DASH = re.compile(r"\s[—–]\s+(?=[а-яё]|[А-ЯЁ][а-яё]+\s+[А-ЯЁа-яё][а-яё]+\s+[а-яё\d])")
+# A heading's disambiguator: "Гормизд (папа римский)" is the article on "Гормизд".
+_DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)\s*$")
 _RU_LEAD_CHARS = 600  # the term and its asides before the dash; a longer run is no lead
 
 
 def _ru_titled_lead(sentence: str, subjects: tuple[str, ...]) -> tuple[str, str] | None:
     """(term, body) of a Russian lead that opens on its title or heading (stress marks are
     gone from claims, `units.clean_claim`) and goes on, past its aliases and bracketed asides,
-    to the first dash outside brackets before a lower-case genus; None otherwise (no title
-    first, a sentence end or no such dash before `_RU_LEAD_CHARS`)."""
+    to the first dash outside brackets before its genus (lower case, or a title of office:
+    `_RU_DASH`); the heading counts without its disambiguator ("Гормизд (папа римский)"); None
+    otherwise (no title first, a sentence end or no such dash before `_RU_LEAD_CHARS`)."""
     text = sentence.strip()
-    for subject in subjects:
-        name = subject.strip()
+    names = [n for s in subjects for n in dict.fromkeys((s.strip(), _DISAMBIGUATOR.sub("", s)))]
+    for name in names:
         if not name or not text.casefold().startswith(name.casefold()):
             continue
         if text[len(name) : len(name) + 1] not in (",", " ", "("):
@@ -89,3 +100,41 @@ def match_lead_definition(
     if term.casefold() not in names or not LETTER.search(term):
         return None
     return term, m["body"].rstrip(".!…").strip(), 0.7, "lead_is"
+
+
+# The patterns of a lead: a name with its brackets or aliases before the dash ("lead"), a title
+# before it ("lead_dash", "lead_is").
+_LEAD_PATTERNS = frozenset({"lead", "lead_dash", "lead_is"})
+# A timeline's period opening a claim, up to its "." or ":" ("Конец XVIII — начало XIX века.").
+_PERIOD_HEAD = re.compile(r"^\s*[^.:]{1,80}?(?:\.(?=\s)|:)")
+
+
+def lead_carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) -> DraftAtom:
+    """`carry.carry`, except on a lead that defines a name and on a timeline's period line.
+
+    A lead "Тетеоиннан (Nahuatl languages: Teteoinnan) — одна из ипостасей ..." under
+    "Мифология ацтеков" names its own subject, which a word that ends like a short participle
+    ("-ан") must not turn into a subjectless claim carrying the section (and typed again as a
+    fact); a relational term ("Автор (...) — ...") is carried as the section's (`carry`'s
+    rule 4, kind "section") as before. A Russian claim opening on a period and its
+    title ("Первая четверть XIX века — наши дни: поиски сокровищ и эра туризма.", "Конец XVIII
+    — начало XIX века. Наименее изученный период.", `labels_ru.period_only`) has no subject of
+    its own: it is the section's period, and carries the section, as "1879—1912 годы: ..." does."""
+    carried = carry(atom, subject, document=document)
+    lead = atom.type == "definition" and atom.metadata.get("pattern") in _LEAD_PATTERNS
+    if lead and carried.metadata.get("context") == "subjectless" and atom.term:
+        return atom  # the lead's term opens the claim: its subject, so never "subjectless"
+    head = _PERIOD_HEAD.match(atom.claim)
+    if (
+        carried is not atom
+        or subject is None
+        or atom.language != "ru"
+        or head is None
+        or not period_only(head[0])
+        or mentions(atom.claim, subject)
+    ):
+        return carried
+    claim = carried_claim(atom.claim, subject)
+    meta = {**atom.metadata, "subject": subject, "context": "period"}
+    return replace(atom, claim=claim, content=claim, metadata=meta)  # never a definition:
+    # a period is no defined term (`patterns._term_ok`)

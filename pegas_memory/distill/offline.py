@@ -37,7 +37,7 @@ from pegas_memory.distill.carry import carry, document_subject, topic
 from pegas_memory.distill.code_claim import code_claim, says_nothing
 from pegas_memory.distill.code_names import defined_names
 from pegas_memory.distill.items import bare_item, heading_lead_in, item_start, subjectless_item
-from pegas_memory.distill.leads import match_lead_definition
+from pegas_memory.distill.leads import lead_carry, match_lead_definition
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
 from pegas_memory.distill.standalone import unfit
@@ -432,7 +432,7 @@ class OfflineDistiller:
                     atom = replace(atom, type="text", confidence=0.5, metadata=meta)
                 elif atom is not None:
                     # distill.carry: the claim stands alone (in dialogue "she" is a character)
-                    atom = carry(atom, None if conversation else subject, document=document)
+                    atom = lead_carry(atom, None if conversation else subject, document=document)
                 if atom is not None:
                     atoms.append(atom)
                     # A list item is no narration: "And that's ..." after a list leans on

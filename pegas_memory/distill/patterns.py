@@ -52,6 +52,7 @@ from pegas_memory.distill.findings import (
     STATE,
     UNKNOWN,
 )
+from pegas_memory.distill.labels_ru import period_term
 from pegas_memory.distill.mood import (
     generic_present,
     no_claim,
@@ -246,6 +247,8 @@ def _term_ok(term: str, pattern: str) -> bool:
         return False
     if ordinal_subject(term if term[:4].casefold() == "the " else f"the {term}"):
         return False  # "The first argument is the function ...": a member of a series, no term
+    if period_term(term):
+        return False  # "Первая четверть XIX века — наши дни: ...": a range of dates (labels_ru)
     # "Глубокое обучение по Хинтону — ...": a dash after a phrase with a preposition is prose.
     return not (pattern == "dash" and _RU_FUNCTION_WORDS.intersection(words))
 
@@ -423,7 +426,7 @@ _VERBS = re.compile(_RELATION.pattern + "|" + FINDING.pattern, re.IGNORECASE)
 _NUMBER_WORD = re.compile(
     r"(?<![\w-])(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|half|first|second|third"
     r"|один|одна|одно|два|две|три|четыре|пять|шесть|семь|восемь|девять|десять|оба|обе|обеими"
-    r"|обоих|первы\w*|втор\w*|трет\w*|половин\w*)(?![\w-])",
+    r"|обоих|перв(?:ый|ая|ое|ые|ого|ой|ому|ым|ом|ую|ых|ыми)|втор\w*|трет\w*|половин\w*)(?![\w-])",
     re.IGNORECASE,
 )
 # A gene, protein or chemical symbol: letters and digits mixed ("Nrf2", "miR-142", "H3K27me3").
@@ -494,7 +497,9 @@ def is_fact(sentence: str, language: str | None) -> bool:
     phrases: `distill.mood`) have passed it, in Russian a finite verb, a dash predicate or a
     closing predicate adjective. A capitalised word does not make a fact: an aim names things."""
     s = sentence.strip()
-    if _QUESTION.search(s) or NEEDS_MORE.search(s) or UNKNOWN.search(s) or GAP.search(s):
+    # a "?" in brackets is an unknown date ("Гормизд (?; ? — 6 августа 523) — ..."), no question
+    asked = _QUESTION.search(_unbracketed(s))
+    if asked or NEEDS_MORE.search(s) or UNKNOWN.search(s) or GAP.search(s):
         return False  # a question, a call for research, an open question or a research gap
     joined = _joined_type(s, language)
     if joined is not None:

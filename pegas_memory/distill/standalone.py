@@ -28,17 +28,22 @@ reports:
   сериале ,", "in the film ,"). Anything else is a harmless gap (a lost footnote or image
   after a complete phrase: "со стеклянной трубкой .", "передал мяч Уарду , который"), and so
   is a gap inside brackets: an aside (life dates, a birthplace) lost, the main claim intact.
+- **label line** (`distill.labels_ru`): a flattened passage's timeline period left alone
+  ("Конец XVIII — начало XIX века.", its title did not follow it) or a chart's legend entry
+  ("Плейстоценовая эпоха (P)."), judged on the quote, so a carry does not hide it.
 """
 
 from __future__ import annotations
 
 import re
 
+from pegas_memory.distill.labels_ru import legend_line, period_only
 from pegas_memory.distill.patterns import words_of, wordset
 from pegas_memory.distill.types import DraftAtom
 
 NEEDS_CONTEXT = "needs context"
 DAMAGED = "damaged: words lost in the source"
+LABEL_LINE = "label line"
 
 _FIRST_WORDS = 4  # a subject pronoun counts among the claim's first words only
 _EN_SUBJECT = wordset("they he she")
@@ -166,12 +171,14 @@ def lost_link(quote: str) -> bool:
 
 def unfit(atom: DraftAtom) -> str | None:
     """Why a prose draft is no claim after join and carry (the `dropped` reason), or None: a
-    marked claim that `needs_context`, a `damaged_gap`. Blocks (code, tables, rules), labelled
-    statements and lines of dialogue are judged by their own rules, not here."""
+    label line, a marked claim that `needs_context`, a `damaged_gap`. Blocks (code, tables,
+    rules), labelled statements and lines of dialogue are judged by their own rules, not here."""
     if atom.type not in ("fact", "text", "definition") or "label" in atom.metadata:
         return None
     if atom.metadata.get("kind") == "dialogue":
         return None
+    if period_only(atom.quote) or legend_line(atom.quote):
+        return LABEL_LINE  # "Конец XVIII — начало XIX века.", "Плейстоценовая эпоха (P)."
     if atom.metadata.get("anaphoric") and needs_context(atom.claim, atom.language):
         return NEEDS_CONTEXT
     if damaged_gap(atom.claim, atom.language) or lost_link(atom.quote):

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 
 from pegas_memory.distill.context import held_referent, leans_back
 from pegas_memory.distill.dialogue import outburst, quote_state, speech, starts_inside
-from pegas_memory.distill.items import flat_list, item_start, nominal_list
+from pegas_memory.distill.items import flat_list, item_start, nominal_list, period_only
 from pegas_memory.distill.join_en import opens_with_connector
 from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
 from pegas_memory.distill.pointers import is_pointer
@@ -522,7 +522,7 @@ def sentence_groups(
         if groups[-1].start == s0:
             members = []
         members.append((s0, claim, back))
-        premise = _PREMISE.match(sentence.lstrip()) is not None
+        premise = _PREMISE.match(sentence.lstrip()) is not None or period_only(sentence)
         quoting = quote_state(sentence, quoting)
         lead_outburst = groups[-1].sentences == 1 and burst
     judged = [_judged(text, g, conversation, language) for g in groups]
