@@ -63,7 +63,7 @@ def test_what_leans_on_the_sentence_before(sentence: str, before: str, language:
         # a participle that only says what was done ("described by Linnaeus")
         ("Описанный Линнеем вид растёт в Африке.", "Вид известен давно.", "ru"),
         # "действительно" after the verb confirms nothing said before
-        ("Коллекция попала в Россию, где она действительно сохранилась.", _SOCIETY, "ru"),
+        ("Коллекция общества попала в Россию, где она действительно сохранилась.", _SOCIETY, "ru"),
         ("Most collections reached Russia.", "The society kept its word.", "en"),
         # the complement clause names its own subject, or repeats nothing
         ("В 1841 году Адамс предположил, что Нептун существует.", _ORBIT, "ru"),
@@ -179,7 +179,7 @@ _TREATISE_EN = "In 1710 the pastor Richter published a treatise on the Rosicruci
             False,
         ),
         ("До 1893 года бульвар был закрыт, с этого времени начали расчищать аллеи.", "ru", False),
-        ("Алхимия увлекала многих, и в этой статье описан первый опыт.", "ru", False),
+        ("Алхимия древних увлекала многих, и в этой статье описан первый опыт.", "ru", False),
         ("The river forms a delta, and the Romanian part of this delta is protected.", "en", False),
     ],
 )
@@ -199,7 +199,7 @@ _BOCK = "Родом из Нижней Лужицы был Ян Бок (ум. 162
         ("В стихотворении 1612 года Бок воспевал родную землю.", "ru", True),
         # the full name again, or another person: the sentence names who
         ("Ян Бок писал стихотворения на латыни.", "ru", False),
-        ("Лютер писал стихотворения на латыни.", "ru", False),
+        ("Мартин Лютер писал стихотворения на латыни.", "ru", False),
         # English is left as it was: news name a person by the surname in every paragraph
         ("Bock wrote poems in Latin and German.", "en", False),
     ],

@@ -73,6 +73,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import pegas_memory.distill.agree_ru as agree_ru
+import pegas_memory.distill.bare_ru as bare_ru
 import pegas_memory.distill.join_en as join_en
 import pegas_memory.distill.lean_ru as lean_ru
 from pegas_memory.distill.patterns import words_of
@@ -241,6 +242,7 @@ def leans_back(sentence: str, language: str | None, before: str | None = None) -
             or _ru_clause_repeats(sentence, before)
             or _ru_short_name(sentence, before)
             or agree_ru.continues_relative(sentence, before)
+            or bare_ru.leans(sentence, before)  # "Сюжет шел ...", "С тех пор ..."
         )
     return language in _JOIN_EN_LANGUAGES and join_en.leans_on_before(sentence, before)
 

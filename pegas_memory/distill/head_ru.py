@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+import pegas_memory.distill.bare_ru as bare_ru
 from pegas_memory.distill.context import Reference
 from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.words_ru import _RU_PREPOSITIONS, _YEAR_WORDS, _verb
@@ -90,11 +91,11 @@ def head_reference(claim: str, subject: str) -> Reference | None:
     the head."""
     headed = _ru_head(_bare_subject(subject))
     if headed is None:
-        return None
+        return _ownerless(claim)
     lowered = claim.casefold()
     hit = _inflected(headed[0], lowered, 3)
     if hit is None:
-        return None
+        return _ownerless(claim)
     marks = " ".join(headed[1]).casefold()
     near = re.findall(r"[^\W\d_]+", lowered[: hit.start()])[-1:]
     near += re.findall(r"[^\W\d_]+", lowered[hit.end() :])[:1]
@@ -102,6 +103,13 @@ def head_reference(claim: str, subject: str) -> Reference | None:
         if _RU_ADJECTIVE_END.search(w) and _inflected(w, marks) is None:
             return None  # "ртутную лампу": a modifier the subject does not have
     return Reference("category", hit[0], hit.start())
+
+
+def _ownerless(claim: str) -> Reference | None:
+    """A relational noun with no owner ("пример прадеда — ...", "Наибольшее расстояние с севера
+    на юг ...": `bare_ru.ownerless`): its owner is the section's subject, carried like a head."""
+    found = bare_ru.ownerless(claim)
+    return Reference("category", found[0], found[1]) if found else None
 
 
 def head_missing(claim: str, subject: str) -> bool:
