@@ -79,7 +79,10 @@ def test_a_noun_of_the_sentence_befores_word_family_joins_it() -> None:
 
 def test_the_english_join_rules_do_not_read_russian() -> None:
     before = "Исчезновение узора F совпало с появлением узора B."
-    assert not leans_back("Трансформация завершилась за 90 минут.", "ru", before)
+    # A Russian bare noun subject does lean back since session 10 (distill/bare_ru.py: Russian
+    # has no article, "Трансформация ..." is "The transformation ..."); the English event-noun
+    # rule is not what says so: with an adjective the noun is no longer bare, and nothing joins.
+    assert not leans_back("Полная трансформация завершилась за 90 минут.", "ru", before)
     assert leans_back("The transformation was complete in 90 min.", None, _BEFORE)  # en default
 
 
