@@ -37,6 +37,7 @@ import re
 
 from pegas_memory.distill.context import Reference, _words
 from pegas_memory.distill.patterns import words_of
+from pegas_memory.distill.steps_en import bare_step
 
 _DETERMINERS = _words("the this these those any")
 # Words that end a subject's noun phrase: its verb, or a clause/complement word after it.
@@ -188,6 +189,9 @@ def carried(claim: str, subject: str, document: str | None) -> tuple[Reference, 
     is then an anaphor at the claim's start, so the caller looks for no mention."""
     chosen = section_subject(subject, document)
     word = unnamed(claim) if chosen is not None else None
+    if (word is None or chosen is None) and subject and bare_step(claim):
+        # rule 3: a short step naming nothing acts on what the heading names (`steps_en`)
+        return Reference("section", words_of(claim)[0].casefold()), subject
     if word is None or chosen is None:
         return None
     if _lowercase_name(chosen):
