@@ -46,8 +46,9 @@ one sample:
    row ..."): "If/When/Unless/Once/Whenever the N ...", and N (its head, singular or plural) is a
    word of the sentence before: the definite article says which N, and the sentence before
    told it. Not when words after N say whose it is before the verb ("If the row of table p
-   is ...": N must be right before its verb) or N is a moment ("When the time comes"); rule 4 reads a prepositional opener, `join_en` rule 7 a
-   sentence's own subject: this is the subject of its condition.
+   is ...": N must be right before its verb) or N is a moment ("When the time comes"). Rule 4
+   reads a prepositional opener, `join_en` rule 7 a sentence's own subject: this one reads the
+   subject of its condition.
 """
 
 from __future__ import annotations

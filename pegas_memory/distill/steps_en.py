@@ -24,18 +24,22 @@ the words of one checklist:
 
 from __future__ import annotations
 
+import itertools
 import re
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 # Base-form verbs that take an object and open a step of a procedure (technical and everyday).
-_STEP_VERBS = frozenset(
-    (
-        "add append apply ask attach build bump call change check clean clear close commit compare"
-        " compile confirm copy deploy describe document drop edit execute export fetch fill fix"
-        " include insert issue launch link list load log mark merge monitor mount move"
-        " open paste pin post print publish pull push rebase record reinstall release rename"
-        " report request reset restart restore review revert run send set share sign start stop"
-        " submit switch tag test tell update upgrade upload use verify wait"
-    ).split()
+_STEP_VERBS = _words(
+    "add append apply ask attach build bump call change check clean clear close commit compare"
+    " compile confirm copy deploy describe document drop edit execute export fetch fill fix"
+    " include insert issue launch link list load log mark merge monitor mount move"
+    " open paste pin post print publish pull push rebase record reinstall release rename"
+    " report request reset restart restore review revert run send set share sign start stop"
+    " submit switch tag test tell update upgrade upload use verify wait"
 )
 _CLAUSE = re.compile(
     r"^(?:if|when|once|before|after|unless|while|whenever|to|in order to)\b[^,;:]{2,120},\s*",
@@ -49,9 +53,9 @@ _STEP_ADVERB = re.compile(
 _NEGATED = re.compile(r"^(?:please\s+)?(?:do\s+not|don['’]t|never|always)\s+", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*")
 # After the verb: what cannot open its object ("Run of the mill", "Check is ...", "Test 3").
-_NOT_OBJECT = frozenset(
+_NOT_OBJECT = _words(
     "of is are was were be been has have had do does did can could will would may might must"
-    " shall should and or nor than to as by".split()
+    " shall should and or nor than to as by"
 )
 # A finite verb in the main clause: an auxiliary, a copula or a modal.
 _FINITE = re.compile(
@@ -111,9 +115,9 @@ def imperative_step(sentence: str) -> bool:
     words = [w if w.isalpha() else "" for w in tokens]  # a path or a code token is no word
     if words and words[0][:1].isupper() and words[0][1:].islower():
         return False  # a name: "Mark Twain wrote ...", "Record Store Day is ..."
-    for k, (prev, word) in enumerate(zip(words, words[1:], strict=False)):
-        nxt = words[k + 2] if k + 2 < len(words) else ""
-        if prev and word and _finite_after(prev, word, nxt):
+    for k, (prev, word) in enumerate(itertools.pairwise(words)):
+        following = words[k + 2] if k + 2 < len(words) else ""
+        if prev and word and _finite_after(prev, word, following):
             return False
     return True
 
@@ -133,13 +137,13 @@ def _finite_after(prev: str, word: str, nxt: str) -> bool:
     return third and has_object and prev.islower() and not prev.endswith("s")
 
 
-_FUNCTION = frozenset(
+_FUNCTION = _words(
     "the a an this that these those its their his her our your my some any every each all both"
-    " no in on of for with to from by at as into onto over under via per new old".split()
+    " no in on of for with to from by at as into onto over under via per new old"
 )
-_IRREGULAR_PAST = frozenset(
+_IRREGULAR_PAST = _words(
     "wrote hit made took gave found ran led held won lost met began became brought kept left"
-    " grew rose fell sold bought built drove drew knew showed shown said told put cut".split()
+    " grew rose fell sold bought built drove drew knew showed shown said told put cut"
 )
 
 
