@@ -148,6 +148,18 @@ def test_a_step_that_names_its_object_carries_nothing(claim: str) -> None:
     assert not bare_step(claim)
 
 
+def test_a_short_step_under_a_section_label_carries_nothing() -> None:
+    text = "Add empty jelly jars to sterilize and warm.\n"
+    claims = [c for _, c in _atoms(text, title="Honey Jam Recipe", heading=("Instructions",))]
+    assert claims == [text.strip()]
+
+
+def test_an_interjection_is_no_step() -> None:
+    assert not imperative_step("Wait there’s more.")
+    assert not bare_step("Wait, it's not over yet.")
+    assert imperative_step("Wait for CI to finish creating the release.")
+
+
 def test_a_statement_under_the_same_heading_carries_nothing() -> None:
     text = "Contributors are expected to be responsible for any code they publish.\n"
     claims = [c for _, c in _atoms(text, title="AI Policy", heading=("AI Policy",))]

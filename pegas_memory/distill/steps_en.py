@@ -60,7 +60,9 @@ _NOT_OBJECT = _words(
 # A finite verb in the main clause: an auxiliary, a copula or a modal.
 _FINITE = re.compile(
     r"\b(?:is|are|was|were|am|has|have|had|does|did|can|could|will|would|shall|may|might|must"
-    r"|isn't|aren't|wasn't|weren't|doesn't|didn't|won't|cannot)\b",
+    r"|isn't|aren't|wasn't|weren't|doesn't|didn't|won't|cannot)\b"
+    # "Wait there's more.": a subject and its contracted verb
+    r"|\b(?:there|here|it|that|what|he|she|i|you|we|they)['’](?:s|re|m|ve|ll|d)\b",
     re.IGNORECASE,
 )
 # A present verb after a plural noun ("Review articles suggest that ...", "Test results show ...").
