@@ -41,6 +41,14 @@ one sample:
 7. **A condition on the sentence before** ("If not, you have to tweak ...", "If so, ...",
    "Else ...", "At this point, ..."): the condition or the step it names is the sentence
    before's. ("Otherwise", "In this case" are `join_en` rule 4.)
+8. **A definite description in a leading condition** ("... the row in “q” must exist; ... If
+   the row does not exist, for most DBAPI drivers ..., the ORM will fail to detect an updated
+   row ..."): "If/When/Unless/Once/Whenever the N ...", and N (its head, singular or plural) is a
+   word of the sentence before: the definite article says which N, and the sentence before
+   told it. Not when words after N say whose it is before the verb ("If the row of table p
+   is ...": N must be right before its verb) or N is a moment ("When the time comes"). Rule 4
+   reads a prepositional opener, `join_en` rule 7 a sentence's own subject: this one reads the
+   subject of its condition.
 """
 
 from __future__ import annotations
@@ -107,6 +115,22 @@ _OPENING_PHRASE = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 
+# Rule 8: a leading condition on a definite noun phrase: up to two modifiers, then its head and
+# the word after it.
+# The head is the noun right before the condition's verb (an auxiliary, or a verb in "-s" or
+# "-ed"): "If the row does not exist" reads "row", "When the application object is deleted"
+# reads "object", not its modifier "application".
+_CONDITIONAL_THE = re.compile(
+    r"^\W*(?:if|when|whenever|unless|once|until)\s+the\s+(?P<np>(?:[a-z][\w-]*\s+){0,2}?)"
+    r"(?P<head>[a-z]{3,})\s+(?P<after>(?:not\s+)?(?:is|are|was|were|has|have|had|does|do|did"
+    r"|can|cannot|could|will|would|may|might|must|should|[a-z]+(?<!s)s|[a-z]+ed))\b",
+    re.IGNORECASE,
+)
+_NOT_HEAD = _words(
+    "same other following first last next whole entire only most user reader is are was were"
+    " has have had does did can will would may must should"
+)
+
 
 # Rule 5: an ordinal description opening the sentence, one modifier allowed before the ordinal
 # (a lowercase ordinal: "The First Amendment" is a name).
@@ -136,7 +160,7 @@ _CONDITION_BEFORE = re.compile(
 
 def continues_before(sentence: str, before: str | None) -> bool:
     """Whether the sentence goes on with the set or comparison of `before` (rules 1-3), or leans on
-    it by an ordinal, a glossed "here" or a condition (rules 5-7); a sentence with nothing
+    it by an ordinal, a glossed "here" or a condition (rules 5-8); a sentence with nothing
     before it (a paragraph's first) continues nothing. Nor does a rule 1-3 one after
     a sentence whose subject names nothing ("The most common diagnosis (52% of cases) was a
     MELAS mutation."): that one carries the document's title (`distill.subject_en`), and a
@@ -146,11 +170,25 @@ def continues_before(sentence: str, before: str | None) -> bool:
         return False
     if ordinal_subject(sentence) or _GLOSSED_HERE.search(sentence) is not None:
         return True  # rules 5-7 name nothing of their own: joined even to a title-carrying one
-    if _CONDITION_BEFORE.match(sentence) is not None:
-        return True
+    if _CONDITION_BEFORE.match(sentence) is not None or conditional_description(sentence, before):
+        return True  # rule 8's noun is the one the sentence before names, told there
     if _names_nothing(before):
         return False
     return _enumeration(sentence) or _counted_set(sentence) or _pronoun_standard(sentence)
+
+
+def conditional_description(sentence: str, before: str) -> bool:
+    """Rule 8 (module docstring): "If the row does not exist, ..." after a sentence about the
+    row."""
+    m = _CONDITIONAL_THE.match(sentence)
+    if m is None:
+        return False
+    head = m["head"].casefold()
+    if head in _NOT_HEAD or head in _MOMENTS:
+        return False
+    told = {w.casefold() for w in _WORD.findall(before)}
+    forms = {head, head + "s", head[:-1] if head.endswith("s") else head}
+    return bool(forms & told)
 
 
 def ordinal_subject(text: str) -> bool:

@@ -33,6 +33,8 @@ from __future__ import annotations
 import itertools
 import re
 
+from pegas_memory.distill.steps_en import imperative_step
+
 
 def _wordset(words: str) -> frozenset[str]:
     return frozenset(words.split())
@@ -337,6 +339,7 @@ def instructs(sentence: str, language: str | None) -> bool:
         or _en_norm(s)
         or _bare_imperative(s)
         or _EN_ADVICE.search(s)
+        or imperative_step(s)  # "Check crates ...", "Run ci/sha256-releases ..." (`steps_en`)
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from pegas_memory.distill.patterns import words_of
+from pegas_memory.distill.steps_en import announces_what_follows
 from pegas_memory.sentences import split_sentences
 
 # "See X", "cf. X", "См. также X": a bare pointer, whatever it points at, when it is this short.
@@ -187,6 +188,8 @@ def is_pointer(body: str) -> bool:
     short = len(words_of(body)) <= _MAX_POINTER_WORDS
     bare = _POINTER.match(core) is not None and len(words_of(core)) <= _MAX_BARE_POINTER_WORDS
     if (bare and short) or _reading_pointer(body) or _trailing_pointer(core):
+        return True
+    if announces_what_follows(body):  # "Check crates in the following order." (`steps_en`)
         return True
     furniture = _CATEGORIES.match(body) is not None or _BACKLINK.match(body) is not None
     return is_self_reference(body) or furniture or only_self_reference(body)

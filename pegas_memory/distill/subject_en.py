@@ -29,6 +29,10 @@ most sentences and their headings are often labels:
    story's chapter, whose "the door" is the story's) nor, by the caller, in dialogue.
 3. A claim that already names the subject (`distill.carry.mentions`) carries nothing; that is
    the caller's check, as for every carry.
+4. **A short step naming nothing** (`distill.steps_en.bare_step`: "Update the CHANGELOG as
+   appropriate." in ripgrep's "Release Checklist") acts on what the document's title names;
+   it carries that title, only when the chunk is under the title itself: under a section's
+   label ("Instructions", "Related news") the label would add nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ import re
 
 from pegas_memory.distill.context import Reference, _words
 from pegas_memory.distill.patterns import words_of
+from pegas_memory.distill.steps_en import bare_step
 
 _DETERMINERS = _words("the this these those any")
 # Words that end a subject's noun phrase: its verb, or a clause/complement word after it.
@@ -183,11 +188,16 @@ def _lowercase_name(subject: str) -> bool:
 
 def carried(claim: str, subject: str, document: str | None) -> tuple[Reference, str] | None:
     """`distill.carry`'s English rule 4: the reference and the subject to carry when the claim's
-    subject names nothing (rules 1-2), else None. A lower-case one-word subject the claim uses
+    subject names nothing (rules 1-2) or it is a short step naming nothing (rule 4), else None.
+    A lower-case one-word subject the claim uses
     only as a word ("will ignore hidden files" under "ignore") is not named by it: the reference
     is then an anaphor at the claim's start, so the caller looks for no mention."""
     chosen = section_subject(subject, document)
     word = unnamed(claim) if chosen is not None else None
+    if (word is None or chosen is None) and document and subject == document and bare_step(claim):
+        # A short step naming nothing acts on what the document's title names (`steps_en`),
+        # under that title only: a section's label ("Instructions", "Related news") is none.
+        return Reference("section", words_of(claim)[0].casefold()), document
     if word is None or chosen is None:
         return None
     if _lowercase_name(chosen):
