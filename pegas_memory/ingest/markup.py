@@ -257,6 +257,51 @@ def _one_line_headings(lines: list[str], headings: dict[int, tuple[int, int]]) -
     return out
 
 
+_HTML_H_OPEN = re.compile(r"^ {0,3}<h([1-6])(?:\s[^<>]*)?>", re.IGNORECASE)
+
+
+def _html_headings(lines: list[str]) -> list[str]:
+    """Each HTML heading of a markdown file ("<h3 name="config">" / "Does ripgrep support
+    configuration files?" / "</h3>", ripgrep's FAQ) as one "### Title" line of the same length
+    (the line breaks go into the padding, as `_one_line_headings` does for rst): a heading,
+    with the question in the section path, never a question stored as a claim or glued onto
+    its answer. Tags inside the title are dropped; a heading of only tags (a centred logo) is
+    left to the HTML blanking. Up to 4 lines, outside fences."""
+    out: list[str] = []
+    fence: str | None = None
+    n = 0
+    while n < len(lines):
+        line = lines[n]
+        m = _FENCE.match(line)
+        if fence is not None or m:
+            if fence is None:
+                fence = m[1] if m else None
+            elif m and m[1][0] == fence[0] and len(m[1]) >= len(fence):
+                fence = None
+            out.append(line)
+            n += 1
+            continue
+        opened = _HTML_H_OPEN.match(line)
+        close = re.compile(rf"</h{opened[1]}\s*>", re.IGNORECASE) if opened else None
+        end = next(
+            (k for k in range(n, min(n + 4, len(lines))) if close and close.search(lines[k])), None
+        )
+        if opened is None or end is None:
+            out.append(line)
+            n += 1
+            continue
+        span = "\n".join(lines[n : end + 1])
+        title = " ".join(re.sub(r"<[^<>]*>", " ", span).split())
+        if not title:
+            out.append(line)
+            n += 1
+            continue
+        width = len(span)
+        out.append(f"{'#' * int(opened[1])} {title}"[:width].ljust(width))
+        n = end + 1
+    return out
+
+
 def _rst_transitions(lines: list[str]) -> None:
     """A lone adornment line between blank lines (a transition) is no heading: blanked."""
     for n, line in enumerate(lines):
@@ -499,6 +544,7 @@ def normalise(text: str, flavour: Flavour) -> tuple[str, dict[int, int], str | N
         levels.update(_object_headings(lines, objects, headings, starts))
         lines = _one_line_headings(lines, headings)
     else:
+        lines = _html_headings(lines)
         _markdown_pass(lines)
     out = "\n".join(lines)
     assert len(out) == len(text)
