@@ -54,6 +54,10 @@ SEEDS: dict[int, tuple[int, tuple[int, ...], tuple[str, ...], tuple[int, int]]] 
     14141: (111, (15, 61, 71, 81, 91, 95, 99, 103, 107),
             ("sqlalchemy/doc/build/orm/nonstandard_mappings.rst", "ripgrep/RELEASE-CHECKLIST.md",
              "ripgrep/AI_POLICY.md"), (21, 24)),
+    15151: (115, (15, 61, 71, 81, 91, 95, 99, 103, 107, 111),
+            ("sqlalchemy/doc/build/orm/mapped_attributes.rst", "flask/docs/server.rst"), (24, 27)),
+    16161: (119, (15, 61, 71, 81, 91, 95, 99, 103, 107, 111, 115),
+            ("sqlalchemy/doc/build/orm/composites.rst", "ripgrep/FAQ.md"), (27, 30)),
 }  # fmt: skip
 
 
@@ -89,7 +93,7 @@ def xquad_document(data: Path, folder: Path, first: int, stop: int) -> Path | No
         lines += [f"# {article['title'].replace('_', ' ')}", ""]
         for paragraph in article["paragraphs"]:
             lines += [paragraph["context"], ""]
-    path = folder / ("xquad-ru.md" if first == 0 else f"xquad-ru-{'abcdefgh'[first // 3]}.md")
+    path = folder / ("xquad-ru.md" if first == 0 else f"xquad-ru-{'abcdefghij'[first // 3]}.md")
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
 
