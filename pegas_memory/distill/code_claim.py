@@ -1,4 +1,10 @@
-"""The claim of a code atom that defines no names: a line that says something, and where (pure).
+"""The claim of a code atom: the names it defines, or a line that says something, and where (pure).
+
+A name is defined where a definition keyword opens its line (after indentation and modifiers
+such as `export default async` or `pub(crate)`), so a keyword inside a comment or a
+configuration rule names nothing: the ProGuard rule "-keep class com.google.gson.reflect.
+TypeToken" once gave the claim "Code defines TypeToken, com". A dotted name is a reference to
+something defined elsewhere (`defined_names`).
 
 A code block without a definition used to be claimed by its first line, "Code: " + line. For
 most blocks that line reads ("Code (go): rootCmd.Flags().StringVarP(...)"), but a sequence
@@ -30,6 +36,23 @@ _CODE = re.compile(r"[=(\[]|->|::|\$")
 _MAX_SKIPPED = 3
 _MAX_LINE = 120
 _UNDER = {"en": 'under "{h}"', "ru": "в разделе «{h}»"}
+
+
+_MODIFIER = (
+    r"(?:export|default|public|private|protected|static|abstract|final|async|pub(?:\([\w:]+\))?"
+    r"|unsafe|extern|sealed|data|open|inline)"
+)
+_DEFINED_NAME = re.compile(
+    rf"^[ \t]*(?:{_MODIFIER}[ \t]+)*"
+    r"(?:def|class|function|func|fn|struct|interface|trait|enum|impl|procedure)[ \t]+"
+    r"([A-Za-z_]\w*)\b(?!\.)",
+    re.MULTILINE,
+)
+
+
+def defined_names(code: str, limit: int = 8) -> list[str]:
+    """The first `limit` distinct names the code defines, in order."""
+    return list(dict.fromkeys(_DEFINED_NAME.findall(code)))[:limit]
 
 
 def _weak(line: str) -> bool:

@@ -34,8 +34,7 @@ from typing import Any, Literal
 
 import pegas_memory.distill.items as items
 from pegas_memory.distill.carry import carry, document_subject, topic
-from pegas_memory.distill.code_claim import code_claim, says_nothing
-from pegas_memory.distill.code_names import defined_names
+from pegas_memory.distill.code_claim import code_claim, defined_names, says_nothing
 from pegas_memory.distill.items import bare_item, heading_lead_in, item_start, subjectless_item
 from pegas_memory.distill.leads import lead_carry, match_lead_definition
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
