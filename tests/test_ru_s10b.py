@@ -206,3 +206,11 @@ def test_an_ownerless_relational_noun_carries_the_section_subject() -> None:
     assert claims == ["Египет: Наибольшее расстояние с севера на юг — 1024 км."]
     claims = _claims("Площадь Египта составляет 1 001 450 км².", "Египет")
     assert claims == ["Площадь Египта составляет 1 001 450 км²."]
+
+
+def test_a_sentence_with_no_word_is_no_bare_subject() -> None:
+    """Found by the distiller's fuzz test ("``` это 1. ```"): an empty sentence crashed."""
+    from pegas_memory.distill.bare_ru import bare_subject
+
+    assert not bare_subject("", "это 1.")
+    assert not bare_subject("1. 2.", "Сюжет.")

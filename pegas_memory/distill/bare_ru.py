@@ -108,6 +108,8 @@ def bare_subject(sentence: str, before: str = "") -> bool:
     """The first rule of the module docstring; `before` is the sentence before."""
     tokens = _tokens(sentence)[: _FIRST_WORDS * 2]
     words = [i for i, t in enumerate(tokens) if t[:1].isalpha()]
+    if not words:
+        return False
     # A word shaped like a verb before "не" or another verb is the subject ("аппарат не получил")
     nexts = dict(zip(words, [*(tokens[k].casefold() for k in words[1:]), ""], strict=True))
     verb = next(
