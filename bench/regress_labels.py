@@ -93,7 +93,8 @@ def xquad_document(data: Path, folder: Path, first: int, stop: int) -> Path | No
         lines += [f"# {article['title'].replace('_', ' ')}", ""]
         for paragraph in article["paragraphs"]:
             lines += [paragraph["context"], ""]
-    path = folder / ("xquad-ru.md" if first == 0 else f"xquad-ru-{'abcdefghij'[first // 3]}.md")
+    letter = "abcdefghijklmnop"[first // 3]
+    path = folder / ("xquad-ru.md" if first == 0 else f"xquad-ru-{letter}.md")
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
 
