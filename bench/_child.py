@@ -10,13 +10,15 @@ the base tree in the child.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,3 +53,74 @@ def run_child(script: str, pythonpath: Path, paths: list[str], roots: list[str])
         return json.loads(out.read_text(encoding="utf-8"))
     finally:
         out.unlink(missing_ok=True)
+
+
+def add_child_arguments(parser: argparse.ArgumentParser) -> None:
+    """The hidden arguments `run_child` passes: where to write, which documents, which roots."""
+    parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--docs", nargs="*", help=argparse.SUPPRESS)
+    parser.add_argument("--roots", nargs="*", help=argparse.SUPPRESS)
+
+
+def emit_if_child(args: argparse.Namespace, distill: Callable[[list[str], list[str]], Any]) -> bool:
+    """In the child (`--emit` given): write `distill(docs, roots)` as JSON and say so."""
+    if not args.emit:
+        return False
+    result = distill(args.docs, args.roots)
+    args.emit.write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
+    return True
+
+
+@dataclass(frozen=True)
+class Distilled:
+    """One chunk of one document, and what the offline distiller made of it."""
+
+    path: str
+    parsed: Any  # pegas_memory.ingest.chunking.ParsedSource
+    chunk: Any  # pegas_memory.ingest.chunking.Chunk
+    context: Any  # pegas_memory.distill.types.ChunkContext
+    atoms: list[Any]  # DraftAtom
+    drops: dict[str, int]  # drafts dropped, by reason
+
+
+def distilled_chunks(paths: list[str], roots: list[str], *, labels: bool = False,
+                     skipped: dict[str, str] | None = None) -> Iterator[Distilled]:  # fmt: skip
+    """Every chunk of every document, distilled as ingest does, by the `pegas_memory` first on
+    PYTHONPATH (imported here, in the child). `labels` also reads Sphinx `:ref:` labels as their
+    sections' titles, as the pipeline does (where the commit has it). A document with nothing
+    to ingest (flask's changes.rst is one include directive) is skipped, its error in `skipped`."""
+    from pegas_memory.config import load_settings
+    from pegas_memory.distill.offline import OfflineDistiller
+    from pegas_memory.distill.types import ChunkContext
+    from pegas_memory.errors import IngestError
+    from pegas_memory.ingest.chunking import chunk_source
+    from pegas_memory.ingest.sources import parse_source, read_source
+
+    resolve: Callable[[Any, Any], Any] | None = None
+    if labels:
+        try:  # absent before session 10
+            from pegas_memory.distill.xrefs import labels_of, resolve_labels
+
+            resolve = lambda atoms, parsed: resolve_labels(atoms, labels_of(parsed.metadata))  # noqa: E731
+        except ImportError:
+            pass
+    with tempfile.TemporaryDirectory(prefix="pegas-child-") as tmp:
+        settings = load_settings(ingest_roots=roots, data_dir=tmp)
+        distiller = OfflineDistiller()
+        counted = getattr(distiller, "distill_counted", None)
+        for path in paths:
+            try:
+                parsed = parse_source(read_source(path, settings), settings)
+            except IngestError as exc:
+                if skipped is not None:
+                    skipped[path] = str(exc)
+                continue
+            for chunk in chunk_source(parsed, max_chunks=settings.max_chunks):
+                context = ChunkContext(parsed.title, chunk.heading_path, chunk.language)
+                if counted is not None:
+                    atoms, drops = counted(chunk.text, context)
+                else:  # a base commit from before the drop counts
+                    atoms, drops = distiller.distill(chunk.text, context), {}
+                if resolve is not None:
+                    atoms = resolve(atoms, parsed)
+                yield Distilled(path, parsed, chunk, context, list(atoms), dict(drops))

@@ -33,7 +33,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _child import base_tree, head_commit, run_child
+from _child import (
+    add_child_arguments,
+    base_tree,
+    distilled_chunks,
+    emit_if_child,
+    head_commit,
+    run_child,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 REPOS = Path("/work/cache/repos")
@@ -41,47 +48,27 @@ REPOS = Path("/work/cache/repos")
 
 def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]]:
     """Every atom of every chunk, as ingest distills them (run in the child process)."""
-    from pegas_memory.config import load_settings
-    from pegas_memory.errors import IngestError
-
     try:
         from pegas_memory.distill.carry import topic
     except ImportError:  # a base commit from before distill/carry.py
         from pegas_memory.distill.context import topic  # type: ignore[attr-defined,no-redef]
-    from pegas_memory.distill.offline import OfflineDistiller
-    from pegas_memory.distill.types import ChunkContext
-    from pegas_memory.ingest.chunking import chunk_source
-    from pegas_memory.ingest.sources import parse_source, read_source
 
-    with tempfile.TemporaryDirectory(prefix="pegas-carry-") as tmp:
-        settings = load_settings(ingest_roots=roots, data_dir=tmp)
-        distiller = OfflineDistiller()
-        out: list[dict[str, Any]] = []
-        for path in paths:
-            try:
-                parsed = parse_source(read_source(path, settings), settings)
-            except IngestError:
-                continue  # flask's changes.rst is one include directive: no text to ingest
-            for chunk in chunk_source(parsed, max_chunks=settings.max_chunks):
-                context = ChunkContext(
-                    title=parsed.title, heading_path=chunk.heading_path, language=chunk.language
-                )
-                for atom in distiller.distill(chunk.text, context):
-                    out.append(
-                        {
-                            "doc": path,
-                            "chunk": chunk.ord,
-                            "lang": atom.language,
-                            "type": atom.type,
-                            "claim": atom.claim,
-                            "quote": atom.quote,
-                            "span": [atom.quote_start, atom.quote_end],
-                            "subject": atom.metadata.get("subject"),
-                            "why": atom.metadata.get("context"),
-                            "topic": topic(context),
-                        }
-                    )
-        return out
+    return [
+        {
+            "doc": d.path,
+            "chunk": d.chunk.ord,
+            "lang": atom.language,
+            "type": atom.type,
+            "claim": atom.claim,
+            "quote": atom.quote,
+            "span": [atom.quote_start, atom.quote_end],
+            "subject": atom.metadata.get("subject"),
+            "why": atom.metadata.get("context"),
+            "topic": topic(d.context),
+        }
+        for d in distilled_chunks(paths, roots)
+        for atom in d.atoms
+    ]
 
 
 # The doc-seeds one may tune on, each without the documents of the seeds before it (as the
@@ -156,13 +143,9 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="print every changed claim")
     parser.add_argument("--out", type=Path, help="write the markdown here")
     parser.add_argument("--dump", type=Path, help="write the working tree's atoms (json) here")
-    parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--docs", nargs="*", help=argparse.SUPPRESS)
-    parser.add_argument("--roots", nargs="*", help=argparse.SUPPRESS)
+    add_child_arguments(parser)
     args = parser.parse_args()
-    if args.emit:  # the child: distil with whatever pegas_memory PYTHONPATH names
-        atoms = distill_documents(args.docs, args.roots)
-        args.emit.write_text(json.dumps(atoms, ensure_ascii=False), encoding="utf-8")
+    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
         return
 
     sys.path.insert(0, str(ROOT / "bench"))

@@ -29,16 +29,21 @@ Run: PYTHONPATH=. .venv/bin/python bench/bench_markup.py [--base 91ecaf7] [--see
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import re
 import subprocess
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from _child import base_tree, head_commit, run_child
+from _child import (
+    add_child_arguments,
+    base_tree,
+    distilled_chunks,
+    emit_if_child,
+    head_commit,
+    run_child,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 REPOS = Path("/work/cache/repos")
@@ -93,44 +98,20 @@ GRADED_9191 = ("sqlalchemy/doc/build/orm/self_referential.rst", "ripgrep/crates/
 
 def distill_documents(paths: list[str], roots: list[str]) -> dict[str, Any]:
     """Every atom and drop of every chunk, as ingest distills them (run in the child)."""
-    from pegas_memory.config import load_settings
-    from pegas_memory.distill.offline import OfflineDistiller
-    from pegas_memory.distill.types import ChunkContext
-    from pegas_memory.errors import IngestError
-    from pegas_memory.ingest.chunking import chunk_source
-    from pegas_memory.ingest.sources import parse_source, read_source
-
-    with tempfile.TemporaryDirectory(prefix="pegas-markup-") as tmp:
-        settings = load_settings(ingest_roots=roots, data_dir=tmp)
-        distiller = OfflineDistiller()
-        atoms: list[dict[str, Any]] = []
-        dropped: Counter[str] = Counter()
-        titles: dict[str, str | None] = {}
-        for path in paths:
-            name = str(Path(path).relative_to(REPOS))
-            try:
-                parsed = parse_source(read_source(path, settings), settings)
-            except IngestError as exc:  # changes.rst is one ".. include::": nothing to ingest
-                titles[name] = f"(not ingested: {exc})"
-                continue
-            titles[name] = parsed.title
-            for chunk in chunk_source(parsed, max_chunks=settings.max_chunks):
-                context = ChunkContext(
-                    title=parsed.title, heading_path=chunk.heading_path, language=chunk.language
-                )
-                found, drops = distiller.distill_counted(chunk.text, context)
-                dropped.update(drops)
-                for atom in found:
-                    atoms.append(
-                        {
-                            "doc": name,
-                            "type": atom.type,
-                            "lang": atom.language,
-                            "claim": atom.claim,
-                            "locator": chunk.locator,
-                        }
-                    )
-        return {"atoms": atoms, "dropped": dict(dropped), "titles": titles}
+    atoms: list[dict[str, Any]] = []
+    dropped: Counter[str] = Counter()
+    titles: dict[str, str | None] = {}
+    skipped: dict[str, str] = {}
+    for d in distilled_chunks(paths, roots, skipped=skipped):
+        name = str(Path(d.path).relative_to(REPOS))
+        titles[name] = d.parsed.title
+        dropped.update(d.drops)
+        for atom in d.atoms:
+            atoms.append({"doc": name, "type": atom.type, "lang": atom.language,
+                          "claim": atom.claim, "locator": d.chunk.locator})  # fmt: skip
+    for path, error in skipped.items():  # changes.rst is one ".. include::": nothing to ingest
+        titles[str(Path(path).relative_to(REPOS))] = f"(not ingested: {error})"
+    return {"atoms": atoms, "dropped": dict(dropped), "titles": titles}
 
 
 def distinct(atoms: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -182,13 +163,9 @@ def main() -> None:
     parser.add_argument("--base", default="91ecaf7", help="the commit whose distiller is 'before'")
     parser.add_argument("--seed", type=int, default=15, help="seed of the 30 printed atoms")
     parser.add_argument("--out", type=Path, help="write the markdown here")
-    parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--docs", nargs="*", help=argparse.SUPPRESS)
-    parser.add_argument("--roots", nargs="*", help=argparse.SUPPRESS)
+    add_child_arguments(parser)
     args = parser.parse_args()
-    if args.emit:  # the child: distil with whatever pegas_memory PYTHONPATH names
-        result = distill_documents(args.docs, args.roots)
-        args.emit.write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
+    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
         return
 
     paths = documents()

@@ -52,7 +52,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _child import base_tree, head_commit, run_child
+from _child import (
+    add_child_arguments,
+    base_tree,
+    distilled_chunks,
+    emit_if_child,
+    head_commit,
+    run_child,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -155,35 +162,19 @@ def no_subject(claim: str, lang: str) -> bool:
 
 def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]]:
     """Every atom of every chunk, as ingest distills them (run in the child process)."""
-    from pegas_memory.config import load_settings
-    from pegas_memory.distill.offline import OfflineDistiller
-    from pegas_memory.distill.types import ChunkContext
-    from pegas_memory.ingest.chunking import chunk_source
-    from pegas_memory.ingest.sources import parse_source, read_source
-
-    with tempfile.TemporaryDirectory(prefix="pegas-selfc-") as tmp:
-        settings = load_settings(ingest_roots=roots, data_dir=tmp)
-        distiller = OfflineDistiller()
-        out: list[dict[str, Any]] = []
-        for path in paths:
-            parsed = parse_source(read_source(path, settings), settings)
-            for chunk in chunk_source(parsed, max_chunks=settings.max_chunks):
-                context = ChunkContext(
-                    title=parsed.title, heading_path=chunk.heading_path, language=chunk.language
-                )
-                for atom in distiller.distill(chunk.text, context):
-                    out.append(
-                        {
-                            "doc": Path(path).name,
-                            "chunk": chunk.ord,
-                            "subjects": [*chunk.heading_path, parsed.title or ""],
-                            "lang": atom.language,
-                            "claim": atom.claim,
-                            "quote_start": atom.quote_start,
-                            "quote_end": atom.quote_end,
-                        }
-                    )
-        return out
+    return [
+        {
+            "doc": Path(d.path).name,
+            "chunk": d.chunk.ord,
+            "subjects": [*d.chunk.heading_path, d.parsed.title or ""],
+            "lang": atom.language,
+            "claim": atom.claim,
+            "quote_start": atom.quote_start,
+            "quote_end": atom.quote_end,
+        }
+        for d in distilled_chunks(paths, roots)
+        for atom in d.atoms
+    ]
 
 
 def counts(atoms: list[dict[str, Any]], lang: str) -> dict[str, int]:
@@ -314,13 +305,9 @@ def main() -> None:
                         help="another document, distilled as it is (repeatable)")  # fmt: skip
     parser.add_argument("--out", type=Path, help="write the markdown here")
     parser.add_argument("--save", type=Path, help="write both runs' atoms here (JSON), to read")
-    parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--docs", nargs="*", help=argparse.SUPPRESS)
-    parser.add_argument("--roots", nargs="*", help=argparse.SUPPRESS)
+    add_child_arguments(parser)
     args = parser.parse_args()
-    if args.emit:  # the child: distil with whatever pegas_memory PYTHONPATH names
-        atoms = distill_documents(args.docs, args.roots)
-        args.emit.write_text(json.dumps(atoms, ensure_ascii=False), encoding="utf-8")
+    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
         return
 
     sys.path.insert(0, str(ROOT / "bench"))

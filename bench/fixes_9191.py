@@ -17,13 +17,19 @@ Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/fixes_9191.py [-
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from _child import base_tree, head_commit, run_child
+from _child import (
+    add_child_arguments,
+    base_tree,
+    distilled_chunks,
+    emit_if_child,
+    head_commit,
+    run_child,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXTRA = (
@@ -45,23 +51,8 @@ TARGETS = {
 
 def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]]:
     """Every atom of every chunk with its type, as ingest distills them (the child process)."""
-    from pegas_memory.config import load_settings
-    from pegas_memory.distill.offline import OfflineDistiller
-    from pegas_memory.distill.types import ChunkContext
-    from pegas_memory.ingest.chunking import chunk_source
-    from pegas_memory.ingest.sources import parse_source, read_source
-
-    with tempfile.TemporaryDirectory(prefix="pegas-fx9191-") as tmp:
-        settings = load_settings(ingest_roots=roots, data_dir=tmp)
-        distiller = OfflineDistiller()
-        out: list[dict[str, Any]] = []
-        for path in paths:
-            parsed = parse_source(read_source(path, settings), settings)
-            for chunk in chunk_source(parsed, max_chunks=settings.max_chunks):
-                context = ChunkContext(parsed.title, chunk.heading_path, chunk.language)
-                for atom in distiller.distill(chunk.text, context):
-                    out.append({"doc": Path(path).name, "type": atom.type, "claim": atom.claim})
-        return out
+    return [{"doc": Path(d.path).name, "type": a.type, "claim": a.claim}
+            for d in distilled_chunks(paths, roots) for a in d.atoms]  # fmt: skip
 
 
 def cell(text: str, limit: int = 240) -> str:
@@ -78,13 +69,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="1c8cc93", help="the commit whose distiller is 'before'")
     parser.add_argument("--out", type=Path, help="write the markdown here")
-    parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--docs", nargs="*", help=argparse.SUPPRESS)
-    parser.add_argument("--roots", nargs="*", help=argparse.SUPPRESS)
+    add_child_arguments(parser)
     args = parser.parse_args()
-    if args.emit:
-        atoms = distill_documents(args.docs, args.roots)
-        args.emit.write_text(json.dumps(atoms, ensure_ascii=False), encoding="utf-8")
+    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
         return
 
     sys.path.insert(0, str(ROOT / "bench"))

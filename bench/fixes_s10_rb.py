@@ -9,14 +9,19 @@ changed, and the drops by reason. Reads /work/cache/repos (a bench may; tests do
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from _child import base_tree, head_commit, run_child
+from _child import (
+    add_child_arguments,
+    base_tree,
+    distilled_chunks,
+    emit_if_child,
+    head_commit,
+    run_child,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 REPOS = Path("/work/cache/repos")
@@ -31,44 +36,21 @@ DOCS = [
 
 def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]]:
     """Every claim of every chunk and the drops by reason (the child process)."""
-    from pegas_memory.config import load_settings
-    from pegas_memory.distill.offline import OfflineDistiller
-    from pegas_memory.distill.types import ChunkContext
-    from pegas_memory.ingest.chunking import chunk_source
-    from pegas_memory.ingest.sources import parse_source, read_source
-
-    try:  # what the pipeline applies to the drafts (absent before this change)
-        from pegas_memory.distill.xrefs import labels_of, resolve_labels
-    except ImportError:
-        labels_of = resolve_labels = None  # type: ignore[assignment]
-    with tempfile.TemporaryDirectory(prefix="pegas-s10rb-") as tmp:
-        settings = load_settings(ingest_roots=roots, data_dir=tmp)
-        distiller = OfflineDistiller()
-        out: list[dict[str, Any]] = []
-        for path in paths:
-            parsed = parse_source(read_source(path, settings), settings)
-            for chunk in chunk_source(parsed, max_chunks=settings.max_chunks):
-                context = ChunkContext(parsed.title, chunk.heading_path, chunk.language)
-                atoms, drops = distiller.distill_counted(chunk.text, context)
-                if resolve_labels is not None:
-                    atoms = resolve_labels(atoms, labels_of(parsed.metadata))
-                doc = "/".join(Path(path).parts[-2:])
-                out += [{"doc": doc, "type": a.type, "claim": a.claim} for a in atoms]
-                out += [{"doc": doc, "drop": r, "n": n} for r, n in drops.items()]
-        return out
+    out: list[dict[str, Any]] = []
+    for d in distilled_chunks(paths, roots, labels=True):
+        doc = "/".join(Path(d.path).parts[-2:])
+        out += [{"doc": doc, "type": a.type, "claim": a.claim} for a in d.atoms]
+        out += [{"doc": doc, "drop": r, "n": n} for r, n in d.drops.items()]
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="main", help="the commit whose distiller is 'before'")
     parser.add_argument("--out", type=Path, help="write the markdown here")
-    parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--docs", nargs="*", help=argparse.SUPPRESS)
-    parser.add_argument("--roots", nargs="*", help=argparse.SUPPRESS)
+    add_child_arguments(parser)
     args = parser.parse_args()
-    if args.emit:
-        atoms = distill_documents(args.docs, args.roots)
-        args.emit.write_text(json.dumps(atoms, ensure_ascii=False), encoding="utf-8")
+    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
         return
     paths = [str(REPOS / d) for d in DOCS]
     roots = sorted({str(Path(p).parent) for p in paths})

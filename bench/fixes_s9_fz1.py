@@ -21,13 +21,19 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import json
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from _child import base_tree, head_commit, run_child
+from _child import (
+    add_child_arguments,
+    base_tree,
+    distilled_chunks,
+    emit_if_child,
+    head_commit,
+    run_child,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 REPOS = Path("/work/cache/repos")
@@ -41,28 +47,9 @@ PAGES = (
 
 def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]]:
     """Every atom of every chunk with its claim and language, as ingest distills them."""
-    from pegas_memory.config import load_settings
-    from pegas_memory.distill.offline import OfflineDistiller
-    from pegas_memory.distill.types import ChunkContext
-    from pegas_memory.errors import IngestError
-    from pegas_memory.ingest.chunking import chunk_source
-    from pegas_memory.ingest.sources import parse_source, read_source
-
-    with tempfile.TemporaryDirectory(prefix="pegas-fz1-") as tmp:
-        settings = load_settings(ingest_roots=roots, data_dir=tmp)
-        distiller = OfflineDistiller()
-        out: list[dict[str, Any]] = []
-        for path in paths:
-            try:
-                parsed = parse_source(read_source(path, settings), settings)
-            except IngestError:
-                continue  # a page of directives only ("changes.rst"): nothing to ingest
-            for chunk in chunk_source(parsed, max_chunks=settings.max_chunks):
-                context = ChunkContext(parsed.title, chunk.heading_path, chunk.language)
-                for atom in distiller.distill(chunk.text, context):
-                    out.append({"path": path, "claim": atom.claim, "lang": atom.language,
-                                "context": atom.metadata.get("context", "")})  # fmt: skip
-        return out
+    return [{"path": d.path, "claim": a.claim, "lang": a.language,
+             "context": a.metadata.get("context", "")}
+            for d in distilled_chunks(paths, roots) for a in d.atoms]  # fmt: skip
 
 
 def cell(text: str, limit: int = 300) -> str:
@@ -76,13 +63,9 @@ def main() -> None:
     parser.add_argument("--list", type=int, default=8, help="new claims listed per document")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--html", type=int, default=0, help="also the first N web pages")
-    parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--docs", nargs="*", help=argparse.SUPPRESS)
-    parser.add_argument("--roots", nargs="*", help=argparse.SUPPRESS)
+    add_child_arguments(parser)
     args = parser.parse_args()
-    if args.emit:
-        atoms = distill_documents(args.docs, args.roots)
-        args.emit.write_text(json.dumps(atoms, ensure_ascii=False), encoding="utf-8")
+    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
         return
 
     sys.path.insert(0, str(ROOT / "bench"))

@@ -31,7 +31,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from _child import base_tree, head_commit, run_child
+from _child import (
+    add_child_arguments,
+    base_tree,
+    distilled_chunks,
+    emit_if_child,
+    head_commit,
+    run_child,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 REPOS = Path("/work/cache/repos")
@@ -58,29 +65,15 @@ SEEDS: dict[int, tuple[int, tuple[int, ...], tuple[str, ...], tuple[int, int]]] 
             ("sqlalchemy/doc/build/orm/mapped_attributes.rst", "flask/docs/server.rst"), (24, 27)),
     16161: (119, (15, 61, 71, 81, 91, 95, 99, 103, 107, 111, 115),
             ("sqlalchemy/doc/build/orm/composites.rst", "ripgrep/FAQ.md"), (27, 30)),
+    17171: (123, (15, 61, 71, 81, 91, 95, 99, 103, 107, 111, 115, 119),
+            ("flask/docs/appcontext.rst", "cobra/site/content/active_help.md"), (30, 33)),
 }  # fmt: skip
 
 
 def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]]:
     """Every atom of every chunk with its type and quote, as ingest distills them (the child)."""
-    from pegas_memory.config import load_settings
-    from pegas_memory.distill.offline import OfflineDistiller
-    from pegas_memory.distill.types import ChunkContext
-    from pegas_memory.ingest.chunking import chunk_source
-    from pegas_memory.ingest.sources import parse_source, read_source
-
-    with tempfile.TemporaryDirectory(prefix="pegas-regress-") as tmp:
-        settings = load_settings(ingest_roots=roots, data_dir=tmp)
-        distiller = OfflineDistiller()
-        out: list[dict[str, Any]] = []
-        for path in paths:
-            parsed = parse_source(read_source(path, settings), settings)
-            for chunk in chunk_source(parsed, max_chunks=settings.max_chunks):
-                context = ChunkContext(parsed.title, chunk.heading_path, chunk.language)
-                for atom in distiller.distill(chunk.text, context):
-                    out.append({"path": path, "type": atom.type, "claim": atom.claim,
-                                "quote": atom.quote})  # fmt: skip
-        return out
+    return [{"path": d.path, "type": a.type, "claim": a.claim, "quote": a.quote}
+            for d in distilled_chunks(paths, roots) for a in d.atoms]  # fmt: skip
 
 
 def xquad_document(data: Path, folder: Path, first: int, stop: int) -> Path | None:
@@ -158,13 +151,9 @@ def main() -> None:
     parser.add_argument("--base", default="main", help="the commit whose distiller is 'before'")
     parser.add_argument("--seeds", type=int, nargs="*", default=sorted(SEEDS))
     parser.add_argument("--out", type=Path, help="write the markdown here")
-    parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--docs", nargs="*", help=argparse.SUPPRESS)
-    parser.add_argument("--roots", nargs="*", help=argparse.SUPPRESS)
+    add_child_arguments(parser)
     args = parser.parse_args()
-    if args.emit:
-        atoms = distill_documents(args.docs, args.roots)
-        args.emit.write_text(json.dumps(atoms, ensure_ascii=False), encoding="utf-8")
+    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
         return
 
     sys.path.insert(0, str(ROOT / "bench"))

@@ -30,7 +30,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from _child import base_tree, head_commit, run_child
+from _child import (
+    add_child_arguments,
+    base_tree,
+    distilled_chunks,
+    emit_if_child,
+    head_commit,
+    run_child,
+)
 from regress_labels import SEEDS, cell, covers, labelled_documents, norm
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,41 +45,29 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def distill_documents(paths: list[str], roots: list[str]) -> dict[str, Any]:
     """Every atom of every chunk with its marks, and the drop reasons per document (the child)."""
-    from pegas_memory.config import load_settings
     from pegas_memory.distill.context import refers_back
-    from pegas_memory.distill.offline import OfflineDistiller
-    from pegas_memory.distill.types import ChunkContext
-    from pegas_memory.ingest.chunking import chunk_source
-    from pegas_memory.ingest.sources import parse_source, read_source
 
-    with tempfile.TemporaryDirectory(prefix="pegas-marks-") as tmp:
-        settings = load_settings(ingest_roots=roots, data_dir=tmp)
-        distiller = OfflineDistiller()
-        atoms: list[dict[str, Any]] = []
-        dropped: dict[str, dict[str, int]] = {}
-        for path in paths:
-            parsed = parse_source(read_source(path, settings), settings)
-            reasons: Counter[str] = Counter()
-            for chunk in chunk_source(parsed, max_chunks=settings.max_chunks):
-                context = ChunkContext(parsed.title, chunk.heading_path, chunk.language)
-                drafts, counts = distiller.distill_counted(chunk.text, context)
-                reasons.update(counts)
-                for atom in drafts:
-                    meta = atom.metadata
-                    ref = refers_back(atom.claim, atom.language)
-                    if meta.get("anaphoric"):
-                        mark = "anaphoric"
-                    elif meta.get("subject"):
-                        mark = "carried"
-                    elif ref is not None:
-                        mark = f"refers:{ref.kind}"
-                    else:
-                        mark = "none"
-                    atoms.append({"path": path, "type": atom.type, "claim": atom.claim,
-                                  "quote": atom.quote, "confidence": atom.confidence,
-                                  "mark": mark})  # fmt: skip
-            dropped[path] = dict(reasons)
-        return {"atoms": atoms, "dropped": dropped}
+    atoms: list[dict[str, Any]] = []
+    dropped: dict[str, dict[str, int]] = {path: {} for path in paths}
+    for d in distilled_chunks(paths, roots):
+        reasons = dropped[d.path]
+        for reason, n in d.drops.items():
+            reasons[reason] = reasons.get(reason, 0) + n
+        for atom in d.atoms:
+            meta = atom.metadata
+            ref = refers_back(atom.claim, atom.language)
+            if meta.get("anaphoric"):
+                mark = "anaphoric"
+            elif meta.get("subject"):
+                mark = "carried"
+            elif ref is not None:
+                mark = f"refers:{ref.kind}"
+            else:
+                mark = "none"
+            atoms.append({"path": d.path, "type": atom.type, "claim": atom.claim,
+                          "quote": atom.quote, "confidence": atom.confidence,
+                          "mark": mark})  # fmt: skip
+    return {"atoms": atoms, "dropped": dropped}
 
 
 def main() -> None:
@@ -80,13 +75,9 @@ def main() -> None:
     parser.add_argument("--base", default="main", help="the commit whose distiller is 'before'")
     parser.add_argument("--out", type=Path, help="write the markdown here")
     parser.add_argument("--dump", type=Path, help="write the working tree's atoms here (JSON)")
-    parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--docs", nargs="*", help=argparse.SUPPRESS)
-    parser.add_argument("--roots", nargs="*", help=argparse.SUPPRESS)
+    add_child_arguments(parser)
     args = parser.parse_args()
-    if args.emit:
-        out = distill_documents(args.docs, args.roots)
-        args.emit.write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")
+    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
         return
 
     sys.path.insert(0, str(ROOT / "bench"))
