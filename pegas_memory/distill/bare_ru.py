@@ -25,6 +25,9 @@ the one the sentence before named. Such sentences join the sentence before:
 - **an ordinal with a bare noun** ("на второй шкале", "третий график", "первый вариант"): a
   member of a series the sentence before introduced.
 
+A dateless sentence right after a chronology's entry ("1933 — ... . Всего в вузе действует уже
+13 кафедр.") joins it as well: its time is the entry's (`anchor_ru`).
+
 A relational noun with no owner ("... фильмов серии с ...", "пример прадеда — ...",
 "Наибольшее расстояние с севера на юг — ...": whose series, great-grandfather, distance) has the
 passage's subject as owner: `ownerless` finds it and the claim carries the title.
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import re
 
+import pegas_memory.distill.anchor_ru as anchor_ru
 from pegas_memory.distill.words_ru import (
     _RU_ADVERBS,
     _RU_CATEGORY,
@@ -248,7 +252,8 @@ def ordinal_bare(sentence: str) -> bool:
 
 def leans(sentence: str, before: str | None) -> bool:
     """Whether the sentence leans on a thing the sentence before (`before`, within its
-    paragraph) introduced (the four rules); nothing without a sentence before, and no bare
+    paragraph) introduced (the four rules), or on its year (`anchor_ru`: a chronology's entry
+    before a dateless sentence); nothing without a sentence before, and no bare
     subject after a sentence about the passage's subject (`_about_subject`): a name there is
     the title's ("Занимал важные посты ... . Гормизду удалось ...")."""
     if before is None:
@@ -258,6 +263,7 @@ def leans(sentence: str, before: str | None) -> bool:
         or parts_absent(sentence)
         or temporal(sentence)
         or ordinal_bare(sentence)
+        or anchor_ru.undated_after_entry(sentence, before)  # "1933 — ... . Всего в вузе ..."
     )
 
 

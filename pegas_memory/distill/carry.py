@@ -68,6 +68,7 @@ from dataclasses import replace
 import pegas_memory.distill.items as items
 import pegas_memory.distill.lean_ru as lean_ru
 import pegas_memory.distill.subject_en as subject_en
+import pegas_memory.distill.title_ru as title_ru
 from pegas_memory.distill.agree_ru import agrees, verb_disagrees
 from pegas_memory.distill.context import (
     _BASE_CONFIDENCE,
@@ -154,7 +155,7 @@ def _named(heading: str) -> str | None:
     if len(heading) > _MAX_SUBJECT_CHARS or len(words_of(heading)) == 0:
         return None
     m = _INVERTED_NAME.match(heading)
-    return f"{m[2].strip()} {m[1]}" if m else heading
+    return f"{m[2].strip()} {m[1]}" if m else title_ru.listed_thing(heading)
 
 
 def topic(context: ChunkContext) -> str | None:
@@ -392,7 +393,7 @@ def _ru_measure(claim: str) -> Reference | None:
     of up to three words with no name in it, a dash, a number ("Общая площадь — 312,31 км²");
     None otherwise ("Фотосинтез — процесс ...": no number; "Ан-22 — 1965": a name)."""
     m = _RU_MEASURE.match(claim)
-    return Reference("section", m[1].split()[-1].casefold()) if m else None
+    return Reference("section", m[1].split()[-1].casefold()) if m else title_ru.label_value(claim)
 
 
 # "Мать — Анастасия Даниловна Черняк ...", "Бюджет проекта — около 500 тыс. долларов": a common
@@ -425,6 +426,7 @@ def _unanchored(atom: DraftAtom) -> Reference | None:
         return None
     if atom.language == "ru":
         bare = _without_asides(claim)
+        bare = bare if words_of(bare) else claim  # "(Например, ... .)": all of it an aside
         if atom.type == "definition":
             head = raw[0].casefold()
             relational = head in _RU_PREPOSITIONS or _RU_RELATIONAL.match(head) is not None
@@ -458,7 +460,7 @@ def _names_a_thing(subject: str) -> bool:
     "Тополь чёрный"), not a headline that is a sentence of its own ("Путин провёл совещание по
     экономике": a news page's claims do not all belong to its headline)."""
     words = words_of(_DISAMBIGUATOR.sub("", subject))
-    verb = any(w[:1].islower() and _verb(w) for w in words)  # "Пересвет" is a name, no verb
+    verb = title_ru.has_verb(words)  # "Пересвет" is a name, "Чёрный квадрат" has no verb
     work = "«" in subject  # "В бой идут одни «старики»": a film's title, quoted in it
     return 0 < len(words) <= _RULE_FOUR_WORDS and (work or not verb)
 
@@ -572,7 +574,7 @@ def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) 
     # "These studies ..." does not say which studies.
     named = atom.claim[: reference.at] if reference.kind == "anaphor" else atom.claim
     titled = own is None and reference.kind == "anaphor" and _TITLE_CASE.search(subject)
-    bare = reference.kind == "subjectless" and head_missing(atom.claim, subject)  # (head_ru)
+    bare = own_verb and head_missing(atom.claim, subject)  # opens on its verb (head_ru)
     if (mentions(named, subject) and not bare) or titled:
         return atom
     keep_name = reference.kind == "section" or headed

@@ -7,7 +7,8 @@ so a claim holding only the head ("В результате войны Карфа
 ...", "Первые серийные полковые пушки ...") does not name this one: it names the subject only
 when it holds the distinguishing words (a name word, or most of the modifiers and numbers), and
 the bare head is then a category noun whose owner is the section: the claim carries the
-subject. A person's or place's name (no lower-case word) has no such head.
+subject. A person's or place's name (no lower-case word) has no such head. A bare noun of the
+head's family stands for it too ("вуз", "институт" under "... университет": `title_ru`).
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ from __future__ import annotations
 import re
 
 import pegas_memory.distill.bare_ru as bare_ru
+import pegas_memory.distill.title_ru as title_ru
 from pegas_memory.distill.context import Reference
 from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.words_ru import _RU_PREPOSITIONS, _YEAR_WORDS, _verb
 
 _DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)\s*$")
+_CYRILLIC_WORD = re.compile(r"^[А-ЯЁа-яё]+$")
+_BE = frozenset(["был", "была", "было", "были"])  # before a participle: the verb opens
 
 
 # An adjective or participle: the place after it says where it was done, not whose the noun is.
@@ -38,10 +42,13 @@ def _bare_subject(subject: str) -> str:
 
 def _inflected(word: str, lowered: str, slack: int = 1) -> re.Match[str] | None:
     """The first inflected form of `word` in the casefolded claim ("Гранады", "Линдера"), not a
-    derived word ("албанский"), or None; a head noun takes `slack` 3 ("реакторов")."""
+    derived word ("албанский"), or None; a head noun takes `slack` 3 ("реакторов"). A Russian
+    word's forms are at most one letter shorter ("войн", "игуан"): "Валуй" (a river) is no
+    form of "Валуйки"."""
     stem = word.casefold()[: max(4, len(word) - 2)]
     hits = re.finditer(r"(?<!\w)" + re.escape(stem) + r"\w*", lowered)
-    return next((m for m in hits if len(m[0]) <= len(word) + slack), None)
+    least = len(word) - 1 if _CYRILLIC_WORD.match(word) else 0
+    return next((m for m in hits if least <= len(m[0]) <= len(word) + slack), None)
 
 
 # An adjective or an ordinal before a Russian subject's head noun ("Вторая", "полковая",
@@ -94,8 +101,9 @@ def head_reference(claim: str, subject: str) -> Reference | None:
         return _ownerless(claim)
     lowered = claim.casefold()
     hit = _inflected(headed[0], lowered, 3)
-    if hit is None:
-        return _ownerless(claim)
+    if hit is None:  # "вуз", "институт" under "... университет" stand for it too (title_ru)
+        kin = title_ru.family_reference(claim, headed[0])
+        return Reference("category", *kin) if kin else _ownerless(claim)
     marks = " ".join(headed[1]).casefold()
     near = re.findall(r"[^\W\d_]+", lowered[: hit.start()])[-1:]
     near += re.findall(r"[^\W\d_]+", lowered[hit.end() :])[:1]
@@ -122,8 +130,8 @@ def head_missing(claim: str, subject: str) -> bool:
     июня 1952 в США была заложена первая в мире АПЛ ..."). A subject without a common-noun head
     (a name), or one whose initials the claim holds ("АПЛ", "ИППО"), is left to `mentions`."""
     words = words_of(claim)
-    if not words or not _verb(words[0].casefold()):
-        return False
+    if not words or not (_verb(words[0].casefold()) or words[0].casefold() in _BE):
+        return False  # "Был совершён ... лётчиками Джоном Алкоком и Артуром Брауном" too
     bare = _bare_subject(subject)
     parts = [w for w in re.split(r"[\s-]+", bare) if w[:1].isalpha()]
     for initials in {

@@ -1,0 +1,301 @@
+"""Russian claims whose subject is only in the title (issue 15, seed 16161's Russian junk; the
+TyDi QA passages of Russian Wikipedia): `distill/title_ru.py`, `distill/anchor_ru.py`, and
+`distill/head_ru.py`'s forms and verb-first claims.
+
+- a title's noun read as a verb ("... архитектурно-строительный университет", "Чёрный
+  квадрат") no longer makes the title a headline, so its claims with a generic subject ("вуз
+  возглавил ...", "коллектив института возглавил ...") carry it;
+- a generic noun of the title head's family ("вуз", "институт" under "... университет"), bare,
+  carries the title; with a name, a modifier or a complement it is another one;
+- "Валуй" (a river) is no form of "Валуйки": the subjectless "Расположен на ... реки Валуй"
+  carries the town; "Был совершён ... Алкоком и Брауном" lacks its head "перелёт";
+- "Основные порты: Роттердам, ..." (a label and its values) carries the title;
+- "Список персонажей телесериала «Агенты Щ.И.Т»" carries the series' name, not the list's;
+- a dateless sentence right after a chronology's entry "1933 — ..." joins it.
+
+Each fires and does not fire on close good sentences; English text is not read."""
+
+from __future__ import annotations
+
+import pytest
+
+from pegas_memory.distill.anchor_ru import entry, undated_after_entry
+from pegas_memory.distill.carry import carry, mentions, topic
+from pegas_memory.distill.head_ru import _inflected
+from pegas_memory.distill.offline import OfflineDistiller
+from pegas_memory.distill.patterns import words_of
+from pegas_memory.distill.title_ru import family_reference, has_verb, label_value, listed_thing
+from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.units import sentence_groups
+
+_TITLE = "Статьи Википедии (TyDi QA GoldP, русский)"
+_NGASU = "Новосибирский государственный архитектурно-строительный университет"
+
+
+def _claims(text: str, heading: str, title: str = _TITLE) -> list[str]:
+    atoms = OfflineDistiller().distill(text, ChunkContext(title, (title, heading), "ru"))
+    for atom in atoms:
+        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
+    return [a.claim for a in atoms]
+
+
+def _carried(claim: str, subject: str, kind: str = "fact") -> str:
+    atom = DraftAtom(kind, claim, claim, 0.7, claim, 0, len(claim), "ru")  # type: ignore[arg-type]
+    return carry(atom, subject).claim
+
+
+def _groups(text: str) -> list[str]:
+    return [text[g.start : g.end] for g in sentence_groups(text, 0, len(text), language="ru")]
+
+
+# --- a title's noun is no verb --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        _NGASU,
+        "Московский метрополитен",
+        "Чёрный квадрат",
+        "Обыкновенная игуана",
+        "Харбинский юридический факультет",
+        "Трансатлантический перелёт Алкока и Брауна",
+    ],
+)
+def test_a_noun_after_its_adjective_is_no_verb_of_the_title(title: str) -> None:
+    assert not has_verb(words_of(title))
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["Понедельник начинается в субботу", "Путин провёл совещание", "Новый закон принят"],
+)
+def test_a_headline_keeps_its_verb(title: str) -> None:
+    assert has_verb(words_of(title))
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "В октябре 1937 года вуз возглавил Василий Федорович Артемьев, который руководил"
+        " институтом до октября 1940 года.",
+        "В 1989 году вуз возглавил Аркадий Петрович Яненко, который оставался на этом посту до"
+        " 2007 года.",
+        "1936—1938 — в 1936 году коллектив института возглавил Анатолий Георгиевич Пристинский.",
+    ],
+)
+def test_a_generic_subject_under_a_university_carries_its_title(claim: str) -> None:
+    assert _carried(claim, _NGASU).startswith(f"{_NGASU}: ")
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Новосибирский государственный архитектурно-строительный университет получил новое"
+        " название в 2003 году.",
+        "В 2003 году НГАСУ получил новое название.",  # an acronym: a name
+    ],
+)
+def test_a_claim_naming_the_university_carries_nothing(claim: str) -> None:
+    assert _carried(claim, _NGASU) == claim
+
+
+# --- a generic noun of the title head's family ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Д. А. Кулешов стоял во главе института почти 30 лет.",
+        "В 1944 году директором назначен Г. Б. Пронченко. Он возглавлял вуз до апреля 1949 года.",
+        "1933 — переселение института в Новосибирск.",
+    ],
+)
+def test_a_bare_noun_of_the_title_family_carries_the_title(claim: str) -> None:
+    assert family_reference(claim, "университет") is not None
+    assert _carried(claim, _NGASU).startswith(f"{_NGASU}: ")
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "В 1939 году организован Новосибирский институт инженеров геодезии.",  # a modifier
+        "Вуз имени Сибстрина получил новое название.",  # a name after it
+        "На базе Сибирского технологического института основан новый вуз «Сибстрин».",
+        "Он окончил институт инженеров транспорта.",  # a complement: another one
+        "Академия наук учредила премию.",  # a name's word, capitalised
+    ],
+)
+def test_a_noun_of_the_family_that_names_another_one_carries_nothing(claim: str) -> None:
+    assert family_reference(claim, "университет") is None
+
+
+def test_a_family_noun_under_a_title_of_another_kind_is_not_read() -> None:
+    claim = "Правление Комитета освобождало от платы до 25 % студентов университета."
+    assert family_reference(claim, "факультет") is None  # a faculty's university is no faculty
+    assert family_reference("Институт был закрыт.", "Петров") is None
+
+
+# --- a title's stem in another name is no mention --------------------------------------------
+
+
+def test_a_shorter_name_with_the_title_stem_is_no_form_of_it() -> None:
+    assert _inflected("Валуйки", "на берегу реки валуй") is None
+    assert _inflected("Валуйки", "в валуйках") is not None
+    assert _inflected("Валуйки", "к валуйкам") is not None
+    assert _inflected("Новосибирское", "города новосибирск") is None
+    assert _inflected("война", "после трёх войн") is not None
+    assert _inflected("Handlers", "handle") is not None  # English words as before
+
+
+def test_a_subjectless_claim_naming_a_river_carries_the_town() -> None:
+    claim = (
+        "Расположен на высоком правом берегу реки Валуй, в 3 км от её впадения в реку Оскол,"
+        " в 152 км к юго-востоку от Белгорода."
+    )
+    assert _carried(claim, "Валуйки") == f"Валуйки: р{claim[1:]}"
+    named = "Город Валуйки расположен на высоком правом берегу реки Валуй."
+    assert _carried(named, "Валуйки") == named
+    assert mentions("В Валуйках работает завод.", "Валуйки")
+
+
+def test_a_claim_opening_on_was_with_only_complements_of_the_title_carries_it() -> None:
+    subject = "Трансатлантический перелёт Алкока и Брауна"
+    claim = "Был совершён за 16 часов британскими лётчиками Джоном Алкоком и Артуром Брауном."
+    assert _carried(claim, subject) == f"{subject}: б{claim[1:]}"
+    named = "Перелёт Алкока и Брауна был совершён за 16 часов 28 минут."
+    assert _carried(named, subject) == named
+    # a name (no common-noun head): the mention counts, as before
+    assert _carried("Был покорён альпинистами Арарата в 1829 году.", "Арарат").startswith("Был")
+
+
+# --- a label and its values -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "carried"),
+    [
+        (
+            "Основные порты: Роттердам, Амстердам, Антверпен, Лондон, Гамбург, Осло, Берген.",
+            "Северное море: основные порты: Роттердам, Амстердам, Антверпен, Лондон, Гамбург,"
+            " Осло, Берген.",
+        ),
+        ("Население: 12 000 человек.", "Северное море: население: 12 000 человек."),
+        (
+            "Соседние населённые пункты: сёла Катериновка, Комиссаровка на юге.",
+            "Северное море: соседние населённые пункты: сёла Катериновка, Комиссаровка на юге.",
+        ),
+    ],
+)
+def test_a_label_and_its_values_carry_the_title(claim: str, carried: str) -> None:
+    assert label_value(claim) is not None
+    assert _carried(claim, "Северное море") == carried
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Итог: Россия выиграла матч со счётом 3:1.",  # a statement after the label
+        "Впадают крупные реки: Эльба, Везер, Рейн, Темза.",  # a verb in the label
+        "В 1990 году: открыт новый порт.",  # no label
+        "Джон Смит: Роттердам, Амстердам.",  # a name before the colon
+        "Основные порты: the Port of Rotterdam is the largest port in Europe and it is busy.",
+    ],
+)
+def test_no_label_and_values_without_that_shape(claim: str) -> None:
+    assert label_value(claim) is None
+
+
+def test_a_label_under_the_north_sea_in_a_passage_carries_it() -> None:
+    text = (
+        "Площадь — 750 тыс. км². Наибольшая глубина 725 м. Основные порты: Роттердам,"
+        " Амстердам, Антверпен, Лондон, Гамбург, Осло, Берген."
+    )
+    claims = _claims(text, "Северное море")
+    assert any(c.startswith("Северное море: основные порты: Роттердам") for c in claims)
+
+
+# --- a list's title ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("heading", "thing"),
+    [
+        ("Список персонажей телесериала «Агенты Щ.И.Т»", "«Агенты Щ.И.Т»"),
+        ("Список эпизодов мультсериала «Южный Парк»", "«Южный Парк»"),
+        ("Список персонажей Kingdom Hearts", "Kingdom Hearts"),
+        ("Список королей Норвегии", "Список королей Норвегии"),  # no name to take: as it is
+        ("Песня «Катюша»", "Песня «Катюша»"),  # no list
+        ("List of Kingdom Hearts characters", "List of Kingdom Hearts characters"),
+    ],
+)
+def test_a_list_title_gives_the_thing_it_lists_of(heading: str, thing: str) -> None:
+    assert listed_thing(heading) == thing
+
+
+def test_a_subjectless_claim_under_a_list_title_carries_the_series() -> None:
+    heading = "Список персонажей телесериала «Агенты Щ.И.Т»"
+    assert topic(ChunkContext(_TITLE, (_TITLE, heading), "ru")) == "«Агенты Щ.И.Т»"
+    claims = _claims("Является частью кинематографической вселенной Marvel.", heading)
+    assert claims == ["«Агенты Щ.И.Т»: является частью кинематографической вселенной Marvel."]
+
+
+# --- a chronology's year anchors the dateless sentence after its entry -------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["1933 — переселение института в Новосибирск.", "1936—1938 — в 1936 году ...",
+     "С 18 мая 1930 — на базе института основан ...", "26 февраля 1832 года — явился в свет ..."],
+)  # fmt: skip
+def test_a_year_before_a_dash_opens_an_entry(sentence: str) -> None:
+    assert entry(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["В 1933 году институт переехал в Новосибирск.", "Площадь — 750 тыс. км².",
+     "1933 год стал для института переломным.", "Ан-22 — 1965 год."],
+)  # fmt: skip
+def test_no_entry_without_a_year_before_a_dash(sentence: str) -> None:
+    assert not entry(sentence)
+
+
+def test_the_dateless_sentence_after_an_entry_joins_it() -> None:
+    text = (
+        "1933 — переселение института в Новосибирск. Всего в вузе действует уже 13 кафедр."
+        " Завершено строительство первой очереди учебного корпуса."
+    )
+    first = "1933 — переселение института в Новосибирск. Всего в вузе действует уже 13 кафедр."
+    assert _groups(text)[0] == first
+    claims = _claims(text, _NGASU)
+    assert f"{_NGASU}: {first}" in claims
+
+
+@pytest.mark.parametrize(
+    ("before", "sentence"),
+    [
+        ("1933 — переселение института в Новосибирск.", "В 1934 году открыта аспирантура."),
+        ("Институт переехал в Новосибирск.", "Всего в вузе действует 13 кафедр."),
+        (None, "Всего в вузе действует 13 кафедр."),
+    ],
+)
+def test_no_anchor_for_a_dated_sentence_or_after_a_plain_one(
+    before: str | None, sentence: str
+) -> None:
+    assert not undated_after_entry(sentence, before)
+
+
+def test_english_text_is_not_read_by_the_russian_rules() -> None:
+    text = "1933 — the institute moved to Novosibirsk. It had 13 departments by then."
+    groups = [text[g.start : g.end] for g in sentence_groups(text, 0, len(text), language="en")]
+    assert len(groups) == 2 or groups == [text]  # whatever English does, not this rule
+    assert label_value("Main ports: Rotterdam, Amsterdam.") is None
+
+
+def test_a_claim_all_in_brackets_is_carried_without_raising() -> None:
+    # XQuAD ru "University of Chicago": the whole sentence is an aside; `_unanchored` read the
+    # claim without its asides, found no word and raised IndexError (ingest of that article
+    # failed)
+    claim = "(Например, Башня Митчелла спроектирована по образцу оксфордской Башни Магдалены.)"
+    assert _carried(claim, "University of Chicago").endswith(claim)
