@@ -33,6 +33,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import pegas_memory.distill.items as items
+import pegas_memory.distill.ordered_lists as ordered_lists
+import pegas_memory.distill.values_en as values_en
 from pegas_memory.distill.carry import carry, document_subject, topic
 from pegas_memory.distill.code_claim import code_claim, defined_names, says_nothing
 from pegas_memory.distill.items import bare_item, heading_lead_in, item_start, subjectless_item
@@ -438,6 +440,8 @@ class OfflineDistiller:
                     # the whole list, not on its last item.
                     last = n == len(groups) - 1 and not item_start(text, u0)
                     narration = len(atoms) - 1 if last and not group.dialogue else None
+        atoms = values_en.joined(text, atoms, self._sentence_atom, chunk_language)  # '"0" ...'
+        atoms = ordered_lists.merged(text, atoms, context, subject)  # a short list of steps
         kept: list[DraftAtom] = []
         for atom in atoms:  # what join and carry left leaning back, or damaged (`standalone`)
             if (reason := unfit(atom)) is not None:

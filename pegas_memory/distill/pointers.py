@@ -1,15 +1,16 @@
 """Sentences that only send the reader elsewhere, dropped as `pointer` noise (pure logic).
 
 "See LICENSE.txt", "См. также ...", "Please refer to Bash Completions for details.", "Lesen Sie
-dazu die Dokumentation.": true in their place, and nothing by themselves; a README or a manual is
-full of them. `distill.units` drops such a sentence and counts it, so the ingest result says how
-many went and why.
+dazu die Dokumentation.", "The following are the steps ..." (`distill.following_en`): true in
+their place, and nothing by themselves; a README or a manual is full of them. `distill.units`
+drops such a sentence and counts it, so the ingest result says how many went and why.
 """
 
 from __future__ import annotations
 
 import re
 
+from pegas_memory.distill.following_en import presents_what_follows
 from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.steps_en import announces_what_follows
 from pegas_memory.sentences import split_sentences
@@ -191,5 +192,8 @@ def is_pointer(body: str) -> bool:
         return True
     if announces_what_follows(body):  # "Check crates in the following order." (`steps_en`)
         return True
+    if presents_what_follows(body) and _FACT_CLAUSE.search(body) is None:
+        return True  # "The following are the steps ..." (`following_en`); a clause of its own
+        # or a number says something ("The following example shows that process id 6847 ...")
     furniture = _CATEGORIES.match(body) is not None or _BACKLINK.match(body) is not None
     return is_self_reference(body) or furniture or only_self_reference(body)

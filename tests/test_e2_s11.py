@@ -1,0 +1,221 @@
+"""Docs pages: a lead-in ending in ".", a short list of steps in order, and a value the sentence
+before gave a setting (issue 15, session 11, seed 17171's English docs-page junk;
+`distill/following_en.py`, `distill/ordered_lists.py`, `distill/values_en.py`):
+
+- "The following are the steps directly related to the context." (its subject is the list after
+  it) is dropped as a `pointer`, as "Here are ...", "Below is ...", ru "Ниже приведён ..." are;
+  "The following year ...", "The following review aims to ...", a sentence holding what it
+  presents after ":" stay;
+- a short list of steps (a lead-in that speaks of steps or an order, or numbered items under no
+  ":" lead-in), every item one sentence, is one atom: its lead-in and the items numbered in
+  order; a list of features under "X provides:", a long list, an item of several sentences, a
+  list that began before the chunk keep their items;
+- 'Using "0" can simplify ...' after 'If X is set to the string "0", ...' joins it; a sentence
+  that names what it sets, or whose value the sentence before does not hold, stays alone.
+
+Each on both sides (fires / does not fire)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pegas_memory.distill.following_en import presents_what_follows
+from pegas_memory.distill.offline import OfflineDistiller
+from pegas_memory.distill.ordered_lists import sequences
+from pegas_memory.distill.pointers import is_pointer
+from pegas_memory.distill.types import ChunkContext
+from pegas_memory.distill.values_en import repeats_value
+
+
+def _atoms(
+    text: str, language: str = "en", title: str | None = None, heading: tuple[str, ...] = ()
+) -> list[tuple[str, str]]:
+    atoms = OfflineDistiller().distill(text, ChunkContext(title, heading, language))
+    for atom in atoms:
+        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
+    return [(a.type, a.claim) for a in atoms]
+
+
+# --- "The following are ...": a lead-in ending in "." -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The following are the steps directly related to the context.",
+        "The following is a step-by-step procedure for releasing a new version of Google-Gson.",
+        "The following two rules differ in their use of a trailing slash.",
+        "The following conclusions are made.",
+        "Here are some guidelines to help you get started.",
+        "Here is an example of how to write a custom serializer for the DateTime class.",
+        "Below is a listing of many of the most common inspection targets.",
+        "In general, the following options are accepted.",
+        "Ниже приведён список основных команд.",
+        "Ниже перечислены поддерживаемые форматы.",
+    ],
+)
+def test_a_sentence_presenting_what_follows_is_a_pointer(sentence: str) -> None:
+    assert presents_what_follows(sentence)
+    assert is_pointer(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The following year, he moved to Paris and opened a studio.",
+        "The following day the army retreated to the river.",
+        "The following season the club was relegated to the second division.",
+        "The following review aims to outline some of the existing options for the treatment.",
+        "The following options are supported: --foo and --bar.",
+        "The steps directly related to the context are few.",
+        "Here the request is dispatched to the view function.",
+        "The proxies cannot be passed to another worker.",
+        "Ниже по течению река становится шире.",
+        "Hello, here is some text without a meaning.",
+        "The following are the steps directly related to the context. The first one pushes the "
+        "app context.",
+    ],
+)
+def test_a_sentence_that_says_something_is_no_presentative(sentence: str) -> None:
+    assert not presents_what_follows(sentence)
+
+
+def test_a_lead_in_ending_in_a_full_stop_is_dropped_and_leads_its_steps_in() -> None:
+    text = (
+        "Flask dispatches a request in multiple stages which can affect the request. The "
+        "following are the\nsteps directly related to the context.\n\n"
+        "-   The app context is pushed, the proxies are available.\n"
+        "-   The :data:`.appcontext_pushed` signal is sent.\n"
+        "-   The request is dispatched.\n"
+        "-   Any :meth:`.Flask.teardown_request` decorated functions are called.\n"
+        "-   The app context is popped, the proxies are no longer available.\n"
+    )
+    atoms = _atoms(text, title="The App and Request Context", heading=("Lifecycle",))
+    claims = [c for _, c in atoms]
+    assert not any(c.startswith("The following") for c in claims)
+    assert (
+        "fact",
+        "The steps directly related to the context: (1) The app context is pushed, the proxies "
+        "are available. (2) The appcontext_pushed signal is sent. (3) The request is "
+        "dispatched. (4) Any Flask.teardown_request() decorated functions are called. (5) The "
+        "app context is popped, the proxies are no longer available.",
+    ) in atoms
+    assert not any(c.startswith("Any Flask.teardown_request") for c in claims)
+
+
+# --- A short list of steps in order --------------------------------------------------------------
+
+
+def test_numbered_steps_under_no_lead_in_take_their_heading() -> None:
+    text = (
+        "The WSGI application will return data that is translated into an HTTP response.\n\n"
+        "1.  Browser or other client makes HTTP request.\n"
+        "1.  WSGI server receives request.\n"
+        "1.  WSGI server converts HTTP data to WSGI ``environ`` dict.\n"
+        "1.  Client receives the HTTP response.\n"
+    )
+    atoms = _atoms(text, title="Application Structure", heading=("Serving the Application",))
+    merged = [c for _, c in atoms if "(1)" in c]
+    assert len(merged) == 1
+    assert merged[0].startswith("Serving the Application: (1) Browser or other client makes")
+    assert "(4) Client receives the HTTP response." in merged[0]
+    assert not any(c == "WSGI server receives request." for _, c in atoms)
+
+
+def test_a_lead_in_with_in_the_following_order_and_a_colon_keeps_its_words() -> None:
+    text = (
+        "The release runs these steps in order:\n\n"
+        "* The version is bumped.\n* The tag is pushed.\n* The artifacts are uploaded.\n"
+    )
+    (seq,) = sequences(text)
+    assert seq.lead == "The release runs these steps in order:"
+    assert len(seq.items) == 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a list of features under a ":" lead-in: each item carries it, as before
+        "Cobra provides:\n\n* Easy subcommand-based CLIs.\n* Fully POSIX-compliant flags.\n"
+        "* Nested subcommands.\n",
+        # bullets under a statement that speaks of no order
+        "Flask has configuration options to set these on the session cookie.\n\n"
+        "- ``Secure`` limits cookies to HTTPS traffic only.\n"
+        "- ``HttpOnly`` protects the contents of cookies from being read with JavaScript.\n"
+        "- ``SameSite`` restricts how cookies are sent with requests from external sites.\n",
+        # an item of several sentences stands by itself
+        "The steps are these.\n\n1. Build it. Then test it.\n2. Tag it.\n3. Push it.\n",
+        # two items are no sequence to merge
+        "The steps of the release.\n\n1. The tag is pushed.\n2. The wheel is uploaded.\n",
+        # a list that began before the chunk: its lead-in is not here
+        "4. The tag is pushed.\n5. The wheel is uploaded.\n6. The release is announced.\n",
+        # items without a full stop are no sentences
+        "The stages of the pipeline:\n\n1. parse\n2. chunk\n3. distill\n",
+    ],
+)
+def test_lists_that_are_no_short_sequence_keep_their_items(text: str) -> None:
+    assert sequences(text) == []
+
+
+def test_a_long_list_of_steps_keeps_its_items() -> None:
+    items = "".join(f"1. Step number {n} of the long request lifecycle runs.\n" for n in range(15))
+    text = "The following are the steps of each request.\n\n" + items
+    atoms = _atoms(text, heading=("Lifecycle",))
+    assert not any("(1)" in c for _, c in atoms)  # longer than one claim may be
+    assert sum("Step number" in c for _, c in atoms) == 15
+
+
+# --- A value the sentence before gave a setting ------------------------------------------------
+
+_BEFORE = (
+    'If the <PROGRAM>_ACTIVE_HELP environment variable is set to the string "0", Cobra will '
+    "automatically disable all Active Help output."
+)
+
+
+def test_a_sentence_on_the_value_joins_the_sentence_that_sets_it() -> None:
+    text = (
+        "**Note 1**: "
+        + _BEFORE.replace("<PROGRAM>_ACTIVE_HELP", "`<PROGRAM>_ACTIVE_HELP`")
+        + '  Using "0" can simplify your code in situations where you want to blindly disable '
+        "Active Help.\n"
+    )
+    atoms = _atoms(text, title="Active Help", heading=("Active Help", "User control"))
+    assert len(atoms) == 1
+    assert atoms[0][1].endswith('Using "0" can simplify your code in situations where you want '
+                                "to blindly disable Active Help.")  # fmt: skip
+    assert "_ACTIVE_HELP environment variable" in atoms[0][1]
+
+
+@pytest.mark.parametrize(
+    ("before", "claim"),
+    [
+        (_BEFORE, 'Using "0" can simplify your code.'),
+        ("The cache accepts a timeout in seconds or None.", "Passing None disables the cache."),
+        ('The mode is "auto" unless the terminal is not a tty.', '"auto" picks the colors.'),
+    ],
+)
+def test_a_claim_about_the_value_before_repeats_it(before: str, claim: str) -> None:
+    assert repeats_value(before, claim)
+
+
+@pytest.mark.parametrize(
+    ("before", "claim"),
+    [
+        # it names what it sets
+        (_BEFORE, 'Setting COBRA_ACTIVE_HELP to "0" disables Active Help for every program.'),
+        # the value is not the one before
+        (_BEFORE, 'Using "1" turns the debug output on.'),
+        # a number is as often a measure
+        ("Doses of 5 mg/kg were given.", "Using 5 mg/kg, the response doubled."),
+        # no value opens it
+        (_BEFORE, "Active Help can also be disabled for every program."),
+    ],
+)
+def test_a_claim_that_names_its_setting_or_another_value_stands(before: str, claim: str) -> None:
+    assert not repeats_value(before, claim)
+
+
+def test_sentences_in_two_paragraphs_are_not_joined_by_their_value() -> None:
+    text = _BEFORE + '\n\nUsing "0" can simplify your code in situations where you want it.\n'
+    assert len(_atoms(text, heading=("Active Help",))) == 2
