@@ -43,8 +43,9 @@ one sample:
    before's. ("Otherwise", "In this case" are `join_en` rule 4.)
 8. **A definite description in a leading condition** ("... the row in “q” must exist; ... If
    the row does not exist, for most DBAPI drivers ..., the ORM will fail to detect an updated
-   row ..."): "If/When/Unless/Once/Whenever the N ...", and N (its head, singular or plural) is a
-   word of the sentence before: the definite article says which N, and the sentence before
+   row ..."): "If/When/Unless/Once/Whenever the N ...", or with a gerund before it ("If accessing
+   the single columns is important ..."), and N (its head, singular or plural) is a word of the
+   sentence before: the definite article says which N, and the sentence before
    told it. Not when words after N say whose it is before the verb ("If the row of table p
    is ...": N must be right before its verb) or N is a moment ("When the time comes"). Rule 4
    reads a prepositional opener, `join_en` rule 7 a sentence's own subject: this one reads the
@@ -121,7 +122,8 @@ _OPENING_PHRASE = re.compile(
 # "-ed"): "If the row does not exist" reads "row", "When the application object is deleted"
 # reads "object", not its modifier "application".
 _CONDITIONAL_THE = re.compile(
-    r"^\W*(?:if|when|whenever|unless|once|until)\s+the\s+(?P<np>(?:[a-z][\w-]*\s+){0,2}?)"
+    r"^\W*(?:if|when|whenever|unless|once|until)\s+(?:[a-z]{3,}ing\s+)?the\s+"
+    r"(?P<np>(?:[a-z][\w-]*\s+){0,2}?)"
     r"(?P<head>[a-z]{3,})\s+(?P<after>(?:not\s+)?(?:is|are|was|were|has|have|had|does|do|did"
     r"|can|cannot|could|will|would|may|might|must|should|[a-z]+(?<!s)s|[a-z]+ed))\b",
     re.IGNORECASE,
@@ -183,7 +185,10 @@ def conditional_description(sentence: str, before: str) -> bool:
     m = _CONDITIONAL_THE.match(sentence)
     if m is None:
         return False
-    head = m["head"].casefold()
+    head, after = m["head"].casefold(), m["after"].casefold()
+    nxt = (_WORD.findall(sentence[m.end() :]) or [""])[0].casefold()
+    if after.endswith("s") and nxt in _VERBS:
+        head = after  # "If accessing the single columns is ...": a plural noun, then the verb
     if head in _NOT_HEAD or head in _MOMENTS:
         return False
     told = {w.casefold() for w in _WORD.findall(before)}

@@ -74,6 +74,7 @@ from __future__ import annotations
 import re
 
 import pegas_memory.distill.continues_en as continues_en
+import pegas_memory.distill.lean_en as lean_en
 
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _WORD_OR_MARK = re.compile(_WORD.pattern + r"|[,;:.!?()\[\]\"“”]")
@@ -163,6 +164,7 @@ def leans_on_before(sentence: str, before: str | None = None) -> bool:
         or _points_at_display(_tokens(sentence, marks=True))
         or (before is not None and _bare_comparative(_tokens(sentence, marks=True)))
         or continues_en.continues_before(sentence, before)  # enumerations, counted sets
+        or lean_en.leans(sentence, before)  # "You can achieve this ...", asides, "I thought it"
         or (before is not None and _opened_description(sentence, before))
     )
 
@@ -589,4 +591,4 @@ def opens_with_connector(sentence: str) -> bool:
     """Rule 4 alone: "But that's ...", "In particular ...", "Instead, ...": what a paragraph's
     first sentence needs to join the paragraph before (a bare "He ..." or "These ..." opening a
     paragraph most often starts a new point: carried, or marked anaphoric)."""
-    return _connector(_tokens(sentence), sentence)
+    return _connector(_tokens(sentence), sentence) or lean_en.bare_this(sentence, opening=True)

@@ -41,7 +41,7 @@ from pegas_memory.distill.items import bare_item, heading_lead_in, item_start, s
 from pegas_memory.distill.leads import lead_carry, match_lead_definition
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
-from pegas_memory.distill.standalone import unfit
+from pegas_memory.distill.standalone import settled, unfit
 from pegas_memory.distill.types import OFFLINE_VERSION, AtomType, ChunkContext, DraftAtom
 from pegas_memory.distill.units import (
     LabelledBlock,
@@ -443,7 +443,7 @@ class OfflineDistiller:
         atoms = values_en.joined(text, atoms, self._sentence_atom, chunk_language)  # '"0" ...'
         atoms = ordered_lists.merged(text, atoms, context, subject)  # a short list of steps
         kept: list[DraftAtom] = []
-        for atom in atoms:  # what join and carry left leaning back, or damaged (`standalone`)
+        for atom in settled(atoms, text, context):  # questions, code before; then unfit
             if (reason := unfit(atom)) is not None:
                 dropped[reason] += 1
             else:

@@ -19,7 +19,11 @@ reports:
   command or a code block the pronoun stands for the command, which a list item's claim does
   not hold ("Start the release: `mvn release:prepare`" is the item before). "This paper ...",
   "This crate ..." name their noun (carried or kept as before); "It is known that ...", "It can
-  be shown that ..." are expletive: kept.
+  be shown that ..." are expletive: kept. So is what `distill.lean_en` reads as still leaning
+  after join and carry ("You can achieve this with ...", "However, ... things are much worse."),
+  and a draft `distill.referent_en` found leaning on a code block or on the chunk before
+  (`settled`, re-exported here: `OfflineDistiller` runs it on a chunk's drafts before `unfit`;
+  it also carries an FAQ answer's question onto its "this").
 - **damaged: words lost in the source** (`damaged_gap`): Wikipedia text whose link text was lost
   leaves a space before "." or "," right after a word ("началась работа над фильмом ."). The gap
   destroys the claim when grammar says a word was needed there: a preposition, article or
@@ -37,8 +41,11 @@ from __future__ import annotations
 
 import re
 
+import pegas_memory.distill.lean_en as lean_en
 from pegas_memory.distill.labels_ru import legend_line, period_only
 from pegas_memory.distill.patterns import words_of, wordset
+from pegas_memory.distill.referent_en import LEANS_ON
+from pegas_memory.distill.referent_en import settled as settled
 from pegas_memory.distill.types import DraftAtom
 
 NEEDS_CONTEXT = "needs context"
@@ -95,7 +102,7 @@ def needs_context(claim: str, language: str | None) -> bool:
     head = words[:_FIRST_WORDS]
     if any(w in _SUCH for w in head) and not _SUCH_NAMED.search(claim):
         return True  # a kind described before: no word of the claim names it
-    if language != "ru" and _bare_pronoun_subject(words):
+    if language != "ru" and (_bare_pronoun_subject(words) or lean_en.unresolved(claim)):
         return True
     for word in head:
         if word in subjects:
@@ -181,6 +188,8 @@ def unfit(atom: DraftAtom) -> str | None:
         return LABEL_LINE  # "Конец XVIII — начало XIX века.", "Плейстоценовая эпоха (P)."
     if atom.metadata.get("anaphoric") and needs_context(atom.claim, atom.language):
         return NEEDS_CONTEXT
+    if atom.metadata.get(LEANS_ON):
+        return NEEDS_CONTEXT  # "This alias checks ..." after the code (`distill.referent_en`)
     if damaged_gap(atom.claim, atom.language) or lost_link(atom.quote):
         return DAMAGED
     return None

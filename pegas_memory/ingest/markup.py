@@ -16,7 +16,9 @@ What stays and how it is read:
 - code (`.. code-block::`, `.. sourcecode::`, a paragraph ending in `::`): the directive line
   becomes `::`, so the indented block after it is read as code (`distill.offline`);
 - admonitions (`.. note::`, `.. warning::`, `.. versionadded:: 2.0`, `> **Note**`, `> [!NOTE]`):
-  their marker goes and their body becomes ordinary text;
+  their marker goes and their body becomes ordinary text, its first line too when it starts on
+  the marker's line (".. tip:: In the example above ...", where a role is a body line, no
+  option);
 - the document's title (`document_title`): the heading that opens the document, or the front
   matter's `title:`; a README or index page that opens with no heading is titled by its
   directory (the project), spelled as the text spells it ("cobra/README.md" -> "Cobra").
@@ -86,6 +88,10 @@ _OBJECT_DIRECTIVES = frozenset(
     ["function", "method", "attribute", "data", "exception", "decorator", "class"]
 )
 _MODULE_DIRECTIVES = frozenset(["module", "currentmodule"])
+# Admonitions whose body may start on the marker's line: that line is the body's first.
+_ADMONITIONS = frozenset(
+    ["note", "warning", "tip", "hint", "important", "caution", "danger", "attention", "error"]
+)
 _OBJECT_NAME = re.compile(r"[A-Za-z_][\w.]*")
 
 
@@ -156,7 +162,8 @@ def _rst_pass(
             i = stop
             continue
         body = i + 1
-        while body < stop and _OPTION.match(lines[body]):
+        inline = m[3].strip() if name in _ADMONITIONS else ""  # ".. tip:: In the example ..."
+        while body < stop and not inline and _OPTION.match(lines[body]):  # (then no options)
             lines[body] = _blank(lines[body])
             body += 1
         if name in _CODE_DIRECTIVES:
@@ -171,7 +178,7 @@ def _rst_pass(
             if module and "." not in qualified:
                 qualified = f"{module}.{qualified}"
             objects[i] = qualified if len(qualified) + 2 <= len(line) else named[0]
-        lines[i] = _blank(line)
+        lines[i] = (line[:indent] + inline).ljust(len(line)) if inline else _blank(line)
         _rst_pass(lines, body, stop, frozen, objects)
         _dedent(lines, body, stop, indent, frozen)
         i = stop
