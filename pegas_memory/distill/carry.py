@@ -105,6 +105,7 @@ from pegas_memory.distill.head_ru import (
 )
 from pegas_memory.distill.patterns import is_fact, words_of
 from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.verbfirst_ru import numbered_name
 
 # Section labels of manuals and articles: a part of the document, not what its claims are about
 # ("Usage: it can be installed ..." carried the label, not the tool), so the heading above them
@@ -289,7 +290,7 @@ def _name_like(raw: list[str], j: int) -> bool:
     ("композитор Артюр Онеггер") or as one of two capitalised words ("Бэрри Сираюки"); a lone
     capitalised genitive is an owner ("Работа Сарджента": which work), no subject."""
     w = raw[j]
-    if re.search(r"[A-Za-z]", w) or (len(w) >= 2 and w.isupper()) or re.search(r"\d", w):
+    if re.search(r"[A-Za-z]", w) or (len(w) >= 2 and w.isupper()) or numbered_name(w):
         return True
     if not w[:1].isupper():
         return False
@@ -574,7 +575,7 @@ def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) 
     # "These studies ..." does not say which studies.
     named = atom.claim[: reference.at] if reference.kind == "anaphor" else atom.claim
     titled = own is None and reference.kind == "anaphor" and _TITLE_CASE.search(subject)
-    bare = own_verb and head_missing(atom.claim, subject)  # opens on its verb (head_ru)
+    bare = (own_verb or reference.kind == "category") and head_missing(atom.claim, subject)
     if (mentions(named, subject) and not bare) or titled:
         return atom
     keep_name = reference.kind == "section" or headed

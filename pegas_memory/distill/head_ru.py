@@ -17,6 +17,7 @@ import re
 
 import pegas_memory.distill.bare_ru as bare_ru
 import pegas_memory.distill.title_ru as title_ru
+import pegas_memory.distill.verbfirst_ru as verbfirst_ru
 from pegas_memory.distill.context import Reference
 from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.words_ru import _RU_PREPOSITIONS, _YEAR_WORDS, _verb
@@ -140,4 +141,6 @@ def head_missing(claim: str, subject: str) -> bool:
         if len(initials) >= 2 and re.search(r"(?<!\w)" + initials + r"(?!\w)", claim):
             return False  # "СДВГ" of "Синдром дефицита внимания и гиперактивности"
     headed = _ru_head(bare)
-    return headed is not None and _inflected(headed[0], claim.casefold(), 3) is None
+    if headed is None or _inflected(headed[0], claim.casefold(), 3) is not None:
+        return verbfirst_ru.named_obliquely(claim, bare)  # "Является частью герцогства Ланкашир"
+    return True

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+import pegas_memory.distill.nearer_ru as nearer_ru
 from pegas_memory.distill.carry import carried_claim, carry, mentions
 from pegas_memory.distill.labels_ru import period_only
 from pegas_memory.distill.patterns import (
@@ -109,8 +110,12 @@ _LEAD_PATTERNS = frozenset({"lead", "lead_dash", "lead_is"})
 _PERIOD_HEAD = re.compile(r"^\s*[^.:]{1,80}?(?:\.(?=\s)|:)")
 
 
-def lead_carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) -> DraftAtom:
-    """`carry.carry`, except on a lead that defines a name and on a timeline's period line.
+def lead_carry(
+    atom: DraftAtom, subject: str | None, document: str | None = None, text: str = ""
+) -> DraftAtom:
+    """`carry.carry`, except on a lead that defines a name and on a timeline's period line; a
+    claim whose verb the subject does not agree with carries the nearest named subject before
+    it in `text`, the chunk's (`distill.nearer_ru`).
 
     A lead "Тетеоиннан (Nahuatl languages: Teteoinnan) — одна из ипостасей ..." under
     "Мифология ацтеков" names its own subject, which a word that ends like a short participle
@@ -120,7 +125,7 @@ def lead_carry(atom: DraftAtom, subject: str | None, *, document: str | None = N
     title ("Первая четверть XIX века — наши дни: поиски сокровищ и эра туризма.", "Конец XVIII
     — начало XIX века. Наименее изученный период.", `labels_ru.period_only`) has no subject of
     its own: it is the section's period, and carries the section, as "1879—1912 годы: ..." does."""
-    carried = carry(atom, subject, document=document)
+    carried = nearer_ru.nearer(atom, carry(atom, subject, document=document), subject, text)
     lead = atom.type == "definition" and atom.metadata.get("pattern") in _LEAD_PATTERNS
     if lead and carried.metadata.get("context") == "subjectless" and atom.term:
         return atom  # the lead's term opens the claim: its subject, so never "subjectless"

@@ -433,7 +433,7 @@ class OfflineDistiller:
                     atom = replace(atom, type="text", confidence=0.5, metadata=meta)
                 elif atom is not None:
                     # distill.carry: the claim stands alone (in dialogue "she" is a character)
-                    atom = lead_carry(atom, None if conversation else subject, document=document)
+                    atom = lead_carry(atom, None if conversation else subject, document, text)
                 if atom is not None:
                     atoms.append(atom)
                     # A list item is no narration: "And that's ..." after a list leans on

@@ -32,6 +32,7 @@ reports:
   сериале ,", "in the film ,"). Anything else is a harmless gap (a lost footnote or image
   after a complete phrase: "со стеклянной трубкой .", "передал мяч Уарду , который"), and so
   is a gap inside brackets: an aside (life dates, a birthplace) lost, the main claim intact.
+  A run of empty items ("— русский , , ,  журналов.") is damaged too (`distill.comma_runs`).
 - **label line** (`distill.labels_ru`): a flattened passage's timeline period left alone
   ("Конец XVIII — начало XIX века.", its title did not follow it) or a chart's legend entry
   ("Плейстоценовая эпоха (P)."), judged on the quote, so a carry does not hide it.
@@ -42,6 +43,7 @@ from __future__ import annotations
 import re
 
 import pegas_memory.distill.lean_en as lean_en
+from pegas_memory.distill.comma_runs import comma_run
 from pegas_memory.distill.labels_ru import legend_line, period_only
 from pegas_memory.distill.patterns import words_of, wordset
 from pegas_memory.distill.referent_en import LEANS_ON
@@ -190,6 +192,6 @@ def unfit(atom: DraftAtom) -> str | None:
         return NEEDS_CONTEXT
     if atom.metadata.get(LEANS_ON):
         return NEEDS_CONTEXT  # "This alias checks ..." after the code (`distill.referent_en`)
-    if damaged_gap(atom.claim, atom.language) or lost_link(atom.quote):
+    if damaged_gap(atom.claim, atom.language) or lost_link(atom.quote) or comma_run(atom.claim):
         return DAMAGED
     return None
