@@ -1,11 +1,12 @@
 """The narrative of a research text, by pattern: aims, scope, method, speculation, open questions
 and findings (pure logic, regexes only).
 
-`patterns.is_fact` asks these in order: an aim, a scope or method statement, speculation, a
-measurement narrative or an open question make text; a finding clause, a state with its degree or
-a verb of finding, relation or property make a fact. They live apart from `patterns` because they
-are one family (what a paper's sentence does in its abstract) and `patterns` keeps the definition
-rules and the order in which all rules are asked.
+`patterns.is_fact` asks these in order: an aim, a scope or method statement (in the passive too:
+"... will be summarized", "X are discussed"; a focus: "A particular focus lies on"), speculation, a
+measurement narrative or an open question make text; a finding clause, a state with its degree or a
+verb of finding, relation or property make a fact. They live apart from `patterns` because they are
+one family (what a paper's sentence does in its abstract) and `patterns` keeps the definition rules
+and the order in which all rules are asked.
 """
 
 from __future__ import annotations
@@ -16,8 +17,11 @@ import re
 OPEN = (
     r"^(?-i:[A-Z]{2,}(?:\s+(?:AND|OF|[A-Z]{2,}))*:?\s+)?(?:(?:here|thus|therefore|furthermore"
     r"|moreover|in addition|additionally|finally|first|second|also|then|accordingly"
-    r"|in (?:this|the present|the current|our) (?:study|paper|review|article|work|report|trial"
-    r"|analysis|chapter|section)|to\s+[^,;]{3,120}|(?:by\s+)?using\s+[^,;]{3,120}),?\s+)*"
+    r"|in (?:this|the present|the current|our) (?:(?:short|brief|mini-?)\s*)?(?:study|paper|review"
+    r"|article|work|report|trial|analysis|chapter|section|document|protocol|guide|manuscript"
+    r"|thesis|overview|update|commentary|perspective|essay|editorial|communication|book"
+    r"|volume|issue|minireview|primer|tutorial|survey|contribution)|to\s+[^,;]{3,120}"
+    r"|(?:by\s+)?using\s+[^,;]{3,120}),?\s+)*"
 )
 # Aims, plans and scope assert nothing checkable, whatever names or numbers they mention.
 AIM = re.compile(
@@ -101,7 +105,8 @@ NEEDS_MORE = re.compile(
     r"(?:[^.]{0,80}?)\b(?:is|are|will be)? ?(?:needed|required|warranted|necessary)\b"
     r"|\bneeds? to be aware\b|\bremains? to be (?:determined|established|elucidated|seen)\b"
     r"|необходим\w* (?:дальнейш|дополнительн)\w* (?:исследовани|изучени)\w*"
-    r"|\bесли бы\b",
+    # a counterfactual; "как если бы" (as if) is a simile inside a statement
+    r"|(?<![\w-])(?<!как\s)(?<!как,\s)если бы(?![\w-])",
     re.IGNORECASE,
 )
 # Speculation and evaluation: "This difference could be ...", "... is providing new insights".
@@ -244,5 +249,34 @@ HYPOTHESIS = re.compile(
     r"|(?<![\w-])мы\s+(?:\w+\s+)?(?:предполагаем|предположили|полагаем|выдвигаем гипотезу)(?![\w-])"
     r"|\bkönnten?\s+(?:\S+\s+){0,5}?(?:sein|erklären|bedeuten|beitragen|zurückzuführen)\b"
     r"|\bwir\s+(?:\w+\s+)?(?:vermuten|postulieren|nehmen\s+an)\b",
+    re.IGNORECASE,
+)
+
+
+# --- session 11, t1: a plan or a scope told in the passive, and a focus -------------------------
+# What a review will do or does, in the passive: "Finally, the known relationships between ...
+# will be summarized.", "Recent advances in X are discussed.", "... are also highlighted": the
+# text's plan, no checkable claim (the aim convention). The future takes the verbs of presenting
+# a text; the present only those that never tell of the world ("are discussed", "is outlined"),
+# and neither "as" or "by" after it ("is described as", "is explained by genotype": properties)
+# nor "presented to" ("will be presented to the user": what a program shows). Not in a relative
+# clause, an aside or a second predicate: "an object called Result that will be discussed
+# later", "it is important to note, as will be discussed further ..., that X", "is known as
+# the save-update cascade and is discussed in detail at ..." state what comes before.
+DISCOURSE = re.compile(
+    r"(?<!\bwhich\s)(?<!\bthat\s)(?<!\bwho\s)(?<!\bas\s)(?<!\band\s)"
+    r"\b(?:(?:will|shall)\s+(?:also\s+|then\s+|further\s+|briefly\s+|first\s+|finally\s+)?"
+    r"be\s+(?:\w+ly\s+)?(?:discussed|summari[sz]ed|reviewed|described|presented(?!\s+to\b)"
+    r"|outlined|highlighted|addressed|illustrated|explained|examined|explored|overviewed)"
+    r"|(?:is|are)\s+(?:also\s+|then\s+|further\s+|here\s+|finally\s+|\w+ly\s+)?(?:discussed"
+    r"|summari[sz]ed|outlined|highlighted|overviewed))\b(?!\s+(?:as|by)\b)",
+    re.IGNORECASE,
+)
+# A focus: "A particular focus lies on data obtained from ...", "Special attention is paid to",
+# "The emphasis is placed on": where a text looks, not what it found.
+FOCUS = re.compile(
+    OPEN + r"(?:(?:a|the|our|its)\s+)?(?:(?:main|particular|special|specific|major|primary"
+    r"|central|key)\s+)?(?:focus|emphasis|attention)\s+(?:lies|is|was|will be|has been|are)"
+    r"\s+(?:\w+ly\s+)?(?:placed\s+|given\s+|paid\s+|put\s+|laid\s+|drawn\s+)?(?:on|upon|to)\b",
     re.IGNORECASE,
 )

@@ -10,8 +10,11 @@ first sentence of a chunk, with the document's title and the section's heading a
 where the term holds a dash of its own or its aliases a dash in brackets: "Папуа — Новая
 Гвинея, Папуа-Новая Гвинея (полное название — ...; English: ...) — государство в Океании ..."
 under the heading "Папуа — Новая Гвинея" is read here, by `_ru_titled_lead`). The distiller's
-carry of a prose claim goes through `lead_carry`, so that a lead's name stays its subject and a
-timeline's period line carries its section (`distill.labels_ru`).
+carry of a prose claim goes through `lead_carry`, so that a lead's name stays its subject, a
+timeline's period line carries its section (`distill.labels_ru`), an "X — это Y" definition is
+not carried for a category noun in its genus, and a Russian claim with no subject and no verb
+is typed by what it says of the subject carried onto it ("Махно: автор мемуаров ...": a fact,
+`distill.predicate_ru`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from dataclasses import replace
 
 import pegas_memory.distill.nearer_ru as nearer_ru
 from pegas_memory.distill.carry import carried_claim, carry, mentions
+from pegas_memory.distill.context import refers_back
 from pegas_memory.distill.labels_ru import period_only
 from pegas_memory.distill.patterns import (
     ASSESSMENT,
@@ -28,8 +32,11 @@ from pegas_memory.distill.patterns import (
     ETYM,
     EVALUATIVE_GENUS,
     LETTER,
+    is_fact,
     strip_term,
+    words_of,
 )
+from pegas_memory.distill.predicate_ru import predicate_of
 from pegas_memory.distill.types import DraftAtom
 from pegas_memory.distill.words_ru import _verb
 
@@ -106,8 +113,43 @@ def match_lead_definition(
 # The patterns of a lead: a name with its brackets or aliases before the dash ("lead"), a title
 # before it ("lead_dash", "lead_is").
 _LEAD_PATTERNS = frozenset({"lead", "lead_dash", "lead_is"})
+# The definitions whose term opens the claim and whose genus follows a dash.
+_GENUS_PATTERNS = frozenset({"eto", "dash"})
 # A timeline's period opening a claim, up to its "." or ":" ("Конец XVIII — начало XIX века.").
 _PERIOD_HEAD = re.compile(r"^\s*[^.:]{1,80}?(?:\.(?=\s)|:)")
+
+
+def _genus_category(atom: DraftAtom, carried: DraftAtom) -> bool:
+    """Whether a Russian "X — это Y" / "X — Y" definition was carried only for a category noun
+    in its genus ("Строительство — это процесс сооружения здания или инфраструктуры": which
+    building, `context.refers_back` asks, and the carry made a fact of it). The term opens the
+    claim and is what it is about; a category noun in the term itself ("Главное здание — ...",
+    "Река — приток Волги") leaves the carry as it is."""
+    if atom.type != "definition" or carried is atom or atom.language != "ru" or not atom.term:
+        return False
+    if atom.metadata.get("pattern") not in _GENUS_PATTERNS:
+        return False
+    if carried.metadata.get("context") != "category":
+        return False
+    reference = refers_back(atom.claim, atom.language)
+    if reference is None or reference.kind != "category":
+        return False
+    return reference.word.casefold() not in {w.casefold() for w in words_of(atom.term)}
+
+
+def _completes_predicate(atom: DraftAtom, carried: DraftAtom, subject: str | None) -> bool:
+    """Whether a Russian text claim with no subject of its own states something of the subject
+    carried onto it: "Нестор Иванович Махно: автор мемуаров «Воспоминания».", read as "X — Y"
+    (`predicate_ru.predicate_of`), is a statement by `is_fact`; an aim, a question or a norm
+    stays text that way too."""
+    if carried is atom or subject is None or atom.language != "ru" or carried.type != "text":
+        return False
+    if carried.metadata.get("context") not in ("subjectless", "category"):
+        return False
+    prefix = f"{subject}: "
+    if not carried.claim.startswith(prefix) or not predicate_of(atom.claim):
+        return False
+    return is_fact(f"{subject} — {carried.claim[len(prefix) :]}", "ru")
 
 
 def lead_carry(
@@ -129,6 +171,10 @@ def lead_carry(
     lead = atom.type == "definition" and atom.metadata.get("pattern") in _LEAD_PATTERNS
     if lead and carried.metadata.get("context") == "subjectless" and atom.term:
         return atom  # the lead's term opens the claim: its subject, so never "subjectless"
+    if _genus_category(atom, carried):
+        return atom  # "Строительство — это процесс сооружения здания ...": its own subject
+    if _completes_predicate(atom, carried, subject):
+        return replace(carried, type="fact", confidence=0.6)  # "Махно: автор мемуаров ..."
     head = _PERIOD_HEAD.match(atom.claim)
     if (
         carried is not atom

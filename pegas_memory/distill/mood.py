@@ -11,8 +11,9 @@ tuned on:
 - `instructs(sentence, language)`: an imperative (a base-form verb with no subject, after an
   optional "If ..., " / "To ..., " clause or "First," / "Just"; ru "-йте/-ите" forms, de "Verwenden
   Sie"), a second person with a modal of obligation ("you would have to", "you should"), a norm
-  ("should", "ought to", "has to", "need to"; ru "следует", "нужно", "необходимо", "должен" +
-  an infinitive; de "sollte", "muss man"), or a lead-in that ends at ":".
+  ("should", "ought to", "has to", "need to"; ru "следует", "нужно", "необходимо", and "должен"
+  + an infinitive when the reader must: `distill.norms_ru`; de "sollte", "muss man"), or a
+  lead-in that ends at ":".
 - `verbless(sentence)`: an English phrase with no finite verb (no auxiliary, copula or modal,
   no past tense, no verb of the fact lists, no third person "-s" after a subject pronoun).
 - `generic_present(sentence)`: a whole English sentence with a verb in "-s" between a subject and
@@ -33,6 +34,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from pegas_memory.distill.norms_ru import ru_instructs
 from pegas_memory.distill.steps_en import imperative_step
 
 
@@ -46,7 +48,7 @@ _COMMANDS = (
     "avoid|choose|clone|configure|consider|create|define|delete|disable|download|edit|enable"
     "|ensure|enter|follow|give|go|install|keep|make|please|prefer|refer|register|remember|remove"
     "|replace|save|see|select|specify|try|visit|wrap|write|don't|do not|never|always|be sure"
-    "|be careful"
+    "|be careful|double-check|make sure"
     # the verbs of a goal list ("Provide simple toJson() ...", "Allow custom representations")
     "|provide|allow|expose|generate|convert|implement|simplify|minimi[sz]e|maximi[sz]e|preserve"
     "|permit|guarantee"
@@ -59,7 +61,7 @@ _AMBIGUOUS = (
     "|return|run|set|start|stop|take|turn|type|update|upgrade|use|let's|support|offer|handle"
 )
 _STEP = r"(?:first|second|third|then|next|now|finally|just|simply|instead|again|alternatively)"
-_CLAUSE = r"(?:(?:if|when|once|before|after|to|in order to)\b[^,;:]{2,120},\s*)?"
+_CLAUSE = r"(?:(?:if|when|once|before|after|unless|to|in order to|in case)\b[^,;:]{2,120},\s*)?"
 _OBJECT = (
     r"\s+(?:the|a|an|this|that|these|those|it|them|your|its|their|our|some|any|each|all|one|both"
     r"|either|[`:\"'“\[(]|-{1,2}[a-z]|[a-z]{3,}ly\s)"  # "Support arbitrarily complex objects"
@@ -155,20 +157,6 @@ _DE_EXPECTED = re.compile(
     r"|ähnlich|gleich\s+(?:schnell|groß))\b",
     re.IGNORECASE,
 )
-_RU_EXPECTED = re.compile(
-    r"(?<![\w-])(?:должн[аоы]|должен)\s+(?:\w+\s+)?(?:быть|составлять|занимать|длиться)\s+"
-    r"(?:\w+\s+)?(?:примерно|около|приблизительно|порядка|сопоставим\w*|сравним\w*|не более"
-    r"|не менее|до\s+\d|\d)",
-    re.IGNORECASE,
-)
-# A Russian norm inside a relative clause or after a verb of saying ("..., что месса — это дар,
-# который следует с благодарностью принимать всем приходом"; "утверждал, что нужно ..."): the
-# content of what someone held, not the sentence's own norm.
-_RU_REPORTED = re.compile(
-    r"(?<![\w-])(?:котор\w+|утвержда\w*|считал\w*|писал\w*|заявля\w*|заявил\w*|полагал\w*"
-    r"|призыва\w*|призвал\w*|настаива\w*|учил\w*)(?![\w-])",
-    re.IGNORECASE,
-)
 
 
 def _en_norm(sentence: str) -> bool:
@@ -184,35 +172,10 @@ def _en_norm(sentence: str) -> bool:
     return False
 
 
-def _ru_norm(sentence: str) -> bool:
-    """A Russian obligation that is the sentence's own (`_RU_OBLIGED`), not reported or expected."""
-    for m in _RU_OBLIGED.finditer(sentence):
-        if _RU_REPORTED.search(sentence[: m.start()]) or _RU_EXPECTED.match(sentence, m.start()):
-            continue
-        return True
-    return False
-
-
 def _de_norm(sentence: str) -> bool:
     return bool(_DE_IMPERATIVE.search(sentence)) and not _DE_EXPECTED.search(sentence)
 
 
-_RU_IMPERATIVE = re.compile(
-    r"^(?:(?:если|когда|чтобы|для того чтобы)\b[^,;:]{2,120},\s*)?(?:(?:сначала|затем|потом"
-    r"|теперь|далее|просто|также|и|но|пожалуйста),?\s+)*(?:не\s+)?[а-яё]{3,}(?:йте|ите|ьте)\b",
-    re.IGNORECASE,
-)
-_RU_OBLIGED = re.compile(
-    r"(?<![\w-])(?:следует|нужно|надо|необходимо|рекомендуется|обязательно|должн[аоы]|должен)"
-    r"(?:\s+(?!был|была|было|были)[\w-]+){0,2}?\s+[а-яё]+(?:ть|ти|чь|ться|тись)(?![\w-])"
-    r"(?!,?\s+что\b)",
-    re.IGNORECASE,
-)
-_RU_REMARK = re.compile(
-    r"(?:следует|нужно|надо|необходимо)\s+(?:\w+\s+)?(?:отметить|подчеркнуть|сказать|заметить"
-    r"|упомянуть|учесть|признать)",
-    re.IGNORECASE,
-)
 _DE_IMPERATIVE = re.compile(
     r"^(?:(?:wenn|falls|um)\b[^,;:]{2,120},\s*)?(?:(?:zuerst|dann|danach|nun|jetzt|einfach"
     r"|bitte),?\s+)*[A-ZÄÖÜ][a-zäöüß]+en\s+Sie\b"
@@ -328,9 +291,7 @@ def instructs(sentence: str, language: str | None) -> bool:
     if _purpose_only(s, language):
         return True
     if language == "ru":
-        if _RU_REMARK.search(s):
-            return False  # "Следует отметить, что ...": the claim is what follows
-        return bool(_RU_IMPERATIVE.search(s) or _ru_norm(s))
+        return ru_instructs(s)  # an imperative or the reader's own norm (`distill.norms_ru`)
     if language == "de":
         return _de_norm(s)
     return bool(

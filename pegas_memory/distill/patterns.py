@@ -9,24 +9,28 @@
   понимается Y", "X heißt Y, wenn ...", "Sei ... Dann heißt X Y", "Unter X versteht man Y",
   "X nennt man Y", "X wird als Y bezeichnet", "X ist definiert als". An aim ("Цель исследования
   — изучить ...") is never a definition, nor an assessment in its shape (`ASSESSMENT`: "X is a
-  fast-moving field", "X — одна из самых недооценённых ...").
+  fast-moving field", "X — одна из самых недооценённых ..."), nor a clause before a dash of
+  apposition ("Матерью Ашоки была Субхадранги — дочь брамина": a finite verb in the term).
 - `BLOCK_LABEL`: the label line of a numbered statement ("Definition 2.3", "Satz 1.1
   (Heine-Borel)", "Лемма 2.", "Proof."), and `label_kind` which family the label belongs to:
   definition, theorem (Satz, Lemma, Korollar, Theorem, Proposition, Corollary, Теорема, Лемма,
   Следствие), proof, or other (remarks and examples, whose sentences stand on their own). A theorem
   block becomes a `fact` atom with metadata kind=theorem (`distill.types`).
 - `is_fact(sentence, language)`: a checkable statement. Not a question, an aim or plan, a scope or
-  method statement, speculation, an open question ("it is unclear whether") or a call for more
-  research. Else a number, a relation, an acronym or gene-like symbol, a verb of finding, relation
-  or property ("associated with", "показали, что", "связан с"), a comparison; in Russian also a
-  finite verb (consonant-stem pasts "возросла", "предпочли", the stressed "берёт", the copula
-  "была") or a dash predicate ("Государственный язык — албанский"); never a capitalised word
-  alone. Grammar comes first (`distill.mood`): an instruction, advice, a norm, a lead-in or a
-  verbless phrase is text; "We present X ... and identify 25,000 hotspots" is a fact; a hedge in
-  a later contrast clause leaves the first clause's statement; in an atom of several sentences an
-  open question first is text unless what follows states something, and a method first is a
-  fact when a finding follows (`_joined_type`); then an English finite verb and a
-  Russian closing predicate adjective ("Тип ветвления моноподиальный.") make a fact.
+  method statement (a plan or scope told in the passive, "... will be summarized", "X are
+  discussed", and a focus, "A particular focus lies on ...": `findings.DISCOURSE`, `FOCUS`),
+  speculation, an open question ("it is unclear whether") or a call for more research. Else a
+  number, a relation, an acronym or gene-like symbol, a verb of finding, relation or property
+  ("associated with", "показали, что", "связан с"), a comparison; in Russian also a finite verb
+  (consonant-stem pasts "возросла", "предпочли", "возник", "произошла", the stressed "берёт", the
+  copula "была", "может", the short participles in "-т" "открыт", "снята"), possession "у X Y"
+  (`distill.predicate_ru`) or a dash predicate ("Государственный язык — албанский"); never a
+  capitalised word alone. Grammar comes first (`distill.mood`): an instruction, advice, a norm, a
+  lead-in or a verbless phrase is text; "We present X ... and identify 25,000 hotspots" is a fact; a
+  hedge in a later contrast clause leaves the first clause's statement; in an atom of several
+  sentences an open question first is text unless what follows states something, and a method first
+  is a fact when a finding follows (`_joined_type`); then an English finite verb and a Russian
+  closing predicate adjective ("Тип ветвления моноподиальный.") make a fact.
 """
 
 from __future__ import annotations
@@ -37,8 +41,10 @@ from typing import Literal
 from pegas_memory.distill.continues_en import ordinal_subject
 from pegas_memory.distill.findings import (
     AIM,
+    DISCOURSE,
     FINDING,
     FINDING_CLAUSE,
+    FOCUS,
     GAP,
     HYPOTHESIS,
     MEASURED,
@@ -61,6 +67,7 @@ from pegas_memory.distill.mood import (
     ru_adjective_predicate,
     verbless,
 )
+from pegas_memory.distill.predicate_ru import possessive
 
 LabelKind = Literal["definition", "theorem", "proof", "other"]
 
@@ -110,6 +117,14 @@ _CLAUSE_WORDS = wordset("there that which who says said is are was were")
 _RU_FUNCTION_WORDS = wordset("в во на по с со к о об от до из за для при и а но или что как у")
 # A dash followed by a verb ("Эпоха — характеризуется ...") is a clause, not a genus.
 _VERB_LIKE = re.compile(r"(ся|ает|яет|ует|ивает|ывает)$", re.IGNORECASE)
+# A finite verb before a dash ("Матерью Ашоки была Субхадранги — дочь брамина"): the left side
+# is a clause and the dash opens an apposition to its last noun, not a term's genus. Only the
+# copulas and reflexive pasts, lower case: a noun that ends like a verb ("Красная стрела",
+# "Вирусный гепатит") may well be a term.
+_RU_CLAUSE_VERB = re.compile(
+    r"(?<![\w-])(?:был|была|было|были|стал|стала|стало|стали|является|являются|являлся"
+    r"|являлась|являлось|являлись|[а-яё]{2,}(?:лся|лась|лось|лись))(?![\w-])"
+)
 _INSTRUMENTAL = re.compile(r"(ой|ей|ом|ем|ами|ями|ью|ым|им|ыми|ими)$", re.IGNORECASE)
 _TERM = r"(?P<term>[^,;:()\n—–]{1,60}?)"
 _ETYM = r"(?:\s*\((?P<etym>[^()]*)\))?"
@@ -164,6 +179,11 @@ _EVALUATIVE_GENUS = re.compile(
     # "Aspirin is a risk factor for bleeding", "X is a cause of Y": a relation of X to Y.
     r"|(?:an?|the)\s+(?:risk\s+)?(?:cause|factor|predictor|determinant|marker|contributor"
     r"|consequence|trigger|mediator|regulator|hallmark)s?\s+(?:of|for|in)\b",
+    re.IGNORECASE,
+)
+# A genus followed by the reason for it ("a fatal disease, primarily due to ...").
+_REASONED = re.compile(
+    r"[^,;]{0,80},\s+(?:\w+ly\s+)?(?:due to|because|owing to|as a result of|thanks to)\b",
     re.IGNORECASE,
 )
 # An assessment in a definition's shape: "Children's exercise physiology is a fast-moving field",
@@ -249,6 +269,8 @@ def _term_ok(term: str, pattern: str) -> bool:
         return False  # "The first argument is the function ...": a member of a series, no term
     if period_term(term):
         return False  # "Первая четверть XIX века — наши дни: ...": a range of dates (labels_ru)
+    if pattern in ("dash", "eto") and _RU_CLAUSE_VERB.search(term):
+        return False  # "Матерью Ашоки была Субхадранги — дочь ...": a clause, the dash an aside
     # "Глубокое обучение по Хинтону — ...": a dash after a phrase with a preposition is prose.
     return not (pattern == "dash" and _RU_FUNCTION_WORDS.intersection(words))
 
@@ -296,6 +318,9 @@ def match_definition(sentence: str) -> tuple[str, str, float, str] | None:
             # "The integrity of sperm chromatin is a clinical indicator": an attribute of
             # something, not a term; "A set of vectors is a basis if ..." keeps its term.
             or (re.match(r"(?i)the\s", m["term"].strip()) and re.search(r"(?i)\sof\s", term))
+            # "HCC is a fatal disease, primarily due to the limited effective therapies": a
+            # judgement with its reason, a property; a genus needs no cause
+            or _REASONED.match(body)
         ):
             continue
         # A dash definition's genus starts in lower case ("Энтропия — мера ..."); a dash
@@ -446,7 +471,22 @@ _RU_VERB = re.compile(
     r"|полз|[оуе]ч)л(?:а|о|и)(?:сь)?(?![\w-])"
     # the copula states a property or an event ("долгое время была в услужении", "велосипед был
     # очень модным развлечением"), as "is"/"was" do in an English sentence
-    r"|(?<![\w-])(?:был|была|было|были|будет|будут)(?![\w-])",
+    r"|(?<![\w-])(?:был|была|было|были|будет|будут)(?![\w-])"
+    # the short passive participles in "-т" of an event ("открыт музей", "убит", "снята",
+    # "свергнут"), from the stems that form them, with a prefix where the bare stem is a noun
+    # ("бит", "сбыт")
+    r"|(?<![\w-])(?:(?:от|за|рас|вс|по|пере|при|на|у|с|вы|про|под|об)?крыт|(?:у|с|раз|из|при|за"
+    r"|до|от|вы|про|под|по|пере|на)бит|(?:на|за|про|вы|с|раз|пере|от|об|до|под)лит|(?:с|при|вы"
+    r"|за|об|по|на|у|пере|под)шит|(?:за|до)быт|(?:про|пере|на)жит|(?:при|за|от|по|на|под|пере"
+    r"|об|с)нят|(?:вз|из[ъь])ят|(?:на|за)чат|[а-яё]*(?:[гк]нут|двинут|кинут|тянут|манут))[аоы]?"
+    r"(?![\w-])"
+    # "может" (what something can do); a consonant-stem past in the masculine ("возник",
+    # "достиг", "погиб", "исчез"); the past of "идти" ("шли", "произошла", "пришёл") and the
+    # pasts too short for the first rule ("дал", "жил")
+    r"|(?<![\w-])(?:может|(?:воз|про|за|по)ник|(?:до|за)?стиг|(?:по|у|за)?гиб|исчез"
+    r"|[а-яё]*(?:ш[её]л|шл[аои])|(?:дал|жил|пел)[аои]?"
+    # a requirement stated of a third party (`distill.norms_ru`): "рекомендации должны соблюдаться"
+    r"|должен|должн[аоы]|обязан[аоы]?)(?![\w-])",
     re.IGNORECASE,
 )
 # A question ends a clause with "?"; a "?" inside a URL ("/hello?name=") asks nothing.
@@ -482,6 +522,7 @@ def _joined_type(s: str, language: str | None) -> bool | None:
     if UNKNOWN.search(first) or GAP.search(first):
         return is_fact(after, language)
     narrative = METHOD.search(first) or MEASURED.search(first) or PROCEDURE.search(first)
+    narrative = narrative or DISCOURSE.search(first)  # "... are discussed. ... were obtained."
     # a finding, not the next step ("Then the cells were loaded on a collagen gel")
     finding = FINDING_CLAUSE.search(after) or FINDING.search(after) or RATE.search(after)
     if narrative and finding and not is_fact(first, language) and is_fact(after, language):
@@ -521,6 +562,9 @@ def is_fact(sentence: str, language: str | None) -> bool:
     if len(parts) == 2 and not HYPOTHESIS.search(parts[1]) and is_fact(parts[1], language):
         return True  # "DUBs might at first suggest ...; however, DUBs are subject to ...": likewise
     hedged = SCOPE.search(s) or SPECULATION.search(s) or hyp or MEASURED.search(s)
+    # a plan or a scope in the passive, a focus: of the first sentence ("X is involved in Y.
+    # Therapeutic strategies ... are discussed." states X)
+    hedged = hedged or DISCOURSE.search(lead) or FOCUS.search(s)
     # "... With the identification of X, methods were developed to measure ...": the first stands
     method = METHOD.search(s) or PROCEDURE.search(lead)
     found = FINDING_CLAUSE.search(s) or RESULT_PARTICIPLE.search(s)
@@ -536,8 +580,8 @@ def is_fact(sentence: str, language: str | None) -> bool:
         return False  # "Fully POSIX-compliant flags (...)": names something, states nothing
     if FINDING_CLAUSE.search(s) or STATE.search(s):
         return True
-    if language == "ru" and ru_adjective_predicate(s):
-        return True  # "Тип ветвления моноподиальный.": a property stated without a verb
+    if language == "ru" and (ru_adjective_predicate(s) or possessive(s)):
+        return True  # "Тип ветвления моноподиальный.", "у жабы-ага горизонтальные зрачки"
     numbers = _MATH_RELATION.search(s) is not None
     if numbers or _NUMBER_WORD.search(s) or _ACRONYM.search(s) or _SYMBOL.search(s):
         return True

@@ -14,7 +14,9 @@ the words of one checklist:
   A noun that looks like that verb is the subject of a statement, and a statement has its verb:
   "Run times were shorter ..." ("were"), "Test scores improved ..." (a past after the noun),
   "Review articles suggest that ..." (a present after a plural), "Check-ins increased ..." (a
-  compound), "Runs the tests" (a third person, no base form) stay statements.
+  compound), "Runs the tests" (a third person, no base form) stay statements. A verb that is a
+  noun as often ("type", "log", "turn", "press") opens a step only with its particle: "Type in
+  color in cmd.exe ...", "Log in to ...", "Turn off ..."; "Type 2 diabetes ..." is no step.
 - `announces_what_follows(sentence)`: a short sentence whose claim is only that something comes
   next ("Check crates in the following order.", "The steps are as follows.", "Порядок действий
   приведён ниже."): the order or the steps are the list after it, which the claim never holds. It
@@ -34,15 +36,24 @@ def _words(text: str) -> frozenset[str]:
 
 # Base-form verbs that take an object and open a step of a procedure (technical and everyday).
 _STEP_VERBS = _words(
-    "add append apply ask attach build bump call change check clean clear close commit compare"
-    " compile confirm copy deploy describe document drop edit execute export fetch fill fix"
-    " include insert issue launch link list load log mark merge monitor mount move"
+    "add answer append apply ask attach build bump call change check clean clear close commit"
+    " compare compile confirm copy deploy describe document drop edit execute export fetch fill fix"
+    " identify include insert issue launch link list load log mark merge monitor mount move"
     " open paste pin post print publish pull push rebase record reinstall release rename"
     " report request reset restart restore review revert run send set share sign start stop"
     " submit switch tag test tell update upgrade upload use verify wait"
 )
+# Verbs that open a step with their particle ("Type in ...", "Log in to ...", "Turn off ..."),
+# nouns as often without one ("Type 2 diabetes", "Type annotations help ...", "Press coverage");
+# not "back", an adverb as often with its particle ("Back in 2005, it wasn't clear ...").
+_PHRASAL_VERBS = _words(
+    "type key log sign turn look pick plug hook shut scroll click tap press hold zoom write"
+    " read fill clean wipe"
+)
+_PARTICLES = _words("in into out up down on off over back through")
 _CLAUSE = re.compile(
-    r"^(?:if|when|once|before|after|unless|while|whenever|to|in order to)\b[^,;:]{2,120},\s*",
+    r"^(?:if|when|once|before|after|unless|while|whenever|to|in order to|in case)\b[^,;:]{2,120}"
+    r",\s*",
     re.IGNORECASE,
 )
 _STEP_ADVERB = re.compile(
@@ -96,12 +107,16 @@ def imperative_step(sentence: str) -> bool:
     s = _STEP_ADVERB.sub("", _CLAUSE.sub("", opened, count=1), count=1)
     s = _NEGATED.sub("", s, count=1)  # "(But do not publish a new version ... yet.)"
     first = _WORD.match(s)
-    if first is None or first[0].casefold() not in _STEP_VERBS:
+    if first is None:
         return False
     rest = s[first.end() :]
     if rest[:1] in "-'’" or not rest[:1].isspace():
         return False  # "Check-ins increased", "Run's", "Test3"
     nxt = _WORD.match(rest.lstrip())
+    verb = first[0].casefold()
+    phrasal = verb in _PHRASAL_VERBS and nxt is not None and nxt[0].casefold() in _PARTICLES
+    if verb not in _STEP_VERBS and not phrasal:
+        return False  # "Type in color in cmd.exe ...": a verb with its particle opens a step
     if nxt is None:
         # a code token or a path ("Run ci/sha256-releases {VERSION} ...", "Run `make`")
         return bool(rest.strip()) and rest.strip()[:1] not in ".,;:!?"
