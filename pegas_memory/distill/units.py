@@ -38,6 +38,7 @@ from pegas_memory.distill.items import flat_list, item_start, nominal_list, peri
 from pegas_memory.distill.join_en import opens_with_connector
 from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
 from pegas_memory.distill.pointers import is_pointer
+from pegas_memory.distill.sentences import inline_split, left_open
 from pegas_memory.distill.words_ru import unstressed
 from pegas_memory.distill.xrefs import drop_footnote_marks, is_reference_only, render_roles
 from pegas_memory.sentences import split_sentences
@@ -126,7 +127,6 @@ _LABEL_LINE = re.compile(
 # A sentence left open (a bracket not closed, a clause ending in ";") goes on in the next one
 # that razdel cut off: "(English: Halloween;" / "США, 2018) — фильм ...". Joined up to this size.
 _MAX_CONTINUED = 900
-_INLINE_WIDGET = re.compile(r"\s*\bclick to tweet\b\s*", re.IGNORECASE)
 _FIGURE = re.compile(r"^!\[[^\]\n]*\]$")  # a figure's caption (ingest.html writes it so)
 _TERMINAL = re.compile(r"[.!?…:;»\"”)]\W*$")
 _TAG = re.compile(r"</?(?:u|b|i|em|strong|sup|sub|span|mark|s|del|ins)>", re.IGNORECASE)
@@ -409,33 +409,6 @@ def _widget_trim(text: str, start: int, end: int) -> int:
     return start
 
 
-def left_open(sentence: str) -> bool:
-    """Whether the sentence does not end there: a bracket is still open (closing brackets
-    without an opening one, "1) ... 2)", are ignored) or it stops at a semicolon."""
-    if sentence.rstrip().endswith(";"):
-        return True
-    depth = 0
-    for ch in sentence:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]" and depth:
-            depth -= 1
-    return depth > 0
-
-
-def _inline_split(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Sentence spans of text[start:end], also cut around share buttons glued into the text
-    ("... continuum.'Click To Tweet Think about it:")."""
-    out: list[tuple[int, int]] = []
-    for s in split_sentences(text[start:end]):
-        s0, s1 = start + s.start, start + s.end
-        for m in _INLINE_WIDGET.finditer(text, s0, s1):
-            out.append((s0, m.start()))
-            s0 = m.end()
-        out.append((s0, s1))
-    return [(a, b) for a, b in out if text[a:b].strip()]
-
-
 def _pipe_trim(text: str, start: int, end: int) -> tuple[int, int]:
     """The span without the cell bars of a layout table rendered as markdown ("| text |")."""
     while start < end and (text[start] == "|" or text[start].isspace()):
@@ -458,7 +431,7 @@ def sentence_groups(
     groups: list[Group] = []
     boilerplate: list[Group] = []
     labelled: set[int] = set()  # sentence starts after an abstract's label: no join crosses it
-    for s0, s1 in _inline_split(text, start, end):
+    for s0, s1 in inline_split(text, start, end):
         if _ABSTRACT_LABEL.match(text, s0, s1) or _LABEL_LINE.match(text, s0, s1):
             labelled.add(_pipe_trim(text, _widget_trim(text, s0, s1), s1)[0])
         s0, s1 = _pipe_trim(text, _widget_trim(text, s0, s1), s1)
