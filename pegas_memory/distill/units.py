@@ -38,10 +38,9 @@ from pegas_memory.distill.items import flat_list, item_start, nominal_list, peri
 from pegas_memory.distill.join_en import opens_with_connector
 from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
 from pegas_memory.distill.pointers import is_pointer
-from pegas_memory.distill.sentences import inline_split, left_open
+from pegas_memory.distill.sentences import inline_split, left_open, prose_sentences
 from pegas_memory.distill.words_ru import unstressed
 from pegas_memory.distill.xrefs import drop_footnote_marks, is_reference_only, render_roles
-from pegas_memory.sentences import split_sentences
 
 _WS = re.compile(r"\s+")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
@@ -308,7 +307,7 @@ def list_lead_in(text: str, start: int) -> str | None:
         or _ITEM.match(paragraph.splitlines()[-1])
     ):
         return None
-    sentences = split_sentences(paragraph)
+    sentences = prose_sentences(paragraph)
     lead = clean_claim(paragraph[sentences[-1].start :] if sentences else paragraph)
     if not lead.endswith(":") or len(words_of(lead)) > _MAX_LEAD_IN_WORDS:
         return None
@@ -517,7 +516,7 @@ def next_paragraph(text: str, before: tuple[int, int], start: int, end: int) -> 
     if not opens_with_connector(clean_claim(text[start:end])):
         return False
     span = text[before[0] : end]
-    return len(span) <= _MAX_GROUP_CHARS and len(split_sentences(span)) <= _MAX_GROUP
+    return len(span) <= _MAX_GROUP_CHARS and len(prose_sentences(span)) <= _MAX_GROUP
 
 
 def _judged(text: str, group: Group, conversation: bool, language: str | None = None) -> Group:
@@ -566,7 +565,7 @@ def _without_empty_lead_in(text: str, group: Group) -> Group:
     something of its own ("This can be disabled by building the iterator with WalkBuilder:")
     and stays, as a lead-in standing alone is dropped (`_judged`)."""
     span = text[group.start : group.end]
-    sentences = split_sentences(span)
+    sentences = prose_sentences(span)
     if len(sentences) < 2 or len(words_of(sentences[-1].text)) > _EMPTY_LEAD_IN_WORDS:
         return group
     end = group.start + len(span[: sentences[-1].start].rstrip())
