@@ -59,6 +59,10 @@ def test_sentences_around_inline_code_still_split() -> None:
     text = "Run `rg foo`. Then run `rg bar`. A lone ` tick. Another sentence."
     assert _split(text) == ["Run `rg foo`.", "Then run `rg bar`.", "A lone ` tick.",
                             "Another sentence."]  # fmt: skip
+    # a code span of a space is one; a run opening on a space is a closing one
+    text = "It matches `a` but not `.` and ` `). The `+` means more. Done."
+    assert _split(text) == ["It matches `a` but not `.` and ` `).", "The `+` means more.", "Done."]
+    assert _split("Use `a`` or `b` for it. The old `c` stays.")[-1] == "The old `c` stays."
     # a code span never crosses a blank line
     assert len(_split("Use `a.\n\nB` here. Done.")) >= 2
 

@@ -24,8 +24,9 @@ from pegas_memory.sentences import Sentence, split_sentences
 
 _INLINE_WIDGET = re.compile(r"\s*\bclick to tweet\b\s*", re.IGNORECASE)
 # Inline code: a run of backticks and the same run closing it, within a paragraph; code that
-# opens or closes on a space is a closing run taken for an opening one (a stray "```" before).
-_CODE = re.compile(r"(?<!`)(`+)(?![`\s])(.+?)(?<![`\s])\1(?!`)", re.S)
+# opens or closes on a space is a closing run taken for an opening one (a stray "```" before),
+# unless it is only spaces ("unlike `.` and ` `").
+_CODE = re.compile(r"(?<!`)(`+)(?:(?![`\s]).+?(?<![`\s])| +)\1(?!`)", re.S)
 # Two or more single letters with points at the end ("Щ.И.Т.", "Щ. И. Т.»", "S.H.I.E.L.D.)").
 _INITIALS_END = re.compile(r"(?<![^\W\d_])(?:[^\W\d_]\.[ \t]?){2,}[»\"”“’'`)\]]*\s*$")
 _GOES_ON = re.compile(r"\s*[(\[—–a-zа-яё]")
