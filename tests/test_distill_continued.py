@@ -6,8 +6,8 @@ paragraph after it (en and ru)."""
 from __future__ import annotations
 
 from pegas_memory.distill.offline import OfflineDistiller
+from pegas_memory.distill.sentences import left_open
 from pegas_memory.distill.types import ChunkContext
-from pegas_memory.distill.units import left_open
 
 
 def _claims(text: str, language: str) -> list[str]:

@@ -53,6 +53,8 @@ _MIN_DASHES = 3
 _MIN_FLAT_WORDS = 6
 _MIN_TITLES_WORDS = 10
 _MIN_CAPITALS = 3
+_MIN_CAPTIONS_WORDS = 20
+_WORDS_PER_COMMA = 10
 _EN_FUNCTION = frozenset(
     ["a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or"]
 )
@@ -120,10 +122,12 @@ def subjectless_item(text: str, start: int, claim: str, language: str | None) ->
 def flat_list(claim: str, language: str | None) -> bool:
     """Whether a unit of running text is a list run together: at least 6 words, entries one
     after the other (3 "A — B" dashes, or 10 words of titles: no comma, 3 capitalised words
-    after the first), no sentence end, no finite verb (`bare_item`'s grammar for an unended
-    phrase: en an auxiliary or a past form, ru a verb form, de a finite verb). A definition
-    that lost its full stop ("X — Y") stays. A sentence with a verb stays, ended or not; so
-    does anything in a language without grammar here."""
+    after the first; a run of 20 words may have a comma in ten, a gallery's captions with an
+    address: "Корпус СИС на ул. Бродвей, д. 54 Корпус управления ..."), no sentence end, no
+    finite verb (`bare_item`'s grammar for an unended phrase: en an auxiliary or a past form,
+    ru a verb form, de a finite verb). A definition that lost its full stop ("X — Y") stays. A
+    sentence with a verb stays, ended or not; so does anything in a language without grammar
+    here."""
     claim = claim.strip()
     words = claim.split()
     if len(words) < _MIN_FLAT_WORDS or _UNENDED.search(claim) or _RELATION.search(claim):
@@ -133,7 +137,13 @@ def flat_list(claim: str, language: str | None) -> bool:
     # that kept its breaks ("June 10 -- Amphitheatre, Tampa, FL", "Eat 1–2 hours after ...") is
     # no run: it is left to the rules for list items.
     capitals = sum(w[:1].isupper() for w in words[1:])
-    titles = len(words) >= _MIN_TITLES_WORDS and "," not in claim and capitals >= _MIN_CAPITALS
+    # A gallery's captions run together hold an address or two ("Корпус СИС на ул. Бродвей, д.
+    # 54 Корпус управления ..."): a long run may have a comma in ten words.
+    commas = claim.count(",")
+    few = not commas or (
+        len(words) >= _MIN_CAPTIONS_WORDS and commas * _WORDS_PER_COMMA <= len(words)
+    )
+    titles = len(words) >= _MIN_TITLES_WORDS and few and capitals >= _MIN_CAPITALS
     if language == "en" and titles:  # its verb check sees no present tense ("A ship passes
         # the Volga ..."), so titles must be mostly capitalised, function words and asides aside
         content = [w for w in words[1:] if w[:1].isalpha() and w.casefold() not in _EN_FUNCTION]

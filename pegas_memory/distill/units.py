@@ -38,9 +38,9 @@ from pegas_memory.distill.items import flat_list, item_start, nominal_list, peri
 from pegas_memory.distill.join_en import opens_with_connector
 from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
 from pegas_memory.distill.pointers import is_pointer
+from pegas_memory.distill.sentences import inline_split, left_open, prose_sentences
 from pegas_memory.distill.words_ru import unstressed
 from pegas_memory.distill.xrefs import drop_footnote_marks, is_reference_only, render_roles
-from pegas_memory.sentences import split_sentences
 
 _WS = re.compile(r"\s+")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
@@ -126,7 +126,6 @@ _LABEL_LINE = re.compile(
 # A sentence left open (a bracket not closed, a clause ending in ";") goes on in the next one
 # that razdel cut off: "(English: Halloween;" / "США, 2018) — фильм ...". Joined up to this size.
 _MAX_CONTINUED = 900
-_INLINE_WIDGET = re.compile(r"\s*\bclick to tweet\b\s*", re.IGNORECASE)
 _FIGURE = re.compile(r"^!\[[^\]\n]*\]$")  # a figure's caption (ingest.html writes it so)
 _TERMINAL = re.compile(r"[.!?…:;»\"”)]\W*$")
 _TAG = re.compile(r"</?(?:u|b|i|em|strong|sup|sub|span|mark|s|del|ins)>", re.IGNORECASE)
@@ -308,7 +307,7 @@ def list_lead_in(text: str, start: int) -> str | None:
         or _ITEM.match(paragraph.splitlines()[-1])
     ):
         return None
-    sentences = split_sentences(paragraph)
+    sentences = prose_sentences(paragraph)
     lead = clean_claim(paragraph[sentences[-1].start :] if sentences else paragraph)
     if not lead.endswith(":") or len(words_of(lead)) > _MAX_LEAD_IN_WORDS:
         return None
@@ -409,33 +408,6 @@ def _widget_trim(text: str, start: int, end: int) -> int:
     return start
 
 
-def left_open(sentence: str) -> bool:
-    """Whether the sentence does not end there: a bracket is still open (closing brackets
-    without an opening one, "1) ... 2)", are ignored) or it stops at a semicolon."""
-    if sentence.rstrip().endswith(";"):
-        return True
-    depth = 0
-    for ch in sentence:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]" and depth:
-            depth -= 1
-    return depth > 0
-
-
-def _inline_split(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Sentence spans of text[start:end], also cut around share buttons glued into the text
-    ("... continuum.'Click To Tweet Think about it:")."""
-    out: list[tuple[int, int]] = []
-    for s in split_sentences(text[start:end]):
-        s0, s1 = start + s.start, start + s.end
-        for m in _INLINE_WIDGET.finditer(text, s0, s1):
-            out.append((s0, m.start()))
-            s0 = m.end()
-        out.append((s0, s1))
-    return [(a, b) for a, b in out if text[a:b].strip()]
-
-
 def _pipe_trim(text: str, start: int, end: int) -> tuple[int, int]:
     """The span without the cell bars of a layout table rendered as markdown ("| text |")."""
     while start < end and (text[start] == "|" or text[start].isspace()):
@@ -458,7 +430,7 @@ def sentence_groups(
     groups: list[Group] = []
     boilerplate: list[Group] = []
     labelled: set[int] = set()  # sentence starts after an abstract's label: no join crosses it
-    for s0, s1 in _inline_split(text, start, end):
+    for s0, s1 in inline_split(text, start, end):
         if _ABSTRACT_LABEL.match(text, s0, s1) or _LABEL_LINE.match(text, s0, s1):
             labelled.add(_pipe_trim(text, _widget_trim(text, s0, s1), s1)[0])
         s0, s1 = _pipe_trim(text, _widget_trim(text, s0, s1), s1)
@@ -544,7 +516,7 @@ def next_paragraph(text: str, before: tuple[int, int], start: int, end: int) -> 
     if not opens_with_connector(clean_claim(text[start:end])):
         return False
     span = text[before[0] : end]
-    return len(span) <= _MAX_GROUP_CHARS and len(split_sentences(span)) <= _MAX_GROUP
+    return len(span) <= _MAX_GROUP_CHARS and len(prose_sentences(span)) <= _MAX_GROUP
 
 
 def _judged(text: str, group: Group, conversation: bool, language: str | None = None) -> Group:
@@ -593,7 +565,7 @@ def _without_empty_lead_in(text: str, group: Group) -> Group:
     something of its own ("This can be disabled by building the iterator with WalkBuilder:")
     and stays, as a lead-in standing alone is dropped (`_judged`)."""
     span = text[group.start : group.end]
-    sentences = split_sentences(span)
+    sentences = prose_sentences(span)
     if len(sentences) < 2 or len(words_of(sentences[-1].text)) > _EMPTY_LEAD_IN_WORDS:
         return group
     end = group.start + len(span[: sentences[-1].start].rstrip())
