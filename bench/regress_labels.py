@@ -67,6 +67,10 @@ SEEDS: dict[int, tuple[int, tuple[int, ...], tuple[str, ...], tuple[int, int]]] 
             ("sqlalchemy/doc/build/orm/composites.rst", "ripgrep/FAQ.md"), (27, 30)),
     17171: (123, (15, 61, 71, 81, 91, 95, 99, 103, 107, 111, 115, 119),
             ("flask/docs/appcontext.rst", "cobra/site/content/active_help.md"), (30, 33)),
+    18181: (127, (15, 61, 71, 81, 91, 95, 99, 103, 107, 111, 115, 119, 123),
+            ("click/docs/why.md", "httpx/docs/async.md"), (33, 36)),
+    19191: (131, (15, 61, 71, 81, 91, 95, 99, 103, 107, 111, 115, 119, 123, 127),
+            ("click/docs/complex.md", "httpx/docs/compatibility.md"), (36, 39)),
 }  # fmt: skip
 
 
