@@ -71,6 +71,8 @@ SEEDS: dict[int, tuple[int, tuple[int, ...], tuple[str, ...], tuple[int, int]]] 
             ("click/docs/why.md", "httpx/docs/async.md"), (33, 36)),
     19191: (131, (15, 61, 71, 81, 91, 95, 99, 103, 107, 111, 115, 119, 123, 127),
             ("click/docs/complex.md", "httpx/docs/compatibility.md"), (36, 39)),
+    20201: (135, (15, 61, 71, 81, 91, 95, 99, 103, 107, 111, 115, 119, 123, 127, 131),
+            ("click/docs/shell-completion.md", "httpx/docs/logging.md"), (39, 42)),
 }  # fmt: skip
 
 
