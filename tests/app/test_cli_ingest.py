@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from pegas_memory.distill.types import OFFLINE_VERSION
-from tests.test_cli_jobs import cli, db_url, env
+from tests.app.test_cli_jobs import cli, db_url, env
 
 pytestmark = pytest.mark.timeout(900)
 

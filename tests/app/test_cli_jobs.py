@@ -27,12 +27,12 @@ from pegas_memory.db.pool import Database
 from pegas_memory.host.control import host_status, stop_host
 from pegas_memory.service import MemoryService
 from tests.hardening_helpers import fingerprint
+from tests.jobs.test_research_jobs import QUESTION, Web
 from tests.pgcluster import create_database
-from tests.test_research_jobs import QUESTION, Web
 
 pytestmark = pytest.mark.timeout(900)
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

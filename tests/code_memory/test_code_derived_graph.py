@@ -19,7 +19,7 @@ from pegas_memory.outbox.selfcheck import check_slices
 from pegas_memory.requests import GraphQueryRequest, StoreRequest
 from pegas_memory.service import MemoryService
 from tests.code_fixtures import code_service, q, sid
-from tests.test_graph_store import _bolt, _FakeDriver
+from tests.memgraph_store.test_graph_store import _bolt, _FakeDriver
 
 A_PY = "from pkg.b import g\n\n\ndef f():\n    return g()\n"
 B_PY = "from pkg.c import h\n\n\ndef g():\n    return h()\n"

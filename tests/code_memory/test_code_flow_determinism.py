@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # 40 external callables reach one slot in a single update: past the cap of 24 external names,
 # which ones stay used to follow the set's iteration order.

@@ -17,7 +17,7 @@ import pegas_memory.progress as progress
 from pegas_memory.code_memory.index import CodeMemory
 from pegas_memory.progress import on_a_clock
 from tests.code_fixtures import code_memory
-from tests.test_code_job_writes import generated_repo
+from tests.code_memory.test_code_job_writes import generated_repo
 
 
 def test_reports_come_on_the_clock_every_so_many_items() -> None:

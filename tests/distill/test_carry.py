@@ -133,7 +133,7 @@ def test_an_english_conclusion_carries_the_section(sentence: str, title: str) ->
 )
 def test_an_english_claim_without_a_backward_connector_carries_nothing(sentence: str) -> None:
     # under a label-like heading: under a text's title (three words or more) a subject that
-    # names nothing carries it (`distill.subject_en`, tests/test_joins_s9_en.py)
+    # names nothing carries it (`distill.subject_en`, tests/distill/test_title_referent_en.py)
     assert _claims(sentence, "Palliative care", "en") == [sentence]
 
 

@@ -241,7 +241,7 @@ def test_list_items_are_separate_units() -> None:
     atoms = offline(text)
     item = by_claim(atoms, "Features of the tool: Supports Python")
     assert item.quote == "Supports Python 3.11 and later versions" and item.type == "fact"
-    # the item's claim carries its list's lead-in (tests/test_markup_docs.py); its quote does not
+    # the item's claim carries its list's lead-in (ingest/test_markup_docs.py); its quote does not
     assert item.claim == "Features of the tool: Supports Python 3.11 and later versions"
     assert not [a for a in atoms if a.claim == "Free"]
 

@@ -23,7 +23,7 @@ from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
 from tests.hardening_helpers import RawServer
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest
 from pegas_memory.search.hybrid import SearchFilter
 from pegas_memory.service import MemoryService
 from tests.conftest import files_memory
-from tests.test_ingest_parsers import make_pdf
+from tests.ingest.test_parsers import make_pdf
 
 
 @pytest.fixture

@@ -16,8 +16,8 @@ from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
 from pegas_memory.ingest.pdf import parse_pdf
 from pegas_memory.jobs import JobCancelled, JobContext, JobRunner
-from tests.test_ingest_parsers import PAGE_1, PAGE_3, make_pdf
-from tests.test_jobs import FAST, until
+from tests.ingest.test_parsers import PAGE_1, PAGE_3, make_pdf
+from tests.jobs.test_jobs import FAST, until
 
 
 @pytest.fixture

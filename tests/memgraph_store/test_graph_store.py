@@ -40,7 +40,7 @@ from pegas_memory.memgraph_store.falkor import (
     stop_embedded_graph,
 )
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 INJECTIONS = [
     'it\'s "quoted"',
     "back\\slash at end\\",

@@ -26,7 +26,7 @@ from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama, hashed_embedding
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CLAIMS = [
     "The Volga flows into the Caspian Sea",
     "Basalt is an igneous rock",

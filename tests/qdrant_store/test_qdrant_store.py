@@ -45,7 +45,7 @@ from pegas_memory.qdrant_store.index import (
 
 DIM = 16
 BASE_TIME = datetime(2025, 1, 1, tzinfo=UTC)
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 Opener = Callable[..., VectorIndex]
 

@@ -13,7 +13,7 @@ import pytest
 
 from pegas_memory.qdrant_store.edge import EdgeVectorIndex
 from pegas_memory.qdrant_store.index import INDEXED_FIELDS
-from tests.test_qdrant_store import DIM, FILTERS, corpus, matches, scratch_dir
+from tests.qdrant_store.test_qdrant_store import DIM, FILTERS, corpus, matches, scratch_dir
 
 ALL_FIELDS = sorted(INDEXED_FIELDS)
 

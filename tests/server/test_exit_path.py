@@ -3,7 +3,7 @@ interpreter's finalization once the service is closed (its garbage collection to
 after every engine had closed, measured), and a stopping runtime wakes its outbox worker's
 LISTEN wait instead of joining it for up to the poll interval.
 
-tests/test_lifecycle.py times the whole exit; these check the two mechanisms themselves."""
+tests/host/test_lifecycle.py times the whole exit; these check the two mechanisms themselves."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from pegas_memory.outbox.worker import pending_events
 from tests.conftest import offline_memory
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 _LEAVER = textwrap.dedent(
     """
