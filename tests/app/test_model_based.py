@@ -269,11 +269,16 @@ class MemoryMachine(RuleBasedStateMachine):
             row = conn.execute("SELECT id FROM pm_document ORDER BY id DESC LIMIT 1").fetchone()
             if row is None:
                 return
+            # An id of any version names the whole document (stable identity): every version
+            # goes, with the atoms that only its versions cite.
             doomed = conn.execute(
-                """SELECT a.id, a.claim, a.content FROM pm_atom a WHERE EXISTS (
-                       SELECT 1 FROM pm_citation c WHERE c.atom_id = a.id AND c.doc_id = %(d)s)
+                """WITH v AS (SELECT id FROM pm_document WHERE identity_id =
+                                (SELECT identity_id FROM pm_document WHERE id = %(d)s))
+                   SELECT a.id, a.claim, a.content FROM pm_atom a WHERE EXISTS (
+                       SELECT 1 FROM pm_citation c WHERE c.atom_id = a.id
+                          AND c.doc_id IN (SELECT id FROM v))
                    AND NOT EXISTS (SELECT 1 FROM pm_citation o WHERE o.atom_id = a.id
-                                   AND (o.doc_id IS NULL OR o.doc_id <> %(d)s))""",
+                                   AND (o.doc_id IS NULL OR o.doc_id NOT IN (SELECT id FROM v)))""",
                 {"d": row["id"]},
             ).fetchall()
         result = self.service.forget(mode="erase", document_ids=[int(row["id"])])
@@ -424,6 +429,30 @@ def test_model_based_convergence(
     embedded_pg: EmbeddedPostgres, fake_ollama: FakeOllama, tmp_path: Path
 ) -> None:
     run_machine(embedded_pg, fake_ollama, tmp_path, examples=3, steps=8, shrink=False)
+
+
+def test_erasing_a_document_erases_the_atoms_of_every_version(
+    embedded_pg: EmbeddedPostgres, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    """The shrunk failure of the long run: a file ingested, changed and ingested again, then
+    erased by its newest id. memory_forget erases both versions and the atoms only they cite (an
+    id names every version); the model used to expect the newest version's atoms alone."""
+    MemoryMachine.pg_uri = embedded_pg.uri
+    MemoryMachine.fake_url = fake_ollama.url
+    MemoryMachine.root = tmp_path
+    machine = MemoryMachine()
+    try:
+        machine.start()
+        machine.ingest_file(changed=True, keep={0, 1})
+        first = set(machine.live_ids())
+        machine.ingest_file(changed=True, keep={1, 2})
+        assert set(machine.live_ids()) > first  # the second version distilled atoms of its own
+        machine.erase_document()
+        assert first <= set(machine.erased) and not machine.live_ids()
+        machine.converged()
+        machine.erased_never_resurface()
+    finally:
+        machine.teardown()
 
 
 @pytest.mark.slow
