@@ -1,5 +1,5 @@
 """A distiller of another commit, run beside the working tree's: the before/after benches of
-what ingest stores (bench_self_contained, bench_carry, bench_markup, fixes_9191).
+what ingest stores (bench_self_contained, bench_carry, bench_markup).
 
 A bench extracts the base commit with `git archive` (`base_tree`) and runs itself in a child
 process with that tree first on PYTHONPATH (`run_child`), so the child imports the base

@@ -17,7 +17,7 @@ read from the list), the drop reasons the distiller counted, and atoms per docum
 atom that the working tree no longer makes at all is `gone` (what a drop should do to junk).
 
 Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/standalone_marks.py
-     [--base main] [--out bench/results/fixes-s9-fz3-marks.md]
+     [--base main] [--out bench/results/HISTORY.md]
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ Two modes, both counts (no timings):
   abstracts, say) with this tree's chunker, and how many chunks open on a repeated sentence
   longer than the overlap (what the change adds).
 
-Run: PYTHONPATH=. .venv/bin/python bench/overlap_s10.py --diff /tmp/base.json /tmp/wt.json
-     PYTHONPATH=. .venv/bin/python bench/overlap_s10.py --chunks /tmp/docs/scifact-abstracts.md
+Run: PYTHONPATH=. .venv/bin/python bench/chunk_overlap_diff.py --diff /tmp/base.json /tmp/wt.json
+     PYTHONPATH=. .venv/bin/python bench/chunk_overlap_diff.py --chunks /tmp/docs/scifact-abstracts.md
 """
 
 from __future__ import annotations

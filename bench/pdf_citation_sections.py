@@ -10,7 +10,7 @@ page) the truth is known from the printed heading lines: an atom's section is th
 line above its position on its page (or the one carried from earlier pages); the table counts
 citations naming that section.
 
-Run: PYTHONPATH=. .venv/bin/python bench/pdf_sections_s9.py [--base main] [--out FILE]
+Run: PYTHONPATH=. .venv/bin/python bench/pdf_citation_sections.py [--base main] [--out FILE]
 """
 
 from __future__ import annotations

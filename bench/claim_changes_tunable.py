@@ -1,4 +1,4 @@
-"""Benchmark: what the s9-r2b rules change on tunable documents nobody graded (issue 15).
+"""Benchmark: every claim a distiller change makes or loses on tunable documents nobody graded.
 
 Rule 12 of `distill/join_en.py` (a comparative with nothing to compare with joins the sentence
 before), the 1200-character bracket glue of `sentences.close_brackets` and the bare "This"/"It"
@@ -9,8 +9,8 @@ pages, the two ripgrep READMEs, and the SciFact abstracts of doc-seed 99 when th
 there) chunk by chunk with a base commit and with the working tree (`regress_labels.py`'s child)
 and prints every claim only one side makes, to be read. Counts, not timings.
 
-Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/fixes_s9_r2b.py [--base main]
-     [--out /tmp/fixes-s9-r2b.md]
+Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/claim_changes_tunable.py [--base main]
+     [--out /tmp/claim-changes.md]
 """
 
 from __future__ import annotations
