@@ -6,29 +6,14 @@ Also that resolution reports progress and can be stopped. Pure: no engines neede
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from pegas_memory.code_memory.graph import Dependency, resolve
-from pegas_memory.code_memory.symbols import FileIndex, extract_file, iter_source_files
+from pegas_memory.code_memory.symbols import FileIndex
 from pegas_memory.errors import LimitExceeded
-
-
-def _repo(root: Path, files: dict[str, str]) -> list[FileIndex]:
-    for rel, code in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(code).lstrip("\n"))
-    return [
-        extract_file(p.relative_to(root).as_posix(), p.read_bytes())
-        for p in iter_source_files(root)
-    ]
-
-
-def _edges(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str | None]]:
-    return {(d.src, d.dst) for d in deps if d.kind == kind and d.target_kind == "internal"}
+from tests.code_fixtures import indexed_files, internal_edges
 
 
 def _unresolved(deps: list[Dependency]) -> set[tuple[str, str]]:
@@ -43,13 +28,13 @@ def _qualnames(files: list[FileIndex]) -> list[str]:
 
 
 def test_class_whose_init_is_itself_does_not_recurse(tmp_path: Path) -> None:
-    files = _repo(tmp_path, {"a.py": "class A: pass\nA.__init__ = A\nA()\n"})
+    files = indexed_files(tmp_path, {"a.py": "class A: pass\nA.__init__ = A\nA()\n"})
     deps = resolve(files)  # RecursionError before the guard
-    assert ("a", "a.A") in _edges(deps)
+    assert ("a", "a.A") in internal_edges(deps)
 
 
 def test_resolution_reports_progress_and_can_be_stopped(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "p.py": "def f():\n    return 1\n\ndef g():\n    f()\n",
@@ -73,7 +58,7 @@ def test_resolution_reports_progress_and_can_be_stopped(tmp_path: Path) -> None:
 
 def test_python_from_import_gives_a_module_edge(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "pkg/__init__.py": "",
@@ -82,14 +67,14 @@ def test_python_from_import_gives_a_module_edge(tmp_path: Path) -> None:
             },
         )
     )
-    imports = _edges(deps, "imports")
+    imports = internal_edges(deps, "imports")
     assert ("pkg.app", "pkg.helpers") in imports  # the module: flask.helpers had no importers
     assert ("pkg.app", "pkg.helpers.url_for") in imports
 
 
 def test_python_pass_through_return_is_answered_per_call(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "app.py": """
@@ -112,7 +97,7 @@ def test_python_pass_through_return_is_answered_per_call(tmp_path: Path) -> None
             },
         )
     )
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("app.App.run_one", "app.App.one") in calls
     assert ("app.App.run_one", "app.App.two") not in calls  # every caller's argument, before
     assert ("app.App.run_two", "app.App.two") in calls
@@ -120,7 +105,7 @@ def test_python_pass_through_return_is_answered_per_call(tmp_path: Path) -> None
 
 def test_python_property_access_runs_the_getter(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "m.py": """
@@ -144,14 +129,14 @@ def test_python_property_access_runs_the_getter(tmp_path: Path) -> None:
             },
         )
     )
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("m.App.start", "m.App.config") in calls
     assert ("m.App.start", "m.Conf.build") in calls  # through the getter's return value
 
 
 def test_python_unknown_receiver_is_not_guessed(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "m.py": """
@@ -165,7 +150,7 @@ def test_python_unknown_receiver_is_not_guessed(tmp_path: Path) -> None:
             },
         )
     )
-    assert ("m.f", "m.Only.close") not in _edges(deps)
+    assert ("m.f", "m.Only.close") not in internal_edges(deps)
     assert ("m.f", "x.close") in _unresolved(deps)
 
 
@@ -173,7 +158,7 @@ def test_python_unknown_receiver_is_not_guessed(tmp_path: Path) -> None:
 
 
 def test_commonjs_require_exports_and_prototype_methods(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "lib/utils.js": """
@@ -206,10 +191,10 @@ def test_commonjs_require_exports_and_prototype_methods(tmp_path: Path) -> None:
     assert {"lib/utils.etag", "lib/utils.flat", "lib/response.res.send"} <= names
     assert {"lib/router.Router.handle", "lib/router.Router.route"} <= names
     deps = resolve(files)
-    imports = _edges(deps, "imports")
+    imports = internal_edges(deps, "imports")
     assert ("lib/response", "lib/utils") in imports
     assert ("index", "lib/express") in imports
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("lib/response.res.send", "lib/utils.etag") in calls  # namespace require
     assert ("lib/response.res.send", "lib/utils.flat") in calls  # destructured require
     assert ("lib/express.createApplication", "lib/router.Router") in calls  # module.exports = X
@@ -217,7 +202,7 @@ def test_commonjs_require_exports_and_prototype_methods(tmp_path: Path) -> None:
 
 
 def test_typescript_default_imports_and_re_exports(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "src/core/ky.ts": "export function create() {}\nexport default function ky() {}\n",
@@ -235,14 +220,14 @@ def test_typescript_default_imports_and_re_exports(tmp_path: Path) -> None:
                 """,
         },
     )
-    calls = _edges(resolve(files))
+    calls = internal_edges(resolve(files))
     assert ("src/use.main", "src/core/ky.ky") in calls  # default import of a re-exported default
     assert ("src/use.main", "src/core/ky.create") in calls  # renamed re-export
     assert ("src/use.main", "src/errors/HTTPError.HTTPError") in calls  # through export *
 
 
 def test_same_named_functions_are_all_symbols(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "src/a.ts": """
@@ -260,7 +245,7 @@ def test_same_named_functions_are_all_symbols(tmp_path: Path) -> None:
 
 
 def test_rust_workspace_crates_use_paths_and_no_name_guess(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "crates/searcher/src/lib.rs": "pub use crate::searcher::Searcher;\nmod searcher;\n",
@@ -282,9 +267,9 @@ def test_rust_workspace_crates_use_paths_and_no_name_guess(tmp_path: Path) -> No
         },
     )
     deps = resolve(files, crates={"grep-searcher": "crates/searcher"})
-    imports = _edges(deps, "imports")
+    imports = internal_edges(deps, "imports")
     assert ("crates/core/main", "crates/searcher/src/searcher/mod.Searcher") in imports
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("crates/core/main.main", "crates/searcher/src/searcher/mod.Searcher.new") in calls
     # ``v.unwrap()``: the receiver's type is unknown, so it is not the one ``unwrap`` we define.
     assert not any(dst and dst.endswith(".unwrap") for _, dst in calls)
@@ -297,7 +282,7 @@ def test_rust_workspace_crates_use_paths_and_no_name_guess(tmp_path: Path) -> No
 
 
 def test_java_overloads_are_distinct_and_calls_pick_by_arity(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "src/com/g/Gson.java": """
@@ -329,9 +314,9 @@ def test_java_overloads_are_distinct_and_calls_pick_by_arity(tmp_path: Path) -> 
     assert len(names) == 3 and len(set(names)) == 3
     assert "com.g.Gson.fromJson#1" in names
     deps = resolve(files)
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("com.g.Gson.fromJson#1", "com.g.Gson.fromJson#2") in calls  # by arity
     assert ("com.app.Main.run", "com.g.Gson") in calls  # imported type
     assert ("com.g.User.go", "com.g.Helper.help") in calls  # same package, no import
     assert ("com.app.Main.run", "com.g.Helper.help") not in calls  # another package
-    assert ("src/com/app/Main", "com.g.Gson") in _edges(deps, "imports")
+    assert ("src/com/app/Main", "com.g.Gson") in internal_edges(deps, "imports")

@@ -5,32 +5,16 @@ items and field calls; Go ``var x = &T{}``. Pure: no engines needed."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
-from pegas_memory.code_memory.graph import Dependency, resolve
-from pegas_memory.code_memory.symbols import FileIndex, extract_file, iter_source_files
-
-
-def _repo(root: Path, files: dict[str, str]) -> list[FileIndex]:
-    for rel, code in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(code).lstrip("\n"))
-    return [
-        extract_file(p.relative_to(root).as_posix(), p.read_bytes())
-        for p in iter_source_files(root)
-    ]
-
-
-def _edges(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str | None]]:
-    return {(d.src, d.dst) for d in deps if d.kind == kind and d.target_kind == "internal"}
+from pegas_memory.code_memory.graph import resolve
+from tests.code_fixtures import indexed_files, internal_edges
 
 
 def test_from_package_import_submodule_depends_on_the_submodule_not_the_package(
     tmp_path: Path,
 ) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "pkg/__init__.py": "from .core import run\nfrom .types import T\n",
@@ -39,7 +23,7 @@ def test_from_package_import_submodule_depends_on_the_submodule_not_the_package(
             "pkg/util.py": "from . import run\n",
         },
     )
-    imports = _edges(resolve(files), "imports")
+    imports = internal_edges(resolve(files), "imports")
     assert ("pkg.core", "pkg.types") in imports
     assert ("pkg.core", "pkg") not in imports  # the package would join core to all it imports
     # A name the package itself defines (re-exports) still depends on the package.
@@ -47,7 +31,7 @@ def test_from_package_import_submodule_depends_on_the_submodule_not_the_package(
 
 
 def test_js_bare_call_is_the_import_not_a_same_named_method(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "lib/request.js": """
@@ -66,7 +50,7 @@ def test_js_bare_call_is_the_import_not_a_same_named_method(tmp_path: Path) -> N
 
 
 def test_js_this_in_an_assigned_function_is_the_object(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "lib/response.js": """
@@ -83,13 +67,13 @@ def test_js_this_in_an_assigned_function_is_the_object(tmp_path: Path) -> None:
             """,
         },
     )
-    calls = _edges(resolve(files))
+    calls = internal_edges(resolve(files))
     assert ("lib/response.res.clearCookie", "lib/response.res.cookie") in calls
     assert ("lib/view.View.lookup", "lib/view.View.resolve") in calls
 
 
 def test_js_require_of_the_repository_root_and_objects_of_the_file(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "index.js": "module.exports = require('./lib/express');\n",
@@ -105,7 +89,7 @@ def test_js_require_of_the_repository_root_and_objects_of_the_file(tmp_path: Pat
             """,
         },
     )
-    calls = _edges(resolve(files))
+    calls = internal_edges(resolve(files))
     assert ("examples/map/index", "lib/express.createApplication") in calls
     assert ("examples/map/index", "examples/map/index.app.map") in calls
 
@@ -113,7 +97,7 @@ def test_js_require_of_the_repository_root_and_objects_of_the_file(tmp_path: Pat
 def test_rust_associated_type_is_not_a_callable_name_and_field_calls_stay_unresolved(
     tmp_path: Path,
 ) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "src/lib.rs": """
@@ -141,11 +125,11 @@ def test_rust_associated_type_is_not_a_callable_name_and_field_calls_stay_unreso
     assert "src/lib.Format.Err" in names and "src/lib.Err" not in names
     deps = resolve(files)
     assert not {d for d in deps if d.dst == "src/lib.Format.Err"}
-    assert ("src/lib.Incremental.invert", "src/lib.Incremental.invert") not in _edges(deps)
+    assert ("src/lib.Incremental.invert", "src/lib.Incremental.invert") not in internal_edges(deps)
 
 
 def test_go_var_declared_from_a_composite_literal_has_its_type(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "go.mod": "module example.com/cobra\n",
@@ -160,11 +144,11 @@ def test_go_var_declared_from_a_composite_literal_has_its_type(tmp_path: Path) -
             """,
         },
     )
-    assert ("cobra.Walk", "cobra.Command.Commands") in _edges(resolve(files))
+    assert ("cobra.Walk", "cobra.Command.Commands") in internal_edges(resolve(files))
 
 
 def test_rust_receivers_typed_by_parameters_lets_fields_and_return_types(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "src/lib.rs": "pub mod search;\npub mod flags;\n",
@@ -201,7 +185,7 @@ def test_rust_receivers_typed_by_parameters_lets_fields_and_return_types(tmp_pat
             """,
         },
     )
-    calls = _edges(resolve(files))
+    calls = internal_edges(resolve(files))
     assert ("src/flags.Parser.find_long", "src/flags.FlagMap.find") in calls
     assert ("src/flags.by_param", "src/search.Searcher.run") in calls
     assert ("src/flags.by_let", "src/search.SearcherBuilder.build") in calls
@@ -212,7 +196,7 @@ def test_rust_receivers_typed_by_parameters_lets_fields_and_return_types(tmp_pat
 
 
 def test_rust_match_arm_bindings_and_integration_test_crates(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "m/src/lib.rs": """
@@ -256,7 +240,7 @@ def test_rust_match_arm_bindings_and_integration_test_crates(tmp_path: Path) -> 
             """,
         },
     )
-    calls = _edges(resolve(files))
+    calls = internal_edges(resolve(files))
     assert ("m/src/lib.Printer.get_mut", "m/src/lib.Standard.get_mut") in calls
     assert ("m/src/lib.Printer.get_mut", "m/src/lib.Summary.get_mut") in calls
     assert ("m/tests/test_matcher.captures", "m/tests/util.Matcher.new_captures") in calls
@@ -264,7 +248,7 @@ def test_rust_match_arm_bindings_and_integration_test_crates(tmp_path: Path) -> 
 
 
 def test_js_factory_result_carries_the_members_it_mixed_in(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "lib/application.js": """
@@ -289,7 +273,7 @@ def test_js_factory_result_carries_the_members_it_mixed_in(tmp_path: Path) -> No
             """,
         },
     )
-    calls = _edges(resolve(files))
+    calls = internal_edges(resolve(files))
     assert ("examples/index", "lib/application.app.use") in calls
     # ``app`` in boot is its parameter, not the module's app.
     assert ("examples/index.boot", "lib/application.app.use") not in calls
@@ -298,7 +282,7 @@ def test_js_factory_result_carries_the_members_it_mixed_in(tmp_path: Path) -> No
 def test_js_property_of_a_required_default_export_and_locals_made_with_new(
     tmp_path: Path,
 ) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "user.js": """
@@ -321,13 +305,13 @@ def test_js_property_of_a_required_default_export_and_locals_made_with_new(
             """,
         },
     )
-    calls = _edges(resolve(files))
+    calls = internal_edges(resolve(files))
     assert ("index", "user.User.count") in calls
     assert ("ky.Ky.create", "ky.Ky.#data") in calls
 
 
 def test_java_fields_chains_and_overloads_by_argument_types(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "src/com/ex/TypeToken.java": "package com.ex;\npublic class TypeToken {}\n",
@@ -367,7 +351,7 @@ def test_java_fields_chains_and_overloads_by_argument_types(tmp_path: Path) -> N
         },
     )
     deps = resolve(files)
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("com.ex.UseTest.setUp", "com.ex.GsonBuilder.serializeNulls") in calls
     assert ("com.ex.UseTest.setUp", "com.ex.GsonBuilder.create") in calls
     assert ("com.ex.UseTest.field", "com.ex.Gson.toJson") in calls

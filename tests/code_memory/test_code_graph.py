@@ -2,27 +2,10 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 from pegas_memory.code_memory.graph import Dependency, resolve
-from pegas_memory.code_memory.symbols import FileIndex, extract_file, iter_source_files
-
-
-def _repo(root: Path, files: dict[str, str]) -> list[FileIndex]:
-    """Write ``files`` under ``root``, then index them as the indexer would: found on disk."""
-    for rel, code in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(code).lstrip("\n"))
-    return [
-        extract_file(p.relative_to(root).as_posix(), p.read_bytes())
-        for p in iter_source_files(root)
-    ]
-
-
-def _edges(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str | None]]:
-    return {(d.src, d.dst) for d in deps if d.kind == kind and d.target_kind == "internal"}
+from tests.code_fixtures import indexed_files, internal_edges
 
 
 def _external(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str]]:
@@ -34,7 +17,7 @@ def _external(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str
 
 def test_python_imports_aliases_and_relative(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "src/shop/__init__.py": "from .cart import Cart\n",
@@ -68,7 +51,7 @@ def test_python_imports_aliases_and_relative(tmp_path: Path) -> None:
             },
         )
     )
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("shop.cart.Cart.price", "shop.util.fmt") in calls  # from-import alias
     assert ("shop.cart.Cart.price", "shop.util.total") in calls  # module from ``from . import``
     assert ("shop.sub.checkout.run", "shop.cart.Cart.__init__") in calls  # re-exported class
@@ -76,7 +59,7 @@ def test_python_imports_aliases_and_relative(tmp_path: Path) -> None:
     assert ("shop.sub.checkout.run", "shop.util.total") in calls  # ``..util``
     assert ("shop.util.total", None) not in calls
     assert ("shop.util.total", "builtins.sum") in _external(deps)
-    imports = _edges(deps, "imports")
+    imports = internal_edges(deps, "imports")
     assert ("shop.cart", "shop.util") in imports
     assert ("shop.cart", "shop.util.fmt") in imports
     assert ("shop.sub.checkout", "shop.cart.Cart") in imports  # through shop/__init__.py
@@ -84,7 +67,7 @@ def test_python_imports_aliases_and_relative(tmp_path: Path) -> None:
 
 def test_python_self_inheritance_and_super(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "base.py": """
@@ -111,19 +94,19 @@ def test_python_self_inheritance_and_super(tmp_path: Path) -> None:
             },
         )
     )
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     # Only a Child ever runs Base.run, so its self.step() is Child.step, not Base.step.
     assert ("base.Base.run", "child.Child.step") in calls
     assert ("base.Base.run", "base.Base.step") not in calls
     assert ("child.Child.step", "base.Base.step") in calls  # super()
     assert ("child.Child.step", "base.Base.helper") in calls  # inherited through self
     assert ("child.main", "base.Base.run") in calls  # inherited through the instance
-    assert _edges(deps, "inherits") == {("child.Child", "base.Base")}
+    assert internal_edges(deps, "inherits") == {("child.Child", "base.Base")}
 
 
 def test_python_unresolved_and_external_are_kept(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "m.py": """
@@ -154,7 +137,7 @@ def test_python_unresolved_and_external_are_kept(tmp_path: Path) -> None:
 
 def test_python_annotations_decorators_and_no_name_guess(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "core.py": """
@@ -186,7 +169,7 @@ def test_python_annotations_decorators_and_no_name_guess(tmp_path: Path) -> None
             },
         )
     )
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("core.handler", "core.Context.invoke") in calls  # parameter annotation
     assert ("core.user", "core.Context.close") in calls  # return annotation
     assert ("core.user", "core.cached") in calls  # external decorator returns the function
@@ -198,7 +181,7 @@ def test_python_annotations_decorators_and_no_name_guess(tmp_path: Path) -> None
 
 def test_python_methods_nobody_calls_still_resolve_self(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "api.py": """
@@ -220,13 +203,13 @@ def test_python_methods_nobody_calls_still_resolve_self(tmp_path: Path) -> None:
             },
         )
     )
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("api.Api.entry", "api.Api._work") in calls
     assert ("api.Api.build", "api.Api._create") in calls
 
 
 def test_resolve_is_sorted_deduplicated_and_deterministic(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             "a.py": "def f():\n    g()\n    g()\n\ndef g():\n    pass\n",
@@ -245,7 +228,7 @@ def test_resolve_is_sorted_deduplicated_and_deterministic(tmp_path: Path) -> Non
 
 def test_typescript_relative_imports(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "web/lib/math.ts": "export function add(a: number, b: number) { return a + b; }\n",
@@ -264,10 +247,10 @@ def test_typescript_relative_imports(tmp_path: Path) -> None:
             },
         )
     )
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("web/app/main.run", "web/lib/math.add") in calls
     assert ("web/app/main.run", "web/lib/index.zero") in calls
-    imports = _edges(deps, "imports")
+    imports = internal_edges(deps, "imports")
     assert ("web/app/main", "web/lib/math") in imports
     assert ("web/app/main", "web/lib/index") in imports
     assert ("web/app/main", "web/app/util") in imports
@@ -277,7 +260,7 @@ def test_typescript_relative_imports(tmp_path: Path) -> None:
 
 def test_javascript_this_and_inherited_methods(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "shapes.js": """
@@ -292,15 +275,15 @@ def test_javascript_this_and_inherited_methods(tmp_path: Path) -> None:
             },
         )
     )
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("shapes.Square.area", "shapes.Shape.scale") in calls
     assert ("shapes.Square.area", "shapes.Square.side") in calls
-    assert _edges(deps, "inherits") == {("shapes.Square", "shapes.Shape")}
+    assert internal_edges(deps, "inherits") == {("shapes.Square", "shapes.Shape")}
 
 
 def test_go_receivers_packages_and_embedding(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "geo/named.go": (
@@ -331,18 +314,18 @@ def test_go_receivers_packages_and_embedding(tmp_path: Path) -> None:
             },
         )
     )
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("geo.Square.Area", "geo.Square.side") in calls
     assert ("geo.Square.Area", "geo.Named.Label") in calls  # through the embedded struct
     assert ("geo.Square.side", "geo.helper") in calls  # same package, another file
     assert ("cmd.main", "geo.helper") in calls  # package import by module path
     assert ("geo.Square.side", "fmt.Println") in _external(deps)
-    assert _edges(deps, "inherits") == {("geo.Square", "geo.Named")}
+    assert internal_edges(deps, "inherits") == {("geo.Square", "geo.Named")}
 
 
 def test_rust_self_calls_and_paths(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "src/util.rs": "pub fn helper() {}\n",
@@ -360,16 +343,16 @@ def test_rust_self_calls_and_paths(tmp_path: Path) -> None:
             },
         )
     )
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("src/lib.Point.new", "src/util.helper") in calls
     assert ("src/lib.Point.show", "src/lib.Point.fmt") in calls
     assert ("src/lib.Point.show", "String::new") in _external(deps)
-    assert ("src/lib", "src/util.helper") in _edges(deps, "imports")
+    assert ("src/lib", "src/util.helper") in internal_edges(deps, "imports")
 
 
 def test_java_packages_and_unqualified_calls(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "src/com/ex/Base.java": """
@@ -388,12 +371,12 @@ def test_java_packages_and_unqualified_calls(tmp_path: Path) -> None:
             },
         )
     )
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("com.ex.app.Square.area", "com.ex.Base.twice") in calls
     assert ("com.ex.app.Square.area", "com.ex.app.Square.side") in calls
     assert ("com.ex.app.Square.area", "Math.abs") in _external(deps)
-    assert _edges(deps, "inherits") == {("com.ex.app.Square", "com.ex.Base")}
-    assert ("src/com/ex/app/Square", "com.ex.Base") in _edges(deps, "imports")
+    assert internal_edges(deps, "inherits") == {("com.ex.app.Square", "com.ex.Base")}
+    assert ("src/com/ex/app/Square", "com.ex.Base") in internal_edges(deps, "imports")
     assert ("src/com/ex/app/Square", "java.util.List") in _external(deps, "imports")
 
 
@@ -401,7 +384,7 @@ def test_python_base_known_only_later_reaches_cached_mro(tmp_path: Path) -> None
     # Child's method resolution order is first computed while ``B`` is still empty; the edge to
     # Base.hello appears only if that cached order is dropped once ``B`` learns its value.
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "late.py": """
@@ -427,11 +410,11 @@ def test_python_base_known_only_later_reaches_cached_mro(tmp_path: Path) -> None
             },
         )
     )
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("late", "late.Child.go") in calls
     assert ("late.Child.go", "late.Base.hello") in calls
     assert ("late.Child.go", "late.Other.hello") not in calls
-    assert ("late.Child", "late.Base") in _edges(deps, "inherits")
+    assert ("late.Child", "late.Base") in internal_edges(deps, "inherits")
 
 
 def test_python_value_sets_are_bounded(tmp_path: Path) -> None:
@@ -449,14 +432,14 @@ def test_python_value_sets_are_bounded(tmp_path: Path) -> None:
     calls = "".join(f"sink(C{n}())\n" for n in range(600))
     small = "def one(x):\n    return x.method()\n\none(C1())\n"
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {"m.py": f"def sink(x):\n    return x.method()\n\n{classes}{calls}{small}"},
         )
     )
     sink = [d for d in deps if d.src == "m.sink" and d.kind == "calls"]
     assert [(d.dst_name, d.target_kind) for d in sink] == [("x.method", "unresolved")]
-    assert ("m.one", "m.C1.method") in _edges(deps)  # a small slot still resolves
+    assert ("m.one", "m.C1.method") in internal_edges(deps)  # a small slot still resolves
 
     slot: set[str] = set()
     counts = None
@@ -473,7 +456,7 @@ def test_java_local_variable_and_parameter_types(tmp_path: Path) -> None:
     # ``Gson g = new Gson(); g.toJson()``: the declared type of a local or parameter names the
     # receiver, so the call lands on that type's method (here across packages, via the import).
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "src/com/ex/Gson.java": """
@@ -493,7 +476,7 @@ def test_java_local_variable_and_parameter_types(tmp_path: Path) -> None:
             },
         )
     )
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     for method in ("local", "inferred", "param"):
         assert (f"com.ex.app.Use.{method}", "com.ex.Gson.toJson") in calls, method
     assert not any(dst and "add" in dst for _, dst in calls)  # List.add is not internal
@@ -501,7 +484,7 @@ def test_java_local_variable_and_parameter_types(tmp_path: Path) -> None:
 
 def test_go_local_variable_and_parameter_types(tmp_path: Path) -> None:
     deps = resolve(
-        _repo(
+        indexed_files(
             tmp_path,
             {
                 "cmd.go": """
@@ -520,6 +503,6 @@ def test_go_local_variable_and_parameter_types(tmp_path: Path) -> None:
             },
         )
     )
-    calls = _edges(deps)
+    calls = internal_edges(deps)
     assert ("cobra.TestX", "cobra.Command.Flags") in calls
     assert ("cobra.helper", "cobra.Command.Flags") in calls

@@ -6,11 +6,10 @@ an expression is an import. Pure: no engines."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 from pegas_memory.code_memory.graph import Dependency, resolve
-from pegas_memory.code_memory.symbols import FileIndex, extract_file, iter_source_files
+from tests.code_fixtures import indexed_files
 
 _LIB = {
     "lib/response.js": """
@@ -36,24 +35,13 @@ _LIB = {
 }
 
 
-def _repo(root: Path, files: dict[str, str]) -> list[FileIndex]:
-    for rel, code in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(code).lstrip("\n"))
-    return [
-        extract_file(p.relative_to(root).as_posix(), p.read_bytes())
-        for p in iter_source_files(root)
-    ]
-
-
 def _calls(deps: list[Dependency]) -> dict[tuple[str, int], str | None]:
     """(caller, line) -> the resolved callee (None: unresolved or external)."""
     return {(d.src, d.line): d.dst for d in deps if d.kind == "calls"}
 
 
 def test_handler_parameters_resolve_to_the_packages_request_and_response(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             **_LIB,
@@ -90,7 +78,7 @@ def test_handler_parameters_resolve_to_the_packages_request_and_response(tmp_pat
 
 
 def test_chained_assignment_gives_every_name_a_symbol(tmp_path: Path) -> None:
-    files = _repo(tmp_path, _LIB)
+    files = indexed_files(tmp_path, _LIB)
     response = next(f for f in files if f.path == "lib/response.js")
     names = {s.qualified_name for s in response.symbols}
     assert {"lib/response.res.contentType", "lib/response.res.type"} <= names
@@ -100,7 +88,7 @@ def test_chained_assignment_gives_every_name_a_symbol(tmp_path: Path) -> None:
 
 
 def test_rule_does_not_fire_on_parameters_of_unrelated_functions(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             **_LIB,
@@ -148,7 +136,7 @@ def test_rule_does_not_fire_on_parameters_of_unrelated_functions(tmp_path: Path)
 
 
 def test_two_export_objects_of_one_name_leave_the_call_unresolved(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             **_LIB,
@@ -178,7 +166,7 @@ def test_two_export_objects_of_one_name_leave_the_call_unresolved(tmp_path: Path
 
 
 def test_require_inside_an_expression_is_an_import_that_joins_the_handler(tmp_path: Path) -> None:
-    files = _repo(
+    files = indexed_files(
         tmp_path,
         {
             **_LIB,
