@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: setup serve test test-all lint typecheck check bench clean
+.PHONY: setup serve test test-all test-quick lint typecheck check bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -19,14 +19,21 @@ serve: setup
 	$(VENV)/bin/pegas-memory doctor >&2 || true
 	exec $(VENV)/bin/pegas-memory serve
 
-# System packages the tests use (Debian's PostgreSQL 15 as the "external server"), then the tests.
+# System packages the tests use (Debian's PostgreSQL 15 as the "external server"), then every
+# test (the slow ones too) on $(TEST_WORKERS) pytest-xdist workers; each worker starts its own
+# embedded engines in its own temporary dirs. `make test-quick` leaves the slow ones out.
+TEST_WORKERS ?= auto
+PYTEST := $(VENV)/bin/pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --durations=25
+
 test: setup
 	bash scripts/system-deps.sh
-	$(VENV)/bin/pytest -q -m "not slow"
+	$(PYTEST)
 
-test-all: setup
+test-all: test
+
+test-quick: setup
 	bash scripts/system-deps.sh
-	$(VENV)/bin/pytest -q
+	$(PYTEST) -m "not slow"
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -12,7 +12,8 @@ Two modes, both counts (no timings):
   longer than the overlap (what the change adds).
 
 Run: PYTHONPATH=. .venv/bin/python bench/chunk_overlap_diff.py --diff /tmp/base.json /tmp/wt.json
-     PYTHONPATH=. .venv/bin/python bench/chunk_overlap_diff.py --chunks /tmp/docs/scifact-abstracts.md
+     PYTHONPATH=. .venv/bin/python bench/chunk_overlap_diff.py \
+         --chunks /tmp/docs/scifact-abstracts.md
 """
 
 from __future__ import annotations

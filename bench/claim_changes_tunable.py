@@ -9,8 +9,8 @@ pages, the two ripgrep READMEs, and the SciFact abstracts of doc-seed 99 when th
 there) chunk by chunk with a base commit and with the working tree (`regress_labels.py`'s child)
 and prints every claim only one side makes, to be read. Counts, not timings.
 
-Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/claim_changes_tunable.py [--base main]
-     [--out /tmp/claim-changes.md]
+Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/claim_changes_tunable.py
+     [--base main] [--out /tmp/claim-changes.md]
 """
 
 from __future__ import annotations
