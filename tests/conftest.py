@@ -12,6 +12,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +25,25 @@ from pegas_memory.config import Settings, load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres, start_embedded_postgres
 from pegas_memory.service import MemoryService
 from tests.pgcluster import DebianCluster, create_database, debian_pg_available
+
+_OWN_BASETEMP = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Temporary dirs under a private base, not pytest's shared `/tmp/pytest-of-<user>`: as root
+    the embedded PostgreSQL runs as an unprivileged user that must traverse the path to its data
+    dir, and every pytest start (each xdist worker, any other run on the machine) sets that
+    shared dir back to 0700, so a server started meanwhile fails in initdb."""
+    if config.option.basetemp is None and not hasattr(config, "workerinput"):
+        config.option.basetemp = tempfile.mkdtemp(prefix="pegas-tests-")
+        config.stash[_OWN_BASETEMP] = config.option.basetemp
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    own = config.stash.get(_OWN_BASETEMP, None)
+    if own is not None:
+        shutil.rmtree(own, ignore_errors=True)
+
 
 # The tests decide every setting themselves; nothing leaks in from the developer's shell.
 for _key in list(os.environ):
