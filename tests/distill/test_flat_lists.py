@@ -1,4 +1,4 @@
-"""Flat lists run together in one paragraph are no claims, session 9 (issue 15, seed 11111).
+"""Flat lists run together in one paragraph are no claims (issue 15).
 
 Wikipedia text has its lists flattened into one paragraph. Split at the series' full stops, a
 book list became atoms such as "Маг полуночи (август 2004) Мефодий Буслаев."; a list of office

@@ -1,4 +1,4 @@
-"""Session 9 Russian joins and carries (issue 15): a carried subject must agree with the claim's
+"""Russian joins and carries (issue 15): a carried subject must agree with the claim's
 past verb, a subjectless sentence after a relative's goes with it, "другие/остальные" alone
 lean on the sentence before, a personal pronoun past the group's cap finds the sentence right
 before, and "N — name/number" is a property of the section's subject. Each rule fires and does

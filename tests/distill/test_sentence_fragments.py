@@ -1,4 +1,4 @@
-"""Fragments from splitting, and flattened lists (session 11, seed 16161; issue 15).
+"""Fragments from splitting, and flattened lists (issue 15).
 
 - A sentence never ends inside inline code (ripgrep's FAQ: "do `. /path/to/_rg.ps1` instead"
   was cut at the ". " of the code), after the letters of an abbreviation written with points

@@ -129,7 +129,7 @@ def test_a_harmless_gap_is_kept(text: str, language: str) -> None:
     assert atoms and atoms[0].quote.startswith(text.split(" ")[0])
 
 
-def test_damaged_gap_reads_grammar_not_words_of_a_sample() -> None:
+def test_damaged_gap_reads_grammar_not_particular_words() -> None:
     assert damaged_gap("Группа записала песню для , выпущенного в 2001 году.", "ru")
     assert damaged_gap("The band recorded the song for , released in 2001.", "en")
     assert not damaged_gap("Группа записала песню , выпущенную в 2001 году.", "ru")

@@ -1,12 +1,12 @@
-"""Types by grammar, session 9 (issue 15, "types that mean something"), from the type errors of
-graded samples 9191 and 10101: an assessment in a definition's shape ("X is a fast-moving field",
-"X — одна из самых недооценённых ...") defines nothing; a generic present with its object ("SIV
-naturally infects non-human primates") and a Russian past of a consonant stem ("возросла",
-"предпочли"), a stressed "-ёт" present ("берёт") or the copula ("была в услужении") state
-something checkable; a reader told about "this text" is blind text; a long lead-in after
+"""Types by grammar: assessments and generic presents (issue 15, "types that mean something"), from
+the type errors of graded samples 9191 and 10101: an assessment in a definition's shape ("X is a
+fast-moving field", "X — одна из самых недооценённых ...") defines nothing; a generic present with
+its object ("SIV naturally infects non-human primates") and a Russian past of a consonant stem
+("возросла", "предпочли"), a stressed "-ёт" present ("берёт") or the copula ("была в услужении")
+state something checkable; a reader told about "this text" is blind text; a long lead-in after
 statements leaves them stated unless it speaks to the reader or a sentence before points ahead;
-"This part of the documentation covers ..." describes the text. Each rule on both sides, in
-English and Russian."""
+"This part of the documentation covers ..." describes the text. Each rule on both sides, in English
+and Russian."""
 
 from __future__ import annotations
 

@@ -1,11 +1,12 @@
-"""Types by grammar, session 8 second pass (issue 15, "types that mean something"), from the
-errors of held-out draws 5, 7, 8 and graded sample 9191: a research gap ("remains unknown", "has
-not been studied"), a procedure with its purpose or told in the first person, and a hypothesis
-("might cause", "we hypothesize") are `text`; a result told as a participle ("..., confirming
-...") and a statement before a later hypothesis stay `fact`; an epistemic "should" about a measure
-("should be roughly on par with") is a checkable expectation, not a norm; a Russian norm inside a
-relative clause or after a verb of saying is reported; a sentence before a closing lead-in states
-something. Each rule on both sides, in English, Russian and German where it applies."""
+"""Types by grammar: research gaps, procedures and hypotheses (issue 15, "types that mean
+something"), from the errors of held-out draws 5, 7, 8 and graded sample 9191: a research gap
+("remains unknown", "has not been studied"), a procedure with its purpose or told in the first
+person, and a hypothesis ("might cause", "we hypothesize") are `text`; a result told as a
+participle ("..., confirming ...") and a statement before a later hypothesis stay `fact`; an
+epistemic "should" about a measure ("should be roughly on par with") is a checkable expectation,
+not a norm; a Russian norm inside a relative clause or after a verb of saying is reported; a
+sentence before a closing lead-in states something. Each rule on both sides, in English, Russian
+and German where it applies."""
 
 from __future__ import annotations
 

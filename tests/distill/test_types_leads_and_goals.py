@@ -1,8 +1,9 @@
-"""Types by position and grammar, session 8 (issue 15, "types that mean something"): a document's
-or section's lead "X is a/the N ..." whose X is its subject is a definition (`distill/leads.py`,
-the offline distiller passes the chunk's first sentence); goals, aims and purposes, advice with
-"you could", pointers, descriptions of a document and placeholder text are `text`
-(`distill/mood.py`). Each rule on both sides, in English, Russian and German where it applies."""
+"""Types by position and grammar: leads, goals and pointers (issue 15, "types that mean
+something"): a document's or section's lead "X is a/the N ..." whose X is its subject is a
+definition (`distill/leads.py`, the offline distiller passes the chunk's first sentence); goals,
+aims and purposes, advice with "you could", pointers, descriptions of a document and placeholder
+text are `text` (`distill/mood.py`). Each rule on both sides, in English, Russian and German where
+it applies."""
 
 from __future__ import annotations
 

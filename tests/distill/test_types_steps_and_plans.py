@@ -1,14 +1,14 @@
-"""Types by grammar, session 11 helper t1 (issue 15, the type errors of graded sample 16161 and the
-open ones of 13131 to 15151): a step opened by a verb with its particle ("Type in color in
-cmd.exe ...") is an instruction; a plan or scope told in the passive ("... will be summarized",
-"X are discussed") or a focus ("A particular focus lies on ...") and "In this document we present
-..." are text; a clause before a dash of apposition ("Матерью Ашоки была Субхадранги — дочь ...")
+"""Types by grammar: steps, plans and scopes (issue 15, the type errors of graded sample 16161 and
+the open ones of 13131 to 15151): a step opened by a verb with its particle ("Type in color in
+cmd.exe ...") is an instruction; a plan or scope told in the passive ("... will be summarized", "X
+are discussed") or a focus ("A particular focus lies on ...") and "In this document we present ..."
+are text; a clause before a dash of apposition ("Матерью Ашоки была Субхадранги — дочь ...")
 defines nothing; an "X — это Y" definition is not carried for a category noun in its genus; "как
-если бы" is no counterfactual; a Russian norm after a statement, in brackets or in an order
-leaves the statement; the short participles in "-т", "может", "возник", "шли" are finite verbs;
-"у X Y" states a property; a Russian claim with no subject and no verb states what it says of the
-subject carried onto it; seed 17171: "X is a fatal disease, primarily due to ..." defines
-nothing. Each rule on both sides."""
+если бы" is no counterfactual; a Russian norm after a statement, in brackets or in an order leaves
+the statement; the short participles in "-т", "может", "возник", "шли" are finite verbs; "у X Y"
+states a property; a Russian claim with no subject and no verb states what it says of the subject
+carried onto it; seed 17171: "X is a fatal disease, primarily due to ..." defines nothing. Each
+rule on both sides."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""List and furniture lines that became atoms, session 8 (issue 15, scope 1).
+"""List and furniture lines that became atoms (issue 15, scope 1).
 
 - A tail stored twice: neighbouring chunks of a long paragraph overlap by the previous chunk's
   last words when no whole sentence is short enough, so the next chunk can start mid-sentence at
