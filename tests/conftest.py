@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,7 +27,8 @@ from pegas_memory.db.embedded import EmbeddedPostgres, start_embedded_postgres
 from pegas_memory.service import MemoryService
 from tests.pgcluster import DebianCluster, create_database, debian_pg_available
 
-_OWN_BASETEMP = pytest.StashKey[str]()
+_KEEP_RUNS = 3  # the newest runs' temporary dirs stay for a look after a failure, as pytest's do
+_STALE_SECONDS = 3 * 3600  # older than any run: never a dir a run on this machine still uses
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -34,15 +36,15 @@ def pytest_configure(config: pytest.Config) -> None:
     the embedded PostgreSQL runs as an unprivileged user that must traverse the path to its data
     dir, and every pytest start (each xdist worker, any other run on the machine) sets that
     shared dir back to 0700, so a server started meanwhile fails in initdb."""
-    if config.option.basetemp is None and not hasattr(config, "workerinput"):
-        config.option.basetemp = tempfile.mkdtemp(prefix="pegas-tests-")
-        config.stash[_OWN_BASETEMP] = config.option.basetemp
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    own = config.stash.get(_OWN_BASETEMP, None)
-    if own is not None:
-        shutil.rmtree(own, ignore_errors=True)
+    if config.option.basetemp is not None or hasattr(config, "workerinput"):
+        return
+    root = Path(tempfile.gettempdir()) / f"pegas-tests-of-{os.getuid()}"
+    root.mkdir(mode=0o755, exist_ok=True)
+    runs = sorted(root.glob("run-*"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in runs[_KEEP_RUNS:]:
+        if time.time() - old.stat().st_mtime > _STALE_SECONDS:
+            shutil.rmtree(old, ignore_errors=True)
+    config.option.basetemp = tempfile.mkdtemp(prefix="run-", dir=root)
 
 
 # The tests decide every setting themselves; nothing leaks in from the developer's shell.

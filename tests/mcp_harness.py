@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from mcp import Client, StdioServerParameters
+
+from pegas_memory.config import load_settings
+from pegas_memory.host.control import host_status, stop_host
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -75,3 +79,12 @@ def untyped_properties(schema: Mapping[str, Any], where: str) -> list[str]:
     for name, sub in (schema.get("$defs") or {}).items():
         walk(sub, f"{where}#{name}")
     return found
+
+
+def stop_host_and_wait(data_dir: Path, seconds: float = 10) -> None:
+    """Stop the engine host serving `data_dir` and wait (polling) until it is gone."""
+    settings = load_settings(data_dir=data_dir)
+    stop_host(settings)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and host_status(settings) is not None:
+        time.sleep(0.1)

@@ -24,10 +24,10 @@ import pegas_memory.jobs.api as jobs_api
 from pegas_memory.config import load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.db.pool import Database
-from pegas_memory.host.control import host_status, stop_host
 from pegas_memory.service import MemoryService
 from tests.hardening_helpers import fingerprint
 from tests.jobs.test_research_jobs import QUESTION, Web
+from tests.mcp_harness import stop_host_and_wait
 from tests.pgcluster import create_database
 
 pytestmark = pytest.mark.timeout(900)
@@ -51,11 +51,7 @@ def env(tmp_path: Path, db_url: str) -> Iterator[dict[str, str]]:
         "PEGAS_URL_ALLOWLIST": '["127.0.0.1"]',
         "PEGAS_HOST_IDLE_SECONDS": "2",
     }
-    settings = load_settings(data_dir=data)
-    stop_host(settings)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and host_status(settings) is not None:
-        time.sleep(0.1)
+    stop_host_and_wait(data)
 
 
 def cli(env: dict[str, str], *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:

@@ -24,11 +24,9 @@ import psycopg
 import pytest
 from mcp import Client
 
-from pegas_memory.config import load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres
-from pegas_memory.host.control import host_status, stop_host
 from tests.hardening_helpers import fingerprint
-from tests.mcp_harness import server_params, structured
+from tests.mcp_harness import server_params, stop_host_and_wait, structured
 from tests.pgcluster import create_database
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(900)]
@@ -82,11 +80,7 @@ def env(tmp_path: Path, db_url: str, files: Path) -> Iterator[dict[str, str]]:
         "PEGAS_HOST_IDLE_SECONDS": "2",
         "PEGAS_JOB_LEASE_SECONDS": "2",
     }
-    settings = load_settings(data_dir=data)
-    stop_host(settings)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and host_status(settings) is not None:
-        time.sleep(0.1)
+    stop_host_and_wait(data)
 
 
 @asynccontextmanager

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -19,14 +18,12 @@ import anyio
 import pytest
 from mcp import Client
 
-from pegas_memory.config import load_settings
 from pegas_memory.curation.research import ResearchJournal, SearxngProvider, research_gaps
 from pegas_memory.db.embedded import EmbeddedPostgres
-from pegas_memory.host.control import host_status, stop_host
 from pegas_memory.jobs import JobCancelled
 from tests.conftest import offline_memory
 from tests.hardening_helpers import fingerprint
-from tests.mcp_harness import server_params, structured
+from tests.mcp_harness import server_params, stop_host_and_wait, structured
 from tests.pgcluster import create_database
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(900)]
@@ -101,11 +98,7 @@ def env(tmp_path: Path, db_url: str) -> Iterator[dict[str, str]]:
         "PEGAS_URL_ALLOWLIST": '["127.0.0.1"]',
         "PEGAS_HOST_IDLE_SECONDS": "2",
     }
-    settings = load_settings(data_dir=data)
-    stop_host(settings)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and host_status(settings) is not None:
-        time.sleep(0.1)
+    stop_host_and_wait(data)
 
 
 async def memory_job(client: Client, **args: Any) -> dict[str, Any]:
