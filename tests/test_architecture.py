@@ -1,4 +1,4 @@
-"""The layout holds: no import cycles, no oversized module, SQL in `.sql` files, blocks that load.
+"""The layout holds: no import cycles, no huge module, SQL in `.sql` files, blocks that load.
 
 Imports are read from the source with `ast`, function-local ones and `if TYPE_CHECKING:` blocks
 included: a cycle hidden behind a type-only or a lazy import is still a cycle in the design.
@@ -20,7 +20,9 @@ import pytest
 from pegas_memory.db.sql import compose, load_queries, parse_blocks
 
 PKG = Path(__file__).resolve().parent.parent / "pegas_memory"
-MAX_LINES = 600
+# A module is cut by responsibility, not by count: past ~800 lines it deserves a look, and past
+# MAX_LINES it certainly holds more than one responsibility.
+MAX_LINES = 1000
 
 
 def _module_name(path: Path) -> str:
@@ -226,21 +228,28 @@ def test_compose_quotes_identifiers() -> None:
     )
 
 
-def _documented_paths() -> set[str]:
-    """Module paths (relative to pegas_memory/) named in ARCHITECTURE.md's module table."""
+def _map_table() -> str:
+    """ARCHITECTURE.md's table of families."""
     text = (PKG.parent / "ARCHITECTURE.md").read_text()
-    table = text[text.index("## Modules, by family") :]
-    table = table[: table.index("\n## ", 1)]
-    return set(re.findall(r"`([a-z_]+(?:/[a-z_]+)?\.py)`", table))
+    table = text[text.index("## The families") :]
+    return table[: table.index("\n## ", 1)]
 
 
-def test_architecture_names_every_module() -> None:
-    modules = {
-        str(path.relative_to(PKG))
-        for path in PKG.rglob("*.py")
-        if path.name != "__init__.py" or path.parent != PKG
+def test_architecture_names_every_family_and_top_level_module() -> None:
+    """The map names each sub-package and each top-level module; detail lives in docstrings."""
+    table = _map_table()
+    families = {p.parent.name for p in PKG.glob("*/__init__.py")}
+    top_level = {p.name for p in PKG.glob("*.py")} - {"__init__.py"}
+    named = set(re.findall(r"`([a-z_]+)/`", table)) | set(re.findall(r"`([a-z_]+\.py)`", table))
+    missing = (families | top_level) - named
+    assert missing == set(), f"name these in ARCHITECTURE.md's table of families: {missing}"
+
+
+def test_every_module_says_what_it_does() -> None:
+    """Per-module detail lives in the module's docstring, not in ARCHITECTURE.md."""
+    silent = {
+        name
+        for name, path in MODULES.items()
+        if path.name != "__init__.py" and not ast.get_docstring(ast.parse(path.read_text()))
     }
-    modules.discard("__init__.py")
-    optional_inits = {m for m in modules if m.endswith("/__init__.py")}
-    missing = modules - optional_inits - _documented_paths()
-    assert missing == set(), f"add these modules to ARCHITECTURE.md's module table: {missing}"
+    assert silent == set(), f"give these modules a docstring: {silent}"
