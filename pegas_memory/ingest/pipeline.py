@@ -94,6 +94,25 @@ class IngestPipeline:
         # only the benchmarks turn it off, to show both side by side.
         self.claim_guard = True
 
+    def _same_bytes_elsewhere(self, uri: str, raw_hash: str) -> IngestReport | None:
+        """Byte-identical content under another path or URL is the same document version: the
+        URI is recorded as another name of it (no second copy of its chunks and citations, so it
+        never confirms its own claims); None when no current version holds these bytes."""
+        with self.db.transaction() as conn:
+            other = conn.execute(Q.same_bytes_elsewhere, (raw_hash, uri)).fetchone()
+            if other is None:
+                return None
+            conn.execute(Q.add_alias, {"uri": uri, "id": int(other["id"])})
+        report = IngestReport(uri=uri, title=other["title"], kind=other["kind"])
+        report.document_id, report.version_id = int(other["identity_id"]), int(other["id"])
+        report.version, report.is_current = int(other["version"]), True
+        report.unchanged = True
+        report.warnings.append(
+            f"the same bytes as document {int(other['identity_id'])} ({other['uri']}): "
+            "recorded as another name of it, not stored twice"
+        )
+        return report
+
     def ingest(self, request: IngestRequest, *, progress: Progress | None = None) -> IngestReport:
         """Ingest one source (URL, file path or text). Raises IngestError, SecurityRefused,
         LimitExceeded or InvalidInput with an actionable message; writes nothing then."""
@@ -109,6 +128,12 @@ class IngestPipeline:
         raw = read_source(source, self.settings, kind=kind)
         with self.db.connection() as conn:
             same = conn.execute(Q.same_version, (raw.uri, raw.raw_hash)).fetchone()
+        if not same:
+            alias = self._same_bytes_elsewhere(raw.uri, raw.raw_hash)
+            if alias is not None:
+                alias.seconds = time.monotonic() - started
+                say(1, 1, "the same bytes as a stored document: recorded as another name of it")
+                return alias
         distiller = self._distiller()
         change = None
         if same:  # recognised from the bytes: nothing is parsed unless it is re-distilled
