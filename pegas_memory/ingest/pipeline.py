@@ -16,6 +16,7 @@ whose only evidence was in chunks that vanished are marked stale with the reason
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -42,7 +43,7 @@ from pegas_memory.distill.ollama import locate_quote
 from pegas_memory.distill.types import ChunkContext, CountsDrops, Distiller, DraftAtom
 from pegas_memory.distill.xrefs import labels_of, resolve_labels
 from pegas_memory.errors import BackendUnavailable, IngestError, InvalidInput
-from pegas_memory.ingest.chunking import Chunk, ParsedSource
+from pegas_memory.ingest.chunking import Chunk, ParsedSource, citation_locator
 from pegas_memory.ingest.claims import ClaimSignature, claim_signature
 from pegas_memory.ingest.dedup import Conflict, decide, embed_in_timed_batches, threshold_for
 from pegas_memory.ingest.queries import INGEST_SQL as Q
@@ -362,7 +363,12 @@ class IngestPipeline:
             old = reused.get(c.content_hash)
             if old is not None:
                 copy_chunk_citations(
-                    conn, old, doc_id=doc_id, chunk_id=chunk_id[c.ord], locator=c.locator
+                    conn,
+                    old,
+                    doc_id=doc_id,
+                    chunk_id=chunk_id[c.ord],
+                    chunk_start=c.char_start,
+                    locate=functools.partial(citation_locator, c),
                 )
         write_atoms(conn, w, doc_id, chunk_id, planned)
         if version["supersedes"] is not None:
