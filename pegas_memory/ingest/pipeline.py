@@ -175,10 +175,19 @@ class IngestPipeline:
                 f"re-distilling {parsed.uri} stopped, nothing was changed and its atoms stay as "
                 f"they were: {report.errors[0]}; fix the distiller and ingest it again"
             )
-        planned, known = self._dedup(
-            planned, report, lambda m: say(len(fresh) + 1, len(fresh) + 2, m)
-        )
-        say(len(fresh) + 1, len(fresh) + 2, "writing to the database")
+        # Embedding is steps of its own (one per text), after the chunks' distillation: a long
+        # document's progress moves through it instead of sitting at n-1 of n.
+        embedded = [0]
+
+        def stage(message: str) -> None:
+            say(len(fresh) + embedded[0] + 1, len(fresh) + embedded[0] + 2, message)
+
+        def step(k: int, n: int, message: str) -> None:
+            embedded[0] = n
+            say(len(fresh) + k, len(fresh) + n + 2, message)
+
+        planned, known = self._dedup(planned, report, stage, step)
+        stage("writing to the database")
         write = VersionWrite(
             parsed, chunks, report, topic, tuple(tags), known, distiller.prompt_version
         )
@@ -245,10 +254,16 @@ class IngestPipeline:
         return out
 
     def _dedup(
-        self, planned: list[PlannedAtom], report: IngestReport, say: Callable[[str], None]
+        self,
+        planned: list[PlannedAtom],
+        report: IngestReport,
+        say: Callable[[str], None],
+        step: Callable[[int, int, str], None] | None = None,
     ) -> tuple[list[PlannedAtom], dict[int, StoredClaim]]:
         """Exact repeats first (same content hash, wherever they were stored), then semantic
-        near-duplicates of the rest, which must also claim the same (ingest.claims)."""
+        near-duplicates of the rest, which must also claim the same (ingest.claims). `step`
+        counts the texts embedded as steps (k of n); `say` reports the other stages."""
+        counted = step or (lambda k, n, message: say(message))
         known: dict[int, StoredClaim] = {}  # stored atoms the claim guard looked at
         if not planned:
             return planned, known
@@ -278,7 +293,9 @@ class IngestPipeline:
         vectors = embed_in_timed_batches(  # calls sized to report every few seconds
             embedder.embed_documents,
             texts,
-            lambda k, n, note="": say(f"embedding atoms for deduplication: {k} of {n}{note}"),
+            lambda k, n, note="": counted(
+                k, n, f"embedding atoms for deduplication: {k} of {n}{note}"
+            ),
         )
         index = None
         collection = None
