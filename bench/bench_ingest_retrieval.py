@@ -44,7 +44,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import embedded_service, log, md_table, shared_data_dir
-from eval_data import Doc, Query, scifact
+from eval_data import Doc, Query, scifact, tydi
 from eval_retrieval import mrr, ndcg
 
 from pegas_memory.db.repo import AtomInput, insert_atom
@@ -70,10 +70,17 @@ BOOTSTRAP = 10_000  # paired bootstrap resamples of the per-query differences
 TITLES: dict[str, tuple[str, str]] = {}  # ext_id -> (title, abstract), from the corpus itself
 
 
-def load_titles(root: Path) -> None:
+# The evaluation sets this bench reads: (loader, corpus file under the shared data dir, name).
+SETS = {
+    "scifact": (scifact, Path("scifact") / "corpus.jsonl", "SciFact"),
+    "tydi-ru": (tydi, Path("ru") / "tydiqa_goldp" / "corpus.jsonl", "TyDi-ru"),
+}
+
+
+def load_titles(root: Path, corpus: Path = SETS["scifact"][1]) -> None:
     """Title and abstract apart (eval_data joins them as "Title. text", and a title can hold
     ". " itself)."""
-    with (root / "scifact" / "corpus.jsonl").open(encoding="utf-8") as f:
+    with (root / corpus).open(encoding="utf-8") as f:
         for line in f:
             if line.strip():
                 row = json.loads(line)
@@ -383,6 +390,7 @@ def paired(a: list[float], b: list[float], seed: int = 15) -> dict[str, str]:
 def main() -> None:
     global CACHE, WEIGHTS, SHARES, SIBLINGS, STORES
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--set", choices=sorted(SETS), default="scifact")
     parser.add_argument("--docs", type=int, default=400)
     parser.add_argument("--queries", type=int, default=0, help="0: every claim with qrels")
     parser.add_argument(
@@ -413,8 +421,9 @@ def main() -> None:
     STORES = tuple(args.stores.split(","))
     CACHE = VectorCache(args.vector_cache if str(args.vector_cache) else None)
     started = time.monotonic()
-    evset = scifact(shared_data_dir())[0]
-    load_titles(shared_data_dir())
+    loader, corpus, set_name = SETS[args.set]
+    evset = loader(shared_data_dir())[0]
+    load_titles(shared_data_dir(), corpus)
     queries = evset.queries[: args.queries] if args.queries else evset.queries
     wanted = {e for q in queries for e in q.relevant}
     rng = random.Random(15)
@@ -453,7 +462,7 @@ def main() -> None:
         )  # fmt: skip
     wall = time.monotonic() - started
     print(
-        f"\n### SciFact through ingest: {len(docs)} abstracts, {len(queries)} test claims"
+        f"\n### {set_name} through ingest: {len(docs)} documents, {len(queries)} queries"
         f" (wall {wall / 60:.1f} min on a loaded 2-core machine; document support counts"
         f" {SIBLINGS} siblings)\n"
     )
