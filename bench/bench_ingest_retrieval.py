@@ -44,7 +44,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import embedded_service, log, md_table, shared_data_dir
-from eval_data import Doc, Query, scifact
+from eval_data import Doc, Query, scifact, tydi
 from eval_retrieval import mrr, ndcg
 
 from pegas_memory.db.repo import AtomInput, insert_atom
@@ -62,15 +62,25 @@ WEIGHTS: tuple[float, ...] = (0.0, CONTEXT_WEIGHT)
 # it, what main did before. Both paths are searched with each. Set by --support.
 SHARES: tuple[float, ...] = (0.0, DOCUMENT_SHARE)
 SIBLINGS = DOCUMENT_SIBLINGS  # how many sibling candidates support an atom; set by --siblings
+# Which stores the ingest path searches: atoms alone (the behaviour before passages were a
+# store) and atoms with passages (the default now). Set by --stores.
+STORES: tuple[str, ...] = ("atoms", "both")
 SPLIT_SEED = 2026  # the queries' fixed split into a tune half and a held-out half
 BOOTSTRAP = 10_000  # paired bootstrap resamples of the per-query differences
 TITLES: dict[str, tuple[str, str]] = {}  # ext_id -> (title, abstract), from the corpus itself
 
 
-def load_titles(root: Path) -> None:
+# The evaluation sets this bench reads: (loader, corpus file under the shared data dir, name).
+SETS = {
+    "scifact": (scifact, Path("scifact") / "corpus.jsonl", "SciFact"),
+    "tydi-ru": (tydi, Path("ru") / "tydiqa_goldp" / "corpus.jsonl", "TyDi-ru"),
+}
+
+
+def load_titles(root: Path, corpus: Path = SETS["scifact"][1]) -> None:
     """Title and abstract apart (eval_data joins them as "Title. text", and a title can hold
     ". " itself)."""
-    with (root / "scifact" / "corpus.jsonl").open(encoding="utf-8") as f:
+    with (root / corpus).open(encoding="utf-8") as f:
         for line in f:
             if line.strip():
                 row = json.loads(line)
@@ -252,8 +262,21 @@ def run_ingest(
             e = ext_of_doc.get(int(r["identity_id"]))
             if e is not None and e not in docs_of.setdefault(int(r["atom_id"]), []):
                 docs_of[int(r["atom_id"])].append(e)
-        by_weight: dict[tuple[float, float], Ranked] = {}
-        lexical = _ranked_by_document(service, queries, ("lexical",), docs_of)  # no vectors
+        by_weight: dict[tuple[float, float, str], Ranked] = {}
+        with service.db.connection() as conn:
+            rows = conn.execute(
+                """SELECT p.id, d.identity_id FROM pm_passage p
+                     JOIN pm_document d ON d.id = p.doc_id"""
+            ).fetchall()
+        passage_docs = {
+            int(r["id"]): ext_of_doc[int(r["identity_id"])]
+            for r in rows
+            if int(r["identity_id"]) in ext_of_doc
+        }
+        lexical = {
+            store: _ranked_by_document(service, queries, ("lexical",), docs_of, store, passage_docs)
+            for store in STORES
+        }
         for weight in WEIGHTS:
             # each atom's search vector with this context weight, rebuilt from PostgreSQL (the
             # claim vectors are cached from dedup; each distinct context is embedded once)
@@ -268,12 +291,17 @@ def run_ingest(
                 f"context weight {weight}: slice rebuilt in {time.monotonic() - t2:.0f} s,"
                 f" {after['n'] - before['n']} texts embedded (contexts)"
             )
-            dense = _ranked_by_document(service, queries, ("dense",), docs_of)
-            for share in SHARES:
-                service.searcher.document_share = share
-                service.searcher.document_siblings = SIBLINGS
-                ranked = _ranked_by_document(service, queries, ("hybrid",), docs_of)
-                by_weight[(weight, share)] = {**ranked, **dense, **lexical}
+            for store in STORES:
+                dense = _ranked_by_document(
+                    service, queries, ("dense",), docs_of, store, passage_docs
+                )
+                for share in SHARES:
+                    service.searcher.document_share = share
+                    service.searcher.document_siblings = SIBLINGS
+                    ranked = _ranked_by_document(
+                        service, queries, ("hybrid",), docs_of, store, passage_docs
+                    )
+                    by_weight[(weight, share, store)] = {**ranked, **dense, **lexical[store]}
         CACHE.save_from(service)
         with service.db.connection() as conn:
             contexts = conn.execute(
@@ -296,16 +324,24 @@ def _ranked_by_document(
     queries: list[Query],
     presets: tuple[str, ...],
     docs_of: dict[int, list[str]],
+    store: str = "atoms",
+    passage_docs: dict[int, str] | None = None,
 ) -> Ranked:
-    """Per preset and query, the abstracts in the order of their best atom's hit."""
+    """Per preset and query, the abstracts in the order of their best hit (an atom's documents
+    through its citations, a passage's own)."""
     ranked: Ranked = {}
     for preset in presets:
         ranked[preset] = {}
         for q in queries:
             order: list[str] = []
-            request = SearchRequest(query=q.text, limit=HITS, preset=preset)
+            request = SearchRequest(query=q.text, limit=HITS, preset=preset, store=store)
             for h in service.search(request).hits:
-                for e in docs_of.get(h.id, []):
+                found = (
+                    docs_of.get(h.id, [])
+                    if h.store == "atom"
+                    else [e for e in [(passage_docs or {}).get(h.id)] if e]
+                )
+                for e in found:
                     if e not in order:
                         order.append(e)
             ranked[preset][q.qid] = order
@@ -352,8 +388,9 @@ def paired(a: list[float], b: list[float], seed: int = 15) -> dict[str, str]:
 
 
 def main() -> None:
-    global CACHE, WEIGHTS, SHARES, SIBLINGS
+    global CACHE, WEIGHTS, SHARES, SIBLINGS, STORES
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--set", choices=sorted(SETS), default="scifact")
     parser.add_argument("--docs", type=int, default=400)
     parser.add_argument("--queries", type=int, default=0, help="0: every claim with qrels")
     parser.add_argument(
@@ -368,6 +405,9 @@ def main() -> None:
     )
     parser.add_argument("--siblings", type=int, default=SIBLINGS, help="of document support")
     parser.add_argument(
+        "--stores", default=",".join(STORES), help="stores the ingest path searches (atoms,both)"
+    )
+    parser.add_argument(
         "--vector-cache",
         type=Path,
         default=Path("/tmp/pegas-bench-vectors/ingest-retrieval.pickle"),
@@ -378,10 +418,12 @@ def main() -> None:
     WEIGHTS = tuple(float(w) for w in args.weights.split(","))
     SHARES = tuple(float(w) for w in args.support.split(","))
     SIBLINGS = args.siblings
+    STORES = tuple(args.stores.split(","))
     CACHE = VectorCache(args.vector_cache if str(args.vector_cache) else None)
     started = time.monotonic()
-    evset = scifact(shared_data_dir())[0]
-    load_titles(shared_data_dir())
+    loader, corpus, set_name = SETS[args.set]
+    evset = loader(shared_data_dir())[0]
+    load_titles(shared_data_dir(), corpus)
     queries = evset.queries[: args.queries] if args.queries else evset.queries
     wanted = {e for q in queries for e in q.relevant}
     rng = random.Random(15)
@@ -401,12 +443,14 @@ def main() -> None:
     ]
     for w in WEIGHTS:
         for sh in SHARES:
-            name = (
-                "memory_ingest, claim vectors (as before)"
-                if w == 0
-                else f"memory_ingest, search vectors (context weight {w})"
-            )
-            paths.append((name + _support(sh), by_weight[(w, sh)], info))
+            for store in STORES:
+                name = (
+                    "memory_ingest, claim vectors"
+                    if w == 0
+                    else f"memory_ingest, search vectors (context weight {w})"
+                )
+                name += ", atoms only (as before)" if store == "atoms" else f", store={store}"
+                paths.append((name + _support(sh), by_weight[(w, sh, store)], info))
     rows = []
     for name, ranked, path_info in paths:
         m = scores(ranked["hybrid"], queries)
@@ -418,7 +462,7 @@ def main() -> None:
         )  # fmt: skip
     wall = time.monotonic() - started
     print(
-        f"\n### SciFact through ingest: {len(docs)} abstracts, {len(queries)} test claims"
+        f"\n### {set_name} through ingest: {len(docs)} documents, {len(queries)} queries"
         f" (wall {wall / 60:.1f} min on a loaded 2-core machine; document support counts"
         f" {SIBLINGS} siblings)\n"
     )

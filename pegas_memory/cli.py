@@ -17,6 +17,7 @@ from pegas_memory.config import SettingIssue, Settings, load_settings_leniently
 from pegas_memory.db.pool import Database
 from pegas_memory.errors import PegasMemoryError, SettingsProblem
 from pegas_memory.jobs.model import JobInfo
+from pegas_memory.qdrant_store.index import VECTOR_ENTITIES
 from pegas_memory.requests import IngestRequest, SearchRequest
 from pegas_memory.server.tools import configure_logging, serve
 from pegas_memory.service import MemoryService
@@ -335,8 +336,8 @@ def cmd_optimize(settings: Settings, args: argparse.Namespace) -> int:
     with MemoryService(settings) as service:
         index = service.runtime.vectors.get()
         done = {}
-        for entity in ("atom", "trace"):
-            name = service.runtime.projector.collection(entity)  # type: ignore[arg-type]
+        for entity in VECTOR_ENTITIES:
+            name = service.runtime.projector.collection(entity)
             done[name] = index.optimize(name)
         _print({"optimized": done})
     return 0

@@ -140,9 +140,15 @@ class StatsResult(BaseModel):
     database: DatabaseInfo
 
 
+# Where a hit comes from: an atom (a claim that stands alone), a passage (a chunk of a current
+# document version, searchable in its own right) or an episodic trace.
+HitStore = Literal["atom", "passage", "trace"]
+
+
 class SearchHit(BaseModel):
-    id: int
+    id: int = Field(description="the atom's, passage's or trace's id (ids of each store apart)")
     scope: Literal["knowledge", "episodic"]
+    store: HitStore = "atom"
     score: float
     type: str = Field(description="atom type, or the trace kind for episodic hits")
     status: str | None = None
@@ -154,6 +160,9 @@ class SearchHit(BaseModel):
     language: str | None = None
     document_id: int | None = None
     created_at: str | None = None
+    section: list[str] = Field(
+        default_factory=list, description="a passage's heading path in its document"
+    )
     citations: list[CitationOut] = Field(default_factory=list)
     found_by: dict[str, int] = Field(
         default_factory=dict, description="rank of this hit in each retrieval arm"
@@ -196,8 +205,9 @@ class GapList(BaseModel):
 
 class ContextItem(BaseModel):
     marker: int = Field(description="the [n] used in the text")
-    atom_id: int
+    atom_id: int = Field(description="the atom's, passage's or trace's id (see store)")
     scope: Literal["knowledge", "episodic"]
+    store: HitStore = "atom"
     type: str
     status: str | None = None
     confidence: float | None = None

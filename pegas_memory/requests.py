@@ -13,7 +13,9 @@ Literal becomes InvalidInput too, naming the field.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import Field
 
 from pegas_memory.code_memory.requests import CodeGraphRequest, CodeSearchRequest
 from pegas_memory.ingest.sources import KINDS
@@ -21,7 +23,7 @@ from pegas_memory.memgraph_store.cypher import Direction, NodeLabel
 from pegas_memory.models import CodeCitationIn, Scope
 from pegas_memory.reasoning.rules import Op
 from pegas_memory.request_base import Request
-from pegas_memory.search.hybrid import PRESETS, SearchFilter
+from pegas_memory.search.hybrid import PRESETS, SearchFilter, StoreChoice
 
 # In the order the tools advertise them (their JSON schema enums), checked against the source.
 SearchPreset = Literal[
@@ -78,6 +80,16 @@ class StoreRequest(Request):
     cite_code: CodeCitationIn | None = None
 
 
+# The store argument of memory_search and memory_get_context, declared once for both.
+StoreArg = Annotated[
+    StoreChoice,
+    Field(
+        description="atoms (claims that stand alone), passages (the cited chunks of documents, "
+        "every sentence searchable) or both (default: fused, an atom and its passage one hit)"
+    ),
+]
+
+
 class SearchRequest(Request):
     """memory_search: what to look for, where, and how to rank it."""
 
@@ -87,6 +99,7 @@ class SearchRequest(Request):
     limit: int | None = None
     flt: SearchFilter | None = None
     half_life_days: float | None = None
+    store: StoreArg = "both"
 
 
 class ContextRequest(Request):
@@ -99,6 +112,7 @@ class ContextRequest(Request):
     preset: SearchPreset = "hybrid"
     flt: SearchFilter | None = None
     register_gap: bool | None = None
+    store: StoreArg = "both"
 
 
 class IngestRequest(Request):

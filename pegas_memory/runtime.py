@@ -29,6 +29,7 @@ from pegas_memory.outbox.projection import Projector, Target
 from pegas_memory.outbox.selfcheck import SliceMonitor
 from pegas_memory.outbox.worker import OutboxWorker
 from pegas_memory.qdrant_store import VectorIndex, build_vector_index
+from pegas_memory.qdrant_store.index import VECTOR_ENTITIES
 
 log = logging.getLogger(__name__)
 
@@ -170,8 +171,8 @@ class ProjectionRuntime:
             index = self.vectors.get()
         except BackendUnavailable:
             return built
-        for entity in ("atom", "trace"):
-            name = self.projector.collection(entity)  # type: ignore[arg-type]
+        for entity in VECTOR_ENTITIES:
+            name = self.projector.collection(entity)
             count = index.count(name)
             last = self._optimized_at.get(name, 0)
             if count > self.settings.vector_exact_limit and count > last * (1 + min_growth):
@@ -223,9 +224,9 @@ class ProjectionRuntime:
         while not self.wait_for_host(0.5, stop=self._stop):
             if self._stop.is_set() or time.monotonic() > deadline:
                 return
-        for entity in ("atom", "trace"):
+        for entity in VECTOR_ENTITIES:
             try:
-                self.projector.collection(entity)  # type: ignore[arg-type]
+                self.projector.collection(entity)
             except PegasMemoryError as exc:  # the first call that needs it reports it
                 log.info("could not create the %s collection yet: %s", entity, exc)
                 return

@@ -403,6 +403,7 @@ class MemoryService:
             limit=limit,
             flt=request.flt,
             half_life_days=half_life_days,
+            stores=request.store,
         )
         return SearchResult(
             query=request.query,
@@ -424,7 +425,12 @@ class MemoryService:
             raise InvalidInput("limit must be between 1 and 50")
         found = self.search(
             SearchRequest(
-                query=question, scope=scope, preset=request.preset, limit=limit, flt=request.flt
+                query=question,
+                scope=scope,
+                preset=request.preset,
+                limit=limit,
+                flt=request.flt,
+                store=request.store,
             )
         )
         with self.db.connection() as conn:

@@ -21,6 +21,8 @@ def to_hit(h: Found) -> SearchHit:
     return SearchHit(
         id=h.id,
         scope=h.scope,
+        store="trace" if h.store == "trace" else h.store,
+        section=list(h.section),
         score=round(h.score, 6),
         type=h.type,
         status=h.status,

@@ -16,6 +16,7 @@ class CurationQueries:
     candidate_atoms: LiteralString
     atom_to_verify: LiteralString
     documents_of_atoms: LiteralString
+    related_documents: LiteralString
     neighbour_atoms: LiteralString
     set_confidence: LiteralString
     # gaps

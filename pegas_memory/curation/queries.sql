@@ -15,7 +15,17 @@ SELECT id FROM pm_atom WHERE status = 'candidate' ORDER BY id LIMIT %s
 SELECT id, type, claim, content, status, confidence FROM pm_atom WHERE id = %s
 
 -- name: documents_of_atoms
-SELECT atom_id, doc_id FROM pm_citation WHERE atom_id = ANY(%s) AND doc_id IS NOT NULL
+-- The documents citing each atom, with what makes two of them one source: the same document
+-- (identity, every version) or the same bytes (a copy under another path or URL).
+SELECT c.atom_id, c.doc_id, d.identity_id, d.content_hash
+  FROM pm_citation c JOIN pm_document d ON d.id = c.doc_id
+ WHERE c.atom_id = ANY(%s)
+
+-- name: related_documents
+-- Documents sharing an identity or the bytes of the given ones (one hop: a copy of an earlier
+-- version joins that version's document).
+SELECT id, identity_id, content_hash FROM pm_document
+ WHERE identity_id = ANY(%(identities)s) OR content_hash = ANY(%(hashes)s)
 
 -- name: neighbour_atoms
 SELECT id, claim, content, status FROM pm_atom WHERE id = ANY(%s)

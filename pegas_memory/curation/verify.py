@@ -212,7 +212,7 @@ class Verifier:
                 conn,
                 atom_id,
                 "verified",
-                reason=f"cited by {len(own_docs)} documents",
+                reason=f"cited by {len(own_docs)} distinct sources",
                 check_name="cross_confirmation",
                 confidence=min(1.0, conf),
                 evidence=evidence,
@@ -333,10 +333,48 @@ def _atom(conn: Conn, atom_id: int) -> VerifiedAtom | None:
     )
 
 
+def source_keys(documents: Sequence[tuple[int, int | None, str]]) -> dict[int, int]:
+    """Pure: each document id's source, as the smallest document id of its group, where two
+    documents are one source when they share an identity (versions of one document) or their
+    bytes (a copy under another path or URL), transitively. A claim cited from two documents
+    of one source is not confirmed by it."""
+    parent = {doc: doc for doc, _, _ in documents}
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    first: dict[tuple[str, object], int] = {}
+    for doc, identity, content_hash in documents:
+        for key in (
+            ("identity", identity if identity is not None else doc),
+            ("bytes", content_hash),
+        ):
+            if key in first:
+                a, b = find(first[key]), find(doc)
+                parent[max(a, b)] = min(a, b)
+            else:
+                first[key] = doc
+    return {doc: find(doc) for doc in parent}
+
+
 def _docs_of(conn: Conn, ids: Sequence[int]) -> dict[int, set[int]]:
+    """The sources citing each atom (`source_keys`: copies and versions of one document are
+    one source), each named by a document id of it."""
+    rows = conn.execute(Q.documents_of_atoms, (list(ids),)).fetchall()
+    identities = sorted({int(r["identity_id"]) for r in rows if r["identity_id"] is not None})
+    hashes = sorted({str(r["content_hash"]) for r in rows})
+    related = conn.execute(
+        Q.related_documents, {"identities": identities, "hashes": hashes}
+    ).fetchall()
+    documents = [(int(r["id"]), r["identity_id"], str(r["content_hash"])) for r in related]
+    documents += [(int(r["doc_id"]), r["identity_id"], str(r["content_hash"])) for r in rows]
+    source = source_keys(documents)
     out: dict[int, set[int]] = {i: set() for i in ids}
-    for r in conn.execute(Q.documents_of_atoms, (list(ids),)):
-        out[int(r["atom_id"])].add(int(r["doc_id"]))
+    for r in rows:
+        out[int(r["atom_id"])].add(source[int(r["doc_id"])])
     return out
 
 

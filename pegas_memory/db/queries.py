@@ -34,7 +34,7 @@ class DbQueries:
     atoms_for_dedup: LiteralString
     mark_superseded: LiteralString
     insert_chunk: LiteralString
-    copy_chunk_citations: LiteralString
+    chunk_citations: LiteralString
     insert_atom: LiteralString
     atom_id_by_hash: LiteralString
     set_check_name: LiteralString

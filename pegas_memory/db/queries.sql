@@ -98,14 +98,13 @@ INSERT INTO pm_chunk (doc_id, ord, content, content_hash, locator,
                       heading_path, char_start, char_end, language)
 VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id
 
--- name: copy_chunk_citations
--- A chunk reused by a new version: every citation of the old chunk is repeated for the new one
--- (same atom, quote and offsets; the new document, chunk and locator).
-INSERT INTO pm_citation (atom_id, doc_id, chunk_id, locator, quoted_text,
-                         char_start, char_end)
-SELECT atom_id, %s, %s, %s, quoted_text, char_start, char_end
-  FROM pm_citation WHERE chunk_id = %s
-ON CONFLICT DO NOTHING
+-- name: chunk_citations
+-- The citations of a chunk, each quote's start within the chunk (for a reused chunk's copy).
+SELECT c.atom_id, c.quoted_text, c.char_start - coalesce(k.char_start, 0) AS quote_start,
+       c.char_end - c.char_start AS quote_length
+  FROM pm_citation c JOIN pm_chunk k ON k.id = c.chunk_id
+ WHERE c.chunk_id = %s AND c.char_start IS NOT NULL AND c.char_end IS NOT NULL
+ ORDER BY c.id
 
 -- name: insert_atom
 -- A new atom, or nothing when one with the same content hash exists (then RETURNING is empty).

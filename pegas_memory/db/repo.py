@@ -9,7 +9,7 @@ never write a domain row without its outbox row, nor the reverse.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -174,11 +174,30 @@ def insert_chunks(conn: Conn, doc_id: int, chunks: Sequence[ChunkInput]) -> dict
 
 
 def copy_chunk_citations(
-    conn: Conn, old_chunk_id: int, *, doc_id: int, chunk_id: int, locator: str
+    conn: Conn,
+    old_chunk_id: int,
+    *,
+    doc_id: int,
+    chunk_id: int,
+    chunk_start: int,
+    locate: Callable[[int], str],
 ) -> None:
-    """Cite every atom of a reused chunk from its copy in a new version too (same quote and
-    offsets); a citation already there is not added twice."""
-    conn.execute(Q.copy_chunk_citations, (doc_id, chunk_id, locator, old_chunk_id))
+    """Cite every atom of a reused chunk from its copy in a new version too: the same quote at
+    the same place in the chunk, so its offsets move with the chunk (`chunk_start`, the copy's
+    start) and its locator is the quote's own (`locate(quote_start)`), not the chunk's start. A
+    citation already there is not added twice."""
+    for r in conn.execute(Q.chunk_citations, (old_chunk_id,)).fetchall():
+        start = int(r["quote_start"])
+        add_citation(
+            conn,
+            int(r["atom_id"]),
+            doc_id=doc_id,
+            chunk_id=chunk_id,
+            locator=locate(start),
+            quote=r["quoted_text"],
+            char_start=chunk_start + start,
+            char_end=chunk_start + start + int(r["quote_length"]),
+        )
 
 
 # ---------------------------------------------------------------------- atoms

@@ -85,6 +85,28 @@ def html_to_text(markup: bytes | str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 
 
+_HEADING_LINE = re.compile(r"^#{1,6} \S", re.M)
+# The share of all visible text the main text must hold for a page to count as all main text.
+MAIN_SHARE = 0.8
+
+
+def _with_structure(data: bytes | str, text: str) -> str:
+    """The main text, or the page's own text with its headings when the extraction dropped
+    every heading of a page that is nearly all main text (a book chapter in XHTML, a long
+    article): its sections then name their locators instead of bare character positions."""
+    if _HEADING_LINE.search(text):
+        return text
+    try:
+        whole = html_to_text(data)
+    except ValueError:
+        return text
+    headings = len(_HEADING_LINE.findall(whole))
+    plain = _HEADING_LINE.sub("", whole)
+    if headings >= 2 and len(text) >= MAIN_SHARE * len(plain):
+        return whole
+    return text
+
+
 def parse_html(
     data: bytes | str,
     *,
@@ -135,6 +157,7 @@ def parse_html(
             warnings.append("no main text found; kept all visible text of the page")
     if not text:
         raise IngestError(f"{uri}: the page has no text (a script-only page?); try another URL")
+    text = _with_structure(data, text)
     check_size(len(text), uri, settings)
     sections = split_markdown_sections(text)
     return ParsedSource(

@@ -359,10 +359,21 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _HTML_TAGS = (
     r"a|img|div|p|br|hr|sup|sub|span|b|i|em|strong|kbd|details|summary|picture|source|center|u"
     r"|small|big|section|h[1-6]|table|thead|tbody|tr|td|th|ul|ol|li|video|figure|figcaption"
+    r"|abbr|mark|ins|del|cite|dfn|var|samp|time"
 )
 _HTML_TAG = re.compile(rf"</?(?:{_HTML_TAGS})(?:\s[^<>]*)?/?>", re.IGNORECASE)
 _ANCHOR_LINE = re.compile(r"^\s*<a\s[^<>]*>[^<]*</a>\W*$", re.IGNORECASE)  # a link, no text
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+# MDX comments and expressions holding only a comment: {/* ... */}.
+_MDX_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.DOTALL)
+# Attribute lists of mkdocs (attr_list), Pandoc and MDX headings: "{ #anchor }", "{#id .cls}",
+# "{: .note }". Never a sentence's words.
+_ATTR_LIST = re.compile(r"\{:?[ \t]*[#.][\w\-:.]+(?:[ \t]+[#.]?[\w\-]+(?:=[^{}\s]+)?)*[ \t]*\}")
+# mkdocs abbreviation definitions: "*[HTML]: Hyper Text Markup Language" (a glossary line).
+_ABBR_DEF = re.compile(r"^ {0,3}\*\[[^\]\n]+\]:.*$")
+# LaTeX in prose: references and labels are dropped, text formatting keeps its words.
+_LATEX_REF = re.compile(r"\\(?:label|cite[pt]?|ref|eqref|autoref|cref|index|footnote)\{[^{}\n]*\}")
+_LATEX_FORMAT = re.compile(r"\\(?:textbf|textit|emph|texttt|textsc|underline)\{([^{}\n]*)\}")
 _IMAGE = re.compile(r"\[!\[[^\]\n]*\]\([^)\n]*\)\]\([^)\n]*\)|!\[[^\]\n]*\]\([^)\n]*\)")
 _LINK = re.compile(r"\[[^\]\n]+\]\([^)\n]*\)")
 _REF_DEF = re.compile(r"^ {0,3}\[[^\]\n]+\]:\s+\S+.*$")
@@ -383,6 +394,12 @@ _FRONT_TITLE = re.compile(r"^title:\s*[\"']?(.+?)[\"']?\s*$")
 
 def _spaces(m: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", m[0])
+
+
+def _kept_words(m: re.Match[str]) -> str:
+    """A LaTeX formatting command's words in place, the command and braces blanked."""
+    head = m[0].index("{") + 1
+    return " " * head + m[1] + " "
 
 
 def _link_only(line: str) -> bool:
@@ -456,8 +473,11 @@ def _markdown_pass(lines: list[str]) -> None:
             line = _blank(line)
         if _CALLOUT.match(line) or _REF_DEF.match(line):
             line = _blank(line)
-        if _ANCHOR_LINE.match(line):
+        if _ANCHOR_LINE.match(line) or _ABBR_DEF.match(line):
             line = _blank(line)
+        line = _ATTR_LIST.sub(_spaces, line)
+        line = _LATEX_REF.sub(_spaces, line)
+        line = _LATEX_FORMAT.sub(_kept_words, line)
         line = _IMAGE.sub(_spaces, line)
         tagged = _HTML_TAG.sub(_spaces, _SHORTCODE.sub(_spaces, line))
         if tagged != line:  # text inside HTML: its indentation is the HTML's, not code's
@@ -534,6 +554,8 @@ def normalise(text: str, flavour: Flavour) -> tuple[str, dict[int, int], str | N
     """(the normalised text: same length and line breaks, markup blanked; {line start offset:
     heading level} for rst; the front matter's title)."""
     text = _HTML_COMMENT.sub(_spaces, text)
+    if flavour != "rst":
+        text = _MDX_COMMENT.sub(_spaces, text)
     lines = text.split("\n")
     levels: dict[int, int] = {}
     front = _front_matter(lines)
@@ -563,7 +585,7 @@ def flavour_of(file_name: str) -> Flavour | None:
     suffix = file_name.rsplit(".", 1)[-1].lower() if "." in file_name else ""
     if suffix == "rst":
         return "rst"
-    if suffix in ("md", "markdown"):
+    if suffix in ("md", "markdown", "mdx"):
         return "markdown"
     return None
 

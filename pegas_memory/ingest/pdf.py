@@ -23,6 +23,7 @@ from pegas_memory.ingest.checks import check_size, language_sample
 from pegas_memory.ingest.chunking import ParsedSource, Section
 from pegas_memory.ingest.layout import clean_pages
 from pegas_memory.ingest.pdf_sections import settle_entries, split_page
+from pegas_memory.ingest.pdf_title import pdf_title
 from pegas_memory.text import detect_language, raw_hash
 
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st"})
@@ -143,7 +144,7 @@ def parse_pdf(
     return ParsedSource(
         kind="pdf",
         uri=uri,
-        title=title or info.get("title"),
+        title=pdf_title(title, info.get("title"), sections[0].text),
         author=info.get("author"),
         language=detect_language(language_sample(sections)),
         published_at=info.get("created"),

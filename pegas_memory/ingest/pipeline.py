@@ -16,6 +16,7 @@ whose only evidence was in chunks that vanished are marked stale with the reason
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -42,7 +43,7 @@ from pegas_memory.distill.ollama import locate_quote
 from pegas_memory.distill.types import ChunkContext, CountsDrops, Distiller, DraftAtom
 from pegas_memory.distill.xrefs import labels_of, resolve_labels
 from pegas_memory.errors import BackendUnavailable, IngestError, InvalidInput
-from pegas_memory.ingest.chunking import Chunk, ParsedSource
+from pegas_memory.ingest.chunking import Chunk, ParsedSource, citation_locator
 from pegas_memory.ingest.claims import ClaimSignature, claim_signature
 from pegas_memory.ingest.dedup import Conflict, decide, embed_in_timed_batches, threshold_for
 from pegas_memory.ingest.queries import INGEST_SQL as Q
@@ -94,6 +95,25 @@ class IngestPipeline:
         # only the benchmarks turn it off, to show both side by side.
         self.claim_guard = True
 
+    def _same_bytes_elsewhere(self, uri: str, raw_hash: str) -> IngestReport | None:
+        """Byte-identical content under another path or URL is the same document version: the
+        URI is recorded as another name of it (no second copy of its chunks and citations, so it
+        never confirms its own claims); None when no current version holds these bytes."""
+        with self.db.transaction() as conn:
+            other = conn.execute(Q.same_bytes_elsewhere, (raw_hash, uri)).fetchone()
+            if other is None:
+                return None
+            conn.execute(Q.add_alias, {"uri": uri, "id": int(other["id"])})
+        report = IngestReport(uri=uri, title=other["title"], kind=other["kind"])
+        report.document_id, report.version_id = int(other["identity_id"]), int(other["id"])
+        report.version, report.is_current = int(other["version"]), True
+        report.unchanged = True
+        report.warnings.append(
+            f"the same bytes as document {int(other['identity_id'])} ({other['uri']}): "
+            "recorded as another name of it, not stored twice"
+        )
+        return report
+
     def ingest(self, request: IngestRequest, *, progress: Progress | None = None) -> IngestReport:
         """Ingest one source (URL, file path or text). Raises IngestError, SecurityRefused,
         LimitExceeded or InvalidInput with an actionable message; writes nothing then."""
@@ -109,6 +129,12 @@ class IngestPipeline:
         raw = read_source(source, self.settings, kind=kind)
         with self.db.connection() as conn:
             same = conn.execute(Q.same_version, (raw.uri, raw.raw_hash)).fetchone()
+        if not same:
+            alias = self._same_bytes_elsewhere(raw.uri, raw.raw_hash)
+            if alias is not None:
+                alias.seconds = time.monotonic() - started
+                say(1, 1, "the same bytes as a stored document: recorded as another name of it")
+                return alias
         distiller = self._distiller()
         change = None
         if same:  # recognised from the bytes: nothing is parsed unless it is re-distilled
@@ -149,10 +175,19 @@ class IngestPipeline:
                 f"re-distilling {parsed.uri} stopped, nothing was changed and its atoms stay as "
                 f"they were: {report.errors[0]}; fix the distiller and ingest it again"
             )
-        planned, known = self._dedup(
-            planned, report, lambda m: say(len(fresh) + 1, len(fresh) + 2, m)
-        )
-        say(len(fresh) + 1, len(fresh) + 2, "writing to the database")
+        # Embedding is steps of its own (one per text), after the chunks' distillation: a long
+        # document's progress moves through it instead of sitting at n-1 of n.
+        embedded = [0]
+
+        def stage(message: str) -> None:
+            say(len(fresh) + embedded[0] + 1, len(fresh) + embedded[0] + 2, message)
+
+        def step(k: int, n: int, message: str) -> None:
+            embedded[0] = n
+            say(len(fresh) + k, len(fresh) + n + 2, message)
+
+        planned, known = self._dedup(planned, report, stage, step)
+        stage("writing to the database")
         write = VersionWrite(
             parsed, chunks, report, topic, tuple(tags), known, distiller.prompt_version
         )
@@ -219,10 +254,16 @@ class IngestPipeline:
         return out
 
     def _dedup(
-        self, planned: list[PlannedAtom], report: IngestReport, say: Callable[[str], None]
+        self,
+        planned: list[PlannedAtom],
+        report: IngestReport,
+        say: Callable[[str], None],
+        step: Callable[[int, int, str], None] | None = None,
     ) -> tuple[list[PlannedAtom], dict[int, StoredClaim]]:
         """Exact repeats first (same content hash, wherever they were stored), then semantic
-        near-duplicates of the rest, which must also claim the same (ingest.claims)."""
+        near-duplicates of the rest, which must also claim the same (ingest.claims). `step`
+        counts the texts embedded as steps (k of n); `say` reports the other stages."""
+        counted = step or (lambda k, n, message: say(message))
         known: dict[int, StoredClaim] = {}  # stored atoms the claim guard looked at
         if not planned:
             return planned, known
@@ -252,7 +293,9 @@ class IngestPipeline:
         vectors = embed_in_timed_batches(  # calls sized to report every few seconds
             embedder.embed_documents,
             texts,
-            lambda k, n, note="": say(f"embedding atoms for deduplication: {k} of {n}{note}"),
+            lambda k, n, note="": counted(
+                k, n, f"embedding atoms for deduplication: {k} of {n}{note}"
+            ),
         )
         index = None
         collection = None
@@ -337,7 +380,12 @@ class IngestPipeline:
             old = reused.get(c.content_hash)
             if old is not None:
                 copy_chunk_citations(
-                    conn, old, doc_id=doc_id, chunk_id=chunk_id[c.ord], locator=c.locator
+                    conn,
+                    old,
+                    doc_id=doc_id,
+                    chunk_id=chunk_id[c.ord],
+                    chunk_start=c.char_start,
+                    locate=functools.partial(citation_locator, c),
                 )
         write_atoms(conn, w, doc_id, chunk_id, planned)
         if version["supersedes"] is not None:

@@ -10,6 +10,8 @@ from pegas_memory.db.sql import load_queries
 
 @dataclass(frozen=True)
 class IngestQueries:
+    same_bytes_elsewhere: LiteralString
+    add_alias: LiteralString
     same_version: LiteralString
     current_chunks: LiteralString
     document_version: LiteralString

@@ -1,5 +1,19 @@
 -- The reads of the ingest pipeline (ingest/pipeline.py); its writes are db/repo.py functions.
 
+-- name: same_bytes_elsewhere
+-- The current version of another document holding exactly these bytes (a copy of a file under
+-- another path, the same page under another URL): the same document version, not a new one.
+SELECT id, version, identity_id, kind, title, uri FROM pm_document
+ WHERE content_hash = %s AND uri <> %s AND is_current AND kind <> 'agent'
+ ORDER BY id LIMIT 1
+
+-- name: add_alias
+-- Another name of a document version (its `metadata.aliases`, each once).
+UPDATE pm_document
+   SET metadata = jsonb_set(metadata, '{aliases}',
+                            coalesce(metadata->'aliases', '[]'::jsonb) || to_jsonb(%(uri)s::text))
+ WHERE id = %(id)s AND NOT coalesce(metadata->'aliases', '[]'::jsonb) ? %(uri)s
+
 -- name: same_version
 -- A version of this URI with exactly these bytes: ingesting it again does nothing, unless its
 -- atoms came from another distiller. Which one: what the ingest recorded on the version, else

@@ -25,16 +25,25 @@ from pegas_memory.memgraph_store.cypher import (
     SymbolNode,
 )
 from pegas_memory.outbox.queries import Q
-from pegas_memory.qdrant_store.index import VectorIndex, VectorPoint, collection_name
+from pegas_memory.qdrant_store.index import VectorEntity, VectorIndex, VectorPoint, collection_name
 
 log = logging.getLogger(__name__)
 
 Target = Literal["vector", "graph"]
-ENTITY_TYPES = ("atom", "link", "code_symbol", "code_dependency", "trace", "code_inferred")
+ENTITY_TYPES = (
+    "atom",
+    "link",
+    "code_symbol",
+    "code_dependency",
+    "trace",
+    "code_inferred",
+    "passage",
+)
 # Which slices each entity type is projected into.
 TARGETS_OF: dict[str, tuple[Target, ...]] = {
     "atom": ("vector", "graph"),
     "trace": ("vector",),
+    "passage": ("vector",),  # chunks of current document versions (pm_passage)
     "link": ("graph",),
     "code_symbol": ("graph",),
     "code_dependency": ("graph",),
@@ -83,6 +92,7 @@ class Rows:
 _SELECTS: dict[str, LiteralString] = {
     "atom": Q.select_atom,
     "trace": Q.select_trace,
+    "passage": Q.select_passage,
     "link": Q.select_link,
     "code_symbol": Q.select_code_symbol,
     "code_dependency": Q.select_code_dependency,
@@ -107,6 +117,29 @@ def atom_payload(row: dict[str, Any]) -> dict[str, Any]:
         "language": row["language"],
         "created_at": row["created_at"],
     }
+
+
+def passage_embed_text(content: str) -> str:
+    """What a passage's vector is computed from: its own text (its heading path is in its BM25
+    terms, not in its vector, so a passage and an atom quoting it stay comparable)."""
+    return content[:MAX_EMBED_CHARS]
+
+
+def passage_payload(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "doc_id": row["doc_id"],
+        "language": row["language"],
+        "created_at": row["created_at"],
+    }
+
+
+def payload_of(entity: VectorEntity, row: dict[str, Any]) -> dict[str, Any]:
+    """The filter fields of a vector point, for each kind of point."""
+    if entity == "atom":
+        return atom_payload(row)
+    if entity == "passage":
+        return passage_payload(row)
+    return trace_payload(row)
 
 
 def trace_payload(row: dict[str, Any]) -> dict[str, Any]:
@@ -146,7 +179,7 @@ class Projector:
         # 0: the claim vector alone, the behaviour before). Only the benchmark changes it.
         self.context_weight = search_vector.CONTEXT_WEIGHT
 
-    def collection(self, entity: Literal["atom", "trace"]) -> str:
+    def collection(self, entity: VectorEntity) -> str:
         """The collection of this embedding space, created on first use."""
         embedder = self._embedder()
         name = collection_name(self.prefix, entity, embedder.model_id, embedder.dim)
@@ -166,7 +199,9 @@ class Projector:
 
     # ------------------------------------------------------------------ vector slice
     def _apply_vectors(self, entity_type: str, rows: Rows) -> None:
-        entity: Literal["atom", "trace"] = "atom" if entity_type == "atom" else "trace"
+        entity: VectorEntity = (
+            "atom" if entity_type == "atom" else "passage" if entity_type == "passage" else "trace"
+        )
         name = self.collection(entity)
         index = self._vectors()
         if rows.present:
@@ -174,10 +209,11 @@ class Projector:
             vectors: Sequence[Sequence[float]]
             if entity == "atom":
                 vectors = atom_search_vectors(embed, rows.present, self.context_weight)
-                payloads = [atom_payload(r) for r in rows.present]
+            elif entity == "passage":
+                vectors = embed([passage_embed_text(r["content"]) for r in rows.present])
             else:
                 vectors = embed([r["content"][:MAX_EMBED_CHARS] for r in rows.present])
-                payloads = [trace_payload(r) for r in rows.present]
+            payloads = [payload_of(entity, r) for r in rows.present]
             index.upsert(
                 name,
                 [

@@ -21,6 +21,7 @@ class OutboxQueries:
     make_delayed_due: LiteralString
     select_atom: LiteralString
     select_trace: LiteralString
+    select_passage: LiteralString
     select_link: LiteralString
     select_code_symbol: LiteralString
     select_code_dependency: LiteralString

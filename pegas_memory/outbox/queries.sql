@@ -59,6 +59,12 @@ SELECT id, type, status, confidence, claim, content, doc_id, topic, tags, langua
 SELECT id, kind, content, session_id, language, created_at
   FROM pm_episodic_trace WHERE id = ANY(%(ids)s)
 
+-- name: select_passage
+-- Current passages to project: chunks of current document versions (pm_passage); a chunk of a
+-- retired version or of a forgotten document is absent, so its point is deleted.
+SELECT id, doc_id, ord, content, content_hash, locator, heading_path, language, created_at
+  FROM pm_passage WHERE id = ANY(%(ids)s)
+
 -- name: select_link
 -- Current atom link rows to project.
 SELECT id, src_atom_id, dst_atom_id, kind, confidence, inferred, source

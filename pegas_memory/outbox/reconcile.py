@@ -19,11 +19,17 @@ from psycopg.sql import Composed
 
 from pegas_memory.db.sql import compose
 from pegas_memory.errors import NotFound, SliceDamaged
-from pegas_memory.outbox.projection import Rows, atom_payload, chunks, load_rows, trace_payload
+from pegas_memory.outbox.projection import Rows, chunks, load_rows, payload_of
 from pegas_memory.outbox.queries import Q
 from pegas_memory.outbox.slices import SliceOwner
 from pegas_memory.outbox.worker import pending_events
-from pegas_memory.qdrant_store.index import SetsAside, VectorIndex, collection_name
+from pegas_memory.qdrant_store.index import (
+    VECTOR_ENTITIES,
+    SetsAside,
+    VectorEntity,
+    VectorIndex,
+    collection_name,
+)
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +97,16 @@ def _iter_rows(rt: SliceOwner, entity_type: str, ids: list[int]) -> Iterator[Row
             yield load_rows(conn, entity_type, list(part))
 
 
-def _vector_drift(rt: SliceOwner, entity: Literal["atom", "trace"]) -> SliceDrift:
-    table = "pm_atom" if entity == "atom" else "pm_episodic_trace"
+# The table (or view) of each vector collection's rows.
+VECTOR_TABLE: dict[VectorEntity, str] = {
+    "atom": "pm_atom",
+    "trace": "pm_episodic_trace",
+    "passage": "pm_passage",
+}
+
+
+def _vector_drift(rt: SliceOwner, entity: VectorEntity) -> SliceDrift:
+    table = VECTOR_TABLE[entity]
     drift = SliceDrift(f"vector:{entity}")
     name = rt.projector.collection(entity)
     index = rt.vectors.get()
@@ -100,13 +114,12 @@ def _vector_drift(rt: SliceOwner, entity: Literal["atom", "trace"]) -> SliceDrif
     in_slice = set(index.iter_ids(name))
     drift.missing = sorted(in_pg - in_slice)
     drift.orphaned = sorted(in_slice - in_pg)
-    payload_of = atom_payload if entity == "atom" else trace_payload
     for rows in _iter_rows(rt, entity, sorted(in_pg & in_slice)):
         stored = {
             r.id: r.payload for r in index.retrieve(name, [int(x["id"]) for x in rows.present])
         }
         for row in rows.present:
-            want = payload_of(row)
+            want = payload_of(entity, row)
             have = stored.get(int(row["id"]), {})
             if any(have.get(k) != want.get(k) for k in _COMPARED if k in want):
                 drift.stale.append(int(row["id"]))
@@ -149,6 +162,7 @@ def _graph_drift(rt: SliceOwner) -> list[SliceDrift]:
 _ENTITY_OF = {
     "vector:atom": ("atom", "vector"),
     "vector:trace": ("trace", "vector"),
+    "vector:passage": ("passage", "vector"),
     "graph:atom": ("atom", "graph"),
     "graph:link": ("link", "graph"),
     "graph:code_symbol": ("code_symbol", "graph"),
@@ -166,9 +180,7 @@ def reconcile(
     found: list[SliceDrift] = []
     if "vector" in rt.projector.targets:
         found += [
-            _vector_drift(rt, entity)
-            for entity in ("atom", "trace")
-            if f"vector:{entity}" in wanted
+            _vector_drift(rt, entity) for entity in VECTOR_ENTITIES if f"vector:{entity}" in wanted
         ]
     if "graph" in rt.projector.targets and any(w.startswith("graph:") for w in wanted):
         found += [d for d in _graph_drift(rt) if d.slice in wanted]
@@ -187,7 +199,7 @@ def reconcile(
     return report
 
 
-def vector_collection(rt: SliceOwner, entity: Literal["atom", "trace"]) -> str:
+def vector_collection(rt: SliceOwner, entity: VectorEntity) -> str:
     """The collection of the current embedding space, without creating it (creating opens the
     shard, which fails when its files are damaged)."""
     embedder = rt.embedder.get()
@@ -230,22 +242,21 @@ def rebuild(
     aside: list[str] = []
     if target in ("qdrant", "all"):
         index = rt.vectors.get()
-        for entity in ("atom", "trace"):
+        for entity in VECTOR_ENTITIES:
             if entities is not None and entity not in entities:
                 continue
-            name = vector_collection(rt, entity)  # type: ignore[arg-type]
+            name = vector_collection(rt, entity)
             where = _clear_collection(index, name)
             if where:
                 aside.append(where)
             rt.projector._ensured.discard(name)
-            table = "pm_atom" if entity == "atom" else "pm_episodic_trace"
-            ids = sorted(_pg_ids(rt, table))
+            ids = sorted(_pg_ids(rt, VECTOR_TABLE[entity]))
             for n, rows in enumerate(_iter_rows(rt, entity, ids)):
                 rt.projector.apply("vector", entity, rows)
                 report(min(len(ids), (n + 1) * BATCH), len(ids), f"vector slice: {entity}s")
             counts[f"vector:{entity}"] = len(ids)
             if len(ids) > rt.settings.vector_exact_limit:
-                index.optimize(rt.projector.collection(entity))  # type: ignore[arg-type]
+                index.optimize(rt.projector.collection(entity))
     if target in ("graph", "all"):
         graph = rt.graph.get()
         graph.clear()

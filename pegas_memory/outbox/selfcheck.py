@@ -38,6 +38,7 @@ from pegas_memory.outbox.projection import load_rows
 from pegas_memory.outbox.reconcile import rebuild, reconcile, vector_collection
 from pegas_memory.outbox.slices import SliceOwner
 from pegas_memory.outbox.sweep import SweepResult, sweep_vectors
+from pegas_memory.qdrant_store.index import VECTOR_ENTITIES
 
 if TYPE_CHECKING:
     from pegas_memory.memgraph_store.model import GraphStore
@@ -145,6 +146,7 @@ def _pg_counts(rt: SliceOwner) -> tuple[dict[str, int], dict[str, int]]:
     tables = {
         "atom": "pm_atom",
         "trace": "pm_episodic_trace",
+        "passage": "pm_passage",
         "link": "pm_atom_link",
         "code_symbol": "pm_code_symbol",
         "code_inferred": "pm_code_inferred",
@@ -197,13 +199,13 @@ def _vector_checks(
 ) -> list[SliceCheck]:
     out: list[SliceCheck] = []
     starting = rt.host_starting()  # the engine host not serving yet: report it, never wait
-    for entity in ("atom", "trace"):
+    for entity in VECTOR_ENTITIES:
         slice_name = f"vector:{entity}"
         try:
             if starting:
                 raise BackendUnavailable(starting)
             index = rt.vectors.get()
-            name = vector_collection(rt, entity)  # type: ignore[arg-type]
+            name = vector_collection(rt, entity)
         except PegasMemoryError as exc:
             out.append(
                 SliceCheck(
@@ -214,7 +216,7 @@ def _vector_checks(
         count = functools.partial(index.count, name)
         found = _check_one(slice_name, rows[entity], pending.get(entity, 0), count)
         if found.state == "ok" and found.expected:
-            run = functools.partial(sweep_vectors, rt, entity, index, name)  # type: ignore[arg-type]
+            run = functools.partial(sweep_vectors, rt, entity, index, name)
             found = _swept(found, run, cursors)
         out.append(found)
     return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, LiteralString
+from typing import TYPE_CHECKING, Any, LiteralString
 
 import numpy as np
 
@@ -27,20 +27,25 @@ from pegas_memory.outbox.projection import (
     MAX_EMBED_CHARS,
     atom_contexts,
     atom_embed_text,
-    atom_payload,
     load_rows,
-    trace_payload,
+    passage_embed_text,
+    payload_of,
 )
 from pegas_memory.outbox.slices import SliceOwner
 from pegas_memory.text import raw_hash
 
 if TYPE_CHECKING:
-    from pegas_memory.qdrant_store.index import VectorIndex, VectorRecord
+    from pegas_memory.qdrant_store.index import VectorEntity, VectorIndex, VectorRecord
 
 SWEEP_POINTS = 256  # ids compared per slice and check
 SAME_VECTOR = 0.999  # cosine at or above which the stored vector is the cached one
 _COMPARED = ("type", "status", "doc_id", "topic", "language")
-_TABLES = {"atom": "pm_atom", "trace": "pm_episodic_trace", "link": "pm_atom_link"}
+_TABLES = {
+    "atom": "pm_atom",
+    "trace": "pm_episodic_trace",
+    "passage": "pm_passage",
+    "link": "pm_atom_link",
+}
 
 
 @dataclass(frozen=True)
@@ -101,11 +106,9 @@ def read_window(rt: SliceOwner, entity: str, after: int, limit: int) -> Window:
 def _embed_text(entity: str, row: Mapping[str, Any]) -> str:
     if entity == "atom":
         return atom_embed_text(row["claim"], row["content"])
+    if entity == "passage":
+        return passage_embed_text(str(row["content"]))
     return str(row["content"])[:MAX_EMBED_CHARS]
-
-
-def _payload(entity: str, row: dict[str, Any]) -> dict[str, Any]:
-    return atom_payload(row) if entity == "atom" else trace_payload(row)
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
@@ -137,7 +140,7 @@ def compare_point(
 
 def sweep_vectors(
     rt: SliceOwner,
-    entity: Literal["atom", "trace"],
+    entity: VectorEntity,
     index: VectorIndex,
     collection: str,
     after: int,
@@ -157,7 +160,7 @@ def sweep_vectors(
     cached = rt.embedder.get().cached([*texts, *(c for c in contexts if c)])
     reasons: dict[int, str] = {}
     for row, text, context in zip(present, texts, contexts, strict=True):
-        want = _payload(entity, row)
+        want = payload_of(entity, row)
         vector = expected_vector(cached, text, context, weight)
         why = compare_point(want, vector, stored.get(int(row["id"])))
         if why is not None:

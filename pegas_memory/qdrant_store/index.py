@@ -227,7 +227,13 @@ class VectorIndex(Protocol):
         ...
 
 
-def collection_name(prefix: str, entity: Literal["atom", "trace"], model_id: str, dim: int) -> str:
+# What the vector slice holds, one collection per embedding space each: curated atoms, episodic
+# traces, and passages (the chunks of current document versions).
+VectorEntity = Literal["atom", "trace", "passage"]
+VECTOR_ENTITIES: tuple[VectorEntity, ...] = ("atom", "trace", "passage")
+
+
+def collection_name(prefix: str, entity: VectorEntity, model_id: str, dim: int) -> str:
     """The collection of one embedding space: `{prefix}_{entity}_{model slug}_{dim}d`.
 
     The slug is `model_id` lower-cased with runs of other characters turned into `_`. When that
@@ -237,8 +243,8 @@ def collection_name(prefix: str, entity: Literal["atom", "trace"], model_id: str
 
     Raises InvalidInput for an empty model id, an unknown entity, a bad dimension or prefix.
     """
-    if entity not in ("atom", "trace"):
-        raise InvalidInput(f"entity must be 'atom' or 'trace', not {entity!r}")
+    if entity not in VECTOR_ENTITIES:
+        raise InvalidInput(f"entity must be one of {', '.join(VECTOR_ENTITIES)}, not {entity!r}")
     if not model_id or not model_id.strip():
         raise InvalidInput("model_id is empty; pass the embedding model's name")
     check_dim(dim)

@@ -1,7 +1,8 @@
 """memory_get_context: the evidence for a question, fitted to a token budget.
 
-Hybrid search picks the atoms; each brings its citations (document title, locator, quote) and the
-source text around its evidence (the cited chunk and its neighbours: small-to-big). Near-repeats
+Hybrid search picks the atoms and passages; an atom brings its citations (document title,
+locator, quote) and the source text around its evidence (the cited chunk of the current version
+and its neighbours: small-to-big); a passage brings its neighbours in its document. Near-repeats
 are dropped, the rest is ordered by score and cut to the budget, and returned twice: as text with
 [n] markers ready to paste into a prompt, and as a structured list.
 """
@@ -32,17 +33,22 @@ class Window:
     text: str
 
 
-def chunk_windows(conn: Conn, chunk_ids: Sequence[int]) -> dict[int, Window]:
-    """For each cited chunk: its text joined with its neighbours in the same document."""
+def chunk_windows(
+    conn: Conn, chunk_ids: Sequence[int], *, itself: bool = True
+) -> dict[int, Window]:
+    """For each chunk: its text joined with its neighbours in the same document (without its
+    own text when `itself` is false: a passage hit shows its own text already)."""
     if not chunk_ids:
         return {}
     rows = conn.execute(Q.chunk_windows, {"ids": list(chunk_ids), "n": NEIGHBOUR_CHUNKS}).fetchall()
     parts: dict[int, list[str]] = {}
     docs: dict[int, int] = {}
     for r in rows:
-        parts.setdefault(int(r["cited"]), []).append(r["content"])
-        docs[int(r["cited"])] = int(r["doc_id"])
-    return {cid: Window(docs[cid], "\n".join(texts)) for cid, texts in parts.items()}
+        cited = int(r["cited"])
+        docs[cited] = int(r["doc_id"])
+        if itself or int(r["id"]) != cited:
+            parts.setdefault(cited, []).append(r["content"])
+    return {cid: Window(docs[cid], "\n".join(parts.get(cid, ()))) for cid in docs}
 
 
 def cited_chunks(conn: Conn, atom_ids: Sequence[int]) -> dict[int, list[int]]:
@@ -68,7 +74,7 @@ def _source_line(c: CitationOut) -> str:
 
 def assemble(
     hits: Sequence[SearchHit],
-    windows: dict[int, str],
+    windows: dict[tuple[str, int], str],
     *,
     budget_tokens: int,
 ) -> tuple[str, list[ContextItem], bool]:
@@ -84,13 +90,16 @@ def assemble(
         if key in seen_claims:
             continue
         seen_claims.add(key)
-        window = windows.get(hit.id, "")
+        window = windows.get((hit.store, hit.id), "")
         if window and window in seen_windows:
             window = ""  # the same passage is already shown for an earlier item
         if window:
             seen_windows.add(window)
         marker = len(items) + 1
-        head = f"[{marker}] {hit.claim}"
+        claim = hit.claim
+        if hit.store == "passage":  # a whole chunk: as long as one item's context may be
+            claim = _trim(claim, MAX_CONTEXT_CHARS_PER_ITEM)
+        head = f"[{marker}] {claim}"
         meta = [hit.type]
         if hit.status:
             meta.append(hit.status)
@@ -123,6 +132,7 @@ def assemble(
                 marker=marker,
                 atom_id=hit.id,
                 scope=hit.scope,
+                store=hit.store,
                 type=hit.type,
                 status=hit.status,
                 confidence=hit.confidence,
@@ -135,15 +145,21 @@ def assemble(
     return "\n\n".join(blocks), items, truncated
 
 
-def windows_for(conn: Conn, hits: Sequence[SearchHit]) -> dict[int, str]:
-    """The small-to-big text around each knowledge hit's first cited chunk."""
-    atom_ids = [h.id for h in hits if h.scope == "knowledge"]
-    if not atom_ids:
-        return {}
-    chunks_of = cited_chunks(conn, atom_ids)
-    first = {a: ids[0] for a, ids in chunks_of.items() if ids}
-    win = chunk_windows(conn, sorted(set(first.values())))
-    return {a: win[c].text for a, c in first.items() if c in win}
+def windows_for(conn: Conn, hits: Sequence[SearchHit]) -> dict[tuple[str, int], str]:
+    """The small-to-big text of each knowledge hit, keyed by (store, id): around an atom's first
+    cited chunk (a current version's first), and a passage's neighbours."""
+    out: dict[tuple[str, int], str] = {}
+    atom_ids = [h.id for h in hits if h.store == "atom" and h.scope == "knowledge"]
+    if atom_ids:
+        chunks_of = cited_chunks(conn, atom_ids)
+        first = {a: ids[0] for a, ids in chunks_of.items() if ids}
+        win = chunk_windows(conn, sorted(set(first.values())))
+        out |= {("atom", a): win[c].text for a, c in first.items() if c in win}
+    passage_ids = [h.id for h in hits if h.store == "passage"]
+    if passage_ids:
+        around = chunk_windows(conn, passage_ids, itself=False)
+        out |= {("passage", p): w.text for p, w in around.items() if w.text}
+    return out
 
 
 # The best query-passage cosine below which evidence is weak, for models whose similarity scale
@@ -159,10 +175,11 @@ def weak(hits: Sequence[SearchHit], arms: dict[str, Any], threshold: float) -> b
     """Is the best evidence weak? No hit, or neither arm found anything convincing."""
     if not hits:
         return True
-    atom = arms.get("atom", {})
-    dense_note = (atom.get("dense") or {}).get("note") or ""
-    lexical_weight = (atom.get("lexical") or {}).get("weight", 0.0)
-    cosine = 0.0
-    if dense_note.startswith("top cosine"):
-        cosine = float(dense_note.split()[-1])
+    cosine, lexical_weight = 0.0, 0.0
+    for store in ("atom", "passage"):  # the best evidence of either store
+        found = arms.get(store, {})
+        dense_note = (found.get("dense") or {}).get("note") or ""
+        lexical_weight = max(lexical_weight, (found.get("lexical") or {}).get("weight", 0.0))
+        if dense_note.startswith("top cosine"):
+            cosine = max(cosine, float(dense_note.split()[-1]))
     return cosine < threshold and lexical_weight < 0.25

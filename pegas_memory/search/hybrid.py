@@ -47,6 +47,7 @@ from pegas_memory.search.fusion import (
 )
 from pegas_memory.search.lexical import Entity, LexicalIndex
 from pegas_memory.search.queries import SEARCH_SQL as Q
+from pegas_memory.search.stores import KEPT_FLOOR, STORE_SHARE, Candidate, merge
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,10 @@ DOCUMENT_SHARE = 0.5
 DOCUMENT_SIBLINGS = 2
 
 # How much a neighbour reached through a link of this kind is worth, relative to its seed.
+# Which store(s) knowledge comes from: atoms, passages, or both (the default).
+StoreChoice = Literal["atoms", "passages", "both"]
+STORE_CHOICES: tuple[StoreChoice, ...] = ("atoms", "passages", "both")
+
 LINK_KIND_WEIGHT = {
     "defines": 0.8,
     "depends_on": 0.7,
@@ -145,7 +150,20 @@ class SearchFilter:
     created_before: datetime | None = None
     session_id: str | None = None  # episodic only
 
+    @property
+    def atoms_only(self) -> bool:
+        """The filter names what only atoms have (a type, status, topic or tag): passages,
+        which have none of these, cannot match it."""
+        return bool(self.types or self.statuses or self.topics or self.tags)
+
     def vector_filter(self, entity: Entity) -> VectorFilter:
+        if entity == "passage":
+            return VectorFilter(
+                doc_ids=self.doc_ids,
+                languages=self.languages,
+                created_after=self.created_after,
+                created_before=self.created_before,
+            )
         if entity == "trace":
             return VectorFilter(
                 languages=self.languages,
@@ -190,6 +208,9 @@ class SearchFilter:
                 add("{a}.topic = ANY({p})", "f_topics", list(self.topics))
             if self.tags:
                 add("{a}.tags && {p}::text[]", "f_tags", list(self.tags))
+        elif entity == "passage":
+            if self.doc_ids:
+                add("{a}.doc_id = ANY({p})", "f_docs", list(self.doc_ids))
         elif self.session_id:
             add("{a}.session_id = {p}", "f_session", self.session_id)
         if self.languages:
@@ -238,15 +259,23 @@ class Found:
     created_at: datetime | None
     arms: Mapping[str, int]
     citations: tuple[Citation, ...] = ()
+    store: Entity = "atom"
+    section: tuple[str, ...] = ()  # a passage's heading path
 
     @classmethod
     def of(
         cls, row: Mapping[str, Any], entity: Entity, score: float, arms: Mapping[str, int]
     ) -> Found:
         confidence = row.get("confidence")
+        citations: tuple[Citation, ...] = ()
+        if entity == "passage":  # a passage is its own evidence: its document and locator
+            citations = (passage_citation(row),)
         return cls(
+            store=entity,
+            section=tuple(row.get("heading_path") or ()),
+            citations=citations,
             id=int(row["id"]),
-            scope="knowledge" if entity == "atom" else "episodic",
+            scope="episodic" if entity == "trace" else "knowledge",
             score=score,
             type=row["type"],
             claim=row["claim"],
@@ -262,6 +291,26 @@ class Found:
         )
 
 
+def passage_citation(row: Mapping[str, Any]) -> Citation:
+    """Where a passage stands: its document version, locator and character span (the quote is
+    the passage itself, given as the hit's text)."""
+    return Citation(
+        atom_id=0,
+        doc_id=row.get("doc_id"),
+        title=row.get("title"),
+        uri=row.get("uri"),
+        locator=row.get("locator") or "",
+        quoted_text="",
+        code_symbol_id=None,
+        chunk_id=int(row["id"]),
+        char_start=row.get("char_start"),
+        char_end=row.get("char_end"),
+        document_identity=row.get("identity_id"),
+        document_version=row.get("version"),
+        document_is_current=True,
+    )
+
+
 class Searcher:
     def __init__(self, db: Database, runtime: ProjectionRuntime):
         self.db = db
@@ -269,6 +318,8 @@ class Searcher:
         self.lexical = LexicalIndex()
         self.document_share = DOCUMENT_SHARE  # a bench may sweep it; 0 turns support off
         self.document_siblings = DOCUMENT_SIBLINGS
+        self.store_share = STORE_SHARE  # a bench may sweep it (search/stores.py)
+        self.kept_floor = KEPT_FLOOR
         self._threads: ThreadPoolExecutor | None = None
         self._threads_lock = threading.Lock()
 
@@ -461,9 +512,8 @@ class Searcher:
         if not ids:
             return {}
         where, params = flt.sql(entity)
-        statement = sql.SQL(Q.fetch_atoms if entity == "atom" else Q.fetch_traces).format(
-            where=where
-        )
+        fetch = {"atom": Q.fetch_atoms, "passage": Q.fetch_passages, "trace": Q.fetch_traces}
+        statement = sql.SQL(fetch[entity]).format(where=where)
         with self.db.connection() as conn:
             rows = conn.execute(statement, {"ids": list(ids), **params}).fetchall()
         return {int(r["id"]): dict(r) for r in rows}
@@ -487,21 +537,31 @@ class Searcher:
         flt: SearchFilter | None = None,
         half_life_days: float | None = None,
         with_citations: bool = True,
+        stores: StoreChoice = "both",
     ) -> tuple[list[Found], list[str], dict[str, Any]]:
-        """Rank atoms and/or traces for a query; return (hits, warnings, arm diagnostics)."""
+        """Rank atoms, passages and/or traces for a query; return (hits, warnings, arm
+        diagnostics). Knowledge comes from two stores (`stores`): atoms and passages, ranked
+        apart and merged (search/stores.py)."""
         query = validate_query(query)
         if preset not in PRESETS:
             raise InvalidInput(f"unknown preset {preset!r}; use one of {', '.join(PRESETS)}")
+        if stores not in STORE_CHOICES:
+            raise InvalidInput(f"unknown store {stores!r}; use one of {', '.join(STORE_CHOICES)}")
         p = PRESETS[preset]
         flt = self.resolve_documents(flt or SearchFilter())
+        knowledge: list[Entity] = []
+        if stores in ("atoms", "both"):
+            knowledge.append("atom")
+        if stores in ("passages", "both") and not flt.atoms_only:
+            knowledge.append("passage")
         entities: list[Entity] = (
-            ["atom"]
+            knowledge
             if scope == "knowledge"
             else ["trace"]
             if scope == "episodic"
-            else ["atom", "trace"]
+            else [*knowledge, "trace"]
         )
-        hits: list[Found] = []
+        found: dict[Entity, list[Found]] = {}
         warnings: list[str] = []
         diagnostics: dict[str, Any] = {}
         for entity in entities:
@@ -515,19 +575,47 @@ class Searcher:
             rows = self.fetch_rows(entity, head, flt)
             ranked.fused = [f for f in ranked.fused if f.id in rows]
             final = self.finish(ranked, rows, p, limit=limit, half_life_days=half_life_days)
-            hits += [Found.of(rows[f.id], entity, f.score, f.ranks) for f in final]
-        if len(entities) > 1:
-            hits.sort(key=lambda h: -h.score)
-            hits = hits[:limit]
-        if with_citations:
-            atom_ids = [h.id for h in hits if h.scope == "knowledge"]
+            found[entity] = [Found.of(rows[f.id], entity, f.score, f.ranks) for f in final]
+        atoms = found.get("atom", [])
+        cites: dict[int, list[Citation]] = {}
+        if atoms and (with_citations or "passage" in found):
             with self.db.connection() as conn:
-                cites = citations_for(conn, atom_ids)
-            hits = [
-                replace(h, citations=tuple(cites.get(h.id, ()))) if h.scope == "knowledge" else h
-                for h in hits
-            ]
+                cites = citations_for(conn, [h.id for h in atoms])
+        if with_citations:
+            atoms = [replace(h, citations=tuple(cites.get(h.id, ()))) for h in atoms]
+        hits = self._two_stores(atoms, found.get("passage", []), cites, limit)
+        if "trace" in found:
+            hits = sorted([*hits, *found["trace"]], key=lambda h: -h.score)[:limit]
         return hits, warnings, diagnostics
+
+    def _two_stores(
+        self,
+        atoms: list[Found],
+        passages: list[Found],
+        cites: Mapping[int, Sequence[Citation]],
+        limit: int,
+    ) -> list[Found]:
+        """Atoms and passages merged into one answer (search/stores.py): a passage an atom was
+        cited from folds into that atom; a cap per store; a floor for the agent's own atoms."""
+        if not passages:
+            return atoms
+        if not atoms:
+            return passages[:limit]
+        candidates = [
+            Candidate(
+                "atom",
+                h.id,
+                h.score,
+                h.arms,
+                frozenset(c.chunk_id for c in cites.get(h.id, ()) if c.chunk_id is not None),
+                kept=h.doc_id is None or h.status == "verified",
+            )
+            for h in atoms
+        ]
+        loose = [Candidate("passage", h.id, h.score, h.arms) for h in passages]
+        merged = merge(candidates, loose, limit, share=self.store_share, floor=self.kept_floor)
+        by_key = {("atom", h.id): h for h in atoms} | {("passage", h.id): h for h in passages}
+        return [replace(by_key[(c.store, c.id)], score=c.score, arms=dict(c.arms)) for c in merged]
 
 
 def validate_query(query: str) -> str:

@@ -1,4 +1,4 @@
-"""The lexical arm: BM25 over the tsvector of atoms or episodic traces, computed in Postgres.
+"""The lexical arm: BM25 over the tsvector of atoms, passages or episodic traces, in Postgres.
 
 A query is cut into words; each word is analysed with the russian, english and simple text-search
 configurations (russian stems Cyrillic and hands Latin words to the English stemmer), which gives
@@ -32,8 +32,15 @@ from pegas_memory.db.sql import compose
 from pegas_memory.search.queries import SEARCH_SQL as Q
 from pegas_memory.search.translit import cross_script_prefix
 
-Entity = Literal["atom", "trace"]
-TABLE: Mapping[Entity, str] = {"atom": "pm_atom", "trace": "pm_episodic_trace"}
+Entity = Literal["atom", "trace", "passage"]
+# The rows each entity's BM25 scores: passages are the chunks of current document versions.
+TABLE: Mapping[Entity, str] = {
+    "atom": "pm_atom",
+    "trace": "pm_episodic_trace",
+    "passage": "pm_passage",
+}
+# The table whose planner estimate sizes an entity (a view has none of its own).
+ESTIMATED: Mapping[Entity, str] = {**TABLE, "passage": "pm_chunk"}
 TEXT_CONFIGS = ("russian", "english", "simple")
 BM25_K1 = 1.2
 BM25_B = 0.75
@@ -65,17 +72,20 @@ class _TableStatements:
     table: sql.Identifier
 
 
-def _table_statements(table: str) -> _TableStatements:
+def _table_statements(table: str, sampled: str) -> _TableStatements:
+    """`sampled`: the table a block sample reads (a view cannot be sampled: its base table)."""
     return _TableStatements(
         corpus_exact=compose(Q.corpus_exact, table=table),
-        corpus_sampled=compose(Q.corpus_sampled, table=table),
+        corpus_sampled=compose(Q.corpus_sampled, table=sampled),
         frequencies=compose(Q.document_frequencies, table=table),
         newest=compose(Q.newest_id, table=table),
         table=sql.Identifier(table),
     )
 
 
-_SQL: Mapping[Entity, _TableStatements] = {e: _table_statements(t) for e, t in TABLE.items()}
+_SQL: Mapping[Entity, _TableStatements] = {
+    e: _table_statements(t, ESTIMATED[e]) for e, t in TABLE.items()
+}
 # The prefix parts of the scoring statement, with and without prefix terms.
 _PREFIX_PARTS = {
     True: {
@@ -304,7 +314,7 @@ class LexicalIndex:
         cached = self._stats.get_many([entity])
         if entity in cached:
             return cached[entity]  # type: ignore[no-any-return]
-        row = conn.execute(Q.table_estimate, (TABLE[entity],)).fetchone()
+        row = conn.execute(Q.table_estimate, (ESTIMATED[entity],)).fetchone()
         estimate = int(row["n"]) if row else -1
         if estimate < EXACT_STATS_ROWS:  # -1: never analysed
             row = conn.execute(_SQL[entity].corpus_exact).fetchone()

@@ -34,6 +34,7 @@ class SearchQueries:
     graph_links: LiteralString
     atom_documents: LiteralString
     fetch_atoms: LiteralString
+    fetch_passages: LiteralString
     fetch_traces: LiteralString
     # context
     chunk_windows: LiteralString

@@ -109,6 +109,14 @@ SELECT t.id, t.type, t.status, t.confidence, t.claim, t.content, t.topic,
        t.tags, t.doc_id, t.language, t.created_at
   FROM pm_atom t WHERE t.id = ANY(%(ids)s) {where}
 
+-- name: fetch_passages
+-- Passages (chunks of current document versions) with their document, for search hits.
+SELECT t.id, 'passage' AS type, t.content AS claim, '' AS content, t.doc_id, t.language,
+       t.created_at, t.locator, t.heading_path, t.char_start, t.char_end,
+       d.title, d.uri, d.identity_id, d.version
+  FROM pm_passage t JOIN pm_document d ON d.id = t.doc_id
+ WHERE t.id = ANY(%(ids)s) {where}
+
 -- name: fetch_traces
 SELECT t.id, t.kind AS type, t.content AS claim, '' AS content,
        t.session_id, t.language, t.created_at
@@ -116,7 +124,7 @@ SELECT t.id, t.kind AS type, t.content AS claim, '' AS content,
 
 -- name: chunk_windows
 -- Each cited chunk with its neighbours (ord within %(n)s) in the same document, in order.
-SELECT c.id AS cited, n.ord, n.content, c.doc_id
+SELECT c.id AS cited, n.id, n.ord, n.content, c.doc_id
   FROM pm_chunk c
   JOIN pm_chunk n ON n.doc_id = c.doc_id
                  AND n.ord BETWEEN c.ord - %(n)s AND c.ord + %(n)s
@@ -124,8 +132,11 @@ SELECT c.id AS cited, n.ord, n.content, c.doc_id
  ORDER BY c.id, n.ord
 
 -- name: cited_chunks
-SELECT atom_id, chunk_id FROM pm_citation
- WHERE atom_id = ANY(%s) AND chunk_id IS NOT NULL ORDER BY id
+-- The chunks an atom is cited from, a current version's first (an edited document's old chunk
+-- must not stand beside the new answer).
+SELECT c.atom_id, c.chunk_id FROM pm_citation c LEFT JOIN pm_document d ON d.id = c.doc_id
+ WHERE c.atom_id = ANY(%s) AND c.chunk_id IS NOT NULL
+ ORDER BY coalesce(d.is_current, false) DESC, c.id
 
 -- name: filter_documents
 -- An atom of these document versions: created by one, or cited by one (a duplicate of another

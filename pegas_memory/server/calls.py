@@ -21,7 +21,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 
-from pegas_memory.errors import LimitExceeded, PegasMemoryError
+from pegas_memory.errors import InvalidInput, LimitExceeded, PegasMemoryError
 from pegas_memory.jobs import JobInfo
 from pegas_memory.service import MemoryService
 
@@ -108,6 +108,22 @@ def progress_reporter(ctx: ServiceContext) -> CallProgress:
     return CallProgress(ctx)
 
 
+def wait_bound(default: float, tool_timeout: float, wait_seconds: float | None) -> float:
+    """How long a call waits for its job: `wait_seconds`, or the server's default. A call answers
+    before the server's time limit for a tool (`PEGAS_TOOL_TIMEOUT`), so a longer wait is refused
+    with the maximum, never cut silently."""
+    most = 0.9 * tool_timeout
+    if wait_seconds is None:
+        return max(0.0, min(default, most))
+    if wait_seconds > most:
+        raise InvalidInput(
+            f"wait_seconds is {wait_seconds:g}, but this server answers a call within {most:g} s "
+            f"(0.9 x PEGAS_TOOL_TIMEOUT={tool_timeout:g} s): ask for at most {most:g} s, then "
+            "follow the job with memory_job op=wait"
+        )
+    return max(0.0, wait_seconds)
+
+
 async def follow(
     ctx: ServiceContext,
     submit: Callable[[MemoryService], JobInfo],
@@ -119,10 +135,12 @@ async def follow(
     Only the waiting runs in the call's thread (no transaction); the work runs in a job runner.
     A job that failed within the wait is a tool error with the job's message."""
     started = time.monotonic()
-    job = await run(ctx, submit)
     settings = ctx.request_context.lifespan_context.settings
-    seconds = settings.tool_wait_seconds if wait_seconds is None else wait_seconds
-    seconds = max(0.0, min(seconds, 0.9 * settings.tool_timeout))  # answer before run gives up
+    try:
+        seconds = wait_bound(settings.tool_wait_seconds, settings.tool_timeout, wait_seconds)
+    except InvalidInput as exc:  # refused before anything is submitted
+        raise ToolError(str(exc)) from exc
+    job = await run(ctx, submit)
     # The bound covers the submit, and keeps a margin for the answer itself: reading the job and
     # sending it took 1.6 s past a 20 s bound while a CPU-heavy job ran in this process.
     margin = min(2.0, 0.1 * seconds)

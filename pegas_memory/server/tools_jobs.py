@@ -23,6 +23,7 @@ from pegas_memory.server.calls import (
     follow,
     progress_reporter,
     run,
+    wait_bound,
 )
 from pegas_memory.service import MemoryService
 from pegas_memory.service_job_views import JobList, follow_message, view
@@ -103,8 +104,9 @@ def register(mcp: Server) -> None:
                 info = service.jobs.cancel(job_id)
             else:
                 settings = service.settings
-                seconds = settings.tool_wait_seconds if wait_seconds is None else wait_seconds
-                seconds = max(0.0, min(seconds, 0.9 * settings.tool_timeout))
+                seconds = wait_bound(
+                    settings.tool_wait_seconds, settings.tool_timeout, wait_seconds
+                )
                 info = service.jobs.wait(job_id, seconds, on_progress)
             message = follow_message(info)
             if op == "cancel" and not info.finished:

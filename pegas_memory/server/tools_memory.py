@@ -36,6 +36,7 @@ from pegas_memory.requests import (
     IngestRequest,
     SearchPreset,
     SearchRequest,
+    StoreArg,
     StoreRequest,
 )
 from pegas_memory.search.hybrid import SearchFilter
@@ -292,10 +293,13 @@ def register_knowledge(mcp: Server) -> None:
         half_life_days: Annotated[
             float | None, Field(gt=0, description="Favour recent items: score halves per N days.")
         ] = None,
+        store: StoreArg = "both",
     ) -> SearchResult:
-        """Search the memory. Finds atoms by meaning (in Russian or English, across both), by
-        exact words and names, and through linked atoms; verified knowledge ranks first, stale
-        and contested last. Each hit has its id, type, status, confidence and citations."""
+        """Search the memory. Finds atoms (claims that stand alone) and passages (every chunk of
+        an ingested source) by meaning (in Russian or English, across both), by exact words and
+        names, and through linked atoms; verified knowledge ranks first, stale and contested
+        last. Each hit says its store (atom or passage) and has its id, type, status, confidence
+        and citations (a passage: its document and locator)."""
         flt = SearchFilter(
             types=tuple(types or ()),
             statuses=tuple(statuses or ()),
@@ -314,6 +318,7 @@ def register_knowledge(mcp: Server) -> None:
             limit=limit,
             flt=flt,
             half_life_days=half_life_days,
+            store=store,
         )
         return await run(ctx, lambda service: service.search(request))
 
@@ -335,6 +340,7 @@ def register_knowledge(mcp: Server) -> None:
             bool | None,
             Field(description="Register a research gap if the evidence is weak (server default)."),
         ] = None,
+        store: StoreArg = "both",
     ) -> ContextResult:
         """Gather what the memory knows before you answer: the best atoms with their sources
         (title, page/section, quote) and the surrounding source text, deduplicated and fitted to
@@ -347,6 +353,7 @@ def register_knowledge(mcp: Server) -> None:
             scope=scope,
             flt=SearchFilter(topics=tuple(topics or ()), tags=tuple(tags or ())),
             register_gap=register_gap,
+            store=store,
         )
         return await run(ctx, lambda service: service.get_context(request))
 

@@ -158,7 +158,7 @@ async def test_doc_atoms_citing_a_removed_symbol_go_stale_over_mcp(tmp_path: Pat
     async with mcp_client(env) as client:
         indexed = structured(
             await client.call_tool(
-                "memory_store_code", {"path": str(root), "docs": True, "wait_seconds": 120}
+                "memory_store_code", {"path": str(root), "docs": True, "wait_seconds": 100}
             )
         )
         assert indexed["finished"], indexed
@@ -168,7 +168,7 @@ async def test_doc_atoms_citing_a_removed_symbol_go_stale_over_mcp(tmp_path: Pat
             CORE_PY.replace("def doomed():\n    return helper(1)\n", "")
         )
         again = structured(
-            await client.call_tool("memory_store_code", {"path": str(root), "wait_seconds": 120})
+            await client.call_tool("memory_store_code", {"path": str(root), "wait_seconds": 100})
         )
         assert again["finished"] and again["result"]["stale_atoms"], again
         found = structured(

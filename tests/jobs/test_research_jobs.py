@@ -138,7 +138,7 @@ async def test_research_runs_as_a_job_and_fills_the_gap(env: dict[str, str]) -> 
             assert again["jobs"][0]["id"] == job["id"]
             waited = await client.call_tool(
                 "memory_job",
-                {"op": "wait", "job_id": job["id"], "wait_seconds": 120},
+                {"op": "wait", "job_id": job["id"], "wait_seconds": 100},
                 progress_callback=on_progress,
             )
             info = dict(structured(waited)["jobs"][0])
@@ -147,7 +147,7 @@ async def test_research_runs_as_a_job_and_fills_the_gap(env: dict[str, str]) -> 
             told = (await memory_job(client, op="get", job_id=job["id"]))["message"]
             gaps = structured(await client.call_tool("memory_list_gaps", {"status": "filled"}))
             # A rebuild is a job started the same way; its progress counts what it re-projected.
-            rebuilt = await memory_job(client, op="rebuild", target="qdrant", wait_seconds=120)
+            rebuilt = await memory_job(client, op="rebuild", target="qdrant", wait_seconds=100)
             stats = structured(await client.call_tool("memory_stats", {}))
     finally:
         web.close()

@@ -193,7 +193,9 @@ def _cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _atom_collection(settings: Settings) -> Path:
-    found = [p for p in (settings.data_dir / "qdrant").iterdir() if p.name.startswith("pm_atom")]
+    found = [
+        p for p in (settings.data_dir / "qdrant").iterdir() if p.name.startswith("pm_atoms_atom_")
+    ]
     assert len(found) == 1, found
     return found[0]
 

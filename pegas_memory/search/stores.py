@@ -1,0 +1,123 @@
+"""Two stores, one list: atoms and passages ranked apart, merged into one answer (pure).
+
+Atoms (what states something by itself) and passages (every chunk of a current document version)
+are ranked by the same arms and fusion, each in its own list. Merging them follows three rules:
+
+- **One piece of evidence, one hit.** An atom and the passage it was cited from are one hit: the
+  better scored of the two stands for both, with the arms of both.
+- **A cap per store.** Neither store takes more than `share` of the answer while the other still
+  has candidates, so a long document's passages cannot crowd out every atom, nor the reverse.
+- **A floor for what the agent kept.** Atoms the agent stored itself or that are verified keep
+  at least `floor` of the answer when there are that many among the candidates: they replace the
+  weakest other hits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+Store = Literal["atom", "passage"]
+# At most this share of an answer from one store while the other has candidates left.
+STORE_SHARE = 0.7
+# At least this share of an answer for atoms the agent stored or that are verified.
+KEPT_FLOOR = 0.2
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One ranked candidate of either store. `cites`: for an atom, the passages (chunk ids) it
+    is cited from; `kept`: an atom the agent stored itself, or a verified one."""
+
+    store: Store
+    id: int
+    score: float
+    arms: Mapping[str, int] = field(default_factory=dict)
+    cites: frozenset[int] = frozenset()
+    kept: bool = False
+
+
+def fold_cited(atoms: Sequence[Candidate], passages: Sequence[Candidate]) -> list[Candidate]:
+    """Each passage an atom of the list was cited from, and its citing atoms, made one hit: the
+    better scored of the two stands for both (an atom that outscores its passage; a passage
+    that matched better than the sentence its atom quotes, which then holds more of the
+    answer), with the arms of both. In score order."""
+    atom_list = list(atoms)
+    citing: dict[int, list[int]] = {}
+    for i, a in enumerate(atom_list):
+        for chunk in a.cites:
+            citing.setdefault(chunk, []).append(i)
+    gone: set[int] = set()  # atoms folded into a passage
+    out_passages: list[Candidate] = []
+    for p in sorted(passages, key=lambda c: (-c.score, c.id)):
+        holders = [i for i in citing.get(p.id, ()) if i not in gone]
+        if not holders:
+            out_passages.append(p)
+            continue
+        best = max(holders, key=lambda i: (atom_list[i].score, -atom_list[i].id))
+        a = atom_list[best]
+        if a.score >= p.score:
+            arms = {**{f"passage_{k}": v for k, v in p.arms.items()}, **a.arms}
+            atom_list[best] = Candidate("atom", a.id, a.score, arms, a.cites, a.kept)
+            continue
+        arms = dict(p.arms)
+        for i in holders:
+            arms |= {
+                f"atom_{k}": v for k, v in atom_list[i].arms.items() if f"atom_{k}" not in arms
+            }
+            gone.add(i)
+        kept = any(atom_list[i].kept for i in holders)
+        out_passages.append(Candidate("passage", p.id, p.score, arms, frozenset(), kept))
+    out = [a for i, a in enumerate(atom_list) if i not in gone] + out_passages
+    out.sort(key=lambda c: (-c.score, c.store, c.id))
+    return out
+
+
+def merge(
+    atoms: Sequence[Candidate],
+    passages: Sequence[Candidate],
+    limit: int,
+    *,
+    share: float = STORE_SHARE,
+    floor: float = KEPT_FLOOR,
+) -> list[Candidate]:
+    """The answer of at most `limit` hits from both stores (see the module docstring)."""
+    pool = fold_cited(atoms, passages)
+    cap = max(1, math.ceil(share * limit))
+    left = {"atom": sum(c.store == "atom" for c in pool), "passage": 0}
+    left["passage"] = len(pool) - left["atom"]
+    taken: list[Candidate] = []
+    count = {"atom": 0, "passage": 0}
+    skipped: list[Candidate] = []
+    for c in pool:
+        if len(taken) == limit:
+            break
+        other = "passage" if c.store == "atom" else "atom"
+        left[c.store] -= 1
+        if count[c.store] >= cap and left[other] > 0:
+            skipped.append(c)
+            continue
+        taken.append(c)
+        count[c.store] += 1
+    if len(taken) < limit:  # the other store ran out: fill from what the cap held back
+        taken += skipped[: limit - len(taken)]
+    taken = _with_floor(taken, pool, limit, floor)
+    taken.sort(key=lambda c: (-c.score, c.store, c.id))
+    return taken
+
+
+def _with_floor(
+    taken: list[Candidate], pool: Sequence[Candidate], limit: int, floor: float
+) -> list[Candidate]:
+    want = min(math.ceil(floor * limit), sum(c.kept for c in pool))
+    have = sum(c.kept for c in taken)
+    if have >= want:
+        return taken
+    chosen = {(c.store, c.id) for c in taken}
+    extra = [c for c in pool if c.kept and (c.store, c.id) not in chosen][: want - have]
+    # The weakest hits that are not kept make room.
+    removable = sorted((c for c in taken if not c.kept), key=lambda c: (c.score, c.store, c.id))
+    gone = {(c.store, c.id) for c in removable[: max(0, len(taken) + len(extra) - limit)]}
+    return [c for c in taken if (c.store, c.id) not in gone] + extra

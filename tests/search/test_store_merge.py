@@ -1,0 +1,49 @@
+"""The merge of atoms and passages into one answer (pure: search/stores.py)."""
+
+from __future__ import annotations
+
+from pegas_memory.search.stores import Candidate, fold_cited, merge
+
+
+def atom(i: int, score: float, cites: tuple[int, ...] = (), kept: bool = False) -> Candidate:
+    return Candidate("atom", i, score, {"dense": 1}, frozenset(cites), kept)
+
+
+def passage(i: int, score: float) -> Candidate:
+    return Candidate("passage", i, score, {"lexical": 1})
+
+
+def test_an_atom_and_its_passage_are_one_hit_the_better_scored_one() -> None:
+    folded = fold_cited([atom(1, 0.95, cites=(7,))], [passage(7, 0.9), passage(8, 0.4)])
+    assert [(c.store, c.id) for c in folded] == [("atom", 1), ("passage", 8)]
+    assert folded[0].score == 0.95
+    assert folded[0].arms == {"dense": 1, "passage_lexical": 1}
+    # the passage matched better than the sentence its atom quotes: it stands for both
+    folded = fold_cited([atom(1, 0.5, cites=(7,), kept=True)], [passage(7, 0.9)])
+    assert [(c.store, c.id, c.kept) for c in folded] == [("passage", 7, True)]
+    assert folded[0].arms == {"lexical": 1, "atom_dense": 1}
+
+
+def test_neither_store_takes_more_than_its_share_while_the_other_has_candidates() -> None:
+    passages = [passage(i, 1.0 - i / 100) for i in range(20)]
+    atoms = [atom(100 + i, 0.5 - i / 100) for i in range(5)]
+    hits = merge(atoms, passages, 10, share=0.7)
+    assert sum(h.store == "passage" for h in hits) == 7
+    assert sum(h.store == "atom" for h in hits) == 3
+
+
+def test_a_store_alone_fills_the_answer() -> None:
+    hits = merge([], [passage(i, 1.0 - i / 100) for i in range(20)], 10, share=0.7)
+    assert len(hits) == 10
+    hits = merge([atom(1, 0.9)], [passage(i, 1.0 - i / 100) for i in range(20)], 10, share=0.7)
+    assert len(hits) == 10 and sum(h.store == "atom" for h in hits) == 1
+
+
+def test_the_agents_own_atoms_keep_a_floor() -> None:
+    passages = [passage(i, 1.0 - i / 100) for i in range(20)]
+    atoms = [atom(100 + i, 0.9 - i / 100) for i in range(10)]
+    atoms += [atom(200, 0.01, kept=True), atom(201, 0.02, kept=True)]
+    hits = merge(atoms, passages, 10, share=0.7, floor=0.2)
+    assert {200, 201} <= {h.id for h in hits}
+    assert len(hits) == 10
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
