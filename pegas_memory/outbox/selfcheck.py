@@ -38,6 +38,7 @@ from pegas_memory.outbox.projection import load_rows
 from pegas_memory.outbox.reconcile import rebuild, reconcile, vector_collection
 from pegas_memory.outbox.slices import SliceOwner
 from pegas_memory.outbox.sweep import SweepResult, sweep_vectors
+from pegas_memory.qdrant_store.index import ChecksFiles
 
 if TYPE_CHECKING:
     from pegas_memory.memgraph_store.model import GraphStore
@@ -47,6 +48,7 @@ log = logging.getLogger(__name__)
 State = Literal["ok", "lost", "gained", "stale", "corrupted", "unavailable"]
 DAMAGED: frozenset[str] = frozenset({"lost", "gained", "stale", "corrupted"})
 RepairTarget = Literal["qdrant", "graph"]
+_PREFIX: dict[str, str] = {"qdrant": "vector:", "graph": "graph:"}
 # One advisory-lock key for "repairing the slices" (a constant, not an entity key).
 REPAIR_LOCK_KEY = zlib.crc32(b"pegas-memory slice repair")
 
@@ -213,11 +215,30 @@ def _vector_checks(
             continue
         count = functools.partial(index.count, name)
         found = _check_one(slice_name, rows[entity], pending.get(entity, 0), count)
+        if found.state in ("ok", "lost", "gained"):
+            found = _files_checked(found, index, name)
         if found.state == "ok" and found.expected:
             run = functools.partial(sweep_vectors, rt, entity, index, name)  # type: ignore[arg-type]
             found = _swept(found, run, cursors)
         out.append(found)
     return out
+
+
+def _files_checked(counted: SliceCheck, index: object, name: str) -> SliceCheck:
+    """The collection's files checked behind the engine's back (`ChecksFiles`: vanished,
+    replaced, no longer loading): corrupted if they fail, whatever the count said."""
+    if not isinstance(index, ChecksFiles):
+        return counted
+    try:
+        problem = index.check_files(name)
+    except SliceDamaged as exc:
+        problem = str(exc)
+    except PegasMemoryError as exc:  # an older engine host, or one restarting: count only
+        log.info("the files of %s could not be checked: %s", counted.slice, exc)
+        return counted
+    if problem is None:
+        return counted
+    return dataclasses.replace(counted, found=None, state="corrupted", detail=problem)
 
 
 def _swept(
@@ -235,8 +256,10 @@ def _swept(
     except SliceDamaged as exc:
         return dataclasses.replace(counted, found=None, state="corrupted", detail=str(exc))
     except PegasMemoryError as exc:
-        log.info("the content sweep of %s could not run: %s", counted.slice, exc)
-        return counted
+        log.warning("the content sweep of %s could not run: %s", counted.slice, exc)
+        return dataclasses.replace(
+            counted, state="unavailable", detail=f"its content could not be compared: {exc}"
+        )
     cursors[counted.slice] = result.next_after
     if not result.differing:
         return counted
@@ -305,6 +328,8 @@ class RepairReport:
     skipped: str = ""
     results: tuple[Mapping[str, object], ...] = ()
     at: float = field(default_factory=time.time)
+    found: tuple[str, ...] = ()  # what the check found damaged (`SliceCheck.describe`)
+    noticed_at: float | None = None  # when that check ended
 
 
 def repair(rt: SliceOwner, check: SelfCheck) -> RepairReport:
@@ -335,7 +360,12 @@ def repair(rt: SliceOwner, check: SelfCheck) -> RepairReport:
             for stale in check.damaged:
                 if stale.state == "stale" and stale.target not in done:
                     results.append(_mend_stale(rt, stale))
-            return RepairReport(rebuilt=tuple(targets), results=tuple(results))
+            return RepairReport(
+                rebuilt=tuple(targets),
+                results=tuple(results),
+                found=tuple(c.describe() for c in check.damaged),
+                noticed_at=check.checked_at,
+            )
         finally:
             conn.execute(Q.repair_unlock, {"key": REPAIR_LOCK_KEY})
 
@@ -448,7 +478,10 @@ class SliceMonitor:
         if report is None or target not in report.rebuilt:
             return None
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(report.at))
-        return f"rebuilt from PostgreSQL at {when} after the self-check found it damaged"
+        found = "; ".join(f for f in report.found if f.startswith(_PREFIX[target]))
+        return f"rebuilt from PostgreSQL at {when} after the self-check found it damaged" + (
+            f" ({found})" if found else ""
+        )
 
     def warnings(self) -> list[str]:
         """What a search should say about damaged slices, from the latest check."""
@@ -459,11 +492,14 @@ class SliceMonitor:
         for target in latest.targets():
             what = "vector slice" if target == "qdrant" else "graph slice"
             problems = "; ".join(c.describe() for c in latest.damaged if c.target == target)
-            if self._repairing or (self._rt.settings.auto_repair_slices and not self._repair_error):
-                todo = "it is being rebuilt from PostgreSQL; results will be complete shortly"
-            else:
-                todo = f"run `pegas-memory rebuild --target {target}`"
-                if self._repair_error:
-                    todo += f" (the automatic repair failed: {self._repair_error})"
-            out.append(f"the {what} is damaged ({problems}): {todo}")
+            out.append(f"the {what} is damaged ({problems}): {self.todo(target)}")
         return out
+
+    def todo(self, target: RepairTarget) -> str:
+        """What is being done about a damaged `target`, or what a person should do."""
+        if self._repairing or (self._rt.settings.auto_repair_slices and not self._repair_error):
+            return "it is being rebuilt from PostgreSQL; results will be complete shortly"
+        todo = f"run `pegas-memory rebuild --target {target}`"
+        if self._repair_error:
+            todo += f" (the automatic repair failed: {self._repair_error})"
+        return todo
