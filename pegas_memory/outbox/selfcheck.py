@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Literal, LiteralString
 
 from pegas_memory.db.sql import compose, load_queries
 from pegas_memory.errors import BackendUnavailable, NotFound, PegasMemoryError, SliceDamaged
+from pegas_memory.memgraph_store.model import KeepsFiles
 from pegas_memory.outbox.graph_sweep import sweep_graph
 from pegas_memory.outbox.projection import load_rows
 from pegas_memory.outbox.reconcile import rebuild, reconcile, vector_collection
@@ -125,7 +126,10 @@ class SelfCheck:
         )
         if vector:
             out.append(("qdrant", vector))
-        if any(c.target == "graph" and c.state != "stale" for c in self.damaged):
+        if any(
+            c.target == "graph" and c.state != "stale" and c.slice != "graph:files"
+            for c in self.damaged
+        ):
             out.append(("graph", ()))
         return out
 
@@ -305,7 +309,23 @@ def _graph_checks(
         )
         for name, e in parts
     ]
-    return [_graph_swept(rt, graph, c, cursors) for c in counted]
+    out = [_graph_swept(rt, graph, c, cursors) for c in counted]
+    return out + _graph_files(graph)
+
+
+def _graph_files(graph: GraphStore) -> list[SliceCheck]:
+    """The engine's files checked behind its back (`KeepsFiles`: would they give the graph
+    back at the next start?): one corrupted `graph:files` part if not."""
+    if not isinstance(graph, KeepsFiles):
+        return []
+    try:
+        problem = graph.check_files()
+    except PegasMemoryError as exc:
+        log.info("the graph slice's files could not be checked: %s", exc)
+        return []
+    if problem is None:
+        return []
+    return [SliceCheck("graph:files", 0, None, 0, "corrupted", problem)]
 
 
 def _graph_swept(
@@ -360,6 +380,8 @@ def repair(rt: SliceOwner, check: SelfCheck) -> RepairReport:
             for stale in check.damaged:
                 if stale.state == "stale" and stale.target not in done:
                     results.append(_mend_stale(rt, stale))
+            if "graph" in targets:
+                results.extend(_rewrite_graph_files(rt))
             return RepairReport(
                 rebuilt=tuple(targets),
                 results=tuple(results),
@@ -368,6 +390,17 @@ def repair(rt: SliceOwner, check: SelfCheck) -> RepairReport:
             )
         finally:
             conn.execute(Q.repair_unlock, {"key": REPAIR_LOCK_KEY})
+
+
+def _rewrite_graph_files(rt: SliceOwner) -> list[Mapping[str, object]]:
+    """After the graph slice was mended in memory, its files written anew from it, so the
+    next start loads what PostgreSQL says (damaged files would not load, or load less)."""
+    graph = rt.graph.get()
+    if not isinstance(graph, KeepsFiles):
+        return []
+    log.warning("writing the graph slice's files anew from the running engine")
+    graph.rewrite_files()
+    return [{"target": "graph:files", "rewritten": True}]
 
 
 def _mend_stale(rt: SliceOwner, stale: SliceCheck) -> Mapping[str, object]:

@@ -87,10 +87,11 @@ def vector_file(collection: Path, kind: str) -> Path:
     return found[0]
 
 
-def write_random(path: Path, seed: int) -> None:
-    """Random bytes over the first RANDOM_BYTES of `path` (all of a smaller file)."""
+def write_random(path: Path, seed: int, at_least: int = 0) -> None:
+    """Random bytes over the first RANDOM_BYTES of `path` (all of a smaller file, and at least
+    `at_least` bytes)."""
     size = path.stat().st_size
-    data = random_bytes(min(size, RANDOM_BYTES), seed)
+    data = random_bytes(min(max(size, at_least), RANDOM_BYTES), seed)
     with open(path, "r+b") as handle:
         handle.write(data)
 
@@ -107,6 +108,21 @@ def truncate(path: Path) -> None:
 
 def delete_tree(path: Path) -> None:
     shutil.rmtree(path)
+
+
+# The files of the embedded FalkorDB (redis 8 multi-part AOF), by a name ending.
+GRAPH_FILES = {
+    "AOF base (dump)": ".base.rdb",
+    "AOF increment": ".incr.aof",
+    "AOF manifest": ".manifest",
+}
+
+
+def graph_file(service: MemoryService, kind: str) -> Path:
+    directory = service.settings.data_dir / "graph" / "appendonlydir"
+    found = [p for p in directory.iterdir() if p.name.endswith(GRAPH_FILES[kind])]
+    assert len(found) == 1, (kind, sorted(p.name for p in directory.iterdir()))
+    return found[0]
 
 
 def store(service: MemoryService, claims: list[str]) -> dict[str, int]:
@@ -127,8 +143,8 @@ def settled(service: MemoryService, timeout: float = 60.0) -> None:
         service.runtime.worker().drain(include_delayed=True)
         latest = service.runtime.monitor.latest
         if latest is not None and latest.checked_at > time.time() - 60 and not latest.damaged:
-            vector = latest.of("vector:atom")
-            if vector and vector[0].state == "ok":
+            parts = [*latest.of("vector:atom"), *latest.of("graph:atom")]
+            if len(parts) == 2 and all(c.state == "ok" for c in parts):
                 return
         time.sleep(0.1)
     raise AssertionError(f"the slices did not settle: {service.runtime.monitor.latest}")
