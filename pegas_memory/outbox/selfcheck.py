@@ -380,7 +380,7 @@ def repair(rt: SliceOwner, check: SelfCheck) -> RepairReport:
             for stale in check.damaged:
                 if stale.state == "stale" and stale.target not in done:
                     results.append(_mend_stale(rt, stale))
-            if "graph" in targets:
+            if any(c.slice == "graph:files" for c in check.damaged):
                 results.extend(_rewrite_graph_files(rt))
             return RepairReport(
                 rebuilt=tuple(targets),
@@ -393,8 +393,9 @@ def repair(rt: SliceOwner, check: SelfCheck) -> RepairReport:
 
 
 def _rewrite_graph_files(rt: SliceOwner) -> list[Mapping[str, object]]:
-    """After the graph slice was mended in memory, its files written anew from it, so the
-    next start loads what PostgreSQL says (damaged files would not load, or load less)."""
+    """The graph slice's files written anew from the running engine (its memory is what
+    PostgreSQL says: the counts and the sweep compared it, and any rebuild ran first), so the
+    next start loads it (damaged files would not load, or load less)."""
     graph = rt.graph.get()
     if not isinstance(graph, KeepsFiles):
         return []

@@ -139,10 +139,12 @@ def flushed(service: MemoryService) -> None:
 def settled(service: MemoryService, timeout: float = 60.0) -> None:
     """Until the outbox is drained and a self-check of the vector slice says ok."""
     deadline = time.monotonic() + timeout
+    asked = time.time()
+    service.runtime.monitor.request()  # a check now, whatever the period
     while time.monotonic() < deadline:
         service.runtime.worker().drain(include_delayed=True)
         latest = service.runtime.monitor.latest
-        if latest is not None and latest.checked_at > time.time() - 60 and not latest.damaged:
+        if latest is not None and latest.checked_at > asked and not latest.damaged:
             parts = [*latest.of("vector:atom"), *latest.of("graph:atom")]
             if len(parts) == 2 and all(c.state == "ok" for c in parts):
                 return
