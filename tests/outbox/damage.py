@@ -177,6 +177,26 @@ def until_repaired(
     )
 
 
+def until_repaired_or_whole(
+    service: MemoryService, since: RepairReport | None, damaged_at: float, timeout: float = 90.0
+) -> Outcome | None:
+    """As `until_repaired`, or None when two checks ending after the damage (so one that
+    started after it) found nothing damaged: bytes that landed where nothing is read."""
+    monitor = service.runtime.monitor
+    clean: set[float] = set()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        report, latest = monitor.last_repair, monitor.latest
+        if report is not since:
+            return until_repaired(service, since, damaged_at, max(1.0, deadline - time.monotonic()))
+        if latest is not None and latest.checked_at > damaged_at and not latest.damaged:
+            clean.add(latest.checked_at)
+            if len(clean) >= 2:
+                return None
+        time.sleep(0.05)
+    raise AssertionError(f"neither repaired nor found whole within {timeout} s: {monitor.latest}")
+
+
 def missing_from_dense(service: MemoryService, stored: dict[str, int]) -> list[str]:
     """The acknowledged claims dense search does not find (by their own words)."""
     missing = []
