@@ -15,7 +15,7 @@ import pytest
 from pegas_memory.requests import SearchRequest
 from pegas_memory.service import MemoryService
 from tests.fake_ollama import FakeOllama
-from tests.outbox import damage
+from tests.outbox import slice_damage as damage
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import pytest
 
 from pegas_memory.service import MemoryService
 from tests.fake_ollama import FakeOllama
-from tests.outbox import damage
+from tests.outbox import slice_damage as damage
 from tests.pgcluster import create_database
 
 PERIOD = 1.5

@@ -13,7 +13,7 @@ from pegas_memory.outbox.sweep import compare_point, vector_defect
 from pegas_memory.qdrant_store.index import VectorRecord
 from pegas_memory.requests import SearchRequest
 from pegas_memory.service import MemoryService
-from tests.outbox import damage
+from tests.outbox import slice_damage as damage
 
 WANT = {"type": "fact", "status": "unverified", "doc_id": None}
 
