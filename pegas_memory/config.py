@@ -12,6 +12,8 @@ a JSON list or, as people type them, paths separated by the OS path separator (`
 values by commas. `load_settings_leniently` never fails: an invalid value is reported as a
 `SettingIssue` (the variable, what is wrong, a right example) and replaced by its default, so the
 server can start and answer every call with that report instead of exiting.
+Every numeric setting has a range (pydantic bounds; floats finite): a value out of it is such an
+issue too (PEGAS_OUTBOX_POLL_SECONDS=0 would spin a core, PEGAS_JOB_WORKERS=-3 run no jobs).
 """
 
 from __future__ import annotations
@@ -47,19 +49,19 @@ class Settings(BaseSettings):
 
     # --- PostgreSQL (source of truth) ---
     database_url: str | None = None
-    db_pool_min: int = 1
-    db_pool_max: int = 8
-    db_connect_timeout: float = 10.0
-    statement_timeout_ms: int = 60_000
+    db_pool_min: int = Field(1, ge=1, le=100)
+    db_pool_max: int = Field(8, ge=1, le=200)
+    db_connect_timeout: float = Field(10.0, gt=0, le=600, allow_inf_nan=False)
+    statement_timeout_ms: int = Field(60_000, ge=0, le=86_400_000)
 
     # --- Qdrant (vector slice) ---
     qdrant_url: str | None = None
     qdrant_api_key: str | None = None
     qdrant_collection_prefix: str = "pm_atoms"
-    qdrant_timeout: float = 10.0
+    qdrant_timeout: float = Field(10.0, gt=0, le=3600, allow_inf_nan=False)
     # searches that can match at most this many points run exact (brute force, perfect recall)
-    vector_exact_limit: int = 20_000
-    vector_hnsw_ef: int = 128
+    vector_exact_limit: int = Field(20_000, ge=0, le=100_000_000)
+    vector_hnsw_ef: int = Field(128, ge=4, le=10_000)
 
     # --- engine host (one per data dir: the embedded vector store and the local model) ---
     # "on": every process on the data dir uses the host's engines over a unix socket; "off":
@@ -67,10 +69,18 @@ class Settings(BaseSettings):
     # "auto": "on" for the pegas-memory command (serve, CLI, worker), "off" for a program that
     # builds MemoryService itself. See docs/decisions/0005-shared-engines.md.
     engine_host: Literal["auto", "on", "off"] = "auto"
-    host_idle_seconds: float = 5.0  # the host exits this long after its last user left
-    host_start_timeout: float = 90.0  # a cold start loads the model (seconds on a busy machine)
-    host_takeover_seconds: float = 3.0  # how long a client waits for the standby to take over
-    host_call_timeout: float = 300.0  # one call (an embedding batch); optimize has none
+    host_idle_seconds: float = Field(
+        5.0, ge=0, le=86_400, allow_inf_nan=False
+    )  # the host exits this long after its last user left
+    host_start_timeout: float = Field(
+        90.0, gt=0, le=3600, allow_inf_nan=False
+    )  # a cold start loads the model (seconds on a busy machine)
+    host_takeover_seconds: float = Field(
+        3.0, gt=0, le=600, allow_inf_nan=False
+    )  # how long a client waits for the standby to take over
+    host_call_timeout: float = Field(
+        300.0, gt=0, le=86_400, allow_inf_nan=False
+    )  # one call (an embedding batch); optimize has none
 
     # --- graph slice ---
     graph_uri: str | None = None  # bolt://host:7687 for Memgraph/Neo4j
@@ -79,33 +89,33 @@ class Settings(BaseSettings):
     graph_name: str = "pegas"
     graph_flavour: Literal["auto", "memgraph", "neo4j"] = "auto"
     graph_database: str | None = None  # Neo4j database name (Memgraph has one)
-    graph_query_timeout_ms: int = 30_000
+    graph_query_timeout_ms: int = Field(30_000, ge=0, le=86_400_000)
 
     # --- models ---
     ollama_url: str | None = None
     embedding_model: str = "embeddinggemma"
-    embedding_dim: int = 768
+    embedding_dim: int = Field(768, ge=1, le=65_536)
     chat_model: str = "qwen2.5:7b-instruct"
     local_embedder: str = "e5-small"
     # "auto": the Ollama chat model when PEGAS_OLLAMA_URL is set, else the offline distiller
     distiller: Literal["auto", "ollama", "offline"] = "auto"
-    model_timeout: float = 60.0
-    model_retries: int = 2
+    model_timeout: float = Field(60.0, gt=0, le=3600, allow_inf_nan=False)
+    model_retries: int = Field(2, ge=0, le=20)
 
     # --- outbox worker ---
     # "auto": the MCP server drains the outbox itself when the projections are embedded.
     embedded_worker: Literal["auto", "on", "off"] = "auto"
-    outbox_batch_size: int = 256
-    outbox_max_attempts: int = 8
+    outbox_batch_size: int = Field(256, ge=1, le=100_000)
+    outbox_max_attempts: int = Field(8, ge=1, le=1000)
     # Slice self-check (outbox/selfcheck.py): how often the embedded worker compares each
     # slice with PostgreSQL, and whether a damaged slice is rebuilt from it automatically.
-    slice_check_seconds: float = 60.0
+    slice_check_seconds: float = Field(60.0, ge=0.1, le=86_400, allow_inf_nan=False)
     auto_repair_slices: bool = True
-    outbox_poll_seconds: float = 2.0
+    outbox_poll_seconds: float = Field(2.0, ge=0.05, le=3600, allow_inf_nan=False)
 
     # --- thresholds ---
-    dedup_threshold: float = 0.90
-    cross_confirm_threshold: float = 0.90
+    dedup_threshold: float = Field(0.90, ge=0, le=1, allow_inf_nan=False)
+    cross_confirm_threshold: float = Field(0.90, ge=0, le=1, allow_inf_nan=False)
 
     # --- ingest limits and security ---
     proxy_url: str | None = Field(
@@ -113,49 +123,53 @@ class Settings(BaseSettings):
     )
     ingest_roots: Annotated[list[Path], NoDecode] = Field(default_factory=list)
     url_allowlist: Annotated[list[str], NoDecode] = Field(default_factory=list)
-    max_fetch_bytes: int = 20 * 1024 * 1024
-    max_redirects: int = 5
-    fetch_timeout: float = 30.0
-    max_pages: int = 2000
-    max_chunks: int = 20_000
-    max_text_chars: int = 5_000_000
-    max_argument_chars: int = 1_000_000
+    max_fetch_bytes: int = Field(20 * 1024 * 1024, ge=1, le=1 << 40)
+    max_redirects: int = Field(5, ge=0, le=50)
+    fetch_timeout: float = Field(30.0, gt=0, le=3600, allow_inf_nan=False)
+    max_pages: int = Field(2000, ge=1, le=10_000_000)
+    max_chunks: int = Field(20_000, ge=1, le=100_000_000)
+    max_text_chars: int = Field(5_000_000, ge=1, le=1 << 40)
+    max_argument_chars: int = Field(1_000_000, ge=1, le=1 << 40)
 
     # --- code memory ---
-    code_max_files: int = 20_000
-    code_max_file_bytes: int = 1_000_000
+    code_max_files: int = Field(20_000, ge=1, le=100_000_000)
+    code_max_file_bytes: int = Field(1_000_000, ge=1, le=1 << 40)
     # A one-file Python change re-resolves only its importers (py_scope): faster, not exact.
     code_python_scoped: bool = False
 
     # --- inference ---
-    inference_max_derived: int = 2_000_000
-    inference_derivations_per_rule: int = 3
+    inference_max_derived: int = Field(2_000_000, ge=1, le=1 << 40)
+    inference_derivations_per_rule: int = Field(3, ge=1, le=1000)
 
     # --- per-tool time limits (seconds) ---
-    tool_timeout: float = 120.0
-    ingest_timeout: float = 900.0
+    tool_timeout: float = Field(120.0, gt=0, le=86_400, allow_inf_nan=False)
+    ingest_timeout: float = Field(900.0, gt=0, le=86_400 * 7, allow_inf_nan=False)
 
     # --- background jobs (docs/decisions/0004-jobs.md) ---
     # memory_ingest and memory_store_code answer within this many seconds: with the result when
     # the work finished, else with the job id to follow (memory_job).
-    tool_wait_seconds: float = 20.0
+    tool_wait_seconds: float = Field(20.0, ge=0, le=86_400, allow_inf_nan=False)
     # job runner threads in each `serve` and `worker` process (0: this process runs no jobs;
     # another one must, e.g. the systemd worker); SKIP LOCKED keeps several runners apart.
-    job_workers: int = 2
-    job_lease_seconds: float = 30.0  # a job whose worker is silent this long is taken over
-    job_time_limit: float = 3600.0  # one attempt of a job is stopped (and rolled back) after this
+    job_workers: int = Field(2, ge=0, le=64)
+    job_lease_seconds: float = Field(
+        30.0, ge=1, le=86_400, allow_inf_nan=False
+    )  # a job whose worker is silent this long is taken over
+    job_time_limit: float = Field(
+        3600.0, gt=0, le=86_400 * 30, allow_inf_nan=False
+    )  # one attempt of a job is stopped (and rolled back) after this
 
     # --- research loop ---
     searxng_url: str | None = None
 
     # --- retrieval ---
-    search_default_limit: int = 10
-    search_max_limit: int = 100
-    context_default_tokens: int = 2_000
-    context_max_tokens: int = 32_000
+    search_default_limit: int = Field(10, ge=1, le=10_000)
+    search_max_limit: int = Field(100, ge=1, le=10_000)
+    context_default_tokens: int = Field(2_000, ge=1, le=10_000_000)
+    context_max_tokens: int = Field(32_000, ge=1, le=10_000_000)
     # memory_get_context registers a research gap when its best evidence is this weak
     auto_gap_on_weak_context: bool = True
-    weak_context_cosine: float = 0.35
+    weak_context_cosine: float = Field(0.35, ge=-1, le=1, allow_inf_nan=False)
 
     @field_validator("data_dir", mode="after")
     @classmethod

@@ -136,7 +136,7 @@ def _self_check(svc: MemoryService) -> list[Check]:
         ("graph", "graph slice vs PostgreSQL"),
     ):
         parts = [c for c in found.checks if c.target == target]
-        bad = [c for c in parts if c.damaged and c.state != "corrupted"]
+        bad = [c for c in parts if c.damaged]
         if bad:
             detail = "; ".join(c.describe() for c in bad)
             checks.append(Check(label, False, detail, _REBUILD_FIX.format(target=target)))

@@ -30,6 +30,11 @@ class SliceDamaged(BackendUnavailable):
     """A slice's files are damaged (unreadable); rebuild it from PostgreSQL."""
 
 
+class WriteOutcomeUnknown(BackendUnavailable):
+    """The connection to PostgreSQL was lost while a write committed: whether it was kept is
+    unknown; look before writing it again."""
+
+
 class IngestError(PegasMemoryError):
     """A source could not be fetched or parsed."""
 

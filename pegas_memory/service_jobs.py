@@ -19,6 +19,7 @@ slice self-check reports it, and the next rebuild (or a job taken over) recreate
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import hashlib
@@ -26,7 +27,7 @@ import json
 import logging
 import secrets
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Literal, Protocol
 
 from pegas_memory import jobs
@@ -132,9 +133,27 @@ class JobService:
         requests = [self._with_password(s) for s in args.get("sources") or []]
         if not requests:
             raise InvalidInput("an ingest job needs at least one source")
-        n = len(requests)
         batch = IngestBatchResult()
         created: list[int] = []
+        with self._cache_journal() as cached:
+            return self._ingest_all(requests, ctx, batch, created, cached)
+
+    def _cache_journal(self) -> contextlib.AbstractContextManager[set[str]]:
+        """What the ingest caches anew (embeddings), for a cancelled job to erase."""
+        try:
+            return self.host.runtime.embedder.get().journal()
+        except PegasMemoryError:  # no embedder yet: the ingest reports that itself
+            return contextlib.nullcontext(set())
+
+    def _ingest_all(
+        self,
+        requests: list[IngestRequest],
+        ctx: JobContext,
+        batch: IngestBatchResult,
+        created: list[int],
+        cached: set[str],
+    ) -> dict[str, Any]:
+        n = len(requests)
         try:
             for i, request in enumerate(requests):
                 ctx.report(i, n, f"source {i + 1} of {n}: {request.source[:80]}")
@@ -163,7 +182,7 @@ class JobService:
         except JobReleased:
             raise  # the job runs again from the start; what committed is deduplicated then
         except JobCancelled:
-            self._undo(ctx, created)
+            self._undo(ctx, created, cached)
             raise
         if batch.failures and not batch.results:
             raise InvalidInput(
@@ -173,14 +192,18 @@ class JobService:
         ctx.report(n, n, f"done: {batch.atoms_new} new atoms from {len(batch.results)} sources")
         return batch.model_dump(mode="json")
 
-    def _undo(self, ctx: JobContext, documents: list[int]) -> None:
+    def _undo(self, ctx: JobContext, documents: list[int], cached: Collection[str] = ()) -> None:
         """Erase what a cancelled ingest committed: the documents it created (with the atoms
-        only they support); a new version of a document ingested before is left as it is."""
-        if not documents:
-            return
+        only they support), and the embeddings it cached (the source being read when it was
+        cancelled rolled back, its vectors did not); a new version of a document ingested
+        before is left as it is."""
         try:
-            self.host.forget(mode="erase", document_ids=documents)
-            log.info("job %s cancelled: erased documents %s it created", ctx.job_id, documents)
+            if documents:
+                self.host.forget(mode="erase", document_ids=documents)
+                log.info("job %s cancelled: erased documents %s it created", ctx.job_id, documents)
+            if cached:
+                erased = self.host.runtime.embedder.get().forget_keys(sorted(cached))
+                log.info("job %s cancelled: erased %s embeddings it cached", ctx.job_id, erased)
         except PegasMemoryError:
             log.warning("job %s: could not erase its documents %s", ctx.job_id, documents)
 

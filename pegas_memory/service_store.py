@@ -87,12 +87,12 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
             trace_id = insert_trace(
                 conn, kind, text, session_id=request.session_id, metadata=metadata
             )
-        await_projection(svc, "trace", [trace_id])
+        late = await_projection(svc, "trace", [trace_id])
         return StoreResult(
             id=trace_id,
             scope="episodic",
             created=True,
-            message=f"stored {kind} trace {trace_id}",
+            message=f"stored {kind} trace {trace_id}" + (f"; {late}" if late else ""),
         )
     if scope != "knowledge":
         raise InvalidInput("scope must be 'knowledge' (curated atoms) or 'episodic' (traces)")
@@ -149,8 +149,9 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
         row = conn.execute(Q.atom_status, (atom_id,)).fetchone()
     status = row["status"] if row else None
     if created:
-        await_projection(svc, "atom", [atom_id])
         message = f"stored {type} atom {atom_id} (status {status})"
+        late = await_projection(svc, "atom", [atom_id])
+        message += f"; {late}" if late else ""
     else:
         message = f"an atom with the same content already exists: {atom_id}" + (
             "; the source was added to its citations" if doc_id else ""
@@ -169,6 +170,25 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
 
 
 def await_projection(
+    svc: StoreOwner, entity: str, ids: Sequence[int], timeout: float = STORE_WAIT_SECONDS
+) -> str | None:
+    """After the commit: wait for the rows' projection (`wait_projected`), never raising. The
+    rows are in PostgreSQL whatever happens here, so a failure (a full disk, PostgreSQL gone
+    right after the commit) is a note for the caller's answer, not an error that would read as
+    if nothing had been written."""
+    try:
+        wait_projected(svc, entity, ids, timeout)
+    except PegasMemoryError as exc:
+        log.warning("%s %s committed; waiting for its projection failed: %s", entity, ids, exc)
+        return (
+            f"it is committed in PostgreSQL, but checking its projection into the search "
+            f"slices failed ({exc}); the outbox projects it once that is fixed, until then "
+            "keyword search finds it and meaning search may not"
+        )
+    return None
+
+
+def wait_projected(
     svc: StoreOwner, entity: str, ids: Sequence[int], timeout: float = STORE_WAIT_SECONDS
 ) -> None:
     """Read your writes: when this process projects the outbox itself, wait (briefly) until

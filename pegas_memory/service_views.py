@@ -128,6 +128,7 @@ def _health(
     damaged = [c.describe() for c in parts if c.damaged]
     if damaged:
         health = "repairing" if runtime.monitor.repairing else "damaged"
+        damaged.append(runtime.monitor.todo(target))  # what is being done about it
         return {"health": health, "problems": damaged, "repaired": repaired}
     unchecked = [c.describe() for c in parts if c.state == "unavailable"]
     return {

@@ -16,7 +16,7 @@ from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn
 from pegas_memory.db.repo import document_versions, set_status
 from pegas_memory.errors import InvalidInput, NotFound
-from pegas_memory.outbox.projection import atom_embed_text
+from pegas_memory.outbox.projection import atom_contexts, atom_embed_text
 from pegas_memory.text import raw_hash
 
 MAX_IDS = 500
@@ -51,6 +51,7 @@ def _erase_atoms(conn: Conn, atom_ids: Sequence[int], report: ForgetReport) -> N
     if not rows:
         return
     hashes = [raw_hash(atom_embed_text(r["claim"], r["content"])) for r in rows]
+    hashes += sorted({raw_hash(c) for c in atom_contexts(rows) if c})  # their sections' vectors
     links = conn.execute(
         Q.count_links_of,
         {"ids": sorted(found)},

@@ -79,7 +79,10 @@ UPDATE pm_research_gap
 INSERT INTO pm_gap_atom (gap_id, atom_id) VALUES (%s, %s) ON CONFLICT DO NOTHING
 
 -- name: atoms_to_erase
-SELECT id, claim, content FROM pm_atom WHERE id = ANY(%s)
+-- With the title > section an ingested atom's search vector was moved toward (its cached vector
+-- goes with the atom: erasure leaves no copies).
+SELECT id, claim, content, metadata->>'search_context' AS search_context
+  FROM pm_atom WHERE id = ANY(%s)
 
 -- name: count_links_of
 SELECT count(*) AS n FROM pm_atom_link WHERE src_atom_id = ANY(%(ids)s)

@@ -208,7 +208,7 @@ def describe_os_error(exc: OSError, path: Path, *, creating: bool = False) -> st
     if code == errno.ENOSPC or code == errno.EDQUOT:
         return (
             f"the disk holding {path} is full: free some space there (or set PEGAS_DATA_DIR to "
-            "a directory on another disk), then retry; nothing was written"
+            "a directory on another disk), then retry"
         )
     if code == errno.EROFS:
         return (

@@ -33,7 +33,13 @@ from pegas_memory.db.embedded import (
     start_embedded_postgres,
 )
 from pegas_memory.db.queries import DB_SQL as Q
-from pegas_memory.errors import BackendUnavailable, InvalidInput, LimitExceeded, PegasMemoryError
+from pegas_memory.errors import (
+    BackendUnavailable,
+    InvalidInput,
+    LimitExceeded,
+    PegasMemoryError,
+    WriteOutcomeUnknown,
+)
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +103,9 @@ def translate_error(exc: Exception, *, embedded_at: Path | None = None) -> Pegas
     if isinstance(exc, psycopg.errors.DiskFull) or "No space left on device" in text:
         where = embedded_at if embedded_at is not None else "the PostgreSQL server's data"
         return BackendUnavailable(
-            f"PostgreSQL could not write: the disk holding {where} is full. Free some space "
-            "there, then retry; nothing of this call was kept."
+            f"PostgreSQL could not write: the disk holding {where} is full. The write that "
+            "hit it was rolled back (what this call committed before stays): free some space "
+            "there, then retry."
         )
     if isinstance(exc, OSError):
         return BackendUnavailable(describe_os_error(exc, embedded_at or Path(".")))
@@ -339,9 +346,27 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[psycopg.Connection[dict]]:  # type: ignore[type-arg]
-        """One transaction: everything inside commits together or not at all."""
-        with self._pooled() as conn, conn.transaction():
-            yield conn
+        """One transaction: everything inside commits together or not at all.
+
+        A connection lost during the COMMIT itself leaves its outcome unknown (the server may
+        have committed before the answer was lost): that raises `WriteOutcomeUnknown`, never
+        an error saying nothing was written."""
+        committing = False
+        try:
+            with self._pooled() as conn, conn.transaction():
+                yield conn
+                committing = True
+        except BackendUnavailable as exc:
+            if not committing or not isinstance(exc.__cause__, psycopg.OperationalError):
+                raise
+            if isinstance(exc.__cause__, psycopg.errors.DiskFull):
+                raise  # refused by the server: rolled back, nothing kept
+            raise WriteOutcomeUnknown(
+                f"the connection to PostgreSQL was lost while this write was being committed "
+                f"({str(exc.__cause__).strip()[:200]}): whether it was kept is unknown. Look "
+                "before writing it again (memory_search for its words, or memory_stats); a "
+                "repeated memory_store of the same claim is recognised as a duplicate."
+            ) from exc
 
     # ------------------------------------------------------------------ migrations
     def migrate(self) -> list[str]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import LiteralString
 
@@ -27,6 +28,7 @@ class CacheQueries:
     cached_vectors: LiteralString
     store_vector: LiteralString
     forget_vectors: LiteralString
+    forget_model_vectors: LiteralString
 
 
 Q = load_queries(CacheQueries, "pegas_memory.embedding", "queries.sql")
@@ -49,6 +51,7 @@ class CachedEmbedder:
         self._queries: OrderedDict[str, list[float]] = OrderedDict()
         self._query_cache_size = query_cache_size
         self._lock = threading.Lock()
+        self._journals = threading.local()  # `journal` blocks open in each thread
 
     @property
     def model_id(self) -> str:
@@ -84,6 +87,8 @@ class CachedEmbedder:
                     Q.store_vector,
                     [(self.model_id, k, len(v), _to_bytes(v)) for k, v in fresh.items()],
                 )
+            for journal in getattr(self._journals, "open", ()):
+                journal.update(fresh)
             found.update(fresh)
         return [found[k] for k in keys]
 
@@ -98,6 +103,26 @@ class CachedEmbedder:
             while len(self._queries) > self._query_cache_size:
                 self._queries.popitem(last=False)
         return vector
+
+    @contextmanager
+    def journal(self) -> Iterator[set[str]]:
+        """The content hashes this thread caches anew within the block: a job that is
+        cancelled erases them (`forget_keys`), so it leaves no cached vectors behind."""
+        keys: set[str] = set()
+        before = getattr(self._journals, "open", ())
+        self._journals.open = (*before, keys)
+        try:
+            yield keys
+        finally:
+            self._journals.open = before
+
+    def forget_keys(self, keys: Sequence[str]) -> int:
+        """Erase this model's cached vectors of these content hashes."""
+        if not keys:
+            return 0
+        with self.db.connection() as conn:
+            cur = conn.execute(Q.forget_model_vectors, (self.model_id, sorted(keys)))
+        return cur.rowcount
 
     def forget(self, texts: Sequence[str]) -> int:
         """Erase cached vectors of these texts (erasure must not leave copies behind)."""

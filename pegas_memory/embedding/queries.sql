@@ -12,3 +12,7 @@ VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING
 -- name: forget_vectors
 -- Every model's vector of these texts (erasure must not leave copies behind).
 DELETE FROM pm_embedding_cache WHERE content_hash = ANY(%s)
+
+-- name: forget_model_vectors
+-- This model's vectors of these content hashes (what a cancelled job cached for nothing).
+DELETE FROM pm_embedding_cache WHERE model = %s AND content_hash = ANY(%s)

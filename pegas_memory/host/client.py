@@ -6,8 +6,8 @@ writes to, which keeps the host alive while this process lives and which a threa
 the host dies, the thread sees EOF at once and reconnects, waiting up to
 `host_takeover_seconds` for the standby to take over and starting a new host otherwise (under
 `start.lock`, so concurrent survivors start one). Calls use a small pool of other connections; a
-call whose connection broke is sent again once after the reconnect (every op is idempotent: an
-upsert, a delete, a read).
+call whose connection broke is sent again after the reconnect, within the takeover window
+(every op is idempotent: an upsert, a delete, a read).
 
 Reaching the host happens in that thread too, never in the caller: `open` returns at once, so
 building a remote index or embedder (and a process-wide lock around it) never waits for a cold
@@ -20,6 +20,7 @@ their vector slice, as starting instead of the whole call failing.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import os
 import socket
@@ -159,7 +160,12 @@ class HostClient:
         if not self.wait_ready(self.wait_seconds if wait is None else wait):
             raise BackendUnavailable(self._not_ready_message())
         limit = self._call_timeout if timeout == -1.0 else timeout
-        for attempt in (1, 2):
+        # A broken connection is retried (every op is idempotent) until the takeover window
+        # ends: right after a kill the old host's socket may still accept for a moment, and its
+        # lease still look alive, so one retry was not enough (the first search after a host
+        # kill lost its dense arm).
+        retry_until = time.monotonic() + self._takeover + 1.0
+        for attempt in itertools.count(1):
             sock: socket.socket | None = None
             try:
                 sock = self._checkout()
@@ -177,13 +183,16 @@ class HostClient:
                 if sock is not None:
                     sock.close()
                 self._drop_pool()
-                if attempt == 2:
+                if attempt > 1 and time.monotonic() > retry_until:
                     raise BackendUnavailable(
                         f"the engine host of {self.config.data_dir} went away during {op} "
                         f"({exc}); see {self.paths.log}"
                     ) from exc
                 log.info("engine host connection lost during %s; reconnecting", op)
+                if attempt > 1:
+                    time.sleep(min(0.25, _POLL * attempt))  # let the kill finish, the lease see it
                 self._reconnect()
+                self.wait_ready(max(0.0, retry_until - time.monotonic()))
                 continue
             self._checkin(sock)
             wire.raise_error(answer)

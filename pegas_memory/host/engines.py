@@ -49,6 +49,7 @@ class HostEngines:
             "vector.collections": lambda a: self.index().collections(),
             "vector.drop": lambda a: self.index().drop(a["name"]),
             "vector.set_aside": lambda a: self.index().set_aside(a["name"]),
+            "vector.check_files": lambda a: self.index().check_files(a["name"]),
             "vector.optimize": lambda a: self.index().optimize(a["name"]),
             "embed.documents": lambda a: wire.pack_vectors(
                 self.model().embed_documents(list(a["texts"]))

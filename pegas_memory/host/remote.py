@@ -123,6 +123,11 @@ class RemoteVectorIndex:
         where = self._call("vector.set_aside", name=name)
         return None if where is None else str(where)
 
+    def check_files(self, name: str) -> str | None:
+        check_collection_name(name)
+        problem = self._call("vector.check_files", name=name)
+        return None if problem is None else str(problem)
+
     def optimize(self, name: str) -> bool:
         check_collection_name(name)
         return bool(self._call("vector.optimize", timeout=None, name=name))

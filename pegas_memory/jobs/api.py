@@ -19,6 +19,7 @@ from pegas_memory.db.pool import Database
 from pegas_memory.errors import InvalidInput, NotFound, PegasMemoryError
 from pegas_memory.jobs.model import (
     JOB_KINDS,
+    LOCK_CLASS,
     JobInfo,
     JobProgress,
     Q,
@@ -73,7 +74,7 @@ def submit(
 
 def get(db: Database, job_id: int) -> JobInfo:
     with db.connection() as conn:
-        row = conn.execute(Q.get_job, {"id": job_id}).fetchone()
+        row = conn.execute(Q.get_job, {"id": job_id, "ns": LOCK_CLASS}).fetchone()
     if row is None:
         raise NotFound(f"no job has id {job_id}; list recent ones with list_recent")
     return job_from_row(row)
@@ -84,7 +85,9 @@ def list_recent(db: Database, limit: int = 20, state: str | None = None) -> list
     if limit < 1:
         raise InvalidInput("limit must be at least 1")
     with db.connection() as conn:
-        rows = conn.execute(Q.list_recent, {"limit": limit, "state": state}).fetchall()
+        rows = conn.execute(
+            Q.list_recent, {"limit": limit, "state": state, "ns": LOCK_CLASS}
+        ).fetchall()
     return [job_from_row(r) for r in rows]
 
 

@@ -70,18 +70,26 @@ class JobInfo(BaseModel):
 
 
 def job_from_row(row: dict[str, Any]) -> JobInfo:
+    """The view of a `pm_job` row. A running job whose worker's lock no live session holds
+    (`worker_alive` false: its process died) is shown queued, waiting to be taken over, never
+    as running under a dead worker."""
+    state, worker, message = row["state"], row["worker"], row["progress_message"]
+    if state == "running" and row.get("worker_alive") is False:
+        state = "queued"
+        message = f"its worker {worker} is gone; waiting to be taken over (last: {message})"
+        worker = None
     return JobInfo(
         id=row["id"],
         kind=row["kind"],
-        state=row["state"],
+        state=state,
         progress=JobProgress(
-            done=row["progress_done"], total=row["progress_total"], message=row["progress_message"]
+            done=row["progress_done"], total=row["progress_total"], message=message
         ),
         result=row["result"],
         error=row["error"],
         attempts=row["attempts"],
         cancel_requested=row["cancel_requested"],
-        worker=row["worker"],
+        worker=worker,
         created_at=row["created_at"],
         started_at=row["started_at"],
         finished_at=row["finished_at"],

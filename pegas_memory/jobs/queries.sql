@@ -19,10 +19,22 @@ SELECT * FROM pm_job
 LISTEN pm_job
 
 -- name: get_job
-SELECT * FROM pm_job WHERE id = %(id)s
+-- The job, and whether a live session holds its worker's lock (a running job without it has a
+-- dead worker: it is waiting to be taken over).
+SELECT j.*, EXISTS (
+       SELECT 1 FROM pg_locks AS l
+        WHERE l.locktype = 'advisory' AND l.granted
+          AND l.classid = %(ns)s::oid AND l.objid = (j.id & 2147483647)::oid
+          AND l.objsubid = 2) AS worker_alive
+  FROM pm_job AS j WHERE id = %(id)s
 
 -- name: list_recent
-SELECT * FROM pm_job
+SELECT j.*, EXISTS (
+       SELECT 1 FROM pg_locks AS l
+        WHERE l.locktype = 'advisory' AND l.granted
+          AND l.classid = %(ns)s::oid AND l.objid = (j.id & 2147483647)::oid
+          AND l.objsubid = 2) AS worker_alive
+  FROM pm_job AS j
  WHERE %(state)s::text IS NULL OR state = %(state)s
  ORDER BY id DESC
  LIMIT %(limit)s
@@ -46,11 +58,17 @@ SELECT id, attempts, max_attempts, cancel_requested FROM pm_job
  FOR UPDATE SKIP LOCKED
 
 -- name: stale_running
--- Running jobs whose heartbeat is older than the lease: their worker may be gone (the advisory
--- lock tells for sure).
-SELECT id, attempts, max_attempts, cancel_requested, worker FROM pm_job
+-- Running jobs whose worker may be gone: no live session holds their advisory lock (its worker's
+-- connection closed: the process died), or a heartbeat older than the lease. The lock, tried
+-- by the taker, tells for sure.
+SELECT id, attempts, max_attempts, cancel_requested, worker FROM pm_job AS j
  WHERE state = 'running' AND kind = ANY(%(kinds)s)
-   AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => %(lease)s))
+   AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => %(lease)s)
+        OR NOT EXISTS (
+       SELECT 1 FROM pg_locks AS l
+        WHERE l.locktype = 'advisory' AND l.granted
+          AND l.classid = %(ns)s::oid AND l.objid = (j.id & 2147483647)::oid
+          AND l.objsubid = 2))
  ORDER BY id
 
 -- name: try_lock

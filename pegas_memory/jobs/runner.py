@@ -297,7 +297,8 @@ class _Slot:
         conn = self.lease()
         kinds = list(self.runner.handlers)
         stale = conn.execute(
-            Q.stale_running, {"kinds": kinds, "lease": self.runner.lease_seconds}
+            Q.stale_running,
+            {"kinds": kinds, "lease": self.runner.lease_seconds, "ns": LOCK_CLASS},
         ).fetchall()
         for candidate in stale:
             row = self._take(conn, candidate, reclaim=True)

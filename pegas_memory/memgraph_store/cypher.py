@@ -48,6 +48,7 @@ from pegas_memory.memgraph_store.model import (
     EdgeType,
     GraphPath,
     GraphStore,
+    KeepsFiles,
     LinkEdge,
     NodeLabel,
     PathEdge,
@@ -539,6 +540,16 @@ class CypherGraphStore:
             for chunk in _chunks(checked, self._batch)
             for edge_id, props, src, dst in self._runner.read(query, {"ids": chunk})
         ]
+
+    def check_files(self) -> str | None:
+        """Why the engine's files would not give its graph back (`KeepsFiles`: the embedded
+        FalkorDB's); None for an engine that keeps none here (Memgraph, Neo4j)."""
+        runner = self._runner
+        return runner.check_files() if isinstance(runner, KeepsFiles) else None
+
+    def rewrite_files(self) -> None:
+        if isinstance(self._runner, KeepsFiles):
+            self._runner.rewrite_files()
 
     def clear(self) -> None:
         """Remove every Atom and CodeSymbol node and their edges; indexes stay."""

@@ -39,6 +39,7 @@ from falkordb import FalkorDB
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+import pegas_memory.memgraph_store.falkor_files as falkor_files
 import pegas_memory.memgraph_store.falkor_watchdog as falkor_watchdog
 from pegas_memory.errors import BackendUnavailable, LimitExceeded
 from pegas_memory.memgraph_store.cypher import CypherDialect, CypherGraphStore, Statement
@@ -213,8 +214,14 @@ class EmbeddedFalkorServer:
                 self._stop_locked()
 
     def ensure_running(self) -> None:
-        """Restart the server if it died under a live user (called on a lost connection)."""
+        """Restart the server if it died under a live user (called on a lost connection).
+        Its directory removed (the watchdog stopped the server then) is made again, and this
+        user registered in it again, so the watchdog of the new server counts it."""
+        self.paths.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         with _file_lock(self.paths.lock, self._lock_timeout):
+            users = self._live_users()
+            if self._token is not None and self._token not in users:
+                self._write_users([*users, self._token])
             self._ensure_running_locked()
 
     def _ensure_running_locked(self) -> None:
@@ -417,6 +424,7 @@ class FalkorRunner:
             retry=_no_retry(),
         )
         self._graph = self._db.select_graph(graph_name)
+        self._verified: object = None  # the files' fingerprint when a copy of them last loaded
 
     @property
     def timeout_seconds(self) -> float:
@@ -457,9 +465,16 @@ class FalkorRunner:
         return self._call(run)
 
     def read(self, query: str, params: Mapping[str, Any]) -> list[list[Any]]:
-        return self._call(
-            lambda: self._graph.ro_query(query, dict(params), timeout=self._timeout_ms).result_set
-        )
+        def run() -> list[list[Any]]:
+            try:
+                found = self._graph.ro_query(query, dict(params), timeout=self._timeout_ms)
+            except redis.exceptions.ResponseError as exc:
+                if "empty key" in str(exc):  # no graph yet (a new or emptied server): no rows
+                    return []
+                raise
+            return found.result_set
+
+        return self._call(run)
 
     def run_schema(self, query: str) -> None:
         try:
@@ -467,6 +482,42 @@ class FalkorRunner:
         except redis.exceptions.ResponseError as exc:
             if "already indexed" not in str(exc):
                 raise
+
+    def check_files(self) -> str | None:
+        """Why the server's append-only files would not give its graph back at the next start
+        (`falkor_files`), or None. Writes meanwhile make it inconclusive: None then."""
+        directory = self._server.paths.directory
+        problem = falkor_files.directory_problem(directory)
+        if problem is not None:
+            return problem
+        now, size = falkor_files.fingerprint(directory)
+        if now == self._verified or size > falkor_files.VERIFY_MAX_BYTES:
+            return None
+        live = self._db.connection
+        try:
+            before = self._call(lambda: falkor_files.counts(live, self._graph_name))
+            loaded = falkor_files.loaded_counts(directory, self._graph_name)
+            after = self._call(lambda: falkor_files.counts(live, self._graph_name))
+        except (redis.exceptions.RedisError, OSError, subprocess.SubprocessError) as exc:
+            problem = f"the graph server's files could not be checked: {exc}"
+            raise BackendUnavailable(problem) from exc
+        if before != after:
+            return None  # written meanwhile: the next check compares again
+        if isinstance(loaded, str):
+            return loaded
+        if loaded != before:
+            return (
+                f"its append-only files hold {loaded[0]} nodes and {loaded[1]} relationships, "
+                f"the running server {before[0]} and {before[1]}"
+            )
+        self._verified = now
+        return None
+
+    def rewrite_files(self) -> None:
+        """Write the append-only files anew from the server's memory (BGREWRITEAOF)."""
+        directory = self._server.paths.directory
+        self._call(lambda: falkor_files.rewrite(self._db.connection, directory))
+        self._verified = None
 
     def close(self) -> None:
         try:

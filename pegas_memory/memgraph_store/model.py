@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pegas_memory.errors import InvalidInput
 
@@ -263,6 +263,20 @@ class StoredProps:
 
 
 # --- the Protocol ---------------------------------------------------------------------------
+
+
+@runtime_checkable
+class KeepsFiles(Protocol):
+    """An engine whose graph lives in files of this data dir (embedded FalkorDB): the
+    self-check asks whether they would give the graph back, and has them written anew."""
+
+    def check_files(self) -> str | None:
+        """Why the files would not give the running engine's graph back, or None."""
+        ...
+
+    def rewrite_files(self) -> None:
+        """Write the files anew from the running engine's graph."""
+        ...
 
 
 class GraphStore(Protocol):

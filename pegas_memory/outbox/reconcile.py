@@ -19,12 +19,14 @@ from psycopg.sql import Composed
 
 from pegas_memory.db.sql import compose
 from pegas_memory.errors import NotFound, SliceDamaged
-from pegas_memory.outbox.projection import Rows, chunks, load_rows, payload_of
+from pegas_memory.outbox.projection import Rows, chunks, load_rows
 from pegas_memory.outbox.queries import Q
 from pegas_memory.outbox.slices import SliceOwner
+from pegas_memory.outbox.sweep import compare_rows
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.qdrant_store.index import (
     VECTOR_ENTITIES,
+    ChecksFiles,
     SetsAside,
     VectorEntity,
     VectorIndex,
@@ -34,7 +36,6 @@ from pegas_memory.qdrant_store.index import (
 log = logging.getLogger(__name__)
 
 BATCH = 500
-_COMPARED = ("type", "status", "doc_id", "topic", "language")
 
 
 @dataclass
@@ -43,6 +44,7 @@ class SliceDrift:
     missing: list[int] = field(default_factory=list)
     orphaned: list[int] = field(default_factory=list)
     stale: list[int] = field(default_factory=list)
+    damaged: str = ""  # the collection's files are damaged: rebuilt, not mended point by point
 
     @property
     def total(self) -> int:
@@ -54,6 +56,7 @@ class SliceDrift:
             "missing": len(self.missing),
             "orphaned": len(self.orphaned),
             "stale": len(self.stale),
+            **({"damaged": self.damaged} if self.damaged else {}),
             "examples": {
                 "missing": self.missing[:10],
                 "orphaned": self.orphaned[:10],
@@ -106,24 +109,33 @@ VECTOR_TABLE: dict[VectorEntity, str] = {
 
 
 def _vector_drift(rt: SliceOwner, entity: VectorEntity) -> SliceDrift:
+    """Ids missing or orphaned, points whose payload or vector differ from their row (the
+    sweep's comparison, `outbox.sweep.compare_rows`), or the whole collection damaged (its
+    files vanished or do not read back: every row of it counted missing)."""
     table = VECTOR_TABLE[entity]
     drift = SliceDrift(f"vector:{entity}")
     name = rt.projector.collection(entity)
     index = rt.vectors.get()
     in_pg = _pg_ids(rt, table)
-    in_slice = set(index.iter_ids(name))
+    try:
+        drift.damaged = files_problem(index, name) or ""
+        in_slice = set() if drift.damaged else set(index.iter_ids(name))
+        if not drift.damaged:
+            for rows in _iter_rows(rt, entity, sorted(in_pg & in_slice)):
+                differ = compare_rows(rt, entity, index, name, rows.present)
+                drift.stale.extend(sorted(differ))
+    except NotFound:
+        in_slice = set()
+    except SliceDamaged as exc:
+        drift.damaged, in_slice, drift.stale = str(exc), set(), []
     drift.missing = sorted(in_pg - in_slice)
     drift.orphaned = sorted(in_slice - in_pg)
-    for rows in _iter_rows(rt, entity, sorted(in_pg & in_slice)):
-        stored = {
-            r.id: r.payload for r in index.retrieve(name, [int(x["id"]) for x in rows.present])
-        }
-        for row in rows.present:
-            want = payload_of(entity, row)
-            have = stored.get(int(row["id"]), {})
-            if any(have.get(k) != want.get(k) for k in _COMPARED if k in want):
-                drift.stale.append(int(row["id"]))
     return drift
+
+
+def files_problem(index: VectorIndex, name: str) -> str | None:
+    """Why the collection's files are damaged (`ChecksFiles`), or None."""
+    return index.check_files(name) if isinstance(index, ChecksFiles) else None
 
 
 def _graph_drift(rt: SliceOwner) -> list[SliceDrift]:
@@ -191,6 +203,10 @@ def reconcile(
     if fix and report.drift:
         for drift in slices_found:
             entity_type, target = _ENTITY_OF[drift.slice]
+            if drift.damaged:
+                log.warning("rebuilding %s: %s", drift.slice, drift.damaged)
+                rebuild(rt, "qdrant", entities=(entity_type,))
+                continue
             # Orphans are ids Postgres no longer has: load_rows reports them absent -> deleted.
             todo = sorted(set(drift.missing) | set(drift.orphaned) | set(drift.stale))
             for rows in _iter_rows(rt, entity_type, todo):
@@ -207,17 +223,20 @@ def vector_collection(rt: SliceOwner, entity: VectorEntity) -> str:
 
 
 def _clear_collection(index: VectorIndex, name: str) -> str | None:
-    """Empty `name` before a rebuild: drop it, or, when its files cannot be read, move them
-    aside (for inspection) where the back end can. Returns where damaged files went."""
+    """Empty `name` before a rebuild: drop it, or, when its files cannot be read (or vanished
+    under the engine), move them aside (for inspection) where the back end can. Returns where
+    damaged files went."""
     try:
         index.count(name)
+        problem = files_problem(index, name)
     except NotFound:
         return None
-    except SliceDamaged:
-        if isinstance(index, SetsAside):
-            where = index.set_aside(name)
-            log.warning("moved the damaged vector collection %s aside to %s", name, where)
-            return where
+    except SliceDamaged as exc:
+        problem = str(exc)
+    if problem is not None and isinstance(index, SetsAside):
+        where = index.set_aside(name)  # None: its directory is gone already
+        log.warning("moved the damaged vector collection %s aside to %s: %s", name, where, problem)
+        return where
     index.drop(name)
     return None
 

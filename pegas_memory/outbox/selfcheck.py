@@ -33,12 +33,13 @@ from typing import TYPE_CHECKING, Literal, LiteralString
 
 from pegas_memory.db.sql import compose, load_queries
 from pegas_memory.errors import BackendUnavailable, NotFound, PegasMemoryError, SliceDamaged
+from pegas_memory.memgraph_store.model import KeepsFiles
 from pegas_memory.outbox.graph_sweep import sweep_graph
 from pegas_memory.outbox.projection import load_rows
 from pegas_memory.outbox.reconcile import rebuild, reconcile, vector_collection
 from pegas_memory.outbox.slices import SliceOwner
 from pegas_memory.outbox.sweep import SweepResult, sweep_vectors
-from pegas_memory.qdrant_store.index import VECTOR_ENTITIES
+from pegas_memory.qdrant_store.index import VECTOR_ENTITIES, ChecksFiles
 
 if TYPE_CHECKING:
     from pegas_memory.memgraph_store.model import GraphStore
@@ -48,6 +49,7 @@ log = logging.getLogger(__name__)
 State = Literal["ok", "lost", "gained", "stale", "corrupted", "unavailable"]
 DAMAGED: frozenset[str] = frozenset({"lost", "gained", "stale", "corrupted"})
 RepairTarget = Literal["qdrant", "graph"]
+_PREFIX: dict[str, str] = {"qdrant": "vector:", "graph": "graph:"}
 # One advisory-lock key for "repairing the slices" (a constant, not an entity key).
 REPAIR_LOCK_KEY = zlib.crc32(b"pegas-memory slice repair")
 
@@ -124,7 +126,10 @@ class SelfCheck:
         )
         if vector:
             out.append(("qdrant", vector))
-        if any(c.target == "graph" and c.state != "stale" for c in self.damaged):
+        if any(
+            c.target == "graph" and c.state != "stale" and c.slice != "graph:files"
+            for c in self.damaged
+        ):
             out.append(("graph", ()))
         return out
 
@@ -188,7 +193,25 @@ def check_slices(rt: SliceOwner, cursors: dict[str, int] | None = None) -> SelfC
         checks += _vector_checks(rt, rows, pending, {} if cursors is None else cursors)
     if "graph" in rt.projector.targets:
         checks += _graph_checks(rt, rows, pending, {} if cursors is None else cursors)
+    if any(c.state in ("lost", "gained") for c in checks):
+        checks = _recounted(rt, checks)
     return SelfCheck(tuple(checks))
+
+
+def _recounted(rt: SliceOwner, checks: list[SliceCheck]) -> list[SliceCheck]:
+    """A count that did not fit, compared again with PostgreSQL counted after the slice: a
+    write committed and projected between the two counts (a store projects its own events at
+    once) made the slice look gained or lost. Damage only if it does not fit either count."""
+    rows, pending = _pg_counts(rt)
+    out = []
+    for check in checks:
+        entity = check.slice.split(":", 1)[1]
+        if check.state in ("lost", "gained") and check.found is not None and entity in rows:
+            unprojected = pending.get(entity, 0)
+            if classify(rows[entity], check.found, unprojected) == "ok":
+                check = SliceCheck(check.slice, rows[entity], check.found, unprojected, "ok")
+        out.append(check)
+    return out
 
 
 def _vector_checks(
@@ -215,11 +238,30 @@ def _vector_checks(
             continue
         count = functools.partial(index.count, name)
         found = _check_one(slice_name, rows[entity], pending.get(entity, 0), count)
+        if found.state in ("ok", "lost", "gained"):
+            found = _files_checked(found, index, name)
         if found.state == "ok" and found.expected:
             run = functools.partial(sweep_vectors, rt, entity, index, name)
             found = _swept(found, run, cursors)
         out.append(found)
     return out
+
+
+def _files_checked(counted: SliceCheck, index: object, name: str) -> SliceCheck:
+    """The collection's files checked behind the engine's back (`ChecksFiles`: vanished,
+    replaced, no longer loading): corrupted if they fail, whatever the count said."""
+    if not isinstance(index, ChecksFiles):
+        return counted
+    try:
+        problem = index.check_files(name)
+    except SliceDamaged as exc:
+        problem = str(exc)
+    except PegasMemoryError as exc:  # an older engine host, or one restarting: count only
+        log.info("the files of %s could not be checked: %s", counted.slice, exc)
+        return counted
+    if problem is None:
+        return counted
+    return dataclasses.replace(counted, found=None, state="corrupted", detail=problem)
 
 
 def _swept(
@@ -237,8 +279,10 @@ def _swept(
     except SliceDamaged as exc:
         return dataclasses.replace(counted, found=None, state="corrupted", detail=str(exc))
     except PegasMemoryError as exc:
-        log.info("the content sweep of %s could not run: %s", counted.slice, exc)
-        return counted
+        log.warning("the content sweep of %s could not run: %s", counted.slice, exc)
+        return dataclasses.replace(
+            counted, state="unavailable", detail=f"its content could not be compared: {exc}"
+        )
     cursors[counted.slice] = result.next_after
     if not result.differing:
         return counted
@@ -284,7 +328,23 @@ def _graph_checks(
         )
         for name, e in parts
     ]
-    return [_graph_swept(rt, graph, c, cursors) for c in counted]
+    out = [_graph_swept(rt, graph, c, cursors) for c in counted]
+    return out + _graph_files(graph)
+
+
+def _graph_files(graph: GraphStore) -> list[SliceCheck]:
+    """The engine's files checked behind its back (`KeepsFiles`: would they give the graph
+    back at the next start?): one corrupted `graph:files` part if not."""
+    if not isinstance(graph, KeepsFiles):
+        return []
+    try:
+        problem = graph.check_files()
+    except PegasMemoryError as exc:
+        log.info("the graph slice's files could not be checked: %s", exc)
+        return []
+    if problem is None:
+        return []
+    return [SliceCheck("graph:files", 0, None, 0, "corrupted", problem)]
 
 
 def _graph_swept(
@@ -307,6 +367,8 @@ class RepairReport:
     skipped: str = ""
     results: tuple[Mapping[str, object], ...] = ()
     at: float = field(default_factory=time.time)
+    found: tuple[str, ...] = ()  # what the check found damaged (`SliceCheck.describe`)
+    noticed_at: float | None = None  # when that check ended
 
 
 def repair(rt: SliceOwner, check: SelfCheck) -> RepairReport:
@@ -337,9 +399,28 @@ def repair(rt: SliceOwner, check: SelfCheck) -> RepairReport:
             for stale in check.damaged:
                 if stale.state == "stale" and stale.target not in done:
                     results.append(_mend_stale(rt, stale))
-            return RepairReport(rebuilt=tuple(targets), results=tuple(results))
+            if any(c.slice == "graph:files" for c in check.damaged):
+                results.extend(_rewrite_graph_files(rt))
+            return RepairReport(
+                rebuilt=tuple(targets),
+                results=tuple(results),
+                found=tuple(c.describe() for c in check.damaged),
+                noticed_at=check.checked_at,
+            )
         finally:
             conn.execute(Q.repair_unlock, {"key": REPAIR_LOCK_KEY})
+
+
+def _rewrite_graph_files(rt: SliceOwner) -> list[Mapping[str, object]]:
+    """The graph slice's files written anew from the running engine (its memory is what
+    PostgreSQL says: the counts and the sweep compared it, and any rebuild ran first), so the
+    next start loads it (damaged files would not load, or load less)."""
+    graph = rt.graph.get()
+    if not isinstance(graph, KeepsFiles):
+        return []
+    log.warning("writing the graph slice's files anew from the running engine")
+    graph.rewrite_files()
+    return [{"target": "graph:files", "rewritten": True}]
 
 
 def _mend_stale(rt: SliceOwner, stale: SliceCheck) -> Mapping[str, object]:
@@ -450,7 +531,10 @@ class SliceMonitor:
         if report is None or target not in report.rebuilt:
             return None
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(report.at))
-        return f"rebuilt from PostgreSQL at {when} after the self-check found it damaged"
+        found = "; ".join(f for f in report.found if f.startswith(_PREFIX[target]))
+        return f"rebuilt from PostgreSQL at {when} after the self-check found it damaged" + (
+            f" ({found})" if found else ""
+        )
 
     def warnings(self) -> list[str]:
         """What a search should say about damaged slices, from the latest check."""
@@ -461,11 +545,14 @@ class SliceMonitor:
         for target in latest.targets():
             what = "vector slice" if target == "qdrant" else "graph slice"
             problems = "; ".join(c.describe() for c in latest.damaged if c.target == target)
-            if self._repairing or (self._rt.settings.auto_repair_slices and not self._repair_error):
-                todo = "it is being rebuilt from PostgreSQL; results will be complete shortly"
-            else:
-                todo = f"run `pegas-memory rebuild --target {target}`"
-                if self._repair_error:
-                    todo += f" (the automatic repair failed: {self._repair_error})"
-            out.append(f"the {what} is damaged ({problems}): {todo}")
+            out.append(f"the {what} is damaged ({problems}): {self.todo(target)}")
         return out
+
+    def todo(self, target: RepairTarget) -> str:
+        """What is being done about a damaged `target`, or what a person should do."""
+        if self._repairing or (self._rt.settings.auto_repair_slices and not self._repair_error):
+            return "it is being rebuilt from PostgreSQL; results will be complete shortly"
+        todo = f"run `pegas-memory rebuild --target {target}`"
+        if self._repair_error:
+            todo += f" (the automatic repair failed: {self._repair_error})"
+        return todo

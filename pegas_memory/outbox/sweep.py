@@ -5,12 +5,12 @@ or one where a point was overwritten with another's vector, can hold exactly as 
 PostgreSQL has rows and still answer wrongly. So each check also takes the next window of ids
 of the table (ascending, wrapping at the end: every row is visited once per `rows / window`
 checks, a few hundred ids per check at most) and compares each with its point: present, the
-payload fields searches filter on equal to the row's, and the vector equal (cosine) to the one
-the embedding cache holds for the row's text (an ingested atom's search vector: its claim's and
-its context's cached vectors combined, embedding.search_vector). Rows with an event still in
-the outbox are left out, since their point may rightly lag. The cost is one indexed range read,
-one retrieve of the window from the slice and one cache lookup: cheap enough to run with every
-check.
+payload fields searches filter on equal to the row's, the vector finite and not zero, and equal
+(cosine) to the one the embedding cache holds for the row's text (an ingested atom's search
+vector: its claim's and its context's cached vectors combined, embedding.search_vector). Rows
+with an event still in the outbox are left out, since their point may rightly lag. The cost is
+one indexed range read, one retrieve of the window from the slice and one cache lookup: cheap
+enough to run with every check.
 """
 
 from __future__ import annotations
@@ -120,6 +120,18 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return float(x @ y) / norm if norm else 0.0
 
 
+def vector_defect(vector: Sequence[float]) -> str | None:
+    """Pure: what makes a stored vector unusable whatever its text (None if nothing): NaN or
+    infinity (its cosine with anything is NaN, so no search ever returns it, and a comparison
+    `cosine(...) < SAME_VECTOR` is False for it) or all zeros (no direction)."""
+    values = np.asarray(vector, dtype=np.float64)
+    if not np.all(np.isfinite(values)):
+        return "a vector holding NaN or infinity"
+    if not np.any(values):
+        return "a zero vector"
+    return None
+
+
 def compare_point(
     want_payload: Mapping[str, Any],
     cached_vector: Sequence[float] | None,
@@ -133,9 +145,13 @@ def compare_point(
         if key in want_payload and stored.payload.get(key) != want_payload[key]:
             return f"{key} {stored.payload.get(key)!r} instead of {want_payload[key]!r}"
     vector = stored.vector
+    if vector is not None:
+        broken = vector_defect(vector)
+        if broken is not None:
+            return broken
     if cached_vector is None or vector is None:
         return None
-    return "another text's vector" if cosine(cached_vector, vector) < SAME_VECTOR else None
+    return "another text's vector" if not cosine(cached_vector, vector) >= SAME_VECTOR else None
 
 
 def sweep_vectors(
@@ -152,6 +168,20 @@ def sweep_vectors(
     next_after, present = window.next_after, window.rows
     if not present:
         return SweepResult(0, (), {}, next_after)
+    reasons = compare_rows(rt, entity, index, collection, present)
+    return SweepResult(len(present), tuple(sorted(reasons)), reasons, next_after)
+
+
+def compare_rows(
+    rt: SliceOwner,
+    entity: VectorEntity,
+    index: VectorIndex,
+    collection: str,
+    present: Sequence[dict[str, Any]],
+) -> dict[int, str]:
+    """Each row's point read back (payload and vector) and compared with it (`compare_point`,
+    vectors from the embedding cache): the ids that differ and why. Shared by the sweep and
+    `reconcile`."""
     wanted = [int(r["id"]) for r in present]
     stored = {r.id: r for r in index.retrieve(collection, wanted, with_vectors=True)}
     texts = [_embed_text(entity, r) for r in present]
@@ -165,7 +195,7 @@ def sweep_vectors(
         why = compare_point(want, vector, stored.get(int(row["id"])))
         if why is not None:
             reasons[int(row["id"])] = why
-    return SweepResult(len(present), tuple(sorted(reasons)), reasons, next_after)
+    return reasons
 
 
 def expected_vector(

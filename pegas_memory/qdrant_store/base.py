@@ -8,7 +8,10 @@ outage on one and a rejected request on the other. Here the rules are written on
   `BackendUnavailable`: waiting or repairing the engine helps, the request was fine;
 - a rejected request (a bad point, a payload the engine cannot store, a wrong dimension, HTTP
   4xx) -> `InvalidInput`: sending it again will fail again;
-- a missing collection -> `NotFound`.
+- a missing collection -> `NotFound`;
+- files the engine cannot read (a payload page that does not decode, a vector file shorter
+  than its points, the engine's own assertion on them) -> `SliceDamaged`: only a rebuild from
+  PostgreSQL helps, which the self-check does by itself.
 
 Each back end says only which of these an exception of *its* driver is (`_classify`); anything
 it does not recognise propagates unchanged, as the bug it is.
@@ -24,7 +27,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound, PegasMemoryError
+from pegas_memory.errors import (
+    BackendUnavailable,
+    InvalidInput,
+    NotFound,
+    PegasMemoryError,
+    SliceDamaged,
+)
 from pegas_memory.qdrant_store.index import (
     PreparedBatch,
     VectorFilter,
@@ -46,6 +55,7 @@ class FailureKind(enum.Enum):
     OUTAGE = "outage"
     REJECTED = "rejected"
     MISSING = "missing"
+    DAMAGED = "damaged"
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,12 @@ def failure_error(
             f"vector collection {name!r} does not exist ({where}); call ensure_collection(name, "
             "dim) first (the outbox worker does), or list them with collections()"
         )
+    if failure.kind is FailureKind.DAMAGED:
+        return SliceDamaged(
+            f"{where} cannot read the files of collection {name!r} ({op}): {failure.detail}; "
+            "they are damaged: the self-check rebuilds the collection from PostgreSQL (or run "
+            "`pegas-memory rebuild --target qdrant`)"
+        )
     if failure.kind is FailureKind.REJECTED:
         phrase = failure.phrase or f"rejected the request to {op}{scope}"
         return InvalidInput(f"{where} {phrase}: {failure.detail}; {failure.hint or REJECTED_HINT}")
@@ -93,7 +109,7 @@ class QdrantBackend(abc.ABC):
     _upsert_batch: int
 
     @abc.abstractmethod
-    def _classify(self, exc: Exception) -> EngineFailure | None:
+    def _classify(self, exc: BaseException) -> EngineFailure | None:
         """What `exc`, raised by this back end's driver, means; None if it is not the driver's."""
 
     @abc.abstractmethod
@@ -118,9 +134,12 @@ class QdrantBackend(abc.ABC):
             yield
         except PegasMemoryError:
             raise
-        except Exception as exc:
+        except BaseException as exc:
             # The one broad except of the vector slice: `_classify` narrows it to what the
-            # driver raises, and everything else is re-raised untouched.
+            # driver raises (a Rust panic included: pyo3's PanicException is a BaseException),
+            # and everything else is re-raised untouched.
+            if not isinstance(exc, Exception) and type(exc).__name__ != "PanicException":
+                raise
             failure = self._classify(exc)
             if failure is None:
                 raise

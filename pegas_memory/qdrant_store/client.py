@@ -125,7 +125,7 @@ class ClientVectorIndex(QdrantBackend):
 
     # --- plumbing ---
 
-    def _classify(self, exc: Exception) -> EngineFailure | None:
+    def _classify(self, exc: BaseException) -> EngineFailure | None:
         if isinstance(exc, UnexpectedResponse):
             status = exc.status_code or 0
             detail = f"HTTP {status}: {exc.content[:300].decode('utf-8', 'replace')}"

@@ -16,20 +16,16 @@ Layout: one Qdrant Edge shard directory per collection under a root (`data_dir/q
   implicitly; the outbox worker calls it when its queue is idle.
 - Engine calls hold the GIL, so one `RLock` around them costs no parallelism and lets threads
   share one instance.
-- A new collection is created without its payload indexes, which are built `index_delay`
-  seconds later by a timer thread (or at once by `optimize()`, or by `ensure_collection` in a
-  later process). Each index step is an fsynced update: seven of them took 1-1.5 s on a busy
-  disk, most of the time a lost collection took to come back. Filters give the same points
-  without the indexes (they only speed filtering up and sharpen the planner's estimate, whose
-  underestimate merely picks brute force, which never misses), and a new collection is a plain
-  segment searched by brute force until `optimize()`, which builds the indexes first.
+- A new collection is created without its payload indexes, built `index_delay` seconds later
+  by a timer thread (or by `optimize()`, or `ensure_collection` in a later process): seven
+  fsynced index steps took 1-1.5 s on a busy disk. Filters give the same points without them.
+- Damage done to the files behind the engine's back is found by `check_files` (`edge_files`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-import json
 import logging
 import os
 import shutil
@@ -44,7 +40,8 @@ from typing import Any
 
 import qdrant_edge as qe
 
-from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound, SliceDamaged
+import pegas_memory.qdrant_store.edge_files as edge_files
+from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound
 from pegas_memory.qdrant_store.base import (
     EngineFailure,
     FailureKind,
@@ -80,10 +77,15 @@ _SCHEMA: dict[FieldKind, qe.PayloadSchemaType] = {
     "integer": qe.PayloadSchemaType.Integer,
     "datetime": qe.PayloadSchemaType.Datetime,
 }
-_CONFIG_FILE = "edge_config.json"
 _CREATING = ".creating-"
 _DROPPING = ".dropping-"
-BROKEN_KEPT = 2  # set-aside copies of damaged collections kept beside the root (newest first)
+# Engine errors about files that do not read back (payload pages, vector chunks, segments).
+_DAMAGED_PREFIXES = (
+    "Service runtime error: Failed to decode",
+    "Service runtime error: Gridstore",
+    "Service runtime error: elements range",
+    "Service runtime error: failed to load segment",
+)
 # qdrant-edge raises a bare `Exception` carrying the engine's error text for engine errors, and
 # TypeError/ValueError/OverflowError when a Python value does not convert. These engine errors
 # (the Display texts of Qdrant's OperationError) are about the request, not the engine.
@@ -108,6 +110,8 @@ class _OpenShard:
     shard: qe.EdgeShard
     dim: int
     path: Path
+    opened: edge_files.Identity  # the directory the engine opened (`check_files`)
+    verified: object = None  # the files' fingerprint when a copy of them last loaded
 
 
 class EdgeVectorIndex(QdrantBackend):
@@ -185,7 +189,8 @@ class EdgeVectorIndex(QdrantBackend):
         # A crash mid-create or mid-drop leaves a hidden directory; we hold the root lock, so
         # nobody else can be using it.
         for entry in self._root.iterdir():
-            if entry.is_dir() and entry.name.startswith((_CREATING, _DROPPING)):
+            hidden = (_CREATING, _DROPPING, edge_files.VERIFY_PREFIX)
+            if entry.is_dir() and entry.name.startswith(hidden):
                 shutil.rmtree(entry, ignore_errors=True)
 
     def close(self) -> None:
@@ -223,11 +228,13 @@ class EdgeVectorIndex(QdrantBackend):
                 opened.shard.flush()
             opened.shard.close()
 
-    def _classify(self, exc: Exception) -> EngineFailure | None:
+    def _classify(self, exc: BaseException) -> EngineFailure | None:
         if isinstance(exc, TypeError | ValueError | OverflowError):
             return EngineFailure(FailureKind.REJECTED, f"{type(exc).__name__}: {exc}")
         if isinstance(exc, OSError):
             return EngineFailure(FailureKind.OUTAGE, str(exc))
+        if type(exc).__name__ == "PanicException" or str(exc).startswith(_DAMAGED_PREFIXES):
+            return EngineFailure(FailureKind.DAMAGED, str(exc).strip().splitlines()[0][:300])
         if type(exc) is Exception:
             text = str(exc)
             rejected = text.startswith(_REJECTED_PREFIXES)
@@ -242,12 +249,12 @@ class EdgeVectorIndex(QdrantBackend):
         if opened is not None:
             return opened
         path = self._root / name
-        if not (path / _CONFIG_FILE).is_file():
+        if not (path / edge_files.CONFIG_FILE).is_file():
             raise NotFound(
                 f"vector collection {name!r} does not exist; call ensure_collection(name, dim) "
                 "first (the outbox worker does), or list them with collections()"
             )
-        dim = _stored_dim(path, self._root)
+        dim = edge_files.stored_dim(path, self._root)
         try:
             with self._translate("open the shard", name):
                 shard = qe.EdgeShard.load(str(path))
@@ -256,8 +263,9 @@ class EdgeVectorIndex(QdrantBackend):
             # is about the files, unless the WAL is locked (a second load of an open shard).
             if "WouldBlock" in str(exc) or isinstance(exc.__cause__, OSError):
                 raise
-            raise damaged_error(name, path, self._root, str(exc.__cause__ or exc)) from exc
-        opened = _OpenShard(shard=shard, dim=dim, path=path)
+            detail = str(exc.__cause__ or exc)
+            raise edge_files.damaged_error(name, path, self._root, detail) from exc
+        opened = _OpenShard(shard=shard, dim=dim, path=path, opened=edge_files.identity(path))
         self._shards[name] = opened
         return opened
 
@@ -268,7 +276,7 @@ class EdgeVectorIndex(QdrantBackend):
         check_dim(dim)
         with self._lock:
             self._check_open()
-            created = not (self._root / name / _CONFIG_FILE).is_file()
+            created = not (self._root / name / edge_files.CONFIG_FILE).is_file()
             if created:
                 self._create(name, dim)
             opened = self._shard(name)
@@ -381,7 +389,7 @@ class EdgeVectorIndex(QdrantBackend):
             return sorted(
                 entry.name
                 for entry in self._root.iterdir()
-                if not entry.name.startswith(".") and (entry / _CONFIG_FILE).is_file()
+                if not entry.name.startswith(".") and (entry / edge_files.CONFIG_FILE).is_file()
             )
 
     def drop(self, name: str) -> None:
@@ -419,8 +427,28 @@ class EdgeVectorIndex(QdrantBackend):
                 if target.exists():
                     target = aside / f"{name}-{uuid.uuid4().hex[:8]}"
                 os.rename(path, target)
-            _prune_broken(self._root)
+            edge_files.prune_broken(self._root)
             return str(target)
+
+    def check_files(self, name: str) -> str | None:
+        """Why the open collection's files are not what the engine opened or would not load
+        again (`edge_files`); None if they are fine or `name` is not open here."""
+        with self._lock:
+            opened = self._shards.get(name)
+            if opened is None:
+                return None
+            problem = edge_files.directory_problem(opened.path, opened.opened)
+            if problem is not None:
+                return problem
+            now, allocated = edge_files.fingerprint(opened.path)
+            if now == opened.verified or allocated > edge_files.VERIFY_MAX_BYTES:
+                return None
+            with self._translate("count points", name):
+                expected = int(opened.shard.count(qe.CountRequest(exact=True)))
+            problem = edge_files.load_problem(opened.path, self._root, expected)
+            if problem is None:
+                opened.verified = now
+            return problem
 
     def optimize(self, name: str) -> bool:
         with self._lock:
@@ -451,7 +479,7 @@ class EdgeVectorIndex(QdrantBackend):
         check_collection_name(name)
         with self._lock:
             self._check_open()
-            if not unique or not (self._root / name / _CONFIG_FILE).is_file():
+            if not unique or not (self._root / name / edge_files.CONFIG_FILE).is_file():
                 return
             opened = self._shard(name)
             with self._translate("delete points", name):
@@ -537,37 +565,6 @@ class EdgeVectorIndex(QdrantBackend):
             if next_offset is None:
                 return
             offset = int(next_offset)  # type: ignore[arg-type]
-
-
-def damaged_error(name: str, path: Path, root: Path, detail: str) -> SliceDamaged:
-    """The error of a collection whose files the engine cannot read, with the way out."""
-    return SliceDamaged(
-        f"the vector collection {name!r} at {path} is damaged and cannot be opened ({detail}); "
-        "run `pegas-memory rebuild --target qdrant`: it moves the damaged files aside to "
-        f"{root}.broken-<time> and rebuilds the slice from PostgreSQL (a running server does "
-        "this by itself unless PEGAS_AUTO_REPAIR_SLICES=false)"
-    )
-
-
-def _stored_dim(path: Path, root: Path) -> int:
-    """The vector size the engine recorded at creation (its own `edge_config.json`)."""
-    try:
-        config = json.loads((path / _CONFIG_FILE).read_text(encoding="utf-8"))
-        return int(config["vectors"][""]["size"])
-    except (ValueError, KeyError, TypeError) as exc:
-        raise damaged_error(path.name, path, root, f"unreadable {_CONFIG_FILE}: {exc}") from exc
-    except OSError as exc:
-        raise BackendUnavailable(
-            f"cannot read the vector size of the collection at {path}: {exc}; check the "
-            "permissions of the data directory"
-        ) from exc
-
-
-def _prune_broken(root: Path, keep: int = BROKEN_KEPT) -> None:
-    """Remove all but the `keep` newest `<root>.broken-*` directories."""
-    found = sorted(root.parent.glob(f"{root.name}.broken-*"), key=lambda p: p.name, reverse=True)
-    for old in found[keep:]:
-        shutil.rmtree(old, ignore_errors=True)
 
 
 class _EdgeFilter:

@@ -151,6 +151,17 @@ class SetsAside(Protocol):
         ...
 
 
+@runtime_checkable
+class ChecksFiles(Protocol):
+    """A back end whose open collections are files that can be damaged behind its back (the
+    embedded engine, in process or through the engine host): the self-check asks it."""
+
+    def check_files(self, name: str) -> str | None:
+        """Why collection `name`'s files are not the ones the engine opened, or would not load
+        again; None when they are fine (or it is not open)."""
+        ...
+
+
 class VectorIndex(Protocol):
     """A store of points per collection; see the module docstring for the two back ends.
 

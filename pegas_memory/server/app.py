@@ -46,8 +46,9 @@ def build_server(settings: Settings, problem: SettingsProblem | None = None) -> 
         service.settings_problem = problem
         await anyio.to_thread.run_sync(functools.partial(service.open, strict=False))
         service.start_background()
-        # The engine host starts now, in the background, not on the first call that needs it.
-        await anyio.to_thread.run_sync(functools.partial(service.runtime.prewarm, engines=True))
+        if problem is None:  # invalid settings: no engine host, no model, only the report
+            # The engine host starts now, in the background, not on the first call needing it.
+            await anyio.to_thread.run_sync(functools.partial(service.runtime.prewarm, engines=True))
         try:
             yield service
         finally:

@@ -268,6 +268,14 @@ async def test_a_cancelled_job_leaves_nothing_behind(
         final = await until_done(client, call["job_id"], seconds=240)
         assert final["state"] == "cancelled" and "cancelled" in final["error"], final
     assert _domain(fingerprint(db_url)) == before
+    assert _cached_vectors(db_url) == 0  # its embeddings went too (issue 30)
+
+
+def _cached_vectors(db_url: str) -> int:
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        row = conn.execute("SELECT count(*) FROM pm_embedding_cache").fetchone()
+    assert row is not None
+    return int(row[0])
 
 
 def _domain(tables: dict[str, str]) -> dict[str, str]:

@@ -1,0 +1,114 @@
+"""Damage to the graph slice's files under a running serve (issue 30): random bytes written
+into each file of the embedded FalkorDB's append-only directory in turn (the RDB base, the
+increment, the manifest), each truncated, the directory deleted. The running server's memory
+is intact, so nothing is lost yet, but the next start would fail or load less: for each case
+the self-check notices within one period (a copy of the files loaded apart), reports it, and
+writes the files anew; a copy of them then loads the whole graph, every acknowledged atom is
+found by dense search and in the graph, and `reconcile` finds no drift."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from pegas_memory.service import MemoryService
+from tests.fake_ollama import FakeOllama
+from tests.outbox import slice_damage as damage
+from tests.pgcluster import create_database
+
+PERIOD = 1.5
+CHECK_SECONDS = 3.0  # see test_vector_damage
+
+
+@pytest.fixture(scope="module")
+def serve(embedded_pg, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MemoryService]:  # type: ignore[no-untyped-def]
+    url = create_database(embedded_pg.uri)
+    data = tmp_path_factory.mktemp("graph-damage") / "data"
+    with FakeOllama(dim=64) as fake:
+        settings = damage.serve_settings(data, url, fake.url, PERIOD)
+        with damage.running_serve(settings) as service:
+            yield service
+
+
+ACKNOWLEDGED: dict[str, int] = {}
+
+
+def _damage_and_repair(
+    serve: MemoryService, case: str, inflict: Callable[[], None]
+) -> damage.Outcome:
+    ACKNOWLEDGED.update(
+        damage.store(
+            serve,
+            [
+                f"The {case} case keeps Mercury the closest planet to the Sun",
+                f"В случае «{case}» Меркурий остаётся ближайшей к Солнцу планетой",
+            ],
+        )
+    )
+    damage.settled(serve)
+    since = serve.runtime.monitor.last_repair
+    damaged_at = time.time()
+    inflict()
+    outcome = damage.until_repaired(serve, since, damaged_at)
+    assert outcome.noticed <= PERIOD + CHECK_SECONDS, outcome
+    assert any(f.startswith("graph:files") for f in outcome.report.found), outcome.report
+    note = next(s for s in serve.stats().slices if s.name == "graph").repaired or ""
+    assert "graph:files" in note, note  # reported: what was found, and that it was mended
+    damage.settled(serve)
+    graph = serve.runtime.graph.get()
+    assert graph.check_files() is None  # the files on disk give the whole graph back again
+    assert graph.node_counts().get("Atom") == len(ACKNOWLEDGED)
+    assert damage.missing_from_dense(serve, ACKNOWLEDGED) == []
+    assert damage.drift(serve) == 0
+    return outcome
+
+
+@pytest.mark.parametrize("kind", sorted(damage.GRAPH_FILES))
+def test_random_bytes_in_a_graph_file_are_noticed_and_repaired(
+    serve: MemoryService, kind: str
+) -> None:
+    def inflict() -> None:
+        damage.write_random(damage.graph_file(serve, kind), seed=len(kind), at_least=4096)
+
+    _damage_and_repair(serve, f"random {kind}", inflict)
+
+
+@pytest.mark.parametrize("kind", sorted(damage.GRAPH_FILES))
+def test_a_truncated_graph_file_is_noticed_and_repaired(serve: MemoryService, kind: str) -> None:
+    _damage_and_repair(
+        serve, f"truncated {kind}", lambda: damage.truncate(damage.graph_file(serve, kind))
+    )
+
+
+def test_the_append_only_directory_deleted_under_a_running_serve_is_rewritten(
+    serve: MemoryService,
+) -> None:
+    directory = serve.settings.data_dir / "graph" / "appendonlydir"
+    outcome = _damage_and_repair(
+        serve, "deleted AOF directory", lambda: damage.delete_tree(directory)
+    )
+    assert any("vanished" in f for f in outcome.report.found), outcome.report.found
+    assert Path(directory).is_dir()
+
+
+def test_the_graph_directory_deleted_under_a_running_serve_is_rebuilt(
+    serve: MemoryService,
+) -> None:
+    """The watchdog stops a server whose directory vanished; the next check finds the graph
+    server restarted empty, and the repair rebuilds it from PostgreSQL."""
+    ACKNOWLEDGED.update(damage.store(serve, ["The graph directory case: copper conducts well"]))
+    damage.settled(serve)
+    since = serve.runtime.monitor.last_repair
+    damaged_at = time.time()
+    damage.delete_tree(serve.settings.data_dir / "graph")
+    outcome = damage.until_repaired(serve, since, damaged_at)
+    assert any(f.startswith("graph:atom") for f in outcome.report.found), outcome.report
+    damage.settled(serve)
+    graph = serve.runtime.graph.get()
+    assert graph.node_counts().get("Atom") == len(ACKNOWLEDGED)
+    assert graph.check_files() is None
+    assert damage.missing_from_dense(serve, ACKNOWLEDGED) == []
+    assert damage.drift(serve) == 0

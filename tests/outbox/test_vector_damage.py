@@ -1,0 +1,124 @@
+"""Damage to the vector slice's files under a running serve (issue 30): random bytes written
+into each file kind of the atoms' collection in turn, each truncated, the directory deleted.
+For each: noticed by the next self-check, reported (the repair note of memory_stats names it),
+repaired from PostgreSQL without a restart, every acknowledged atom found by dense search, and
+`reconcile` finds no drift. One serve (engine host, embedded worker, a short self-check period)
+is shared by the cases; a longer sweep over more seeds is marked `slow`."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from pegas_memory.service import MemoryService
+from tests.fake_ollama import FakeOllama
+from tests.outbox import slice_damage as damage
+from tests.pgcluster import create_database
+
+PERIOD = 1.5  # the self-check period of the shared serve (seconds)
+# A check ends within this long of its start on a busy 2-core machine (a copy of the collection
+# loaded apart, the content sweep, PostgreSQL counts): noticing may take one period plus this.
+CHECK_SECONDS = 3.0
+
+
+@pytest.fixture(scope="module")
+def serve(embedded_pg, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MemoryService]:  # type: ignore[no-untyped-def]
+    url = create_database(embedded_pg.uri)
+    data = tmp_path_factory.mktemp("vector-damage") / "data"
+    with FakeOllama(dim=64) as fake:
+        settings = damage.serve_settings(data, url, fake.url, PERIOD)
+        with damage.running_serve(settings) as service:
+            yield service
+
+
+ACKNOWLEDGED: dict[str, int] = {}
+
+
+def _claims(case: str) -> list[str]:
+    return [
+        f"The {case} case keeps the Volga flowing into the Caspian Sea",
+        f"В случае «{case}» Волга по-прежнему впадает в Каспийское море",
+    ]
+
+
+def _damage_and_repair(
+    serve: MemoryService,
+    case: str,
+    inflict: Callable[[Path], None],
+    *,
+    store_meanwhile: bool = False,
+    may_be_harmless: bool = False,
+) -> damage.Outcome | None:
+    ACKNOWLEDGED.update(damage.store(serve, _claims(case)))
+    damage.flushed(serve)  # every file kind on disk, whatever the cases before did
+    damage.settled(serve)
+    collection = damage.atom_collection(serve)
+    since = serve.runtime.monitor.last_repair
+    damaged_at = time.time()
+    inflict(collection)
+    if store_meanwhile:  # acknowledged into the damaged slice: must survive the repair
+        claim = f"After the {case} damage, basalt is still an igneous rock"
+        ACKNOWLEDGED.update(damage.store(serve, [claim]))
+    if may_be_harmless:
+        outcome = damage.until_repaired_or_whole(serve, since, damaged_at)
+    else:
+        outcome = damage.until_repaired(serve, since, damaged_at)
+    if outcome is not None:
+        assert outcome.noticed <= PERIOD + CHECK_SECONDS, outcome
+        note = next(s for s in serve.stats().slices if s.name == "vector").repaired or ""
+        assert "vector:atom" in note, note  # reported: what was found, and that it was rebuilt
+    damage.settled(serve)
+    assert damage.missing_from_dense(serve, ACKNOWLEDGED) == []
+    assert damage.drift(serve) == 0
+    return outcome
+
+
+@pytest.mark.parametrize("kind", sorted(damage.VECTOR_FILES))
+def test_random_bytes_in_a_vector_file_are_noticed_and_repaired(
+    serve: MemoryService, kind: str
+) -> None:
+    def inflict(collection: Path) -> None:
+        damage.write_random(damage.vector_file(collection, kind), seed=len(kind))
+
+    _damage_and_repair(serve, f"random {kind}", inflict)
+
+
+@pytest.mark.parametrize("kind", sorted(damage.VECTOR_FILES))
+def test_a_truncated_vector_file_is_noticed_and_repaired(serve: MemoryService, kind: str) -> None:
+    def inflict(collection: Path) -> None:
+        damage.truncate(damage.vector_file(collection, kind))
+
+    _damage_and_repair(serve, f"truncated {kind}", inflict)
+
+
+def test_the_collection_deleted_under_a_running_serve_is_noticed_and_repaired(
+    serve: MemoryService,
+) -> None:
+    outcome = _damage_and_repair(
+        serve, "deleted directory", damage.delete_tree, store_meanwhile=True
+    )
+    assert outcome is not None
+    assert any("vanished" in f for f in outcome.report.found), outcome.report.found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(1, 6))
+@pytest.mark.parametrize("kind", sorted(damage.VECTOR_FILES))
+def test_random_bytes_with_more_seeds_and_offsets_are_repaired(
+    serve: MemoryService, kind: str, seed: int
+) -> None:
+    """The longer sweep: other random bytes, written at an offset inside the file too (where
+    nothing is read they may harm nothing: then nothing may be lost either)."""
+
+    def inflict(collection: Path) -> None:
+        path = damage.vector_file(collection, kind)
+        size = path.stat().st_size
+        data = damage.random_bytes(min(size, 4096), seed)
+        with open(path, "r+b") as handle:
+            handle.seek((seed * 997) % max(1, size - len(data)))
+            handle.write(data)
+
+    _damage_and_repair(serve, f"seed {seed} {kind}", inflict, may_be_harmless=True)
