@@ -7,12 +7,15 @@ instead of each keeping its own copy.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pegas_memory.code_memory.graph import Dependency, resolve
 from pegas_memory.code_memory.index import CodeMemory
+from pegas_memory.code_memory.symbols import FileIndex, extract_file, iter_source_files
 from pegas_memory.db.pool import Database
 from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.service import MemoryService
@@ -56,3 +59,27 @@ def q(svc: MemoryService, sql: str, *params: Any) -> list[dict[str, Any]]:
 
 def sid(svc: MemoryService, qname: str) -> int:
     return int(q(svc, "SELECT id FROM pm_code_symbol WHERE qualified_name = %s", qname)[0]["id"])
+
+
+# --- language fixture repositories: small typed-in source trees, resolved without engines -----
+
+
+def write_repo(root: Path, files: dict[str, str]) -> list[FileIndex]:
+    """Write `files` (path -> source, dedented) under `root` and extract every source file."""
+    for rel, code in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+    return [
+        extract_file(p.relative_to(root).as_posix(), p.read_bytes())
+        for p in iter_source_files(root)
+    ]
+
+
+def call_edges(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str]]:
+    """(caller, callee) of the resolved internal edges of one kind."""
+    return {(d.src, d.dst) for d in deps if d.kind == kind and d.dst is not None}
+
+
+def resolved(root: Path, files: dict[str, str]) -> list[Dependency]:
+    return resolve(write_repo(root, files))

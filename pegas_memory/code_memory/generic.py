@@ -328,7 +328,8 @@ class GenericWalker:
         receiver_type = None
         if lang == "go" and kind == "method":
             receiver = node.child_by_field_name("receiver")
-            rtype = re.findall(r"[A-Za-z_]\w*", node_text(receiver))
+            # ``(a *ArgumentBase[T, C, VC])``: the type, not its last type parameter.
+            rtype = re.findall(r"[A-Za-z_]\w*", re.sub(r"\[.*\]", "", node_text(receiver)))
             receiver_type = rtype[-1] if rtype else None
             self._receiver = rtype[0] if len(rtype) > 1 else None
             owner = f"{prefix}.{receiver_type}" if receiver_type else owner
@@ -344,6 +345,9 @@ class GenericWalker:
         assoc = lang == "rust" and kind in ("type", "constant")
         member = owner and (kind == "method" or assoc)
         qualname = f"{owner}.{name}" if member else f"{prefix}.{name}"
+        if lang == "go" and name == "init" and not member:
+            # Every file of a package may have its own ``init()``: named by file, kept apart.
+            qualname = f"{qualname}@{self.path.rpartition('/')[2]}"
         body = node.child_by_field_name("body")
         params = node.child_by_field_name("parameters")
         if node.type == "variable_declarator":

@@ -84,6 +84,16 @@ RELATIONS: dict[str, tuple[tuple[str, ...], Direction]] = {
     "derived_by": ((), "in"),
 }
 DERIVED = frozenset({"derived", "derived_by"})
+# Edges a walk follows when the relation names no kind; ``may_call`` only when asked.
+WRITTEN_KINDS = ("calls", "imports", "inherits")
+
+
+def with_candidates(kinds: tuple[str, ...], candidates: bool) -> tuple[str, ...]:
+    """The edge kinds a relation walks: ``may_call`` candidates join the calls when asked."""
+    kinds = kinds or WRITTEN_KINDS
+    return (*kinds, "may_call") if candidates and "calls" in kinds else kinds
+
+
 SYMBOL_KINDS: frozenset[str] = frozenset(SymbolKind.__args__)  # type: ignore[attr-defined]
 MAX_QUERY_CHARS = 1_000
 MAX_WORDS = 16
@@ -192,6 +202,7 @@ class CodeQuery:
         if (symbol is None) == (symbol_id is None):
             raise InvalidInput("give exactly one of symbol (a name or qualified name) or symbol_id")
         kinds, direction = RELATIONS[relation]
+        kinds = with_candidates(kinds, request.candidates)
         warnings: list[str] = []
         if not self._repo_exists(repo):
             raise NotFound(f"repo {repo!r} is not indexed; use memory_store_code to index it first")
@@ -485,6 +496,8 @@ class CodeQuery:
                             path=nodes[e.src]["path"],
                             line=edges[e.id]["line"],
                             lines=list((edges[e.id]["metadata"] or {}).get("lines", [])),
+                            provenance=(edges[e.id]["metadata"] or {}).get("provenance"),
+                            confidence=(edges[e.id]["metadata"] or {}).get("confidence"),
                         )
                         for e in p.edges
                     ],

@@ -65,8 +65,13 @@ def _compact(path: CodePathOut) -> CodePathOut:
     if not lines and path.edges:
         last = path.edges[-1]
         lines = last.lines or ([last.line] if last.line else [])
-    # A derived edge stays (kind and confidence are what it says), without its derivations.
-    derived = [e.model_copy(update={"derivations": []}) for e in path.edges if e.derived]
+    # A derived edge stays (kind and confidence are what it says), without its derivations; so
+    # does a candidate call (may_call): that it is a guess among several is what it says.
+    derived = [
+        e.model_copy(update={"derivations": []})
+        for e in path.edges
+        if e.derived or e.kind == "may_call"
+    ]
     return path.model_copy(
         update={
             "end": path.end.model_copy(update={"signature": None}),

@@ -65,7 +65,14 @@ class CodeEdgeOut(BaseModel):
     derived: bool = Field(
         default=False, description="derived by rules (memory_infer), not written in the code"
     )
-    confidence: float | None = Field(default=None, description="of a derived edge")
+    confidence: float | None = Field(
+        default=None,
+        description="how sure the edge is: 1/n for one of n candidate targets (kind may_call); "
+        "a derived edge's from its rules",
+    )
+    provenance: str | None = Field(
+        default=None, description="what found the edge: 'analyzer' or 'heuristic'"
+    )
     derivations: list[CodeDerivationOut] = Field(
         default_factory=list, description="of a derived edge (with detail=true)"
     )
