@@ -22,7 +22,13 @@ from psycopg import sql
 import pegas_memory.code_memory.query_ops as query_ops
 from pegas_memory.code_memory.model import SymbolKind
 from pegas_memory.code_memory.queries import Q
-from pegas_memory.code_memory.query_budget import derived_paths, describe_derived, fit_budget
+from pegas_memory.code_memory.query_budget import (
+    derived_paths,
+    describe_derived,
+    file_page,
+    fit_budget,
+    self_lines,
+)
 from pegas_memory.code_memory.requests import (
     CodeGraphRequest,
     CodeReadRequest,
@@ -233,6 +239,7 @@ class CodeQuery:
             external = []
             if offset == 0 and direction != "in" and relation not in DERIVED:
                 external = self._external(conn, focal.id, kinds)
+            recursion = [] if relation in DERIVED else self_lines(conn, focal.id, kinds)
         result = CodeGraphResult(
             repo=repo,
             symbol=focal,
@@ -240,6 +247,7 @@ class CodeQuery:
             depth=depth,
             offset=offset,
             paths=out,
+            recursion=recursion,
             has_more=has_more,
             external=external,
             alternatives=alternatives,
@@ -273,7 +281,8 @@ class CodeQuery:
                     offset=request.offset,
                     detail=request.detail,
                 )
-                return CodeReadResult(op="file", file=listing)
+                max_chars = bounded_int(request.max_chars, "max_chars", MIN_CHARS, MAX_CHARS)
+                return file_page(listing, max_chars)
             if (request.symbol is None) == (request.symbol_id is None):
                 raise InvalidInput("op=source needs exactly one of symbol or symbol_id")
             focal, alternatives = self._find_symbol(conn, repo, request.symbol, request.symbol_id)
