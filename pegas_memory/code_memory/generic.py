@@ -17,7 +17,9 @@ from pegas_memory.code_memory.model import Reference, Symbol, SymbolKind
 from pegas_memory.code_memory.syntax import WS, decl_head, node_line, node_text
 from pegas_memory.code_memory.typed_locals import (
     descendants,
+    go_field_call,
     go_locals,
+    go_struct_fields,
     java_arg_types,
     java_locals,
 )
@@ -96,7 +98,7 @@ class GenericWalker:
             self.prefix = str(Path(path).parent.as_posix())
         self._receiver: str | None = None
         self._locals: dict[int, dict[str, str]] = {}  # method/fn node -> local variable types
-        self._fields: dict[str, dict[str, str]] | None = None  # Rust struct field types
+        self._fields: dict[str, dict[str, str]] | None = None  # Rust/Go struct field types
         self._root: ts.Node | None = None
         # JavaScript factories and module-level bindings (see _js_facts).
         self._returned: set[tuple[str, str]] = set()
@@ -497,6 +499,9 @@ class GenericWalker:
                 declared = go_locals(node).get(node_text(operand))
                 if declared is not None:  # ``cmd := &Command{}; cmd.Flags()``
                     target = f"{declared}.{node_text(field)}"
+            if self._fields is None:
+                self._fields = go_struct_fields(self._root) if self._root else {}
+            target = go_field_call(callee, self._receiver, owner, self._fields) or target
         target = WS.sub("", re.sub(r"<.*?>", "", target))[:200]
         head = re.split(r"[.:]", target, maxsplit=1)[0]
         self_call = head in ("this", "self", "Self") or (

@@ -187,6 +187,11 @@ def _call_target(
         if owner is not None:
             dst = index.member(owner, name, arity)
             return dst, "internal" if dst else "unresolved"
+    if len(parts) == 3 and f.language == "go" and head in imports:
+        # ``simplelru.LRU.Cap``: a method of a type of an imported package (a typed field).
+        module = index.import_target(f, imports[head])
+        dst = index.member(f"{module}.{parts[1]}", name, arity) if module else None
+        return dst, "internal" if dst else "unresolved"
     if "::" in written and f.language == "rust":
         dst = index.rust_path(f, written)
         if dst is not None:

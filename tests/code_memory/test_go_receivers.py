@@ -62,6 +62,50 @@ def test_generic_receiver_methods_are_named_after_their_type(tmp_path: Path) -> 
     assert ("cli.ArgumentBase.Usage", "cli.ArgumentBase.Get") in call_edges(deps)
 
 
+FIELDS = {
+    "go.mod": "module example.com/lru\n",
+    "internal/list.go": """
+        package internal
+
+        type LruList[K comparable, V any] struct{ len int }
+
+        func (l *LruList[K, V]) Back() int { return l.len }
+        """,
+    "simplelru/lru.go": """
+        package simplelru
+
+        import "example.com/lru/internal"
+
+        type LRU[K comparable, V any] struct {
+            evictList *internal.LruList[K, V]
+        }
+
+        // Cap возвращает ёмкость / returns the capacity.
+        func (c *LRU[K, V]) Cap() int { return c.evictList.Back() }
+        """,
+    "cache.go": """
+        package lru
+
+        import "example.com/lru/simplelru"
+
+        type Cache[K comparable, V any] struct {
+            lru *simplelru.LRU[K, V]
+        }
+
+        func (c *Cache[K, V]) Cap() int {
+            return c.lru.Cap()
+        }
+        """,
+}
+
+
+def test_calls_through_typed_fields_reach_the_field_type(tmp_path: Path) -> None:
+    calls = call_edges(resolved(tmp_path, FIELDS))
+    assert ("lru.Cache.Cap", "simplelru.LRU.Cap") in calls  # another package's type
+    assert ("simplelru.LRU.Cap", "internal.LruList.Back") in calls
+    assert ("lru.Cache.Cap", "lru.Cache.Cap") not in calls  # not the enclosing type
+
+
 def test_each_file_init_keeps_its_own_name_and_edges(tmp_path: Path) -> None:
     deps = resolved(tmp_path, GENERIC)
     calls = call_edges(deps)
