@@ -183,6 +183,8 @@ class GenericWalker:
                 self._definition(child, "function", src, prefix, owner)
             elif t == "variable_declarator" and self._require(child, src):
                 continue
+            elif t == "variable_declarator" and (obj := self._object_owner(child, owner, prefix)):
+                self._visit(child, src, obj, obj)
             elif t == "assignment_expression" and self.language in _JS:
                 self._js_assignment(child, src, prefix, owner)
             elif t == "export_statement":
@@ -195,6 +197,10 @@ class GenericWalker:
                 if t in _CALLS:
                     self._call(child, src, owner)
                 self._visit(child, src, prefix, owner)
+
+    def _object_owner(self, node: ts.Node, owner: str | None, prefix: str) -> str | None:
+        named = lang_js.object_literal_name(node) if self.language in _JS and not owner else None
+        return f"{prefix}.{named}" if named else None
 
     def _top_level_function(self, node: ts.Node, owner: str | None, src: str) -> bool:
         value = node.child_by_field_name("value")

@@ -42,6 +42,7 @@ class NameIndex:
         self.types: set[str] = set()
         self.modules: set[str] = set()
         self.qualnames: set[str] = set()
+        self.module_methods: set[str] = set()  # JS/TS object-literal methods named by the module
         self.exports: dict[str, list[tuple[str, str]]] = {}
         self.imports_of: dict[str, dict[str, str]] = {}
         self.packages: dict[str, str] = {}  # Java file module -> package
@@ -69,6 +70,8 @@ class NameIndex:
                 if s.kind != "method":  # a bare name never calls a method
                     self.by_name[(family, s.name)].append(s.qualified_name)
                 self.members[owner].setdefault(s.name, []).append(s.qualified_name)
+                if s.kind == "method" and owner == f.module:
+                    self.module_methods.add(s.qualified_name)  # of an exported object literal
                 if s.kind in _TYPE_KINDS:
                     self.types.add(s.qualified_name)
                     if f.language == "java":
@@ -177,6 +180,8 @@ class NameIndex:
         (``res.clearCookie = function`` -> ``res``, ``View.prototype.lookup`` -> ``View``), when
         that object has members of its own; None for a plain function of the module."""
         owner = base_name(qualname).rpartition(".")[0]
+        if owner == module and qualname in self.module_methods:
+            return owner  # ``module.exports = { m() { this.n() } }``: the module is the object
         if not owner or owner == module or owner in self.modules:
             return None
         return owner if owner in self.members else None
