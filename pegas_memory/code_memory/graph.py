@@ -138,6 +138,9 @@ def _call_target(
     parts = written.replace("::", ".").split(".")
     name, head = parts[-1], parts[0]
     arity, src = ref.arity, ref.src_qualified_name
+    if f.language in _JS and len(parts) == 2 and name in ("call", "apply") and not ref.self_call:
+        # ``Store.call(this)``: a call of the function ``Store`` with ``this`` given.
+        return _call_target(index, f, local, imports, head, ref)
     if ref.self_call:
         if len(parts) > 2:  # ``self.mat.invert()``: a field's method, not the type's own
             return None, "unresolved"

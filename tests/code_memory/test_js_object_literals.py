@@ -69,3 +69,28 @@ def test_object_literal_methods_are_named_by_their_object(tmp_path: Path) -> Non
     assert ("src/schema.main", "src/schema.parse") in calls
     assert ("src/schema.main", "src/schema.api.parse") not in calls
     assert ("src/schema.Box.get", "src/schema.Box.make") in calls
+
+
+def test_function_call_and_apply_are_calls_of_the_function(tmp_path: Path) -> None:
+    deps = resolved(
+        tmp_path,
+        {
+            "session/store.js": """
+                /** Абстрактное хранилище / an abstract store. */
+                function Store () {}
+                module.exports = Store;
+                """,
+            "session/memory.js": """
+                var Store = require('./store');
+                function MemoryStore() {
+                  Store.call(this);
+                }
+                function helper() { return 1; }
+                function run(args) { return helper.apply(null, args); }
+                module.exports = MemoryStore;
+                """,
+        },
+    )
+    calls = call_edges(deps)
+    assert ("session/memory.MemoryStore", "session/store.Store") in calls
+    assert ("session/memory.run", "session/memory.helper") in calls
