@@ -33,6 +33,11 @@ def _arity_of(qualname: str) -> int | None:
     return int(mark) if mark.isdigit() else None
 
 
+def _varargs(signature: str | None, params: int | None, arity: int) -> bool:
+    """Whether a method whose last of ``params`` parameters is varargs takes ``arity`` args."""
+    return params is not None and "..." in (signature or "") and arity >= params - 1
+
+
 class NameIndex:
     """The repository's symbols by name, by owner and by module, for resolution by syntax."""
 
@@ -140,6 +145,8 @@ class NameIndex:
             return None
         if len(found) > 1 and arity is not None:
             exact = [q for q in found if _arity_of(q) == arity]
+            if not exact:  # ``get("x", 1, 2)`` of ``get(String, Object...)``: varargs
+                exact = [q for q in found if _varargs(self.signatures.get(q), _arity_of(q), arity)]
             if len(exact) > 1 and any(self.args):
                 scored = []
                 for q in exact:
