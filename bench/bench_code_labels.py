@@ -66,7 +66,7 @@ def index_sites(repo: Path) -> tuple[dict[tuple[str, int], list[Any]], dict[str,
 
 
 def _is_test(path: str) -> bool:
-    return path.startswith(("test", "tests/")) or path.endswith("_test.go")
+    return path.startswith(("test", "tests/", "src/test/")) or path.endswith("_test.go")
 
 
 def sample(repo_name: str, lang: str, n: int, under: str | None = None) -> None:
@@ -115,7 +115,14 @@ def draw(repo_name: str, name: str, n: int, seed: int) -> None:
         data = json.loads(other.read_text())
         if other.stem != name and isinstance(data, dict) and data.get("repo") == repo_name:
             taken.update((s["caller"], s["line"]) for s in data.get("sites", ()))
-    keys = sorted(k for k in sites if not _is_test(where.get(k[0], "")) and k not in taken)
+    suffix = os.environ.get("LABELS_SUFFIX", "")  # ``.java``: sites of that language only
+    keys = sorted(
+        k
+        for k in sites
+        if not _is_test(where.get(k[0], ""))
+        and where.get(k[0], "").endswith(suffix)
+        and k not in taken
+    )
     picked = random.Random(seed).sample(keys, min(n, len(keys)))
     out = []
     for src, line in sorted(picked):
