@@ -203,6 +203,15 @@ def _call_target(
         module = index.import_target(f, imports[head])
         dst = index.member(f"{module}.{parts[1]}", name, arity) if module else None
         return dst, "internal" if dst else "unresolved"
+    if len(parts) == 3 and f.language == "java" and head[:1].isupper():
+        # ``TextStyle.Builder.get``: a nested type of another type, not any ``Builder``.
+        outer = local.get(head) or index.same_package(f, head)
+        if outer is None and head in imports:
+            outer = index.import_target(f, imports[head])
+        nested = f"{outer}.{parts[1]}" if outer else ""
+        if nested in index.members:
+            dst = index.member(nested, name, arity)
+            return dst, "internal" if dst else "unresolved"
     if "::" in written and f.language == "rust":
         dst = index.rust_path(f, written)
         if dst is not None:

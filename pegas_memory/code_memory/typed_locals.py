@@ -90,7 +90,7 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
                 continue  # primitives, arrays, type variables of one letter stay unknown
             for name in names:
                 if name is not None:
-                    found.setdefault(node_text(name), set()).add(written.rsplit(".", 1)[-1])
+                    found.setdefault(node_text(name), set()).add(written)
     out = {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and len(next(iter(v))) > 1}
     # Fields of the enclosing class (``private Gson gson;``) where no local hides them.
     body = method.parent
@@ -103,7 +103,7 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
         for decl in field.children_by_field_name("declarator"):
             field_name = node_text(decl.child_by_field_name("name"))
             if field_name and field_name not in found:
-                out[field_name] = written.rsplit(".", 1)[-1]
+                out[field_name] = written  # ``TextStyle.Builder`` kept whole: not any Builder
     cache[method.id] = out
     return out
 
