@@ -14,6 +14,10 @@ Usage: PYTHONPATH=. .venv/bin/python bench/bench_code_labels.py sample flask pyt
        (... draw REPO NAME N SEED : a new draw into labels/NAME.json with its own seed, sites
         of the other label files of the same repository left out)
        PYTHONPATH=. .venv/bin/python bench/bench_code_labels.py score [lang ...]
+       (LABELS_CANDIDATES=1: a site's may_call candidates count as answers too)
+       PYTHONPATH=. .venv/bin/python bench/bench_code_labels.py compare BASE_SRC NAME ...
+       (label files NAME scored by the code under BASE_SRC, a checkout of an earlier commit,
+        and by this one, with and without candidates, side by side)
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -53,10 +58,15 @@ def index_sites(repo: Path) -> tuple[dict[tuple[str, int], list[Any]], dict[str,
     sites: dict[tuple[str, int], list[Any]] = defaultdict(list)
     # The workspace crates as store_code reads them from Cargo.toml (Rust only).
     crates = cargo_crates(repo, [f.path for f in files])
+    kinds = {"calls", "may_call"} if os.environ.get("LABELS_CANDIDATES") else {"calls"}
     for d in resolve(files, crates=crates):
-        if d.kind == "calls":
+        if d.kind in kinds:
             sites[(d.src, d.line)].append(d)
     return sites, where
+
+
+def _is_test(path: str) -> bool:
+    return path.startswith(("test", "tests/", "src/test/")) or path.endswith("_test.go")
 
 
 def sample(repo_name: str, lang: str, n: int, under: str | None = None) -> None:
@@ -105,10 +115,13 @@ def draw(repo_name: str, name: str, n: int, seed: int) -> None:
         data = json.loads(other.read_text())
         if other.stem != name and isinstance(data, dict) and data.get("repo") == repo_name:
             taken.update((s["caller"], s["line"]) for s in data.get("sites", ()))
+    suffix = os.environ.get("LABELS_SUFFIX", "")  # ``.java``: sites of that language only
     keys = sorted(
         k
         for k in sites
-        if not where.get(k[0], "").startswith(("test", "tests/")) and k not in taken
+        if not _is_test(where.get(k[0], ""))
+        and where.get(k[0], "").endswith(suffix)
+        and k not in taken
     )
     picked = random.Random(seed).sample(keys, min(n, len(keys)))
     out = []
@@ -139,6 +152,8 @@ def score(lang: str) -> tuple[int, int, float, float] | None:
     if not path.exists():
         return None
     data = json.loads(path.read_text())
+    if not (CACHE / data["repo"]).is_dir():
+        return None  # the repository is not cached here: nothing to measure
     sites, _ = index_sites(CACHE / data["repo"])
     tp = fp = fn = labelled = 0
     for s in data["sites"]:
@@ -158,7 +173,40 @@ def score(lang: str) -> tuple[int, int, float, float] | None:
     return labelled, tp + fn, precision, recall
 
 
+def compare(base: str, names: list[str]) -> None:
+    """P and R of label files by the code under `base` and by this checkout, side by side;
+    each side in a subprocess with its own PYTHONPATH (and with/without candidates)."""
+    here = str(Path(__file__).resolve().parent.parent)
+    runs = [("before", base, ""), ("after", here, ""), ("after + candidates", here, "1")]
+    found: dict[str, dict[str, Any]] = {}
+    for label, src, candidates in runs:
+        env = {**os.environ, "PYTHONPATH": src, "LABELS_CANDIDATES": candidates}
+        out = subprocess.run(
+            [sys.executable, __file__, "score-json", *names],
+            env=env, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        found[label] = json.loads(out.stdout)
+    print("| labels | sites | true edges | " + " | ".join(f"{r[0]} P / R" for r in runs) + " |")
+    print("|---|---|---|" + "---|" * len(runs))
+    for name in names:
+        first = found["before"].get(name)
+        if first is None:
+            print(f"| {name} | not labelled or not cached |")
+            continue
+        cells = []
+        for label, _, _ in runs:
+            r = found[label][name]
+            cells.append(f"{r[2]:.2f} / {r[3]:.2f}")
+        print(f"| {name} | {first[0]} | {first[1]} | " + " | ".join(cells) + " |")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["compare"]:
+        compare(sys.argv[2], sys.argv[3:])
+        return
+    if sys.argv[1:2] == ["score-json"]:
+        print(json.dumps({name: score(name) for name in sys.argv[2:]}))
+        return
     if sys.argv[1:2] == ["sample"]:
         sample(sys.argv[2], sys.argv[3], int(sys.argv[4]), *sys.argv[5:6])
         return

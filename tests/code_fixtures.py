@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pegas_memory.code_memory.graph import Dependency
+from pegas_memory.code_memory.graph import Dependency, resolve
 from pegas_memory.code_memory.index import CodeMemory
 from pegas_memory.code_memory.symbols import FileIndex, extract_file, iter_source_files
 from pegas_memory.db.pool import Database
@@ -61,12 +61,16 @@ def sid(svc: MemoryService, qname: str) -> int:
     return int(q(svc, "SELECT id FROM pm_code_symbol WHERE qualified_name = %s", qname)[0]["id"])
 
 
+# --- language fixture repositories: small typed-in source trees, resolved without engines -----
+
+
 def indexed_files(root: Path, files: dict[str, str]) -> list[FileIndex]:
-    """Write ``files`` under ``root``, then index them as the indexer would: found on disk."""
+    """Write ``files`` (path -> source, dedented) under ``root``, then extract every source file
+    as the indexer would: found on disk."""
     for rel, code in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(code).lstrip("\n"))
+        path.write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
     return [
         extract_file(p.relative_to(root).as_posix(), p.read_bytes())
         for p in iter_source_files(root)
@@ -76,3 +80,12 @@ def indexed_files(root: Path, files: dict[str, str]) -> list[FileIndex]:
 def internal_edges(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str | None]]:
     """(src, dst) of the resolved dependencies of one kind that stay inside the repository."""
     return {(d.src, d.dst) for d in deps if d.kind == kind and d.target_kind == "internal"}
+
+
+def call_edges(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str]]:
+    """(caller, callee) of the resolved internal edges of one kind."""
+    return {(d.src, d.dst) for d in deps if d.kind == kind and d.dst is not None}
+
+
+def resolved(root: Path, files: dict[str, str]) -> list[Dependency]:
+    return resolve(indexed_files(root, files))

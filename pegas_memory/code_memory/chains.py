@@ -152,7 +152,9 @@ class Chains:
             return local[0]
         imported = index.imports_of.get(module, {}).get(path)
         if imported is not None:
-            hit = index.rust_path(there, imported)
+            # As the file's imports resolve: 2015-edition ``use index::Indexed`` (crate-relative
+            # without ``crate::``) too, not only the paths rust_path follows.
+            hit = index.rust_path(there, imported) or index.import_target(there, imported)
             return hit if hit in index.types else None
         return None
 

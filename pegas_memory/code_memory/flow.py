@@ -57,9 +57,7 @@ _BUILTINS = frozenset(dir(builtins))
 _HIGHER_ORDER = frozenset({"x:builtins.map", "x:builtins.filter", "x:builtins.sorted"})
 # A safety net only: each fact is re-evaluated when an input grows, and slots only grow.
 _MAX_EVALS_PER_FACT = 50
-# External names are built by attribute access on external values; cycles such as
-# ``name = name.decode()`` would grow them forever, so their depth is bounded.
-_MAX_EXTERNAL_PARTS = 5
+_MAX_EXTERNAL_PARTS = 5  # external names' depth: ``name = name.decode()`` would grow forever
 _EMPTY: frozenset[str] = frozenset()
 _CHECK_EVALS = 16  # clock read this often; one ``step`` per 200 went 38 s silent (sqlalchemy)
 
@@ -108,9 +106,8 @@ class PythonFlow:
         self.param_slots = {
             q: tuple((p, self.var(q, p)) for p in info.params) for q, info in self.scopes.items()
         }
-        self.passthrough, self.passthrough_facts = passthrough_returns(
-            self.facts, self.scopes, self.binding
-        )
+        passthrough = passthrough_returns(self.facts, self.scopes, self.binding)
+        self.passthrough, self.passthrough_facts = passthrough
         # Getters read as attributes: ``obj.name`` runs them (property setters share the name).
         self.properties = property_getters(s for f in files for s in f.scopes)
         self.property_names = {q.rpartition(".")[2] for q in self.properties}
@@ -119,6 +116,7 @@ class PythonFlow:
         self.calls: set[tuple[str, str, int, TargetKind]] = set()
         self._bound: dict[int, tuple[tuple[int, ...], set[tuple[str, str | None]]]] = {}
         self.resolved_sites: set[int] = set()
+        self.site_targets: dict[int, list[tuple[str, str | None]]] = {}  # at the last replay
 
     # -- the worklist --
 
@@ -502,6 +500,7 @@ class PythonFlow:
         targets = sorted(self.callees(values), key=lambda t: (t[0], t[1] or ""))
         if targets:
             self.resolved_sites.add(index)
+            self.site_targets[index] = targets
         # Arguments are evaluated once per replay, not once per callee: a call through a slot
         # that holds hundreds of callbacks would otherwise evaluate them hundreds of times.
         args: list[set[str]] | None = None

@@ -8,7 +8,13 @@ from collections.abc import Sequence
 
 from pegas_memory.code_memory.flow import PythonFlow
 from pegas_memory.code_memory.flow_rules import fallback_calls, value_deps
-from pegas_memory.code_memory.model import Dependency, Expr, Reference
+from pegas_memory.code_memory.model import (
+    MAX_CALL_TARGETS,
+    Dependency,
+    DepKind,
+    Expr,
+    Reference,
+)
 from pegas_memory.progress import on_a_clock
 
 __all__ = ["import_dep", "python_dependencies"]
@@ -17,10 +23,13 @@ __all__ = ["import_dep", "python_dependencies"]
 def python_dependencies(self: PythonFlow) -> list[Dependency]:
     """Run the analysis and return the Python files' calls, imports and inherits edges."""
     self.run()
-    deps = [
-        Dependency(src, "calls", name, name if kind == "internal" else None, line, kind)
-        for src, name, line, kind in self.calls
-    ]
+    candidates = _candidates(self)
+    deps = []
+    for src, name, line, kind in self.calls:
+        n = candidates.get((src, name, line), 1) if kind == "internal" else 1
+        dst = name if kind == "internal" else None
+        edge_kind: DepKind = "may_call" if n > MAX_CALL_TARGETS else "calls"
+        deps.append(Dependency(src, edge_kind, name, dst, line, kind, candidates=n))
     deps += fallback_calls(self.facts, self.resolved_sites)
     step, total = self.step, len(self.files)
 
@@ -45,6 +54,19 @@ def python_dependencies(self: PythonFlow) -> list[Dependency]:
                     value_deps(ref.src_qualified_name, "inherits", values, ref.target, ref.line)
                 )
     return deps
+
+
+def _candidates(self: PythonFlow) -> dict[tuple[str, str, int], int]:
+    """(caller, callee, line) -> how many internal targets its call site has; the fewest when
+    several sites of one line reach the same callee (``f(f(x))``)."""
+    out: dict[tuple[str, str, int], int] = {}
+    for index, found in self.site_targets.items():
+        fact = self.facts[index]
+        targets = {t[2:] for t, _ in found if t[0] in "fc"}  # internal functions and classes
+        for target in targets:
+            key = (fact.scope, target, fact.line)
+            out[key] = min(out.get(key, len(targets)), len(targets))
+    return out
 
 
 def _submodule_imports(self: PythonFlow, refs: Sequence[Reference]) -> set[tuple[str, int, str]]:

@@ -84,10 +84,14 @@ def passthrough_returns(
     """Functions that return one of their parameters unchanged (``return func``): function ->
     parameter positions, and the indexes of those Return facts. The analysis keeps them out of
     the merged return slot and answers them per call, from that call's own arguments."""
+    # A parameter's annotation or default (an Assign evaluated in another scope) declares it, it
+    # does not rebind it: ``def internalcode(f: F) -> F: ...; return f`` still passes ``f`` through.
     assigned = {
         (fact.scope, fact.target.id)
         for fact in facts
-        if isinstance(fact, Assign | Loop) and isinstance(fact.target, Name)
+        if isinstance(fact, Assign | Loop)
+        and isinstance(fact.target, Name)
+        and not (isinstance(fact, Assign) and fact.value_scope is not None)
     }
     out: dict[str, list[int]] = {}
     indexes: set[int] = set()

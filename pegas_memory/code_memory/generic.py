@@ -17,7 +17,9 @@ from pegas_memory.code_memory.model import Reference, Symbol, SymbolKind
 from pegas_memory.code_memory.syntax import WS, decl_head, node_line, node_text
 from pegas_memory.code_memory.typed_locals import (
     descendants,
+    go_field_call,
     go_locals,
+    go_struct_fields,
     java_arg_types,
     java_locals,
 )
@@ -96,7 +98,7 @@ class GenericWalker:
             self.prefix = str(Path(path).parent.as_posix())
         self._receiver: str | None = None
         self._locals: dict[int, dict[str, str]] = {}  # method/fn node -> local variable types
-        self._fields: dict[str, dict[str, str]] | None = None  # Rust struct field types
+        self._fields: dict[str, dict[str, str]] | None = None  # Rust/Go struct field types
         self._root: ts.Node | None = None
         # JavaScript factories and module-level bindings (see _js_facts).
         self._returned: set[tuple[str, str]] = set()
@@ -181,6 +183,8 @@ class GenericWalker:
                 self._definition(child, "function", src, prefix, owner)
             elif t == "variable_declarator" and self._require(child, src):
                 continue
+            elif t == "variable_declarator" and (obj := self._object_owner(child, owner, prefix)):
+                self._visit(child, src, obj, obj)
             elif t == "assignment_expression" and self.language in _JS:
                 self._js_assignment(child, src, prefix, owner)
             elif t == "export_statement":
@@ -193,6 +197,10 @@ class GenericWalker:
                 if t in _CALLS:
                     self._call(child, src, owner)
                 self._visit(child, src, prefix, owner)
+
+    def _object_owner(self, node: ts.Node, owner: str | None, prefix: str) -> str | None:
+        named = lang_js.object_literal_name(node) if self.language in _JS and not owner else None
+        return f"{prefix}.{named}" if named else None
 
     def _top_level_function(self, node: ts.Node, owner: str | None, src: str) -> bool:
         value = node.child_by_field_name("value")
@@ -328,7 +336,8 @@ class GenericWalker:
         receiver_type = None
         if lang == "go" and kind == "method":
             receiver = node.child_by_field_name("receiver")
-            rtype = re.findall(r"[A-Za-z_]\w*", node_text(receiver))
+            # ``(a *ArgumentBase[T, C, VC])``: the type, not its last type parameter.
+            rtype = re.findall(r"[A-Za-z_]\w*", re.sub(r"\[.*\]", "", node_text(receiver)))
             receiver_type = rtype[-1] if rtype else None
             self._receiver = rtype[0] if len(rtype) > 1 else None
             owner = f"{prefix}.{receiver_type}" if receiver_type else owner
@@ -344,6 +353,9 @@ class GenericWalker:
         assoc = lang == "rust" and kind in ("type", "constant")
         member = owner and (kind == "method" or assoc)
         qualname = f"{owner}.{name}" if member else f"{prefix}.{name}"
+        if lang == "go" and name == "init" and not member:
+            # Every file of a package may have its own ``init()``: named by file, kept apart.
+            qualname = f"{qualname}@{self.path.rpartition('/')[2]}"
         body = node.child_by_field_name("body")
         params = node.child_by_field_name("parameters")
         if node.type == "variable_declarator":
@@ -493,6 +505,9 @@ class GenericWalker:
                 declared = go_locals(node).get(node_text(operand))
                 if declared is not None:  # ``cmd := &Command{}; cmd.Flags()``
                     target = f"{declared}.{node_text(field)}"
+            if self._fields is None:
+                self._fields = go_struct_fields(self._root) if self._root else {}
+            target = go_field_call(callee, self._receiver, owner, self._fields) or target
         target = WS.sub("", re.sub(r"<.*?>", "", target))[:200]
         head = re.split(r"[.:]", target, maxsplit=1)[0]
         self_call = head in ("this", "self", "Self") or (

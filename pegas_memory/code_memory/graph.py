@@ -138,6 +138,9 @@ def _call_target(
     parts = written.replace("::", ".").split(".")
     name, head = parts[-1], parts[0]
     arity, src = ref.arity, ref.src_qualified_name
+    if f.language in _JS and len(parts) == 2 and name in ("call", "apply") and not ref.self_call:
+        # ``Store.call(this)``: a call of the function ``Store`` with ``this`` given.
+        return _call_target(index, f, local, imports, head, ref)
     if ref.self_call:
         if len(parts) > 2:  # ``self.mat.invert()``: a field's method, not the type's own
             return None, "unresolved"
@@ -145,6 +148,8 @@ def _call_target(
         if owner is None and f.language in _JS:
             owner = index.this_owner(src, f.module)
         dst = index.member(owner, name, arity) if owner is not None else None
+        if dst is None and f.language == "java" and len(parts) == 1 and name in imports:
+            return _call_target(index, f, local, imports, written, _unqualified(ref))
         return dst, "internal" if dst else "unresolved"
     if len(parts) == 1:
         dst = index.local_member(f, local, name, arity)
@@ -152,6 +157,9 @@ def _call_target(
             target = index.import_target(f, imports[name])
             if target is not None and target in index.modules:
                 target = index.export_of(target, "default")  # ``const f = require('./f'); f()``
+            if target is None and f.language == "java":  # ``import static a.B.m``: B.m
+                owner, _, member = imports[name].rpartition(".")
+                target = index.member(owner, member, arity) if owner in index.types else None
             if target is not None:
                 return target, "internal"
             return None, "unresolved" if index.is_internal_import(f, imports[name]) else "external"
@@ -160,6 +168,9 @@ def _call_target(
             dst = index.members.get(src.partition(".")[0], {}).get(name, [None])[0]
         if dst is None:
             dst = index.same_package(f, name) or index.unique(f, name)
+        if dst is not None and f.language == "java" and dst in index.types:
+            # ``new X(..)``: X's constructor taking that many arguments, when it declares one.
+            dst = index.member(dst, dst.rpartition(".")[2], arity) or dst
         return dst, "internal" if dst else "unresolved"
     if head in local and len(parts) == 2:
         dst = index.member(local[head], name, arity)
@@ -187,6 +198,20 @@ def _call_target(
         if owner is not None:
             dst = index.member(owner, name, arity)
             return dst, "internal" if dst else "unresolved"
+    if len(parts) == 3 and f.language == "go" and head in imports:
+        # ``simplelru.LRU.Cap``: a method of a type of an imported package (a typed field).
+        module = index.import_target(f, imports[head])
+        dst = index.member(f"{module}.{parts[1]}", name, arity) if module else None
+        return dst, "internal" if dst else "unresolved"
+    if len(parts) == 3 and f.language == "java" and head[:1].isupper():
+        # ``TextStyle.Builder.get``: a nested type of another type, not any ``Builder``.
+        outer = local.get(head) or index.same_package(f, head)
+        if outer is None and head in imports:
+            outer = index.import_target(f, imports[head])
+        nested = f"{outer}.{parts[1]}" if outer else ""
+        if nested in index.members:
+            dst = index.member(nested, name, arity)
+            return dst, "internal" if dst else "unresolved"
     if "::" in written and f.language == "rust":
         dst = index.rust_path(f, written)
         if dst is not None:
@@ -195,6 +220,11 @@ def _call_target(
         # A path or a type from outside the repository (``String::new``, ``Math.abs``).
         return None, "external"
     return None, "unresolved"
+
+
+def _unqualified(ref: Reference) -> Reference:
+    """A Java bare call that is no method of the enclosing types: a statically imported one."""
+    return Reference(ref.src_qualified_name, "calls", ref.target, ref.line, False, ref.arity)
 
 
 def _chain_target(

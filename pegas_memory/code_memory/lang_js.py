@@ -29,6 +29,17 @@ class Assigned:
     export: str | None  # the exported name ("default" for ``module.exports =``), or None
 
 
+def object_literal_name(declarator: ts.Node) -> str | None:
+    """``const api = { parse() {..} }``: the name the object literal's methods belong to (they
+    are ``module.api.parse``, not module functions); None for any other declarator."""
+    name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
+    while value is not None and value.type in ("as_expression", "satisfies_expression"):
+        value = value.named_children[0] if value.named_child_count else None
+    if name is None or name.type != "identifier" or value is None or value.type != "object":
+        return None
+    return node_text(name)
+
+
 def require_source(node: ts.Node | None) -> str | None:
     """``'./x'`` for a ``require('./x')`` call (also ``await import('./x')``), else None."""
     if node is None:

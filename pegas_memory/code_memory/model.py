@@ -25,6 +25,13 @@ SymbolKind = Literal[
     "variable",
 ]
 RefKind = Literal["calls", "imports", "inherits"]
+# What a stored edge is: a reference as written (RefKind), or ``may_call``: a call site the
+# resolver could not pin to one target, kept as one of its candidates (see MAX_CALL_TARGETS).
+DepKind = Literal["calls", "may_call", "imports", "inherits"]
+Provenance = Literal["analyzer", "heuristic"]
+# A call site with more internal targets than this is stored as ``may_call`` candidates, not as
+# calls: memory_code_graph shows them only when asked (``candidates=true``).
+MAX_CALL_TARGETS = 3
 TargetKind = Literal["internal", "external", "unresolved"]
 
 
@@ -250,11 +257,21 @@ class Dependency:
     ``dst_name`` is never empty: ``dst`` when resolved, else the best name known for the target:
     the import-qualified external name (``os.path.join``, ``builtins.len``) when
     ``target_kind`` is "external", the text as written when it is "unresolved".
+    ``candidates`` is how many internal targets the call site resolved to (1 when pinned);
+    ``provenance`` says what found the edge: a type-checking ``analyzer`` or the ``heuristic``
+    resolvers of this package (tree-sitter syntax, names, the Python points-to analysis).
     """
 
     src: str
-    kind: RefKind
+    kind: DepKind
     dst_name: str
     dst: str | None
     line: int
     target_kind: TargetKind
+    candidates: int = 1
+    provenance: Provenance = "heuristic"
+
+    @property
+    def confidence(self) -> float:
+        """How sure the edge is: 1 for a pinned target, 1/n for one of n candidates."""
+        return round(1.0 / max(self.candidates, 1), 3)

@@ -33,6 +33,11 @@ def _arity_of(qualname: str) -> int | None:
     return int(mark) if mark.isdigit() else None
 
 
+def _varargs(signature: str | None, params: int | None, arity: int) -> bool:
+    """Whether a method whose last of ``params`` parameters is varargs takes ``arity`` args."""
+    return params is not None and "..." in (signature or "") and arity >= params - 1
+
+
 class NameIndex:
     """The repository's symbols by name, by owner and by module, for resolution by syntax."""
 
@@ -42,6 +47,7 @@ class NameIndex:
         self.types: set[str] = set()
         self.modules: set[str] = set()
         self.qualnames: set[str] = set()
+        self.module_methods: set[str] = set()  # JS/TS object-literal methods named by the module
         self.exports: dict[str, list[tuple[str, str]]] = {}
         self.imports_of: dict[str, dict[str, str]] = {}
         self.packages: dict[str, str] = {}  # Java file module -> package
@@ -69,6 +75,8 @@ class NameIndex:
                 if s.kind != "method":  # a bare name never calls a method
                     self.by_name[(family, s.name)].append(s.qualified_name)
                 self.members[owner].setdefault(s.name, []).append(s.qualified_name)
+                if s.kind == "method" and owner == f.module:
+                    self.module_methods.add(s.qualified_name)  # of an exported object literal
                 if s.kind in _TYPE_KINDS:
                     self.types.add(s.qualified_name)
                     if f.language == "java":
@@ -137,6 +145,8 @@ class NameIndex:
             return None
         if len(found) > 1 and arity is not None:
             exact = [q for q in found if _arity_of(q) == arity]
+            if not exact:  # ``get("x", 1, 2)`` of ``get(String, Object...)``: varargs
+                exact = [q for q in found if _varargs(self.signatures.get(q), _arity_of(q), arity)]
             if len(exact) > 1 and any(self.args):
                 scored = []
                 for q in exact:
@@ -177,6 +187,8 @@ class NameIndex:
         (``res.clearCookie = function`` -> ``res``, ``View.prototype.lookup`` -> ``View``), when
         that object has members of its own; None for a plain function of the module."""
         owner = base_name(qualname).rpartition(".")[0]
+        if owner == module and qualname in self.module_methods:
+            return owner  # ``module.exports = { m() { this.n() } }``: the module is the object
         if not owner or owner == module or owner in self.modules:
             return None
         return owner if owner in self.members else None

@@ -47,6 +47,7 @@ class CodeQueries:
     symbols_by_ids: LiteralString
     dependency_attributes: LiteralString
     external_references: LiteralString
+    self_references: LiteralString
     repo_symbol_ids: LiteralString
     repo_resolved_dependency_ids: LiteralString
     repo_derived_ids: LiteralString

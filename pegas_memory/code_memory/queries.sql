@@ -208,6 +208,11 @@ SELECT id, kind, src_symbol_id AS src, dst_symbol_id AS dst
    AND ((%(out)s AND src_symbol_id = ANY(%(f)s))
         OR (%(in)s AND dst_symbol_id = ANY(%(f)s)))
 
+-- name: self_references
+-- A symbol's references to itself (recursive calls) of some kinds, with their lines.
+SELECT line, metadata FROM pm_code_dependency
+ WHERE src_symbol_id = %(id)s AND dst_symbol_id = %(id)s AND kind = ANY(%(kinds)s)
+
 -- name: symbols_by_ids
 SELECT s.id, s.repo, s.path, s.language, s.name, s.qualified_name, s.kind, s.start_line,
        s.end_line, s.signature

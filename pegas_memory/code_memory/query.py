@@ -22,7 +22,13 @@ from psycopg import sql
 import pegas_memory.code_memory.query_ops as query_ops
 from pegas_memory.code_memory.model import SymbolKind
 from pegas_memory.code_memory.queries import Q
-from pegas_memory.code_memory.query_budget import derived_paths, describe_derived, fit_budget
+from pegas_memory.code_memory.query_budget import (
+    derived_paths,
+    describe_derived,
+    file_page,
+    fit_budget,
+    self_lines,
+)
 from pegas_memory.code_memory.requests import (
     CodeGraphRequest,
     CodeReadRequest,
@@ -84,6 +90,16 @@ RELATIONS: dict[str, tuple[tuple[str, ...], Direction]] = {
     "derived_by": ((), "in"),
 }
 DERIVED = frozenset({"derived", "derived_by"})
+# Edges a walk follows when the relation names no kind; ``may_call`` only when asked.
+WRITTEN_KINDS = ("calls", "imports", "inherits")
+
+
+def with_candidates(kinds: tuple[str, ...], candidates: bool) -> tuple[str, ...]:
+    """The edge kinds a relation walks: ``may_call`` candidates join the calls when asked."""
+    kinds = kinds or WRITTEN_KINDS
+    return (*kinds, "may_call") if candidates and "calls" in kinds else kinds
+
+
 SYMBOL_KINDS: frozenset[str] = frozenset(SymbolKind.__args__)  # type: ignore[attr-defined]
 MAX_QUERY_CHARS = 1_000
 MAX_WORDS = 16
@@ -192,6 +208,7 @@ class CodeQuery:
         if (symbol is None) == (symbol_id is None):
             raise InvalidInput("give exactly one of symbol (a name or qualified name) or symbol_id")
         kinds, direction = RELATIONS[relation]
+        kinds = with_candidates(kinds, request.candidates)
         warnings: list[str] = []
         if not self._repo_exists(repo):
             raise NotFound(f"repo {repo!r} is not indexed; use memory_store_code to index it first")
@@ -222,6 +239,7 @@ class CodeQuery:
             external = []
             if offset == 0 and direction != "in" and relation not in DERIVED:
                 external = self._external(conn, focal.id, kinds)
+            recursion = [] if relation in DERIVED else self_lines(conn, focal.id, kinds)
         result = CodeGraphResult(
             repo=repo,
             symbol=focal,
@@ -229,6 +247,7 @@ class CodeQuery:
             depth=depth,
             offset=offset,
             paths=out,
+            recursion=recursion,
             has_more=has_more,
             external=external,
             alternatives=alternatives,
@@ -262,7 +281,8 @@ class CodeQuery:
                     offset=request.offset,
                     detail=request.detail,
                 )
-                return CodeReadResult(op="file", file=listing)
+                max_chars = bounded_int(request.max_chars, "max_chars", MIN_CHARS, MAX_CHARS)
+                return file_page(listing, max_chars)
             if (request.symbol is None) == (request.symbol_id is None):
                 raise InvalidInput("op=source needs exactly one of symbol or symbol_id")
             focal, alternatives = self._find_symbol(conn, repo, request.symbol, request.symbol_id)
@@ -485,6 +505,8 @@ class CodeQuery:
                             path=nodes[e.src]["path"],
                             line=edges[e.id]["line"],
                             lines=list((edges[e.id]["metadata"] or {}).get("lines", [])),
+                            provenance=(edges[e.id]["metadata"] or {}).get("provenance"),
+                            confidence=(edges[e.id]["metadata"] or {}).get("confidence"),
                         )
                         for e in p.edges
                     ],

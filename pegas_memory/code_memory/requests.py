@@ -47,6 +47,8 @@ class CodeGraphRequest(Request):
     limit: int = 50
     offset: int = 0
     build: bool = False
+    # Also the call sites the resolver could not pin to one target (``may_call`` edges).
+    candidates: bool = False
     detail: bool = False  # signatures and every edge with its call-site lines
     max_chars: int = 16_000  # size budget of the answer; CodeQuery cuts the page to fit
 

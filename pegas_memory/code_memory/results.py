@@ -65,7 +65,14 @@ class CodeEdgeOut(BaseModel):
     derived: bool = Field(
         default=False, description="derived by rules (memory_infer), not written in the code"
     )
-    confidence: float | None = Field(default=None, description="of a derived edge")
+    confidence: float | None = Field(
+        default=None,
+        description="how sure the edge is: 1/n for one of n candidate targets (kind may_call); "
+        "a derived edge's from its rules",
+    )
+    provenance: str | None = Field(
+        default=None, description="what found the edge: 'analyzer' or 'heuristic'"
+    )
     derivations: list[CodeDerivationOut] = Field(
         default_factory=list, description="of a derived edge (with detail=true)"
     )
@@ -99,6 +106,10 @@ class CodeGraphResult(BaseModel):
     depth: int
     offset: int
     paths: list[CodePathOut]
+    recursion: list[int] = Field(
+        default_factory=list,
+        description="lines where the symbol calls itself (a recursive call is no path)",
+    )
     has_more: bool = Field(description="true when another page exists (see next_offset)")
     next_offset: int | None = Field(
         default=None, description="offset of the next page (the size budget may cut a page short)"
@@ -163,6 +174,9 @@ class CodeFileOut(BaseModel):
     total: int = Field(description="symbols in the file; page with offset")
     offset: int
     symbols: list[CodeFileSymbolOut]
+    next_offset: int | None = Field(
+        default=None, description="where the next page starts (the answer was cut to max_chars)"
+    )
 
 
 class CodeRepoOut(BaseModel):

@@ -92,13 +92,21 @@ class DepRow:
     line: int
     lines: tuple[int, ...]
     target_kind: str
+    candidates: int = 1
+    provenance: str = "heuristic"
 
     @property
     def key(self) -> tuple[int, str, str, int]:
         return (self.src_id, self.kind, self.dst_name, self.dst_id or 0)
 
     def metadata(self) -> dict[str, Any]:
-        return {"target": self.target_kind, "lines": list(self.lines)}
+        meta: dict[str, Any] = {"target": self.target_kind, "lines": list(self.lines)}
+        if self.dst_id is not None:  # where a resolved edge came from and how sure it is
+            meta["provenance"] = self.provenance
+            meta["confidence"] = round(1.0 / max(self.candidates, 1), 3)
+            if self.candidates > 1:
+                meta["candidates"] = self.candidates
+        return meta
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,15 +142,30 @@ def dependency_rows(
         target = (
             dep.target_kind if dst is not None or dep.target_kind != "internal" else "unresolved"
         )
-        entry = merged.setdefault(key, [dst, set(), target])
+        entry = merged.setdefault(key, [dst, set(), target, dep.candidates, dep.provenance])
         entry[1].add(dep.line)
+        entry[3] = min(entry[3], dep.candidates)
+        if dep.provenance == "analyzer":
+            entry[4] = "analyzer"
     rows = []
     ordered_edges = sorted(merged.items())
     report = rows_built or (lambda n, of: None)
     built = on_a_clock(ordered_edges, lambda n: report(n, len(ordered_edges)))
-    for (src, kind, name, _), (dst, lines, target) in built:
+    for (src, kind, name, _), (dst, lines, target, candidates, provenance) in built:
         ordered = tuple(sorted(lines))
-        rows.append(DepRow(src, kind, name, dst, ordered[0], ordered[:MAX_DEP_LINES], target))
+        rows.append(
+            DepRow(
+                src,
+                kind,
+                name,
+                dst,
+                ordered[0],
+                ordered[:MAX_DEP_LINES],
+                target,
+                candidates,
+                provenance,
+            )
+        )
     return rows
 
 

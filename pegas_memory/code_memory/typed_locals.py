@@ -90,7 +90,7 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
                 continue  # primitives, arrays, type variables of one letter stay unknown
             for name in names:
                 if name is not None:
-                    found.setdefault(node_text(name), set()).add(written.rsplit(".", 1)[-1])
+                    found.setdefault(node_text(name), set()).add(written)
     out = {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and len(next(iter(v))) > 1}
     # Fields of the enclosing class (``private Gson gson;``) where no local hides them.
     body = method.parent
@@ -103,9 +103,40 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
         for decl in field.children_by_field_name("declarator"):
             field_name = node_text(decl.child_by_field_name("name"))
             if field_name and field_name not in found:
-                out[field_name] = written.rsplit(".", 1)[-1]
+                out[field_name] = written  # ``TextStyle.Builder`` kept whole: not any Builder
     cache[method.id] = out
     return out
+
+
+def go_struct_fields(root: ts.Node) -> dict[str, dict[str, str]]:
+    """The field types of a Go file's structs as written, without ``*`` and type arguments:
+    ``{"Cache": {"lru": "simplelru.LRU"}}`` for ``lru *simplelru.LRU[K, V]``."""
+    out: dict[str, dict[str, str]] = {}
+    for spec in descendants(root, "type_spec"):
+        inner = spec.child_by_field_name("type")
+        if inner is None or inner.type != "struct_type":
+            continue
+        fields = out.setdefault(node_text(spec.child_by_field_name("name")), {})
+        for decl in descendants(inner, "field_declaration"):
+            written = node_text(decl.child_by_field_name("type"))
+            for name in decl.children_by_field_name("name"):
+                fields[node_text(name)] = re.sub(r"\[.*\]", "", written).lstrip("*")
+    return out
+
+
+def go_field_call(
+    callee: ts.Node, receiver: str | None, owner: str | None, fields: dict[str, dict[str, str]]
+) -> str | None:
+    """``c.lru.Cap`` in a method of ``Cache`` whose field ``lru`` is ``*simplelru.LRU[K, V]``:
+    ``simplelru.LRU.Cap``, a call on the field's type; None when that is not known."""
+    operand, method = callee.child_by_field_name("operand"), callee.child_by_field_name("field")
+    if operand is None or method is None or operand.type != "selector_expression" or not owner:
+        return None
+    recv, field = operand.child_by_field_name("operand"), operand.child_by_field_name("field")
+    if recv is None or field is None or node_text(recv) != receiver:
+        return None
+    typed = fields.get(owner.rsplit(".", 1)[-1], {}).get(node_text(field))
+    return f"{typed}.{node_text(method)}" if typed else None
 
 
 def descendants(node: ts.Node, node_type: str) -> Iterator[ts.Node]:

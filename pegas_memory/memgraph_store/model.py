@@ -25,7 +25,7 @@ MAX_DEPTH = 6
 MAX_LIMIT = 1000
 MAX_OFFSET = 100_000
 MAX_BATCH_ROWS = 1000
-DEPENDENCY_KINDS = frozenset({"calls", "imports", "inherits"})
+DEPENDENCY_KINDS = frozenset({"calls", "may_call", "imports", "inherits"})
 
 EDGE_FOR_LABEL: dict[str, EdgeType] = {"Atom": "RELATES", "CodeSymbol": "DEPENDS"}
 LABEL_FOR_EDGE: dict[str, NodeLabel] = {

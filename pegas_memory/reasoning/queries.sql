@@ -5,9 +5,11 @@
 SELECT src_atom_id, dst_atom_id, kind, confidence FROM pm_atom_link WHERE inferred = %s
 
 -- name: needs_maintenance
--- Whether truth maintenance has anything to do: a rule, or a conclusion of one.
+-- Whether truth maintenance has anything to do: a rule, or a conclusion of one (a derived link
+-- between atoms or a derived code edge: erasing the last rule must withdraw them too).
 SELECT EXISTS (SELECT 1 FROM pm_atom WHERE type = 'logical_rule')
-    OR EXISTS (SELECT 1 FROM pm_atom_link WHERE inferred) AS needed
+    OR EXISTS (SELECT 1 FROM pm_atom_link WHERE inferred)
+    OR EXISTS (SELECT 1 FROM pm_code_inferred) AS needed
 
 -- name: lock_inference
 -- One inference at a time (transaction-scoped advisory lock).

@@ -124,6 +124,13 @@ def register(mcp: Server) -> None:
         build: Annotated[
             bool, Field(description="First make sure the repository's graph is up to date.")
         ] = False,
+        candidates: Annotated[
+            bool,
+            Field(
+                description="Also calls the resolver could not pin to one target: edges of "
+                "kind may_call, each with its confidence (1/number of candidates)."
+            ),
+        ] = False,
         detail: Annotated[
             bool, Field(description="Also signatures and every hop with its lines.")
         ] = False,
@@ -150,6 +157,7 @@ def register(mcp: Server) -> None:
             limit=limit,
             offset=offset,
             build=build,
+            candidates=candidates,
             detail=detail,
             max_chars=max_chars,
         )

@@ -1,0 +1,114 @@
+"""Go definitions real repositories named wrong (issue 29, urfave/cli): methods of a generic
+receiver are named after the type, not its last type parameter, and every file's ``init()``
+keeps a name of its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.code_fixtures import call_edges, indexed_files, resolved
+
+GENERIC = {
+    "go.mod": "module example.com/cli\n",
+    "cli/args.go": """
+        package cli
+
+        // ArgumentBase держит значение аргумента / holds an argument's value.
+        type ArgumentBase[T any, C any, VC any] struct {
+            Name  string
+            value *T
+        }
+
+        // Get returns the value.
+        func (a *ArgumentBase[T, C, VC]) Get() T {
+            return *a.value
+        }
+
+        func (a *ArgumentBase[T, C, VC]) Usage() string {
+            a.Get()
+            return a.Name
+        }
+
+        type ArgumentsBase[T any, C any, VC any] struct{}
+
+        func (a *ArgumentsBase[T, C, VC]) Get() []T {
+            return nil
+        }
+
+        func init() {
+            register()
+        }
+
+        func register() {}
+        """,
+    "cli/other.go": """
+        package cli
+
+        func init() {
+            setup()
+        }
+
+        func setup() {}
+        """,
+}
+
+
+def test_generic_receiver_methods_are_named_after_their_type(tmp_path: Path) -> None:
+    files = indexed_files(tmp_path, GENERIC)
+    names = {s.qualified_name for f in files for s in f.symbols}
+    assert {"cli.ArgumentBase.Get", "cli.ArgumentBase.Usage", "cli.ArgumentsBase.Get"} <= names
+    assert not any(".VC." in n for n in names)
+    deps = resolved(tmp_path, {})
+    assert ("cli.ArgumentBase.Usage", "cli.ArgumentBase.Get") in call_edges(deps)
+
+
+FIELDS = {
+    "go.mod": "module example.com/lru\n",
+    "internal/list.go": """
+        package internal
+
+        type LruList[K comparable, V any] struct{ len int }
+
+        func (l *LruList[K, V]) Back() int { return l.len }
+        """,
+    "simplelru/lru.go": """
+        package simplelru
+
+        import "example.com/lru/internal"
+
+        type LRU[K comparable, V any] struct {
+            evictList *internal.LruList[K, V]
+        }
+
+        // Cap возвращает ёмкость / returns the capacity.
+        func (c *LRU[K, V]) Cap() int { return c.evictList.Back() }
+        """,
+    "cache.go": """
+        package lru
+
+        import "example.com/lru/simplelru"
+
+        type Cache[K comparable, V any] struct {
+            lru *simplelru.LRU[K, V]
+        }
+
+        func (c *Cache[K, V]) Cap() int {
+            return c.lru.Cap()
+        }
+        """,
+}
+
+
+def test_calls_through_typed_fields_reach_the_field_type(tmp_path: Path) -> None:
+    calls = call_edges(resolved(tmp_path, FIELDS))
+    assert ("lru.Cache.Cap", "simplelru.LRU.Cap") in calls  # another package's type
+    assert ("simplelru.LRU.Cap", "internal.LruList.Back") in calls
+    assert ("lru.Cache.Cap", "lru.Cache.Cap") not in calls  # not the enclosing type
+
+
+def test_each_file_init_keeps_its_own_name_and_edges(tmp_path: Path) -> None:
+    deps = resolved(tmp_path, GENERIC)
+    calls = call_edges(deps)
+    assert ("cli.init@args.go", "cli.register") in calls
+    assert ("cli.init@other.go", "cli.setup") in calls
+    assert ("cli.init@args.go", "cli.setup") not in calls
