@@ -564,9 +564,14 @@ class Searcher:
         found: dict[Entity, list[Found]] = {}
         warnings: list[str] = []
         diagnostics: dict[str, Any] = {}
+        preset_now = p
         for entity in entities:
-            ranked = self.rank(query, entity, p, flt, pool=max(POOL, limit * 3))
+            ranked = self.rank(query, entity, preset_now, flt, pool=max(POOL, limit * 3))
             warnings += ranked.warnings
+            if preset_now.dense and "dense" not in ranked.arms and p.lexical:
+                # The vector slice did not answer (an engine host starting, an outage): the
+                # other stores go without it instead of waiting for it once more each.
+                preset_now = replace(preset_now, dense=False)
             diagnostics[entity] = {
                 arm: {"weight": round(r.weight, 3), "hits": len(r.hits), "note": r.note}
                 for arm, r in ranked.arms.items()

@@ -3,8 +3,9 @@
 Atoms (what states something by itself) and passages (every chunk of a current document version)
 are ranked by the same arms and fusion, each in its own list. Merging them follows three rules:
 
-- **One piece of evidence, one hit.** An atom and the passage it was cited from are one hit: the
-  better scored of the two stands for both, with the arms of both.
+- **One piece of evidence, one hit.** An atom and the passage it was cited from are one hit with
+  the arms of both: the atom, unless the passage scored clearly better (it then holds more of the
+  answer than the sentence the atom quotes).
 - **A cap per store.** Neither store takes more than `share` of the answer while the other still
   has candidates, so a long document's passages cannot crowd out every atom, nor the reverse.
 - **A floor for what the agent kept.** Atoms the agent stored itself or that are verified keep
@@ -24,6 +25,10 @@ Store = Literal["atom", "passage"]
 STORE_SHARE = 0.7
 # At least this share of an answer for atoms the agent stored or that are verified.
 KEPT_FLOOR = 0.2
+# An atom stands for the passage it was cited from unless the passage scored clearly better
+# (its atom's score below this share of the passage's): then the passage, which holds more of
+# the answer than the one sentence the atom quotes, stands for both.
+ATOM_STANDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -40,10 +45,10 @@ class Candidate:
 
 
 def fold_cited(atoms: Sequence[Candidate], passages: Sequence[Candidate]) -> list[Candidate]:
-    """Each passage an atom of the list was cited from, and its citing atoms, made one hit: the
-    better scored of the two stands for both (an atom that outscores its passage; a passage
-    that matched better than the sentence its atom quotes, which then holds more of the
-    answer), with the arms of both. In score order."""
+    """Each passage an atom of the list was cited from, and its citing atoms, made one hit with
+    the arms of both and the better score: the atom stands for both (its status, confidence and
+    citations; memory_get_context shows the passage around it), unless the passage scored
+    clearly better (`ATOM_STANDS`) and so holds more of the answer. In score order."""
     atom_list = list(atoms)
     citing: dict[int, list[int]] = {}
     for i, a in enumerate(atom_list):
@@ -58,9 +63,10 @@ def fold_cited(atoms: Sequence[Candidate], passages: Sequence[Candidate]) -> lis
             continue
         best = max(holders, key=lambda i: (atom_list[i].score, -atom_list[i].id))
         a = atom_list[best]
-        if a.score >= p.score:
+        if a.score >= ATOM_STANDS * p.score:
             arms = {**{f"passage_{k}": v for k, v in p.arms.items()}, **a.arms}
-            atom_list[best] = Candidate("atom", a.id, a.score, arms, a.cites, a.kept)
+            score = max(a.score, p.score)
+            atom_list[best] = Candidate("atom", a.id, score, arms, a.cites, a.kept)
             continue
         arms = dict(p.arms)
         for i in holders:

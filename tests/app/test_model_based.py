@@ -346,9 +346,11 @@ class MemoryMachine(RuleBasedStateMachine):
         index = rt.vectors.get()
         assert not index.retrieve(rt.projector.collection("atom"), sorted(gone))
         for claim in list(dict.fromkeys(self.erased.values()))[-4:]:
-            hits = self.service.search(SearchRequest(query=claim, limit=20)).hits
+            hits = self.service.search(SearchRequest(query=claim, limit=20, store="atoms")).hits
             assert not gone & {h.id for h in hits}, claim
-            context = self.service.get_context(ContextRequest(question=claim, register_gap=False))
+            context = self.service.get_context(
+                ContextRequest(question=claim, register_gap=False, store="atoms")
+            )
             assert not gone & {i.atom_id for i in context.items}, claim
         for atom_id in sorted(self.linked_to_erased - gone)[:5]:
             try:
@@ -376,7 +378,10 @@ class MemoryMachine(RuleBasedStateMachine):
             current = {i for i, s in zip(g["ids"], g["statuses"], strict=True) if s in CURRENT}
             demoted = set(g["ids"]) - current
             order = [
-                h.id for h in self.service.search(SearchRequest(query=g["claim"], limit=10)).hits
+                h.id
+                for h in self.service.search(
+                    SearchRequest(query=g["claim"], limit=10, store="atoms")
+                ).hits
             ]
             for bad in demoted & set(order):
                 for good in current:

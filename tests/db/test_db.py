@@ -185,7 +185,9 @@ def test_chunks_and_their_citations_carry_over_to_a_new_version(db: Database) ->
         v2, _ = upsert(conn, "https://example.org/b", "h2")
         new = insert_chunks(conn, v2, [ChunkInput(0, "first text", "c0", "p. 3")])
         for _ in range(2):  # a second copy adds nothing
-            copy_chunk_citations(conn, old[0], doc_id=v2, chunk_id=new[0], locator="p. 3")
+            copy_chunk_citations(
+                conn, old[0], doc_id=v2, chunk_id=new[0], chunk_start=0, locate=lambda at: "p. 3"
+            )
         cites = conn.execute(
             "SELECT doc_id, chunk_id, locator, quoted_text, char_start, char_end FROM pm_citation "
             "WHERE atom_id = %s ORDER BY id",

@@ -121,7 +121,7 @@ Sturgeon of the Caspian basin provide most of the world's wild caviar production
 """
 
 
-def test_identical_text_under_two_uris_is_exact_and_cited_once_each(
+def test_identical_text_under_two_uris_is_one_document_cited_once(
     service: MemoryService, tmp_path: Path
 ) -> None:
     first, second = tmp_path / "files" / "a.md", tmp_path / "files" / "b.md"
@@ -129,6 +129,23 @@ def test_identical_text_under_two_uris_is_exact_and_cited_once_each(
     second.write_text(TEXT)
     a = service.ingest(IngestRequest(source=str(first)))
     assert a.atoms_new >= 3
+    b = service.ingest(IngestRequest(source=str(second)))
+    assert b.unchanged and b.document_id == a.document_id and b.atoms_new == 0
+    with service.db.connection() as conn:
+        rows = conn.execute(
+            """SELECT atom_id, count(*) AS n, count(DISTINCT doc_id) AS docs
+                 FROM pm_citation GROUP BY atom_id"""
+        ).fetchall()
+    assert rows and all(r["n"] == 1 and r["docs"] == 1 for r in rows)  # no doubled citation
+
+
+def test_the_same_text_with_another_byte_is_exact_and_cited_once_each(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    first, second = tmp_path / "files" / "a.md", tmp_path / "files" / "b.md"
+    first.write_text(TEXT)
+    second.write_text(TEXT + "\n")
+    a = service.ingest(IngestRequest(source=str(first)))
     b = service.ingest(IngestRequest(source=str(second)))
     assert b.atoms_new == 0 and b.duplicates_semantic == 0
     assert b.duplicates_exact == a.atoms_new + a.duplicates_exact

@@ -128,7 +128,7 @@ def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
 
 def _search(service: MemoryService, share: float, query: str = QUERY) -> list[tuple[int, float]]:
     service.searcher.document_share = share
-    hits = service.search(SearchRequest(query=query, limit=10)).hits
+    hits = service.search(SearchRequest(query=query, limit=10, store="atoms")).hits
     return [(h.id, h.score) for h in hits]
 
 
@@ -145,7 +145,7 @@ def test_a_document_answering_in_several_sentences_outranks_an_isolated_match(
     found = _search(service, DOCUMENT_SHARE)
     assert of_doc[found[0][0]] == "survey"
     # results stay atoms with their citations, each cited to its own document
-    top = service.search(SearchRequest(query=QUERY, limit=3)).hits[0]
+    top = service.search(SearchRequest(query=QUERY, limit=3, store="atoms")).hits[0]
     assert top.id in survey.atom_ids
     assert top.citations and top.citations[0].document_id == survey.document_id
     assert top.citations[0].quote in SURVEY

@@ -80,9 +80,15 @@ def test_the_store_filter_picks_atoms_passages_or_both(memory: MemoryService) ->
     memory.ingest(IngestRequest(source=PAPER, kind="markdown", title="Sparse"))
     memory.store(StoreRequest(claim="Sparse signals have few nonzero coefficients."))
     settle(memory)
-    atoms = memory.search(SearchRequest(query="sparse signal recovery", store="atoms"))
-    passages = memory.search(SearchRequest(query="sparse signal recovery", store="passages"))
-    both = memory.search(SearchRequest(query="sparse signal recovery"))
+    with memory.db.connection() as conn:  # the walkthrough's text stays in its passage only
+        rows = conn.execute("SELECT id FROM pm_atom WHERE claim ILIKE '%%barista%%'").fetchall()
+    if rows:
+        memory.forget(mode="erase", atom_ids=[int(r["id"]) for r in rows])
+        settle(memory)
+    query = "sparse signals, and ordering with the barista"
+    atoms = memory.search(SearchRequest(query=query, store="atoms"))
+    passages = memory.search(SearchRequest(query=query, store="passages"))
+    both = memory.search(SearchRequest(query=query))
     assert atoms.hits and {h.store for h in atoms.hits} == {"atom"}
     assert passages.hits and {h.store for h in passages.hits} == {"passage"}
     assert {h.store for h in both.hits} == {"atom", "passage"}

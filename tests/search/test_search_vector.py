@@ -114,7 +114,9 @@ def test_an_ingested_atom_is_found_by_its_title(service: MemoryService) -> None:
     assert "chenodeoxycholic" not in row["claim"].casefold()  # the claim is unchanged
     assert row["metadata"]["search_context"] == f"{TITLE} > Results"
     # the title's words are in no claim: only the search vector can find the atom by them
-    dense = service.search(SearchRequest(query="chenodeoxycholic acid", preset="dense")).hits
+    dense = service.search(
+        SearchRequest(query="chenodeoxycholic acid", preset="dense", store="atoms")
+    ).hits
     assert dense and dense[0].id == atom
 
     embedder = service.runtime.embedder.get()
@@ -131,7 +133,7 @@ def test_without_the_context_the_title_does_not_find_it(service: MemoryService) 
     """The other side: the same atom projected with weight 0 (the behaviour before) is not
     found by its title: it scores no higher than the atom that shares no word with the query."""
     atom, stored = _ingested(service)
-    request = SearchRequest(query="chenodeoxycholic acid", preset="dense", limit=10)
+    request = SearchRequest(query="chenodeoxycholic acid", preset="dense", limit=10, store="atoms")
     with_context = {h.id: h.score for h in service.search(request).hits}
     service.runtime.projector.context_weight = 0.0
     rebuild(service.runtime, "qdrant")
@@ -146,7 +148,9 @@ def test_an_ingested_atom_is_found_lexically_by_its_title(service: MemoryService
     its claim, so a query of title words finds the sentence; a memory_store atom indexes its
     claim only (it has no context), and the stored claim and quote are unchanged."""
     atom, stored = _ingested(service)
-    lexical = service.search(SearchRequest(query="chenodeoxycholic acid", preset="lexical")).hits
+    lexical = service.search(
+        SearchRequest(query="chenodeoxycholic acid", preset="lexical", store="atoms")
+    ).hits
     assert [h.id for h in lexical] == [atom]
     with service.db.connection() as conn:
         rows = conn.execute(

@@ -19,7 +19,7 @@ def test_an_atom_and_its_passage_are_one_hit_the_better_scored_one() -> None:
     assert folded[0].score == 0.95
     assert folded[0].arms == {"dense": 1, "passage_lexical": 1}
     # the passage matched better than the sentence its atom quotes: it stands for both
-    folded = fold_cited([atom(1, 0.5, cites=(7,), kept=True)], [passage(7, 0.9)])
+    folded = fold_cited([atom(1, 0.3, cites=(7,), kept=True)], [passage(7, 0.9)])
     assert [(c.store, c.id, c.kept) for c in folded] == [("passage", 7, True)]
     assert folded[0].arms == {"lexical": 1, "atom_dense": 1}
 
