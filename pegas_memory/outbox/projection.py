@@ -49,6 +49,16 @@ TARGETS_OF: dict[str, tuple[Target, ...]] = {
     "code_dependency": ("graph",),
     "code_inferred": ("graph",),  # derived code edges (memory_infer), as DERIVED edges
 }
+# The table (or view) holding each projected entity's rows, one id per slice element; code
+# dependencies are counted apart (only resolved ones are projected).
+TABLE_OF: dict[str, str] = {
+    "atom": "pm_atom",
+    "trace": "pm_episodic_trace",
+    "passage": "pm_passage",
+    "link": "pm_atom_link",
+    "code_symbol": "pm_code_symbol",
+    "code_inferred": "pm_code_inferred",
+}
 MAX_EMBED_CHARS = 4_000
 
 

@@ -19,7 +19,7 @@ from psycopg.sql import Composed
 
 from pegas_memory.db.sql import compose
 from pegas_memory.errors import NotFound, SliceDamaged
-from pegas_memory.outbox.projection import Rows, chunks, load_rows
+from pegas_memory.outbox.projection import TABLE_OF, Rows, chunks, load_rows
 from pegas_memory.outbox.queries import Q
 from pegas_memory.outbox.slices import SliceOwner
 from pegas_memory.outbox.sweep import compare_rows
@@ -100,19 +100,11 @@ def _iter_rows(rt: SliceOwner, entity_type: str, ids: list[int]) -> Iterator[Row
             yield load_rows(conn, entity_type, list(part))
 
 
-# The table (or view) of each vector collection's rows.
-VECTOR_TABLE: dict[VectorEntity, str] = {
-    "atom": "pm_atom",
-    "trace": "pm_episodic_trace",
-    "passage": "pm_passage",
-}
-
-
 def _vector_drift(rt: SliceOwner, entity: VectorEntity) -> SliceDrift:
     """Ids missing or orphaned, points whose payload or vector differ from their row (the
     sweep's comparison, `outbox.sweep.compare_rows`), or the whole collection damaged (its
     files vanished or do not read back: every row of it counted missing)."""
-    table = VECTOR_TABLE[entity]
+    table = TABLE_OF[entity]
     drift = SliceDrift(f"vector:{entity}")
     name = rt.projector.collection(entity)
     index = rt.vectors.get()
@@ -269,7 +261,7 @@ def rebuild(
             if where:
                 aside.append(where)
             rt.projector._ensured.discard(name)
-            ids = sorted(_pg_ids(rt, VECTOR_TABLE[entity]))
+            ids = sorted(_pg_ids(rt, TABLE_OF[entity]))
             for n, rows in enumerate(_iter_rows(rt, entity, ids)):
                 rt.projector.apply("vector", entity, rows)
                 report(min(len(ids), (n + 1) * BATCH), len(ids), f"vector slice: {entity}s")

@@ -35,7 +35,7 @@ from pegas_memory.db.sql import compose, load_queries
 from pegas_memory.errors import BackendUnavailable, NotFound, PegasMemoryError, SliceDamaged
 from pegas_memory.memgraph_store.model import KeepsFiles
 from pegas_memory.outbox.graph_sweep import sweep_graph
-from pegas_memory.outbox.projection import load_rows
+from pegas_memory.outbox.projection import TABLE_OF, load_rows
 from pegas_memory.outbox.reconcile import rebuild, reconcile, vector_collection
 from pegas_memory.outbox.slices import SliceOwner
 from pegas_memory.outbox.sweep import SweepResult, sweep_vectors
@@ -148,17 +148,9 @@ def classify(expected: int, found: int, unprojected: int) -> State:
 
 def _pg_counts(rt: SliceOwner) -> tuple[dict[str, int], dict[str, int]]:
     """Rows per projected entity type, and unprojected events per entity type."""
-    tables = {
-        "atom": "pm_atom",
-        "trace": "pm_episodic_trace",
-        "passage": "pm_passage",
-        "link": "pm_atom_link",
-        "code_symbol": "pm_code_symbol",
-        "code_inferred": "pm_code_inferred",
-    }
     rows: dict[str, int] = {}
     with rt.db.connection() as conn:
-        for entity, table in tables.items():
+        for entity, table in TABLE_OF.items():
             found = conn.execute(compose(Q.count_of_table, table=table)).fetchone()
             rows[entity] = int(found["n"]) if found else 0
         found = conn.execute(Q.count_resolved_dependencies).fetchone()

@@ -25,6 +25,7 @@ import pegas_memory.embedding.search_vector as search_vector
 from pegas_memory.db.sql import compose, load_queries
 from pegas_memory.outbox.projection import (
     MAX_EMBED_CHARS,
+    TABLE_OF,
     atom_contexts,
     atom_embed_text,
     load_rows,
@@ -40,12 +41,6 @@ if TYPE_CHECKING:
 SWEEP_POINTS = 256  # ids compared per slice and check
 SAME_VECTOR = 0.999  # cosine at or above which the stored vector is the cached one
 _COMPARED = ("type", "status", "doc_id", "topic", "language")
-_TABLES = {
-    "atom": "pm_atom",
-    "trace": "pm_episodic_trace",
-    "passage": "pm_passage",
-    "link": "pm_atom_link",
-}
 
 
 @dataclass(frozen=True)
@@ -89,7 +84,7 @@ def read_window(rt: SliceOwner, entity: str, after: int, limit: int) -> Window:
     is past the end), rows with a pending outbox event left out: shared by the vector sweep
     and the graph sweep (`outbox.graph_sweep`). One range read, one outbox read, one load."""
     with rt.db.connection() as conn:
-        statement = compose(Q.window_of_ids, table=_TABLES[entity])
+        statement = compose(Q.window_of_ids, table=TABLE_OF[entity])
         ids = [int(r["id"]) for r in conn.execute(statement, {"after": after, "n": limit})]
         if not ids and after > 0:
             ids = [int(r["id"]) for r in conn.execute(statement, {"after": 0, "n": limit})]
