@@ -21,7 +21,8 @@ Confidence: code 0.9; table, rule, labelled statements 0.8; definition 0.75 with
 ("defined as", "это", "heißt"), else 0.7; fact 0.6; text 0.5; a group leaning on a sentence
 outside the chunk ("It ...", "Он ...") with no subject to carry (`distill.carry`) 0.4. U+FFFD
 (a character the PDF could not map) sets damaged=True. Last, what still leans back with nothing
-to carry and what lost words in the source are dropped (`distill.standalone`)."""
+to carry and what lost words in the source are dropped (`distill.standalone`), as part of the
+promote stage (`distill.promote`) that keeps layout, pointers and narration in their passage."""
 
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ from pegas_memory.distill.items import bare_item, heading_lead_in, item_start, s
 from pegas_memory.distill.leads import lead_carry, match_lead_definition
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
-from pegas_memory.distill.standalone import settled, unfit
+from pegas_memory.distill.promote import promote
+from pegas_memory.distill.standalone import settled
 from pegas_memory.distill.types import OFFLINE_VERSION, AtomType, ChunkContext, DraftAtom
 from pegas_memory.distill.units import (
     LabelledBlock,
@@ -318,6 +320,7 @@ class OfflineDistiller:
 
     name = "offline"
     prompt_version = OFFLINE_VERSION
+    promotes = True  # runs the promote stage itself (`distill.promote`)
 
     def distill(self, text: str, context: ChunkContext) -> list[DraftAtom]:
         return self.distill_counted(text, context)[0]
@@ -442,12 +445,10 @@ class OfflineDistiller:
                     narration = len(atoms) - 1 if last and not group.dialogue else None
         atoms = values_en.joined(text, atoms, self._sentence_atom, chunk_language)  # '"0" ...'
         atoms = ordered_lists.merged(text, atoms, context, subject)  # a short list of steps
-        kept: list[DraftAtom] = []
-        for atom in settled(atoms, text, context):  # questions, code before; then unfit
-            if (reason := unfit(atom)) is not None:
-                dropped[reason] += 1
-            else:
-                kept.append(atom)
+        # questions and code before (`settled`); then the promote stage decides which drafts
+        # become atoms and which stay in their passage only (`distill.promote`)
+        kept, passage_only = promote(settled(atoms, text, context), text, context)
+        dropped.update(passage_only)
         kept.sort(key=lambda a: a.quote_start)
         return kept, dict(dropped)
 

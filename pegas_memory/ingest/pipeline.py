@@ -40,6 +40,7 @@ from pegas_memory.db.repo import (
     upsert_document,
 )
 from pegas_memory.distill.ollama import locate_quote
+from pegas_memory.distill.promote import promote
 from pegas_memory.distill.types import ChunkContext, CountsDrops, Distiller, DraftAtom
 from pegas_memory.distill.xrefs import labels_of, resolve_labels
 from pegas_memory.errors import BackendUnavailable, IngestError, InvalidInput
@@ -236,6 +237,10 @@ class IngestPipeline:
                         report.dropped[reason] = report.dropped.get(reason, 0) + n
                 else:
                     drafts = distiller.distill(chunk.text, context)
+                if not getattr(distiller, "promotes", False):  # a model's drafts
+                    drafts, drops = promote(drafts, chunk.text, context)
+                    for reason, n in drops.items():
+                        report.dropped[reason] = report.dropped.get(reason, 0) + n
             except Exception as exc:  # one bad chunk must not sink the document
                 report.errors.append(f"chunk {chunk.ord} ({chunk.locator}): {exc}"[:500])
                 continue

@@ -23,7 +23,7 @@ from pegas_memory.distill.ollama import (
     critique,
     locate_quote,
 )
-from pegas_memory.distill.types import ATOM_TYPES, ChunkContext, DraftAtom
+from pegas_memory.distill.types import ATOM_TYPES, OFFLINE_VERSION, ChunkContext, DraftAtom
 from pegas_memory.errors import BackendUnavailable
 from tests.fake_ollama import FakeOllama
 
@@ -358,7 +358,7 @@ def test_ollama_always_invalid_falls_back_offline() -> None:
         assert len(chat_requests(fake)) == 2
     assert atoms and {a.metadata["distiller"] for a in atoms} == {"offline-fallback"}
     assert "invalid output" in atoms[0].metadata["fallback_reason"]
-    assert atoms[0].metadata["prompt_version"] == "offline-v15"
+    assert atoms[0].metadata["prompt_version"] == OFFLINE_VERSION
     assert [a.claim for a in atoms] == [a.claim for a in offline(CHUNK)]
 
 

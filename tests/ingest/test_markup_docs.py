@@ -381,12 +381,12 @@ def test_clean_claim_keeps_colons_that_are_no_markup(kept: str) -> None:
 
 def test_a_path_or_url_in_a_line_is_no_breadcrumb() -> None:
     text = (
-        "Then you just have to add a separate config file and export\n"
-        "``APP_SETTINGS=/path/to/config.py`` and you are done. However there are other\n"
+        "The application reads a separate config file whose path the variable\n"
+        "``APP_SETTINGS=/path/to/config.py`` names when it starts. However there are other\n"
         "ways, see <https://example.org/a/b/c/d> for them.\n"
     )
     found = [a.claim for a in OfflineDistiller().distill(text, ChunkContext(language="en"))]
-    assert any(c.endswith("and you are done.") for c in found)
+    assert any(c.endswith("names when it starts.") for c in found)
     crumbs = "Home / Docs / Guide / Install"
     assert OfflineDistiller().distill(crumbs, ChunkContext(language="en")) == []
     link = "Reach the reporters on Twitter at http://twitter.com/a/b and http://twitter.com/c/d"

@@ -1,0 +1,165 @@
+"""The promote stage: which drafts become atoms; the rest stay in their passage only (pure).
+
+Every chunk is a passage that search returns and cites (docs/decisions/0006), so a draft is
+promoted to an atom only when it states something by itself. `promote` runs an ordered list of
+named rules on each draft of a chunk, from any distiller (offline or a model); the first rule
+with a verdict decides, and its name is written to the atom's metadata (`promoted_by`) or
+counted as the reason the draft stayed a passage (the ingest result's `dropped`):
+
+1. **block**: code, a table or a logical rule is an atom.
+2. **labelled statement**: a "Definition 3", "Theorem 2.1", "Теорема 4" block is an atom.
+3. **layout section**: a chunk under "References", "Contents", "Acknowledgements", "Список
+   литературы" ... (`layout.section_kind`) holds no atoms.
+4. **reference list entry**, **table of contents**, **front matter**, **caption**, **glyph
+   debris**: the draft's shape in the layout (`distill.layout`).
+5. **needs context**, **damaged**, **label line**: what still leans on the text before it
+   after join and carry, or lost words in the source (`distill.standalone.unfit`).
+6. **fragment**: it starts inside another sentence.
+7. **pointer**, **narration**: it points elsewhere in the text or narrates steps to the
+   reader (`distill.discourse`); a definition is judged by what it defines, not by these.
+8. **stands alone**: everything else is promoted with its type.
+
+The rules read the draft, its chunk and the chunk's context only; none of them looks at other
+drafts, so a draft's verdict does not depend on what else the chunk holds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+import pegas_memory.distill.discourse as discourse
+import pegas_memory.distill.layout as layout
+from pegas_memory.distill.standalone import unfit
+from pegas_memory.distill.types import ChunkContext, DraftAtom
+
+PROMOTED_BY = "promoted_by"  # the metadata key of the rule that promoted an atom
+_BLOCKS = frozenset({"code", "table", "logical_rule"})
+_LABELLED = frozenset({"theorem", "definition", "proof"})
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A rule's decision: promoted (`reason` None) or kept in the passage for `reason`."""
+
+    rule: str
+    reason: str | None = None
+
+    @property
+    def promoted(self) -> bool:
+        return self.reason is None
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """The chunk a draft came from, with what the rules compute once per chunk."""
+
+    text: str
+    context: ChunkContext
+
+    @cached_property
+    def section(self) -> str | None:
+        return layout.section_kind(self.context.heading_path)
+
+    @cached_property
+    def layout(self) -> layout.ChunkLayout:
+        return layout.ChunkLayout.of(self.text, self.context.heading_path)
+
+
+Rule = Callable[[DraftAtom, Chunk], Verdict | None]
+
+
+def _block(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
+    return Verdict("block") if atom.type in _BLOCKS else None
+
+
+def _labelled(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
+    labelled = "label" in atom.metadata and atom.metadata.get("kind") in _LABELLED
+    return Verdict("labelled statement") if labelled else None
+
+
+def _section(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
+    return Verdict("layout section", chunk.section) if chunk.section else None
+
+
+def _shape(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
+    """The draft's shape in the layout (`distill.layout`), first match in this order."""
+    if layout.reference_entry(chunk.text, atom.quote_start, atom.quote, chunk.layout):
+        return Verdict("reference entry", layout.REFERENCE)
+    if layout.contents_line(atom.quote, chunk.layout):
+        return Verdict("contents line", layout.CONTENTS)
+    if layout.front_matter(atom.quote):
+        return Verdict("front matter", layout.FRONT_MATTER)
+    if layout.caption(chunk.text, atom.quote_start):
+        return Verdict("caption", layout.CAPTION)
+    if layout.glyph_debris(atom.claim):
+        return Verdict("glyph debris", layout.DEBRIS)
+    return None
+
+
+def _fragment(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
+    if atom.metadata.get("lead_in") or atom.metadata.get("joined"):
+        return None  # the list's lead-in or the join made it whole
+    text, language = chunk.text, atom.language
+    if discourse.fragment(text, atom.quote, atom.quote_start, atom.claim, language):
+        return Verdict("fragment", discourse.FRAGMENT)
+    return None
+
+
+def _discourse(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
+    if atom.type == "definition" or atom.metadata.get("kind") == "dialogue":
+        return None
+    if discourse.pointer(atom.claim, atom.language):
+        return Verdict("pointer", discourse.POINTER)
+    if discourse.narration(atom.claim, atom.language):
+        return Verdict("narration", discourse.NARRATION)
+    return None
+
+
+def _leaning(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
+    reason = unfit(atom)
+    return Verdict("needs context", reason) if reason is not None else None
+
+
+def _stands_alone(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
+    return Verdict(f"stands alone: {atom.type}")
+
+
+RULES: tuple[Rule, ...] = (
+    _block,
+    _labelled,
+    _section,
+    _shape,
+    _leaning,
+    _fragment,
+    _discourse,
+    _stands_alone,
+)
+
+
+def verdict(atom: DraftAtom, chunk: Chunk) -> Verdict:
+    """The first verdict of `RULES` on one draft of `chunk`."""
+    for rule in RULES:
+        found = rule(atom, chunk)
+        if found is not None:
+            return found
+    raise AssertionError("the last rule always decides")  # pragma: no cover
+
+
+def promote(
+    drafts: Sequence[DraftAtom], text: str, context: ChunkContext
+) -> tuple[list[DraftAtom], dict[str, int]]:
+    """The drafts of one chunk that become atoms, each with the rule that promoted it in its
+    metadata, and how many stayed in the passage only, by reason."""
+    chunk = Chunk(text, context)
+    kept: list[DraftAtom] = []
+    passage_only: Counter[str] = Counter()
+    for atom in drafts:
+        found = verdict(atom, chunk)
+        if found.reason is not None:
+            passage_only[found.reason] += 1
+        else:
+            kept.append(replace(atom, metadata={**atom.metadata, PROMOTED_BY: found.rule}))
+    return kept, dict(passage_only)
