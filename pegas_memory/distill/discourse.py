@@ -60,8 +60,8 @@ def pointer(claim: str, language: str | None) -> bool:
         # basin holds 40% ..." and "See how the parser returns a tree ..." state something
         said = claim.partition(":")[2]
         short = len(words_of(claim)) <= 6
-        ref = (_RU_REF if language == "ru" else _EN_REF).search(claim) is not None
-        return (short or ref) and len(words_of(said)) < 4
+        named = (_RU_REF if language == "ru" else _EN_REF).search(claim) is not None
+        return (short or named) and len(words_of(said)) < 4
     lead = _LEADING_POINTER.match(claim)
     if lead is not None:
         rest = claim[lead.end() :]

@@ -59,6 +59,7 @@ _VOLUME = re.compile(
 )
 _IDENTIFIER = re.compile(r"(?:\bdoi\b|\b10\.\d{4,}/|https?://|\burl:|\barxiv:\s?\d|\bisbn\b)", re.I)
 _GOST = re.compile(r"\s//\s|\s—\s(?:[СсМ]\.|\d{4}\.)")
+_ENTRY_NUMBER = re.compile(r"^\s*(?:\[\d{1,3}\]|\d{1,3}\.)\s*")
 _ENTRY_START = re.compile(r"^\s*(?:\[\d{1,3}\]|\d{1,3}\.\s+[A-ZА-ЯЁ][\w'’-]+,?\s+(?:[A-ZА-ЯЁ]\.))")
 
 # A contents line: a title, a dot leader or a run of spaces, a page number.
@@ -90,10 +91,15 @@ def section_kind(heading_path: tuple[str, ...]) -> str | None:
 
 
 def reference_score(text: str) -> int:
-    """How many parts of a reference list entry `text` has: authors with initials (two for
-    three or more), a year in brackets or before a stop, "et al.", pages, a volume or issue, a
+    """How many parts of a reference list entry `text` has: authors with initials at its start
+    (two for several), a year in brackets or before a stop, "et al.", pages, a volume or issue, a
     venue or publisher, an identifier (DOI, URL, arXiv), a ГОСТ separator, an entry number."""
-    authors = len(_INITIALS_AFTER.findall(text)) + len(_INITIALS_BEFORE.findall(text))
+    # Authors open an entry ("Smith, J. A., Brown, K.", "Иванов И. И., Петров П. П."); prose
+    # names people with initials anywhere ("под руководством Э. Ферми").
+    head = _ENTRY_NUMBER.sub("", text, count=1)
+    authors = 0
+    if _INITIALS_AFTER.match(head) or _INITIALS_BEFORE.match(head):
+        authors = 1 + (len(_INITIALS_AFTER.findall(head[:160])) >= 2)
     venue = en.VENUE.search(text) is not None or ru.VENUE.search(text) is not None
     parts = (
         _YEAR.search(text),
@@ -105,7 +111,7 @@ def reference_score(text: str) -> int:
         _GOST.search(text),
         _ENTRY_START.match(text),
     )
-    return min(authors, 2) + sum(1 for part in parts if part)
+    return authors + sum(1 for part in parts if part)
 
 
 @dataclass(frozen=True)

@@ -150,6 +150,9 @@ def _find_blocks(text: str) -> list[_Block]:
                 j += 1
             body = lines[i + 1 : j]
             last = lines[min(j, len(lines) - 1)][1]
+            if _prose_fence(body):  # an admonition box fenced like code: its prose is prose
+                i += 1
+                continue
             if body:
                 b0, b1 = body[0][0], body[-1][1]
                 blocks.append(_Block("fence", start, last, b0, b1, fence[2].strip()))
@@ -198,6 +201,27 @@ def _find_blocks(text: str) -> list[_Block]:
                 continue
         i += 1
     return blocks + _json_rules(text, blocks)
+
+
+_SENTENCE_END = re.compile(r"[.!?…:»\")]\s*$")
+_CODE_CHARS = re.compile(r"[;{}=<>\[\]()]")
+
+
+def _prose_fence(body: Sequence[tuple[int, int, str]]) -> bool:
+    """Whether a fenced block holds prose, not code: most of its lines are sentences (five
+    words or more, ending as a sentence ends, at most two code characters). Sites fence
+    admonitions ("```warn header=...") the way they fence code."""
+    lines = [b[2] for b in body if b[2].strip()]
+    if not lines:
+        return False
+    prose = sum(
+        1
+        for line in lines
+        if len(line.split()) >= 5
+        and _SENTENCE_END.search(line)
+        and len(_CODE_CHARS.findall(line)) <= 2
+    )
+    return prose / len(lines) >= 0.6
 
 
 def _indent_of(line: str) -> int:

@@ -76,7 +76,8 @@ def test_captions_stay_passages_and_the_text_after_them_is_kept() -> None:
 
 
 def test_glyph_debris_stays_a_passage_and_a_short_russian_sentence_does_not() -> None:
-    claims, dropped = _distill("The matrix has rank r /+/ 1 x y = k z q ( ) i j = t /+/ 1 in every case we tried.")
+    torn = "The matrix has rank r /+/ 1 x y = k z q ( ) i j = t /+/ 1 in every case we tried."
+    claims, dropped = _distill(torn)
     assert claims == [] and dropped.get("glyph debris") == 1, dropped
     claims, _ = _distill("Наибольшее расстояние с севера на юг — 1024 км.", lang="ru")
     assert claims == ["Наибольшее расстояние с севера на юг — 1024 км."]
