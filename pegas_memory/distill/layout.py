@@ -72,6 +72,7 @@ _CAPTION = re.compile(
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 _POSTCODE = re.compile(r"(?<!\d)\d{5,6}(?!\d)")
+_LIST_LINES = 3
 _ENTRY_CHARS = 500  # a reference list entry is seldom longer
 _MATH = set("=+−-/^_|∑∫∂∈∉≤≥<>×·*∞√≈≠∀∃→←⇒⇔⊂⊆∪∩")
 
@@ -117,7 +118,8 @@ def reference_score(text: str) -> int:
 @dataclass(frozen=True)
 class ChunkLayout:
     """What a chunk's lines look like as a whole: the share of its lines that read as reference
-    list entries (two parts or more) and as contents lines."""
+    list entries (two parts or more) and as contents lines, when there are three such lines or
+    more (a list)."""
 
     reference_share: float
     contents_share: float
@@ -131,6 +133,9 @@ class ChunkLayout:
             return cls(0.0, 0.0, maybe)
         references = sum(1 for line in lines if reference_score(line) >= 2)
         contents = sum(1 for line in lines if _CONTENTS_LINE.search(line))
+        # a list is three lines or more: one line that looks like an entry is no list
+        references = references if references >= _LIST_LINES else 0
+        contents = contents if contents >= _LIST_LINES else 0
         return cls(references / len(lines), contents / len(lines), maybe)
 
 

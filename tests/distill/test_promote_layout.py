@@ -91,3 +91,12 @@ def test_a_promoted_atom_says_which_rule_promoted_it() -> None:
     )
     rules = {a.type: a.metadata[PROMOTED_BY] for a in atoms}
     assert rules == {"definition": "stands alone: definition", "code": "block"}
+
+
+def test_one_line_with_a_year_and_a_venue_word_is_no_reference_list() -> None:
+    text = (
+        "# Exhibit 3\n\nExhibit 3 is a small clock from the year 1803. It was restored in 1953 "
+        "by the workshop of master 9."
+    )
+    claims, dropped = _distill(text, ("Exhibit 3",))
+    assert len(claims) == 1 and claims[0].startswith("Exhibit 3 is a small clock"), dropped
