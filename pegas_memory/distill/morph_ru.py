@@ -1,6 +1,6 @@
 """Russian grammar from pymorphy3 (its OpenCorpora dictionaries), for the promote stage: whether
-a word is a verb in the imperative or the first person plural, and whether a sentence has a
-predicate at all. One analyzer per process, loaded on first use (about 60 ms); parses cached.
+a word is a verb in the imperative or the first person plural, or a closed-class word.
+One analyzer per process, loaded on first use (about 60 ms); parses cached.
 """
 
 from __future__ import annotations
@@ -8,10 +8,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import pymorphy3
-
-# What can carry a Russian sentence's predicate: a finite verb or an infinitive, a short
-# adjective or participle, a predicative ("можно", "нужно"), a gerund's clause aside.
-_PREDICATE_POS = frozenset({"VERB", "INFN", "ADJS", "PRTS", "PRED"})
 
 
 @lru_cache(maxsize=1)
@@ -47,11 +43,6 @@ def first_plural(word: str) -> bool:
     "создадим", "напишем"): the tutorial's or the lecture's "we" doing the next step."""
     tags = _tags(word)
     return bool(tags) and tags[0][0] == "VERB" and tags[0][2] == "1per" and tags[0][3] == "plur"
-
-
-def may_predicate(word: str) -> bool:
-    """Whether any likely reading of `word` can be a predicate (`_PREDICATE_POS`)."""
-    return any(pos in _PREDICATE_POS for pos, _, _, _ in _tags(word))
 
 
 _FUNCTION_POS = frozenset({"CONJ", "PREP", "PRCL", "NPRO", "ADVB", "INTJ", "GRND", "COMP"})

@@ -47,10 +47,6 @@ class Verdict:
     rule: str
     reason: str | None = None
 
-    @property
-    def promoted(self) -> bool:
-        return self.reason is None
-
 
 @dataclass(frozen=True)
 class Chunk:
