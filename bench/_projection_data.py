@@ -342,7 +342,9 @@ def bulk_load_passages(
             for k, r in enumerate(atom_rows):
                 d, ord_ = chunk_of_atom[k]
                 chunk = chunk_ids[(doc_ids[d], ord_)]
-                copy.write_row((r["id"], r["doc_id"], chunk, f"p. {ord_ // 3 + 1}", r["claim"][:200]))
+                copy.write_row(
+                    (r["id"], r["doc_id"], chunk, f"p. {ord_ // 3 + 1}", r["claim"][:200])
+                )
         ids = [int(r["id"]) for r in atom_rows]
         pairs: set[tuple[int, int, str]] = set()
         while len(pairs) < len(ids) // 2:

@@ -178,7 +178,9 @@ def ingest(path: Path) -> dict[str, Any]:
         info = svc.jobs.submit_ingest([IngestRequest(source=str(path))])
         while not info.finished:
             info = svc.jobs.wait(info.id, 15)
-            log(f"    job {info.state}: {info.progress.message} (model texts {sum(counting.sizes)})")
+            log(
+                f"    job {info.state}: {info.progress.message} (model texts {sum(counting.sizes)})"
+            )
         job_s = time.monotonic() - started
         if info.state != "done":
             raise RuntimeError(f"the ingest job ended {info.state}: {info.error}")

@@ -48,11 +48,11 @@ from _projection_data import (
 )
 
 from pegas_memory.requests import SearchRequest
-from pegas_memory.search.hybrid import POOL
+from pegas_memory.search.hybrid import POOL, StoreChoice
 from pegas_memory.service import MemoryService
 
 LIMIT = 10
-STORES = ("atoms", "passages", "both")
+STORES: tuple[StoreChoice, ...] = ("atoms", "passages", "both")
 DRAIN_TIMEOUT = 3600.0
 
 
@@ -222,32 +222,36 @@ def main(argv: Sequence[str] | None = None) -> None:
         raw: dict[str, list[float]] = {}
         for entity in ("atom", "passage"):
             name = rt.projector.collection(entity)
-            raw[entity] = latencies(
-                lambda q, name=name: index.search(name, qvecs[q], k=POOL, with_payload=False),
-                queries,
-            )
+
+            def engine(q: str, name: str = name) -> object:
+                return index.search(name, qvecs[q], k=POOL, with_payload=False)
+
+            raw[entity] = latencies(engine, queries)
         base = percentile(raw["atom"], 50)
 
         def add(what: str, values: list[float]) -> None:
             p50, p99 = percentile(values, 50), percentile(values, 99)
             rows.append(
-                [what, ms(p50), ms(p99), ms(max(values)), f"{p50 / base:.1f}x",
-                 "yes" if p50 <= 3 * base else "no", "yes" if p99 < 0.050 else "no"]
+                [
+                    what,
+                    ms(p50),
+                    ms(p99),
+                    ms(max(values)),
+                    f"{p50 / base:.1f}x",
+                    "yes" if p50 <= 3 * base else "no",
+                    "yes" if p99 < 0.050 else "no",
+                ]
             )
             log(f"  {what}: p50 {ms(p50)} ms, p99 {ms(p99)} ms")
 
         add(f"raw engine: index.search k={POOL}, atoms", raw["atom"])
         add(f"raw engine: index.search k={POOL}, passages", raw["passage"])
         for store in STORES:
-            add(
-                f"memory_search hybrid store={store}",
-                latencies(
-                    lambda q, store=store: svc.search(
-                        SearchRequest(query=q, limit=LIMIT, store=store)
-                    ),
-                    queries,
-                ),
-            )
+
+            def search(q: str, store: StoreChoice = store) -> object:
+                return svc.search(SearchRequest(query=q, limit=LIMIT, store=store))
+
+            add(f"memory_search hybrid store={store}", latencies(search, queries))
         stage_rows = stages(svc, queries)
         if args.profile:
             log("cProfile, hybrid store=both:\n" + profile(svc, queries[:100]))
@@ -263,8 +267,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             for store, values in zip(STORES, spent, strict=True):
                 p50, p99 = percentile(values, 50), percentile(values, 99)
                 mcp_rows.append(
-                    [f"MCP memory_search store={store} (embedding included)", len(values),
-                     ms(p50), ms(p99), ms(max(values))]
+                    [
+                        f"MCP memory_search store={store} (embedding included)",
+                        len(values),
+                        ms(p50),
+                        ms(p99),
+                        ms(max(values)),
+                    ]
                 )
                 log(f"  MCP {store}: p50 {ms(p50)} ms, p99 {ms(p99)} ms")
     load_avg = os.getloadavg()
