@@ -6,9 +6,11 @@ FalkorDB; the local model in this process; the embedded worker projecting as `se
 (a) bare parse: the product's parser, `ingest.sources.load_source`, timed alone;
 (c) `memory_ingest` through the service: a job submitted (`svc.jobs.submit_ingest`), waited
     for, then the outbox drained (every passage and atom in the vector and graph slices);
+    twice, each on a fresh data dir, the faster counted;
 (b) one embedding of every stored unit with the same model, batched: the stored passages'
     texts, the stored atoms' claim texts and their distinct search contexts (what the
-    projection embeds: outbox.projection), by a fresh embedder outside the cache.
+    projection embeds: outbox.projection), by a fresh embedder outside the cache; after each
+    (c), the faster counted (the machine is shared).
 
 It prints pages/s, the ratio c / (a + b) (the target is <= 1.5), and what the model was asked
 during (c) (the cached embedder's inner model is wrapped): calls, texts, texts asked more than
@@ -237,8 +239,19 @@ def main(argv: Sequence[str] | None = None) -> None:
             units = done["units"]
             texts = [*units["passages"], *units["atoms"], *units["contexts"]]
             log(f"  (c) memory_ingest {done['wall s']:.1f} s (job {done['job s']:.1f} s)")
-            embed_s = embed_once(texts)
-            log(f"  (b) {len(texts)} units embedded once in {embed_s:.1f} s")
+            # (b) after (c), then (c) and (b) once more: the machine is shared (a neighbour's
+            # load halved one or the other in a first run), so the faster of each pair counts,
+            # and the ratio errs on the high side.
+            first_s = embed_once(texts)
+            log(f"  (b) {len(texts)} units embedded once in {first_s:.1f} s")
+            again = ingest(path)
+            log(f"  (c) again {again['wall s']:.1f} s")
+            second_s = embed_once(texts)
+            log(f"  (b) again {second_s:.1f} s")
+            embed_s = min(first_s, second_s)
+            slower = max(done["wall s"], again["wall s"])
+            if again["wall s"] < done["wall s"]:
+                done = again
             pages_label = pages if pages is not None else f"{chars / 1800:.0f} (1,800 chars)"
             page_n = pages if pages is not None else chars / 1800
             floor = parse_s + embed_s
@@ -247,8 +260,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                     name,
                     pages_label,
                     f"{parse_s:.1f}",
-                    f"{embed_s:.1f}",
-                    f"{done['wall s']:.1f}",
+                    f"{embed_s:.1f} (other {max(first_s, second_s):.1f})",
+                    f"{done['wall s']:.1f} (other {slower:.1f})",
                     f"{page_n / done['wall s']:.2f}",
                     f"{done['wall s'] / floor:.2f}",
                     "yes" if done["wall s"] <= 1.5 * floor else "no",
