@@ -195,20 +195,23 @@ def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str
     return conditions, (corpus.queries, qvecs, counting)
 
 
-async def mcp_latencies(data_dir: Path, queries: Sequence[str], warmup: int) -> list[list[float]]:
+async def mcp_latencies(
+    data_dir: Path, queries: Sequence[str], per_store: int, warmup: int = 5
+) -> list[list[float]]:
     """Seconds of each memory_search call per store over the real stdio transport (the server
-    embeds the query with the local model)."""
+    embeds the query with the local model). Each store gets queries of its own: the server
+    keeps recent query vectors, so a query asked again would skip its embedding."""
     sys.path.insert(0, str(REPO_ROOT))
     from tests.mcp_harness import mcp_client, stop_host_and_wait, structured
 
     env = {"PEGAS_DATA_DIR": str(data_dir), "PEGAS_EMBEDDED_WORKER": "off"}
     out: list[list[float]] = []
     async with mcp_client(env) as client:
-        for q in queries[:warmup]:
+        for q in queries[-warmup:]:
             structured(await client.call_tool("memory_search", {"query": q, "limit": LIMIT}))
-        for store in STORES:
+        for i, store in enumerate(STORES):
             spent = []
-            for q in queries:
+            for q in queries[i * per_store : (i + 1) * per_store]:
                 started = time.perf_counter()
                 structured(
                     await client.call_tool(
@@ -225,7 +228,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--atoms", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--mcp-queries", type=int, default=40, help="0 skips the MCP rows")
+    parser.add_argument(
+        "--mcp-queries", type=int, default=40, help="per store (distinct ones); 0 skips MCP"
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile to stderr")
     parser.add_argument("--label", default="", help="a name for this run in the table")
     parser.add_argument("--seed", type=int, default=7)
@@ -277,9 +282,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.mcp_queries:
             log("  memory_search over MCP (stdio, the local model embeds the query) ...")
             rt.vectors.reset()  # the embedded store admits one process: the server's host
-            spent = asyncio.run(
-                mcp_latencies(svc.settings.data_dir, queries[: args.mcp_queries], warmup=5)
-            )
+            spent = asyncio.run(mcp_latencies(svc.settings.data_dir, queries, args.mcp_queries))
             for store, values in zip(STORES, spent, strict=True):
                 p50, p99 = percentile(values, 50), percentile(values, 99)
                 mcp_rows.append(
