@@ -76,8 +76,7 @@ def embedded_service(prefix: str = "pegas-bench-", **overrides: Any) -> Iterator
         qdrant_url=None,
         graph_uri=None,
         ollama_url=None,
-        embedded_worker="off",
-        **overrides,
+        **{"embedded_worker": "off", **overrides},
     )
     service = MemoryService(settings)
     try:

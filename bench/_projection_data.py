@@ -20,7 +20,7 @@ from _common import log, shared_data_dir
 
 from pegas_memory.db.repo import atom_hash
 from pegas_memory.embedding.embedders import Embedder
-from pegas_memory.outbox.projection import atom_embed_text
+from pegas_memory.outbox.projection import atom_embed_text, passage_embed_text
 from pegas_memory.sentences import split_sentences
 from pegas_memory.service import MemoryService
 from pegas_memory.text import raw_hash
@@ -262,3 +262,116 @@ def bulk_load(svc: MemoryService, atoms: Sequence[AtomRow], seed: int) -> dict[s
             for src, dst, kind in sorted(pairs):
                 copy.write_row((src, dst, kind, round(rng.uniform(0.4, 1.0), 2), "bench"))
     return {"documents": n_docs, "atoms": len(ids), "links": len(pairs)}
+
+
+def bulk_load_passages(
+    svc: MemoryService, atoms: Sequence[AtomRow], seed: int, per_chunk: int = 2
+) -> tuple[dict[str, int], list[str]]:
+    """Like `bulk_load`, but as an ingest leaves it: documents (50 atoms each) with chunks,
+    every `per_chunk` consecutive atoms of a document read from one chunk (the chunk's text is
+    their claims and contents), each atom cited from its chunk, N/2 random links. All by COPY
+    (the outbox triggers fire per row). Returns the counts and the chunks' texts (to pre-fill
+    the embedding cache with `prefill_passages`)."""
+    rng = random.Random(seed)
+    per_doc = 50
+    n_docs = max(1, -(-len(atoms) // per_doc))
+    texts: list[str] = []
+    with svc.db.transaction() as conn, conn.cursor() as cur:
+        with cur.copy("COPY pm_document (kind, uri, title, content_hash) FROM STDIN") as copy:
+            for d in range(n_docs):
+                uri = f"https://example.org/paper/{d}.pdf"
+                copy.write_row(("pdf", uri, f"Paper {d}", raw_hash(uri)))
+        doc_ids = [int(r["id"]) for r in cur.execute("SELECT id FROM pm_document ORDER BY id")]
+        chunk_of_atom: list[tuple[int, int]] = []  # (doc index, chunk ord) per atom
+        with cur.copy(
+            "COPY pm_chunk (doc_id, ord, content, content_hash, locator, heading_path, "
+            "char_start, char_end, language) FROM STDIN"
+        ) as copy:
+            for d in range(n_docs):
+                group = atoms[d * per_doc : (d + 1) * per_doc]
+                for ord_, start in enumerate(range(0, len(group), per_chunk)):
+                    part = group[start : start + per_chunk]
+                    text = " ".join(
+                        " ".join(x for x in (a.claim.strip(), a.content) if x) for a in part
+                    )
+                    texts.append(text)
+                    offset = ord_ * 1000
+                    copy.write_row(
+                        (
+                            doc_ids[d],
+                            ord_,
+                            text,
+                            raw_hash(text),
+                            f"p. {ord_ // 3 + 1}",
+                            [f"Section {ord_ // 5 + 1}"],
+                            offset,
+                            offset + len(text),
+                            "en",
+                        )
+                    )
+                    chunk_of_atom += [(d, ord_)] * len(part)
+        chunk_ids = {
+            (int(r["doc_id"]), int(r["ord"])): int(r["id"])
+            for r in cur.execute("SELECT id, doc_id, ord FROM pm_chunk")
+        }
+        with cur.copy(
+            "COPY pm_atom (type, claim, content, content_hash, confidence, status, doc_id, "
+            "topic, tags, language, ts_config, source) FROM STDIN"
+        ) as copy:
+            for k, a in enumerate(atoms):
+                copy.write_row(
+                    (
+                        a.type,
+                        a.claim.strip(),
+                        a.content,
+                        atom_hash(a.claim, a.content),
+                        a.confidence,
+                        a.status,
+                        doc_ids[chunk_of_atom[k][0]],
+                        a.topic,
+                        list(a.tags),
+                        "en",
+                        "english",
+                        "ingest",
+                    )
+                )
+        atom_rows = cur.execute("SELECT id, doc_id, claim FROM pm_atom ORDER BY id").fetchall()
+        with cur.copy(
+            "COPY pm_citation (atom_id, doc_id, chunk_id, locator, quoted_text) FROM STDIN"
+        ) as copy:
+            for k, r in enumerate(atom_rows):
+                d, ord_ = chunk_of_atom[k]
+                chunk = chunk_ids[(doc_ids[d], ord_)]
+                copy.write_row(
+                    (r["id"], r["doc_id"], chunk, f"p. {ord_ // 3 + 1}", r["claim"][:200])
+                )
+        ids = [int(r["id"]) for r in atom_rows]
+        pairs: set[tuple[int, int, str]] = set()
+        while len(pairs) < len(ids) // 2:
+            src, dst = rng.choice(ids), rng.choice(ids)
+            if src != dst:
+                pairs.add((src, dst, rng.choice(LINK_KINDS)))
+        with cur.copy(
+            "COPY pm_atom_link (src_atom_id, dst_atom_id, kind, confidence, source) FROM STDIN"
+        ) as copy:
+            for src, dst, kind in sorted(pairs):
+                copy.write_row((src, dst, kind, round(rng.uniform(0.4, 1.0), 2), "bench"))
+    counts = {"documents": n_docs, "atoms": len(ids), "passages": len(texts), "links": len(pairs)}
+    return counts, texts
+
+
+def prefill_passages(svc: MemoryService, texts: Sequence[str], vectors: np.ndarray) -> None:
+    """Cache rows for the passages' texts (projection.passage_embed_text), so projecting them
+    calls no model."""
+    embedder = svc.runtime.embedder.get()
+    rows = {
+        raw_hash(passage_embed_text(t)): v.astype("<f4").tobytes()
+        for t, v in zip(texts, vectors, strict=True)
+    }
+    with (
+        svc.db.transaction() as conn,
+        conn.cursor() as cur,
+        cur.copy("COPY pm_embedding_cache (model, content_hash, dim, vector) FROM STDIN") as copy,
+    ):
+        for key, data in rows.items():
+            copy.write_row((embedder.model_id, key, embedder.dim, data))

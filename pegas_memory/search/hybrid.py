@@ -386,15 +386,23 @@ class Searcher:
             return self.lexical_arm(conn, query, entity, flt, k)
 
     def rank(
-        self, query: str, entity: Entity, preset: Preset, flt: SearchFilter, *, pool: int = POOL
+        self,
+        query: str,
+        entity: Entity,
+        preset: Preset,
+        flt: SearchFilter,
+        *,
+        pool: int = POOL,
+        lexical: Future[ArmResult] | None = None,
     ) -> Ranked:
+        """The fused ranking of one store. `lexical`: its lexical arm already sent (`search`
+        sends every store's at once); else it is sent here."""
         ranked = Ranked(entity=entity, fused=[])
         # The lexical arm mostly waits on Postgres while the dense arm runs in this process:
         # with both, the lexical query is sent from a helper thread and the two overlap.
-        lexical: Future[ArmResult] | None = None
-        if preset.lexical and preset.dense:
+        if lexical is None and preset.lexical and preset.dense:
             lexical = self._helpers().submit(self._lexical_alone, query, entity, flt, pool)
-        elif preset.lexical:
+        elif lexical is None and preset.lexical:
             ranked.arms["lexical"] = self._lexical_alone(query, entity, flt, pool)
         dense: ArmResult | None = None
         if preset.dense:
@@ -565,8 +573,21 @@ class Searcher:
         warnings: list[str] = []
         diagnostics: dict[str, Any] = {}
         preset_now = p
+        pool = max(POOL, limit * 3)
+        # Every store's lexical arm is sent at once: each waits on its own PostgreSQL backend,
+        # so with two stores the two BM25 statements run side by side (one per core) while the
+        # dense arms run here, instead of one store's after the other's (issue 33: 43 ms -> see
+        # bench/results/search-latency-passages.md).
+        lexical: dict[Entity, Future[ArmResult]] = {}
+        if p.lexical and len(entities) > 1:
+            lexical = {
+                e: self._helpers().submit(self._lexical_alone, query, e, flt, pool)
+                for e in entities
+            }
         for entity in entities:
-            ranked = self.rank(query, entity, preset_now, flt, pool=max(POOL, limit * 3))
+            ranked = self.rank(
+                query, entity, preset_now, flt, pool=pool, lexical=lexical.get(entity)
+            )
             warnings += ranked.warnings
             if preset_now.dense and "dense" not in ranked.arms and p.lexical:
                 # The vector slice did not answer (an engine host starting, an outage): the

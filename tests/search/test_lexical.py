@@ -9,7 +9,7 @@ import pytest
 from psycopg import sql
 
 from pegas_memory.config import Settings
-from pegas_memory.db.pool import Database
+from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.search import lexical
 from pegas_memory.search.lexical import (
@@ -268,5 +268,38 @@ def test_a_new_row_unblocks_every_cached_zero_not_only_the_next_querys(
         with db.connection() as conn:
             assert not index.search(conn, "quokka", "atom", 10).hits  # another zero, counted now
             assert [i for i, _ in index.search(conn, "zyzzyva", "atom", 10).hits] == [new]
+    finally:
+        db.close()
+
+
+def _passage(conn: Conn, uri: str, text: str) -> int:
+    """A current document version with one chunk (a passage); the chunk's id."""
+    doc = conn.execute(
+        "INSERT INTO pm_document (kind, uri, content_hash) VALUES ('text', %s, md5(%s)) "
+        "RETURNING id",
+        (uri, uri),
+    ).fetchone()
+    assert doc is not None
+    row = conn.execute(
+        "INSERT INTO pm_chunk (doc_id, ord, content, content_hash, language) "
+        "VALUES (%s, 0, %s, md5(%s), 'en') RETURNING id",
+        (doc["id"], text, text),
+    ).fetchone()
+    assert row is not None
+    return int(row["id"])
+
+
+def test_a_new_passage_unblocks_a_cached_zero_of_the_passages(settings: Settings) -> None:
+    db = Database(settings).open()
+    index = LexicalIndex()
+    try:
+        with db.transaction() as conn:
+            _passage(conn, "https://example.org/beetles", "Beetles live in logs.")
+        with db.connection() as conn:
+            assert not index.search(conn, "zyzzyva", "passage", 10).hits  # a zero, cached
+        with db.transaction() as conn:
+            new = _passage(conn, "https://example.org/weevils", "A zyzzyva is a weevil.")
+        with db.connection() as conn:
+            assert [i for i, _ in index.search(conn, "zyzzyva", "passage", 10).hits] == [new]
     finally:
         db.close()

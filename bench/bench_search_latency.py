@@ -1,0 +1,320 @@
+"""Search latency at 100k atoms plus their passages, on the embedded default stack.
+
+One run in a fresh temporary data dir (embedded PostgreSQL, Qdrant Edge, FalkorDB):
+
+1. load N atoms as an ingest leaves them (bench/_projection_data.bulk_load_passages): documents
+   of 50 atoms, chunks of 2 atoms each (so N/2 passages), every atom cited from its chunk, N/2
+   links; all by COPY, the outbox triggers writing the events. The embedding cache is filled
+   with synthetic clustered vectors for exactly the texts the projector embeds, so the drain
+   calls no model; the outbox is drained into both slices; HNSW is built on both collections
+   (`index.optimize`); the tables are analysed.
+2. latency, query embedding excluded (query vectors come from a table): the raw engine query
+   (`index.search` k=50 on the atom and on the passage collection) vs `MemoryService.search`
+   (the hybrid preset, limit 10) with store=atoms / passages / both, p50/p99/max and the ratio
+   of the p50 to the raw engine query on the atoms; the hybrid's time by stage.
+3. `memory_search` over MCP end to end: `pegas-memory serve` spawned on the same data dir,
+   driven over stdio by the SDK client (tests/mcp_harness.py), the query embedded by the real
+   local model in the engine host; fewer queries.
+
+Run: `python bench/bench_search_latency.py [--atoms 100000] [--queries 200] [--mcp-queries 40]`.
+Progress on stderr, markdown tables on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import os
+import pstats
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import REPO_ROOT, embedded_service, log, md_table, ms, percentile
+from _projection_data import (
+    BenchEmbedder,
+    ClusteredVectors,
+    bulk_load_passages,
+    load_corpus,
+    make_atoms,
+    prefill_cache,
+    prefill_passages,
+)
+
+from pegas_memory.requests import SearchRequest
+from pegas_memory.search.hybrid import POOL, StoreChoice
+from pegas_memory.service import MemoryService
+
+LIMIT = 10
+STORES: tuple[StoreChoice, ...] = ("atoms", "passages", "both")
+DRAIN_TIMEOUT = 3600.0
+
+
+def latencies(fn: Callable[[Any], object], items: Sequence[Any], warmup: int = 10) -> list[float]:
+    """Seconds of each call, after `warmup` calls that are not counted."""
+    for item in items[:warmup]:
+        fn(item)
+    out = []
+    for item in items:
+        started = time.perf_counter()
+        fn(item)
+        out.append(time.perf_counter() - started)
+    return out
+
+
+class StageTimer:
+    """Wraps methods of live objects (an instance attribute shadows the class's) to time them."""
+
+    def __init__(self) -> None:
+        self.current: dict[str, float] = {}
+        self._wrapped: list[tuple[object, str]] = []
+        self._lock = threading.Lock()  # the lexical arms run in helper threads
+
+    def wrap(self, obj: object, method: str, stage: str | None = None) -> None:
+        original = getattr(obj, method)
+        name = stage or method
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent = time.perf_counter() - started
+                with self._lock:
+                    self.current[name] = self.current.get(name, 0.0) + spent
+
+        setattr(obj, method, timed)
+        self._wrapped.append((obj, method))
+
+    def unwrap(self) -> None:
+        for obj, method in self._wrapped:
+            delattr(obj, method)
+        self._wrapped.clear()
+
+
+def stages(svc: MemoryService, queries: Sequence[str]) -> list[list[Any]]:
+    """The hybrid (store=both) by stage: p50 and p99 of each stage's time per query, summed
+    over both stores (the lexical arms' parts too: each statement of lexical.LexicalIndex)."""
+    timer = StageTimer()
+    methods: tuple[str, ...] = (
+        "lexical_arm",
+        "dense_arm",
+        "graph_arm",
+        "support",
+        "fetch_rows",
+        "finish",
+    )
+    for method in methods:
+        timer.wrap(svc.searcher, method)
+    parts = ("analyse", "corpus_stats", "frequencies", "_newest", "_score")
+    for method in parts:
+        timer.wrap(svc.searcher.lexical, method, f"lexical_arm: {method}")
+    methods += tuple(f"lexical_arm: {m}" for m in parts)
+    per_query: list[dict[str, float]] = []
+    totals: list[float] = []
+    try:
+        for q in queries:
+            timer.current = {}
+            started = time.perf_counter()
+            svc.search(SearchRequest(query=q, limit=LIMIT, store="both"))
+            totals.append(time.perf_counter() - started)
+            per_query.append(timer.current)
+    finally:
+        timer.unwrap()
+    rows = []
+    for method in methods:
+        values = [spent.get(method, 0.0) for spent in per_query]
+        rows.append([method, ms(percentile(values, 50)), ms(percentile(values, 99))])
+    # the lexical arm runs in a helper thread beside the dense arm: the stages overlap
+    rows.append(["total", ms(percentile(totals, 50)), ms(percentile(totals, 99))])
+    return rows
+
+
+def profile(svc: MemoryService, queries: Sequence[str], top: int = 15) -> str:
+    """cProfile of the hybrid with both stores, the functions with the most own time."""
+    prof = cProfile.Profile()
+    prof.enable()
+    for q in queries:
+        svc.search(SearchRequest(query=q, limit=LIMIT, store="both"))
+    prof.disable()
+    text = io.StringIO()
+    pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(top)
+    return text.getvalue()
+
+
+def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
+    """Atoms, passages and links loaded, projected and indexed; (conditions, query vectors)."""
+    rt = svc.runtime
+    cached = rt.embedder.get()
+    corpus = load_corpus(n + 10, args.queries, args.seed)
+    vectors = ClusteredVectors(cached.dim, seed=args.seed)
+    qmat = vectors.make(len(corpus.queries))
+    qvecs = {q: v.tolist() for q, v in zip(corpus.queries, qmat, strict=True)}
+    counting = BenchEmbedder(cached.inner, qvecs)
+    cached.inner = counting
+    atoms = make_atoms(corpus.sentences, 0, n)
+    started = time.monotonic()
+    counts, texts = bulk_load_passages(svc, atoms, args.seed)
+    load_s = time.monotonic() - started
+    prefill_cache(svc, atoms, vectors.make(len(atoms)))
+    prefill_passages(svc, texts, vectors.make(len(texts)))
+    log(f"loaded {counts} in {load_s:.1f} s")
+    started = time.monotonic()
+    report = rt.worker("bench").drain(timeout=DRAIN_TIMEOUT)
+    drain_s = time.monotonic() - started
+    log(f"drained {report.processed} events in {drain_s:.1f} s (parked {report.parked})")
+    index = rt.vectors.get()
+    started = time.monotonic()
+    for entity in ("atom", "passage"):
+        name = rt.projector.collection(entity)
+        log(f"  optimize {name} ({index.count(name)} points) ...")
+        index.optimize(name)
+    hnsw_s = time.monotonic() - started
+    with svc.db.connection() as conn:
+        conn.execute("VACUUM ANALYZE pm_atom")
+        conn.execute("VACUUM ANALYZE pm_chunk")
+        conn.execute("VACUUM ANALYZE pm_citation")
+        conn.execute("VACUUM ANALYZE pm_atom_link")
+    svc.searcher.invalidate_stats()
+    conditions = {
+        **counts,
+        "text": corpus.source,
+        "load s": f"{load_s:.1f}",
+        "drain s": f"{drain_s:.1f}",
+        "events": report.processed,
+        "HNSW build s": f"{hnsw_s:.1f}",
+        "model calls during the load": counting.model_calls,
+    }
+    return conditions, (corpus.queries, qvecs, counting)
+
+
+async def mcp_latencies(
+    data_dir: Path, queries: Sequence[str], per_store: int, warmup: int = 5
+) -> list[list[float]]:
+    """Seconds of each memory_search call per store over the real stdio transport (the server
+    embeds the query with the local model). Each store gets queries of its own: the server
+    keeps recent query vectors, so a query asked again would skip its embedding."""
+    sys.path.insert(0, str(REPO_ROOT))
+    from tests.mcp_harness import mcp_client, stop_host_and_wait, structured
+
+    env = {"PEGAS_DATA_DIR": str(data_dir), "PEGAS_EMBEDDED_WORKER": "off"}
+    out: list[list[float]] = []
+    async with mcp_client(env) as client:
+        for q in queries[-warmup:]:
+            structured(await client.call_tool("memory_search", {"query": q, "limit": LIMIT}))
+        for i, store in enumerate(STORES):
+            spent = []
+            for q in queries[i * per_store : (i + 1) * per_store]:
+                started = time.perf_counter()
+                structured(
+                    await client.call_tool(
+                        "memory_search", {"query": q, "limit": LIMIT, "store": store}
+                    )
+                )
+                spent.append(time.perf_counter() - started)
+            out.append(spent)
+    stop_host_and_wait(data_dir)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--atoms", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument(
+        "--mcp-queries", type=int, default=40, help="per store (distinct ones); 0 skips MCP"
+    )
+    parser.add_argument("--profile", action="store_true", help="cProfile to stderr")
+    parser.add_argument("--label", default="", help="a name for this run in the table")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    rows: list[list[Any]] = []
+    with embedded_service(prefix="pegas-bench-latency-") as svc:
+        conditions, (queries, qvecs, counting) = load(svc, args.atoms, args)
+        rt = svc.runtime
+        index = rt.vectors.get()
+        raw: dict[str, list[float]] = {}
+        for entity in ("atom", "passage"):
+            name = rt.projector.collection(entity)
+
+            def engine(q: str, name: str = name) -> object:
+                return index.search(name, qvecs[q], k=POOL, with_payload=False)
+
+            raw[entity] = latencies(engine, queries)
+        base = percentile(raw["atom"], 50)
+
+        def add(what: str, values: list[float]) -> None:
+            p50, p99 = percentile(values, 50), percentile(values, 99)
+            rows.append(
+                [
+                    what,
+                    ms(p50),
+                    ms(p99),
+                    ms(max(values)),
+                    f"{p50 / base:.1f}x",
+                    "yes" if p50 <= 3 * base else "no",
+                    "yes" if p99 < 0.050 else "no",
+                ]
+            )
+            log(f"  {what}: p50 {ms(p50)} ms, p99 {ms(p99)} ms")
+
+        add(f"raw engine: index.search k={POOL}, atoms", raw["atom"])
+        add(f"raw engine: index.search k={POOL}, passages", raw["passage"])
+        for store in STORES:
+
+            def search(q: str, store: StoreChoice = store) -> object:
+                return svc.search(SearchRequest(query=q, limit=LIMIT, store=store))
+
+            add(f"memory_search hybrid store={store}", latencies(search, queries))
+        stage_rows = stages(svc, queries)
+        if args.profile:
+            log("cProfile, hybrid store=both:\n" + profile(svc, queries[:100]))
+        if counting.query_misses:
+            log(f"WARNING: {counting.query_misses} queries were embedded by the model")
+        mcp_rows: list[list[Any]] = []
+        if args.mcp_queries:
+            log("  memory_search over MCP (stdio, the local model embeds the query) ...")
+            rt.vectors.reset()  # the embedded store admits one process: the server's host
+            spent = asyncio.run(mcp_latencies(svc.settings.data_dir, queries, args.mcp_queries))
+            for store, values in zip(STORES, spent, strict=True):
+                p50, p99 = percentile(values, 50), percentile(values, 99)
+                mcp_rows.append(
+                    [
+                        f"MCP memory_search store={store} (embedding included)",
+                        len(values),
+                        ms(p50),
+                        ms(p99),
+                        ms(max(values)),
+                    ]
+                )
+                log(f"  MCP {store}: p50 {ms(p50)} ms, p99 {ms(p99)} ms")
+    load_avg = os.getloadavg()
+    label = f" ({args.label})" if args.label else ""
+    print(f"# bench_search_latency{label}: {args.atoms} atoms plus their passages\n")
+    print(
+        f"load average at the end {load_avg[0]:.1f} / {load_avg[1]:.1f} / {load_avg[2]:.1f} "
+        f"on {os.cpu_count()} cores; {len(queries)} queries, limit {LIMIT}, arm pool {POOL}\n"
+    )
+    print(md_table(["condition", "value"], list(conditions.items())) + "\n")
+    print("## Latency, query embedding excluded\n")
+    headers = ["what", "p50 ms", "p99 ms", "max ms", "p50 / raw atoms", "p50 <= 3x", "p99 < 50"]
+    print(md_table(headers, rows) + "\n")
+    print(
+        "## Hybrid store=both by stage, summed over both stores (the lexical arms run in helper "
+        "threads, beside each other and the dense arms)\n"
+    )
+    print(md_table(["stage", "p50 ms", "p99 ms"], stage_rows) + "\n")
+    if mcp_rows:
+        print("## Over MCP, end to end\n")
+        print(md_table(["what", "queries", "p50 ms", "p99 ms", "max ms"], mcp_rows) + "\n")
+
+
+if __name__ == "__main__":
+    main()
