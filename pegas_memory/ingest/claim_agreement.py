@@ -14,10 +14,11 @@ still let through two sentences made of nearly the same words that claim differe
 
 `claim_frame(text, is_content)` reads a sentence's content words in order, each as its lemma
 (pymorphy3's normal form for Cyrillic, a light suffix strip for Latin script) with its role
-marker: the preposition that governs it (the last one since a clause boundary: a comma, a
-semicolon, "and", "that" ..., or the next noun phrase's article) or, for a Russian noun
-without one, its grammatical case. `disagreements(a, b)` names what two frames disagree on
-(empty: they agree):
+marker: the preposition that governs it (the last one before it, unless a clause word, "and",
+"that" ..., or the next noun phrase's article came between; a Russian preposition governs its
+next noun only) or, for a Russian noun without one, its grammatical case. Punctuation decides
+nothing, so a duplicate re-punctuated keeps its frame. `disagreements(a, b)` names what two
+frames disagree on (empty: they agree):
 
 - "content": more content lemmas on one side only than the tolerance allows (`TOLERANCE` of the
   longer claim's content words, at least one), after pairing inflections;
@@ -43,8 +44,9 @@ import pymorphy3
 # Content words only on one side allowed, as a share of the longer claim's content words.
 TOLERANCE = 0.2
 
-# Words, and the punctuation that ends a clause (a comma inside "1,642" is none).
-_TOKEN = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*|[,;:](?!\d)|[()\[\]—–]")
+# Words only: punctuation decides no role, so a duplicate re-punctuated ("Treatment for two
+# days, increased ...") reads as the same frame.
+_TOKEN = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _CYRILLIC = re.compile(r"[а-яё]")
 
 # Words that mark the role of the words after them (prepositions), by language.
@@ -73,7 +75,6 @@ CLAUSE_BREAKS = frozenset(
         "und", "oder", "aber", "dass", "welche", "welcher", "wenn", "weil",
     }
 )  # fmt: skip
-_PUNCTUATION = frozenset(",;:()[]—–")
 # Words that open a noun phrase: after a word the marker already governs, the next phrase is
 # not its ("After the war the city was rebuilt": the city is no "after").
 DETERMINERS = frozenset(
@@ -141,7 +142,7 @@ def claim_frame(text: str, is_content: Callable[[str], bool]) -> ClaimFrame:
     governed = False  # a word after the marker took it already
     for m in _TOKEN.finditer(text):
         low = m.group(0).casefold()
-        if low in _PUNCTUATION or low in CLAUSE_BREAKS or (governed and low in DETERMINERS):
+        if low in CLAUSE_BREAKS or (governed and low in DETERMINERS):
             marker, governed = "", False
             continue
         if low in ROLE_MARKERS:

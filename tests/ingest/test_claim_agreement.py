@@ -74,6 +74,8 @@ def test_one_word_more_is_within_the_tolerance() -> None:
         ("Exposure increased the risk of infection.", "Exposure increases the risk of infection."),
         ("В последние годы число случаев выросло.", "В последних годах число случаев выросло."),
         ("After the storm the bridge was rebuilt.", "The bridge was rebuilt after the storm."),
+        ("Treatment for two days increased the activity of brown fat.",
+         "Treatment for two days, increased the activity of brown fat."),
         ("Обработчик проверяет параметры пути и тело запроса.",
          "Обработчик  проверяет параметры пути\nи тело запроса"),
     ],
