@@ -247,6 +247,7 @@ def guarded_batch(
                 ),
                 None,
             )
+            conflicts = [c for c in conflicts if c.batch_index != match]
         out.append(DedupDecision(batch_index=match, score=0.0, conflicts=tuple(conflicts)))
         if match is None:
             kept[i] = True
@@ -368,8 +369,9 @@ def _against_joined(
     vectors = part_vectors(joined)
     for atom_id in joined:
         score = part_match(vector, signature, known[atom_id], vectors.get(atom_id, ()), threshold)
-        if score is not None:
-            return replace(earlier, existing_id=atom_id, score=score)
+        if score is not None:  # what the whole joined claim said otherwise is no conflict
+            rest = tuple(c for c in earlier.conflicts if c.existing_id != atom_id)
+            return replace(earlier, existing_id=atom_id, score=score, conflicts=rest)
     return earlier
 
 

@@ -318,12 +318,17 @@ class IngestPipeline:
         )
         signatures = [_signature(p.draft) for p in claims] if self.claim_guard else None
 
+        read: dict[int, ClaimSignature] = {}  # each stored atom's signature, read once
+
         def stored(ids: Sequence[int]) -> dict[int, ClaimSignature]:
             missing = [i for i in ids if i not in known]
             if missing:
                 with self.db.connection() as conn:
                     known.update(atoms_for_dedup(conn, missing))
-            return {i: _stored_signature(known[i]) for i in ids if i in known}
+            for i in ids:
+                if i in known and i not in read:
+                    read[i] = _stored_signature(known[i])
+            return {i: read[i] for i in ids if i in read}
 
         def claim_vectors(ids: Sequence[int]) -> dict[int, list[float]]:
             """Stored atoms' claim vectors (the slice holds search vectors: the dedup compares
@@ -333,17 +338,29 @@ class IngestPipeline:
             texts = [atom_embed_text(r.claim, r.content) for r in rows]
             return {r.id: v for r, v in zip(rows, embedder.embed_documents(texts), strict=True)}
 
+        sentence_vectors: dict[int, list[list[float]]] = {}  # stored atoms', embedded once
+
         def part_vectors(ids: Sequence[int]) -> dict[int, list[list[float]]]:
             """Stored joined atoms' sentence vectors (ingest.dedup: a claim on its own repeats
             the joined atom that says it)."""
             stored(ids)
-            rows = [known[i] for i in ids if i in known]
+            rows = [known[i] for i in ids if i in known and i not in sentence_vectors]
             vectors = _sentence_vectors(embedder.embed_documents, [r.claim for r in rows])
-            return {r.id: v for r, v in zip(rows, vectors, strict=True)}
+            sentence_vectors.update({r.id: v for r, v in zip(rows, vectors, strict=True)})
+            return {i: sentence_vectors[i] for i in ids if i in sentence_vectors}
 
         parts = None
         if signatures is not None and any(sig.parts for sig in signatures):
-            parts = _sentence_vectors(embedder.embed_documents, [p.draft.claim for p in todo])
+            parts = _sentence_vectors(  # calls sized to report every few seconds, as above
+                lambda texts: embed_in_timed_batches(
+                    embedder.embed_documents,
+                    texts,
+                    lambda k, n, note="": counted(
+                        k, n, f"embedding the sentences of joined atoms: {k} of {n}{note}"
+                    ),
+                ),
+                [p.draft.claim for p in todo],
+            )
         decisions, note = decide(
             vectors,
             index=index,
