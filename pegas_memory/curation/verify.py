@@ -2,13 +2,17 @@
 
 Two independent checks per atom, both against its nearest atoms *by embedding* (never by id):
 - cross-confirmation: the same claim found in at least one other document (cosine at or above
-  the cross-confirmation threshold of the embedding space) raises confidence and marks the atom
-  verified, recording the confirming atoms and their citations as evidence;
+  the cross-confirmation threshold of the embedding space, and the claim guard agreeing:
+  ingest.claims, so "the tail of a 0" is never confirmed by "the tail of a 1") raises confidence
+  and marks the atom verified, recording the confirming atoms and their citations as evidence.
+  A joined atom (a claim of two sentences or more) is compared sentence by sentence too, both
+  ways: the same sentence on its own in another document confirms it, and it confirms that one;
 - self-critique: the LLM compares the atom with its neighbours and answers new | duplicate |
   corroborates | contradicts. contradicts: both atoms contested and linked; duplicate: the newer
   one stale and linked to the one it repeats; corroborates: confidence up and linked.
-  Without an LLM, duplicates are still decided by similarity, and the result says which check
-  could not run. An LLM that fails or talks nonsense changes nothing and is reported.
+  Without an LLM, duplicates are still decided by similarity (whole claim against whole claim,
+  the claim guard agreeing), and the result says which check could not run. An LLM that fails
+  or talks nonsense changes nothing and is reported.
 Every status change goes through repo.set_status (recorded with from, to, why, which check) and
 the outbox, so search sees it at once.
 """
@@ -20,6 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from pegas_memory.config import Settings
 from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn, Database
@@ -27,7 +33,8 @@ from pegas_memory.db.repo import add_link, atoms_for_dedup, set_status
 from pegas_memory.distill.llm import OllamaChat
 from pegas_memory.distill.ollama import CandidateText, NeighbourText, critique
 from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound, PegasMemoryError
-from pegas_memory.ingest.dedup import CANDIDATES, rescored, threshold_for
+from pegas_memory.ingest.claims import ClaimSignature, atom_signature, claim_sentences, differences
+from pegas_memory.ingest.dedup import CANDIDATES, threshold_for
 from pegas_memory.models import AtomType
 from pegas_memory.outbox.projection import atom_embed_text
 from pegas_memory.qdrant_store.index import VectorFilter
@@ -77,6 +84,57 @@ class Neighbour:
     status: str
     score: float
     docs: frozenset[int]
+    # `score` is of two claims (or sentences of joined ones) the claim guard finds alike
+    agrees: bool = True
+    # `score` compares the whole claims (not a sentence of a joined one)
+    whole: bool = True
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A candidate neighbour's best cosine with the atom (`neighbour_score`)."""
+
+    id: int
+    score: float
+    agrees: bool
+    whole: bool
+
+
+def neighbour_score(
+    mine: ClaimSignature,
+    my_vectors: Sequence[Sequence[float]],
+    theirs: ClaimSignature,
+    their_vectors: Sequence[Sequence[float]],
+) -> tuple[float, bool, bool]:
+    """Pure: (cosine, agrees, whole) of two atoms, each given as its signature and its vectors
+    (the whole claim's, then one per sentence of a joined claim, as in `parts`). The whole claims'
+    cosine when the claim guard finds them alike; else the best cosine of a sentence of one with
+    the other (or a sentence of it) that the guard finds alike; else the whole claims' cosine,
+    not agreeing."""
+    mine_rows = _unit(my_vectors)
+    their_rows = _unit(their_vectors)
+    sims = mine_rows @ their_rows.T
+    whole_score = float(sims[0, 0])
+    if not differences(theirs, mine):
+        return whole_score, True, True
+    sigs_a = (mine, *mine.parts)
+    sigs_b = (theirs, *theirs.parts)
+    best: float | None = None
+    for x in range(min(len(sigs_a), sims.shape[0])):
+        for y in range(min(len(sigs_b), sims.shape[1])):
+            if (x, y) == (0, 0) or (best is not None and sims[x, y] <= best):
+                continue
+            if not differences(sigs_b[y], sigs_a[x]):
+                best = float(sims[x, y])
+    if best is None:
+        return whole_score, False, True
+    return best, True, False
+
+
+def _unit(vectors: Sequence[Sequence[float]]) -> np.ndarray:
+    raw = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(raw, axis=1, keepdims=True)
+    return raw / np.where(norms == 0, 1.0, norms)  # type: ignore[no-any-return]
 
 
 class Verifier:
@@ -142,23 +200,7 @@ class Verifier:
                 atom = _atom(conn, atom_id)
             if atom is None:
                 continue  # deleted meanwhile
-            vector = embedder.embed_documents([atom_embed_text(atom.claim, atom.content)])[0]
-            hits = index.search(
-                collection,
-                vector,
-                k=CANDIDATES,
-                where=VectorFilter(
-                    statuses=("candidate", "verified", "contested"), exclude_ids=(atom_id,)
-                ),
-            )
-            # the slice holds search vectors (claim + context, embedding.search_vector): the
-            # thresholds compare claim with claim, so the candidates are re-scored by theirs
-            with self.db.connection() as conn:
-                stored = atoms_for_dedup(conn, [h.id for h in hits])
-            rows = list(stored.values())
-            texts = [atom_embed_text(r.claim, r.content) for r in rows]
-            claims = dict(zip([r.id for r in rows], embedder.embed_documents(texts), strict=True))
-            hits = rescored(vector, hits, claims)[:NEIGHBOURS]
+            hits = self._candidates(atom, embedder, index, collection)
             with self.db.transaction() as conn:
                 out.append(
                     self._check(
@@ -172,6 +214,40 @@ class Verifier:
                     )
                 )
         return out
+
+    def _candidates(
+        self, atom: VerifiedAtom, embedder: Any, index: Any, collection: str
+    ) -> list[Scored]:
+        """The atom's nearest stored atoms, best first, scored claim with claim
+        (`neighbour_score`): the slice holds search vectors (claim + context,
+        embedding.search_vector), so its candidates are re-scored by their claim vectors, and a
+        joined atom's sentences are searched with and compared too."""
+        mine = atom_signature(atom.claim, atom.content)
+        texts = [atom_embed_text(atom.claim, atom.content), *claim_sentences(atom.claim)]
+        my_vectors = [list(v) for v in embedder.embed_documents(texts)]
+        where = VectorFilter(
+            statuses=("candidate", "verified", "contested"), exclude_ids=(atom.id,)
+        )
+        ids: list[int] = []
+        for vector in my_vectors:
+            for hit in index.search(collection, vector, k=CANDIDATES, where=where):
+                if hit.id not in ids:
+                    ids.append(hit.id)
+        with self.db.connection() as conn:
+            rows = list(atoms_for_dedup(conn, ids).values())
+        groups = [[atom_embed_text(r.claim, r.content), *claim_sentences(r.claim)] for r in rows]
+        flat = embedder.embed_documents([t for g in groups for t in g]) if groups else []
+        out: list[Scored] = []
+        at = 0
+        for row, group in zip(rows, groups, strict=True):
+            theirs = atom_signature(row.claim, row.content, row.term)
+            vectors = flat[at : at + len(group)]
+            at += len(group)
+            score, agrees, whole = neighbour_score(mine, my_vectors, theirs, vectors)
+            # float32 rounding can put a cosine a hair past 1: scores become confidences
+            out.append(Scored(row.id, min(1.0, max(-1.0, score)), agrees, whole))
+        out.sort(key=lambda h: (-h.agrees, -h.score))
+        return out[:NEIGHBOURS]
 
     def _llm(self) -> tuple[OllamaChat | None, str | None]:
         if self.llm is None:
@@ -193,7 +269,7 @@ class Verifier:
         dup_at: float,
     ) -> AtomVerdict:
         atom_id = atom.id
-        neighbours = _neighbours(conn, [h.id for h in hits], {h.id: h.score for h in hits})
+        neighbours = _neighbours(conn, hits)
         result = AtomVerdict(
             atom_id=atom_id,
             verdict="new",
@@ -222,7 +298,9 @@ class Verifier:
             result.reason = f"the same claim is cited from documents {sorted(own_docs)}"
             result.evidence = evidence
         confirming = [
-            n for n in neighbours if n.score >= confirm_at and (n.docs - own_docs) and own_docs
+            n
+            for n in neighbours
+            if n.agrees and n.score >= confirm_at and (n.docs - own_docs) and own_docs
         ]
         if confirming and atom.status in ("candidate", "verified") and result.verdict == "new":
             conf = atom.confidence + (1 - atom.confidence) * CONFIRM_BOOST
@@ -253,7 +331,7 @@ class Verifier:
         # 2. self-critique
         if llm is None:
             result.checks_skipped.append(llm_note or "self-critique skipped")
-            dup = next((n for n in neighbours if n.score >= dup_at), None)
+            dup = next((n for n in neighbours if n.agrees and n.whole and n.score >= dup_at), None)
             if dup is not None and result.verdict != "confirmed":
                 self._duplicate(conn, atom, dup, result, reason="near-identical by embedding")
             return result
@@ -378,11 +456,14 @@ def _docs_of(conn: Conn, ids: Sequence[int]) -> dict[int, set[int]]:
     return out
 
 
-def _neighbours(conn: Conn, ids: Sequence[int], score: dict[int, float]) -> list[Neighbour]:
-    """The stored neighbours by embedding, most similar first, with the documents citing them."""
-    if not ids:
+def _neighbours(conn: Conn, hits: Sequence[Scored]) -> list[Neighbour]:
+    """The stored neighbours by embedding, most similar first (those the claim guard finds alike
+    before the others), with the documents citing them."""
+    if not hits:
         return []
-    rows = conn.execute(Q.neighbour_atoms, (list(ids),)).fetchall()
+    ids = [h.id for h in hits]
+    scored = {h.id: h for h in hits}
+    rows = conn.execute(Q.neighbour_atoms, (ids,)).fetchall()
     docs = _docs_of(conn, ids)
     out = [
         Neighbour(
@@ -390,10 +471,12 @@ def _neighbours(conn: Conn, ids: Sequence[int], score: dict[int, float]) -> list
             claim=r["claim"],
             content=r["content"],
             status=r["status"],
-            score=float(score[int(r["id"])]),
+            score=float(scored[int(r["id"])].score),
             docs=frozenset(docs.get(int(r["id"]), set())),
+            agrees=scored[int(r["id"])].agrees,
+            whole=scored[int(r["id"])].whole,
         )
         for r in rows
     ]
-    out.sort(key=lambda n: -n.score)
+    out.sort(key=lambda n: (-n.agrees, -n.score))
     return out

@@ -24,8 +24,18 @@ Numbers, units, names and quantifiers are counted, not only collected: "Communis
 Communist control" is not "Xining troops ... under Communist control", although both name the
 same two things.
 
+Two sentences made of nearly the same words must also agree on them (ingest.claim_agreement):
+no more content words on one side only than a small tolerance, each shared word in the same
+role (preposition, Russian case), the bare ones in the same order ("the data from the client" is
+not "the data received by the client", "path parameters and the request body" not "the body,
+path and request parameters").
+
 `claim_signature(text, term)` extracts these; `differences(a, b)` names the parts in which two
-signatures disagree (empty: compatible), and `compatible(a, b)` is its emptiness. Markup
+signatures disagree (empty: compatible), and `compatible(a, b)` is its emptiness.
+`atom_signature(claim, content, term)` is an atom's: a claim of several sentences (a joined
+atom, "The Danube flows ... Black Sea. It is Europe's second-longest river.") also carries one
+signature per sentence (`parts`), so the same claim on its own elsewhere can match one of them
+(`matching_part`). Markup
 (emphasis, code ticks, links), line wrapping and punctuation do not change a signature, so a true
 duplicate that was re-wrapped, re-punctuated or marked up still merges.
 """
@@ -35,8 +45,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+
+from pegas_memory.ingest.claim_agreement import ClaimFrame, claim_frame, disagreements
+from pegas_memory.sentences import split_sentences
 
 _EMPHASIS = re.compile(r"[*_`~]")  # removed in place: "Within-**study**" is "Within-study"
 _MARKUP = re.compile(r"[#>\[\]{}|\\]|<[^>]{1,40}>")
@@ -177,6 +190,10 @@ class ClaimSignature:
     counts: tuple[tuple[str, int], ...] = ()
     # the content words (letters only, lowercased, stop words out), with repeats, sorted
     words: tuple[str, ...] = ()
+    # the content words in order, as lemmas with their roles (ingest.claim_agreement)
+    frame: ClaimFrame = field(default_factory=ClaimFrame)
+    # a claim of several sentences: each sentence's own signature (`atom_signature`)
+    parts: tuple[ClaimSignature, ...] = ()
 
 
 def _plain(text: str) -> str:
@@ -397,7 +414,36 @@ def claim_signature(text: str, term: str | None = None) -> ClaimSignature:
         term=term.casefold().strip() if term else None,
         counts=tuple(sorted(counts.items())),
         words=tuple(sorted(words)),
+        frame=claim_frame(plain, _is_content_word),
     )
+
+
+def atom_signature(claim: str, content: str, term: str | None = None) -> ClaimSignature:
+    """An atom's signature: its claim and content (and term); a claim of two sentences or more
+    (a joined atom) also gets one signature per sentence of its claim, in `parts`. A content that
+    only repeats the claim (the offline distiller's) is not read twice, so a sentence of a joined
+    claim and the same sentence as an atom of its own read alike."""
+    same = not content.strip() or content.strip() == claim.strip()
+    whole = claim_signature(claim if same else f"{claim}\n{content}", term)
+    sentences = claim_sentences(claim)
+    if not sentences:
+        return whole
+    return replace(whole, parts=tuple(claim_signature(s) for s in sentences))
+
+
+def claim_sentences(claim: str) -> list[str]:
+    """The sentences of a claim of two sentences or more (a joined atom); [] for one sentence."""
+    sentences = [s.text for s in split_sentences(claim) if _TOKEN.search(s.text)]
+    return sentences if len(sentences) >= 2 else []
+
+
+def matching_part(stored: ClaimSignature, new: ClaimSignature) -> int | None:
+    """Which sentence of a joined `stored` claim says what `new` says (its index in `parts`), or
+    None: a claim on its own repeats a joined atom that says it and more; a joined claim never
+    repeats one sentence of it (it would lose the rest)."""
+    if new.parts:
+        return None
+    return next((k for k, p in enumerate(stored.parts) if not differences(p, new)), None)
 
 
 def differences(a: ClaimSignature, b: ClaimSignature) -> tuple[str, ...]:
@@ -427,6 +473,8 @@ def differences(a: ClaimSignature, b: ClaimSignature) -> tuple[str, ...]:
         out += _count_changes(a.counts, b.counts)
     if not out:
         out += wording_changes(a.words, b.words)
+    if not out:
+        out += disagreements(a.frame, b.frame)
     return tuple(out)
 
 

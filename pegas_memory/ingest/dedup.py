@@ -5,7 +5,12 @@ near ones: a new atom whose vector is within the dedup threshold of an existing 
 earlier atom of the same batch) is not stored again: the caller adds its citation to the one it
 repeats, unless the two claim different things (ingest.claims: another number, date, negation,
 entity, quantifier, antonym or defined term): then both are kept and the decision lists the
-conflict, so the pipeline can supersede or contest (ingest.versions). Thresholds belong to an
+conflict, so the pipeline can supersede or contest (ingest.versions). A claim on its own also
+repeats a joined atom one of whose sentences says it (vectors of the joined claim's sentences,
+`parts`; signatures' `parts`, ingest.claims.matching_part): "The Danube flows through ten
+countries ..." elsewhere is cited by the atom that says it and "It is Europe's second-longest
+river." (never the other way round: a joined claim merged into one of its sentences would lose
+the rest). Thresholds belong to an
 embedding space: a model whose cosines are compressed (all text looks alike) needs a higher one
 than the configured default, so the embedder may say its own.
 
@@ -180,13 +185,39 @@ def within_batch(vectors: Sequence[Sequence[float]], threshold: float) -> list[i
     return [d.batch_index for d in guarded_batch(vectors, None, threshold)]
 
 
+Vectors = Sequence[Sequence[float]]
+
+
+def part_match(
+    vector: Sequence[float],
+    signature: ClaimSignature,
+    theirs: ClaimSignature,
+    part_vectors: Vectors,
+    threshold: float,
+) -> float | None:
+    """Pure: the cosine of `vector` with the sentence of a joined claim (`theirs`, its sentences'
+    vectors `part_vectors`) that says the same as `signature` (ingest.claims.matching_part), when
+    at or above the threshold; else None."""
+    if not theirs.parts or len(part_vectors) != len(theirs.parts) or signature.parts:
+        return None
+    scores = (_unit_rows(part_vectors) @ _unit_rows([vector])[0]).tolist()
+    for k in sorted(range(len(scores)), key=lambda k: -scores[k]):
+        if scores[k] < threshold:
+            return None
+        if not differences(theirs.parts[k], signature):
+            return min(1.0, float(scores[k]))
+    return None
+
+
 def guarded_batch(
     vectors: Sequence[Sequence[float]],
     signatures: Sequence[ClaimSignature] | None,
     threshold: float,
+    parts: Sequence[Vectors] | None = None,
 ) -> list[DedupDecision]:
     """Within one batch: each item's earlier kept item at cosine >= threshold that claims the
-    same (`signatures`; None: similarity alone, the behaviour before the claim guard)."""
+    same (`signatures`; None: similarity alone, the behaviour before the claim guard), or a
+    joined earlier item one of whose sentences (their vectors: `parts`) says the same."""
     if not vectors:
         return []
     m = _unit_rows(vectors)
@@ -206,6 +237,17 @@ def guarded_batch(
                 continue
             match = j
             break
+        if match is None and signatures and parts:
+            match = next(
+                (
+                    j
+                    for j in np.flatnonzero(kept[:i]).tolist()
+                    if signatures[j].parts
+                    and part_match(vectors[i], signatures[i], signatures[j], parts[j], threshold)
+                ),
+                None,
+            )
+            conflicts = [c for c in conflicts if c.batch_index != match]
         out.append(DedupDecision(batch_index=match, score=0.0, conflicts=tuple(conflicts)))
         if match is None:
             kept[i] = True
@@ -246,6 +288,8 @@ def decide(
     signatures: Sequence[ClaimSignature] | None = None,
     stored: Callable[[Sequence[int]], Mapping[int, ClaimSignature]] | None = None,
     claim_vectors: Callable[[Sequence[int]], Mapping[int, Sequence[float]]] | None = None,
+    parts: Sequence[Vectors] | None = None,
+    part_vectors: Callable[[Sequence[int]], Mapping[int, Vectors]] | None = None,
     report: Callable[[int, int], None] | None = None,
     every: float = DECIDE_REPORT_SECONDS,
     clock: Clock = time.monotonic,
@@ -258,10 +302,13 @@ def decide(
     With `claim_vectors` (stored atoms' claim vectors by id), the slice's `CANDIDATES` nearest
     points are re-scored with them, so the threshold compares claim with claim even where the
     slice holds search vectors; without it, the slice's own scores decide.
+    `parts` (the vectors of each item's claim sentences, empty for a claim of one sentence) and
+    `part_vectors` (the same of stored atoms by id) let a claim on its own repeat a joined one
+    that says it (module docstring).
     `report(done, total)`, when given, is called once `every` seconds have passed since the last
     report, between two items (one search per item over the engine host can add up to minutes
     for a book on a loaded machine)."""
-    batch = guarded_batch(vectors, signatures, threshold)
+    batch = guarded_batch(vectors, signatures, threshold, parts)
     decisions: list[DedupDecision] = []
     note = None
     if report is not None:
@@ -294,8 +341,38 @@ def decide(
                 continue
             if claim_vectors is not None:
                 hits = rescored(vectors[i], hits, claims)
-            decisions.append(_against_stored(i, hits, batch[i], threshold, signatures, stored))
+            decision = _against_stored(i, hits, batch[i], threshold, signatures, stored)
+            if not decision.duplicate and signatures and stored and part_vectors:
+                decision = _against_joined(vectors[i], hits, decision, threshold, signatures[i],
+                                           stored, part_vectors)  # fmt: skip
+            decisions.append(decision)
     return decisions, note
+
+
+def _against_joined(
+    vector: Sequence[float],
+    hits: Sequence[VectorHit],
+    earlier: DedupDecision,
+    threshold: float,
+    signature: ClaimSignature,
+    stored: Callable[[Sequence[int]], Mapping[int, ClaimSignature]],
+    part_vectors: Callable[[Sequence[int]], Mapping[int, Vectors]],
+) -> DedupDecision:
+    """An item that repeats no whole stored claim, against the joined ones among its stored
+    candidates: the first one a sentence of which says what it says (`part_match`)."""
+    if signature.parts or not hits:
+        return earlier
+    known = stored([h.id for h in hits])
+    joined = [h.id for h in hits if h.id in known and known[h.id].parts]
+    if not joined:
+        return earlier
+    vectors = part_vectors(joined)
+    for atom_id in joined:
+        score = part_match(vector, signature, known[atom_id], vectors.get(atom_id, ()), threshold)
+        if score is not None:  # what the whole joined claim said otherwise is no conflict
+            rest = tuple(c for c in earlier.conflicts if c.existing_id != atom_id)
+            return replace(earlier, existing_id=atom_id, score=score, conflicts=rest)
+    return earlier
 
 
 def _against_stored(

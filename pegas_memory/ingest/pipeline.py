@@ -45,7 +45,7 @@ from pegas_memory.distill.types import ChunkContext, CountsDrops, Distiller, Dra
 from pegas_memory.distill.xrefs import labels_of, resolve_labels
 from pegas_memory.errors import BackendUnavailable, IngestError, InvalidInput
 from pegas_memory.ingest.chunking import Chunk, ParsedSource, citation_locator
-from pegas_memory.ingest.claims import ClaimSignature, claim_signature
+from pegas_memory.ingest.claims import ClaimSignature, atom_signature, claim_sentences
 from pegas_memory.ingest.dedup import Conflict, decide, embed_in_timed_batches, threshold_for
 from pegas_memory.ingest.queries import INGEST_SQL as Q
 from pegas_memory.ingest.sources import chunk_source, parse_source, read_source
@@ -318,12 +318,17 @@ class IngestPipeline:
         )
         signatures = [_signature(p.draft) for p in claims] if self.claim_guard else None
 
+        read: dict[int, ClaimSignature] = {}  # each stored atom's signature, read once
+
         def stored(ids: Sequence[int]) -> dict[int, ClaimSignature]:
             missing = [i for i in ids if i not in known]
             if missing:
                 with self.db.connection() as conn:
                     known.update(atoms_for_dedup(conn, missing))
-            return {i: _stored_signature(known[i]) for i in ids if i in known}
+            for i in ids:
+                if i in known and i not in read:
+                    read[i] = _stored_signature(known[i])
+            return {i: read[i] for i in ids if i in read}
 
         def claim_vectors(ids: Sequence[int]) -> dict[int, list[float]]:
             """Stored atoms' claim vectors (the slice holds search vectors: the dedup compares
@@ -333,6 +338,29 @@ class IngestPipeline:
             texts = [atom_embed_text(r.claim, r.content) for r in rows]
             return {r.id: v for r, v in zip(rows, embedder.embed_documents(texts), strict=True)}
 
+        sentence_vectors: dict[int, list[list[float]]] = {}  # stored atoms', embedded once
+
+        def part_vectors(ids: Sequence[int]) -> dict[int, list[list[float]]]:
+            """Stored joined atoms' sentence vectors (ingest.dedup: a claim on its own repeats
+            the joined atom that says it)."""
+            stored(ids)
+            rows = [known[i] for i in ids if i in known and i not in sentence_vectors]
+            vectors = _sentence_vectors(embedder.embed_documents, [r.claim for r in rows])
+            sentence_vectors.update({r.id: v for r, v in zip(rows, vectors, strict=True)})
+            return {i: sentence_vectors[i] for i in ids if i in sentence_vectors}
+
+        parts = None
+        if signatures is not None and any(sig.parts for sig in signatures):
+            parts = _sentence_vectors(  # calls sized to report every few seconds, as above
+                lambda texts: embed_in_timed_batches(
+                    embedder.embed_documents,
+                    texts,
+                    lambda k, n, note="": counted(
+                        k, n, f"embedding the sentences of joined atoms: {k} of {n}{note}"
+                    ),
+                ),
+                [p.draft.claim for p in todo],
+            )
         decisions, note = decide(
             vectors,
             index=index,
@@ -341,6 +369,8 @@ class IngestPipeline:
             signatures=signatures,
             stored=stored if self.claim_guard else None,
             claim_vectors=claim_vectors,
+            parts=parts,
+            part_vectors=part_vectors if self.claim_guard else None,
             report=lambda k, n: say(f"checking atoms against the stored ones: {k} of {n}"),
         )
         if note:
@@ -483,12 +513,29 @@ def _stale_orphans(conn: Conn, old_doc: int, new_doc: int, uri: str) -> int:
 
 
 def _signature(draft: DraftAtom) -> ClaimSignature:
-    """What a draft claims, for the dedup claim guard: its claim and content, and its term."""
-    return claim_signature(f"{draft.claim}\n{draft.content}", draft.term)
+    """What a draft claims, for the dedup claim guard: its claim and content, and its term (and
+    each sentence of a joined claim, ingest.claims.atom_signature)."""
+    return atom_signature(draft.claim, draft.content, draft.term)
 
 
 def _stored_signature(atom: StoredClaim) -> ClaimSignature:
-    return claim_signature(f"{atom.claim}\n{atom.content}", atom.term)
+    return atom_signature(atom.claim, atom.content, atom.term)
+
+
+def _sentence_vectors(
+    embed: Callable[[Sequence[str]], Sequence[Sequence[float]]], claims: Sequence[str]
+) -> list[list[list[float]]]:
+    """For each claim, the vectors of its sentences when it has two or more (a joined atom),
+    else none; one embedding call for all."""
+    sentences = [claim_sentences(c) for c in claims]
+    flat = [t for group in sentences for t in group]
+    vectors = [list(v) for v in embed(flat)] if flat else []
+    out: list[list[list[float]]] = []
+    at = 0
+    for group in sentences:
+        out.append(vectors[at : at + len(group)])
+        at += len(group)
+    return out
 
 
 def _with_context(draft: DraftAtom, context: ChunkContext) -> DraftAtom:

@@ -159,7 +159,8 @@ def test_nonsense_from_the_llm_changes_nothing(database_url: str, tmp_path: Path
 def test_without_llm_duplicates_by_similarity(database_url: str, tmp_path: Path) -> None:
     with memory(database_url, tmp_path, None, llm=False) as svc:
         old = svc.store(StoreRequest(claim="Tokyo is the capital of Japan")).id
-        new = svc.store(StoreRequest(claim="tokyo is the capital of japan!")).id
+        # re-punctuated: the claim guard finds it alike ("tokyo", lowercased, would be no name)
+        new = svc.store(StoreRequest(claim="Tokyo is the capital of Japan!")).id
         svc.runtime.worker().drain()
         (v,) = svc.verify(atom_ids=[new]).verdicts
         assert v.verdict == "duplicate" and status_of(svc, new)[0] == "stale"
