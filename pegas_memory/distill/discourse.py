@@ -9,8 +9,9 @@
   кнопку", "Рассмотрим функцию f"); a step that says what it is for ("Use --force to overwrite
   files", "Нажмите F5, чтобы обновить страницу") states what the step does and is kept, as is
   "you can/must ..." (what is possible or required).
+- **question**: it opens on a short or tag question ("Почему?", "..., не правда ли?").
 - **fragment**: the sentence starts inside another one: a lowercase first word that no list
-  lead-in explains, at a chunk's start or after a comma.
+  lead-in explains, at a chunk's start or after a comma; or the chunk's end cut it off.
 Grammar of Russian words from pymorphy3 (`distill.morph_ru`); the word lists are in
 `distill.lexicon_en` and `distill.lexicon_ru`.
 """
@@ -27,6 +28,7 @@ from pegas_memory.distill.patterns import words_of, wordset
 POINTER = "pointer"
 NARRATION = "narration"
 FRAGMENT = "fragment"
+QUESTION = "question"
 
 _EN_REF = re.compile(
     rf"(?:\b(?:{en.PARTS})\s*(?:[\dIVX]+[\w.]*|(?-i:[A-Z])\b)|\b{en.SELF}\b|\[\d+(?:[,–-]\s*\d+)*\])",
@@ -45,12 +47,41 @@ _RU_CLAUSE = re.compile(r",\s*(?:что|как|почему|где|котор\w+
 _SEE = re.compile(r"^\W*(?:see|cf\.|compare|refer to|см\.|смотри(?:те)?|ср\.)\s", re.IGNORECASE)
 # "As shown in Figure 3, ...", "Как показано в разделе 2, ...": a pointer leading a claim.
 _LEADING_POINTER = re.compile(r"^\W*(?:as|like|как)\b[^,]{0,80},\s*", re.IGNORECASE)
+# The authors announcing what comes next: "We then discuss ...", "Next, we describe ...".
+_EN_AUTHORS_NEXT = re.compile(
+    rf"^\W*(?:(?:next|then|finally|first|below|later|in what follows),?\s+)?we\s+"
+    rf"(?:(?:then|next|now|first|finally|also|will|shall|briefly)\s+)+(?:{en.ORGANISING})\b",
+    re.IGNORECASE,
+)
+# Words that may stand between the organising verb and the clause it states ("we show here
+# that ..."); a noun there makes the clause a relative one ("shows an example ... that ...").
+_EN_ADVERBS = wordset("here also then further again now below above in detail formally")
 _EN_LEADS = wordset("now then next first finally here also so")
 _EN_MODALS = wordset(
     "can could may might must should need needs have has will would shall cannot can't"
     " don't do does"
 )
 _RU_MODALS = wordset("можете можешь сможете сможешь должны должен должна могли мог могла вправе")
+
+
+_SENTENCE_END = re.compile(r"(?<=[^\W_]|[»\"')`])[.!?…](?=\s|$)")
+_TAG_QUESTION = re.compile(
+    r"(?:не правда ли|не так ли|верно|правда|right|isn't it|aren't they|don't you think)\?$",
+    re.IGNORECASE,
+)
+_SHORT_QUESTION = 4  # words
+
+
+def question(claim: str) -> bool:
+    """Whether the claim opens on a question that asks nothing by itself: a short one
+    ("Почему?", "Why not?", "Что такое AutoML?") or a tag question ("Отлично выглядит, не правда
+    ли?"). A question that names what it asks about ("Why do identical FFLs play different
+    roles?") is an open question of its text, typed text, and is judged by the other rules."""
+    end = _SENTENCE_END.search(claim)
+    if end is None or end.group() != "?":
+        return False
+    first = claim[: end.end()]
+    return len(words_of(first)) <= _SHORT_QUESTION or _TAG_QUESTION.search(first) is not None
 
 
 def pointer(claim: str, language: str | None) -> bool:
@@ -62,11 +93,15 @@ def pointer(claim: str, language: str | None) -> bool:
         short = len(words_of(claim)) <= 6
         named = (_RU_REF if language == "ru" else _EN_REF).search(claim) is not None
         return (short or named) and len(words_of(said)) < 4
+    if language != "ru" and _EN_AUTHORS_NEXT.match(claim):
+        return True  # "We then discuss the API ...", "Next, we describe ..."
     lead = _LEADING_POINTER.match(claim)
     if lead is not None:
         rest = claim[lead.end() :]
         if len(words_of(rest)) >= 4:
-            return False  # the claim behind the pointer stands
+            # the claim behind the pointer stands, unless it points too ("As an example,
+            # Figure 1 depicts ...")
+            return pointer(rest, language)
     ref, organising, clause = (
         (_RU_REF, _RU_ORGANISING, _RU_CLAUSE) if language == "ru" else
         (_EN_REF, _EN_ORGANISING, _EN_CLAUSE)
@@ -76,21 +111,30 @@ def pointer(claim: str, language: str | None) -> bool:
     verb = organising.search(claim)
     if verb is None:
         return False
-    # "In Section 3 we show that X converges": what is shown is stated here.
-    return clause.search(claim, verb.end()) is None
+    # "In Section 3 we show that X converges": what is shown is stated here; a relative
+    # clause further on ("Listing 4 shows an example of a function that returns ...") is not.
+    for said in clause.finditer(claim, verb.end()):
+        if said.group().startswith(","):
+            return False  # "... describes the composite case, which needs X": X is stated
+        gap = [w.casefold() for w in words_of(claim[verb.end() : said.start()])]
+        if all(w in _EN_ADVERBS or w.endswith("ly") for w in gap):
+            return False  # "... shows (here) that X"
+    return True
 
 
-def narration(claim: str, language: str | None) -> bool:
-    """Whether the claim narrates steps or a story to its reader (module docstring)."""
+def narration(claim: str, language: str | None, *, steps: bool = True) -> bool:
+    """Whether the claim narrates steps or a story to its reader (module docstring). With
+    `steps` False a bare instruction is no narration: a heading carried onto it names the
+    procedure it is a step of ("Release Checklist: Update the CHANGELOG ...")."""
     words = words_of(claim)
     if len(words) < 2:
         return False
     if language == "ru":
-        return _narration_ru(claim, [w.casefold() for w in words])
-    return _narration_en(claim, [w.casefold() for w in words])
+        return _narration_ru(claim, [w.casefold() for w in words], steps)
+    return _narration_en(claim, [w.casefold() for w in words], steps)
 
 
-def _narration_en(claim: str, words: list[str]) -> bool:
+def _narration_en(claim: str, words: list[str], steps: bool) -> bool:
     if en.READER.search(claim):
         return True
     i = 0
@@ -99,7 +143,7 @@ def _narration_en(claim: str, words: list[str]) -> bool:
     first, second = words[i], words[i + 1] if i + 1 < len(words) else ""
     if first in ("you", "i") and second not in _EN_MODALS:
         return True  # "Then you place your order", "I clicked ..."
-    if first not in en.STEP_VERBS or en.PURPOSE.search(claim) is not None:
+    if not steps or first not in en.STEP_VERBS or en.PURPOSE.search(claim) is not None:
         return False  # "Use X to do Y" says what X does
     # "Run the tests", "Click Save", "Open `app.py`": the verb takes its object; "Run times
     # were shorter" has a noun after "Run", and its own verb later.
@@ -107,7 +151,7 @@ def _narration_en(claim: str, words: list[str]) -> bool:
     return bool(after) and (second in en.STEP_OBJECTS or not after[0][:1].islower())
 
 
-def _narration_ru(claim: str, words: list[str]) -> bool:
+def _narration_ru(claim: str, words: list[str], steps: bool) -> bool:
     if ru.READER.search(claim):
         return True
     i = 0
@@ -116,11 +160,11 @@ def _narration_ru(claim: str, words: list[str]) -> bool:
     first, second = words[i], words[i + 1]
     if first in ("вы", "ты") and second not in _RU_MODALS:
         return True
-    if _RU_CLAUSE.search(claim) and morph.first_plural(first):
-        return False  # "Заметим, что X" states X
+    if _RU_CLAUSE.search(claim) and (morph.first_plural(first) or morph.imperative(first)):
+        return False  # "Заметим, что X", "Смотрите, как X" state X
     if morph.first_plural(first):
         return True  # "Рассмотрим функцию f", "Создадим файл"
-    return morph.imperative(first) and ru.PURPOSE.search(claim) is None
+    return steps and morph.imperative(first) and ru.PURPOSE.search(claim) is None
 
 
 def fragment(text: str, quote: str, quote_start: int, claim: str, language: str | None) -> bool:
@@ -140,6 +184,22 @@ def fragment(text: str, quote: str, quote_start: int, claim: str, language: str 
         return morph.function_word(first[0])
     return first[0] in en.FUNCTION_WORDS
     return False
+
+
+_LIST_MARK = re.compile(r"^\s*(?:[-*•–+]|\d+[.)]|[a-z][.)])\s")
+
+
+def cut_off(text: str, quote: str, quote_end: int) -> bool:
+    """Whether the quote is a sentence the chunk's end cut in two: nothing follows it in the
+    chunk and it ends on a letter or a comma, with no closing punctuation; the next chunk,
+    which overlaps this one, holds the whole sentence."""
+    if text[quote_end:].strip() or text.endswith("\n"):
+        return False  # text follows, or the chunk ends where a line does
+    line = text[text.rfind("\n", 0, quote_end - len(quote)) + 1 :]
+    if _LIST_MARK.match(line):
+        return False  # a list item need not end on a stop
+    tail = quote.rstrip()
+    return bool(tail) and (tail[-1].isalpha() or tail[-1] in ",(") and len(words_of(tail)) > 3
 
 
 def _identifier(head: str) -> bool:

@@ -70,6 +70,13 @@ _CAPTION = re.compile(
     r"(?:[\dIVX]+[\w.]*|[A-ZА-Я]\.?\d*)\s*[.:—–-]",
     re.IGNORECASE,
 )
+_CAPTION_INSIDE = re.compile(
+    r"(?:^|\s)(?:figure|fig\.|table|рис\.|рисунок|таблица)\s*\d+[\w.]*\s*:\s+\S",
+    re.IGNORECASE,
+)
+# Words a PDF ran together when its spaces were lost ("Atextdocumentisasequenceof..."): no
+# word of either language is this long.
+_RUN_TOGETHER = re.compile(r"[^\W\d_]{28,}")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 _POSTCODE = re.compile(r"(?<!\d)\d{5,6}(?!\d)")
 _LIST_LINES = 3
@@ -175,18 +182,27 @@ def front_matter(quote: str) -> bool:
     return bool(affiliation) and _POSTCODE.search(quote) is not None
 
 
-def caption(text: str, quote_start: int) -> bool:
+def caption(text: str, quote_start: int, quote: str = "") -> bool:
     """Whether the quote belongs to a figure's or table's caption: its paragraph (since the
-    last blank line) opens with "Figure 3:", "Table 2.", "Рис. 1 —", "Таблица 4."."""
+    last blank line) opens with "Figure 3:", "Table 2.", "Рис. 1 —", "Таблица 4.", or the
+    quote holds a caption's label with its colon after the figure's own text, which a PDF
+    gives as words before it ("200 250 300 Seconds since start Figure 8: Throughput ...")."""
     paragraph = text.rfind("\n\n", 0, quote_start) + 1
     line = text.rfind("\n", 0, quote_start) + 1
+    if _CAPTION_INSIDE.search(quote):
+        return True
     return any(_CAPTION.match(text[start : quote_start + 80]) for start in {paragraph, line})
 
 
 def glyph_debris(claim: str) -> bool:
     """Whether the claim is text a PDF's fonts tore apart: mostly tokens without a word of
-    two letters, mostly mathematical symbols, or unmapped glyphs ("(cid:12)", U+FFFD)."""
+    two letters, mostly mathematical symbols, unmapped glyphs ("(cid:12)", U+FFFD), or words
+    run together where the spaces were lost."""
     tokens = claim.split()
+    letters = sum(1 for c in claim if c.isalpha())
+    run_together = sum(len(m) for m in _RUN_TOGETHER.findall(claim))
+    if letters and run_together / letters >= 0.3:
+        return True
     if claim.count("\ufffd") >= 2 or len(re.findall(r"\(cid:\d+\)", claim)) >= 1:
         return True
     if len(tokens) < 4:

@@ -46,7 +46,7 @@ STEP_VERBS = wordset(
     " launch start stop restart sign log check uncheck enable disable fill submit switch"
     " toggle rename move delete remove replace edit change update set configure clone cd mkdir"
     " import call invoke paste repeat wait make build compile deploy"
-    " push pull commit fetch merge"
+    " push pull commit fetch merge try"
 )
 # What follows a step's verb: its object's determiner or a particle ("Run the tests", "Log in").
 STEP_OBJECTS = wordset(

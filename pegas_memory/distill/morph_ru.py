@@ -1,11 +1,13 @@
 """Russian grammar from pymorphy3 (its OpenCorpora dictionaries), for the promote stage: whether
-a word is a verb in the imperative or the first person plural, or a closed-class word.
+a word is a verb in the imperative or the first person plural, a closed-class word, a noun and
+its gender and number, a third-person or demonstrative pronoun, or a possible predicate.
 One analyzer per process, loaded on first use (about 60 ms); parses cached.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import pymorphy3
 
@@ -15,34 +17,61 @@ def _analyzer() -> pymorphy3.MorphAnalyzer:
     return pymorphy3.MorphAnalyzer()
 
 
+class Reading(NamedTuple):
+    """One reading of a word: its normal form and grammemes, and pymorphy3's score."""
+
+    lemma: str
+    pos: str | None
+    gender: str | None
+    number: str | None
+    score: float
+    mood: str | None
+    person: str | None
+
+
 @lru_cache(maxsize=50_000)
-def _tags(word: str) -> tuple[tuple[str | None, str | None, str | None, str | None], ...]:
-    """(part of speech, mood, person, number) of each reading of `word` scored above 0.1."""
-    out: list[tuple[str | None, str | None, str | None, str | None]] = []
+def _readings(word: str) -> tuple[Reading, ...]:
+    """Every reading pymorphy3 gives `word`, most likely first."""
     try:
         parses = _analyzer().parse(word.casefold())
     except (KeyError, ValueError):  # a character unicodedata has no name for ("𗀀")
         return ()
-    for parse in parses:
-        if parse.score < 0.1 and out:
-            continue
-        tag = parse.tag
-        out.append((tag.POS, tag.mood, tag.person, tag.number))
-    return tuple(out)
+    return tuple(_reading(p) for p in parses)
+
+
+def _reading(parse: pymorphy3.analyzer.Parse) -> Reading:
+    tag = parse.tag
+    grammemes = (tag.POS, tag.gender, tag.number)
+    pos, gender, number = (_str(g) for g in grammemes)
+    return Reading(parse.normal_form, pos, gender, number, parse.score, _str(tag.mood),
+                   _str(tag.person))  # fmt: skip
+
+
+def _str(grammeme: object) -> str | None:
+    return None if grammeme is None else str(grammeme)
+
+
+def _top(word: str) -> Reading | None:
+    readings = _readings(word)
+    return readings[0] if readings else None
+
+
+_SURE = 0.4  # the share of pymorphy3's score a reading needs: "прокси" is a guessed verb (0.04)
 
 
 def imperative(word: str) -> bool:
-    """Whether the most likely reading of `word` is a verb in the imperative ("нажмите",
-    "откройте", "используйте")."""
-    tags = _tags(word)
-    return bool(tags) and tags[0][0] == "VERB" and tags[0][1] == "impr"
+    """Whether `word` is read as a verb in the imperative ("нажмите", "откройте", "запустите")
+    with a score of 0.4 or more over its readings; a rare word pymorphy3 guesses ("прокси")
+    is none."""
+    readings = _readings(word)
+    return sum(r.score for r in readings if r.pos == "VERB" and r.mood == "impr") >= _SURE
 
 
 def first_plural(word: str) -> bool:
     """Whether `word` is read first as a verb of the first person plural ("рассмотрим",
     "создадим", "напишем"): the tutorial's or the lecture's "we" doing the next step."""
-    tags = _tags(word)
-    return bool(tags) and tags[0][0] == "VERB" and tags[0][2] == "1per" and tags[0][3] == "plur"
+    top = _top(word)
+    return top is not None and top.pos == "VERB" and top.person == "1per" and top.number == "plur"
 
 
 _FUNCTION_POS = frozenset({"CONJ", "PREP", "PRCL", "NPRO", "ADVB", "INTJ", "GRND", "COMP"})
@@ -51,7 +80,68 @@ _FUNCTION_POS = frozenset({"CONJ", "PREP", "PRCL", "NPRO", "ADVB", "INTJ", "GRND
 def function_word(word: str) -> bool:
     """Whether `word` is read first as a closed-class word (a conjunction, preposition, particle,
     pronoun or adverb) or a form of "который": what opens the middle of a sentence."""
-    tags = _tags(word)
-    if not tags:
+    top = _top(word)
+    if top is None:
         return False
-    return tags[0][0] in _FUNCTION_POS or word.casefold().startswith("котор")
+    return top.pos in _FUNCTION_POS or word.casefold().startswith("котор")
+
+
+def pronoun_lemmas(word: str) -> frozenset[str]:
+    """The normal forms of `word`'s pronoun readings ("его" -> он, оно; "эти" -> этот): a
+    personal pronoun (NPRO) or a pronominal adjective (этот, такой, данный)."""
+    out = set()
+    for r in _readings(word):
+        if r.pos == "NPRO" or (r.pos == "ADJF" and r.lemma in ("этот", "такой", "данный", "тот")):
+            out.add(r.lemma)
+    return frozenset(out)
+
+
+def _agreement(gender: str | None, number: str | None) -> set[str]:
+    if number == "plur":
+        return {"plur"}
+    return {gender} if gender else {"masc", "femn", "neut"}  # common gender ("сирота")
+
+
+def pronoun_agreements(word: str) -> frozenset[str]:
+    """What a third-person pronoun may stand for: "masc", "femn", "neut" (singular) or "plur",
+    over its readings ("им" -> plur, masc, neut)."""
+    out: set[str] = set()
+    for r in _readings(word):
+        if r.pos == "NPRO" and r.lemma in ("он", "она", "оно", "они"):
+            gender = {"он": "masc", "она": "femn", "оно": "neut"}.get(r.lemma)
+            out |= _agreement(gender, r.number)
+    return frozenset(out)
+
+
+def noun(word: str) -> bool:
+    """Whether `word` is read as a noun: first, or with a score of 0.3 or more."""
+    readings = _readings(word)
+    if not readings:
+        return False
+    return readings[0].pos == "NOUN" or any(r.pos == "NOUN" and r.score >= 0.3 for r in readings)
+
+
+def noun_agreements(word: str) -> frozenset[str]:
+    """Gender ("masc", "femn", "neut") or "plur" of `word`'s noun readings (any score: a rare
+    word's noun reading comes after a guessed verb, "прокси"); empty when it is no noun."""
+    out: set[str] = set()
+    for r in _readings(word):
+        if r.pos == "NOUN":
+            out |= _agreement(r.gender, r.number)
+    return frozenset(out)
+
+
+_PREDICATE_POS = frozenset({"VERB", "INFN", "PRTS", "ADJS", "PRED", "COMP"})
+_PREDICATE_WORDS = frozenset({"есть", "нет", "это", "является", "являются"})
+
+
+def predicate(word: str) -> bool:
+    """Whether `word` can be a sentence's predicate: read first, or with a score of 0.2 or more,
+    as a finite or infinitive verb, a short adjective or participle, a predicative ("можно",
+    "нужно") or a comparative; or "есть", "нет", "это"."""
+    if word.casefold() in _PREDICATE_WORDS:
+        return True
+    readings = _readings(word)
+    return any(
+        r.pos in _PREDICATE_POS and (i == 0 or r.score >= 0.2) for i, r in enumerate(readings)
+    )

@@ -15,9 +15,14 @@ counted as the reason the draft stayed a passage (the ingest result's `dropped`)
 5. **needs context**, **damaged**, **label line**: what still leans on the text before it
    after join and carry, or lost words in the source (`distill.standalone.unfit`).
 6. **fragment**: it starts inside another sentence.
-7. **pointer**, **narration**: it points elsewhere in the text or narrates steps to the
-   reader (`distill.discourse`); a definition is judged by what it defines, not by these.
-8. **stands alone**: everything else is promoted with its type.
+7. **question**, **pointer**, **narration**: it asks, points elsewhere in the text or
+   narrates steps to the reader (`distill.discourse`), read without a carried subject; a
+   definition is judged by what it defines, not by these.
+8. **unresolved reference**: a pronoun or demonstrative whose referent the claim does not
+   hold (`distill.reference`); a carried subject is the referent.
+9. **no predicate**: a fact or text without a verb, copula or dash names a topic and states
+   nothing (`distill.predicate`); a carried claim and a definition are left alone.
+10. **stands alone**: everything else is promoted with its type.
 
 The rules read the draft, its chunk and the chunk's context only; none of them looks at other
 drafts, so a draft's verdict does not depend on what else the chunk holds.
@@ -32,12 +37,15 @@ from functools import cached_property
 
 import pegas_memory.distill.discourse as discourse
 import pegas_memory.distill.layout as layout
-from pegas_memory.distill.standalone import unfit
+import pegas_memory.distill.predicate as predicate
+import pegas_memory.distill.reference as reference
+from pegas_memory.distill.standalone import NEEDS_CONTEXT, unfit
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 
 PROMOTED_BY = "promoted_by"  # the metadata key of the rule that promoted an atom
 _BLOCKS = frozenset({"code", "table", "logical_rule"})
 _LABELLED = frozenset({"theorem", "definition", "proof"})
+_GRAMMARS = frozenset({"en", "ru"})
 
 
 @dataclass(frozen=True)
@@ -88,7 +96,7 @@ def _shape(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
         return Verdict("contents line", layout.CONTENTS)
     if layout.front_matter(atom.quote):
         return Verdict("front matter", layout.FRONT_MATTER)
-    if layout.caption(chunk.text, atom.quote_start):
+    if layout.caption(chunk.text, atom.quote_start, atom.quote):
         return Verdict("caption", layout.CAPTION)
     if layout.glyph_debris(atom.claim):
         return Verdict("glyph debris", layout.DEBRIS)
@@ -96,20 +104,36 @@ def _shape(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
 
 
 def _fragment(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
+    if atom.type in ("fact", "text") and discourse.cut_off(chunk.text, atom.quote, atom.quote_end):
+        return Verdict("cut off", discourse.FRAGMENT)
     if atom.metadata.get("lead_in") or atom.metadata.get("joined"):
         return None  # the list's lead-in or the join made it whole
     text, language = chunk.text, atom.language
     if discourse.fragment(text, atom.quote, atom.quote_start, atom.claim, language):
         return Verdict("fragment", discourse.FRAGMENT)
+
     return None
+
+
+def _body(atom: DraftAtom) -> str:
+    """The claim without the subject a carry put in front of it ("sort(fn): Сделаем ...")."""
+    subject = atom.metadata.get("subject")
+    if isinstance(subject, str):
+        for joint in (":", " —"):  # "Subject: claim", "Subject — reason: claim"
+            if atom.claim.startswith(subject + joint):
+                return atom.claim[len(subject) + len(joint) :].lstrip()
+    return atom.claim
 
 
 def _discourse(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
     if atom.type == "definition" or atom.metadata.get("kind") == "dialogue":
         return None
-    if discourse.pointer(atom.claim, atom.language):
+    body = _body(atom)
+    if discourse.question(body):
+        return Verdict("question", discourse.QUESTION)
+    if discourse.pointer(body, atom.language):
         return Verdict("pointer", discourse.POINTER)
-    if discourse.narration(atom.claim, atom.language):
+    if discourse.narration(body, atom.language, steps=body == atom.claim):
         return Verdict("narration", discourse.NARRATION)
     return None
 
@@ -117,6 +141,26 @@ def _discourse(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
 def _leaning(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
     reason = unfit(atom)
     return Verdict("needs context", reason) if reason is not None else None
+
+
+def _reference(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
+    if atom.metadata.get("kind") == "dialogue" or atom.language not in _GRAMMARS:
+        return None  # the grammar read here is English and Russian
+    body = _body(atom)
+    # a carried subject is what the claim's "it" stands for, not what "in this case" means
+    if reference.unresolved(body, atom.language, personal=body == atom.claim) is not None:
+        return Verdict("unresolved reference", NEEDS_CONTEXT)
+    return None
+
+
+def _predicate(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
+    if atom.type not in ("fact", "text") or atom.metadata.get("subject"):
+        return None  # a definition says what its term is; a carried claim is its predicate
+    if atom.metadata.get("kind") == "dialogue" or atom.metadata.get("lead_in"):
+        return None
+    if atom.language in _GRAMMARS and predicate.no_predicate(atom.claim, atom.language):
+        return Verdict("no predicate", predicate.NO_PREDICATE)
+    return None
 
 
 def _stands_alone(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
@@ -131,6 +175,8 @@ RULES: tuple[Rule, ...] = (
     _leaning,
     _fragment,
     _discourse,
+    _reference,
+    _predicate,
     _stands_alone,
 )
 

@@ -17,7 +17,16 @@ _FILE_NAME = re.compile(
 _MADE_BY = re.compile(
     r"^(microsoft (word|powerpoint|excel)|untitled|print|document)\s*[-:]\s*", re.I
 )
-_PLACEHOLDER = re.compile(r"^(untitled|no title|title|document\d*|unknown|none|slide \d+)$", re.I)
+# Placeholders and the default title an authoring application writes ("PowerPoint
+# Presentation", "Presentation1", "Keynote", "Google Docs document").
+_PLACEHOLDER = re.compile(
+    r"^(untitled|no title|title|(new |blank )?document\s*\d*|unknown|none|slide\s*\d*|draft"
+    r"|template|(new )?presentation\s*\d*|(microsoft |ms )?(office )?powerpoint( presentation)?"
+    r"|keynote( presentation)?|google (docs|slides)( document| presentation)?|(libre|open)office"
+    r"( impress| writer)?( presentation| document)?|слайд\s*\d*|презентация( powerpoint)?\s*\d*"
+    r"|документ\s*\d*|без названия)$",
+    re.I,
+)
 _NUMBERED_HEADING = re.compile(r"^(\d+(\.\d+)*|[IVX]+\.?)\s+\S")
 _HEX = re.compile(r"^<?(FEFF(?:[0-9A-F]{4})+)>?$", re.I)
 _LETTER = re.compile(r"[^\W\d_]")

@@ -81,7 +81,7 @@ def test_a_german_mathematical_must_is_no_norm() -> None:
 
 def test_instruction_atoms_are_typed_text_through_the_distiller() -> None:
     assert typed("First, use go get to install the latest version of the library.", "en") == "text"
-    assert typed("Сначала установите пакет через менеджер пакетов.", "ru") == "text"
+    assert typed("Сначала установите пакет, чтобы запустить примеры.", "ru") == "text"
     assert typed("Use of statins was associated with a lower risk of stroke.", "en") == "fact"
 
 

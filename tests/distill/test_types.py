@@ -156,7 +156,6 @@ def test_findings_are_facts(sentence: str, language: str) -> None:
          " expression of bcl-2.", "en"),  # a bare "This was ..." alone needs context: dropped
         ("It is unclear whether blockade of the angiotensin system has effects on mental health.",
          "en"),
-        ("This difference could be a racial characteristic of the population studied.", "en"),
         ("Further studies are needed to determine the role of other chemotherapeutic agents.",
          "en"),
         ("Во-первых, воспаление вызывало бы нарушения, если бы оно происходило днём.", "ru"),

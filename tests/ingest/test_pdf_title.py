@@ -24,6 +24,14 @@ def test_file_names_tool_prefixes_and_headings_are_no_titles() -> None:
     )
 
 
+def test_an_authoring_applications_default_title_is_no_title() -> None:
+    for default in ("PowerPoint Presentation", "Presentation1", "Keynote", "Document1",
+                    "Презентация PowerPoint", "Слайд 1", "Без названия"):  # fmt: skip
+        assert metadata_title(default) is None, default
+    assert metadata_title("Microsoft PowerPoint - AutoML overview.pptx") == "AutoML overview"
+    assert metadata_title("Presentation attacks on face recognition") is not None
+
+
 def test_undecoded_pdf_strings_are_decoded() -> None:
     utf16 = "\ufeffТеория графов".encode("utf-16-be")
     assert decode_pdf_string(utf16.decode("latin-1")) == "Теория графов"

@@ -1,0 +1,331 @@
+"""Whether every referring word of a claim finds what it refers to inside the claim (pure).
+
+A claim stands alone only when a reader who sees it, the title and the heading knows what each
+of its pronouns and demonstratives stands for. This is read the same way in every kind of
+document, from the grammar of the two languages rather than from a sample's wording:
+
+- **A personal pronoun of the third person** ("it", "they", "its", "он", "они", "их") needs a
+  word before it in the claim that it can stand for: in English any content word for "it"
+  (words of grammar only: "If we do it ..." has none), a plural-looking one for "they"; in
+  Russian a noun that agrees with it in gender and number (pymorphy3), or a name in Latin
+  letters or code. A possessive may point forward inside its own claim ("Despite its
+  simplicity, the Counter ..."): any candidate in the claim will do. Expletive "it" ("it is
+  known that ...", "it can be shown that ...") refers to nothing.
+- **A demonstrative** ("this", "these", "those", a claim-initial "that", "этот", "такой",
+  "данный", a subject "это") points at something said before, unless it names the document
+  itself ("this paper", "в этой главе": the title says which), points forward ("those who
+  ...", "то, что ...", "такой, как ...", "тот же", "these steps run: ..."), names again a
+  noun said before it in the claim ("engines ... each of those engines"), or is the copula of
+  a definition ("X — это Y"). "Such" / "такой" without "as" / "как" points at a kind
+  described before; "such" before an adjective only ("such different roles") intensifies.
+- **"Another", "the latter", "the former"** as what the claim is about ("Another is that ...",
+  "Another reason is ...") continue a list of the text before.
+The rule is strict on purpose: what it keeps out stays in its passage, which search returns and
+cites (docs/decisions/0006), so a claim that needs its context is not lost, only not an atom.
+A word in brackets is an aside and is not read. Carry (`distill.carry`) puts the section's
+subject in front of a claim ("Subject: it ..."), and join (`distill.units`) the sentence before
+it: both give the pronoun its antecedent, so the rule reads the first sentence of the claim
+after them, and the promote stage does not run it on a carried claim.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pegas_memory.distill.morph_en as morph_en
+import pegas_memory.distill.morph_ru as morph
+from pegas_memory.distill.patterns import wordset
+
+# A token: a code span (one name), a word with inner apostrophes or hyphens, or a dash.
+_TOKEN = re.compile(r"`[^`]+`|[^\W_]+(?:[-'’][^\W_]+)*|—|–|-{1,2}(?=\s)|[,:;]")
+
+_EN_IT = wordset("it its")
+_EN_THEY = wordset("they them their theirs they're they've they'll they'd")
+_EN_PERSON = wordset("he him his she her he's she's")
+_EN_POSSESSIVE = wordset("its their his her")
+_EN_DEMONSTRATIVE = wordset("this these those")
+_EN_ANOTHER = wordset("another latter former")
+# Words of grammar: never what a pronoun stands for.
+_EN_GRAMMAR = wordset(
+    "a an the and or nor but so yet then than that which who whom whose where when while whereas"
+    " as if because since although though unless until after before of in on at to for with by"
+    " from into onto over under between through about against among is are was were be been"
+    " being am do does did done doing have has had having can could may might must shall should"
+    " will would not no also however thus hence therefore just only even still very too more most"
+    " less least much many few some any all each every both either neither such own same other"
+    " we us our ours you your yours i me my mine it its they them their he him his she her this"
+    " that these those there here what how why whether let let's we're we'll we've you're you'll"
+    " you've it's i'm i've don't doesn't didn't can't won't isn't aren't wasn't weren't one ones"
+    " now again once first next finally instead rather quite really always never often sometimes"
+    " usually already yet ever out up down off well"
+)
+# Nouns that name the document or its parts: "this paper" says which by the title.
+_EN_DOCUMENT = wordset(
+    "paper papers article chapter section subsection book report thesis dissertation document"
+    " tutorial guide page post work study lecture course talk note notes survey appendix part"
+    " text manual documentation crate library package module project tool plugin framework"
+    " extension crates libraries packages modules projects tools plugins frameworks extensions"
+)
+# What follows a demonstrative that points forward: "those who ...", "those of ...".
+_EN_FORWARD = wordset("who which that of with in whose whom where")
+# "It" as an expletive: "it is/was/seems ... that/to/whether".
+_EN_EXPLETIVE_VERB = wordset(
+    "is was 's seems seemed appears appeared turns turned follows followed remains remained"
+    " becomes became makes made takes took may might can could will would should must has had"
+    " does did"
+)
+_EN_EXPLETIVE_TAIL = wordset("that to whether if how when why what")
+_EN_SINGULAR_S = wordset(
+    "is was has does this its his us thus as yes always perhaps sometimes process class access"
+    " status analysis basis thesis less unless across series species news various previous"
+    " famous bus gas lens plus bonus focus corpus virus campus census consensus axis"
+)
+
+# Russian: lemmas of the third person and of demonstratives (pymorphy3 normal forms).
+_RU_PERSONAL = frozenset({"он", "она", "оно", "они"})
+_RU_DEMONSTRATIVE = frozenset({"этот", "такой", "данный"})
+_RU_DOCUMENT = re.compile(
+    r"^(?:стать|глав|раздел|работ|книг|лекци|урок|учебник|документ|пособи|курс|текст|част"
+    r"|параграф|слайд|презентаци|пост|заметк|руководств|диссертаци|доклад|библиотек|пакет|модул"
+    r"|проект|утилит|инструмент|плагин|фреймворк|расширени)\w*$"
+)
+# Nouns of a situation or a step of the text: "in this case", "at this point", "в этом случае".
+_EN_SITUATION = re.compile(
+    r"^(?:case|cases|way|point|situation|scenario|example|moment|time|step|stage|approach"
+    r"|setting|setup|context|instance)$"
+)
+_RU_SITUATION = re.compile(
+    r"^(?:случа|ситуаци|пример|момент|раз|шаг|этап|подход|способ|контекст|сценари|вариант)\w*$"
+)
+_RU_FORWARD = wordset("кто что который которая которое которые где как когда чтобы ли же")
+_RU_DASH = frozenset({"—", "–", "-", "--"})
+# Connectives made of a demonstrative that refer to no thing: "таким образом", "при этом".
+_RU_IDIOMS = frozenset({("таким", "образом"), ("при", "этом")})
+_RU_ANOTHER = wordset("другой другая другое другие последний последняя последнее последние")
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    """A referring word of a claim whose referent the claim does not hold."""
+
+    word: str
+    position: int
+
+
+def unresolved(claim: str, language: str | None, *, personal: bool = True) -> Unresolved | None:
+    """The first referring word of `claim` that finds nothing to refer to in it (module
+    docstring), or None when every one does. With `personal` False only a demonstrative before
+    a noun of a situation is read: a subject carried onto the claim is what its "it", "он" or
+    "this town" stands for, but not what "in this case" or "в данном случае" points at."""
+    tokens = _TOKEN.findall(_without_asides(_first_sentence(claim)))
+    if language == "ru":
+        return _unresolved_ru(tokens, personal)
+    return _unresolved_en(tokens, personal)
+
+
+# Where a joined claim's second sentence starts: its references may stand for the first's words.
+_SENTENCE_END = re.compile(r"[.!?…]\s+(?=[\"“«(]?[A-ZА-ЯЁ])")
+
+
+def _first_sentence(claim: str) -> str:
+    """The claim up to its first sentence's end: join (`distill.units`) put the sentence a
+    reference leans on before it, so only the first sentence must resolve on its own."""
+    end = _SENTENCE_END.search(claim)
+    return claim if end is None else claim[: end.start() + 1]
+
+
+_ASIDE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+
+
+def _without_asides(text: str) -> str:
+    """The text without what brackets hold: an aside's "это" or "it" leaves the claim whole
+    ("(сейчас это Миякодзима — ...)")."""
+    while True:
+        stripped = _ASIDE.sub(" ", text)
+        if stripped == text:
+            return text
+        text = stripped
+
+
+def _unresolved_en(tokens: list[str], personal: bool) -> Unresolved | None:
+    words = [t.casefold() for t in tokens]
+    for i, word in enumerate(words):
+        if word in _EN_IT or word in _EN_THEY or word in _EN_PERSON:
+            if not personal:
+                continue
+            if word == "it" and _expletive_it(words, i):
+                continue
+            if word in _EN_POSSESSIVE and _any_candidate_en(tokens, skip=i):
+                continue  # "Despite its simplicity, the Counter ..."
+            plural = word in _EN_THEY
+            if not _candidate_before_en(tokens, i, plural=plural):
+                return Unresolved(tokens[i], i)
+        elif word in _EN_DEMONSTRATIVE or (word == "that" and i == 0):
+            if ":" in words[i + 1 :] and word in ("these", "this"):
+                continue  # "these steps run: The URL is matched ...": what follows the colon
+            if not personal:
+                if _situation(words, i, _EN_SITUATION):
+                    return Unresolved(tokens[i], i)
+                continue
+            if not _demonstrative_resolved_en(words, i):
+                return Unresolved(tokens[i], i)
+        elif not personal:
+            continue
+        elif word == "such":
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+            if "as" not in words[i + 1 :] and not morph_en.adjective_only(nxt):
+                return Unresolved(tokens[i], i)  # "such a change"; not "such different roles"
+        elif word in _EN_ANOTHER and ((word == "another" and i == 0) or _after_the(words, i)):
+            return Unresolved(tokens[i], i)
+    return None
+
+
+def _situation(words: list[str], i: int, nouns: re.Pattern[str]) -> bool:
+    """ "in this case", "в данном случае": a demonstrative before a noun of the situation the
+    text before described, which no subject carried onto the claim resolves."""
+    nxt = words[i + 1] if i + 1 < len(words) else ""
+    return nouns.match(nxt) is not None
+
+
+def _after_the(words: list[str], i: int) -> bool:
+    return i > 0 and words[i - 1] == "the"
+
+
+def _expletive_it(words: list[str], i: int) -> bool:
+    """ "It is known that ...", "it can be shown that ...", "makes it possible to ..."."""
+    after = words[i + 1 : i + 8]
+    if i > 0 and words[i - 1] in ("makes", "make", "made", "making"):
+        return True
+    if not after or after[0] not in _EN_EXPLETIVE_VERB:
+        return False
+    return any(w in _EN_EXPLETIVE_TAIL for w in after[1:])
+
+
+def _content_en(token: str) -> bool:
+    if token.startswith("`"):
+        return True
+    word = token.casefold()
+    return token[:1].isalnum() and word not in _EN_GRAMMAR and not word.isdigit()
+
+
+def _plural_en(token: str, before: list[str]) -> bool:
+    """A plural-looking candidate: a code span, a capitalised name (a product or a group),
+    "-s" that is not a singular ending, or any word when an "and" joined two."""
+    if token.startswith("`") or "and" in before:
+        return True
+    word = token.casefold()
+    if word in _EN_SINGULAR_S or word.endswith(("ss", "us", "is")):
+        return False
+    return word.endswith("s") or word.endswith(("men", "ren", "ia", "ata")) or token.isupper()
+
+
+def _candidate_before_en(tokens: list[str], i: int, *, plural: bool) -> bool:
+    before = [t.casefold() for t in tokens[:i]]
+    for j in range(i):
+        token = tokens[j]
+        if not _content_en(token):
+            continue
+        if not plural or _plural_en(token, before):
+            return True
+    return False
+
+
+def _any_candidate_en(tokens: list[str], skip: int) -> bool:
+    return any(_content_en(t) for j, t in enumerate(tokens) if j != skip)
+
+
+def _demonstrative_resolved_en(words: list[str], i: int) -> bool:
+    nxt = words[i + 1] if i + 1 < len(words) else ""
+    nxt = nxt.removesuffix("'s").removesuffix("’s")
+    if nxt in _EN_DOCUMENT:
+        return True  # "this paper", "this chapter": the title says which
+    if nxt[:1].isalpha() and _stem_en(nxt) in {_stem_en(w) for w in words[:i]}:
+        return True  # "Template engines are like ... each of those engines": named before
+    if words[i] == "those" and nxt in _EN_FORWARD:
+        return True  # "those who ...", "those of ..."
+    if words[i] in ("these", "those") and not nxt[:1].isalnum():
+        return _candidate_before_en(words, i, plural=True)  # "... are removed, and only those."
+    if words[i] == "that" and nxt in (",", "is", "means"):
+        return False  # "That is why ...", "That means ..."
+    return False
+
+
+def _stem_en(word: str) -> str:
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def _unresolved_ru(tokens: list[str], personal: bool) -> Unresolved | None:
+    words = [t.casefold() for t in tokens]
+    for i, word in enumerate(words):
+        if not word[:1].isalpha():
+            continue
+        if (word, words[i + 1] if i + 1 < len(words) else "") in _RU_IDIOMS or (
+            i > 0 and (words[i - 1], word) in _RU_IDIOMS
+        ):
+            continue
+        lemmas = morph.pronoun_lemmas(word)
+        if not personal:
+            if lemmas & _RU_DEMONSTRATIVE and _situation(words, i, _RU_SITUATION):
+                return Unresolved(tokens[i], i)
+            continue
+        if word == "это":
+            if not _eto_resolved(tokens, words, i):
+                return Unresolved(tokens[i], i)
+            continue
+        if lemmas & _RU_PERSONAL:
+            if not _personal_resolved_ru(tokens, words, i):
+                return Unresolved(tokens[i], i)
+        elif lemmas & _RU_DEMONSTRATIVE:
+            if ":" in words[i + 1 :]:
+                continue  # "выполняются такие шаги: ...": what follows the colon
+            if not _demonstrative_resolved_ru(words, i, lemmas):
+                return Unresolved(tokens[i], i)
+        elif i == 0 and word in _RU_ANOTHER and i + 1 < len(words) and morph.noun(words[1]):
+            continue  # "Последний элемент массива ...": an attribute, not a list's next item
+    return None
+
+
+def _eto_resolved(tokens: list[str], words: list[str], i: int) -> bool:
+    """ "X — это Y" (the copula of a definition), "это" after a noun and a dash or comma; a
+    subject "Это позволяет ..." or a determiner "это свойство" points back."""
+    if i > 0 and words[i - 1] in _RU_DASH:
+        return True
+    if i > 1 and words[i - 1] == "," and morph.noun(words[i - 2]):
+        return False
+    nxt = words[i + 1] if i + 1 < len(words) else ""
+    return bool(nxt) and _RU_DOCUMENT.match(nxt) is not None
+
+
+def _personal_resolved_ru(tokens: list[str], words: list[str], i: int) -> bool:
+    """A noun before the pronoun agrees with one of its readings; a name in Latin letters or
+    code agrees with any. A possessive ("их сын", "его значение") may point forward in the
+    claim: any noun of the claim will do."""
+    agreements = morph.pronoun_agreements(words[i])
+    nxt = words[i + 1] if i + 1 < len(words) else ""
+    possessive = words[i] in ("его", "её", "ее", "их") and nxt[:1].isalpha() and morph.noun(nxt)
+    span = range(len(words)) if possessive else range(i)
+    for j in span:
+        if j == i:
+            continue
+        token = tokens[j]
+        if token.startswith("`") or re.fullmatch(r"[A-Za-z][\w.]*", token):
+            return True
+        if possessive and morph.noun(words[j]):
+            return True
+        if morph.noun_agreements(words[j]) & agreements:
+            return True
+    return False
+
+
+def _demonstrative_resolved_ru(words: list[str], i: int, lemmas: frozenset[str]) -> bool:
+    nxt = words[i + 1] if i + 1 < len(words) else ""
+    if _RU_DOCUMENT.match(nxt):
+        return True  # "в этой статье": the title says which
+    if nxt in _RU_FORWARD or (nxt == "," and i + 2 < len(words) and words[i + 2] in _RU_FORWARD):
+        return True  # "тот, кто ...", "такой же", "такие, как ..."
+    if "такой" in lemmas:
+        return "как" in words[i + 1 :]  # "такие методы, как push": named by what follows
+    if lemmas == {"данный"}:
+        return not morph.noun(nxt)  # "в данном случае" points back; "данные" is data
+    return False
