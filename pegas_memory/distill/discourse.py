@@ -162,6 +162,8 @@ def _narration_ru(claim: str, words: list[str], steps: bool) -> bool:
         return True
     if _RU_CLAUSE.search(claim) and (morph.first_plural(first) or morph.imperative(first)):
         return False  # "Заметим, что X", "Смотрите, как X" state X
+    if first == "мы" and morph.past_verb(second) and not _RU_CLAUSE.search(claim):
+        return True  # "Мы получили лучшую обёртку": what the lesson did; not "Мы показали, что X"
     if morph.first_plural(first):
         return True  # "Рассмотрим функцию f", "Создадим файл"
     return steps and morph.imperative(first) and ru.PURPOSE.search(claim) is None

@@ -27,6 +27,7 @@ class Reading(NamedTuple):
     score: float
     mood: str | None
     person: str | None
+    tense: str | None
 
 
 @lru_cache(maxsize=50_000)
@@ -44,7 +45,7 @@ def _reading(parse: pymorphy3.analyzer.Parse) -> Reading:
     grammemes = (tag.POS, tag.gender, tag.number)
     pos, gender, number = (_str(g) for g in grammemes)
     return Reading(parse.normal_form, pos, gender, number, parse.score, _str(tag.mood),
-                   _str(tag.person))  # fmt: skip
+                   _str(tag.person), _str(tag.tense))  # fmt: skip
 
 
 def _str(grammeme: object) -> str | None:
@@ -72,6 +73,12 @@ def first_plural(word: str) -> bool:
     "создадим", "напишем"): the tutorial's or the lecture's "we" doing the next step."""
     top = _top(word)
     return top is not None and top.pos == "VERB" and top.person == "1per" and top.number == "plur"
+
+
+def past_verb(word: str) -> bool:
+    """Whether `word` is read first as a verb in the past tense ("получили", "использовали")."""
+    top = _top(word)
+    return top is not None and top.pos == "VERB" and top.tense == "past"
 
 
 _FUNCTION_POS = frozenset({"CONJ", "PREP", "PRCL", "NPRO", "ADVB", "INTJ", "GRND", "COMP"})

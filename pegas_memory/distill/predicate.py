@@ -14,7 +14,8 @@ Computing Machinery."). Every kind of document has them, and they stay in their 
 - Either: a relation sign between two terms is a predicate ("f(x) → 0 при x → ∞", "a ≤ b").
 
 What a carry (`distill.carry`) put a subject on is read as "subject — claim" by design ("Нестор
-Махно: автор мемуаров ..."), and a definition says what its term is: neither is judged here.
+Махно: автор мемуаров ...", "Северное море: основные порты: Роттердам, ..."), and a definition
+says what its term is: neither is judged here.
 """
 
 from __future__ import annotations

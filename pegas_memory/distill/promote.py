@@ -154,11 +154,13 @@ def _reference(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
 
 
 def _predicate(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
-    if atom.type not in ("fact", "text") or atom.metadata.get("subject"):
-        return None  # a definition says what its term is; a carried claim is its predicate
+    if atom.type not in ("fact", "text") or atom.language not in _GRAMMARS:
+        return None  # a definition says what its term is
     if atom.metadata.get("kind") == "dialogue" or atom.metadata.get("lead_in"):
         return None
-    if atom.language in _GRAMMARS and predicate.no_predicate(atom.claim, atom.language):
+    if atom.metadata.get("subject"):
+        return None  # a carried claim is its subject's predicate ("Нестор Махно: автор ...")
+    if predicate.no_predicate(atom.claim, atom.language):
         return Verdict("no predicate", predicate.NO_PREDICATE)
     return None
 

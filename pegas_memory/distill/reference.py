@@ -18,6 +18,7 @@ document, from the grammar of the two languages rather than from a sample's word
   noun said before it in the claim ("engines ... each of those engines"), or is the copula of
   a definition ("X — это Y"). "Such" / "такой" without "as" / "как" points at a kind
   described before; "such" before an adjective only ("such different roles") intensifies.
+- **"Otherwise", "Иначе"** opening the claim: the condition it negates was set before.
 - **"Another", "the latter", "the former"** as what the claim is about ("Another is that ...",
   "Another reason is ...") continue a list of the text before.
 The rule is strict on purpose: what it keeps out stays in its passage, which search returns and
@@ -40,6 +41,8 @@ from pegas_memory.distill.patterns import wordset
 # A token: a code span (one name), a word with inner apostrophes or hyphens, or a dash.
 _TOKEN = re.compile(r"`[^`]+`|[^\W_]+(?:[-'’][^\W_]+)*|—|–|-{1,2}(?=\s)|[,:;]")
 
+# Opening a claim, they stand for the condition the sentence before set.
+_OTHERWISE = wordset("otherwise else иначе")
 _EN_IT = wordset("it its")
 _EN_THEY = wordset("they them their theirs they're they've they'll they'd")
 _EN_PERSON = wordset("he him his she her he's she's")
@@ -119,6 +122,8 @@ def unresolved(claim: str, language: str | None, *, personal: bool = True) -> Un
     a noun of a situation is read: a subject carried onto the claim is what its "it", "он" or
     "this town" stands for, but not what "in this case" or "в данном случае" points at."""
     tokens = _TOKEN.findall(_without_asides(_first_sentence(claim)))
+    if tokens and tokens[0].casefold() in _OTHERWISE:
+        return Unresolved(tokens[0], 0)  # "Otherwise ...", "Иначе ...": the condition before
     if language == "ru":
         return _unresolved_ru(tokens, personal)
     return _unresolved_en(tokens, personal)
