@@ -44,6 +44,8 @@ class MemgraphDialect(CypherDialect):
         return (
             "CREATE INDEX ON :Atom(id)",
             "CREATE INDEX ON :CodeSymbol(id)",
+            "CREATE INDEX ON :Passage(id)",
+            "CREATE INDEX ON :Document(id)",
             "CREATE EDGE INDEX ON :RELATES(id)",
             "CREATE EDGE INDEX ON :DEPENDS(id)",
             "CREATE EDGE INDEX ON :DERIVED(id)",
@@ -74,6 +76,8 @@ class Neo4jDialect(CypherDialect):
         return (
             "CREATE INDEX pm_atom_id IF NOT EXISTS FOR (n:Atom) ON (n.id)",
             "CREATE INDEX pm_code_symbol_id IF NOT EXISTS FOR (n:CodeSymbol) ON (n.id)",
+            "CREATE INDEX pm_passage_id IF NOT EXISTS FOR (n:Passage) ON (n.id)",
+            "CREATE INDEX pm_document_id IF NOT EXISTS FOR (n:Document) ON (n.id)",
             "CREATE INDEX pm_relates_id IF NOT EXISTS FOR ()-[r:RELATES]-() ON (r.id)",
             "CREATE INDEX pm_depends_id IF NOT EXISTS FOR ()-[r:DEPENDS]-() ON (r.id)",
             "CREATE INDEX pm_derived_id IF NOT EXISTS FOR ()-[r:DERIVED]-() ON (r.id)",

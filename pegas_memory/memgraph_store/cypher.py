@@ -1,13 +1,16 @@
 """The graph slice: the Cypher every engine shares (the Protocol and records are in `model`).
 
 The graph is a rebuildable projection of Postgres (`pm_atom`, `pm_atom_link`, `pm_code_symbol`,
-`pm_code_dependency`), written by the outbox worker and read by graph queries and inference:
+`pm_code_dependency`, `pm_passage` with its citations), written by the outbox worker and read
+by graph queries and inference:
 
     (:Atom {id, type, status, confidence, claim, stub})
     (:CodeSymbol {id, repo, path, name, qualified_name, kind, language, start_line, stub})
     (:Atom)-[:RELATES {id, kind, confidence, inferred, source}]->(:Atom)
     (:CodeSymbol)-[:DEPENDS {id, kind, line}]->(:CodeSymbol)
     (:CodeSymbol)-[:DERIVED {id, kind, confidence}]->(:CodeSymbol)   (pm_code_inferred)
+    (:Passage {id, doc_id, locator, stub})-[:PART_OF]->(:Document {id})   (pm_passage)
+    (:Atom)-[:CITED_IN]->(:Passage)                                     (pm_citation)
 
 Choices a newcomer may question:
 - One relationship type per family with a `kind` property, not a type per kind: a kind is then a
@@ -16,6 +19,10 @@ Choices a newcomer may question:
   delivery is at-least-once. An edge whose endpoint has not been projected yet MERGEs that endpoint
   as a stub (`stub = true`, only an id); the node's own upsert fills it in. Event order across
   entities therefore does not matter.
+- A passage joins its document (a `Document` node exists while one of its passages does) and
+  the atoms cited from it. A `CITED_IN` edge is written by whichever end is projected second
+  (each end's row lists the other's ids, and the edge is made only to a node that exists), and
+  each end's upsert drops the edges its row no longer lists: no stubs, no order between them.
 - Unresolved code references (dst symbol NULL in Postgres) are not projected at all: a
   `DependencyEdge` always joins two symbols.
 - Values always travel as parameters. Only whitelisted labels and validated, bounded integers
@@ -51,8 +58,10 @@ from pegas_memory.memgraph_store.model import (
     KeepsFiles,
     LinkEdge,
     NodeLabel,
+    PassageNode,
     PathEdge,
     Statement,
+    StoredLabel,
     StoredProps,
     SymbolNode,
     check_direction,
@@ -61,6 +70,7 @@ from pegas_memory.memgraph_store.model import (
     check_kinds,
     check_label,
     check_rels,
+    check_stored_label,
 )
 from pegas_memory.validation import bounded_int
 
@@ -83,6 +93,7 @@ __all__ = [
     "GraphStore",
     "LinkEdge",
     "NodeLabel",
+    "PassageNode",
     "PathEdge",
     "Statement",
     "SymbolNode",
@@ -200,6 +211,49 @@ MERGE (a)-[r:DERIVED {id: row.id}]->(b)
 SET r.kind = row.kind, r.confidence = row.confidence
 """
 
+_UPSERT_PASSAGES = """
+UNWIND $rows AS row
+MERGE (p:Passage {id: row.id})
+SET p.doc_id = row.doc_id, p.locator = row.locator, p.stub = false
+MERGE (d:Document {id: row.doc_id})
+MERGE (p)-[:PART_OF]->(d)
+"""
+_DROP_UNCITED = """
+UNWIND $rows AS row
+MATCH (a:Atom)-[c:CITED_IN]->(p:Passage {id: row.id})
+WHERE NOT a.id IN row.atoms
+DELETE c
+"""
+_CITE_PASSAGES = """
+UNWIND $rows AS row
+MATCH (p:Passage {id: row.id})
+UNWIND row.atoms AS atom_id
+MATCH (a:Atom {id: atom_id})
+MERGE (a)-[:CITED_IN]->(p)
+"""
+_DROP_ATOM_UNCITED = """
+UNWIND $rows AS row
+MATCH (a:Atom {id: row.id})-[c:CITED_IN]->(p:Passage)
+WHERE NOT p.id IN row.passages
+DELETE c
+"""
+_CITE_FROM_ATOMS = """
+UNWIND $rows AS row
+MATCH (a:Atom {id: row.id})
+UNWIND row.passages AS passage_id
+MATCH (p:Passage {id: passage_id})
+MERGE (a)-[:CITED_IN]->(p)
+"""
+# A document's node goes with its last passage.
+_DROP_EMPTY_DOCUMENTS = """
+UNWIND $ids AS id
+MATCH (d:Document {id: id})
+WHERE NOT (d)<-[:PART_OF]-()
+DELETE d
+"""
+_PASSAGE_DOCUMENTS = (
+    "UNWIND $ids AS id MATCH (p:Passage {id: id})-[:PART_OF]->(d:Document) RETURN DISTINCT d.id"
+)
 _DELETE_NODES = "UNWIND $ids AS id MATCH (n:{label} {{id: id}}) DETACH DELETE n"
 _DELETE_EDGES = "UNWIND $ids AS id MATCH ()-[r:{rel} {{id: id}}]->() DELETE r"
 
@@ -247,6 +301,7 @@ _COUNT_RELATES = (
 )
 _COUNT_DEPENDS = "MATCH ()-[r:DEPENDS]->() RETURN r.kind AS kind, count(r) AS n"
 _COUNT_DERIVED = "MATCH ()-[r:DERIVED]->() RETURN r.kind AS kind, count(r) AS n"
+_COUNT_CITED_IN = "MATCH (:Atom)-[r:CITED_IN]->(:Passage) RETURN count(r) AS n"
 _PAGE_NODE_IDS = "MATCH (n:{label}) WHERE n.id > $after RETURN n.id AS id ORDER BY id LIMIT $page"
 _PAGE_EDGE_IDS = (
     "MATCH ()-[r:{rel}]->() WHERE r.id > $after RETURN r.id AS id ORDER BY id LIMIT $page"
@@ -321,10 +376,27 @@ class CypherGraphStore:
 
     def upsert_atoms(self, atoms: Sequence[AtomNode]) -> None:
         rows = [
-            {**asdict(a), "confidence": float(a.confidence), "claim": a.claim[: self._claim_chars]}
+            {
+                **asdict(a),
+                "confidence": float(a.confidence),
+                "claim": a.claim[: self._claim_chars],
+                "passages": list(a.passages),
+            }
             for a in atoms
         ]
-        self._write_batches([_UPSERT_ATOMS], rows)
+        self._write_batches([_UPSERT_ATOMS, _DROP_ATOM_UNCITED, _CITE_FROM_ATOMS], rows)
+
+    def upsert_passages(self, passages: Sequence[PassageNode]) -> None:
+        rows = [{**asdict(p), "atoms": list(p.atoms)} for p in passages]
+        self._write_batches([_UPSERT_PASSAGES, _DROP_UNCITED, _CITE_PASSAGES], rows)
+
+    def delete_passages(self, ids: Sequence[int]) -> None:
+        checked = [check_id(i, "passage id") for i in ids]
+        for chunk in _chunks(checked, self._batch):
+            documents = [int(d) for (d,) in self._runner.read(_PASSAGE_DOCUMENTS, {"ids": chunk})]
+            self._runner.write([(_DELETE_NODES.format(label="Passage"), {"ids": chunk})])
+            if documents:
+                self._runner.write([(_DROP_EMPTY_DOCUMENTS, {"ids": documents})])
 
     def delete_atoms(self, ids: Sequence[int]) -> None:
         self._delete(_DELETE_NODES, ids, "atom id", label="Atom")
@@ -472,10 +544,12 @@ class CypherGraphStore:
         return [_row_to_path(src_id, row) for row in rows]
 
     def edge_counts(self) -> dict[str, int]:
-        """Keys: "RELATES", "DEPENDS", "DERIVED" (totals), "RELATES:<kind>:inferred",
+        """Keys: "RELATES", "DEPENDS", "DERIVED", "CITED_IN" (totals), "RELATES:<kind>:inferred",
         "RELATES:<kind>:extracted", "DEPENDS:<kind>" (extracted code edges) and "DERIVED:<kind>"
         (code edges derived by rules)."""
-        counts = {"RELATES": 0, "DEPENDS": 0, "DERIVED": 0}
+        counts = {"RELATES": 0, "DEPENDS": 0, "DERIVED": 0, "CITED_IN": 0}
+        for (n,) in self._runner.read(_COUNT_CITED_IN, {}):
+            counts["CITED_IN"] += int(n)
         for kind, inferred, n in self._runner.read(_COUNT_RELATES, {}):
             key = f"RELATES:{kind}:{'inferred' if inferred else 'extracted'}"
             counts[key] = counts.get(key, 0) + int(n)
@@ -489,10 +563,11 @@ class CypherGraphStore:
         return counts
 
     def node_counts(self) -> dict[str, int]:
-        """Keys: "Atom", "CodeSymbol" (all nodes), "Atom:stub", "CodeSymbol:stub" (nodes that
-        only an edge has created so far; drift if they persist)."""
+        """Keys: "Atom", "CodeSymbol", "Passage" (all nodes), "Atom:stub", "CodeSymbol:stub"
+        (nodes that only an edge has created so far; drift if they persist), "Passage:stub"
+        (always 0: no edge makes a passage)."""
         counts: dict[str, int] = {}
-        for label in ("Atom", "CodeSymbol"):
+        for label in ("Atom", "CodeSymbol", "Passage"):
             counts[label] = 0
             counts[f"{label}:stub"] = 0
             for stub, n in self._runner.read(_COUNT_NODES.format(label=label), {}):
@@ -511,9 +586,9 @@ class CypherGraphStore:
                 return
             after = int(rows[-1][0])
 
-    def iter_node_ids(self, label: NodeLabel) -> Iterator[int]:
+    def iter_node_ids(self, label: StoredLabel) -> Iterator[int]:
         """All node ids of a label in ascending order, stubs included, a page at a time."""
-        return self._iter_ids(_PAGE_NODE_IDS.format(label=check_label(label)))
+        return self._iter_ids(_PAGE_NODE_IDS.format(label=check_stored_label(label)))
 
     def iter_edge_ids(self, rel: EdgeType) -> Iterator[int]:
         """All edge ids of a relationship type in ascending order, a page at a time."""
@@ -552,8 +627,8 @@ class CypherGraphStore:
             self._runner.rewrite_files()
 
     def clear(self) -> None:
-        """Remove every Atom and CodeSymbol node and their edges; indexes stay."""
-        for label in ("Atom", "CodeSymbol"):
+        """Remove every node and edge of the slice; indexes stay."""
+        for label in ("Atom", "CodeSymbol", "Passage", "Document"):
             query = _CLEAR_PAGE.format(label=label)
             while True:
                 rows = self._runner.write([(query, {"page": self._page})])

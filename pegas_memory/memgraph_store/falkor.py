@@ -397,6 +397,8 @@ class FalkorDialect(CypherDialect):
         return (
             "CREATE INDEX FOR (n:Atom) ON (n.id)",
             "CREATE INDEX FOR (n:CodeSymbol) ON (n.id)",
+            "CREATE INDEX FOR (n:Passage) ON (n.id)",
+            "CREATE INDEX FOR (n:Document) ON (n.id)",
             "CREATE INDEX FOR ()-[r:RELATES]-() ON (r.id)",
             "CREATE INDEX FOR ()-[r:DEPENDS]-() ON (r.id)",
             "CREATE INDEX FOR ()-[r:DERIVED]-() ON (r.id)",

@@ -17,6 +17,8 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from pegas_memory.errors import InvalidInput
 
 NodeLabel = Literal["Atom", "CodeSymbol"]
+# What the slice holds and its checks count: the walkable labels and the passages of documents.
+StoredLabel = Literal["Atom", "CodeSymbol", "Passage"]
 EdgeType = Literal["RELATES", "DEPENDS", "DERIVED"]
 Direction = Literal["out", "in", "both"]
 Statement = tuple[str, dict[str, Any]]
@@ -76,6 +78,12 @@ def check_label(label: object) -> NodeLabel:
     return label  # type: ignore[return-value]
 
 
+def check_stored_label(label: object) -> StoredLabel:
+    if label not in ("Atom", "CodeSymbol", "Passage"):
+        raise InvalidInput(f"label must be 'Atom', 'CodeSymbol' or 'Passage', got {label!r}")
+    return label  # type: ignore[return-value]
+
+
 def check_edge_type(rel: object) -> EdgeType:
     if rel not in LABEL_FOR_EDGE:
         raise InvalidInput(f"relationship must be 'RELATES', 'DEPENDS' or 'DERIVED', got {rel!r}")
@@ -121,13 +129,34 @@ class AtomNode:
     status: str
     confidence: float
     claim: str
+    passages: tuple[int, ...] = ()  # the current passages it is cited from (CITED_IN)
 
     def __post_init__(self) -> None:
         check_id(self.id, "atom id")
+        for passage in self.passages:
+            check_id(passage, f"atom {self.id} passage id")
         check_text(self.type, f"atom {self.id} type")
         check_text(self.status, f"atom {self.id} status")
         check_confidence(self.confidence, f"atom {self.id} confidence")
         check_text(self.claim, f"atom {self.id} claim")
+
+
+@dataclass(frozen=True, slots=True)
+class PassageNode:
+    """A passage (a chunk of a document's current version) as the graph shows it: part of its
+    document, cited by the atoms in `atoms` (those already projected get the edge)."""
+
+    id: int
+    doc_id: int
+    locator: str
+    atoms: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_id(self.id, "passage id")
+        check_id(self.doc_id, f"passage {self.id} document id")
+        check_text(self.locator, f"passage {self.id} locator")
+        for atom in self.atoms:
+            check_id(atom, f"passage {self.id} atom id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,6 +322,8 @@ class GraphStore(Protocol):
     def delete_dependencies(self, ids: Sequence[int]) -> None: ...
     def upsert_derived(self, edges: Sequence[DerivedEdge]) -> None: ...
     def delete_derived(self, ids: Sequence[int]) -> None: ...
+    def upsert_passages(self, passages: Sequence[PassageNode]) -> None: ...
+    def delete_passages(self, ids: Sequence[int]) -> None: ...
     def neighbours(
         self,
         label: NodeLabel,
@@ -319,7 +350,7 @@ class GraphStore(Protocol):
     ) -> list[GraphPath]: ...
     def edge_counts(self) -> dict[str, int]: ...
     def node_counts(self) -> dict[str, int]: ...
-    def iter_node_ids(self, label: NodeLabel) -> Iterator[int]: ...
+    def iter_node_ids(self, label: StoredLabel) -> Iterator[int]: ...
     def node_properties(self, label: NodeLabel, ids: Sequence[int]) -> list[StoredProps]: ...
     def edge_properties(self, rel: EdgeType, ids: Sequence[int]) -> list[StoredProps]: ...
     def iter_edge_ids(self, rel: EdgeType) -> Iterator[int]: ...

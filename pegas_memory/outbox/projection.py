@@ -22,6 +22,7 @@ from pegas_memory.memgraph_store.cypher import (
     DerivedEdge,
     GraphStore,
     LinkEdge,
+    PassageNode,
     SymbolNode,
 )
 from pegas_memory.outbox.queries import Q
@@ -43,7 +44,7 @@ ENTITY_TYPES = (
 TARGETS_OF: dict[str, tuple[Target, ...]] = {
     "atom": ("vector", "graph"),
     "trace": ("vector",),
-    "passage": ("vector",),  # chunks of current document versions (pm_passage)
+    "passage": ("vector", "graph"),  # chunks of current document versions (pm_passage)
     "link": ("graph",),
     "code_symbol": ("graph",),
     "code_dependency": ("graph",),
@@ -268,6 +269,11 @@ class Projector:
                 graph.upsert_derived([_derived_edge(r) for r in rows.present])
             if rows.absent:
                 graph.delete_derived(rows.absent)
+        elif entity_type == "passage":
+            if rows.present:
+                graph.upsert_passages([_passage_node(r) for r in rows.present])
+            if rows.absent:
+                graph.delete_passages(rows.absent)
 
 
 def _atom_node(r: dict[str, Any]) -> AtomNode:
@@ -277,6 +283,16 @@ def _atom_node(r: dict[str, Any]) -> AtomNode:
         status=r["status"],
         confidence=float(r["confidence"]),
         claim=r["claim"][:300],
+        passages=tuple(int(p) for p in r.get("passages") or ()),
+    )
+
+
+def _passage_node(r: dict[str, Any]) -> PassageNode:
+    return PassageNode(
+        id=int(r["id"]),
+        doc_id=int(r["doc_id"]),
+        locator=str(r["locator"] or "")[:200],
+        atoms=tuple(int(a) for a in r.get("atoms") or ()),
     )
 
 

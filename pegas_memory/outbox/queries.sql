@@ -49,10 +49,13 @@ UPDATE pm_outbox SET next_attempt_at = now()
 
 -- name: select_atom
 -- Current atom rows to project (search_context: the title > section an ingested atom was read
--- under, recorded by the ingest pipeline; embedding/search_vector.py).
-SELECT id, type, status, confidence, claim, content, doc_id, topic, tags, language, created_at,
-       metadata->>'search_context' AS search_context
-  FROM pm_atom WHERE id = ANY(%(ids)s)
+-- under, recorded by the ingest pipeline; embedding/search_vector.py; passages: the current
+-- passages it is cited from, its CITED_IN edges in the graph).
+SELECT a.id, a.type, a.status, a.confidence, a.claim, a.content, a.doc_id, a.topic, a.tags,
+       a.language, a.created_at, a.metadata->>'search_context' AS search_context,
+       ARRAY(SELECT DISTINCT c.chunk_id FROM pm_citation c JOIN pm_passage p ON p.id = c.chunk_id
+              WHERE c.atom_id = a.id ORDER BY c.chunk_id) AS passages
+  FROM pm_atom a WHERE a.id = ANY(%(ids)s)
 
 -- name: select_trace
 -- Current episodic trace rows to project.
@@ -61,9 +64,13 @@ SELECT id, kind, content, session_id, language, created_at
 
 -- name: select_passage
 -- Current passages to project: chunks of current document versions (pm_passage); a chunk of a
--- retired version or of a forgotten document is absent, so its point is deleted.
-SELECT id, doc_id, ord, content, content_hash, locator, heading_path, language, created_at
-  FROM pm_passage WHERE id = ANY(%(ids)s)
+-- retired version or of a forgotten document is absent, so its point is deleted; atoms: the
+-- atoms cited from it (CITED_IN in the graph).
+SELECT p.id, p.doc_id, p.ord, p.content, p.content_hash, p.locator, p.heading_path, p.language,
+       p.created_at,
+       ARRAY(SELECT DISTINCT c.atom_id FROM pm_citation c WHERE c.chunk_id = p.id
+              ORDER BY c.atom_id) AS atoms
+  FROM pm_passage p WHERE p.id = ANY(%(ids)s)
 
 -- name: select_link
 -- Current atom link rows to project.

@@ -154,6 +154,7 @@ def _graph_drift(rt: SliceOwner) -> list[SliceDrift]:
             _pg_ids(rt, "pm_code_inferred"),
             set(graph.iter_edge_ids("DERIVED")),
         ),
+        ("graph:passage", _pg_ids(rt, "pm_passage"), set(graph.iter_node_ids("Passage"))),
     ]
     out = []
     for name, in_pg, in_slice in pairs:
@@ -172,6 +173,7 @@ _ENTITY_OF = {
     "graph:code_symbol": ("code_symbol", "graph"),
     "graph:code_dependency": ("code_dependency", "graph"),
     "graph:code_inferred": ("code_inferred", "graph"),
+    "graph:passage": ("passage", "graph"),
 }
 
 
@@ -278,6 +280,7 @@ def rebuild(
             ("code_symbol", "pm_code_symbol"),
             ("code_dependency", "pm_code_dependency"),
             ("code_inferred", "pm_code_inferred"),
+            ("passage", "pm_passage"),
         ):
             ids = sorted(_pg_ids(rt, table))
             for n, rows in enumerate(_iter_rows(rt, entity_type, ids)):

@@ -292,6 +292,7 @@ def _graph_checks(
         ("graph:code_symbol", "code_symbol"),
         ("graph:code_dependency", "code_dependency"),
         ("graph:code_inferred", "code_inferred"),
+        ("graph:passage", "passage"),
     )
     try:
         graph = rt.graph.get()
@@ -309,6 +310,7 @@ def _graph_checks(
         "link": edges.get("RELATES", 0),
         "code_dependency": edges.get("DEPENDS", 0),
         "code_inferred": edges.get("DERIVED", 0),
+        "passage": nodes.get("Passage", 0),
     }
     counted = [
         SliceCheck(

@@ -31,6 +31,7 @@ from pegas_memory.memgraph_store.cypher import (
     DependencyEdge,
     GraphPath,
     LinkEdge,
+    PassageNode,
     SymbolNode,
 )
 from pegas_memory.memgraph_store.falkor import (
@@ -125,6 +126,39 @@ def test_upserts_and_deletes_are_idempotent(store: CypherGraphStore, data_dir: P
     assert store.edge_counts()["RELATES"] == 0
 
 
+def _cited(store: CypherGraphStore) -> set[tuple[int, int]]:
+    rows = store._runner.read("MATCH (a:Atom)-[:CITED_IN]->(p:Passage) RETURN a.id, p.id", {})
+    return {(int(a), int(p)) for a, p in rows}
+
+
+def test_passages_join_their_document_and_the_atoms_cited_from_them_in_either_order(
+    store: CypherGraphStore,
+) -> None:
+    store.ensure_schema()
+    # the passage first: its atom is not projected yet, so no edge and no stub
+    store.upsert_passages([PassageNode(10, 1, "p. 1", atoms=(1,)), PassageNode(11, 1, "p. 2")])
+    assert _cited(store) == set() and store.node_counts()["Atom"] == 0
+    store.upsert_atoms([AtomNode(1, "fact", "candidate", 0.6, "c", passages=(10,))])
+    assert _cited(store) == {(1, 10)}
+    # the atom first: the passage's upsert makes the edge
+    store.upsert_atoms([AtomNode(2, "fact", "candidate", 0.6, "d", passages=(11,))])
+    store.upsert_passages([PassageNode(11, 1, "p. 2", atoms=(2,))])
+    assert _cited(store) == {(1, 10), (2, 11)} and store.edge_counts()["CITED_IN"] == 2
+    documents = store._runner.read("MATCH (p:Passage)-[:PART_OF]->(d:Document) RETURN d.id", {})
+    assert {int(d) for (d,) in documents} == {1}
+    # a citation gone from either end's row drops the edge; an id list is idempotent
+    store.upsert_passages([PassageNode(10, 1, "p. 1", atoms=())])
+    store.upsert_atoms([AtomNode(2, "fact", "candidate", 0.6, "d", passages=())])
+    assert _cited(store) == set()
+    assert sorted(store.iter_node_ids("Passage")) == [10, 11]
+    # the document's node goes with its last passage
+    store.delete_passages([10])
+    assert store._runner.read("MATCH (d:Document) RETURN count(d)", {}) == [[1]]
+    store.delete_passages([11, 999])
+    assert store._runner.read("MATCH (d:Document) RETURN count(d)", {}) == [[0]]
+    assert store.node_counts()["Passage"] == 0 and store.node_counts()["Atom"] == 2
+
+
 def test_edge_before_its_nodes_creates_stubs_filled_later(
     store: CypherGraphStore, data_dir: Path
 ) -> None:
@@ -195,6 +229,7 @@ def test_counts_split_kinds_and_inferred(store: CypherGraphStore) -> None:
         "RELATES": 4,
         "DEPENDS": 2,
         "DERIVED": 0,
+        "CITED_IN": 0,
         "RELATES:cause:extracted": 2,
         "RELATES:cause:inferred": 1,
         "RELATES:reference:extracted": 1,
