@@ -113,10 +113,10 @@ def pointer(claim: str, language: str | None) -> bool:
         return False
     # "In Section 3 we show that X converges": what is shown is stated here; a relative
     # clause further on ("Listing 4 shows an example of a function that returns ...") is not.
-    for said in clause.finditer(claim, verb.end()):
-        if said.group().startswith(","):
+    for stated in clause.finditer(claim, verb.end()):
+        if stated.group().startswith(","):
             return False  # "... describes the composite case, which needs X": X is stated
-        gap = [w.casefold() for w in words_of(claim[verb.end() : said.start()])]
+        gap = [w.casefold() for w in words_of(claim[verb.end() : stated.start()])]
         if all(w in _EN_ADVERBS or w.endswith("ly") for w in gap):
             return False  # "... shows (here) that X"
     return True

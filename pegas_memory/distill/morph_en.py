@@ -46,3 +46,12 @@ def adjective_only(word: str) -> bool:
     "large"): "such different roles" intensifies, "such a change" points back."""
     parts = _parts(word.casefold()) if word.isalpha() else frozenset()
     return "ADJ" in parts and "NOUN" not in parts
+
+
+def noun_or_adjective(word: str) -> bool:
+    """Whether the lexicon reads `word` as a noun or an adjective (what a determiner takes):
+    "those values", not "those without", "those receiving", "those."."""
+    if not word.isalpha():
+        return False
+    parts = _parts(word.casefold())
+    return bool(parts & {"NOUN", "ADJ", "PROPN"}) and "ADP" not in parts

@@ -128,6 +128,18 @@ def noun(word: str) -> bool:
     return readings[0].pos == "NOUN" or any(r.pos == "NOUN" and r.score >= 0.3 for r in readings)
 
 
+def lemma(word: str) -> str:
+    """The normal form of `word`'s most likely reading (the word itself when none)."""
+    top = _top(word)
+    return top.lemma if top is not None else word.casefold()
+
+
+def adjective(word: str) -> bool:
+    """Whether `word` is read first as a full adjective or participle ("собственное")."""
+    top = _top(word)
+    return top is not None and top.pos in ("ADJF", "PRTF")
+
+
 def noun_agreements(word: str) -> frozenset[str]:
     """Gender ("masc", "femn", "neut") or "plur" of `word`'s noun readings (any score: a rare
     word's noun reading comes after a guessed verb, "прокси"); empty when it is no noun."""

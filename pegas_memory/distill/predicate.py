@@ -11,7 +11,8 @@ Computing Machinery."). Every kind of document has them, and they stay in their 
 - Russian: no word read by pymorphy3 as a finite or infinitive verb, a short adjective or
   participle, a predicative ("можно", "нужно", "нет") or a comparative, and no dash between two
   words ("Столица — Москва") nor "у X" of possession (`distill.predicate_ru.possessive`).
-- Either: a relation sign between two terms is a predicate ("f(x) → 0 при x → ∞", "a ≤ b").
+- Either: a relation sign between two terms is a predicate ("f(x) → 0 при x → ∞", "a ≤ b"),
+  and so is an English aim's infinitive ("To assess the relationship of X with Y.").
 
 What a carry (`distill.carry`) put a subject on is read as "subject — claim" by design ("Нестор
 Махно: автор мемуаров ...", "Северное море: основные порты: Роттердам, ..."), and a definition
@@ -27,6 +28,9 @@ import pegas_memory.distill.morph_ru as morph
 from pegas_memory.distill.predicate_ru import possessive
 
 NO_PREDICATE = "no predicate"
+# An aim: "To assess the relationship of X with Y.", "Objective: To provide ...": what a study
+# sets out to do, stated by its infinitive.
+_AIM = re.compile(r"^(?:[A-Z][\w ]{0,30}:\s*)?To [a-z]+\b")
 _RELATION = re.compile(r"\S\s*(?:[=<>≤≥≠≈≡∈∉⊂⊆⊃⊇∼≅∝→⇒⇔↦]|:=|<=|>=|!=|==)\s*\S")
 _DASH = re.compile(r"\w[»\")]?\s+[—–-]{1,2}\s+\S")
 _RU_WORD = re.compile(r"[А-Яа-яЁё]+(?:-[А-Яа-яЁё]+)*")
@@ -39,7 +43,7 @@ def no_predicate(claim: str, language: str | None) -> bool:
     """Whether `claim` has no predicate (module docstring); a claim of one word is left to the
     other rules, and a relation sign between two terms ("f(x) → 0 при ...", "a ≤ b") is one."""
     text = claim.strip()
-    if _RELATION.search(text):
+    if _RELATION.search(text) or _AIM.match(text):
         return False
     if language == "ru":
         return _no_predicate_ru(text)

@@ -32,6 +32,7 @@ after them, and the promote stage does not run it on a carried claim.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pegas_memory.distill.morph_en as morph_en
@@ -68,6 +69,7 @@ _EN_DOCUMENT = wordset(
     "paper papers article chapter section subsection book report thesis dissertation document"
     " tutorial guide page post work study lecture course talk note notes survey appendix part"
     " text manual documentation crate library package module project tool plugin framework"
+    " review manuscript essay letter commentary editorial overview entry site website"
     " extension crates libraries packages modules projects tools plugins frameworks extensions"
 )
 # What follows a demonstrative that points forward: "those who ...", "those of ...".
@@ -104,7 +106,9 @@ _RU_SITUATION = re.compile(
 _RU_FORWARD = wordset("кто что который которая которое которые где как когда чтобы ли же")
 _RU_DASH = frozenset({"—", "–", "-", "--"})
 # Connectives made of a demonstrative that refer to no thing: "таким образом", "при этом".
-_RU_IDIOMS = frozenset({("таким", "образом"), ("при", "этом")})
+_RU_IDIOMS = frozenset(
+    {("таким", "образом"), ("при", "этом"), ("данный", "момент"), ("данное", "время")}
+)
 _RU_ANOTHER = wordset("другой другая другое другие последний последняя последнее последние")
 
 
@@ -169,6 +173,8 @@ def _unresolved_en(tokens: list[str], personal: bool) -> Unresolved | None:
         elif word in _EN_DEMONSTRATIVE or (word == "that" and i == 0):
             if ":" in words[i + 1 :] and word in ("these", "this"):
                 continue  # "these steps run: The URL is matched ...": what follows the colon
+            if _clause_before(tokens, i, _content_en):
+                continue  # "X synthesize Y, but the relevance of this response ..."
             if not personal:
                 if _situation(words, i, _EN_SITUATION):
                     return Unresolved(tokens[i], i)
@@ -182,8 +188,34 @@ def _unresolved_en(tokens: list[str], personal: bool) -> Unresolved | None:
             if "as" not in words[i + 1 :] and not morph_en.adjective_only(nxt):
                 return Unresolved(tokens[i], i)  # "such a change"; not "such different roles"
         elif word in _EN_ANOTHER and ((word == "another" and i == 0) or _after_the(words, i)):
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+            if word != "another" and (nxt[:1].isupper() or morph_en.noun_or_adjective(nxt)):
+                continue  # "the former GDR": an adjective
             return Unresolved(tokens[i], i)
     return None
+
+
+_CLAUSE_WORDS = 4  # content words a clause before the demonstrative holds at least
+_SEPARATORS = frozenset({",", ":", ";", "—", "–"})
+
+
+def _clause_before(tokens: list[str], i: int, content: Callable[[str], bool]) -> bool:
+    """Whether a clause of the claim before the demonstrative can hold what it points at: a
+    separator stands between them and four content words or more come before it ("Cells ...
+    synthesize triacylglycerols and generate lipid droplets, but ... this response"; "ВРС
+    отмечал своё 125-летие: по этому случаю"). "When the function is over, those values" has
+    two: the referent is in the text before."""
+    separator = max((j for j in range(i) if tokens[j] in _SEPARATORS), default=-1)
+    if separator < 0:
+        return False
+    return sum(1 for t in tokens[:separator] if content(t)) >= _CLAUSE_WORDS
+
+
+def _content_ru(token: str) -> bool:
+    if token.startswith("`"):
+        return True
+    word = token.casefold()
+    return word[:1].isalnum() and not word.isdigit() and not morph.function_word(word)
 
 
 def _situation(words: list[str], i: int, nouns: re.Pattern[str]) -> bool:
@@ -227,6 +259,8 @@ def _plural_en(token: str, before: list[str]) -> bool:
 
 def _candidate_before_en(tokens: list[str], i: int, *, plural: bool) -> bool:
     before = [t.casefold() for t in tokens[:i]]
+    if plural and sum(1 for t in tokens[:i] if _content_en(t)) >= _CLAUSE_WORDS - 1:
+        return True  # "a new technique with an established one ... whether they agree"
     for j in range(i):
         token = tokens[j]
         if not _content_en(token):
@@ -242,6 +276,8 @@ def _any_candidate_en(tokens: list[str], skip: int) -> bool:
 
 def _demonstrative_resolved_en(words: list[str], i: int) -> bool:
     nxt = words[i + 1] if i + 1 < len(words) else ""
+    if i > 0 and words[i - 1] in ("like", "as") and words[i] == "this":
+        return True  # "a text like this": the one the reader has before them
     nxt = nxt.removesuffix("'s").removesuffix("’s")
     if nxt in _EN_DOCUMENT:
         return True  # "this paper", "this chapter": the title says which
@@ -249,8 +285,9 @@ def _demonstrative_resolved_en(words: list[str], i: int) -> bool:
         return True  # "Template engines are like ... each of those engines": named before
     if words[i] == "those" and nxt in _EN_FORWARD:
         return True  # "those who ...", "those of ..."
-    if words[i] in ("these", "those") and not nxt[:1].isalnum():
-        return _candidate_before_en(words, i, plural=True)  # "... are removed, and only those."
+    if words[i] in ("these", "those") and not morph_en.noun_or_adjective(nxt):
+        # a pronoun, not a determiner: "older than those without", "only those."
+        return _candidate_before_en(words, i, plural=True)
     if words[i] == "that" and nxt in (",", "is", "means"):
         return False  # "That is why ...", "That means ..."
     return False
@@ -270,6 +307,9 @@ def _unresolved_ru(tokens: list[str], personal: bool) -> Unresolved | None:
         ):
             continue
         lemmas = morph.pronoun_lemmas(word)
+        demonstrative = word == "это" or bool(lemmas & _RU_DEMONSTRATIVE)
+        if demonstrative and _clause_before(tokens, i, _content_ru):
+            continue  # "ВРС отмечал своё 125-летие: по этому случаю ..."
         if not personal:
             if lemmas & _RU_DEMONSTRATIVE and _situation(words, i, _RU_SITUATION):
                 return Unresolved(tokens[i], i)
@@ -308,7 +348,11 @@ def _personal_resolved_ru(tokens: list[str], words: list[str], i: int) -> bool:
     claim: any noun of the claim will do."""
     agreements = morph.pronoun_agreements(words[i])
     nxt = words[i + 1] if i + 1 < len(words) else ""
-    possessive = words[i] in ("его", "её", "ее", "их") and nxt[:1].isalpha() and morph.noun(nxt)
+    possessive = (
+        words[i] in ("его", "её", "ее", "их")
+        and nxt[:1].isalpha()
+        and (morph.noun(nxt) or morph.adjective(nxt))
+    )
     span = range(len(words)) if possessive else range(i)
     for j in span:
         if j == i:
@@ -327,6 +371,8 @@ def _demonstrative_resolved_ru(words: list[str], i: int, lemmas: frozenset[str])
     nxt = words[i + 1] if i + 1 < len(words) else ""
     if _RU_DOCUMENT.match(nxt):
         return True  # "в этой статье": the title says which
+    if nxt[:1].isalpha() and morph.lemma(nxt) in {morph.lemma(w) for w in words[:i]}:
+        return True  # "бойни 1819 года, в конце этого года": named before
     if nxt in _RU_FORWARD or (nxt == "," and i + 2 < len(words) and words[i + 2] in _RU_FORWARD):
         return True  # "тот, кто ...", "такой же", "такие, как ..."
     if "такой" in lemmas:
