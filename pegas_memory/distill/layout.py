@@ -74,6 +74,12 @@ _CAPTION_INSIDE = re.compile(
     r"(?:^|\s)(?:figure|fig\.|table|рис\.|рисунок|таблица)\s*\d+[\w.]*\s*:\s+\S",
     re.IGNORECASE,
 )
+# Marks of code in a prose claim: a comment, a block after a call, an arrow, a call's statement
+# end (one at least), and braces or semicolons: three in all make it a piece of a code block that
+# lost its fence, not a sentence ("The set {1, 2} has two elements; ..." has no strong one).
+_CODE_STRONG = re.compile(r"(?<![:\w/])//\s|\)\s*\{|=>|\);")
+_CODE_WEAK = re.compile(r"[{}]|;(?=\s|$)")
+_CODE_MARKS_MIN = 3
 # Words a PDF ran together when its spaces were lost ("Atextdocumentisasequenceof..."): no
 # word of either language is this long.
 _RUN_TOGETHER = re.compile(r"[^\W\d_]{28,}")
@@ -196,8 +202,11 @@ def caption(text: str, quote_start: int, quote: str = "") -> bool:
 
 def glyph_debris(claim: str) -> bool:
     """Whether the claim is text a PDF's fonts tore apart: mostly tokens without a word of
-    two letters, mostly mathematical symbols, unmapped glyphs ("(cid:12)", U+FFFD), or words
-    run together where the spaces were lost."""
+    two letters, mostly mathematical symbols, unmapped glyphs ("(cid:12)", U+FFFD), words
+    run together where the spaces were lost, or code torn out of its block."""
+    strong = len(_CODE_STRONG.findall(claim))
+    if strong and strong + len(_CODE_WEAK.findall(claim)) >= _CODE_MARKS_MIN:
+        return True  # "// Error: ... } catch(e) { alert(e.message); }": code torn out of its block
     tokens = claim.split()
     letters = sum(1 for c in claim if c.isalpha())
     run_together = sum(len(m) for m in _RUN_TOGETHER.findall(claim))

@@ -261,7 +261,8 @@ def _candidate_before_en(tokens: list[str], i: int, *, plural: bool) -> bool:
     before = [t.casefold() for t in tokens[:i]]
     if plural and sum(1 for t in tokens[:i] if _content_en(t)) >= _CLAUSE_WORDS - 1:
         return True  # "a new technique with an established one ... whether they agree"
-    for j in range(i):
+    # the word right before the pronoun governs it ("call it", "with them"): no antecedent
+    for j in range(i - 1):
         token = tokens[j]
         if not _content_en(token):
             continue
