@@ -44,6 +44,8 @@ _RU_ORGANISING = re.compile(rf"(?<!\w)(?:{ru.ORGANISING})(?!\w)", re.IGNORECASE)
 # What is described is stated too: "... shows that X", "... the composite case, which X".
 _EN_CLAUSE = re.compile(r"\b(?:that|whether|how|why)\b|,\s*which\b", re.IGNORECASE)
 _RU_CLAUSE = re.compile(r",\s*(?:что|как|почему|где|котор\w+)(?!\w)", re.IGNORECASE)
+# The lesson's "we" as the one who has or needs: "У нас есть массив", "Нам нужна функция".
+_RU_OURS = re.compile(r"^\W*(?:у нас (?:есть|был|будет)|нам (?:нужн|надо|понадоб|потребу))", re.I)
 _SEE = re.compile(r"^\W*(?:see|cf\.|compare|refer to|см\.|смотри(?:те)?|ср\.)\s", re.IGNORECASE)
 # "As shown in Figure 3, ...", "Как показано в разделе 2, ...": a pointer leading a claim.
 _LEADING_POINTER = re.compile(r"^\W*(?:as|like|как)\b[^,]{0,80},\s*", re.IGNORECASE)
@@ -160,13 +162,25 @@ def _narration_ru(claim: str, words: list[str], steps: bool) -> bool:
     first, second = words[i], words[i + 1]
     if first in ("вы", "ты") and second not in _RU_MODALS:
         return True
-    if _RU_CLAUSE.search(claim) and (morph.first_plural(first) or morph.imperative(first)):
-        return False  # "Заметим, что X", "Смотрите, как X" state X
+    if (morph.first_plural(first) or morph.imperative(first)) and _RU_CLAUSE.match(
+        claim, _after_word(claim, first)
+    ):
+        return (
+            False  # "Заметим, что X", "Смотрите, как X" state X; not "Сделаем ... и подумаем, что"
+        )
+    if _RU_OURS.match(claim):
+        return True  # "У нас есть набор элементов", "Нам нужна функция": the lesson's "we"
     if first == "мы" and morph.past_verb(second) and not _RU_CLAUSE.search(claim):
         return True  # "Мы получили лучшую обёртку": what the lesson did; not "Мы показали, что X"
     if morph.first_plural(first):
         return True  # "Рассмотрим функцию f", "Создадим файл"
     return steps and morph.imperative(first) and ru.PURPOSE.search(claim) is None
+
+
+def _after_word(claim: str, word: str) -> int:
+    """Where the first occurrence of `word` (case-folded) ends in the claim."""
+    found = claim.casefold().find(word)
+    return 0 if found < 0 else found + len(word)
 
 
 def fragment(text: str, quote: str, quote_start: int, claim: str, language: str | None) -> bool:

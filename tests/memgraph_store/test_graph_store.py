@@ -236,7 +236,10 @@ def test_counts_split_kinds_and_inferred(store: CypherGraphStore) -> None:
         "DEPENDS:calls": 1,
         "DEPENDS:inherits": 1,
     }
-    assert store.node_counts() == {"Atom": 4, "Atom:stub": 4, "CodeSymbol": 3, "CodeSymbol:stub": 3}
+    assert store.node_counts() == {
+        "Atom": 4, "Atom:stub": 4, "CodeSymbol": 3, "CodeSymbol:stub": 3, "Passage": 0,
+        "Passage:stub": 0,
+    }  # fmt: skip
 
 
 # --- reads checked against a reference walk -------------------------------------------------
@@ -702,6 +705,8 @@ def test_bolt_flavour_is_detected_and_schema_runs_in_autocommit() -> None:
     assert memgraph.calls == [
         ("auto", "CREATE INDEX ON :Atom(id)", {}),
         ("auto", "CREATE INDEX ON :CodeSymbol(id)", {}),
+        ("auto", "CREATE INDEX ON :Passage(id)", {}),
+        ("auto", "CREATE INDEX ON :Document(id)", {}),
         ("auto", "CREATE EDGE INDEX ON :RELATES(id)", {}),
         ("auto", "CREATE EDGE INDEX ON :DEPENDS(id)", {}),
         ("auto", "CREATE EDGE INDEX ON :DERIVED(id)", {}),
@@ -710,7 +715,7 @@ def test_bolt_flavour_is_detected_and_schema_runs_in_autocommit() -> None:
     store = _bolt(neo, database="pegas")
     store.ensure_schema()
     assert store.dialect.name == "neo4j"
-    assert all("IF NOT EXISTS" in q for _, q, _ in neo.calls) and len(neo.calls) == 5
+    assert all("IF NOT EXISTS" in q for _, q, _ in neo.calls) and len(neo.calls) == 7
     assert set(neo.databases) == {"pegas"}
     store.close()
     assert neo.closed
@@ -746,17 +751,19 @@ def test_bolt_writes_batch_rows_as_parameters_in_one_transaction() -> None:
     store.delete_dependencies([3])
     queries = [(q.split()[0:2], p) for _, q, p in driver.calls]
     assert queries[0][1]["rows"][0]["claim"] == "c" * 280  # truncated for display
-    assert queries[3][1]["rows"] == [
+    # an atom's upsert is three statements: the node, its stale CITED_IN edges, its new ones
+    assert all(p["rows"][0]["passages"] == [] for _, p in queries[:3])
+    assert queries[5][1]["rows"] == [
         {"id": 3, "src": 2, "dst": 4, "kind": "inherits", "line": None}
     ]
-    assert [p for _, p in queries[4:]] == [
+    assert [p for _, p in queries[6:]] == [
         {"ids": [1]},
         {"ids": [2]},
         {"ids": [5, 6]},
         {"ids": [3]},
     ]
-    assert "MATCH (n:Atom {id: id}) DETACH DELETE n" in driver.calls[4][1]
-    assert "MATCH ()-[r:DEPENDS {id: id}]->() DELETE r" in driver.calls[7][1]
+    assert "MATCH (n:Atom {id: id}) DETACH DELETE n" in driver.calls[6][1]
+    assert "MATCH ()-[r:DEPENDS {id: id}]->() DELETE r" in driver.calls[9][1]
 
 
 def test_bolt_neighbours_dialects_and_result_parsing() -> None:
@@ -807,7 +814,7 @@ def test_bolt_counts_and_id_pages() -> None:
     driver.responses["r:DEPENDS]->() RETURN r.kind"] = [["calls", 4]]
     store = _bolt(driver, page_rows=2)
     assert store.edge_counts() == {
-        "RELATES": 5, "DEPENDS": 4, "DERIVED": 0, "RELATES:cause:inferred": 2,
+        "RELATES": 5, "DEPENDS": 4, "DERIVED": 0, "CITED_IN": 0, "RELATES:cause:inferred": 2,
         "RELATES:cause:extracted": 3,
         "DEPENDS:calls": 4,
     }  # fmt: skip
