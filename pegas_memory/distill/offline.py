@@ -111,7 +111,7 @@ def _script_language(text: str, chunk_language: str | None) -> str | None:
 
 @dataclass(frozen=True)
 class _Block:
-    kind: Literal["fence", "table", "indented", "json"]
+    kind: Literal["fence", "table", "indented", "json", "marker"]  # marker: an admonition's fence
     start: int  # what is masked from prose (fences included)
     end: int
     body_start: int  # the quoted span
@@ -139,10 +139,15 @@ def _rules_in(value: Any) -> list[dict[str, Any]] | None:
 def _find_blocks(text: str) -> list[_Block]:
     lines = _lines(text)
     blocks: list[_Block] = []
+    closing: set[int] = set()  # the closing fence lines of admonitions read as prose
     i = 0
     while i < len(lines):
         start, _end, line = lines[i]
         fence = _FENCE.match(line)
+        if fence and i in closing:
+            blocks.append(_Block("marker", start, _end, start, start))
+            i += 1
+            continue
         if fence:
             mark = fence[1]
             j = i + 1
@@ -150,7 +155,9 @@ def _find_blocks(text: str) -> list[_Block]:
                 j += 1
             body = lines[i + 1 : j]
             last = lines[min(j, len(lines) - 1)][1]
-            if _prose_fence(body):  # an admonition box fenced like code: its prose is prose
+            if _prose_fence(body, fence[2]):  # an admonition box fenced like code: prose
+                blocks.append(_Block("marker", start, _end, start, start))  # not its info line
+                closing.add(j)
                 i += 1
                 continue
             if body:
@@ -207,13 +214,24 @@ _SENTENCE_END = re.compile(r"[.!?…:»\")]\s*$")
 _CODE_CHARS = re.compile(r"[;{}=<>\[\]()]")
 
 
-def _prose_fence(body: Sequence[tuple[int, int, str]]) -> bool:
-    """Whether a fenced block holds prose, not code: most of its lines are sentences (five
-    words or more, ending as a sentence ends, at most two code characters). Sites fence
-    admonitions ("```warn header=...") the way they fence code."""
+# The info string of a fenced admonition: a box's kind or a header attribute, no language.
+_ADMONITION = re.compile(
+    r"^\s*(?:smart|warn|warning|note|tip|info|danger|caution|important|hint|attention|seealso"
+    r"|summary|compare|quote|details)\b|\bheader\s*=",
+    re.IGNORECASE,
+)
+
+
+def _prose_fence(body: Sequence[tuple[int, int, str]], info: str = "") -> bool:
+    """Whether a fenced block holds prose, not code: its info string names an admonition
+    ("```warn header=...", "````smart"), or most of its lines are sentences (five words or
+    more, ending as a sentence ends, at most two code characters). Sites fence admonitions
+    the way they fence code."""
     lines = [b[2] for b in body if b[2].strip()]
     if not lines:
         return False
+    if _ADMONITION.search(info) and not any(_FENCE.match(line) for line in lines):
+        return True
     prose = sum(
         1
         for line in lines
@@ -565,7 +583,7 @@ class OfflineDistiller:
         self, text: str, block: _Block, lang: str | None, heading: tuple[str, ...] = ()
     ) -> DraftAtom | None:
         quote = text[block.body_start : block.body_end]
-        if not quote.strip() or says_nothing(quote):
+        if block.kind == "marker" or not quote.strip() or says_nothing(quote):
             return None
         labels = _LABELS["ru" if lang == "ru" else "en"]
         meta: dict[str, Any] = {"distiller": self.name}

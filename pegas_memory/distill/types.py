@@ -18,7 +18,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 AtomType = Literal["text", "definition", "logical_rule", "code", "table", "fact"]
 ATOM_TYPES: tuple[AtomType, ...] = ("text", "definition", "logical_rule", "code", "table", "fact")
 
-OFFLINE_VERSION = "offline-v16"
+OFFLINE_VERSION = "offline-v17"
 PROMPT_VERSION = "distill-v1"
 CRITIQUE_PROMPT_VERSION = "critique-v1"
 

@@ -121,3 +121,21 @@ def test_code_torn_out_of_its_block_is_debris_but_a_set_in_prose_is_not() -> Non
     assert glyph_debris("// deny access try { delete user._password; } catch(e) { alert(e); }")
     assert not glyph_debris("The set {1, 2} has two elements; its power set has four.")
     assert not glyph_debris("The arrow function x => x + 1 returns its argument plus one.")
+
+
+def test_a_fenced_admonition_is_prose_without_its_fence_lines() -> None:
+    from pegas_memory.distill.offline import OfflineDistiller
+    from pegas_memory.distill.types import ChunkContext
+
+    text = (
+        '````smart header="Функция сравнения"\n'
+        "Функция сравнения может вернуть любое число.\n"
+        "````\n\n"
+        "Прокси — это особый объект, который оборачивает другой объект.\n"
+    )
+    atoms = OfflineDistiller().distill(text, ChunkContext(language="ru"))
+    claims = [a.claim for a in atoms]
+    assert "Функция сравнения может вернуть любое число." in claims
+    assert any(c.startswith("Прокси — это особый объект") for c in claims)  # not swallowed
+    assert all("header" not in c and "`" not in c for c in claims)
+    assert all(a.type != "code" for a in atoms)
