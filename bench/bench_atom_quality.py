@@ -15,7 +15,8 @@ ligatures mapped, NUL characters dropped) and once with the current tree (pages 
    through `parse_html` (trafilatura): junk = share of atoms whose quote is not inside the gold
    articleBody (both sides whitespace-collapsed, markdown emphasis/escape characters and inline
    tags dropped, quote/dash style unified), target <= 3%; coverage = share of gold sentences
-   (>= 4 words) that lie inside some atom's quote.
+   (>= 4 words) that lie inside some atom's quote, and inside an atom's quote or a passage (the
+   page's chunks, which search returns too: docs/decisions/0006).
 
 Data: $PEGAS_SHARED_DATA, else the first `shared/data` found above the repository root.
 Run: .venv/bin/python bench/bench_atom_quality.py [--html-limit N] [--sample DOC]
@@ -163,6 +164,7 @@ class PageScore:
     loose_junk: int = 0
     sentences: int = 0
     covered: int = 0
+    in_passages: int = 0  # covered by an atom's quote or by a passage (a chunk) of the page
 
 
 def squash(text: str) -> str:
@@ -186,7 +188,9 @@ def score_pages(
         url = gold[key]["url"]
         body = norm(gold[key]["articleBody"])
         loose_body = squash(gold[key]["articleBody"])
-        atoms = distill_source(parse_html(html, settings=settings, uri=url, url=url), distill)
+        parsed = parse_html(html, settings=settings, uri=url, url=url)
+        atoms = distill_source(parsed, distill)
+        passages = "\n".join(norm(c.text) for c in chunk_source(parsed, max_chunks=100_000))
         all_atoms.extend(atoms)
         quotes = [norm(a.quote) for a in atoms]
         page = pages[key] = PageScore(atoms=len(atoms))
@@ -203,6 +207,7 @@ def score_pages(
             if len(s.text.split()) >= 4:
                 page.sentences += 1
                 page.covered += norm(s.text) in quoted
+                page.in_passages += norm(s.text) in quoted or norm(s.text) in passages
     return pages, all_atoms
 
 
@@ -211,11 +216,13 @@ def summary(pages: Sequence[PageScore]) -> dict[str, str]:
     junk = sum(p.junk for p in pages)
     loose = sum(p.loose_junk for p in pages)
     covered = sum(p.covered for p in pages)
+    both = sum(p.in_passages for p in pages)
     sentences = sum(p.sentences for p in pages)
     return {
         "junk": f"{junk / max(1, atoms):.2%} ({junk} of {atoms})",
         "junk, gold whitespace ignored": f"{loose / max(1, atoms):.2%} ({loose} of {atoms})",
         "coverage": f"{covered / max(1, sentences):.1%} ({covered} of {sentences})",
+        "coverage by atoms and passages": f"{both / max(1, sentences):.1%} ({both} of {sentences})",
     }
 
 
