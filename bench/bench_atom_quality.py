@@ -318,7 +318,12 @@ def main() -> None:
             *(f"{results[n][0].atoms} ({mix(results[n][0])})" for n in names),
         )
     )  # type: ignore[arg-type]
-    for key in ("junk", "junk, gold whitespace ignored", "coverage"):
+    for key in (
+        "junk",
+        "junk, gold whitespace ignored",
+        "coverage",
+        "coverage by atoms and passages",
+    ):
         rows.append(("181 HTML pages", key, *(str(results[n][1].values[key]) for n in names)))  # type: ignore[arg-type]
     rows.append(
         (
