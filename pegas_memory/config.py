@@ -162,6 +162,12 @@ class Settings(BaseSettings):
     # --- research loop ---
     searxng_url: str | None = None
 
+    # --- provenance ---
+    # memory_store of a knowledge atom with no source, quote, session or code citation: refused
+    # ("enforce"), stored and flagged as unsourced, ranked below sourced atoms ("flag"), or stored
+    # as any other ("off")
+    store_provenance: Literal["enforce", "flag", "off"] = "flag"
+
     # --- retrieval ---
     search_default_limit: int = Field(10, ge=1, le=10_000)
     search_max_limit: int = Field(100, ge=1, le=10_000)

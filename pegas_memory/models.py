@@ -145,6 +145,10 @@ class StatsResult(BaseModel):
 HitStore = Literal["atom", "passage", "trace"]
 
 
+# The metadata key of an atom stored without any provenance (`PEGAS_STORE_PROVENANCE=flag`).
+UNSOURCED = "unsourced"
+
+
 class SearchHit(BaseModel):
     id: int = Field(description="the atom's, passage's or trace's id (ids of each store apart)")
     scope: Literal["knowledge", "episodic"]
@@ -166,6 +170,10 @@ class SearchHit(BaseModel):
     citations: list[CitationOut] = Field(default_factory=list)
     found_by: dict[str, int] = Field(
         default_factory=dict, description="rank of this hit in each retrieval arm"
+    )
+    unsourced: bool = Field(
+        default=False,
+        description="stored with no source, quote, session or code citation; ranks below sourced",
     )
 
 

@@ -24,7 +24,7 @@ from pegas_memory.db.repo import (
     upsert_document,
 )
 from pegas_memory.errors import InvalidInput, PegasMemoryError
-from pegas_memory.models import ATOM_TYPES, TRACE_KINDS, StoreResult
+from pegas_memory.models import ATOM_TYPES, TRACE_KINDS, UNSOURCED, StoreResult
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.requests import StoreRequest
 from pegas_memory.runtime import ProjectionRuntime
@@ -112,6 +112,16 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
         source = clean_text(source, "source", 2_000, required=True).strip()
     locator = clean_text(request.locator or "", "locator", 500, required=False)
     quote = clean_text(request.quote or "", "quote", 20_000, required=False)
+    if not (source or quote.strip() or request.session_id or cite_code):
+        gate = svc.settings.store_provenance
+        if gate == "enforce":
+            raise InvalidInput(
+                "this memory stores a claim only with its provenance: give `source` (a URL, a "
+                "file path or a name), `quote`, `session_id` or `cite_code`; nothing was stored "
+                "(PEGAS_STORE_PROVENANCE=flag would store it marked unsourced)"
+            )
+        if gate == "flag":
+            metadata[UNSOURCED] = True
 
     atom = AtomInput(
         type=type,
@@ -150,6 +160,11 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
     status = row["status"] if row else None
     if created:
         message = f"stored {type} atom {atom_id} (status {status})"
+        if metadata.get(UNSOURCED):
+            message += (
+                "; unsourced (no source, quote, session or code citation): it ranks below "
+                "sourced atoms until one cites it"
+            )
         late = await_projection(svc, "atom", [atom_id])
         message += f"; {late}" if late else ""
     else:

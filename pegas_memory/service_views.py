@@ -34,6 +34,7 @@ def to_hit(h: Found) -> SearchHit:
         language=h.language,
         document_id=h.doc_id,
         created_at=h.created_at.isoformat() if h.created_at else None,
+        unsourced=h.unsourced,
         citations=[
             CitationOut(
                 document_id=c.doc_id,

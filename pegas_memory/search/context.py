@@ -105,6 +105,8 @@ def assemble(
             meta.append(hit.status)
         if hit.confidence is not None:
             meta.append(f"confidence {hit.confidence:.2f}")
+        if hit.unsourced:
+            meta.append("unsourced")
         lines = [f"{head} ({', '.join(meta)})"]
         for c in hit.citations[:2]:
             source = _source_line(c)

@@ -17,6 +17,8 @@ import numpy as np
 RRF_K = 60
 
 # Multipliers of the fused score by status: verified knowledge first, disputed and outdated last.
+# An atom stored with no provenance ranks below a sourced one of the same relevance.
+UNSOURCED_WEIGHT = 0.8
 STATUS_WEIGHT: Mapping[str, float] = {
     "verified": 1.25,
     "candidate": 1.0,
@@ -200,12 +202,16 @@ def adjust(
     half_life_days: float | None = None,
     status_weights: Mapping[str, float] = STATUS_WEIGHT,
     now: datetime | None = None,
+    unsourced: Collection[int] = (),
 ) -> list[Fused]:
-    """Apply status multipliers and optional exponential recency decay; re-sort."""
+    """Apply status multipliers, the unsourced weight and optional exponential recency decay;
+    re-sort."""
     now = now or datetime.now(UTC)
     out = []
     for f in fused:
         score = f.score * status_weights.get(status.get(f.id, "candidate"), 1.0)
+        if f.id in unsourced:
+            score *= UNSOURCED_WEIGHT
         if half_life_days and created_at and f.id in created_at:
             age = max(0.0, (now - created_at[f.id]).total_seconds() / 86400.0)
             score *= math.exp(-math.log(2) * age / half_life_days)

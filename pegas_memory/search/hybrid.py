@@ -261,6 +261,7 @@ class Found:
     citations: tuple[Citation, ...] = ()
     store: Entity = "atom"
     section: tuple[str, ...] = ()  # a passage's heading path
+    unsourced: bool = False  # an atom stored with no provenance (service_store)
 
     @classmethod
     def of(
@@ -288,6 +289,7 @@ class Found:
             doc_id=row.get("doc_id"),
             created_at=row.get("created_at"),
             arms=dict(arms),
+            unsourced=bool(row.get("unsourced")),
         )
 
 
@@ -488,6 +490,7 @@ class Searcher:
                 status={i: r["status"] for i, r in rows.items()},
                 created_at={i: r["created_at"] for i, r in rows.items()},
                 half_life_days=half_life_days,
+                unsourced={i for i, r in rows.items() if r.get("unsourced")},
             )
         elif half_life_days:
             fused = adjust(

@@ -105,8 +105,11 @@ SELECT src_atom_id, dst_atom_id, kind, confidence FROM pm_atom_link
 SELECT id, doc_id FROM pm_atom WHERE id = ANY(%(ids)s) AND doc_id IS NOT NULL
 
 -- name: fetch_atoms
+-- unsourced: stored with no provenance (PEGAS_STORE_PROVENANCE=flag) and cited by nothing since.
 SELECT t.id, t.type, t.status, t.confidence, t.claim, t.content, t.topic,
-       t.tags, t.doc_id, t.language, t.created_at
+       t.tags, t.doc_id, t.language, t.created_at,
+       coalesce((t.metadata->>'unsourced')::boolean, false)
+         AND NOT EXISTS (SELECT 1 FROM pm_citation c WHERE c.atom_id = t.id) AS unsourced
   FROM pm_atom t WHERE t.id = ANY(%(ids)s) {where}
 
 -- name: fetch_passages

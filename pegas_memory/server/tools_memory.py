@@ -90,7 +90,9 @@ def register_knowledge(mcp: Server) -> None:
             str | None,
             Field(
                 description="Where this comes from: a URL or a short description. Recorded as "
-                "a citation."
+                "a citation. An atom with no source, quote, session_id or cite_code is stored "
+                "flagged unsourced and ranks below sourced ones (or is refused: "
+                "PEGAS_STORE_PROVENANCE)."
             ),
         ] = None,
         locator: Annotated[
