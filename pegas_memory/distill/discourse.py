@@ -202,20 +202,28 @@ def fragment(text: str, quote: str, quote_start: int, claim: str, language: str 
     return False
 
 
+_EN_DETERMINERS = wordset("the a an this that these those its their our your my his her")
 _LIST_MARK = re.compile(r"^\s*(?:[-*•–+]|\d+[.)]|[a-z][.)])\s")
 
 
 def cut_off(text: str, quote: str, quote_end: int) -> bool:
-    """Whether the quote is a sentence the chunk's end cut in two: nothing follows it in the
-    chunk and it ends on a letter or a comma, with no closing punctuation; the next chunk,
-    which overlaps this one, holds the whole sentence."""
-    if text[quote_end:].strip() or text.endswith("\n"):
-        return False  # text follows, or the chunk ends where a line does
+    """Whether the quote is a sentence cut in two: it ends on a letter or a comma with no
+    closing punctuation, and either on a word no sentence ends on (an article, a preposition,
+    a conjunction: "... until the end of the" where the source wraps its lines) or at the
+    chunk's end inside a line (the next chunk, which overlaps this one, holds the whole
+    sentence). A list item need not end on a stop."""
     line = text[text.rfind("\n", 0, quote_end - len(quote)) + 1 :]
     if _LIST_MARK.match(line):
         return False  # a list item need not end on a stop
     tail = quote.rstrip()
-    return bool(tail) and (tail[-1].isalpha() or tail[-1] in ",(") and len(words_of(tail)) > 3
+    words = words_of(tail)
+    if not tail or len(words) <= 3 or not (tail[-1].isalpha() or tail[-1] in ",("):
+        return False
+    last = words[-1].casefold()
+    if last in en.FUNCTION_WORDS or last in _EN_DETERMINERS or morph.function_word(last):
+        return True  # no sentence ends on "the", "of", "в": its end is elsewhere
+    # the chunk's end, inside a line
+    return not text[quote_end:].strip() and not text.endswith("\n")
 
 
 def _identifier(head: str) -> bool:

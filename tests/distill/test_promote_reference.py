@@ -104,7 +104,9 @@ def test_a_sentence_the_chunks_end_cut_off_is_a_fragment() -> None:
     text = "A comment starts with two slashes. The syntax continues until the end of the"
     quote = "The syntax continues until the end of the"
     assert cut_off(text, quote, len(text))
-    assert not cut_off(text + "\n", quote, len(text))  # the line ends there
+    assert cut_off(text + "\n", quote, len(text))  # a wrapped line: no sentence ends on "the"
+    line = "The syntax continues until the end of each line"
+    assert not cut_off(line + "\n", line, len(line))  # a line that may end so
     item = "Features:\n* fast routing for every method and path"
     assert not cut_off(item, "fast routing for every method and path", len(item))
 
