@@ -158,9 +158,12 @@ def _predicate(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
         return None  # a definition says what its term is
     if atom.metadata.get("kind") == "dialogue" or atom.metadata.get("lead_in"):
         return None
-    if atom.metadata.get("subject"):
+    subject = atom.metadata.get("subject")
+    if subject and (chunk.context.heading_path or subject != chunk.context.title):
         return None  # a carried claim is its subject's predicate ("Нестор Махно: автор ...")
-    if predicate.no_predicate(atom.claim, atom.language):
+    # a claim the document's title was carried onto, in a chunk under no heading (a slide's
+    # bullet under "Tabular AutoML"), is read on its own
+    if predicate.no_predicate(_body(atom), atom.language):
         return Verdict("no predicate", predicate.NO_PREDICATE)
     return None
 
