@@ -32,11 +32,11 @@ ROOT = Path(__file__).resolve().parents[1]
 LABELS = ROOT / "bench" / "labels" / "standalone"
 
 
-def load_items() -> list[dict[str, Any]]:
+def load_items(labels: Path = LABELS) -> list[dict[str, Any]]:
     """Every labelled item of both languages."""
     return [
         json.loads(line)
-        for path in sorted(LABELS.glob("*.jsonl"))
+        for path in sorted(labels.glob("*.jsonl"))
         for line in path.read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
@@ -148,16 +148,31 @@ def table(base: dict[str, Any] | None, head: dict[str, Any], names: tuple[str, s
     return "\n".join(out)
 
 
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", help="a commit to distil the same items with, side by side")
     parser.add_argument("--out", type=Path)
+    parser.add_argument(
+        "--labels",
+        type=Path,
+        default=LABELS,
+        help="the labelled set's folder: standalone (the rule writer's), standalone-regraded (the "
+        "same items graded by an independent grader) or standalone-independent (new documents, "
+        "graded blind)",
+    )
     parser.add_argument("--emit", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.emit:  # the child: items on stdin, atoms of the PYTHONPATH commit on stdout
         sys.stdout.write(json.dumps(distill_items(json.load(sys.stdin))))
         return
-    items = load_items()
+    items = load_items(args.labels)
     head_atoms = distill_items(items)
     base_atoms = _base_atoms(args.base, items) if args.base else None
     head = score(items, head_atoms)
@@ -166,8 +181,8 @@ def main() -> None:
     report = [
         "# Which sentences become atoms: the standalone labelled set",
         "",
-        f"`bench/bench_standalone.py --base {args.base}`: {len(items)} labelled sentences "
-        "(bench/labels/standalone/), each item's chunk distilled offline by both commits.",
+        f"`bench/bench_standalone.py --base {args.base} --labels {_shown(args.labels)}`: "
+        f"{len(items)} labelled sentences, each item's chunk distilled offline by both commits.",
         "",
         table(base, head, names),
         "",
