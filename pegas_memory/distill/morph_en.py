@@ -55,3 +55,11 @@ def noun_or_adjective(word: str) -> bool:
         return False
     parts = _parts(word.casefold())
     return bool(parts & {"NOUN", "ADJ", "PROPN"}) and "ADP" not in parts
+
+
+@lru_cache(maxsize=50_000)
+def noun_lemma(word: str) -> str:
+    """The word as a noun's lemma ("engines" -> "engine"), the word itself when the lexicon
+    knows no noun of it."""
+    lemmas = lemminflect.getLemma(word.casefold(), "NOUN")
+    return lemmas[0] if lemmas else word.casefold()

@@ -98,7 +98,7 @@ def pronoun_lemmas(word: str) -> frozenset[str]:
     personal pronoun (NPRO) or a pronominal adjective (этот, такой, данный)."""
     out = set()
     for r in _readings(word):
-        if r.pos == "NPRO" or (r.pos == "ADJF" and r.lemma in ("этот", "такой", "данный", "тот")):
+        if r.pos == "NPRO" or (r.pos == "ADJF" and r.lemma in ("этот", "такой", "данный")):
             out.add(r.lemma)
     return frozenset(out)
 

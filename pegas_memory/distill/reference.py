@@ -282,7 +282,9 @@ def _demonstrative_resolved_en(words: list[str], i: int) -> bool:
     nxt = nxt.removesuffix("'s").removesuffix("’s")
     if nxt in _EN_DOCUMENT:
         return True  # "this paper", "this chapter": the title says which
-    if nxt[:1].isalpha() and _stem_en(nxt) in {_stem_en(w) for w in words[:i]}:
+    if nxt[:1].isalpha() and morph_en.noun_lemma(nxt) in {
+        morph_en.noun_lemma(w) for w in words[:i]
+    }:
         return True  # "Template engines are like ... each of those engines": named before
     if words[i] == "those" and nxt in _EN_FORWARD:
         return True  # "those who ...", "those of ..."
@@ -292,10 +294,6 @@ def _demonstrative_resolved_en(words: list[str], i: int) -> bool:
     if words[i] == "that" and nxt in (",", "is", "means"):
         return False  # "That is why ...", "That means ..."
     return False
-
-
-def _stem_en(word: str) -> str:
-    return word[:-1] if word.endswith("s") and len(word) > 3 else word
 
 
 def _unresolved_ru(tokens: list[str], personal: bool) -> Unresolved | None:
