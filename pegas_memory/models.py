@@ -6,6 +6,7 @@ give MCP clients structured output.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
@@ -186,6 +187,11 @@ class SearchResult(BaseModel):
         default_factory=dict,
         description="per entity (atom, trace), per arm: weight and hit counts, for explanation",
     )
+    as_of: datetime | None = Field(
+        default=None,
+        description="the answer is what the memory believed at this instant (statuses, "
+        "supersessions, links, citations and document versions as they were then)",
+    )
 
 
 class GapOut(BaseModel):
@@ -234,6 +240,9 @@ class ContextResult(BaseModel):
     weak_evidence: bool
     gap_id: int | None = Field(default=None, description="research gap registered, if any")
     warnings: list[str] = Field(default_factory=list)
+    as_of: datetime | None = Field(
+        default=None, description="the context is what the memory believed at this instant"
+    )
 
 
 class IngestResult(BaseModel):

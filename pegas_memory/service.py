@@ -73,6 +73,7 @@ from pegas_memory.search.context import (
 )
 from pegas_memory.search.hybrid import Searcher
 from pegas_memory.service_inputs import (
+    as_of_filter,
     clean_text,
 )
 from pegas_memory.service_jobs import JobService
@@ -396,12 +397,13 @@ class MemoryService:
         half_life_days = request.half_life_days
         if half_life_days is not None and half_life_days <= 0:
             raise InvalidInput("half_life_days must be positive")
+        flt = as_of_filter(request.flt)
         hits, warnings, arms = self.searcher.search(
             request.query,
             scope=request.scope,
             preset=request.preset,
             limit=limit,
-            flt=request.flt,
+            flt=flt,
             half_life_days=half_life_days,
             stores=request.store,
         )
@@ -411,6 +413,7 @@ class MemoryService:
             hits=[to_hit(h) for h in hits],
             warnings=warnings + self.runtime.monitor.warnings(),
             arms=arms,
+            as_of=flt.as_of if flt else None,
         )
 
     # ------------------------------------------------------------------ memory_get_context
@@ -436,6 +439,8 @@ class MemoryService:
         with self.db.connection() as conn:
             windows = windows_for(conn, found.hits)
         text, items, truncated = assemble(found.hits, windows, budget_tokens=budget)
+        if found.as_of is not None:
+            text = f"As of {found.as_of.isoformat()} (what the memory believed then):\n\n" + text
         threshold = self.settings.weak_context_cosine
         if self.runtime.embedder.ready:
             threshold = weak_cosine_for(self.runtime.embedder.get().model_id, threshold)
@@ -461,6 +466,7 @@ class MemoryService:
             weak_evidence=is_weak,
             gap_id=gap_id,
             warnings=found.warnings,
+            as_of=found.as_of,
         )
 
     # ------------------------------------------------------------------ research gaps

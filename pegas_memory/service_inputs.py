@@ -6,7 +6,11 @@ becomes InvalidInput with a message that says what to do, before any transaction
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
+
 from pegas_memory.errors import InvalidInput
+from pegas_memory.search.hybrid import SearchFilter
 
 MAX_CLAIM_CHARS = 8_000
 MAX_TAGS = 32
@@ -38,3 +42,17 @@ def clean_text(value: str, name: str, limit: int, *, required: bool) -> str:
             "shorten it, or use memory_ingest for long sources"
         )
     return value
+
+
+def as_of_filter(flt: SearchFilter | None) -> SearchFilter | None:
+    """The filter with its `as_of` instant checked: a time without a zone is UTC; an instant
+    still to come is refused (the memory cannot say what it will believe)."""
+    if flt is None or flt.as_of is None:
+        return flt
+    at = flt.as_of if flt.as_of.tzinfo else flt.as_of.replace(tzinfo=UTC)
+    if at > datetime.now(UTC):
+        raise InvalidInput(
+            f"as_of {at.isoformat()} is in the future; leave it out to ask what the memory "
+            "believes now"
+        )
+    return replace(flt, as_of=at)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn
-from pegas_memory.db.repo import document_versions, set_status
+from pegas_memory.db.repo import document_versions, set_status, withdraw_reason
 from pegas_memory.errors import InvalidInput, NotFound
 from pegas_memory.outbox.projection import atom_contexts, atom_embed_text
 from pegas_memory.text import raw_hash
@@ -71,6 +71,7 @@ def erase(
     document_ids: Sequence[int] = (),
 ) -> ForgetReport:
     report = ForgetReport(mode="erase")
+    withdraw_reason(conn, "erased by memory_forget")
     if document_ids:
         docs = conn.execute(Q.existing_document_ids, (list(document_ids),)).fetchall()
         found_docs = [int(r["id"]) for r in docs]

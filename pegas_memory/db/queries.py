@@ -39,6 +39,8 @@ class DbQueries:
     atom_id_by_hash: LiteralString
     set_check_name: LiteralString
     clear_check_name: LiteralString
+    set_withdraw_reason: LiteralString
+    citations_as_of: LiteralString
     update_status: LiteralString
     attach_status_evidence: LiteralString
     insert_citation: LiteralString

@@ -124,6 +124,10 @@ SELECT set_config('pegas.check_name', %s, true)
 -- name: clear_check_name
 SELECT set_config('pegas.check_name', '', true)
 
+-- name: set_withdraw_reason
+-- Why the rows this transaction deletes are withdrawn (migration 0016 records it beside them).
+SELECT set_config('pegas.withdraw_reason', %s, true)
+
 -- name: update_status
 -- The new status, reason and (when given) confidence; returns the status it had before.
 UPDATE pm_atom a SET status = %s, status_reason = %s,
@@ -170,6 +174,26 @@ SELECT c.atom_id, c.doc_id, d.title, d.uri, c.locator, c.quoted_text,
        d.is_current AS document_is_current
   FROM pm_citation c LEFT JOIN pm_document d ON d.id = c.doc_id
  WHERE c.atom_id = ANY(%s) ORDER BY c.id
+
+-- name: citations_as_of
+-- The citations of many atoms as they were at %(t)s: recorded by then, and those withdrawn
+-- since (their audit lines, migration 0016), oldest first.
+SELECT * FROM (
+    SELECT c.atom_id, c.doc_id, d.title, d.uri, c.locator, c.quoted_text,
+           c.code_symbol_id, c.chunk_id, c.char_start, c.char_end,
+           d.identity_id AS document_identity, d.version AS document_version,
+           d.is_current AS document_is_current, c.created_at
+      FROM pm_citation c LEFT JOIN pm_document d ON d.id = c.doc_id
+     WHERE c.atom_id = ANY(%(ids)s) AND c.created_at <= %(t)s
+    UNION ALL
+    SELECT w.atom_id, w.doc_id, d.title, d.uri, w.detail->>'locator', w.detail->>'quoted_text',
+           (w.detail->>'code_symbol_id')::bigint, (w.detail->>'chunk_id')::bigint,
+           (w.detail->>'char_start')::int, (w.detail->>'char_end')::int,
+           d.identity_id, d.version, d.is_current, w.recorded_at
+      FROM pm_withdrawal w LEFT JOIN pm_document d ON d.id = w.doc_id
+     WHERE w.entity = 'citation' AND w.atom_id = ANY(%(ids)s)
+       AND w.recorded_at <= %(t)s AND w.withdrawn_at > %(t)s
+) AS believed ORDER BY created_at
 
 -- name: insert_trace
 INSERT INTO pm_episodic_trace (session_id, kind, content, content_hash, language,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from psycopg.types.json import Jsonb
@@ -286,6 +287,12 @@ def supersede_atom(
     return old != "stale"
 
 
+def withdraw_reason(conn: Conn, reason: str) -> None:
+    """Say why the links, citations and atoms this transaction deletes are withdrawn: each
+    delete leaves an audit line with the reason (pm_withdrawal), which as-of answers read."""
+    conn.execute(Q.set_withdraw_reason, (reason,))
+
+
 def set_status(
     conn: Conn,
     atom_id: int,
@@ -403,6 +410,20 @@ def citations_for(conn: Conn, atom_ids: Sequence[int]) -> dict[int, list[Citatio
         current = [c for c in cites if c.doc_id is None or c.document_is_current]
         if any(c.doc_id is not None for c in current):
             out[atom_id] = current
+    return out
+
+
+def citations_as_of(conn: Conn, atom_ids: Sequence[int], at: datetime) -> dict[int, list[Citation]]:
+    """The citations of many atoms as they were at an instant: recorded by then and not yet
+    withdrawn (a withdrawn one is read from its audit line, migration 0016)."""
+    out: dict[int, list[Citation]] = {i: [] for i in atom_ids}
+    if not atom_ids:
+        return out
+    rows = conn.execute(Q.citations_as_of, {"ids": list(atom_ids), "t": at}).fetchall()
+    for r in rows:
+        row = dict(r)
+        row.pop("created_at", None)
+        out[int(row["atom_id"])].append(Citation(**row))
     return out
 
 

@@ -34,7 +34,13 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from pegas_memory.db.pool import Conn
-from pegas_memory.db.repo import StoredClaim, add_link, set_status, supersede_atom
+from pegas_memory.db.repo import (
+    StoredClaim,
+    add_link,
+    set_status,
+    supersede_atom,
+    withdraw_reason,
+)
 from pegas_memory.errors import IngestError
 from pegas_memory.ingest.claims import is_contradiction
 from pegas_memory.ingest.dedup import Conflict
@@ -134,6 +140,7 @@ def begin_redistill(conn: Conn, doc_id: int, reproduced: frozenset[int]) -> Redi
     spans: dict[int, tuple[int, int]] = {}
     for r in conn.execute(Q.version_spans, (doc_id,)).fetchall():
         spans.setdefault(int(r["atom_id"]), (int(r["char_start"]), int(r["char_end"])))
+    withdraw_reason(conn, "re-distilled: the version is cited afresh")
     conn.execute(Q.drop_version_citations, {"doc": doc_id, "keep": sorted(protected - reproduced)})
     conn.execute(Q.drop_version_chunks, (doc_id,))
     return RedistillStart(old, protected, spans)

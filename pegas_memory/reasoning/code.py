@@ -25,9 +25,17 @@ from typing import LiteralString
 from psycopg.types.json import Jsonb
 
 from pegas_memory.db.pool import Conn, Database
-from pegas_memory.db.repo import storable_confidence
+from pegas_memory.db.repo import storable_confidence, withdraw_reason
 from pegas_memory.db.sql import load_queries
-from pegas_memory.reasoning.inference import Derivation, Edge, EdgeKey, Limits, Rule, reconcile
+from pegas_memory.reasoning.inference import (
+    WITHDRAWN,
+    Derivation,
+    Edge,
+    EdgeKey,
+    Limits,
+    Rule,
+    reconcile,
+)
 from pegas_memory.reasoning.inference import load_rules as parse_rules
 
 INFER_LOCK = 7_355_608_002  # memory_infer's lock (reasoning.rules): one evaluation at a time
@@ -111,6 +119,7 @@ def reconcile_repo(
 
     with conn.cursor() as cur:
         if rec.withdraw:
+            withdraw_reason(conn, WITHDRAWN)
             cur.executemany(Q.withdraw_conclusion, list(rec.withdraw))
         cur.executemany(
             Q.insert_conclusion,

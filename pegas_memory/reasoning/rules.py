@@ -26,7 +26,7 @@ from typing import Any, Literal, LiteralString, TypedDict
 from psycopg.types.json import Jsonb
 
 from pegas_memory.db.pool import Conn, Database
-from pegas_memory.db.repo import storable_confidence
+from pegas_memory.db.repo import storable_confidence, withdraw_reason
 from pegas_memory.db.sql import load_queries
 from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound
 from pegas_memory.memgraph_store.cypher import EdgeType, GraphPath
@@ -48,7 +48,7 @@ from pegas_memory.reasoning.code import (
     idle_rule_warnings,
     reconcile_code,
 )
-from pegas_memory.reasoning.inference import Edge, Limits, load_rules, reconcile
+from pegas_memory.reasoning.inference import WITHDRAWN, Edge, Limits, load_rules, reconcile
 from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.validation import bounded_int
 
@@ -182,6 +182,7 @@ def run_inference(
 
         with conn.cursor() as cur:
             if rec.withdraw:
+                withdraw_reason(conn, WITHDRAWN)
                 cur.executemany(Q.withdraw_conclusion, list(rec.withdraw))
             cur.executemany(
                 Q.insert_conclusion,

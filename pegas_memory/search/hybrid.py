@@ -23,13 +23,13 @@ import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal, LiteralString
 
 from psycopg import sql
 
 from pegas_memory.db.pool import Conn, Database
-from pegas_memory.db.repo import Citation, citations_for, document_versions
+from pegas_memory.db.repo import Citation, citations_as_of, citations_for, document_versions
 from pegas_memory.errors import BackendUnavailable, InvalidInput
 from pegas_memory.qdrant_store.index import VectorFilter
 from pegas_memory.runtime import ProjectionRuntime
@@ -45,11 +45,14 @@ from pegas_memory.search.fusion import (
     score_fusion,
     weighted_rrf,
 )
-from pegas_memory.search.lexical import Entity, LexicalIndex
+from pegas_memory.search.lexical import Entity, LexicalIndex, Source
 from pegas_memory.search.queries import SEARCH_SQL as Q
 from pegas_memory.search.stores import KEPT_FLOOR, STORE_SHARE, Candidate, merge
 
 log = logging.getLogger(__name__)
+
+# The instant of an as-of search inside a filter fragment (SearchFilter.sql).
+AS_OF = {"t": sql.Placeholder("f_as_of")}
 
 MAX_QUERY_CHARS = 4_000
 POOL = 50  # candidates each arm contributes
@@ -149,6 +152,10 @@ class SearchFilter:
     created_after: datetime | None = None
     created_before: datetime | None = None
     session_id: str | None = None  # episodic only
+    # What the memory believed at this instant: atoms recorded by then, with the status they had
+    # then (superseded ones come back if they were not superseded yet), passages of the versions
+    # current then, traces written by then (migration 0016).
+    as_of: datetime | None = None
 
     @property
     def atoms_only(self) -> bool:
@@ -157,6 +164,15 @@ class SearchFilter:
         return bool(self.types or self.statuses or self.topics or self.tags)
 
     def vector_filter(self, entity: Entity) -> VectorFilter:
+        if self.as_of is not None:  # statuses as they were are checked in PostgreSQL
+            before = self.as_of + timedelta(microseconds=1)
+            if self.created_before is None or self.created_before > before:
+                inner = replace(self, as_of=None, created_before=before)
+            else:
+                inner = replace(self, as_of=None)
+            if entity == "atom":
+                inner = replace(inner, statuses=())
+            return inner.vector_filter(entity)
         if entity == "passage":
             return VectorFilter(
                 doc_ids=self.doc_ids,
@@ -190,20 +206,26 @@ class SearchFilter:
         def add(cond: LiteralString, name: str, value: Any) -> None:
             parts.append(
                 sql.SQL(" AND ")
-                + sql.SQL(cond).format(a=sql.Identifier(alias), p=sql.Placeholder(name))
+                + sql.SQL(cond).format(a=sql.Identifier(alias), p=sql.Placeholder(name), **AS_OF)
             )
             params[name] = value
 
+        if self.as_of is not None:
+            add("{a}.created_at <= {p}", "f_as_of", self.as_of)
         if entity == "atom":
             if self.types:
                 add("{a}.type = ANY({p})", "f_types", list(self.types))
-            if self.statuses:
+            if self.statuses and self.as_of is not None:
+                add(Q.filter_statuses_as_of, "f_statuses", list(self.statuses))
+            elif self.statuses:
                 add("{a}.status = ANY({p})", "f_statuses", list(self.statuses))
             if self.doc_ids:
                 add(Q.filter_documents, "f_docs", list(self.doc_ids))
             if "stale" not in self.statuses:
-                current = sql.SQL(Q.filter_current).format(a=sql.Identifier(alias))
-                parts.append(sql.SQL(" AND ") + current)
+                current = Q.filter_current_as_of if self.as_of is not None else Q.filter_current
+                parts.append(
+                    sql.SQL(" AND ") + sql.SQL(current).format(a=sql.Identifier(alias), **AS_OF)
+                )
             if self.topics:
                 add("{a}.topic = ANY({p})", "f_topics", list(self.topics))
             if self.tags:
@@ -211,6 +233,8 @@ class SearchFilter:
         elif entity == "passage":
             if self.doc_ids:
                 add("{a}.doc_id = ANY({p})", "f_docs", list(self.doc_ids))
+            if self.as_of is not None:  # on pm_passage_ever: the version current then
+                add("{a}.valid_from <= {p} AND {a}.valid_to > {p}", "f_as_of", self.as_of)
         elif self.session_id:
             add("{a}.session_id = {p}", "f_session", self.session_id)
         if self.languages:
@@ -348,7 +372,9 @@ class Searcher:
     ) -> ArmResult:
         """BM25 over the tsvector (lexical.py); the weight follows the best hit's idf coverage."""
         where, params = flt.sql(entity)
-        found = self.lexical.search(conn, query, entity, k, where, params)
+        # An as-of search reads the passages of every version, each with its interval.
+        source: Source = "passage_ever" if entity == "passage" and flt.as_of else entity
+        found = self.lexical.search(conn, query, source, k, where, params)
         hits = [ArmHit(i, score) for i, score in found.hits]
         weight = lexical_weight(found.coverage) if hits else 0.0
         return ArmResult(hits, weight, found.note)
@@ -366,12 +392,20 @@ class Searcher:
             return ArmResult([], 0.0, "no vector match")
         return ArmResult(hits, dense_weight(hits[0].score), f"top cosine {hits[0].score:.3f}")
 
-    def graph_arm(self, conn: Conn, seeds: Sequence[Fused], k: int = POOL) -> ArmResult:
-        """One hop over links from the seeds, scored by seed score x kind weight x confidence."""
+    def graph_arm(
+        self, conn: Conn, seeds: Sequence[Fused], k: int = POOL, *, as_of: datetime | None = None
+    ) -> ArmResult:
+        """One hop over links from the seeds, scored by seed score x kind weight x confidence;
+        `as_of`: over the links as they were then."""
         if not seeds:
             return ArmResult([], 0.0)
         seed_score = {f.id: f.score for f in seeds}
-        rows = conn.execute(Q.graph_links, {"ids": list(seed_score)}).fetchall()
+        if as_of is None:
+            rows = conn.execute(Q.graph_links, {"ids": list(seed_score)}).fetchall()
+        else:
+            rows = conn.execute(
+                Q.graph_links_as_of, {"ids": list(seed_score), "t": as_of}
+            ).fetchall()
         best: dict[int, float] = {}
         for r in rows:
             ends = ((r["src_atom_id"], r["dst_atom_id"]), (r["dst_atom_id"], r["src_atom_id"]))
@@ -433,7 +467,7 @@ class Searcher:
         fused = self.fuse(preset, ranked.arms, weights, support)
         if preset.graph and entity == "atom" and fused:
             with self.db.connection() as conn:
-                graph = self.graph_arm(conn, fused[:10], pool)
+                graph = self.graph_arm(conn, fused[:10], pool, as_of=flt.as_of)
             ranked.arms["graph"] = graph
             if graph.hits:
                 weights["graph"] = graph.weight * max(weights.values(), default=1.0)
@@ -524,10 +558,17 @@ class Searcher:
             return {}
         where, params = flt.sql(entity)
         fetch = {"atom": Q.fetch_atoms, "passage": Q.fetch_passages, "trace": Q.fetch_traces}
+        if flt.as_of is not None:
+            fetch["passage"] = Q.fetch_passages_ever
         statement = sql.SQL(fetch[entity]).format(where=where)
         with self.db.connection() as conn:
             rows = conn.execute(statement, {"ids": list(ids), **params}).fetchall()
-        return {int(r["id"]): dict(r) for r in rows}
+            found = {int(r["id"]): dict(r) for r in rows}
+            if flt.as_of is not None and entity == "atom" and found:
+                then = conn.execute(Q.statuses_as_of, {"ids": list(found), "t": flt.as_of})
+                for r in then.fetchall():  # ranked and shown with the status it had then
+                    found[int(r["id"])]["status"] = r["status"]
+        return found
 
     def resolve_documents(self, flt: SearchFilter) -> SearchFilter:
         """Document ids name documents, not versions: an id of any version (as an earlier
@@ -609,7 +650,10 @@ class Searcher:
         cites: dict[int, list[Citation]] = {}
         if atoms and (with_citations or "passage" in found):
             with self.db.connection() as conn:
-                cites = citations_for(conn, [h.id for h in atoms])
+                if flt.as_of is not None:
+                    cites = citations_as_of(conn, [h.id for h in atoms], flt.as_of)
+                else:
+                    cites = citations_for(conn, [h.id for h in atoms])
         if with_citations:
             atoms = [replace(h, citations=tuple(cites.get(h.id, ()))) for h in atoms]
         hits = self._two_stores(atoms, found.get("passage", []), cites, limit)

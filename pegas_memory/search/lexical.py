@@ -33,14 +33,18 @@ from pegas_memory.search.queries import SEARCH_SQL as Q
 from pegas_memory.search.translit import cross_script_prefix
 
 Entity = Literal["atom", "trace", "passage"]
+# What BM25 reads: an entity's rows, or the passages of every version with the interval each
+# version was current (`passage_ever`, migration 0016: an as-of search).
+Source = Literal["atom", "trace", "passage", "passage_ever"]
 # The rows each entity's BM25 scores: passages are the chunks of current document versions.
-TABLE: Mapping[Entity, str] = {
+TABLE: Mapping[Source, str] = {
     "atom": "pm_atom",
     "trace": "pm_episodic_trace",
     "passage": "pm_passage",
+    "passage_ever": "pm_passage_ever",
 }
 # The table whose planner estimate sizes an entity (a view has none of its own).
-ESTIMATED: Mapping[Entity, str] = {**TABLE, "passage": "pm_chunk"}
+ESTIMATED: Mapping[Source, str] = {**TABLE, "passage": "pm_chunk", "passage_ever": "pm_chunk"}
 TEXT_CONFIGS = ("russian", "english", "simple")
 BM25_K1 = 1.2
 BM25_B = 0.75
@@ -87,7 +91,7 @@ def _table_statements(table: str, base: str) -> _TableStatements:
     )
 
 
-_SQL: Mapping[Entity, _TableStatements] = {
+_SQL: Mapping[Source, _TableStatements] = {
     e: _table_statements(t, ESTIMATED[e]) for e, t in TABLE.items()
 }
 # The prefix parts of the scoring statement, with and without prefix terms.
@@ -313,7 +317,7 @@ class LexicalIndex:
         self._stats.clear()
 
     # ------------------------------------------------------------------ cached lookups
-    def corpus_stats(self, conn: Conn, entity: Entity) -> tuple[int, float]:
+    def corpus_stats(self, conn: Conn, entity: Source) -> tuple[int, float]:
         """(N, average distinct lexemes per row): exact for small tables, sampled for big ones."""
         cached = self._stats.get_many([entity])
         if entity in cached:
@@ -352,7 +356,7 @@ class LexicalIndex:
             known |= fresh
         return known
 
-    def frequencies(self, conn: Conn, entity: Entity, queries: Sequence[str]) -> dict[str, int]:
+    def frequencies(self, conn: Conn, entity: Source, queries: Sequence[str]) -> dict[str, int]:
         """tsquery text (one term) -> number of rows matching it (through the GIN index).
 
         Counts are cached for a minute, but a zero (a word no row holds yet) only while the
@@ -382,12 +386,12 @@ class LexicalIndex:
             known |= fresh
         return known
 
-    def _forget_zeros(self, entity: Entity) -> None:
+    def _forget_zeros(self, entity: Source) -> None:
         self._df.drop_if(lambda key, df: key[0] == entity and df == 0)
         self._stats.drop([entity])  # N grew with the new rows too
 
     @staticmethod
-    def _newest(conn: Conn, entity: Entity) -> int:
+    def _newest(conn: Conn, entity: Source) -> int:
         row = conn.execute(_SQL[entity].newest).fetchone()
         return int(row["id"]) if row else 0
 
@@ -396,7 +400,7 @@ class LexicalIndex:
         self,
         conn: Conn,
         query: str,
-        entity: Entity,
+        entity: Source,
         k: int,
         where: sql.Composable = NO_FILTER,
         params: Mapping[str, Any] | None = None,
@@ -457,7 +461,7 @@ class LexicalIndex:
     @staticmethod
     def _score(
         conn: Conn,
-        entity: Entity,
+        entity: Source,
         plan: Plan,
         with_prefixes: bool,
         where: sql.Composable,
@@ -474,12 +478,12 @@ class LexicalIndex:
 # Rendered scoring statements by shape: composing one costs about 70 microseconds, a lookup
 # about 2, and a search runs one or two. The shapes are few (entity x plan x prefixes x which
 # filters are set), so the cache stays small; it is cleared if it ever grows past the limit.
-_SCORE_STATEMENTS: dict[tuple[Entity, bool, bool, bool, bytes], bytes] = {}
+_SCORE_STATEMENTS: dict[tuple[Source, bool, bool, bool, bytes], bytes] = {}
 _SCORE_STATEMENTS_LIMIT = 1_024
 
 
 def _score_statement(
-    conn: Conn, entity: Entity, must: bool, extra: bool, with_prefixes: bool, where: sql.Composable
+    conn: Conn, entity: Source, must: bool, extra: bool, with_prefixes: bool, where: sql.Composable
 ) -> bytes:
     """The BM25 statement for this plan shape and filter, rendered once and then reused."""
     key = (entity, must, extra, with_prefixes, where.as_bytes(conn))

@@ -32,15 +32,20 @@ class SearchQueries:
     no_prefix_matched: LiteralString
     # hybrid
     graph_links: LiteralString
+    graph_links_as_of: LiteralString
+    statuses_as_of: LiteralString
     atom_documents: LiteralString
     fetch_atoms: LiteralString
     fetch_passages: LiteralString
+    fetch_passages_ever: LiteralString
     fetch_traces: LiteralString
     # context
     chunk_windows: LiteralString
     cited_chunks: LiteralString
     filter_documents: LiteralString
     filter_current: LiteralString
+    filter_current_as_of: LiteralString
+    filter_statuses_as_of: LiteralString
 
 
 SEARCH_SQL = load_queries(SearchQueries, "pegas_memory.search", "queries.sql")

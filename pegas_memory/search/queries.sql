@@ -99,6 +99,22 @@ ARRAY[]::text[]
 SELECT src_atom_id, dst_atom_id, kind, confidence FROM pm_atom_link
  WHERE src_atom_id = ANY(%(ids)s) OR dst_atom_id = ANY(%(ids)s)
 
+-- name: graph_links_as_of
+-- The links touching the seeds as they were at %(t)s: recorded by then and not yet withdrawn
+-- (a withdrawn link's audit line, migration 0016).
+SELECT src_atom_id, dst_atom_id, kind, confidence FROM pm_atom_link
+ WHERE (src_atom_id = ANY(%(ids)s) OR dst_atom_id = ANY(%(ids)s)) AND created_at <= %(t)s
+UNION ALL
+SELECT (detail->>'src')::bigint, (detail->>'dst')::bigint, detail->>'kind',
+       (detail->>'confidence')::real
+  FROM pm_withdrawal
+ WHERE entity = 'link' AND recorded_at <= %(t)s AND withdrawn_at > %(t)s
+   AND ((detail->>'src')::bigint = ANY(%(ids)s) OR (detail->>'dst')::bigint = ANY(%(ids)s))
+
+-- name: statuses_as_of
+-- The status each atom had at %(t)s (NULL: it did not exist yet).
+SELECT id, pm_status_at(id, %(t)s) AS status FROM unnest(%(ids)s::bigint[]) AS id
+
 -- name: atom_documents
 -- The document version each candidate atom was distilled from (memory_store atoms have none):
 -- the groups of hybrid.Searcher's document support.
@@ -118,6 +134,14 @@ SELECT t.id, 'passage' AS type, t.content AS claim, '' AS content, t.doc_id, t.l
        t.created_at, t.locator, t.heading_path, t.char_start, t.char_end,
        d.title, d.uri, d.identity_id, d.version
   FROM pm_passage t JOIN pm_document d ON d.id = t.doc_id
+ WHERE t.id = ANY(%(ids)s) {where}
+
+-- name: fetch_passages_ever
+-- Passages of any version (an as-of search picks the versions current at its instant).
+SELECT t.id, 'passage' AS type, t.content AS claim, '' AS content, t.doc_id, t.language,
+       t.created_at, t.locator, t.heading_path, t.char_start, t.char_end,
+       d.title, d.uri, d.identity_id, d.version
+  FROM pm_passage_ever t JOIN pm_document d ON d.id = t.doc_id
  WHERE t.id = ANY(%(ids)s) {where}
 
 -- name: fetch_traces
@@ -151,3 +175,12 @@ SELECT c.atom_id, c.chunk_id FROM pm_citation c LEFT JOIN pm_document d ON d.id 
 -- Not replaced by a reworded claim of a newer version (ingest.versions): answers come from the
 -- current version unless stale atoms are asked for.
 {a}.superseded_by IS NULL
+
+-- name: filter_current_as_of
+-- Not yet replaced at the instant {t}: superseding makes an atom stale, so an atom superseded
+-- later was not stale then (migration 0016, pm_status_at).
+({a}.superseded_by IS NULL OR pm_status_at({a}.id, {t}) IS DISTINCT FROM 'stale')
+
+-- name: filter_statuses_as_of
+-- The status an atom had at the instant {t}.
+pm_status_at({a}.id, {t}) = ANY({p})

@@ -296,6 +296,13 @@ def register_knowledge(mcp: Server) -> None:
             float | None, Field(gt=0, description="Favour recent items: score halves per N days.")
         ] = None,
         store: StoreArg = "both",
+        as_of: Annotated[
+            datetime | None,
+            Field(
+                description="Answer with what the memory believed at this instant (ISO 8601; "
+                "statuses, supersessions, links, citations and document versions as they were)."
+            ),
+        ] = None,
     ) -> SearchResult:
         """Search the memory. Finds atoms (claims that stand alone) and passages (every chunk of
         an ingested source) by meaning (in Russian or English, across both), by exact words and
@@ -312,6 +319,7 @@ def register_knowledge(mcp: Server) -> None:
             created_after=created_after,
             created_before=created_before,
             session_id=session_id,
+            as_of=as_of,
         )
         request = SearchRequest(
             query=query,
@@ -343,6 +351,13 @@ def register_knowledge(mcp: Server) -> None:
             Field(description="Register a research gap if the evidence is weak (server default)."),
         ] = None,
         store: StoreArg = "both",
+        as_of: Annotated[
+            datetime | None,
+            Field(
+                description="Answer with what the memory believed at this instant (ISO 8601; "
+                "statuses, supersessions, links, citations and document versions as they were)."
+            ),
+        ] = None,
     ) -> ContextResult:
         """Gather what the memory knows before you answer: the best atoms with their sources
         (title, page/section, quote) and the surrounding source text, deduplicated and fitted to
@@ -353,7 +368,7 @@ def register_knowledge(mcp: Server) -> None:
             budget_tokens=budget_tokens,
             limit=limit,
             scope=scope,
-            flt=SearchFilter(topics=tuple(topics or ()), tags=tuple(tags or ())),
+            flt=SearchFilter(topics=tuple(topics or ()), tags=tuple(tags or ()), as_of=as_of),
             register_gap=register_gap,
             store=store,
         )
