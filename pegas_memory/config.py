@@ -126,6 +126,11 @@ class Settings(BaseSettings):
     max_fetch_bytes: int = Field(20 * 1024 * 1024, ge=1, le=1 << 40)
     max_redirects: int = Field(5, ge=0, le=50)
     fetch_timeout: float = Field(30.0, gt=0, le=3600, allow_inf_nan=False)
+    # Web pages whose text their scripts write (ingest/render.py): "auto" renders a page that
+    # came as an app shell, "always" every HTML page, "never" none. PEGAS_BROWSER: the Chromium
+    # to drive (default: the first chromium/google-chrome on PATH).
+    web_render: Literal["auto", "always", "never"] = "auto"
+    browser: str | None = None
     max_pages: int = Field(2000, ge=1, le=10_000_000)
     max_chunks: int = Field(20_000, ge=1, le=100_000_000)
     max_text_chars: int = Field(5_000_000, ge=1, le=1 << 40)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -51,6 +51,7 @@ from pegas_memory.ingest.netguard import (
     sniff_content_type,
 )
 from pegas_memory.ingest.pdf import parse_pdf
+from pegas_memory.ingest.render import browser_path, needs_render, render_page
 from pegas_memory.text import detect_language, raw_hash
 
 __all__ = [
@@ -93,6 +94,7 @@ class RawSource:
     suffix: str = ""
     kind: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()  # what reading it found (a page its scripts write, unread)
 
     @property
     def raw_hash(self) -> str:
@@ -143,7 +145,7 @@ def read_source(source: str, settings: Settings, *, kind: str | None = None) -> 
             hint = "; pass the file's path instead" if scheme == "file" else ""
             raise SecurityRefused(f"URL scheme {scheme!r} refused: only http and https{hint}")
         fetched = fetch_url(stripped, settings)
-        return RawSource(
+        raw = RawSource(
             uri=stripped,
             data=fetched.body,
             page_url=fetched.url_final,
@@ -158,6 +160,7 @@ def read_source(source: str, settings: Settings, *, kind: str | None = None) -> 
                 "redirects": list(fetched.redirects),
             },
         )
+        return rendered(raw, settings)
     if kind in ("pdf", "epub", "web", "html") or _looks_like_path(stripped):
         resolved, data = read_checked_file(stripped, settings)
         return RawSource(
@@ -171,6 +174,50 @@ def read_source(source: str, settings: Settings, *, kind: str | None = None) -> 
     return RawSource(uri=f"text:{raw_hash(source)}", data=None, text=source, kind=kind)
 
 
+def rendered(raw: RawSource, settings: Settings) -> RawSource:
+    """A fetched HTML page as its scripts leave it (ingest/render.py), when it came as an app
+    shell (or PEGAS_WEB_RENDER=always); unchanged, with a warning, when no browser is here."""
+    if settings.web_render == "never" or raw.data is None:
+        return raw
+    if _format_of(raw.sniffed, raw.suffix) != "html" or raw.kind not in (None, "web", "html"):
+        return raw
+    if settings.web_render == "auto":
+        try:
+            shell = needs_render(html_to_text(raw.data), raw.data)
+        except ValueError:
+            return raw
+        if not shell:
+            return raw
+    executable = browser_path(settings)
+    if executable is None:
+        return replace(
+            raw,
+            warnings=(
+                "the page writes its text with scripts and no headless browser is installed: "
+                "only its HTML was read; install chromium or set PEGAS_BROWSER",
+            ),
+        )
+    page = render_page(raw.uri, settings, executable=executable)
+    body = page.html.encode("utf-8")
+    notes = tuple(f"the browser was refused {r}" for r in page.refused[:5])
+    if len(page.refused) > 5:
+        notes += (f"... and {len(page.refused) - 5} more requests refused",)
+    return replace(
+        raw,
+        data=body,
+        page_url=page.url_final,
+        sniffed="text/html",
+        warnings=notes,
+        extra={
+            **raw.extra,
+            "url_final": page.url_final,
+            "rendered": True,
+            "render_requests": page.requests,
+            "render_refused": len(page.refused),
+        },
+    )
+
+
 def parse_source(
     raw: RawSource,
     settings: Settings,
@@ -181,6 +228,20 @@ def parse_source(
 ) -> ParsedSource:
     """Parse what `read_source` read, with the parser its bytes call for (a PDF reports
     `progress` per page)."""
+    parsed = _parse_raw(raw, settings, password=password, title=title, progress=progress)
+    if raw.warnings:
+        parsed = replace(parsed, warnings=(*raw.warnings, *parsed.warnings))
+    return parsed
+
+
+def _parse_raw(
+    raw: RawSource,
+    settings: Settings,
+    *,
+    password: str | None,
+    title: str | None,
+    progress: Callable[[int, int, str], None] | None,
+) -> ParsedSource:
     if raw.data is None:
         flavour: Flavour | None = "markdown" if raw.kind == "markdown" else None
         return parse_text(raw.text or "", settings=settings, title=title, flavour=flavour)
