@@ -9,6 +9,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -34,7 +35,8 @@ fetch("/api/article.json").then(r => r.json()).then(data => {
   root.innerHTML = "";
   const main = document.createElement("main");
   for (const [lang, text] of Object.entries(data)) {
-    const h = document.createElement("h2"); h.textContent = lang === "ru" ? "Обсерватории" : "Observatories";
+    const h = document.createElement("h2");
+    h.textContent = lang === "ru" ? "Обсерватории" : "Observatories";
     const p = document.createElement("p"); p.textContent = text; p.lang = lang;
     main.appendChild(h); main.appendChild(p);
   }
@@ -51,7 +53,7 @@ STATIC = (
 
 
 class _Site(BaseHTTPRequestHandler):
-    served: list[str] = []
+    served: ClassVar[list[str]] = []
 
     def log_message(self, *args: object) -> None:
         pass
