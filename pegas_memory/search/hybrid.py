@@ -23,7 +23,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, LiteralString
 
 from psycopg import sql
@@ -141,6 +141,11 @@ PRESETS: dict[str, Preset] = {
 }
 
 
+def aware(at: datetime) -> datetime:
+    """A time without a zone is UTC (as the vector slice reads `created_before`)."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
 @dataclass(frozen=True)
 class SearchFilter:
     types: tuple[str, ...] = ()
@@ -165,8 +170,8 @@ class SearchFilter:
 
     def vector_filter(self, entity: Entity) -> VectorFilter:
         if self.as_of is not None:  # statuses as they were are checked in PostgreSQL
-            before = self.as_of + timedelta(microseconds=1)
-            if self.created_before is None or self.created_before > before:
+            before = aware(self.as_of) + timedelta(microseconds=1)
+            if self.created_before is None or aware(self.created_before) > before:
                 inner = replace(self, as_of=None, created_before=before)
             else:
                 inner = replace(self, as_of=None)

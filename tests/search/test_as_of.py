@@ -155,6 +155,15 @@ def test_links_are_followed_as_they_were(memory: MemoryService) -> None:
     assert line is not None and line["reason"] == "the agent unlinked them"
 
 
+def test_a_naive_created_before_beside_as_of_is_utc(memory: MemoryService) -> None:
+    memory.store(StoreRequest(claim=CLAIM, source="notes"))
+    settle(memory)
+    at = instant(memory)
+    naive = (at + timedelta(days=1)).replace(tzinfo=None)
+    flt = SearchFilter(as_of=at, created_before=naive)
+    assert memory.search(SearchRequest(query="largest telescope", flt=flt)).hits
+
+
 def test_an_instant_to_come_is_refused_and_a_naive_one_is_utc(memory: MemoryService) -> None:
     with pytest.raises(InvalidInput, match="in the future"):
         search_as_of(memory, "telescope", datetime.now(UTC) + timedelta(hours=1))
