@@ -70,7 +70,7 @@ def serve_ui(
     host: str,
     port: int,
     *,
-    say: Callable[[str], None] = print,
+    say: Callable[[str], None] = lambda line: print(line, flush=True),
 ) -> int:
     """`pegas-memory ui`: check the bind, make and keep the token, open the memory, serve until
     Ctrl-C or SIGTERM. Raises `auth.BindRefused` before anything opens when the bind is unsafe."""

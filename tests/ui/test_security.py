@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -185,3 +186,57 @@ def test_same_origin_compares_host_and_port(
     origin: str | None, referer: str | None, ok: bool
 ) -> None:
     assert same_origin(origin, referer, "127.0.0.1:8766") is ok
+
+
+def test_the_ui_command_prints_its_link_keeps_the_token_and_serves(
+    database_url: str, tmp_path: Path
+) -> None:
+    """`pegas-memory ui` as a person starts it (on a test database, embeddings from the fake
+    Ollama): the printed link carries the token kept owner-only in the data dir."""
+    import httpx
+
+    from pegas_memory.memgraph_store.falkor import stop_embedded_graph
+    from tests.fake_ollama import FakeOllama
+
+    data = tmp_path / "data"
+    with FakeOllama(dim=64) as fake:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PEGAS_")}
+        env |= {
+            "PEGAS_DATABASE_URL": database_url,
+            "PEGAS_OLLAMA_URL": fake.url,
+            "PEGAS_EMBEDDING_DIM": "64",
+            "PEGAS_ENGINE_HOST": "off",
+        }
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "pegas_memory.cli",
+                "--data-dir",
+                str(data),
+                "ui",
+                "--port",
+                "0",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
+        try:
+            assert proc.stdout is not None
+            lines = [proc.stdout.readline() for _ in range(3)]
+            link = re.search(r"open (http://127\.0\.0\.1:\d+/\?token=(\S+)) ", lines[1])
+            assert link is not None, lines
+            kept = token_path(data)
+            assert kept.read_text().strip() == link.group(2)
+            assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+            with httpx.Client() as http:
+                login = http.get(link.group(1))
+                assert login.status_code == 303 and COOKIE in login.cookies
+                overview = http.get(link.group(1).split("?")[0])
+            assert overview.status_code == 200 and "What the memory holds" in overview.text
+        finally:
+            proc.terminate()
+            proc.wait(timeout=60)
+            stop_embedded_graph(data)
