@@ -19,9 +19,10 @@ serve: setup
 	$(VENV)/bin/pegas-memory doctor >&2 || true
 	exec $(VENV)/bin/pegas-memory serve
 
-# System packages the tests use (Debian's PostgreSQL 15 as the "external server", Chromium), then every
-# test (the slow ones too) on $(TEST_WORKERS) pytest-xdist workers; each worker starts its own
-# embedded engines in its own temporary dirs. `make test-quick` leaves the slow ones out.
+# System packages the tests use (Debian's PostgreSQL 15 as the "external server", Chromium for the
+# browser tests), then every test (the slow ones too) on $(TEST_WORKERS) pytest-xdist workers;
+# each worker starts its own embedded engines in its own temporary dirs. `make test-quick` leaves
+# the slow ones out.
 TEST_WORKERS ?= auto
 PYTEST := $(VENV)/bin/pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --durations=25
 

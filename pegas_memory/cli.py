@@ -53,6 +53,20 @@ def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ui(settings: Settings, args: argparse.Namespace) -> int:
+    """The person's view of the memory: pages served on loopback, changes behind a token."""
+    from pegas_memory.ui import BindRefused, serve_ui
+
+    try:
+        return serve_ui(settings, args.bind, args.port)
+    except BindRefused as exc:
+        print(f"pegas-memory ui: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the port is taken, or the address is not this machine's
+        print(f"pegas-memory ui: cannot listen on {args.bind}:{args.port}: {exc}", file=sys.stderr)
+        return 2
+
+
 def cmd_host(settings: Settings, args: argparse.Namespace) -> int:
     """Run, inspect or stop the engine host of the data dir (docs/decisions/0005)."""
     from pegas_memory.host.control import host_status, run_foreground, stop_host
@@ -362,6 +376,7 @@ def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
 
 COMMANDS: dict[str, tuple[str, Callable[[Settings, argparse.Namespace], int]]] = {
     "serve": ("serve the MCP tools over stdio (the default), or --http", cmd_serve),
+    "ui": ("see the memory in a browser: pages on 127.0.0.1, changes with a token", cmd_ui),
     "host": ("run, inspect (--status) or stop (--stop) the data dir's engine host", cmd_host),
     "migrate": ("apply pending database migrations", cmd_migrate),
     "stats": ("print what the memory holds", cmd_stats),
@@ -398,6 +413,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve_p.add_argument("--bind", default="127.0.0.1", help="address for --http")
     serve_p.add_argument("--port", type=int, default=8765, help="port for --http")
     serve_p.add_argument("--path", default="/mcp", help="endpoint path for --http")
+    ui_p = parsers["ui"]
+    ui_p.add_argument(
+        "--bind", default="127.0.0.1", help="address (another than loopback needs PEGAS_UI_TOKEN)"
+    )
+    ui_p.add_argument("--port", type=int, default=8766, help="port (0: any free one)")
     host_p = parsers["host"]
     host_p.add_argument("--status", action="store_true", help="print the running host, if any")
     host_p.add_argument("--stop", action="store_true", help="stop the running host")

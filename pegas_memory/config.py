@@ -173,6 +173,11 @@ class Settings(BaseSettings):
     # as any other ("off")
     store_provenance: Literal["enforce", "flag", "off"] = "flag"
 
+    # --- the person's view (`pegas-memory ui`) ---
+    # The session token every change in the UI needs. Unset: a random one per start (printed,
+    # kept in data_dir/ui/token, owner-only). Required to bind the UI to a non-loopback address.
+    ui_token: str | None = Field(None, min_length=24, max_length=256, pattern=r"^[\x21-\x7e]+$")
+
     # --- retrieval ---
     search_default_limit: int = Field(10, ge=1, le=10_000)
     search_max_limit: int = Field(100, ge=1, le=10_000)
@@ -266,6 +271,8 @@ _EXAMPLES: dict[str, str] = {
     "proxy_url": "http://proxy.example.org:3128",
     "ingest_roots": f"/home/me/papers{os.pathsep}/srv/docs (or a JSON list)",
     "url_allowlist": "example.org,10.0.0.0/8 (or a JSON list)",
+    "ui_token": "a random string of 24 or more printable characters (python -c 'import secrets; "
+    "print(secrets.token_urlsafe(32))')",
 }
 
 

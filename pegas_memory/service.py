@@ -24,10 +24,11 @@ from pegas_memory.code_memory.requests import CodeReadRequest
 from pegas_memory.code_memory.results import CodeReadResult
 from pegas_memory.config import Settings
 from pegas_memory.curation.forget import check_ids, erase, retract
-from pegas_memory.curation.gaps import add_gap, list_gaps
+from pegas_memory.curation.gaps import GAP_STATUSES, add_gap, list_gaps, set_gap_status
 from pegas_memory.curation.verify import Verifier
 from pegas_memory.db.pool import Database
 from pegas_memory.db.repo import (
+    set_status,
     stats,
 )
 from pegas_memory.distill.llm import OllamaChat
@@ -41,6 +42,7 @@ from pegas_memory.models import (
     DatabaseInfo,
     ForgetResult,
     GapList,
+    GapOut,
     GapResult,
     GraphQueryResult,
     InferResult,
@@ -488,6 +490,35 @@ class MemoryService:
         with self.db.connection() as conn:
             gaps, total = list_gaps(conn, status=status, limit=limit, offset=offset)
         return GapList(gaps=gaps, total=total)
+
+    def set_gap_status(self, gap_id: int, status: str) -> GapOut:
+        """Move a gap to `status` (a person closing it as filled or abandoned, or reopening
+        it); a gap reopened while another live gap asks the same question is refused."""
+        if status not in GAP_STATUSES:
+            raise InvalidInput(f"status must be one of {', '.join(GAP_STATUSES)}")
+        try:
+            with self.db.transaction() as conn:
+                return set_gap_status(conn, gap_id, status)
+        except InvalidInput as exc:  # the unique index of live questions (translated)
+            raise InvalidInput(
+                f"gap {gap_id} cannot be reopened: another open gap asks the same question"
+            ) from exc
+
+    # ------------------------------------------------------------------ a person's curation
+    def set_atom_status(
+        self, atom_id: int, status: str, *, reason: str, confidence: float | None = None
+    ) -> str:
+        """Put an atom in `status` (and `confidence`) by a person's decision: the UI's undo of a
+        verification or a retraction. Logged in pm_status_change (check 'ui') like every status
+        change, then truth maintenance runs as after memory_forget; returns the old status."""
+        reason = clean_text(reason, "reason", 2_000, required=True)
+        with self.db.transaction() as conn:
+            old = set_status(
+                conn, atom_id, status, reason=reason, check_name="ui", confidence=confidence
+            )
+        self.searcher.invalidate_stats()
+        self.maintain()
+        return old or ""
 
     def _schema_version(self) -> int:
         version = self.db.schema_status()["version"]  # an int: max(applied versions) or 0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Debian packages the test-suite needs: PostgreSQL 15 server binaries (the "external server"
-# path) and Chromium (web pages whose scripts write their text are read in a headless browser,
+# path) and Chromium (the UI's browser tests, and web pages whose scripts write their text,
 # ingest/render.py). The embedded stack (PostgreSQL 18, Qdrant engine, FalkorDB, the local
 # model) and the browser driver (Playwright) come from PyPI; no browser is downloaded by it.
 set -euo pipefail

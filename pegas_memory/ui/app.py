@@ -1,0 +1,370 @@
+"""The UI's web application: routes, page assembly and the checks every request passes.
+
+Pages are rendered on the server from Jinja2 templates with autoescaping on (atoms come from
+untrusted documents: their words are only ever text). No JavaScript, no build step, nothing
+fetched from the network: one stylesheet served from the package. Reads go through the
+`MemoryService` the MCP tools use (memory_stats, memory_search, the gap and job lists) and the
+SQL of `ui/queries.sql`; changes through `ui/curation.py`, after `ui/auth.py`'s checks.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+import pegas_memory.ui.queries as uq
+from pegas_memory.errors import InvalidInput, NotFound, PegasMemoryError
+from pegas_memory.models import ATOM_STATUSES, ATOM_TYPES
+from pegas_memory.requests import SearchRequest
+from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.service import MemoryService
+from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, TOKEN_PARAM, Guard
+from pegas_memory.ui.curation import CLOSED_GAP, Curator
+from pegas_memory.ui.highlight import Piece, locate, pieces
+
+log = logging.getLogger(__name__)
+
+HERE = Path(__file__).resolve().parent
+STORES = ("both", "atoms", "passages")
+CHUNKS_PER_PAGE = 100
+AUDIT_PER_PAGE = 50
+SEARCH_LIMIT = 30
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,  # every template, whatever its name
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["pct"] = lambda x: f"{float(x):.2f}"
+    return env
+
+
+def _int(value: str | None, default: int, lo: int = 0, hi: int = 10**9) -> int:
+    try:
+        return max(lo, min(hi, int(value))) if value not in (None, "") else default
+    except ValueError:
+        return default
+
+
+def _local_path(value: str | None, default: str) -> str:
+    """A redirect target from a form: a path of this server only (never `//host` or a URL)."""
+    if value and value.startswith("/") and not value.startswith("//") and "\\" not in value:
+        return value
+    return default
+
+
+class UiApp:
+    """The pages of one memory, served by Starlette; `guard` holds the session token."""
+
+    def __init__(self, service: MemoryService, guard: Guard):
+        self.service = service
+        self.guard = guard
+        self.curator = Curator(service)
+        self.env = _environment()
+
+    # ------------------------------------------------------------------ plumbing
+    def render(self, request: Request, name: str, status_code: int = 200, **ctx: Any) -> Response:
+        ctx |= {
+            "csrf": self.guard.csrf,
+            "csrf_field": CSRF_FIELD,
+            "path": request.url.path + (f"?{request.url.query}" if request.url.query else ""),
+            "has_token": self.guard.token_ok(request.cookies.get(COOKIE)),
+        }
+        html = self.env.get_template(name).render(**ctx)
+        return HTMLResponse(html, status_code=status_code)
+
+    def problem(self, request: Request, status: int, message: str) -> Response:
+        return self.render(request, "problem.html", status_code=status, message=message)
+
+    def page(self, handler: Callable[[Request], Response]) -> Callable[[Request], Response]:
+        """A GET page: a `?token=` is turned into the session cookie (and dropped from the
+        address); a non-loopback server wants the cookie for reading too; errors of the
+        service become pages saying what went wrong."""
+
+        def endpoint(request: Request) -> Response:
+            presented = request.query_params.get(TOKEN_PARAM)
+            if presented is not None:
+                if not self.guard.token_ok(presented):
+                    return self.problem(request, 403, "that token is not this server's token")
+                query = urlencode(
+                    [(k, v) for k, v in request.query_params.multi_items() if k != TOKEN_PARAM]
+                )
+                response = RedirectResponse(
+                    request.url.path + (f"?{query}" if query else ""), status_code=303
+                )
+                response.set_cookie(
+                    COOKIE, self.guard.token, httponly=True, samesite="strict", path="/"
+                )
+                return response
+            if self.guard.reads_need_token and not self.guard.token_ok(request.cookies.get(COOKIE)):
+                return self.problem(
+                    request,
+                    403,
+                    "this server wants its token for reading too: open the link "
+                    "`pegas-memory ui` printed (…/?token=…)",
+                )
+            return self._answer(request, handler)
+
+        return endpoint
+
+    def change(self, handler: Callable[[Request, dict[str, str]], str]) -> Callable[..., Any]:
+        """A POST that changes the memory: refused with 403 (before anything runs) unless the
+        session cookie, the CSRF field and the Origin/Referer all hold; then the handler runs
+        and the browser is sent back to the form's `next` page."""
+
+        async def endpoint(request: Request) -> Response:
+            form = await request.form()
+            fields = {k: v for k, v in form.items() if isinstance(v, str)}
+            why = self.guard.why_refused(
+                cookie=request.cookies.get(COOKIE),
+                csrf=fields.get(CSRF_FIELD),
+                origin=request.headers.get("origin"),
+                referer=request.headers.get("referer"),
+                host=request.headers.get("host"),
+            )
+            if why is not None:
+                log.warning("UI change refused (%s %s): %s", request.method, request.url.path, why)
+                return self.problem(request, 403, why)
+
+            def run() -> Response:
+                target = handler(request, fields)
+                return RedirectResponse(_local_path(fields.get("next"), target), status_code=303)
+
+            return await run_in_threadpool(self._answer, request, lambda _r: run())
+
+        return endpoint
+
+    def _answer(self, request: Request, handler: Callable[[Request], Response]) -> Response:
+        try:
+            return handler(request)
+        except NotFound as exc:
+            return self.problem(request, 404, str(exc))
+        except InvalidInput as exc:
+            return self.problem(request, 400, str(exc))
+        except PegasMemoryError as exc:
+            return self.problem(request, 503, str(exc))
+
+    # ------------------------------------------------------------------ pages
+    def overview(self, request: Request) -> Response:
+        svc = self.service
+        stats = svc.stats()
+        with svc.db.connection() as conn:
+            repos = uq.code_repos(conn)
+            docs = uq.recent_documents(conn, limit=30)
+            audit = uq.audit_lines(conn, limit=10)
+        gaps = svc.list_gaps(status="open", limit=50)
+        running = svc.jobs.list_recent(state="running", limit=20)
+        queued = svc.jobs.list_recent(state="queued", limit=20)
+        return self.render(
+            request,
+            "overview.html",
+            stats=stats,
+            repos=repos,
+            docs=docs,
+            gaps=gaps,
+            jobs=running + queued,
+            audit=audit,
+            closed_gap=CLOSED_GAP,
+        )
+
+    def search(self, request: Request) -> Response:
+        q = request.query_params
+        query = (q.get("q") or "").strip()
+        types = tuple(t for t in q.getlist("type") if t in ATOM_TYPES)
+        statuses = tuple(s for s in q.getlist("status") if s in ATOM_STATUSES)
+        store = q.get("store") if q.get("store") in STORES else "both"
+        result = None
+        if query:
+            flt = SearchFilter(types=types, statuses=statuses)
+            result = self.service.search(
+                SearchRequest(
+                    query=query,
+                    limit=SEARCH_LIMIT,
+                    flt=flt if (types or statuses) else None,
+                    store=store,  # type: ignore[arg-type]
+                )
+            )
+        return self.render(
+            request,
+            "search.html",
+            query=query,
+            types=types,
+            statuses=statuses,
+            store=store,
+            all_types=ATOM_TYPES,
+            all_statuses=ATOM_STATUSES,
+            stores=STORES,
+            result=result,
+        )
+
+    def atom(self, request: Request) -> Response:
+        atom_id = int(request.path_params["atom_id"])
+        with self.service.db.connection() as conn:
+            atom = uq.atom(conn, atom_id)
+            if atom is None:
+                raise NotFound(f"atom {atom_id} not found (never stored, or erased)")
+            history = uq.status_history(conn, atom_id)
+            cites = uq.citations(conn, atom_id)
+            out, into = uq.links(conn, atom_id)
+            audit = uq.audit_lines(conn, target="atom", target_id=atom_id, limit=100)
+        return self.render(
+            request,
+            "atom.html",
+            atom=atom,
+            history=history,
+            citations=[_citation_view(c, atom_id) for c in cites],
+            links_out=out,
+            links_in=into,
+            audit=audit,
+        )
+
+    def document(self, request: Request) -> Response:
+        doc_id = int(request.path_params["doc_id"])
+        offset = _int(request.query_params.get("offset"), 0)
+        at = _int(request.query_params.get("at"), 0)
+        with self.service.db.connection() as conn:
+            doc = uq.document(conn, doc_id)
+            if doc is None:
+                raise NotFound(f"document {doc_id} not found (never ingested, or erased)")
+            if at:  # the page holding passage `at`
+                offset = uq.chunk_position(conn, doc_id, at) // CHUNKS_PER_PAGE * CHUNKS_PER_PAGE
+            versions = uq.document_versions(conn, doc["uri"])
+            by_type = uq.document_atoms_by_type(conn, doc_id)
+            chunks = uq.document_chunks(conn, doc_id, CHUNKS_PER_PAGE, offset)
+            spans = uq.document_spans(conn, [int(c["id"]) for c in chunks])
+        total = int(chunks[0]["total"]) if chunks else 0
+        types: dict[str, dict[str, int]] = {}
+        for r in by_type:
+            types.setdefault(r["type"], {})[r["status"]] = int(r["n"])
+        return self.render(
+            request,
+            "document.html",
+            doc=doc,
+            versions=versions,
+            types=types,
+            passages=[_passage_view(c, spans) for c in chunks],
+            offset=offset,
+            total=total,
+            per_page=CHUNKS_PER_PAGE,
+        )
+
+    def audit(self, request: Request) -> Response:
+        offset = _int(request.query_params.get("offset"), 0)
+        with self.service.db.connection() as conn:
+            lines = uq.audit_lines(conn, limit=AUDIT_PER_PAGE, offset=offset)
+        total = int(lines[0]["total"]) if lines else 0
+        return self.render(
+            request, "audit.html", audit=lines, offset=offset, total=total, per_page=AUDIT_PER_PAGE
+        )
+
+    # ------------------------------------------------------------------ changes
+    def verify(self, request: Request, form: dict[str, str]) -> str:
+        atom_id = int(request.path_params["atom_id"])
+        self.curator.verify(atom_id, form.get("reason", ""))
+        return f"/atom/{atom_id}"
+
+    def retract(self, request: Request, form: dict[str, str]) -> str:
+        atom_id = int(request.path_params["atom_id"])
+        self.curator.retract(atom_id, form.get("reason", ""))
+        return f"/atom/{atom_id}"
+
+    def close_gap(self, request: Request, form: dict[str, str]) -> str:
+        gap_id = int(request.path_params["gap_id"])
+        self.curator.close_gap(gap_id, form.get("status", "abandoned"), form.get("reason", ""))
+        return "/"
+
+    def undo(self, request: Request, form: dict[str, str]) -> str:
+        audit_id = int(request.path_params["audit_id"])
+        self.curator.undo(audit_id, form.get("reason", ""))
+        return "/audit"
+
+    def starlette(self) -> Starlette:
+        routes = [
+            Route("/", self.page(self.overview)),
+            Route("/search", self.page(self.search)),
+            Route("/atom/{atom_id:int}", self.page(self.atom)),
+            Route("/document/{doc_id:int}", self.page(self.document)),
+            Route("/audit", self.page(self.audit)),
+            Route("/atom/{atom_id:int}/verify", self.change(self.verify), methods=["POST"]),
+            Route("/atom/{atom_id:int}/retract", self.change(self.retract), methods=["POST"]),
+            Route("/gap/{gap_id:int}/close", self.change(self.close_gap), methods=["POST"]),
+            Route("/audit/{audit_id:int}/undo", self.change(self.undo), methods=["POST"]),
+            Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        ]
+        app = Starlette(routes=routes)
+        app.add_middleware(_Headers)
+        return app
+
+
+class _Headers:
+    """Headers on every answer: no framing by other sites, no sniffing, no resources from
+    anywhere but this server, no referrer sent elsewhere."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        async def send_with_headers(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [
+                    (
+                        b"content-security-policy",
+                        b"default-src 'none'; style-src 'self'; img-src 'self'; "
+                        b"form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+                    ),
+                    (b"x-frame-options", b"DENY"),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"same-origin"),
+                ]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _citation_view(c: dict[str, Any], atom_id: int) -> dict[str, Any]:
+    """A citation with its passage cut into pieces, the quoted words marked."""
+    text = c["chunk_content"] or ""
+    found = None
+    if text:
+        base = c["chunk_start"] or 0
+        start = c["char_start"] - base if c["char_start"] is not None else None
+        end = c["char_end"] - base if c["char_end"] is not None else None
+        found = locate(text, c["quoted_text"] or "", start, end)
+    parts: list[Piece] = pieces(text, [(found[0], found[1], atom_id)] if found else [])
+    return {**c, "pieces": parts, "quote_found": found is not None}
+
+
+def _passage_view(chunk: dict[str, Any], spans: list[dict[str, Any]]) -> dict[str, Any]:
+    text = chunk["content"]
+    base = chunk["char_start"] or 0
+    marks = []
+    for s in spans:
+        if s["chunk_id"] != chunk["id"]:
+            continue
+        start = s["char_start"] - base if s["char_start"] is not None else None
+        end = s["char_end"] - base if s["char_end"] is not None else None
+        found = locate(text, s["quoted_text"] or "", start, end)
+        if found:
+            marks.append((found[0], found[1], int(s["atom_id"])))
+    return {**chunk, "pieces": pieces(text, marks)}
+
+
+def build_app(service: MemoryService, guard: Guard) -> Starlette:
+    return UiApp(service, guard).starlette()

@@ -1,0 +1,120 @@
+"""A real memory (PostgreSQL, the offline distiller, embeddings from the fake Ollama) with a few
+English and Russian atoms and documents, served by the UI over HTTP on loopback."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from pegas_memory.requests import IngestRequest, StoreRequest
+from pegas_memory.service import MemoryService
+from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, Guard
+from pegas_memory.ui.serve import UiServer
+from tests.conftest import offline_memory
+
+EN_DOC = (
+    "# Refracting telescopes\n\n"
+    "A refracting telescope uses a lens as its objective to form an image. "
+    "The Yerkes Observatory refractor has an objective lens of 40 inches.\n"
+)
+RU_DOC = "# Волга\n\nВолга — самая длинная река в Европе. Длина Волги составляет 3530 километров.\n"
+SCRIPT_CLAIM = "Beware <script>window.pwned = 1</script> in stored claims & quotes"
+
+
+@dataclass
+class Seeded:
+    """The served memory and what was put in it."""
+
+    service: MemoryService
+    server: UiServer
+    en_atom: int  # stored by hand, English, with a source and a quote
+    ru_atom: int  # stored by hand, Russian
+    script_atom: int
+    en_doc: int
+    ru_doc: int
+    en_doc_atoms: list[int]
+    ru_doc_atoms: list[int]
+    gap: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def token(self) -> str:
+        return self.server.guard.token
+
+    def client(self, *, token: bool = True) -> httpx.Client:
+        """An HTTP client holding the session cookie (as a browser that opened the link)."""
+        cookies = {COOKIE: self.token} if token else {}
+        return httpx.Client(base_url=self.url, cookies=cookies, follow_redirects=False)
+
+    def form(self, **fields: str) -> dict[str, str]:
+        """A form as the UI's own pages post it (with their CSRF field)."""
+        return {CSRF_FIELD: self.server.guard.csrf, **fields}
+
+    @property
+    def own_origin(self) -> dict[str, str]:
+        return {"Origin": self.url}
+
+    def status(self, atom_id: int) -> str:
+        with self.service.db.connection() as conn:
+            row = conn.execute("SELECT status FROM pm_atom WHERE id = %s", (atom_id,)).fetchone()
+        assert row is not None
+        return str(row["status"])
+
+    def audit_count(self) -> int:
+        with self.service.db.connection() as conn:
+            row = conn.execute("SELECT count(*) AS n FROM pm_ui_audit").fetchone()
+        assert row is not None
+        return int(row["n"])
+
+
+def seed(service: MemoryService) -> dict[str, Any]:
+    en = service.store(
+        StoreRequest(
+            claim="The Lick Observatory refractor has a 36-inch objective lens.",
+            source="https://example.org/lick",
+            quote="a 36-inch objective lens",
+        )
+    )
+    ru = service.store(
+        StoreRequest(
+            claim="Байкал — самое глубокое озеро на Земле.",
+            source="https://example.org/baikal",
+            quote="самое глубокое озеро",
+        )
+    )
+    script = service.store(StoreRequest(claim=SCRIPT_CLAIM, source="https://evil.example/x"))
+    en_doc = service.ingest(IngestRequest(source=EN_DOC, kind="text", title="Telescopes"))
+    ru_doc = service.ingest(IngestRequest(source=RU_DOC, kind="text", title="Реки Европы"))
+    assert en_doc.atom_ids and ru_doc.atom_ids, "the offline distiller made no atom"
+    gap = service.add_gap("What is the resolving power of the Yerkes refractor?")
+    return {
+        "en_atom": en.id,
+        "ru_atom": ru.id,
+        "script_atom": script.id,
+        "en_doc": en_doc.document_id,
+        "ru_doc": ru_doc.document_id,
+        "en_doc_atoms": list(en_doc.atom_ids),
+        "ru_doc_atoms": list(ru_doc.atom_ids),
+        "gap": gap.gap.id,
+    }
+
+
+@pytest.fixture
+def seeded(database_url: str, tmp_path: Path) -> Iterator[Seeded]:
+    with offline_memory(database_url, tmp_path / "data", llm=False) as service:
+        ids = seed(service)
+        server = UiServer(service, Guard("t" * 8 + "session-token-for-tests"), "127.0.0.1", 0)
+        server.start()
+        try:
+            yield Seeded(service=service, server=server, **ids)
+        finally:
+            server.stop()

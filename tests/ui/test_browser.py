@@ -1,0 +1,98 @@
+"""A real headless Chromium (Debian's, driven by Playwright) through the pages and one change
+with its undo, as a person does it: open the printed link, search, open a claim, retract it
+with a reason, see it in the audit trail, undo it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.ui.conftest import SCRIPT_CLAIM, Seeded
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="Debian's chromium is not installed at /usr/bin/chromium "
+    "(scripts/system-deps.sh installs it: apt-get install -y chromium)",
+)
+
+
+@pytest.fixture
+def page() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            context = browser.new_context()
+            yield context.new_page()
+        finally:
+            browser.close()
+
+
+def test_a_person_browses_retracts_a_claim_and_undoes_it(seeded: Seeded, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(seeded.server.login_url)
+    assert page.url == f"{seeded.url}/"  # the token left the address bar
+    expect(page.locator("nav .session")).to_have_text("changes allowed (session token)")
+    expect(page.locator("h1")).to_have_text("What the memory holds")
+    expect(page.get_by_role("link", name="Реки Европы")).to_be_visible()
+
+    page.get_by_role("link", name="Search", exact=True).click()
+    page.locator("input[name=q]").fill("Lick Observatory objective")
+    page.get_by_role("button", name="Search").click()
+    page.get_by_role("link", name=f"atom {seeded.en_atom}", exact=True).click()
+    expect(page.locator("#claim")).to_have_text(
+        "The Lick Observatory refractor has a 36-inch objective lens."
+    )
+    expect(page.locator("#atom-status")).to_have_text("candidate")
+
+    retract = page.locator(f"form[action='/atom/{seeded.en_atom}/retract']")
+    retract.locator("input[name=reason]").fill("quoted from a forum, not the observatory")
+    retract.get_by_role("button", name="Retract").click()
+    expect(page.locator("#atom-status")).to_have_text("stale")
+    expect(page.locator("table.history")).to_contain_text(
+        "retracted: quoted from a forum, not the observatory"
+    )
+    expect(page.locator("table.audit")).to_contain_text("retract")
+    assert seeded.status(seeded.en_atom) == "stale"
+
+    page.get_by_role("link", name="Audit trail").click()
+    page.get_by_role("button", name=re.compile(r"^Undo #\d+$")).click()
+    expect(page.locator("table.audit")).to_contain_text("undone by #")
+    assert seeded.status(seeded.en_atom) == "candidate"
+    page.get_by_role("link", name=f"atom {seeded.en_atom}").first.click()
+    expect(page.locator("#atom-status")).to_have_text("candidate")
+
+
+def test_the_browser_shows_a_script_claim_as_text_and_runs_nothing(
+    seeded: Seeded, page: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(f"{seeded.url}/atom/{seeded.script_atom}")
+    expect(page.locator("#claim")).to_have_text(SCRIPT_CLAIM)
+    assert page.evaluate("window.pwned") is None
+
+
+def test_a_forged_cross_site_form_in_the_browser_is_refused(seeded: Seeded, page: Any) -> None:
+    """A page of another origin (served here from a data: URL) auto-submits a retract form to
+    the UI in a browser that holds the session cookie: refused, nothing changes."""
+    page.goto(seeded.server.login_url)
+    forged = (
+        "<form id=f method=post action='"
+        + f"{seeded.url}/atom/{seeded.en_atom}/retract"
+        + "'><input name=reason value=forged></form><script>document.getElementById('f')"
+        ".submit()</script>"
+    )
+    page.goto("data:text/html," + forged)
+    page.wait_for_url(f"{seeded.url}/atom/{seeded.en_atom}/retract")
+    assert "Not done" in page.content()
+    assert seeded.status(seeded.en_atom) == "candidate"
+    assert seeded.audit_count() == 0
