@@ -35,7 +35,10 @@ class Segment:
 
 def split_chain(text: str) -> list[Segment] | None:
     """``a::B::new(x).build()?.run`` -> segments a, B, new(), build()?, run; None when the text
-    is not a plain chain (a cast, a generic qualified path, unbalanced brackets)."""
+    is not a plain chain (a cast, a generic qualified path, unbalanced brackets). A leading
+    ``::`` (``::config::Config::new()``, the crate root in the 2015 edition) is dropped: the
+    path resolves as any other."""
+    text = text.removeprefix("::")
     parts: list[str] = []
     depth, start, i, quote = 0, 0, 0, ""
     while i < len(text):

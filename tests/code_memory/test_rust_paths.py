@@ -45,3 +45,72 @@ def test_generic_parameter_types_through_2015_paths(tmp_path: Path) -> None:
     assert ("src/main.run", "src/index.Indexed.seek") in calls
     assert ("src/main.run", "src/index.Indexed.count") in calls
     assert ("src/main.other", "src/index.Indexed.count") in calls
+
+
+EDITION_2015 = {
+    "Cargo.toml": '[package]\nname = "xsv"\nversion = "0.1.0"\n',
+    "src/main.rs": """
+        mod cmd;
+        mod config;
+        mod util;
+        use std::io;
+
+        pub type CliResult<T> = Result<T, String>;
+
+        fn main() {
+            cmd::cat::run();
+            io::stdout();
+        }
+        """,
+    "src/cmd/mod.rs": "pub mod cat;\n",
+    "src/cmd/cat.rs": """
+        use CliResult;
+        use config::Config;
+        use util;
+
+        pub fn run() -> CliResult<()> {
+            util::get_args();
+            ::util::version();
+            let n = ::config::Config::new().delimiter(b',').reader();
+            Config::new().no_headers().reader();
+            Ok(())
+        }
+        """,
+    "src/config.rs": """
+        /// Настройки чтения / reading settings.
+        pub struct Config { delimiter: u8 }
+
+        impl Config {
+            pub fn new() -> Config { Config { delimiter: b',' } }
+            pub fn delimiter(mut self, d: u8) -> Config { self.delimiter = d; self }
+            pub fn no_headers(self) -> Config { self }
+            pub fn reader(&self) -> u64 { 0 }
+        }
+        """,
+    "src/util.rs": """
+        pub fn get_args() {}
+        pub fn version() -> String { String::new() }
+        """,
+}
+
+
+def test_2015_edition_paths_and_chains_stay_in_the_crate(tmp_path: Path) -> None:
+    """``use util;`` / ``::util::x`` (crate-relative without ``crate::``), ``cmd::cat::run``
+    (a child module) and a builder chain headed by such a path resolve into the crate; a path
+    through an import of ``std`` stays external."""
+    files = indexed_files(tmp_path, EDITION_2015)
+    deps = resolve(files, crates=cargo_crates(tmp_path, [f.path for f in files]))
+    calls = call_edges(deps)
+    run = "src/cmd/cat.run"
+    assert ("src/main.main", run) in calls
+    assert (run, "src/util.get_args") in calls
+    assert (run, "src/util.version") in calls
+    assert (run, "src/config.Config.new") in calls
+    assert (run, "src/config.Config.delimiter") in calls
+    assert (run, "src/config.Config.no_headers") in calls
+    assert (run, "src/config.Config.reader") in calls
+    imports = {(d.src, d.dst) for d in deps if d.kind == "imports"}
+    assert ("src/cmd/cat", "src/util") in imports
+    assert ("src/cmd/cat", "src/config.Config") in imports
+    stdout = [d for d in deps if d.dst_name == "io::stdout"]
+    assert [d.target_kind for d in stdout] == ["external"]
