@@ -120,24 +120,44 @@ class Chains:
         self.index = index
         self.java_modules = java_modules
 
-    def java_type(self, module: str, written: str) -> str | None:
-        """A Java type name as ``module`` sees it: its package's, an import, a nested one."""
+    def java_type(self, module: str, written: str, scope: str | None = None) -> str | None:
+        """A Java type name as ``module`` sees it from inside type ``scope``: a member type of
+        ``scope`` or of a type around it (``Builder`` returned by ``TypeSpec.classBuilder``
+        is ``TypeSpec.Builder``), a type of the package, an import, a full name; then its
+        nested types (``CodeBlock.Builder``)."""
         index = self.index
-        name = written.split("<", 1)[0].strip().rsplit(".", 1)[-1]
+        parts = written.split("<", 1)[0].replace("::", ".").strip().split(".")
+        if not all(parts):
+            return None
+        full = index.dotted.get(".".join(parts))
+        if len(parts) > 1 and full in index.types and parts[0][:1].islower():
+            return full  # ``com.squareup.javapoet.TypeSpec``
+        base: str | None = None
+        while scope is not None and base is None:
+            if scope.rsplit(".", 1)[-1] == parts[0]:
+                base = scope
+            elif f"{scope}.{parts[0]}" in index.types:
+                base = f"{scope}.{parts[0]}"
+            outer = scope.rpartition(".")[0]
+            scope = outer if outer in index.types else None
         package = index.packages.get(module)
-        found = index.members.get(package, {}).get(name) if package else None
-        if found and found[0] in index.types:
-            return found[0]
-        imported = index.imports_of.get(module, {}).get(name)
-        if imported is not None:
+        found = index.members.get(package, {}).get(parts[0]) if package else None
+        if base is None and found and found[0] in index.types:
+            base = found[0]
+        imported = index.imports_of.get(module, {}).get(parts[0])
+        if base is None and imported is not None:
             hit = index.dotted.get(imported)
-            return hit if hit in index.types else None
-        return None
+            base = hit if hit in index.types else None
+        for part in parts[1:]:
+            base = f"{base}.{part}" if base else None
+            if base not in index.types:
+                return None
+        return base
 
     def type_in(self, module: str, written: str, self_type: str | None) -> str | None:
         """The repository type ``written`` names in ``module`` (``Self``: ``self_type``)."""
         if module in self.index.packages or module in self.java_modules:
-            return self.java_type(module, written)
+            return self.java_type(module, written, self_type)
         while _outer(written) in _SMART and _generic_args(written):
             written = _generic_args(written)[0]
         path = clean_type(written)
@@ -167,9 +187,11 @@ class Chains:
         text: str,
         arity: int | None,
         bare: Callable[[str], str | None],
+        scope: str | None = None,
     ) -> str | None:
         """The method the last segment of ``text`` calls, or None. ``bare`` resolves a bare
-        function name of ``f`` (the chain's head when it is a call)."""
+        function name of ``f`` (the chain's head when it is a call); ``scope`` is the type the
+        call is written in (``Self``, Java member types)."""
         segs = split_chain(text)
         if segs is None or len(segs) < 2:
             return None
@@ -179,10 +201,10 @@ class Chains:
             plain.append(segs[len(plain)].name)
         typ: str | None
         if plain:
-            typ = self.type_in(f.module, "::".join(plain), None)
+            typ = self.type_in(f.module, "::".join(plain), scope)
             rest = segs[len(plain) :]
         elif f.language == "java" and re.fullmatch(r"new[A-Z]\w*", segs[0].name):
-            typ = self.java_type(f.module, segs[0].name[3:])  # ``new GsonBuilder()``
+            typ = self.java_type(f.module, segs[0].name[3:], scope)  # ``new GsonBuilder()``
             rest = segs[1:]
         else:
             head = segs[0]

@@ -75,6 +75,7 @@ _CALLS = {
     "new_expression": "constructor",
     "method_invocation": "name",
     "object_creation_expression": "type",
+    "explicit_constructor_invocation": "constructor",  # Java ``this(..)``, ``super(..)``
 }
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 _JS = frozenset({"javascript", "typescript", "tsx"})
@@ -486,13 +487,20 @@ class GenericWalker:
             self.references.append(Reference(src, "imports", required, node_line(node)))
             return
         target = node_text(callee)
+        if node.type == "explicit_constructor_invocation":
+            target = _java_delegate(node, target, owner) or ""
+            if not target:
+                return
         obj = node.child_by_field_name("object") if node.type == "method_invocation" else None
         if obj is not None:
             target = f"{node_text(obj)}.{target}"
-        if obj is not None and obj.type == "identifier" and self.language == "java":
-            declared = java_locals(node, self._locals).get(node_text(obj))
-            if declared is not None:  # ``Gson g = new Gson(); g.toJson()``: call on the type
-                target = f"{declared}.{node_text(callee)}"
+        if obj is not None and self.language == "java":
+            # ``Gson g = new Gson(); g.toJson()``: a call on the type; ``b.add(x).build()``
+            # with ``CodeBlock.Builder b``: a chain from that type (code_memory.chains).
+            head = _java_chain_head(obj)
+            declared = java_locals(node, self._locals).get(node_text(head)) if head else None
+            if head is not None and declared is not None:
+                target = declared + target[len(node_text(head)) :]
         if self.language == "go" and callee.type == "selector_expression":
             operand = callee.child_by_field_name("operand")
             field = callee.child_by_field_name("field")
@@ -513,6 +521,8 @@ class GenericWalker:
         self_call = head in ("this", "self", "Self") or (
             self._receiver is not None and head == self._receiver and "." in target
         )
+        if node.type == "explicit_constructor_invocation":
+            self_call = True  # a constructor of this class or, along its bases, the super class'
         if node.type == "method_invocation" and obj is None and owner is not None:
             self_call = True  # Java: an unqualified method call is a call on ``this``
         arity = _arity(node.child_by_field_name("arguments"))
@@ -577,6 +587,34 @@ class GenericWalker:
                         self.imports.append((node_text(c), f"{source}#default"))
                     elif c.type == "namespace_import" and c.named_child_count:
                         self.imports.append((node_text(c.named_children[0]), source))
+
+
+def _java_chain_head(obj: ts.Node) -> ts.Node | None:
+    """The identifier a Java receiver expression starts from (``b`` of ``b.add(x).indent()``),
+    or None when it starts from something else (``this``, a literal, a parenthesis)."""
+    head = obj
+    while head.type in ("method_invocation", "field_access"):
+        inner = head.child_by_field_name("object")
+        if inner is None:
+            return None
+        head = inner
+    return head if head.type == "identifier" else None
+
+
+def _java_delegate(node: ts.Node, word: str, owner: str | None) -> str | None:
+    """``this(..)``: the enclosing class's simple name (its constructors are named so);
+    ``super(..)``: the super class's; None outside a class or without an ``extends``."""
+    if owner is None:
+        return None
+    if word == "this":
+        return owner.rsplit(".", 1)[-1]
+    cls = node.parent
+    while cls is not None and cls.type not in ("class_declaration", "enum_declaration"):
+        cls = cls.parent
+    base = cls.child_by_field_name("superclass") if cls is not None else None
+    if word != "super" or base is None or not base.named_child_count:
+        return None
+    return re.sub(r"<.*", "", node_text(base.named_children[-1])).rsplit(".", 1)[-1] or None
 
 
 def _arity(params: ts.Node | None) -> int:

@@ -172,6 +172,12 @@ def _call_target(
             # ``new X(..)``: X's constructor taking that many arguments, when it declares one.
             dst = index.member(dst, dst.rpartition(".")[2], arity) or dst
         return dst, "internal" if dst else "unresolved"
+    if head == "super" and len(parts) == 2 and f.language == "java":
+        # ``super.isAnnotated()``: the method as the super class has it, never this override.
+        owner = index.enclosing_type(src)
+        found = (index.member(p, name, arity) for p in index.parents.get(owner or "", ()))
+        dst = next((d for d in found if d is not None), None)
+        return dst, "internal" if dst else "unresolved"
     if head in local and len(parts) == 2:
         dst = index.member(local[head], name, arity)
         return dst, "internal" if dst else "unresolved"
@@ -250,7 +256,8 @@ def _chain_target(
         )
         return dst
 
-    return chains.resolve(f, ref.typed or ref.target, ref.arity, bare)
+    scope = index.enclosing_type(ref.src_qualified_name)
+    return chains.resolve(f, ref.typed or ref.target, ref.arity, bare, scope)
 
 
 def _made_target(
