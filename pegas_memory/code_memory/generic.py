@@ -497,10 +497,10 @@ class GenericWalker:
         if obj is not None and self.language == "java":
             # ``Gson g = new Gson(); g.toJson()``: a call on the type; ``b.add(x).build()``
             # with ``CodeBlock.Builder b``: a chain from that type (code_memory.chains).
-            head = _java_chain_head(obj)
-            declared = java_locals(node, self._locals).get(node_text(head)) if head else None
-            if head is not None and declared is not None:
-                target = declared + target[len(node_text(head)) :]
+            start = _java_chain_head(obj)
+            declared = java_locals(node, self._locals).get(node_text(start)) if start else None
+            if start is not None and declared is not None:
+                target = declared + target[len(node_text(start)) :]
         if self.language == "go" and callee.type == "selector_expression":
             operand = callee.child_by_field_name("operand")
             field = callee.child_by_field_name("field")
