@@ -150,6 +150,13 @@ def _call_target(
         dst = index.member(owner, name, arity) if owner is not None else None
         if dst is None and f.language == "java" and len(parts) == 1 and name in imports:
             return _call_target(index, f, local, imports, written, _unqualified(ref))
+        if dst is None and f.language == "java" and len(parts) == 1:
+            # ``import static com.ex.Util.*;`` then ``helper()``: a member of that class.
+            for alias, target in f.imports:
+                owner = index.dotted.get(target.removesuffix(".*")) if alias == "*" else None
+                dst = index.member(owner, name, arity) if owner in index.types else None
+                if owner is not None and dst is not None:
+                    break
         return dst, "internal" if dst else "unresolved"
     if len(parts) == 1:
         dst = index.local_member(f, local, name, arity)

@@ -156,6 +156,8 @@ TYPE_SPEC = """
 NAMED = """
     package com.ex;
 
+    import static com.ex.Util.*;
+
     public class Named extends Base {
       private final String name;
 
@@ -165,6 +167,7 @@ NAMED = """
 
       public Named(String name) {
         super(name, 0);
+        checkArgument(name != null);
         this.name = name;
       }
 
@@ -230,6 +233,7 @@ def test_builder_chains_fields_and_constructor_delegation(tmp_path: Path) -> Non
     assert ("com.ex.TypeSpec.classBuilder", f"{builder}.Builder") in calls  # new X(..)
     assert ("com.ex.Named.Named#0", "com.ex.Named.Named#1") in calls  # this("x")
     assert ("com.ex.Named.Named#1", "com.ex.Base.Base") in calls  # super(name, 0)
+    assert ("com.ex.Named.Named#1", "com.ex.Util.checkArgument") in calls  # import static ..*
     assert ("com.ex.Named.named", "com.ex.Named.Named#0") in calls  # new Named()
     assert ("com.ex.Named.isAnnotated", "com.ex.Base.isAnnotated") in calls
     assert ("com.ex.Named.isAnnotated", "com.ex.Named.isAnnotated") not in calls
