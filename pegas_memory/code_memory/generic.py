@@ -98,6 +98,7 @@ class GenericWalker:
         if language == "go":
             self.prefix = str(Path(path).parent.as_posix())
         self._receiver: str | None = None
+        self._inits = 0  # Go ``init()`` functions seen in the file
         self._locals: dict[int, dict[str, str]] = {}  # method/fn node -> local variable types
         self._fields: dict[str, dict[str, str]] | None = None  # Rust/Go struct field types
         self._root: ts.Node | None = None
@@ -355,8 +356,11 @@ class GenericWalker:
         member = owner and (kind == "method" or assoc)
         qualname = f"{owner}.{name}" if member else f"{prefix}.{name}"
         if lang == "go" and name == "init" and not member:
-            # Every file of a package may have its own ``init()``: named by file, kept apart.
+            # Every file of a package may have its own ``init()``s: named by file and by their
+            # order in it (not by line: an edit above one would rename it and move its edges).
+            self._inits += 1
             qualname = f"{qualname}@{self.path.rpartition('/')[2]}"
+            qualname += f"#{self._inits}" if self._inits > 1 else ""
         body = node.child_by_field_name("body")
         params = node.child_by_field_name("parameters")
         if node.type == "variable_declarator":

@@ -112,3 +112,32 @@ def test_each_file_init_keeps_its_own_name_and_edges(tmp_path: Path) -> None:
     assert ("cli.init@args.go", "cli.register") in calls
     assert ("cli.init@other.go", "cli.setup") in calls
     assert ("cli.init@args.go", "cli.setup") not in calls
+
+
+TWO_INITS = """
+    package cli
+
+    func init() {
+        register()
+    }
+
+    func init() {
+        setup()
+    }
+
+    func register() {}
+
+    func setup() {}
+    """
+
+
+def test_two_inits_of_one_file_keep_their_names_and_edges_across_edits(tmp_path: Path) -> None:
+    """Two ``init()`` in one file are told apart by their order, not their line: lines added
+    above them, or the file renamed, leave each edge on its own ``init``."""
+    first = call_edges(resolved(tmp_path / "a", {"go.mod": "module x\n", "cli/a.go": TWO_INITS}))
+    assert first == {("cli.init@a.go", "cli.register"), ("cli.init@a.go#2", "cli.setup")}
+    edited = TWO_INITS.replace("package cli\n", "package cli\n\n// Пакет / the package.\n\n")
+    again = call_edges(resolved(tmp_path / "b", {"go.mod": "module x\n", "cli/a.go": edited}))
+    assert again == first
+    renamed = call_edges(resolved(tmp_path / "c", {"go.mod": "module x\n", "cli/z.go": edited}))
+    assert renamed == {("cli.init@z.go", "cli.register"), ("cli.init@z.go#2", "cli.setup")}
