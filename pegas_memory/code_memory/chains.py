@@ -73,8 +73,29 @@ def split_chain(text: str) -> list[Segment] | None:
         if found is None:
             return None
         rest = part[found.end() :]
+        if not _call_suffix(rest.rstrip("?")):
+            return None  # ``self[0].len()``: an index or a cast, not a name or a call
         out.append(Segment(found.group(1), rest.startswith("("), rest.endswith("?")))
     return out
+
+
+def _call_suffix(rest: str) -> bool:
+    """Whether what follows a segment's name is nothing or one argument list (and a comment)."""
+    if not rest:
+        return True
+    if rest[0] != "(":
+        return False
+    depth, quote, escaped = 0, False, False
+    for i, c in enumerate(rest):
+        if quote:
+            quote = escaped or c != '"'
+            escaped = not escaped and c == "\\"
+            continue
+        quote = c == '"'
+        depth += (c in _OPEN) - (c in _CLOSE)
+        if depth == 0:  # a comment may follow (``.classBuilder("X") // why``)
+            return i == len(rest) - 1 or rest.startswith(("//", "/*"), i + 1)
+    return False
 
 
 def _generic_args(text: str) -> list[str]:
@@ -91,6 +112,12 @@ def _generic_args(text: str) -> list[str]:
     if inner.strip():
         args.append(inner[start:].strip())
     return args
+
+
+def _wrapper(name: str) -> bool:
+    """``Result``, ``Option`` and the crate's own result aliases (``CliResult<T>``,
+    ``io::Result<T>``), whose first type argument ``?`` or an unwrap takes out."""
+    return name in _WRAPPERS or name.endswith("Result")
 
 
 def _outer(text: str) -> str:
@@ -200,7 +227,10 @@ class Chains:
         while len(plain) < len(segs) - 1 and not segs[len(plain)].call:
             plain.append(segs[len(plain)].name)
         typ: str | None
-        if plain:
+        if plain in (["self"], ["this"]):  # ``self.rconfig().reader()``: the method's own type
+            typ = scope
+            rest = segs[1:]
+        elif plain:
             typ = self.type_in(f.module, "::".join(plain), scope)
             rest = segs[len(plain) :]
         elif f.language == "java" and re.fullmatch(r"new[A-Z]\w*", segs[0].name):
@@ -237,12 +267,19 @@ class Chains:
         written = returns(self.index.signatures.get(symbol), name)
         if written is None:
             return None
-        unwrap = tried or bool(after and after[0].name in _UNWRAP)
-        if _outer(written) in _WRAPPERS:
-            if not unwrap or not _generic_args(written):
-                return None
-            written = _generic_args(written)[0]
         owner = base_name(symbol).rpartition(".")[0]
         module = self.index.module_of.get(symbol, owner)
         self_type = owner if owner in self.index.types else None
+        if module in self.index.packages or module in self.java_modules:
+            return self.type_in(module, written, self_type)  # Java: no unwrapping
+        # ``x()?``, ``x().unwrap()``, ``x().unwrap().unwrap()``: one wrapper taken off each.
+        peel = int(tried)
+        for seg in after:
+            if seg.name not in _UNWRAP:
+                break
+            peel += 1 + int(seg.tried)
+        while _wrapper(_outer(written)) and self.type_in(module, written, self_type) is None:
+            if not peel or not _generic_args(written):
+                return None
+            written, peel = _generic_args(written)[0], peel - 1
         return self.type_in(module, written, self_type)

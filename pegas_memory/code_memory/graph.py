@@ -152,10 +152,10 @@ def _call_target(
             return _call_target(index, f, local, imports, written, _unqualified(ref))
         if dst is None and f.language == "java" and len(parts) == 1:
             # ``import static com.ex.Util.*;`` then ``helper()``: a member of that class.
-            for alias, target in f.imports:
-                owner = index.dotted.get(target.removesuffix(".*")) if alias == "*" else None
-                dst = index.member(owner, name, arity) if owner in index.types else None
-                if owner is not None and dst is not None:
+            for alias, spelled in f.imports:
+                cls = index.dotted.get(spelled.removesuffix(".*")) if alias == "*" else None
+                dst = index.member(cls, name, arity) if cls in index.types and cls else None
+                if dst is not None:
                     break
         return dst, "internal" if dst else "unresolved"
     if len(parts) == 1:

@@ -114,3 +114,67 @@ def test_2015_edition_paths_and_chains_stay_in_the_crate(tmp_path: Path) -> None
     assert ("src/cmd/cat", "src/config.Config") in imports
     stdout = [d for d in deps if d.dst_name == "io::stdout"]
     assert [d.target_kind for d in stdout] == ["external"]
+
+
+CHAINS = {
+    "Cargo.toml": '[package]\nname = "xsv"\nversion = "0.1.0"\n',
+    "src/main.rs": """
+        mod config;
+        mod index;
+
+        pub type CliResult<T> = Result<T, String>;
+        """,
+    "src/index.rs": """
+        pub struct Indexed { n: u64 }
+
+        impl Indexed {
+            pub fn count(&self) -> u64 { self.n }
+        }
+        """,
+    "src/config.rs": """
+        use CliResult;
+        use index::Indexed;
+
+        /// Настройки / settings.
+        pub struct Config { rows: Vec<Config> }
+
+        impl Config {
+            pub fn reader(&self) -> CliResult<Indexed> { Ok(Indexed { n: 0 }) }
+            pub fn indexed(&self) -> CliResult<Option<Indexed>> { Ok(None) }
+            pub fn len(&self) -> usize { 0 }
+        }
+        """,
+    "src/cmd.rs": """
+        use CliResult;
+        use config::Config;
+
+        struct Args { rows: Vec<Config> }
+
+        impl Args {
+            fn len(&self) -> usize { self.rows.len() }
+
+            fn rconfig(&self) -> Config { Config { rows: vec![] } }
+
+            fn run(&self) -> CliResult<u64> {
+                let n = self.rconfig().reader()?.count();
+                let m = self.rconfig().indexed().unwrap().unwrap().count();
+                Ok(n + m + self[0].len() as u64)
+            }
+        }
+        """,
+}
+
+
+def test_chains_from_self_through_result_aliases(tmp_path: Path) -> None:
+    """``self.rconfig().reader()?.count()``: a chain from ``self`` is typed by the method's own
+    type; ``?`` and each unwrap take one wrapper off, the crate's ``CliResult<T>`` alias too
+    (``CliResult<Option<Indexed>>`` unwrapped twice is ``Indexed``); ``self[0].len()``
+    (an index) is no call on ``self``'s type."""
+    files = indexed_files(tmp_path, CHAINS)
+    calls = call_edges(resolve(files, crates=cargo_crates(tmp_path, [f.path for f in files])))
+    run = "src/cmd.Args.run"
+    assert (run, "src/cmd.Args.rconfig") in calls
+    assert (run, "src/config.Config.reader") in calls
+    assert (run, "src/config.Config.indexed") in calls
+    assert (run, "src/index.Indexed.count") in calls
+    assert (run, "src/cmd.Args.len") not in calls
