@@ -3,11 +3,15 @@
 
 A receiver is followed segment by segment: a type path (``TypesBuilder``,
 ``ignore::types::TypesBuilder``) or a bare call (``tmpdir()``) gives the first type, each method
-call the type its signature returns (``-> Searcher``, ``Self``), ``unwrap``/``expect``/``?``
-take the ``Ok``/``Some`` type out of a ``Result``/``Option``, ``Box``/``Arc``/``Rc`` are looked
-through. When any step is unknown (a generic parameter, a trait's associated type, a
-library's type) the call stays unresolved: nothing is guessed. Pure logic over the
-:class:`~code_memory.names.NameIndex`; the walker writes the receivers (:mod:`lang_rust`).
+call the type its signature returns (``-> Searcher``, ``Self``; Java ``public Builder
+addMethod(..)``, a ``Builder`` declared inside the method's class being that nested type),
+each ``unwrap``/``expect``/``?`` takes the ``Ok``/``Some`` type out of a ``Result``/``Option``
+(or a crate's ``CliResult<T>`` alias), ``Box``/``Arc``/``Rc`` are looked through; a chain
+from ``self``/``this`` starts at the type the call is written in. When any step is unknown (a
+generic parameter, a trait's associated type, a library's type) the call stays unresolved:
+nothing is guessed. Pure logic over the :class:`~code_memory.names.NameIndex`; the walker
+writes the receivers (:mod:`lang_rust`; ``Some(x)`` / ``Ok(x)`` of a ``match`` or ``if let``
+bind ``x`` to the unwrapped value).
 """
 
 from __future__ import annotations

@@ -8,9 +8,11 @@ Python goes through the points-to analysis of :mod:`code_memory.flow` (aliases, 
 self/super, the class hierarchy, values through calls, returns, containers and annotations).
 The other languages resolve by syntax and name: the enclosing type (and the types it extends)
 for this/self/receiver calls, the file's own definitions, its imports (relative JS/TS paths, Java
-packages, Go module paths, Rust ``crate::`` paths), then a name defined exactly once in the
-repository. A reference that resolves to nothing in the repository is kept as an external or
-unresolved edge, never dropped.
+packages and static imports, Go module paths, Rust ``crate::`` paths and the 2015 edition's
+crate-relative ones), then a name defined exactly once in the repository. Rust and Java calls
+through a receiver chain are typed link by link by :mod:`code_memory.chains`. A reference
+that resolves to nothing in the repository is kept as an external or unresolved edge, never
+dropped.
 """
 
 from __future__ import annotations

@@ -136,9 +136,47 @@ def function_locals(fn: ts.Node) -> dict[str, str]:
                     )
                 else:
                     found.setdefault(node_text(pattern), set()).add("?")
+        bindings: list[tuple[ts.Node | None, ts.Node | None]] = []
+        if node.type == "let_condition":  # ``if let Some(x) = e``, ``while let Ok(x) = e``
+            bindings.append(
+                (node.child_by_field_name("pattern"), node.child_by_field_name("value"))
+            )
+        elif node.type == "match_expression":  # ``match e { Some(x) => .. }``
+            body, value = node.child_by_field_name("body"), node.child_by_field_name("value")
+            for arm in body.named_children if body is not None else ():
+                if arm.type == "match_arm":
+                    bindings.append((arm.child_by_field_name("pattern"), value))
+        for pattern, value in bindings:
+            bound = _unwrapped(pattern, value)
+            if bound is not None:
+                found.setdefault(bound[0], set()).add(bound[1])
         if node is fn or node.type not in ("function_item", "closure_expression"):
             stack.extend(node.named_children)
     return {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and "?" not in v}
+
+
+_UNWRAPPED_VALUES = frozenset({"call_expression", "try_expression", "identifier"})
+
+
+def _unwrapped(pattern: ts.Node | None, value: ts.Node | None) -> tuple[str, str] | None:
+    """``Some(idx)`` / ``Ok(idx)`` matched against ``e``: ``idx`` is bound to ``e.unwrap()``
+    (name, ``=`` and the expression), which the chains follow through ``e``'s return type."""
+    while pattern is not None and pattern.type == "match_pattern" and pattern.named_child_count:
+        pattern = pattern.named_children[0]
+    if pattern is None or value is None or pattern.type != "tuple_struct_pattern":
+        return None
+    variant = pattern.child_by_field_name("type")
+    if node_text(variant) not in ("Some", "Ok") or value.type not in _UNWRAPPED_VALUES:
+        return None
+    inner = [c for c in pattern.named_children if c != variant]
+    if len(inner) != 1:
+        return None
+    name = inner[0]
+    while name.type in ("ref_pattern", "mut_pattern") and name.named_child_count:
+        name = name.named_children[-1]
+    if name.type != "identifier":
+        return None
+    return node_text(name), "=" + WS.sub("", node_text(value)) + ".unwrap()"
 
 
 def enclosing_function(node: ts.Node) -> ts.Node | None:

@@ -155,6 +155,18 @@ CHAINS = {
 
             fn rconfig(&self) -> Config { Config { rows: vec![] } }
 
+            fn total(&self) -> CliResult<u64> {
+                let conf = self.rconfig();
+                let n = match conf.indexed()? {
+                    Some(idx) => idx.count(),
+                    None => 0,
+                };
+                if let Ok(first) = conf.reader() {
+                    return Ok(first.count());
+                }
+                Ok(n)
+            }
+
             fn run(&self) -> CliResult<u64> {
                 let n = self.rconfig().reader()?.count();
                 let m = self.rconfig().indexed().unwrap().unwrap().count();
@@ -169,12 +181,18 @@ def test_chains_from_self_through_result_aliases(tmp_path: Path) -> None:
     """``self.rconfig().reader()?.count()``: a chain from ``self`` is typed by the method's own
     type; ``?`` and each unwrap take one wrapper off, the crate's ``CliResult<T>`` alias too
     (``CliResult<Option<Indexed>>`` unwrapped twice is ``Indexed``); ``self[0].len()``
-    (an index) is no call on ``self``'s type."""
+    (an index) is no call on ``self``'s type; ``Some(x)``/``Ok(x)`` of a ``match`` or
+    ``if let`` binds ``x`` to the unwrapped value."""
     files = indexed_files(tmp_path, CHAINS)
-    calls = call_edges(resolve(files, crates=cargo_crates(tmp_path, [f.path for f in files])))
+    deps = resolve(files, crates=cargo_crates(tmp_path, [f.path for f in files]))
+    calls = call_edges(deps)
     run = "src/cmd.Args.run"
     assert (run, "src/cmd.Args.rconfig") in calls
     assert (run, "src/config.Config.reader") in calls
     assert (run, "src/config.Config.indexed") in calls
     assert (run, "src/index.Indexed.count") in calls
     assert (run, "src/cmd.Args.len") not in calls
+    # ``match conf.indexed()? { Some(idx) => idx.count() }``, ``if let Ok(first) = ..``
+    assert ("src/cmd.Args.total", "src/index.Indexed.count") in calls
+    lines = {d.line for d in deps if d.dst == "src/index.Indexed.count" and "total" in d.src}
+    assert lines == {14, 18}
