@@ -4,9 +4,11 @@ keeps a name of its own."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
+from typing import Any
 
-from tests.code_fixtures import call_edges, indexed_files, resolved
+from tests.code_fixtures import call_edges, code_memory, indexed_files, resolved
 
 GENERIC = {
     "go.mod": "module example.com/cli\n",
@@ -141,3 +143,40 @@ def test_two_inits_of_one_file_keep_their_names_and_edges_across_edits(tmp_path:
     assert again == first
     renamed = call_edges(resolved(tmp_path / "c", {"go.mod": "module x\n", "cli/z.go": edited}))
     assert renamed == {("cli.init@z.go", "cli.register"), ("cli.init@z.go#2", "cli.setup")}
+
+
+def _stored_calls(code: Any) -> set[tuple[int, str, str]]:
+    sql = (
+        "SELECT s.id, s.qualified_name AS src, t.qualified_name AS dst "
+        "FROM pm_code_dependency d JOIN pm_code_symbol s ON s.id = d.src_symbol_id "
+        "JOIN pm_code_symbol t ON t.id = d.dst_symbol_id WHERE d.kind = 'calls'"
+    )
+    with code.db.connection() as conn:
+        return {(r["id"], r["src"], r["dst"]) for r in conn.execute(sql.encode()).fetchall()}
+
+
+def test_reindex_after_an_edit_and_a_rename_keeps_each_init_edge(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Stored and re-indexed incrementally: lines added above two ``init()`` keep their symbols
+    (same ids) and edges; renaming another file's ``init`` moves nothing of this file's."""
+    root = tmp_path / "src" / "cli"
+    indexed_files(
+        root, {"go.mod": "module x\n", "cli/a.go": TWO_INITS, "cli/b.go": GENERIC["cli/other.go"]}
+    )
+    with code_memory(database_url, tmp_path) as code:
+        code.store_code(str(root))
+        before = _stored_calls(code)
+        assert {(s, d) for _, s, d in before} == {
+            ("cli.init@a.go", "cli.register"),
+            ("cli.init@a.go#2", "cli.setup"),
+            ("cli.init@b.go", "cli.setup"),
+        }
+        edited = TWO_INITS.replace("package cli\n", "package cli\n\n// Пакет / the package.\n\n")
+        (root / "cli" / "a.go").write_text(textwrap.dedent(edited).lstrip("\n"))
+        (root / "cli" / "b.go").rename(root / "cli" / "c.go")
+        code.store_code(str(root))
+        after = _stored_calls(code)
+        kept = {e for e in before if e[1].startswith("cli.init@a.go")}
+        assert kept <= after  # same symbol ids, same edges
+        assert {(s, d) for _, s, d in after - kept} == {("cli.init@c.go", "cli.setup")}
