@@ -99,6 +99,7 @@ class GenericWalker:
             self.prefix = str(Path(path).parent.as_posix())
         self._receiver: str | None = None
         self._inits = 0  # Go ``init()`` functions seen in the file
+        self._closures: dict[int, frozenset[str]] = {}  # Rust closure -> the names it binds
         self._locals: dict[int, dict[str, str]] = {}  # method/fn node -> local variable types
         self._fields: dict[str, dict[str, str]] | None = None  # Rust/Go struct field types
         self._root: ts.Node | None = None
@@ -543,7 +544,7 @@ class GenericWalker:
         chain when the written target was cut short."""
         if callee.type != "field_expression":
             return None
-        fn = lang_rust.enclosing_function(callee)
+        fn, hidden = lang_rust.enclosing_function(callee, self._closures)
         if fn is None:
             return None
         if fn.id not in self._locals:
@@ -551,7 +552,10 @@ class GenericWalker:
         if self._fields is None:
             self._fields = lang_rust.struct_fields(self._root) if self._root else {}
         self_type = owner.rsplit(".", 1)[-1] if owner else None
-        typed = lang_rust.typed_call(callee, self._locals[fn.id], self_type, self._fields)
+        seen = self._locals[fn.id]
+        if hidden:  # inside a closure: its own parameters and lets are not the function's
+            seen = {k: v for k, v in seen.items() if k not in hidden}
+        typed = lang_rust.typed_call(callee, seen, self_type, self._fields)
         full = WS.sub("", node_text(callee))
         if typed is None and 200 < len(full) <= 600:
             typed = full

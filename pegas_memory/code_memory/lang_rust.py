@@ -179,13 +179,57 @@ def _unwrapped(pattern: ts.Node | None, value: ts.Node | None) -> tuple[str, str
     return node_text(name), "=" + WS.sub("", node_text(value)) + ".unwrap()"
 
 
-def enclosing_function(node: ts.Node) -> ts.Node | None:
+def enclosing_function(
+    node: ts.Node, bound: dict[int, frozenset[str]] | None = None
+) -> tuple[ts.Node | None, frozenset[str]]:
+    """The function around ``node``, through the closures between them (``sort_by(|a, b|
+    sel.select(a))`` sees the function's ``sel``), and the names those closures bind (their
+    parameters and ``let`` bindings), which hide the function's locals of the same name.
+    ``bound`` memoises each closure's names (by node id) across the calls of one file."""
+    hidden: set[str] = set()
     current = node.parent
     while current is not None and current.type != "function_item":
         if current.type == "closure_expression":
-            return None  # closure parameters are not typed here
+            names = bound.get(current.id) if bound is not None else None
+            if names is None:
+                names = _closure_names(current)
+                if bound is not None:
+                    bound[current.id] = names
+            hidden |= names
         current = current.parent
-    return current
+    return current, frozenset(hidden)
+
+
+def _closure_names(closure: ts.Node) -> frozenset[str]:
+    params = closure.child_by_field_name("parameters")
+    stack = [params] if params is not None else []
+    stack += _lets(closure.child_by_field_name("body"))
+    names: set[str] = set()
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier":
+            names.add(node_text(n))
+        elif n.type not in _TYPE_NODES:
+            stack.extend(n.named_children)
+    return frozenset(names)
+
+
+_TYPE_NODES = frozenset(
+    {"generic_type", "reference_type", "type_identifier", "scoped_type_identifier"}
+)
+
+
+def _lets(body: ts.Node | None) -> list[ts.Node]:
+    """The patterns of the ``let`` bindings (``if let`` too) in a closure body."""
+    out, stack = [], [body] if body is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type in ("let_declaration", "let_condition"):
+            pattern = n.child_by_field_name("pattern")
+            if pattern is not None:
+                out.append(pattern)
+        stack.extend(n.named_children)
+    return out
 
 
 def typed_call(

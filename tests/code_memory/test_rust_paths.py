@@ -167,6 +167,12 @@ CHAINS = {
                 Ok(n)
             }
 
+            fn sorted(&self, rows: Vec<u64>) -> u64 {
+                let idx = self.rconfig().reader().unwrap();
+                let n: u64 = rows.iter().map(|r| idx.count() + r).sum();
+                n + rows.iter().map(|idx| idx.count()).sum::<u64>()
+            }
+
             fn run(&self) -> CliResult<u64> {
                 let n = self.rconfig().reader()?.count();
                 let m = self.rconfig().indexed().unwrap().unwrap().count();
@@ -182,7 +188,8 @@ def test_chains_from_self_through_result_aliases(tmp_path: Path) -> None:
     type; ``?`` and each unwrap take one wrapper off, the crate's ``CliResult<T>`` alias too
     (``CliResult<Option<Indexed>>`` unwrapped twice is ``Indexed``); ``self[0].len()``
     (an index) is no call on ``self``'s type; ``Some(x)``/``Ok(x)`` of a ``match`` or
-    ``if let`` binds ``x`` to the unwrapped value."""
+    ``if let`` binds ``x`` to the unwrapped value; a closure sees the function's locals but
+    not those its parameters hide."""
     files = indexed_files(tmp_path, CHAINS)
     deps = resolve(files, crates=cargo_crates(tmp_path, [f.path for f in files]))
     calls = call_edges(deps)
@@ -196,3 +203,8 @@ def test_chains_from_self_through_result_aliases(tmp_path: Path) -> None:
     assert ("src/cmd.Args.total", "src/index.Indexed.count") in calls
     lines = {d.line for d in deps if d.dst == "src/index.Indexed.count" and "total" in d.src}
     assert lines == {14, 18}
+    # Inside a closure the function's ``idx`` is seen, unless a parameter hides it.
+    sorted_lines = {
+        d.line for d in deps if d.dst == "src/index.Indexed.count" and "sorted" in d.src
+    }
+    assert sorted_lines == {25}
