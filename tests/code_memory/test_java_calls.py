@@ -4,6 +4,7 @@ statically imported method resolves; ``new X(..)`` is a call of X's constructor.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from tests.code_fixtures import call_edges, resolved
@@ -177,6 +178,7 @@ NAMED = """
 
       static TypeSpec make() {
         Base.get("com.ex", "Named");
+        Base.take(Base.get(String.class));
         TypeSpec.Builder b = TypeSpec.classBuilder("X");
         b.addMethod("m").addJavadoc("d").build();
         return TypeSpec.classBuilder("X").addMethod("m").addJavadoc("d").build();
@@ -197,6 +199,9 @@ BASE = """
 
       public static Base get(Class<?> c) { return null; }
       public static Base get(String pkg, String simple, String... names) { return null; }
+
+      public static void take(String name) {}
+      public static void take(Base base) {}
     }
     """
 
@@ -207,21 +212,34 @@ def test_builder_chains_fields_and_constructor_delegation(tmp_path: Path) -> Non
     also from a typed local; a field typed ``CodeBlock.Builder`` inside ``TypeSpec.Builder``
     calls ``CodeBlock.Builder.add``, not the enclosing builder's ``add``; ``this(..)`` and
     ``super(..)`` call the constructors they delegate to, ``super.m()`` the super class's m."""
-    calls = call_edges(
-        resolved(
-            tmp_path,
-            {
-                "src/com/ex/TypeSpec.java": TYPE_SPEC,
-                "src/com/ex/CodeBlock.java": CODE_BLOCK,
-                "src/com/ex/Util.java": UTIL,
-                "src/com/ex/Named.java": NAMED,
-                "src/com/ex/Base.java": BASE,
-            },
-        )
+    deps = resolved(
+        tmp_path,
+        {
+            "src/com/ex/TypeSpec.java": TYPE_SPEC,
+            "src/com/ex/CodeBlock.java": CODE_BLOCK,
+            "src/com/ex/Util.java": UTIL,
+            "src/com/ex/Named.java": NAMED,
+            "src/com/ex/Base.java": BASE,
+        },
     )
+    calls = call_edges(deps)
     make, builder = "com.ex.Named.make", "com.ex.TypeSpec.Builder"
-    assert (make, "com.ex.Base.get#3") in calls  # two arguments: the varargs overload
-    assert (make, "com.ex.Base.get#1") not in calls
+
+    def at(source: str, text: str) -> set[str | None]:
+        """What the calls of ``make`` on the line of ``source`` holding ``text`` reach."""
+        lines = textwrap.dedent(source).lstrip("\n").splitlines()
+        line = next(n for n, code in enumerate(lines, 1) if text in code)
+        return {d.dst for d in deps if d.src == make and d.line == line and d.kind == "calls"}
+
+    assert at(NAMED, 'Base.get("com.ex", "Named")') == {"com.ex.Base.get#3"}  # varargs
+    # ``take(Base.get(..))``: a static factory of Base taken to give a Base: take(Base)
+    take = (
+        textwrap.dedent(BASE)
+        .lstrip("\n")
+        .splitlines()
+        .index("  public static void take(Base base) {}")
+    )
+    assert at(NAMED, "Base.take(") == {"com.ex.Base.get#1", f"com.ex.Base.take#1@{take + 1}"}
     assert (make, "com.ex.TypeSpec.classBuilder") in calls
     assert (make, f"{builder}.addMethod") in calls
     assert (make, f"{builder}.addJavadoc") in calls
