@@ -491,6 +491,8 @@ class GenericWalker:
         if required is not None:  # ``app.use(require('./routes'))``: an import, not a call
             self.references.append(Reference(src, "imports", required, node_line(node)))
             return
+        if self.language == "go" and _go_instantiation(callee):
+            callee = callee.child_by_field_name("operand") or callee  # ``arg[float32](..)``
         target = node_text(callee)
         if node.type == "explicit_constructor_invocation":
             target = _java_delegate(node, target, owner) or ""
@@ -595,6 +597,50 @@ class GenericWalker:
                         self.imports.append((node_text(c), f"{source}#default"))
                     elif c.type == "namespace_import" and c.named_child_count:
                         self.imports.append((node_text(c.named_children[0]), source))
+
+
+_GO_TYPES = frozenset(
+    [
+        "any",
+        "bool",
+        "byte",
+        "comparable",
+        "complex64",
+        "complex128",
+        "error",
+        "float32",
+        "float64",
+        "int",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "rune",
+        "string",
+        "uint",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "uintptr",
+    ]
+)
+_GO_TYPE_NODES = frozenset(
+    {"slice_type", "map_type", "pointer_type", "array_type", "qualified_type", "generic_type"}
+)
+
+
+def _go_instantiation(callee: ts.Node) -> bool:
+    """``arg[float32]`` / ``arg[[]uint]`` called: a generic function given a type argument,
+    which tree-sitter reads as an index expression (``fs[0](x)`` is an index)."""
+    if callee.type != "index_expression":
+        return False
+    index = callee.child_by_field_name("index")
+    if index is None:
+        return False
+    return index.type in _GO_TYPE_NODES or (
+        index.type == "identifier" and node_text(index) in _GO_TYPES
+    )
 
 
 def _java_chain_head(obj: ts.Node) -> ts.Node | None:
