@@ -3,11 +3,15 @@
 
 A receiver is followed segment by segment: a type path (``TypesBuilder``,
 ``ignore::types::TypesBuilder``) or a bare call (``tmpdir()``) gives the first type, each method
-call the type its signature returns (``-> Searcher``, ``Self``), ``unwrap``/``expect``/``?``
-take the ``Ok``/``Some`` type out of a ``Result``/``Option``, ``Box``/``Arc``/``Rc`` are looked
-through. When any step is unknown (a generic parameter, a trait's associated type, a
-library's type) the call stays unresolved: nothing is guessed. Pure logic over the
-:class:`~code_memory.names.NameIndex`; the walker writes the receivers (:mod:`lang_rust`).
+call the type its signature returns (``-> Searcher``, ``Self``; Java ``public Builder
+addMethod(..)``, a ``Builder`` declared inside the method's class being that nested type),
+each ``unwrap``/``expect``/``?`` takes the ``Ok``/``Some`` type out of a ``Result``/``Option``
+(or a crate's ``CliResult<T>`` alias), ``Box``/``Arc``/``Rc`` are looked through; a chain
+from ``self``/``this`` starts at the type the call is written in. When any step is unknown (a
+generic parameter, a trait's associated type, a library's type) the call stays unresolved:
+nothing is guessed. Pure logic over the :class:`~code_memory.names.NameIndex`; the walker
+writes the receivers (:mod:`lang_rust`; ``Some(x)`` / ``Ok(x)`` of a ``match`` or ``if let``
+bind ``x`` to the unwrapped value).
 """
 
 from __future__ import annotations
@@ -35,7 +39,10 @@ class Segment:
 
 def split_chain(text: str) -> list[Segment] | None:
     """``a::B::new(x).build()?.run`` -> segments a, B, new(), build()?, run; None when the text
-    is not a plain chain (a cast, a generic qualified path, unbalanced brackets)."""
+    is not a plain chain (a cast, a generic qualified path, unbalanced brackets). A leading
+    ``::`` (``::config::Config::new()``, the crate root in the 2015 edition) is dropped: the
+    path resolves as any other."""
+    text = text.removeprefix("::")
     parts: list[str] = []
     depth, start, i, quote = 0, 0, 0, ""
     while i < len(text):
@@ -70,8 +77,29 @@ def split_chain(text: str) -> list[Segment] | None:
         if found is None:
             return None
         rest = part[found.end() :]
+        if not _call_suffix(rest.rstrip("?")):
+            return None  # ``self[0].len()``: an index or a cast, not a name or a call
         out.append(Segment(found.group(1), rest.startswith("("), rest.endswith("?")))
     return out
+
+
+def _call_suffix(rest: str) -> bool:
+    """Whether what follows a segment's name is nothing or one argument list (and a comment)."""
+    if not rest:
+        return True
+    if rest[0] != "(":
+        return False
+    depth, quote, escaped = 0, False, False
+    for i, c in enumerate(rest):
+        if quote:
+            quote = escaped or c != '"'
+            escaped = not escaped and c == "\\"
+            continue
+        quote = c == '"'
+        depth += (c in _OPEN) - (c in _CLOSE)
+        if depth == 0:  # a comment may follow (``.classBuilder("X") // why``)
+            return i == len(rest) - 1 or rest.startswith(("//", "/*"), i + 1)
+    return False
 
 
 def _generic_args(text: str) -> list[str]:
@@ -88,6 +116,12 @@ def _generic_args(text: str) -> list[str]:
     if inner.strip():
         args.append(inner[start:].strip())
     return args
+
+
+def _wrapper(name: str) -> bool:
+    """``Result``, ``Option`` and the crate's own result aliases (``CliResult<T>``,
+    ``io::Result<T>``), whose first type argument ``?`` or an unwrap takes out."""
+    return name in _WRAPPERS or name.endswith("Result")
 
 
 def _outer(text: str) -> str:
@@ -117,24 +151,44 @@ class Chains:
         self.index = index
         self.java_modules = java_modules
 
-    def java_type(self, module: str, written: str) -> str | None:
-        """A Java type name as ``module`` sees it: its package's, an import, a nested one."""
+    def java_type(self, module: str, written: str, scope: str | None = None) -> str | None:
+        """A Java type name as ``module`` sees it from inside type ``scope``: a member type of
+        ``scope`` or of a type around it (``Builder`` returned by ``TypeSpec.classBuilder``
+        is ``TypeSpec.Builder``), a type of the package, an import, a full name; then its
+        nested types (``CodeBlock.Builder``)."""
         index = self.index
-        name = written.split("<", 1)[0].strip().rsplit(".", 1)[-1]
+        parts = written.split("<", 1)[0].replace("::", ".").strip().split(".")
+        if not all(parts):
+            return None
+        full = index.dotted.get(".".join(parts))
+        if len(parts) > 1 and full in index.types and parts[0][:1].islower():
+            return full  # ``com.squareup.javapoet.TypeSpec``
+        base: str | None = None
+        while scope is not None and base is None:
+            if scope.rsplit(".", 1)[-1] == parts[0]:
+                base = scope
+            elif f"{scope}.{parts[0]}" in index.types:
+                base = f"{scope}.{parts[0]}"
+            outer = scope.rpartition(".")[0]
+            scope = outer if outer in index.types else None
         package = index.packages.get(module)
-        found = index.members.get(package, {}).get(name) if package else None
-        if found and found[0] in index.types:
-            return found[0]
-        imported = index.imports_of.get(module, {}).get(name)
-        if imported is not None:
+        found = index.members.get(package, {}).get(parts[0]) if package else None
+        if base is None and found and found[0] in index.types:
+            base = found[0]
+        imported = index.imports_of.get(module, {}).get(parts[0])
+        if base is None and imported is not None:
             hit = index.dotted.get(imported)
-            return hit if hit in index.types else None
-        return None
+            base = hit if hit in index.types else None
+        for part in parts[1:]:
+            base = f"{base}.{part}" if base else None
+            if base not in index.types:
+                return None
+        return base
 
     def type_in(self, module: str, written: str, self_type: str | None) -> str | None:
         """The repository type ``written`` names in ``module`` (``Self``: ``self_type``)."""
         if module in self.index.packages or module in self.java_modules:
-            return self.java_type(module, written)
+            return self.java_type(module, written, self_type)
         while _outer(written) in _SMART and _generic_args(written):
             written = _generic_args(written)[0]
         path = clean_type(written)
@@ -164,9 +218,11 @@ class Chains:
         text: str,
         arity: int | None,
         bare: Callable[[str], str | None],
+        scope: str | None = None,
     ) -> str | None:
         """The method the last segment of ``text`` calls, or None. ``bare`` resolves a bare
-        function name of ``f`` (the chain's head when it is a call)."""
+        function name of ``f`` (the chain's head when it is a call); ``scope`` is the type the
+        call is written in (``Self``, Java member types)."""
         segs = split_chain(text)
         if segs is None or len(segs) < 2:
             return None
@@ -175,11 +231,14 @@ class Chains:
         while len(plain) < len(segs) - 1 and not segs[len(plain)].call:
             plain.append(segs[len(plain)].name)
         typ: str | None
-        if plain:
-            typ = self.type_in(f.module, "::".join(plain), None)
+        if plain in (["self"], ["this"]):  # ``self.rconfig().reader()``: the method's own type
+            typ = scope
+            rest = segs[1:]
+        elif plain:
+            typ = self.type_in(f.module, "::".join(plain), scope)
             rest = segs[len(plain) :]
         elif f.language == "java" and re.fullmatch(r"new[A-Z]\w*", segs[0].name):
-            typ = self.java_type(f.module, segs[0].name[3:])  # ``new GsonBuilder()``
+            typ = self.java_type(f.module, segs[0].name[3:], scope)  # ``new GsonBuilder()``
             rest = segs[1:]
         else:
             head = segs[0]
@@ -212,12 +271,19 @@ class Chains:
         written = returns(self.index.signatures.get(symbol), name)
         if written is None:
             return None
-        unwrap = tried or bool(after and after[0].name in _UNWRAP)
-        if _outer(written) in _WRAPPERS:
-            if not unwrap or not _generic_args(written):
-                return None
-            written = _generic_args(written)[0]
         owner = base_name(symbol).rpartition(".")[0]
         module = self.index.module_of.get(symbol, owner)
         self_type = owner if owner in self.index.types else None
+        if module in self.index.packages or module in self.java_modules:
+            return self.type_in(module, written, self_type)  # Java: no unwrapping
+        # ``x()?``, ``x().unwrap()``, ``x().unwrap().unwrap()``: one wrapper taken off each.
+        peel = int(tried)
+        for seg in after:
+            if seg.name not in _UNWRAP:
+                break
+            peel += 1 + int(seg.tried)
+        while _wrapper(_outer(written)) and self.type_in(module, written, self_type) is None:
+            if not peel or not _generic_args(written):
+                return None
+            written, peel = _generic_args(written)[0], peel - 1
         return self.type_in(module, written, self_type)

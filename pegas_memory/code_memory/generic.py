@@ -75,6 +75,7 @@ _CALLS = {
     "new_expression": "constructor",
     "method_invocation": "name",
     "object_creation_expression": "type",
+    "explicit_constructor_invocation": "constructor",  # Java ``this(..)``, ``super(..)``
 }
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 _JS = frozenset({"javascript", "typescript", "tsx"})
@@ -97,6 +98,8 @@ class GenericWalker:
         if language == "go":
             self.prefix = str(Path(path).parent.as_posix())
         self._receiver: str | None = None
+        self._inits = 0  # Go ``init()`` functions seen in the file
+        self._closures: dict[int, frozenset[str]] = {}  # Rust closure -> the names it binds
         self._locals: dict[int, dict[str, str]] = {}  # method/fn node -> local variable types
         self._fields: dict[str, dict[str, str]] | None = None  # Rust/Go struct field types
         self._root: ts.Node | None = None
@@ -354,8 +357,11 @@ class GenericWalker:
         member = owner and (kind == "method" or assoc)
         qualname = f"{owner}.{name}" if member else f"{prefix}.{name}"
         if lang == "go" and name == "init" and not member:
-            # Every file of a package may have its own ``init()``: named by file, kept apart.
+            # Every file of a package may have its own ``init()``s: named by file and by their
+            # order in it (not by line: an edit above one would rename it and move its edges).
+            self._inits += 1
             qualname = f"{qualname}@{self.path.rpartition('/')[2]}"
+            qualname += f"#{self._inits}" if self._inits > 1 else ""
         body = node.child_by_field_name("body")
         params = node.child_by_field_name("parameters")
         if node.type == "variable_declarator":
@@ -485,14 +491,23 @@ class GenericWalker:
         if required is not None:  # ``app.use(require('./routes'))``: an import, not a call
             self.references.append(Reference(src, "imports", required, node_line(node)))
             return
+        if self.language == "go" and _go_instantiation(callee):
+            callee = callee.child_by_field_name("operand") or callee  # ``arg[float32](..)``
         target = node_text(callee)
+        if node.type == "explicit_constructor_invocation":
+            target = _java_delegate(node, target, owner) or ""
+            if not target:
+                return
         obj = node.child_by_field_name("object") if node.type == "method_invocation" else None
         if obj is not None:
             target = f"{node_text(obj)}.{target}"
-        if obj is not None and obj.type == "identifier" and self.language == "java":
-            declared = java_locals(node, self._locals).get(node_text(obj))
-            if declared is not None:  # ``Gson g = new Gson(); g.toJson()``: call on the type
-                target = f"{declared}.{node_text(callee)}"
+        if obj is not None and self.language == "java":
+            # ``Gson g = new Gson(); g.toJson()``: a call on the type; ``b.add(x).build()``
+            # with ``CodeBlock.Builder b``: a chain from that type (code_memory.chains).
+            start = _java_chain_head(obj)
+            declared = java_locals(node, self._locals).get(node_text(start)) if start else None
+            if start is not None and declared is not None:
+                target = declared + target[len(node_text(start)) :]
         if self.language == "go" and callee.type == "selector_expression":
             operand = callee.child_by_field_name("operand")
             field = callee.child_by_field_name("field")
@@ -513,6 +528,8 @@ class GenericWalker:
         self_call = head in ("this", "self", "Self") or (
             self._receiver is not None and head == self._receiver and "." in target
         )
+        if node.type == "explicit_constructor_invocation":
+            self_call = True  # a constructor of this class or, along its bases, the super class'
         if node.type == "method_invocation" and obj is None and owner is not None:
             self_call = True  # Java: an unqualified method call is a call on ``this``
         arity = _arity(node.child_by_field_name("arguments"))
@@ -529,7 +546,7 @@ class GenericWalker:
         chain when the written target was cut short."""
         if callee.type != "field_expression":
             return None
-        fn = lang_rust.enclosing_function(callee)
+        fn, hidden = lang_rust.enclosing_function(callee, self._closures)
         if fn is None:
             return None
         if fn.id not in self._locals:
@@ -537,7 +554,10 @@ class GenericWalker:
         if self._fields is None:
             self._fields = lang_rust.struct_fields(self._root) if self._root else {}
         self_type = owner.rsplit(".", 1)[-1] if owner else None
-        typed = lang_rust.typed_call(callee, self._locals[fn.id], self_type, self._fields)
+        seen = self._locals[fn.id]
+        if hidden:  # inside a closure: its own parameters and lets are not the function's
+            seen = {k: v for k, v in seen.items() if k not in hidden}
+        typed = lang_rust.typed_call(callee, seen, self_type, self._fields)
         full = WS.sub("", node_text(callee))
         if typed is None and 200 < len(full) <= 600:
             typed = full
@@ -577,6 +597,78 @@ class GenericWalker:
                         self.imports.append((node_text(c), f"{source}#default"))
                     elif c.type == "namespace_import" and c.named_child_count:
                         self.imports.append((node_text(c.named_children[0]), source))
+
+
+_GO_TYPES = frozenset(
+    [
+        "any",
+        "bool",
+        "byte",
+        "comparable",
+        "complex64",
+        "complex128",
+        "error",
+        "float32",
+        "float64",
+        "int",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "rune",
+        "string",
+        "uint",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "uintptr",
+    ]
+)
+_GO_TYPE_NODES = frozenset(
+    {"slice_type", "map_type", "pointer_type", "array_type", "qualified_type", "generic_type"}
+)
+
+
+def _go_instantiation(callee: ts.Node) -> bool:
+    """``arg[float32]`` / ``arg[[]uint]`` called: a generic function given a type argument,
+    which tree-sitter reads as an index expression (``fs[0](x)`` is an index)."""
+    if callee.type != "index_expression":
+        return False
+    index = callee.child_by_field_name("index")
+    if index is None:
+        return False
+    return index.type in _GO_TYPE_NODES or (
+        index.type == "identifier" and node_text(index) in _GO_TYPES
+    )
+
+
+def _java_chain_head(obj: ts.Node) -> ts.Node | None:
+    """The identifier a Java receiver expression starts from (``b`` of ``b.add(x).indent()``),
+    or None when it starts from something else (``this``, a literal, a parenthesis)."""
+    head = obj
+    while head.type in ("method_invocation", "field_access"):
+        inner = head.child_by_field_name("object")
+        if inner is None:
+            return None
+        head = inner
+    return head if head.type == "identifier" else None
+
+
+def _java_delegate(node: ts.Node, word: str, owner: str | None) -> str | None:
+    """``this(..)``: the enclosing class's simple name (its constructors are named so);
+    ``super(..)``: the super class's; None outside a class or without an ``extends``."""
+    if owner is None:
+        return None
+    if word == "this":
+        return owner.rsplit(".", 1)[-1]
+    cls = node.parent
+    while cls is not None and cls.type not in ("class_declaration", "enum_declaration"):
+        cls = cls.parent
+    base = cls.child_by_field_name("superclass") if cls is not None else None
+    if word != "super" or base is None or not base.named_child_count:
+        return None
+    return re.sub(r"<.*", "", node_text(base.named_children[-1])).rsplit(".", 1)[-1] or None
 
 
 def _arity(params: ts.Node | None) -> int:

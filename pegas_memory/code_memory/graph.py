@@ -8,9 +8,11 @@ Python goes through the points-to analysis of :mod:`code_memory.flow` (aliases, 
 self/super, the class hierarchy, values through calls, returns, containers and annotations).
 The other languages resolve by syntax and name: the enclosing type (and the types it extends)
 for this/self/receiver calls, the file's own definitions, its imports (relative JS/TS paths, Java
-packages, Go module paths, Rust ``crate::`` paths), then a name defined exactly once in the
-repository. A reference that resolves to nothing in the repository is kept as an external or
-unresolved edge, never dropped.
+packages and static imports, Go module paths, Rust ``crate::`` paths and the 2015 edition's
+crate-relative ones), then a name defined exactly once in the repository. Rust and Java calls
+through a receiver chain are typed link by link by :mod:`code_memory.chains`. A reference
+that resolves to nothing in the repository is kept as an external or unresolved edge, never
+dropped.
 """
 
 from __future__ import annotations
@@ -150,6 +152,13 @@ def _call_target(
         dst = index.member(owner, name, arity) if owner is not None else None
         if dst is None and f.language == "java" and len(parts) == 1 and name in imports:
             return _call_target(index, f, local, imports, written, _unqualified(ref))
+        if dst is None and f.language == "java" and len(parts) == 1:
+            # ``import static com.ex.Util.*;`` then ``helper()``: a member of that class.
+            for alias, spelled in f.imports:
+                cls = index.dotted.get(spelled.removesuffix(".*")) if alias == "*" else None
+                dst = index.member(cls, name, arity) if cls in index.types and cls else None
+                if dst is not None:
+                    break
         return dst, "internal" if dst else "unresolved"
     if len(parts) == 1:
         dst = index.local_member(f, local, name, arity)
@@ -171,6 +180,12 @@ def _call_target(
         if dst is not None and f.language == "java" and dst in index.types:
             # ``new X(..)``: X's constructor taking that many arguments, when it declares one.
             dst = index.member(dst, dst.rpartition(".")[2], arity) or dst
+        return dst, "internal" if dst else "unresolved"
+    if head == "super" and len(parts) == 2 and f.language == "java":
+        # ``super.isAnnotated()``: the method as the super class has it, never this override.
+        owner = index.enclosing_type(src)
+        found = (index.member(p, name, arity) for p in index.parents.get(owner or "", ()))
+        dst = next((d for d in found if d is not None), None)
         return dst, "internal" if dst else "unresolved"
     if head in local and len(parts) == 2:
         dst = index.member(local[head], name, arity)
@@ -250,7 +265,8 @@ def _chain_target(
         )
         return dst
 
-    return chains.resolve(f, ref.typed or ref.target, ref.arity, bare)
+    scope = index.enclosing_type(ref.src_qualified_name)
+    return chains.resolve(f, ref.typed or ref.target, ref.arity, bare, scope)
 
 
 def _made_target(

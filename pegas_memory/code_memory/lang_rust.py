@@ -136,18 +136,100 @@ def function_locals(fn: ts.Node) -> dict[str, str]:
                     )
                 else:
                     found.setdefault(node_text(pattern), set()).add("?")
+        bindings: list[tuple[ts.Node | None, ts.Node | None]] = []
+        if node.type == "let_condition":  # ``if let Some(x) = e``, ``while let Ok(x) = e``
+            bindings.append(
+                (node.child_by_field_name("pattern"), node.child_by_field_name("value"))
+            )
+        elif node.type == "match_expression":  # ``match e { Some(x) => .. }``
+            body, value = node.child_by_field_name("body"), node.child_by_field_name("value")
+            for arm in body.named_children if body is not None else ():
+                if arm.type == "match_arm":
+                    bindings.append((arm.child_by_field_name("pattern"), value))
+        for pattern, value in bindings:
+            bound = _unwrapped(pattern, value)
+            if bound is not None:
+                found.setdefault(bound[0], set()).add(bound[1])
         if node is fn or node.type not in ("function_item", "closure_expression"):
             stack.extend(node.named_children)
     return {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and "?" not in v}
 
 
-def enclosing_function(node: ts.Node) -> ts.Node | None:
+_UNWRAPPED_VALUES = frozenset({"call_expression", "try_expression", "identifier"})
+
+
+def _unwrapped(pattern: ts.Node | None, value: ts.Node | None) -> tuple[str, str] | None:
+    """``Some(idx)`` / ``Ok(idx)`` matched against ``e``: ``idx`` is bound to ``e.unwrap()``
+    (name, ``=`` and the expression), which the chains follow through ``e``'s return type."""
+    while pattern is not None and pattern.type == "match_pattern" and pattern.named_child_count:
+        pattern = pattern.named_children[0]
+    if pattern is None or value is None or pattern.type != "tuple_struct_pattern":
+        return None
+    variant = pattern.child_by_field_name("type")
+    if node_text(variant) not in ("Some", "Ok") or value.type not in _UNWRAPPED_VALUES:
+        return None
+    inner = [c for c in pattern.named_children if c != variant]
+    if len(inner) != 1:
+        return None
+    name = inner[0]
+    while name.type in ("ref_pattern", "mut_pattern") and name.named_child_count:
+        name = name.named_children[-1]
+    if name.type != "identifier":
+        return None
+    return node_text(name), "=" + WS.sub("", node_text(value)) + ".unwrap()"
+
+
+def enclosing_function(
+    node: ts.Node, bound: dict[int, frozenset[str]] | None = None
+) -> tuple[ts.Node | None, frozenset[str]]:
+    """The function around ``node``, through the closures between them (``sort_by(|a, b|
+    sel.select(a))`` sees the function's ``sel``), and the names those closures bind (their
+    parameters and ``let`` bindings), which hide the function's locals of the same name.
+    ``bound`` memoises each closure's names (by node id) across the calls of one file."""
+    hidden: set[str] = set()
     current = node.parent
     while current is not None and current.type != "function_item":
         if current.type == "closure_expression":
-            return None  # closure parameters are not typed here
+            names = bound.get(current.id) if bound is not None else None
+            if names is None:
+                names = _closure_names(current)
+                if bound is not None:
+                    bound[current.id] = names
+            hidden |= names
         current = current.parent
-    return current
+    return current, frozenset(hidden)
+
+
+def _closure_names(closure: ts.Node) -> frozenset[str]:
+    params = closure.child_by_field_name("parameters")
+    stack = [params] if params is not None else []
+    stack += _lets(closure.child_by_field_name("body"))
+    names: set[str] = set()
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier":
+            names.add(node_text(n))
+        elif n.type not in _TYPE_NODES:
+            stack.extend(n.named_children)
+    return frozenset(names)
+
+
+_TYPE_NODES = frozenset(
+    {"generic_type", "reference_type", "type_identifier", "scoped_type_identifier"}
+)
+
+
+def _lets(body: ts.Node | None) -> list[ts.Node]:
+    """The patterns of the ``let`` bindings (``if let`` too) in a closure body."""
+    out, stack = [], [body] if body is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type in ("let_declaration", "let_condition"):
+            pattern = n.child_by_field_name("pattern")
+            if pattern is not None:
+                out.append(pattern)
+        stack.extend(n.named_children)
+    return out
 
 
 def typed_call(

@@ -349,10 +349,26 @@ class NameIndex:
         elif segs[0] in self._crate_roots:
             root, segs = self._crate_roots[segs[0]], segs[1:]
         else:
-            return None
+            return self._rust_relative(f, segs, module_dir.as_posix(), hops)
         if root is None:
             return None
         return self._rust_lookup(root, segs, hops)
+
+    def _rust_relative(
+        self, f: FileIndex, segs: list[str], module_dir: str, hops: int
+    ) -> str | None:
+        """A path without ``crate::``/``self::``/``super::``: through the file's import of its
+        first segment (``use std::io;`` then ``io::stdout``: outside), else a child module of
+        this one (``mod cmd;`` then ``cmd::cat::run``), else, as the 2015 edition reads ``use``
+        paths and ``::a::b``, from the crate root (``use util;``, ``use index::Indexed;``)."""
+        imported = self.imports_of.get(f.module, {}).get(segs[0])
+        if imported is not None and imported != segs[0]:
+            return self.rust_path(f, "::".join([imported, *segs[1:]]), hops - 1)
+        hit = self._rust_lookup(module_dir, segs, hops)
+        if hit is not None:
+            return hit
+        root = self._crate_of(f.path)
+        return self._rust_lookup(root, segs, hops) if root is not None else None
 
     def _rust_lookup(self, root: str, segs: list[str], hops: int) -> str | None:
         prefix = f"{root}/" if root and root != "." else ""

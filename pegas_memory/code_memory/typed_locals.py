@@ -160,7 +160,8 @@ _LITERALS = {
 
 def java_arg_types(call: ts.Node, cache: dict[int, dict[str, str]]) -> tuple[str, ...]:
     """The static type of each argument of a Java call where the site shows it: a literal,
-    a typed local or field, ``new T(..)``, a cast ``(T) x``; "" when unknown."""
+    a typed local or field, ``new T(..)``, a cast ``(T) x``, a static factory ``T.of(..)``
+    (taken to return T); "" when unknown."""
     args = call.child_by_field_name("arguments")
     if args is None:
         return ()
@@ -173,6 +174,12 @@ def java_arg_types(call: ts.Node, cache: dict[int, dict[str, str]]) -> tuple[str
             kind = java_locals(call, cache).get(node_text(arg), "")
         elif arg.type in ("object_creation_expression", "cast_expression"):
             kind = re.sub(r"<.*", "", node_text(arg.child_by_field_name("type"))).rsplit(".")[-1]
+        elif arg.type == "method_invocation":
+            # ``ClassName.get(c)``, ``String.format(..)``: a static factory of a type mostly
+            # returns that type (a guess, used only to choose among same-arity overloads).
+            owner = arg.child_by_field_name("object")
+            if owner is not None and owner.type == "identifier" and node_text(owner)[:1].isupper():
+                kind = node_text(owner)
         out.append(kind)
     return tuple(out)
 

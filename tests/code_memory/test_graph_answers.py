@@ -72,3 +72,57 @@ def test_graph_and_file_answers_fit_the_budget_the_agent_receives(
             offset = read.file.next_offset
             assert (offset is None) == (read.warnings == [])
         assert len(names) == len(set(names)) == CALLERS + 2  # the module, узел, the callers
+
+
+RECURSIVE = {
+    "go.mod": "module example.com/tree\n",
+    "tree/tree.go": """
+        package tree
+
+        // Tree — дерево / a tree.
+        type Tree struct{ kids []*Tree }
+
+        func (t *Tree) Walk() int {
+            n := 1
+            for _, k := range t.kids {
+                n += t.size() + len(k.kids)
+            }
+            return n + t.Walk()
+        }
+
+        func (t *Tree) size() int { return len(t.kids) }
+
+        func fact(n int) int {
+            if n == 0 {
+                return 1
+            }
+            return n * fact(n-1)
+        }
+        """,
+    "Fib.java": """
+        package ex;
+
+        class Fib {
+          static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+        }
+        """,
+}
+
+
+def test_a_self_call_is_shown_for_callers_and_callees(database_url: str, tmp_path: Path) -> None:
+    """A recursive call (a function, a method through its receiver, Go and Java) is stored as an
+    edge from the symbol to itself; memory_code_graph shows its lines as ``recursion`` whichever
+    way it walks, and the other edges as paths."""
+    indexed_files(tmp_path / "src" / "tree", RECURSIVE)
+    with code_memory(database_url, tmp_path) as code:
+        code.store_code(str(tmp_path / "src" / "tree"))
+        for symbol, line in (("tree.fact", 20), ("tree.Tree.Walk", 11), ("ex.Fib.fib", 4)):
+            for relation in ("callees", "callers"):
+                page = code.code_graph(
+                    CodeGraphRequest(repo="tree", symbol=symbol, relation=relation, build=True)
+                )
+                assert page.recursion == [line], (symbol, relation)
+        walk = code.code_graph(
+            CodeGraphRequest(repo="tree", symbol="tree.Tree.Walk", relation="callees")
+        )
+        assert [p.end.name for p in walk.paths] == ["size"]

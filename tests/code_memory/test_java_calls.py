@@ -4,6 +4,7 @@ statically imported method resolves; ``new X(..)`` is a call of X's constructor.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from tests.code_fixtures import call_edges, resolved
@@ -112,3 +113,145 @@ def test_a_local_or_field_of_a_nested_type_is_not_the_enclosing_builder(tmp_path
     table = "com.ex.help.HelpFormatter.table"
     assert (table, "com.ex.help.TextStyle.Builder.get") in calls
     assert (table, "com.ex.help.HelpFormatter.Builder.get") not in calls
+
+
+TYPE_SPEC = """
+    package com.ex;
+
+    public final class TypeSpec {
+      final String name;
+
+      private TypeSpec(Builder builder) {
+        this.name = builder.name;
+      }
+
+      public static Builder classBuilder(String name) {
+        return new Builder(name);
+      }
+
+      public boolean isAnnotated() { return false; }
+
+      /** Строитель типа / the type's builder. */
+      public static final class Builder {
+        final String name;
+        private final CodeBlock.Builder javadoc = CodeBlock.builder();
+
+        private Builder(String name) {
+          this.name = name;
+        }
+
+        public Builder add(String s) { return this; }
+
+        public Builder addJavadoc(String s) {
+          javadoc.add(s);
+          javadoc.add(s).add(s);
+          return this;
+        }
+
+        public Builder addMethod(String m) { return this; }
+
+        public TypeSpec build() { return new TypeSpec(this); }
+      }
+    }
+    """
+NAMED = """
+    package com.ex;
+
+    import static com.ex.Util.*;
+
+    public class Named extends Base {
+      private final String name;
+
+      public Named() {
+        this("x");
+      }
+
+      public Named(String name) {
+        super(name, 0);
+        checkArgument(name != null);
+        this.name = name;
+      }
+
+      @Override public boolean isAnnotated() {
+        return super.isAnnotated() || name.isEmpty();
+      }
+
+      static TypeSpec make() {
+        Base.get("com.ex", "Named");
+        Base.take(Base.get(String.class));
+        TypeSpec.Builder b = TypeSpec.classBuilder("X");
+        b.addMethod("m").addJavadoc("d").build();
+        return TypeSpec.classBuilder("X").addMethod("m").addJavadoc("d").build();
+      }
+
+      static Named named() {
+        return new Named();
+      }
+    }
+    """
+BASE = """
+    package com.ex;
+
+    public class Base {
+      protected Base(String name, int n) {}
+
+      public boolean isAnnotated() { return true; }
+
+      public static Base get(Class<?> c) { return null; }
+      public static Base get(String pkg, String simple, String... names) { return null; }
+
+      public static void take(String name) {}
+      public static void take(Base base) {}
+    }
+    """
+
+
+def test_builder_chains_fields_and_constructor_delegation(tmp_path: Path) -> None:
+    """``TypeSpec.classBuilder("X").addMethod(m).build()``: each link typed by the declared
+    return type of the one before (``Builder`` inside ``TypeSpec`` is ``TypeSpec.Builder``),
+    also from a typed local; a field typed ``CodeBlock.Builder`` inside ``TypeSpec.Builder``
+    calls ``CodeBlock.Builder.add``, not the enclosing builder's ``add``; ``this(..)`` and
+    ``super(..)`` call the constructors they delegate to, ``super.m()`` the super class's m."""
+    deps = resolved(
+        tmp_path,
+        {
+            "src/com/ex/TypeSpec.java": TYPE_SPEC,
+            "src/com/ex/CodeBlock.java": CODE_BLOCK,
+            "src/com/ex/Util.java": UTIL,
+            "src/com/ex/Named.java": NAMED,
+            "src/com/ex/Base.java": BASE,
+        },
+    )
+    calls = call_edges(deps)
+    make, builder = "com.ex.Named.make", "com.ex.TypeSpec.Builder"
+
+    def at(source: str, text: str) -> set[str | None]:
+        """What the calls of ``make`` on the line of ``source`` holding ``text`` reach."""
+        lines = textwrap.dedent(source).lstrip("\n").splitlines()
+        line = next(n for n, code in enumerate(lines, 1) if text in code)
+        return {d.dst for d in deps if d.src == make and d.line == line and d.kind == "calls"}
+
+    assert at(NAMED, 'Base.get("com.ex", "Named")') == {"com.ex.Base.get#3"}  # varargs
+    # ``take(Base.get(..))``: a static factory of Base taken to give a Base: take(Base)
+    take = (
+        textwrap.dedent(BASE)
+        .lstrip("\n")
+        .splitlines()
+        .index("  public static void take(Base base) {}")
+    )
+    assert at(NAMED, "Base.take(") == {"com.ex.Base.get#1", f"com.ex.Base.take#1@{take + 1}"}
+    assert (make, "com.ex.TypeSpec.classBuilder") in calls
+    assert (make, f"{builder}.addMethod") in calls
+    assert (make, f"{builder}.addJavadoc") in calls
+    assert (make, f"{builder}.build") in calls
+    javadoc = f"{builder}.addJavadoc"
+    assert (javadoc, "com.ex.CodeBlock.Builder.add") in calls
+    assert (javadoc, f"{builder}.add") not in calls  # no false self-edge to the enclosing builder
+    assert (f"{builder}.build", "com.ex.TypeSpec.TypeSpec") in calls
+    assert ("com.ex.TypeSpec.classBuilder", f"{builder}.Builder") in calls  # new X(..)
+    assert ("com.ex.Named.Named#0", "com.ex.Named.Named#1") in calls  # this("x")
+    assert ("com.ex.Named.Named#1", "com.ex.Base.Base") in calls  # super(name, 0)
+    assert ("com.ex.Named.Named#1", "com.ex.Util.checkArgument") in calls  # import static ..*
+    assert ("com.ex.Named.named", "com.ex.Named.Named#0") in calls  # new Named()
+    assert ("com.ex.Named.isAnnotated", "com.ex.Base.isAnnotated") in calls
+    assert ("com.ex.Named.isAnnotated", "com.ex.Named.isAnnotated") not in calls
