@@ -8,7 +8,9 @@ atom or passage refuses the whole report before anything is written. Feedback ne
 atom's status, its confidence column or its citations, and is not projected: search reads the
 counters from PostgreSQL and derives a Beta posterior from them (search/fusion.py), which moves
 ranking only when `PEGAS_FEEDBACK_WEIGHT` is above 0. Erasing an atom or a document takes its
-feedback with it (foreign keys, ON DELETE CASCADE).
+feedback with it (foreign keys, ON DELETE CASCADE). Passage feedback belongs to its chunk: a new
+version of the document has new chunks without it, and a re-distill (which chunks afresh) drops
+it.
 """
 
 from __future__ import annotations
