@@ -178,6 +178,15 @@ class Settings(BaseSettings):
     # kept in data_dir/ui/token, owner-only). Required to bind the UI to a non-loopback address.
     ui_token: str | None = Field(None, min_length=24, max_length=256, pattern=r"^[\x21-\x7e]+$")
 
+    # --- feedback (memory_feedback) ---
+    # How much the agent's feedback moves ranking: a score is multiplied by
+    # (1 - w) + w * posterior / prior mean (search/fusion.feedback_multiplier). 0 (the default)
+    # leaves ranking exactly as without feedback, until a benchmark shows a gain.
+    feedback_weight: float = Field(0.0, ge=0, le=1, allow_inf_nan=False)
+    # The Beta prior of the feedback confidence: pseudo-counts of helped and of misled reports.
+    feedback_prior_helped: float = Field(1.0, gt=0, le=1_000, allow_inf_nan=False)
+    feedback_prior_misled: float = Field(1.0, gt=0, le=1_000, allow_inf_nan=False)
+
     # --- retrieval ---
     search_default_limit: int = Field(10, ge=1, le=10_000)
     search_max_limit: int = Field(100, ge=1, le=10_000)

@@ -116,6 +116,16 @@ class SliceStats(BaseModel):
     repaired: str | None = None
 
 
+class FeedbackTotals(BaseModel):
+    """memory_feedback reports over the whole memory."""
+
+    helped: int = 0
+    misled: int = 0
+    used: int = 0
+    atoms: int = Field(default=0, description="atoms with any feedback")
+    passages: int = Field(default=0, description="passages with any feedback")
+
+
 class StatsResult(BaseModel):
     """Counts across the memory."""
 
@@ -137,6 +147,9 @@ class StatsResult(BaseModel):
     oldest_pending_age_seconds: float | None = Field(
         default=None, description="freshness watermark: age of the oldest unprojected change"
     )
+    feedback: FeedbackTotals = Field(
+        default_factory=FeedbackTotals, description="memory_feedback reports in total"
+    )
     slices: list[SliceStats] = Field(default_factory=list)
     database: DatabaseInfo
 
@@ -148,6 +161,59 @@ HitStore = Literal["atom", "passage", "trace"]
 
 # The metadata key of an atom stored without any provenance (`PEGAS_STORE_PROVENANCE=flag`).
 UNSOURCED = "unsourced"
+
+# What a hit did for the agent (memory_feedback): it helped, it misled, or it was used without
+# a verdict.
+FeedbackOutcome = Literal["helped", "misled", "used"]
+FEEDBACK_OUTCOMES: tuple[FeedbackOutcome, ...] = ("helped", "misled", "used")
+
+
+class FeedbackItem(BaseModel):
+    """One hit the agent reports on: its id and store, as memory_search or memory_get_context
+    returned them, and what it did."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: int = Field(ge=1, description="the hit's id (memory_get_context: the item's atom_id)")
+    store: Literal["atom", "passage"] = Field(
+        default="atom", description="the hit's store: atom or passage"
+    )
+    outcome: FeedbackOutcome = Field(
+        description="helped: it was right and useful; misled: it was wrong or led you astray; "
+        "used: you used it, no verdict"
+    )
+
+
+class FeedbackCounts(BaseModel):
+    """What the agent reported about one atom or passage, and the confidence derived from it."""
+
+    helped: int = 0
+    misled: int = 0
+    used: int = 0
+    confidence: float = Field(
+        description="Beta posterior mean of 'this helps': (helped + a) / (helped + misled + a + "
+        "b), prior a, b from PEGAS_FEEDBACK_PRIOR_HELPED/_MISLED (1, 1). Not the atom's own "
+        "confidence, which feedback never changes"
+    )
+
+    def describe(self) -> str:
+        """ "3 helped, 1 misled" (the outcomes reported at least once)."""
+        counts = (("helped", self.helped), ("misled", self.misled), ("used", self.used))
+        return ", ".join(f"{n} {what}" for what, n in counts if n) or "none"
+
+
+class FeedbackRecorded(BaseModel):
+    id: int
+    store: Literal["atom", "passage"]
+    feedback: FeedbackCounts = Field(description="its counters after this report")
+
+
+class FeedbackResult(BaseModel):
+    """What memory_feedback recorded."""
+
+    recorded: int = Field(description="reports written (one per item)")
+    items: list[FeedbackRecorded]
+    message: str
 
 
 class SearchHit(BaseModel):
@@ -175,6 +241,9 @@ class SearchHit(BaseModel):
     unsourced: bool = Field(
         default=False,
         description="stored with no source, quote, session or code citation; ranks below sourced",
+    )
+    feedback: FeedbackCounts | None = Field(
+        default=None, description="what you reported about it with memory_feedback, if anything"
     )
 
 
@@ -229,6 +298,9 @@ class ContextItem(BaseModel):
     score: float
     citations: list[CitationOut] = Field(default_factory=list)
     context: str = Field(default="", description="surrounding source text (small-to-big)")
+    feedback: FeedbackCounts | None = Field(
+        default=None, description="what you reported about it with memory_feedback, if anything"
+    )
 
 
 class ContextResult(BaseModel):
@@ -339,6 +411,9 @@ class ForgetResult(BaseModel):
     documents: list[int] = Field(default_factory=list)
     links_removed: int = 0
     embeddings_removed: int = 0
+    feedback_removed: int = Field(
+        default=0, description="feedback reports erased with the atoms and passages they named"
+    )
     not_found: list[int] = Field(default_factory=list)
     code_repos: list[CodeDropOut] = Field(
         default_factory=list, description="code repositories dropped (erase with code_repos)"

@@ -20,7 +20,7 @@ from pydantic import Field
 from pegas_memory.code_memory.requests import CodeGraphRequest, CodeSearchRequest
 from pegas_memory.ingest.sources import KINDS
 from pegas_memory.memgraph_store.cypher import Direction, NodeLabel
-from pegas_memory.models import CodeCitationIn, Scope
+from pegas_memory.models import CodeCitationIn, FeedbackItem, Scope
 from pegas_memory.reasoning.rules import Op
 from pegas_memory.request_base import Request
 from pegas_memory.search.hybrid import PRESETS, SearchFilter, StoreChoice
@@ -48,6 +48,7 @@ __all__ = [
     "CodeGraphRequest",
     "CodeSearchRequest",
     "ContextRequest",
+    "FeedbackRequest",
     "GraphQueryRequest",
     "IngestKind",
     "IngestRequest",
@@ -100,6 +101,17 @@ class SearchRequest(Request):
     flt: SearchFilter | None = None
     half_life_days: float | None = None
     store: StoreArg = "both"
+    # Hits whose final score (as returned) is below this are left out.
+    min_score: float | None = None
+
+
+class FeedbackRequest(Request):
+    """memory_feedback: which returned hits the agent used, and what they did."""
+
+    items: tuple[FeedbackItem, ...]
+    query: str | None = None
+    note: str | None = None
+    session_id: str | None = None
 
 
 class ContextRequest(Request):

@@ -23,6 +23,7 @@ from pegas_memory.code_memory.query_ops import drop_repo
 from pegas_memory.code_memory.requests import CodeReadRequest
 from pegas_memory.code_memory.results import CodeReadResult
 from pegas_memory.config import Settings
+from pegas_memory.curation.feedback import record as record_feedback
 from pegas_memory.curation.forget import check_ids, erase, retract
 from pegas_memory.curation.gaps import GAP_STATUSES, add_gap, list_gaps, set_gap_status
 from pegas_memory.curation.verify import Verifier
@@ -40,6 +41,9 @@ from pegas_memory.ingest.pipeline import IngestPipeline, Progress
 from pegas_memory.models import (
     ContextResult,
     DatabaseInfo,
+    FeedbackCounts,
+    FeedbackRecorded,
+    FeedbackResult,
     ForgetResult,
     GapList,
     GapOut,
@@ -60,6 +64,7 @@ from pegas_memory.requests import (
     CodeGraphRequest,
     CodeSearchRequest,
     ContextRequest,
+    FeedbackRequest,
     GraphQueryRequest,
     IngestRequest,
     SearchRequest,
@@ -85,6 +90,10 @@ from pegas_memory.service_views import slice_stats, to_hit
 log = logging.getLogger(__name__)
 
 INGEST_WAIT_SECONDS = 10.0  # and memory_ingest for its atoms' (their vectors are cached)
+# memory_search's min_score bound. Scores of the default (score fusion) presets are at most
+# 1.25 before multipliers (dense 0.5 + lexical 0.5 + graph 0.25), times status (up to 1.25) and
+# feedback (up to 1 + PEGAS_FEEDBACK_WEIGHT); RRF presets score about 1/60 per arm.
+MAX_MIN_SCORE = 100.0
 
 
 @cache
@@ -400,6 +409,9 @@ class MemoryService:
         if half_life_days is not None and half_life_days <= 0:
             raise InvalidInput("half_life_days must be positive")
         flt = as_of_filter(request.flt)
+        min_score = request.min_score
+        if min_score is not None and not 0 <= min_score <= MAX_MIN_SCORE:
+            raise InvalidInput(f"min_score must be between 0 and {MAX_MIN_SCORE}")
         hits, warnings, arms = self.searcher.search(
             request.query,
             scope=request.scope,
@@ -409,6 +421,15 @@ class MemoryService:
             half_life_days=half_life_days,
             stores=request.store,
         )
+        if min_score is not None:
+            kept = [h for h in hits if h.score >= min_score]
+            if len(kept) < len(hits):
+                warnings = [
+                    *warnings,
+                    f"{len(hits) - len(kept)} hit(s) scored below min_score {min_score:g} and "
+                    "were left out",
+                ]
+            hits = kept
         return SearchResult(
             query=request.query,
             preset=request.preset,
@@ -417,6 +438,36 @@ class MemoryService:
             arms=arms,
             as_of=flt.as_of if flt else None,
         )
+
+    # ------------------------------------------------------------------ memory_feedback
+    def feedback(self, request: FeedbackRequest) -> FeedbackResult:
+        """Record which hits the agent used and what they did (curation/feedback.py): all the
+        items or, if one names nothing, none. Status, confidence and citations stay as they
+        are."""
+        query = clean_text(request.query or "", "query", 4_000, required=False) or None
+        note = clean_text(request.note or "", "note", 2_000, required=False) or None
+        session = clean_text(request.session_id or "", "session_id", 200, required=False) or None
+        with self.db.transaction() as conn:
+            after = record_feedback(conn, request.items, session_id=session, query=query, note=note)
+        prior = self.searcher.feedback_prior
+        recorded = []
+        for item in request.items:
+            fb = after[item.store, item.id]
+            counts = FeedbackCounts(
+                helped=fb.helped, misled=fb.misled, used=fb.used, confidence=fb.confidence(prior)
+            )
+            recorded.append(FeedbackRecorded(id=item.id, store=item.store, feedback=counts))
+        weight = self.searcher.feedback_weight
+        ranking = (
+            f"ranking weighs it at {weight:g} (PEGAS_FEEDBACK_WEIGHT)"
+            if weight > 0
+            else "ranking does not weigh it (PEGAS_FEEDBACK_WEIGHT=0)"
+        )
+        message = (
+            f"recorded {len(recorded)} report(s); status, confidence and citations are "
+            f"unchanged; {ranking}"
+        )
+        return FeedbackResult(recorded=len(recorded), items=recorded, message=message)
 
     # ------------------------------------------------------------------ memory_get_context
     def get_context(self, request: ContextRequest) -> ContextResult:

@@ -10,7 +10,7 @@ from typing import Any
 
 from pegas_memory.config import Settings
 from pegas_memory.errors import BackendUnavailable, NotFound, PegasMemoryError
-from pegas_memory.models import CitationOut, SearchHit, SliceStats
+from pegas_memory.models import CitationOut, FeedbackCounts, SearchHit, SliceStats
 from pegas_memory.outbox.reconcile import vector_collection
 from pegas_memory.outbox.selfcheck import RepairTarget, SelfCheck
 from pegas_memory.runtime import ProjectionRuntime
@@ -35,6 +35,7 @@ def to_hit(h: Found) -> SearchHit:
         document_id=h.doc_id,
         created_at=h.created_at.isoformat() if h.created_at else None,
         unsourced=h.unsourced,
+        feedback=feedback_counts(h),
         citations=[
             CitationOut(
                 document_id=c.doc_id,
@@ -47,6 +48,19 @@ def to_hit(h: Found) -> SearchHit:
             for c in h.citations
         ],
         found_by=dict(h.arms),
+    )
+
+
+def feedback_counts(h: Found) -> FeedbackCounts | None:
+    """A hit's feedback counters and their posterior, None when nothing was reported on it."""
+    if h.feedback is None or h.feedback_confidence is None:
+        return None
+    fb = h.feedback
+    return FeedbackCounts(
+        helped=fb.helped,
+        misled=fb.misled,
+        used=fb.used,
+        confidence=round(h.feedback_confidence, 4),
     )
 
 

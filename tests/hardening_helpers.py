@@ -51,6 +51,9 @@ DOMAIN_TABLES = (
     "pm_episodic_trace",
     "pm_research_gap",
     "pm_gap_atom",
+    "pm_feedback_event",
+    "pm_atom_feedback",
+    "pm_passage_feedback",
 )
 # Columns that reads may legitimately touch (access statistics) or that are derived.
 _VOLATILE = ("access_count", "last_access_at", "tsv")

@@ -1,10 +1,12 @@
 """Forgetting: retract (an atom stays, marked stale with the reason, and stops ranking as current)
 or erase (the row is deleted from Postgres; the outbox removes it from every slice; its cached
-embedding, links, citations, inferred edges resting on it and status history go with it).
+embedding, links, citations, inferred edges resting on it, status history and the agent's
+feedback about it go with it).
 
 Erasing a document removes its chunks and every atom whose only evidence it was; atoms that other
 documents also cite lose only this document's citations. What is erased cannot come back from a
-rebuild, since slices are rebuilt from Postgres alone.
+rebuild, since slices are rebuilt from Postgres alone. Feedback reports about erased atoms and
+chunks are deleted by their foreign keys in the same transaction; the report counts them.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from pegas_memory.curation.feedback import events_of
 from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn
 from pegas_memory.db.repo import document_versions, set_status, withdraw_reason
@@ -30,6 +33,7 @@ class ForgetReport:
     documents: list[int] = field(default_factory=list)
     links_removed: int = 0
     embeddings_removed: int = 0
+    feedback_removed: int = 0
     not_found: list[int] = field(default_factory=list)
 
 
@@ -57,6 +61,7 @@ def _erase_atoms(conn: Conn, atom_ids: Sequence[int], report: ForgetReport) -> N
         {"ids": sorted(found)},
     ).fetchone()
     report.links_removed += int(links["n"]) if links else 0
+    report.feedback_removed += events_of(conn, sorted(found), [])
     conn.execute(Q.delete_atoms, (sorted(found),))
     cur = conn.execute(Q.delete_cached_vectors, (hashes,))
     report.embeddings_removed += cur.rowcount
@@ -83,6 +88,7 @@ def erase(
         ).fetchall()
         _erase_atoms(conn, [int(r["atom_id"]) for r in only_here], report)
         conn.execute(Q.detach_atoms_from_documents, (found_docs,))
+        report.feedback_removed += events_of(conn, [], found_docs)  # about their passages
         conn.execute(Q.delete_documents, (found_docs,))
         report.documents = found_docs
     if atom_ids:

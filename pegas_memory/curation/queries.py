@@ -39,6 +39,13 @@ class CurationQueries:
     detach_atoms_from_documents: LiteralString
     delete_documents: LiteralString
     delete_traces: LiteralString
+    # feedback
+    feedback_atoms_known: LiteralString
+    feedback_chunks_known: LiteralString
+    insert_feedback_events: LiteralString
+    atom_feedback_counts: LiteralString
+    passage_feedback_counts: LiteralString
+    feedback_events_of: LiteralString
 
 
 CURATION_SQL = load_queries(CurationQueries, "pegas_memory.curation", "queries.sql")

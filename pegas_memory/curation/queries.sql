@@ -1,5 +1,5 @@
--- The curation family: verification (curation/verify.py), research gaps (curation/gaps.py) and
--- forgetting (curation/forget.py).
+-- The curation family: verification (curation/verify.py), research gaps (curation/gaps.py),
+-- forgetting (curation/forget.py) and feedback (curation/feedback.py).
 
 -- name: existing_atom_ids
 SELECT id FROM pm_atom WHERE id = ANY(%s) ORDER BY id
@@ -121,3 +121,29 @@ UPDATE pm_research_gap SET status = %(status)s, attempts = %(attempts)s WHERE id
 -- name: unlink_gap_atoms_except
 -- ... and drops the answers it linked (atoms erased with their documents cascade on their own).
 DELETE FROM pm_gap_atom WHERE gap_id = %(id)s AND NOT (atom_id = ANY(%(keep)s::bigint[]))
+
+-- name: feedback_atoms_known
+-- The atoms a feedback report names, held against an erase until the report commits.
+SELECT id FROM pm_atom WHERE id = ANY(%s) ORDER BY id FOR KEY SHARE
+
+-- name: feedback_chunks_known
+-- The passages (chunks, of any version of their document) a feedback report names.
+SELECT id FROM pm_chunk WHERE id = ANY(%s) ORDER BY id FOR KEY SHARE
+
+-- name: insert_feedback_events
+-- One event per reported item; a trigger (0013_feedback) moves the item's counters.
+INSERT INTO pm_feedback_event (atom_id, chunk_id, outcome, session_id, query, note)
+SELECT a, c, o, %(session_id)s, %(query)s, %(note)s
+  FROM unnest(%(atoms)s::bigint[], %(chunks)s::bigint[], %(outcomes)s::text[]) AS u (a, c, o)
+
+-- name: atom_feedback_counts
+SELECT atom_id AS id, helped, misled, used FROM pm_atom_feedback WHERE atom_id = ANY(%s)
+
+-- name: passage_feedback_counts
+SELECT chunk_id AS id, helped, misled, used FROM pm_passage_feedback WHERE chunk_id = ANY(%s)
+
+-- name: feedback_events_of
+-- The feedback reports an erase takes with it: of these atoms, and of these documents' chunks.
+SELECT count(*) AS n FROM pm_feedback_event e
+ WHERE e.atom_id = ANY(%(atoms)s)
+    OR e.chunk_id IN (SELECT id FROM pm_chunk WHERE doc_id = ANY(%(docs)s))

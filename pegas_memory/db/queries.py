@@ -52,6 +52,7 @@ class DbQueries:
     atoms_by_status: LiteralString
     gaps_by_status: LiteralString
     counts: LiteralString
+    feedback_totals: LiteralString
 
 
 DB_SQL = load_queries(DbQueries, "pegas_memory.db", "queries.sql")

@@ -225,3 +225,13 @@ SELECT (SELECT count(*) FROM pm_atom) AS atoms,
        (SELECT count(*) FROM pm_outbox WHERE parked_at IS NOT NULL) AS outbox_parked,
        (SELECT extract(epoch FROM now() - min(created_at)) FROM pm_outbox
          WHERE processed_at IS NULL AND parked_at IS NULL) AS oldest_pending
+
+-- name: feedback_totals
+-- memory_feedback's reports in total (memory_stats), from the counters of atoms and passages.
+SELECT coalesce(sum(helped), 0) AS helped, coalesce(sum(misled), 0) AS misled,
+       coalesce(sum(used), 0) AS used,
+       count(*) FILTER (WHERE store = 'atom') AS atoms,
+       count(*) FILTER (WHERE store = 'passage') AS passages
+  FROM (SELECT 'atom' AS store, helped, misled, used FROM pm_atom_feedback
+        UNION ALL
+        SELECT 'passage', helped, misled, used FROM pm_passage_feedback) f

@@ -460,6 +460,8 @@ def stats(conn: Conn) -> dict[str, Any]:
     gaps = conn.execute(Q.gaps_by_status).fetchall()
     counts = conn.execute(Q.counts).fetchone()
     assert counts is not None
+    feedback = conn.execute(Q.feedback_totals).fetchone()
+    assert feedback is not None
     gaps_by_status = {r["status"]: int(r["n"]) for r in gaps}
     return {
         "atoms_total": int(counts["atoms"]),
@@ -480,4 +482,5 @@ def stats(conn: Conn) -> dict[str, Any]:
         "oldest_pending_age_seconds": (
             float(counts["oldest_pending"]) if counts["oldest_pending"] is not None else None
         ),
+        "feedback": {k: int(v) for k, v in feedback.items()},
     }

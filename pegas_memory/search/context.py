@@ -107,6 +107,8 @@ def assemble(
             meta.append(f"confidence {hit.confidence:.2f}")
         if hit.unsourced:
             meta.append("unsourced")
+        if hit.feedback is not None:
+            meta.append(f"feedback: {hit.feedback.describe()}")
         lines = [f"{head} ({', '.join(meta)})"]
         for c in hit.citations[:2]:
             source = _source_line(c)
@@ -142,6 +144,7 @@ def assemble(
                 score=hit.score,
                 citations=hit.citations,
                 context=context,
+                feedback=hit.feedback,
             )
         )
     return "\n\n".join(blocks), items, truncated

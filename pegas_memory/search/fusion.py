@@ -1,5 +1,5 @@
-"""Pure ranking logic: weighted Reciprocal Rank Fusion, document support, status and recency
-adjustment, MMR.
+"""Pure ranking logic: weighted Reciprocal Rank Fusion, document support, status, feedback and
+recency adjustment, MMR.
 
 No I/O here: every function takes ranked lists or scored candidates and returns new ones, so each
 can be tested and tuned on its own (the arms that produce the lists live in search.py).
@@ -25,6 +25,53 @@ STATUS_WEIGHT: Mapping[str, float] = {
     "contested": 0.45,
     "stale": 0.25,
 }
+
+
+# The Beta prior of feedback (pseudo-counts of helped, misled): with nothing reported an atom's
+# feedback confidence is the prior mean, 0.5.
+FEEDBACK_PRIOR: tuple[float, float] = (1.0, 1.0)
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What the agent reported about one atom or passage (memory_feedback): how many times it
+    helped, misled, or was used without a verdict."""
+
+    helped: int = 0
+    misled: int = 0
+    used: int = 0
+
+    def confidence(self, prior: tuple[float, float] = FEEDBACK_PRIOR) -> float:
+        return feedback_posterior(self.helped, self.misled, prior)
+
+
+def feedback_posterior(
+    helped: int, misled: int, prior: tuple[float, float] = FEEDBACK_PRIOR
+) -> float:
+    """The mean of the Beta posterior of "this helps": (helped + a) / (helped + misled + a + b).
+
+    `used` reports (no verdict) do not move it."""
+    a, b = prior
+    if a <= 0 or b <= 0 or helped < 0 or misled < 0:
+        raise ValueError("the prior's pseudo-counts must be positive and the counts not negative")
+    return (helped + a) / (helped + misled + a + b)
+
+
+def feedback_multiplier(
+    posterior: float, weight: float, prior: tuple[float, float] = FEEDBACK_PRIOR
+) -> float:
+    """The factor feedback applies to a score: (1 - w) + w * posterior / prior mean.
+
+    Monotone in the posterior; exactly 1 with w = 0 (ranking untouched) and for an atom nobody
+    reported on (its posterior is the prior mean), whatever the weight, so unrated atoms,
+    passages and traces keep their relative order. With the default prior (1, 1) this is
+    (1 - w) + 2 w posterior: from 1 - w (misled every time) to 1 + w (helped every time)."""
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"the feedback weight must be within [0, 1], got {weight}")
+    if weight == 0.0:
+        return 1.0
+    a, b = prior
+    return (1.0 - weight) + weight * posterior * (a + b) / a
 
 
 @dataclass(frozen=True)
@@ -203,15 +250,22 @@ def adjust(
     status_weights: Mapping[str, float] = STATUS_WEIGHT,
     now: datetime | None = None,
     unsourced: Collection[int] = (),
+    feedback: Mapping[int, Feedback] | None = None,
+    feedback_weight: float = 0.0,
+    feedback_prior: tuple[float, float] = FEEDBACK_PRIOR,
 ) -> list[Fused]:
-    """Apply status multipliers, the unsourced weight and optional exponential recency decay;
-    re-sort."""
+    """Apply status multipliers, the unsourced weight, the feedback multiplier
+    (`feedback_multiplier` of each reported item's posterior; none at weight 0) and optional
+    exponential recency decay; re-sort."""
     now = now or datetime.now(UTC)
     out = []
     for f in fused:
         score = f.score * status_weights.get(status.get(f.id, "candidate"), 1.0)
         if f.id in unsourced:
             score *= UNSOURCED_WEIGHT
+        if feedback_weight > 0 and feedback and f.id in feedback:
+            posterior = feedback[f.id].confidence(feedback_prior)
+            score *= feedback_multiplier(posterior, feedback_weight, feedback_prior)
         if half_life_days and created_at and f.id in created_at:
             age = max(0.0, (now - created_at[f.id]).total_seconds() / 86400.0)
             score *= math.exp(-math.log(2) * age / half_life_days)

@@ -12,7 +12,8 @@ down instead of dragging the other arm down. The hybrid fuses normalised scores 
 combination, `fusion.score_fusion`), which keeps how far ahead an arm's best hit is; weighted
 RRF stays available (`hybrid_rrf`). Within the text arms an ingested atom is supported by its
 document's other hits (`fusion.document_support`: a document that answers in several sentences
-beats one stray sentence). Then status multipliers, optional recency decay and MMR.
+beats one stray sentence). Then status multipliers, the agent's feedback (a weight that is 0
+by default: `PEGAS_FEEDBACK_WEIGHT`), optional recency decay and MMR.
 Presets name the combinations; `plain_rrf` (equal-weight RRF of the two arms) is the baseline.
 """
 
@@ -34,7 +35,9 @@ from pegas_memory.errors import BackendUnavailable, InvalidInput
 from pegas_memory.qdrant_store.index import VectorFilter
 from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.search.fusion import (
+    FEEDBACK_PRIOR,
     ArmHit,
+    Feedback,
     Fused,
     Support,
     adjust,
@@ -291,10 +294,17 @@ class Found:
     store: Entity = "atom"
     section: tuple[str, ...] = ()  # a passage's heading path
     unsourced: bool = False  # an atom stored with no provenance (service_store)
+    feedback: Feedback | None = None  # what the agent reported about it (memory_feedback)
+    feedback_confidence: float | None = None  # the Beta posterior of `feedback`
 
     @classmethod
     def of(
-        cls, row: Mapping[str, Any], entity: Entity, score: float, arms: Mapping[str, int]
+        cls,
+        row: Mapping[str, Any],
+        entity: Entity,
+        score: float,
+        arms: Mapping[str, int],
+        prior: tuple[float, float] = FEEDBACK_PRIOR,
     ) -> Found:
         confidence = row.get("confidence")
         citations: tuple[Citation, ...] = ()
@@ -319,7 +329,16 @@ class Found:
             created_at=row.get("created_at"),
             arms=dict(arms),
             unsourced=bool(row.get("unsourced")),
+            feedback=(fb := feedback_of(row)),
+            feedback_confidence=None if fb is None else fb.confidence(prior),
         )
+
+
+def feedback_of(row: Mapping[str, Any]) -> Feedback | None:
+    """The feedback counters of a fetched atom or passage row (fb_*), None when never reported."""
+    if row.get("fb_helped") is None:
+        return None
+    return Feedback(int(row["fb_helped"]), int(row["fb_misled"]), int(row["fb_used"]))
 
 
 def passage_citation(row: Mapping[str, Any]) -> Citation:
@@ -351,6 +370,13 @@ class Searcher:
         self.document_siblings = DOCUMENT_SIBLINGS
         self.store_share = STORE_SHARE  # a bench may sweep it (search/stores.py)
         self.kept_floor = KEPT_FLOOR
+        # The agent's feedback in ranking (fusion.feedback_multiplier); a bench may sweep it.
+        settings = getattr(runtime, "settings", None)
+        self.feedback_weight: float = getattr(settings, "feedback_weight", 0.0)
+        self.feedback_prior: tuple[float, float] = (
+            getattr(settings, "feedback_prior_helped", FEEDBACK_PRIOR[0]),
+            getattr(settings, "feedback_prior_misled", FEEDBACK_PRIOR[1]),
+        )
         self._threads: ThreadPoolExecutor | None = None
         self._threads_lock = threading.Lock()
 
@@ -521,8 +547,12 @@ class Searcher:
         limit: int,
         half_life_days: float | None,
     ) -> list[Fused]:
-        """Drop what the filters excluded, weigh status and age, diversify."""
+        """Drop what the filters excluded, weigh status, feedback and age, diversify."""
         fused = [f for f in ranked.fused if f.id in rows]
+        weigh_feedback = preset.status and ranked.entity != "trace" and self.feedback_weight > 0
+        feedback: dict[int, Feedback] = {}
+        if weigh_feedback:
+            feedback = {i: fb for i, r in rows.items() if (fb := feedback_of(r)) is not None}
         if preset.status and ranked.entity == "atom":
             fused = adjust(
                 fused,
@@ -530,13 +560,19 @@ class Searcher:
                 created_at={i: r["created_at"] for i, r in rows.items()},
                 half_life_days=half_life_days,
                 unsourced={i for i, r in rows.items() if r.get("unsourced")},
+                feedback=feedback,
+                feedback_weight=self.feedback_weight,
+                feedback_prior=self.feedback_prior,
             )
-        elif half_life_days:
+        elif half_life_days or feedback:
             fused = adjust(
                 fused,
                 status={},
                 created_at={i: r["created_at"] for i, r in rows.items()},
                 half_life_days=half_life_days,
+                feedback=feedback,
+                feedback_weight=self.feedback_weight,
+                feedback_prior=self.feedback_prior,
             )
         if preset.mmr and len(fused) > limit:
             pool = fused[: max(limit * 3, 20)]
@@ -650,7 +686,9 @@ class Searcher:
             rows = self.fetch_rows(entity, head, flt)
             ranked.fused = [f for f in ranked.fused if f.id in rows]
             final = self.finish(ranked, rows, p, limit=limit, half_life_days=half_life_days)
-            found[entity] = [Found.of(rows[f.id], entity, f.score, f.ranks) for f in final]
+            found[entity] = [
+                Found.of(rows[f.id], entity, f.score, f.ranks, self.feedback_prior) for f in final
+            ]
         atoms = found.get("atom", [])
         cites: dict[int, list[Citation]] = {}
         if atoms and (with_citations or "passage" in found):

@@ -122,18 +122,23 @@ SELECT id, doc_id FROM pm_atom WHERE id = ANY(%(ids)s) AND doc_id IS NOT NULL
 
 -- name: fetch_atoms
 -- unsourced: stored with no provenance (PEGAS_STORE_PROVENANCE=flag) and cited by nothing since.
+-- fb_*: the agent's feedback counters (memory_feedback), NULL when it never reported on the atom.
 SELECT t.id, t.type, t.status, t.confidence, t.claim, t.content, t.topic,
        t.tags, t.doc_id, t.language, t.created_at,
        coalesce((t.metadata->>'unsourced')::boolean, false)
-         AND NOT EXISTS (SELECT 1 FROM pm_citation c WHERE c.atom_id = t.id) AS unsourced
-  FROM pm_atom t WHERE t.id = ANY(%(ids)s) {where}
+         AND NOT EXISTS (SELECT 1 FROM pm_citation c WHERE c.atom_id = t.id) AS unsourced,
+       fb.helped AS fb_helped, fb.misled AS fb_misled, fb.used AS fb_used
+  FROM pm_atom t LEFT JOIN pm_atom_feedback fb ON fb.atom_id = t.id
+ WHERE t.id = ANY(%(ids)s) {where}
 
 -- name: fetch_passages
 -- Passages (chunks of current document versions) with their document, for search hits.
 SELECT t.id, 'passage' AS type, t.content AS claim, '' AS content, t.doc_id, t.language,
        t.created_at, t.locator, t.heading_path, t.char_start, t.char_end,
-       d.title, d.uri, d.identity_id, d.version
+       d.title, d.uri, d.identity_id, d.version,
+       fb.helped AS fb_helped, fb.misled AS fb_misled, fb.used AS fb_used
   FROM pm_passage t JOIN pm_document d ON d.id = t.doc_id
+  LEFT JOIN pm_passage_feedback fb ON fb.chunk_id = t.id
  WHERE t.id = ANY(%(ids)s) {where}
 
 -- name: fetch_passages_ever

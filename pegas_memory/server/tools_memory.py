@@ -1,4 +1,5 @@
-"""MCP tools of the knowledge memory: store, ingest, verify, search, context, gaps, forget, stats.
+"""MCP tools of the knowledge memory: store, ingest, verify, search, context, feedback, gaps,
+forget, stats.
 
 Each tool's signature is its input schema (names, defaults, bounds and descriptions are what an
 agent sees); its return type is its output schema. Bodies only build the typed request and hand
@@ -19,6 +20,8 @@ from pegas_memory.models import (
     AtomType,
     CodeCitationIn,
     ContextResult,
+    FeedbackItem,
+    FeedbackResult,
     ForgetResult,
     GapList,
     GapResult,
@@ -32,6 +35,7 @@ from pegas_memory.models import (
 )
 from pegas_memory.requests import (
     ContextRequest,
+    FeedbackRequest,
     IngestKind,
     IngestRequest,
     SearchPreset,
@@ -57,8 +61,8 @@ from pegas_memory.service_jobs import MAX_BATCH_SOURCES
 
 
 def register_knowledge(mcp: Server) -> None:
-    """memory_store, memory_ingest, memory_verify, memory_search, memory_get_context and the
-    research-gap tools."""
+    """memory_store, memory_ingest, memory_verify, memory_search, memory_get_context,
+    memory_feedback and the research-gap tools."""
 
     @mcp.tool(annotations=WRITES)
     async def memory_store(
@@ -303,6 +307,17 @@ def register_knowledge(mcp: Server) -> None:
                 "statuses, supersessions, links, citations and document versions as they were)."
             ),
         ] = None,
+        min_score: Annotated[
+            float | None,
+            Field(
+                ge=0,
+                le=100,
+                description="Leave out hits whose score (as returned) is below this. hybrid "
+                "scores are at most about 1.25 before status and feedback multipliers (both "
+                "text arms' best hit, fully trusted, plus graph support), 0.3-0.6 for a good "
+                "match; RRF presets score about 0.01-0.03.",
+            ),
+        ] = None,
     ) -> SearchResult:
         """Search the memory. Finds atoms (claims that stand alone) and passages (every chunk of
         an ingested source) by meaning (in Russian or English, across both), by exact words and
@@ -329,6 +344,7 @@ def register_knowledge(mcp: Server) -> None:
             flt=flt,
             half_life_days=half_life_days,
             store=store,
+            min_score=min_score,
         )
         return await run(ctx, lambda service: service.search(request))
 
@@ -373,6 +389,35 @@ def register_knowledge(mcp: Server) -> None:
             store=store,
         )
         return await run(ctx, lambda service: service.get_context(request))
+
+    @mcp.tool(annotations=WRITES)
+    async def memory_feedback(
+        ctx: ServiceContext,
+        items: Annotated[
+            list[FeedbackItem],
+            Field(
+                min_length=1,
+                max_length=200,
+                description="The hits you used, each once: {id, store (atom or passage, as the "
+                "hit says), outcome: helped, misled or used}.",
+            ),
+        ],
+        query: Annotated[
+            str | None, Field(description="The query or question these hits answered.")
+        ] = None,
+        note: Annotated[str | None, Field(description="Why, in a few words (kept).")] = None,
+        session_id: Annotated[
+            str | None, Field(description="Your session or task id, if you have one.")
+        ] = None,
+    ) -> FeedbackResult:
+        """Report which returned atoms or passages you used and whether they helped (right and
+        useful) or misled you (wrong, or led you astray); 'used' records use without a verdict.
+        Counts are kept per atom and passage and shown on search hits; a confidence derived from
+        them may weigh in ranking (PEGAS_FEEDBACK_WEIGHT, 0 by default). Feedback never verifies
+        or retracts an atom and never changes its citations: use memory_verify and memory_forget
+        for that. An id that names nothing refuses the whole report (nothing is recorded)."""
+        request = FeedbackRequest(items=tuple(items), query=query, note=note, session_id=session_id)
+        return await run(ctx, lambda service: service.feedback(request))
 
     @mcp.tool(annotations=WRITES)
     async def memory_add_gap(

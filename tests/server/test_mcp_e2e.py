@@ -114,6 +114,7 @@ EXPECTED_TOOLS = {
     "memory_query_graph",
     "memory_forget",
     "memory_job",
+    "memory_feedback",
 }
 
 
@@ -164,6 +165,10 @@ async def test_every_tool_over_stdio(tmp_path: Path) -> None:
         assert ingested["atoms_new"] >= 2 and progress
         found = structured(await client.call_tool("memory_search", {"query": "что такое монада"}))
         assert found["hits"] and "монад" in found["hits"][0]["claim"].lower()
+        best = found["hits"][0]
+        item = {"id": best["id"], "store": best["store"], "outcome": "helped"}
+        fed = structured(await client.call_tool("memory_feedback", {"items": [item]}))
+        assert fed["recorded"] == 1 and fed["items"][0]["feedback"]["helped"] == 1
         ctx = structured(
             await client.call_tool("memory_get_context", {"question": "What is a monad?"})
         )
@@ -205,3 +210,4 @@ async def test_every_tool_over_stdio(tmp_path: Path) -> None:
         assert forgot["atoms"] == [a["id"]]
         stats = structured(await client.call_tool("memory_stats", {}))
         assert stats["code_symbols"] >= 3 and stats["documents"] >= 1
+        assert stats["feedback"]["helped"] == 1
