@@ -99,6 +99,9 @@ class StoreResult(BaseModel):
     document_id: int | None = None
     code_symbol_id: int | None = Field(default=None, description="the cited code symbol")
     code_locator: str | None = Field(default=None, description="path:lines of the citation")
+    decay: str | None = Field(
+        default=None, description="how it ages in ranking: timeless, perishable, conversational"
+    )
     message: str
 
 
@@ -175,6 +178,14 @@ class SearchHit(BaseModel):
         default=False,
         description="stored with no source, quote, session or code citation; ranks below sourced",
     )
+    decay: str | None = Field(
+        default=None,
+        description="decay profile: timeless, perishable (ages from its publication date) or "
+        "conversational",
+    )
+    about: str | None = Field(
+        default=None, description="the time its claim is about (a publication date), if known"
+    )
 
 
 class SearchResult(BaseModel):
@@ -223,6 +234,7 @@ class ContextItem(BaseModel):
     score: float
     citations: list[CitationOut] = Field(default_factory=list)
     context: str = Field(default="", description="surrounding source text (small-to-big)")
+    decay: str | None = Field(default=None, description="decay profile (see SearchHit)")
 
 
 class ContextResult(BaseModel):

@@ -35,6 +35,8 @@ def to_hit(h: Found) -> SearchHit:
         document_id=h.doc_id,
         created_at=h.created_at.isoformat() if h.created_at else None,
         unsourced=h.unsourced,
+        decay=h.decay,
+        about=h.about_at.isoformat() if h.about_at else None,
         citations=[
             CitationOut(
                 document_id=c.doc_id,

@@ -107,6 +107,8 @@ def assemble(
             meta.append(f"confidence {hit.confidence:.2f}")
         if hit.unsourced:
             meta.append("unsourced")
+        if hit.decay and hit.decay != "timeless":  # how it ages, and since when
+            meta.append(f"{hit.decay} from {hit.about[:10]}" if hit.about else hit.decay)
         lines = [f"{head} ({', '.join(meta)})"]
         for c in hit.citations[:2]:
             source = _source_line(c)
@@ -142,6 +144,7 @@ def assemble(
                 score=hit.score,
                 citations=hit.citations,
                 context=context,
+                decay=hit.decay,
             )
         )
     return "\n\n".join(blocks), items, truncated
