@@ -64,14 +64,14 @@ def normalise_date(value: object) -> str | None:
 def _parse(text: str) -> datetime | date | None:
     if not text:
         return None
+    if m := _PARTIAL.match(text):  # a day, a month or a year: a date, not midnight
+        return _ymd(m.group(1), m.group(2), m.group(3))
     iso = text.replace("Z", "+00:00") if text.endswith("Z") else text
     try:
         return datetime.fromisoformat(iso)
     except ValueError:
         pass
     if m := _PDF_DATE.match(text):
-        return _ymd(m.group(1), m.group(2), m.group(3))
-    if m := _PARTIAL.match(text):
         return _ymd(m.group(1), m.group(2), m.group(3))
     try:
         return parsedate_to_datetime(text)
