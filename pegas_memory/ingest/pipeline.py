@@ -151,6 +151,12 @@ class IngestPipeline:
                         "not re-distilled: these bytes are an earlier version, not the current "
                         "one; ingest the current file to re-distill the document"
                     )
+                if request.decay is not None:  # a new profile for what is stored
+                    with self.db.transaction() as conn:
+                        conn.execute(
+                            Q.set_document_decay, {"decay": request.decay, "id": int(same["id"])}
+                        )
+                    report.warnings.append(f"unchanged; its decay profile is now {request.decay}")
                 report.seconds = time.monotonic() - started
                 say(1, 1, "unchanged: nothing to do")
                 return report

@@ -267,3 +267,25 @@ def test_context_shows_each_items_profile(memory: MemoryService) -> None:
     # the timeless one says nothing of decay in the text
     line = next(x for x in context.text.splitlines() if "period reserved" in x)
     assert "timeless" not in line and "conversational" not in line
+
+
+def test_reingesting_unchanged_bytes_with_a_profile_sets_it(
+    memory: MemoryService, tmp_path: Path
+) -> None:
+    source = write_article(tmp_path, "volga.html", "Volga", OLD_TEXT, PUBLISHED)
+    first = memory.ingest(IngestRequest(source=source))
+    again = memory.ingest(IngestRequest(source=source, decay="timeless"))
+    assert again.unchanged and again.version_id == first.version_id
+    with memory.db.connection() as conn:
+        doc = conn.execute(
+            "SELECT decay FROM pm_document WHERE id = %s", (first.version_id,)
+        ).fetchone()
+        atoms = conn.execute(
+            "SELECT DISTINCT decay FROM pm_atom WHERE doc_id = %s", (first.version_id,)
+        ).fetchall()
+    assert doc is not None and doc["decay"] == "timeless"
+    assert [a["decay"] for a in atoms] == ["timeless"]
+    memory.runtime.worker().drain()
+    hits = search(memory, "Volga reservoirs meltwater irrigation", decay=True)
+    article = [h for h in hits if h.document_id == first.version_id]
+    assert article and {h.decay for h in article} == {"timeless"}
