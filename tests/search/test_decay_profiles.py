@@ -289,3 +289,71 @@ def test_reingesting_unchanged_bytes_with_a_profile_sets_it(
     hits = search(memory, "Volga reservoirs meltwater irrigation", decay=True)
     article = [h for h in hits if h.document_id == first.version_id]
     assert article and {h.decay for h in article} == {"timeless"}
+
+
+def test_the_migration_gives_existing_memories_their_default_profiles(
+    memory: MemoryService,
+) -> None:
+    """Rows as they were before migration 0015 (every profile the column default, no about_at)
+    get the defaults of fusion.default_decay when its backfill runs, and keep their updated_at."""
+    from pegas_memory.db.pool import load_migrations
+
+    (migration,) = [m for m in load_migrations() if m.version == 15]
+    published = datetime(2014, 5, 6, tzinfo=UTC)
+    with memory.db.transaction() as conn:
+
+        def doc(kind: str, uri: str, published_at: datetime | None = None) -> int:
+            row = conn.execute(
+                """INSERT INTO pm_document (kind, uri, content_hash, published_at)
+                   VALUES (%s, %s, %s, %s) RETURNING id""",
+                (kind, uri, uri, published_at),
+            ).fetchone()
+            assert row is not None
+            return int(row["id"])
+
+        def atom(type_: str, claim: str, doc_id: int | None) -> int:
+            row = conn.execute(
+                """INSERT INTO pm_atom (type, claim, content_hash, doc_id)
+                   VALUES (%s, %s, %s, %s) RETURNING id""",
+                (type_, claim, claim, doc_id),
+            ).fetchone()
+            assert row is not None
+            return int(row["id"])
+
+        web = doc("web", "https://news.example/a", published)
+        pdf = doc("pdf", "/papers/b.pdf")
+        named = doc("agent", "a colleague")
+        ids = {
+            "web fact": atom("fact", "The river froze early.", web),
+            "web definition": atom("definition", "A floe is a sheet of ice.", web),
+            "pdf fact": atom("fact", "Ice cover lasts five months.", pdf),
+            "note": atom("fact", "Check the ice before crossing.", None),
+            "cited note": atom("fact", "The ferry stops in December.", None),
+        }
+        conn.execute(
+            "INSERT INTO pm_citation (atom_id, doc_id) VALUES (%s, %s)", (ids["cited note"], named)
+        )
+        before = {
+            r["id"]: r["updated_at"]
+            for r in conn.execute("SELECT id, updated_at FROM pm_atom").fetchall()
+        }
+        conn.execute(migration.sql.encode())
+        rows = {
+            r["id"]: r
+            for r in conn.execute("SELECT id, decay, about_at, updated_at FROM pm_atom").fetchall()
+        }
+        docs = {
+            r["id"]: r["decay"]
+            for r in conn.execute("SELECT id, decay FROM pm_document").fetchall()
+        }
+    assert {name: rows[i]["decay"] for name, i in ids.items()} == {
+        "web fact": "perishable",
+        "web definition": "timeless",
+        "pdf fact": "timeless",
+        "note": "conversational",
+        "cited note": "timeless",
+    }
+    assert rows[ids["web fact"]]["about_at"] == published
+    assert rows[ids["note"]]["about_at"] is None
+    assert docs[web] == "perishable" and docs[pdf] == "timeless"
+    assert {i: r["updated_at"] for i, r in rows.items()} == before
