@@ -23,6 +23,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,11 @@ class Doc:
     content: str = ""
     topic: str | None = None
     tags: tuple[str, ...] = ()
+    # Its decay profile as the memory would choose it (a conversation turn or session is the
+    # agent's conversational memory, a paper's abstract timeless document knowledge) and the
+    # time it is about (when it was said), for the decay comparison (--decay off,on).
+    decay: str = "timeless"
+    about: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,24 @@ class Query:
     topic: str | None = None  # search filter: only atoms of this topic
     tag: str | None = None  # search filter: only atoms with this tag
     category: str | None = None
+    now: datetime | None = None  # when the question is asked (ages count to it); None: now
+
+
+def locomo_date(text: str) -> datetime | None:
+    """A LoCoMo session date ("1:56 pm on 8 May, 2023") as a UTC time."""
+    try:
+        return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def lme_date(text: str) -> datetime | None:
+    """A LongMemEval date ("2023/08/11 (Fri) 15:58") as a UTC time."""
+    try:
+        day, _, clock = text.split(" ")
+        return datetime.strptime(f"{day} {clock}", "%Y/%m/%d %H:%M").replace(tzinfo=UTC)
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -185,14 +209,26 @@ def locomo(root: Path) -> list[EvalSet]:
         conv_id = str(sample["sample_id"])
         conv = sample["conversation"]
         n = 1
+        last: datetime | None = None
         while f"session_{n}_date_time" in conv:
             turns = conv.get(f"session_{n}")
             when = conv[f"session_{n}_date_time"]
+            said = locomo_date(when)
+            if said is not None:
+                last = max(last, said) if last else said
             for pos, turn in enumerate(turns or [], start=1):
                 text = f'({when}) {turn["speaker"]} said, "{turn["text"]}"'
                 if turn.get("blip_caption"):
                     text += f" [shares {turn['blip_caption']}]"
-                docs.append(Doc(f"{conv_id}/D{n}:{pos}", claim=text, topic=conv_id))
+                docs.append(
+                    Doc(
+                        f"{conv_id}/D{n}:{pos}",
+                        claim=text,
+                        topic=conv_id,
+                        decay="conversational",
+                        about=said,
+                    )
+                )
             n += 1
         for i, qa in enumerate(sample["qa"]):
             if int(qa["category"]) == 5:
@@ -205,6 +241,7 @@ def locomo(root: Path) -> list[EvalSet]:
                     {f"{conv_id}/{e}": 1 for e in evidence},
                     topic=conv_id,
                     category=str(qa["category"]),
+                    now=last,  # the questions come after the last session
                 )
             )
     return [EvalSet("locomo", "locomo", docs, queries, "locomo", 25)]
@@ -223,8 +260,11 @@ def _lme(root: Path, roles: str) -> EvalSet:
             continue
         tag = f"q:{qid}"
         gold: dict[str, int] = {}
-        for sid, session in zip(
-            item["haystack_session_ids"], item["haystack_sessions"], strict=True
+        for sid, session, when in zip(
+            item["haystack_session_ids"],
+            item["haystack_sessions"],
+            item["haystack_dates"],
+            strict=True,
         ):
             sid = str(sid)
             if roles == "user":
@@ -243,9 +283,24 @@ def _lme(root: Path, roles: str) -> EvalSet:
                 gold[sid] = 1
             prev = docs.get(sid)
             tags = (*prev.tags, tag) if prev else (tag,)
-            docs[sid] = Doc(sid, claim=text, tags=tuple(dict.fromkeys(tags)))
+            # A session shared by haystacks keeps the date of its first (21 of 1,354 differ).
+            about = prev.about if prev else lme_date(str(when))
+            docs[sid] = Doc(
+                sid,
+                claim=text,
+                tags=tuple(dict.fromkeys(tags)),
+                decay="conversational",
+                about=about,
+            )
         queries.append(
-            Query(qid, str(item["question"]), gold, tag=tag, category=item["question_type"])
+            Query(
+                qid,
+                str(item["question"]),
+                gold,
+                tag=tag,
+                category=item["question_type"],
+                now=lme_date(str(item["question_date"])),
+            )
         )
     notes = [f"{skipped_empty} empty sessions skipped"] if skipped_empty else []
     return EvalSet(f"lme-s-{roles}", f"lme_{roles}", list(docs.values()), queries, "lme", 10, notes)

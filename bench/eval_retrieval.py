@@ -177,9 +177,18 @@ def ingest(service: MemoryService, evsets: Sequence[EvalSet]) -> tuple[dict[int,
                         topic=doc.topic,
                         tags=doc.tags,
                         source="eval",
+                        decay=doc.decay,
+                        about_at=doc.about,
                     ),
                 )
                 created += int(new)
+                if not new:  # a store filled before decay profiles: set them
+                    conn.execute(
+                        """UPDATE pm_atom SET decay = %s, about_at = %s
+                            WHERE id = %s AND (decay IS DISTINCT FROM %s
+                                               OR about_at IS DISTINCT FROM %s)""",
+                        (doc.decay, doc.about, atom_id, doc.decay, doc.about),
+                    )
                 ids = atom_ext.setdefault(atom_id, [])
                 if doc.ext_id not in ids:
                     ids.append(doc.ext_id)
@@ -233,6 +242,9 @@ def query_filter(q: Query) -> SearchFilter:
     )
 
 
+DECAY_SUFFIX = "+decay"
+
+
 def run_queries(
     service: MemoryService,
     evset: EvalSet,
@@ -240,27 +252,45 @@ def run_queries(
     presets: Sequence[str],
     atom_ext: dict[int, list[str]],
     dump: Any | None,
+    decay_modes: Sequence[str] = ("off",),
 ) -> dict[str, PresetRun]:
+    """Every query under every preset; with `decay_modes` "off,on" each preset runs twice, the
+    second time ("<preset>+decay") with the decay profiles applied (the settings' half-lives)
+    and ages counted to the query's own date. Both then search through `Searcher.search`
+    (which takes that date) so the two columns differ by decay alone."""
     cached = service.runtime.embedder.get()
     for i, q in enumerate(queries):  # embed every query first: latency excludes the model
         cached.embed_query(q.text)
         if i % 200 == 199:
             log(f"{evset.name}: embedded {i + 1}/{len(queries)} queries")
-    runs = {p: PresetRun() for p in presets}
+    compare = list(decay_modes) != ["off"]
+    labels = [(p, m) for p in presets for m in decay_modes]
+    runs = {label(p, m): PresetRun() for p, m in labels}
+    searcher = service.searcher
+    half_lives = service.settings.model_copy(update={"decay_ranking": True}).decay_half_lives
     for i, q in enumerate(queries):
         flt = query_filter(q)
-        for p in presets:
+        for p, mode in labels:
             t0 = time.perf_counter()
-            result = service.search(
-                SearchRequest(query=q.text, preset=p, limit=evset.limit, flt=flt)
-            )
-            runs[p].seconds.append(time.perf_counter() - t0)
+            if compare:
+                searcher.decay_half_lives = half_lives if mode == "on" else {}
+                found, _warnings, _arms = searcher.search(
+                    q.text, preset=p, limit=evset.limit, flt=flt, now=q.now
+                )
+                ids = [h.id for h in found]
+            else:
+                result = service.search(
+                    SearchRequest(query=q.text, preset=p, limit=evset.limit, flt=flt)
+                )
+                ids = [h.id for h in result.hits]
+            run = runs[label(p, mode)]
+            run.seconds.append(time.perf_counter() - t0)
             ext: list[str] = []
-            for hit in result.hits:
-                for e in atom_ext.get(hit.id, []):
+            for hit_id in ids:
+                for e in atom_ext.get(hit_id, []):
                     if e not in ext:
                         ext.append(e)
-            runs[p].ranked[q.qid] = ext
+            run.ranked[q.qid] = ext
         if dump is not None:
             dump_arms(service, evset, q, flt, atom_ext, dump)
         if i % 200 == 199:
@@ -294,6 +324,24 @@ def dump_arms(
         "ext": {str(h.id): atom_ext.get(h.id, []) for h in (*lex.hits, *dense.hits)},
     }
     out.write(json.dumps(line, ensure_ascii=False) + "\n")
+
+
+def label(preset: str, mode: str) -> str:
+    return preset + (DECAY_SUFFIX if mode == "on" else "")
+
+
+def decay_table(
+    evset: EvalSet, queries: Sequence[Query], runs: dict[str, PresetRun], presets: Sequence[str]
+) -> str:
+    """Each preset's metrics with decay off and on, side by side, and their ratio."""
+    rows = []
+    for p in presets:
+        off = metrics_for(evset, queries, runs[p])
+        on = metrics_for(evset, queries, runs[p + DECAY_SUFFIX])
+        for key, value in off.items():
+            ratio = on[key] / value if value else float("nan")
+            rows.append([p, key, fmt(value), fmt(on[key]), f"{ratio:.3f}"])
+    return md_table(["preset", "metric", "decay off", "decay on", "on / off"], rows)
 
 
 # --------------------------------------------------------------------------- metrics
@@ -417,6 +465,32 @@ def throughput(root: Path, settings: Settings, n_sent: int, n_para: int) -> list
     return rows
 
 
+def fewer_docs(evset: EvalSet, others: int, limit_queries: int) -> EvalSet:
+    """An unscoped (BEIR) set cut to the relevant documents of its first `limit_queries`
+    queries (all when 0) and the first `others` other documents; scoped sets unchanged."""
+    if evset.kind != "beir":
+        return evset
+    queries = evset.queries[: limit_queries or None]
+    wanted = {d for q in queries for d in q.relevant}
+    kept, extra = [], 0
+    for d in evset.docs:
+        if d.ext_id in wanted:
+            kept.append(d)
+        elif extra < others:
+            kept.append(d)
+            extra += 1
+    note = f"{len(kept)} of {len(evset.docs)} documents: the relevant ones and {extra} others"
+    return EvalSet(
+        evset.name,
+        f"{evset.store}_{others}",
+        kept,
+        queries,
+        evset.kind,
+        evset.limit,
+        [*evset.notes, note],
+    )
+
+
 # --------------------------------------------------------------------------- main
 def fmt(value: float) -> str:
     return f"{value:.3f}"
@@ -434,6 +508,19 @@ def main() -> None:
         "--scopes", type=int, default=0, help="first N conversations/haystacks of LoCoMo and LME"
     )
     parser.add_argument("--ingest-only", action="store_true", help="store and embed, no queries")
+    parser.add_argument(
+        "--decay",
+        default="off",
+        help="off (default), on, or off,on: run every preset without and with the decay "
+        "profiles, printed side by side",
+    )
+    parser.add_argument(
+        "--beir-docs",
+        type=int,
+        default=0,
+        help="SciFact/XQuAD/TyDi: keep the relevant documents of the kept queries and the "
+        "first N others (a smaller corpus, for a slow machine); 0 keeps them all",
+    )
     parser.add_argument("--dump-arms", type=Path, help="write both arms' lists per query (jsonl)")
     parser.add_argument("--throughput", default="64,16", help="sentences,paragraphs (0,0: skip)")
     args = parser.parse_args()
@@ -448,6 +535,9 @@ def main() -> None:
         if p not in PRESETS:
             raise SystemExit(f"unknown preset {p!r}; choose from {', '.join(PRESETS)}")
     dump = args.dump_arms.open("a", encoding="utf-8") if args.dump_arms else None
+    decay_modes = [m.strip() for m in args.decay.split(",") if m.strip()]
+    if not decay_modes or any(m not in ("off", "on") for m in decay_modes):
+        raise SystemExit("--decay takes off, on, or off,on")
 
     print(f"# Retrieval evaluation ({time.strftime('%Y-%m-%d %H:%M')})\n")
     print(
@@ -462,6 +552,8 @@ def main() -> None:
             evsets = [restrict(e, args.scopes) for e in evsets]
         if args.only:
             evsets = [e for e in evsets if e.name in args.only.split(",")]
+        if args.beir_docs:
+            evsets = [fewer_docs(e, args.beir_docs, args.limit_queries) for e in evsets]
         stores: dict[str, list[EvalSet]] = {}
         for e in evsets:
             stores.setdefault(e.store, []).append(e)
@@ -481,10 +573,12 @@ def main() -> None:
                 t_q = time.perf_counter()
                 for evset in members:
                     queries = evset.queries[: args.limit_queries or None]
-                    runs = run_queries(service, evset, queries, presets, atom_ext, dump)
+                    runs = run_queries(
+                        service, evset, queries, presets, atom_ext, dump, decay_modes
+                    )
                     cached.store.save()
                     table = []
-                    for p in presets:
+                    for p in [label(p, m) for p in presets for m in decay_modes]:
                         m = metrics_for(evset, queries, runs[p])
                         sec = runs[p].seconds
                         table.append(
@@ -504,6 +598,10 @@ def main() -> None:
                     print()
                     print(md_table(headers, table))
                     print(flush=True)
+                    if decay_modes == ["off", "on"]:
+                        print(f"### {evset.name}: decay profiles off and on\n")
+                        print(decay_table(evset, queries, runs, presets))
+                        print(flush=True)
                 timings.append(
                     [
                         store,

@@ -196,6 +196,18 @@ class Settings(BaseSettings):
     auto_gap_on_weak_context: bool = True
     weak_context_cosine: float = Field(0.35, ge=-1, le=1, allow_inf_nan=False)
 
+    # --- decay profiles (search/fusion.py, migrations/0015_decay_profiles.sql) ---
+    # Whether ranking applies each memory's decay profile. Off: on LoCoMo and LongMemEval the
+    # profiles lose recall (bench/results/decay-profiles.md); the profiles are recorded anyway
+    # and memory_search's half_life_days still applies one half-life to a call.
+    decay_ranking: bool = False
+    # Half-lives in days: conversational memory (the agent's notes and traces) ages from when it
+    # was said; perishable knowledge (web pages, news) from its publication date.
+    decay_conversational_days: float = Field(30.0, gt=0, le=1_000_000, allow_inf_nan=False)
+    decay_perishable_days: float = Field(365.0, gt=0, le=1_000_000, allow_inf_nan=False)
+    # The profile of document knowledge that is neither a web page nor timeless by its type.
+    decay_document_default: Literal["timeless", "perishable", "conversational"] = "timeless"
+
     @field_validator("data_dir", mode="after")
     @classmethod
     def _expand(cls, value: Path) -> Path:
@@ -227,6 +239,17 @@ class Settings(BaseSettings):
             starts = " or ".join(scheme + "://" for scheme in schemes)
             raise ValueError(f"must be a URL starting with {starts}")
         return value
+
+    @property
+    def decay_half_lives(self) -> dict[str, float]:
+        """Profile -> half-life in days that ranking applies: empty when decay_ranking is off;
+        timeless never decays."""
+        if not self.decay_ranking:
+            return {}
+        return {
+            "conversational": self.decay_conversational_days,
+            "perishable": self.decay_perishable_days,
+        }
 
     @property
     def database_embedded(self) -> bool:

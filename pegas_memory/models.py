@@ -100,6 +100,9 @@ class StoreResult(BaseModel):
     document_id: int | None = None
     code_symbol_id: int | None = Field(default=None, description="the cited code symbol")
     code_locator: str | None = Field(default=None, description="path:lines of the citation")
+    decay: str | None = Field(
+        default=None, description="how it ages in ranking: timeless, perishable, conversational"
+    )
     message: str
 
 
@@ -245,6 +248,14 @@ class SearchHit(BaseModel):
     feedback: FeedbackCounts | None = Field(
         default=None, description="what you reported about it with memory_feedback, if anything"
     )
+    decay: str | None = Field(
+        default=None,
+        description="decay profile: timeless, perishable (ages from its publication date) or "
+        "conversational",
+    )
+    about: str | None = Field(
+        default=None, description="the time its claim is about (a publication date), if known"
+    )
 
 
 class SearchResult(BaseModel):
@@ -301,6 +312,7 @@ class ContextItem(BaseModel):
     feedback: FeedbackCounts | None = Field(
         default=None, description="what you reported about it with memory_feedback, if anything"
     )
+    decay: str | None = Field(default=None, description="decay profile (see SearchHit)")
 
 
 class ContextResult(BaseModel):

@@ -13,6 +13,7 @@ Literal becomes InvalidInput too, naming the field.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field
@@ -23,6 +24,7 @@ from pegas_memory.memgraph_store.cypher import Direction, NodeLabel
 from pegas_memory.models import CodeCitationIn, FeedbackItem, Scope
 from pegas_memory.reasoning.rules import Op
 from pegas_memory.request_base import Request
+from pegas_memory.search.fusion import DecayProfile
 from pegas_memory.search.hybrid import PRESETS, SearchFilter, StoreChoice
 
 # In the order the tools advertise them (their JSON schema enums), checked against the source.
@@ -79,6 +81,10 @@ class StoreRequest(Request):
     trace_kind: str | None = None
     session_id: str | None = None
     cite_code: CodeCitationIn | None = None
+    # How the atom ages in ranking (default: from its type and source, search.fusion.default_decay)
+    # and the time its claim is about (default: now).
+    decay: DecayProfile | None = None
+    about: datetime | None = None
 
 
 # The store argument of memory_search and memory_get_context, declared once for both.
@@ -138,6 +144,8 @@ class IngestRequest(Request):
     tags: tuple[str, ...] = ()
     # Read and distil unchanged bytes again even when the running distiller made their atoms.
     redistill: bool = False
+    # The decay profile of every atom and passage of the source (default: by kind and type).
+    decay: DecayProfile | None = None
 
 
 class GraphQueryRequest(Request):

@@ -116,6 +116,7 @@ class MemoryService:
         self._lock = threading.Lock()
         self.runtime = ProjectionRuntime(settings, self._db)
         self.searcher = Searcher(self._db, self.runtime)
+        self.searcher.decay_half_lives = settings.decay_half_lives
         self.distiller: Lazy[Distiller] = Lazy("distiller", lambda: make_distiller(settings))
         self.pipeline = IngestPipeline(settings, self._db, self.runtime, self.distiller.get)
         self.llm: Lazy[OllamaChat] | None = (

@@ -28,6 +28,7 @@ from pegas_memory.models import ATOM_TYPES, TRACE_KINDS, UNSOURCED, StoreResult
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.requests import StoreRequest
 from pegas_memory.runtime import ProjectionRuntime
+from pegas_memory.search.fusion import default_decay
 from pegas_memory.service_inputs import (
     MAX_CLAIM_CHARS,
     MAX_METADATA_CHARS,
@@ -79,6 +80,11 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
     if scope == "episodic":
         if cite_code is not None:
             raise InvalidInput("cite_code applies to knowledge atoms, not episodic traces")
+        if request.decay not in (None, "conversational") or request.about is not None:
+            raise InvalidInput(
+                "decay and about apply to knowledge atoms: an episodic trace is conversational "
+                "and ages from when it was stored"
+            )
         kind = request.trace_kind or "observation"
         if kind not in TRACE_KINDS:
             raise InvalidInput(f"trace_kind must be one of {', '.join(TRACE_KINDS)}")
@@ -92,6 +98,7 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
             id=trace_id,
             scope="episodic",
             created=True,
+            decay="conversational",
             message=f"stored {kind} trace {trace_id}" + (f"; {late}" if late else ""),
         )
     if scope != "knowledge":
@@ -123,8 +130,23 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
         if gate == "flag":
             metadata[UNSOURCED] = True
 
+    about = request.about
+    if about is not None and about.tzinfo is None:
+        raise InvalidInput(
+            "about needs a time zone (e.g. 2024-05-01T12:00:00Z); a naive time is ambiguous"
+        )
+    source_kind = None
+    if source:
+        source_kind = "web" if source.startswith(("http://", "https://")) else "agent"
+    elif cite_code is not None:
+        source_kind = "code"
+    decay = request.decay or default_decay(
+        type, source_kind, document_default=svc.settings.decay_document_default
+    )
     atom = AtomInput(
         type=type,
+        decay=decay,
+        about_at=about,
         claim=claim,
         content=content,
         confidence=0.5 if confidence is None else confidence,
@@ -136,11 +158,17 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
     with svc.db.transaction() as conn:
         doc_id = None
         if source:
-            kind = "web" if source.startswith(("http://", "https://")) else "agent"
+            kind = source_kind or "agent"
             doc_id, _ = upsert_document(
                 conn,
                 DocumentInput(
-                    kind=kind, uri=source, content_hash=raw_hash(source), title=source[:200]
+                    kind=kind,
+                    uri=source,
+                    content_hash=raw_hash(source),
+                    title=source[:200],
+                    decay=default_decay(
+                        None, kind, document_default=svc.settings.decay_document_default
+                    ),
                 ),
             )
         atom_id, created = insert_atom(conn, atom)
@@ -159,7 +187,7 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
         row = conn.execute(Q.atom_status, (atom_id,)).fetchone()
     status = row["status"] if row else None
     if created:
-        message = f"stored {type} atom {atom_id} (status {status})"
+        message = f"stored {type} atom {atom_id} (status {status}, decay {decay})"
         if metadata.get(UNSOURCED):
             message += (
                 "; unsourced (no source, quote, session or code citation): it ranks below "
@@ -180,6 +208,7 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
         document_id=doc_id,
         code_symbol_id=cited.symbol_id if cited else None,
         code_locator=cited.locator if cited else None,
+        decay=decay if created else None,
         message=message + (f"; cites {cited.qualified_name} ({cited.locator})" if cited else ""),
     )
 

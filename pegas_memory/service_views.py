@@ -36,6 +36,8 @@ def to_hit(h: Found) -> SearchHit:
         created_at=h.created_at.isoformat() if h.created_at else None,
         unsourced=h.unsourced,
         feedback=feedback_counts(h),
+        decay=h.decay,
+        about=h.about_at.isoformat() if h.about_at else None,
         citations=[
             CitationOut(
                 document_id=c.doc_id,

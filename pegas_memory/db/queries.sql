@@ -59,8 +59,8 @@ UPDATE pm_document SET is_current = false WHERE id = %s
 -- name: insert_document
 -- identity_id NULL: a first version (the trigger of migration 0006 gives it its own id).
 INSERT INTO pm_document (kind, uri, title, author, language, authority, content_hash,
-                         version, supersedes, metadata, published_at, identity_id)
-VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::timestamptz, %s)
+                         version, supersedes, metadata, published_at, identity_id, decay)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::timestamptz, %s, %s)
 RETURNING id
 
 -- name: document_identity
@@ -108,9 +108,11 @@ SELECT c.atom_id, c.quoted_text, c.char_start - coalesce(k.char_start, 0) AS quo
 
 -- name: insert_atom
 -- A new atom, or nothing when one with the same content hash exists (then RETURNING is empty).
+-- decay: its profile (migration 0015); about_at: the time the claim is about (NULL: when recorded).
 INSERT INTO pm_atom (type, claim, content, content_hash, confidence, status, doc_id,
-                     topic, tags, language, ts_config, source, prompt_version, metadata)
-VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::regconfig, %s, %s, %s)
+                     topic, tags, language, ts_config, source, prompt_version, metadata,
+                     decay, about_at)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::regconfig, %s, %s, %s, %s, %s::timestamptz)
 ON CONFLICT (content_hash) DO NOTHING
 RETURNING id
 

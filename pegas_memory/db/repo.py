@@ -37,6 +37,8 @@ class AtomInput:
     source: str | None = None
     prompt_version: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    decay: str = "timeless"  # its decay profile (search.fusion.default_decay chooses one)
+    about_at: datetime | str | None = None  # the time the claim is about (None: when recorded)
 
     @property
     def content_hash(self) -> str:
@@ -69,6 +71,7 @@ class DocumentInput:
     authority: float = 0.5
     published_at: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    decay: str = "timeless"  # the profile of its passages (search.fusion.default_decay)
 
 
 # ---------------------------------------------------------------------- documents
@@ -99,6 +102,7 @@ def upsert_document(conn: Conn, doc: DocumentInput) -> tuple[int, bool]:
             Jsonb(dict(doc.metadata)),
             doc.published_at,
             prev["identity_id"] if prev else None,
+            doc.decay,
         ),
     ).fetchone()
     assert row is not None
@@ -224,6 +228,8 @@ def insert_atom(conn: Conn, atom: AtomInput) -> tuple[int, bool]:
             atom.source,
             atom.prompt_version,
             Jsonb(dict(atom.metadata)),
+            atom.decay,
+            atom.about_at,
         ),
     ).fetchone()
     if row:

@@ -17,6 +17,7 @@ from pegas_memory.ingest.checks import check_size, language_sample
 from pegas_memory.ingest.chunking import ParsedSource, Section, split_markdown_sections
 from pegas_memory.ingest.html import html_to_text
 from pegas_memory.ingest.netguard import check_zip
+from pegas_memory.ingest.published import normalise_date
 from pegas_memory.text import detect_language, raw_hash
 
 
@@ -84,7 +85,7 @@ def parse_epub(
         title=title or meta["title"],
         author=meta["creator"],
         language=meta["language"] or detect_language(language_sample(sections)),
-        published_at=meta["date"],
+        published_at=normalise_date(meta["date"]),  # dc:date: "2011", "2011-05-02", ...
         canonical_url=(extra or {}).get("url_final"),
         sections=tuple(sections),
         raw_hash=raw_hash(data),

@@ -14,6 +14,7 @@ from pegas_memory.errors import IngestError
 from pegas_memory.ingest.checks import check_size, language_sample
 from pegas_memory.ingest.chunking import ParsedSource, split_markdown_sections
 from pegas_memory.ingest.furniture import prune_furniture
+from pegas_memory.ingest.published import html_published, normalise_date
 from pegas_memory.text import detect_language, raw_hash
 
 _BLOCK_TAGS = {
@@ -166,7 +167,8 @@ def parse_html(
         title=title or getattr(doc, "title", None),
         author=getattr(doc, "author", None),
         language=detect_language(language_sample(sections)) or getattr(doc, "language", None),
-        published_at=getattr(doc, "date", None),
+        # What the page states first (ingest/published.py), trafilatura's guess only without it.
+        published_at=html_published(data) or normalise_date(getattr(doc, "date", None)),
         canonical_url=getattr(doc, "url", None) or url,
         sections=tuple(sections),
         raw_hash=raw_hash(data),

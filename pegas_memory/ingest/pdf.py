@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from pegas_memory.config import Settings
@@ -24,6 +25,7 @@ from pegas_memory.ingest.chunking import ParsedSource, Section
 from pegas_memory.ingest.layout import clean_pages
 from pegas_memory.ingest.pdf_sections import settle_entries, split_page
 from pegas_memory.ingest.pdf_title import pdf_title
+from pegas_memory.ingest.published import normalise_date
 from pegas_memory.text import detect_language, raw_hash
 
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st"})
@@ -147,7 +149,7 @@ def parse_pdf(
         title=pdf_title(title, info.get("title"), sections[0].text),
         author=info.get("author"),
         language=detect_language(language_sample(sections)),
-        published_at=info.get("created"),
+        published_at=normalise_date(info.get("created")),  # /CreationDate
         canonical_url=(extra or {}).get("url_final"),
         sections=tuple(sections),
         raw_hash=raw_hash(data),
@@ -194,9 +196,14 @@ def _pdf_info(reader: Any) -> dict[str, Any]:
         ):
             if value and str(value).strip():
                 info[key] = str(value).strip()
-        created = meta.creation_date
-        if created is not None:
+        try:
+            created = meta.creation_date
+        except Exception:  # a /CreationDate pypdf cannot parse: read its digits ourselves
+            created = normalise_date(str(meta.get("/CreationDate") or ""))
+        if isinstance(created, datetime):
             info["created"] = created.isoformat()
+        elif created:
+            info["created"] = str(created)
     except Exception:  # malformed metadata never stops the text from being ingested
         pass
     return info

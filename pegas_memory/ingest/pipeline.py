@@ -21,7 +21,6 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from psycopg.types.json import Jsonb
@@ -152,6 +151,12 @@ class IngestPipeline:
                         "not re-distilled: these bytes are an earlier version, not the current "
                         "one; ingest the current file to re-distill the document"
                     )
+                if request.decay is not None:  # a new profile for what is stored
+                    with self.db.transaction() as conn:
+                        conn.execute(
+                            Q.set_document_decay, {"decay": request.decay, "id": int(same["id"])}
+                        )
+                    report.warnings.append(f"unchanged; its decay profile is now {request.decay}")
                 report.seconds = time.monotonic() - started
                 say(1, 1, "unchanged: nothing to do")
                 return report
@@ -190,7 +195,15 @@ class IngestPipeline:
         planned, known = self._dedup(planned, report, stage, step)
         stage("writing to the database")
         write = VersionWrite(
-            parsed, chunks, report, topic, tuple(tags), known, distiller.prompt_version
+            parsed,
+            chunks,
+            report,
+            topic,
+            tuple(tags),
+            known,
+            distiller.prompt_version,
+            decay=request.decay,
+            decay_document_default=self.settings.decay_document_default,
         )
         if same and change is not None:
             self._redistill(write, int(same["id"]), int(same["identity_id"]), planned, change, say)
@@ -403,8 +416,9 @@ class IngestPipeline:
                 author=parsed.author,
                 language=parsed.language,
                 authority=AUTHORITY.get(parsed.kind, 0.5),
-                published_at=_date_or_none(parsed.published_at),
+                published_at=w.published_at,
                 metadata=w.metadata(),
+                decay=w.document_decay(),
             ),
         )
         version = conn.execute(Q.document_version, (doc_id,)).fetchone()
@@ -582,15 +596,3 @@ def _checked_quote(draft: DraftAtom, text: str) -> DraftAtom | None:
         return None
     q0, q1 = found
     return replace(draft, quote=text[q0:q1], quote_start=q0, quote_end=q1)
-
-
-def _date_or_none(value: str | None) -> str | None:
-    if not value:
-        return None
-    for parse in (datetime.fromisoformat, date.fromisoformat):
-        try:
-            parse(value)
-            return value
-        except ValueError:
-            continue
-    return None

@@ -11,6 +11,7 @@ from pegas_memory.db.sql import load_queries
 @dataclass(frozen=True)
 class IngestQueries:
     same_bytes_elsewhere: LiteralString
+    set_document_decay: LiteralString
     add_alias: LiteralString
     same_version: LiteralString
     current_chunks: LiteralString

@@ -135,3 +135,10 @@ RETURNING id
 -- name: record_redistill
 -- The version as the re-distill read it: its title and metadata (the distiller recorded).
 UPDATE pm_document SET title = %s, metadata = %s, updated_at = now() WHERE id = %s
+
+-- name: set_document_decay
+-- memory_ingest's `decay` for a stored version whose bytes did not change: the version's
+-- passages (through the document) and the atoms it created take the profile; atoms of other
+-- documents it only cites keep theirs.
+WITH doc AS (UPDATE pm_document SET decay = %(decay)s WHERE id = %(id)s RETURNING id)
+UPDATE pm_atom SET decay = %(decay)s WHERE doc_id = (SELECT id FROM doc) AND decay <> %(decay)s

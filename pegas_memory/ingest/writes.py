@@ -25,7 +25,9 @@ from pegas_memory.db.repo import (
 from pegas_memory.distill.types import DraftAtom
 from pegas_memory.ingest.chunking import Chunk, ParsedSource, citation_locator
 from pegas_memory.ingest.dedup import Conflict
+from pegas_memory.ingest.published import normalise_date
 from pegas_memory.ingest.versions import resolve_conflicts
+from pegas_memory.search.fusion import DecayProfile, default_decay
 
 
 @dataclass
@@ -81,6 +83,28 @@ class VersionWrite:
     tags: tuple[str, ...]
     known: dict[int, StoredClaim]  # stored atoms the claim guard looked at
     distiller_version: str  # the running distiller's: recorded on the version and its atoms
+    decay: DecayProfile | None = None  # memory_ingest's profile for the whole document
+    decay_document_default: DecayProfile = "timeless"  # PEGAS_DECAY_DOCUMENT_DEFAULT
+
+    @property
+    def published_at(self) -> str | None:
+        """The document's publication date as the source states it (ingest/published.py):
+        what its atoms are about and what its perishable knowledge ages from."""
+        return normalise_date(self.parsed.published_at)
+
+    def document_decay(self) -> DecayProfile:
+        """The profile of the version's passages: the one memory_ingest was given, else the
+        kind of the source's default (a web page perishable)."""
+        return self.decay or default_decay(
+            None, self.parsed.kind, document_default=self.decay_document_default
+        )
+
+    def atom_decay(self, atom_type: str) -> DecayProfile:
+        """An atom's profile: the one memory_ingest was given, else by its type and the kind
+        of the source (search.fusion.default_decay)."""
+        return self.decay or default_decay(
+            atom_type, self.parsed.kind, document_default=self.decay_document_default
+        )
 
     def metadata(self, **more: Any) -> dict[str, Any]:
         return {
@@ -155,6 +179,8 @@ def write_atoms(
                     source=parsed.kind,
                     prompt_version=str(d.metadata.get("prompt_version") or w.distiller_version),
                     metadata=jsonable(d.metadata),
+                    decay=w.atom_decay(d.type),
+                    about_at=w.published_at,
                 ),
             )
             if created:

@@ -109,6 +109,8 @@ def assemble(
             meta.append("unsourced")
         if hit.feedback is not None:
             meta.append(f"feedback: {hit.feedback.describe()}")
+        if hit.decay and hit.decay != "timeless":  # how it ages, and since when
+            meta.append(f"{hit.decay} from {hit.about[:10]}" if hit.about else hit.decay)
         lines = [f"{head} ({', '.join(meta)})"]
         for c in hit.citations[:2]:
             source = _source_line(c)
@@ -145,6 +147,7 @@ def assemble(
                 citations=hit.citations,
                 context=context,
                 feedback=hit.feedback,
+                decay=hit.decay,
             )
         )
     return "\n\n".join(blocks), items, truncated

@@ -1,5 +1,5 @@
 """Pure ranking logic: weighted Reciprocal Rank Fusion, document support, status, feedback and
-recency adjustment, MMR.
+recency adjustment (decay profiles), MMR.
 
 No I/O here: every function takes ranked lists or scored candidates and returns new ones, so each
 can be tested and tuned on its own (the arms that produce the lists live in search.py).
@@ -11,6 +11,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import Literal
 
 import numpy as np
 
@@ -72,6 +73,55 @@ def feedback_multiplier(
         return 1.0
     a, b = prior
     return (1.0 - weight) + weight * posterior * (a + b) / a
+
+
+# How a kind of memory ages (migrations/0015_decay_profiles.sql): timeless knowledge does not
+# decay; perishable knowledge (news, web pages) ages from the time it is about (its publication
+# date), conversational memory (the agent's notes and traces) from when it was said.
+DecayProfile = Literal["timeless", "perishable", "conversational"]
+DECAY_PROFILES: tuple[DecayProfile, ...] = ("timeless", "perishable", "conversational")
+# Atom types that state what does not age with the news: a definition, a rule, code, a table.
+TIMELESS_TYPES = frozenset({"definition", "logical_rule", "code", "table"})
+
+
+def default_decay(
+    atom_type: str | None,
+    source_kind: str | None,
+    *,
+    document_default: DecayProfile = "timeless",
+) -> DecayProfile:
+    """The profile a memory gets when nobody chose one, from its atom type and the kind of its
+    source: `source_kind` is a document kind (web, pdf, epub, text, agent, code), "code" for an
+    atom resting on a code symbol, "trace" for an episodic trace, None for a memory_store note
+    without any source. Passages have no atom type (None).
+
+    definition / logical_rule / code / table -> timeless; a trace or a note without a source ->
+    conversational; anything from a web page -> perishable; other documents -> `document_default`
+    (PEGAS_DECAY_DOCUMENT_DEFAULT, timeless unless configured).
+    """
+    if source_kind == "trace":
+        return "conversational"
+    if atom_type in TIMELESS_TYPES or source_kind == "code":
+        return "timeless"
+    if source_kind is None:
+        return "conversational"
+    if source_kind == "web":
+        return "perishable"
+    return document_default
+
+
+def decay_factor(age_days: float, half_life_days: float | None) -> float:
+    """The multiplier of a score `age_days` old under a half-life: 1 at age 0 (or in the
+    future), 0.5 after one half-life; 1 without a half-life (timeless)."""
+    if not half_life_days or half_life_days <= 0:
+        return 1.0
+    return math.exp(-math.log(2) * max(0.0, age_days) / half_life_days)
+
+
+def half_lives_of(profiles: Mapping[int, str], policy: Mapping[str, float]) -> dict[int, float]:
+    """Each id's half-life in days under `policy` (profile -> days); ids whose profile has
+    none (timeless, or decay off: an empty policy) are left out."""
+    return {i: policy[p] for i, p in profiles.items() if policy.get(p)}
 
 
 @dataclass(frozen=True)
@@ -253,10 +303,16 @@ def adjust(
     feedback: Mapping[int, Feedback] | None = None,
     feedback_weight: float = 0.0,
     feedback_prior: tuple[float, float] = FEEDBACK_PRIOR,
+    half_life_of: Mapping[int, float] | None = None,
 ) -> list[Fused]:
     """Apply status multipliers, the unsourced weight, the feedback multiplier
-    (`feedback_multiplier` of each reported item's posterior; none at weight 0) and optional
-    exponential recency decay; re-sort."""
+    (`feedback_multiplier` of each reported item's posterior; none at weight 0) and exponential
+    decay; re-sort.
+
+    `created_at` is the time each hit ages from (its reference time: for a perishable atom the
+    time its claim is about, else when it was recorded). `half_life_days` applies one half-life
+    to every hit (memory_search's argument); without it, `half_life_of` gives each hit its
+    profile's half-life (`half_lives_of`), and a hit it leaves out does not decay."""
     now = now or datetime.now(UTC)
     out = []
     for f in fused:
@@ -266,9 +322,10 @@ def adjust(
         if feedback_weight > 0 and feedback and f.id in feedback:
             posterior = feedback[f.id].confidence(feedback_prior)
             score *= feedback_multiplier(posterior, feedback_weight, feedback_prior)
-        if half_life_days and created_at and f.id in created_at:
-            age = max(0.0, (now - created_at[f.id]).total_seconds() / 86400.0)
-            score *= math.exp(-math.log(2) * age / half_life_days)
+        half_life = half_life_days or (half_life_of or {}).get(f.id)
+        if half_life and created_at and f.id in created_at:
+            age = (now - created_at[f.id]).total_seconds() / 86400.0
+            score *= decay_factor(age, half_life)
         out.append(replace(f, score=score))
     out.sort(key=lambda f: (-f.score, f.id))
     return out

@@ -13,7 +13,8 @@ combination, `fusion.score_fusion`), which keeps how far ahead an arm's best hit
 RRF stays available (`hybrid_rrf`). Within the text arms an ingested atom is supported by its
 document's other hits (`fusion.document_support`: a document that answers in several sentences
 beats one stray sentence). Then status multipliers, the agent's feedback (a weight that is 0
-by default: `PEGAS_FEEDBACK_WEIGHT`), optional recency decay and MMR.
+by default: `PEGAS_FEEDBACK_WEIGHT`), decay (each hit's profile, when PEGAS_DECAY_RANKING is
+on, or the call's half-life) and MMR.
 Presets name the combinations; `plain_rrf` (equal-weight RRF of the two arms) is the baseline.
 """
 
@@ -43,6 +44,7 @@ from pegas_memory.search.fusion import (
     adjust,
     dense_weight,
     document_support,
+    half_lives_of,
     lexical_weight,
     mmr,
     score_fusion,
@@ -296,6 +298,8 @@ class Found:
     unsourced: bool = False  # an atom stored with no provenance (service_store)
     feedback: Feedback | None = None  # what the agent reported about it (memory_feedback)
     feedback_confidence: float | None = None  # the Beta posterior of `feedback`
+    decay: str | None = None  # its decay profile (fusion.DECAY_PROFILES)
+    about_at: datetime | None = None  # the time its claim is about, when recorded
 
     @classmethod
     def of(
@@ -331,6 +335,8 @@ class Found:
             unsourced=bool(row.get("unsourced")),
             feedback=(fb := feedback_of(row)),
             feedback_confidence=None if fb is None else fb.confidence(prior),
+            decay=row.get("decay"),
+            about_at=row.get("about_at"),
         )
 
 
@@ -377,6 +383,9 @@ class Searcher:
             getattr(settings, "feedback_prior_helped", FEEDBACK_PRIOR[0]),
             getattr(settings, "feedback_prior_misled", FEEDBACK_PRIOR[1]),
         )
+        # Profile -> half-life in days applied in ranking (Settings.decay_half_lives; empty:
+        # decay profiles off). The service sets it from the settings; a bench may switch it.
+        self.decay_half_lives: dict[str, float] = {}
         self._threads: ThreadPoolExecutor | None = None
         self._threads_lock = threading.Lock()
 
@@ -546,33 +555,52 @@ class Searcher:
         *,
         limit: int,
         half_life_days: float | None,
+        now: datetime | None = None,
     ) -> list[Fused]:
-        """Drop what the filters excluded, weigh status, feedback and age, diversify."""
+        """Drop what the filters excluded, weigh status, feedback and age, diversify.
+
+        Age counts from each row's reference time: the time its claim is about when recorded
+        (a perishable atom's or passage's publication date), else when it was recorded. The
+        call's `half_life_days` applies to every row; without it each row's decay profile gives
+        its half-life (`decay_half_lives`), timeless rows none."""
         fused = [f for f in ranked.fused if f.id in rows]
         weigh_feedback = preset.status and ranked.entity != "trace" and self.feedback_weight > 0
         feedback: dict[int, Feedback] = {}
         if weigh_feedback:
             feedback = {i: fb for i, r in rows.items() if (fb := feedback_of(r)) is not None}
+        reference = {i: r.get("about_at") or r["created_at"] for i, r in rows.items()}
+        half_life_of = (
+            {}
+            if half_life_days
+            else half_lives_of(
+                {i: r["decay"] for i, r in rows.items() if r.get("decay")},
+                self.decay_half_lives,
+            )
+        )
         if preset.status and ranked.entity == "atom":
             fused = adjust(
                 fused,
                 status={i: r["status"] for i, r in rows.items()},
-                created_at={i: r["created_at"] for i, r in rows.items()},
+                created_at=reference,
                 half_life_days=half_life_days,
                 unsourced={i for i, r in rows.items() if r.get("unsourced")},
                 feedback=feedback,
                 feedback_weight=self.feedback_weight,
                 feedback_prior=self.feedback_prior,
+                half_life_of=half_life_of,
+                now=now,
             )
-        elif half_life_days or feedback:
+        elif half_life_days or half_life_of or feedback:
             fused = adjust(
                 fused,
                 status={},
-                created_at={i: r["created_at"] for i, r in rows.items()},
+                created_at=reference,
                 half_life_days=half_life_days,
                 feedback=feedback,
                 feedback_weight=self.feedback_weight,
                 feedback_prior=self.feedback_prior,
+                half_life_of=half_life_of,
+                now=now,
             )
         if preset.mmr and len(fused) > limit:
             pool = fused[: max(limit * 3, 20)]
@@ -631,10 +659,12 @@ class Searcher:
         half_life_days: float | None = None,
         with_citations: bool = True,
         stores: StoreChoice = "both",
+        now: datetime | None = None,
     ) -> tuple[list[Found], list[str], dict[str, Any]]:
         """Rank atoms, passages and/or traces for a query; return (hits, warnings, arm
         diagnostics). Knowledge comes from two stores (`stores`): atoms and passages, ranked
-        apart and merged (search/stores.py)."""
+        apart and merged (search/stores.py). `now`: the instant ages are counted to (default:
+        the present; a benchmark asks as of its question's date)."""
         query = validate_query(query)
         if preset not in PRESETS:
             raise InvalidInput(f"unknown preset {preset!r}; use one of {', '.join(PRESETS)}")
@@ -685,7 +715,9 @@ class Searcher:
             head = [f.id for f in ranked.fused[: max(limit * 3, 30)]]
             rows = self.fetch_rows(entity, head, flt)
             ranked.fused = [f for f in ranked.fused if f.id in rows]
-            final = self.finish(ranked, rows, p, limit=limit, half_life_days=half_life_days)
+            final = self.finish(
+                ranked, rows, p, limit=limit, half_life_days=half_life_days, now=now
+            )
             found[entity] = [
                 Found.of(rows[f.id], entity, f.score, f.ranks, self.feedback_prior) for f in final
             ]

@@ -123,8 +123,9 @@ SELECT id, doc_id FROM pm_atom WHERE id = ANY(%(ids)s) AND doc_id IS NOT NULL
 -- name: fetch_atoms
 -- unsourced: stored with no provenance (PEGAS_STORE_PROVENANCE=flag) and cited by nothing since.
 -- fb_*: the agent's feedback counters (memory_feedback), NULL when it never reported on the atom.
+-- decay, about_at: its profile and the time its claim is about (migration 0015).
 SELECT t.id, t.type, t.status, t.confidence, t.claim, t.content, t.topic,
-       t.tags, t.doc_id, t.language, t.created_at,
+       t.tags, t.doc_id, t.language, t.created_at, t.decay, t.about_at,
        coalesce((t.metadata->>'unsourced')::boolean, false)
          AND NOT EXISTS (SELECT 1 FROM pm_citation c WHERE c.atom_id = t.id) AS unsourced,
        fb.helped AS fb_helped, fb.misled AS fb_misled, fb.used AS fb_used
@@ -132,10 +133,11 @@ SELECT t.id, t.type, t.status, t.confidence, t.claim, t.content, t.topic,
  WHERE t.id = ANY(%(ids)s) {where}
 
 -- name: fetch_passages
--- Passages (chunks of current document versions) with their document, for search hits.
+-- Passages (chunks of current document versions) with their document, for search hits; a
+-- passage takes its document's decay profile and is about its publication date.
 SELECT t.id, 'passage' AS type, t.content AS claim, '' AS content, t.doc_id, t.language,
        t.created_at, t.locator, t.heading_path, t.char_start, t.char_end,
-       d.title, d.uri, d.identity_id, d.version,
+       d.title, d.uri, d.identity_id, d.version, d.decay, d.published_at AS about_at,
        fb.helped AS fb_helped, fb.misled AS fb_misled, fb.used AS fb_used
   FROM pm_passage t JOIN pm_document d ON d.id = t.doc_id
   LEFT JOIN pm_passage_feedback fb ON fb.chunk_id = t.id
@@ -145,13 +147,17 @@ SELECT t.id, 'passage' AS type, t.content AS claim, '' AS content, t.doc_id, t.l
 -- Passages of any version (an as-of search picks the versions current at its instant).
 SELECT t.id, 'passage' AS type, t.content AS claim, '' AS content, t.doc_id, t.language,
        t.created_at, t.locator, t.heading_path, t.char_start, t.char_end,
-       d.title, d.uri, d.identity_id, d.version
+       d.title, d.uri, d.identity_id, d.version, d.decay, d.published_at AS about_at,
+       fb.helped AS fb_helped, fb.misled AS fb_misled, fb.used AS fb_used
   FROM pm_passage_ever t JOIN pm_document d ON d.id = t.doc_id
+  LEFT JOIN pm_passage_feedback fb ON fb.chunk_id = t.id
  WHERE t.id = ANY(%(ids)s) {where}
 
 -- name: fetch_traces
+-- A trace is the agent's own record: conversational, ageing from when it was stored.
 SELECT t.id, t.kind AS type, t.content AS claim, '' AS content,
-       t.session_id, t.language, t.created_at
+       t.session_id, t.language, t.created_at, 'conversational' AS decay,
+       NULL::timestamptz AS about_at
   FROM pm_episodic_trace t WHERE t.id = ANY(%(ids)s) {where}
 
 -- name: chunk_windows

@@ -43,6 +43,7 @@ from pegas_memory.requests import (
     StoreArg,
     StoreRequest,
 )
+from pegas_memory.search.fusion import DecayProfile
 from pegas_memory.search.hybrid import SearchFilter
 from pegas_memory.server.calls import (
     DESTRUCTIVE,
@@ -124,6 +125,21 @@ def register_knowledge(mcp: Server) -> None:
                 "renames it marks the atom stale."
             ),
         ] = None,
+        decay: Annotated[
+            DecayProfile | None,
+            Field(
+                description="How it ages in ranking: timeless (definitions, rules, code: never), "
+                "perishable (news, web pages: from `about`), conversational (your notes: from "
+                "when said). Default: from its type and source."
+            ),
+        ] = None,
+        about: Annotated[
+            datetime | None,
+            Field(
+                description="The time the claim is about, with a time zone (a news item's "
+                "publication date, when a conversation happened). Default: now."
+            ),
+        ] = None,
     ) -> StoreResult:
         """Remember one statement as a typed knowledge atom (or, with scope=episodic, one of your
         own traces). Identical content is stored once: the result says whether it was new or
@@ -146,6 +162,8 @@ def register_knowledge(mcp: Server) -> None:
                     trace_kind=trace_kind,
                     session_id=session_id,
                     cite_code=cite_code,
+                    decay=decay,
+                    about=about,
                 )
             ),
         )
@@ -188,6 +206,15 @@ def register_knowledge(mcp: Server) -> None:
                 "another distiller version)."
             ),
         ] = False,
+        decay: Annotated[
+            DecayProfile | None,
+            Field(
+                description="How every atom and passage of the source ages in ranking: "
+                "timeless, perishable (from its publication date) or conversational. Default: "
+                "a web page perishable, definitions, rules, code and tables timeless, other "
+                "documents timeless."
+            ),
+        ] = None,
         wait_seconds: Annotated[
             float | None,
             Field(
@@ -225,6 +252,7 @@ def register_knowledge(mcp: Server) -> None:
                     topic=topic,
                     tags=tuple(tags or ()),
                     redistill=redistill,
+                    decay=decay,
                 )
                 for item in items
             ]
@@ -297,7 +325,12 @@ def register_knowledge(mcp: Server) -> None:
         created_before: Annotated[datetime | None, Field(description="Created before.")] = None,
         session_id: Annotated[str | None, Field(description="Episodic: only this session.")] = None,
         half_life_days: Annotated[
-            float | None, Field(gt=0, description="Favour recent items: score halves per N days.")
+            float | None,
+            Field(
+                gt=0,
+                description="Favour recent items: every hit's score halves per N days of age "
+                "(instead of each hit's decay profile).",
+            ),
         ] = None,
         store: StoreArg = "both",
         as_of: Annotated[
