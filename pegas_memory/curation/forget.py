@@ -5,6 +5,11 @@ embedding, links, citations, inferred edges resting on it and status history go 
 Erasing a document removes its chunks and every atom whose only evidence it was; atoms that other
 documents also cite lose only this document's citations. What is erased cannot come back from a
 rebuild, since slices are rebuilt from Postgres alone.
+
+Merge records (pm_merge, curation.merges) go with what they rest on: erasing the surviving atom
+or the document the merged claim came from deletes them (foreign keys, CASCADE); erasing the
+survivor's own documents, so that only the merged claim's citation is left on it, deletes the
+record too (nothing left to split it from).
 """
 
 from __future__ import annotations
@@ -82,7 +87,8 @@ def erase(
         ).fetchall()
         _erase_atoms(conn, [int(r["atom_id"]) for r in only_here], report)
         conn.execute(Q.detach_atoms_from_documents, (found_docs,))
-        conn.execute(Q.delete_documents, (found_docs,))
+        conn.execute(Q.delete_documents, (found_docs,))  # their merge records cascade
+        conn.execute(Q.drop_unsplittable_merges)
         report.documents = found_docs
     if atom_ids:
         _erase_atoms(conn, atom_ids, report)

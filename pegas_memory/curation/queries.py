@@ -39,6 +39,14 @@ class CurationQueries:
     detach_atoms_from_documents: LiteralString
     delete_documents: LiteralString
     delete_traces: LiteralString
+    drop_unsplittable_merges: LiteralString
+    # merges
+    list_merges: LiteralString
+    lock_merge: LiteralString
+    move_merge_citations: LiteralString
+    reproject_atom: LiteralString
+    mark_merge_undone: LiteralString
+    block_merge: LiteralString
 
 
 CURATION_SQL = load_queries(CurationQueries, "pegas_memory.curation", "queries.sql")

@@ -135,3 +135,18 @@ RETURNING id
 -- name: record_redistill
 -- The version as the re-distill read it: its title and metadata (the distiller recorded).
 UPDATE pm_document SET title = %s, metadata = %s, updated_at = now() WHERE id = %s
+
+-- name: merge_blocks
+-- The stored atoms a claim with one of these content hashes must not be merged into: a merge of
+-- the two was split (pm_merge_block, curation/merges.py).
+SELECT content_hash, atom_id FROM pm_merge_block WHERE content_hash = ANY(%s)
+
+-- name: record_merge
+-- A semantic merge at ingest (migrations/0014_merges.sql), in the transaction that cites it.
+INSERT INTO pm_merge (survivor_id, doc_id, claim, content, type, content_hash, language,
+                      confidence, topic, tags, prompt_version, metadata, citation_ids,
+                      similarity, reason, merged_by)
+VALUES (%(survivor)s, %(doc)s, %(claim)s, %(content)s, %(type)s, %(hash)s, %(language)s,
+        %(confidence)s, %(topic)s, %(tags)s, %(prompt_version)s, %(metadata)s, %(citations)s,
+        %(similarity)s, %(reason)s, 'ingest')
+RETURNING id
