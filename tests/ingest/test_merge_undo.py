@@ -3,17 +3,25 @@ what they rest on (curation/merges.py, migrations/0014_merges.sql; issue 32 scop
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pegas_memory.cli import main
+from pegas_memory.config import load_settings
+from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.errors import InvalidInput, NotFound
+from pegas_memory.host.control import stop_host
+from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.outbox.reconcile import reconcile, vector_collection
 from pegas_memory.requests import IngestRequest
 from pegas_memory.service import MemoryService
 from tests.conftest import files_memory
+from tests.mcp_harness import error_text, mcp_client, structured
+from tests.pgcluster import create_database
 
 CLAIM = "Treatment for two days increased the activity of brown adipose tissue in twelve women."
 NEAR = CLAIM.replace("two days", "two days,")  # the same claim, re-punctuated: another hash
@@ -189,3 +197,82 @@ def test_erasing_the_survivor_erases_its_merge_records(
     service.forget(mode="erase", atom_ids=[merge.survivor_id])
     assert rows(service, "SELECT id FROM pm_merge") == []
     assert rows(service, "SELECT atom_id FROM pm_merge_block") == []
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+@pytest.mark.timeout(600)
+async def test_memory_merges_lists_and_splits_over_mcp(
+    embedded_pg: EmbeddedPostgres, tmp_path: Path, anyio_backend: str
+) -> None:
+    """The tool through the real stdio server, on the embedded default (the local model):
+    a merge listed, split, refused the second time; an unknown merge a clear error."""
+    files = tmp_path / "files"
+    files.mkdir()
+    (files / "trial.md").write_text(f"# Brown fat trial\n\n{CLAIM}\n")
+    (files / "notes.md").write_text(f"# Notes on cold\n\n{NEAR}\n")
+    data = tmp_path / "data"
+    env = {
+        "PEGAS_DATA_DIR": str(data),
+        "PEGAS_DATABASE_URL": create_database(embedded_pg.uri),
+        "PEGAS_INGEST_ROOTS": f'["{files}"]',
+        "PEGAS_HOST_IDLE_SECONDS": "2",
+    }
+    try:
+        async with mcp_client(env) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert "split" in tools["memory_merges"].input_schema["properties"]["action"]["enum"]
+            await client.call_tool("memory_ingest", {"source": str(files / "trial.md")})
+            second = structured(
+                await client.call_tool("memory_ingest", {"source": str(files / "notes.md")})
+            )
+            listed = structured(await client.call_tool("memory_merges", {"action": "list"}))
+            merge_id = listed["merges"][0]["id"] if listed["merges"] else None
+            split = structured(
+                await client.call_tool(
+                    "memory_merges",
+                    {"action": "split", "merge_id": merge_id, "reason": "two statements"},
+                )
+            )
+            again = error_text(
+                await client.call_tool("memory_merges", {"action": "split", "merge_id": merge_id})
+            )
+            unknown = error_text(
+                await client.call_tool("memory_merges", {"action": "split", "merge_id": 999999})
+            )
+    finally:
+        stop_host(load_settings(data_dir=data))
+    assert second["results"][0]["merges"] == 1, second
+    assert listed["merges"][0]["claim"] == NEAR
+    assert split["atom_id"] and split["citations_moved"] == listed["merges"][0]["citation_ids"]
+    assert split["merges"][0]["undone_reason"] == "two statements"
+    assert "already split" in again and "no merge 999999" in unknown
+
+
+def test_the_command_line_lists_and_splits_merges(
+    service: MemoryService,
+    tmp_path: Path,
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    two_documents(service, tmp_path)
+    monkeypatch.setenv("PEGAS_DATABASE_URL", database_url)
+    base = ["--data-dir", str(tmp_path / "cli")]
+    try:
+        assert main([*base, "merges", "--open"]) == 0
+        listed = json.loads(capsys.readouterr().out)
+        merge_id = listed["merges"][0]["id"]
+        assert main([*base, "merges", "--split", str(merge_id), "--dry-run"]) == 0
+        assert json.loads(capsys.readouterr().out)["dry_run"] is True
+        assert main([*base, "merges", "--split", str(merge_id), "--reason", "apart"]) == 0
+        assert json.loads(capsys.readouterr().out)["atom_id"]
+        assert main([*base, "merges", "--open"]) == 0
+        assert json.loads(capsys.readouterr().out)["merges"] == []
+    finally:
+        stop_embedded_graph(tmp_path / "cli")
+        stop_host(load_settings(data_dir=tmp_path / "cli"))
