@@ -81,11 +81,12 @@ def main(argv: Sequence[str] | None = None) -> None:
                 ("as_of now", as_now),
             )
         ]
-        same = shown = back = 0
+        same = shown = back = atoms_then = 0
         for q in queries:
             current = [(h.store, h.id) for h in search(q).hits]
             same += current == [(h.store, h.id) for h in search(q, now).hits]
             for h in search(q, before).hits:
+                atoms_then += h.store == "atom"
                 if h.store == "atom" and h.id in gone:
                     shown += 1
                     back += h.status == "candidate"
@@ -101,6 +102,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                     "as of now answers as the present (same hits, same order)",
                     f"{same}/{len(queries)}",
                 ],
+                ["atoms among the as-of-T hits", str(atoms_then)],
                 ["retracted atoms among as-of-T hits shown as candidates", f"{back}/{shown}"],
             ],
         )

@@ -295,6 +295,24 @@ def cmd_forget(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_merges(settings: Settings, args: argparse.Namespace) -> int:
+    with MemoryService(settings) as service:
+        if args.split is None:
+            result = service.merges(
+                action="list",
+                atom_id=args.atom,
+                document_id=args.document,
+                open_only=args.open,
+                limit=args.limit,
+            )
+        else:
+            result = service.merges(
+                action="split", merge_id=args.split, reason=args.reason, dry_run=args.dry_run
+            )
+        _print(result.model_dump(mode="json"))
+    return 0
+
+
 def _progress_bar(done: float, total: float, message: str) -> None:
     """A one-line progress bar on stderr (stdout carries the JSON result)."""
     width = 30
@@ -387,6 +405,7 @@ COMMANDS: dict[str, tuple[str, Callable[[Settings, argparse.Namespace], int]]] =
     "worker": ("drain the outbox into the slices and run background jobs", cmd_worker),
     "rebuild": ("recreate a slice from PostgreSQL alone, as a job", cmd_rebuild),
     "forget": ("retract or erase atoms, traces or documents", cmd_forget),
+    "merges": ("list merges of near-duplicates, or split one (--split ID)", cmd_merges),
     "research": ("research open gaps (web search, ingest, verify) as a job", cmd_research),
     "jobs": ("list background jobs, or show, follow (--wait) or cancel one", cmd_jobs),
     "reconcile": (
@@ -472,6 +491,14 @@ def build_parser() -> argparse.ArgumentParser:
     forget.add_argument("--trace", type=int, action="append", help="trace id (repeatable)")
     forget.add_argument("--document", type=int, action="append", help="document id (repeatable)")
     forget.add_argument("--reason", default="", help="why (recorded for retractions)")
+    merges = parsers["merges"]
+    merges.add_argument("--atom", type=int, help="only merges into (or split from) this atom")
+    merges.add_argument("--document", type=int, help="only merged claims from this document")
+    merges.add_argument("--open", action="store_true", help="leave out merges already split")
+    merges.add_argument("--limit", type=int, default=20)
+    merges.add_argument("--split", type=int, metavar="ID", help="split this merge")
+    merges.add_argument("--reason", default="", help="why (recorded on the split)")
+    merges.add_argument("--dry-run", action="store_true", help="say what a split would do")
     parsers["research"].add_argument("--max-gaps", type=int, default=5)
     parsers["research"].add_argument("--urls", type=int, default=3, help="URLs per gap")
     parsers["reconcile"].add_argument("--fix", action="store_true", help="repair the drift found")

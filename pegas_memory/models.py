@@ -361,6 +361,11 @@ class IngestResult(BaseModel):
     atoms_new: int
     duplicates_exact: int
     duplicates_semantic: int = Field(description="near-duplicates: cited on the existing atom")
+    merges: int = Field(
+        default=0,
+        description="near-duplicates recorded as merges: memory_merges lists them and splits one "
+        "back into its own atom",
+    )
     skipped: int = Field(description="drafts dropped because their quote was not in the text")
     marked_stale: int = Field(
         description="atoms whose only evidence vanished in this version (or, re-distilled, "
@@ -440,6 +445,49 @@ class ForgetResult(BaseModel):
                 "message": f"{self.message}; {other.message}",
             }
         )
+
+
+class MergeOut(BaseModel):
+    """One recorded merge of a near-duplicate into a stored atom (pm_merge)."""
+
+    id: int
+    survivor_id: int = Field(description="the atom the claim was merged into")
+    survivor_claim: str
+    claim: str = Field(description="the merged-in claim, as its source said it")
+    type: str
+    language: str | None = None
+    document_id: int | None = Field(
+        default=None, description="the document the merged claim came from (its stable id)"
+    )
+    version_id: int | None = Field(default=None, description="that document version's own id")
+    uri: str | None = None
+    citation_ids: list[int] = Field(description="the citations it brought to the survivor")
+    similarity: float = Field(description="cosine of the two claims")
+    reason: str = Field(description="why dedup merged them")
+    merged_by: str = Field(description="what merged them: ingest")
+    created_at: datetime
+    undone_at: datetime | None = Field(default=None, description="when it was split, if it was")
+    undone_reason: str | None = None
+    split_atom_id: int | None = Field(
+        default=None, description="the merged claim's own atom after a split"
+    )
+
+
+class MergesResult(BaseModel):
+    """What memory_merges listed or split."""
+
+    action: Literal["list", "split"]
+    merges: list[MergeOut] = Field(
+        default_factory=list, description="list: newest first; split: the merge, as it is now"
+    )
+    dry_run: bool = False
+    atom_id: int | None = Field(
+        default=None, description="split: the merged claim's own atom (none on a dry run)"
+    )
+    citations_moved: list[int] = Field(
+        default_factory=list, description="split: citations moved from the survivor to it"
+    )
+    message: str
 
 
 class InferResult(BaseModel):

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from threadpoolctl import threadpool_limits
 
@@ -26,6 +27,7 @@ from pegas_memory.config import Settings
 from pegas_memory.curation.feedback import record as record_feedback
 from pegas_memory.curation.forget import check_ids, erase, retract
 from pegas_memory.curation.gaps import GAP_STATUSES, add_gap, list_gaps, set_gap_status
+from pegas_memory.curation.merges import SplitPreview, list_merges, split
 from pegas_memory.curation.verify import Verifier
 from pegas_memory.db.pool import Database
 from pegas_memory.db.repo import (
@@ -51,6 +53,8 @@ from pegas_memory.models import (
     GraphQueryResult,
     InferResult,
     IngestResult,
+    MergeOut,
+    MergesResult,
     SearchResult,
     StatsResult,
     StoreResult,
@@ -289,6 +293,67 @@ class MemoryService:
         )
         result = ForgetResult(**report.__dict__, message=message)
         return result.merged(dropped) if dropped else result
+
+    # ------------------------------------------------------------------ memory_merges
+    def merges(
+        self,
+        *,
+        action: str = "list",
+        merge_id: int | None = None,
+        atom_id: int | None = None,
+        document_id: int | None = None,
+        open_only: bool = False,
+        limit: int = 20,
+        reason: str = "",
+        dry_run: bool = False,
+    ) -> MergesResult:
+        """List recent merges of near-duplicates, or split one back into its own atom
+        (curation.merges)."""
+        if action == "list":
+            with self.db.connection() as conn:
+                rows = list_merges(
+                    conn, atom_id=atom_id, document_id=document_id, open_only=open_only,
+                    limit=limit,
+                )  # fmt: skip
+            return MergesResult(
+                action="list",
+                merges=[_merge_out(r) for r in rows],
+                message=f"{len(rows)} merge(s), newest first",
+            )
+        if action != "split":
+            raise InvalidInput("action must be list or split")
+        if merge_id is None:
+            raise InvalidInput("split needs merge_id (memory_merges action=list shows them)")
+        why = clean_text(reason or "", "reason", 2_000, required=False) or "no reason given"
+        try:
+            with self.db.transaction() as conn:
+                outcome = split(conn, merge_id, why, dry_run=dry_run)
+        except SplitPreview as preview:  # rolled back: nothing written
+            outcome = preview.outcome
+        with self.db.connection() as conn:
+            rows = list_merges(conn, atom_id=outcome.survivor_id, limit=200)
+        now = [_merge_out(r) for r in rows if int(r["id"]) == merge_id]
+        if dry_run:
+            message = (
+                f"dry run: merge {merge_id} would become its own atom (candidate) with citation(s) "
+                f"{outcome.citations_moved} moved from atom {outcome.survivor_id}; nothing written"
+            )
+        else:
+            self.searcher.invalidate_stats()
+            message = (
+                f"split: merge {merge_id} is atom {outcome.atom_id} again"
+                + ("" if outcome.created else " (an atom with this exact claim existed)")
+                + f", citation(s) {outcome.citations_moved} moved from atom "
+                f"{outcome.survivor_id}; dedup will not merge the two again"
+            )
+        return MergesResult(
+            action="split",
+            merges=now,
+            dry_run=dry_run,
+            atom_id=outcome.atom_id,
+            citations_moved=outcome.citations_moved,
+            message=message,
+        )
 
     def _drop_code(self, repos: Sequence[str]) -> ForgetResult:
         """Erase whole repositories from code memory (through the outbox, from every slice)."""
@@ -601,3 +666,25 @@ def make_distiller(settings: Settings) -> Distiller:
     ):
         return OfflineDistiller()
     return build_distiller(settings)
+
+
+def _merge_out(row: dict[str, Any]) -> MergeOut:
+    return MergeOut(
+        id=int(row["id"]),
+        survivor_id=int(row["survivor_id"]),
+        survivor_claim=str(row["survivor_claim"]),
+        claim=str(row["claim"]),
+        type=str(row["type"]),
+        language=row["language"],
+        document_id=row["identity_id"],
+        version_id=row["doc_id"],
+        uri=row["uri"],
+        citation_ids=[int(c) for c in row["citation_ids"]],
+        similarity=float(row["similarity"]),
+        reason=str(row["reason"]),
+        merged_by=str(row["merged_by"]),
+        created_at=row["created_at"],
+        undone_at=row["undone_at"],
+        undone_reason=row["undone_reason"],
+        split_atom_id=row["split_atom_id"],
+    )

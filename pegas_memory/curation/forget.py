@@ -7,6 +7,11 @@ Erasing a document removes its chunks and every atom whose only evidence it was;
 documents also cite lose only this document's citations. What is erased cannot come back from a
 rebuild, since slices are rebuilt from Postgres alone. Feedback reports about erased atoms and
 chunks are deleted by their foreign keys in the same transaction; the report counts them.
+
+Merge records (pm_merge, curation.merges) go with what they rest on: erasing the surviving atom
+or the document the merged claim came from deletes them (foreign keys, CASCADE); erasing the
+survivor's own documents, so that only the merged claim's citation is left on it, deletes the
+record too (nothing left to split it from).
 """
 
 from __future__ import annotations
@@ -89,7 +94,8 @@ def erase(
         _erase_atoms(conn, [int(r["atom_id"]) for r in only_here], report)
         conn.execute(Q.detach_atoms_from_documents, (found_docs,))
         report.feedback_removed += events_of(conn, [], found_docs)  # about their passages
-        conn.execute(Q.delete_documents, (found_docs,))
+        conn.execute(Q.delete_documents, (found_docs,))  # their merge records cascade
+        conn.execute(Q.drop_unsplittable_merges)
         report.documents = found_docs
     if atom_ids:
         _erase_atoms(conn, atom_ids, report)

@@ -46,6 +46,14 @@ class CurationQueries:
     atom_feedback_counts: LiteralString
     passage_feedback_counts: LiteralString
     feedback_events_of: LiteralString
+    drop_unsplittable_merges: LiteralString
+    # merges
+    list_merges: LiteralString
+    lock_merge: LiteralString
+    move_merge_citations: LiteralString
+    reproject_atom: LiteralString
+    mark_merge_undone: LiteralString
+    block_merge: LiteralString
 
 
 CURATION_SQL = load_queries(CurationQueries, "pegas_memory.curation", "queries.sql")

@@ -147,3 +147,52 @@ SELECT chunk_id AS id, helped, misled, used FROM pm_passage_feedback WHERE chunk
 SELECT count(*) AS n FROM pm_feedback_event e
  WHERE e.atom_id = ANY(%(atoms)s)
     OR e.chunk_id IN (SELECT id FROM pm_chunk WHERE doc_id = ANY(%(docs)s))
+-- name: drop_unsplittable_merges
+-- After documents are erased: merges whose survivor has no evidence left but what the merged
+-- claim brought (its own document is gone) cannot be split any more; their records go too.
+DELETE FROM pm_merge m
+ WHERE m.undone_at IS NULL
+   AND NOT EXISTS (SELECT 1 FROM pm_citation c
+                    WHERE c.atom_id = m.survivor_id AND NOT c.id = ANY(m.citation_ids))
+
+-- name: list_merges
+-- Recent merges (curation/merges.py), newest first; by atom (survivor or split atom) and by
+-- document (any version of its identity).
+SELECT m.id, m.survivor_id, s.claim AS survivor_claim, m.doc_id, d.identity_id, d.uri,
+       m.claim, m.type, m.content_hash, m.language, m.similarity, m.reason, m.merged_by,
+       m.citation_ids, m.created_at, m.undone_at, m.undone_reason, m.split_atom_id
+  FROM pm_merge m
+  JOIN pm_atom s ON s.id = m.survivor_id
+  LEFT JOIN pm_document d ON d.id = m.doc_id
+ WHERE (%(atom)s::bigint IS NULL OR m.survivor_id = %(atom)s OR m.split_atom_id = %(atom)s)
+   AND (%(doc)s::bigint IS NULL OR d.identity_id = %(doc)s)
+   AND (%(open)s::boolean IS FALSE OR m.undone_at IS NULL)
+ ORDER BY m.created_at DESC, m.id DESC
+ LIMIT %(limit)s
+
+-- name: lock_merge
+SELECT m.*, s.content_hash AS survivor_hash, d.kind AS doc_kind FROM pm_merge m
+  JOIN pm_atom s ON s.id = m.survivor_id
+  LEFT JOIN pm_document d ON d.id = m.doc_id
+ WHERE m.id = %s FOR UPDATE OF m
+
+-- name: move_merge_citations
+-- A split: the merged claim's citations leave the survivor for the claim's own atom (the
+-- citation trigger re-projects their passages, migrations/0012).
+UPDATE pm_citation SET atom_id = %(atom)s
+ WHERE id = ANY(%(ids)s) AND atom_id = %(survivor)s
+RETURNING id
+
+-- name: reproject_atom
+-- An atom whose citations changed: projected again (its graph edges, its payload).
+INSERT INTO pm_outbox (entity_type, entity_id, op) VALUES ('atom', %s, 'upsert')
+
+-- name: mark_merge_undone
+UPDATE pm_merge SET undone_at = now(), undone_reason = %(reason)s, split_atom_id = %(atom)s
+ WHERE id = %(id)s
+RETURNING undone_at
+
+-- name: block_merge
+-- "Do not merge a claim with this hash into this atom" (ingest dedup honours it).
+INSERT INTO pm_merge_block (atom_id, content_hash, merge_id) VALUES (%s, %s, %s)
+ON CONFLICT DO NOTHING

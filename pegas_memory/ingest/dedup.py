@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
@@ -248,7 +248,8 @@ def guarded_batch(
                 None,
             )
             conflicts = [c for c in conflicts if c.batch_index != match]
-        out.append(DedupDecision(batch_index=match, score=0.0, conflicts=tuple(conflicts)))
+        score = float(min(1.0, sims[i, match])) if match is not None else 0.0
+        out.append(DedupDecision(batch_index=match, score=score, conflicts=tuple(conflicts)))
         if match is None:
             kept[i] = True
     return out
@@ -290,6 +291,7 @@ def decide(
     claim_vectors: Callable[[Sequence[int]], Mapping[int, Sequence[float]]] | None = None,
     parts: Sequence[Vectors] | None = None,
     part_vectors: Callable[[Sequence[int]], Mapping[int, Vectors]] | None = None,
+    blocked: Collection[tuple[int, int]] = (),
     report: Callable[[int, int], None] | None = None,
     every: float = DECIDE_REPORT_SECONDS,
     clock: Clock = time.monotonic,
@@ -305,6 +307,8 @@ def decide(
     `parts` (the vectors of each item's claim sentences, empty for a claim of one sentence) and
     `part_vectors` (the same of stored atoms by id) let a claim on its own repeat a joined one
     that says it (module docstring).
+    `blocked` holds (item index, stored atom id) pairs never merged: a merge of that claim into
+    that atom was split by the user (pm_merge_block, curation.merges).
     `report(done, total)`, when given, is called once `every` seconds have passed since the last
     report, between two items (one search per item over the engine host can add up to minutes
     for a book on a loaded machine)."""
@@ -341,6 +345,8 @@ def decide(
                 continue
             if claim_vectors is not None:
                 hits = rescored(vectors[i], hits, claims)
+            if blocked:
+                hits = [h for h in hits if (i, h.id) not in blocked]
             decision = _against_stored(i, hits, batch[i], threshold, signatures, stored)
             if not decision.duplicate and signatures and stored and part_vectors:
                 decision = _against_joined(vectors[i], hits, decision, threshold, signatures[i],

@@ -374,6 +374,7 @@ class IngestPipeline:
                 ),
                 [p.draft.claim for p in todo],
             )
+        blocked = self._merge_blocks(hashes, rest)
         decisions, note = decide(
             vectors,
             index=index,
@@ -384,6 +385,7 @@ class IngestPipeline:
             claim_vectors=claim_vectors,
             parts=parts,
             part_vectors=part_vectors if self.claim_guard else None,
+            blocked=blocked,
             report=lambda k, n: say(f"checking atoms against the stored ones: {k} of {n}"),
         )
         if note:
@@ -400,6 +402,17 @@ class IngestPipeline:
                 ),
             )
         return out, known
+
+    def _merge_blocks(self, hashes: Sequence[str], rest: Sequence[int]) -> set[tuple[int, int]]:
+        """(position in `rest`, atom id) pairs dedup must not merge: a split merge of that claim
+        into that atom (pm_merge_block, curation.merges)."""
+        wanted = sorted({hashes[i] for i in rest})
+        with self.db.connection() as conn:
+            rows = conn.execute(Q.merge_blocks, (wanted,)).fetchall()
+        atoms: dict[str, set[int]] = {}
+        for r in rows:
+            atoms.setdefault(str(r["content_hash"]), set()).add(int(r["atom_id"]))
+        return {(k, a) for k, i in enumerate(rest) for a in atoms.get(hashes[i], ())}
 
     def _write(
         self, conn: Conn, w: VersionWrite, planned: Sequence[PlannedAtom], reused: dict[str, int]

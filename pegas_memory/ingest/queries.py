@@ -31,6 +31,8 @@ class IngestQueries:
     version_spans: LiteralString
     covering_atom: LiteralString
     record_redistill: LiteralString
+    merge_blocks: LiteralString
+    record_merge: LiteralString
 
 
 INGEST_SQL = load_queries(IngestQueries, "pegas_memory.ingest", "queries.sql")

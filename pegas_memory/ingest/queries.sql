@@ -142,3 +142,17 @@ UPDATE pm_document SET title = %s, metadata = %s, updated_at = now() WHERE id = 
 -- documents it only cites keep theirs.
 WITH doc AS (UPDATE pm_document SET decay = %(decay)s WHERE id = %(id)s RETURNING id)
 UPDATE pm_atom SET decay = %(decay)s WHERE doc_id = (SELECT id FROM doc) AND decay <> %(decay)s
+-- name: merge_blocks
+-- The stored atoms a claim with one of these content hashes must not be merged into: a merge of
+-- the two was split (pm_merge_block, curation/merges.py).
+SELECT content_hash, atom_id FROM pm_merge_block WHERE content_hash = ANY(%s)
+
+-- name: record_merge
+-- A semantic merge at ingest (migrations/0014_merges.sql), in the transaction that cites it.
+INSERT INTO pm_merge (survivor_id, doc_id, claim, content, type, content_hash, language,
+                      confidence, topic, tags, prompt_version, metadata, citation_ids,
+                      similarity, reason, merged_by)
+VALUES (%(survivor)s, %(doc)s, %(claim)s, %(content)s, %(type)s, %(hash)s, %(language)s,
+        %(confidence)s, %(topic)s, %(tags)s, %(prompt_version)s, %(metadata)s, %(citations)s,
+        %(similarity)s, %(reason)s, 'ingest')
+RETURNING id

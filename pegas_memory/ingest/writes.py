@@ -12,20 +12,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from psycopg.types.json import Jsonb
+
 from pegas_memory.db.pool import Conn
 from pegas_memory.db.repo import (
     AtomInput,
     ChunkInput,
     StoredClaim,
     add_citation,
+    atom_hash,
     document_version,
     insert_atom,
     insert_chunks,
+    storable_confidence,
 )
 from pegas_memory.distill.types import DraftAtom
 from pegas_memory.ingest.chunking import Chunk, ParsedSource, citation_locator
 from pegas_memory.ingest.dedup import Conflict
 from pegas_memory.ingest.published import normalise_date
+from pegas_memory.ingest.queries import INGEST_SQL as Q
 from pegas_memory.ingest.versions import resolve_conflicts
 from pegas_memory.search.fusion import DecayProfile, default_decay
 
@@ -48,6 +53,7 @@ class IngestReport:
     atoms_new: int = 0
     duplicates_exact: int = 0
     duplicates_semantic: int = 0
+    merges: int = 0  # semantic merges recorded (pm_merge): memory_merges lists and splits them
     skipped: int = 0
     marked_stale: int = 0
     superseded: int = 0
@@ -192,7 +198,7 @@ def write_atoms(
             else:
                 report.duplicates_exact += 1
         atom_of.append(atom_id)
-        add_citation(
+        citation = add_citation(
             conn,
             atom_id,
             doc_id=doc_id,
@@ -202,6 +208,8 @@ def write_atoms(
             char_start=chunk.char_start + d.quote_start,
             char_end=chunk.char_start + d.quote_end,
         )
+        if repeats is not None and not p.exact and citation is not None:
+            _record_merge(conn, w, doc_id, atom_id, p, chunk, citation)
     report.kept_apart = len(apart)
     outcome = resolve_conflicts(
         conn,
@@ -216,6 +224,47 @@ def write_atoms(
     )
     report.superseded, report.contradictions = outcome.superseded, outcome.contradictions
     return atom_of
+
+
+def _record_merge(
+    conn: Conn,
+    w: VersionWrite,
+    doc_id: int,
+    survivor: int,
+    p: PlannedAtom,
+    chunk: Chunk,
+    citation: int,
+) -> None:
+    """A semantic merge: the claim `p` was not stored, its citation went to `survivor`. Recorded
+    (pm_merge) so it can be listed and split again (curation.merges); exact repeats are not."""
+    d = p.draft
+    where = "an earlier claim of this document" if p.batch_dup is not None else "a stored atom"
+    reason = (
+        f"repeats {where} by meaning (claim cosine {p.score:.3f} at or above the dedup "
+        "threshold) and the claim guard found no difference (numbers, dates, negation, names, "
+        "quantifiers, antonyms, defined terms)"
+    )
+    conn.execute(
+        Q.record_merge,
+        {
+            "survivor": survivor,
+            "doc": doc_id,
+            "claim": d.claim.strip(),
+            "content": d.content,
+            "type": d.type,
+            "hash": atom_hash(d.claim, d.content),
+            "language": d.language or chunk.language,
+            "confidence": storable_confidence(d.confidence),
+            "topic": w.topic,
+            "tags": list(w.tags),
+            "prompt_version": str(d.metadata.get("prompt_version") or w.distiller_version),
+            "metadata": Jsonb(jsonable(d.metadata)),
+            "citations": [citation],
+            "similarity": round(float(p.score), 4),
+            "reason": reason,
+        },
+    )
+    w.report.merges += 1
 
 
 def jsonable(value: Any) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """MCP tools of the knowledge memory: store, ingest, verify, search, context, feedback, gaps,
-forget, stats.
+forget, merges, stats.
 
 Each tool's signature is its input schema (names, defaults, bounds and descriptions are what an
 agent sees); its return type is its output schema. Bodies only build the typed request and hand
@@ -26,6 +26,7 @@ from pegas_memory.models import (
     GapList,
     GapResult,
     GapStatus,
+    MergesResult,
     Scope,
     SearchResult,
     StatsResult,
@@ -483,7 +484,53 @@ def register_knowledge(mcp: Server) -> None:
 
 
 def register_upkeep(mcp: Server) -> None:
-    """memory_forget and memory_stats."""
+    """memory_forget, memory_merges and memory_stats."""
+
+    @mcp.tool(annotations=WRITES)
+    async def memory_merges(
+        ctx: ServiceContext,
+        action: Annotated[
+            Literal["list", "split"],
+            Field(
+                description="list: recent merges of near-duplicates (a claim ingest did not "
+                "store because a stored atom says the same; its citation went to that atom). "
+                "split: undo one: the claim becomes its own atom again with its citations."
+            ),
+        ] = "list",
+        merge_id: Annotated[
+            int | None, Field(description="split: the merge to undo (from action=list).")
+        ] = None,
+        atom_id: Annotated[
+            int | None, Field(description="list: only merges into (or split from) this atom.")
+        ] = None,
+        document_id: Annotated[
+            int | None, Field(description="list: only merges of claims from this document.")
+        ] = None,
+        open_only: Annotated[
+            bool, Field(description="list: leave out merges already split.")
+        ] = False,
+        limit: Annotated[int, Field(ge=1, le=200, description="list: at most this many.")] = 20,
+        reason: Annotated[str, Field(description="split: why (recorded on the merge).")] = "",
+        dry_run: Annotated[
+            bool, Field(description="split: say what would change, write nothing.")
+        ] = False,
+    ) -> MergesResult:
+        """Merges of near-duplicates, listed and undone. A split recreates the merged claim as
+        its own candidate atom, moves the citations it brought from the surviving atom to it,
+        records why, and keeps dedup from merging the two again; a merge split once is refused."""
+        return await run(
+            ctx,
+            lambda service: service.merges(
+                action=action,
+                merge_id=merge_id,
+                atom_id=atom_id,
+                document_id=document_id,
+                open_only=open_only,
+                limit=limit,
+                reason=reason,
+                dry_run=dry_run,
+            ),
+        )
 
     @mcp.tool(annotations=DESTRUCTIVE)
     async def memory_forget(

@@ -113,6 +113,7 @@ EXPECTED_TOOLS = {
     "memory_infer",
     "memory_query_graph",
     "memory_forget",
+    "memory_merges",
     "memory_job",
     "memory_feedback",
 }
