@@ -87,8 +87,8 @@ async def test_serve_with_invalid_settings_lists_tools_and_every_call_says_why(
     with anyio.fail_after(120):
         async with mcp_client(env) as client:
             tools = (await client.list_tools()).tools
-            # the design's thirteen, memory_forget, _job, _code_read, _feedback
-            assert len(tools) == 17
+            # the design's thirteen, memory_forget, _job, _code_read, _feedback, _merges
+            assert len(tools) == 18
             for name, args in (
                 ("memory_stats", {}),
                 ("memory_store", {"claim": "never stored"}),
