@@ -22,9 +22,9 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+from pegas_memory.app.service import MemoryService  # noqa: E402
 from pegas_memory.config import load_settings  # noqa: E402
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph  # noqa: E402
-from pegas_memory.service import MemoryService  # noqa: E402
 
 _STARTED = time.monotonic()
 

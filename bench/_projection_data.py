@@ -18,11 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 from _common import log, shared_data_dir
 
+from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import atom_hash
 from pegas_memory.embedding.embedders import Embedder
 from pegas_memory.outbox.projection import atom_embed_text, passage_embed_text
 from pegas_memory.sentences import split_sentences
-from pegas_memory.service import MemoryService
 from pegas_memory.text import raw_hash
 
 TYPES = ["text", "fact", "definition", "text", "fact", "code", "table", "logical_rule"]

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import embedded_service, log, md_table, ms, percentile
 from bench_search_latency import LIMIT, latencies, load
 
-from pegas_memory.requests import SearchRequest
+from pegas_memory.app.requests import SearchRequest
 from pegas_memory.search.hybrid import SearchFilter
 
 

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import embedded_service, log, md_table, shared_data_dir
 
+from pegas_memory.app.requests import CodeGraphRequest
 from pegas_memory.code_memory.graph import resolve
 from pegas_memory.code_memory.index import CodeMemory
 from pegas_memory.code_memory.symbols import (
@@ -32,7 +33,6 @@ from pegas_memory.code_memory.symbols import (
     language_for,
     parse,
 )
-from pegas_memory.requests import CodeGraphRequest
 
 T = TypeVar("T")
 

@@ -36,10 +36,10 @@ from _common import log, md_table, shared_data_dir
 from eval_data import EvalSet, Query, _beir
 from eval_retrieval import close_store, ingest, ndcg, open_store, project
 
+from pegas_memory.app.requests import FeedbackRequest, SearchRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.models import FeedbackItem
-from pegas_memory.requests import FeedbackRequest, SearchRequest
 from pegas_memory.search.hybrid import PRESETS
-from pegas_memory.service import MemoryService
 
 
 def scifact_split(root: Path) -> tuple[EvalSet, EvalSet]:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from pegas_memory.requests import StoreRequest
+from pegas_memory.app.requests import StoreRequest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

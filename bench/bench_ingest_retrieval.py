@@ -47,12 +47,12 @@ from _common import embedded_service, log, md_table, shared_data_dir
 from eval_data import Doc, Query, scifact, tydi
 from eval_retrieval import mrr, ndcg
 
+from pegas_memory.app.requests import IngestRequest, SearchRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.embedding.search_vector import CONTEXT_WEIGHT
 from pegas_memory.outbox.reconcile import rebuild
-from pegas_memory.requests import IngestRequest, SearchRequest
 from pegas_memory.search.hybrid import DOCUMENT_SHARE, DOCUMENT_SIBLINGS
-from pegas_memory.service import MemoryService
 
 HITS = 60  # atoms asked per query on the ingest path: several atoms share one document
 # Context weights of the ingest path's search vectors (embedding.search_vector); 0 is the claim

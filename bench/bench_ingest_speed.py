@@ -44,13 +44,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import embedded_service, log, md_table, shared_data_dir
 
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import load_settings
 from pegas_memory.embedding.embedders import Embedder, build_embedder
 from pegas_memory.embedding.search_vector import CONTEXT_WEIGHT
 from pegas_memory.ingest.sources import load_source
 from pegas_memory.outbox.projection import atom_contexts, atom_embed_text, passage_embed_text
-from pegas_memory.requests import IngestRequest
-from pegas_memory.service import MemoryService
 from pegas_memory.text import raw_hash
 
 BATCH = 64

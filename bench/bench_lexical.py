@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from _common import embedded_service, log, md_table, ms, percentile
 from _projection_data import bulk_load, load_corpus, make_atoms
 
+from pegas_memory.app.service import MemoryService
 from pegas_memory.search import lexical
 from pegas_memory.search.lexical import LexicalIndex
-from pegas_memory.service import MemoryService
 
 K = 50
 

@@ -227,9 +227,9 @@ def stop_workers(procs: list[subprocess.Popen[bytes]]) -> None:
 
 
 def final_state(settings_env: dict[str, str]) -> dict[str, Any]:
+    from pegas_memory.app.service import MemoryService
     from pegas_memory.config import load_settings
     from pegas_memory.outbox.reconcile import reconcile
-    from pegas_memory.service import MemoryService
 
     settings = load_settings(
         data_dir=settings_env["PEGAS_DATA_DIR"],

@@ -51,15 +51,15 @@ from _projection_data import (
     prefill_cache,
 )
 
+from pegas_memory.app.requests import SearchRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.errors import PegasMemoryError
 from pegas_memory.outbox.projection import Projector, Rows, Target
 from pegas_memory.outbox.reconcile import rebuild
 from pegas_memory.outbox.worker import OutboxWorker
 from pegas_memory.qdrant_store.index import plan_search
-from pegas_memory.requests import SearchRequest
 from pegas_memory.search.hybrid import POOL
-from pegas_memory.service import MemoryService
 
 PRESETS = ("hybrid", "dense", "lexical")
 LIMIT = 10

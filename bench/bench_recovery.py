@@ -40,15 +40,15 @@ from pathlib import Path
 
 from _common import embedded_service, log, md_table, ms, percentile
 
+from pegas_memory.app.requests import SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.db.embedded import process_state
 from pegas_memory.errors import PegasMemoryError
 from pegas_memory.host.control import stop_host
-from pegas_memory.host.locks import is_locked
 from pegas_memory.host.paths import host_paths
+from pegas_memory.locks import is_locked
 from pegas_memory.memgraph_store.falkor import EmbeddedFalkorServer
 from pegas_memory.outbox.reconcile import vector_collection
-from pegas_memory.requests import SearchRequest, StoreRequest
-from pegas_memory.service import MemoryService
 
 TIMEOUT = 60.0
 

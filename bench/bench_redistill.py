@@ -32,12 +32,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import REPO_ROOT, embedded_service, log, md_table, shared_data_dir
 from graded_sample import build_documents
 
+from pegas_memory.app.requests import IngestRequest
 from pegas_memory.distill.types import OFFLINE_VERSION, ChunkContext, DraftAtom
 from pegas_memory.ingest.chunking import chunk_source
 from pegas_memory.ingest.pipeline import IngestPipeline
 from pegas_memory.ingest.sources import parse_source, read_source
 from pegas_memory.outbox.reconcile import reconcile
-from pegas_memory.requests import IngestRequest
 
 EXTRA = ("cobra/README.md", "gson/GsonDesignDocument.md")
 RESULTS = REPO_ROOT / "bench" / "results" / "redistill.md"

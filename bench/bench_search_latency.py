@@ -48,9 +48,9 @@ from _projection_data import (
     prefill_passages,
 )
 
-from pegas_memory.requests import SearchRequest
+from pegas_memory.app.requests import SearchRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.search.hybrid import POOL, StoreChoice
-from pegas_memory.service import MemoryService
 
 LIMIT = 10
 STORES: tuple[StoreChoice, ...] = ("atoms", "passages", "both")

@@ -26,8 +26,8 @@ from pathlib import Path
 
 from _common import log, md_table, percentile
 
+from pegas_memory.app.service import MemoryService
 from pegas_memory.db.embedded import start_embedded_postgres
-from pegas_memory.service import MemoryService
 from tests.fake_ollama import FakeOllama
 from tests.outbox import slice_damage as damage
 from tests.pgcluster import create_database

@@ -19,12 +19,12 @@ from collections.abc import Iterator
 
 from _common import embedded_service, log, md_table, ms, percentile
 
-from pegas_memory import service_store
+import pegas_memory.app.store as service_store
+from pegas_memory.app.requests import SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.embedding import embedders
 from pegas_memory.embedding.turns import TurnLock
 from pegas_memory.outbox.worker import pending_events
-from pegas_memory.requests import SearchRequest, StoreRequest
-from pegas_memory.service import MemoryService
 
 BULK_ATOMS = """
 INSERT INTO pm_atom (type, claim, content, content_hash, confidence, status, language,

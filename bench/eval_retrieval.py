@@ -40,16 +40,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import REPO_ROOT, log, md_table, percentile, shared_data_dir
 from eval_data import LOADERS, EvalSet, Query, restrict
 
+from pegas_memory.app.requests import SearchRequest
+from pegas_memory.app.runtime import Lazy
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings, load_settings
 from pegas_memory.db.pool import Database
 from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.embedding.cache import CachedEmbedder
 from pegas_memory.embedding.embedders import Embedder, build_embedder
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
-from pegas_memory.requests import SearchRequest
-from pegas_memory.runtime import Lazy
 from pegas_memory.search.hybrid import PRESETS, SearchFilter
-from pegas_memory.service import MemoryService
 from pegas_memory.text import raw_hash
 
 pytrec_eval: Any

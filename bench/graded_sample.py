@@ -47,10 +47,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import REPO_ROOT, embedded_service, log, shared_data_dir
 
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.ingest.chunking import ParsedSource
 from pegas_memory.ingest.sources import parse_source, read_source
-from pegas_memory.requests import IngestRequest
-from pegas_memory.service import MemoryService
 
 PDFS = (
     "docs/pdf/004-pdflatex-4-pages/pdflatex-4-pages.pdf",

@@ -13,14 +13,14 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
+from pegas_memory.app.requests import IngestRequest, SearchRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import SettingIssue, Settings, load_settings_leniently
 from pegas_memory.db.pool import Database
 from pegas_memory.errors import PegasMemoryError, SettingsProblem
 from pegas_memory.jobs.model import JobInfo
 from pegas_memory.qdrant_store.index import VECTOR_ENTITIES
-from pegas_memory.requests import IngestRequest, SearchRequest
 from pegas_memory.server.tools import configure_logging, serve
-from pegas_memory.service import MemoryService
 
 log = logging.getLogger("pegas_memory.cli")
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from pegas_memory.app.queries import Q
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import SettingIssue, Settings
 from pegas_memory.db.pool import redact_url
 from pegas_memory.errors import NotFound, PegasMemoryError, SliceDamaged
 from pegas_memory.outbox.reconcile import vector_collection
 from pegas_memory.outbox.selfcheck import check_slices
-from pegas_memory.service import MemoryService
-from pegas_memory.service_queries import Q
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The base of the typed requests (`pegas_memory.requests`, `code_memory.requests`).
+"""The base of the typed requests (`pegas_memory.app.requests`, `code_memory.requests`).
 
 A request is frozen and forbids unknown fields. A value outside a Literal, or of the wrong type,
 raises InvalidInput naming the field, the same error a Python caller got before the requests

@@ -1,6 +1,6 @@
-"""The design card's name for `pegas_memory.curation.research` (re-exports its public names)."""
+"""The design card's name for `pegas_memory.app.research` (re-exports its public names)."""
 
-from pegas_memory.curation.research import (
+from pegas_memory.app.research import (
     SearchProvider,
     SearxngProvider,
     build_provider,

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pegas_memory.host.locks import is_locked, try_lock, unlock
+from pegas_memory.locks import is_locked, try_lock, unlock
 from pegas_memory.procs import process_state
 
 POLL_SECONDS = 1.0

@@ -13,12 +13,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pegas_memory.app.runtime import ProjectionRuntime
+from pegas_memory.app.service import MemoryService
 from pegas_memory.code_memory.graph import Dependency, resolve
 from pegas_memory.code_memory.index import CodeMemory
 from pegas_memory.code_memory.symbols import FileIndex, extract_file, iter_source_files
 from pegas_memory.db.pool import Database
-from pegas_memory.runtime import ProjectionRuntime
-from pegas_memory.service import MemoryService
 from tests.conftest import make_settings, offline_memory
 from tests.fake_ollama import FakeOllama
 

@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings, load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres, start_embedded_postgres
-from pegas_memory.service import MemoryService
 from tests.pgcluster import DebianCluster, create_database, debian_pg_available
 
 _KEEP_RUNS = 3  # the newest runs' temporary dirs stay for a look after a failure, as pytest's do

@@ -253,3 +253,69 @@ def test_every_module_says_what_it_does() -> None:
         if path.name != "__init__.py" and not ast.get_docstring(ast.parse(path.read_text()))
     }
     assert silent == set(), f"give these modules a docstring: {silent}"
+
+
+# Layers, lowest first: a module imports only its own layer and the ones below. Core holds what
+# every layer needs; drivers talk to PostgreSQL, the slices, the engine host and the models; the
+# domain families hold the product's logic and see the engines through `outbox.slices`'
+# Protocols; the application layer (`app/`) composes them for the faces above it. The design
+# card's module names (`dedup.py`, `verify.py`, ...) re-export what they name, above all else.
+LAYERS: tuple[frozenset[str], ...] = (
+    frozenset(
+        {
+            "__init__", "backoff", "config", "errors", "lazy", "locks", "models", "procs",
+            "progress", "request_base", "sentences", "text", "validation", "watchdog",
+        }
+    ),
+    frozenset(
+        {"db", "embedding", "host", "jobs", "memgraph_store", "outbox", "qdrant_store"}
+    ),
+    frozenset({"code_memory", "curation", "distill", "ingest", "reasoning", "search"}),
+    frozenset({"app"}),
+    frozenset({"cli", "doctor", "server", "ui"}),
+    frozenset(
+        {"code_graph", "code_symbols", "dedup", "inference", "pipeline", "research", "verify"}
+    ),
+)  # fmt: skip
+
+
+def _family(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _layer(family: str) -> int:
+    for level, families in enumerate(LAYERS):
+        if family in families:
+            return level
+    raise AssertionError(f"put the family {family!r} in a layer of tests/test_architecture.py")
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(
+        f"{a} -> {b}"
+        for a, targets in graph.items()
+        for b in targets
+        if _layer(_family(b)) > _layer(_family(a))
+    )
+
+
+def test_no_layer_imports_a_layer_above_it() -> None:
+    assert upward_imports(import_graph()) == []
+
+
+def test_layer_finder_sees_an_upward_import() -> None:
+    graph = {"pegas_memory.search.hybrid": {"pegas_memory.app.service"}}
+    assert upward_imports(graph) == ["pegas_memory.search.hybrid -> pegas_memory.app.service"]
+
+
+def test_the_design_cards_names_stay_importable() -> None:
+    """The design's module names (mcp_server.py, outbox_sync.py and the package's dedup.py,
+    verify.py, pipeline.py, inference.py, research.py, code_symbols.py, code_graph.py) import."""
+    for name in (
+        "dedup", "verify", "pipeline", "inference", "research", "code_symbols", "code_graph",
+    ):  # fmt: skip
+        assert importlib.import_module(f"pegas_memory.{name}").__all__
+    root = PKG.parent
+    for script in ("mcp_server.py", "outbox_sync.py"):
+        assert (root / script).is_file()

@@ -66,8 +66,8 @@ from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import DocumentInput, upsert_document
 from pegas_memory.errors import InvalidInput, LimitExceeded, SecurityRefused
 from pegas_memory.ingest.netguard import check_path, ingest_roots, resolve_under_roots
+from pegas_memory.outbox.slices import Engines
 from pegas_memory.progress import on_a_clock
-from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.text import raw_hash
 
 if TYPE_CHECKING:
@@ -152,7 +152,7 @@ class CodeMemory:
         self,
         settings: Settings,
         db: Database,
-        runtime: ProjectionRuntime,
+        runtime: Engines,
         *,
         max_files: int = 20_000,
         max_file_bytes: int = 1_000_000,

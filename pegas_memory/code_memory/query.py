@@ -53,8 +53,8 @@ from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound
 from pegas_memory.memgraph_store.cypher import Direction, GraphPath, PathEdge
 from pegas_memory.memgraph_store.model import GraphStore
 from pegas_memory.outbox.projection import chunks, load_rows
+from pegas_memory.outbox.slices import Engines
 from pegas_memory.outbox.worker import pending_events
-from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.validation import bounded_int
 
 # Re-exported: the service, the tools and the tests import the results from here.
@@ -116,7 +116,7 @@ BUILD_DRAIN_SECONDS = 300.0
 class CodeQuery:
     """Search and graph walks over code memory (read-only, except `build`, which projects)."""
 
-    def __init__(self, db: Database, runtime: ProjectionRuntime) -> None:
+    def __init__(self, db: Database, runtime: Engines) -> None:
         self.db = db
         self.runtime = runtime
 

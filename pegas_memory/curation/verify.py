@@ -35,10 +35,11 @@ from pegas_memory.distill.ollama import CandidateText, NeighbourText, critique
 from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound, PegasMemoryError
 from pegas_memory.ingest.claims import ClaimSignature, atom_signature, claim_sentences, differences
 from pegas_memory.ingest.dedup import CANDIDATES, threshold_for
+from pegas_memory.lazy import Lazy
 from pegas_memory.models import AtomType
 from pegas_memory.outbox.projection import atom_embed_text
+from pegas_memory.outbox.slices import Engines
 from pegas_memory.qdrant_store.index import VectorFilter
-from pegas_memory.runtime import Lazy, ProjectionRuntime
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +143,7 @@ class Verifier:
         self,
         settings: Settings,
         db: Database,
-        runtime: ProjectionRuntime,
+        runtime: Engines,
         llm: Lazy[OllamaChat] | None,
     ):
         self.settings = settings

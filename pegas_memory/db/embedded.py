@@ -44,7 +44,7 @@ from typing import Any
 from pegas_memory.db.pg_watchdog import cluster_lock_path
 from pegas_memory.db.pg_watchdog import spawn as spawn_watchdog
 from pegas_memory.errors import BackendUnavailable
-from pegas_memory.host.locks import try_lock, unlock
+from pegas_memory.locks import try_lock, unlock
 from pegas_memory.procs import log_tail, pid_alive, process_state
 
 log = logging.getLogger(__name__)

@@ -28,9 +28,10 @@ import threading
 import time
 from typing import Any
 
+from pegas_memory import locks
 from pegas_memory.config import Settings
 from pegas_memory.errors import BackendUnavailable
-from pegas_memory.host import locks, wire
+from pegas_memory.host import wire
 from pegas_memory.host.paths import HostConfig, HostPaths, host_paths
 from pegas_memory.procs import log_tail
 

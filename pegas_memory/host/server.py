@@ -30,8 +30,9 @@ import threading
 import time
 from typing import Any
 
+from pegas_memory import locks
 from pegas_memory.errors import InvalidInput, PegasMemoryError
-from pegas_memory.host import locks, wire
+from pegas_memory.host import wire
 from pegas_memory.host.engines import HostEngines
 from pegas_memory.host.paths import HostConfig, HostPaths, host_paths
 

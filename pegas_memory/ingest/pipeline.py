@@ -21,7 +21,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from psycopg.types.json import Jsonb
 
@@ -58,13 +58,33 @@ from pegas_memory.ingest.writes import (
     write_atoms,
 )
 from pegas_memory.outbox.projection import atom_embed_text
+from pegas_memory.outbox.slices import Engines
 from pegas_memory.progress import on_a_clock
-from pegas_memory.runtime import ProjectionRuntime
-
-if TYPE_CHECKING:
-    from pegas_memory.requests import IngestRequest
+from pegas_memory.search.fusion import DecayProfile
 
 log = logging.getLogger(__name__)
+
+
+class IngestOrder(Protocol):
+    """What an ingest is asked to do (`app.requests.IngestRequest` has this shape)."""
+
+    @property
+    def source(self) -> str: ...
+    @property
+    def kind(self) -> str | None: ...
+    @property
+    def title(self) -> str | None: ...
+    @property
+    def password(self) -> str | None: ...
+    @property
+    def topic(self) -> str | None: ...
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+    @property
+    def redistill(self) -> bool: ...
+    @property
+    def decay(self) -> DecayProfile | None: ...
+
 
 Progress = Callable[[float, float, str], None]
 
@@ -84,7 +104,7 @@ class IngestPipeline:
         self,
         settings: Settings,
         db: Database,
-        runtime: ProjectionRuntime,
+        runtime: Engines,
         distiller: Callable[[], Distiller],
     ):
         self.settings = settings
@@ -114,7 +134,7 @@ class IngestPipeline:
         )
         return report
 
-    def ingest(self, request: IngestRequest, *, progress: Progress | None = None) -> IngestReport:
+    def ingest(self, request: IngestOrder, *, progress: Progress | None = None) -> IngestReport:
         """Ingest one source (URL, file path or text). Raises IngestError, SecurityRefused,
         LimitExceeded or InvalidInput with an actionable message; writes nothing then."""
         source, kind, title = request.source, request.kind, request.title

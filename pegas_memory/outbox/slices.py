@@ -1,8 +1,10 @@
-"""What slice repair needs from the process that owns the slices, as a Protocol.
+"""What the layers below the application use of a process's engines, as Protocols.
 
-`reconcile` and `selfcheck` sit below `runtime.ProjectionRuntime` (the runtime builds the
-monitor), so they name the runtime's shape here instead of importing it: the import graph
-stays a tree, TYPE_CHECKING imports included.
+`app.runtime.ProjectionRuntime` opens the engines; the modules below it name only the shape
+they use: `Engines` for the domain families (search, ingest, curation, reasoning, code memory:
+the vector and graph slices, the embedder, the projector and an outbox worker), `SliceOwner`
+for slice repair (`reconcile`, `selfcheck`, which the runtime itself builds). The import graph
+stays layered, TYPE_CHECKING imports included.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pegas_memory.db.pool import Database
 from pegas_memory.embedding import CachedEmbedder
 from pegas_memory.memgraph_store import GraphStore
 from pegas_memory.outbox.projection import Projector
+from pegas_memory.outbox.worker import OutboxWorker
 from pegas_memory.qdrant_store import VectorIndex
 
 T_co = TypeVar("T_co", covariant=True)
@@ -23,6 +26,25 @@ class Opened(Protocol[T_co]):
     """A back end opened on first use (`runtime.Lazy`)."""
 
     def get(self) -> T_co: ...
+
+
+class Engines(Protocol):
+    """The engines a domain module works with: opened lazily, reopened after failures."""
+
+    projector: Projector
+
+    @property
+    def vectors(self) -> Opened[VectorIndex]: ...
+
+    @property
+    def graph(self) -> Opened[GraphStore]: ...
+
+    @property
+    def embedder(self) -> Opened[CachedEmbedder]: ...
+
+    def worker(self, name: str = ...) -> OutboxWorker:
+        """An outbox worker of this process (to drain what a step just wrote)."""
+        ...
 
 
 class SliceOwner(Protocol):

@@ -41,6 +41,7 @@ from pegas_memory.models import (
     GraphPathsAnswer,
     LinkCountsOut,
 )
+from pegas_memory.outbox.slices import Engines
 from pegas_memory.reasoning.code import Q as CQ
 from pegas_memory.reasoning.code import (
     conclusion_counts,
@@ -49,7 +50,6 @@ from pegas_memory.reasoning.code import (
     reconcile_code,
 )
 from pegas_memory.reasoning.inference import WITHDRAWN, Edge, Limits, load_rules, reconcile
-from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.validation import bounded_int
 
 
@@ -238,7 +238,7 @@ def _kinds(kinds: Sequence[str]) -> list[str]:
 
 def query_graph(
     db: Database,
-    runtime: ProjectionRuntime,
+    runtime: Engines,
     op: Op,
     *,
     node_id: int | None = None,

@@ -33,8 +33,8 @@ from psycopg import sql
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import Citation, citations_as_of, citations_for, document_versions
 from pegas_memory.errors import BackendUnavailable, InvalidInput
+from pegas_memory.outbox.slices import Engines
 from pegas_memory.qdrant_store.index import VectorFilter
-from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.search.fusion import (
     FEEDBACK_PRIOR,
     ArmHit,
@@ -295,7 +295,7 @@ class Found:
     citations: tuple[Citation, ...] = ()
     store: Entity = "atom"
     section: tuple[str, ...] = ()  # a passage's heading path
-    unsourced: bool = False  # an atom stored with no provenance (service_store)
+    unsourced: bool = False  # an atom stored with no provenance (app/store.py)
     feedback: Feedback | None = None  # what the agent reported about it (memory_feedback)
     feedback_confidence: float | None = None  # the Beta posterior of `feedback`
     decay: str | None = None  # its decay profile (fusion.DECAY_PROFILES)
@@ -368,7 +368,7 @@ def passage_citation(row: Mapping[str, Any]) -> Citation:
 
 
 class Searcher:
-    def __init__(self, db: Database, runtime: ProjectionRuntime):
+    def __init__(self, db: Database, runtime: Engines):
         self.db = db
         self.runtime = runtime
         self.lexical = LexicalIndex()

@@ -22,11 +22,11 @@ import pegas_memory.server.tools_code as tools_code
 import pegas_memory.server.tools_graph as tools_graph
 import pegas_memory.server.tools_jobs as tools_jobs
 import pegas_memory.server.tools_memory as tools_memory
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings
 from pegas_memory.errors import SettingsProblem
 from pegas_memory.server.calls import Server
 from pegas_memory.server.stdio_guard import leave_process, serve_stdio
-from pegas_memory.service import MemoryService
 
 INSTRUCTIONS = """\
 pegas-memory is your long-term memory and knowledge base (Russian and English alike).

@@ -21,9 +21,9 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 
+from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import InvalidInput, LimitExceeded, PegasMemoryError
 from pegas_memory.jobs import JobInfo
-from pegas_memory.service import MemoryService
 
 log = logging.getLogger("pegas_memory.server.tools")
 

@@ -12,10 +12,11 @@ from pydantic import Field
 
 import pegas_memory.code_memory.query as codequery
 import pegas_memory.code_memory.query_ops as query_ops
+from pegas_memory.app.job_views import StoreCodeCall, store_code_call
+from pegas_memory.app.requests import CodeGraphRequest, CodeSearchRequest
 from pegas_memory.code_memory.query import CodeGraphResult, CodeSearchResult
 from pegas_memory.code_memory.requests import CodeReadRequest, Relation
 from pegas_memory.code_memory.results import CodeReadResult
-from pegas_memory.requests import CodeGraphRequest, CodeSearchRequest
 from pegas_memory.server.calls import (
     READ_ONLY,
     WRITES,
@@ -24,7 +25,6 @@ from pegas_memory.server.calls import (
     follow,
     run,
 )
-from pegas_memory.service_job_views import StoreCodeCall, store_code_call
 
 
 def register(mcp: Server) -> None:

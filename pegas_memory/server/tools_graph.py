@@ -11,10 +11,10 @@ from typing import Annotated
 from pydantic import Field
 
 import pegas_memory.memgraph_store.cypher as memgraph_store
+from pegas_memory.app.requests import GraphQueryRequest
 from pegas_memory.memgraph_store.cypher import Direction, NodeLabel
 from pegas_memory.models import GraphQueryResult, InferResult
 from pegas_memory.reasoning.rules import Op
-from pegas_memory.requests import GraphQueryRequest
 from pegas_memory.server.calls import READ_ONLY, WRITES, Server, ServiceContext, run
 
 

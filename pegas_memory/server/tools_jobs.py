@@ -14,6 +14,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from pegas_memory.app.job_views import JobList, follow_message, view
+from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import InvalidInput
 from pegas_memory.jobs import JobInfo, JobState
 from pegas_memory.server.calls import (
@@ -25,8 +27,6 @@ from pegas_memory.server.calls import (
     run,
     wait_bound,
 )
-from pegas_memory.service import MemoryService
-from pegas_memory.service_job_views import JobList, follow_message, view
 
 
 def register(mcp: Server) -> None:

@@ -13,6 +13,19 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from pegas_memory.app.job_views import IngestCall, ingest_call
+from pegas_memory.app.jobs import MAX_BATCH_SOURCES
+from pegas_memory.app.requests import (
+    ContextRequest,
+    FeedbackRequest,
+    IngestKind,
+    IngestRequest,
+    SearchPreset,
+    SearchRequest,
+    StoreArg,
+    StoreRequest,
+)
+from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import InvalidInput
 from pegas_memory.jobs import JobInfo
 from pegas_memory.models import (
@@ -34,16 +47,6 @@ from pegas_memory.models import (
     TraceKind,
     VerifyResult,
 )
-from pegas_memory.requests import (
-    ContextRequest,
-    FeedbackRequest,
-    IngestKind,
-    IngestRequest,
-    SearchPreset,
-    SearchRequest,
-    StoreArg,
-    StoreRequest,
-)
 from pegas_memory.search.fusion import DecayProfile
 from pegas_memory.search.hybrid import SearchFilter
 from pegas_memory.server.calls import (
@@ -57,9 +60,6 @@ from pegas_memory.server.calls import (
     progress_reporter,
     run,
 )
-from pegas_memory.service import MemoryService
-from pegas_memory.service_job_views import IngestCall, ingest_call
-from pegas_memory.service_jobs import MAX_BATCH_SOURCES
 
 
 def register_knowledge(mcp: Server) -> None:

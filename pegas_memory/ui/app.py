@@ -24,11 +24,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import pegas_memory.ui.queries as uq
+from pegas_memory.app.requests import SearchRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import InvalidInput, NotFound, PegasMemoryError
 from pegas_memory.models import ATOM_STATUSES, ATOM_TYPES
-from pegas_memory.requests import SearchRequest
 from pegas_memory.search.hybrid import SearchFilter
-from pegas_memory.service import MemoryService
 from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, TOKEN_PARAM, Guard
 from pegas_memory.ui.curation import CLOSED_GAP, Curator
 from pegas_memory.ui.highlight import Piece, locate, pieces

@@ -21,8 +21,8 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 import pegas_memory.ui.queries as uq
+from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import InvalidInput, NotFound
-from pegas_memory.service import MemoryService
 
 ACTOR = "ui"
 CLOSED_GAP = ("filled", "abandoned")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import uvicorn
 
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings
-from pegas_memory.service import MemoryService
 from pegas_memory.ui.app import build_app
 from pegas_memory.ui.auth import TOKEN_PARAM, Guard, check_bind, is_loopback, session_token
 from pegas_memory.ui.auth import write_token as keep_token

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 import pegas_memory.jobs.api as jobs_api
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.db.pool import Database
-from pegas_memory.service import MemoryService
 from tests.hardening_helpers import fingerprint
 from tests.jobs.test_research_jobs import QUESTION, Web
 from tests.mcp_harness import stop_host_and_wait

@@ -12,17 +12,17 @@ from typing import Any
 
 import pytest
 
-from pegas_memory.db.pool import migrations_dir
-from pegas_memory.errors import InvalidInput, NotFound
-from pegas_memory.models import FeedbackItem
-from pegas_memory.requests import (
+from pegas_memory.app.requests import (
     ContextRequest,
     FeedbackRequest,
     IngestRequest,
     SearchRequest,
     StoreRequest,
 )
-from pegas_memory.service import MemoryService
+from pegas_memory.app.service import MemoryService
+from pegas_memory.db.pool import migrations_dir
+from pegas_memory.errors import InvalidInput, NotFound
+from pegas_memory.models import FeedbackItem
 from tests.conftest import offline_memory
 from tests.mcp_harness import error_text, mcp_client, structured
 

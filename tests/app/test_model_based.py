@@ -36,6 +36,14 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from pegas_memory.app.requests import (
+    ContextRequest,
+    GraphQueryRequest,
+    IngestRequest,
+    SearchRequest,
+    StoreRequest,
+)
+from pegas_memory.app.service import MemoryService
 from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.db.repo import add_link, set_status
 from pegas_memory.errors import NotFound
@@ -43,14 +51,6 @@ from pegas_memory.models import GraphPathsAnswer
 from pegas_memory.outbox.projection import Projector, atom_embed_text
 from pegas_memory.outbox.reconcile import rebuild, reconcile
 from pegas_memory.outbox.worker import OutboxWorker
-from pegas_memory.requests import (
-    ContextRequest,
-    GraphQueryRequest,
-    IngestRequest,
-    SearchRequest,
-    StoreRequest,
-)
-from pegas_memory.service import MemoryService
 from pegas_memory.text import raw_hash
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import ContextRequest, SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import InvalidInput
 from pegas_memory.models import SearchHit
-from pegas_memory.requests import ContextRequest, SearchRequest, StoreRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 from tests.mcp_harness import error_text, mcp_client, structured
 

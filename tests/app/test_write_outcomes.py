@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.db.embedded import describe_os_error
 from pegas_memory.db.pool import Database
 from pegas_memory.errors import BackendUnavailable, WriteOutcomeUnknown
-from pegas_memory.requests import StoreRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
 # A constraint trigger deferred to COMMIT that ends its own backend: the client loses the

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.code_memory.requests import CodeGraphRequest, CodeReadRequest
 from pegas_memory.errors import InvalidInput, NotFound
 from pegas_memory.models import CodeCitationIn
-from pegas_memory.requests import StoreRequest
-from pegas_memory.service import MemoryService
 from tests.code_fixtures import code_service, q, sid
 from tests.mcp_harness import mcp_client, structured
 

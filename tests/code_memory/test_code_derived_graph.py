@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import GraphQueryRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.code_memory.requests import CodeGraphRequest
 from pegas_memory.memgraph_store.model import DerivedEdge
 from pegas_memory.outbox.reconcile import rebuild, reconcile
 from pegas_memory.outbox.selfcheck import check_slices
-from pegas_memory.requests import GraphQueryRequest, StoreRequest
-from pegas_memory.service import MemoryService
 from tests.code_fixtures import code_service, q, sid
 from tests.memgraph_store.test_graph_store import _bolt, _FakeDriver
 

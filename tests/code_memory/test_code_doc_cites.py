@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
+from pegas_memory.app.service import MemoryService
 from pegas_memory.code_memory.doc_cites import (
     Mention,
     code_block_mentions,
     pick_symbol,
     text_mentions,
 )
-from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 from tests.mcp_harness import mcp_client, structured
 

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
+from pegas_memory.app.runtime import ProjectionRuntime
 from pegas_memory.code_memory.index import CodeMemory
 from pegas_memory.code_memory.py_scope import python_scope
 from pegas_memory.code_memory.symbols import extract_file
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
-from pegas_memory.runtime import ProjectionRuntime
 from tests.conftest import make_settings
 
 FILES = {

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from pegas_memory.app.requests import CodeGraphRequest, CodeSearchRequest
+from pegas_memory.app.runtime import Lazy, ProjectionRuntime
 from pegas_memory.code_memory import index as codeindex
 from pegas_memory.code_memory.graph import Dependency
 from pegas_memory.code_memory.index import CodeMemory
@@ -35,8 +37,6 @@ from pegas_memory.errors import (
     SecurityRefused,
 )
 from pegas_memory.outbox.reconcile import reconcile
-from pegas_memory.requests import CodeGraphRequest, CodeSearchRequest
-from pegas_memory.runtime import Lazy, ProjectionRuntime
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.runtime import ProjectionRuntime
 from pegas_memory.code_memory.index import CodeMemory
 from pegas_memory.db.pool import Database
-from pegas_memory.runtime import ProjectionRuntime
 from tests.code_memory.test_code_incremental_python import calls, edges, write
 from tests.conftest import make_settings
 

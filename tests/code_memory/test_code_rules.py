@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import GraphQueryRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.code_memory.requests import CodeGraphRequest
-from pegas_memory.requests import GraphQueryRequest, StoreRequest
-from pegas_memory.service import MemoryService
 from tests.code_fixtures import code_service, q, sid
 
 A_PY = "from pkg.b import g\n\n\ndef f():\n    return g()\n"

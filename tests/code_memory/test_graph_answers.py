@@ -9,8 +9,8 @@ from pathlib import Path
 import pydantic_core
 from pydantic import BaseModel
 
+from pegas_memory.app.requests import CodeGraphRequest
 from pegas_memory.code_memory.requests import CodeReadRequest
-from pegas_memory.requests import CodeGraphRequest
 from tests.code_fixtures import code_memory, indexed_files
 
 CALLERS = 60

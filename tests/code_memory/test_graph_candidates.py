@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pegas_memory.app.requests import CodeGraphRequest
 from pegas_memory.code_memory.model import MAX_CALL_TARGETS
-from pegas_memory.requests import CodeGraphRequest
 from tests.code_fixtures import code_memory, indexed_files
 
 N = MAX_CALL_TARGETS + 2

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pegas_memory.requests import StoreRequest
+from pegas_memory.app.requests import StoreRequest
 from tests.code_fixtures import code_service, indexed_files, q
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import add_link
 from pegas_memory.errors import InvalidInput
 from pegas_memory.outbox.reconcile import rebuild, reconcile
-from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
 

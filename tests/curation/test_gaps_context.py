@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import ContextRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import (
     AtomInput,
     DocumentInput,
@@ -15,8 +17,6 @@ from pegas_memory.db.repo import (
     upsert_document,
 )
 from pegas_memory.errors import InvalidInput
-from pegas_memory.requests import ContextRequest, StoreRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
 

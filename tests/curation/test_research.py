@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from pegas_memory.curation.research import SearxngProvider, parse_searxng, research_gaps
-from pegas_memory.service import MemoryService
+from pegas_memory.app.research import SearxngProvider, parse_searxng, research_gaps
+from pegas_memory.app.service import MemoryService
 from tests.conftest import offline_memory
 
 PAGE = (

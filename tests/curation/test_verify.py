@@ -7,8 +7,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pegas_memory.requests import IngestRequest, SearchRequest, StoreRequest
-from pegas_memory.service import MemoryService
+from pegas_memory.app.requests import IngestRequest, SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from tests.conftest import offline_memory
 
 

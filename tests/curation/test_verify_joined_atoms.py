@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pegas_memory.requests import IngestRequest
-from pegas_memory.service import MemoryService
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.service import MemoryService
 from tests.conftest import offline_memory
 
 JOINED = (

@@ -6,8 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from pegas_memory.app.requests import IngestRequest
 from pegas_memory.curation.verify import source_keys
-from pegas_memory.requests import IngestRequest
 from tests.conftest import offline_memory
 
 TEXT = (

@@ -19,14 +19,14 @@ import anyio
 import psycopg
 import pytest
 
+from pegas_memory.app.requests import StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import load_settings
 from pegas_memory.db import embedded as embedded_mod
 from pegas_memory.db.embedded import data_dir_problem, process_state, start_embedded_postgres
 from pegas_memory.db.pool import Database, translate_error
 from pegas_memory.errors import BackendUnavailable
 from pegas_memory.outbox.worker import OutboxWorker
-from pegas_memory.requests import StoreRequest
-from pegas_memory.service import MemoryService
 from tests.mcp_harness import mcp_client, structured
 
 RECOVERY_BOUND = 5.0

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from pegas_memory.db.pg_watchdog import live_users, watchdog_lock_path
-from pegas_memory.host.locks import is_locked
+from pegas_memory.locks import is_locked
 from pegas_memory.procs import process_state
 
 HOLDER = """

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest
 from pegas_memory.distill.carry import carried_claim, carry, mentions, topic
 from pegas_memory.distill.llm import OllamaChat
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.ollama import OllamaDistiller
 from pegas_memory.distill.types import ChunkContext, DraftAtom
-from pegas_memory.requests import IngestRequest
 from tests.conftest import files_memory
 from tests.fake_ollama import FakeOllama
 

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.distill.carry import carried_claim, topic
 from pegas_memory.distill.context import leans_back, refers_back
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext, DraftAtom
-from pegas_memory.requests import IngestRequest
 from pegas_memory.sentences import split_sentences
-from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
 ARISTOV = (

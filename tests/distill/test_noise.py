@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pegas_memory.app.requests import IngestRequest
 from pegas_memory.distill.dialogue import outburst, speech
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext
 from pegas_memory.ingest.html import html_to_text
-from pegas_memory.requests import IngestRequest
 from tests.conftest import files_memory
 
 EN_STORY = (

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.standalone import DAMAGED, NEEDS_CONTEXT, damaged_gap, needs_context
 from pegas_memory.distill.types import ChunkContext, DraftAtom
-from pegas_memory.requests import IngestRequest
 from tests.conftest import files_memory
 
 

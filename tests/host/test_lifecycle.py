@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings
 from pegas_memory.memgraph_store.falkor import EmbeddedFalkorServer, stop_embedded_graph
 from pegas_memory.procs import pid_alive
-from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
 from tests.hardening_helpers import RawServer

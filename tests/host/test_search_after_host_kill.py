@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from pegas_memory.requests import SearchRequest
-from pegas_memory.service import MemoryService
+from pegas_memory.app.requests import SearchRequest
+from pegas_memory.app.service import MemoryService
 from tests.fake_ollama import FakeOllama
 from tests.outbox import slice_damage as damage
 

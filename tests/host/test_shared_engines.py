@@ -24,8 +24,8 @@ import anyio
 import pytest
 from mcp import Client
 
+from pegas_memory import locks
 from pegas_memory.config import load_settings
-from pegas_memory.host import locks
 from pegas_memory.host.control import host_status, stop_host
 from pegas_memory.host.paths import host_paths
 from pegas_memory.procs import pid_alive

@@ -11,8 +11,8 @@ import pytest
 from fpdf import FPDF
 from pypdf import PdfReader, PdfWriter
 
-from pegas_memory.requests import IngestRequest
-from pegas_memory.service import MemoryService
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.service import MemoryService
 from tests.conftest import files_memory
 
 

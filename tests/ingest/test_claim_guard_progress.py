@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 import pegas_memory.progress as progress
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import load_settings
 from pegas_memory.ingest.claims import ClaimSignature, claim_signature, differences
 from pegas_memory.ingest.dedup import Conflict, DedupDecision, decide, guarded_batch
 from pegas_memory.ingest.pipeline import SIGNATURES_CHECK_EVERY
-from pegas_memory.requests import IngestRequest
-from pegas_memory.service import MemoryService
 from tests.fake_ollama import FakeOllama
 
 

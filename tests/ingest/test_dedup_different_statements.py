@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest
 from pegas_memory.ingest.claims import atom_signature
 from pegas_memory.ingest.dedup import decide
-from pegas_memory.requests import IngestRequest
 from tests.conftest import offline_memory
 from tests.fake_ollama import hashed_embedding
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.ingest.claims import atom_signature, claim_sentences, matching_part
 from pegas_memory.ingest.dedup import decide, part_match
-from pegas_memory.requests import IngestRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import files_memory
 from tests.fake_ollama import hashed_embedding
 

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 import pegas_memory.ingest.dedup as dedup
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import load_settings
 from pegas_memory.ingest.dedup import (
     decide,
@@ -25,8 +27,6 @@ from pegas_memory.ingest.dedup import (
     heartbeat,
     next_batch_size,
 )
-from pegas_memory.requests import IngestRequest
-from pegas_memory.service import MemoryService
 from tests.fake_ollama import FakeOllama, hashed_embedding
 
 

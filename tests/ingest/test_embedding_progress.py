@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pegas_memory.requests import IngestRequest
+from pegas_memory.app.requests import IngestRequest
 from tests.conftest import offline_memory
 
 DOC = "# Catalogue\n\n" + "\n\n".join(

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import load_settings
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext
 from pegas_memory.ingest.chunking import ParsedSource, chunk_source
 from pegas_memory.ingest.furniture import _FURNITURE_TOKENS, prune_furniture
 from pegas_memory.ingest.sources import parse_source, read_source
-from pegas_memory.requests import IngestRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
 BODY = {

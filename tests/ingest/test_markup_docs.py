@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import load_settings
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext, DraftAtom
@@ -17,8 +19,6 @@ from pegas_memory.distill.units import clean_claim, list_lead_in
 from pegas_memory.ingest.chunking import ParsedSource, chunk_source, chunk_spans
 from pegas_memory.ingest.markup import normalise
 from pegas_memory.ingest.sources import parse_source, read_source
-from pegas_memory.requests import IngestRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import files_memory
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pegas_memory.app.requests import IngestRequest
 from pegas_memory.ingest.markup import flavour_of, normalise
-from pegas_memory.requests import IngestRequest
 from tests.conftest import offline_memory
 
 DOC = """# Installing the server { #install }

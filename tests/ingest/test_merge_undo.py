@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.cli import main
 from pegas_memory.config import load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres
@@ -17,8 +19,6 @@ from pegas_memory.errors import InvalidInput, NotFound
 from pegas_memory.host.control import stop_host
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.outbox.reconcile import reconcile, vector_collection
-from pegas_memory.requests import IngestRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import files_memory
 from tests.mcp_harness import error_text, mcp_client, structured
 from tests.pgcluster import create_database

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from fpdf import FPDF
 
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings, load_settings
 from pegas_memory.ingest.pdf import parse_pdf
 from pegas_memory.ingest.pdf_sections import settle_entries, split_page
-from pegas_memory.requests import IngestRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import files_memory
 
 INTRO = "Preface text that opens the report and says what it is about in plain words."

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import IngestError, PegasMemoryError
-from pegas_memory.requests import IngestRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
 DOC_V1 = """# Rivers

@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 
 import pegas_memory.ingest.pipeline as pipeline_module
+from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.db.repo import add_link, set_status
@@ -28,8 +30,6 @@ from pegas_memory.errors import IngestError
 from pegas_memory.host.control import stop_host
 from pegas_memory.ingest.pipeline import IngestPipeline
 from pegas_memory.outbox.reconcile import reconcile
-from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import files_memory
 from tests.mcp_harness import mcp_client, structured
 from tests.pgcluster import create_database

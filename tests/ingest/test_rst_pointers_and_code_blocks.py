@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest
 from pegas_memory.config import load_settings
 from pegas_memory.distill.code_claim import code_claim, says_nothing, telling_line
 from pegas_memory.distill.offline import OfflineDistiller
@@ -21,7 +22,6 @@ from pegas_memory.distill.xrefs import labels_of, resolve_labels
 from pegas_memory.ingest.chunking import ParsedSource, chunk_source
 from pegas_memory.ingest.markup import rst_labels
 from pegas_memory.ingest.sources import parse_source, read_source
-from pegas_memory.requests import IngestRequest
 from tests.conftest import files_memory
 
 

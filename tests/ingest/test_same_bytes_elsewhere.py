@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pegas_memory.requests import ContextRequest, IngestRequest
+from pegas_memory.app.requests import ContextRequest, IngestRequest
 from tests.conftest import offline_memory
 
 TEXT = "# Rivers\n\nThe Danube flows through ten countries before it reaches the Black Sea.\n"

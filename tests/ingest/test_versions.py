@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.ingest import sources
-from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest
 from pegas_memory.search.hybrid import SearchFilter
-from pegas_memory.service import MemoryService
 from tests.conftest import files_memory
 from tests.ingest.test_parsers import make_pdf
 

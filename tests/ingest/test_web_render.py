@@ -13,10 +13,10 @@ from typing import ClassVar
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest, SearchRequest
 from pegas_memory.config import load_settings
 from pegas_memory.ingest.render import browser_path, needs_render
 from pegas_memory.ingest.sources import html_to_text, load_source
-from pegas_memory.requests import IngestRequest, SearchRequest
 from tests.conftest import offline_memory
 
 ARTICLE = {

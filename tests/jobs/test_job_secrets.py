@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fpdf import FPDF
 
-from pegas_memory.requests import IngestRequest
+from pegas_memory.app.requests import IngestRequest
 from tests.conftest import offline_memory
 
 

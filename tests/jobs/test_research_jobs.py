@@ -18,7 +18,7 @@ import anyio
 import pytest
 from mcp import Client
 
-from pegas_memory.curation.research import ResearchJournal, SearxngProvider, research_gaps
+from pegas_memory.app.research import ResearchJournal, SearxngProvider, research_gaps
 from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.jobs import JobCancelled
 from tests.conftest import offline_memory

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from pegas_memory.db.embedded import EmbeddedPostgres
-from pegas_memory.host.locks import is_locked
+from pegas_memory.locks import is_locked
 from pegas_memory.memgraph_store.falkor_watchdog import (
     is_redis_process,
     live_users,

@@ -16,13 +16,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from pegas_memory.app.requests import SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings
 from pegas_memory.host.control import stop_host
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.outbox.reconcile import reconcile, vector_collection
 from pegas_memory.outbox.selfcheck import RepairReport
-from pegas_memory.requests import SearchRequest, StoreRequest
-from pegas_memory.service import MemoryService
 
 # The file kinds of a qdrant-edge collection (qdrant-edge-py 0.9), by a name ending.
 VECTOR_FILES = {

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.service import MemoryService
 from pegas_memory.doctor import run_checks
 from pegas_memory.outbox.reconcile import reconcile
-from pegas_memory.service import MemoryService
 from tests.fake_ollama import FakeOllama
 from tests.outbox import slice_damage as damage
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pegas_memory.service import MemoryService
+from pegas_memory.app.service import MemoryService
 from tests.fake_ollama import FakeOllama
 from tests.outbox import slice_damage as damage
 from tests.pgcluster import create_database

@@ -9,13 +9,13 @@ from dataclasses import replace
 
 import pytest
 
+from pegas_memory.app.requests import StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import add_link
 from pegas_memory.memgraph_store.model import AtomNode, LinkEdge, StoredProps
 from pegas_memory.outbox import graph_sweep
 from pegas_memory.outbox.graph_sweep import compare_atom, compare_link
 from pegas_memory.outbox.selfcheck import SelfCheck, SliceCheck, check_slices, repair
-from pegas_memory.requests import StoreRequest
-from pegas_memory.service import MemoryService
 
 CLAIMS = [
     "The Volga flows into the Caspian Sea",

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from pegas_memory.app.runtime import ProjectionRuntime
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
 from pegas_memory.db.repo import AtomInput, add_link, insert_atom
@@ -25,7 +26,6 @@ from pegas_memory.outbox.projection import Projector
 from pegas_memory.outbox.reconcile import reconcile
 from pegas_memory.qdrant_store.client import ClientVectorIndex
 from pegas_memory.qdrant_store.index import VectorIndex, VectorPoint
-from pegas_memory.runtime import ProjectionRuntime
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
 
@@ -233,7 +233,7 @@ WORKER_SCRIPT = textwrap.dedent(
     from pegas_memory.config import load_settings
     from pegas_memory.db.pool import Database
     from pegas_memory.outbox.worker import OutboxWorker
-    from pegas_memory.runtime import ProjectionRuntime
+    from pegas_memory.app.runtime import ProjectionRuntime
     settings = load_settings(data_dir=sys.argv[1], database_url=sys.argv[2],
                              ollama_url=sys.argv[3], embedding_dim=64, outbox_batch_size=20)
     db = Database(settings).open()

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.outbox.reconcile import rebuild, reconcile
-from pegas_memory.requests import IngestRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
 NOTES = """# Notes

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings
 from pegas_memory.doctor import run_checks
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.outbox.selfcheck import classify
-from pegas_memory.requests import SearchRequest, StoreRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama, hashed_embedding
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from pegas_memory.app.requests import SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.outbox import sweep
 from pegas_memory.outbox.selfcheck import check_slices, repair
 from pegas_memory.outbox.sweep import compare_point, cosine
 from pegas_memory.qdrant_store.index import VectorPoint, VectorRecord
-from pegas_memory.requests import SearchRequest, StoreRequest
-from pegas_memory.service import MemoryService
 
 CLAIMS = [
     "The Volga flows into the Caspian Sea",

@@ -12,10 +12,10 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from pegas_memory.app.requests import SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.outbox.worker import entity_lock_key, pending_events
-from pegas_memory.requests import SearchRequest, StoreRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
 BACKLOG = 3000

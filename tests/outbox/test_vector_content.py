@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import math
 
+from pegas_memory.app.requests import SearchRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.outbox.reconcile import reconcile
 from pegas_memory.outbox.selfcheck import check_slices
 from pegas_memory.outbox.sweep import compare_point, vector_defect
 from pegas_memory.qdrant_store.index import VectorRecord
-from pegas_memory.requests import SearchRequest
-from pegas_memory.service import MemoryService
 from tests.outbox import slice_damage as damage
 
 WANT = {"type": "fact", "status": "unverified", "doc_id": None}

@@ -34,13 +34,13 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.runtime import ProjectionRuntime
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
 from pegas_memory.db.repo import AtomInput, add_link, insert_atom, set_status
 from pegas_memory.errors import BackendUnavailable
 from pegas_memory.memgraph_store.falkor import graph_server_paths, stop_embedded_graph
 from pegas_memory.outbox.reconcile import reconcile
-from pegas_memory.runtime import ProjectionRuntime
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
 
@@ -138,7 +138,7 @@ WORKER_SCRIPT = textwrap.dedent(
     import sys, threading
     from pegas_memory.config import load_settings
     from pegas_memory.db.pool import Database
-    from pegas_memory.runtime import ProjectionRuntime
+    from pegas_memory.app.runtime import ProjectionRuntime
     settings = load_settings(data_dir=sys.argv[1], database_url=sys.argv[2],
                              ollama_url=sys.argv[3], embedding_dim=64, outbox_batch_size=100,
                              outbox_poll_seconds=0.5)

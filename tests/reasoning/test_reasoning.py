@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import GraphQueryRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import AtomInput, add_link, insert_atom, set_status
 from pegas_memory.errors import InvalidInput
 from pegas_memory.models import (
@@ -16,8 +18,6 @@ from pegas_memory.models import (
     GraphPathsAnswer,
     GraphQueryResult,
 )
-from pegas_memory.requests import GraphQueryRequest, StoreRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
 

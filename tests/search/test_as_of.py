@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import add_link, withdraw_reason
 from pegas_memory.errors import InvalidInput
-from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.search.fusion import Fused
 from pegas_memory.search.hybrid import SearchFilter
-from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 from tests.mcp_harness import error_text, mcp_client, structured
 

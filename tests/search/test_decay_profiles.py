@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import InvalidInput
 from pegas_memory.models import SearchHit
-from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.search.fusion import decay_factor
-from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
 DAYS_CONVERSATIONAL = 30.0

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
-from pegas_memory.service import MemoryService
+from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.text import detect_language, ts_config_for
 from tests.conftest import make_settings
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.outbox.reconcile import reconcile, vector_collection
-from pegas_memory.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
-from pegas_memory.service import MemoryService
 from tests.conftest import offline_memory
 
 PAPER = """# Ordering at the counter

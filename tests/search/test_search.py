@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest, SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings
 from pegas_memory.db.repo import AtomInput, add_link, insert_atom, set_status
 from pegas_memory.errors import InvalidInput
-from pegas_memory.requests import IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.search.hybrid import SearchFilter
-from pegas_memory.service import MemoryService
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
 

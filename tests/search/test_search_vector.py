@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest, SearchRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.embedding.search_vector import (
     MAX_CONTEXT_CHARS,
     search_context,
@@ -25,8 +27,6 @@ from pegas_memory.outbox.reconcile import rebuild
 from pegas_memory.outbox.selfcheck import check_slices
 from pegas_memory.outbox.sweep import cosine, expected_vector
 from pegas_memory.qdrant_store.index import VectorHit, VectorPoint
-from pegas_memory.requests import IngestRequest, SearchRequest, StoreRequest
-from pegas_memory.service import MemoryService
 from pegas_memory.text import raw_hash
 from tests.conftest import offline_memory
 

@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from pegas_memory.requests import IngestRequest, StoreRequest
-from pegas_memory.service import MemoryService
+from pegas_memory.app.requests import IngestRequest, StoreRequest
+from pegas_memory.app.service import MemoryService
 from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, Guard
 from pegas_memory.ui.serve import UiServer
 from tests.conftest import offline_memory

@@ -116,7 +116,7 @@ def test_verify_runs_memory_verify_and_records_its_verdict(seeded: Seeded) -> No
 def test_a_verification_that_confirmed_the_atom_is_undone_to_candidate(seeded: Seeded) -> None:
     """The same claim from a second source: memory_verify confirms it (verified, confidence
     raised); undo puts back the status and the confidence it had."""
-    from pegas_memory.requests import StoreRequest
+    from pegas_memory.app.requests import StoreRequest
 
     seeded.service.store(
         StoreRequest(

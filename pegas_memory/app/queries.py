@@ -14,4 +14,4 @@ class ServiceQueries:
     server_version: LiteralString
 
 
-Q = load_queries(ServiceQueries, "pegas_memory", "service_queries.sql")
+Q = load_queries(ServiceQueries, "pegas_memory.app", "queries.sql")

@@ -16,7 +16,25 @@ from typing import Any
 
 from threadpoolctl import threadpool_limits
 
-from pegas_memory import service_store
+import pegas_memory.app.store as service_store
+from pegas_memory.app.inputs import (
+    as_of_filter,
+    clean_text,
+)
+from pegas_memory.app.jobs import JobService
+from pegas_memory.app.requests import (
+    CodeGraphRequest,
+    CodeSearchRequest,
+    ContextRequest,
+    FeedbackRequest,
+    GraphQueryRequest,
+    IngestRequest,
+    SearchRequest,
+    StoreRequest,
+)
+from pegas_memory.app.runtime import ProjectionRuntime
+from pegas_memory.app.store import STORE_WAIT_SECONDS
+from pegas_memory.app.views import slice_stats, to_hit
 from pegas_memory.code_memory.doc_cites import RepoDocsOut, ingest_repo_docs
 from pegas_memory.code_memory.index import CodeMemory, StoreCodeResult
 from pegas_memory.code_memory.query import CodeGraphResult, CodeSearchResult
@@ -40,6 +58,7 @@ from pegas_memory.distill.ollama import build_distiller
 from pegas_memory.distill.types import Distiller
 from pegas_memory.errors import BackendUnavailable, InvalidInput, PegasMemoryError, SettingsProblem
 from pegas_memory.ingest.pipeline import IngestPipeline, Progress
+from pegas_memory.lazy import Lazy
 from pegas_memory.models import (
     ContextResult,
     DatabaseInfo,
@@ -64,17 +83,6 @@ from pegas_memory.models import (
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.reasoning.code import maintain_repo
 from pegas_memory.reasoning.rules import needs_maintenance, query_graph, run_inference
-from pegas_memory.requests import (
-    CodeGraphRequest,
-    CodeSearchRequest,
-    ContextRequest,
-    FeedbackRequest,
-    GraphQueryRequest,
-    IngestRequest,
-    SearchRequest,
-    StoreRequest,
-)
-from pegas_memory.runtime import Lazy, ProjectionRuntime
 from pegas_memory.search.context import (
     assemble,
     estimate_tokens,
@@ -83,13 +91,6 @@ from pegas_memory.search.context import (
     windows_for,
 )
 from pegas_memory.search.hybrid import Searcher
-from pegas_memory.service_inputs import (
-    as_of_filter,
-    clean_text,
-)
-from pegas_memory.service_jobs import JobService
-from pegas_memory.service_store import STORE_WAIT_SECONDS
-from pegas_memory.service_views import slice_stats, to_hit
 
 log = logging.getLogger(__name__)
 

@@ -38,7 +38,7 @@ def _same_names(alias: Any, source: Iterable[str], what: str) -> None:
     names, expected = get_args(alias), tuple(source)
     if sorted(names) != sorted(expected):
         raise RuntimeError(
-            f"the {what} Literal of pegas_memory.requests ({names}) differs from its source "
+            f"the {what} Literal of pegas_memory.app.requests ({names}) differs from its source "
             f"({expected}); update the Literal"
         )
 

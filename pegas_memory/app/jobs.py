@@ -31,28 +31,28 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any, Literal, Protocol
 
 from pegas_memory import jobs
-from pegas_memory.code_memory.index import StoreCodeResult
-from pegas_memory.config import Settings
-from pegas_memory.curation.research import (
-    ResearchJournal,
-    build_provider,
-    research_gaps,
-    restore_gaps,
-)
-from pegas_memory.db.pool import Database
-from pegas_memory.errors import IngestError, InvalidInput, PegasMemoryError
-from pegas_memory.jobs import Handler, JobCancelled, JobContext, JobInfo, JobReleased, JobRunner
-from pegas_memory.models import ForgetResult, IngestResult
-from pegas_memory.outbox.reconcile import rebuild
-from pegas_memory.requests import IngestRequest
-from pegas_memory.runtime import ProjectionRuntime
-from pegas_memory.service_job_views import (
+from pegas_memory.app.job_views import (
     GapResearched,
     IngestBatchResult,
     RebuildResult,
     ResearchResult,
     SourceFailure,
 )
+from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.research import (
+    ResearchJournal,
+    build_provider,
+    research_gaps,
+    restore_gaps,
+)
+from pegas_memory.app.runtime import ProjectionRuntime
+from pegas_memory.code_memory.index import StoreCodeResult
+from pegas_memory.config import Settings
+from pegas_memory.db.pool import Database
+from pegas_memory.errors import IngestError, InvalidInput, PegasMemoryError
+from pegas_memory.jobs import Handler, JobCancelled, JobContext, JobInfo, JobReleased, JobRunner
+from pegas_memory.models import ForgetResult, IngestResult
+from pegas_memory.outbox.reconcile import rebuild
 
 log = logging.getLogger(__name__)
 

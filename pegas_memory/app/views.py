@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from pegas_memory.app.runtime import ProjectionRuntime
 from pegas_memory.config import Settings
 from pegas_memory.errors import BackendUnavailable, NotFound, PegasMemoryError
 from pegas_memory.models import CitationOut, FeedbackCounts, SearchHit, SliceStats
 from pegas_memory.outbox.reconcile import vector_collection
 from pegas_memory.outbox.selfcheck import RepairTarget, SelfCheck
-from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.search.hybrid import Found
 
 

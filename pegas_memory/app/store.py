@@ -12,6 +12,16 @@ import time
 from collections.abc import Sequence
 from typing import Protocol
 
+from pegas_memory.app.inputs import (
+    MAX_CLAIM_CHARS,
+    MAX_METADATA_CHARS,
+    MAX_TAG_CHARS,
+    MAX_TAGS,
+    clean_text,
+)
+from pegas_memory.app.queries import Q
+from pegas_memory.app.requests import StoreRequest
+from pegas_memory.app.runtime import ProjectionRuntime
 from pegas_memory.code_memory.query_ops import resolve_citation
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
@@ -26,17 +36,7 @@ from pegas_memory.db.repo import (
 from pegas_memory.errors import InvalidInput, PegasMemoryError
 from pegas_memory.models import ATOM_TYPES, TRACE_KINDS, UNSOURCED, StoreResult
 from pegas_memory.outbox.worker import pending_events
-from pegas_memory.requests import StoreRequest
-from pegas_memory.runtime import ProjectionRuntime
 from pegas_memory.search.fusion import default_decay
-from pegas_memory.service_inputs import (
-    MAX_CLAIM_CHARS,
-    MAX_METADATA_CHARS,
-    MAX_TAG_CHARS,
-    MAX_TAGS,
-    clean_text,
-)
-from pegas_memory.service_queries import Q
 from pegas_memory.text import raw_hash
 
 

@@ -22,10 +22,10 @@ from typing import Any, Protocol
 import httpx
 from psycopg.types.json import Jsonb
 
+from pegas_memory.app.requests import IngestRequest, SearchRequest
 from pegas_memory.curation.queries import CURATION_SQL
 from pegas_memory.errors import BackendUnavailable, PegasMemoryError
 from pegas_memory.jobs.context import JobCancelled
-from pegas_memory.requests import IngestRequest, SearchRequest
 
 log = logging.getLogger(__name__)
 
