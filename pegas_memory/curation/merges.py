@@ -103,7 +103,13 @@ def split(conn: Conn, merge_id: int, reason: str, *, dry_run: bool = False) -> S
         int(r["id"])
         for r in conn.execute(
             Q.move_merge_citations,
-            {"atom": atom_id, "ids": list(m["citation_ids"]), "survivor": survivor},
+            {
+                "atom": atom_id,
+                "ids": list(m["citation_ids"]),
+                "quotes": list(m["quotes"]),
+                "doc": m["doc_id"],
+                "survivor": survivor,
+            },
         ).fetchall()
     ]
     if not moved:

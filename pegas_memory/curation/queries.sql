@@ -154,8 +154,14 @@ SELECT m.*, s.content_hash AS survivor_hash, d.kind AS doc_kind FROM pm_merge m
 -- name: move_merge_citations
 -- A split: the merged claim's citations leave the survivor for the claim's own atom (the
 -- citation trigger re-projects their passages, migrations/0012).
+-- Those it brought, and the survivor's citations with the same quote from any version of the same
+-- document (a later version's reused chunk copies them).
 UPDATE pm_citation SET atom_id = %(atom)s
- WHERE id = ANY(%(ids)s) AND atom_id = %(survivor)s
+ WHERE atom_id = %(survivor)s
+   AND (id = ANY(%(ids)s)
+        OR (quoted_text = ANY(%(quotes)s)
+            AND doc_id IN (SELECT v.id FROM pm_document v JOIN pm_document m
+                             ON m.identity_id = v.identity_id WHERE m.id = %(doc)s)))
 RETURNING id
 
 -- name: reproject_atom

@@ -276,3 +276,41 @@ def test_the_command_line_lists_and_splits_merges(
     finally:
         stop_embedded_graph(tmp_path / "cli")
         stop_host(load_settings(data_dir=tmp_path / "cli"))
+
+
+def test_a_split_takes_the_claims_citations_from_later_versions_of_its_document(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    """A new version of the merged claim's document reuses its chunk and cites the survivor
+    again: the split moves that citation too, and a re-distill records its merge afresh."""
+    _, b = two_documents(service, tmp_path)
+    b.write_text(f"# Notes on cold\n\n{NEAR}\n\nLake Baikal is the deepest lake in the world.\n")
+    v2 = service.ingest(IngestRequest(source=str(b)))
+    assert v2.version == 2 and v2.chunks_reused + v2.atoms_new >= 1
+    merge = service.merges(action="list").merges[-1]
+    cited = rows(
+        service,
+        """SELECT c.id FROM pm_citation c JOIN pm_document d ON d.id = c.doc_id
+            WHERE c.atom_id = %s AND d.identity_id = %s ORDER BY c.id""",
+        merge.survivor_id,
+        merge.document_id,
+    )
+    assert len(cited) == 2  # one per version
+    done = service.merges(action="split", merge_id=merge.id, reason="apart")
+    assert sorted(done.citations_moved) == [r["id"] for r in cited]
+    left = rows(
+        service,
+        """SELECT d.uri FROM pm_citation c JOIN pm_document d ON d.id = c.doc_id
+            WHERE c.atom_id = %s""",
+        merge.survivor_id,
+    )
+    assert [r["uri"].rsplit("/", 1)[-1] for r in left] == ["trial.md"]
+
+
+def test_a_redistill_records_its_merges_again_not_twice(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    _, b = two_documents(service, tmp_path)
+    again = service.ingest(IngestRequest(source=str(b), redistill=True))
+    assert again.redistilled and again.merges == 1
+    assert len(service.merges(action="list").merges) == 1
