@@ -177,3 +177,15 @@ RETURNING undone_at
 -- "Do not merge a claim with this hash into this atom" (ingest dedup honours it).
 INSERT INTO pm_merge_block (atom_id, content_hash, merge_id) VALUES (%s, %s, %s)
 ON CONFLICT DO NOTHING
+
+-- name: consolidation_atoms
+-- The current atoms a consolidation dry run compares, oldest first (the older one survives).
+SELECT id, claim, content, content_hash, metadata ->> 'term' AS term FROM pm_atom
+ WHERE status <> 'stale' ORDER BY id LIMIT %s
+
+-- name: merge_blocks_of
+-- The split pairs among these atoms (atom, hash of a claim never merged into it).
+SELECT atom_id, content_hash FROM pm_merge_block WHERE atom_id = ANY(%s)
+
+-- name: existing_atom_ids_claims
+SELECT id, claim FROM pm_atom WHERE id = ANY(%s)
