@@ -13,6 +13,10 @@
 -- again (both directions: the survivor never absorbs the split claim's hash, the split atom
 -- never absorbs the survivor's).
 --
+-- A later version of the document cites the survivor again with the same quote (a reused chunk's
+-- citations are copied): a split moves those too (`quotes`, within the document's versions).
+-- A re-distill of the version writes its citations afresh: its open merges are recorded again.
+--
 -- Forgetting: erasing the survivor erases its merge rows (CASCADE); erasing the document version
 -- the merged claim came from erases them too (its citations are gone with it, nothing to split).
 
@@ -31,6 +35,7 @@ CREATE TABLE pm_merge (
     prompt_version  text,
     metadata        jsonb NOT NULL DEFAULT '{}'::jsonb,
     citation_ids    bigint[] NOT NULL DEFAULT '{}',
+    quotes          text[] NOT NULL DEFAULT '{}',
     similarity      real NOT NULL,
     reason          text NOT NULL,
     merged_by       text NOT NULL DEFAULT 'ingest',

@@ -297,7 +297,11 @@ def cmd_forget(settings: Settings, args: argparse.Namespace) -> int:
 
 def cmd_merges(settings: Settings, args: argparse.Namespace) -> int:
     with MemoryService(settings) as service:
-        if args.split is None:
+        if args.consolidate:
+            result = service.merges(
+                action="consolidate", similarity=args.similarity, limit=args.limit
+            )
+        elif args.split is None:
             result = service.merges(
                 action="list",
                 atom_id=args.atom,
@@ -499,6 +503,10 @@ def build_parser() -> argparse.ArgumentParser:
     merges.add_argument("--split", type=int, metavar="ID", help="split this merge")
     merges.add_argument("--reason", default="", help="why (recorded on the split)")
     merges.add_argument("--dry-run", action="store_true", help="say what a split would do")
+    merges.add_argument(
+        "--consolidate", action="store_true", help="dry run: stored atoms that would merge now"
+    )
+    merges.add_argument("--similarity", type=float, help="--consolidate: the cosine to merge at")
     parsers["research"].add_argument("--max-gaps", type=int, default=5)
     parsers["research"].add_argument("--urls", type=int, default=3, help="URLs per gap")
     parsers["reconcile"].add_argument("--fix", action="store_true", help="repair the drift found")

@@ -473,10 +473,20 @@ class MergeOut(BaseModel):
     )
 
 
-class MergesResult(BaseModel):
-    """What memory_merges listed or split."""
+class WouldMergeOut(BaseModel):
+    """A pair a consolidation dry run found: the newer atom repeats the older by meaning."""
 
-    action: Literal["list", "split"]
+    survivor_id: int
+    survivor_claim: str
+    merged_id: int
+    merged_claim: str
+    similarity: float
+
+
+class MergesResult(BaseModel):
+    """What memory_merges listed, split or would consolidate."""
+
+    action: Literal["list", "split", "consolidate"]
     merges: list[MergeOut] = Field(
         default_factory=list, description="list: newest first; split: the merge, as it is now"
     )
@@ -486,6 +496,10 @@ class MergesResult(BaseModel):
     )
     citations_moved: list[int] = Field(
         default_factory=list, description="split: citations moved from the survivor to it"
+    )
+    pairs: list[WouldMergeOut] = Field(
+        default_factory=list,
+        description="consolidate (always a dry run): stored atoms dedup would merge now",
     )
     message: str
 

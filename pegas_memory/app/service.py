@@ -45,7 +45,8 @@ from pegas_memory.config import Settings
 from pegas_memory.curation.feedback import record as record_feedback
 from pegas_memory.curation.forget import check_ids, erase, retract
 from pegas_memory.curation.gaps import GAP_STATUSES, add_gap, list_gaps, set_gap_status
-from pegas_memory.curation.merges import SplitPreview, list_merges, split
+from pegas_memory.curation.merges import SplitPreview, consolidation, list_merges, split
+from pegas_memory.curation.queries import CURATION_SQL as Q_CUR
 from pegas_memory.curation.verify import Verifier
 from pegas_memory.db.pool import Database
 from pegas_memory.db.repo import (
@@ -57,6 +58,7 @@ from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.ollama import build_distiller
 from pegas_memory.distill.types import Distiller
 from pegas_memory.errors import BackendUnavailable, InvalidInput, PegasMemoryError, SettingsProblem
+from pegas_memory.ingest.dedup import threshold_for
 from pegas_memory.ingest.pipeline import IngestPipeline, Progress
 from pegas_memory.lazy import Lazy
 from pegas_memory.models import (
@@ -79,6 +81,7 @@ from pegas_memory.models import (
     StoreResult,
     VerdictOut,
     VerifyResult,
+    WouldMergeOut,
 )
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.reasoning.code import maintain_repo
@@ -307,9 +310,12 @@ class MemoryService:
         limit: int = 20,
         reason: str = "",
         dry_run: bool = False,
+        similarity: float | None = None,
     ) -> MergesResult:
-        """List recent merges of near-duplicates, or split one back into its own atom
-        (curation.merges)."""
+        """List recent merges of near-duplicates, split one back into its own atom, or say
+        which stored atoms a consolidation would merge (a dry run; curation.merges)."""
+        if action == "consolidate":
+            return self._consolidation(similarity, limit)
         if action == "list":
             with self.db.connection() as conn:
                 rows = list_merges(
@@ -353,6 +359,41 @@ class MemoryService:
             dry_run=dry_run,
             atom_id=outcome.atom_id,
             citations_moved=outcome.citations_moved,
+            message=message,
+        )
+
+    def _consolidation(self, similarity: float | None, limit: int) -> MergesResult:
+        if similarity is not None and not 0.5 <= similarity <= 1.0:
+            raise InvalidInput("similarity must be between 0.5 and 1")
+        embedder = self.runtime.embedder.get()
+        threshold = similarity or threshold_for(embedder.model_id, self.settings.dedup_threshold)
+        with self.db.connection() as conn:
+            pairs, compared, more = consolidation(conn, embedder.embed_documents, threshold)
+            claims = {
+                int(r["id"]): str(r["claim"])
+                for r in conn.execute(
+                    Q_CUR.existing_atom_ids_claims,
+                    ([i for p in pairs[:limit] for i in (p.survivor_id, p.merged_id)],),
+                ).fetchall()
+            }
+        message = (
+            f"dry run: {len(pairs)} pair(s) of {compared} stored atoms would merge at cosine "
+            f">= {threshold:.3f}; nothing was merged (applying a consolidation is not built yet)"
+            + (f"; only the oldest {compared} atoms were compared" if more else "")
+        )
+        return MergesResult(
+            action="consolidate",
+            dry_run=True,
+            pairs=[
+                WouldMergeOut(
+                    survivor_id=p.survivor_id,
+                    survivor_claim=claims.get(p.survivor_id, ""),
+                    merged_id=p.merged_id,
+                    merged_claim=claims.get(p.merged_id, ""),
+                    similarity=p.similarity,
+                )
+                for p in pairs[:limit]
+            ],
             message=message,
         )
 

@@ -14,10 +14,15 @@ that a person must be able to see a merge and undo it:
   second time; `dry_run` says what a split would do and writes nothing.
 
 Exact repeats (the same content hash) are not merges: there is no other text to split back into.
+
+- `consolidation`: a dry run over the stored current atoms (at most `MAX_CONSOLIDATE_ATOMS`, the
+  oldest first): which pairs dedup would merge now (the same within-batch rule as ingest, claim
+  guard included; split pairs left out). Nothing is merged: applying it is not built yet.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -26,8 +31,12 @@ from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn
 from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.errors import InvalidInput, NotFound
+from pegas_memory.ingest.claims import atom_signature
+from pegas_memory.ingest.dedup import guarded_batch
+from pegas_memory.outbox.projection import atom_embed_text
 
 MAX_LIMIT = 200
+MAX_CONSOLIDATE_ATOMS = 2000  # each one's claim vector is embedded (cached) and compared to all
 
 
 def list_merges(
@@ -103,7 +112,13 @@ def split(conn: Conn, merge_id: int, reason: str, *, dry_run: bool = False) -> S
         int(r["id"])
         for r in conn.execute(
             Q.move_merge_citations,
-            {"atom": atom_id, "ids": list(m["citation_ids"]), "survivor": survivor},
+            {
+                "atom": atom_id,
+                "ids": list(m["citation_ids"]),
+                "quotes": list(m["quotes"]),
+                "doc": m["doc_id"],
+                "survivor": survivor,
+            },
         ).fetchall()
     ]
     if not moved:
@@ -124,3 +139,38 @@ def split(conn: Conn, merge_id: int, reason: str, *, dry_run: bool = False) -> S
     return SplitOutcome(
         merge_id, survivor, atom_id, created, moved, row["undone_at"] if row else None
     )
+
+
+@dataclass(frozen=True)
+class WouldMerge:
+    survivor_id: int
+    merged_id: int
+    similarity: float
+
+
+def consolidation(
+    conn: Conn, embed: Callable[[Sequence[str]], Sequence[Sequence[float]]], threshold: float
+) -> tuple[list[WouldMerge], int, bool]:
+    """The pairs of stored current atoms dedup would merge (a dry run: nothing written); the
+    number of atoms compared, and whether there were more than `MAX_CONSOLIDATE_ATOMS`."""
+    rows = conn.execute(Q.consolidation_atoms, (MAX_CONSOLIDATE_ATOMS + 1,)).fetchall()
+    more = len(rows) > MAX_CONSOLIDATE_ATOMS
+    rows = rows[:MAX_CONSOLIDATE_ATOMS]
+    if len(rows) < 2:
+        return [], len(rows), more
+    ids = [int(r["id"]) for r in rows]
+    vectors = embed([atom_embed_text(r["claim"], r["content"] or "") for r in rows])
+    signatures = [atom_signature(r["claim"], r["content"] or "", r["term"]) for r in rows]
+    blocked = {
+        (int(b["atom_id"]), str(b["content_hash"]))
+        for b in conn.execute(Q.merge_blocks_of, (ids,)).fetchall()
+    }
+    out = []
+    for i, d in enumerate(guarded_batch(vectors, signatures, threshold)):
+        if d.batch_index is None:
+            continue
+        survivor = ids[d.batch_index]
+        if (survivor, str(rows[i]["content_hash"])) in blocked:
+            continue
+        out.append(WouldMerge(survivor, ids[i], round(d.score, 4)))
+    return out, len(rows), more

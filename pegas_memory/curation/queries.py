@@ -54,6 +54,9 @@ class CurationQueries:
     reproject_atom: LiteralString
     mark_merge_undone: LiteralString
     block_merge: LiteralString
+    consolidation_atoms: LiteralString
+    merge_blocks_of: LiteralString
+    existing_atom_ids_claims: LiteralString
 
 
 CURATION_SQL = load_queries(CurationQueries, "pegas_memory.curation", "queries.sql")

@@ -179,8 +179,14 @@ SELECT m.*, s.content_hash AS survivor_hash, d.kind AS doc_kind FROM pm_merge m
 -- name: move_merge_citations
 -- A split: the merged claim's citations leave the survivor for the claim's own atom (the
 -- citation trigger re-projects their passages, migrations/0012).
+-- Those it brought, and the survivor's citations with the same quote from any version of the same
+-- document (a later version's reused chunk copies them).
 UPDATE pm_citation SET atom_id = %(atom)s
- WHERE id = ANY(%(ids)s) AND atom_id = %(survivor)s
+ WHERE atom_id = %(survivor)s
+   AND (id = ANY(%(ids)s)
+        OR (quoted_text = ANY(%(quotes)s)
+            AND doc_id IN (SELECT v.id FROM pm_document v JOIN pm_document m
+                             ON m.identity_id = v.identity_id WHERE m.id = %(doc)s)))
 RETURNING id
 
 -- name: reproject_atom
@@ -196,3 +202,15 @@ RETURNING undone_at
 -- "Do not merge a claim with this hash into this atom" (ingest dedup honours it).
 INSERT INTO pm_merge_block (atom_id, content_hash, merge_id) VALUES (%s, %s, %s)
 ON CONFLICT DO NOTHING
+
+-- name: consolidation_atoms
+-- The current atoms a consolidation dry run compares, oldest first (the older one survives).
+SELECT id, claim, content, content_hash, metadata ->> 'term' AS term FROM pm_atom
+ WHERE status <> 'stale' ORDER BY id LIMIT %s
+
+-- name: merge_blocks_of
+-- The split pairs among these atoms (atom, hash of a claim never merged into it).
+SELECT atom_id, content_hash FROM pm_merge_block WHERE atom_id = ANY(%s)
+
+-- name: existing_atom_ids_claims
+SELECT id, claim FROM pm_atom WHERE id = ANY(%s)

@@ -506,6 +506,7 @@ class IngestPipeline:
         # produced again word for word: the new distiller's type and term (only this document's)
         kept = [(i, d.type, jsonable(d.metadata)) for i, d in exact.items() if i in mine]
         with self.db.transaction() as conn:
+            conn.execute(Q.drop_open_merges, (doc_id,))  # recorded again below where they recur
             start = begin_redistill(conn, doc_id, reproduced)
             chunk_id = insert_version_chunks(conn, doc_id, w.chunks)
             atom_of = write_atoms(conn, w, doc_id, chunk_id, planned, redistilled_by=change[1])

@@ -33,6 +33,7 @@ class IngestQueries:
     record_redistill: LiteralString
     merge_blocks: LiteralString
     record_merge: LiteralString
+    drop_open_merges: LiteralString
 
 
 INGEST_SQL = load_queries(IngestQueries, "pegas_memory.ingest", "queries.sql")

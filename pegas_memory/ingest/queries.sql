@@ -150,9 +150,14 @@ SELECT content_hash, atom_id FROM pm_merge_block WHERE content_hash = ANY(%s)
 -- name: record_merge
 -- A semantic merge at ingest (migrations/0014_merges.sql), in the transaction that cites it.
 INSERT INTO pm_merge (survivor_id, doc_id, claim, content, type, content_hash, language,
-                      confidence, topic, tags, prompt_version, metadata, citation_ids,
+                      confidence, topic, tags, prompt_version, metadata, citation_ids, quotes,
                       similarity, reason, merged_by)
 VALUES (%(survivor)s, %(doc)s, %(claim)s, %(content)s, %(type)s, %(hash)s, %(language)s,
         %(confidence)s, %(topic)s, %(tags)s, %(prompt_version)s, %(metadata)s, %(citations)s,
-        %(similarity)s, %(reason)s, 'ingest')
+        %(quotes)s, %(similarity)s, %(reason)s, 'ingest')
 RETURNING id
+
+-- name: drop_open_merges
+-- A re-distill cites its version afresh: the merges it recorded before (not split) go, and are
+-- recorded again where the new run merges again.
+DELETE FROM pm_merge WHERE doc_id = %s AND undone_at IS NULL

@@ -260,6 +260,7 @@ def _record_merge(
             "prompt_version": str(d.metadata.get("prompt_version") or w.distiller_version),
             "metadata": Jsonb(jsonable(d.metadata)),
             "citations": [citation],
+            "quotes": [d.quote],
             "similarity": round(float(p.score), 4),
             "reason": reason,
         },

@@ -490,11 +490,13 @@ def register_upkeep(mcp: Server) -> None:
     async def memory_merges(
         ctx: ServiceContext,
         action: Annotated[
-            Literal["list", "split"],
+            Literal["list", "split", "consolidate"],
             Field(
                 description="list: recent merges of near-duplicates (a claim ingest did not "
                 "store because a stored atom says the same; its citation went to that atom). "
-                "split: undo one: the claim becomes its own atom again with its citations."
+                "split: undo one: the claim becomes its own atom again with its citations. "
+                "consolidate: a dry run over the stored atoms: which pairs would merge now "
+                "(nothing is merged)."
             ),
         ] = "list",
         merge_id: Annotated[
@@ -509,7 +511,18 @@ def register_upkeep(mcp: Server) -> None:
         open_only: Annotated[
             bool, Field(description="list: leave out merges already split.")
         ] = False,
-        limit: Annotated[int, Field(ge=1, le=200, description="list: at most this many.")] = 20,
+        limit: Annotated[
+            int, Field(ge=1, le=200, description="list, consolidate: at most this many.")
+        ] = 20,
+        similarity: Annotated[
+            float | None,
+            Field(
+                ge=0.5,
+                le=1.0,
+                description="consolidate: the cosine at or above which two claims would merge "
+                "(default: the dedup threshold of the embedding model).",
+            ),
+        ] = None,
         reason: Annotated[str, Field(description="split: why (recorded on the merge).")] = "",
         dry_run: Annotated[
             bool, Field(description="split: say what would change, write nothing.")
@@ -529,6 +542,7 @@ def register_upkeep(mcp: Server) -> None:
                 limit=limit,
                 reason=reason,
                 dry_run=dry_run,
+                similarity=similarity,
             ),
         )
 

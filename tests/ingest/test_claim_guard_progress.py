@@ -46,7 +46,9 @@ def _reference(
                 continue
             match = j
             break
-        out.append(DedupDecision(batch_index=match, conflicts=tuple(conflicts)))
+        # the cosine with the item it repeats (recorded with the merge, pm_merge)
+        score = float(min(1.0, sims[i, match])) if match is not None else 0.0
+        out.append(DedupDecision(batch_index=match, score=score, conflicts=tuple(conflicts)))
         if match is None:
             kept.append(i)
     return out

@@ -15,6 +15,7 @@ from pegas_memory.app.service import MemoryService
 from pegas_memory.cli import main
 from pegas_memory.config import load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres
+from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.errors import InvalidInput, NotFound
 from pegas_memory.host.control import stop_host
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
@@ -262,6 +263,8 @@ def test_the_command_line_lists_and_splits_merges(
 ) -> None:
     two_documents(service, tmp_path)
     monkeypatch.setenv("PEGAS_DATABASE_URL", database_url)
+    monkeypatch.setenv("PEGAS_OLLAMA_URL", str(service.settings.ollama_url))  # the same fake
+    monkeypatch.setenv("PEGAS_EMBEDDING_DIM", str(service.settings.embedding_dim))
     base = ["--data-dir", str(tmp_path / "cli")]
     try:
         assert main([*base, "merges", "--open"]) == 0
@@ -273,6 +276,70 @@ def test_the_command_line_lists_and_splits_merges(
         assert json.loads(capsys.readouterr().out)["atom_id"]
         assert main([*base, "merges", "--open"]) == 0
         assert json.loads(capsys.readouterr().out)["merges"] == []
+        assert main([*base, "merges", "--consolidate", "--similarity", "0.9"]) == 0
+        assert json.loads(capsys.readouterr().out)["pairs"] == []
     finally:
         stop_embedded_graph(tmp_path / "cli")
         stop_host(load_settings(data_dir=tmp_path / "cli"))
+
+
+def test_a_split_takes_the_claims_citations_from_later_versions_of_its_document(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    """A new version of the merged claim's document reuses its chunk and cites the survivor
+    again: the split moves that citation too, and a re-distill records its merge afresh."""
+    _, b = two_documents(service, tmp_path)
+    b.write_text(f"# Notes on cold\n\n{NEAR}\n\nLake Baikal is the deepest lake in the world.\n")
+    v2 = service.ingest(IngestRequest(source=str(b)))
+    assert v2.version == 2 and v2.chunks_reused + v2.atoms_new >= 1
+    merge = service.merges(action="list").merges[-1]
+    cited = rows(
+        service,
+        """SELECT c.id FROM pm_citation c JOIN pm_document d ON d.id = c.doc_id
+            WHERE c.atom_id = %s AND d.identity_id = %s ORDER BY c.id""",
+        merge.survivor_id,
+        merge.document_id,
+    )
+    assert len(cited) == 2  # one per version
+    done = service.merges(action="split", merge_id=merge.id, reason="apart")
+    assert sorted(done.citations_moved) == [r["id"] for r in cited]
+    left = rows(
+        service,
+        """SELECT d.uri FROM pm_citation c JOIN pm_document d ON d.id = c.doc_id
+            WHERE c.atom_id = %s""",
+        merge.survivor_id,
+    )
+    assert [r["uri"].rsplit("/", 1)[-1] for r in left] == ["trial.md"]
+
+
+def test_a_redistill_records_its_merges_again_not_twice(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    _, b = two_documents(service, tmp_path)
+    again = service.ingest(IngestRequest(source=str(b), redistill=True))
+    assert again.redistilled and again.merges == 1
+    assert len(service.merges(action="list").merges) == 1
+
+
+def test_a_consolidation_dry_run_names_the_pairs_that_would_merge_and_writes_nothing(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    other = CLAIM.replace("two days", "three days")  # another number: the guard keeps it apart
+    with service.db.transaction() as conn:
+        ids = [insert_atom(conn, AtomInput(type="fact", claim=c))[0] for c in (CLAIM, NEAR, other)]
+    before = rows(service, "SELECT count(*) AS n FROM pm_outbox")[0]["n"]
+    dry = service.merges(action="consolidate")
+    assert dry.dry_run and "nothing was merged" in dry.message
+    assert [(p.survivor_id, p.merged_id) for p in dry.pairs] == [(ids[0], ids[1])]
+    assert dry.pairs[0].merged_claim == NEAR and dry.pairs[0].similarity >= 0.9
+    assert rows(service, "SELECT count(*) AS n FROM pm_outbox")[0]["n"] == before
+    assert rows(service, "SELECT id FROM pm_merge") == []
+
+
+def test_a_consolidation_leaves_out_a_split_pair(service: MemoryService, tmp_path: Path) -> None:
+    two_documents(service, tmp_path)
+    assert service.merges(action="consolidate").pairs == []  # merged already: one atom
+    merge = service.merges(action="list").merges[0]
+    service.merges(action="split", merge_id=merge.id, reason="apart")
+    assert service.merges(action="consolidate").pairs == []
+    assert service.merges(action="consolidate", similarity=0.5).pairs == []
