@@ -24,7 +24,7 @@ serve: setup
 # each worker starts its own embedded engines in its own temporary dirs. `make test-quick` leaves
 # the slow ones out.
 TEST_WORKERS ?= auto
-PYTEST := $(VENV)/bin/pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --durations=25
+PYTEST := $(VENV)/bin/pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal --durations=25
 
 test: setup
 	bash scripts/system-deps.sh

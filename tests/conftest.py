@@ -47,6 +47,13 @@ def pytest_configure(config: pytest.Config) -> None:
     config.option.basetemp = tempfile.mkdtemp(prefix="run-", dir=root)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first (a stable sort: the rest keep their order). On parallel workers a
+    long test handed out last keeps one worker busy while the other has nothing left to do."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 # The tests decide every setting themselves; nothing leaks in from the developer's shell.
 for _key in list(os.environ):
     if _key.startswith("PEGAS_") or _key == "PROXY_URL":

@@ -177,6 +177,7 @@ async def test_two_sessions_each_find_the_others_facts_by_meaning(data_dir: Path
             assert not any(pid == status["pid"] for pid in (s.pid for s in group))
 
 
+@pytest.mark.slow
 async def test_four_sessions_and_killing_any_one_leaves_the_others_working(
     data_dir: Path,
 ) -> None:

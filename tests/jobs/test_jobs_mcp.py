@@ -113,6 +113,7 @@ def counts(db_url: str) -> dict[str, int]:
     return out
 
 
+@pytest.mark.slow
 async def test_a_long_ingest_answers_within_its_bound_and_completes(
     env: dict[str, str], files: Path, db_url: str
 ) -> None:
@@ -157,6 +158,7 @@ async def test_a_long_ingest_answers_within_its_bound_and_completes(
         assert again["finished"] and again["results"][0]["unchanged"], again
 
 
+@pytest.mark.slow
 async def test_killing_the_server_mid_job_and_restarting_completes_it(
     env: dict[str, str], files: Path, db_url: str
 ) -> None:

@@ -216,6 +216,7 @@ def _wait_host_gone(settings: Settings, timeout: float = 60.0) -> None:
     raise AssertionError("the engine host still holds the vector store")
 
 
+@pytest.mark.slow
 def test_corrupted_vector_slice_is_set_aside_and_rebuilt(
     database_url: str, tmp_path: Path, ollama: CountingOllama
 ) -> None:

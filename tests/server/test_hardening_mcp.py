@@ -531,6 +531,7 @@ def _until_ok(server: McpSession, tool: str, arguments: dict[str, Any], seconds:
         time.sleep(1)
 
 
+@pytest.mark.slow
 @pytest.mark.external_pg
 def test_postgres_restarted_under_a_running_server(
     debian_pg: DebianCluster, tmp_path: Path
@@ -598,6 +599,7 @@ def test_server_started_while_postgres_is_down_recovers(
 # --- an Ollama that hangs ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_hanging_ollama_is_bounded(embedded_pg: EmbeddedPostgres, tmp_path: Path) -> None:
     url = create_database(embedded_pg.uri)
     with FakeOllama(delay=60) as hung:

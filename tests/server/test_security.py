@@ -243,6 +243,7 @@ def _collect_errors(env: dict[str, str], stderr: Path, calls: list[tuple[str, An
     return texts
 
 
+@pytest.mark.slow
 def test_secrets_are_never_returned_or_logged(
     embedded_pg: EmbeddedPostgres, tmp_path: Path
 ) -> None:
