@@ -64,14 +64,18 @@ def browser_path(settings: Settings) -> str | None:
     return None
 
 
-def needs_render(visible_text: str, html: bytes | str) -> bool:
-    """Whether a fetched HTML page is a shell its scripts fill in: little visible text, and
-    scripts that could write it."""
-    if len(" ".join(visible_text.split())) >= SHELL_TEXT_CHARS:
-        return False
+def has_script(html: bytes | str) -> bool:
+    """Whether a page carries a script that could write its text (a cheap look at the bytes,
+    before any parse)."""
     if isinstance(html, str):
         return "<script" in html[:2_000_000].lower()
     return b"<script" in html[:2_000_000].lower()
+
+
+def needs_render(visible_text: str, html: bytes | str) -> bool:
+    """Whether a fetched HTML page is a shell its scripts fill in: scripts that could write its
+    text, and little visible text."""
+    return has_script(html) and len(" ".join(visible_text.split())) < SHELL_TEXT_CHARS
 
 
 def render_page(

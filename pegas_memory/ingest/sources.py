@@ -51,7 +51,7 @@ from pegas_memory.ingest.netguard import (
     sniff_content_type,
 )
 from pegas_memory.ingest.pdf import parse_pdf
-from pegas_memory.ingest.render import browser_path, needs_render, render_page
+from pegas_memory.ingest.render import browser_path, has_script, needs_render, render_page
 from pegas_memory.text import detect_language, raw_hash
 
 __all__ = [
@@ -182,6 +182,8 @@ def rendered(raw: RawSource, settings: Settings) -> RawSource:
     if _format_of(raw.sniffed, raw.suffix) != "html" or raw.kind not in (None, "web", "html"):
         return raw
     if settings.web_render == "auto":
+        if not has_script(raw.data):  # most pages: no second parse for the visible text
+            return raw
         try:
             shell = needs_render(html_to_text(raw.data), raw.data)
         except ValueError:

@@ -16,7 +16,7 @@ from pegas_memory.db.repo import add_link, withdraw_reason
 from pegas_memory.errors import InvalidInput
 from pegas_memory.search.fusion import Fused
 from pegas_memory.search.hybrid import SearchFilter
-from tests.conftest import offline_memory
+from tests.conftest import files_memory
 from tests.mcp_harness import error_text, mcp_client, structured
 
 CLAIM = "The Lick Observatory's great refractor was the largest telescope of its time."
@@ -24,10 +24,7 @@ CLAIM = "The Lick Observatory's great refractor was the largest telescope of its
 
 @pytest.fixture
 def memory(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    (tmp_path / "files").mkdir()
-    with offline_memory(
-        database_url, tmp_path / "data", dim=128, ingest_roots=[tmp_path / "files"]
-    ) as svc:
+    with files_memory(database_url, tmp_path) as svc:
         yield svc
 
 
