@@ -34,10 +34,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Literal
 
 import pegas_memory.distill.discourse as discourse
-import pegas_memory.distill.gate as gate
 import pegas_memory.distill.layout as layout
 import pegas_memory.distill.predicate as predicate
 import pegas_memory.distill.reference as reference
@@ -48,8 +46,6 @@ PROMOTED_BY = "promoted_by"  # the metadata key of the rule that promoted an ato
 _BLOCKS = frozenset({"code", "table", "logical_rule"})
 _LABELLED = frozenset({"theorem", "definition", "proof"})
 _GRAMMARS = frozenset({"en", "ru"})
-GATE = "standalone gate"  # the trace of a draft the gate decided, with its score
-LOW_SCORE = "low standalone score"  # kept in its passage by the gate alone
 
 
 @dataclass(frozen=True)
@@ -176,59 +172,38 @@ def _stands_alone(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
     return Verdict(f"stands alone: {atom.type}")
 
 
-# The layout and the blocks decide outright: a shape every document of the kind shares.
+# The blocks and the layout: a shape every document of the kind shares.
 HARD_RULES: tuple[Rule, ...] = (_block, _labelled, _section, _shape)
-# The sentence rules: each a signal the gate weighs (`distill.gate`), no longer a verdict.
+# The sentence rules. A learned gate that weighed them with general signals instead of taking
+# their first verdict did not generalise (docs/decisions/0010, `bench/standalone_gate.py`).
 SOFT_RULES: tuple[Rule, ...] = (_leaning, _fragment, _discourse, _reference, _predicate)
 RULES: tuple[Rule, ...] = (*HARD_RULES, *SOFT_RULES, _stands_alone)
 
 
 def soft_verdicts(atom: DraftAtom, chunk: Chunk) -> list[Verdict]:
-    """Every soft rule's verdict on one draft (all of them, not the first)."""
+    """Every soft rule's verdict on one draft (all of them, not only the first)."""
     return [found for rule in SOFT_RULES if (found := rule(atom, chunk)) is not None]
 
 
-def _gate(atom: DraftAtom, chunk: Chunk, weights: gate.Model) -> Verdict:
-    """The gate's verdict on a draft no hard rule decided: promoted when its score reaches the
-    model's threshold; kept in the passage for the first soft rule's reason otherwise."""
-    soft = soft_verdicts(atom, chunk)
-    fired = {found.rule: True for found in soft}
-    score = weights.score(gate.features(atom, chunk.text, fired))
-    if score >= weights.threshold:
-        return Verdict(f"{GATE} {score:.2f}: {atom.type}")
-    return Verdict(f"{GATE} {score:.2f}", soft[0].reason if soft else LOW_SCORE)
-
-
-def verdict(atom: DraftAtom, chunk: Chunk, *, weights: gate.Model | None = None) -> Verdict:
-    """The first verdict of the hard rules on one draft of `chunk`; then the gate's, or with no
-    model the first verdict of the soft rules and `stands alone`."""
-    rules = HARD_RULES if weights is not None else RULES
-    for rule in rules:
+def verdict(atom: DraftAtom, chunk: Chunk) -> Verdict:
+    """The first verdict of `RULES` on one draft of `chunk`."""
+    for rule in RULES:
         found = rule(atom, chunk)
         if found is not None:
             return found
-    if weights is not None:
-        return _gate(atom, chunk, weights)
     raise AssertionError("the last rule always decides")  # pragma: no cover
 
 
 def promote(
-    drafts: Sequence[DraftAtom],
-    text: str,
-    context: ChunkContext,
-    *,
-    weights: gate.Model | None | Literal["shipped"] = "shipped",
+    drafts: Sequence[DraftAtom], text: str, context: ChunkContext
 ) -> tuple[list[DraftAtom], dict[str, int]]:
     """The drafts of one chunk that become atoms, each with the rule that promoted it in its
-    metadata, and how many stayed in the passage only, by reason. `weights`: the gate's model
-    (the shipped one by default; None runs the soft rules as verdicts, as before the gate)."""
+    metadata, and how many stayed in the passage only, by reason."""
     chunk = Chunk(text, context)
-    if weights == "shipped":
-        weights = gate.model()
     kept: list[DraftAtom] = []
     passage_only: Counter[str] = Counter()
     for atom in drafts:
-        found = verdict(atom, chunk, weights=weights)
+        found = verdict(atom, chunk)
         if found.reason is not None:
             passage_only[found.reason] += 1
         else:
