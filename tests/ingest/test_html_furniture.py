@@ -296,7 +296,9 @@ def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
 
 def test_memory_ingest_of_a_page_stores_its_body_not_its_furniture(service: MemoryService) -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    ).start()
     try:
         base = f"http://127.0.0.1:{server.server_address[1]}"
         for lang in ("en", "ru"):

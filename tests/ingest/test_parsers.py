@@ -318,7 +318,9 @@ class _Site(BaseHTTPRequestHandler):
 def site() -> Iterator[str]:
     _Site.pdf = make_pdf([PAGE_1, PAGE_3])
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    )
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()

@@ -178,7 +178,9 @@ class _Pages(BaseHTTPRequestHandler):
 
 def test_web_page_ingest_and_404(service: MemoryService) -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    ).start()
     try:
         base = f"http://127.0.0.1:{server.server_address[1]}"
         result = service.ingest(IngestRequest(source=f"{base}/article"))

@@ -216,7 +216,9 @@ class Pages(BaseHTTPRequestHandler):
 @contextlib.contextmanager
 def site() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Pages)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    ).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:

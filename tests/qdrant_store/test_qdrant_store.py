@@ -749,7 +749,9 @@ class _FakeQdrant(http.server.BaseHTTPRequestHandler):
 @pytest.fixture
 def fake_qdrant() -> Iterator[str]:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _FakeQdrant)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    )
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()

@@ -60,7 +60,9 @@ class Site:
         self.server = ThreadingHTTPServer((host, 0), Handler)
         self.server.daemon_threads = True
         self.port = int(self.server.server_address[1])
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        ).start()
 
     def close(self) -> None:
         self.server.shutdown()
