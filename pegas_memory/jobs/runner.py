@@ -24,7 +24,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -72,6 +72,27 @@ def _connect(db: Database) -> LeaseConn:
         row_factory=dict_row,
         application_name="pegas-memory-job",
     )
+
+
+def claim_job(conn: LeaseConn, kinds: Sequence[str], worker: str) -> dict[str, Any] | None:
+    """Take one job of `kinds` for `worker` on its lease `conn` (autocommit), or None.
+
+    One statement (`claim_job` in queries.sql) picks the job, a running one whose worker is gone
+    first, then the oldest queued one that is due, and takes its advisory lock on `conn`. A job
+    that cannot run again (taken over with a cancel requested, or out of attempts) is finished
+    by that statement; then the next one is claimed. Raises psycopg.Error: the caller drops the
+    connection, and with it any lock the failed statement took.
+    """
+    params = {"kinds": list(kinds), "worker": worker, "ns": LOCK_CLASS}
+    while True:
+        row = conn.execute(Q.claim_job, params).fetchone()
+        if row is None:
+            return None
+        if row["state"] == JobState.RUNNING:
+            if row["was"] == JobState.RUNNING:
+                log.warning("%s: took over job %s (%s)", worker, row["id"], row["previous_worker"])
+            return row
+        log.warning("%s: job %s %s: %s", worker, row["id"], row["state"], row["error"])
 
 
 class JobRunner:
@@ -293,22 +314,7 @@ class _Slot:
 
     # ------------------------------------------------------------------ claim
     def claim(self) -> dict[str, Any] | None:
-        """Take one job (`claim_job`, one statement): first one whose worker is gone, then the
-        oldest queued one. A job that cannot run again (taken over with a cancel requested, or
-        out of attempts) is finished by that statement; then the next one is claimed."""
-        conn = self.lease()
-        params = {"kinds": list(self.runner.handlers), "worker": self.name, "ns": LOCK_CLASS}
-        while True:
-            row = conn.execute(Q.claim_job, params).fetchone()
-            if row is None:
-                return None
-            if row["state"] == JobState.RUNNING:
-                if row["was"] == JobState.RUNNING:
-                    log.warning(
-                        "%s: took over job %s (%s)", self.name, row["id"], row["previous_worker"]
-                    )
-                return row
-            log.warning("%s: job %s %s: %s", self.name, row["id"], row["state"], row["error"])
+        return claim_job(self.lease(), list(self.runner.handlers), self.name)
 
     # ------------------------------------------------------------------ run
     def run(self, row: dict[str, Any]) -> None:
