@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import (
     BaseModel,
@@ -24,6 +24,8 @@ from pydantic import (
 )
 from pydantic_core import core_schema
 from typing_extensions import TypedDict
+
+from pegas_memory.errors import InvalidInput
 
 
 class Vocabulary(StrEnum):
@@ -45,6 +47,16 @@ class Vocabulary(StrEnum):
     def values(cls) -> tuple[str, ...]:
         """The strings of the set, in declaration order (for messages and `in` checks on text)."""
         return tuple(member.value for member in cls)
+
+    @classmethod
+    def parse(cls, value: str, what: str) -> Self:
+        """The member whose string is `value`. Raises InvalidInput naming `what` and the set."""
+        try:
+            return cls(value)
+        except ValueError:
+            raise InvalidInput(
+                f"unknown {what} {value!r}; use one of {', '.join(cls.values())}"
+            ) from None
 
 
 class AtomType(Vocabulary):
@@ -120,6 +132,19 @@ class FeedbackOutcome(Vocabulary):
     HELPED = "helped"
     MISLED = "misled"
     USED = "used"
+
+
+class VerifyVerdict(Vocabulary):
+    """What memory_verify found about an atom. Self-critique by an LLM answers one of the first
+    four (`distill.ollama.CRITIQUE_VERDICTS`); cross-confirmation across documents gives
+    `confirmed`; a check that could not run leaves it `unchecked`."""
+
+    NEW = "new"
+    DUPLICATE = "duplicate"
+    CORROBORATES = "corroborates"
+    CONTRADICTS = "contradicts"
+    CONFIRMED = "confirmed"
+    UNCHECKED = "unchecked"
 
 
 class DecayProfile(Vocabulary):
