@@ -1,6 +1,11 @@
 """The job runner: N worker threads that claim jobs from `pm_job`, run their handlers and record
 the outcome, plus one monitor thread for heartbeats, cancel requests and wake-ups.
 
+A job is claimed in one statement (`claim_job` here, the SQL in queries.sql): it picks a running
+job whose worker is gone or the oldest due queued one, row-locked FOR UPDATE SKIP LOCKED, takes
+its advisory lock on the slot's lease and marks it running, or finishes it when it cannot run
+again. Concurrent claimers never take the same job (tests/jobs/test_job_claim.py).
+
 Each worker thread ("slot") has a connection of its own, its *lease*: while a job runs, the
 lease holds a session-level advisory lock on it. If the process dies (SIGKILL, out of memory) or
 the connection drops, PostgreSQL releases the lock, and any runner that finds the job still
