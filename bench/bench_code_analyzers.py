@@ -1,0 +1,152 @@
+"""Call edges with and without the type-checker analyzers, on the hand-labelled call sites.
+
+For each label file of bench/labels whose repository is cached ($PEGAS_REPO_CACHE, default
+/work/cache/repos; fetched there outside this repository, as for bench_code_labels.py), the
+repository is extracted and resolved by the heuristic (code_memory.graph), then the analyzer of
+its language (scip-python, scip-typescript: PATH or $PEGAS_CODE_ANALYZER_PATH) is run over it
+and its calls laid over the heuristic's (code_memory.analyzer_stage), exactly as store_code
+does. Both edge sets are scored against the labels the way bench_code_labels.py scores them:
+over a sample of call sites, callees and callers are the same edges read in opposite
+directions, so one precision/recall pair says both.
+
+Usage: PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py [LABEL_NAME ...]
+       (LABELS_VERBOSE=1: every site where an answer differs from its label)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from pegas_memory.code_memory.analyzer_stage import apply_analyzers
+from pegas_memory.code_memory.analyzers import find_analyzers
+from pegas_memory.code_memory.graph import resolve
+from pegas_memory.code_memory.model import Dependency, FileIndex
+from pegas_memory.code_memory.repo_files import cargo_crates
+from pegas_memory.code_memory.symbols import extract_file, iter_source_files
+
+CACHE = Path(os.environ.get("PEGAS_REPO_CACHE", "/work/cache/repos"))
+LABELS = Path(__file__).resolve().parent / "labels"
+DEFAULT = [
+    "python",
+    "python-itsdangerous",
+    "typescript",
+    "typescript-heldout",
+    "typescript-p-queue",
+    "javascript",
+    "javascript-heldout",
+    "javascript-heldout2",
+    "javascript-router",
+    "javascript-session",
+]
+
+
+def _sites(deps: list[Dependency]) -> dict[tuple[str, int], set[str]]:
+    out: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for d in deps:
+        if d.kind == "calls" and d.dst:
+            out[(d.src, d.line)].add(d.dst)
+    return out
+
+
+def _score(
+    sites: list[dict[str, Any]], got: dict[tuple[str, int], set[str]], tag: str
+) -> tuple[float, float, int]:
+    tp = fp = fn = 0
+    for s in sites:
+        answer = got.get((s["caller"], s["line"]), set())
+        truth = set(s["label"])
+        if os.environ.get("LABELS_VERBOSE") and answer != truth:
+            print(
+                f"  [{tag}] {s['path']}:{s['line']} extra {sorted(answer - truth)} "
+                f"missed {sorted(truth - answer)}",
+                file=sys.stderr,
+            )
+        tp += len(answer & truth)
+        fp += len(answer - truth)
+        fn += len(truth - answer)
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    return precision, recall, tp + fn
+
+
+def measure(name: str) -> dict[str, Any] | None:
+    path = LABELS / f"{name}.json"
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    repo = CACHE / data["repo"]
+    if not repo.is_dir():
+        return {"name": name, "repo": data["repo"], "missing": True}
+    sites = [s for s in data["sites"] if s["label"] is not None]
+    files: list[FileIndex] = [
+        extract_file(p.relative_to(repo).as_posix(), p.read_bytes())
+        for p in iter_source_files(repo)
+    ]
+    started = time.monotonic()
+    deps = resolve(files, crates=cargo_crates(repo, [f.path for f in files]))
+    heuristic_s = time.monotonic() - started
+    analyzers = find_analyzers("auto", os.environ.get("PEGAS_CODE_ANALYZER_PATH"))
+    warnings: list[str] = []
+    started = time.monotonic()
+    merged, runs = apply_analyzers(
+        list(deps), files, repo, analyzers, None, timeout=900, say=lambda m: None,
+        warnings=warnings,
+    )  # fmt: skip
+    analyzer_s = time.monotonic() - started
+    lines = sum(len(p.read_text("utf-8", "replace").splitlines()) for p in iter_source_files(repo))
+    labelled_sites = {(s["caller"], s["line"]) for s in sites}
+    analyzer_lines = {(d.src, d.line) for d in merged if d.provenance == "analyzer"}
+    return {
+        "name": name,
+        "repo": data["repo"],
+        "sites": len(sites),
+        "files": len(files),
+        "lines": lines,
+        "heuristic": _score(sites, _sites(deps), "heuristic"),
+        "analyzer": _score(sites, _sites(merged), "analyzer"),
+        "decided_sites": len(labelled_sites & analyzer_lines),
+        "heuristic_s": heuristic_s,
+        "analyzer_s": analyzer_s,
+        "runs": [r.model_dump() for r in runs],
+        "warnings": warnings,
+    }
+
+
+def main() -> None:
+    names = sys.argv[1:] or DEFAULT
+    print(
+        "| labels | repo | files / lines | labelled sites | true internal edges "
+        "| heuristic P / R | with analyzer P / R | sites with analyzer edges "
+        "| analyzer | heuristic resolve s | analyzer run + overlay s |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for name in names:
+        r = measure(name)
+        if r is None:
+            continue
+        if r.get("missing"):
+            print(f"| {name} | {r['repo']} | not cached | | | | | | | | |")
+            continue
+        h, a = r["heuristic"], r["analyzer"]
+        tools = ", ".join(f"{x['analyzer']} ({x['status']})" for x in r["runs"]) or "none found"
+        print(
+            f"| {name} | {r['repo']} | {r['files']} / {r['lines']:,} | {r['sites']} | {h[2]} "
+            f"| {h[0]:.2f} / {h[1]:.2f} | {a[0]:.2f} / {a[1]:.2f} | {r['decided_sites']} "
+            f"| {tools} | {r['heuristic_s']:.1f} | {r['analyzer_s']:.1f} |"
+        )
+        for w in r["warnings"]:
+            print(f"  warning: {w}", file=sys.stderr)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    load = os.getloadavg()
+    print(f"\npeak RSS of this process {rss:.0f} MB; load average {load[0]:.1f} {load[1]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
