@@ -11,6 +11,8 @@ directions, so one precision/recall pair says both.
 
 Usage: PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py [LABEL_NAME ...]
        (LABELS_VERBOSE=1: every site where an answer differs from its label)
+       PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py fanout jinja
+       (call lines with 5 or more internal targets, heuristic and with the analyzer)
 """
 
 from __future__ import annotations
@@ -94,12 +96,12 @@ def measure(name: str) -> dict[str, Any] | None:
     heuristic_s = time.monotonic() - started
     analyzers = find_analyzers("auto", os.environ.get("PEGAS_CODE_ANALYZER_PATH"))
     warnings: list[str] = []
-    started = time.monotonic()
+    started, cpu = time.monotonic(), _children_cpu()
     merged, runs = apply_analyzers(
         list(deps), files, repo, analyzers, None, timeout=900, say=lambda m: None,
         warnings=warnings,
     )  # fmt: skip
-    analyzer_s = time.monotonic() - started
+    analyzer_s, analyzer_cpu = time.monotonic() - started, _children_cpu() - cpu
     lines = sum(len(p.read_text("utf-8", "replace").splitlines()) for p in iter_source_files(repo))
     labelled_sites = {(s["caller"], s["line"]) for s in sites}
     analyzer_lines = {(d.src, d.line) for d in merged if d.provenance == "analyzer"}
@@ -114,17 +116,56 @@ def measure(name: str) -> dict[str, Any] | None:
         "decided_sites": len(labelled_sites & analyzer_lines),
         "heuristic_s": heuristic_s,
         "analyzer_s": analyzer_s,
+        "analyzer_cpu": analyzer_cpu,
         "runs": [r.model_dump() for r in runs],
         "warnings": warnings,
     }
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def fanout(repo_name: str, wide: int = 5) -> None:
+    """Call lines with ``wide`` or more internal targets (calls and may_call), and the callers
+    of the most-called symbol, by the heuristic and with the analyzer."""
+    repo = CACHE / repo_name
+    files = [
+        extract_file(p.relative_to(repo).as_posix(), p.read_bytes())
+        for p in iter_source_files(repo)
+    ]
+    deps = resolve(files)
+    analyzers = find_analyzers("auto", os.environ.get("PEGAS_CODE_ANALYZER_PATH"))
+    merged, runs = apply_analyzers(
+        list(deps), files, repo, analyzers, None, timeout=900, say=lambda m: None, warnings=[]
+    )
+    print(f"{repo_name}: {', '.join(r.analyzer + ' ' + r.status for r in runs)}")
+    print(
+        f"| edges | call lines with >= {wide} internal targets | internal call edges "
+        f"| of them from sites with >= {wide} targets |"
+    )
+    print("|---|---|---|---|")
+    for label, edges in (("heuristic", deps), ("with analyzer", merged)):
+        lines: dict[tuple[str, int], set[str]] = defaultdict(set)
+        for d in edges:
+            if d.kind in ("calls", "may_call") and d.dst:
+                lines[(d.src, d.line)].add(d.dst)
+        many = [k for k, v in lines.items() if len(v) >= wide]
+        total = sum(len(v) for v in lines.values())
+        from_many = sum(len(lines[k]) for k in many)
+        print(f"| {label} | {len(many)} | {total} | {from_many} |")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["fanout"]:
+        fanout(sys.argv[2])
+        return
     names = sys.argv[1:] or DEFAULT
     print(
         "| labels | repo | files / lines | labelled sites | true internal edges "
         "| heuristic P / R | with analyzer P / R | sites with analyzer edges "
-        "| analyzer | heuristic resolve s | analyzer run + overlay s |"
+        "| analyzer | heuristic resolve s | analyzer run + overlay s (analyzer CPU s) |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
@@ -139,7 +180,8 @@ def main() -> None:
         print(
             f"| {name} | {r['repo']} | {r['files']} / {r['lines']:,} | {r['sites']} | {h[2]} "
             f"| {h[0]:.2f} / {h[1]:.2f} | {a[0]:.2f} / {a[1]:.2f} | {r['decided_sites']} "
-            f"| {tools} | {r['heuristic_s']:.1f} | {r['analyzer_s']:.1f} |"
+            f"| {tools} | {r['heuristic_s']:.1f} "
+            f"| {r['analyzer_s']:.1f} ({r['analyzer_cpu']:.1f}) |"
         )
         for w in r["warnings"]:
             print(f"  warning: {w}", file=sys.stderr)

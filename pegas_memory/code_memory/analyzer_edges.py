@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from pegas_memory.code_memory.model import Dependency, FileIndex, Symbol
 from pegas_memory.code_memory.scip import Document, ScipIndex
-from pegas_memory.code_memory.scip_symbols import ScipSymbol, parse_symbol
+from pegas_memory.code_memory.scip_symbols import parse_symbol
 
 __all__ = ["AnalyzerCount", "overlay_calls"]
 
@@ -91,12 +91,12 @@ def overlay_calls(
     defs = _definitions(index.documents, symbols_of)
     kinds = {s.qualified_name: s.kind for f in files for s in f.symbols}
     members = _members(files)
-    bases: dict[str, list[str]] = defaultdict(list)
+    bases: dict[str, list[tuple[str, bool]]] = defaultdict(list)
     passthrough: list[Dependency] = []
     calls: dict[tuple[str, int], list[Dependency]] = defaultdict(list)
-    for dep in heuristic:
-        if dep.kind == "inherits" and dep.dst is not None:
-            bases[dep.src].append(dep.dst)
+    for dep in sorted(heuristic, key=lambda d: (d.src, d.line, d.kind, d.dst_name)):
+        if dep.kind == "inherits":  # (base, in the repository), in the order written
+            bases[dep.src].append((dep.dst or dep.dst_name, dep.dst is not None))
         if dep.kind in _CALL_KINDS and owner_path.get(dep.src) in covered:
             calls[(dep.src, dep.line)].append(dep)
         else:
@@ -113,8 +113,8 @@ def overlay_calls(
         for ref in f.references:
             if ref.kind == "calls":
                 found = _NAME.findall(ref.target)
-                name = found[-1] if found else ""
-                if name and name not in sites[(ref.src_qualified_name, ref.line)]:
+                name = found[-1] if found and not ref.target.rstrip().endswith((")", "]")) else ""
+                if name not in sites[(ref.src_qualified_name, ref.line)]:
                     sites[(ref.src_qualified_name, ref.line)].append(name)
                 if language in _JS and name in _FUNCTION_METHODS and len(found) >= 2:
                     receivers[(ref.src_qualified_name, ref.line, name)] = found[-2]
@@ -144,23 +144,24 @@ def overlay_calls(
                     )
             internal_n += sum(d.dst is not None for d in made)
             external_n += sum(d.dst is None for d in made)
-            if decided and len(decided) == len(names):
-                decided_n += 1
-                out.extend(made)
-                continue
             if not decided:
                 kept += 1
                 out.extend(own)
                 continue
-            mixed += 1
+            answered = {d.dst_name for d in made}
+            # The heuristic's answers to the calls the analyzer decided go; what it found that
+            # no decided name explains stays (a lambda run by ``filter``, a callback).
+            rest = [
+                d
+                for d in own
+                if (d.dst or d.dst_name) not in answered and not (_edge_names(d) & decided)
+            ]
             out.extend(made)
-            answered = {d.dst for d in made if d.dst} | {d.dst_name for d in made}
-            for d in own:
-                if (d.dst or d.dst_name) in answered:
-                    continue
-                if _edge_names(d) & decided:
-                    continue  # the analyzer answered this call otherwise
-                out.append(d)
+            out.extend(rest)
+            if len(decided) == len(names) and not rest:
+                decided_n += 1
+            else:
+                mixed += 1
     for rest in calls.values():  # heuristic call edges at lines no call reference names
         out.extend(rest)
     count = AnalyzerCount(lines, decided_n, mixed, kept, internal_n, external_n)
@@ -209,9 +210,9 @@ def _definitions(
             line = occ.line + 1
             best: Symbol | None = None
             for s in symbols:
-                if s.name == name and s.start_line <= line <= s.end_line and s.kind != "module":
-                    if best is None or s.start_line >= best.start_line:
-                        best = s
+                inside = s.start_line <= line <= s.end_line and s.kind != "module"
+                if s.name == name and inside and (best is None or s.start_line >= best.start_line):
+                    best = s
             out[occ.symbol] = best.qualified_name if best is not None else None
     return out
 
@@ -227,7 +228,11 @@ def _occurrences_by_line(doc: Document) -> dict[int, list[tuple[str, str]]]:
     for occ in doc.occurrences:
         if occ.is_definition or occ.is_import:
             continue
-        out[occ.line + 1].append((parse_symbol(occ.symbol).name, occ.symbol))
+        parsed = parse_symbol(occ.symbol)
+        name = parsed.name
+        if parsed.is_constructor and len(parsed.descriptors) >= 2:
+            name = parsed.descriptors[-2].name  # ``new Square(2)`` names ``Square``
+        out[occ.line + 1].append((name, occ.symbol))
     return out
 
 
@@ -238,7 +243,7 @@ def _answer(
     defs: Mapping[str, str | None],
     kinds: Mapping[str, str],
     members: set[str],
-    bases: Mapping[str, list[str]],
+    bases: Mapping[str, list[tuple[str, bool]]],
     language: str,
 ) -> _Answer:
     found = [s for n, s in by_line.get(line, ()) if n == name]
@@ -265,7 +270,10 @@ def _answer(
                 undecided = True
                 continue
             if language == "python" and kinds.get(target) == "class":
-                target = _python_init(target, members, bases)
+                target, inside = _python_init(target, members, bases)
+                if not inside:
+                    external.add(target)
+                    continue
             internal.add(target)
         elif parsed.callable and parsed.descriptors:
             external.add(parsed.dotted())
@@ -280,18 +288,23 @@ def _owner_class(symbol: str, defs: Mapping[str, str | None]) -> str | None:
     return defs.get(owner) if owner else None
 
 
-def _python_init(cls: str, members: set[str], bases: Mapping[str, list[str]]) -> str:
-    """What calling a Python class runs: ``__init__`` of the class or the first of its bases (in
-    order, depth first) that stores one, else the class itself."""
+def _python_init(
+    cls: str, members: set[str], bases: Mapping[str, list[tuple[str, bool]]]
+) -> tuple[str, bool]:
+    """What calling a Python class runs, and whether it is in the repository: ``__init__`` of
+    the first class along its bases (in order, depth first) that stores one; a base from
+    outside the repository before that (``click.Group``) is that base's ``__init__``; with no
+    ``__init__`` anywhere, the class itself."""
     seen: set[str] = set()
-    todo = [cls]
+    todo: list[tuple[str, bool]] = [(cls, True)]
     while todo:
-        c = todo.pop(0)
+        c, inside = todo.pop(0)
+        if not inside:
+            return f"{c}.__init__", False
         if c in seen:
             continue
         seen.add(c)
         if f"{c}.__init__" in members:
-            return f"{c}.__init__"
+            return f"{c}.__init__", True
         todo[0:0] = bases.get(c, [])
-    return cls
-
+    return cls, True
