@@ -87,11 +87,11 @@ def measure(name: str) -> dict[str, Any] | None:
     if not repo.is_dir():
         return {"name": name, "repo": data["repo"], "missing": True}
     sites = [s for s in data["sites"] if s["label"] is not None]
+    started = time.monotonic()
     files: list[FileIndex] = [
         extract_file(p.relative_to(repo).as_posix(), p.read_bytes())
         for p in iter_source_files(repo)
     ]
-    started = time.monotonic()
     deps = resolve(files, crates=cargo_crates(repo, [f.path for f in files]))
     heuristic_s = time.monotonic() - started
     analyzers = find_analyzers("auto", os.environ.get("PEGAS_CODE_ANALYZER_PATH"))
@@ -165,7 +165,7 @@ def main() -> None:
     print(
         "| labels | repo | files / lines | labelled sites | true internal edges "
         "| heuristic P / R | with analyzer P / R | sites with analyzer edges "
-        "| analyzer | heuristic resolve s | analyzer run + overlay s (analyzer CPU s) |"
+        "| analyzer | heuristic extract + resolve s | analyzer run + overlay s (analyzer CPU s) |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:

@@ -209,3 +209,53 @@ def test_files_the_index_does_not_cover_keep_their_edges() -> None:
     deps, count = overlay_calls(empty, [FILE, other], [*HEURISTIC, *moved], TOOL)
     assert sorted(deps, key=repr) == sorted({*HEURISTIC, *moved}, key=repr)
     assert count.lines == 0
+
+
+def test_an_external_base_init_and_a_lambda_run_by_a_builtin() -> None:
+    symbols = (
+        _sym("m", "module", 1, 10),
+        _sym("m.Err", "class", 1, 2),
+        _sym("m.main", "function", 3, 10),
+        _sym("m.main.<lambda1>", "function", 5, 5),
+    )
+    refs = (
+        Reference("m.Err", "inherits", "click.UsageError", 1),
+        Reference("m.main", "calls", "Err", 4),  # no __init__ here: click's runs
+        Reference("m.main", "calls", "filter", 5),  # filter(lambda x: x, xs)
+        Reference("m.main", "calls", "table[key]", 6),  # a subscript called: no name to look up
+    )
+    file = FileIndex("m.py", "python", "m", "x", symbols, refs)
+    index = ScipIndex(
+        "scip-python",
+        "0.6.6",
+        "",
+        (
+            Document(
+                "m.py",
+                "python",
+                (
+                    _occ(1, PKG + "m/Err#", ROLE_DEFINITION),
+                    _occ(3, PKG + "m/main().", ROLE_DEFINITION),
+                    _occ(4, PKG + "m/Err#"),
+                    _occ(5, "scip-python python python-stdlib 3.11 builtins/filter#"),
+                    _occ(6, PKG + "m/main().(key)"),
+                ),
+            ),
+        ),
+    )
+    heuristic = [
+        Dependency("m.Err", "inherits", "click.UsageError", None, 1, "external"),
+        Dependency("m.main", "calls", "click.UsageError.__init__", None, 4, "external"),
+        Dependency("m.main", "calls", "m.main.<lambda1>", "m.main.<lambda1>", 5, "internal"),
+        Dependency("m.main", "calls", "builtins.filter", None, 5, "external"),
+        Dependency("m.main", "calls", "m.Err", "m.Err", 6, "internal", 2),
+    ]
+    deps, count = overlay_calls(index, [file], heuristic, TOOL)
+    got = {(d.line, d.dst_name, d.provenance) for d in deps if d.kind == "calls"}
+    assert got == {
+        (4, "click.UsageError.__init__", "analyzer"),
+        (5, "builtins.filter", "analyzer"),
+        (5, "m.main.<lambda1>", "heuristic"),  # no decided name explains it: kept
+        (6, "m.Err", "heuristic"),
+    }
+    assert (count.decided, count.mixed, count.heuristic) == (1, 1, 1)
