@@ -11,6 +11,8 @@ directions, so one precision/recall pair says both.
 
 Usage: PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py [LABEL_NAME ...]
        (LABELS_VERBOSE=1: every site where an answer differs from its label)
+       PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py reindex itsdangerous PATH
+       (a one-file re-index with the analyzer against a full index of the same bytes)
        PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py fanout jinja
        (call lines with 5 or more internal targets, heuristic and with the analyzer)
 """
@@ -157,7 +159,73 @@ def fanout(repo_name: str, wide: int = 5) -> None:
         print(f"| {label} | {len(many)} | {total} | {from_many} |")
 
 
+def _stored_edges(service: Any, repo: str) -> set[tuple[Any, ...]]:
+    sql = b"""
+        SELECT s.qualified_name AS src, d.kind, d.dst_name, t.qualified_name AS dst, d.line,
+               d.metadata::text AS meta
+          FROM pm_code_dependency d JOIN pm_code_symbol s ON s.id = d.src_symbol_id
+          LEFT JOIN pm_code_symbol t ON t.id = d.dst_symbol_id
+         WHERE d.repo = %s"""
+    with service.db.connection() as conn:
+        return {tuple(r.values()) for r in conn.execute(sql, (repo,)).fetchall()}
+
+
+def reindex(repo_name: str, rel: str) -> None:
+    """A one-file re-index with the analyzer against a full index of the same bytes: a copy is
+    indexed, ``rel`` gets a function appended and is indexed again; a second database indexes
+    the edited copy whole. Prints both times and whether the stored edges are equal."""
+    import shutil
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _common import embedded_service
+
+    from pegas_memory.code_memory.index import CodeMemory
+
+    work = Path(tempfile.mkdtemp(prefix="pegas-analyzer-reindex-", dir="/tmp"))
+    copy = work / repo_name
+    shutil.copytree(CACHE / repo_name, copy, ignore=shutil.ignore_patterns(".git"))
+    extra = {"ingest_roots": [str(work)], "code_analyzer": "auto"}
+    path = os.environ.get("PEGAS_CODE_ANALYZER_PATH")
+    if path:
+        extra["code_analyzer_path"] = path
+    edit = (
+        "\n\ndef _bench_added():\n    return 1\n"
+        if rel.endswith(".py")
+        else ("\nexport function benchAdded() { return 1 }\n")
+    )
+    try:
+        with embedded_service("pegas-bench-a-", **extra) as service:
+            code = CodeMemory(service.settings, service.db, service.runtime)
+            first = code.store_code(str(copy))
+            with (copy / rel).open("a") as fh:
+                fh.write(edit)
+            started = time.monotonic()
+            again = code.store_code(str(copy))
+            one_file = time.monotonic() - started
+            incremental = _stored_edges(service, repo_name)
+        with embedded_service("pegas-bench-b-", **extra) as service:
+            code = CodeMemory(service.settings, service.db, service.runtime)
+            whole = code.store_code(str(copy))
+            full = _stored_edges(service, repo_name)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(
+        f"{repo_name}: first index {first.seconds:.1f} s, one-file re-index of {rel} "
+        f"{one_file:.1f} s ({again.files_changed} file), full index of the same bytes "
+        f"{whole.seconds:.1f} s; analyzers {[r.analyzer + ' ' + r.status for r in again.analyzers]}"
+    )
+    print(
+        f"stored edges: one-file re-index {len(incremental)}, full {len(full)}, "
+        f"equal: {incremental == full} (only in re-index {len(incremental - full)}, "
+        f"only in full {len(full - incremental)})"
+    )
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["reindex"]:
+        reindex(sys.argv[2], sys.argv[3])
+        return
     if sys.argv[1:2] == ["fanout"]:
         fanout(sys.argv[2])
         return
