@@ -199,7 +199,10 @@ def _definitions(
     and line order that maps), None for a repository symbol that maps to no stored one."""
     out: dict[str, str | None] = {}
     for doc in sorted(documents, key=lambda d: d.path):
-        symbols = symbols_of.get(doc.path, ())
+        named: dict[str, list[Symbol]] = defaultdict(list)
+        for sym in symbols_of.get(doc.path, ()):
+            if sym.kind != "module":
+                named[sym.name].append(sym)
         for occ in sorted(doc.occurrences, key=lambda o: (o.line, o.col)):
             if not occ.is_definition or occ.symbol.startswith("local "):
                 continue
@@ -209,9 +212,10 @@ def _definitions(
             name = parsed.name
             line = occ.line + 1
             best: Symbol | None = None
-            for s in symbols:
-                inside = s.start_line <= line <= s.end_line and s.kind != "module"
-                if s.name == name and inside and (best is None or s.start_line >= best.start_line):
+            for s in named.get(name, ()):
+                if s.start_line <= line <= s.end_line and (
+                    best is None or s.start_line >= best.start_line
+                ):
                     best = s
             out[occ.symbol] = best.qualified_name if best is not None else None
     return out

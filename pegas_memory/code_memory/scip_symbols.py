@@ -13,6 +13,7 @@ Pure; never raises on a malformed symbol: it reads as having no descriptors.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 Suffix = str  # "namespace" | "type" | "term" | "method" | "parameter" | "type_parameter" | ...
 
@@ -75,6 +76,7 @@ class ScipSymbol:
         return ".".join(parts) or self.package
 
 
+@lru_cache(maxsize=100_000)  # an index names each symbol at every one of its occurrences
 def parse_symbol(symbol: str) -> ScipSymbol:
     """Read a SCIP symbol string (see the module doc)."""
     if symbol.startswith("local "):
