@@ -82,9 +82,12 @@ def _score(
 
 def measure(name: str) -> dict[str, Any] | None:
     path = LABELS / f"{name}.json"
-    if not path.exists():
+    if path.exists():
+        data = json.loads(path.read_text())
+    elif (CACHE / name).is_dir():  # a repository without labels: times and coverage only
+        data = {"repo": name, "sites": []}
+    else:
         return None
-    data = json.loads(path.read_text())
     repo = CACHE / data["repo"]
     if not repo.is_dir():
         return {"name": name, "repo": data["repo"], "missing": True}
@@ -120,8 +123,16 @@ def measure(name: str) -> dict[str, Any] | None:
         "analyzer_s": analyzer_s,
         "analyzer_cpu": analyzer_cpu,
         "runs": [r.model_dump() for r in runs],
+        "edges": {
+            "internal": sum(d.provenance == "analyzer" and d.dst is not None for d in merged),
+            "external": sum(d.provenance == "analyzer" and d.dst is None for d in merged),
+        },
         "warnings": warnings,
     }
+
+
+def _pr(score: tuple[float, float, int], sites: int) -> str:
+    return f"{score[0]:.2f} / {score[1]:.2f}" if sites else "- (no labels)"
 
 
 def _children_cpu() -> float:
@@ -236,6 +247,7 @@ def main() -> None:
         "| analyzer | heuristic extract + resolve s | analyzer run + overlay s (analyzer CPU s) |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
+    coverage: dict[str, dict[str, Any]] = {}
     for name in names:
         r = measure(name)
         if r is None:
@@ -243,16 +255,29 @@ def main() -> None:
         if r.get("missing"):
             print(f"| {name} | {r['repo']} | not cached | | | | | | | | |")
             continue
+        for run in r["runs"]:
+            coverage[r["repo"]] = {**run, **r["edges"]}
         h, a = r["heuristic"], r["analyzer"]
         tools = ", ".join(f"{x['analyzer']} ({x['status']})" for x in r["runs"]) or "none found"
         print(
             f"| {name} | {r['repo']} | {r['files']} / {r['lines']:,} | {r['sites']} | {h[2]} "
-            f"| {h[0]:.2f} / {h[1]:.2f} | {a[0]:.2f} / {a[1]:.2f} | {r['decided_sites']} "
+            f"| {_pr(h, r['sites'])} | {_pr(a, r['sites'])} | {r['decided_sites']} "
             f"| {tools} | {r['heuristic_s']:.1f} "
             f"| {r['analyzer_s']:.1f} ({r['analyzer_cpu']:.1f}) |"
         )
         for w in r["warnings"]:
             print(f"  warning: {w}", file=sys.stderr)
+    print(
+        "\n| repo | analyzer | call lines | decided | mixed | left to the heuristic "
+        "| analyzer edges internal / external |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for repo, run in sorted(coverage.items()):
+        print(
+            f"| {repo} | {run['analyzer']} | {run['call_lines']:,} | {run['decided']:,} "
+            f"| {run['mixed']:,} | {run['heuristic']:,} "
+            f"| {run['internal']:,} / {run['external']:,} |"
+        )
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     load = os.getloadavg()
     print(f"\npeak RSS of this process {rss:.0f} MB; load average {load[0]:.1f} {load[1]:.1f}")
