@@ -93,6 +93,7 @@ def _edges(code: object, repo: str) -> dict[tuple[str, str], dict[str, object]]:
     return {(r["src"], r["dst_name"]): r["metadata"] for r in rows}
 
 
+@pytest.mark.slow  # a real pyright run: Node starts and type-checks (3-8 s)
 @_needs("scip-python")
 def test_python_calls_come_from_scip_python_with_its_name_and_full_confidence(
     database_url: str, tmp_path: Path
@@ -184,6 +185,7 @@ TS = {
 }
 
 
+@pytest.mark.slow  # a real TypeScript compiler run (3-5 s)
 @_needs("scip-typescript")
 def test_typescript_calls_come_from_scip_typescript_without_a_tsconfig(
     database_url: str, tmp_path: Path
