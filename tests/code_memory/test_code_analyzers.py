@@ -202,3 +202,51 @@ def test_typescript_calls_come_from_scip_typescript_without_a_tsconfig(
         assert ("src/use.measure", "src/shape.Circle.area") not in edges
         assert edges[("src/use.make", "src/shape.Square")]["provenance"] == "analyzer"
         assert not (tmp_path / "src" / "geo" / "tsconfig.json").exists()  # nothing written
+
+
+def test_doctor_says_which_analyzers_an_index_runs(tmp_path: Path) -> None:
+    from pegas_memory.doctor import code_analyzer_check
+    from tests.conftest import make_settings
+
+    off = code_analyzer_check(make_settings(tmp_path, code_analyzer="off"))
+    assert off.ok and off.detail.startswith("off")
+    none = code_analyzer_check(
+        make_settings(tmp_path, code_analyzer="auto", code_analyzer_path=str(tmp_path))
+    )
+    assert none.ok
+    if _FOUND:
+        assert all(name in none.detail for name in _FOUND)
+    else:
+        assert none.detail.startswith("none found")
+    (tmp_path / "bin").mkdir()
+    fake = tmp_path / "bin" / "scip-python"  # an executable of that name is what auto looks for
+    fake.write_text("#!/bin/sh\nexit 1\n")
+    fake.chmod(0o755)
+    placed = code_analyzer_check(
+        make_settings(tmp_path, code_analyzer="auto", code_analyzer_path=str(tmp_path / "bin"))
+    )
+    assert f"scip-python at {fake}" in placed.detail
+
+
+def test_an_analyzer_that_fails_leaves_the_heuristic_edges_and_its_output_in_the_warning(
+    database_url: str, tmp_path: Path
+) -> None:
+    indexed_files(tmp_path / "src" / "shapes", SHAPES)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    broken = bin_dir / "scip-python"  # found before any installed one: it crashes
+    broken.write_text("#!/bin/sh\necho 'pyright: cannot read project' >&2\nexit 3\n")
+    broken.chmod(0o755)
+    with code_memory(
+        database_url, tmp_path, code_analyzer="auto", code_analyzer_path=str(bin_dir)
+    ) as code:
+        result = code.store_code(str(tmp_path / "src" / "shapes"))
+        python = [r for r in result.analyzers if r.analyzer.startswith("scip-python")]
+        assert [r.status for r in python] == ["failed"]
+        assert "status 3" in (python[0].error or "")
+        assert "cannot read project" in (python[0].error or "")
+        assert any("scip-python failed" in w for w in result.warnings)
+        edges = _edges(code, "shapes")
+        assert edges[("shapes.model.build", "shapes.model.Square.__init__")]["provenance"] == (
+            "heuristic"
+        )
