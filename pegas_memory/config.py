@@ -143,6 +143,13 @@ class Settings(BaseSettings):
     code_max_file_bytes: int = Field(1_000_000, ge=1, le=1 << 40)
     # A one-file Python change re-resolves only its importers (py_scope): faster, not exact.
     code_python_scoped: bool = False
+    # Type-checker analyzers (scip-python, scip-typescript from npm) give the call edges of
+    # Python and JavaScript/TypeScript where they run: "auto" uses one when its binary is found
+    # (on PATH or in PEGAS_CODE_ANALYZER_PATH), "off" keeps the tree-sitter heuristic alone.
+    # An analyzer that fails or passes its time limit leaves the heuristic's edges, with a warning.
+    code_analyzer: Literal["auto", "off"] = "auto"
+    code_analyzer_path: str | None = None  # directories searched before PATH, ":"-separated
+    code_analyzer_timeout: float = Field(900.0, gt=0, le=86_400, allow_inf_nan=False)
 
     # --- inference ---
     inference_max_derived: int = Field(2_000_000, ge=1, le=1 << 40)

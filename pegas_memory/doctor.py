@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from pegas_memory.app.queries import Q
 from pegas_memory.app.service import MemoryService
+from pegas_memory.code_memory.analyzers import find_analyzers
 from pegas_memory.config import SettingIssue, Settings
 from pegas_memory.db.pool import redact_url
 from pegas_memory.errors import NotFound, PegasMemoryError, SliceDamaged
@@ -185,6 +186,22 @@ def _outbox(svc: MemoryService) -> list[Check]:
     return checks
 
 
+def code_analyzer_check(settings: Settings) -> Check:
+    """Which type-checker analyzers an index will run (optional: never a failure)."""
+    if settings.code_analyzer == "off":
+        return Check("code analyzers", True, "off: calls from the tree-sitter resolver alone")
+    found = find_analyzers(settings.code_analyzer, settings.code_analyzer_path)
+    if not found:
+        return Check(
+            "code analyzers",
+            True,
+            "none found: calls from the tree-sitter resolver alone (for type-checked Python and "
+            "JavaScript/TypeScript calls: npm install -g @sourcegraph/scip-python "
+            "@sourcegraph/scip-typescript)",
+        )
+    return Check("code analyzers", True, ", ".join(f"{a.name} at {a.binary}" for a in found))
+
+
 def settings_checks(issues: Sequence[SettingIssue]) -> list[Check]:
     """One failed check per invalid setting: its problem, and a right value as the fix."""
     return [
@@ -208,6 +225,7 @@ def run_checks(settings: Settings) -> list[Check]:
         ]
         for step in steps:
             checks += step(svc)
+        checks.append(code_analyzer_check(settings))
         if settings.searxng_url:
             checks.append(Check("search provider", True, f"SearxNG at {settings.searxng_url}"))
         return checks

@@ -33,8 +33,11 @@ def code_service(database_url: str, tmp_path: Path, dim: int = 32) -> Iterator[M
 
 
 @contextmanager
-def code_memory(database_url: str, tmp_path: Path, dim: int = 64) -> Iterator[CodeMemory]:
-    """CodeMemory alone (no MCP service around it), for the indexer's own write path."""
+def code_memory(
+    database_url: str, tmp_path: Path, dim: int = 64, **overrides: object
+) -> Iterator[CodeMemory]:
+    """CodeMemory alone (no MCP service around it), for the indexer's own write path;
+    ``overrides`` are settings (``code_analyzer="auto"``)."""
     with FakeOllama(dim=dim) as fake:
         settings = make_settings(
             tmp_path / "data",
@@ -42,6 +45,7 @@ def code_memory(database_url: str, tmp_path: Path, dim: int = 64) -> Iterator[Co
             ollama_url=fake.url,
             embedding_dim=dim,
             ingest_roots=[tmp_path / "src"],
+            **overrides,
         )
         db = Database(settings).open()
         rt = ProjectionRuntime(settings, db)

@@ -58,6 +58,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 for _key in list(os.environ):
     if _key.startswith("PEGAS_") or _key == "PROXY_URL":
         del os.environ[_key]
+# The type-checker analyzers (scip-python, scip-typescript) start Node for seconds on every
+# index: the tests of the heuristic resolver run without them, the analyzer tests ask for them
+# (code_analyzer="auto"). Set in the environment so that servers started as processes agree.
+os.environ["PEGAS_CODE_ANALYZER"] = "off"
 
 
 @pytest.fixture(scope="session")

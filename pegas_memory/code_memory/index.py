@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
+from pegas_memory.code_memory.analyzer_stage import AnalyzerRunOut, apply_analyzers
+from pegas_memory.code_memory.analyzers import find_analyzers
 from pegas_memory.code_memory.doc_cites import RepoDocsOut
 from pegas_memory.code_memory.file_cache import IndexCache
 from pegas_memory.code_memory.graph import Dependency, affected_files, resolve
@@ -107,6 +109,11 @@ class StoreCodeResult(BaseModel):
     )
     seconds: float
     warnings: list[str] = Field(default_factory=list)
+    analyzers: list[AnalyzerRunOut] = Field(
+        default_factory=list,
+        description="the type-checker analyzers run (PEGAS_CODE_ANALYZER=auto): each with "
+        "how many call lines it decided; a failed one left the heuristic's edges",
+    )
     docs: RepoDocsOut | None = Field(
         default=None, description="with docs=true: the README and docs ingested, code cited"
     )
@@ -482,6 +489,19 @@ class CodeMemory:
         deps, scoped_python = self._resolve(
             indexes, scope, changed, deleted, old_by_path, crates, step, py_scoped
         )
+        python = {rel for rel, f in indexes.items() if f.language == "python"}
+        analyzers = find_analyzers(self.settings.code_analyzer, self.settings.code_analyzer_path)
+        if analyzers:
+            deps, result.analyzers = apply_analyzers(
+                deps,
+                list(indexes.values()),
+                target.root,
+                analyzers,
+                None if scope is None else (scope - python) | scoped_python,
+                timeout=self.settings.code_analyzer_timeout,
+                say=lambda message: say(len(everything) + 1, total, message),
+                warnings=warnings,
+            )
 
         def planning(what: str) -> Callable[[int, int], None]:  # on a clock: 300k edges
             return lambda n, of: say(len(everything) + 1, total, f"planning: {what} {n} of {of}")
@@ -496,7 +516,6 @@ class CodeMemory:
             stored_rows = conn.execute(Q.stored_dependencies, (repo,)).fetchall()
         else:
             # Only the edges leaving the re-resolved files are compared and rewritten.
-            python = {rel for rel, f in indexes.items() if f.language == "python"}
             scoped = sorted((scope - python) | scoped_python)
             src_ids = [int(r["id"]) for r in conn.execute(Q.symbol_ids_of_paths, (repo, scoped))]
             keep = set(src_ids)

@@ -259,7 +259,8 @@ class Dependency:
     ``target_kind`` is "external", the text as written when it is "unresolved".
     ``candidates`` is how many internal targets the call site resolved to (1 when pinned);
     ``provenance`` says what found the edge: a type-checking ``analyzer`` or the ``heuristic``
-    resolvers of this package (tree-sitter syntax, names, the Python points-to analysis).
+    resolvers of this package (tree-sitter syntax, names, the Python points-to analysis);
+    ``tool`` names the analyzer and its version (``scip-python 0.6.6``) on an analyzer edge.
     """
 
     src: str
@@ -270,6 +271,7 @@ class Dependency:
     target_kind: TargetKind
     candidates: int = 1
     provenance: Provenance = "heuristic"
+    tool: str | None = None
 
     @property
     def confidence(self) -> float:

@@ -491,25 +491,28 @@ class CodeQuery:
             if any(n not in nodes for n in p.node_ids) or any(e.id not in edges for e in p.edges):
                 lagging += 1
                 continue
+            hops = [
+                CodeEdgeOut(
+                    id=e.id,
+                    kind=e.kind,
+                    src=nodes[e.src]["qualified_name"],
+                    dst=nodes[e.dst]["qualified_name"],
+                    path=nodes[e.src]["path"],
+                    line=edges[e.id]["line"],
+                    lines=list((edges[e.id]["metadata"] or {}).get("lines", [])),
+                    provenance=(edges[e.id]["metadata"] or {}).get("provenance"),
+                    analyzer=(edges[e.id]["metadata"] or {}).get("analyzer"),
+                    confidence=(edges[e.id]["metadata"] or {}).get("confidence"),
+                )
+                for e in p.edges
+            ]
             out.append(
                 CodePathOut(
                     hops=p.hops,
                     end=CodeSymbolOut(**nodes[p.end]),
                     via=[nodes[n]["qualified_name"] for n in p.node_ids],
-                    edges=[
-                        CodeEdgeOut(
-                            id=e.id,
-                            kind=e.kind,
-                            src=nodes[e.src]["qualified_name"],
-                            dst=nodes[e.dst]["qualified_name"],
-                            path=nodes[e.src]["path"],
-                            line=edges[e.id]["line"],
-                            lines=list((edges[e.id]["metadata"] or {}).get("lines", [])),
-                            provenance=(edges[e.id]["metadata"] or {}).get("provenance"),
-                            confidence=(edges[e.id]["metadata"] or {}).get("confidence"),
-                        )
-                        for e in p.edges
-                    ],
+                    edges=hops,
+                    provenance=_path_provenance(hops),
                 )
             )
         if lagging:
@@ -577,3 +580,11 @@ def _ids(conn: Conn, statement: LiteralString, repo: str) -> set[int]:
 
 def _path_key(p: GraphPath) -> str:
     return "".join(f"{x}," for x in (*p.node_ids, *(e.id for e in p.edges)))
+
+
+def _path_provenance(hops: Sequence[CodeEdgeOut]) -> str | None:
+    """'analyzer' when a type checker found every hop, else 'heuristic' (None: no hop says)."""
+    found = [h.provenance for h in hops if h.provenance is not None]
+    if not found:
+        return None
+    return "analyzer" if all(p == "analyzer" for p in found) else "heuristic"

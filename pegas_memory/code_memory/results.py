@@ -71,7 +71,12 @@ class CodeEdgeOut(BaseModel):
         "a derived edge's from its rules",
     )
     provenance: str | None = Field(
-        default=None, description="what found the edge: 'analyzer' or 'heuristic'"
+        default=None,
+        description="what found the edge: 'analyzer' (a type checker bound the call: "
+        "confidence 1) or 'heuristic' (tree-sitter and name resolution)",
+    )
+    analyzer: str | None = Field(
+        default=None, description="the analyzer and its version, e.g. 'scip-python 0.6.6'"
     )
     derivations: list[CodeDerivationOut] = Field(
         default_factory=list, description="of a derived edge (with detail=true)"
@@ -87,6 +92,11 @@ class CodePathOut(BaseModel):
     )
     edges: list[CodeEdgeOut] = Field(
         default_factory=list, description="every hop with its lines (only with detail=true)"
+    )
+    provenance: str | None = Field(
+        default=None,
+        description="'analyzer' when a type checker found every hop, 'heuristic' when one hop "
+        "or more is the heuristic resolver's; none for derived paths",
     )
 
 

@@ -95,6 +95,7 @@ class DepRow:
     target_kind: str
     candidates: int = 1
     provenance: str = "heuristic"
+    tool: str | None = None  # the analyzer and its version, on an analyzer edge
 
     @property
     def key(self) -> tuple[int, str, str, int]:
@@ -107,6 +108,10 @@ class DepRow:
             meta["confidence"] = round(1.0 / max(self.candidates, 1), 3)
             if self.candidates > 1:
                 meta["candidates"] = self.candidates
+        elif self.provenance == "analyzer":  # a call the type checker saw leave the repository
+            meta["provenance"] = self.provenance
+        if self.tool is not None:
+            meta["analyzer"] = self.tool
         return meta
 
 
@@ -143,16 +148,18 @@ def dependency_rows(
         target = (
             dep.target_kind if dst is not None or dep.target_kind != "internal" else "unresolved"
         )
-        entry = merged.setdefault(key, [dst, set(), target, dep.candidates, dep.provenance])
+        entry = merged.setdefault(
+            key, [dst, set(), target, dep.candidates, dep.provenance, dep.tool]
+        )
         entry[1].add(dep.line)
         entry[3] = min(entry[3], dep.candidates)
         if dep.provenance == "analyzer":
-            entry[4] = "analyzer"
+            entry[4], entry[5] = "analyzer", dep.tool
     rows = []
     ordered_edges = sorted(merged.items())
     report = rows_built or (lambda n, of: None)
     built = on_a_clock(ordered_edges, lambda n: report(n, len(ordered_edges)))
-    for (src, kind, name, _), (dst, lines, target, candidates, provenance) in built:
+    for (src, kind, name, _), (dst, lines, target, candidates, provenance, tool) in built:
         ordered = tuple(sorted(lines))
         rows.append(
             DepRow(
@@ -165,6 +172,7 @@ def dependency_rows(
                 target,
                 candidates,
                 provenance,
+                tool,
             )
         )
     return rows

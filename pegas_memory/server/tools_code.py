@@ -62,7 +62,9 @@ def register(mcp: Server) -> None:
     ) -> StoreCodeCall:
         """Index source code with tree-sitter (Python, JavaScript, TypeScript, Go, Rust, Java):
         modules, classes, functions, methods and constants with signatures, docstrings and line
-        ranges, and the calls / imports / inherits edges between them. Re-indexing touches only
+        ranges, and the calls / imports / inherits edges between them. Where scip-python or
+        scip-typescript is installed, the calls of Python and JavaScript/TypeScript come from
+        that type checker (the answer's analyzers says what ran). Re-indexing touches only
         changed files; deleted files drop their symbols. Vendored, generated, binary and
         .gitignored files are skipped. With docs=true the README and docs/*.md|rst are ingested
         too (like memory_ingest), and each atom distilled from them cites the code symbols its
@@ -147,7 +149,9 @@ def register(mcp: Server) -> None:
         inheritance neighbourhoods to a depth, with paths, files and line numbers; paginated.
         relation=derived / derived_by: edges derived by rules (memory_infer), e.g. transitive
         depends_on between modules, each with its kind and confidence (detail=true: the rules
-        and premises that give it). Compact by default and cut to max_chars."""
+        and premises that give it). Each path's provenance is 'analyzer' when a type checker
+        bound every hop (confidence 1), else 'heuristic'. Compact by default and cut to
+        max_chars."""
         request = CodeGraphRequest(
             repo=repo,
             symbol=symbol,

@@ -1,0 +1,287 @@
+"""Call edges with and without the type-checker analyzers, on the hand-labelled call sites.
+
+For each label file of bench/labels whose repository is cached ($PEGAS_REPO_CACHE, default
+/work/cache/repos; fetched there outside this repository, as for bench_code_labels.py), the
+repository is extracted and resolved by the heuristic (code_memory.graph), then the analyzer of
+its language (scip-python, scip-typescript: PATH or $PEGAS_CODE_ANALYZER_PATH) is run over it
+and its calls laid over the heuristic's (code_memory.analyzer_stage), exactly as store_code
+does. Both edge sets are scored against the labels the way bench_code_labels.py scores them:
+over a sample of call sites, callees and callers are the same edges read in opposite
+directions, so one precision/recall pair says both.
+
+Usage: PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py [LABEL_NAME ...]
+       (LABELS_VERBOSE=1: every site where an answer differs from its label)
+       PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py reindex itsdangerous PATH
+       (a one-file re-index with the analyzer against a full index of the same bytes)
+       PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py fanout jinja
+       (call lines with 5 or more internal targets, heuristic and with the analyzer)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from pegas_memory.code_memory.analyzer_stage import apply_analyzers
+from pegas_memory.code_memory.analyzers import find_analyzers
+from pegas_memory.code_memory.graph import resolve
+from pegas_memory.code_memory.model import Dependency, FileIndex
+from pegas_memory.code_memory.repo_files import cargo_crates
+from pegas_memory.code_memory.symbols import extract_file, iter_source_files
+
+CACHE = Path(os.environ.get("PEGAS_REPO_CACHE", "/work/cache/repos"))
+LABELS = Path(__file__).resolve().parent / "labels"
+DEFAULT = [
+    "python",
+    "python-itsdangerous",
+    "typescript",
+    "typescript-heldout",
+    "typescript-p-queue",
+    "javascript",
+    "javascript-heldout",
+    "javascript-heldout2",
+    "javascript-router",
+    "javascript-session",
+]
+
+
+def _sites(deps: list[Dependency]) -> dict[tuple[str, int], set[str]]:
+    out: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for d in deps:
+        if d.kind == "calls" and d.dst:
+            out[(d.src, d.line)].add(d.dst)
+    return out
+
+
+def _score(
+    sites: list[dict[str, Any]], got: dict[tuple[str, int], set[str]], tag: str
+) -> tuple[float, float, int]:
+    tp = fp = fn = 0
+    for s in sites:
+        answer = got.get((s["caller"], s["line"]), set())
+        truth = set(s["label"])
+        if os.environ.get("LABELS_VERBOSE") and answer != truth:
+            print(
+                f"  [{tag}] {s['path']}:{s['line']} extra {sorted(answer - truth)} "
+                f"missed {sorted(truth - answer)}",
+                file=sys.stderr,
+            )
+        tp += len(answer & truth)
+        fp += len(answer - truth)
+        fn += len(truth - answer)
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    return precision, recall, tp + fn
+
+
+def measure(name: str) -> dict[str, Any] | None:
+    path = LABELS / f"{name}.json"
+    if path.exists():
+        data = json.loads(path.read_text())
+    elif (CACHE / name).is_dir():  # a repository without labels: times and coverage only
+        data = {"repo": name, "sites": []}
+    else:
+        return None
+    repo = CACHE / data["repo"]
+    if not repo.is_dir():
+        return {"name": name, "repo": data["repo"], "missing": True}
+    sites = [s for s in data["sites"] if s["label"] is not None]
+    started = time.monotonic()
+    files: list[FileIndex] = [
+        extract_file(p.relative_to(repo).as_posix(), p.read_bytes())
+        for p in iter_source_files(repo)
+    ]
+    deps = resolve(files, crates=cargo_crates(repo, [f.path for f in files]))
+    heuristic_s = time.monotonic() - started
+    analyzers = find_analyzers("auto", os.environ.get("PEGAS_CODE_ANALYZER_PATH"))
+    warnings: list[str] = []
+    started, cpu = time.monotonic(), _children_cpu()
+    merged, runs = apply_analyzers(
+        list(deps), files, repo, analyzers, None, timeout=900, say=lambda m: None,
+        warnings=warnings,
+    )  # fmt: skip
+    analyzer_s, analyzer_cpu = time.monotonic() - started, _children_cpu() - cpu
+    lines = sum(len(p.read_text("utf-8", "replace").splitlines()) for p in iter_source_files(repo))
+    labelled_sites = {(s["caller"], s["line"]) for s in sites}
+    analyzer_lines = {(d.src, d.line) for d in merged if d.provenance == "analyzer"}
+    return {
+        "name": name,
+        "repo": data["repo"],
+        "sites": len(sites),
+        "files": len(files),
+        "lines": lines,
+        "heuristic": _score(sites, _sites(deps), "heuristic"),
+        "analyzer": _score(sites, _sites(merged), "analyzer"),
+        "decided_sites": len(labelled_sites & analyzer_lines),
+        "heuristic_s": heuristic_s,
+        "analyzer_s": analyzer_s,
+        "analyzer_cpu": analyzer_cpu,
+        "runs": [r.model_dump() for r in runs],
+        "edges": {
+            "internal": sum(d.provenance == "analyzer" and d.dst is not None for d in merged),
+            "external": sum(d.provenance == "analyzer" and d.dst is None for d in merged),
+        },
+        "warnings": warnings,
+    }
+
+
+def _pr(score: tuple[float, float, int], sites: int) -> str:
+    return f"{score[0]:.2f} / {score[1]:.2f}" if sites else "- (no labels)"
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def fanout(repo_name: str, wide: int = 5) -> None:
+    """Call lines with ``wide`` or more internal targets (calls and may_call), and the callers
+    of the most-called symbol, by the heuristic and with the analyzer."""
+    repo = CACHE / repo_name
+    files = [
+        extract_file(p.relative_to(repo).as_posix(), p.read_bytes())
+        for p in iter_source_files(repo)
+    ]
+    deps = resolve(files)
+    analyzers = find_analyzers("auto", os.environ.get("PEGAS_CODE_ANALYZER_PATH"))
+    merged, runs = apply_analyzers(
+        list(deps), files, repo, analyzers, None, timeout=900, say=lambda m: None, warnings=[]
+    )
+    print(f"{repo_name}: {', '.join(r.analyzer + ' ' + r.status for r in runs)}")
+    print(
+        f"| edges | call lines with >= {wide} internal targets | internal call edges "
+        f"| of them from sites with >= {wide} targets |"
+    )
+    print("|---|---|---|---|")
+    for label, edges in (("heuristic", deps), ("with analyzer", merged)):
+        lines: dict[tuple[str, int], set[str]] = defaultdict(set)
+        for d in edges:
+            if d.kind in ("calls", "may_call") and d.dst:
+                lines[(d.src, d.line)].add(d.dst)
+        many = [k for k, v in lines.items() if len(v) >= wide]
+        total = sum(len(v) for v in lines.values())
+        from_many = sum(len(lines[k]) for k in many)
+        print(f"| {label} | {len(many)} | {total} | {from_many} |")
+
+
+def _stored_edges(service: Any, repo: str) -> set[tuple[Any, ...]]:
+    sql = b"""
+        SELECT s.qualified_name AS src, d.kind, d.dst_name, t.qualified_name AS dst, d.line,
+               d.metadata::text AS meta
+          FROM pm_code_dependency d JOIN pm_code_symbol s ON s.id = d.src_symbol_id
+          LEFT JOIN pm_code_symbol t ON t.id = d.dst_symbol_id
+         WHERE d.repo = %s"""
+    with service.db.connection() as conn:
+        return {tuple(r.values()) for r in conn.execute(sql, (repo,)).fetchall()}
+
+
+def reindex(repo_name: str, rel: str) -> None:
+    """A one-file re-index with the analyzer against a full index of the same bytes: a copy is
+    indexed, ``rel`` gets a function appended and is indexed again; a second database indexes
+    the edited copy whole. Prints both times and whether the stored edges are equal."""
+    import shutil
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _common import embedded_service
+
+    from pegas_memory.code_memory.index import CodeMemory
+
+    work = Path(tempfile.mkdtemp(prefix="pegas-analyzer-reindex-", dir="/tmp"))
+    copy = work / repo_name
+    shutil.copytree(CACHE / repo_name, copy, ignore=shutil.ignore_patterns(".git"))
+    extra = {"ingest_roots": [str(work)], "code_analyzer": "auto"}
+    path = os.environ.get("PEGAS_CODE_ANALYZER_PATH")
+    if path:
+        extra["code_analyzer_path"] = path
+    edit = (
+        "\n\ndef _bench_added():\n    return 1\n"
+        if rel.endswith(".py")
+        else ("\nexport function benchAdded() { return 1 }\n")
+    )
+    try:
+        with embedded_service("pegas-bench-a-", **extra) as service:
+            code = CodeMemory(service.settings, service.db, service.runtime)
+            first = code.store_code(str(copy))
+            with (copy / rel).open("a") as fh:
+                fh.write(edit)
+            started = time.monotonic()
+            again = code.store_code(str(copy))
+            one_file = time.monotonic() - started
+            incremental = _stored_edges(service, repo_name)
+        with embedded_service("pegas-bench-b-", **extra) as service:
+            code = CodeMemory(service.settings, service.db, service.runtime)
+            whole = code.store_code(str(copy))
+            full = _stored_edges(service, repo_name)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(
+        f"{repo_name}: first index {first.seconds:.1f} s, one-file re-index of {rel} "
+        f"{one_file:.1f} s ({again.files_changed} file), full index of the same bytes "
+        f"{whole.seconds:.1f} s; analyzers {[r.analyzer + ' ' + r.status for r in again.analyzers]}"
+    )
+    print(
+        f"stored edges: one-file re-index {len(incremental)}, full {len(full)}, "
+        f"equal: {incremental == full} (only in re-index {len(incremental - full)}, "
+        f"only in full {len(full - incremental)})"
+    )
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["reindex"]:
+        reindex(sys.argv[2], sys.argv[3])
+        return
+    if sys.argv[1:2] == ["fanout"]:
+        fanout(sys.argv[2])
+        return
+    names = sys.argv[1:] or DEFAULT
+    print(
+        "| labels | repo | files / lines | labelled sites | true internal edges "
+        "| heuristic P / R | with analyzer P / R | sites with analyzer edges "
+        "| analyzer | heuristic extract + resolve s | analyzer run + overlay s (analyzer CPU s) |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    coverage: dict[str, dict[str, Any]] = {}
+    for name in names:
+        r = measure(name)
+        if r is None:
+            continue
+        if r.get("missing"):
+            print(f"| {name} | {r['repo']} | not cached | | | | | | | | |")
+            continue
+        for run in r["runs"]:
+            coverage[r["repo"]] = {**run, **r["edges"]}
+        h, a = r["heuristic"], r["analyzer"]
+        tools = ", ".join(f"{x['analyzer']} ({x['status']})" for x in r["runs"]) or "none found"
+        print(
+            f"| {name} | {r['repo']} | {r['files']} / {r['lines']:,} | {r['sites']} | {h[2]} "
+            f"| {_pr(h, r['sites'])} | {_pr(a, r['sites'])} | {r['decided_sites']} "
+            f"| {tools} | {r['heuristic_s']:.1f} "
+            f"| {r['analyzer_s']:.1f} ({r['analyzer_cpu']:.1f}) |"
+        )
+        for w in r["warnings"]:
+            print(f"  warning: {w}", file=sys.stderr)
+    print(
+        "\n| repo | analyzer | call lines | decided | mixed | left to the heuristic "
+        "| analyzer edges internal / external |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for repo, run in sorted(coverage.items()):
+        print(
+            f"| {repo} | {run['analyzer']} | {run['call_lines']:,} | {run['decided']:,} "
+            f"| {run['mixed']:,} | {run['heuristic']:,} "
+            f"| {run['internal']:,} / {run['external']:,} |"
+        )
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    load = os.getloadavg()
+    print(f"\npeak RSS of this process {rss:.0f} MB; load average {load[0]:.1f} {load[1]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,314 @@
+"""Call edges from a type checker's SCIP index, laid over the heuristic ones.
+
+A SCIP index (code_memory.scip) says, for every name in a file, which symbol it is: the one a
+type checker (pyright in scip-python, the TypeScript compiler in scip-typescript) bound it to.
+This module turns that into call edges between the stored symbols:
+
+- **Definitions** are mapped by place, not by name: a SCIP symbol defined at a line of a file
+  is the innermost stored symbol of that file with the same name whose lines hold it (overloads
+  and redefinitions: the first one, as the heuristic names them). A symbol defined in the
+  repository that maps to no stored callable (a field, a variable holding a function, an object
+  the extractor has no symbol for) is not an answer.
+- **Calls** are the call sites tree-sitter found (``Reference`` rows of kind ``calls``): the
+  called name (the last identifier of what is written) is looked up among the SCIP references
+  of the call's line (or, for a receiver written over several lines, of the next lines holding
+  that name). A name bound to a repository callable is an internal edge; one bound to a symbol
+  of another package (the standard library, ``lib.es5.d.ts``, an installed package) is an
+  external edge; a name the checker bound to a local, a parameter, a field or nothing at all
+  leaves the call undecided.
+- A Python class called is its ``__init__`` (its own, else the first along its bases) when one
+  is stored, else the class, as the heuristic names it; ``new X()`` in JavaScript/TypeScript is
+  the class.
+- **Merging**, per call line of a caller: when the analyzer decided every call of the line,
+  its edges replace the heuristic ones (``provenance="analyzer"``, one target, confidence 1);
+  otherwise its decided edges are added, the heuristic edges of the calls it decided are dropped,
+  and the heuristic answers the rest (``provenance="heuristic"``, with its own confidence).
+  Imports and base classes stay as the heuristic resolved them.
+
+Pure: an index, the files' extraction and the heuristic edges in, edges and counts out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from pegas_memory.code_memory.model import Dependency, FileIndex, Symbol
+from pegas_memory.code_memory.scip import Document, ScipIndex
+from pegas_memory.code_memory.scip_symbols import parse_symbol
+
+__all__ = ["AnalyzerCount", "overlay_calls"]
+
+_CALLABLE_KINDS = frozenset({"function", "method", "class", "struct", "interface", "type"})
+_NAME = re.compile(r"#?[A-Za-z_$][\w$]*")
+LOOKAHEAD_LINES = 8  # a receiver written over lines: ``(\n  query\n  .filter(..)``
+_CALL_KINDS = frozenset({"calls", "may_call"})
+_JS = frozenset({"javascript", "typescript", "tsx"})
+# The called name is the last identifier of what is written: ``self.get_signature`` ->
+# ``get_signature``, ``this.#onEvent`` -> ``#onEvent``, ``super().__init__`` -> ``__init__``;
+# ``Store.call(this)`` calls ``Store``, as the heuristic has it.
+_FUNCTION_METHODS = frozenset({"call", "apply"})
+_FUNCTION_TYPES = frozenset({"Function", "CallableFunction", "NewableFunction"})
+
+
+@dataclass(frozen=True, slots=True)
+class AnalyzerCount:
+    """How the call lines of the files the analyzer covered were answered."""
+
+    lines: int = 0  # call lines (a caller and a line) of those files
+    decided: int = 0  # every call of the line decided by the analyzer
+    mixed: int = 0  # some calls decided, the rest left to the heuristic
+    heuristic: int = 0  # no call decided: the heuristic's edges kept as they were
+    internal: int = 0  # analyzer edges to repository symbols
+    external: int = 0  # analyzer edges leaving the repository
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """What the analyzer says a called name at a line is: repository targets, external names;
+    ``undecided`` when some binding of the name was no answer."""
+
+    internal: frozenset[str]
+    external: frozenset[str]
+    undecided: bool
+
+
+def overlay_calls(
+    index: ScipIndex,
+    files: Sequence[FileIndex],
+    heuristic: Iterable[Dependency],
+    tool: str,
+) -> tuple[list[Dependency], AnalyzerCount]:
+    """The edges of ``files`` with their calls taken from ``index`` where it decides them (see
+    the module doc); edges of files the index has no document for are returned unchanged.
+    ``tool`` (``scip-python 0.6.6``) is recorded on every analyzer edge."""
+    docs = {d.path: d for d in index.documents}
+    covered = {f.path for f in files if f.path in docs}
+    symbols_of = {f.path: f.symbols for f in files}
+    owner_path = {s.qualified_name: f.path for f in files for s in f.symbols}
+    defs = _definitions(index.documents, symbols_of)
+    kinds = {s.qualified_name: s.kind for f in files for s in f.symbols}
+    members = _members(files)
+    bases: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+    passthrough: list[Dependency] = []
+    calls: dict[tuple[str, int], list[Dependency]] = defaultdict(list)
+    for dep in sorted(heuristic, key=lambda d: (d.src, d.line, d.kind, d.dst_name)):
+        if dep.kind == "inherits":  # (base, in the repository), in the order written
+            bases[dep.src].append((dep.dst or dep.dst_name, dep.dst is not None))
+        if dep.kind in _CALL_KINDS and owner_path.get(dep.src) in covered:
+            calls[(dep.src, dep.line)].append(dep)
+        else:
+            passthrough.append(dep)
+    out = list(passthrough)
+    lines = decided_n = mixed = kept = internal_n = external_n = 0
+    for f in files:
+        if f.path not in covered:
+            continue
+        language = f.language
+        by_line = _occurrences_by_line(docs[f.path])
+        sites: dict[tuple[str, int], list[str]] = defaultdict(list)
+        receivers: dict[tuple[str, int, str], str] = {}
+        for ref in f.references:
+            if ref.kind == "calls":
+                found = _NAME.findall(ref.target)
+                name = found[-1] if found and not ref.target.rstrip().endswith((")", "]")) else ""
+                if name not in sites[(ref.src_qualified_name, ref.line)]:
+                    sites[(ref.src_qualified_name, ref.line)].append(name)
+                if language in _JS and name in _FUNCTION_METHODS and len(found) >= 2:
+                    receivers[(ref.src_qualified_name, ref.line, name)] = found[-2]
+        for (src, line), names in sorted(sites.items()):
+            lines += 1
+            answers = {
+                n: _answer(by_line, line, n, defs, kinds, members, bases, language) for n in names
+            }
+            for n in names:  # ``Store.call(this)``: the function ``Store``, its ``this`` given
+                receiver = receivers.get((src, line, n))
+                if receiver and _is_function_call_method(answers[n]):
+                    answers[n] = _answer(
+                        by_line, line, receiver, defs, kinds, members, bases, language
+                    )
+            own = calls.pop((src, line), [])
+            decided = {n for n, a in answers.items() if not a.undecided}
+            made: list[Dependency] = []
+            for n in sorted(decided):
+                a = answers[n]
+                for dst in sorted(a.internal):
+                    made.append(
+                        Dependency(src, "calls", dst, dst, line, "internal", 1, "analyzer", tool)
+                    )
+                for name in sorted(a.external):
+                    made.append(
+                        Dependency(src, "calls", name, None, line, "external", 1, "analyzer", tool)
+                    )
+            internal_n += sum(d.dst is not None for d in made)
+            external_n += sum(d.dst is None for d in made)
+            if not decided:
+                kept += 1
+                out.extend(own)
+                continue
+            answered = {d.dst_name for d in made}
+            # The heuristic's answers to the calls the analyzer decided go; what it found that
+            # no decided name explains stays (a lambda run by ``filter``, a callback).
+            rest = [
+                d
+                for d in own
+                if (d.dst or d.dst_name) not in answered and not (_edge_names(d) & decided)
+            ]
+            out.extend(made)
+            out.extend(rest)
+            if len(decided) == len(names) and not rest:
+                decided_n += 1
+            else:
+                mixed += 1
+    for rest in calls.values():  # heuristic call edges at lines no call reference names
+        out.extend(rest)
+    count = AnalyzerCount(lines, decided_n, mixed, kept, internal_n, external_n)
+    return sorted(set(out), key=lambda d: (d.src, d.line, d.kind, d.dst_name)), count
+
+
+def _is_function_call_method(answer: _Answer) -> bool:
+    """The answer is JavaScript's ``Function.prototype.call``/``apply`` and nothing else."""
+    return (
+        not answer.undecided
+        and not answer.internal
+        and bool(answer.external)
+        and all(n.rsplit(".", 2)[-2:][0] in _FUNCTION_TYPES for n in answer.external)
+    )
+
+
+def _edge_names(dep: Dependency) -> set[str]:
+    """The names a heuristic edge may answer: its target's last name, and for a constructor
+    (``X.__init__``, ``X.constructor``) the class's name too."""
+    name = dep.dst or dep.dst_name
+    parts = [p for p in re.split(r"[.:]", name) if p]
+    out = {parts[-1]} if parts else set()
+    if len(parts) >= 2 and parts[-1] in ("__init__", "constructor"):
+        out.add(parts[-2])
+    found = _NAME.findall(name)
+    if found:
+        out.add(found[-1])
+    return out
+
+
+def _definitions(
+    documents: Sequence[Document], symbols_of: Mapping[str, Sequence[Symbol]]
+) -> dict[str, str | None]:
+    """SCIP symbol -> the stored qualified name it is defined as (the first definition in file
+    and line order that maps), None for a repository symbol that maps to no stored one."""
+    out: dict[str, str | None] = {}
+    for doc in sorted(documents, key=lambda d: d.path):
+        named: dict[str, list[Symbol]] = defaultdict(list)
+        for sym in symbols_of.get(doc.path, ()):
+            if sym.kind != "module":
+                named[sym.name].append(sym)
+        for occ in sorted(doc.occurrences, key=lambda o: (o.line, o.col)):
+            if not occ.is_definition or occ.symbol.startswith("local "):
+                continue
+            if out.get(occ.symbol) is not None:
+                continue
+            parsed = parse_symbol(occ.symbol)
+            name = parsed.name
+            line = occ.line + 1
+            best: Symbol | None = None
+            for s in named.get(name, ()):
+                if s.start_line <= line <= s.end_line and (
+                    best is None or s.start_line >= best.start_line
+                ):
+                    best = s
+            out[occ.symbol] = best.qualified_name if best is not None else None
+    return out
+
+
+def _members(files: Sequence[FileIndex]) -> set[str]:
+    return {s.qualified_name for f in files for s in f.symbols}
+
+
+def _occurrences_by_line(doc: Document) -> dict[int, list[tuple[str, str]]]:
+    """1-based line -> (name, symbol) of the references written on it (definitions and imports
+    left out)."""
+    out: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for occ in doc.occurrences:
+        if occ.is_definition or occ.is_import:
+            continue
+        parsed = parse_symbol(occ.symbol)
+        name = parsed.name
+        if parsed.is_constructor and len(parsed.descriptors) >= 2:
+            name = parsed.descriptors[-2].name  # ``new Square(2)`` names ``Square``
+        out[occ.line + 1].append((name, occ.symbol))
+    return out
+
+
+def _answer(
+    by_line: Mapping[int, list[tuple[str, str]]],
+    line: int,
+    name: str,
+    defs: Mapping[str, str | None],
+    kinds: Mapping[str, str],
+    members: set[str],
+    bases: Mapping[str, list[tuple[str, bool]]],
+    language: str,
+) -> _Answer:
+    found = [s for n, s in by_line.get(line, ()) if n == name]
+    if not found and name:
+        for ahead in range(line + 1, line + 1 + LOOKAHEAD_LINES):
+            found = [s for n, s in by_line.get(ahead, ()) if n == name]
+            if found:
+                break
+    if not found:
+        return _Answer(frozenset(), frozenset(), True)
+    internal: set[str] = set()
+    external: set[str] = set()
+    undecided = False
+    for symbol in dict.fromkeys(found):
+        parsed = parse_symbol(symbol)
+        if parsed.local:
+            undecided = True
+            continue
+        if symbol in defs:
+            target = defs[symbol]
+            if parsed.is_constructor and target is None:
+                target = _owner_class(symbol, defs)
+            if target is None or not parsed.callable or kinds.get(target) not in _CALLABLE_KINDS:
+                undecided = True
+                continue
+            if language == "python" and kinds.get(target) == "class":
+                target, inside = _python_init(target, members, bases)
+                if not inside:
+                    external.add(target)
+                    continue
+            internal.add(target)
+        elif parsed.callable and parsed.descriptors:
+            external.add(parsed.dotted())
+        else:
+            undecided = True  # a parameter, a field, a variable: where the callee is kept
+    return _Answer(frozenset(internal), frozenset(external), undecided)
+
+
+def _owner_class(symbol: str, defs: Mapping[str, str | None]) -> str | None:
+    """The class of a ``Cls#`<constructor>`().`` symbol, as stored."""
+    owner = symbol[: symbol.rfind("#") + 1] if "#" in symbol else ""
+    return defs.get(owner) if owner else None
+
+
+def _python_init(
+    cls: str, members: set[str], bases: Mapping[str, list[tuple[str, bool]]]
+) -> tuple[str, bool]:
+    """What calling a Python class runs, and whether it is in the repository: ``__init__`` of
+    the first class along its bases (in order, depth first) that stores one; a base from
+    outside the repository before that (``click.Group``) is that base's ``__init__``; with no
+    ``__init__`` anywhere, the class itself."""
+    seen: set[str] = set()
+    todo: list[tuple[str, bool]] = [(cls, True)]
+    while todo:
+        c, inside = todo.pop(0)
+        if not inside:
+            return f"{c}.__init__", False
+        if c in seen:
+            continue
+        seen.add(c)
+        if f"{c}.__init__" in members:
+            return f"{c}.__init__", True
+        todo[0:0] = bases.get(c, [])
+    return cls, True

@@ -1,0 +1,210 @@
+"""Running the type-checker analyzers: scip-python and scip-typescript, from npm.
+
+Both write a SCIP index (code_memory.scip) of a whole project; code_memory.analyzer_edges lays
+its calls over the heuristic ones. Neither needs the network while indexing (pyright and the
+TypeScript compiler ship the standard library's stubs); both need Node.js.
+
+- **scip-python** (pyright) indexes the repository root as a Python project. It is given an
+  empty environment file, so it does not run ``pip list`` / ``pip show`` over whatever Python is
+  on PATH (seconds, and nothing the call edges need: calls into installed packages stay
+  external either way).
+- **scip-typescript** is given a tsconfig of its own, written in a temporary directory and
+  listing exactly the JavaScript and TypeScript files code memory indexed (``allowJs``, module
+  resolution ``bundler``), so a repository whose tsconfig extends a package that is not
+  installed (``@sindresorhus/tsconfig``), or that has none, is still indexed; the repository is
+  never written to.
+
+Each runs in its own process group with a time limit (``PEGAS_CODE_ANALYZER_TIMEOUT``); the
+caller's ``check`` is called about once a second (a cancelled index stops it at once). A failure
+raises AnalyzerFailed with the tail of the analyzer's output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pegas_memory.code_memory.scip import ScipError, ScipIndex, read_index
+from pegas_memory.errors import PegasMemoryError
+
+PYTHON = frozenset({"python"})
+JS_TS = frozenset({"javascript", "typescript", "tsx"})
+_TS_LIKE = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+
+class AnalyzerFailed(PegasMemoryError):
+    """An analyzer did not produce an index."""
+
+
+@dataclass(frozen=True, slots=True)
+class Analyzer:
+    """An analyzer found on this machine: its name, binary and the languages it answers."""
+
+    name: str  # "scip-python" | "scip-typescript"
+    binary: str
+    languages: frozenset[str]
+
+
+_KNOWN: tuple[tuple[str, frozenset[str]], ...] = (
+    ("scip-python", PYTHON),
+    ("scip-typescript", JS_TS),
+)
+
+
+def find_analyzers(mode: str, extra_path: str | None = None) -> list[Analyzer]:
+    """The analyzers to run: none when ``mode`` is "off"; with "auto" each whose binary is in
+    ``extra_path`` (":"-separated directories, searched first) or on PATH."""
+    if mode == "off":
+        return []
+    search = os.pathsep.join(p for p in ((extra_path or ""), os.environ.get("PATH", "")) if p)
+    out = []
+    for name, languages in _KNOWN:
+        found = shutil.which(name, path=search)
+        if found is not None:
+            out.append(Analyzer(name, found, languages))
+    return out
+
+
+Check = Callable[[float], None]
+"""Called with the seconds spent, about once a second while an analyzer runs; may raise."""
+
+
+def run_analyzer(
+    analyzer: Analyzer,
+    root: Path,
+    paths: Sequence[str],
+    *,
+    timeout: float,
+    check: Check | None = None,
+) -> ScipIndex:
+    """Index ``root`` (``paths``: its files of the analyzer's languages, repository-relative)
+    and read the index. Raises AnalyzerFailed (exit status, time limit, unreadable index) and
+    whatever ``check`` raises (the process group is killed first)."""
+    with tempfile.TemporaryDirectory(prefix="pegas-analyzer-") as tmp:
+        work = Path(tmp)
+        out = work / "index.scip"
+        if analyzer.name == "scip-python":
+            env_file = work / "environment.json"
+            env_file.write_text("[]")
+            argv = [
+                analyzer.binary,
+                "index",
+                "--quiet",
+                "--cwd",
+                str(root),
+                "--output",
+                str(out),
+                "--project-name",
+                root.name or "repo",
+                "--project-version",
+                "0",
+                "--environment",
+                str(env_file),
+            ]
+        else:
+            project = work / "project"
+            project.mkdir()
+            _write_tsconfig(project, root, paths)
+            argv = [
+                analyzer.binary,
+                "index",
+                "--cwd",
+                str(root),
+                "--output",
+                str(out),
+                "--no-progress-bar",
+                str(project),
+            ]
+        log = work / "output.log"
+        _run(argv, root, log, timeout, check, analyzer.name)
+        try:
+            data = out.read_bytes()
+        except OSError as exc:
+            raise AnalyzerFailed(
+                f"{analyzer.name} wrote no index ({exc.strerror}): {_tail(log)}"
+            ) from exc
+    try:
+        return read_index(data)
+    except ScipError as exc:
+        raise AnalyzerFailed(f"{analyzer.name} wrote an unreadable index: {exc}") from exc
+
+
+def _write_tsconfig(project: Path, root: Path, paths: Sequence[str]) -> None:
+    files = [str(root / p) for p in paths if p.endswith(_TS_LIKE)]
+    options: dict[str, object] = {
+        "allowJs": True,
+        "checkJs": False,
+        "noEmit": True,
+        "target": "esnext",
+        "module": "esnext",
+        "moduleResolution": "bundler",
+        "jsx": "preserve",
+        "skipLibCheck": True,
+        "strict": True,
+        "allowImportingTsExtensions": True,
+        "resolveJsonModule": True,
+        "experimentalDecorators": True,
+        "baseUrl": str(root),
+    }
+    types = root / "node_modules" / "@types"
+    options["typeRoots"] = [str(types)] if types.is_dir() else []
+    config = {"compilerOptions": options, "files": files}
+    (project / "tsconfig.json").write_text(json.dumps(config, indent=1))
+
+
+def _run(
+    argv: list[str], cwd: Path, log: Path, timeout: float, check: Check | None, name: str
+) -> None:
+    started = time.monotonic()
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            while True:
+                try:
+                    code = proc.wait(timeout=1.0)
+                    break
+                except subprocess.TimeoutExpired:
+                    spent = time.monotonic() - started
+                    if spent > timeout:
+                        raise AnalyzerFailed(
+                            f"{name} passed its time limit of {timeout:.0f} s "
+                            "(PEGAS_CODE_ANALYZER_TIMEOUT)"
+                        ) from None
+                    if check is not None:
+                        check(spent)
+        except BaseException:
+            _kill(proc)
+            raise
+    if code != 0:
+        raise AnalyzerFailed(f"{name} exited with status {code}: {_tail(log)}")
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
+def _tail(log: Path, chars: int = 600) -> str:
+    try:
+        text = log.read_text(errors="replace")
+    except OSError:
+        return "(no output)"
+    return " ".join(text[-chars:].split()) or "(no output)"

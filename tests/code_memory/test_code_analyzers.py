@@ -1,0 +1,252 @@
+"""The type-checker analyzers run as a stage of an index (issue 29): scip-python and
+scip-typescript, installed from npm (scripts/system-deps.sh), over small repositories written
+here, into the real PostgreSQL; memory_code_graph tells their edges from the heuristic's.
+
+Skipped, saying so, only where the npm package is not installed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pegas_memory.app.requests import CodeGraphRequest
+from pegas_memory.code_memory.analyzers import find_analyzers
+from tests.code_fixtures import code_memory, indexed_files
+
+_FOUND = {a.name for a in find_analyzers("auto")}
+
+
+def _needs(name: str) -> pytest.MarkDecorator:
+    return pytest.mark.skipif(
+        name not in _FOUND,
+        reason=f"{name} is not installed (npm: @sourcegraph/{name}; scripts/system-deps.sh "
+        "installs it)",
+    )
+
+
+SHAPES = {
+    "shapes/__init__.py": "",
+    "shapes/marks.py": """
+        import typing as t
+
+        F = t.TypeVar("F", bound=t.Callable[..., t.Any])
+
+
+        def marked(f: F) -> F:
+            return f
+        """,
+    "shapes/model.py": """
+        from shapes.marks import marked
+
+
+        class Shape:
+            @marked
+            def area(self) -> float:
+                return 0.0
+
+
+        class Square(Shape):
+            def __init__(self, side: float) -> None:
+                self.side = side
+
+            @marked
+            def area(self) -> float:
+                return self.side * self.side
+
+
+        class Circle(Shape):
+            @marked
+            def area(self) -> float:
+                return 3.0
+
+
+        @marked
+        def unit() -> float:
+            return 1.0
+
+
+        HANDLERS = {"unit": unit}
+
+
+        def total(squares: list[Square]) -> float:
+            return sum(s.area() for s in squares)
+
+
+        def build() -> Square:
+            return Square(2.0)
+
+
+        def dispatch(key: str) -> float:
+            return HANDLERS[key]()
+        """,
+}
+
+
+def _edges(code: object, repo: str) -> dict[tuple[str, str], dict[str, object]]:
+    sql = b"""
+        SELECT s.qualified_name AS src, d.dst_name, d.metadata FROM pm_code_dependency d
+          JOIN pm_code_symbol s ON s.id = d.src_symbol_id
+         WHERE d.repo = %s AND d.kind = 'calls' AND d.dst_symbol_id IS NOT NULL"""
+    with code.db.connection() as conn:  # type: ignore[attr-defined]
+        rows = conn.execute(sql, (repo,)).fetchall()
+    return {(r["src"], r["dst_name"]): r["metadata"] for r in rows}
+
+
+@pytest.mark.slow  # a real pyright run: Node starts and type-checks (3-8 s)
+@_needs("scip-python")
+def test_python_calls_come_from_scip_python_with_its_name_and_full_confidence(
+    database_url: str, tmp_path: Path
+) -> None:
+    indexed_files(tmp_path / "src" / "shapes", SHAPES)
+    with code_memory(database_url, tmp_path, code_analyzer="auto") as code:
+        result = code.store_code(str(tmp_path / "src" / "shapes"))
+        [run] = result.analyzers
+        assert run.status == "ok" and run.analyzer.startswith("scip-python ")
+        assert run.decided >= 2 and not result.warnings
+        edges = _edges(code, "shapes")
+        # The checker binds ``s.area()`` on a ``Square`` to Square.area, through the decorator.
+        total = edges[("shapes.model.total", "shapes.model.Square.area")]
+        assert (total["provenance"], total["confidence"]) == ("analyzer", 1.0)
+        assert total["analyzer"] == run.analyzer
+        assert ("shapes.model.total", "shapes.model.Circle.area") not in edges
+        built = edges[("shapes.model.build", "shapes.model.Square.__init__")]
+        assert built["provenance"] == "analyzer"
+        # ``HANDLERS[key]()``: the checker names no function, the heuristic's points-to does.
+        kept = edges[("shapes.model.dispatch", "shapes.model.unit")]
+        assert kept["provenance"] == "heuristic" and "analyzer" not in kept
+
+        answer = code.code_graph(
+            CodeGraphRequest(repo="shapes", symbol="shapes.model.Square.area", relation="callers")
+        )
+        assert [(p.end.qualified_name, p.provenance) for p in answer.paths] == [
+            ("shapes.model.total", "analyzer")
+        ]
+        detail = code.code_graph(
+            CodeGraphRequest(
+                repo="shapes", symbol="shapes.model.dispatch", relation="callees", detail=True
+            )
+        )
+        [hop] = [e for p in detail.paths for e in p.edges]
+        assert (hop.dst, hop.provenance, hop.analyzer) == ("shapes.model.unit", "heuristic", None)
+
+
+@_needs("scip-python")
+def test_an_analyzer_past_its_time_limit_leaves_the_heuristic_edges_and_says_so(
+    database_url: str, tmp_path: Path
+) -> None:
+    indexed_files(tmp_path / "src" / "shapes", SHAPES)
+    with code_memory(
+        database_url, tmp_path, code_analyzer="auto", code_analyzer_timeout=0.001
+    ) as code:
+        result = code.store_code(str(tmp_path / "src" / "shapes"))
+        [run] = result.analyzers
+        assert run.status == "failed" and "time limit" in (run.error or "")
+        assert any("scip-python failed" in w and "heuristic" in w for w in result.warnings)
+        edges = _edges(code, "shapes")
+        assert edges[("shapes.model.build", "shapes.model.Square.__init__")]["provenance"] == (
+            "heuristic"
+        )
+        assert ("shapes.model.total", "shapes.model.Square.area") not in edges
+        assert all(m.get("provenance") == "heuristic" for m in edges.values())
+
+
+TS = {
+    "src/shape.ts": """
+        export interface Shape {
+          area(): number;
+        }
+
+        export class Square implements Shape {
+          constructor(private side: number) {}
+          area(): number {
+            return this.side * this.side;
+          }
+        }
+
+        export class Circle implements Shape {
+          area(): number {
+            return 3;
+          }
+        }
+        """,
+    "src/use.ts": """
+        import {Square} from './shape.js';
+
+        export function make(): Square {
+          return new Square(2);
+        }
+
+        export function measure(): number {
+          const made = make();
+          return made.area();
+        }
+        """,
+}
+
+
+@pytest.mark.slow  # a real TypeScript compiler run (3-5 s)
+@_needs("scip-typescript")
+def test_typescript_calls_come_from_scip_typescript_without_a_tsconfig(
+    database_url: str, tmp_path: Path
+) -> None:
+    indexed_files(tmp_path / "src" / "geo", TS)
+    with code_memory(database_url, tmp_path, code_analyzer="auto") as code:
+        result = code.store_code(str(tmp_path / "src" / "geo"))
+        [run] = result.analyzers
+        assert run.status == "ok" and run.analyzer.startswith("scip-typescript ")
+        edges = _edges(code, "geo")
+        # ``made`` is typed by make()'s return type: Square.area, not Circle.area.
+        measured = edges[("src/use.measure", "src/shape.Square.area")]
+        assert (measured["provenance"], measured["analyzer"]) == ("analyzer", run.analyzer)
+        assert ("src/use.measure", "src/shape.Circle.area") not in edges
+        assert edges[("src/use.make", "src/shape.Square")]["provenance"] == "analyzer"
+        assert not (tmp_path / "src" / "geo" / "tsconfig.json").exists()  # nothing written
+
+
+def test_doctor_says_which_analyzers_an_index_runs(tmp_path: Path) -> None:
+    from pegas_memory.doctor import code_analyzer_check
+    from tests.conftest import make_settings
+
+    off = code_analyzer_check(make_settings(tmp_path, code_analyzer="off"))
+    assert off.ok and off.detail.startswith("off")
+    none = code_analyzer_check(
+        make_settings(tmp_path, code_analyzer="auto", code_analyzer_path=str(tmp_path))
+    )
+    assert none.ok
+    if _FOUND:
+        assert all(name in none.detail for name in _FOUND)
+    else:
+        assert none.detail.startswith("none found")
+    (tmp_path / "bin").mkdir()
+    fake = tmp_path / "bin" / "scip-python"  # an executable of that name is what auto looks for
+    fake.write_text("#!/bin/sh\nexit 1\n")
+    fake.chmod(0o755)
+    placed = code_analyzer_check(
+        make_settings(tmp_path, code_analyzer="auto", code_analyzer_path=str(tmp_path / "bin"))
+    )
+    assert f"scip-python at {fake}" in placed.detail
+
+
+def test_an_analyzer_that_fails_leaves_the_heuristic_edges_and_its_output_in_the_warning(
+    database_url: str, tmp_path: Path
+) -> None:
+    indexed_files(tmp_path / "src" / "shapes", SHAPES)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    broken = bin_dir / "scip-python"  # found before any installed one: it crashes
+    broken.write_text("#!/bin/sh\necho 'pyright: cannot read project' >&2\nexit 3\n")
+    broken.chmod(0o755)
+    with code_memory(
+        database_url, tmp_path, code_analyzer="auto", code_analyzer_path=str(bin_dir)
+    ) as code:
+        result = code.store_code(str(tmp_path / "src" / "shapes"))
+        python = [r for r in result.analyzers if r.analyzer.startswith("scip-python")]
+        assert [r.status for r in python] == ["failed"]
+        assert "status 3" in (python[0].error or "")
+        assert "cannot read project" in (python[0].error or "")
+        assert any("scip-python failed" in w for w in result.warnings)
+        edges = _edges(code, "shapes")
+        assert edges[("shapes.model.build", "shapes.model.Square.__init__")]["provenance"] == (
+            "heuristic"
+        )
