@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -45,10 +45,18 @@ from pegas_memory.config import Settings
 from pegas_memory.curation.feedback import record as record_feedback
 from pegas_memory.curation.forget import check_ids, erase, retract
 from pegas_memory.curation.gaps import GAP_STATUSES, add_gap, list_gaps, set_gap_status
-from pegas_memory.curation.merges import SplitPreview, consolidation, list_merges, split
+from pegas_memory.curation.contradictions import Resolution, open_pairs, resolve, restore
+from pegas_memory.curation.merges import (
+    SplitOutcome,
+    SplitPreview,
+    consolidation,
+    list_merges,
+    rejoin,
+    split,
+)
 from pegas_memory.curation.queries import CURATION_SQL as Q_CUR
-from pegas_memory.curation.verify import Verifier
-from pegas_memory.db.pool import Database
+from pegas_memory.curation.verify import AtomVerdict, Verifier
+from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import (
     set_status,
     stats,
@@ -230,11 +238,15 @@ class MemoryService:
         document_id: int | None = None,
         limit: int = 50,
         progress: Progress | None = None,
+        audit: Callable[[Conn, AtomVerdict], None] | None = None,
     ) -> VerifyResult:
+        """memory_verify. `audit`, when given, runs in each atom's transaction with its verdict,
+        before it commits (the UI writes its audit line there: a change and its line commit
+        together or not at all)."""
         self.ready()
         ids = self.verifier.select(atom_ids=atom_ids, document_id=document_id, limit=limit)
         waiting = self._atoms_awaiting_projection() if ids else 0
-        verdicts = self.verifier.verify(ids, progress=progress)
+        verdicts = self.verifier.verify(ids, progress=progress, within=audit)
         if any(v.new_status != v.old_status for v in verdicts):
             self.maintain()
         counts: dict[str, int] = {}
@@ -269,7 +281,10 @@ class MemoryService:
         document_ids: Sequence[int] = (),
         reason: str = "",
         code_repos: Sequence[str] = (),
+        audit: Callable[[Conn], None] | None = None,
     ) -> ForgetResult:
+        """memory_forget. `audit` runs in the transaction of the atoms, traces and documents,
+        before it commits."""
         if code_repos and mode != "erase":
             raise InvalidInput("code_repos are dropped with mode=erase")
         if code_repos and not (atom_ids or trace_ids or document_ids):
@@ -288,6 +303,8 @@ class MemoryService:
                 )
             else:
                 raise InvalidInput("mode must be retract (keep, mark stale) or erase (delete)")
+            if audit is not None:
+                audit(conn)
         self.searcher.invalidate_stats()
         if mode == "erase" or report.atoms:
             self.maintain()
@@ -311,6 +328,7 @@ class MemoryService:
         reason: str = "",
         dry_run: bool = False,
         similarity: float | None = None,
+        audit: Callable[[Conn, SplitOutcome], None] | None = None,
     ) -> MergesResult:
         """List recent merges of near-duplicates, split one back into its own atom, or say
         which stored atoms a consolidation would merge (a dry run; curation.merges)."""
@@ -335,6 +353,8 @@ class MemoryService:
         try:
             with self.db.transaction() as conn:
                 outcome = split(conn, merge_id, why, dry_run=dry_run)
+                if audit is not None:
+                    audit(conn, outcome)
         except SplitPreview as preview:  # rolled back: nothing written
             outcome = preview.outcome
         with self.db.connection() as conn:
@@ -631,11 +651,21 @@ class MemoryService:
         )
 
     # ------------------------------------------------------------------ research gaps
-    def add_gap(self, question: str, *, reason: str | None = None, priority: int = 3) -> GapResult:
+    def add_gap(
+        self,
+        question: str,
+        *,
+        reason: str | None = None,
+        priority: int = 3,
+        audit: Callable[[Conn, GapOut, bool], None] | None = None,
+    ) -> GapResult:
+        """memory_add_gap; `audit` runs in its transaction with the gap and whether it is new."""
         if reason is not None:
             reason = clean_text(reason, "reason", 4_000, required=False) or None
         with self.db.transaction() as conn:
             gap, created = add_gap(conn, question, reason=reason, priority=priority)
+            if audit is not None:
+                audit(conn, gap, created)
         message = (
             f"registered gap {gap.id}"
             if created
@@ -650,14 +680,20 @@ class MemoryService:
             gaps, total = list_gaps(conn, status=status, limit=limit, offset=offset)
         return GapList(gaps=gaps, total=total)
 
-    def set_gap_status(self, gap_id: int, status: str) -> GapOut:
+    def set_gap_status(
+        self, gap_id: int, status: str, *, audit: Callable[[Conn], None] | None = None
+    ) -> GapOut:
         """Move a gap to `status` (a person closing it as filled or abandoned, or reopening
-        it); a gap reopened while another live gap asks the same question is refused."""
+        it); a gap reopened while another live gap asks the same question is refused. `audit`
+        runs in the transaction, before it commits."""
         if status not in GAP_STATUSES:
             raise InvalidInput(f"status must be one of {', '.join(GAP_STATUSES)}")
         try:
             with self.db.transaction() as conn:
-                return set_gap_status(conn, gap_id, status)
+                gap = set_gap_status(conn, gap_id, status)
+                if audit is not None:
+                    audit(conn)
+                return gap
         except InvalidInput as exc:  # the unique index of live questions (translated)
             raise InvalidInput(
                 f"gap {gap_id} cannot be reopened: another open gap asks the same question"
@@ -665,19 +701,88 @@ class MemoryService:
 
     # ------------------------------------------------------------------ a person's curation
     def set_atom_status(
-        self, atom_id: int, status: str, *, reason: str, confidence: float | None = None
+        self,
+        atom_id: int,
+        status: str,
+        *,
+        reason: str,
+        confidence: float | None = None,
+        audit: Callable[[Conn], None] | None = None,
     ) -> str:
         """Put an atom in `status` (and `confidence`) by a person's decision: the UI's undo of a
         verification or a retraction. Logged in pm_status_change (check 'ui') like every status
-        change, then truth maintenance runs as after memory_forget; returns the old status."""
+        change, then truth maintenance runs as after memory_forget; returns the old status.
+        `audit` runs in the transaction, before it commits."""
         reason = clean_text(reason, "reason", 2_000, required=True)
         with self.db.transaction() as conn:
             old = set_status(
                 conn, atom_id, status, reason=reason, check_name="ui", confidence=confidence
             )
+            if audit is not None:
+                audit(conn)
         self.searcher.invalidate_stats()
         self.maintain()
         return old or ""
+
+    # ------------------------------------------------------------------ the review queue
+    def contested_pairs(self, *, limit: int = 20, offset: int = 0) -> list[dict[str, Any]]:
+        """Pairs linked `contradicts` while one of them is contested (curation.contradictions)."""
+        with self.db.connection() as conn:
+            return open_pairs(conn, limit=limit, offset=offset)
+
+    def resolve_contradiction(
+        self,
+        link_id: int,
+        outcome: str,
+        *,
+        reason: str,
+        keep: int | None = None,
+        scopes: Mapping[int, str] | None = None,
+        audit: Callable[[Conn, Resolution], None] | None = None,
+    ) -> Resolution:
+        """A person's verdict on a contested pair: keep one (the other retracted as
+        memory_forget retracts), keep both in different scopes, or retract both; then truth
+        maintenance runs as after memory_forget. `audit` runs in the transaction."""
+        why = clean_text(reason or "", "reason", 2_000, required=False)
+        with self.db.transaction() as conn:
+            done = resolve(conn, link_id, outcome, reason=why, keep=keep, scopes=scopes)
+            if audit is not None:
+                audit(conn, done)
+        self.searcher.invalidate_stats()
+        self.maintain()
+        return done
+
+    def reopen_contradiction(
+        self,
+        link_id: int,
+        before: Mapping[str, Any],
+        *,
+        reason: str,
+        audit: Callable[[Conn], None] | None = None,
+    ) -> None:
+        """Put a resolved pair back as `before` (curation.contradictions.snapshot) found it."""
+        why = clean_text(reason, "reason", 2_000, required=True)
+        with self.db.transaction() as conn:
+            restore(conn, link_id, before, reason=why)
+            if audit is not None:
+                audit(conn)
+        self.searcher.invalidate_stats()
+        self.maintain()
+
+    def rejoin_merge(
+        self,
+        merge_id: int,
+        moved: Sequence[int],
+        *,
+        created: bool,
+        audit: Callable[[Conn], None] | None = None,
+    ) -> None:
+        """Undo a split of memory_merges (curation.merges.rejoin)."""
+        with self.db.transaction() as conn:
+            rejoin(conn, merge_id, moved, created=created)
+            if audit is not None:
+                audit(conn)
+        self.searcher.invalidate_stats()
 
     def _schema_version(self) -> int:
         version = self.db.schema_status()["version"]  # an int: max(applied versions) or 0

@@ -30,7 +30,7 @@ from pegas_memory.errors import InvalidInput, NotFound, PegasMemoryError
 from pegas_memory.models import ATOM_STATUSES, ATOM_TYPES
 from pegas_memory.search.hybrid import SearchFilter
 from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, TOKEN_PARAM, Guard
-from pegas_memory.ui.curation import CLOSED_GAP, Curator
+from pegas_memory.ui.curation import CLOSED_GAP, UNDOABLE, Curator
 from pegas_memory.ui.highlight import Piece, locate, pieces
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,7 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["pct"] = lambda x: f"{float(x):.2f}"
+    env.globals["undoable"] = UNDOABLE  # the audit table's macro offers undo for these
     return env
 
 
