@@ -42,10 +42,10 @@ from pegas_memory.code_memory.query_ops import drop_repo
 from pegas_memory.code_memory.requests import CodeReadRequest
 from pegas_memory.code_memory.results import CodeReadResult
 from pegas_memory.config import Settings
+from pegas_memory.curation.contradictions import Resolution, open_pairs, resolve, restore
 from pegas_memory.curation.feedback import record as record_feedback
 from pegas_memory.curation.forget import check_ids, erase, retract
 from pegas_memory.curation.gaps import GAP_STATUSES, add_gap, list_gaps, set_gap_status
-from pegas_memory.curation.contradictions import Resolution, open_pairs, resolve, restore
 from pegas_memory.curation.merges import (
     SplitOutcome,
     SplitPreview,

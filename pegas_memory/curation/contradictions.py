@@ -91,7 +91,8 @@ def snapshot(conn: Conn, link_id: int) -> dict[str, Any]:
 
 
 def _status_before_contest(conn: Conn, atom_id: int, link_id: int) -> str:
-    others = conn.execute(Q.other_open_contradictions, {"atom": atom_id, "link": link_id}).fetchone()
+    args = {"atom": atom_id, "link": link_id}
+    others = conn.execute(Q.other_open_contradictions, args).fetchone()
     if others and int(others["n"]) > 0:
         return "contested"  # another contradiction still holds it
     row = conn.execute(Q.status_before_contest, {"id": atom_id}).fetchone()

@@ -352,7 +352,8 @@ class Verifier:
             result.checks_skipped.append(f"self-critique could not run: {exc}")
             return result
         ref = next((n for n in neighbours if n.id == verdict.ref_id), None)
-        if verdict.verdict == "contradicts" and ref is not None and scoped_apart(conn, atom_id, ref.id):
+        contradicts = verdict.verdict == "contradicts" and ref is not None
+        if contradicts and ref is not None and scoped_apart(conn, atom_id, ref.id):
             result.reason = (
                 f"{verdict.reason} (not contested: a person judged atoms {atom_id} and {ref.id} "
                 "true in different scopes)"

@@ -224,9 +224,15 @@ class Curator:
             if keep is not None:
                 detail["kept"] = keep
             line.id = self._record(
-                conn, "resolve", "link", link_id, reason, dict(done.before), dict(done.after),
+                conn,
+                "resolve",
+                "link",
+                link_id,
+                reason,
+                dict(done.before),
+                dict(done.after),
                 detail,
-            )  # fmt: skip
+            )
 
         done = self.service.resolve_contradiction(
             link_id, outcome, reason=reason, keep=keep, scopes=scopes, audit=audit
@@ -251,11 +257,15 @@ class Curator:
                 "moved": done.citations_moved,
             }
             line.id = self._record(
-                conn, "split", "merge", merge_id, reason,
+                conn,
+                "split",
+                "merge",
+                merge_id,
+                reason,
                 {"status": "merged", "atom": done.survivor_id},
                 {"status": "split", "atom": done.atom_id},
                 detail,
-            )  # fmt: skip
+            )
 
         result = self.service.merges(
             action="split", merge_id=merge_id, reason=reason or "split in UI", audit=audit
@@ -269,9 +279,15 @@ class Curator:
         def audit(conn: Conn, gap: GapOut, created: bool) -> None:
             before = {} if created else {"status": gap.status}
             line.id = self._record(
-                conn, "add_gap", "gap", gap.id, reason, before, {"status": gap.status},
+                conn,
+                "add_gap",
+                "gap",
+                gap.id,
+                reason,
+                before,
+                {"status": gap.status},
                 {"question": gap.question, "created": created, "priority": gap.priority},
-            )  # fmt: skip
+            )
 
         done = self.service.add_gap(question, reason=reason or None, priority=priority, audit=audit)
         return Outcome(line.get(), done.message)
@@ -288,9 +304,14 @@ class Curator:
             gap_id,
             status,
             audit=self._recorder(
-                line, "close_gap", "gap", gap_id, reason, before,
+                line,
+                "close_gap",
+                "gap",
+                gap_id,
+                reason,
+                before,
                 lambda conn: self._gap(gap_id, conn),
-            ),  # fmt: skip
+            ),
         )
         return Outcome(line.get(), f"closed gap {gap_id} as {status}")
 
@@ -300,9 +321,15 @@ class Curator:
         info = self.service.jobs.submit_research(max_gaps=max_gaps, urls_per_gap=urls_per_gap)
         with self.service.db.transaction() as conn:
             audit_id = self._record(
-                conn, "research", "job", info.id, reason, {}, {"status": info.state},
+                conn,
+                "research",
+                "job",
+                info.id,
+                reason,
+                {},
+                {"status": info.state},
                 {"max_gaps": max_gaps, "urls_per_gap": urls_per_gap},
-            )  # fmt: skip
+            )
         return Outcome(audit_id, f"research job {info.id} is {info.state}")
 
     def cancel_job(self, job_id: int, reason: str) -> Outcome:
@@ -312,10 +339,15 @@ class Curator:
         info = self.service.jobs.cancel(job_id)
         with self.service.db.transaction() as conn:
             audit_id = self._record(
-                conn, "cancel_job", "job", job_id, reason, {"status": before.state},
+                conn,
+                "cancel_job",
+                "job",
+                job_id,
+                reason,
+                {"status": before.state},
                 {"status": info.state, "cancel_requested": info.cancel_requested},
                 {"kind": info.kind},
-            )  # fmt: skip
+            )
         return Outcome(audit_id, f"job {job_id}: cancel requested ({info.state})")
 
     # ------------------------------------------------------------------ undo
@@ -346,9 +378,16 @@ class Curator:
                 if locked is None or locked["undone_by"] is not None:
                     raise InvalidInput(f"line {audit_id} was undone meanwhile")
                 written.id = self._record(
-                    conn, "undo", target, target_id, reason, now, restored(conn),
-                    {"undid": action}, undoes=audit_id,
-                )  # fmt: skip
+                    conn,
+                    "undo",
+                    target,
+                    target_id,
+                    reason,
+                    now,
+                    restored(conn),
+                    {"undid": action},
+                    undoes=audit_id,
+                )
                 conn.execute(uq.Q.mark_undone, {"undo": written.id, "id": audit_id})
 
             return audit
