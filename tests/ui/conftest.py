@@ -118,3 +118,56 @@ def seeded(database_url: str, tmp_path: Path) -> Iterator[Seeded]:
             yield Seeded(service=service, server=server, **ids)
         finally:
             server.stop()
+
+
+@dataclass
+class Served:
+    """A memory without seed data (each test stores what it needs), served by the UI; `chat`
+    answers the fake Ollama's chat requests (memory_verify's self-critique)."""
+
+    service: MemoryService
+    server: UiServer
+    chat: list[Any] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def client(self, *, token: bool = True) -> httpx.Client:
+        cookies = {COOKIE: self.server.guard.token} if token else {}
+        return httpx.Client(base_url=self.url, cookies=cookies, follow_redirects=False)
+
+    def post(self, path: str, **fields: str) -> httpx.Response:
+        """A form posted as the UI's own pages post it (cookie, CSRF field, Origin)."""
+        with self.client() as http:
+            return http.post(
+                path,
+                data={CSRF_FIELD: self.server.guard.csrf, **fields},
+                headers={"Origin": self.url},
+            )
+
+    def get(self, path: str) -> str:
+        with self.client() as http:
+            answer = http.get(path)
+        assert answer.status_code == 200, answer.text
+        return answer.text
+
+    def rows(self, sql: str, *args: Any) -> list[dict[str, Any]]:
+        with self.service.db.connection() as conn:
+            return [dict(r) for r in conn.execute(sql, args).fetchall()]  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def served(database_url: str, tmp_path: Path) -> Iterator[Served]:
+    replies: list[Any] = []
+
+    def chat(request: dict[str, Any]) -> Any:
+        return replies[0](request) if replies else {"verdict": "new", "reason": "nothing alike"}
+
+    with offline_memory(database_url, tmp_path / "data", dim=128, chat=chat) as service:
+        server = UiServer(service, Guard("s" * 8 + "session-token-for-tests"), "127.0.0.1", 0)
+        server.start()
+        try:
+            yield Served(service=service, server=server, chat=replies)
+        finally:
+            server.stop()
