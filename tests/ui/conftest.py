@@ -3,6 +3,7 @@ English and Russian atoms and documents, served by the UI over HTTP on loopback.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 
 from pegas_memory.app.requests import IngestRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
+from pegas_memory.jobs import JobContext, JobRunner
 from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, Guard
 from pegas_memory.ui.serve import UiServer
 from tests.conftest import offline_memory
@@ -171,3 +173,30 @@ def served(database_url: str, tmp_path: Path) -> Iterator[Served]:
             yield Served(service=service, server=server, chat=replies)
         finally:
             server.stop()
+
+
+WAIT = 30.0  # the bound of every wait on a job
+
+
+@pytest.fixture
+def runner(served: Served) -> Iterator[tuple[JobRunner, threading.Event]]:
+    """A real job runner on the memory's database whose research handler reports five steps,
+    each once the test lets it go on (`step`), stopping where a cancel finds it."""
+    step = threading.Event()
+
+    def research(args: dict[str, Any], ctx: JobContext) -> dict[str, Any]:
+        for i in range(5):
+            ctx.report(i, 5, f"step {i + 1} of 5")
+            ctx.flush_progress()
+            step.wait(WAIT)
+            step.clear()
+        return {}
+
+    running = JobRunner(
+        served.service.db, {"research": research}, workers=1, lease_seconds=1.5, poll_seconds=0.1
+    ).start()
+    try:
+        yield running, step
+    finally:
+        step.set()
+        running.close(10)

@@ -6,15 +6,10 @@ from __future__ import annotations
 import html
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from pegas_memory.jobs import JobContext, JobRunner
-from tests.ui.conftest import Served
-
-WAIT = 30.0  # the bound of every wait below
+from pegas_memory.jobs import JobRunner
+from tests.ui.conftest import WAIT, Served
 
 
 def audit(served: Served) -> list[dict[str, Any]]:
@@ -83,30 +78,6 @@ def test_research_starts_a_job_shown_on_the_overview_and_cancelled_there(served:
     assert (cancel["action"], cancel["after"]["status"]) == ("cancel_job", "cancelled")
     refused = served.post(f"/audit/{cancel['id']}/undo")
     assert refused.status_code == 400 and "not undone here" in html.unescape(refused.text)
-
-
-@pytest.fixture
-def runner(served: Served) -> Iterator[tuple[JobRunner, threading.Event]]:
-    """A real job runner on the memory's database whose research handler reports five steps,
-    each once the test lets it go on (`step`), stopping where a cancel finds it."""
-    step = threading.Event()
-
-    def research(args: dict[str, Any], ctx: JobContext) -> dict[str, Any]:
-        for i in range(5):
-            ctx.report(i, 5, f"step {i + 1} of 5")
-            ctx.flush_progress()
-            step.wait(WAIT)
-            step.clear()
-        return {}
-
-    running = JobRunner(
-        served.service.db, {"research": research}, workers=1, lease_seconds=1.5, poll_seconds=0.1
-    ).start()
-    try:
-        yield running, step
-    finally:
-        step.set()
-        running.close(10)
 
 
 def until(check: Any, what: str) -> Any:

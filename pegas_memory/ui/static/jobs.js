@@ -43,7 +43,7 @@
     const row = body.querySelector('tr[data-job="' + job.id + '"]') || newRow(job);
     let state = job.state;
     if (job.cancel_requested && !job.finished) state += " (cancelling)";
-    if (job.error) state += ": " + job.error;
+    if (job.error && job.state === "failed") state += ": " + job.error;
     cell(row, "job-state").textContent = state;
     const progress = cell(row, "job-progress");
     if (job.total) { progress.max = job.total; progress.value = job.done; }
