@@ -9,8 +9,6 @@ started research run shows on the overview with its live progress and a cancel b
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -18,9 +16,7 @@ from starlette.routing import Route
 from pegas_memory.curation.gaps import GAP_STATUSES
 from pegas_memory.errors import InvalidInput
 from pegas_memory.ui.curation import CLOSED_GAP
-
-if TYPE_CHECKING:
-    from pegas_memory.ui.app import UiApp
+from pegas_memory.ui.host import PageHost
 
 GAPS_PER_PAGE = 50
 RESEARCH_JOBS_SHOWN = 10
@@ -42,7 +38,7 @@ def _bounded(form: dict[str, str], name: str, default: int, lo: int, hi: int) ->
 class GapPages:
     """The gaps page and its changes, on the UI application `ui`."""
 
-    def __init__(self, ui: UiApp):
+    def __init__(self, ui: PageHost):
         self.ui = ui
 
     def page(self, request: Request) -> Response:

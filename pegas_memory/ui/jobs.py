@@ -9,7 +9,7 @@ wants the session cookie too, which the browser's same-origin fetch sends.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -17,9 +17,7 @@ from starlette.routing import Route
 
 from pegas_memory.errors import NotFound
 from pegas_memory.jobs import JobInfo
-
-if TYPE_CHECKING:
-    from pegas_memory.ui.app import UiApp
+from pegas_memory.ui.host import PageHost
 
 ACTIVE_SHOWN = 20
 ASKED_AT_MOST = 50
@@ -45,7 +43,7 @@ def job_json(info: JobInfo) -> dict[str, Any]:
 class JobPages:
     """The jobs' JSON and the cancel action, on the UI application `ui`."""
 
-    def __init__(self, ui: UiApp):
+    def __init__(self, ui: PageHost):
         self.ui = ui
 
     def active(self) -> list[JobInfo]:

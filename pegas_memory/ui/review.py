@@ -14,7 +14,7 @@ the same transaction, undo from the trail). The routes are registered by `ui/app
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, LiteralString
+from typing import Any, LiteralString
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -25,9 +25,7 @@ from pegas_memory.curation.contradictions import OUTCOMES
 from pegas_memory.db.sql import load_queries
 from pegas_memory.errors import InvalidInput
 from pegas_memory.ui.highlight import citation_view
-
-if TYPE_CHECKING:
-    from pegas_memory.ui.app import UiApp
+from pegas_memory.ui.host import PageHost
 
 PAIRS_PER_PAGE = 10
 CANDIDATES_PER_PAGE = 25
@@ -63,7 +61,7 @@ def _form_int(form: dict[str, str], name: str) -> int | None:
 class ReviewPages:
     """The review page and its changes, on the UI application `ui`."""
 
-    def __init__(self, ui: UiApp):
+    def __init__(self, ui: PageHost):
         self.ui = ui
 
     def page(self, request: Request) -> Response:
