@@ -70,7 +70,10 @@ from pegas_memory.ingest.dedup import threshold_for
 from pegas_memory.ingest.pipeline import IngestPipeline, Progress
 from pegas_memory.lazy import Lazy
 from pegas_memory.models import (
+    ContestedAtomOut,
+    ContestedPairOut,
     ContextResult,
+    ContradictionsResult,
     DatabaseInfo,
     FeedbackCounts,
     FeedbackRecorded,
@@ -738,19 +741,54 @@ class MemoryService:
         reason: str,
         keep: int | None = None,
         scopes: Mapping[int, str] | None = None,
+        by: str = "agent",
         audit: Callable[[Conn, Resolution], None] | None = None,
     ) -> Resolution:
         """A person's verdict on a contested pair: keep one (the other retracted as
         memory_forget retracts), keep both in different scopes, or retract both; then truth
-        maintenance runs as after memory_forget. `audit` runs in the transaction."""
+        maintenance runs as after memory_forget. `by` names who decided (the status changes'
+        check: agent, ui). `audit` runs in the transaction."""
         why = clean_text(reason or "", "reason", 2_000, required=False)
         with self.db.transaction() as conn:
-            done = resolve(conn, link_id, outcome, reason=why, keep=keep, scopes=scopes)
+            done = resolve(conn, link_id, outcome, reason=why, keep=keep, scopes=scopes, by=by)
             if audit is not None:
                 audit(conn, done)
         self.searcher.invalidate_stats()
         self.maintain()
         return done
+
+    def contradictions(
+        self,
+        *,
+        action: str = "list",
+        link_id: int | None = None,
+        outcome: str | None = None,
+        keep: int | None = None,
+        scopes: Mapping[int, str] | None = None,
+        reason: str = "",
+        limit: int = 20,
+        offset: int = 0,
+    ) -> ContradictionsResult:
+        """memory_contradictions: list the contested pairs, or resolve one."""
+        if action == "list":
+            rows = self.contested_pairs(limit=limit, offset=offset)
+            return ContradictionsResult(
+                action="list",
+                pairs=[_pair_out(r) for r in rows],
+                total=int(rows[0]["total"]) if rows else 0,
+                message=f"{len(rows)} contested pair(s), newest first",
+            )
+        if action != "resolve":
+            raise InvalidInput("action must be list or resolve")
+        if link_id is None or outcome is None:
+            raise InvalidInput("resolve needs link_id and outcome (action=list shows the pairs)")
+        done = self.resolve_contradiction(link_id, outcome, reason=reason, keep=keep, scopes=scopes)
+        return ContradictionsResult(
+            action="resolve",
+            statuses={str(k): v for k, v in done.statuses.items()},
+            message=f"resolved the pair of link {link_id} ({outcome}): "
+            + ", ".join(f"atom {k} {v}" for k, v in sorted(done.statuses.items())),
+        )
 
     def reopen_contradiction(
         self,
@@ -813,6 +851,25 @@ def make_distiller(settings: Settings) -> Distiller:
     ):
         return OfflineDistiller()
     return build_distiller(settings)
+
+
+def _pair_out(row: dict[str, Any]) -> ContestedPairOut:
+    return ContestedPairOut(
+        link_id=int(row["link_id"]),
+        source=str(row["link_source"]),
+        linked_at=row["linked_at"],
+        atoms=[
+            ContestedAtomOut(
+                id=int(row[f"{s}_id"]),
+                claim=str(row[f"{s}_claim"]),
+                type=str(row[f"{s}_type"]),
+                status=str(row[f"{s}_status"]),
+                confidence=float(row[f"{s}_confidence"]),
+                language=row[f"{s}_language"],
+            )
+            for s in ("a", "b")
+        ],
+    )
 
 
 def _merge_out(row: dict[str, Any]) -> MergeOut:

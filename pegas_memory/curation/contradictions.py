@@ -117,7 +117,7 @@ def resolve(
     reason: str,
     keep: int | None = None,
     scopes: Mapping[int, str] | None = None,
-    by: str = "ui",
+    by: str = "agent",
 ) -> Resolution:
     """Resolve the pair of link `link_id` (module docstring). Raises NotFound for an unknown
     link, InvalidInput for a link that is not an open contradiction or arguments that do not fit

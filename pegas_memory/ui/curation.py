@@ -235,7 +235,7 @@ class Curator:
             )
 
         done = self.service.resolve_contradiction(
-            link_id, outcome, reason=reason, keep=keep, scopes=scopes, audit=audit
+            link_id, outcome, reason=reason, keep=keep, scopes=scopes, by=ACTOR, audit=audit
         )
         a, b = done.atoms
         return Outcome(

@@ -19,7 +19,7 @@ from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, BindRefused, Guard, token_p
 from pegas_memory.ui.serve import UiServer
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
-from tests.mcp_harness import structured
+from tests.mcp_harness import error_text, structured
 
 pytestmark = pytest.mark.anyio
 TOKEN = "h" * 8 + "session-token-for-tests"
@@ -153,3 +153,44 @@ def test_a_public_bind_without_a_configured_token_is_refused_before_anything_ope
 def test_the_mcp_path_may_not_hide_the_pages(settings: Settings) -> None:
     with pytest.raises(ValueError, match="must not be /"):
         http_app(settings, None, host="127.0.0.1", path="/", guard=Guard(TOKEN))
+
+
+async def test_an_agent_resolves_a_contested_pair_with_memory_contradictions(
+    loopback: Running,
+) -> None:
+    """The review queue's decision through MCP: the pair an agent resolves leaves the page."""
+    survey = "The survey of the northern reserve counted {} species of beetles in the old forest."
+    async with Client(f"{loopback.url}/mcp") as agent:
+        for n, title in ((1642, "Survey 2019"), (1643, "Survey 2021")):
+            done = structured(
+                await agent.call_tool(
+                    "memory_ingest", {"source": survey.format(n), "kind": "text", "title": title}
+                )
+            )
+            assert done["finished"], done
+        listed = structured(await agent.call_tool("memory_contradictions", {}))
+        [pair] = listed["pairs"]
+        assert listed["total"] == 1 and {a["status"] for a in pair["atoms"]} == {"contested"}
+        with loopback.client() as http:
+            assert f'id="pair-{pair["link_id"]}"' in http.get("/review").text
+        newer, older = (a["id"] for a in pair["atoms"])
+        resolved = structured(
+            await agent.call_tool(
+                "memory_contradictions",
+                {
+                    "action": "resolve",
+                    "link_id": pair["link_id"],
+                    "outcome": "keep",
+                    "keep": older,
+                    "reason": "the 2019 count is the published one",
+                },
+            )
+        )
+        assert resolved["statuses"] == {str(older): "candidate", str(newer): "stale"}
+        again = await agent.call_tool(
+            "memory_contradictions",
+            {"action": "resolve", "link_id": pair["link_id"], "outcome": "retract"},
+        )
+        assert again.is_error and "resolved already" in error_text(again)
+    with loopback.client() as http:
+        assert "No contested pair." in http.get("/review").text

@@ -114,6 +114,7 @@ EXPECTED_TOOLS = {
     "memory_query_graph",
     "memory_forget",
     "memory_merges",
+    "memory_contradictions",
     "memory_job",
     "memory_feedback",
 }

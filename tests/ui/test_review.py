@@ -201,3 +201,30 @@ def test_a_merge_is_split_again_from_the_queue_and_joined_back_by_undo(served: S
     assert served.rows("SELECT * FROM pm_merge_block") == []
     # and it can be split again, as if never split
     assert svc.merges(action="split", merge_id=merge.id, reason="again").merges[0].undone_at
+
+
+def test_the_new_changes_refuse_a_request_without_token_csrf_or_own_origin(served: Served) -> None:
+    link, newer, older = contested_pair(served)
+    served.service.add_gap("What did the 2021 survey change?")
+    job = served.service.jobs.submit_research()
+    routes = [
+        (f"/review/pair/{link}/resolve", {"outcome": "retract"}),
+        ("/review/merge/1/split", {}),
+        ("/gaps/add", {"question": "Forged?"}),
+        ("/gaps/research", {}),
+        (f"/job/{job.id}/cancel", {}),
+    ]
+    csrf = {"csrf": served.server.guard.csrf}
+    for path, fields in routes:
+        with served.client(token=False) as http:  # no session cookie
+            no_token = http.post(path, data={**csrf, **fields}, headers={"Origin": served.url})
+        with served.client() as http:
+            no_csrf = http.post(path, data=fields, headers={"Origin": served.url})
+            elsewhere = http.post(
+                path, data={**csrf, **fields}, headers={"Origin": "http://evil.example"}
+            )
+        assert no_token.status_code == no_csrf.status_code == elsewhere.status_code == 403, path
+    assert {a["status"] for a in atoms(served, newer, older).values()} == {"contested"}
+    assert served.service.list_gaps(status=None).total == 1
+    assert served.service.jobs.get(job.id).state == "queued"
+    assert audit(served) == []
