@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from pegas_memory.app.requests import (
     SearchRequest,
     StoreRequest,
 )
+from pegas_memory.app.review import ReviewService
 from pegas_memory.app.runtime import ProjectionRuntime
 from pegas_memory.app.store import STORE_WAIT_SECONDS
 from pegas_memory.app.views import slice_stats, to_hit
@@ -42,7 +43,6 @@ from pegas_memory.code_memory.query_ops import drop_repo
 from pegas_memory.code_memory.requests import CodeReadRequest
 from pegas_memory.code_memory.results import CodeReadResult
 from pegas_memory.config import Settings
-from pegas_memory.curation.contradictions import Resolution, open_pairs, resolve, restore
 from pegas_memory.curation.feedback import record as record_feedback
 from pegas_memory.curation.forget import check_ids, erase, retract
 from pegas_memory.curation.gaps import GAP_STATUSES, add_gap, list_gaps, set_gap_status
@@ -51,7 +51,6 @@ from pegas_memory.curation.merges import (
     SplitPreview,
     consolidation,
     list_merges,
-    rejoin,
     split,
 )
 from pegas_memory.curation.queries import CURATION_SQL as Q_CUR
@@ -70,10 +69,7 @@ from pegas_memory.ingest.dedup import threshold_for
 from pegas_memory.ingest.pipeline import IngestPipeline, Progress
 from pegas_memory.lazy import Lazy
 from pegas_memory.models import (
-    ContestedAtomOut,
-    ContestedPairOut,
     ContextResult,
-    ContradictionsResult,
     DatabaseInfo,
     FeedbackCounts,
     FeedbackRecorded,
@@ -152,6 +148,7 @@ class MemoryService:
             max_file_bytes=settings.code_max_file_bytes,
         )
         self.jobs = JobService(self)
+        self.review = ReviewService(self)
 
     # Set by an entry point whose settings were invalid: nothing is opened, every call raises it.
     settings_problem: SettingsProblem | None = None
@@ -727,101 +724,6 @@ class MemoryService:
         self.maintain()
         return old or ""
 
-    # ------------------------------------------------------------------ the review queue
-    def contested_pairs(self, *, limit: int = 20, offset: int = 0) -> list[dict[str, Any]]:
-        """Pairs linked `contradicts` while one of them is contested (curation.contradictions)."""
-        with self.db.connection() as conn:
-            return open_pairs(conn, limit=limit, offset=offset)
-
-    def resolve_contradiction(
-        self,
-        link_id: int,
-        outcome: str,
-        *,
-        reason: str,
-        keep: int | None = None,
-        scopes: Mapping[int, str] | None = None,
-        by: str = "agent",
-        audit: Callable[[Conn, Resolution], None] | None = None,
-    ) -> Resolution:
-        """A person's verdict on a contested pair: keep one (the other retracted as
-        memory_forget retracts), keep both in different scopes, or retract both; then truth
-        maintenance runs as after memory_forget. `by` names who decided (the status changes'
-        check: agent, ui). `audit` runs in the transaction."""
-        why = clean_text(reason or "", "reason", 2_000, required=False)
-        with self.db.transaction() as conn:
-            done = resolve(conn, link_id, outcome, reason=why, keep=keep, scopes=scopes, by=by)
-            if audit is not None:
-                audit(conn, done)
-        self.searcher.invalidate_stats()
-        self.maintain()
-        return done
-
-    def contradictions(
-        self,
-        *,
-        action: str = "list",
-        link_id: int | None = None,
-        outcome: str | None = None,
-        keep: int | None = None,
-        scopes: Mapping[int, str] | None = None,
-        reason: str = "",
-        limit: int = 20,
-        offset: int = 0,
-    ) -> ContradictionsResult:
-        """memory_contradictions: list the contested pairs, or resolve one."""
-        if action == "list":
-            rows = self.contested_pairs(limit=limit, offset=offset)
-            return ContradictionsResult(
-                action="list",
-                pairs=[_pair_out(r) for r in rows],
-                total=int(rows[0]["total"]) if rows else 0,
-                message=f"{len(rows)} contested pair(s), newest first",
-            )
-        if action != "resolve":
-            raise InvalidInput("action must be list or resolve")
-        if link_id is None or outcome is None:
-            raise InvalidInput("resolve needs link_id and outcome (action=list shows the pairs)")
-        done = self.resolve_contradiction(link_id, outcome, reason=reason, keep=keep, scopes=scopes)
-        return ContradictionsResult(
-            action="resolve",
-            statuses={str(k): v for k, v in done.statuses.items()},
-            message=f"resolved the pair of link {link_id} ({outcome}): "
-            + ", ".join(f"atom {k} {v}" for k, v in sorted(done.statuses.items())),
-        )
-
-    def reopen_contradiction(
-        self,
-        link_id: int,
-        before: Mapping[str, Any],
-        *,
-        reason: str,
-        audit: Callable[[Conn], None] | None = None,
-    ) -> None:
-        """Put a resolved pair back as `before` (curation.contradictions.snapshot) found it."""
-        why = clean_text(reason, "reason", 2_000, required=True)
-        with self.db.transaction() as conn:
-            restore(conn, link_id, before, reason=why)
-            if audit is not None:
-                audit(conn)
-        self.searcher.invalidate_stats()
-        self.maintain()
-
-    def rejoin_merge(
-        self,
-        merge_id: int,
-        moved: Sequence[int],
-        *,
-        created: bool,
-        audit: Callable[[Conn], None] | None = None,
-    ) -> None:
-        """Undo a split of memory_merges (curation.merges.rejoin)."""
-        with self.db.transaction() as conn:
-            rejoin(conn, merge_id, moved, created=created)
-            if audit is not None:
-                audit(conn)
-        self.searcher.invalidate_stats()
-
     def _schema_version(self) -> int:
         version = self.db.schema_status()["version"]  # an int: max(applied versions) or 0
         return version if isinstance(version, int) else 0
@@ -851,25 +753,6 @@ def make_distiller(settings: Settings) -> Distiller:
     ):
         return OfflineDistiller()
     return build_distiller(settings)
-
-
-def _pair_out(row: dict[str, Any]) -> ContestedPairOut:
-    return ContestedPairOut(
-        link_id=int(row["link_id"]),
-        source=str(row["link_source"]),
-        linked_at=row["linked_at"],
-        atoms=[
-            ContestedAtomOut(
-                id=int(row[f"{s}_id"]),
-                claim=str(row[f"{s}_claim"]),
-                type=str(row[f"{s}_type"]),
-                status=str(row[f"{s}_status"]),
-                confidence=float(row[f"{s}_confidence"]),
-                language=row[f"{s}_language"],
-            )
-            for s in ("a", "b")
-        ],
-    )
 
 
 def _merge_out(row: dict[str, Any]) -> MergeOut:

@@ -583,7 +583,7 @@ def register_upkeep(mcp: Server) -> None:
         retract marks both stale. Status history keeps every step."""
         return await run(
             ctx,
-            lambda service: service.contradictions(
+            lambda service: service.review.contradictions(
                 action=action,
                 link_id=link_id,
                 outcome=outcome,

@@ -4,7 +4,7 @@ but for job control.
 
 - verify: `MemoryService.verify` (memory_verify) on the one atom; its verdict is in the line.
 - retract: `MemoryService.forget(mode="retract")` (memory_forget).
-- resolve a contested pair: `MemoryService.resolve_contradiction` (keep one, keep both in
+- resolve a contested pair: `MemoryService.review.resolve` (keep one, keep both in
   different scopes, retract both; curation.contradictions).
 - split a merge again: `MemoryService.merges(action="split")` (memory_merges).
 - add a gap: `MemoryService.add_gap` (memory_add_gap); close it: `set_gap_status`.
@@ -12,7 +12,7 @@ but for job control.
   `jobs.cancel` (memory_job op=cancel). Lines without undo: a job's own cancel takes back what
   it did.
 - undo: puts back the state the line recorded before the change (`set_atom_status`,
-  `set_gap_status`, `reopen_contradiction`, `rejoin_merge`), only while the target is still as
+  `set_gap_status`, `review.reopen`, `review.rejoin`), only while the target is still as
   that change left it (otherwise someone or something changed it since, and undoing would
   overwrite their change), at most once, and never once the target is erased. An undo is a
   line too.
@@ -234,7 +234,7 @@ class Curator:
                 detail,
             )
 
-        done = self.service.resolve_contradiction(
+        done = self.service.review.resolve(
             link_id, outcome, reason=reason, keep=keep, scopes=scopes, by=ACTOR, audit=audit
         )
         a, b = done.atoms
@@ -422,12 +422,12 @@ class Curator:
                 snap = snapshot(conn, target_id)
             if _pair_state(snap) != _pair_state(after):
                 raise changed_since(_pair_state(snap), _pair_state(after))
-            self.service.reopen_contradiction(
+            self.service.review.reopen(
                 target_id, before, reason=why, audit=write(snap, lambda c: snapshot(c, target_id))
             )
         else:  # a split merge
             detail = dict(line["detail"])
-            self.service.rejoin_merge(
+            self.service.review.rejoin(
                 target_id,
                 [int(c) for c in detail.get("moved", [])],
                 created=bool(detail.get("created")),

@@ -68,7 +68,7 @@ class ReviewPages:
         q = request.query_params
         pairs_at, cands_at = _offset(q.get("pairs")), _offset(q.get("candidates"))
         svc = self.ui.service
-        rows = svc.contested_pairs(limit=PAIRS_PER_PAGE, offset=pairs_at)
+        rows = svc.review.pairs(limit=PAIRS_PER_PAGE, offset=pairs_at)
         merges = svc.merges(action="list", limit=MERGES_SHOWN).merges
         with svc.db.connection() as conn:
             pairs = [self._pair(conn, r) for r in rows]
