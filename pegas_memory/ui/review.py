@@ -30,6 +30,7 @@ from pegas_memory.ui.host import PageHost
 PAIRS_PER_PAGE = 10
 CANDIDATES_PER_PAGE = 25
 MERGES_SHOWN = 25
+CITATIONS_SHOWN = 3  # per side of a pair; the atom's page has them all
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ class ReviewPages:
         sides = []
         for side in ("a", "b"):
             atom_id = int(row[f"{side}_id"])
+            cites = uq.citations(conn, atom_id)
             sides.append(
                 {
                     "id": atom_id,
@@ -104,7 +106,8 @@ class ReviewPages:
                     "reason": row[f"{side}_reason"],
                     "language": row[f"{side}_language"],
                     "type": row[f"{side}_type"],
-                    "citations": [citation_view(c, atom_id) for c in uq.citations(conn, atom_id)],
+                    "citations": [citation_view(c, atom_id) for c in cites[:CITATIONS_SHOWN]],
+                    "more_citations": max(0, len(cites) - CITATIONS_SHOWN),
                 }
             )
         return {

@@ -107,6 +107,7 @@ def test_keeping_both_in_different_scopes_stops_verification_contesting_them(
     now = atoms(served, newer, older)
     assert {now[newer]["status"], now[older]["status"]} == {"candidate"}
     assert now[older]["metadata"]["scope"] == "survey of 2019"
+    assert '<td id="atom-scope">survey of 2019 ' in served.get(f"/atom/{older}")
     [row] = served.rows("SELECT kind, metadata FROM pm_atom_link WHERE id = %s", link)
     assert row["kind"] == "differs_in_scope"
     assert row["metadata"]["resolution"]["scopes"] == {
