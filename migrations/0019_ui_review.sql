@@ -13,3 +13,7 @@ ALTER TABLE pm_ui_audit ADD CONSTRAINT pm_ui_audit_action_check
 ALTER TABLE pm_ui_audit DROP CONSTRAINT pm_ui_audit_target_check;
 ALTER TABLE pm_ui_audit ADD CONSTRAINT pm_ui_audit_target_check
     CHECK (target IN ('atom', 'gap', 'link', 'merge', 'job'));
+
+-- The review queue lists candidates newest first, a page at a time (ui/review.sql): by this
+-- index, a page and their count read only candidates.
+CREATE INDEX pm_atom_candidates ON pm_atom (id) WHERE status = 'candidate';

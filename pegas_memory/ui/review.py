@@ -67,14 +67,15 @@ class ReviewPages:
 
     def page(self, request: Request) -> Response:
         q = request.query_params
-        pairs_at, cands_at = _offset(q.get("pairs")), _offset(q.get("candidates"))
+        pairs_at = _offset(q.get("pairs"))
+        before = _offset(q.get("before")) or None  # candidates: the page after this atom
         svc = self.ui.service
         rows = svc.review.pairs(limit=PAIRS_PER_PAGE, offset=pairs_at)
         merges = svc.merges(action="list", limit=MERGES_SHOWN).merges
         with svc.db.connection() as conn:
             pairs = [self._pair(conn, r) for r in rows]
             cands = conn.execute(
-                Q.candidates, {"limit": CANDIDATES_PER_PAGE, "offset": cands_at}
+                Q.candidates, {"limit": CANDIDATES_PER_PAGE + 1, "before": before}
             ).fetchall()
             count = conn.execute(Q.candidate_count).fetchone()
         return self.ui.render(
@@ -84,10 +85,10 @@ class ReviewPages:
             pairs_total=int(rows[0]["total"]) if rows else 0,
             pairs_at=pairs_at,
             pairs_per_page=PAIRS_PER_PAGE,
-            candidates=cands,
+            candidates=cands[:CANDIDATES_PER_PAGE],
             candidates_total=int(count["n"]) if count else 0,
-            candidates_at=cands_at,
-            candidates_per_page=CANDIDATES_PER_PAGE,
+            candidates_before=before,
+            candidates_next=int(cands[-2]["id"]) if len(cands) > CANDIDATES_PER_PAGE else None,
             merges=merges,
         )
 

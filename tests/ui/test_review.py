@@ -229,3 +229,19 @@ def test_the_new_changes_refuse_a_request_without_token_csrf_or_own_origin(serve
     assert served.service.list_gaps(status=None).total == 1
     assert served.service.jobs.get(job.id).state == "queued"
     assert audit(served) == []
+
+
+def test_candidates_page_by_key_newest_first(served: Served) -> None:
+    ids = [
+        served.service.store(StoreRequest(claim=f"Sample {n} of the lake held {n} mg of salt.")).id
+        for n in range(27)
+    ]
+    first = served.get("/review")
+    shown = [int(i) for i in re.findall(r'id="candidate-(\d+)"', first)]
+    assert shown == sorted(ids, reverse=True)[:25]
+    assert "Candidates awaiting verification (27)" in first
+    older = re.search(r'href="/review\?before=(\d+)#candidates">older', first)
+    assert older is not None and int(older.group(1)) == shown[-1]
+    second = served.get(f"/review?before={older.group(1)}")
+    assert [int(i) for i in re.findall(r'id="candidate-(\d+)"', second)] == sorted(ids)[:2][::-1]
+    assert "older →" not in second and 'href="/review#candidates">← newest' in second
