@@ -5,7 +5,8 @@ model, the offline distiller): two real framework documentation pages, one in En
 Russian (the Vue guide's "Watchers" and "Вычисляемые свойства", CC BY 4.0), a contested pair of
 claims stored by hand, and one small indexed repository. The UI is served on loopback and driven
 by headless Chromium (Playwright, Debian's `chromium`): the overview, a search, a claim with its
-citation marked in its passage, a document, and the audit page after a retract.
+citation marked in its passage, a document, the review queue (the contested pair side by side),
+the gaps page, and the audit page after a retract.
 
 Run: `python bench/ui_screenshots.py --docs DIR [--repo DIR] [--out bench/results/ui]`, where
 DIR holds `en-vue-watchers-docs.md` and `ru-vue-computed-docs.md` (fetched outside the
@@ -79,6 +80,8 @@ def main() -> None:
                 shot("/search?q=" + quote("вычисляемые свойства watchers"), "search")
                 shot(f"/atom/{hit.id}", "claim")
                 shot(f"/atom/{first.id}", "contested-claim")
+                shot("/review", "review")
+                shot("/gaps", "gaps")
                 if hit.document_id is not None:
                     shot(f"/document/{hit.document_id}", "document")
                 page.goto(server.url + f"/atom/{second.id}")

@@ -44,12 +44,18 @@ def settings_problem(issues: Sequence[SettingIssue]) -> SettingsProblem | None:
 def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
     problem = settings_problem(args.setting_issues)
     if args.http:
-        from pegas_memory.server.tools import build_server
+        from pegas_memory.server.http import serve_http
+        from pegas_memory.ui import BindRefused
 
-        build_server(settings, problem).run(
-            "streamable-http", host=args.bind, port=args.port, streamable_http_path=args.path
-        )
-        return 0
+        try:
+            return serve_http(settings, problem, args.bind, args.port, args.path)
+        except BindRefused as exc:
+            print(f"pegas-memory serve --http: {exc}", file=sys.stderr)
+            return 2
+        except (OSError, ValueError) as exc:
+            print(f"pegas-memory serve --http: cannot serve on {args.bind}:{args.port}{args.path}: "
+                  f"{exc}", file=sys.stderr)  # fmt: skip
+            return 2
     serve(settings, problem)
     return 0
 
@@ -432,7 +438,9 @@ def build_parser() -> argparse.ArgumentParser:
     parsers = {name: sub.add_parser(name, help=text) for name, (text, _fn) in COMMANDS.items()}
     serve_p = parsers["serve"]
     serve_p.add_argument(
-        "--http", action="store_true", help="serve MCP's streamable HTTP transport instead"
+        "--http",
+        action="store_true",
+        help="serve MCP's streamable HTTP transport instead, with the pages of `ui` beside it",
     )
     serve_p.add_argument("--bind", default="127.0.0.1", help="address for --http")
     serve_p.add_argument("--port", type=int, default=8765, help="port for --http")

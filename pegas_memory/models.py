@@ -635,6 +635,40 @@ class MergeOut(BaseModel):
     )
 
 
+class ContestedAtomOut(BaseModel):
+    """One side of a contested pair."""
+
+    id: int
+    claim: str
+    type: str
+    status: str
+    confidence: float
+    language: str | None = None
+
+
+class ContestedPairOut(BaseModel):
+    """Two atoms linked as contradicting each other (pm_atom_link, by ingest or memory_verify)."""
+
+    link_id: int = Field(description="the contradicts link: what resolve names")
+    source: str = Field(description="what found the contradiction: ingest or verify")
+    linked_at: datetime
+    atoms: list[ContestedAtomOut]
+
+
+class ContradictionsResult(BaseModel):
+    """What memory_contradictions listed or resolved."""
+
+    action: Literal["list", "resolve"]
+    pairs: list[ContestedPairOut] = Field(
+        default_factory=list, description="list: the open pairs, newest first; resolve: none"
+    )
+    total: int = Field(default=0, description="list: open pairs in all")
+    statuses: dict[str, str] = Field(
+        default_factory=dict, description="resolve: each atom's status after it"
+    )
+    message: str
+
+
 class WouldMergeOut(BaseModel):
     """A pair a consolidation dry run found: the newer atom repeats the older by meaning."""
 

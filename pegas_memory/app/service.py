@@ -32,6 +32,7 @@ from pegas_memory.app.requests import (
     SearchRequest,
     StoreRequest,
 )
+from pegas_memory.app.review import ReviewService
 from pegas_memory.app.runtime import ProjectionRuntime
 from pegas_memory.app.store import STORE_WAIT_SECONDS
 from pegas_memory.app.views import slice_stats, to_hit
@@ -45,10 +46,16 @@ from pegas_memory.config import Settings
 from pegas_memory.curation.feedback import record as record_feedback
 from pegas_memory.curation.forget import check_ids, erase, retract
 from pegas_memory.curation.gaps import add_gap, list_gaps, set_gap_status
-from pegas_memory.curation.merges import SplitPreview, consolidation, list_merges, split
+from pegas_memory.curation.merges import (
+    SplitOutcome,
+    SplitPreview,
+    consolidation,
+    list_merges,
+    split,
+)
 from pegas_memory.curation.queries import CURATION_SQL as Q_CUR
-from pegas_memory.curation.verify import Verifier
-from pegas_memory.db.pool import Database
+from pegas_memory.curation.verify import AtomVerdict, Verifier
+from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import (
     set_status,
     stats,
@@ -143,6 +150,7 @@ class MemoryService:
             max_file_bytes=settings.code_max_file_bytes,
         )
         self.jobs = JobService(self)
+        self.review = ReviewService(self)
 
     # Set by an entry point whose settings were invalid: nothing is opened, every call raises it.
     settings_problem: SettingsProblem | None = None
@@ -232,11 +240,15 @@ class MemoryService:
         document_id: int | None = None,
         limit: int = 50,
         progress: Progress | None = None,
+        audit: Callable[[Conn, AtomVerdict], None] | None = None,
     ) -> VerifyResult:
+        """memory_verify. `audit`, when given, runs in each atom's transaction with its verdict,
+        before it commits (the UI writes its audit line there: a change and its line commit
+        together or not at all)."""
         self.ready()
         ids = self.verifier.select(atom_ids=atom_ids, document_id=document_id, limit=limit)
         waiting = self._atoms_awaiting_projection() if ids else 0
-        verdicts = self.verifier.verify(ids, progress=progress)
+        verdicts = self.verifier.verify(ids, progress=progress, within=audit)
         if any(v.new_status != v.old_status for v in verdicts):
             self.maintain()
         counts: dict[str, int] = {}
@@ -271,7 +283,10 @@ class MemoryService:
         document_ids: Sequence[int] = (),
         reason: str = "",
         code_repos: Sequence[str] = (),
+        audit: Callable[[Conn], None] | None = None,
     ) -> ForgetResult:
+        """memory_forget. `audit` runs in the transaction of the atoms, traces and documents,
+        before it commits."""
         if code_repos and mode != "erase":
             raise InvalidInput("code_repos are dropped with mode=erase")
         if code_repos and not (atom_ids or trace_ids or document_ids):
@@ -290,6 +305,8 @@ class MemoryService:
                 )
             else:
                 raise InvalidInput("mode must be retract (keep, mark stale) or erase (delete)")
+            if audit is not None:
+                audit(conn)
         self.searcher.invalidate_stats()
         if mode == "erase" or report.atoms:
             self.maintain()
@@ -313,6 +330,7 @@ class MemoryService:
         reason: str = "",
         dry_run: bool = False,
         similarity: float | None = None,
+        audit: Callable[[Conn, SplitOutcome], None] | None = None,
     ) -> MergesResult:
         """List recent merges of near-duplicates, split one back into its own atom, or say
         which stored atoms a consolidation would merge (a dry run; curation.merges)."""
@@ -337,6 +355,8 @@ class MemoryService:
         try:
             with self.db.transaction() as conn:
                 outcome = split(conn, merge_id, why, dry_run=dry_run)
+                if audit is not None:
+                    audit(conn, outcome)
         except SplitPreview as preview:  # rolled back: nothing written
             outcome = preview.outcome
         with self.db.connection() as conn:
@@ -633,11 +653,21 @@ class MemoryService:
         )
 
     # ------------------------------------------------------------------ research gaps
-    def add_gap(self, question: str, *, reason: str | None = None, priority: int = 3) -> GapResult:
+    def add_gap(
+        self,
+        question: str,
+        *,
+        reason: str | None = None,
+        priority: int = 3,
+        audit: Callable[[Conn, GapOut, bool], None] | None = None,
+    ) -> GapResult:
+        """memory_add_gap; `audit` runs in its transaction with the gap and whether it is new."""
         if reason is not None:
             reason = clean_text(reason, "reason", 4_000, required=False) or None
         with self.db.transaction() as conn:
             gap, created = add_gap(conn, question, reason=reason, priority=priority)
+            if audit is not None:
+                audit(conn, gap, created)
         message = (
             f"registered gap {gap.id}"
             if created
@@ -653,13 +683,19 @@ class MemoryService:
             gaps, total = list_gaps(conn, status=wanted, limit=limit, offset=offset)
         return GapList(gaps=gaps, total=total)
 
-    def set_gap_status(self, gap_id: int, status: str) -> GapOut:
+    def set_gap_status(
+        self, gap_id: int, status: str, *, audit: Callable[[Conn], None] | None = None
+    ) -> GapOut:
         """Move a gap to `status` (a person closing it as filled or abandoned, or reopening
-        it); a gap reopened while another live gap asks the same question is refused."""
+        it); a gap reopened while another live gap asks the same question is refused. `audit`
+        runs in the transaction, before it commits."""
         new = GapStatus.parse(status, "gap status")
         try:
             with self.db.transaction() as conn:
-                return set_gap_status(conn, gap_id, new)
+                gap = set_gap_status(conn, gap_id, new)
+                if audit is not None:
+                    audit(conn)
+                return gap
         except InvalidInput as exc:  # the unique index of live questions (translated)
             raise InvalidInput(
                 f"gap {gap_id} cannot be reopened: another open gap asks the same question"
@@ -667,17 +703,26 @@ class MemoryService:
 
     # ------------------------------------------------------------------ a person's curation
     def set_atom_status(
-        self, atom_id: int, status: str, *, reason: str, confidence: float | None = None
+        self,
+        atom_id: int,
+        status: str,
+        *,
+        reason: str,
+        confidence: float | None = None,
+        audit: Callable[[Conn], None] | None = None,
     ) -> str:
         """Put an atom in `status` (and `confidence`) by a person's decision: the UI's undo of a
         verification or a retraction. Logged in pm_status_change (check 'ui') like every status
-        change, then truth maintenance runs as after memory_forget; returns the old status."""
+        change, then truth maintenance runs as after memory_forget; returns the old status.
+        `audit` runs in the transaction, before it commits."""
         reason = clean_text(reason, "reason", 2_000, required=True)
         new = AtomStatus.parse(status, "status")
         with self.db.transaction() as conn:
             old = set_status(
                 conn, atom_id, new, reason=reason, check_name="ui", confidence=confidence
             )
+            if audit is not None:
+                audit(conn)
         self.searcher.invalidate_stats()
         self.maintain()
         return old or ""

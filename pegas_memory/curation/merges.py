@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from pegas_memory.curation.forget import erase
 from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn
 from pegas_memory.db.repo import AtomInput, insert_atom
@@ -175,3 +176,34 @@ def consolidation(
             continue
         out.append(WouldMerge(survivor, ids[i], round(d.score, 4)))
     return out, len(rows), more
+
+
+def rejoin(conn: Conn, merge_id: int, moved: Sequence[int], *, created: bool) -> None:
+    """Undo a split in the caller's transaction (the UI's undo of "split again"): the citations
+    the split `moved` go back to the survivor, the merge is open again and its pair no longer
+    blocked, and the claim's own atom is erased when the split `created` it. Only while the split
+    atom is as the split left it (a candidate holding those citations and no other): else
+    InvalidInput, and nothing is written."""
+    m = conn.execute(Q.lock_merge, (merge_id,)).fetchone()
+    if m is None:
+        raise NotFound(f"no merge {merge_id} (its atom or its document was erased)")
+    if m["undone_at"] is None or m["split_atom_id"] is None:
+        raise InvalidInput(f"merge {merge_id} is not split (or its split atom was erased)")
+    atom_id, survivor = int(m["split_atom_id"]), int(m["survivor_id"])
+    state = conn.execute(Q.split_atom_state, {"id": atom_id}).fetchone()
+    held = sorted(int(c) for c in state["citations"]) if state else []
+    if state is None or not set(moved) <= set(held):
+        raise InvalidInput(f"atom {atom_id} no longer holds the citations merge {merge_id} moved")
+    if created and (state["status"] != "candidate" or held != sorted(moved)):
+        raise InvalidInput(
+            f"atom {atom_id} changed since the split (it is {state['status']} with citations "
+            f"{held}); joining it back would lose that"
+        )
+    conn.execute(Q.move_citations_back, {"survivor": survivor, "atom": atom_id, "ids": list(moved)})
+    conn.execute(Q.unblock_merge, {"id": merge_id})
+    conn.execute(Q.unmark_merge_undone, {"id": merge_id})
+    conn.execute(Q.reproject_atom, (survivor,))
+    if created:
+        erase(conn, atom_ids=[atom_id])
+    else:
+        conn.execute(Q.reproject_atom, (atom_id,))

@@ -57,6 +57,19 @@ class CurationQueries:
     consolidation_atoms: LiteralString
     merge_blocks_of: LiteralString
     existing_atom_ids_claims: LiteralString
+    # contradictions (the review queue) and a split merge joined again
+    contested_pairs: LiteralString
+    lock_pair: LiteralString
+    lock_pair_atoms: LiteralString
+    status_before_contest: LiteralString
+    other_open_contradictions: LiteralString
+    set_link_resolution: LiteralString
+    set_atom_scope: LiteralString
+    scoped_apart: LiteralString
+    split_atom_state: LiteralString
+    move_citations_back: LiteralString
+    unmark_merge_undone: LiteralString
+    unblock_merge: LiteralString
 
 
 CURATION_SQL = load_queries(CurationQueries, "pegas_memory.curation", "queries.sql")

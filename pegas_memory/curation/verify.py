@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from pegas_memory.config import Settings
+from pegas_memory.curation.contradictions import scoped_apart
 from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import add_link, atoms_for_dedup, set_status
@@ -186,7 +187,10 @@ class Verifier:
         ids: Sequence[int],
         *,
         progress: Callable[[float, float, str], None] | None = None,
+        within: Callable[[Conn, AtomVerdict], None] | None = None,
     ) -> list[AtomVerdict]:
+        """Check each atom in its own transaction; `within` runs in it with the verdict,
+        before it commits (whatever it raises rolls that atom's change back)."""
         embedder = self.runtime.embedder.get()
         index = self.runtime.vectors.get()
         collection = self.runtime.projector.collection("atom")
@@ -203,17 +207,18 @@ class Verifier:
                 continue  # deleted meanwhile
             hits = self._candidates(atom, embedder, index, collection)
             with self.db.transaction() as conn:
-                out.append(
-                    self._check(
-                        conn,
-                        atom,
-                        hits,
-                        llm=llm,
-                        llm_note=llm_note,
-                        confirm_at=confirm_at,
-                        dup_at=dup_at,
-                    )
+                verdict = self._check(
+                    conn,
+                    atom,
+                    hits,
+                    llm=llm,
+                    llm_note=llm_note,
+                    confirm_at=confirm_at,
+                    dup_at=dup_at,
                 )
+                if within is not None:
+                    within(conn, verdict)
+            out.append(verdict)
         return out
 
     def _candidates(
@@ -351,7 +356,13 @@ class Verifier:
             result.checks_skipped.append(f"self-critique could not run: {exc}")
             return result
         ref = next((n for n in neighbours if n.id == verdict.ref_id), None)
-        if verdict.verdict == VerifyVerdict.CONTRADICTS and ref is not None:
+        contradicts = verdict.verdict == VerifyVerdict.CONTRADICTS and ref is not None
+        if contradicts and ref is not None and scoped_apart(conn, atom_id, ref.id):
+            result.reason = (
+                f"{verdict.reason} (not contested: a person judged atoms {atom_id} and {ref.id} "
+                "true in different scopes)"
+            )
+        elif verdict.verdict == VerifyVerdict.CONTRADICTS and ref is not None:
             for target in (atom_id, ref.id):
                 set_status(
                     conn,

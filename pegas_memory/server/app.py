@@ -36,13 +36,21 @@ plans, actions, observations and reflections are stored apart as episodic traces
 Use memory_store to remember one statement and memory_stats to see what the memory holds."""
 
 
-def build_server(settings: Settings, problem: SettingsProblem | None = None) -> Server:
-    """The MCP server with every tool registered; the service opens in its lifespan. With a
-    settings `problem` nothing opens: the tools are listed and every call answers with it."""
+def build_server(
+    settings: Settings,
+    problem: SettingsProblem | None = None,
+    *,
+    service: MemoryService | None = None,
+) -> Server:
+    """The MCP server with every tool registered; the service opens in its lifespan (`service`:
+    this one, not yet opened, which other faces of the process share, as the UI pages beside
+    the HTTP endpoint do; it is closed with the server). With a settings `problem` nothing
+    opens: the tools are listed and every call answers with it."""
+    given = service
 
     @asynccontextmanager
     async def lifespan(_server: Server) -> AsyncIterator[MemoryService]:
-        service = MemoryService(settings)
+        service = given or MemoryService(settings)
         service.settings_problem = problem
         await anyio.to_thread.run_sync(functools.partial(service.open, strict=False))
         service.start_background()

@@ -33,6 +33,7 @@ from pegas_memory.models import (
     AtomType,
     CodeCitationIn,
     ContextResult,
+    ContradictionsResult,
     DecayProfile,
     FeedbackItem,
     FeedbackResult,
@@ -484,7 +485,7 @@ def register_knowledge(mcp: Server) -> None:
 
 
 def register_upkeep(mcp: Server) -> None:
-    """memory_forget, memory_merges and memory_stats."""
+    """memory_forget, memory_merges, memory_contradictions and memory_stats."""
 
     @mcp.tool(annotations=WRITES)
     async def memory_merges(
@@ -543,6 +544,54 @@ def register_upkeep(mcp: Server) -> None:
                 reason=reason,
                 dry_run=dry_run,
                 similarity=similarity,
+            ),
+        )
+
+    @mcp.tool(annotations=WRITES)
+    async def memory_contradictions(
+        ctx: ServiceContext,
+        action: Annotated[
+            Literal["list", "resolve"],
+            Field(
+                description="list: pairs of atoms that contradict each other while one is "
+                "still contested (found by ingest or memory_verify). resolve: decide one."
+            ),
+        ] = "list",
+        link_id: Annotated[
+            int | None, Field(description="resolve: the pair's link_id (from action=list).")
+        ] = None,
+        outcome: Annotated[
+            Literal["keep", "both", "retract"] | None,
+            Field(
+                description="resolve: keep (one is right: name it in `keep`; the other is "
+                "retracted), both (each holds in its own scope: give `scopes`), retract "
+                "(neither holds)."
+            ),
+        ] = None,
+        keep: Annotated[int | None, Field(description="resolve keep: the atom kept.")] = None,
+        scopes: Annotated[
+            dict[int, Annotated[str, Field(max_length=300)]] | None,
+            Field(description="resolve both: atom id -> where or when it holds."),
+        ] = None,
+        reason: Annotated[str, Field(max_length=2000, description="resolve: why.")] = "",
+        limit: Annotated[int, Field(ge=1, le=200, description="list: at most this many.")] = 20,
+        offset: Annotated[int, Field(ge=0)] = 0,
+    ) -> ContradictionsResult:
+        """Contested pairs, listed and resolved. Keeping one retracts the other (as
+        memory_forget does) and puts the kept one back to its status before the contest;
+        keeping both records each one's scope and memory_verify no longer contests the pair;
+        retract marks both stale. Status history keeps every step."""
+        return await run(
+            ctx,
+            lambda service: service.review.contradictions(
+                action=action,
+                link_id=link_id,
+                outcome=outcome,
+                keep=keep,
+                scopes=scopes,
+                reason=reason,
+                limit=limit,
+                offset=offset,
             ),
         )
 

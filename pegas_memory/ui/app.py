@@ -1,10 +1,12 @@
 """The UI's web application: routes, page assembly and the checks every request passes.
 
 Pages are rendered on the server from Jinja2 templates with autoescaping on (atoms come from
-untrusted documents: their words are only ever text). No JavaScript, no build step, nothing
-fetched from the network: one stylesheet served from the package. Reads go through the
-`MemoryService` the MCP tools use (memory_stats, memory_search, the gap and job lists) and the
-SQL of `ui/queries.sql`; changes through `ui/curation.py`, after `ui/auth.py`'s checks.
+untrusted documents: their words are only ever text). No build step, nothing fetched from the
+network: one stylesheet and a few lines of plain JavaScript (the jobs' live progress,
+`static/jobs.js`) served from the package. Reads go through the `MemoryService` the MCP tools use
+(memory_stats, memory_search, the gap and job lists) and the SQL of `ui/queries.sql`; changes
+through `ui/curation.py`, after `ui/auth.py`'s checks. The review queue, the gaps page and the
+jobs' JSON are in `ui/review.py`, `ui/gaps.py` and `ui/jobs.py`, registered here.
 """
 
 from __future__ import annotations
@@ -30,8 +32,12 @@ from pegas_memory.errors import InvalidInput, NotFound, PegasMemoryError
 from pegas_memory.models import ATOM_STATUSES, ATOM_TYPES, GapStatus, JobState
 from pegas_memory.search.hybrid import SearchFilter
 from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, TOKEN_PARAM, Guard
-from pegas_memory.ui.curation import CLOSED_GAP, Curator
-from pegas_memory.ui.highlight import Piece, locate, pieces
+from pegas_memory.ui.curation import CLOSED_GAP, UNDOABLE, Curator
+from pegas_memory.ui.gaps import GapPages
+from pegas_memory.ui.highlight import citation_view as _citation_view
+from pegas_memory.ui.highlight import passage_view as _passage_view
+from pegas_memory.ui.jobs import JobPages
+from pegas_memory.ui.review import ReviewPages
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +57,7 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["pct"] = lambda x: f"{float(x):.2f}"
+    env.globals["undoable"] = UNDOABLE  # the audit table's macro offers undo for these
     return env
 
 
@@ -306,6 +313,9 @@ class UiApp:
             Route("/atom/{atom_id:int}/retract", self.change(self.retract), methods=["POST"]),
             Route("/gap/{gap_id:int}/close", self.change(self.close_gap), methods=["POST"]),
             Route("/audit/{audit_id:int}/undo", self.change(self.undo), methods=["POST"]),
+            *ReviewPages(self).routes(),
+            *GapPages(self).routes(),
+            *JobPages(self).routes(),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ]
         app = Starlette(routes=routes)
@@ -327,7 +337,8 @@ class _Headers:
                 headers += [
                     (
                         b"content-security-policy",
-                        b"default-src 'none'; style-src 'self'; img-src 'self'; "
+                        b"default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; "
+                        b"connect-src 'self'; "
                         b"form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
                     ),
                     (b"x-frame-options", b"DENY"),
@@ -338,34 +349,6 @@ class _Headers:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
-
-
-def _citation_view(c: dict[str, Any], atom_id: int) -> dict[str, Any]:
-    """A citation with its passage cut into pieces, the quoted words marked."""
-    text = c["chunk_content"] or ""
-    found = None
-    if text:
-        base = c["chunk_start"] or 0
-        start = c["char_start"] - base if c["char_start"] is not None else None
-        end = c["char_end"] - base if c["char_end"] is not None else None
-        found = locate(text, c["quoted_text"] or "", start, end)
-    parts: list[Piece] = pieces(text, [(found[0], found[1], atom_id)] if found else [])
-    return {**c, "pieces": parts, "quote_found": found is not None}
-
-
-def _passage_view(chunk: dict[str, Any], spans: list[dict[str, Any]]) -> dict[str, Any]:
-    text = chunk["content"]
-    base = chunk["char_start"] or 0
-    marks = []
-    for s in spans:
-        if s["chunk_id"] != chunk["id"]:
-            continue
-        start = s["char_start"] - base if s["char_start"] is not None else None
-        end = s["char_end"] - base if s["char_end"] is not None else None
-        found = locate(text, s["quoted_text"] or "", start, end)
-        if found:
-            marks.append((found[0], found[1], int(s["atom_id"])))
-    return {**chunk, "pieces": pieces(text, marks)}
 
 
 def build_app(service: MemoryService, guard: Guard) -> Starlette:

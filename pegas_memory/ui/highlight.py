@@ -10,6 +10,7 @@ import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -62,3 +63,32 @@ def pieces(text: str, spans: Iterable[tuple[int, int, int]]) -> list[Piece]:
         else:
             out.append(Piece(text[lo:hi], atoms))
     return out
+
+
+def citation_view(c: dict[str, Any], atom_id: int) -> dict[str, Any]:
+    """A citation with its passage cut into pieces, the quoted words marked."""
+    text = c["chunk_content"] or ""
+    found = None
+    if text:
+        base = c["chunk_start"] or 0
+        start = c["char_start"] - base if c["char_start"] is not None else None
+        end = c["char_end"] - base if c["char_end"] is not None else None
+        found = locate(text, c["quoted_text"] or "", start, end)
+    parts: list[Piece] = pieces(text, [(found[0], found[1], atom_id)] if found else [])
+    return {**c, "pieces": parts, "quote_found": found is not None}
+
+
+def passage_view(chunk: dict[str, Any], spans: list[dict[str, Any]]) -> dict[str, Any]:
+    """A passage cut into pieces, each cited span marked with the atoms citing it."""
+    text = chunk["content"]
+    base = chunk["char_start"] or 0
+    marks = []
+    for s in spans:
+        if s["chunk_id"] != chunk["id"]:
+            continue
+        start = s["char_start"] - base if s["char_start"] is not None else None
+        end = s["char_end"] - base if s["char_end"] is not None else None
+        found = locate(text, s["quoted_text"] or "", start, end)
+        if found:
+            marks.append((found[0], found[1], int(s["atom_id"])))
+    return {**chunk, "pieces": pieces(text, marks)}

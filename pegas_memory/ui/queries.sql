@@ -141,7 +141,10 @@ SELECT u.id, u.actor, u.action, u.target, u.target_id, u.reason, u.before, u.aft
        u.undoes, u.undone_by, u.created_at,
        CASE u.target
             WHEN 'atom' THEN EXISTS (SELECT 1 FROM pm_atom a WHERE a.id = u.target_id)
-            ELSE EXISTS (SELECT 1 FROM pm_research_gap g WHERE g.id = u.target_id)
+            WHEN 'gap' THEN EXISTS (SELECT 1 FROM pm_research_gap g WHERE g.id = u.target_id)
+            WHEN 'link' THEN EXISTS (SELECT 1 FROM pm_atom_link l WHERE l.id = u.target_id)
+            WHEN 'merge' THEN EXISTS (SELECT 1 FROM pm_merge m WHERE m.id = u.target_id)
+            ELSE EXISTS (SELECT 1 FROM pm_job j WHERE j.id = u.target_id)
        END AS target_exists,
        count(*) OVER () AS total
   FROM pm_ui_audit u

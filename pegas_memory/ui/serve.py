@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings
@@ -23,14 +24,27 @@ START_SECONDS = 30.0
 class UiServer:
     """The UI of `service` on `host:port`, run in the foreground (`run`) or in a thread."""
 
-    def __init__(self, service: MemoryService, guard: Guard, host: str, port: int):
+    def __init__(
+        self,
+        service: MemoryService,
+        guard: Guard,
+        host: str,
+        port: int,
+        *,
+        app: ASGIApp | None = None,
+    ):
+        """`app`: serve this application (with its lifespan) instead of the UI's own pages;
+        `serve --http` passes the MCP endpoint with the pages beside it."""
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.sock = socket.create_server((host.strip("[]"), port), family=family)
         self.host = host
         self.port = int(self.sock.getsockname()[1])
         self.guard = guard
         config = uvicorn.Config(
-            build_app(service, guard), log_level="warning", access_log=False, lifespan="off"
+            app or build_app(service, guard),
+            log_level="warning",
+            access_log=False,
+            lifespan="off" if app is None else "on",
         )
         self.server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None

@@ -114,6 +114,7 @@ EXPECTED_TOOLS = {
     "memory_query_graph",
     "memory_forget",
     "memory_merges",
+    "memory_contradictions",
     "memory_job",
     "memory_feedback",
 }
@@ -209,6 +210,8 @@ async def test_every_tool_over_stdio(tmp_path: Path) -> None:
             await client.call_tool("memory_forget", {"mode": "erase", "atom_ids": [a["id"]]})
         )
         assert forgot["atoms"] == [a["id"]]
+        pairs = structured(await client.call_tool("memory_contradictions", {}))
+        assert pairs["action"] == "list" and pairs["total"] == len(pairs["pairs"])
         stats = structured(await client.call_tool("memory_stats", {}))
         assert stats["code_symbols"] >= 3 and stats["documents"] >= 1
         assert stats["feedback"]["helped"] == 1

@@ -3,6 +3,7 @@ English and Russian atoms and documents, served by the UI over HTTP on loopback.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 
 from pegas_memory.app.requests import IngestRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
+from pegas_memory.jobs import JobContext, JobRunner
 from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, Guard
 from pegas_memory.ui.serve import UiServer
 from tests.conftest import offline_memory
@@ -118,3 +120,83 @@ def seeded(database_url: str, tmp_path: Path) -> Iterator[Seeded]:
             yield Seeded(service=service, server=server, **ids)
         finally:
             server.stop()
+
+
+@dataclass
+class Served:
+    """A memory without seed data (each test stores what it needs), served by the UI; `chat`
+    answers the fake Ollama's chat requests (memory_verify's self-critique)."""
+
+    service: MemoryService
+    server: UiServer
+    chat: list[Any] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def client(self, *, token: bool = True) -> httpx.Client:
+        cookies = {COOKIE: self.server.guard.token} if token else {}
+        return httpx.Client(base_url=self.url, cookies=cookies, follow_redirects=False)
+
+    def post(self, path: str, **fields: str) -> httpx.Response:
+        """A form posted as the UI's own pages post it (cookie, CSRF field, Origin)."""
+        with self.client() as http:
+            return http.post(
+                path,
+                data={CSRF_FIELD: self.server.guard.csrf, **fields},
+                headers={"Origin": self.url},
+            )
+
+    def get(self, path: str) -> str:
+        with self.client() as http:
+            answer = http.get(path)
+        assert answer.status_code == 200, answer.text
+        return answer.text
+
+    def rows(self, sql: str, *args: Any) -> list[dict[str, Any]]:
+        with self.service.db.connection() as conn:
+            return [dict(r) for r in conn.execute(sql, args).fetchall()]  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def served(database_url: str, tmp_path: Path) -> Iterator[Served]:
+    replies: list[Any] = []
+
+    def chat(request: dict[str, Any]) -> Any:
+        return replies[0](request) if replies else {"verdict": "new", "reason": "nothing alike"}
+
+    with offline_memory(database_url, tmp_path / "data", dim=128, chat=chat) as service:
+        server = UiServer(service, Guard("s" * 8 + "session-token-for-tests"), "127.0.0.1", 0)
+        server.start()
+        try:
+            yield Served(service=service, server=server, chat=replies)
+        finally:
+            server.stop()
+
+
+WAIT = 30.0  # the bound of every wait on a job
+
+
+@pytest.fixture
+def runner(served: Served) -> Iterator[tuple[JobRunner, threading.Event]]:
+    """A real job runner on the memory's database whose research handler reports five steps,
+    each once the test lets it go on (`step`), stopping where a cancel finds it."""
+    step = threading.Event()
+
+    def research(args: dict[str, Any], ctx: JobContext) -> dict[str, Any]:
+        for i in range(5):
+            ctx.report(i, 5, f"step {i + 1} of 5")
+            ctx.flush_progress()
+            step.wait(WAIT)
+            step.clear()
+        return {}
+
+    running = JobRunner(
+        served.service.db, {"research": research}, workers=1, lease_seconds=1.5, poll_seconds=0.1
+    ).start()
+    try:
+        yield running, step
+    finally:
+        step.set()
+        running.close(10)

@@ -5,13 +5,15 @@ with a reason, see it in the audit trail, undo it."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.ui.conftest import SCRIPT_CLAIM, Seeded
+from pegas_memory.jobs import JobRunner
+from tests.ui.conftest import SCRIPT_CLAIM, WAIT, Seeded, Served
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -96,3 +98,44 @@ def test_a_forged_cross_site_form_in_the_browser_is_refused(seeded: Seeded, page
     assert "Not done" in page.content()
     assert seeded.status(seeded.en_atom) == "candidate"
     assert seeded.audit_count() == 0
+
+
+def test_a_person_resolves_a_contested_pair_undoes_it_and_watches_a_job_live(
+    served: Served, runner: tuple[JobRunner, threading.Event], page: Any
+) -> None:
+    """The review queue in a real browser: keep one side of a contested pair, see the pair
+    leave the queue, undo from the audit trail, see it back; then a running job's progress
+    moves on the overview without a reload (static/jobs.js) and its cancel stops it."""
+    from playwright.sync_api import expect
+
+    from tests.ui.test_review import contested_pair
+
+    link, newer, older = contested_pair(served)
+    page.goto(served.server.login_url)
+    page.get_by_role("link", name="Review", exact=True).click()
+    pair = page.locator(f"#pair-{link}")
+    expect(pair.locator(f"#pair-{link}-atom-{older} mark")).to_be_visible()
+    keep = pair.locator("form").filter(has=page.locator(f"input[name=keep][value='{newer}']"))
+    keep.locator("input[name=reason]").fill("the 2021 survey recounted")
+    keep.get_by_role("button").click()
+    expect(page.locator(".none").first).to_have_text("No contested pair.")
+
+    page.get_by_role("link", name="Audit trail", exact=True).click()
+    expect(page.locator("table.audit")).to_contain_text("resolve: keep")
+    page.get_by_role("button", name=re.compile(r"^Undo #\d+$")).click()
+    expect(page.locator("table.audit")).to_contain_text("undone by #")
+    page.get_by_role("link", name="Review", exact=True).click()
+    expect(page.locator(f"#pair-{link}")).to_be_visible()
+
+    _, step = runner
+    served.service.jobs.submit_research()
+    page.get_by_role("link", name="Overview").click()
+    row = page.locator("#job-table tr[data-job]")
+    expect(row.locator(".job-message")).to_have_text("step 1 of 5", timeout=WAIT * 1000)
+    step.set()
+    expect(row.locator(".job-message")).to_have_text("step 2 of 5", timeout=WAIT * 1000)
+    row.get_by_role("button", name=re.compile(r"^Cancel job \d+$")).click()
+    step.set()
+    expect(page.locator("#job-table tr[data-job] .job-state")).to_have_text(
+        "cancelled", timeout=WAIT * 1000
+    )
