@@ -71,6 +71,34 @@ def emit_if_child(args: argparse.Namespace, distill: Callable[[list[str], list[s
     return True
 
 
+def parse_or_emit(
+    parser: argparse.ArgumentParser, distill: Callable[[list[str], list[str]], Any]
+) -> argparse.Namespace | None:
+    """The bench's arguments; None in the child, which has written `distill(docs, roots)`."""
+    add_child_arguments(parser)
+    args = parser.parse_args()
+    return None if emit_if_child(args, distill) else args
+
+
+def before_and_after(
+    script: str, root: Path, base: str, paths: list[str], roots: list[str]
+) -> tuple[Any, Any]:
+    """What `script`'s child writes for the same documents with the `base` commit's tree first on
+    PYTHONPATH, then with the working tree's (`root`); progress on stderr."""
+    print(f"distilling {len(paths)} documents with {base}", file=sys.stderr, flush=True)
+    with base_tree(root, base) as tree:
+        before = run_child(script, tree, paths, roots)
+    print(f"distilling with the working tree ({head_commit(root)})", file=sys.stderr, flush=True)
+    return before, run_child(script, root, paths, roots)
+
+
+def publish(text: str, out: Path | None) -> None:
+    """The report on stdout, and in `out` when given."""
+    print(text)
+    if out:
+        out.write_text(text, encoding="utf-8")
+
+
 @dataclass(frozen=True)
 class Distilled:
     """One chunk of one document, and what the offline distiller made of it."""

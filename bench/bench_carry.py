@@ -33,14 +33,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _child import (
-    add_child_arguments,
-    base_tree,
-    distilled_chunks,
-    emit_if_child,
-    head_commit,
-    run_child,
-)
+from _child import before_and_after, distilled_chunks, head_commit, parse_or_emit, publish
 
 ROOT = Path(__file__).resolve().parent.parent
 REPOS = Path("/work/cache/repos")
@@ -143,22 +136,17 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="print every changed claim")
     parser.add_argument("--out", type=Path, help="write the markdown here")
     parser.add_argument("--dump", type=Path, help="write the working tree's atoms (json) here")
-    add_child_arguments(parser)
-    args = parser.parse_args()
-    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
+    args = parse_or_emit(parser, distill_documents)
+    if args is None:  # the child: it distilled with the PYTHONPATH commit
         return
 
     sys.path.insert(0, str(ROOT / "bench"))
-    from _common import log, shared_data_dir
+    from _common import shared_data_dir
 
     commit = head_commit(ROOT)
     with tempfile.TemporaryDirectory(prefix="pegas-carry-docs-") as tmp:
         paths, roots = documents(shared_data_dir(), Path(tmp))
-        log(f"distilling {len(paths)} documents with {args.base}")
-        with base_tree(ROOT, args.base) as base:
-            before = run_child(__file__, base, paths, roots)
-        log(f"distilling with the working tree ({commit})")
-        after = run_child(__file__, ROOT, paths, roots)
+        before, after = before_and_after(__file__, ROOT, args.base, paths, roots)
     if args.dump:
         args.dump.write_text(json.dumps(after, ensure_ascii=False, indent=0), encoding="utf-8")
 
@@ -232,10 +220,7 @@ def main() -> None:
             + ", ".join(f"{st} {n}" for st, n in tally.items())
             + f", other {len(rows) - sum(tally.values())}.",
         ]
-    table = "\n".join(lines) + "\n"
-    if args.out:
-        args.out.write_text(table, encoding="utf-8")
-    print(table)
+    publish("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":

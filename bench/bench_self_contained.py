@@ -52,14 +52,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _child import (
-    add_child_arguments,
-    base_tree,
-    distilled_chunks,
-    emit_if_child,
-    head_commit,
-    run_child,
-)
+from _child import before_and_after, distilled_chunks, head_commit, parse_or_emit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -305,13 +298,12 @@ def main() -> None:
                         help="another document, distilled as it is (repeatable)")  # fmt: skip
     parser.add_argument("--out", type=Path, help="write the markdown here")
     parser.add_argument("--save", type=Path, help="write both runs' atoms here (JSON), to read")
-    add_child_arguments(parser)
-    args = parser.parse_args()
-    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
+    args = parse_or_emit(parser, distill_documents)
+    if args is None:  # the child: it distilled with the PYTHONPATH commit
         return
 
     sys.path.insert(0, str(ROOT / "bench"))
-    from _common import log, shared_data_dir
+    from _common import shared_data_dir
     from graded_sample import build_documents  # the graded sample's own documents
 
     data = shared_data_dir()
@@ -324,11 +316,7 @@ def main() -> None:
                                tuple(args.exclude_doc_seed), extra)  # fmt: skip
         paths = [str(p) for p in docs]
         roots = [str(data / "docs/pdf"), str(folder), *sorted({str(p.parent) for p in extra})]
-        log(f"distilling with {args.base}")
-        with base_tree(ROOT, args.base) as base:
-            before = run_child(__file__, base, paths, roots)
-        log(f"distilling with the working tree ({commit})")
-        after = run_child(__file__, ROOT, paths, roots)
+        before, after = before_and_after(__file__, ROOT, args.base, paths, roots)
     if args.save:
         saved = {"base": args.base, "commit": commit, "before": before, "after": after}
         args.save.write_text(json.dumps(saved, ensure_ascii=False), encoding="utf-8")

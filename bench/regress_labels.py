@@ -31,14 +31,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from _child import (
-    add_child_arguments,
-    base_tree,
-    distilled_chunks,
-    emit_if_child,
-    head_commit,
-    run_child,
-)
+from _child import before_and_after, distilled_chunks, head_commit, parse_or_emit, publish
 
 ROOT = Path(__file__).resolve().parent.parent
 REPOS = Path("/work/cache/repos")
@@ -157,24 +150,19 @@ def main() -> None:
     parser.add_argument("--base", default="main", help="the commit whose distiller is 'before'")
     parser.add_argument("--seeds", type=int, nargs="*", default=sorted(SEEDS))
     parser.add_argument("--out", type=Path, help="write the markdown here")
-    add_child_arguments(parser)
-    args = parser.parse_args()
-    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
+    args = parse_or_emit(parser, distill_documents)
+    if args is None:  # the child: it distilled with the PYTHONPATH commit
         return
 
     sys.path.insert(0, str(ROOT / "bench"))
-    from _common import log, shared_data_dir
+    from _common import shared_data_dir
 
     data = shared_data_dir()
     commit = head_commit(ROOT)
     labels = ROOT / "bench/labels"
     with tempfile.TemporaryDirectory(prefix="pegas-regress-docs-") as tmp:
         by_seed, paths, roots = labelled_documents(data, Path(tmp), args.seeds)
-        log(f"distilling {len(paths)} documents with {args.base}")
-        with base_tree(ROOT, args.base) as base:
-            before = run_child(__file__, base, paths, roots)
-        log(f"distilling with the working tree ({commit})")
-        after = run_child(__file__, ROOT, paths, roots)
+        before, after = before_and_after(__file__, ROOT, args.base, paths, roots)
 
     totals = [
         "| seed | graded | label | base same | base changed/gone | head same | head changed"
@@ -233,10 +221,7 @@ def main() -> None:
         "|---|---|---|---|---|---|",
         *rows,
     ]
-    table = "\n".join(lines) + "\n"
-    print(table)
-    if args.out:
-        args.out.write_text(table, encoding="utf-8")
+    publish("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":

@@ -30,14 +30,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from _child import (
-    add_child_arguments,
-    base_tree,
-    distilled_chunks,
-    emit_if_child,
-    head_commit,
-    run_child,
-)
+from _child import before_and_after, distilled_chunks, head_commit, parse_or_emit, publish
 from regress_labels import SEEDS, cell, covers, labelled_documents, norm
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,22 +68,17 @@ def main() -> None:
     parser.add_argument("--base", default="main", help="the commit whose distiller is 'before'")
     parser.add_argument("--out", type=Path, help="write the markdown here")
     parser.add_argument("--dump", type=Path, help="write the working tree's atoms here (JSON)")
-    add_child_arguments(parser)
-    args = parser.parse_args()
-    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
+    args = parse_or_emit(parser, distill_documents)
+    if args is None:  # the child: it distilled with the PYTHONPATH commit
         return
 
     sys.path.insert(0, str(ROOT / "bench"))
-    from _common import log, shared_data_dir
+    from _common import shared_data_dir
 
     data = shared_data_dir()
     with tempfile.TemporaryDirectory(prefix="pegas-marks-docs-") as tmp:
         by_seed, paths, roots = labelled_documents(data, Path(tmp), SEEDS)
-        log(f"distilling {len(paths)} documents with {args.base}")
-        with base_tree(ROOT, args.base) as base:
-            before = run_child(__file__, base, paths, roots)
-        log("distilling with the working tree")
-        after = run_child(__file__, ROOT, paths, roots)
+        before, after = before_and_after(__file__, ROOT, args.base, paths, roots)
     if args.dump:
         args.dump.write_text(json.dumps(after, ensure_ascii=False), encoding="utf-8")
 
@@ -152,10 +140,7 @@ def main() -> None:
         "|---|---|---|---|---|---|",
         *unmarked,
     ]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        args.out.write_text(text, encoding="utf-8")
+    publish("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":
