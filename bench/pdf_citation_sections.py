@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
-from _child import before_and_after, head_commit, parse_or_emit, publish
+from _child import before_and_after, head_commit, parse_or_emit, publish, shared_data_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 _HEADING = re.compile(r"(?m)^(\d+) (Foo|Bar|Baz)$")
@@ -124,9 +123,6 @@ def main() -> None:
     args = parse_or_emit(parser, emit)
     if args is None:  # the child: it read the PDFs with the PYTHONPATH commit
         return
-    sys.path.insert(0, str(ROOT / "bench"))
-    from _common import shared_data_dir
-
     folder = shared_data_dir() / "docs/pdf"
     paths = sorted(str(p) for p in folder.glob("*/*.pdf"))
     roots = [str(folder)]

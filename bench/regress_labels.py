@@ -23,7 +23,6 @@ Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/regress_labels.p
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tempfile
@@ -31,7 +30,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from _child import before_and_after, distilled_chunks, head_commit, parse_or_emit, publish
+import _child
 
 ROOT = Path(__file__).resolve().parent.parent
 REPOS = Path("/work/cache/repos")
@@ -72,7 +71,7 @@ SEEDS: dict[int, tuple[int, tuple[int, ...], tuple[str, ...], tuple[int, int]]] 
 def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]]:
     """Every atom of every chunk with its type and quote, as ingest distills them (the child)."""
     return [{"path": d.path, "type": a.type, "claim": a.claim, "quote": a.quote}
-            for d in distilled_chunks(paths, roots) for a in d.atoms]  # fmt: skip
+            for d in _child.distilled_chunks(paths, roots) for a in d.atoms]  # fmt: skip
 
 
 def xquad_document(data: Path, folder: Path, first: int, stop: int) -> Path | None:
@@ -146,23 +145,18 @@ def cell(text: str, limit: int = 260) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", default="main", help="the commit whose distiller is 'before'")
+    parser = _child.comparison_parser(__doc__.splitlines()[0], "main")
     parser.add_argument("--seeds", type=int, nargs="*", default=sorted(SEEDS))
-    parser.add_argument("--out", type=Path, help="write the markdown here")
-    args = parse_or_emit(parser, distill_documents)
+    args = _child.parse_or_emit(parser, distill_documents)
     if args is None:  # the child: it distilled with the PYTHONPATH commit
         return
 
-    sys.path.insert(0, str(ROOT / "bench"))
-    from _common import shared_data_dir
-
-    data = shared_data_dir()
-    commit = head_commit(ROOT)
+    data = _child.shared_data_dir()
+    commit = _child.head_commit(ROOT)
     labels = ROOT / "bench/labels"
     with tempfile.TemporaryDirectory(prefix="pegas-regress-docs-") as tmp:
         by_seed, paths, roots = labelled_documents(data, Path(tmp), args.seeds)
-        before, after = before_and_after(__file__, ROOT, args.base, paths, roots)
+        before, after = _child.before_and_after(__file__, ROOT, args.base, paths, roots)
 
     totals = [
         "| seed | graded | label | base same | base changed/gone | head same | head changed"
@@ -221,7 +215,7 @@ def main() -> None:
         "|---|---|---|---|---|---|",
         *rows,
     ]
-    publish("\n".join(lines) + "\n", args.out)
+    _child.publish("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":
