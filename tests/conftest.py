@@ -5,6 +5,7 @@
 - `database_url`: a fresh database on the embedded server (the default path).
 - `any_database_url`: a fresh database on each server kind (tests run twice).
 - `settings`: Settings pointing at `database_url`, with a private data dir.
+- `fake_ollama`: a fake Ollama on loopback answering with 64-dimension embeddings.
 - `quiet_service`: `offline_memory` with no automatic slice repair, for tests that damage a slice
   and then check what the sweep or the self-check finds.
 """
@@ -18,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -26,6 +27,9 @@ from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings, load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres, start_embedded_postgres
 from tests.pgcluster import DebianCluster, create_database, debian_pg_available
+
+if TYPE_CHECKING:
+    from tests.fake_ollama import FakeOllama
 
 _KEEP_RUNS = 3  # the newest runs' temporary dirs stay for a look after a failure, as pytest's do
 _STALE_SECONDS = 3 * 3600  # older than any run: never a dir a run on this machine still uses
@@ -108,15 +112,17 @@ def offline_memory(
     *,
     dim: int = 64,
     chat: Callable[[dict[str, Any]], Any] | None = None,
+    embed: Callable[[list[str], str], list[list[float]]] | None = None,
     llm: bool = True,
     **overrides: object,
 ) -> Iterator[MemoryService]:
     """A MemoryService on `database_url` with embeddings (and chat) from a fake Ollama on
-    loopback and the offline distiller: the setup most service-level tests share. `llm=False`
-    turns the self-critique off, so verification runs on similarity alone."""
+    loopback and the offline distiller: the setup most service-level tests share. `embed` and
+    `chat` replace the fake's answers; `llm=False` turns the self-critique off, so verification
+    runs on similarity alone."""
     from tests.fake_ollama import FakeOllama
 
-    with FakeOllama(dim=dim, chat=chat) as fake:
+    with FakeOllama(dim=dim, chat=chat, embed=embed) as fake:
         settings = make_settings(
             data_dir,
             database_url=database_url,
@@ -132,6 +138,14 @@ def offline_memory(
             yield svc
         finally:
             svc.close()
+
+
+@pytest.fixture
+def fake_ollama() -> Iterator[FakeOllama]:
+    from tests.fake_ollama import FakeOllama
+
+    with FakeOllama(dim=64) as fake:
+        yield fake
 
 
 @pytest.fixture

@@ -10,10 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings
@@ -24,12 +21,6 @@ from tests.fake_ollama import FakeOllama
 from tests.hardening_helpers import RawServer
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def fake_ollama() -> Iterator[FakeOllama]:
-    with FakeOllama(dim=64) as fake:
-        yield fake
 
 
 def _serve_env(database_url: str, data_dir: Path, fake: FakeOllama) -> dict[str, str]:

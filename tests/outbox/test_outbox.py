@@ -31,12 +31,6 @@ from tests.fake_ollama import FakeOllama
 
 
 @pytest.fixture
-def fake_ollama() -> Iterator[FakeOllama]:
-    with FakeOllama(dim=64) as fake:
-        yield fake
-
-
-@pytest.fixture
 def psettings(database_url: str, tmp_path: Path, fake_ollama: FakeOllama) -> Settings:
     return make_settings(
         tmp_path / "data",

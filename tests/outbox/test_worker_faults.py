@@ -48,12 +48,6 @@ WORDS = ("river", "lake", "glacier", "delta", "canyon", "marsh", "basin", "sprin
 
 
 @pytest.fixture
-def fake_ollama() -> Iterator[FakeOllama]:
-    with FakeOllama(dim=64) as fake:
-        yield fake
-
-
-@pytest.fixture
 def fsettings(database_url: str, tmp_path: Path, fake_ollama: FakeOllama) -> Iterator[Settings]:
     settings = make_settings(
         tmp_path / "data",
