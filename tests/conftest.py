@@ -5,6 +5,7 @@
 - `database_url`: a fresh database on the embedded server (the default path).
 - `any_database_url`: a fresh database on each server kind (tests run twice).
 - `settings`: Settings pointing at `database_url`, with a private data dir.
+- `service`: `offline_memory` on `database_url` (tests/ingest/conftest.py adds an ingest root).
 - `fake_ollama`: a fake Ollama on loopback answering with 64-dimension embeddings.
 - `quiet_service`: `offline_memory` with no automatic slice repair, for tests that damage a slice
   and then check what the sweep or the self-check finds.
@@ -138,6 +139,12 @@ def offline_memory(
             yield svc
         finally:
             svc.close()
+
+
+@pytest.fixture
+def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
+    with offline_memory(database_url, tmp_path / "data") as svc:
+        yield svc
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ titled by its project; offsets stay the file's, so quotes are found at their loc
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,6 @@ from pegas_memory.distill.types import ChunkContext
 from pegas_memory.distill.units import clean_claim, list_lead_in
 from pegas_memory.ingest.chunking import ParsedSource, chunk_source, chunk_spans
 from pegas_memory.ingest.markup import normalise
-from tests.conftest import files_memory
 from tests.parsed_documents import distil_document, parse_file
 
 
@@ -389,12 +387,6 @@ def test_a_code_blocks_lead_in_stays_with_it_across_chunks() -> None:
     code = text.index("    app.register")
     holder = next(s for s in spans if s[0] <= code < s[1])
     assert holder[0] <= lead  # the lead-in sentence opens the code's chunk
-
-
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with files_memory(database_url, tmp_path) as svc:
-        yield svc
 
 
 def test_ingested_readme_cites_the_files_own_text(service: MemoryService, tmp_path: Path) -> None:
