@@ -20,3 +20,13 @@ GEOGRAPHY = (
     "The Dead Sea lies far below sea level.",
     "The Yangtze is the longest river in Asia.",
 )
+
+# Short claims on different topics.
+MIXED = (
+    "The Volga flows into the Caspian Sea",
+    "Basalt is an igneous rock",
+    "Mercury is the closest planet to the Sun",
+    "The heart pumps blood through the body",
+    "Copper conducts electricity well",
+    "The Danube flows through Vienna",
+)
