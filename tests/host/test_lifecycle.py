@@ -10,7 +10,10 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings
@@ -50,32 +53,34 @@ def _exit_seconds(server: RawServer, timeout: float = 30.0) -> float:
     return time.monotonic() - started
 
 
-def test_serve_exits_soon_after_sigterm_with_stdin_open(
-    database_url: str, tmp_path: Path, fake_ollama: FakeOllama
+def _sigterm(server: RawServer) -> None:
+    server.proc.send_signal(signal.SIGTERM)  # stdin stays open: the client did not close it
+
+
+def _close_stdin(server: RawServer) -> None:
+    assert server.proc.stdin is not None
+    server.proc.stdin.close()
+
+
+@pytest.mark.parametrize(
+    ("end", "exit_codes"),
+    [(_sigterm, (0, 143)), (_close_stdin, (0,))],
+    ids=["SIGTERM with stdin open", "stdin closed"],
+)
+def test_serve_exits_soon_after(
+    database_url: str,
+    tmp_path: Path,
+    fake_ollama: FakeOllama,
+    end: Callable[[RawServer], None],
+    exit_codes: tuple[int, ...],
 ) -> None:
     env = _serve_env(database_url, tmp_path / "data", fake_ollama)
     server = _ready_server(env, tmp_path / "stderr.txt")
     try:
-        server.proc.send_signal(signal.SIGTERM)  # stdin stays open: the client did not close it
+        end(server)
         took = _exit_seconds(server)
-        assert took < 5.0, f"serve took {took:.1f} s to exit after SIGTERM\n{server.stderr()}"
-        assert server.proc.returncode in (0, 143), server.stderr()
-    finally:
-        server.close()
-        stop_embedded_graph(tmp_path / "data")
-
-
-def test_serve_exits_soon_after_stdin_closes(
-    database_url: str, tmp_path: Path, fake_ollama: FakeOllama
-) -> None:
-    env = _serve_env(database_url, tmp_path / "data", fake_ollama)
-    server = _ready_server(env, tmp_path / "stderr.txt")
-    try:
-        assert server.proc.stdin is not None
-        server.proc.stdin.close()
-        took = _exit_seconds(server)
-        assert took < 5.0, f"serve took {took:.1f} s to exit after stdin closed\n{server.stderr()}"
-        assert server.proc.returncode == 0, server.stderr()
+        assert took < 5.0, f"serve took {took:.1f} s to exit\n{server.stderr()}"
+        assert server.proc.returncode in exit_codes, server.stderr()
     finally:
         server.close()
         stop_embedded_graph(tmp_path / "data")

@@ -19,8 +19,7 @@ from pegas_memory.memgraph_store.falkor_watchdog import (
     watchdog_lock_path,
 )
 from pegas_memory.procs import process_state
-from tests.fake_ollama import FakeOllama
-from tests.hardening_helpers import McpSession, result_text
+from tests.hardening_helpers import result_text, session_with_a_slow_model
 from tests.pgcluster import create_database
 
 HOLDER = """
@@ -119,25 +118,15 @@ def test_no_graph_server_survives_a_serve_ended_with_a_job_running(
     """test_per_tool_time_limit's case: a serve whose ingest job waits on a slow model is
     closed; its exit deadline ends the process without releasing the graph server, and no
     later start on that data dir comes to prune it."""
-    url = create_database(embedded_pg.uri)
     data = tmp_path / "data"
-    with FakeOllama(delay=30) as slow:
-        env = {
-            "PEGAS_DATA_DIR": str(data),
-            "PEGAS_DATABASE_URL": url,
-            "PEGAS_OLLAMA_URL": slow.url,
-            "PEGAS_MODEL_TIMEOUT": "60",
-            "PEGAS_TOOL_TIMEOUT": "2",
-            "PEGAS_INGEST_TIMEOUT": "3",
-        }
-        with McpSession(env, tmp_path / "stderr") as server:
-            source = {"source": "Entropy measures uncertainty in a system."}
-            result = server.call("memory_ingest", source, timeout=20)
-            assert not result.is_error, result_text(result)
-            stats = server.call("memory_stats", {})
-            assert not stats.is_error, result_text(stats)
-            deadline = time.monotonic() + 60
-            while not (data / "graph" / "redis.pid").exists() and time.monotonic() < deadline:
-                time.sleep(0.2)
-            pid = _redis_pid(data)
+    with session_with_a_slow_model(create_database(embedded_pg.uri), tmp_path) as server:
+        source = {"source": "Entropy measures uncertainty in a system."}
+        result = server.call("memory_ingest", source, timeout=20)
+        assert not result.is_error, result_text(result)
+        stats = server.call("memory_stats", {})
+        assert not stats.is_error, result_text(stats)
+        deadline = time.monotonic() + 60
+        while not (data / "graph" / "redis.pid").exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        pid = _redis_pid(data)
     assert _wait_gone(pid), "a redis-server outlived the serve that used it"
