@@ -101,6 +101,19 @@ def make_settings(data_dir: Path, **overrides: object) -> Settings:
     return load_settings(data_dir=data_dir, **overrides)
 
 
+def fake_model_settings(
+    database_url: str, data_dir: Path, fake: FakeOllama, **overrides: object
+) -> Settings:
+    """Settings on `database_url` whose model is the fake Ollama `fake` (its dimensions)."""
+    return make_settings(
+        data_dir,
+        database_url=database_url,
+        ollama_url=fake.url,
+        embedding_dim=fake.dim,
+        **overrides,
+    )
+
+
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
     return make_settings(tmp_path / "data", database_url=database_url)
