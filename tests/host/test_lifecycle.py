@@ -4,10 +4,8 @@ pegas-memory process to start, even one that never touches the graph."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import textwrap
 import time
 from collections.abc import Callable
@@ -22,8 +20,7 @@ from pegas_memory.procs import pid_alive
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
 from tests.hardening_helpers import RawServer
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.holders import start_holder
 
 
 def _serve_env(database_url: str, data_dir: Path, fake: FakeOllama) -> dict[str, str]:
@@ -99,15 +96,8 @@ _GRAPH_USER = textwrap.dedent(
 
 
 def _graph_user(data_dir: Path) -> subprocess.Popen[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _GRAPH_USER, str(data_dir)],
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=str(REPO),
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "ready"
+    proc, line = start_holder(_GRAPH_USER, data_dir)
+    assert line == "ready", line
     return proc
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from pegas_memory.memgraph_store.falkor_watchdog import (
 )
 from pegas_memory.procs import process_state
 from tests.hardening_helpers import result_text, session_with_a_slow_model
+from tests.holders import start_holder
 from tests.pgcluster import create_database
 
 HOLDER = """
@@ -34,11 +34,8 @@ time.sleep(600)
 
 
 def _holder(data_dir: Path) -> subprocess.Popen[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(data_dir)], stdout=subprocess.PIPE, text=True
-    )
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "ready"
+    proc, line = start_holder(HOLDER, data_dir)
+    assert line == "ready", line
     return proc
 
 
