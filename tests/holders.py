@@ -22,3 +22,21 @@ def start_holder(script: str, data_dir: Path) -> tuple[subprocess.Popen[str], st
     )
     assert proc.stdout is not None
     return proc, proc.stdout.readline().strip()
+
+
+GRAPH_USER = """
+import sys, time
+from pathlib import Path
+from pegas_memory.memgraph_store.falkor import open_embedded_graph
+graph = open_embedded_graph(Path(sys.argv[1]))
+graph.ensure_schema()
+print("ready", flush=True)
+time.sleep(600)
+"""
+
+
+def start_graph_user(data_dir: Path) -> subprocess.Popen[str]:
+    """A child using the embedded graph server of `data_dir` (its schema made) until killed."""
+    proc, line = start_holder(GRAPH_USER, data_dir)
+    assert line == "ready", line
+    return proc

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +19,7 @@ from pegas_memory.procs import pid_alive
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
 from tests.hardening_helpers import RawServer
-from tests.holders import start_holder
+from tests.holders import start_graph_user
 
 
 def _serve_env(database_url: str, data_dir: Path, fake: FakeOllama) -> dict[str, str]:
@@ -83,24 +82,6 @@ def test_serve_exits_soon_after(
         stop_embedded_graph(tmp_path / "data")
 
 
-_GRAPH_USER = textwrap.dedent(
-    """
-    import sys, time
-    from pathlib import Path
-    from pegas_memory.memgraph_store.falkor import open_embedded_graph
-    store = open_embedded_graph(Path(sys.argv[1]))
-    print("ready", flush=True)
-    time.sleep(600)
-    """
-)
-
-
-def _graph_user(data_dir: Path) -> subprocess.Popen[str]:
-    proc, line = start_holder(_GRAPH_USER, data_dir)
-    assert line == "ready", line
-    return proc
-
-
 def _wait_gone(pid: int, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while pid_alive(pid):
@@ -116,7 +97,7 @@ def test_orphan_graph_server_is_stopped_by_the_next_start(
     settings: Settings = make_settings(
         tmp_path / "data", database_url=database_url, ollama_url=fake_ollama.url, embedding_dim=64
     )
-    user = _graph_user(settings.data_dir)
+    user = start_graph_user(settings.data_dir)
     server = EmbeddedFalkorServer(settings.data_dir)
     try:
         redis_pid = server.server_pid()
@@ -127,7 +108,7 @@ def test_orphan_graph_server_is_stopped_by_the_next_start(
         assert pid_alive(redis_pid), "the graph server should outlive its killed user"
 
         # A second user still alive keeps it running: pruning only forgets the dead.
-        survivor = _graph_user(settings.data_dir)
+        survivor = start_graph_user(settings.data_dir)
         try:
             MemoryService(settings).open().close()
             assert pid_alive(redis_pid) and server.server_pid() == redis_pid

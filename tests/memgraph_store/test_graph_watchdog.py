@@ -19,24 +19,8 @@ from pegas_memory.memgraph_store.falkor_watchdog import (
 )
 from pegas_memory.procs import process_state
 from tests.hardening_helpers import result_text, session_with_a_slow_model
-from tests.holders import start_holder
+from tests.holders import start_graph_user
 from tests.pgcluster import create_database
-
-HOLDER = """
-import sys, time
-from pathlib import Path
-from pegas_memory.memgraph_store.falkor import open_embedded_graph
-graph = open_embedded_graph(Path(sys.argv[1]))
-graph.ensure_schema()
-print("ready", flush=True)
-time.sleep(600)
-"""
-
-
-def _holder(data_dir: Path) -> subprocess.Popen[str]:
-    proc, line = start_holder(HOLDER, data_dir)
-    assert line == "ready", line
-    return proc
 
 
 def _redis_pid(data_dir: Path) -> int:
@@ -69,7 +53,7 @@ def _kill(proc: subprocess.Popen[str]) -> None:
 
 
 def test_the_graph_server_stops_when_its_last_user_was_killed(tmp_path: Path) -> None:
-    first, second = _holder(tmp_path), _holder(tmp_path)
+    first, second = start_graph_user(tmp_path), start_graph_user(tmp_path)
     pid = _redis_pid(tmp_path)
     try:
         assert is_locked(watchdog_lock_path(tmp_path / "graph"))  # one watchdog runs
@@ -88,7 +72,7 @@ def test_the_graph_server_stops_when_its_last_user_was_killed(tmp_path: Path) ->
     assert not (tmp_path / "graph" / "redis.sock").exists()  # a clean SHUTDOWN
     assert "last user gone: server stopped" in _wait_log(tmp_path / "graph" / "watchdog.log")
     # The next user starts it again from its files, and gets a watchdog of its own.
-    again = _holder(tmp_path)
+    again = start_graph_user(tmp_path)
     try:
         restarted = _redis_pid(tmp_path)
         assert restarted != pid
@@ -100,7 +84,7 @@ def test_the_graph_server_stops_when_its_last_user_was_killed(tmp_path: Path) ->
 def test_the_graph_server_stops_when_its_data_dir_is_deleted(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
-    holder = _holder(data)
+    holder = start_graph_user(data)
     try:
         pid = _redis_pid(data)
         shutil.rmtree(data / "graph", ignore_errors=True)
