@@ -71,6 +71,50 @@ def emit_if_child(args: argparse.Namespace, distill: Callable[[list[str], list[s
     return True
 
 
+def comparison_parser(description: str, base: str) -> argparse.ArgumentParser:
+    """The arguments every before/after bench takes: `--base` (its default `base`) and `--out`."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--base", default=base, help="the commit whose distiller is 'before'")
+    parser.add_argument("--out", type=Path, help="write the markdown here")
+    return parser
+
+
+def parse_or_emit(
+    parser: argparse.ArgumentParser, distill: Callable[[list[str], list[str]], Any]
+) -> argparse.Namespace | None:
+    """The bench's arguments; None in the child, which has written `distill(docs, roots)`."""
+    add_child_arguments(parser)
+    args = parser.parse_args()
+    return None if emit_if_child(args, distill) else args
+
+
+def before_and_after(
+    script: str, root: Path, base: str, paths: list[str], roots: list[str]
+) -> tuple[Any, Any]:
+    """What `script`'s child writes for the same documents with the `base` commit's tree first on
+    PYTHONPATH, then with the working tree's (`root`); progress on stderr."""
+    print(f"distilling {len(paths)} documents with {base}", file=sys.stderr, flush=True)
+    with base_tree(root, base) as tree:
+        before = run_child(script, tree, paths, roots)
+    print(f"distilling with the working tree ({head_commit(root)})", file=sys.stderr, flush=True)
+    return before, run_child(script, root, paths, roots)
+
+
+def shared_data_dir() -> Path:
+    """`_common.shared_data_dir()`, imported here only when called: in the parent, never in the
+    child (`_common` imports the working tree's `pegas_memory`)."""
+    from _common import shared_data_dir as shared
+
+    return shared()
+
+
+def publish(text: str, out: Path | None) -> None:
+    """The report on stdout, and in `out` when given."""
+    print(text)
+    if out:
+        out.write_text(text, encoding="utf-8")
+
+
 @dataclass(frozen=True)
 class Distilled:
     """One chunk of one document, and what the offline distiller made of it."""

@@ -10,8 +10,9 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,51 @@ def percentile(values: Sequence[float], q: float) -> float:
     if not values:
         return float("nan")
     return float(np.percentile(np.asarray(values, dtype=np.float64), q))
+
+
+def latencies(fn: Callable[[Any], object], items: Sequence[Any], warmup: int = 10) -> list[float]:
+    """Seconds of each call, after `warmup` calls that are not counted."""
+    for item in items[:warmup]:
+        fn(item)
+    out = []
+    for item in items:
+        started = time.perf_counter()
+        fn(item)
+        out.append(time.perf_counter() - started)
+    return out
+
+
+class StageTimer:
+    """Wraps methods of live objects (an instance attribute shadows the class's) to time them:
+    seconds per stage since `current` was last reset, and calls per stage in all."""
+
+    def __init__(self) -> None:
+        self.current: dict[str, float] = {}
+        self.calls: dict[str, int] = {}
+        self._wrapped: list[tuple[object, str]] = []
+        self._lock = threading.Lock()  # the lexical arms run in helper threads
+
+    def wrap(self, obj: object, method: str, stage: str | None = None) -> None:
+        original = getattr(obj, method)
+        name = stage or method
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent = time.perf_counter() - started
+                with self._lock:
+                    self.current[name] = self.current.get(name, 0.0) + spent
+                    self.calls[name] = self.calls.get(name, 0) + 1
+
+        setattr(obj, method, timed)
+        self._wrapped.append((obj, method))
+
+    def unwrap(self) -> None:
+        for obj, method in self._wrapped:
+            delattr(obj, method)
+        self._wrapped.clear()
 
 
 def ms(seconds: float) -> str:

@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from _common import log, shared_data_dir
@@ -197,17 +198,10 @@ def make_atoms(sentences: Sequence[str], start: int, n: int, suffix: str = "") -
 
 def prefill_cache(svc: MemoryService, atoms: Sequence[AtomRow], vectors: np.ndarray) -> None:
     """Cache rows for exactly the texts the projector will embed (projection.atom_embed_text)."""
-    embedder = svc.runtime.embedder.get()
     rows: dict[str, bytes] = {}
     for atom, vector in zip(atoms, vectors, strict=True):
         rows[raw_hash(atom_embed_text(atom.claim, atom.content))] = vector.astype("<f4").tobytes()
-    with (
-        svc.db.transaction() as conn,
-        conn.cursor() as cur,
-        cur.copy("COPY pm_embedding_cache (model, content_hash, dim, vector) FROM STDIN") as copy,
-    ):
-        for key, data in rows.items():
-            copy.write_row((embedder.model_id, key, embedder.dim, data))
+    _copy_embedding_cache(svc, rows)
 
 
 def bulk_load(svc: MemoryService, atoms: Sequence[AtomRow], seed: int) -> dict[str, int]:
@@ -217,33 +211,10 @@ def bulk_load(svc: MemoryService, atoms: Sequence[AtomRow], seed: int) -> dict[s
     rng = random.Random(seed)
     n_docs = max(1, len(atoms) // 50)
     with svc.db.transaction() as conn, conn.cursor() as cur:
-        with cur.copy("COPY pm_document (kind, uri, title, content_hash) FROM STDIN") as copy:
-            for d in range(n_docs):
-                uri = f"https://example.org/paper/{d}"
-                copy.write_row(("web", uri, f"Paper {d}", raw_hash(uri)))
-        doc_ids = [int(r["id"]) for r in cur.execute("SELECT id FROM pm_document ORDER BY id")]
-        with cur.copy(
-            "COPY pm_atom (type, claim, content, content_hash, confidence, status, doc_id, "
-            "topic, tags, language, ts_config, source) FROM STDIN"
-        ) as copy:
-            for k, a in enumerate(atoms):
-                copy.write_row(
-                    (
-                        a.type,
-                        a.claim.strip(),
-                        a.content,
-                        atom_hash(a.claim, a.content),
-                        a.confidence,
-                        a.status,
-                        doc_ids[k % n_docs],
-                        a.topic,
-                        list(a.tags),
-                        "en",
-                        "english",
-                        "bench",
-                    )
-                )
-        atom_rows = cur.execute("SELECT id, doc_id, claim FROM pm_atom ORDER BY id").fetchall()
+        doc_ids = _copy_documents(cur, n_docs, "web", "")
+        atom_rows = _copy_atoms(
+            cur, atoms, [doc_ids[k % n_docs] for k in range(len(atoms))], "bench"
+        )
         with cur.copy(
             "COPY pm_citation (atom_id, doc_id, locator, quoted_text) FROM STDIN"
         ) as copy:
@@ -251,16 +222,7 @@ def bulk_load(svc: MemoryService, atoms: Sequence[AtomRow], seed: int) -> dict[s
                 locator = f"p. {r['id'] % 17 + 1}"
                 copy.write_row((r["id"], r["doc_id"], locator, r["claim"][:200]))
         ids = [int(r["id"]) for r in atom_rows]
-        pairs: set[tuple[int, int, str]] = set()
-        while len(pairs) < len(ids) // 2:
-            src, dst = rng.choice(ids), rng.choice(ids)
-            if src != dst:
-                pairs.add((src, dst, rng.choice(LINK_KINDS)))
-        with cur.copy(
-            "COPY pm_atom_link (src_atom_id, dst_atom_id, kind, confidence, source) FROM STDIN"
-        ) as copy:
-            for src, dst, kind in sorted(pairs):
-                copy.write_row((src, dst, kind, round(rng.uniform(0.4, 1.0), 2), "bench"))
+        pairs = _copy_random_links(cur, ids, rng)
     return {"documents": n_docs, "atoms": len(ids), "links": len(pairs)}
 
 
@@ -277,11 +239,7 @@ def bulk_load_passages(
     n_docs = max(1, -(-len(atoms) // per_doc))
     texts: list[str] = []
     with svc.db.transaction() as conn, conn.cursor() as cur:
-        with cur.copy("COPY pm_document (kind, uri, title, content_hash) FROM STDIN") as copy:
-            for d in range(n_docs):
-                uri = f"https://example.org/paper/{d}.pdf"
-                copy.write_row(("pdf", uri, f"Paper {d}", raw_hash(uri)))
-        doc_ids = [int(r["id"]) for r in cur.execute("SELECT id FROM pm_document ORDER BY id")]
+        doc_ids = _copy_documents(cur, n_docs, "pdf", ".pdf")
         chunk_of_atom: list[tuple[int, int]] = []  # (doc index, chunk ord) per atom
         with cur.copy(
             "COPY pm_chunk (doc_id, ord, content, content_hash, locator, heading_path, "
@@ -314,28 +272,8 @@ def bulk_load_passages(
             (int(r["doc_id"]), int(r["ord"])): int(r["id"])
             for r in cur.execute("SELECT id, doc_id, ord FROM pm_chunk")
         }
-        with cur.copy(
-            "COPY pm_atom (type, claim, content, content_hash, confidence, status, doc_id, "
-            "topic, tags, language, ts_config, source) FROM STDIN"
-        ) as copy:
-            for k, a in enumerate(atoms):
-                copy.write_row(
-                    (
-                        a.type,
-                        a.claim.strip(),
-                        a.content,
-                        atom_hash(a.claim, a.content),
-                        a.confidence,
-                        a.status,
-                        doc_ids[chunk_of_atom[k][0]],
-                        a.topic,
-                        list(a.tags),
-                        "en",
-                        "english",
-                        "ingest",
-                    )
-                )
-        atom_rows = cur.execute("SELECT id, doc_id, claim FROM pm_atom ORDER BY id").fetchall()
+        atom_doc_ids = [doc_ids[d] for d, _ in chunk_of_atom]
+        atom_rows = _copy_atoms(cur, atoms, atom_doc_ids, "ingest")
         with cur.copy(
             "COPY pm_citation (atom_id, doc_id, chunk_id, locator, quoted_text) FROM STDIN"
         ) as copy:
@@ -346,16 +284,7 @@ def bulk_load_passages(
                     (r["id"], r["doc_id"], chunk, f"p. {ord_ // 3 + 1}", r["claim"][:200])
                 )
         ids = [int(r["id"]) for r in atom_rows]
-        pairs: set[tuple[int, int, str]] = set()
-        while len(pairs) < len(ids) // 2:
-            src, dst = rng.choice(ids), rng.choice(ids)
-            if src != dst:
-                pairs.add((src, dst, rng.choice(LINK_KINDS)))
-        with cur.copy(
-            "COPY pm_atom_link (src_atom_id, dst_atom_id, kind, confidence, source) FROM STDIN"
-        ) as copy:
-            for src, dst, kind in sorted(pairs):
-                copy.write_row((src, dst, kind, round(rng.uniform(0.4, 1.0), 2), "bench"))
+        pairs = _copy_random_links(cur, ids, rng)
     counts = {"documents": n_docs, "atoms": len(ids), "passages": len(texts), "links": len(pairs)}
     return counts, texts
 
@@ -363,11 +292,16 @@ def bulk_load_passages(
 def prefill_passages(svc: MemoryService, texts: Sequence[str], vectors: np.ndarray) -> None:
     """Cache rows for the passages' texts (projection.passage_embed_text), so projecting them
     calls no model."""
-    embedder = svc.runtime.embedder.get()
     rows = {
         raw_hash(passage_embed_text(t)): v.astype("<f4").tobytes()
         for t, v in zip(texts, vectors, strict=True)
     }
+    _copy_embedding_cache(svc, rows)
+
+
+def _copy_embedding_cache(svc: MemoryService, rows: dict[str, bytes]) -> None:
+    """Embedding-cache rows (content hash -> float32 bytes) of the service's model, by COPY."""
+    embedder = svc.runtime.embedder.get()
     with (
         svc.db.transaction() as conn,
         conn.cursor() as cur,
@@ -375,3 +309,57 @@ def prefill_passages(svc: MemoryService, texts: Sequence[str], vectors: np.ndarr
     ):
         for key, data in rows.items():
             copy.write_row((embedder.model_id, key, embedder.dim, data))
+
+
+def _copy_documents(cur: Any, n_docs: int, kind: str, suffix: str) -> list[int]:
+    """`n_docs` documents `Paper d` of `kind`, at example.org/paper/{d}{suffix}; their ids."""
+    with cur.copy("COPY pm_document (kind, uri, title, content_hash) FROM STDIN") as copy:
+        for d in range(n_docs):
+            uri = f"https://example.org/paper/{d}{suffix}"
+            copy.write_row((kind, uri, f"Paper {d}", raw_hash(uri)))
+    return [int(r["id"]) for r in cur.execute("SELECT id FROM pm_document ORDER BY id")]
+
+
+def _copy_atoms(
+    cur: Any, atoms: Sequence[AtomRow], doc_ids: Sequence[int], source: str
+) -> list[dict[str, Any]]:
+    """The atoms (English), the k-th in document `doc_ids[k]`; their rows (id, doc_id, claim)."""
+    with cur.copy(
+        "COPY pm_atom (type, claim, content, content_hash, confidence, status, doc_id, "
+        "topic, tags, language, ts_config, source) FROM STDIN"
+    ) as copy:
+        for a, doc_id in zip(atoms, doc_ids, strict=True):
+            copy.write_row(
+                (
+                    a.type,
+                    a.claim.strip(),
+                    a.content,
+                    atom_hash(a.claim, a.content),
+                    a.confidence,
+                    a.status,
+                    doc_id,
+                    a.topic,
+                    list(a.tags),
+                    "en",
+                    "english",
+                    source,
+                )
+            )
+    return list(cur.execute("SELECT id, doc_id, claim FROM pm_atom ORDER BY id").fetchall())
+
+
+def _copy_random_links(
+    cur: Any, ids: Sequence[int], rng: random.Random
+) -> set[tuple[int, int, str]]:
+    """N/2 distinct random links between the atoms `ids` (random kinds and confidences)."""
+    pairs: set[tuple[int, int, str]] = set()
+    while len(pairs) < len(ids) // 2:
+        src, dst = rng.choice(ids), rng.choice(ids)
+        if src != dst:
+            pairs.add((src, dst, rng.choice(LINK_KINDS)))
+    with cur.copy(
+        "COPY pm_atom_link (src_atom_id, dst_atom_id, kind, confidence, source) FROM STDIN"
+    ) as copy:
+        for src, dst, kind in sorted(pairs):
+            copy.write_row((src, dst, kind, round(rng.uniform(0.4, 1.0), 2), "bench"))
+    return pairs

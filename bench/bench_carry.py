@@ -24,23 +24,14 @@ Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/bench_carry.py -
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import re
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from _child import (
-    add_child_arguments,
-    base_tree,
-    distilled_chunks,
-    emit_if_child,
-    head_commit,
-    run_child,
-)
+import _child
 
 ROOT = Path(__file__).resolve().parent.parent
 REPOS = Path("/work/cache/repos")
@@ -66,7 +57,7 @@ def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]
             "why": atom.metadata.get("context"),
             "topic": topic(d.context),
         }
-        for d in distilled_chunks(paths, roots)
+        for d in _child.distilled_chunks(paths, roots)
         for atom in d.atoms
     ]
 
@@ -135,30 +126,20 @@ def graded_junk(after: list[dict[str, Any]], text: str) -> list[tuple[str, str, 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", default="91ecaf7", help="the commit whose distiller is 'before'")
+    parser = _child.comparison_parser(__doc__.splitlines()[0], "91ecaf7")
     parser.add_argument("--seed", type=int, default=7, help="seed of the printed sample")
     parser.add_argument("--show", type=int, default=30)
     parser.add_argument("--lang", default="", help="print only changed claims of this language")
     parser.add_argument("--all", action="store_true", help="print every changed claim")
-    parser.add_argument("--out", type=Path, help="write the markdown here")
     parser.add_argument("--dump", type=Path, help="write the working tree's atoms (json) here")
-    add_child_arguments(parser)
-    args = parser.parse_args()
-    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
+    args = _child.parse_or_emit(parser, distill_documents)
+    if args is None:  # the child: it distilled with the PYTHONPATH commit
         return
 
-    sys.path.insert(0, str(ROOT / "bench"))
-    from _common import log, shared_data_dir
-
-    commit = head_commit(ROOT)
+    commit = _child.head_commit(ROOT)
     with tempfile.TemporaryDirectory(prefix="pegas-carry-docs-") as tmp:
-        paths, roots = documents(shared_data_dir(), Path(tmp))
-        log(f"distilling {len(paths)} documents with {args.base}")
-        with base_tree(ROOT, args.base) as base:
-            before = run_child(__file__, base, paths, roots)
-        log(f"distilling with the working tree ({commit})")
-        after = run_child(__file__, ROOT, paths, roots)
+        paths, roots = documents(_child.shared_data_dir(), Path(tmp))
+        before, after = _child.before_and_after(__file__, ROOT, args.base, paths, roots)
     if args.dump:
         args.dump.write_text(json.dumps(after, ensure_ascii=False, indent=0), encoding="utf-8")
 
@@ -232,10 +213,7 @@ def main() -> None:
             + ", ".join(f"{st} {n}" for st, n in tally.items())
             + f", other {len(rows) - sum(tally.values())}.",
         ]
-    table = "\n".join(lines) + "\n"
-    if args.out:
-        args.out.write_text(table, encoding="utf-8")
-    print(table)
+    _child.publish("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":

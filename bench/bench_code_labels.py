@@ -81,7 +81,19 @@ def sample(repo_name: str, lang: str, n: int, under: str | None = None) -> None:
         taken = {(s["caller"], s["line"]) for s in old}
         keys = [k for k in keys if where.get(k[0], "").startswith(under) and k not in taken]
     picked = random.Random(SEED).sample(keys, min(n, len(keys)))
-    out = list(old)
+    out = old + _unlabelled(repo, sites, where, picked)
+    LABELS.mkdir(exist_ok=True)
+    (LABELS / f"{lang}.json").write_text(
+        json.dumps({"repo": repo_name, "seed": SEED, "sites": out}, indent=1) + "\n"
+    )
+
+
+def _unlabelled(
+    repo: Path, sites: dict[Any, Any], where: dict[str, str], picked: list[tuple[str, int]]
+) -> list[dict[str, Any]]:
+    """A label-file row per picked call site (its code line and what the index resolved it
+    to), its label still to be given."""
+    out = []
     for src, line in sorted(picked):
         path = where.get(src, "?")
         text = (repo / path).read_text("utf-8", "replace").splitlines()[line - 1].strip()
@@ -99,10 +111,7 @@ def sample(repo_name: str, lang: str, n: int, under: str | None = None) -> None:
                 "reason": "",
             }
         )
-    LABELS.mkdir(exist_ok=True)
-    (LABELS / f"{lang}.json").write_text(
-        json.dumps({"repo": repo_name, "seed": SEED, "sites": out}, indent=1) + "\n"
-    )
+    return out
 
 
 def draw(repo_name: str, name: str, n: int, seed: int) -> None:
@@ -124,24 +133,7 @@ def draw(repo_name: str, name: str, n: int, seed: int) -> None:
         and k not in taken
     )
     picked = random.Random(seed).sample(keys, min(n, len(keys)))
-    out = []
-    for src, line in sorted(picked):
-        path = where.get(src, "?")
-        text = (repo / path).read_text("utf-8", "replace").splitlines()[line - 1].strip()
-        index = sorted(
-            d.dst if d.dst else f"{d.target_kind}:{d.dst_name}" for d in sites[(src, line)]
-        )
-        out.append(
-            {
-                "path": path,
-                "line": line,
-                "caller": src,
-                "code": text[:200],
-                "index": index,
-                "label": None,
-                "reason": "",
-            }
-        )
+    out = _unlabelled(repo, sites, where, picked)
     (LABELS / f"{name}.json").write_text(
         json.dumps({"repo": repo_name, "seed": seed, "sites": out}, indent=1) + "\n"
     )

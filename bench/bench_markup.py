@@ -28,7 +28,6 @@ Run: PYTHONPATH=. .venv/bin/python bench/bench_markup.py [--base 91ecaf7] [--see
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
 import subprocess
@@ -36,14 +35,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from _child import (
-    add_child_arguments,
-    base_tree,
-    distilled_chunks,
-    emit_if_child,
-    head_commit,
-    run_child,
-)
+import _child
 
 ROOT = Path(__file__).resolve().parent.parent
 REPOS = Path("/work/cache/repos")
@@ -102,7 +94,7 @@ def distill_documents(paths: list[str], roots: list[str]) -> dict[str, Any]:
     dropped: Counter[str] = Counter()
     titles: dict[str, str | None] = {}
     skipped: dict[str, str] = {}
-    for d in distilled_chunks(paths, roots, skipped=skipped):
+    for d in _child.distilled_chunks(paths, roots, skipped=skipped):
         name = str(Path(d.path).relative_to(REPOS))
         titles[name] = d.parsed.title
         dropped.update(d.drops)
@@ -159,24 +151,18 @@ def cell(text: str, limit: int = 260) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", default="91ecaf7", help="the commit whose distiller is 'before'")
+    parser = _child.comparison_parser(__doc__.splitlines()[0], "91ecaf7")
     parser.add_argument("--seed", type=int, default=15, help="seed of the 30 printed atoms")
-    parser.add_argument("--out", type=Path, help="write the markdown here")
-    add_child_arguments(parser)
-    args = parser.parse_args()
-    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
+    args = _child.parse_or_emit(parser, distill_documents)
+    if args is None:  # the child: it distilled with the PYTHONPATH commit
         return
 
     paths = documents()
     roots = [str(REPOS / "flask"), str(REPOS / "cobra"), str(REPOS / "sqlalchemy"),
              str(REPOS / "ripgrep")]  # fmt: skip
-    commit = head_commit(ROOT)
-    with base_tree(ROOT, args.base) as base:
-        before_raw = run_child(__file__, base, paths, roots)
-        before = summary(before_raw)
-    after_raw = run_child(__file__, ROOT, paths, roots)
-    after = summary(after_raw)
+    commit = _child.head_commit(ROOT)
+    before_raw, after_raw = _child.before_and_after(__file__, ROOT, args.base, paths, roots)
+    before, after = summary(before_raw), summary(after_raw)
     dirty = " (uncommitted changes)" if _dirty() else ""
     lines = [
         f"## Markup documents: flask docs/*.rst and cobra README.md + site/content ({args.base}"
@@ -227,10 +213,7 @@ def main() -> None:
               "| # | doc | type | claim |", "|---|---|---|---|"]  # fmt: skip
     for i, a in enumerate(shown, 1):
         lines.append(f"| {i} | {a['doc']} | {a['type']} | {cell(a['claim'])} |")
-    table = "\n".join(lines) + "\n"
-    if args.out:
-        args.out.write_text(table, encoding="utf-8")
-    print(table)
+    _child.publish("\n".join(lines) + "\n", args.out)
 
 
 def _dirty() -> bool:

@@ -39,7 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import qdrant_edge as qe
-from _common import embedded_service, log, md_table, ms, percentile
+from _common import StageTimer, embedded_service, latencies, log, md_table, ms, percentile
 from _projection_data import (
     AtomRow,
     BenchEmbedder,
@@ -194,46 +194,6 @@ def lag_run(svc: MemoryService, atoms: Sequence[AtomRow], rate: float, seconds: 
 
 
 # ---------------------------------------------------------------------- search
-def latencies(fn: Callable[[Any], object], items: Sequence[Any], warmup: int = 10) -> list[float]:
-    for item in items[:warmup]:
-        fn(item)
-    out = []
-    for item in items:
-        started = time.perf_counter()
-        fn(item)
-        out.append(time.perf_counter() - started)
-    return out
-
-
-class StageTimer:
-    """Wraps methods of live objects (instance attributes shadow the class's) to time stages."""
-
-    def __init__(self) -> None:
-        self.current: dict[str, float] = {}
-        self.calls: dict[str, int] = {}
-        self._wrapped: list[tuple[object, str]] = []
-
-    def wrap(self, obj: object, method: str, stage: str) -> None:
-        original = getattr(obj, method)
-
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return original(*args, **kwargs)
-            finally:
-                spent = time.perf_counter() - started
-                self.current[stage] = self.current.get(stage, 0.0) + spent
-                self.calls[stage] = self.calls.get(stage, 0) + 1
-
-        setattr(obj, method, timed)
-        self._wrapped.append((obj, method))
-
-    def unwrap(self) -> None:
-        for obj, method in self._wrapped:
-            delattr(obj, method)
-        self._wrapped.clear()
-
-
 def raw_shard(index: object, name: str) -> qe.EdgeShard | None:
     """The qdrant_edge shard under the wrapper (private; None if the layout changed)."""
     shards = getattr(index, "_shards", None)

@@ -29,15 +29,23 @@ import io
 import os
 import pstats
 import sys
-import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import REPO_ROOT, embedded_service, log, md_table, ms, percentile
+from _common import (
+    REPO_ROOT,
+    StageTimer,
+    embedded_service,
+    latencies,
+    log,
+    md_table,
+    ms,
+    percentile,
+)
 from _projection_data import (
     BenchEmbedder,
     ClusteredVectors,
@@ -55,48 +63,6 @@ from pegas_memory.search.hybrid import POOL, StoreChoice
 LIMIT = 10
 STORES: tuple[StoreChoice, ...] = ("atoms", "passages", "both")
 DRAIN_TIMEOUT = 3600.0
-
-
-def latencies(fn: Callable[[Any], object], items: Sequence[Any], warmup: int = 10) -> list[float]:
-    """Seconds of each call, after `warmup` calls that are not counted."""
-    for item in items[:warmup]:
-        fn(item)
-    out = []
-    for item in items:
-        started = time.perf_counter()
-        fn(item)
-        out.append(time.perf_counter() - started)
-    return out
-
-
-class StageTimer:
-    """Wraps methods of live objects (an instance attribute shadows the class's) to time them."""
-
-    def __init__(self) -> None:
-        self.current: dict[str, float] = {}
-        self._wrapped: list[tuple[object, str]] = []
-        self._lock = threading.Lock()  # the lexical arms run in helper threads
-
-    def wrap(self, obj: object, method: str, stage: str | None = None) -> None:
-        original = getattr(obj, method)
-        name = stage or method
-
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return original(*args, **kwargs)
-            finally:
-                spent = time.perf_counter() - started
-                with self._lock:
-                    self.current[name] = self.current.get(name, 0.0) + spent
-
-        setattr(obj, method, timed)
-        self._wrapped.append((obj, method))
-
-    def unwrap(self) -> None:
-        for obj, method in self._wrapped:
-            delattr(obj, method)
-        self._wrapped.clear()
 
 
 def stages(svc: MemoryService, queries: Sequence[str]) -> list[list[Any]]:

@@ -43,23 +43,14 @@ Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/bench_self_conta
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import re
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from _child import (
-    add_child_arguments,
-    base_tree,
-    distilled_chunks,
-    emit_if_child,
-    head_commit,
-    run_child,
-)
+import _child
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -172,7 +163,7 @@ def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]
             "quote_start": atom.quote_start,
             "quote_end": atom.quote_end,
         }
-        for d in distilled_chunks(paths, roots)
+        for d in _child.distilled_chunks(paths, roots)
         for atom in d.atoms
     ]
 
@@ -296,26 +287,21 @@ def cell(text: str, limit: int = 320) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", default="7cdc6f8", help="the commit whose distiller is 'before'")
+    parser = _child.comparison_parser(__doc__.splitlines()[0], "7cdc6f8")
     parser.add_argument("--seed", type=int, default=15, help="seed of the 20 printed pairs")
     parser.add_argument("--doc-seed", type=int, default=15)
     parser.add_argument("--exclude-doc-seed", type=int, action="append", default=[])
     parser.add_argument("--extra", type=Path, action="append", default=[],
                         help="another document, distilled as it is (repeatable)")  # fmt: skip
-    parser.add_argument("--out", type=Path, help="write the markdown here")
     parser.add_argument("--save", type=Path, help="write both runs' atoms here (JSON), to read")
-    add_child_arguments(parser)
-    args = parser.parse_args()
-    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
+    args = _child.parse_or_emit(parser, distill_documents)
+    if args is None:  # the child: it distilled with the PYTHONPATH commit
         return
 
-    sys.path.insert(0, str(ROOT / "bench"))
-    from _common import log, shared_data_dir
     from graded_sample import build_documents  # the graded sample's own documents
 
-    data = shared_data_dir()
-    commit = head_commit(ROOT)
+    data = _child.shared_data_dir()
+    commit = _child.head_commit(ROOT)
     with tempfile.TemporaryDirectory(prefix="pegas-selfc-docs-") as tmp:
         folder = Path(tmp) / "docs"
         folder.mkdir()
@@ -324,11 +310,7 @@ def main() -> None:
                                tuple(args.exclude_doc_seed), extra)  # fmt: skip
         paths = [str(p) for p in docs]
         roots = [str(data / "docs/pdf"), str(folder), *sorted({str(p.parent) for p in extra})]
-        log(f"distilling with {args.base}")
-        with base_tree(ROOT, args.base) as base:
-            before = run_child(__file__, base, paths, roots)
-        log(f"distilling with the working tree ({commit})")
-        after = run_child(__file__, ROOT, paths, roots)
+        before, after = _child.before_and_after(__file__, ROOT, args.base, paths, roots)
     if args.save:
         saved = {"base": args.base, "commit": commit, "before": before, "after": after}
         args.save.write_text(json.dumps(saved, ensure_ascii=False), encoding="utf-8")

@@ -28,7 +28,6 @@ from _common import log, md_table, percentile
 
 from pegas_memory.app.service import MemoryService
 from pegas_memory.db.embedded import start_embedded_postgres
-from tests.fake_ollama import FakeOllama
 from tests.outbox import slice_damage as damage
 from tests.pgcluster import create_database
 
@@ -106,41 +105,37 @@ def main() -> None:
     server = start_embedded_postgres(root / "pg")
     rows = []
     try:
-        with FakeOllama(dim=64) as fake:
-            settings = damage.serve_settings(
-                root / "data", create_database(server.uri), fake.url, args.period
-            )
-            with damage.running_serve(settings) as service:
-                claims = [
-                    f"Fact number {i}: river {i} flows into sea {i % 7}"
-                    if i % 2
-                    else f"Факт номер {i}: река {i} впадает в море {i % 7}"
-                    for i in range(args.atoms)
-                ]
-                stored = damage.store(service, claims)
-                for name, inflict in cases().items():
-                    if args.only and args.only not in name:
-                        continue
-                    noticed, repaired = [], []
-                    for n in range(args.rounds):
-                        outcome = one_round(service, inflict, stored)
-                        noticed.append(outcome.noticed)
-                        repaired.append(outcome.repaired)
-                        log(
-                            f"{name} round {n + 1}: noticed {outcome.noticed:.2f} s, "
-                            f"repaired {outcome.repaired:.2f} s"
-                        )
-                    rows.append(
-                        [
-                            name,
-                            args.rounds,
-                            f"{percentile(noticed, 50):.2f}",
-                            f"{max(noticed):.2f}",
-                            f"{percentile(noticed, 50) / args.period:.2f}",
-                            f"{percentile(repaired, 50):.2f}",
-                            f"{max(repaired):.2f}",
-                        ]
+        with damage.serving(root / "data", create_database(server.uri), args.period) as service:
+            claims = [
+                f"Fact number {i}: river {i} flows into sea {i % 7}"
+                if i % 2
+                else f"Факт номер {i}: река {i} впадает в море {i % 7}"
+                for i in range(args.atoms)
+            ]
+            stored = damage.store(service, claims)
+            for name, inflict in cases().items():
+                if args.only and args.only not in name:
+                    continue
+                noticed, repaired = [], []
+                for n in range(args.rounds):
+                    outcome = one_round(service, inflict, stored)
+                    noticed.append(outcome.noticed)
+                    repaired.append(outcome.repaired)
+                    log(
+                        f"{name} round {n + 1}: noticed {outcome.noticed:.2f} s, "
+                        f"repaired {outcome.repaired:.2f} s"
                     )
+                rows.append(
+                    [
+                        name,
+                        args.rounds,
+                        f"{percentile(noticed, 50):.2f}",
+                        f"{max(noticed):.2f}",
+                        f"{percentile(noticed, 50) / args.period:.2f}",
+                        f"{percentile(repaired, 50):.2f}",
+                        f"{max(repaired):.2f}",
+                    ]
+                )
     finally:
         server.close()
         shutil.rmtree(root, ignore_errors=True)

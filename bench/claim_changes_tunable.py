@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from _child import base_tree, head_commit, run_child
+from _child import before_and_after, head_commit, publish
 
 ROOT = Path(__file__).resolve().parent.parent
 REPOS = Path("/work/cache/repos")
@@ -53,9 +53,7 @@ def main() -> None:
     args = parser.parse_args()
     paths = [str(p) for p in documents()]
     roots = sorted({str(REPOS)})
-    with base_tree(ROOT, args.base) as base:
-        before = claims(run_child(str(CHILD), base, paths, roots))
-    after = claims(run_child(str(CHILD), ROOT, paths, roots))
+    before, after = map(claims, before_and_after(str(CHILD), ROOT, args.base, paths, roots))
     gone, new = before - after, after - before
     lines = [
         f"## Tunable documents re-distilled: {args.base} -> {head_commit(ROOT)}", "",
@@ -67,10 +65,7 @@ def main() -> None:
         lines.append(f"| {doc} | base | {claim.replace('|', '/')} |")
     for (doc, claim), _ in sorted(new.items()):
         lines.append(f"| {doc} | tree | {claim.replace('|', '/')} |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        args.out.write_text(text, encoding="utf-8")
+    publish("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":

@@ -16,13 +16,11 @@ Run: PYTHONPATH=. .venv/bin/python bench/pdf_citation_sections.py [--base main] 
 from __future__ import annotations
 
 import argparse
-import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
-from _child import base_tree, head_commit, run_child
+from _child import before_and_after, head_commit, parse_or_emit, publish, shared_data_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 _HEADING = re.compile(r"(?m)^(\d+) (Foo|Bar|Baz)$")
@@ -122,22 +120,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="main")
     parser.add_argument("--out", type=Path)
-    parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--docs", nargs="*", help=argparse.SUPPRESS)
-    parser.add_argument("--roots", nargs="*", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.emit:
-        args.emit.write_text(json.dumps(emit(args.docs, args.roots), ensure_ascii=False))
+    args = parse_or_emit(parser, emit)
+    if args is None:  # the child: it read the PDFs with the PYTHONPATH commit
         return
-    sys.path.insert(0, str(ROOT / "bench"))
-    from _common import shared_data_dir
-
     folder = shared_data_dir() / "docs/pdf"
     paths = sorted(str(p) for p in folder.glob("*/*.pdf"))
     roots = [str(folder)]
-    with base_tree(ROOT, args.base) as base:
-        before = run_child(__file__, base, paths, roots)
-    after = run_child(__file__, ROOT, paths, roots)
+    before, after = before_and_after(__file__, ROOT, args.base, paths, roots)
     keys = ["sections", "atoms", "paths", "right section", "glued", "definitions", "exact"]
     lines = [
         f"base {args.base} vs working tree {head_commit(ROOT)} (+ uncommitted changes)",
@@ -153,10 +142,7 @@ def main() -> None:
             continue
         cells = [f"{sb[k]} → {sh[k]}" if k in sb else "" for k in keys]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n", encoding="utf-8")
+    publish("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":

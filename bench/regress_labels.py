@@ -23,7 +23,6 @@ Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/regress_labels.p
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tempfile
@@ -31,14 +30,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from _child import (
-    add_child_arguments,
-    base_tree,
-    distilled_chunks,
-    emit_if_child,
-    head_commit,
-    run_child,
-)
+import _child
 
 ROOT = Path(__file__).resolve().parent.parent
 REPOS = Path("/work/cache/repos")
@@ -79,7 +71,7 @@ SEEDS: dict[int, tuple[int, tuple[int, ...], tuple[str, ...], tuple[int, int]]] 
 def distill_documents(paths: list[str], roots: list[str]) -> list[dict[str, Any]]:
     """Every atom of every chunk with its type and quote, as ingest distills them (the child)."""
     return [{"path": d.path, "type": a.type, "claim": a.claim, "quote": a.quote}
-            for d in distilled_chunks(paths, roots) for a in d.atoms]  # fmt: skip
+            for d in _child.distilled_chunks(paths, roots) for a in d.atoms]  # fmt: skip
 
 
 def xquad_document(data: Path, folder: Path, first: int, stop: int) -> Path | None:
@@ -153,28 +145,18 @@ def cell(text: str, limit: int = 260) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", default="main", help="the commit whose distiller is 'before'")
+    parser = _child.comparison_parser(__doc__.splitlines()[0], "main")
     parser.add_argument("--seeds", type=int, nargs="*", default=sorted(SEEDS))
-    parser.add_argument("--out", type=Path, help="write the markdown here")
-    add_child_arguments(parser)
-    args = parser.parse_args()
-    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
+    args = _child.parse_or_emit(parser, distill_documents)
+    if args is None:  # the child: it distilled with the PYTHONPATH commit
         return
 
-    sys.path.insert(0, str(ROOT / "bench"))
-    from _common import log, shared_data_dir
-
-    data = shared_data_dir()
-    commit = head_commit(ROOT)
+    data = _child.shared_data_dir()
+    commit = _child.head_commit(ROOT)
     labels = ROOT / "bench/labels"
     with tempfile.TemporaryDirectory(prefix="pegas-regress-docs-") as tmp:
         by_seed, paths, roots = labelled_documents(data, Path(tmp), args.seeds)
-        log(f"distilling {len(paths)} documents with {args.base}")
-        with base_tree(ROOT, args.base) as base:
-            before = run_child(__file__, base, paths, roots)
-        log(f"distilling with the working tree ({commit})")
-        after = run_child(__file__, ROOT, paths, roots)
+        before, after = _child.before_and_after(__file__, ROOT, args.base, paths, roots)
 
     totals = [
         "| seed | graded | label | base same | base changed/gone | head same | head changed"
@@ -233,10 +215,7 @@ def main() -> None:
         "|---|---|---|---|---|---|",
         *rows,
     ]
-    table = "\n".join(lines) + "\n"
-    print(table)
-    if args.out:
-        args.out.write_text(table, encoding="utf-8")
+    _child.publish("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":

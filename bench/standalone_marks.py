@@ -22,22 +22,13 @@ Run: PEGAS_SHARED_DATA=/work/shared/data .venv/bin/python bench/standalone_marks
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from _child import (
-    add_child_arguments,
-    base_tree,
-    distilled_chunks,
-    emit_if_child,
-    head_commit,
-    run_child,
-)
+import _child
 from regress_labels import SEEDS, cell, covers, labelled_documents, norm
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,7 +40,7 @@ def distill_documents(paths: list[str], roots: list[str]) -> dict[str, Any]:
 
     atoms: list[dict[str, Any]] = []
     dropped: dict[str, dict[str, int]] = {path: {} for path in paths}
-    for d in distilled_chunks(paths, roots):
+    for d in _child.distilled_chunks(paths, roots):
         reasons = dropped[d.path]
         for reason, n in d.drops.items():
             reasons[reason] = reasons.get(reason, 0) + n
@@ -71,30 +62,23 @@ def distill_documents(paths: list[str], roots: list[str]) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", default="main", help="the commit whose distiller is 'before'")
-    parser.add_argument("--out", type=Path, help="write the markdown here")
+    parser = _child.comparison_parser(__doc__.splitlines()[0], "main")
     parser.add_argument("--dump", type=Path, help="write the working tree's atoms here (JSON)")
-    add_child_arguments(parser)
-    args = parser.parse_args()
-    if emit_if_child(args, distill_documents):  # the child: distil with the PYTHONPATH commit
+    args = _child.parse_or_emit(parser, distill_documents)
+    if args is None:  # the child: it distilled with the PYTHONPATH commit
         return
 
-    sys.path.insert(0, str(ROOT / "bench"))
-    from _common import log, shared_data_dir
-
-    data = shared_data_dir()
+    data = _child.shared_data_dir()
     with tempfile.TemporaryDirectory(prefix="pegas-marks-docs-") as tmp:
         by_seed, paths, roots = labelled_documents(data, Path(tmp), SEEDS)
-        log(f"distilling {len(paths)} documents with {args.base}")
-        with base_tree(ROOT, args.base) as base:
-            before = run_child(__file__, base, paths, roots)
-        log("distilling with the working tree")
-        after = run_child(__file__, ROOT, paths, roots)
+        before, after = _child.before_and_after(__file__, ROOT, args.base, paths, roots)
     if args.dump:
         args.dump.write_text(json.dumps(after, ensure_ascii=False), encoding="utf-8")
 
-    lines = [f"## Marks of the graded atoms: {args.base} -> {head_commit(ROOT)} + working tree", ""]
+    lines = [
+        f"## Marks of the graded atoms: {args.base} -> {_child.head_commit(ROOT)} + working tree",
+        "",
+    ]
     unmarked: list[str] = []
     leaning: list[str] = []
     for name, run in (("base", before), ("working tree", after)):
@@ -152,10 +136,7 @@ def main() -> None:
         "|---|---|---|---|---|---|",
         *unmarked,
     ]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        args.out.write_text(text, encoding="utf-8")
+    _child.publish("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@
 - `database_url`: a fresh database on the embedded server (the default path).
 - `any_database_url`: a fresh database on each server kind (tests run twice).
 - `settings`: Settings pointing at `database_url`, with a private data dir.
+- `service`: `offline_memory` on `database_url` (tests/ingest/conftest.py adds an ingest root).
+- `fake_ollama`: a fake Ollama on loopback answering with 64-dimension embeddings.
 - `quiet_service`: `offline_memory` with no automatic slice repair, for tests that damage a slice
   and then check what the sweep or the self-check finds.
 """
@@ -18,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -26,6 +28,9 @@ from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings, load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres, start_embedded_postgres
 from tests.pgcluster import DebianCluster, create_database, debian_pg_available
+
+if TYPE_CHECKING:
+    from tests.fake_ollama import FakeOllama
 
 _KEEP_RUNS = 3  # the newest runs' temporary dirs stay for a look after a failure, as pytest's do
 _STALE_SECONDS = 3 * 3600  # older than any run: never a dir a run on this machine still uses
@@ -100,6 +105,19 @@ def make_settings(data_dir: Path, **overrides: object) -> Settings:
     return load_settings(data_dir=data_dir, **overrides)
 
 
+def fake_model_settings(
+    database_url: str, data_dir: Path, fake: FakeOllama, **overrides: object
+) -> Settings:
+    """Settings on `database_url` whose model is the fake Ollama `fake` (its dimensions)."""
+    return make_settings(
+        data_dir,
+        database_url=database_url,
+        ollama_url=fake.url,
+        embedding_dim=fake.dim,
+        **overrides,
+    )
+
+
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
     return make_settings(tmp_path / "data", database_url=database_url)
@@ -112,15 +130,17 @@ def offline_memory(
     *,
     dim: int = 64,
     chat: Callable[[dict[str, Any]], Any] | None = None,
+    embed: Callable[[list[str], str], list[list[float]]] | None = None,
     llm: bool = True,
     **overrides: object,
 ) -> Iterator[MemoryService]:
     """A MemoryService on `database_url` with embeddings (and chat) from a fake Ollama on
-    loopback and the offline distiller: the setup most service-level tests share. `llm=False`
-    turns the self-critique off, so verification runs on similarity alone."""
+    loopback and the offline distiller: the setup most service-level tests share. `embed` and
+    `chat` replace the fake's answers; `llm=False` turns the self-critique off, so verification
+    runs on similarity alone."""
     from tests.fake_ollama import FakeOllama
 
-    with FakeOllama(dim=dim, chat=chat) as fake:
+    with FakeOllama(dim=dim, chat=chat, embed=embed) as fake:
         settings = make_settings(
             data_dir,
             database_url=database_url,
@@ -136,6 +156,20 @@ def offline_memory(
             yield svc
         finally:
             svc.close()
+
+
+@pytest.fixture
+def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
+    with offline_memory(database_url, tmp_path / "data") as svc:
+        yield svc
+
+
+@pytest.fixture
+def fake_ollama() -> Iterator[FakeOllama]:
+    from tests.fake_ollama import FakeOllama
+
+    with FakeOllama(dim=64) as fake:
+        yield fake
 
 
 @pytest.fixture

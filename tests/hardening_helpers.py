@@ -19,8 +19,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping
-from contextlib import ExitStack
+from collections.abc import Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -237,6 +237,26 @@ class McpSession:
 
     def stderr(self) -> str:
         return self.stderr_path.read_text("utf-8", errors="replace")
+
+
+@contextmanager
+def session_with_a_slow_model(database_url: str, folder: Path) -> Iterator[McpSession]:
+    """A serve on `folder/data` (its stderr in `folder/stderr`) whose model, a fake Ollama,
+    answers after 30 s: past the tool limit (2 s) and the ingest limit (3 s), short of its own
+    timeout (60 s)."""
+    from tests.fake_ollama import FakeOllama
+
+    with FakeOllama(delay=30) as slow:
+        env = {
+            "PEGAS_DATA_DIR": str(folder / "data"),
+            "PEGAS_DATABASE_URL": database_url,
+            "PEGAS_OLLAMA_URL": slow.url,
+            "PEGAS_MODEL_TIMEOUT": "60",
+            "PEGAS_TOOL_TIMEOUT": "2",
+            "PEGAS_INGEST_TIMEOUT": "3",
+        }
+        with McpSession(env, folder / "stderr") as server:
+            yield server
 
 
 class RawServer:

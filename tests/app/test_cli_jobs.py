@@ -25,6 +25,7 @@ from pegas_memory.app.service import MemoryService
 from pegas_memory.config import load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.db.pool import Database
+from tests.cli_run import run_cli
 from tests.hardening_helpers import fingerprint
 from tests.jobs.test_research_jobs import QUESTION, Web
 from tests.mcp_harness import stop_host_and_wait
@@ -54,17 +55,6 @@ def env(tmp_path: Path, db_url: str) -> Iterator[dict[str, str]]:
     stop_host_and_wait(data)
 
 
-def cli(env: dict[str, str], *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pegas_memory.cli", *args],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
 def job_of(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     assert done.stdout.strip(), (done.returncode, done.stderr[-2000:])
     return dict(json.loads(done.stdout))
@@ -79,23 +69,23 @@ def add_gap(env: dict[str, str]) -> int:
 
 
 def test_rebuild_is_a_job_followed_queued_and_listed(env: dict[str, str]) -> None:
-    done = cli(env, "rebuild", "--target", "qdrant")
+    done = run_cli(env, "rebuild", "--target", "qdrant")
     job = job_of(done)
     assert done.returncode == 0, done.stderr[-2000:]
     assert job["kind"] == "rebuild" and job["state"] == "done" and job["attempts"] == 1, job
     assert "vector:atom" in job["result"]["counts"], job
     assert f"job {job['id']}: " in done.stderr  # progress on stderr, the JSON alone on stdout
 
-    queued = cli(env, "rebuild", "--target", "graph", "--no-wait")
+    queued = run_cli(env, "rebuild", "--target", "graph", "--no-wait")
     later = job_of(queued)
     assert queued.returncode == 0 and later["state"] == "queued" and later["kind"] == "rebuild"
     assert f"pegas-memory jobs {later['id']} --wait" in queued.stderr
     # Nothing else runs jobs on this data dir: it stays queued until something follows it.
-    shown = job_of(cli(env, "jobs", str(later["id"])))
+    shown = job_of(run_cli(env, "jobs", str(later["id"])))
     assert shown["state"] == "queued", shown
-    listed = json.loads(cli(env, "jobs").stdout)
+    listed = json.loads(run_cli(env, "jobs").stdout)
     assert [j["id"] for j in listed] == [later["id"], job["id"]]
-    followed = cli(env, "jobs", str(later["id"]), "--wait", "--quiet")
+    followed = run_cli(env, "jobs", str(later["id"]), "--wait", "--quiet")
     assert followed.returncode == 0, followed.stderr[-2000:]
     finished = job_of(followed)
     assert finished["state"] == "done" and finished["result"]["target"] == "graph", finished
@@ -105,7 +95,7 @@ def test_research_runs_as_a_job_and_fills_the_gap(env: dict[str, str]) -> None:
     web = Web(["/a", "/b"])
     try:
         gap_id = add_gap(env)
-        done = cli({**env, "PEGAS_SEARXNG_URL": web.base}, "research", "--urls", "2")
+        done = run_cli({**env, "PEGAS_SEARXNG_URL": web.base}, "research", "--urls", "2")
     finally:
         web.close()
     job = job_of(done)

@@ -4,9 +4,6 @@ starting the engine host or loading the model, and `doctor` lists it."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import annotated_types
@@ -14,7 +11,8 @@ import anyio
 import pytest
 
 from pegas_memory.config import Settings, load_settings_leniently
-from tests.mcp_harness import REPO, error_text, mcp_client
+from tests.cli_run import run_cli
+from tests.mcp_harness import error_text, mcp_client
 
 OUT_OF_RANGE = {
     "PEGAS_OUTBOX_POLL_SECONDS": "0",  # an idle serve spun at 94% of a core
@@ -79,16 +77,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
 
 
 def test_doctor_lists_every_setting_out_of_range(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PEGAS_")}
-    env.update(_env(tmp_path))
-    done = subprocess.run(
-        [sys.executable, "-m", "pegas_memory.cli", "doctor"],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_cli(_env(tmp_path), "doctor", timeout=120)
     assert done.returncode == 1
     for variable in OUT_OF_RANGE:
         assert f"[FAIL] setting {variable}" in done.stdout, done.stdout

@@ -4,15 +4,14 @@ them, and any invalid value reported by every tool call and by doctor, with the 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import anyio
 import pytest
 
 from pegas_memory.config import load_settings, load_settings_leniently
-from tests.mcp_harness import REPO, error_text, mcp_client, structured
+from tests.cli_run import run_cli
+from tests.mcp_harness import error_text, mcp_client, structured
 
 
 def test_list_settings_take_plain_paths_path_lists_json_and_commas(
@@ -102,16 +101,7 @@ async def test_serve_with_invalid_settings_lists_tools_and_every_call_says_why(
 
 
 def test_doctor_names_the_invalid_setting_and_its_fix(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PEGAS_")}
-    env.update(_env(tmp_path, PEGAS_OUTBOX_BATCH_SIZE="lots"))
-    done = subprocess.run(
-        [sys.executable, "-m", "pegas_memory.cli", "doctor"],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_cli(_env(tmp_path, PEGAS_OUTBOX_BATCH_SIZE="lots"), "doctor", timeout=120)
     assert done.returncode == 1
     assert "[FAIL] setting PEGAS_OUTBOX_BATCH_SIZE" in done.stdout
     assert "fix: set PEGAS_OUTBOX_BATCH_SIZE=256" in done.stdout

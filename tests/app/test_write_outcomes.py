@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,6 @@ from pegas_memory.app.service import MemoryService
 from pegas_memory.db.embedded import describe_os_error
 from pegas_memory.db.pool import Database
 from pegas_memory.errors import BackendUnavailable, WriteOutcomeUnknown
-from tests.conftest import offline_memory
 
 # A constraint trigger deferred to COMMIT that ends its own backend: the client loses the
 # connection in the middle of committing (a postmaster killed, a network cut), for real.
@@ -29,12 +27,6 @@ DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION test_die_at_commit()
 """
 _LIVE_AGAIN = "DROP TRIGGER die_at_commit ON pm_atom; DROP FUNCTION test_die_at_commit();"
 _COUNT = "SELECT count(*) AS n FROM pm_atom WHERE claim = %s"
-
-
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with offline_memory(database_url, tmp_path / "data") as svc:
-        yield svc
 
 
 def _count(service: MemoryService, claim: str) -> int:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
@@ -12,13 +9,6 @@ from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import add_link
 from pegas_memory.errors import InvalidInput
 from pegas_memory.outbox.reconcile import rebuild, reconcile
-from tests.conftest import offline_memory
-
-
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with offline_memory(database_url, tmp_path / "data") as svc:
-        yield svc
 
 
 def test_retract_keeps_the_atom_but_ranks_it_last(service: MemoryService) -> None:

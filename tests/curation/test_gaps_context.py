@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from pegas_memory.app.requests import ContextRequest, StoreRequest
@@ -17,13 +14,6 @@ from pegas_memory.db.repo import (
     upsert_document,
 )
 from pegas_memory.errors import InvalidInput
-from tests.conftest import offline_memory
-
-
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with offline_memory(database_url, tmp_path / "data") as svc:
-        yield svc
 
 
 def test_gap_lifecycle_and_merging(service: MemoryService) -> None:

@@ -6,7 +6,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import psycopg
 from pegas_memory.config import load_settings
 from pegas_memory.db.embedded import start_embedded_postgres
 from pegas_memory.db.pool import Database
+from tests.holders import start_holder
 
 HOLDER = """
 import signal, sys, time
@@ -34,11 +34,7 @@ def _postmaster_pid(data_dir: Path) -> int:
 
 
 def _holder(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(data_dir)], stdout=subprocess.PIPE, text=True
-    )
-    assert proc.stdout is not None
-    uri = proc.stdout.readline().strip()
+    proc, uri = start_holder(HOLDER, data_dir)
     assert uri.startswith("postgresql://"), uri
     return proc, uri
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 from pegas_memory.db.pg_watchdog import live_users, watchdog_lock_path
 from pegas_memory.locks import is_locked
 from pegas_memory.procs import process_state
+from tests.holders import start_holder
 
 HOLDER = """
 import sys, time
@@ -26,11 +26,8 @@ time.sleep(600)
 
 
 def _holder(data_dir: Path) -> subprocess.Popen[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(data_dir)], stdout=subprocess.PIPE, text=True
-    )
-    assert proc.stdout is not None
-    assert proc.stdout.readline().startswith("postgresql://")
+    proc, line = start_holder(HOLDER, data_dir)
+    assert line.startswith("postgresql://"), line
     return proc
 
 

@@ -4,13 +4,10 @@ pegas-memory process to start, even one that never touches the graph."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
-import textwrap
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,14 +19,7 @@ from pegas_memory.procs import pid_alive
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
 from tests.hardening_helpers import RawServer
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def fake_ollama() -> Iterator[FakeOllama]:
-    with FakeOllama(dim=64) as fake:
-        yield fake
+from tests.holders import start_graph_user
 
 
 def _serve_env(database_url: str, data_dir: Path, fake: FakeOllama) -> dict[str, str]:
@@ -59,60 +49,37 @@ def _exit_seconds(server: RawServer, timeout: float = 30.0) -> float:
     return time.monotonic() - started
 
 
-def test_serve_exits_soon_after_sigterm_with_stdin_open(
-    database_url: str, tmp_path: Path, fake_ollama: FakeOllama
-) -> None:
-    env = _serve_env(database_url, tmp_path / "data", fake_ollama)
-    server = _ready_server(env, tmp_path / "stderr.txt")
-    try:
-        server.proc.send_signal(signal.SIGTERM)  # stdin stays open: the client did not close it
-        took = _exit_seconds(server)
-        assert took < 5.0, f"serve took {took:.1f} s to exit after SIGTERM\n{server.stderr()}"
-        assert server.proc.returncode in (0, 143), server.stderr()
-    finally:
-        server.close()
-        stop_embedded_graph(tmp_path / "data")
+def _sigterm(server: RawServer) -> None:
+    server.proc.send_signal(signal.SIGTERM)  # stdin stays open: the client did not close it
 
 
-def test_serve_exits_soon_after_stdin_closes(
-    database_url: str, tmp_path: Path, fake_ollama: FakeOllama
-) -> None:
-    env = _serve_env(database_url, tmp_path / "data", fake_ollama)
-    server = _ready_server(env, tmp_path / "stderr.txt")
-    try:
-        assert server.proc.stdin is not None
-        server.proc.stdin.close()
-        took = _exit_seconds(server)
-        assert took < 5.0, f"serve took {took:.1f} s to exit after stdin closed\n{server.stderr()}"
-        assert server.proc.returncode == 0, server.stderr()
-    finally:
-        server.close()
-        stop_embedded_graph(tmp_path / "data")
+def _close_stdin(server: RawServer) -> None:
+    assert server.proc.stdin is not None
+    server.proc.stdin.close()
 
 
-_GRAPH_USER = textwrap.dedent(
-    """
-    import sys, time
-    from pathlib import Path
-    from pegas_memory.memgraph_store.falkor import open_embedded_graph
-    store = open_embedded_graph(Path(sys.argv[1]))
-    print("ready", flush=True)
-    time.sleep(600)
-    """
+@pytest.mark.parametrize(
+    ("end", "exit_codes"),
+    [(_sigterm, (0, 143)), (_close_stdin, (0,))],
+    ids=["SIGTERM with stdin open", "stdin closed"],
 )
-
-
-def _graph_user(data_dir: Path) -> subprocess.Popen[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _GRAPH_USER, str(data_dir)],
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=str(REPO),
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "ready"
-    return proc
+def test_serve_exits_soon_after(
+    database_url: str,
+    tmp_path: Path,
+    fake_ollama: FakeOllama,
+    end: Callable[[RawServer], None],
+    exit_codes: tuple[int, ...],
+) -> None:
+    env = _serve_env(database_url, tmp_path / "data", fake_ollama)
+    server = _ready_server(env, tmp_path / "stderr.txt")
+    try:
+        end(server)
+        took = _exit_seconds(server)
+        assert took < 5.0, f"serve took {took:.1f} s to exit\n{server.stderr()}"
+        assert server.proc.returncode in exit_codes, server.stderr()
+    finally:
+        server.close()
+        stop_embedded_graph(tmp_path / "data")
 
 
 def _wait_gone(pid: int, timeout: float) -> bool:
@@ -130,7 +97,7 @@ def test_orphan_graph_server_is_stopped_by_the_next_start(
     settings: Settings = make_settings(
         tmp_path / "data", database_url=database_url, ollama_url=fake_ollama.url, embedding_dim=64
     )
-    user = _graph_user(settings.data_dir)
+    user = start_graph_user(settings.data_dir)
     server = EmbeddedFalkorServer(settings.data_dir)
     try:
         redis_pid = server.server_pid()
@@ -141,7 +108,7 @@ def test_orphan_graph_server_is_stopped_by_the_next_start(
         assert pid_alive(redis_pid), "the graph server should outlive its killed user"
 
         # A second user still alive keeps it running: pruning only forgets the dead.
-        survivor = _graph_user(settings.data_dir)
+        survivor = start_graph_user(settings.data_dir)
         try:
             MemoryService(settings).open().close()
             assert pid_alive(redis_pid) and server.server_pid() == redis_pid

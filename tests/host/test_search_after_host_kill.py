@@ -14,16 +14,13 @@ import pytest
 
 from pegas_memory.app.requests import SearchRequest
 from pegas_memory.app.service import MemoryService
-from tests.fake_ollama import FakeOllama
 from tests.outbox import slice_damage as damage
 
 
 @pytest.fixture
 def serve(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with FakeOllama(dim=64) as fake:
-        settings = damage.serve_settings(tmp_path / "data", database_url, fake.url, 60.0)
-        with damage.running_serve(settings) as service:
-            yield service
+    with damage.serving(tmp_path / "data", database_url, 60.0) as service:
+        yield service
 
 
 def test_the_first_search_after_each_host_kill_has_its_dense_arm(serve: MemoryService) -> None:

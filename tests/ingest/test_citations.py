@@ -4,22 +4,13 @@ every locator, and the printed page number (PDF page label) beside the physical 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from fpdf import FPDF
 from pypdf import PdfReader, PdfWriter
 
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
-from tests.conftest import files_memory
-
-
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with files_memory(database_url, tmp_path) as svc:
-        yield svc
 
 
 def citations(svc: MemoryService) -> list[dict[str, object]]:

@@ -17,12 +17,11 @@ import pytest
 
 import pegas_memory.progress as progress
 from pegas_memory.app.requests import IngestRequest
-from pegas_memory.app.service import MemoryService
-from pegas_memory.config import load_settings
 from pegas_memory.ingest.claims import ClaimSignature, claim_signature, differences
 from pegas_memory.ingest.dedup import Conflict, DedupDecision, decide, guarded_batch
 from pegas_memory.ingest.pipeline import SIGNATURES_CHECK_EVERY
-from tests.fake_ollama import FakeOllama
+from tests.conftest import offline_memory
+from tests.example_facts import GEOGRAPHY
 
 
 def _reference(
@@ -81,47 +80,16 @@ def test_the_neighbour_checks_announce_their_start() -> None:
     assert reports == [(0, 5)]
 
 
-FACTS = [
-    "The Volga is the longest river in Europe.",
-    "Mount Elbrus is the highest mountain of the Caucasus.",
-    "Lake Baikal is the deepest lake on Earth.",
-    "The Danube flows through ten countries.",
-    "Iceland has more than one hundred volcanoes.",
-    "The Sahara is the largest hot desert in the world.",
-    "The Amazon carries more water than any other river.",
-    "Greenland is the largest island that is not a continent.",
-    "The Mariana Trench is the deepest known part of the ocean.",
-    "Mount Everest rises on the border of Nepal and China.",
-    "The Nile flows north into the Mediterranean Sea.",
-    "Lake Superior is the largest of the Great Lakes by area.",
-    "The Atacama is one of the driest places on Earth.",
-    "Mount Kilimanjaro is the highest mountain in Africa.",
-    "The Rhine rises in the Swiss Alps.",
-    "Australia is the smallest continent by land area.",
-    "The Dead Sea lies far below sea level.",
-    "The Yangtze is the longest river in Asia.",
-]
-
-
 def test_the_claim_signatures_report_between_embedding_and_the_checks(
     database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(progress, "REPORT_SECONDS", 0.0)  # every look at the clock reports
     messages: list[str] = []
-    with FakeOllama(dim=64) as fake:
-        settings = load_settings(
-            data_dir=tmp_path / "data",
-            database_url=database_url,
-            ollama_url=fake.url,
-            embedding_dim=64,
-            distiller="offline",
-            embedded_worker="off",
+    with offline_memory(database_url, tmp_path / "data", embedded_worker="off") as service:
+        service.ingest(
+            IngestRequest(source="\n\n".join(GEOGRAPHY), kind="text", title="Facts"),
+            progress=lambda d, t, m: messages.append(m),
         )
-        with MemoryService(settings) as service:
-            service.ingest(
-                IngestRequest(source="\n\n".join(FACTS), kind="text", title="Facts"),
-                progress=lambda d, t, m: messages.append(m),
-            )
     claims = [m for m in messages if m.startswith("reading the atoms' claims")]
     embedded = [m for m in messages if m.startswith("embedding atoms for deduplication")]
     total = int(embedded[-1].split(" of ")[1])

@@ -4,7 +4,6 @@ documents, the same quote cited once."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,6 @@ from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.ingest.claims import claim_signature, compatible, differences, is_contradiction
 from pegas_memory.ingest.dedup import decide
-from tests.conftest import files_memory
 from tests.fake_ollama import hashed_embedding
 
 CONTRASTS = [
@@ -105,12 +103,6 @@ def test_batch_guard_keeps_near_duplicates_that_claim_otherwise() -> None:
 
 
 # ---------------------------------------------------------------------- through the pipeline
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with files_memory(database_url, tmp_path) as svc:
-        yield svc
-
-
 TEXT = """# Notes
 
 The Caspian Sea is the largest enclosed inland body of water on Earth by area.

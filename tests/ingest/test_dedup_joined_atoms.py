@@ -4,7 +4,6 @@ joined claim never merges into one of its sentences (it would lose the rest)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,6 @@ from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.ingest.claims import atom_signature, claim_sentences, matching_part
 from pegas_memory.ingest.dedup import decide, part_match
-from tests.conftest import files_memory
 from tests.fake_ollama import hashed_embedding
 
 JOINED = (
@@ -71,12 +69,6 @@ def test_another_number_in_the_sentence_does_not_match_the_joined_claim() -> Non
 
 
 # ---------------------------------------------------------------------- through the pipeline
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with files_memory(database_url, tmp_path) as svc:
-        yield svc
-
-
 def test_the_claim_alone_in_another_document_is_cited_by_the_joined_atom(
     service: MemoryService, tmp_path: Path
 ) -> None:

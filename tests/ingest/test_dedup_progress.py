@@ -19,15 +19,15 @@ import pytest
 
 import pegas_memory.ingest.dedup as dedup
 from pegas_memory.app.requests import IngestRequest
-from pegas_memory.app.service import MemoryService
-from pegas_memory.config import load_settings
 from pegas_memory.ingest.dedup import (
     decide,
     embed_in_timed_batches,
     heartbeat,
     next_batch_size,
 )
-from tests.fake_ollama import FakeOllama, hashed_embedding
+from tests.conftest import offline_memory
+from tests.example_facts import GEOGRAPHY
+from tests.fake_ollama import hashed_embedding
 
 
 class Clock:
@@ -146,20 +146,6 @@ def test_the_neighbour_checks_report_on_the_clock() -> None:
     assert [d.batch_index for d in silent] == [d.batch_index for d in decisions]
 
 
-FACTS = [
-    "The Volga is the longest river in Europe.",
-    "Mount Elbrus is the highest mountain of the Caucasus.",
-    "Lake Baikal is the deepest lake on Earth.",
-    "The Danube flows through ten countries.",
-    "Iceland has more than one hundred volcanoes.",
-    "The Sahara is the largest hot desert in the world.",
-    "The Amazon carries more water than any other river.",
-    "Greenland is the largest island that is not a continent.",
-    "The Mariana Trench is the deepest known part of the ocean.",
-    "Mount Everest rises on the border of Nepal and China.",
-]
-
-
 def test_a_slow_embedder_over_http_gets_small_calls_and_many_reports(
     database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -172,20 +158,11 @@ def test_a_slow_embedder_over_http_gets_small_calls_and_many_reports(
         return [hashed_embedding(t, 64) for t in texts]
 
     messages: list[str] = []
-    with FakeOllama(dim=64, embed=slow) as fake:
-        settings = load_settings(
-            data_dir=tmp_path / "data",
-            database_url=database_url,
-            ollama_url=fake.url,
-            embedding_dim=64,
-            distiller="offline",
-            embedded_worker="off",
+    with offline_memory(database_url, tmp_path / "data", embed=slow, embedded_worker="off") as svc:
+        result = svc.ingest(
+            IngestRequest(source="\n\n".join(GEOGRAPHY[:10]), kind="text", title="Facts"),
+            progress=lambda d, t, m: messages.append(m),
         )
-        with MemoryService(settings) as service:
-            result = service.ingest(
-                IngestRequest(source="\n\n".join(FACTS), kind="text", title="Facts"),
-                progress=lambda d, t, m: messages.append(m),
-            )
     embedded = [
         m
         for m in messages

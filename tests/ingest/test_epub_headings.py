@@ -3,36 +3,18 @@ chapter: the section path of each citation's locator is chapter > heading > subh
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
-
-from ebooklib import epub
 
 from pegas_memory.config import load_settings
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext
 from pegas_memory.ingest.chunking import chunk_source, citation_locator
 from pegas_memory.ingest.epub import parse_epub
+from tests.ingest.books import epub_bytes
 
 
 def _book(language: str, chapters: list[tuple[str, str]]) -> bytes:
-    book = epub.EpubBook()
-    book.set_identifier(f"headings-{language}")
-    book.set_title("Fixture")
-    book.set_language(language)
-    items = []
-    for n, (title, body) in enumerate(chapters, start=1):
-        item = epub.EpubHtml(title=title, file_name=f"chap_{n}.xhtml", lang=language)
-        item.content = f"<html><body><h1>{title}</h1>{body}</body></html>"
-        book.add_item(item)
-        items.append(item)
-    book.toc = [epub.Link(i.file_name, i.title, f"c{n}") for n, i in enumerate(items)]
-    book.add_item(epub.EpubNcx())
-    book.add_item(epub.EpubNav())
-    book.spine = ["nav", *items]
-    out = io.BytesIO()
-    epub.write_epub(out, book)
-    return out.getvalue()
+    return epub_bytes(chapters, language=language, identifier=f"headings-{language}")
 
 
 def _locators(data: bytes, tmp_path: Path) -> dict[str, str]:

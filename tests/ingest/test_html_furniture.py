@@ -17,14 +17,13 @@ import pytest
 
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
-from pegas_memory.config import load_settings
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext
 from pegas_memory.ingest.chunking import ParsedSource, chunk_source
 from pegas_memory.ingest.furniture import _FURNITURE_TOKENS, prune_furniture
-from pegas_memory.ingest.sources import parse_source, read_source
 from tests.conftest import offline_memory
 from tests.loopback import Replies, serve
+from tests.parsed_documents import parse_file
 
 BODY = {
     "en": [
@@ -94,11 +93,7 @@ def page(lang: str, inside: str = "", after: str = "", *, wrapper: str = "") -> 
 
 def parsed_of(tmp_path: Path, html: str) -> ParsedSource:
     """An HTML file parsed as `memory_ingest` parses it."""
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    path = tmp_path / "page.html"
-    path.write_text(html, encoding="utf-8")
-    settings = load_settings(ingest_roots=[str(tmp_path)], data_dir=tmp_path / "data")
-    return parse_source(read_source(str(path), settings), settings)
+    return parse_file(tmp_path, "page.html", html)
 
 
 def atoms_of(tmp_path: Path, html: str) -> list[str]:

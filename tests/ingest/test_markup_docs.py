@@ -5,45 +5,22 @@ titled by its project; offsets stay the file's, so quotes are found at their loc
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
-from pegas_memory.config import load_settings
 from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.types import ChunkContext
 from pegas_memory.distill.units import clean_claim, list_lead_in
 from pegas_memory.ingest.chunking import ParsedSource, chunk_source, chunk_spans
 from pegas_memory.ingest.markup import normalise
-from pegas_memory.ingest.sources import parse_source, read_source
-from tests.conftest import files_memory
-
-
-def parse(tmp_path: Path, name: str, text: str) -> ParsedSource:
-    path = tmp_path / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    settings = load_settings(ingest_roots=[str(tmp_path)], data_dir=tmp_path / "data")
-    return parse_source(read_source(str(path), settings), settings)
-
-
-def atoms_of(parsed: ParsedSource) -> tuple[list[DraftAtom], dict[str, int]]:
-    out: list[DraftAtom] = []
-    dropped: dict[str, int] = {}
-    for chunk in chunk_source(parsed):
-        context = ChunkContext(parsed.title, chunk.heading_path, chunk.language)
-        atoms, drops = OfflineDistiller().distill_counted(chunk.text, context)
-        out += atoms
-        for reason, n in drops.items():
-            dropped[reason] = dropped.get(reason, 0) + n
-    return out, dropped
+from tests.parsed_documents import distil_document, parse_file
 
 
 def claims(parsed: ParsedSource) -> list[str]:
-    return [a.claim for a in atoms_of(parsed)[0]]
+    return [a.claim for a in distil_document(parsed)[0]]
 
 
 README = """<div align="center">
@@ -95,7 +72,7 @@ Cobra is released under the Apache 2.0 license. See [LICENSE.txt](LICENSE.txt)
 
 
 def test_readme_badges_html_links_and_toc_give_no_atoms(tmp_path: Path) -> None:
-    parsed = parse(tmp_path, "cobra/README.md", README)
+    parsed = parse_file(tmp_path, "cobra/README.md", README)
     found = claims(parsed)
     joined = "\n".join(found)
     for residue in ("<", "](", "badge", "Visit Cobra.dev", "Supported by", "Overview", "[!"):
@@ -107,15 +84,15 @@ def test_readme_badges_html_links_and_toc_give_no_atoms(tmp_path: Path) -> None:
 
 
 def test_readme_is_titled_by_its_project_not_the_file_name(tmp_path: Path) -> None:
-    assert parse(tmp_path, "cobra/README.md", README).title == "Cobra"
+    assert parse_file(tmp_path, "cobra/README.md", README).title == "Cobra"
     # a heading that opens the document is its title
     opened = "# Hugo\n\nHugo is a static site generator written in the Go language.\n"
-    assert parse(tmp_path, "hugo/README.md", opened).title == "Hugo"
+    assert parse_file(tmp_path, "hugo/README.md", opened).title == "Hugo"
     # not a README, and no heading at the top: the file's name, as before
     plain = "Some notes about the project and what it builds for its users.\n\n# Later\n\nText.\n"
-    assert parse(tmp_path, "cobra/notes.md", plain).title == "notes"
+    assert parse_file(tmp_path, "cobra/notes.md", plain).title == "notes"
     # a plain text file keeps its old title
-    assert parse(tmp_path, "cobra/README.txt", README).title == "README"
+    assert parse_file(tmp_path, "cobra/README.txt", README).title == "README"
 
 
 def test_front_matter_is_no_atom_and_gives_the_title(tmp_path: Path) -> None:
@@ -123,13 +100,13 @@ def test_front_matter_is_no_atom_and_gives_the_title(tmp_path: Path) -> None:
         '---\ntitle: "Active Help"\nweight: 3\n---\n\n'
         "Active Help is a framework for showing hints to users of a program.\n"
     )
-    parsed = parse(tmp_path, "site/help.md", page)
+    parsed = parse_file(tmp_path, "site/help.md", page)
     assert parsed.title == "Active Help"
     assert not any("weight" in c or "title:" in c for c in claims(parsed))
 
 
 def test_list_under_a_lead_in_carries_it(tmp_path: Path) -> None:
-    found = claims(parse(tmp_path, "cobra/README.md", README))
+    found = claims(parse_file(tmp_path, "cobra/README.md", README))
     assert "Cobra provides: Fully POSIX-compliant flags (including short & long versions)" in found
     assert "Fully POSIX-compliant flags (including short & long versions)" not in found
 
@@ -240,8 +217,8 @@ The rules follow `the Werkzeug routing <https://werkzeug.example.org>`_ design c
 
 
 def test_rst_markup_never_leaks_into_atoms(tmp_path: Path) -> None:
-    parsed = parse(tmp_path, "docs/design.rst", RST)
-    atoms, dropped = atoms_of(parsed)
+    parsed = parse_file(tmp_path, "docs/design.rst", RST)
+    atoms, dropped, _ = distil_document(parsed)
     prose = [a.claim for a in atoms if a.type not in ("code", "table")]
     joined = "\n".join(prose)
     for residue in (
@@ -276,7 +253,7 @@ def test_rst_markup_never_leaks_into_atoms(tmp_path: Path) -> None:
 
 
 def test_rst_code_blocks_are_code_and_tables_are_tables(tmp_path: Path) -> None:
-    atoms, _ = atoms_of(parse(tmp_path, "docs/design.rst", RST))
+    atoms, _, _ = distil_document(parse_file(tmp_path, "docs/design.rst", RST))
     code = [a for a in atoms if a.type == "code"]
     assert any("def index():" in a.quote for a in code)  # the literal block after "::"
     assert any("$ flask run" in a.quote for a in code)  # code-block, without a code hint
@@ -285,7 +262,7 @@ def test_rst_code_blocks_are_code_and_tables_are_tables(tmp_path: Path) -> None:
 
 
 def test_rst_headings_title_and_levels(tmp_path: Path) -> None:
-    parsed = parse(tmp_path, "docs/design.rst", RST)
+    parsed = parse_file(tmp_path, "docs/design.rst", RST)
     assert parsed.title == "Design Decisions in Flask"
     paths = [s.heading_path for s in parsed.sections]
     assert paths[0] == ("Design Decisions in Flask",)
@@ -301,7 +278,7 @@ def test_rst_headings_title_and_levels(tmp_path: Path) -> None:
 
 def test_plain_text_is_not_read_as_markup(tmp_path: Path) -> None:
     text = ".. note:: this line is kept in a text file\n\nSee [the docs](https://x.org) please.\n"
-    parsed = parse(tmp_path, "notes.txt", text)
+    parsed = parse_file(tmp_path, "notes.txt", text)
     assert ".. note::" in parsed.sections[0].text and "](https" in parsed.sections[0].text
 
 
@@ -330,7 +307,7 @@ def test_quotes_are_the_files_text_at_their_position(tmp_path: Path) -> None:
     for name, text in (("cobra/README.md", README), ("docs/design.rst", RST)):
         flavour = "rst" if name.endswith("rst") else "markdown"
         normalised = normalise(text, flavour)[0]  # type: ignore[arg-type]
-        parsed = parse(tmp_path, name, text)
+        parsed = parse_file(tmp_path, name, text)
         untouched = 0
         for chunk in chunk_source(parsed):
             context = ChunkContext(parsed.title, chunk.heading_path, chunk.language)
@@ -412,12 +389,6 @@ def test_a_code_blocks_lead_in_stays_with_it_across_chunks() -> None:
     assert holder[0] <= lead  # the lead-in sentence opens the code's chunk
 
 
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with files_memory(database_url, tmp_path) as svc:
-        yield svc
-
-
 def test_ingested_readme_cites_the_files_own_text(service: MemoryService, tmp_path: Path) -> None:
     path = tmp_path / "files" / "cobra" / "README.md"
     path.parent.mkdir(parents=True)
@@ -459,7 +430,7 @@ Ordinary prose follows the section and stays in it when no directive is open.
 
 
 def test_object_descriptions_name_their_object_in_the_heading_path(tmp_path: Path) -> None:
-    parsed = parse(tmp_path, "docs/api.rst", API_RST)
+    parsed = parse_file(tmp_path, "docs/api.rst", API_RST)
     paths = {s.heading_path[-1]: s.heading_path for s in parsed.sections}
     assert paths["flask.g"] == ("API", "Application Globals", "flask.g")
     assert paths["flask.url_for"] == ("API", "Application Globals", "flask.url_for")
@@ -470,7 +441,7 @@ def test_object_descriptions_name_their_object_in_the_heading_path(tmp_path: Pat
 
 def test_a_note_directive_is_no_object_heading(tmp_path: Path) -> None:
     text = "Guide\n=====\n\n.. note::\n\n    Notes are ordinary text of the section they are in.\n"
-    parsed = parse(tmp_path, "docs/guide.rst", text)
+    parsed = parse_file(tmp_path, "docs/guide.rst", text)
     assert [s.heading_path for s in parsed.sections] == [("Guide",)]
 
 
@@ -507,7 +478,7 @@ def test_a_sentence_with_a_reading_verb_that_says_something_is_kept(sentence: st
 
 
 def test_rst_titles_are_no_atoms(tmp_path: Path) -> None:
-    found = claims(parse(tmp_path, "docs/design.rst", RST))
+    found = claims(parse_file(tmp_path, "docs/design.rst", RST))
     for title in ("Design Decisions in Flask", "The Explicit Application Object", "Nested Details"):
         assert not any(c.startswith(title) for c in found), title
 
@@ -520,7 +491,7 @@ def test_rst_backtick_underlines_and_auto_numbered_lists(tmp_path: Path) -> None
         "#. The URL is matched against every rule the application registered.\n"
         "#. The view function the rule names is called with its arguments.\n"
     )
-    parsed = parse(tmp_path, "docs/errors.rst", text)
+    parsed = parse_file(tmp_path, "docs/errors.rst", text)
     assert [s.heading_path for s in parsed.sections] == [("Error Handlers",)]
     found = claims(parsed)
     assert "The above examples would not be an improvement on the default exceptions." in found

@@ -3,15 +3,11 @@ line of the same length, so the question is the section's heading and never a cl
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.ingest.markup import normalise
-from tests.conftest import files_memory
 
 FAQ = (
     "# FAQ\n\n"
@@ -37,12 +33,6 @@ def test_an_html_heading_becomes_one_heading_line_of_the_same_length() -> None:
     assert "<h3>\nNot a heading inside a fence\n</h3>" in out
     logo, _, _ = normalise('<h1 align="center"><img src="logo.png"></h1>\n\nText.\n', "markdown")
     assert not logo.lstrip().startswith("#")
-
-
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with files_memory(database_url, tmp_path) as svc:
-        yield svc
 
 
 def test_the_question_is_the_answers_section_not_a_claim(

@@ -10,39 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from pegas_memory.config import load_settings
-from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.pointers import is_pointer, is_self_reference
-from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.distill.units import clean_claim
 from pegas_memory.distill.xrefs import drop_footnote_marks, is_reference_only, role_text
-from pegas_memory.ingest.chunking import ParsedSource, chunk_source
 from pegas_memory.ingest.markup import blank_footers
-from pegas_memory.ingest.sources import parse_source, read_source
-
-
-def parse(tmp_path: Path, name: str, text: str) -> ParsedSource:
-    path = tmp_path / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    settings = load_settings(ingest_roots=[str(tmp_path)], data_dir=tmp_path / "data")
-    return parse_source(read_source(str(path), settings), settings)
-
-
-def atoms_of(parsed: ParsedSource) -> tuple[list[DraftAtom], dict[str, int], list[str]]:
-    """(atoms, drops by reason, the chunks' texts) as ingest distils them."""
-    out: list[DraftAtom] = []
-    dropped: dict[str, int] = {}
-    texts: list[str] = []
-    for chunk in chunk_source(parsed):
-        context = ChunkContext(parsed.title, chunk.heading_path, chunk.language)
-        atoms, drops = OfflineDistiller().distill_counted(chunk.text, context)
-        out += atoms
-        texts += [chunk.text] * len(atoms)
-        for reason, n in drops.items():
-            dropped[reason] = dropped.get(reason, 0) + n
-    return out, dropped, texts
-
+from tests.parsed_documents import distil_document, parse_file
 
 # --- Sphinx roles ---------------------------------------------------------------------------------
 
@@ -162,8 +134,8 @@ This section describes the composite case, which needs the account_id column on 
 
 
 def test_a_sphinx_page_gives_no_pointer_atoms_and_keeps_its_quotes(tmp_path: Path) -> None:
-    parsed = parse(tmp_path, "orm/self_referential.rst", SPHINX_PAGE)
-    atoms, dropped, texts = atoms_of(parsed)
+    parsed = parse_file(tmp_path, "orm/self_referential.rst", SPHINX_PAGE)
+    atoms, dropped, texts = distil_document(parsed)
     claims = [a.claim for a in atoms]
     joined = "\n".join(claims)
     # the seealso box is references only; the ref-only line is a pointer, counted
@@ -285,7 +257,7 @@ WIKI = """# Пышлицкое
 
 
 def test_wikipedia_furniture_is_no_atom_and_marks_stay_in_the_quote(tmp_path: Path) -> None:
-    atoms, dropped, texts = atoms_of(parse(tmp_path, "wiki.md", WIKI))
+    atoms, dropped, texts = distil_document(parse_file(tmp_path, "wiki.md", WIKI))
     claims = [a.claim for a in atoms]
     joined = "\n".join(claims)
     for furniture in ("Категория", "Закон Московской области", "Список населённых", "["):

@@ -10,13 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ebooklib import epub
 from fpdf import FPDF
 from fpdf.enums import EncryptionMethod
 
 from pegas_memory.config import Settings, load_settings
 from pegas_memory.errors import IngestError, InvalidInput, LimitExceeded, SecurityRefused
 from pegas_memory.ingest.sources import chunk_source, load_source
+from tests.ingest.books import epub_bytes
 from tests.loopback import Replies, serve
 
 
@@ -36,27 +36,6 @@ def make_pdf(pages: list[str], *, password: str | None = None) -> bytes:
             encryption_method=EncryptionMethod.AES_128,
         )
     return bytes(pdf.output())
-
-
-def make_epub(chapters: list[tuple[str, str]]) -> bytes:
-    book = epub.EpubBook()
-    book.set_identifier("fixture-1")
-    book.set_title("Книга о памяти")
-    book.set_language("ru")
-    book.add_author("Иван Петров")
-    items = []
-    for n, (title, body) in enumerate(chapters, start=1):
-        item = epub.EpubHtml(title=title, file_name=f"chap_{n}.xhtml", lang="ru")
-        item.content = f"<html><body><h1>{title}</h1><p>{body}</p></body></html>"
-        book.add_item(item)
-        items.append(item)
-    book.toc = [epub.Link(i.file_name, i.title, f"c{n}") for n, i in enumerate(items)]
-    book.add_item(epub.EpubNcx())
-    book.add_item(epub.EpubNav())
-    book.spine = ["nav", *items]
-    out = io.BytesIO()
-    epub.write_epub(out, book)
-    return out.getvalue()
 
 
 @pytest.fixture
@@ -154,11 +133,15 @@ def test_pdf_page_limit(root: Path, tmp_path: Path) -> None:
 
 def test_epub_chapters_from_navigation(root: Path, settings: Settings) -> None:
     (root / "book.epub").write_bytes(
-        make_epub(
+        epub_bytes(
             [
-                ("Глава первая", "Память агента хранит факты. Т. е. всё, что он прочёл."),
-                ("Глава вторая", "Атомы знаний связаны друг с другом."),
-            ]
+                ("Глава первая", "<p>Память агента хранит факты. Т. е. всё, что он прочёл.</p>"),
+                ("Глава вторая", "<p>Атомы знаний связаны друг с другом.</p>"),
+            ],
+            language="ru",
+            title="Книга о памяти",
+            identifier="fixture-1",
+            author="Иван Петров",
         )
     )
     parsed = load_source(str(root / "book.epub"), settings)

@@ -6,7 +6,6 @@ part keeps offsets that count from its page's start."""
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,6 @@ from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings, load_settings
 from pegas_memory.ingest.pdf import parse_pdf
 from pegas_memory.ingest.pdf_sections import settle_entries, split_page
-from tests.conftest import files_memory
 
 INTRO = "Preface text that opens the report and says what it is about in plain words."
 METHODS = "Samples were frozen at minus eighty degrees before the assay began."
@@ -173,12 +171,6 @@ def test_settle_moves_an_entry_anchored_one_page_early_to_its_printed_heading() 
 
 
 # --- through memory_ingest: the stored citation ---------------------------------------------------
-
-
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with files_memory(database_url, tmp_path) as svc:
-        yield svc
 
 
 def test_ingested_citation_names_the_section_and_finds_the_quote_on_its_page(

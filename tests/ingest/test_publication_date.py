@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from ebooklib import epub
 from pypdf import PdfReader, PdfWriter
 
 from pegas_memory.config import load_settings
@@ -16,6 +15,7 @@ from pegas_memory.ingest.epub import parse_epub
 from pegas_memory.ingest.html import parse_html
 from pegas_memory.ingest.pdf import parse_pdf
 from pegas_memory.ingest.published import html_published, normalise_date
+from tests.ingest.books import epub_bytes
 from tests.ingest.test_parsers import make_pdf
 
 BODY = (
@@ -110,20 +110,8 @@ def test_pdf_creation_date_is_its_publication_date(tmp_path: Path) -> None:
 
 
 def test_epub_dc_date_is_its_publication_date(tmp_path: Path) -> None:
-    book = epub.EpubBook()
-    book.set_identifier("dated")
-    book.set_title("Dated")
-    book.set_language("en")
-    book.add_metadata("DC", "date", "2009")
-    chapter = epub.EpubHtml(title="One", file_name="one.xhtml", lang="en")
-    chapter.content = "<html><body><h1>One</h1><p>The Volga is a river.</p></body></html>"
-    book.add_item(chapter)
-    book.toc = [epub.Link("one.xhtml", "One", "one")]
-    book.add_item(epub.EpubNcx())
-    book.add_item(epub.EpubNav())
-    book.spine = ["nav", chapter]
-    out = io.BytesIO()
-    epub.write_epub(out, book)
+    chapters = [("One", "<p>The Volga is a river.</p>")]
+    data = epub_bytes(chapters, language="en", title="Dated", identifier="dated", date="2009")
     settings = load_settings(data_dir=tmp_path / "d")
-    parsed = parse_epub(out.getvalue(), settings=settings, uri="dated.epub")
+    parsed = parse_epub(data, settings=settings, uri="dated.epub")
     assert parsed.published_at == "2009-01-01"

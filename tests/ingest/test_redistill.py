@@ -11,7 +11,7 @@ a rule change makes: one claim worded otherwise, and two drafts the running rule
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,6 @@ from pegas_memory.errors import IngestError
 from pegas_memory.host.control import stop_host
 from pegas_memory.ingest.pipeline import IngestPipeline
 from pegas_memory.outbox.reconcile import reconcile
-from tests.conftest import files_memory
 from tests.mcp_harness import mcp_client, structured
 from tests.pgcluster import create_database
 
@@ -130,12 +129,6 @@ class FailingDistiller(OfflineDistiller):
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with files_memory(database_url, tmp_path) as svc:
-        yield svc
 
 
 def _pipeline(service: MemoryService, distiller: Any) -> IngestPipeline:

@@ -13,37 +13,13 @@ from pathlib import Path
 import pytest
 
 from pegas_memory.app.requests import IngestRequest
-from pegas_memory.config import load_settings
 from pegas_memory.distill.code_claim import code_claim, says_nothing, telling_line
-from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.pointers import is_pointer
-from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.types import DraftAtom
 from pegas_memory.distill.xrefs import labels_of, resolve_labels
-from pegas_memory.ingest.chunking import ParsedSource, chunk_source
 from pegas_memory.ingest.markup import rst_labels
-from pegas_memory.ingest.sources import parse_source, read_source
 from tests.conftest import files_memory
-
-
-def parse(tmp_path: Path, name: str, text: str) -> ParsedSource:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    settings = load_settings(ingest_roots=[str(tmp_path)], data_dir=tmp_path / "data")
-    return parse_source(read_source(str(path), settings), settings)
-
-
-def atoms_of(parsed: ParsedSource) -> tuple[list[DraftAtom], dict[str, int]]:
-    """(atoms, drops by reason) as ingest distils the document, chunk by chunk."""
-    out: list[DraftAtom] = []
-    dropped: dict[str, int] = {}
-    for chunk in chunk_source(parsed):
-        context = ChunkContext(parsed.title, chunk.heading_path, chunk.language)
-        atoms, drops = OfflineDistiller().distill_counted(chunk.text, context)
-        out += atoms
-        for reason, n in drops.items():
-            dropped[reason] = dropped.get(reason, 0) + n
-    return out, dropped
-
+from tests.parsed_documents import distil_document, parse_file
 
 # --- sentences that only say where something is ---------------------------------------------------
 
@@ -105,7 +81,7 @@ The old signal is deprecated in version 2.3 and is removed in 3.0; see :ref:`sig
 
 
 def test_sphinx_pointers_are_dropped_and_counted_and_a_statement_is_kept(tmp_path: Path) -> None:
-    atoms, dropped = atoms_of(parse(tmp_path, "signals.rst", SIGNALS))
+    atoms, dropped, _ = distil_document(parse_file(tmp_path, "signals.rst", SIGNALS))
     claims = [a.claim for a in atoms]
     assert not any("for a list of all built-in signals" in c for c in claims), claims
     assert not any(c.startswith("Note the limitations") for c in claims), claims
@@ -129,7 +105,7 @@ SIGNALS_RU = """Сигналы
 
 
 def test_russian_pointer_dropped_and_a_statement_kept(tmp_path: Path) -> None:
-    atoms, dropped = atoms_of(parse(tmp_path, "signals-ru.md", SIGNALS_RU))
+    atoms, dropped, _ = distil_document(parse_file(tmp_path, "signals-ru.md", SIGNALS_RU))
     claims = [a.claim for a in atoms]
     assert not any(c.startswith("Список всех встроенных сигналов") for c in claims), claims
     assert dropped.get("pointer") == 1, dropped
@@ -165,7 +141,7 @@ A scope keeps one session per request, so the request ends with it closed::
 def test_a_code_block_whose_first_line_is_a_lone_word_is_claimed_under_its_heading(
     tmp_path: Path,
 ) -> None:
-    atoms, _ = atoms_of(parse(tmp_path, "contextual.rst", DIAGRAM))
+    atoms, _, _ = distil_document(parse_file(tmp_path, "contextual.rst", DIAGRAM))
     codes = [a.claim for a in atoms if a.type == "code"]
     assert (
         'Code under "Using Thread-Local Scope with Web Applications": incoming web request ->'
@@ -238,7 +214,7 @@ Inside rootCmd PersistentPreRun with args: []
 def test_a_block_of_one_lone_word_is_no_atom(tmp_path: Path) -> None:
     assert says_nothing("Output:\n") and says_nothing("  {\n\n")
     assert not says_nothing("templates = []\n") and not says_nothing("incoming\nweb -> x\n")
-    atoms, _ = atoms_of(parse(tmp_path, "hooks.md", OUTPUT))
+    atoms, _, _ = distil_document(parse_file(tmp_path, "hooks.md", OUTPUT))
     codes = [a.claim for a in atoms if a.type == "code"]
     assert not any(c.endswith("Output:") for c in codes), codes
     assert "Code (go): rootCmd.Execute()" in codes, codes
@@ -285,9 +261,9 @@ def test_rst_labels_name_the_heading_after_their_target() -> None:
 
 
 def test_a_bare_ref_into_the_document_reads_as_its_title_and_others_stay(tmp_path: Path) -> None:
-    parsed = parse(tmp_path, "contextual.rst", CONTEXTUAL)
+    parsed = parse_file(tmp_path, "contextual.rst", CONTEXTUAL)
     labels = labels_of(parsed.metadata)
-    atoms, _ = atoms_of(parsed)
+    atoms, _, _ = distil_document(parsed)
     claims = [a.claim for a in resolve_labels(atoms, labels)]
     read = next(c for c in claims if c.startswith("Please read"))
     assert read.startswith(

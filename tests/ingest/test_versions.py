@@ -4,7 +4,6 @@ memory_forget, and unchanged bytes are recognised before parsing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,15 +12,7 @@ from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchReque
 from pegas_memory.app.service import MemoryService
 from pegas_memory.ingest import sources
 from pegas_memory.search.hybrid import SearchFilter
-from tests.conftest import files_memory
 from tests.ingest.test_parsers import make_pdf
-
-
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with files_memory(database_url, tmp_path) as svc:
-        yield svc
-
 
 HISTORY = """# Town history
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -19,28 +18,9 @@ from pegas_memory.memgraph_store.falkor_watchdog import (
     watchdog_lock_path,
 )
 from pegas_memory.procs import process_state
-from tests.fake_ollama import FakeOllama
-from tests.hardening_helpers import McpSession, result_text
+from tests.hardening_helpers import result_text, session_with_a_slow_model
+from tests.holders import start_graph_user
 from tests.pgcluster import create_database
-
-HOLDER = """
-import sys, time
-from pathlib import Path
-from pegas_memory.memgraph_store.falkor import open_embedded_graph
-graph = open_embedded_graph(Path(sys.argv[1]))
-graph.ensure_schema()
-print("ready", flush=True)
-time.sleep(600)
-"""
-
-
-def _holder(data_dir: Path) -> subprocess.Popen[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(data_dir)], stdout=subprocess.PIPE, text=True
-    )
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "ready"
-    return proc
 
 
 def _redis_pid(data_dir: Path) -> int:
@@ -73,7 +53,7 @@ def _kill(proc: subprocess.Popen[str]) -> None:
 
 
 def test_the_graph_server_stops_when_its_last_user_was_killed(tmp_path: Path) -> None:
-    first, second = _holder(tmp_path), _holder(tmp_path)
+    first, second = start_graph_user(tmp_path), start_graph_user(tmp_path)
     pid = _redis_pid(tmp_path)
     try:
         assert is_locked(watchdog_lock_path(tmp_path / "graph"))  # one watchdog runs
@@ -92,7 +72,7 @@ def test_the_graph_server_stops_when_its_last_user_was_killed(tmp_path: Path) ->
     assert not (tmp_path / "graph" / "redis.sock").exists()  # a clean SHUTDOWN
     assert "last user gone: server stopped" in _wait_log(tmp_path / "graph" / "watchdog.log")
     # The next user starts it again from its files, and gets a watchdog of its own.
-    again = _holder(tmp_path)
+    again = start_graph_user(tmp_path)
     try:
         restarted = _redis_pid(tmp_path)
         assert restarted != pid
@@ -104,7 +84,7 @@ def test_the_graph_server_stops_when_its_last_user_was_killed(tmp_path: Path) ->
 def test_the_graph_server_stops_when_its_data_dir_is_deleted(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
-    holder = _holder(data)
+    holder = start_graph_user(data)
     try:
         pid = _redis_pid(data)
         shutil.rmtree(data / "graph", ignore_errors=True)
@@ -119,25 +99,15 @@ def test_no_graph_server_survives_a_serve_ended_with_a_job_running(
     """test_per_tool_time_limit's case: a serve whose ingest job waits on a slow model is
     closed; its exit deadline ends the process without releasing the graph server, and no
     later start on that data dir comes to prune it."""
-    url = create_database(embedded_pg.uri)
     data = tmp_path / "data"
-    with FakeOllama(delay=30) as slow:
-        env = {
-            "PEGAS_DATA_DIR": str(data),
-            "PEGAS_DATABASE_URL": url,
-            "PEGAS_OLLAMA_URL": slow.url,
-            "PEGAS_MODEL_TIMEOUT": "60",
-            "PEGAS_TOOL_TIMEOUT": "2",
-            "PEGAS_INGEST_TIMEOUT": "3",
-        }
-        with McpSession(env, tmp_path / "stderr") as server:
-            source = {"source": "Entropy measures uncertainty in a system."}
-            result = server.call("memory_ingest", source, timeout=20)
-            assert not result.is_error, result_text(result)
-            stats = server.call("memory_stats", {})
-            assert not stats.is_error, result_text(stats)
-            deadline = time.monotonic() + 60
-            while not (data / "graph" / "redis.pid").exists() and time.monotonic() < deadline:
-                time.sleep(0.2)
-            pid = _redis_pid(data)
+    with session_with_a_slow_model(create_database(embedded_pg.uri), tmp_path) as server:
+        source = {"source": "Entropy measures uncertainty in a system."}
+        result = server.call("memory_ingest", source, timeout=20)
+        assert not result.is_error, result_text(result)
+        stats = server.call("memory_stats", {})
+        assert not stats.is_error, result_text(stats)
+        deadline = time.monotonic() + 60
+        while not (data / "graph" / "redis.pid").exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        pid = _redis_pid(data)
     assert _wait_gone(pid), "a redis-server outlived the serve that used it"

@@ -75,6 +75,20 @@ def running_serve(settings: Settings) -> Iterator[MemoryService]:
         stop_embedded_graph(settings.data_dir)
 
 
+@contextmanager
+def serving(
+    data_dir: Path, database_url: str, period: float, **updates: object
+) -> Iterator[MemoryService]:
+    """`running_serve` of `serve_settings` (changed by `updates`), embedding with a fake Ollama
+    on loopback."""
+    from tests.fake_ollama import FakeOllama
+
+    with FakeOllama(dim=64) as fake:
+        settings = serve_settings(data_dir, database_url, fake.url, period)
+        with running_serve(settings.model_copy(update=updates)) as service:
+            yield service
+
+
 def atom_collection(service: MemoryService) -> Path:
     name = vector_collection(service.runtime, "atom")
     return service.settings.data_dir / "qdrant" / name

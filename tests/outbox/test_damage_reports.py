@@ -14,17 +14,13 @@ import pytest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.doctor import run_checks
 from pegas_memory.outbox.reconcile import reconcile
-from tests.fake_ollama import FakeOllama
 from tests.outbox import slice_damage as damage
 
 
 @pytest.fixture
 def serve(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with FakeOllama(dim=64) as fake:
-        settings = damage.serve_settings(tmp_path / "data", database_url, fake.url, 60.0)
-        settings = settings.model_copy(update={"auto_repair_slices": False})
-        with damage.running_serve(settings) as service:
-            yield service
+    with damage.serving(tmp_path / "data", database_url, 60.0, auto_repair_slices=False) as svc:
+        yield svc
 
 
 def test_damage_is_reported_in_stats_and_doctor_and_reconcile_repairs_it(

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from pegas_memory.app.service import MemoryService
-from tests.fake_ollama import FakeOllama
 from tests.outbox import slice_damage as damage
 from tests.pgcluster import create_database
 
@@ -25,12 +24,9 @@ CHECK_SECONDS = 3.0  # see test_vector_damage
 
 @pytest.fixture(scope="module")
 def serve(embedded_pg, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MemoryService]:  # type: ignore[no-untyped-def]
-    url = create_database(embedded_pg.uri)
     data = tmp_path_factory.mktemp("graph-damage") / "data"
-    with FakeOllama(dim=64) as fake:
-        settings = damage.serve_settings(data, url, fake.url, PERIOD)
-        with damage.running_serve(settings) as service:
-            yield service
+    with damage.serving(data, create_database(embedded_pg.uri), PERIOD) as service:
+        yield service
 
 
 ACKNOWLEDGED: dict[str, int] = {}

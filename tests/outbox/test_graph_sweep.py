@@ -16,14 +16,9 @@ from pegas_memory.memgraph_store.model import AtomNode, LinkEdge, StoredProps
 from pegas_memory.outbox import graph_sweep
 from pegas_memory.outbox.graph_sweep import compare_atom, compare_link
 from pegas_memory.outbox.selfcheck import SelfCheck, SliceCheck, check_slices, repair
+from tests.example_facts import MIXED
 
-CLAIMS = [
-    "The Volga flows into the Caspian Sea",
-    "Basalt is an igneous rock",
-    "Mercury is the closest planet to the Sun",
-    "The heart pumps blood through the body",
-    "Copper conducts electricity well",
-]
+CLAIMS = MIXED[:5]
 
 
 @pytest.fixture

@@ -26,25 +26,13 @@ from pegas_memory.outbox.projection import Projector
 from pegas_memory.outbox.reconcile import reconcile
 from pegas_memory.qdrant_store.client import ClientVectorIndex
 from pegas_memory.qdrant_store.index import VectorIndex, VectorPoint
-from tests.conftest import make_settings
+from tests.conftest import fake_model_settings
 from tests.fake_ollama import FakeOllama
 
 
 @pytest.fixture
-def fake_ollama() -> Iterator[FakeOllama]:
-    with FakeOllama(dim=64) as fake:
-        yield fake
-
-
-@pytest.fixture
 def psettings(database_url: str, tmp_path: Path, fake_ollama: FakeOllama) -> Settings:
-    return make_settings(
-        tmp_path / "data",
-        database_url=database_url,
-        ollama_url=fake_ollama.url,
-        embedding_dim=64,
-        outbox_max_attempts=3,
-    )
+    return fake_model_settings(database_url, tmp_path / "data", fake_ollama, outbox_max_attempts=3)
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ import os
 import random
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,16 +22,13 @@ from pegas_memory.config import Settings
 from pegas_memory.doctor import run_checks
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.outbox.selfcheck import classify
-from tests.conftest import make_settings
+from tests.cli_run import run_cli
+from tests.conftest import fake_model_settings
+from tests.example_facts import MIXED
 from tests.fake_ollama import FakeOllama, hashed_embedding
 
 REPO = Path(__file__).resolve().parents[2]
-CLAIMS = [
-    "The Volga flows into the Caspian Sea",
-    "Basalt is an igneous rock",
-    "Mercury is the closest planet to the Sun",
-    "The heart pumps blood through the body",
-]
+CLAIMS = MIXED[:4]
 
 
 class CountingOllama(FakeOllama):
@@ -53,13 +49,8 @@ def ollama() -> Iterator[CountingOllama]:
 
 
 def _settings(database_url: str, tmp_path: Path, ollama: FakeOllama, **extra: object) -> Settings:
-    return make_settings(
-        tmp_path / "data",
-        database_url=database_url,
-        ollama_url=ollama.url,
-        embedding_dim=64,
-        outbox_poll_seconds=0.5,
-        **extra,
+    return fake_model_settings(
+        database_url, tmp_path / "data", ollama, outbox_poll_seconds=0.5, **extra
     )
 
 
@@ -172,8 +163,7 @@ def test_deleted_vector_slice_is_reported_when_auto_repair_is_off(
 
 
 def _cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PEGAS_")}
-    env.update(
+    env = dict(
         PEGAS_DATABASE_URL=str(settings.database_url),
         PEGAS_DATA_DIR=str(settings.data_dir),
         PEGAS_OLLAMA_URL=str(settings.ollama_url),
@@ -182,14 +172,7 @@ def _cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
         PEGAS_HOST_IDLE_SECONDS="0.5",
         PYTHONPATH=str(REPO),
     )
-    return subprocess.run(
-        [sys.executable, "-m", "pegas_memory.cli", *args],
-        env=env,
-        cwd=str(REPO),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return run_cli(env, *args, timeout=300)
 
 
 def _atom_collection(settings: Settings) -> Path:

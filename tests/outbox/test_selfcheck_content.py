@@ -13,15 +13,9 @@ from pegas_memory.outbox import sweep
 from pegas_memory.outbox.selfcheck import check_slices, repair
 from pegas_memory.outbox.sweep import compare_point, cosine
 from pegas_memory.qdrant_store.index import VectorPoint, VectorRecord
+from tests.example_facts import MIXED
 
-CLAIMS = [
-    "The Volga flows into the Caspian Sea",
-    "Basalt is an igneous rock",
-    "Mercury is the closest planet to the Sun",
-    "The heart pumps blood through the body",
-    "Copper conducts electricity well",
-    "The Danube flows through Vienna",
-]
+CLAIMS = MIXED
 
 
 @pytest.fixture

@@ -41,25 +41,18 @@ from pegas_memory.db.repo import AtomInput, add_link, insert_atom, set_status
 from pegas_memory.errors import BackendUnavailable
 from pegas_memory.memgraph_store.falkor import graph_server_paths, stop_embedded_graph
 from pegas_memory.outbox.reconcile import reconcile
-from tests.conftest import make_settings
+from tests.conftest import fake_model_settings
 from tests.fake_ollama import FakeOllama
 
 WORDS = ("river", "lake", "glacier", "delta", "canyon", "marsh", "basin", "spring", "fjord")
 
 
 @pytest.fixture
-def fake_ollama() -> Iterator[FakeOllama]:
-    with FakeOllama(dim=64) as fake:
-        yield fake
-
-
-@pytest.fixture
 def fsettings(database_url: str, tmp_path: Path, fake_ollama: FakeOllama) -> Iterator[Settings]:
-    settings = make_settings(
+    settings = fake_model_settings(
+        database_url,
         tmp_path / "data",
-        database_url=database_url,
-        ollama_url=fake_ollama.url,
-        embedding_dim=64,
+        fake_ollama,
         outbox_batch_size=100,
         outbox_poll_seconds=0.5,
     )

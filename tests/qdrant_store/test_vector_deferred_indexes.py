@@ -28,6 +28,14 @@ def _open(root: Path, delay: float) -> EdgeVectorIndex:
     return EdgeVectorIndex(root, index_delay=delay)
 
 
+@pytest.fixture
+def index(root: Path) -> Iterator[EdgeVectorIndex]:
+    """An index whose timer would build the pending indexes only after an hour."""
+    opened = _open(root, delay=3600)
+    yield opened
+    opened.close()
+
+
 def _filtered_ids(index: EdgeVectorIndex) -> dict[str, set[int]]:
     points = corpus()
     return {
@@ -36,24 +44,22 @@ def _filtered_ids(index: EdgeVectorIndex) -> dict[str, set[int]]:
     }
 
 
-def test_a_new_collection_answers_before_its_indexes_and_the_same_after(root: Path) -> None:
-    index = _open(root, delay=3600)
-    try:
-        index.ensure_collection("c", DIM)
-        assert index.pending_indexes() == ["c"]
-        assert index.payload_indexes("c") == []  # created without them
-        points = corpus()
-        index.upsert("c", points)
-        expected = {
-            case: {p.id for p in points if matches(p, where)} for case, where in FILTERS.items()
-        }
-        assert _filtered_ids(index) == expected
-        index.build_indexes("c")
-        assert index.pending_indexes() == []
-        assert index.payload_indexes("c") == ALL_FIELDS
-        assert _filtered_ids(index) == expected
-    finally:
-        index.close()
+def test_a_new_collection_answers_before_its_indexes_and_the_same_after(
+    index: EdgeVectorIndex,
+) -> None:
+    index.ensure_collection("c", DIM)
+    assert index.pending_indexes() == ["c"]
+    assert index.payload_indexes("c") == []  # created without them
+    points = corpus()
+    index.upsert("c", points)
+    expected = {
+        case: {p.id for p in points if matches(p, where)} for case, where in FILTERS.items()
+    }
+    assert _filtered_ids(index) == expected
+    index.build_indexes("c")
+    assert index.pending_indexes() == []
+    assert index.payload_indexes("c") == ALL_FIELDS
+    assert _filtered_ids(index) == expected
 
 
 def test_the_timer_builds_every_index(root: Path) -> None:
@@ -70,16 +76,12 @@ def test_the_timer_builds_every_index(root: Path) -> None:
         index.close()
 
 
-def test_optimize_builds_the_pending_indexes_first(root: Path) -> None:
-    index = _open(root, delay=3600)
-    try:
-        index.ensure_collection("c", DIM)
-        index.upsert("c", corpus())
-        index.optimize("c")
-        assert index.pending_indexes() == []
-        assert index.payload_indexes("c") == ALL_FIELDS
-    finally:
-        index.close()
+def test_optimize_builds_the_pending_indexes_first(index: EdgeVectorIndex) -> None:
+    index.ensure_collection("c", DIM)
+    index.upsert("c", corpus())
+    index.optimize("c")
+    assert index.pending_indexes() == []
+    assert index.payload_indexes("c") == ALL_FIELDS
 
 
 def test_indexes_pending_at_close_are_built_by_the_next_open(root: Path) -> None:
@@ -97,13 +99,9 @@ def test_indexes_pending_at_close_are_built_by_the_next_open(root: Path) -> None
         second.close()
 
 
-def test_a_dropped_collection_leaves_no_pending_build(root: Path) -> None:
-    index = _open(root, delay=3600)
-    try:
-        index.ensure_collection("c", DIM)
-        index.drop("c")
-        assert index.pending_indexes() == []
-        index.ensure_collection("c", DIM)  # created again: deferred again
-        assert index.pending_indexes() == ["c"]
-    finally:
-        index.close()
+def test_a_dropped_collection_leaves_no_pending_build(index: EdgeVectorIndex) -> None:
+    index.ensure_collection("c", DIM)
+    index.drop("c")
+    assert index.pending_indexes() == []
+    index.ensure_collection("c", DIM)  # created again: deferred again
+    assert index.pending_indexes() == ["c"]

@@ -531,18 +531,22 @@ def _until_ok(server: McpSession, tool: str, arguments: dict[str, Any], seconds:
         time.sleep(1)
 
 
+def _env_on_debian_pg(cluster: DebianCluster, tmp_path: Path) -> dict[str, str]:
+    """A server on a fresh database of the Debian cluster, quick to give up connecting."""
+    return {
+        "PEGAS_DATA_DIR": str(tmp_path / "data"),
+        "PEGAS_DATABASE_URL": create_database(cluster.admin_url()),
+        "PEGAS_DB_CONNECT_TIMEOUT": "3",
+        "PEGAS_INGEST_ROOTS": "[]",
+    }
+
+
 @pytest.mark.slow
 @pytest.mark.external_pg
 def test_postgres_restarted_under_a_running_server(
     debian_pg: DebianCluster, tmp_path: Path
 ) -> None:
-    url = create_database(debian_pg.admin_url())
-    env = {
-        "PEGAS_DATA_DIR": str(tmp_path / "data"),
-        "PEGAS_DATABASE_URL": url,
-        "PEGAS_DB_CONNECT_TIMEOUT": "3",
-        "PEGAS_INGEST_ROOTS": "[]",
-    }
+    env = _env_on_debian_pg(debian_pg, tmp_path)
     outages = 2
     with McpSession(env, tmp_path / "stderr") as server:
         stored = server.call("memory_store", {"claim": "written before the outage"})
@@ -574,12 +578,7 @@ def test_postgres_restarted_under_a_running_server(
 def test_server_started_while_postgres_is_down_recovers(
     debian_pg: DebianCluster, tmp_path: Path
 ) -> None:
-    url = create_database(debian_pg.admin_url())
-    env = {
-        "PEGAS_DATA_DIR": str(tmp_path / "data"),
-        "PEGAS_DATABASE_URL": url,
-        "PEGAS_DB_CONNECT_TIMEOUT": "3",
-    }
+    env = _env_on_debian_pg(debian_pg, tmp_path)
     stop_cluster(debian_pg)
     try:
         with McpSession(env, tmp_path / "stderr") as server:

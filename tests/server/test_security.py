@@ -23,8 +23,7 @@ from typing import Any
 import pytest
 
 from pegas_memory.db.embedded import EmbeddedPostgres
-from tests.fake_ollama import FakeOllama
-from tests.hardening_helpers import McpSession, fingerprint, result_text
+from tests.hardening_helpers import McpSession, fingerprint, result_text, session_with_a_slow_model
 from tests.loopback import Replies, serve
 from tests.pgcluster import create_database
 
@@ -285,27 +284,17 @@ def test_secrets_are_never_returned_or_logged(
 
 
 def test_per_tool_time_limit(embedded_pg: EmbeddedPostgres, tmp_path: Path) -> None:
-    url = create_database(embedded_pg.uri)
-    with FakeOllama(delay=30) as slow:
-        env = {
-            "PEGAS_DATA_DIR": str(tmp_path / "data"),
-            "PEGAS_DATABASE_URL": url,
-            "PEGAS_OLLAMA_URL": slow.url,
-            "PEGAS_MODEL_TIMEOUT": "60",
-            "PEGAS_TOOL_TIMEOUT": "2",
-            "PEGAS_INGEST_TIMEOUT": "3",
-        }
-        with McpSession(env, tmp_path / "stderr") as server:
-            # Bounded well below the model's 30 s delay: the tool limit must end it first.
-            result = server.call("memory_search", {"query": "энтропия"}, timeout=20)
-            assert result.is_error, result_text(result)
-            assert "longer than" in result_text(result), result_text(result)
-            # memory_ingest runs as a job: within its bound it answers with the job to follow.
-            source = {"source": "Entropy measures uncertainty in a system."}
-            result = server.call("memory_ingest", source, timeout=20)
-            assert not result.is_error, result_text(result)
-            assert '"finished": false' in result_text(result), result_text(result)
-            # The server is still serving: stats never waits for the engines (they are prewarmed
-            # at start, and a slice still starting is reported as such).
-            stats = server.call("memory_stats", {})
-            assert not stats.is_error, result_text(stats)
+    with session_with_a_slow_model(create_database(embedded_pg.uri), tmp_path) as server:
+        # Bounded well below the model's 30 s delay: the tool limit must end it first.
+        result = server.call("memory_search", {"query": "энтропия"}, timeout=20)
+        assert result.is_error, result_text(result)
+        assert "longer than" in result_text(result), result_text(result)
+        # memory_ingest runs as a job: within its bound it answers with the job to follow.
+        source = {"source": "Entropy measures uncertainty in a system."}
+        result = server.call("memory_ingest", source, timeout=20)
+        assert not result.is_error, result_text(result)
+        assert '"finished": false' in result_text(result), result_text(result)
+        # The server is still serving: stats never waits for the engines (they are prewarmed
+        # at start, and a slice still starting is reported as such).
+        stats = server.call("memory_stats", {})
+        assert not stats.is_error, result_text(stats)
