@@ -21,6 +21,7 @@ from pegas_memory.code_memory.typed_locals import (
     go_locals,
     go_struct_fields,
     java_arg_types,
+    java_fields,
     java_locals,
 )
 
@@ -102,6 +103,7 @@ class GenericWalker:
         self._closures: dict[int, frozenset[str]] = {}  # Rust closure -> the names it binds
         self._locals: dict[int, dict[str, str]] = {}  # method/fn node -> local variable types
         self._fields: dict[str, dict[str, str]] | None = None  # Rust/Go struct field types
+        self._java_fields: dict[str, dict[str, str]] | None = None  # class -> field -> type
         self._root: ts.Node | None = None
         # JavaScript factories and module-level bindings (see _js_facts).
         self._returned: set[tuple[str, str]] = set()
@@ -508,6 +510,7 @@ class GenericWalker:
             declared = java_locals(node, self._locals).get(node_text(start)) if start else None
             if start is not None and declared is not None:
                 target = declared + target[len(node_text(start)) :]
+            target = self._java_field_hop(obj, target, declared, owner)
         if self.language == "go" and callee.type == "selector_expression":
             operand = callee.child_by_field_name("operand")
             field = callee.child_by_field_name("field")
@@ -540,6 +543,36 @@ class GenericWalker:
         self.references.append(
             Reference(src, "calls", target, node_line(node), self_call, arity, typed, args)
         )
+
+    def _java_field_hop(
+        self, obj: ts.Node, target: str, declared: str | None, owner: str | None
+    ) -> str:
+        """``builder.initializerBlock.build()`` (``Builder builder``) and
+        ``this.textStyleBuilder.get()``: the receiver's first field typed by its declaration in
+        a class of this file, so the call is written on that field's type."""
+        first = obj
+        while first.type in ("method_invocation", "field_access"):
+            inner = first.child_by_field_name("object")
+            if inner is None or inner.type not in ("method_invocation", "field_access"):
+                break
+            first = inner
+        inner = first.child_by_field_name("object") if first.type == "field_access" else None
+        if inner is None:
+            return target
+        if inner.type == "this" and owner is not None:
+            cls, spelled = owner.rsplit(".", 1)[-1], "this"
+        elif inner.type == "identifier" and declared is not None:
+            cls, spelled = declared.rsplit(".", 1)[-1], declared
+        else:
+            return target
+        if self._java_fields is None:
+            self._java_fields = java_fields(self._root) if self._root else {}
+        field = node_text(first.child_by_field_name("field"))
+        typed = self._java_fields.get(cls, {}).get(field)
+        hop = f"{spelled}.{field}"
+        if typed is None or not target.startswith(hop + "."):
+            return target
+        return typed + target[len(hop) :]
 
     def _rust_typed(self, callee: ts.Node, owner: str | None) -> str | None:
         """A Rust method call's callee with the receiver typed (see lang_rust), or the whole

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import tree_sitter as ts
 
-from pegas_memory.code_memory.syntax import node_text
+from pegas_memory.code_memory.syntax import WS, node_text
 
 JAVA_METHODS = frozenset({"method_declaration", "constructor_declaration"})
 
@@ -91,6 +91,10 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
             for name in names:
                 if name is not None:
                     found.setdefault(node_text(name), set()).add(written)
+                    element = java_element(node_text(type_node))
+                    if element:
+                        found.setdefault(node_text(name) + "[]", set()).add(element)
+    _java_loop_variables(method, found)
     out = {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and len(next(iter(v))) > 1}
     # Fields of the enclosing class (``private Gson gson;``) where no local hides them.
     body = method.parent
@@ -100,11 +104,115 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
         written = re.sub(r"<.*", "", node_text(field.child_by_field_name("type"))).strip()
         if not re.fullmatch(r"[A-Z][A-Za-z0-9_]+(\.[A-Z][A-Za-z0-9_]*)*", written):
             continue
+        element = java_element(node_text(field.child_by_field_name("type")))
         for decl in field.children_by_field_name("declarator"):
             field_name = node_text(decl.child_by_field_name("name"))
             if field_name and field_name not in found:
                 out[field_name] = written  # ``TextStyle.Builder`` kept whole: not any Builder
+                if element and field_name + "[]" not in found:
+                    out[field_name + "[]"] = element
+    # Loop variables over a field (``for (T x : items)``, ``items.forEach(x -> ..)``).
+    _java_loop_variables(method, found, out)
+    for k, v in found.items():
+        if len(v) == 1 and k not in out and len(next(iter(v))) > 1:
+            out[k] = next(iter(v))
     cache[method.id] = out
+    return out
+
+
+# Collections whose one type argument is the element a loop or ``forEach`` hands out.
+_JAVA_COLLECTIONS = frozenset(
+    {
+        "List",
+        "ArrayList",
+        "LinkedList",
+        "Set",
+        "HashSet",
+        "LinkedHashSet",
+        "TreeSet",
+        "SortedSet",
+        "Collection",
+        "Iterable",
+        "Queue",
+        "Deque",
+        "ArrayDeque",
+    }
+)
+_JAVA_TYPE = re.compile(r"[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)*")
+
+
+def java_element(written: str) -> str:
+    """The element type of a declared collection or array type: ``List<Option>`` and
+    ``Option[]`` -> ``Option``; "" when the type is no such container or its element is not a
+    plain class name (a type variable, a wildcard)."""
+    text = WS.sub("", written)
+    if text.endswith("[]") and _JAVA_TYPE.fullmatch(text[:-2]):
+        return text[:-2]
+    head, _, rest = text.partition("<")
+    if head.rsplit(".", 1)[-1] not in _JAVA_COLLECTIONS or not rest.endswith(">"):
+        return ""
+    inner = rest[:-1]
+    return inner if _JAVA_TYPE.fullmatch(inner) and len(inner) > 1 else ""
+
+
+def _java_loop_variables(
+    method: ts.Node,
+    found: dict[str, set[str]],
+    fields: dict[str, str] | None = None,
+) -> None:
+    """Add the variables of enhanced ``for`` loops (their declared type, or for ``var`` the
+    element type of what they loop over) and the one parameter of a lambda given to
+    ``forEach`` on a typed collection (``options.forEach(o -> o.equals(x))``). With
+    ``fields``, only loops over a field (the locals were done without them)."""
+
+    def element_of(value: ts.Node | None) -> str:
+        name = node_text(value) if value is not None and value.type == "identifier" else ""
+        local = found.get(name + "[]")
+        if fields is None:
+            return next(iter(local)) if local and len(local) == 1 else ""
+        return "" if name in found else fields.get(name + "[]", "")
+
+    for loop in descendants(method, "enhanced_for_statement"):
+        name = node_text(loop.child_by_field_name("name"))
+        written = re.sub(r"<.*", "", node_text(loop.child_by_field_name("type"))).strip()
+        if written == "var":
+            written = element_of(loop.child_by_field_name("value"))
+        elif fields is not None:
+            continue  # an explicit type was taken with the locals
+        if name and _JAVA_TYPE.fullmatch(written or "-"):
+            found.setdefault(name, set()).add(written)
+    for lam in descendants(method, "lambda_expression"):
+        params = lam.child_by_field_name("parameters")
+        call = lam.parent.parent if lam.parent is not None else None
+        if params is None or params.type != "identifier" or call is None:
+            continue
+        if call.type != "method_invocation" or node_text(call.child_by_field_name("name")) != (
+            "forEach"
+        ):
+            continue
+        element = element_of(call.child_by_field_name("object"))
+        if element:
+            found.setdefault(node_text(params), set()).add(element)
+
+
+def java_fields(root: ts.Node) -> dict[str, dict[str, str]]:
+    """Class simple name -> field -> declared type (type arguments dropped) for the classes of
+    one file, nested ones too: ``builder.initializerBlock.build()`` with ``Builder builder``
+    and ``CodeBlock.Builder initializerBlock`` in ``Builder`` is a ``CodeBlock.Builder``
+    call."""
+    out: dict[str, dict[str, str]] = {}
+    for kind in ("class_declaration", "record_declaration", "enum_declaration"):
+        for cls in descendants(root, kind):
+            body = cls.child_by_field_name("body")
+            fields = out.setdefault(node_text(cls.child_by_field_name("name")), {})
+            for field in body.named_children if body is not None else ():
+                if field.type != "field_declaration":
+                    continue
+                written = re.sub(r"<.*", "", node_text(field.child_by_field_name("type"))).strip()
+                if not _JAVA_TYPE.fullmatch(written) or len(written) < 2:
+                    continue
+                for decl in field.children_by_field_name("declarator"):
+                    fields[node_text(decl.child_by_field_name("name"))] = written
     return out
 
 
