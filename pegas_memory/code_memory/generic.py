@@ -18,6 +18,7 @@ from pegas_memory.code_memory.syntax import WS, decl_head, node_line, node_text
 from pegas_memory.code_memory.typed_locals import (
     descendants,
     go_field_call,
+    go_field_values,
     go_locals,
     go_struct_fields,
     java_arg_types,
@@ -44,6 +45,7 @@ _DEFS: dict[str, dict[str, SymbolKind]] = {
     "go": {
         "function_declaration": "function",
         "method_declaration": "method",
+        "method_elem": "method",  # of an interface: what a call through the interface binds to
         "type_spec": "type",
         "type_alias": "type",
         "const_spec": "constant",
@@ -104,6 +106,7 @@ class GenericWalker:
         self._locals: dict[int, dict[str, str]] = {}  # method/fn node -> local variable types
         self._fields: dict[str, dict[str, str]] | None = None  # Rust/Go struct field types
         self._java_fields: dict[str, dict[str, str]] | None = None  # class -> field -> type
+        self._field_values: dict[str, dict[str, set[str]]] | None = None  # Go: see _go_made
         self._root: ts.Node | None = None
         # JavaScript factories and module-level bindings (see _js_facts).
         self._returned: set[tuple[str, str]] = set()
@@ -511,6 +514,7 @@ class GenericWalker:
             if start is not None and declared is not None:
                 target = declared + target[len(node_text(start)) :]
             target = self._java_field_hop(obj, target, declared, owner)
+        go_typed: str | None = None  # Go: the one function whose result fills the field
         if self.language == "go" and callee.type == "selector_expression":
             operand = callee.child_by_field_name("operand")
             field = callee.child_by_field_name("field")
@@ -525,7 +529,10 @@ class GenericWalker:
                     target = f"{declared}.{node_text(field)}"
             if self._fields is None:
                 self._fields = go_struct_fields(self._root) if self._root else {}
-            target = go_field_call(callee, self._receiver, owner, self._fields) or target
+            field_call = go_field_call(callee, self._receiver, owner, self._fields)
+            target = field_call or target
+            if field_call is not None and owner is not None:
+                go_typed = self._go_made(callee, owner)
         target = WS.sub("", re.sub(r"<.*?>", "", target))[:200]
         head = re.split(r"[.:]", target, maxsplit=1)[0]
         self_call = head in ("this", "self", "Self") or (
@@ -536,13 +543,26 @@ class GenericWalker:
         if node.type == "method_invocation" and obj is None and owner is not None:
             self_call = True  # Java: an unqualified method call is a call on ``this``
         arity = _arity(node.child_by_field_name("arguments"))
-        typed = self._rust_typed(callee, owner) if self.language == "rust" else None
+        typed = self._rust_typed(callee, owner) if self.language == "rust" else go_typed
         args = java_arg_types(node, self._locals) if self.language == "java" else ()
         if self.language in _JS:
             typed = lang_js.typed_call(node, callee, self._bound, self._declared)
         self.references.append(
             Reference(src, "calls", target, node_line(node), self_call, arity, typed, args)
         )
+
+    def _go_made(self, callee: ts.Node, owner: str) -> str | None:
+        """``c.frequent.Add`` where every ``TwoQueueCache{frequent: ..}`` of this file stores
+        the result of ``simplelru.NewLRU``: ``simplelru.NewLRU().Add``, so the call through the
+        field's interface type can be narrowed to what that function returns."""
+        if self._field_values is None:
+            self._field_values = go_field_values(self._root) if self._root else {}
+        operand = callee.child_by_field_name("operand")
+        field = operand.child_by_field_name("field") if operand is not None else None
+        made = self._field_values.get(owner.rsplit(".", 1)[-1], {}).get(node_text(field))
+        if not made or len(made) != 1 or "?" in made:
+            return None
+        return f"{next(iter(made))}().{node_text(callee.child_by_field_name('field'))}"
 
     def _java_field_hop(
         self, obj: ts.Node, target: str, declared: str | None, owner: str | None
@@ -601,7 +621,7 @@ class GenericWalker:
         if lang == "go":
             for spec in descendants(node, "import_spec"):
                 target = node_text(spec.child_by_field_name("path")).strip('"`')
-                alias = node_text(spec.child_by_field_name("name")) or target.rsplit("/", 1)[-1]
+                alias = node_text(spec.child_by_field_name("name")) or _go_package_name(target)
                 self.references.append(Reference(src, "imports", target, line))
                 self.imports.append((alias, target))
         elif lang == "java":
@@ -674,6 +694,16 @@ def _go_instantiation(callee: ts.Node) -> bool:
     return index.type in _GO_TYPE_NODES or (
         index.type == "identifier" and node_text(index) in _GO_TYPES
     )
+
+
+def _go_package_name(path: str) -> str:
+    """The name an import without an alias binds, by the toolchain's convention: the last
+    element, without a major-version suffix (``github.com/urfave/cli/v3`` -> ``cli``,
+    ``gopkg.in/yaml.v3`` -> ``yaml``)."""
+    parts = path.split("/")
+    if len(parts) > 1 and re.fullmatch(r"v\d+", parts[-1]):
+        parts.pop()
+    return re.sub(r"\.v\d+$", "", parts[-1])
 
 
 def _java_chain_head(obj: ts.Node) -> ts.Node | None:

@@ -19,7 +19,8 @@ JAVA_METHODS = frozenset({"method_declaration", "constructor_declaration"})
 
 def go_locals(node: ts.Node) -> dict[str, str]:
     """Types of the Go function's parameters and locals around ``node`` that name a type of
-    the same package: ``x *T`` parameters, ``var x T``, ``x := &T{...}`` / ``T{...}``."""
+    the same package or of an imported one: ``x *T`` and ``x *pkg.T`` parameters, ``var x T``,
+    ``x := &T{...}`` / ``T{...}``."""
     fn = node.parent
     while fn is not None and fn.type not in ("function_declaration", "method_declaration"):
         fn = fn.parent
@@ -28,7 +29,8 @@ def go_locals(node: ts.Node) -> dict[str, str]:
     found: dict[str, set[str]] = {}
     for kind in ("parameter_declaration", "var_spec"):
         for decl in descendants(fn, kind):
-            written = node_text(decl.child_by_field_name("type")).lstrip("*")
+            written = re.sub(r"\[.*\]", "", node_text(decl.child_by_field_name("type")))
+            written = written.lstrip("*")
             if not written:  # ``var x = value``: typed by its value below
                 continue
             for name in decl.children_by_field_name("name"):
@@ -50,10 +52,12 @@ def go_locals(node: ts.Node) -> dict[str, str]:
             if literal.type == "composite_literal" and literal.child_by_field_name("type"):
                 written = node_text(literal.child_by_field_name("type"))
                 found.setdefault(node_text(name), set()).add(written)
+    # A type of the package (``Command``) or of an imported one (``cli.Command``,
+    # ``simplelru.LRUCache[K, V]`` without its type arguments).
     return {
         k: next(iter(v))
         for k, v in found.items()
-        if len(v) == 1 and re.fullmatch(r"[A-Z][A-Za-z0-9_]*", next(iter(v)))
+        if len(v) == 1 and re.fullmatch(r"([a-z_]\w*\.)?[A-Z][A-Za-z0-9_]*", next(iter(v)))
     }
 
 
@@ -230,6 +234,63 @@ def go_struct_fields(root: ts.Node) -> dict[str, dict[str, str]]:
             for name in decl.children_by_field_name("name"):
                 fields[node_text(name)] = re.sub(r"\[.*\]", "", written).lstrip("*")
     return out
+
+
+def go_field_values(root: ts.Node) -> dict[str, dict[str, set[str]]]:
+    """What the file puts into its structs' fields: struct -> field -> the functions whose
+    (first) result is stored there, as written (``simplelru.NewLRU``), from keyed composite
+    literals ``&T{recent: recent}`` whose value is a call or a local bound to a call's first
+    result (``recent, err := simplelru.NewLRU[K, V](size, nil)``); any other value is ``?``."""
+    out: dict[str, dict[str, set[str]]] = {}
+    for literal in descendants(root, "composite_literal"):
+        struct = re.sub(r"\[.*\]", "", node_text(literal.child_by_field_name("type")))
+        body = literal.child_by_field_name("body")
+        if not struct or body is None:
+            continue
+        fn = literal.parent
+        while fn is not None and fn.type not in ("function_declaration", "method_declaration"):
+            fn = fn.parent
+        bound = _go_bound_calls(fn) if fn is not None else {}
+        for element in body.named_children:
+            if element.type != "keyed_element" or element.named_child_count != 2:
+                continue
+            key, value = (_go_element(c) for c in element.named_children)
+            if key is None or value is None or key.type not in ("identifier", "field_identifier"):
+                continue
+            made = _go_callee(value) if value.type == "call_expression" else None
+            if value.type == "identifier":
+                made = bound.get(node_text(value))
+            fields = out.setdefault(struct, {})
+            fields.setdefault(node_text(key), set()).add(made or "?")
+    return out
+
+
+def _go_element(node: ts.Node) -> ts.Node | None:
+    return (
+        node.named_children[0] if node.type == "literal_element" and node.named_children else None
+    )
+
+
+def _go_callee(call: ts.Node) -> str | None:
+    """``simplelru.NewLRU`` of ``simplelru.NewLRU[K, V](..)``; None for anything else."""
+    fn = call.child_by_field_name("function")
+    text = node_text(fn) if fn is not None else ""
+    return text if re.fullmatch(r"([a-z_]\w*\.)?[A-Za-z_]\w*", text) else None
+
+
+def _go_bound_calls(fn: ts.Node) -> dict[str, str]:
+    """Locals of ``fn`` bound (once) to a call's first result: name -> the callee as written."""
+    found: dict[str, set[str]] = {}
+    for decl in descendants(fn, "short_var_declaration"):
+        left, right = decl.child_by_field_name("left"), decl.child_by_field_name("right")
+        if left is None or right is None or not left.named_child_count:
+            continue
+        value = right.named_children[0] if right.named_child_count == 1 else None
+        callee = (
+            _go_callee(value) if value is not None and value.type == "call_expression" else None
+        )
+        found.setdefault(node_text(left.named_children[0]), set()).add(callee or "?")
+    return {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and "?" not in v}
 
 
 def go_field_call(
