@@ -602,11 +602,11 @@ class GenericWalker:
         fn, hidden = lang_rust.enclosing_function(callee, self._closures)
         if fn is None:
             return None
-        if fn.id not in self._locals:
-            self._locals[fn.id] = lang_rust.function_locals(fn)
         if self._fields is None:
             self._fields = lang_rust.struct_fields(self._root) if self._root else {}
         self_type = owner.rsplit(".", 1)[-1] if owner else None
+        if fn.id not in self._locals:
+            self._locals[fn.id] = lang_rust.function_locals(fn, self_type, self._fields)
         seen = self._locals[fn.id]
         if hidden:  # inside a closure: its own parameters and lets are not the function's
             seen = {k: v for k, v in seen.items() if k not in hidden}
