@@ -174,9 +174,9 @@ def function_locals(
                 found.setdefault(bound[0], set()).add(bound[1])
         if node is fn or node.type not in ("function_item", "closure_expression"):
             stack.extend(node.named_children)
-    for bound_name, bound_value in later:  # once every declared handed_out type is known
-        handed_out = _handed_out_of(bound_value, found, self_type, fields or {})
-        found.setdefault(bound_name, set()).add(element or "?")
+    for bound_name, bound_value in later:  # once every declared element type is known
+        handed_out = _element_of(bound_value, found, self_type, fields or {})
+        found.setdefault(bound_name, set()).add(handed_out or "?")
     return {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and "?" not in v}
 
 
