@@ -79,6 +79,9 @@ _CALLS = {
     "method_invocation": "name",
     "object_creation_expression": "type",
     "explicit_constructor_invocation": "constructor",  # Java ``this(..)``, ``super(..)``
+    # Go ``simplelru.NewLRU[K, V](size)``: one argument after type arguments reads as a
+    # conversion to a generic type; a generic function called so is a call (see _call).
+    "type_conversion_expression": "type",
 }
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 _JS = frozenset({"javascript", "typescript", "tsx"})
@@ -498,6 +501,10 @@ class GenericWalker:
             return
         if self.language == "go" and _go_instantiation(callee):
             callee = callee.child_by_field_name("operand") or callee  # ``arg[float32](..)``
+        if node.type == "type_conversion_expression":
+            if callee.type != "generic_type":  # ``int64(x)``: a conversion, no call
+                return
+            callee = callee.child_by_field_name("type") or callee
         target = node_text(callee)
         if node.type == "explicit_constructor_invocation":
             target = _java_delegate(node, target, owner) or ""
@@ -543,6 +550,8 @@ class GenericWalker:
         if node.type == "method_invocation" and obj is None and owner is not None:
             self_call = True  # Java: an unqualified method call is a call on ``this``
         arity = _arity(node.child_by_field_name("arguments"))
+        if node.type == "type_conversion_expression":
+            arity = 1  # the operand
         typed = self._rust_typed(callee, owner) if self.language == "rust" else go_typed
         args = java_arg_types(node, self._locals) if self.language == "java" else ()
         if self.language in _JS:

@@ -257,12 +257,15 @@ def go_field_values(root: ts.Node) -> dict[str, dict[str, set[str]]]:
             key, value = (_go_element(c) for c in element.named_children)
             if key is None or value is None or key.type not in ("identifier", "field_identifier"):
                 continue
-            made = _go_callee(value) if value.type == "call_expression" else None
+            made = _go_callee(value) if value.type in _GO_CALLS else None
             if value.type == "identifier":
                 made = bound.get(node_text(value))
             fields = out.setdefault(struct, {})
             fields.setdefault(node_text(key), set()).add(made or "?")
     return out
+
+
+_GO_CALLS = frozenset({"call_expression", "type_conversion_expression"})
 
 
 def _go_element(node: ts.Node) -> ts.Node | None:
@@ -272,8 +275,12 @@ def _go_element(node: ts.Node) -> ts.Node | None:
 
 
 def _go_callee(call: ts.Node) -> str | None:
-    """``simplelru.NewLRU`` of ``simplelru.NewLRU[K, V](..)``; None for anything else."""
+    """``simplelru.NewLRU`` of ``simplelru.NewLRU[K, V](..)`` (read as a conversion to a
+    generic type when it has one argument); None for anything else."""
     fn = call.child_by_field_name("function")
+    if call.type == "type_conversion_expression":
+        generic = call.child_by_field_name("type")
+        fn = generic.child_by_field_name("type") if generic is not None else None
     text = node_text(fn) if fn is not None else ""
     return text if re.fullmatch(r"([a-z_]\w*\.)?[A-Za-z_]\w*", text) else None
 
@@ -286,9 +293,7 @@ def _go_bound_calls(fn: ts.Node) -> dict[str, str]:
         if left is None or right is None or not left.named_child_count:
             continue
         value = right.named_children[0] if right.named_child_count == 1 else None
-        callee = (
-            _go_callee(value) if value is not None and value.type == "call_expression" else None
-        )
+        callee = _go_callee(value) if value is not None and value.type in _GO_CALLS else None
         found.setdefault(node_text(left.named_children[0]), set()).add(callee or "?")
     return {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and "?" not in v}
 
