@@ -106,15 +106,16 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
         if field.type != "field_declaration":
             continue
         written = re.sub(r"<.*", "", node_text(field.child_by_field_name("type"))).strip()
-        if not re.fullmatch(r"[A-Z][A-Za-z0-9_]+(\.[A-Z][A-Za-z0-9_]*)*", written):
-            continue
+        named = re.fullmatch(r"[A-Z][A-Za-z0-9_]+(\.[A-Z][A-Za-z0-9_]*)*", written)
         element = java_element(node_text(field.child_by_field_name("type")))
         for decl in field.children_by_field_name("declarator"):
             field_name = node_text(decl.child_by_field_name("name"))
-            if field_name and field_name not in found:
+            if not field_name or field_name in found:
+                continue
+            if named:
                 out[field_name] = written  # ``TextStyle.Builder`` kept whole: not any Builder
-                if element and field_name + "[]" not in found:
-                    out[field_name + "[]"] = element
+            if element and field_name + "[]" not in found:
+                out[field_name + "[]"] = element
     # Loop variables over a field (``for (T x : items)``, ``items.forEach(x -> ..)``).
     _java_loop_variables(method, found, out)
     for k, v in found.items():
