@@ -17,6 +17,7 @@ from pegas_memory.code_memory.model import Reference, Symbol, SymbolKind
 from pegas_memory.code_memory.syntax import WS, decl_head, node_line, node_text
 from pegas_memory.code_memory.typed_locals import (
     descendants,
+    go_bound_call,
     go_field_call,
     go_field_values,
     go_locals,
@@ -84,6 +85,7 @@ _CALLS = {
     "type_conversion_expression": "type",
 }
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+_GO_OPERANDS = frozenset({"identifier", "call_expression"})  # a local or a call's result
 _JS = frozenset({"javascript", "typescript", "tsx"})
 _COMMENT_MARKS = re.compile(r"^\s*(/\*\*?|\*/|\*|///?|//!)?\s?", re.MULTILINE)
 
@@ -536,6 +538,8 @@ class GenericWalker:
                     target = f"{declared}.{node_text(field)}"
             if self._fields is None:
                 self._fields = go_struct_fields(self._root) if self._root else {}
+            if operand is not None and field is not None and operand.type in _GO_OPERANDS:
+                go_typed = self._go_returned(node, operand, field, owner)
             field_call = go_field_call(callee, self._receiver, owner, self._fields)
             target = field_call or target
             if field_call is not None and owner is not None:
@@ -559,6 +563,34 @@ class GenericWalker:
         self.references.append(
             Reference(src, "calls", target, node_line(node), self_call, arity, typed, args)
         )
+
+    def _go_returned(
+        self, node: ts.Node, operand: ts.Node, method: ts.Node, owner: str | None
+    ) -> str | None:
+        """``ent := c.evictList.Back(); ent.PrevEntry()``: the call written on what bound the
+        local (``internal.LruList.Back().PrevEntry``), which resolution types through the
+        bound call's declared result; None when the local is not bound to one call."""
+        if operand.type == "call_expression":  # ``c.Root().ExecuteC()``: a chain
+            bound: ts.Node | None = operand
+        else:
+            bound = go_bound_call(node, node_text(operand))
+        if bound is None or self._fields is None:
+            return None
+        inner = bound.child_by_field_name("function")
+        if inner is None:
+            return None
+        written = go_field_call(inner, self._receiver, owner, self._fields)
+        head = inner.child_by_field_name("operand") if inner.type == "selector_expression" else None
+        if written is None and head is not None and head.type == "identifier":
+            called = node_text(inner.child_by_field_name("field"))
+            declared = go_locals(bound).get(node_text(head))
+            if node_text(head) == self._receiver and owner is not None:
+                declared = owner.rsplit(".", 1)[-1]  # ``c.Root()`` in a method of Command
+            if declared is not None:
+                written = f"{declared}.{called}"
+        if written is None and re.fullmatch(r"([a-z_]\w*\.)?[A-Za-z_]\w*", node_text(inner)):
+            written = node_text(inner)  # ``pkg.New(..)`` / ``newThing(..)``
+        return f"{written}().{node_text(method)}" if written else None
 
     def _go_made(self, callee: ts.Node, owner: str) -> str | None:
         """``c.frequent.Add`` where every ``TwoQueueCache{frequent: ..}`` of this file stores

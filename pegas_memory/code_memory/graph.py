@@ -124,17 +124,17 @@ def _resolve_by_name(
                     dst = handlers.target(f, ref) or _made_target(index, f, local, imports, ref)
                     kind = "internal" if dst else kind
                 deps.append(_dep(ref.src_qualified_name, "calls", ref.target, dst, ref.line, kind))
-                if f.language == "go":  # through an interface: the run-time targets
+                if f.language == "go":  # on what a call returned; through an interface
                     made = _go_made(interfaces, index, f, local, imports, ref)
+                    src, name = ref.src_qualified_name, ref.target.rsplit(".", 1)[-1]
+                    if dst is None and made is not None:  # ``ent := l.Back(); ent.Next()``
+                        dst = index.member(made, name, ref.arity)
+                        if dst is not None:
+                            deps[-1] = _dep(src, "calls", ref.target, dst, ref.line, "internal")
                     if dst is not None:
-                        deps.extend(
-                            interfaces.dispatch(ref.src_qualified_name, dst, ref.line, made)
-                        )
+                        deps.extend(interfaces.dispatch(src, dst, ref.line, made))
                     elif (owner := _go_owner(index, f, imports, ref)) is not None:
-                        name = ref.target.rsplit(".", 1)[-1]
-                        src = ref.src_qualified_name
-                        found = interfaces.through_embedded(src, owner, name, ref.line, made)
-                        deps.extend(found)
+                        deps.extend(interfaces.through_embedded(src, owner, name, ref.line, made))
     return deps
 
 

@@ -81,11 +81,12 @@ class GoInterfaces:
         return found
 
     def result_type(self, function: str) -> str | None:
-        """The repository type a Go function's (first) result is, as ``pkg.T``:
-        ``func NewLRU[K comparable, V any](..) (*LRU[K, V], error)`` -> ``simplelru.LRU``."""
+        """The repository type a Go function's or method's (first) result is, as ``pkg.T``:
+        ``func NewLRU[K comparable, V any](..) (*LRU[K, V], error)`` -> ``simplelru.LRU``,
+        ``func (l *LruList[K, V]) Back() *Entry[K, V]`` -> ``internal.Entry``."""
         head = self.signatures.get(function, "")
         name = base_name(function).rsplit(".", 1)[-1]
-        found = re.search(rf"\bfunc\s+{re.escape(name)}\b", head)
+        found = re.search(rf"\bfunc\s+(\([^)]*\)\s*)?{re.escape(name)}\b", head)
         if found is None:
             return None
         rest = _skip_group(head[found.end() :].lstrip(), "[]")  # type parameters
@@ -96,7 +97,7 @@ class GoInterfaces:
         typ = re.match(r"[A-Z]\w*", rest)
         if typ is None:
             return None
-        owner = f"{base_name(function).rpartition('.')[0]}.{typ.group(0)}"
+        owner = f"{base_name(function).partition('.')[0]}.{typ.group(0)}"  # the package's
         return owner if owner in self.index.types else None
 
     def dispatch(self, src: str, dst: str, line: int, made: str | None = None) -> list[Dependency]:

@@ -286,6 +286,34 @@ def _go_callee(call: ts.Node) -> str | None:
     return text if re.fullmatch(r"([a-z_]\w*\.)?[A-Za-z_]\w*", text) else None
 
 
+def go_bound_call(node: ts.Node, name: str) -> ts.Node | None:
+    """The call expression the local ``name`` of the Go function around ``node`` is bound to
+    by ``:=`` (its first result), when every ``:=`` of that name binds it to a call of the same
+    text and no ``var`` or parameter declares it; None otherwise."""
+    fn = node.parent
+    while fn is not None and fn.type not in ("function_declaration", "method_declaration"):
+        fn = fn.parent
+    if fn is None:
+        return None
+    for kind in ("parameter_declaration", "var_spec"):
+        for decl in descendants(fn, kind):
+            if any(node_text(n) == name for n in decl.children_by_field_name("name")):
+                return None
+    calls: dict[str, ts.Node] = {}
+    for decl in descendants(fn, "short_var_declaration"):
+        left, right = decl.child_by_field_name("left"), decl.child_by_field_name("right")
+        if left is None or right is None or not left.named_child_count:
+            continue
+        names = [node_text(n) for n in left.named_children]
+        if name not in names:
+            continue
+        value = right.named_children[0] if right.named_child_count == 1 else None
+        if names[0] != name or value is None or value.type != "call_expression":
+            return None
+        calls[node_text(value.child_by_field_name("function"))] = value
+    return next(iter(calls.values())) if len(calls) == 1 else None
+
+
 def _go_bound_calls(fn: ts.Node) -> dict[str, str]:
     """Locals of ``fn`` bound (once) to a call's first result: name -> the callee as written."""
     found: dict[str, set[str]] = {}
