@@ -47,6 +47,7 @@ SEED = 16
 def index_sites(repo: Path) -> tuple[dict[tuple[str, int], list[Any]], dict[str, str]]:
     """Call sites (caller, line) -> their call edges, and caller -> path."""
     from pegas_memory.code_memory.graph import resolve
+
     try:
         from pegas_memory.code_memory.repo_files import workspace_roots
     except ImportError:  # an earlier checkout (compare): Cargo.toml only
