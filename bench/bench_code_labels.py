@@ -47,7 +47,11 @@ SEED = 16
 def index_sites(repo: Path) -> tuple[dict[tuple[str, int], list[Any]], dict[str, str]]:
     """Call sites (caller, line) -> their call edges, and caller -> path."""
     from pegas_memory.code_memory.graph import resolve
-    from pegas_memory.code_memory.repo_files import cargo_crates
+
+    try:
+        from pegas_memory.code_memory.repo_files import workspace_roots
+    except ImportError:  # an earlier checkout (compare): Cargo.toml only
+        from pegas_memory.code_memory.repo_files import cargo_crates as workspace_roots
     from pegas_memory.code_memory.symbols import extract_file, iter_source_files
 
     files = [
@@ -56,8 +60,8 @@ def index_sites(repo: Path) -> tuple[dict[tuple[str, int], list[Any]], dict[str,
     ]
     where = {s.qualified_name: f.path for f in files for s in f.symbols}
     sites: dict[tuple[str, int], list[Any]] = defaultdict(list)
-    # The workspace crates as store_code reads them from Cargo.toml (Rust only).
-    crates = cargo_crates(repo, [f.path for f in files])
+    # The Rust crates and Go modules as store_code reads them (Cargo.toml, go.mod).
+    crates = workspace_roots(repo, [f.path for f in files])
     kinds = {"calls", "may_call"} if os.environ.get("LABELS_CANDIDATES") else {"calls"}
     for d in resolve(files, crates=crates):
         if d.kind in kinds:

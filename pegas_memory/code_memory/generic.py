@@ -17,10 +17,13 @@ from pegas_memory.code_memory.model import Reference, Symbol, SymbolKind
 from pegas_memory.code_memory.syntax import WS, decl_head, node_line, node_text
 from pegas_memory.code_memory.typed_locals import (
     descendants,
+    go_bound_call,
     go_field_call,
+    go_field_values,
     go_locals,
     go_struct_fields,
     java_arg_types,
+    java_fields,
     java_locals,
 )
 
@@ -43,6 +46,7 @@ _DEFS: dict[str, dict[str, SymbolKind]] = {
     "go": {
         "function_declaration": "function",
         "method_declaration": "method",
+        "method_elem": "method",  # of an interface: what a call through the interface binds to
         "type_spec": "type",
         "type_alias": "type",
         "const_spec": "constant",
@@ -76,8 +80,12 @@ _CALLS = {
     "method_invocation": "name",
     "object_creation_expression": "type",
     "explicit_constructor_invocation": "constructor",  # Java ``this(..)``, ``super(..)``
+    # Go ``simplelru.NewLRU[K, V](size)``: one argument after type arguments reads as a
+    # conversion to a generic type; a generic function called so is a call (see _call).
+    "type_conversion_expression": "type",
 }
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+_GO_OPERANDS = frozenset({"identifier", "call_expression"})  # a local or a call's result
 _JS = frozenset({"javascript", "typescript", "tsx"})
 _COMMENT_MARKS = re.compile(r"^\s*(/\*\*?|\*/|\*|///?|//!)?\s?", re.MULTILINE)
 
@@ -102,6 +110,8 @@ class GenericWalker:
         self._closures: dict[int, frozenset[str]] = {}  # Rust closure -> the names it binds
         self._locals: dict[int, dict[str, str]] = {}  # method/fn node -> local variable types
         self._fields: dict[str, dict[str, str]] | None = None  # Rust/Go struct field types
+        self._java_fields: dict[str, dict[str, str]] | None = None  # class -> field -> type
+        self._field_values: dict[str, dict[str, set[str]]] | None = None  # Go: see _go_made
         self._root: ts.Node | None = None
         # JavaScript factories and module-level bindings (see _js_facts).
         self._returned: set[tuple[str, str]] = set()
@@ -493,6 +503,10 @@ class GenericWalker:
             return
         if self.language == "go" and _go_instantiation(callee):
             callee = callee.child_by_field_name("operand") or callee  # ``arg[float32](..)``
+        if node.type == "type_conversion_expression":
+            if callee.type != "generic_type":  # ``int64(x)``: a conversion, no call
+                return
+            callee = callee.child_by_field_name("type") or callee
         target = node_text(callee)
         if node.type == "explicit_constructor_invocation":
             target = _java_delegate(node, target, owner) or ""
@@ -508,6 +522,8 @@ class GenericWalker:
             declared = java_locals(node, self._locals).get(node_text(start)) if start else None
             if start is not None and declared is not None:
                 target = declared + target[len(node_text(start)) :]
+            target = self._java_field_hop(obj, target, declared, owner)
+        go_typed: str | None = None  # Go: the one function whose result fills the field
         if self.language == "go" and callee.type == "selector_expression":
             operand = callee.child_by_field_name("operand")
             field = callee.child_by_field_name("field")
@@ -522,7 +538,12 @@ class GenericWalker:
                     target = f"{declared}.{node_text(field)}"
             if self._fields is None:
                 self._fields = go_struct_fields(self._root) if self._root else {}
-            target = go_field_call(callee, self._receiver, owner, self._fields) or target
+            if operand is not None and field is not None and operand.type in _GO_OPERANDS:
+                go_typed = self._go_returned(node, operand, field, owner)
+            field_call = go_field_call(callee, self._receiver, owner, self._fields)
+            target = field_call or target
+            if field_call is not None and owner is not None:
+                go_typed = self._go_made(callee, owner)
         target = WS.sub("", re.sub(r"<.*?>", "", target))[:200]
         head = re.split(r"[.:]", target, maxsplit=1)[0]
         self_call = head in ("this", "self", "Self") or (
@@ -533,13 +554,86 @@ class GenericWalker:
         if node.type == "method_invocation" and obj is None and owner is not None:
             self_call = True  # Java: an unqualified method call is a call on ``this``
         arity = _arity(node.child_by_field_name("arguments"))
-        typed = self._rust_typed(callee, owner) if self.language == "rust" else None
+        if node.type == "type_conversion_expression":
+            arity = 1  # the operand
+        typed = self._rust_typed(callee, owner) if self.language == "rust" else go_typed
         args = java_arg_types(node, self._locals) if self.language == "java" else ()
         if self.language in _JS:
             typed = lang_js.typed_call(node, callee, self._bound, self._declared)
         self.references.append(
             Reference(src, "calls", target, node_line(node), self_call, arity, typed, args)
         )
+
+    def _go_returned(
+        self, node: ts.Node, operand: ts.Node, method: ts.Node, owner: str | None
+    ) -> str | None:
+        """``ent := c.evictList.Back(); ent.PrevEntry()``: the call written on what bound the
+        local (``internal.LruList.Back().PrevEntry``), which resolution types through the
+        bound call's declared result; None when the local is not bound to one call."""
+        if operand.type == "call_expression":  # ``c.Root().ExecuteC()``: a chain
+            bound: ts.Node | None = operand
+        else:
+            bound = go_bound_call(node, node_text(operand))
+        if bound is None or self._fields is None:
+            return None
+        inner = bound.child_by_field_name("function")
+        if inner is None:
+            return None
+        written = go_field_call(inner, self._receiver, owner, self._fields)
+        head = inner.child_by_field_name("operand") if inner.type == "selector_expression" else None
+        if written is None and head is not None and head.type == "identifier":
+            called = node_text(inner.child_by_field_name("field"))
+            declared = go_locals(bound).get(node_text(head))
+            if node_text(head) == self._receiver and owner is not None:
+                declared = owner.rsplit(".", 1)[-1]  # ``c.Root()`` in a method of Command
+            if declared is not None:
+                written = f"{declared}.{called}"
+        if written is None and re.fullmatch(r"([a-z_]\w*\.)?[A-Za-z_]\w*", node_text(inner)):
+            written = node_text(inner)  # ``pkg.New(..)`` / ``newThing(..)``
+        return f"{written}().{node_text(method)}" if written else None
+
+    def _go_made(self, callee: ts.Node, owner: str) -> str | None:
+        """``c.frequent.Add`` where every ``TwoQueueCache{frequent: ..}`` of this file stores
+        the result of ``simplelru.NewLRU``: ``simplelru.NewLRU().Add``, so the call through the
+        field's interface type can be narrowed to what that function returns."""
+        if self._field_values is None:
+            self._field_values = go_field_values(self._root) if self._root else {}
+        operand = callee.child_by_field_name("operand")
+        field = operand.child_by_field_name("field") if operand is not None else None
+        made = self._field_values.get(owner.rsplit(".", 1)[-1], {}).get(node_text(field))
+        if not made or len(made) != 1 or "?" in made:
+            return None
+        return f"{next(iter(made))}().{node_text(callee.child_by_field_name('field'))}"
+
+    def _java_field_hop(
+        self, obj: ts.Node, target: str, declared: str | None, owner: str | None
+    ) -> str:
+        """``builder.initializerBlock.build()`` (``Builder builder``) and
+        ``this.textStyleBuilder.get()``: the receiver's first field typed by its declaration in
+        a class of this file, so the call is written on that field's type."""
+        first = obj
+        while first.type in ("method_invocation", "field_access"):
+            inner = first.child_by_field_name("object")
+            if inner is None or inner.type not in ("method_invocation", "field_access"):
+                break
+            first = inner
+        inner = first.child_by_field_name("object") if first.type == "field_access" else None
+        if inner is None:
+            return target
+        if inner.type == "this" and owner is not None:
+            cls, spelled = owner.rsplit(".", 1)[-1], "this"
+        elif inner.type == "identifier" and declared is not None:
+            cls, spelled = declared.rsplit(".", 1)[-1], declared
+        else:
+            return target
+        if self._java_fields is None:
+            self._java_fields = java_fields(self._root) if self._root else {}
+        field = node_text(first.child_by_field_name("field"))
+        typed = self._java_fields.get(cls, {}).get(field)
+        hop = f"{spelled}.{field}"
+        if typed is None or not target.startswith(hop + "."):
+            return target
+        return typed + target[len(hop) :]
 
     def _rust_typed(self, callee: ts.Node, owner: str | None) -> str | None:
         """A Rust method call's callee with the receiver typed (see lang_rust), or the whole
@@ -549,11 +643,11 @@ class GenericWalker:
         fn, hidden = lang_rust.enclosing_function(callee, self._closures)
         if fn is None:
             return None
-        if fn.id not in self._locals:
-            self._locals[fn.id] = lang_rust.function_locals(fn)
         if self._fields is None:
             self._fields = lang_rust.struct_fields(self._root) if self._root else {}
         self_type = owner.rsplit(".", 1)[-1] if owner else None
+        if fn.id not in self._locals:
+            self._locals[fn.id] = lang_rust.function_locals(fn, self_type, self._fields)
         seen = self._locals[fn.id]
         if hidden:  # inside a closure: its own parameters and lets are not the function's
             seen = {k: v for k, v in seen.items() if k not in hidden}
@@ -568,7 +662,7 @@ class GenericWalker:
         if lang == "go":
             for spec in descendants(node, "import_spec"):
                 target = node_text(spec.child_by_field_name("path")).strip('"`')
-                alias = node_text(spec.child_by_field_name("name")) or target.rsplit("/", 1)[-1]
+                alias = node_text(spec.child_by_field_name("name")) or _go_package_name(target)
                 self.references.append(Reference(src, "imports", target, line))
                 self.imports.append((alias, target))
         elif lang == "java":
@@ -641,6 +735,16 @@ def _go_instantiation(callee: ts.Node) -> bool:
     return index.type in _GO_TYPE_NODES or (
         index.type == "identifier" and node_text(index) in _GO_TYPES
     )
+
+
+def _go_package_name(path: str) -> str:
+    """The name an import without an alias binds, by the toolchain's convention: the last
+    element, without a major-version suffix (``github.com/urfave/cli/v3`` -> ``cli``,
+    ``gopkg.in/yaml.v3`` -> ``yaml``)."""
+    parts = path.split("/")
+    if len(parts) > 1 and re.fullmatch(r"v\d+", parts[-1]):
+        parts.pop()
+    return re.sub(r"\.v\d+$", "", parts[-1])
 
 
 def _java_chain_head(obj: ts.Node) -> ts.Node | None:

@@ -25,6 +25,7 @@ from pegas_memory.code_memory.chains import Chains
 from pegas_memory.code_memory.flow import PythonFlow
 from pegas_memory.code_memory.flow_edges import python_dependencies
 from pegas_memory.code_memory.js_handlers import HandlerTypes
+from pegas_memory.code_memory.lang_go import GoInterfaces
 from pegas_memory.code_memory.model import Dependency, FileIndex, Reference, RefKind, TargetKind
 from pegas_memory.code_memory.names import NameIndex
 
@@ -75,6 +76,7 @@ def _resolve_by_name(
     index = NameIndex(files, crates)
     chains = Chains(index, frozenset(f.module for f in files if f.language == "java"))
     handlers = HandlerTypes(index, files)  # ``res.send`` in ``function (req, res)``
+    interfaces = GoInterfaces(index, files)  # Go calls through an interface's method
     deps: list[Dependency] = []
     total = 2 * len(files)
     # Base types first: self/this calls look members up along them.
@@ -122,6 +124,17 @@ def _resolve_by_name(
                     dst = handlers.target(f, ref) or _made_target(index, f, local, imports, ref)
                     kind = "internal" if dst else kind
                 deps.append(_dep(ref.src_qualified_name, "calls", ref.target, dst, ref.line, kind))
+                if f.language == "go":  # on what a call returned; through an interface
+                    made = _go_made(interfaces, index, f, local, imports, ref)
+                    src, name = ref.src_qualified_name, ref.target.rsplit(".", 1)[-1]
+                    if dst is None and made is not None:  # ``ent := l.Back(); ent.Next()``
+                        dst = index.member(made, name, ref.arity)
+                        if dst is not None:
+                            deps[-1] = _dep(src, "calls", ref.target, dst, ref.line, "internal")
+                    if dst is not None:
+                        deps.extend(interfaces.dispatch(src, dst, ref.line, made))
+                    elif (owner := _go_owner(index, f, imports, ref)) is not None:
+                        deps.extend(interfaces.through_embedded(src, owner, name, ref.line, made))
     return deps
 
 
@@ -216,7 +229,9 @@ def _call_target(
     if len(parts) == 3 and f.language == "go" and head in imports:
         # ``simplelru.LRU.Cap``: a method of a type of an imported package (a typed field).
         module = index.import_target(f, imports[head])
-        dst = index.member(f"{module}.{parts[1]}", name, arity) if module else None
+        if module is None:  # ``ctx context.Context``: ``ctx.Done()`` is the library's
+            return None, "external"
+        dst = index.member(f"{module}.{parts[1]}", name, arity)
         return dst, "internal" if dst else "unresolved"
     if len(parts) == 3 and f.language == "java" and head[:1].isupper():
         # ``TextStyle.Builder.get``: a nested type of another type, not any ``Builder``.
@@ -267,6 +282,39 @@ def _chain_target(
 
     scope = index.enclosing_type(ref.src_qualified_name)
     return chains.resolve(f, ref.typed or ref.target, ref.arity, bare, scope)
+
+
+def _go_owner(
+    index: NameIndex, f: FileIndex, imports: dict[str, str], ref: Reference
+) -> str | None:
+    """The repository type a Go call is written on (``MapSource.GoString``,
+    ``simplelru.LRUCache.Len``), or None."""
+    parts = ref.target.split(".")
+    if len(parts) == 2 and parts[0][:1].isupper():
+        package = ref.src_qualified_name.partition(".")[0]
+        return index.members.get(package, {}).get(parts[0], [None])[0]
+    if len(parts) == 3 and parts[0] in imports:
+        module = index.import_target(f, imports[parts[0]])
+        return f"{module}.{parts[1]}" if module else None
+    return None
+
+
+def _go_made(
+    interfaces: GoInterfaces,
+    index: NameIndex,
+    f: FileIndex,
+    local: dict[str, str],
+    imports: dict[str, str],
+    ref: Reference,
+) -> str | None:
+    """Go ``c.frequent.Add`` written ``simplelru.NewLRU().Add`` by the walker (the function
+    whose result fills the field): the type that function returns, or None."""
+    function, _, _ = (ref.typed or "").partition("().")
+    if not function:
+        return None
+    probe = Reference(ref.src_qualified_name, "calls", function, ref.line)
+    made, _ = _call_target(index, f, local, imports, function, probe)
+    return interfaces.result_type(made) if made is not None else None
 
 
 def _made_target(

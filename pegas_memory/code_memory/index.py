@@ -44,7 +44,7 @@ from pegas_memory.code_memory.graph import Dependency, affected_files, resolve
 from pegas_memory.code_memory.py_scope import python_scope, sources_of
 from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.query import CodeGraphResult, CodeQuery, CodeSearchResult
-from pegas_memory.code_memory.repo_files import cargo_crates, count_source_files
+from pegas_memory.code_memory.repo_files import count_source_files, workspace_roots
 from pegas_memory.code_memory.store import (
     StoredDep,
     StoredSymbol,
@@ -457,7 +457,7 @@ class CodeMemory:
             removed.extend(plan.deletes)
             moved.extend(plan.moved)
         say(len(everything), total, "writing symbols")
-        crates = cargo_crates(target.root, [s.rel for s in everything])
+        crates = workspace_roots(target.root, [s.rel for s in everything])
         result.stale_atoms = retire_symbols(conn, repo, doc_id, removed)
         digests = {s.rel: s.digest for s in everything}
         updated = write_symbols(

@@ -11,6 +11,7 @@ through return types at resolution time. Pure functions of tree-sitter nodes, no
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import tree_sitter as ts
 
@@ -45,9 +46,12 @@ def struct_fields(root: ts.Node) -> dict[str, dict[str, str]]:
             fields: dict[str, str] = {}
             for field in body.named_children if body is not None else ():
                 if field.type == "field_declaration":
-                    typ = clean_type(node_text(field.child_by_field_name("type")))
-                    if typ:
-                        fields[node_text(field.child_by_field_name("name"))] = typ
+                    written = node_text(field.child_by_field_name("type"))
+                    field_name = node_text(field.child_by_field_name("name"))
+                    if typ := clean_type(written):
+                        fields[field_name] = typ
+                    if element := element_type(written):
+                        fields[field_name + "[]"] = element
             out.setdefault(name, fields)
             continue
         if node.type == "enum_item":
@@ -113,11 +117,16 @@ def _bound_in(
     return None
 
 
-def function_locals(fn: ts.Node) -> dict[str, str]:
+def function_locals(
+    fn: ts.Node,
+    self_type: str | None = None,
+    fields: dict[str, dict[str, str]] | None = None,
+) -> dict[str, str]:
     """A function's parameters and ``let`` bindings: name -> a cleaned type, or ``=`` and the
     bound expression (whitespace removed). A name bound twice differently (shadowing) is
     left out: which binding a call sees would need scopes."""
     found: dict[str, set[str]] = {}
+    later: list[tuple[str, ts.Node]] = []  # loop variables and ``let x = &v[i]``
     stack = [fn]
     while stack:
         node = stack.pop()
@@ -126,8 +135,14 @@ def function_locals(fn: ts.Node) -> dict[str, str]:
             if pattern is not None and pattern.type == "mut_pattern" and pattern.named_child_count:
                 pattern = pattern.named_children[0]
             if pattern is not None and pattern.type == "identifier":
-                typ = clean_type(node_text(node.child_by_field_name("type")))
+                written = node_text(node.child_by_field_name("type"))
+                typ = clean_type(written)
                 value = node.child_by_field_name("value")
+                if element := element_type(written):
+                    found.setdefault(node_text(pattern) + "[]", set()).add(element)
+                if not typ and value is not None and _indexed(value) is not None:
+                    later.append((node_text(pattern), value))  # ``let p = &patterns[idx]``
+                    continue
                 if typ:
                     found.setdefault(node_text(pattern), set()).add(typ)
                 elif value is not None and value.type in ("call_expression", "try_expression"):
@@ -136,6 +151,13 @@ def function_locals(fn: ts.Node) -> dict[str, str]:
                     )
                 else:
                     found.setdefault(node_text(pattern), set()).add("?")
+        if node.type == "for_expression":  # ``for x in v.iter()``: an element of ``v``
+            pattern = node.child_by_field_name("pattern")
+            while pattern is not None and pattern.type in ("mut_pattern", "reference_pattern"):
+                pattern = pattern.named_children[-1] if pattern.named_child_count else None
+            value = node.child_by_field_name("value")
+            if pattern is not None and pattern.type == "identifier" and value is not None:
+                later.append((node_text(pattern), value))
         bindings: list[tuple[ts.Node | None, ts.Node | None]] = []
         if node.type == "let_condition":  # ``if let Some(x) = e``, ``while let Ok(x) = e``
             bindings.append(
@@ -152,7 +174,80 @@ def function_locals(fn: ts.Node) -> dict[str, str]:
                 found.setdefault(bound[0], set()).add(bound[1])
         if node is fn or node.type not in ("function_item", "closure_expression"):
             stack.extend(node.named_children)
+    for bound_name, bound_value in later:  # once every declared element type is known
+        handed_out = _element_of(bound_value, found, self_type, fields or {})
+        found.setdefault(bound_name, set()).add(handed_out or "?")
     return {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and "?" not in v}
+
+
+_CONTAINERS = frozenset({"Vec", "VecDeque", "HashSet", "BTreeSet", "BinaryHeap", "LinkedList"})
+_ITERATORS = frozenset({"iter", "iter_mut", "into_iter", "drain"})
+
+
+def element_type(written: str) -> str:
+    """The element type of a declared sequence: ``Vec<Stats>``, ``&[Pattern]``,
+    ``[Token; 4]``, ``&mut VecDeque<T>`` -> the cleaned element type; "" otherwise."""
+    text = _LIFETIME.sub("", WS.sub(" ", written)).strip()
+    while text.startswith(("&", "mut ")):
+        text = text.lstrip("&").strip().removeprefix("mut ").strip()
+    if text.startswith("[") and text.endswith("]"):
+        return clean_type(text[1:-1].split(";", 1)[0])
+    head, _, rest = text.partition("<")
+    if head.strip().rsplit("::", 1)[-1] in _CONTAINERS and rest.endswith(">"):
+        return clean_type(rest[:-1])
+    return ""
+
+
+def _indexed(value: ts.Node) -> ts.Node | None:
+    """``v[i]`` / ``&v[i]`` / ``&mut v[i]``: the indexed expression ``v``; else None."""
+    while value.type == "reference_expression" and value.named_child_count:
+        value = value.named_children[-1]
+    return value.named_children[0] if value.type == "index_expression" else None
+
+
+def _element_of(
+    value: ts.Node,
+    found: dict[str, set[str]],
+    self_type: str | None,
+    fields: dict[str, dict[str, str]],
+) -> str | None:
+    """The element type a loop over ``value`` (``v``, ``&v``, ``v.iter()``,
+    ``self.items.into_iter()``) or an index ``v[i]`` hands out, when ``v``'s element type is
+    declared; None otherwise."""
+    indexed = _indexed(value)
+    if indexed is not None:
+        value = indexed
+    while value.type == "reference_expression" and value.named_child_count:
+        value = value.named_children[-1]
+    if value.type == "call_expression" and indexed is None:
+        fn = value.child_by_field_name("function")
+        args = value.child_by_field_name("arguments")
+        if fn is None or fn.type != "field_expression" or args is None:
+            return None
+        if node_text(fn.child_by_field_name("field")) not in _ITERATORS:
+            return None
+        value = fn.child_by_field_name("value") or value
+    return collection_element(value, found, self_type, fields)
+
+
+def collection_element(
+    value: ts.Node,
+    found: Mapping[str, set[str] | str],
+    self_type: str | None,
+    fields: dict[str, dict[str, str]],
+) -> str | None:
+    """The declared element type of a local ``v`` or a field ``self.v``, or None."""
+    if value.type == "identifier":
+        known = found.get(node_text(value) + "[]")
+        if isinstance(known, str):
+            return known
+        return next(iter(known)) if known and len(known) == 1 else None
+    if value.type == "field_expression" and self_type is not None:
+        inner = value.child_by_field_name("value")
+        if inner is not None and inner.type == "self":
+            field = node_text(value.child_by_field_name("field"))
+            return fields.get(self_type, {}).get(field + "[]")
+    return None
 
 
 _UNWRAPPED_VALUES = frozenset({"call_expression", "try_expression", "identifier"})
@@ -267,6 +362,13 @@ def typed_call(
             return None
         prefix = WS.sub("", node_text(used))
         return typ + text[len(prefix) :] if text.startswith(prefix) else None
+    if head.type == "index_expression" and head is not callee:
+        # ``stats[i].add(..)``, ``self.dir_patterns[idx].matches_with(..)``: an element
+        element = collection_element(head.named_children[0], locals_, self_type, fields)
+        prefix = WS.sub("", node_text(head))
+        if element is None or not text.startswith(prefix):
+            return None
+        return element + text[len(prefix) :]
     if head.type != "identifier" or head is callee:
         return None
     bound = arm_binding(head, self_type, fields)

@@ -96,6 +96,19 @@ class NameIndex:
         self.parents: dict[str, list[str]] = defaultdict(list)
         self.args: tuple[str, ...] = ()  # the call being resolved: its argument types (Java)
         self._crate_roots = _crate_roots(files, crates)
+        # Go: go.mod module path -> its directory, and package directory -> the owner its
+        # symbols are named under (the directory, or the package name at the repository root).
+        self.go_modules = {name: d for name, d in crates.items() if "/" in name or "." in name}
+        self.go_dirs: dict[str, str] = {}
+        for f in files:
+            top = (s for s in f.symbols if s.kind not in ("module", "method"))
+            first = next(top, None) if f.language == "go" else None
+            if first is not None:
+                directory = PurePosixPath(f.path).parent.as_posix()
+                self.go_dirs.setdefault(
+                    "" if directory == "." else directory,
+                    base_name(first.qualified_name).rpartition(".")[0],
+                )
         self._memo: dict[tuple[str, str, str], str | None] = {}
 
     # -- members --
@@ -279,6 +292,10 @@ class NameIndex:
             hit = self.rust_path(f, target)
             if hit is not None or self.is_internal_import(f, target):
                 return hit
+        if f.language == "go" and self.go_modules:
+            package = self._go_package(target)
+            if package is not None:
+                return package
         dotted = target.replace("::", ".").replace("/", ".").removesuffix(".*")
         while dotted.startswith(("crate.", "self.", "super.")):
             dotted = dotted.partition(".")[2]
@@ -293,6 +310,16 @@ class NameIndex:
             if known is not None:
                 hits.add(known)
         return hits.pop() if len(hits) == 1 else None
+
+    def _go_package(self, path: str) -> str | None:
+        """The repository package a Go import path names through a go.mod module path
+        (``github.com/urfave/cli/v3`` -> the root package ``cli``), or None."""
+        for module, directory in sorted(self.go_modules.items(), key=lambda kv: -len(kv[0])):
+            if path == module or path.startswith(module + "/"):
+                rest = path[len(module) :].strip("/")
+                parts = [p for p in (directory.strip("/"), rest) if p and p != "."]
+                return self.go_dirs.get("/".join(parts))
+        return None
 
     def _js_module(self, from_module: str, source: str) -> str | None:
         if not source.startswith("."):
@@ -404,6 +431,7 @@ def _crate_roots(files: Sequence[FileIndex], crates: Mapping[str, str]) -> dict[
     ``crates`` (Cargo.toml) when the root lies under a crate's directory, else after the
     directory above ``src``."""
     roots: list[str] = []
+    crates = {name: d for name, d in crates.items() if "/" not in name and "." not in name}
     for f in files:
         p = PurePosixPath(f.path)
         if f.language == "rust" and p.name in ("lib.rs", "main.rs"):

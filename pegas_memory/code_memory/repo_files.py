@@ -1,6 +1,6 @@
 """What store_code reads about a repository's files besides their source: Rust workspace crate
-names from Cargo.toml, and the number of source files under a scope (for the skipped count).
-Plain file reads, bounded; no database."""
+names from Cargo.toml, Go module paths from go.mod, and the number of source files under a
+scope (for the skipped count). Plain file reads, bounded; no database."""
 
 from __future__ import annotations
 
@@ -14,6 +14,34 @@ from pegas_memory.code_memory.symbols import language_for
 SKIP_COUNT_LIMIT = 50_000  # directory entries looked at to count skipped files
 
 _CRATE_NAME = re.compile(r'^\s*name\s*=\s*"([^"]+)"', re.MULTILINE)
+_GO_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.MULTILINE)
+
+
+def workspace_roots(root: Path, paths: Sequence[str]) -> dict[str, str]:
+    """The roots resolution needs: Rust crate names (cargo_crates) and Go module paths
+    (go_modules), each -> its directory; a module path always holds a ``/`` or a ``.``, a
+    crate name never."""
+    return {**cargo_crates(root, paths), **go_modules(root, paths)}
+
+
+def go_modules(root: Path, paths: Sequence[str]) -> dict[str, str]:
+    """Go module path -> its directory, from the go.mod of each directory above an indexed Go
+    file (the nearest one holds the package; read with a regex, bounded)."""
+    dirs: set[str] = set()
+    for rel in paths:
+        if rel.endswith(".go"):
+            parts = rel.split("/")[:-1]
+            dirs.update("/".join(parts[:i]) for i in range(len(parts) + 1))
+    out: dict[str, str] = {}
+    for d in sorted(dirs):
+        try:
+            text = (root / d / "go.mod").read_text("utf-8", "replace")[:20_000]
+        except OSError:
+            continue
+        found = _GO_MODULE.search(text)
+        if found:
+            out[found.group(1)] = d
+    return out
 
 
 def cargo_crates(root: Path, paths: Sequence[str]) -> dict[str, str]:

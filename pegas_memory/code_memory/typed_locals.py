@@ -12,14 +12,15 @@ from collections.abc import Iterator
 
 import tree_sitter as ts
 
-from pegas_memory.code_memory.syntax import node_text
+from pegas_memory.code_memory.syntax import WS, node_text
 
 JAVA_METHODS = frozenset({"method_declaration", "constructor_declaration"})
 
 
 def go_locals(node: ts.Node) -> dict[str, str]:
     """Types of the Go function's parameters and locals around ``node`` that name a type of
-    the same package: ``x *T`` parameters, ``var x T``, ``x := &T{...}`` / ``T{...}``."""
+    the same package or of an imported one: ``x *T`` and ``x *pkg.T`` parameters, ``var x T``,
+    ``x := &T{...}`` / ``T{...}``."""
     fn = node.parent
     while fn is not None and fn.type not in ("function_declaration", "method_declaration"):
         fn = fn.parent
@@ -28,7 +29,8 @@ def go_locals(node: ts.Node) -> dict[str, str]:
     found: dict[str, set[str]] = {}
     for kind in ("parameter_declaration", "var_spec"):
         for decl in descendants(fn, kind):
-            written = node_text(decl.child_by_field_name("type")).lstrip("*")
+            written = re.sub(r"\[.*\]", "", node_text(decl.child_by_field_name("type")))
+            written = written.lstrip("*")
             if not written:  # ``var x = value``: typed by its value below
                 continue
             for name in decl.children_by_field_name("name"):
@@ -50,10 +52,12 @@ def go_locals(node: ts.Node) -> dict[str, str]:
             if literal.type == "composite_literal" and literal.child_by_field_name("type"):
                 written = node_text(literal.child_by_field_name("type"))
                 found.setdefault(node_text(name), set()).add(written)
+    # A type of the package (``Command``) or of an imported one (``cli.Command``,
+    # ``simplelru.LRUCache[K, V]`` without its type arguments).
     return {
         k: next(iter(v))
         for k, v in found.items()
-        if len(v) == 1 and re.fullmatch(r"[A-Z][A-Za-z0-9_]*", next(iter(v)))
+        if len(v) == 1 and re.fullmatch(r"([a-z_]\w*\.)?[A-Z][A-Za-z0-9_]*", next(iter(v)))
     }
 
 
@@ -91,6 +95,10 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
             for name in names:
                 if name is not None:
                     found.setdefault(node_text(name), set()).add(written)
+                    element = java_element(node_text(type_node))
+                    if element:
+                        found.setdefault(node_text(name) + "[]", set()).add(element)
+    _java_loop_variables(method, found)
     out = {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and len(next(iter(v))) > 1}
     # Fields of the enclosing class (``private Gson gson;``) where no local hides them.
     body = method.parent
@@ -98,13 +106,118 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
         if field.type != "field_declaration":
             continue
         written = re.sub(r"<.*", "", node_text(field.child_by_field_name("type"))).strip()
-        if not re.fullmatch(r"[A-Z][A-Za-z0-9_]+(\.[A-Z][A-Za-z0-9_]*)*", written):
-            continue
+        named = re.fullmatch(r"[A-Z][A-Za-z0-9_]+(\.[A-Z][A-Za-z0-9_]*)*", written)
+        element = java_element(node_text(field.child_by_field_name("type")))
         for decl in field.children_by_field_name("declarator"):
             field_name = node_text(decl.child_by_field_name("name"))
-            if field_name and field_name not in found:
+            if not field_name or field_name in found:
+                continue
+            if named:
                 out[field_name] = written  # ``TextStyle.Builder`` kept whole: not any Builder
+            if element and field_name + "[]" not in found:
+                out[field_name + "[]"] = element
+    # Loop variables over a field (``for (T x : items)``, ``items.forEach(x -> ..)``).
+    _java_loop_variables(method, found, out)
+    for k, v in found.items():
+        if len(v) == 1 and k not in out and len(next(iter(v))) > 1:
+            out[k] = next(iter(v))
     cache[method.id] = out
+    return out
+
+
+# Collections whose one type argument is the element a loop or ``forEach`` hands out.
+_JAVA_COLLECTIONS = frozenset(
+    {
+        "List",
+        "ArrayList",
+        "LinkedList",
+        "Set",
+        "HashSet",
+        "LinkedHashSet",
+        "TreeSet",
+        "SortedSet",
+        "Collection",
+        "Iterable",
+        "Queue",
+        "Deque",
+        "ArrayDeque",
+    }
+)
+_JAVA_TYPE = re.compile(r"[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)*")
+
+
+def java_element(written: str) -> str:
+    """The element type of a declared collection or array type: ``List<Option>`` and
+    ``Option[]`` -> ``Option``; "" when the type is no such container or its element is not a
+    plain class name (a type variable, a wildcard)."""
+    text = WS.sub("", written)
+    if text.endswith("[]") and _JAVA_TYPE.fullmatch(text[:-2]):
+        return text[:-2]
+    head, _, rest = text.partition("<")
+    if head.rsplit(".", 1)[-1] not in _JAVA_COLLECTIONS or not rest.endswith(">"):
+        return ""
+    inner = rest[:-1]
+    return inner if _JAVA_TYPE.fullmatch(inner) and len(inner) > 1 else ""
+
+
+def _java_loop_variables(
+    method: ts.Node,
+    found: dict[str, set[str]],
+    fields: dict[str, str] | None = None,
+) -> None:
+    """Add the variables of enhanced ``for`` loops (their declared type, or for ``var`` the
+    element type of what they loop over) and the one parameter of a lambda given to
+    ``forEach`` on a typed collection (``options.forEach(o -> o.equals(x))``). With
+    ``fields``, only loops over a field (the locals were done without them)."""
+
+    def element_of(value: ts.Node | None) -> str:
+        name = node_text(value) if value is not None and value.type == "identifier" else ""
+        local = found.get(name + "[]")
+        if fields is None:
+            return next(iter(local)) if local and len(local) == 1 else ""
+        return "" if name in found else fields.get(name + "[]", "")
+
+    for loop in descendants(method, "enhanced_for_statement"):
+        name = node_text(loop.child_by_field_name("name"))
+        written = re.sub(r"<.*", "", node_text(loop.child_by_field_name("type"))).strip()
+        if written == "var":
+            written = element_of(loop.child_by_field_name("value"))
+        elif fields is not None:
+            continue  # an explicit type was taken with the locals
+        if name and _JAVA_TYPE.fullmatch(written or "-"):
+            found.setdefault(name, set()).add(written)
+    for lam in descendants(method, "lambda_expression"):
+        params = lam.child_by_field_name("parameters")
+        call = lam.parent.parent if lam.parent is not None else None
+        if params is None or params.type != "identifier" or call is None:
+            continue
+        if call.type != "method_invocation" or node_text(call.child_by_field_name("name")) != (
+            "forEach"
+        ):
+            continue
+        element = element_of(call.child_by_field_name("object"))
+        if element:
+            found.setdefault(node_text(params), set()).add(element)
+
+
+def java_fields(root: ts.Node) -> dict[str, dict[str, str]]:
+    """Class simple name -> field -> declared type (type arguments dropped) for the classes of
+    one file, nested ones too: ``builder.initializerBlock.build()`` with ``Builder builder``
+    and ``CodeBlock.Builder initializerBlock`` in ``Builder`` is a ``CodeBlock.Builder``
+    call."""
+    out: dict[str, dict[str, str]] = {}
+    for kind in ("class_declaration", "record_declaration", "enum_declaration"):
+        for cls in descendants(root, kind):
+            body = cls.child_by_field_name("body")
+            fields = out.setdefault(node_text(cls.child_by_field_name("name")), {})
+            for field in body.named_children if body is not None else ():
+                if field.type != "field_declaration":
+                    continue
+                written = re.sub(r"<.*", "", node_text(field.child_by_field_name("type"))).strip()
+                if not _JAVA_TYPE.fullmatch(written) or len(written) < 2:
+                    continue
+                for decl in field.children_by_field_name("declarator"):
+                    fields[node_text(decl.child_by_field_name("name"))] = written
     return out
 
 
@@ -122,6 +235,96 @@ def go_struct_fields(root: ts.Node) -> dict[str, dict[str, str]]:
             for name in decl.children_by_field_name("name"):
                 fields[node_text(name)] = re.sub(r"\[.*\]", "", written).lstrip("*")
     return out
+
+
+def go_field_values(root: ts.Node) -> dict[str, dict[str, set[str]]]:
+    """What the file puts into its structs' fields: struct -> field -> the functions whose
+    (first) result is stored there, as written (``simplelru.NewLRU``), from keyed composite
+    literals ``&T{recent: recent}`` whose value is a call or a local bound to a call's first
+    result (``recent, err := simplelru.NewLRU[K, V](size, nil)``); any other value is ``?``."""
+    out: dict[str, dict[str, set[str]]] = {}
+    for literal in descendants(root, "composite_literal"):
+        struct = re.sub(r"\[.*\]", "", node_text(literal.child_by_field_name("type")))
+        body = literal.child_by_field_name("body")
+        if not struct or body is None:
+            continue
+        fn = literal.parent
+        while fn is not None and fn.type not in ("function_declaration", "method_declaration"):
+            fn = fn.parent
+        bound = _go_bound_calls(fn) if fn is not None else {}
+        for element in body.named_children:
+            if element.type != "keyed_element" or element.named_child_count != 2:
+                continue
+            key, value = (_go_element(c) for c in element.named_children)
+            if key is None or value is None or key.type not in ("identifier", "field_identifier"):
+                continue
+            made = _go_callee(value) if value.type in _GO_CALLS else None
+            if value.type == "identifier":
+                made = bound.get(node_text(value))
+            fields = out.setdefault(struct, {})
+            fields.setdefault(node_text(key), set()).add(made or "?")
+    return out
+
+
+_GO_CALLS = frozenset({"call_expression", "type_conversion_expression"})
+
+
+def _go_element(node: ts.Node) -> ts.Node | None:
+    return (
+        node.named_children[0] if node.type == "literal_element" and node.named_children else None
+    )
+
+
+def _go_callee(call: ts.Node) -> str | None:
+    """``simplelru.NewLRU`` of ``simplelru.NewLRU[K, V](..)`` (read as a conversion to a
+    generic type when it has one argument); None for anything else."""
+    fn = call.child_by_field_name("function")
+    if call.type == "type_conversion_expression":
+        generic = call.child_by_field_name("type")
+        fn = generic.child_by_field_name("type") if generic is not None else None
+    text = node_text(fn) if fn is not None else ""
+    return text if re.fullmatch(r"([a-z_]\w*\.)?[A-Za-z_]\w*", text) else None
+
+
+def go_bound_call(node: ts.Node, name: str) -> ts.Node | None:
+    """The call expression the local ``name`` of the Go function around ``node`` is bound to
+    by ``:=`` (its first result), when every ``:=`` of that name binds it to a call of the same
+    text and no ``var`` or parameter declares it; None otherwise."""
+    fn = node.parent
+    while fn is not None and fn.type not in ("function_declaration", "method_declaration"):
+        fn = fn.parent
+    if fn is None:
+        return None
+    for kind in ("parameter_declaration", "var_spec"):
+        for decl in descendants(fn, kind):
+            if any(node_text(n) == name for n in decl.children_by_field_name("name")):
+                return None
+    calls: dict[str, ts.Node] = {}
+    for decl in descendants(fn, "short_var_declaration"):
+        left, right = decl.child_by_field_name("left"), decl.child_by_field_name("right")
+        if left is None or right is None or not left.named_child_count:
+            continue
+        names = [node_text(n) for n in left.named_children]
+        if name not in names:
+            continue
+        value = right.named_children[0] if right.named_child_count == 1 else None
+        if names[0] != name or value is None or value.type != "call_expression":
+            return None
+        calls[node_text(value.child_by_field_name("function"))] = value
+    return next(iter(calls.values())) if len(calls) == 1 else None
+
+
+def _go_bound_calls(fn: ts.Node) -> dict[str, str]:
+    """Locals of ``fn`` bound (once) to a call's first result: name -> the callee as written."""
+    found: dict[str, set[str]] = {}
+    for decl in descendants(fn, "short_var_declaration"):
+        left, right = decl.child_by_field_name("left"), decl.child_by_field_name("right")
+        if left is None or right is None or not left.named_child_count:
+            continue
+        value = right.named_children[0] if right.named_child_count == 1 else None
+        callee = _go_callee(value) if value is not None and value.type in _GO_CALLS else None
+        found.setdefault(node_text(left.named_children[0]), set()).add(callee or "?")
+    return {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and "?" not in v}
 
 
 def go_field_call(

@@ -239,3 +239,49 @@ def test_a_generic_function_called_with_a_type_argument(tmp_path: Path) -> None:
     lines = {d.line for d in deps if d.src == "cli.Float32Arg" and d.dst == "cli.arg"}
     assert lines == {13, 14}  # ``arg[[]uint](..)`` and ``arg[float32](..)``
     assert ("cli.Float32Arg", "cli.fs") not in call_edges(deps)
+
+
+RETURNED = {
+    "go.mod": "module example.com/lru\n",
+    "internal/list.go": """
+        package internal
+
+        // Entry — элемент списка / a list element.
+        type Entry[K comparable] struct{ prev *Entry[K] }
+
+        func (e *Entry[K]) PrevEntry() *Entry[K] { return e.prev }
+
+        type LruList[K comparable] struct{ root Entry[K] }
+
+        func (l *LruList[K]) Back() *Entry[K] { return l.root.prev }
+        """,
+    "cache.go": """
+        package lru
+
+        import "example.com/lru/internal"
+
+        type Cache[K comparable] struct{ evictList *internal.LruList[K] }
+
+        func (c *Cache[K]) Root() *Cache[K] { return c }
+
+        func (c *Cache[K]) Oldest() int {
+            n := 0
+            for ent := c.evictList.Back(); ent != nil; ent = ent.PrevEntry() {
+                n++
+            }
+            return n + c.Root().Size()
+        }
+
+        func (c *Cache[K]) Size() int { return 0 }
+        """,
+}
+
+
+def test_calls_on_what_a_method_returned(tmp_path: Path) -> None:
+    """``ent := c.evictList.Back(); ent.PrevEntry()`` and ``c.Root().Size()``: typed by the
+    declared result of the method that made the value."""
+    calls = call_edges(resolved(tmp_path, RETURNED))
+    assert ("lru.Cache.Oldest", "internal.LruList.Back") in calls
+    assert ("lru.Cache.Oldest", "internal.Entry.PrevEntry") in calls
+    assert ("lru.Cache.Oldest", "lru.Cache.Root") in calls
+    assert ("lru.Cache.Oldest", "lru.Cache.Size") in calls

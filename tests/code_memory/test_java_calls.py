@@ -255,3 +255,93 @@ def test_builder_chains_fields_and_constructor_delegation(tmp_path: Path) -> Non
     assert ("com.ex.Named.named", "com.ex.Named.Named#0") in calls  # new Named()
     assert ("com.ex.Named.isAnnotated", "com.ex.Base.isAnnotated") in calls
     assert ("com.ex.Named.isAnnotated", "com.ex.Named.isAnnotated") not in calls
+
+
+OPTIONS = """
+    package com.ex.cli;
+
+    import java.util.List;
+
+    public final class CommandLine {
+      private final List<Option> options;
+      private final Option[] defaults;
+      private final TypeSpec.Builder spec;
+
+      CommandLine(Builder builder) {
+        this.options = builder.options;
+        this.defaults = builder.defaults;
+        this.spec = builder.spec;
+        builder.spec.add("x");
+      }
+
+      int loop(Option wanted) {
+        int n = 0;
+        for (Option o : options) {
+          if (o.matches(wanted)) n++;
+        }
+        return n;
+      }
+
+      void loopVar(Option wanted) {
+        for (var d : defaults) {
+          d.matches(wanted);
+        }
+      }
+
+      void each(Option wanted) {
+        options.forEach(o -> o.matches(wanted));
+      }
+
+      void spec() {
+        this.spec.add("y");
+      }
+
+      /** Строитель / the command line's builder: its fields are read by the constructor. */
+      static final class Builder {
+        List<Option> options;
+        Option[] defaults;
+        TypeSpec.Builder spec;
+      }
+    }
+    """
+OPTION = """
+    package com.ex.cli;
+
+    public final class Option {
+      boolean matches(Option other) { return this == other; }
+    }
+    """
+SPEC = """
+    package com.ex.cli;
+
+    public final class TypeSpec {
+      public static final class Builder {
+        public Builder add(String s) { return this; }
+      }
+      /** Not the spec's builder: a call on a field typed TypeSpec.Builder never lands here. */
+      public Builder add(String s) { return null; }
+    }
+    """
+
+
+def test_loop_variables_and_fields_of_other_objects_are_typed(tmp_path: Path) -> None:
+    calls = call_edges(
+        resolved(
+            tmp_path,
+            {
+                "src/com/ex/cli/CommandLine.java": OPTIONS,
+                "src/com/ex/cli/Option.java": OPTION,
+                "src/com/ex/cli/TypeSpec.java": SPEC,
+            },
+        )
+    )
+    cls = "com.ex.cli.CommandLine"
+    # ``for (Option o : options)``, ``for (var d : defaults)`` over ``Option[]`` and
+    # ``options.forEach(o -> ..)`` over a ``List<Option>`` field.
+    for method in ("loop", "loopVar", "each"):
+        assert (f"{cls}.{method}", "com.ex.cli.Option.matches") in calls
+    # ``this.spec.add(..)`` and ``builder.spec.add(..)`` (a field of the file's other class):
+    # the field's declared type, not the enclosing class nor a same-named method elsewhere.
+    for caller in (f"{cls}.spec", f"{cls}.CommandLine"):
+        assert (caller, "com.ex.cli.TypeSpec.Builder.add") in calls
+        assert (caller, "com.ex.cli.TypeSpec.add") not in calls

@@ -208,3 +208,57 @@ def test_chains_from_self_through_result_aliases(tmp_path: Path) -> None:
         d.line for d in deps if d.dst == "src/index.Indexed.count" and "sorted" in d.src
     }
     assert sorted_lines == {25}
+
+
+ELEMENTS = {
+    "Cargo.toml": '[package]\nname = "glob"\nversion = "0.1.0"\n',
+    "src/lib.rs": """
+        /// Шаблон / a pattern.
+        pub struct Pattern { text: String }
+
+        impl Pattern {
+            pub fn matches_with(&self, s: &str) -> bool { s == self.text }
+            pub fn as_str(&self) -> &str { &self.text }
+        }
+
+        pub struct Paths { dir_patterns: Vec<Pattern>, tokens: [Pattern; 2] }
+
+        impl Paths {
+            fn next(&self, idx: usize) -> bool {
+                self.dir_patterns[idx].matches_with("x")
+            }
+
+            fn all(&self) -> usize {
+                let mut n = 0;
+                for p in self.dir_patterns.iter() {
+                    n += p.as_str().len();
+                }
+                for t in &self.tokens {
+                    t.as_str();
+                }
+                n
+            }
+        }
+
+        fn fill(patterns: &[Pattern], idx: usize) -> bool {
+            let pattern = &patterns[idx];
+            pattern.as_str().is_empty()
+        }
+
+        fn each(stats: Vec<Pattern>) {
+            for mut stat in stats.into_iter() {
+                let run = move || { stat.as_str(); };
+                run();
+            }
+        }
+        """,
+}
+
+
+def test_loop_and_index_elements_of_declared_sequences(tmp_path: Path) -> None:
+    files = indexed_files(tmp_path, ELEMENTS)
+    calls = call_edges(resolve(files, crates=cargo_crates(tmp_path, [f.path for f in files])))
+    assert ("src/lib.Paths.next", "src/lib.Pattern.matches_with") in calls  # a field's element
+    assert ("src/lib.Paths.all", "src/lib.Pattern.as_str") in calls  # for p in v.iter()
+    assert ("src/lib.fill", "src/lib.Pattern.as_str") in calls  # let p = &patterns[idx]
+    assert ("src/lib.each", "src/lib.Pattern.as_str") in calls  # a loop variable in a closure
