@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import log, md_table, shared_data_dir
 from bench_feedback import clear_feedback
-from eval_data import LOADERS, EvalSet, Query
+from eval_data import LOADERS, EvalSet, Query, restrict
 from eval_retrieval import (
     PresetRun,
     close_store,
@@ -119,17 +119,35 @@ def measure(
     return metrics_for(evset, queries, run)
 
 
-def one_set(name: str, preset: str, weights: Sequence[float], misled_top: int) -> str:
+def one_set(
+    name: str,
+    preset: str,
+    weights: Sequence[float],
+    misled_top: int,
+    scopes: int = 0,
+    projected: bool = False,
+) -> str:
     group, set_name = SETS[name]
     evset = next(e for e in LOADERS[group](shared_data_dir()) if e.name == set_name)
+    if scopes:
+        evset = restrict(evset, scopes)
     service, cached = open_store(evset.store)
     try:
         t0 = time.perf_counter()
         atom_ext, created = ingest(service, [evset])
         took = time.perf_counter() - t0
         log(f"{evset.store}: {len(atom_ext)} atoms ({created} new) in {took:.0f}s")
-        if PRESETS[preset].dense:
+        if PRESETS[preset].dense and not projected:
             project(service, evset.store)
+        elif PRESETS[preset].dense:
+            with service.db.connection() as conn:
+                row = conn.execute(
+                    """SELECT count(*) AS n FROM pm_outbox WHERE processed_at IS NULL
+                          AND entity_type = 'atom' AND entity_id = ANY(%s)""",
+                    (list(atom_ext),),
+                ).fetchone()
+            if row and row["n"]:
+                raise SystemExit(f"--projected, but {row['n']} of these atoms wait for it")
         clear_feedback(service)
         rep, held = halves(evset.queries)
         helped, misled = report(service, rep, preset, atom_ext, misled_top)
@@ -160,12 +178,20 @@ def main() -> None:
     parser.add_argument("--preset", default="hybrid", choices=sorted(PRESETS))
     parser.add_argument("--weights", default="0,0.3")
     parser.add_argument("--misled-top", type=int, default=3)
+    parser.add_argument("--scopes", type=int, default=0, help="first N conversations/haystacks")
+    parser.add_argument(
+        "--projected",
+        action="store_true",
+        help="do not drain the outbox first: the kept scopes' atoms are embedded already (the "
+        "store shared with a run still embedding other scopes; a scope's search sees its own)",
+    )
     args = parser.parse_args()
     weights = [float(w) for w in args.weights.split(",")]
     for name in args.sets.split(","):
         if name not in SETS:
             raise SystemExit(f"unknown set {name!r}; choose from {', '.join(SETS)}")
-        print(one_set(name, args.preset, weights, args.misled_top) + "\n", flush=True)
+        table = one_set(name, args.preset, weights, args.misled_top, args.scopes, args.projected)
+        print(table + "\n", flush=True)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from pegas_memory.app.requests import IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import citations_as_of
 from pegas_memory.errors import InvalidInput
+from pegas_memory.outbox.reconcile import reconcile
 from pegas_memory.search.hybrid import SearchFilter
 from tests.conftest import files_memory, offline_memory
 
@@ -68,6 +69,8 @@ def test_a_duplicate_verdict_is_recorded_and_split_gives_the_status_back(
     done = memory.merges(action="split", merge_id=m.id, reason="two trials")
     assert done.atom_id == new and status(memory, new) == "candidate"
     assert duplicate_links(memory) == []
+    memory.runtime.worker().drain(include_delayed=True)
+    assert not reconcile(memory.runtime).drift  # every slice follows the split
     assert done.merges[0].undone_reason == "two trials"
     history = rows(
         memory, "SELECT reason FROM pm_withdrawal WHERE entity = 'link' AND atom_id = %s", new
