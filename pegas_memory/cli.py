@@ -306,7 +306,12 @@ def cmd_merges(settings: Settings, args: argparse.Namespace) -> int:
     with MemoryService(settings) as service:
         if args.consolidate:
             result = service.merges(
-                action="consolidate", similarity=args.similarity, limit=args.limit
+                action="consolidate",
+                similarity=args.similarity,
+                limit=args.limit,
+                after_id=args.after,
+                batch=args.batch,
+                apply=args.apply,
             )
         elif args.split is None:
             result = service.merges(
@@ -511,8 +516,11 @@ def build_parser() -> argparse.ArgumentParser:
     merges.add_argument("--reason", default="", help="why (recorded on the split)")
     merges.add_argument("--dry-run", action="store_true", help="say what a split would do")
     merges.add_argument(
-        "--consolidate", action="store_true", help="dry run: stored atoms that would merge now"
+        "--consolidate", action="store_true", help="one batch: stored atoms that would merge now"
     )
+    merges.add_argument("--apply", action="store_true", help="--consolidate: merge them")
+    merges.add_argument("--after", type=int, default=0, help="--consolidate: after this atom id")
+    merges.add_argument("--batch", type=int, default=500, help="--consolidate: atoms per call")
     merges.add_argument("--similarity", type=float, help="--consolidate: the cosine to merge at")
     parsers["research"].add_argument("--max-gaps", type=int, default=5)
     parsers["research"].add_argument("--urls", type=int, default=3, help="URLs per gap")

@@ -216,6 +216,10 @@ class Settings(BaseSettings):
     decay_perishable_days: float = Field(365.0, gt=0, le=1_000_000, allow_inf_nan=False)
     # The profile of document knowledge that is neither a web page nor timeless by its type.
     decay_document_default: DecayProfile = DecayProfile.TIMELESS
+    # How many days the as-of audit lines of re-distills and truth maintenance are kept
+    # (pm_withdrawal; erasure lines hold no words and are kept). 0 keeps them for ever. Trimmed
+    # by the outbox worker when idle; an as-of instant before the trimmed horizon is refused.
+    withdrawal_retention_days: float = Field(0.0, ge=0, le=1_000_000, allow_inf_nan=False)
 
     @field_validator("data_dir", mode="after")
     @classmethod

@@ -626,10 +626,16 @@ class MergeOut(BaseModel):
     citation_ids: list[int] = Field(description="the citations it brought to the survivor")
     similarity: float = Field(description="cosine of the two claims")
     reason: str = Field(description="why dedup merged them")
-    merged_by: str = Field(description="what merged them: ingest")
+    merged_by: str = Field(description="what merged them: ingest, verify or consolidate")
     created_at: datetime
     undone_at: datetime | None = Field(default=None, description="when it was split, if it was")
     undone_reason: str | None = None
+    merged_atom_id: int | None = Field(
+        default=None,
+        description="verify, consolidate: the merged atom, kept stale and linked duplicate_of "
+        "the survivor (a split gives it back merged_status)",
+    )
+    merged_status: str | None = None
     split_atom_id: int | None = Field(
         default=None, description="the merged claim's own atom after a split"
     )
@@ -695,7 +701,14 @@ class MergesResult(BaseModel):
     )
     pairs: list[WouldMergeOut] = Field(
         default_factory=list,
-        description="consolidate (always a dry run): stored atoms dedup would merge now",
+        description="consolidate: the pairs of this batch dedup would merge now (or merged)",
+    )
+    merge_ids: list[int] = Field(
+        default_factory=list, description="consolidate with apply: the merges recorded"
+    )
+    next_after: int | None = Field(
+        default=None,
+        description="consolidate: pass as after_id for the next batch (none: this was the last)",
     )
     message: str
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from threadpoolctl import threadpool_limits
 
@@ -22,6 +22,7 @@ from pegas_memory.app.inputs import (
     clean_text,
 )
 from pegas_memory.app.jobs import JobService
+from pegas_memory.app.merges import consolidate, merge_out, split_merge
 from pegas_memory.app.requests import (
     CodeGraphRequest,
     CodeSearchRequest,
@@ -48,24 +49,22 @@ from pegas_memory.curation.forget import check_ids, erase, retract
 from pegas_memory.curation.gaps import add_gap, list_gaps, set_gap_status
 from pegas_memory.curation.merges import (
     SplitOutcome,
-    SplitPreview,
-    consolidation,
     list_merges,
-    split,
 )
-from pegas_memory.curation.queries import CURATION_SQL as Q_CUR
 from pegas_memory.curation.verify import AtomVerdict, Verifier
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import (
+    TRIM_STEP,
+    as_of_horizon,
     set_status,
     stats,
+    trim_withdrawals,
 )
 from pegas_memory.distill.llm import OllamaChat
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.ollama import build_distiller
 from pegas_memory.distill.types import Distiller
 from pegas_memory.errors import BackendUnavailable, InvalidInput, PegasMemoryError, SettingsProblem
-from pegas_memory.ingest.dedup import threshold_for
 from pegas_memory.ingest.pipeline import IngestPipeline, Progress
 from pegas_memory.lazy import Lazy
 from pegas_memory.models import (
@@ -83,14 +82,12 @@ from pegas_memory.models import (
     GraphQueryResult,
     InferResult,
     IngestResult,
-    MergeOut,
     MergesResult,
     SearchResult,
     StatsResult,
     StoreResult,
     VerdictOut,
     VerifyResult,
-    WouldMergeOut,
 )
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.reasoning.code import maintain_repo
@@ -331,11 +328,19 @@ class MemoryService:
         dry_run: bool = False,
         similarity: float | None = None,
         audit: Callable[[Conn, SplitOutcome], None] | None = None,
+        after_id: int = 0,
+        batch: int = 500,
+        apply: bool = False,
     ) -> MergesResult:
-        """List recent merges of near-duplicates, split one back into its own atom, or say
-        which stored atoms a consolidation would merge (a dry run; curation.merges)."""
+        """List recent merges of near-duplicates, split one back, or run one batch of
+        consolidation over the stored atoms (a dry run unless `apply`; app.merges)."""
         if action == "consolidate":
-            return self._consolidation(similarity, limit)
+            result = consolidate(
+                self, similarity=similarity, limit=limit, after=after_id, batch=batch, apply=apply
+            )
+            if result.merge_ids:
+                self.searcher.invalidate_stats()
+            return result
         if action == "list":
             with self.db.connection() as conn:
                 rows = list_merges(
@@ -344,80 +349,15 @@ class MemoryService:
                 )  # fmt: skip
             return MergesResult(
                 action="list",
-                merges=[_merge_out(r) for r in rows],
+                merges=[merge_out(r) for r in rows],
                 message=f"{len(rows)} merge(s), newest first",
             )
         if action != "split":
-            raise InvalidInput("action must be list or split")
-        if merge_id is None:
-            raise InvalidInput("split needs merge_id (memory_merges action=list shows them)")
-        why = clean_text(reason or "", "reason", 2_000, required=False) or "no reason given"
-        try:
-            with self.db.transaction() as conn:
-                outcome = split(conn, merge_id, why, dry_run=dry_run)
-                if audit is not None:
-                    audit(conn, outcome)
-        except SplitPreview as preview:  # rolled back: nothing written
-            outcome = preview.outcome
-        with self.db.connection() as conn:
-            rows = list_merges(conn, atom_id=outcome.survivor_id, limit=200)
-        now = [_merge_out(r) for r in rows if int(r["id"]) == merge_id]
-        if dry_run:
-            message = (
-                f"dry run: merge {merge_id} would become its own atom (candidate) with citation(s) "
-                f"{outcome.citations_moved} moved from atom {outcome.survivor_id}; nothing written"
-            )
-        else:
+            raise InvalidInput("action must be list, split or consolidate")
+        result = split_merge(self, merge_id, reason, dry_run, audit=audit)
+        if not dry_run:
             self.searcher.invalidate_stats()
-            message = (
-                f"split: merge {merge_id} is atom {outcome.atom_id} again"
-                + ("" if outcome.created else " (an atom with this exact claim existed)")
-                + f", citation(s) {outcome.citations_moved} moved from atom "
-                f"{outcome.survivor_id}; dedup will not merge the two again"
-            )
-        return MergesResult(
-            action="split",
-            merges=now,
-            dry_run=dry_run,
-            atom_id=outcome.atom_id,
-            citations_moved=outcome.citations_moved,
-            message=message,
-        )
-
-    def _consolidation(self, similarity: float | None, limit: int) -> MergesResult:
-        if similarity is not None and not 0.5 <= similarity <= 1.0:
-            raise InvalidInput("similarity must be between 0.5 and 1")
-        embedder = self.runtime.embedder.get()
-        threshold = similarity or threshold_for(embedder.model_id, self.settings.dedup_threshold)
-        with self.db.connection() as conn:
-            pairs, compared, more = consolidation(conn, embedder.embed_documents, threshold)
-            claims = {
-                int(r["id"]): str(r["claim"])
-                for r in conn.execute(
-                    Q_CUR.existing_atom_ids_claims,
-                    ([i for p in pairs[:limit] for i in (p.survivor_id, p.merged_id)],),
-                ).fetchall()
-            }
-        message = (
-            f"dry run: {len(pairs)} pair(s) of {compared} stored atoms would merge at cosine "
-            f">= {threshold:.3f}; nothing was merged (applying a consolidation is not built yet)"
-            + (f"; only the oldest {compared} atoms were compared" if more else "")
-        )
-        return MergesResult(
-            action="consolidate",
-            dry_run=True,
-            pairs=[
-                WouldMergeOut(
-                    survivor_id=p.survivor_id,
-                    survivor_claim=claims.get(p.survivor_id, ""),
-                    merged_id=p.merged_id,
-                    merged_claim=claims.get(p.merged_id, ""),
-                    similarity=p.similarity,
-                )
-                for p in pairs[:limit]
-            ],
-            message=message,
-        )
+        return result
 
     def _drop_code(self, repos: Sequence[str]) -> ForgetResult:
         """Erase whole repositories from code memory (through the outbox, from every slice)."""
@@ -539,6 +479,8 @@ class MemoryService:
         if half_life_days is not None and half_life_days <= 0:
             raise InvalidInput("half_life_days must be positive")
         flt = as_of_filter(request.flt)
+        if flt is not None and flt.as_of is not None:
+            self._as_of_exact(flt.as_of)
         min_score = request.min_score
         if min_score is not None and not 0 <= min_score <= MAX_MIN_SCORE:
             raise InvalidInput(f"min_score must be between 0 and {MAX_MIN_SCORE}")
@@ -568,6 +510,36 @@ class MemoryService:
             arms=arms,
             as_of=flt.as_of if flt else None,
         )
+
+    def _as_of_exact(self, at: datetime) -> None:
+        """Refuse an as-of instant before the trimmed horizon (migration 0022): links and
+        citations withdrawn after it may have lost their audit lines, so an answer would show
+        fewer of them than were believed then, without saying so."""
+        with self.db.connection() as conn:
+            horizon = as_of_horizon(conn)
+        if horizon is not None and at < horizon:
+            raise InvalidInput(
+                f"as_of {at.isoformat()} is before {horizon.isoformat()}: the audit lines of "
+                "re-distills and truth maintenance withdrawn before then were trimmed "
+                f"(PEGAS_WITHDRAWAL_RETENTION_DAYS={self.settings.withdrawal_retention_days:g}), "
+                "so the links and citations believed then cannot be told exactly; ask about an "
+                "instant after it"
+            )
+
+    def trim_withdrawals(self) -> int:
+        """Trim the as-of audit lines older than the retention (0: keep them for ever); return
+        how many went. The worker calls this when idle; `pegas-memory` maintenance too."""
+        days = self.settings.withdrawal_retention_days
+        if days <= 0:
+            return 0
+        before = datetime.now(UTC) - timedelta(days=days)
+        total = 0
+        while True:
+            with self.db.transaction() as conn:
+                gone = trim_withdrawals(conn, before)
+            total += gone
+            if gone < TRIM_STEP:
+                return total
 
     # ------------------------------------------------------------------ memory_feedback
     def feedback(self, request: FeedbackRequest) -> FeedbackResult:
@@ -756,25 +728,3 @@ def make_distiller(settings: Settings) -> Distiller:
     ):
         return OfflineDistiller()
     return build_distiller(settings)
-
-
-def _merge_out(row: dict[str, Any]) -> MergeOut:
-    return MergeOut(
-        id=int(row["id"]),
-        survivor_id=int(row["survivor_id"]),
-        survivor_claim=str(row["survivor_claim"]),
-        claim=str(row["claim"]),
-        type=str(row["type"]),
-        language=row["language"],
-        document_id=row["identity_id"],
-        version_id=row["doc_id"],
-        uri=row["uri"],
-        citation_ids=[int(c) for c in row["citation_ids"]],
-        similarity=float(row["similarity"]),
-        reason=str(row["reason"]),
-        merged_by=str(row["merged_by"]),
-        created_at=row["created_at"],
-        undone_at=row["undone_at"],
-        undone_reason=row["undone_reason"],
-        split_atom_id=row["split_atom_id"],
-    )

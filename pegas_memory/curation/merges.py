@@ -1,23 +1,29 @@
 """Merges of near-duplicates, listed and split again (issue 32, scope 5).
 
-Ingest does not store a claim that repeats a stored atom by meaning (ingest.dedup): it cites the
-stored atom instead and records the merge in `pm_merge`, in the same transaction
-(ingest.writes; migrations/0014_merges.sql). Real text joins different statements often enough
-that a person must be able to see a merge and undo it:
+Two kinds of merge leave a `pm_merge` row, each written in the transaction that merges:
 
-- `list_merges`: recent merges, newest first, by atom or by document.
-- `split`: the merged claim becomes its own atom again (status candidate), the citations it
-  brought move from the survivor to it, the merge is marked undone with the reason, and a
-  `pm_merge_block` pair keeps dedup from merging the two again. Atom and citation writes go
-  through the outbox triggers (the new atom, the moved citations' passages) and the survivor is
-  re-projected, so every slice follows. A merge split once is refused with a clear error the
-  second time; `dry_run` says what a split would do and writes nothing.
+- Ingest does not store a claim that repeats a stored atom by meaning (ingest.dedup): it cites
+  the stored atom instead (ingest.writes; migrations/0014_merges.sql). A split recreates the
+  claim as its own atom (status candidate) and moves the citations it brought back to it.
+- Verification (a duplicate verdict, curation.verify) and an applied consolidation find two
+  atoms already stored: the newer becomes stale, linked `duplicate_of` the older
+  (`merge_as_duplicate`, migrations/0022). A split gives it back the status it had and
+  withdraws the link.
 
-Exact repeats (the same content hash) are not merges: there is no other text to split back into.
+Either split marks the merge undone with the reason and writes `pm_merge_block` pairs that keep
+dedup, verification and consolidation from merging the two again. Writes go through the outbox
+triggers, so every slice follows. A merge split once is refused the second time; `dry_run` says
+what a split would do and writes nothing. A moved citation keeps its history (0022): as-of
+answers show it under the survivor before the split and under the split atom after.
 
-- `consolidation`: a dry run over the stored current atoms (at most `MAX_CONSOLIDATE_ATOMS`, the
-  oldest first): which pairs dedup would merge now (the same within-batch rule as ingest, claim
-  guard included; split pairs left out). Nothing is merged: applying it is not built yet.
+memory_store merges nothing by meaning: an exact repeat (the same content hash) is the atom's own
+text word for word and is not a merge, there as at ingest: there is no other text to split back.
+
+- `consolidation`: one bounded batch of the stored current atoms (by id after a cursor, so
+  repeated calls cover every atom); each is compared with its nearest stored atoms in the
+  vector slice that are older (the older survives), by claim vectors and the claim guard, as
+  ingest's dedup compares; split pairs are left out. A dry run names the pairs; applied, each
+  is merged by `merge_as_duplicate` (merged_by `consolidate`), and can be split like any other.
 """
 
 from __future__ import annotations
@@ -27,18 +33,26 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+
 from pegas_memory.curation.forget import erase
 from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn
-from pegas_memory.db.repo import AtomInput, insert_atom
+from pegas_memory.db.repo import (
+    AtomInput,
+    add_link,
+    insert_atom,
+    set_status,
+    withdraw_reason,
+)
 from pegas_memory.errors import InvalidInput, NotFound
-from pegas_memory.ingest.claims import atom_signature
-from pegas_memory.ingest.dedup import guarded_batch
-from pegas_memory.models import AtomStatus
+from pegas_memory.ingest.claims import atom_signature, differences
+from pegas_memory.models import AtomStatus, LinkKind
 from pegas_memory.outbox.projection import atom_embed_text
 
 MAX_LIMIT = 200
-MAX_CONSOLIDATE_ATOMS = 2000  # each one's claim vector is embedded (cached) and compared to all
+MAX_CONSOLIDATE_BATCH = 2000  # atoms per consolidation call; a cursor takes the next batch
+NEIGHBOURS = 8  # nearest stored atoms each atom of a batch is compared with
 
 
 def list_merges(
@@ -67,6 +81,7 @@ class SplitOutcome:
     created: bool  # False: an atom with the claim's exact text existed already and took it
     citations_moved: list[int]
     undone_at: datetime | None
+    restored_status: str | None = None  # a merge that kept both atoms: the status given back
 
 
 class SplitPreview(Exception):
@@ -91,6 +106,9 @@ def split(conn: Conn, merge_id: int, reason: str, *, dry_run: bool = False) -> S
             f"atom {m['split_atom_id']} ({m['undone_reason']}); nothing was changed"
         )
     survivor = int(m["survivor_id"])
+    if m["merged_atom_id"] is not None:
+        return _split_duplicate(conn, m, reason, dry_run=dry_run)
+    withdraw_reason(conn, f"split of merge {merge_id}: {reason}")
     atom_id, created = insert_atom(
         conn,
         AtomInput(
@@ -143,6 +161,92 @@ def split(conn: Conn, merge_id: int, reason: str, *, dry_run: bool = False) -> S
     )
 
 
+def _split_duplicate(conn: Conn, m: Any, reason: str, *, dry_run: bool) -> SplitOutcome:
+    """Undo a merge that kept both atoms: the merged atom gets its status back and its
+    duplicate_of link goes. Refused when the atom is no longer stale (someone changed it since:
+    its status is theirs now)."""
+    merge_id, survivor, atom = int(m["id"]), int(m["survivor_id"]), int(m["merged_atom_id"])
+    row = conn.execute(Q.atom_for_merge, (atom,)).fetchone()
+    if row is None or row["status"] != AtomStatus.STALE:
+        raise InvalidInput(
+            f"merge {merge_id}: atom {atom} is {row['status'] if row else 'gone'} now, not stale "
+            "as the merge left it; nothing was changed"
+        )
+    back = AtomStatus.parse(str(m["merged_status"]), "status")
+    if dry_run:
+        raise SplitPreview(SplitOutcome(merge_id, survivor, None, False, [], None, back))
+    withdraw_reason(conn, f"split of merge {merge_id}: {reason}")
+    conn.execute(Q.drop_duplicate_link, (atom, survivor))
+    set_status(
+        conn,
+        atom,
+        back,
+        reason=f"split from atom {survivor} (merge {merge_id}): {reason}",
+        check_name="split",
+        evidence={"merge_id": merge_id},
+    )
+    done = conn.execute(
+        Q.mark_merge_undone, {"reason": reason, "atom": atom, "id": merge_id}
+    ).fetchone()
+    conn.execute(Q.block_merge, (survivor, m["content_hash"], merge_id))
+    conn.execute(Q.block_merge, (atom, m["survivor_hash"], merge_id))
+    return SplitOutcome(
+        merge_id, survivor, atom, False, [], done["undone_at"] if done else None, back
+    )
+
+
+def merge_as_duplicate(
+    conn: Conn,
+    survivor: int,
+    merged: int,
+    *,
+    similarity: float,
+    reason: str,
+    merged_by: str,
+    check_name: str,
+) -> int | None:
+    """`merged` repeats `survivor`: it becomes stale, linked duplicate_of the survivor, and the
+    merge is recorded with the status it had, so a split gives it back. Returns the merge id, or
+    None (nothing written) when the atom is stale already or the pair was split before."""
+    row = conn.execute(Q.atom_for_merge, (merged,)).fetchone()
+    if row is None or row["status"] == AtomStatus.STALE:
+        return None
+    if conn.execute(Q.merge_blocked, (survivor, row["content_hash"])).fetchone() is not None:
+        return None
+    got = conn.execute(
+        Q.record_duplicate_merge,
+        {
+            "survivor": survivor,
+            "doc": row["doc_id"],
+            "claim": row["claim"],
+            "content": row["content"] or "",
+            "type": row["type"],
+            "hash": row["content_hash"],
+            "language": row["language"],
+            "confidence": row["confidence"],
+            "topic": row["topic"],
+            "tags": list(row["tags"] or ()),
+            "prompt_version": row["prompt_version"],
+            "similarity": round(float(similarity), 4),
+            "reason": reason,
+            "merged_by": merged_by,
+            "atom": merged,
+            "status": row["status"],
+        },
+    ).fetchone()
+    merge_id = int(got["id"]) if got else None
+    set_status(
+        conn,
+        merged,
+        AtomStatus.STALE,
+        reason=f"duplicate of atom {survivor}: {reason}",
+        check_name=check_name,
+        evidence={LinkKind.DUPLICATE_OF: survivor, "merge_id": merge_id},
+    )
+    add_link(conn, merged, survivor, LinkKind.DUPLICATE_OF, source=merged_by)
+    return merge_id
+
+
 @dataclass(frozen=True)
 class WouldMerge:
     survivor_id: int
@@ -150,32 +254,65 @@ class WouldMerge:
     similarity: float
 
 
+@dataclass(frozen=True)
+class ConsolidationBatch:
+    pairs: list[WouldMerge]
+    compared: int  # atoms of this batch
+    next_after: int | None  # the cursor of the next batch (None: this was the last)
+
+
 def consolidation(
-    conn: Conn, embed: Callable[[Sequence[str]], Sequence[Sequence[float]]], threshold: float
-) -> tuple[list[WouldMerge], int, bool]:
-    """The pairs of stored current atoms dedup would merge (a dry run: nothing written); the
-    number of atoms compared, and whether there were more than `MAX_CONSOLIDATE_ATOMS`."""
-    rows = conn.execute(Q.consolidation_atoms, (MAX_CONSOLIDATE_ATOMS + 1,)).fetchall()
-    more = len(rows) > MAX_CONSOLIDATE_ATOMS
-    rows = rows[:MAX_CONSOLIDATE_ATOMS]
-    if len(rows) < 2:
-        return [], len(rows), more
-    ids = [int(r["id"]) for r in rows]
+    conn: Conn,
+    embed: Callable[[Sequence[str]], Sequence[Sequence[float]]],
+    nearest: Callable[[Sequence[float], int], Sequence[int]],
+    threshold: float,
+    *,
+    after: int = 0,
+    batch: int = 500,
+) -> ConsolidationBatch:
+    """The pairs of one batch of stored current atoms (id > `after`, at most `batch`) that
+    dedup would merge now (module docstring); nothing is written. `nearest(vector, k)` gives the
+    ids of the stored atoms nearest a claim vector (the vector slice)."""
+    if not 1 <= batch <= MAX_CONSOLIDATE_BATCH:
+        raise InvalidInput(f"batch must be between 1 and {MAX_CONSOLIDATE_BATCH}")
+    rows = conn.execute(Q.consolidation_atoms, {"after": after, "limit": batch}).fetchall()
+    if not rows:
+        return ConsolidationBatch([], 0, None)
     vectors = embed([atom_embed_text(r["claim"], r["content"] or "") for r in rows])
-    signatures = [atom_signature(r["claim"], r["content"] or "", r["term"]) for r in rows]
+    near = {int(r["id"]): [i for i in nearest(v, NEIGHBOURS) if i < int(r["id"])]
+            for r, v in zip(rows, vectors, strict=True)}  # fmt: skip
+    wanted = sorted({i for ids in near.values() for i in ids})
+    others = {int(r["id"]): r for r in conn.execute(Q.consolidation_neighbours, (wanted,))}
+    other_ids = list(others)
+    texts = [atom_embed_text(others[i]["claim"], others[i]["content"] or "") for i in other_ids]
+    other_vectors = dict(zip(other_ids, embed(texts) if texts else [], strict=True))
     blocked = {
         (int(b["atom_id"]), str(b["content_hash"]))
-        for b in conn.execute(Q.merge_blocks_of, (ids,)).fetchall()
+        for b in conn.execute(Q.merge_blocks_of, (other_ids,)).fetchall()
     }
-    out = []
-    for i, d in enumerate(guarded_batch(vectors, signatures, threshold)):
-        if d.batch_index is None:
-            continue
-        survivor = ids[d.batch_index]
-        if (survivor, str(rows[i]["content_hash"])) in blocked:
-            continue
-        out.append(WouldMerge(survivor, ids[i], round(d.score, 4)))
-    return out, len(rows), more
+    merged: set[int] = set()
+    out: list[WouldMerge] = []
+    for row, vector in zip(rows, vectors, strict=True):
+        atom = int(row["id"])
+        mine = atom_signature(row["claim"], row["content"] or "", row["term"])
+        best: tuple[float, int] | None = None
+        for other in near[atom]:
+            if other not in others or other in merged:
+                continue
+            if (other, str(row["content_hash"])) in blocked:
+                continue
+            score = _cosine(vector, other_vectors[other])
+            if score < threshold or (best is not None and score <= best[0]):
+                continue
+            o = others[other]
+            if differences(atom_signature(o["claim"], o["content"] or "", o["term"]), mine):
+                continue  # the claim guard: numbers, negation, names... keep them apart
+            best = (score, other)
+        if best is not None:
+            merged.add(atom)
+            out.append(WouldMerge(best[1], atom, round(min(1.0, best[0]), 4)))
+    last = int(rows[-1]["id"])
+    return ConsolidationBatch(out, len(rows), last if len(rows) == batch else None)
 
 
 def rejoin(conn: Conn, merge_id: int, moved: Sequence[int], *, created: bool) -> None:
@@ -207,3 +344,9 @@ def rejoin(conn: Conn, merge_id: int, moved: Sequence[int], *, created: bool) ->
         erase(conn, atom_ids=[atom_id])
     else:
         conn.execute(Q.reproject_atom, (atom_id,))
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    norm = float(np.linalg.norm(x) * np.linalg.norm(y))
+    return float(x @ y) / norm if norm else 0.0

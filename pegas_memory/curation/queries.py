@@ -55,6 +55,11 @@ class CurationQueries:
     mark_merge_undone: LiteralString
     block_merge: LiteralString
     consolidation_atoms: LiteralString
+    consolidation_neighbours: LiteralString
+    atom_for_merge: LiteralString
+    merge_blocked: LiteralString
+    record_duplicate_merge: LiteralString
+    drop_duplicate_link: LiteralString
     merge_blocks_of: LiteralString
     existing_atom_ids_claims: LiteralString
     # contradictions (the review queue) and a split merge joined again

@@ -151,7 +151,7 @@ SELECT count(*) AS n FROM pm_feedback_event e
 -- After documents are erased: merges whose survivor has no evidence left but what the merged
 -- claim brought (its own document is gone) cannot be split any more; their records go too.
 DELETE FROM pm_merge m
- WHERE m.undone_at IS NULL
+ WHERE m.undone_at IS NULL AND m.merged_atom_id IS NULL
    AND NOT EXISTS (SELECT 1 FROM pm_citation c
                     WHERE c.atom_id = m.survivor_id AND NOT c.id = ANY(m.citation_ids))
 
@@ -160,11 +160,13 @@ DELETE FROM pm_merge m
 -- document (any version of its identity).
 SELECT m.id, m.survivor_id, s.claim AS survivor_claim, m.doc_id, d.identity_id, d.uri,
        m.claim, m.type, m.content_hash, m.language, m.similarity, m.reason, m.merged_by,
-       m.citation_ids, m.created_at, m.undone_at, m.undone_reason, m.split_atom_id
+       m.citation_ids, m.created_at, m.undone_at, m.undone_reason, m.split_atom_id,
+       m.merged_atom_id, m.merged_status
   FROM pm_merge m
   JOIN pm_atom s ON s.id = m.survivor_id
   LEFT JOIN pm_document d ON d.id = m.doc_id
- WHERE (%(atom)s::bigint IS NULL OR m.survivor_id = %(atom)s OR m.split_atom_id = %(atom)s)
+ WHERE (%(atom)s::bigint IS NULL OR m.survivor_id = %(atom)s OR m.split_atom_id = %(atom)s
+        OR m.merged_atom_id = %(atom)s)
    AND (%(doc)s::bigint IS NULL OR d.identity_id = %(doc)s)
    AND (%(open)s::boolean IS FALSE OR m.undone_at IS NULL)
  ORDER BY m.created_at DESC, m.id DESC
@@ -204,9 +206,36 @@ INSERT INTO pm_merge_block (atom_id, content_hash, merge_id) VALUES (%s, %s, %s)
 ON CONFLICT DO NOTHING
 
 -- name: consolidation_atoms
--- The current atoms a consolidation dry run compares, oldest first (the older one survives).
+-- One batch of the current atoms a consolidation pass looks at, by id after a cursor.
 SELECT id, claim, content, content_hash, metadata ->> 'term' AS term FROM pm_atom
- WHERE status <> 'stale' ORDER BY id LIMIT %s
+ WHERE status <> 'stale' AND id > %(after)s ORDER BY id LIMIT %(limit)s
+
+-- name: consolidation_neighbours
+-- The candidate survivors of a batch: current atoms older than the one they may absorb.
+SELECT id, claim, content, content_hash, metadata ->> 'term' AS term FROM pm_atom
+ WHERE id = ANY(%s) AND status <> 'stale'
+
+-- name: atom_for_merge
+-- The atom a merge keeping both atoms makes stale (verification, consolidation), locked.
+SELECT id, type, claim, content, content_hash, language, confidence, topic, tags, doc_id,
+       prompt_version, status FROM pm_atom WHERE id = %s FOR UPDATE
+
+-- name: merge_blocked
+SELECT 1 FROM pm_merge_block WHERE atom_id = %s AND content_hash = %s
+
+-- name: record_duplicate_merge
+-- Verification or consolidation: `merged_atom_id` stays, stale, linked duplicate_of (0022).
+INSERT INTO pm_merge (survivor_id, doc_id, claim, content, type, content_hash, language,
+                      confidence, topic, tags, prompt_version, similarity, reason, merged_by,
+                      merged_atom_id, merged_status)
+VALUES (%(survivor)s, %(doc)s, %(claim)s, %(content)s, %(type)s, %(hash)s, %(language)s,
+        %(confidence)s, %(topic)s, %(tags)s, %(prompt_version)s, %(similarity)s, %(reason)s,
+        %(merged_by)s, %(atom)s, %(status)s)
+RETURNING id
+
+-- name: drop_duplicate_link
+-- A split of a merge that kept both atoms: the duplicate_of link goes (its audit line stays).
+DELETE FROM pm_atom_link WHERE src_atom_id = %s AND dst_atom_id = %s AND kind = 'duplicate_of'
 
 -- name: merge_blocks_of
 -- The split pairs among these atoms (atom, hash of a claim never merged into it).

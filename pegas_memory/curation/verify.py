@@ -28,6 +28,7 @@ import numpy as np
 
 from pegas_memory.config import Settings
 from pegas_memory.curation.contradictions import scoped_apart
+from pegas_memory.curation.merges import merge_as_duplicate
 from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import add_link, atoms_for_dedup, set_status
@@ -398,17 +399,25 @@ class Verifier:
         *,
         reason: str,
     ) -> None:
-        """The newer of the two becomes stale, linked to the one it repeats."""
+        """The newer of the two becomes stale, linked to the one it repeats, and the merge is
+        recorded (curation.merges): memory_merges lists it and a split undoes it. A pair split
+        before is not merged again."""
         newer, older = (atom.id, other.id) if atom.id > other.id else (other.id, atom.id)
-        set_status(
+        merged = merge_as_duplicate(
             conn,
+            older,
             newer,
-            AtomStatus.STALE,
-            reason=f"duplicate of atom {older}: {reason}",
+            similarity=other.score,
+            reason=reason,
+            merged_by="verify",
             check_name="self_critique",
-            evidence={LinkKind.DUPLICATE_OF: older},
         )
-        add_link(conn, newer, older, LinkKind.DUPLICATE_OF, source="verify")
+        if merged is None:
+            result.checks_skipped.append(
+                f"atom {newer} repeats atom {older} but was split from it (or is stale "
+                "already): not merged"
+            )
+            return
         result.verdict, result.ref_id, result.reason = VerifyVerdict.DUPLICATE, other.id, reason
         if newer == atom.id:
             result.new_status = AtomStatus.STALE

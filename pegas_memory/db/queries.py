@@ -40,6 +40,9 @@ class DbQueries:
     set_check_name: LiteralString
     clear_check_name: LiteralString
     set_withdraw_reason: LiteralString
+    trim_withdrawals: LiteralString
+    record_withdrawal_trim: LiteralString
+    as_of_horizon: LiteralString
     citations_as_of: LiteralString
     update_status: LiteralString
     attach_status_evidence: LiteralString

@@ -130,6 +130,23 @@ SELECT set_config('pegas.check_name', '', true)
 -- Why the rows this transaction deletes are withdrawn (migration 0016 records it beside them).
 SELECT set_config('pegas.withdraw_reason', %s, true)
 
+-- name: trim_withdrawals
+-- The audit lines of re-distills and truth maintenance withdrawn before %(before)s (migration
+-- 0022); erasures, forgets and splits are kept. At most %(limit)s per call: the worker trims in
+-- bounded steps.
+DELETE FROM pm_withdrawal WHERE id IN (
+    SELECT id FROM pm_withdrawal
+     WHERE withdrawn_at < %(before)s
+       AND (reason LIKE 're-distilled%%' OR reason LIKE 'truth maintenance%%')
+     ORDER BY withdrawn_at LIMIT %(limit)s)
+
+-- name: record_withdrawal_trim
+INSERT INTO pm_withdrawal_trim (trimmed_before, lines) VALUES (%s, %s)
+
+-- name: as_of_horizon
+-- The earliest instant as-of answers exactly: nothing withdrawn after it was trimmed.
+SELECT max(trimmed_before) AS horizon FROM pm_withdrawal_trim
+
 -- name: update_status
 -- The new status, reason and (when given) confidence; returns the status it had before.
 UPDATE pm_atom a SET status = %s, status_reason = %s,

@@ -299,6 +299,25 @@ def withdraw_reason(conn: Conn, reason: str) -> None:
     conn.execute(Q.set_withdraw_reason, (reason,))
 
 
+TRIM_STEP = 10_000  # audit lines deleted per statement: a long backlog is trimmed in steps
+
+
+def trim_withdrawals(conn: Conn, before: datetime, *, limit: int = TRIM_STEP) -> int:
+    """Delete up to `limit` audit lines of re-distills and truth maintenance withdrawn before
+    `before` (migration 0022) and move the as-of horizon to `before` when any went; return how
+    many went. Erasure, forget and split lines are kept."""
+    gone = conn.execute(Q.trim_withdrawals, {"before": before, "limit": limit}).rowcount
+    if gone > 0:
+        conn.execute(Q.record_withdrawal_trim, (before, gone))
+    return max(0, gone)
+
+
+def as_of_horizon(conn: Conn) -> datetime | None:
+    """The earliest instant an as-of answer is exact at (None: nothing was ever trimmed)."""
+    row = conn.execute(Q.as_of_horizon).fetchone()
+    return row["horizon"] if row else None
+
+
 def set_status(
     conn: Conn,
     atom_id: int,

@@ -159,5 +159,6 @@ RETURNING id
 
 -- name: drop_open_merges
 -- A re-distill cites its version afresh: the merges it recorded before (not split) go, and are
--- recorded again where the new run merges again.
-DELETE FROM pm_merge WHERE doc_id = %s AND undone_at IS NULL
+-- recorded again where the new run merges again. A merge that kept both atoms (verification,
+-- consolidation, migration 0022) is not the version's citation: it stays.
+DELETE FROM pm_merge WHERE doc_id = %s AND undone_at IS NULL AND merged_atom_id IS NULL

@@ -24,12 +24,14 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
 
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Conn, Database
+from pegas_memory.db.repo import TRIM_STEP, trim_withdrawals
 from pegas_memory.errors import BackendUnavailable, PegasMemoryError
 from pegas_memory.outbox.projection import (
     ENTITY_TYPES,
@@ -45,6 +47,7 @@ log = logging.getLogger(__name__)
 
 UNAVAILABLE_RETRY_SECONDS = 5.0
 MAX_BACKOFF_SECONDS = 300.0
+TRIM_EVERY_SECONDS = 3600.0  # how often an idle worker trims the as-of audit lines
 _TYPE_CODE = {name: code for code, name in enumerate(ENTITY_TYPES)}
 Entity = tuple[str, int]
 
@@ -135,6 +138,7 @@ class OutboxWorker:
         self.db = db
         self.projector = projector
         self.name = name
+        self._next_trim = 0.0  # time.monotonic() of the next as-of audit trim (0: at once)
 
     # ------------------------------------------------------------------ one batch
     def run_once(self, limit: int | None = None) -> BatchReport:
@@ -309,6 +313,23 @@ class OutboxWorker:
             log.warning("%s: the embedded PostgreSQL did not start again: %s", self.name, exc)
             return False
 
+    def trim_withdrawals(self) -> int:
+        """When idle, at most every `TRIM_EVERY_SECONDS`: one bounded step of trimming the as-of
+        audit lines older than `withdrawal_retention_days` (db.repo.trim_withdrawals; 0 keeps
+        them). A full step comes back soon after, so a backlog goes in steps between drains."""
+        days = self.settings.withdrawal_retention_days
+        if days <= 0 or time.monotonic() < self._next_trim:
+            return 0
+        before = datetime.now(UTC) - timedelta(days=days)
+        with self.db.transaction() as conn:
+            gone = trim_withdrawals(conn, before)
+        full = gone >= TRIM_STEP
+        self._next_trim = time.monotonic() + (1.0 if full else TRIM_EVERY_SECONDS)
+        if gone:
+            log.info("%s: trimmed %d as-of audit line(s) withdrawn before %s", self.name, gone,
+                     before.isoformat())  # fmt: skip
+        return gone
+
     def run(self, stop: threading.Event, *, idle: Callable[[], object] | None = None) -> None:
         """Serve until `stop` is set: drain, then sleep until NOTIFY or the poll interval.
 
@@ -326,6 +347,8 @@ class OutboxWorker:
                 if report.claimed and report.processed == 0 and report.retried:
                     stop.wait(min(poll, UNAVAILABLE_RETRY_SECONDS))
                     continue
+                if report.claimed == 0:
+                    self.trim_withdrawals()
                 if report.claimed == 0 and idle is not None:
                     idle()
                 for _ in listener.notifies(timeout=poll, stop_after=1):

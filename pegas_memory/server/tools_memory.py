@@ -495,9 +495,11 @@ def register_upkeep(mcp: Server) -> None:
             Field(
                 description="list: recent merges of near-duplicates (a claim ingest did not "
                 "store because a stored atom says the same; its citation went to that atom). "
-                "split: undo one: the claim becomes its own atom again with its citations. "
-                "consolidate: a dry run over the stored atoms: which pairs would merge now "
-                "(nothing is merged)."
+                "Verification and consolidation merges keep the newer atom, stale and linked "
+                "duplicate_of the older. split: undo one: the claim becomes its own atom again "
+                "with its citations (or the stale atom gets its status back). consolidate: one "
+                "batch of stored atoms (after after_id): which pairs would merge now; merged "
+                "only with apply=true, each merge recorded and splittable."
             ),
         ] = "list",
         merge_id: Annotated[
@@ -528,6 +530,21 @@ def register_upkeep(mcp: Server) -> None:
         dry_run: Annotated[
             bool, Field(description="split: say what would change, write nothing.")
         ] = False,
+        apply: Annotated[
+            bool,
+            Field(description="consolidate: merge the pairs found (default: a dry run)."),
+        ] = False,
+        after_id: Annotated[
+            int,
+            Field(
+                ge=0,
+                description="consolidate: start after this atom id (the previous answer's "
+                "next_after); 0 starts at the oldest.",
+            ),
+        ] = 0,
+        batch: Annotated[
+            int, Field(ge=1, le=2000, description="consolidate: atoms looked at in this call.")
+        ] = 500,
     ) -> MergesResult:
         """Merges of near-duplicates, listed and undone. A split recreates the merged claim as
         its own candidate atom, moves the citations it brought from the surviving atom to it,
@@ -544,6 +561,9 @@ def register_upkeep(mcp: Server) -> None:
                 reason=reason,
                 dry_run=dry_run,
                 similarity=similarity,
+                after_id=after_id,
+                batch=batch,
+                apply=apply,
             ),
         )
 
