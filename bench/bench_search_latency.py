@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import cProfile
 import io
+import json
 import os
 import pstats
 import sys
@@ -55,6 +56,7 @@ from pegas_memory.search.hybrid import POOL, StoreChoice
 LIMIT = 10
 STORES: tuple[StoreChoice, ...] = ("atoms", "passages", "both")
 DRAIN_TIMEOUT = 3600.0
+LOADED = "bench-search-latency.json"  # in a kept data dir: what was loaded there
 
 
 def latencies(fn: Callable[[Any], object], items: Sequence[Any], warmup: int = 10) -> list[float]:
@@ -150,7 +152,9 @@ def profile(svc: MemoryService, queries: Sequence[str], top: int = 15) -> str:
 
 
 def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
-    """Atoms, passages and links loaded, projected and indexed; (conditions, query vectors)."""
+    """Atoms, passages and links loaded, projected and indexed; (conditions, query vectors).
+    With --data-dir, a directory this bench already loaded with the same atoms and seed is
+    reused as it is (its conditions are read back from LOADED)."""
     rt = svc.runtime
     cached = rt.embedder.get()
     corpus = load_corpus(n + 10, args.queries, args.seed)
@@ -159,6 +163,15 @@ def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str
     qvecs = {q: v.tolist() for q, v in zip(corpus.queries, qmat, strict=True)}
     counting = BenchEmbedder(cached.inner, qvecs)
     cached.inner = counting
+    marker = svc.settings.data_dir / LOADED
+    key = {"atoms": n, "seed": args.seed}
+    if args.data_dir is not None and marker.is_file():
+        saved = json.loads(marker.read_text(encoding="utf-8"))
+        if saved.get("key") == key:
+            log(f"reusing the load in {svc.settings.data_dir}")
+            svc.searcher.invalidate_stats()
+            return {**saved["conditions"], "reused": "yes"}, (corpus.queries, qvecs, counting)
+        raise SystemExit(f"{svc.settings.data_dir} holds another load ({saved.get('key')})")
     atoms = make_atoms(corpus.sentences, 0, n)
     started = time.monotonic()
     counts, texts = bulk_load_passages(svc, atoms, args.seed)
@@ -192,6 +205,8 @@ def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str
         "HNSW build s": f"{hnsw_s:.1f}",
         "model calls during the load": counting.model_calls,
     }
+    if args.data_dir is not None:
+        marker.write_text(json.dumps({"key": key, "conditions": conditions}), encoding="utf-8")
     return conditions, (corpus.queries, qvecs, counting)
 
 
@@ -234,9 +249,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--profile", action="store_true", help="cProfile to stderr")
     parser.add_argument("--label", default="", help="a name for this run in the table")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        help="load into this directory and keep it; a later run with the same --atoms and "
+        "--seed reuses the load (the load and HNSW build take minutes at 100k)",
+    )
     args = parser.parse_args(argv)
     rows: list[list[Any]] = []
-    with embedded_service(prefix="pegas-bench-latency-") as svc:
+    with embedded_service(prefix="pegas-bench-latency-", keep=args.data_dir) as svc:
         conditions, (queries, qvecs, counting) = load(svc, args.atoms, args)
         rt = svc.runtime
         index = rt.vectors.get()

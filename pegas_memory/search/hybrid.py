@@ -439,22 +439,8 @@ class Searcher:
         `as_of`: over the links as they were then."""
         if not seeds:
             return ArmResult([], 0.0)
-        seed_score = {f.id: f.score for f in seeds}
-        if as_of is None:
-            rows = conn.execute(Q.graph_links, {"ids": list(seed_score)}).fetchall()
-        else:
-            rows = conn.execute(
-                Q.graph_links_as_of, {"ids": list(seed_score), "t": as_of}
-            ).fetchall()
-        best: dict[int, float] = {}
-        for r in rows:
-            ends = ((r["src_atom_id"], r["dst_atom_id"]), (r["dst_atom_id"], r["src_atom_id"]))
-            for seed, other in ends:
-                if seed in seed_score and other != seed:
-                    w = LINK_KIND_WEIGHT.get(r["kind"], 0.5) * float(r["confidence"])
-                    best[other] = max(best.get(other, 0.0), seed_score[seed] * w)
-        hits = sorted((ArmHit(i, s) for i, s in best.items()), key=lambda h: (-h.score, h.id))
-        return ArmResult(hits[:k], GRAPH_SHARE if hits else 0.0)
+        statement, params = links_statement([f.id for f in seeds], as_of)
+        return expand(conn.execute(statement, params).fetchall(), seeds, k)
 
     # ------------------------------------------------------------------ composition
     def _lexical_alone(self, query: str, entity: Entity, flt: SearchFilter, k: int) -> ArmResult:
@@ -470,16 +456,21 @@ class Searcher:
         *,
         pool: int = POOL,
         lexical: Future[ArmResult] | None = None,
+        conn: Conn | None = None,
     ) -> Ranked:
         """The fused ranking of one store. `lexical`: its lexical arm already sent (`search`
-        sends every store's at once); else it is sent here."""
+        sends every store's at once); else it is sent here. `conn`: the caller's connection
+        for what this ranking reads from PostgreSQL after the arms (else one is taken)."""
+        if conn is None:
+            with self.db.connection() as own:
+                return self.rank(query, entity, preset, flt, pool=pool, lexical=lexical, conn=own)
         ranked = Ranked(entity=entity, fused=[])
         # The lexical arm mostly waits on Postgres while the dense arm runs in this process:
         # with both, the lexical query is sent from a helper thread and the two overlap.
         if lexical is None and preset.lexical and preset.dense:
             lexical = self._helpers().submit(self._lexical_alone, query, entity, flt, pool)
         elif lexical is None and preset.lexical:
-            ranked.arms["lexical"] = self._lexical_alone(query, entity, flt, pool)
+            ranked.arms["lexical"] = self.lexical_arm(conn, query, entity, flt, pool)
         dense: ArmResult | None = None
         if preset.dense:
             try:
@@ -501,13 +492,14 @@ class Searcher:
                 arm: w * (LEXICAL_SHARE if arm == "lexical" else 1.0 - LEXICAL_SHARE)
                 for arm, w in weights.items()
             }
-        support: Support | None = None
-        if preset.documents and entity == "atom" and self.document_share > 0:
-            support = self.support(ranked.arms)
+        wants_support = preset.documents and entity == "atom" and self.document_share > 0
+        wants_graph = preset.graph and entity == "atom"
+        support, links = self.neighbourhood(
+            conn, ranked.arms, support=wants_support, links=wants_graph, as_of=flt.as_of
+        )
         fused = self.fuse(preset, ranked.arms, weights, support)
-        if preset.graph and entity == "atom" and fused:
-            with self.db.connection() as conn:
-                graph = self.graph_arm(conn, fused[:10], pool, as_of=flt.as_of)
+        if wants_graph and fused:
+            graph = expand(links, fused[:10], pool)
             ranked.arms["graph"] = graph
             if graph.hits:
                 weights["graph"] = graph.weight * max(weights.values(), default=1.0)
@@ -515,16 +507,31 @@ class Searcher:
         ranked.fused = fused
         return ranked
 
-    def support(self, arms: Mapping[str, ArmResult]) -> Support:
-        """Document support for this ranking: the documents of the text arms' candidates,
-        read from PostgreSQL (ingested atoms only: memory_store atoms have no `doc_id`)."""
+    def neighbourhood(
+        self,
+        conn: Conn,
+        arms: Mapping[str, ArmResult],
+        *,
+        support: bool,
+        links: bool,
+        as_of: datetime | None = None,
+    ) -> tuple[Support | None, Sequence[Mapping[str, Any]]]:
+        """What fusion reads around the text arms' candidates, in one round trip: their
+        documents (document support; ingested atoms only, memory_store atoms have no
+        `doc_id`) and the links touching any of them. The graph's seeds (the top fused hits)
+        are among the candidates, so their links are read before fusion has picked them."""
         ids = sorted({h.id for r in arms.values() for h in r.hits})
+        if not ids or not (support or links):
+            found = Support({}, self.document_share, self.document_siblings) if support else None
+            return found, ()
+        with conn.pipeline():
+            documents = conn.execute(Q.atom_documents, {"ids": ids}) if support else None
+            touching = conn.execute(*links_statement(ids, as_of)) if links else None
         doc_of: dict[int, int] = {}
-        if ids:
-            with self.db.connection() as conn:
-                rows = conn.execute(Q.atom_documents, {"ids": ids}).fetchall()
-            doc_of = {int(r["id"]): int(r["doc_id"]) for r in rows}
-        return Support(doc_of, self.document_share, self.document_siblings)
+        if documents is not None:
+            doc_of = {int(r["id"]): int(r["doc_id"]) for r in documents.fetchall()}
+        found = Support(doc_of, self.document_share, self.document_siblings) if support else None
+        return found, touching.fetchall() if touching is not None else ()
 
     @staticmethod
     def fuse(
@@ -625,19 +632,51 @@ class Searcher:
         """The rows of these ids that pass the filters (graph neighbours are checked here)."""
         if not ids:
             return {}
-        where, params = flt.sql(entity)
+        with self.db.connection() as conn:
+            rows, _ = self.hydrate(conn, {entity: ids}, flt)
+        return rows[entity]
+
+    def hydrate(
+        self,
+        conn: Conn,
+        heads: Mapping[Entity, Sequence[int]],
+        flt: SearchFilter,
+        *,
+        citations: bool = False,
+    ) -> tuple[dict[Entity, dict[int, dict[str, Any]]], dict[int, list[Citation]]]:
+        """The rows of each store's head that pass the filters (graph neighbours are checked
+        here) and, with `citations`, the citations of the atoms among them: every statement
+        sent at once, one round trip (a search used to spend one per store and one more for
+        the citations)."""
+        sent: dict[Entity, Any] = {}
+        statuses = None
+        cites: dict[int, list[Citation]] = {}
+        atoms = list(heads.get("atom", ()))
         fetch = {"atom": Q.fetch_atoms, "passage": Q.fetch_passages, "trace": Q.fetch_traces}
         if flt.as_of is not None:
             fetch["passage"] = Q.fetch_passages_ever
-        statement = sql.SQL(fetch[entity]).format(where=where)
-        with self.db.connection() as conn:
-            rows = conn.execute(statement, {"ids": list(ids), **params}).fetchall()
-            found = {int(r["id"]): dict(r) for r in rows}
-            if flt.as_of is not None and entity == "atom" and found:
-                then = conn.execute(Q.statuses_as_of, {"ids": list(found), "t": flt.as_of})
-                for r in then.fetchall():  # ranked and shown with the status it had then
+        with conn.pipeline():
+            for entity, ids in heads.items():
+                if ids:
+                    where, params = flt.sql(entity)
+                    statement = sql.SQL(fetch[entity]).format(where=where)
+                    sent[entity] = conn.execute(statement, {"ids": list(ids), **params})
+            if flt.as_of is not None and atoms:  # ranked and shown with the status it had then
+                statuses = conn.execute(Q.statuses_as_of, {"ids": atoms, "t": flt.as_of})
+            if citations and atoms:  # the last statement: reading it reads every answer
+                if flt.as_of is not None:
+                    cites = citations_as_of(conn, atoms, flt.as_of)
+                else:
+                    cites = citations_for(conn, atoms)
+        rows: dict[Entity, dict[int, dict[str, Any]]] = {e: {} for e in heads}
+        for entity, cursor in sent.items():
+            rows[entity] = {int(r["id"]): dict(r) for r in cursor.fetchall()}
+        if statuses is not None:
+            found = rows["atom"]
+            for r in statuses.fetchall():
+                if int(r["id"]) in found:
                     found[int(r["id"])]["status"] = r["status"]
-        return found
+        return rows, cites
 
     def resolve_documents(self, flt: SearchFilter) -> SearchFilter:
         """Document ids name documents, not versions: an id of any version (as an earlier
@@ -699,36 +738,46 @@ class Searcher:
                 e: self._helpers().submit(self._lexical_alone, query, e, flt, pool)
                 for e in entities
             }
-        for entity in entities:
-            ranked = self.rank(
-                query, entity, preset_now, flt, pool=pool, lexical=lexical.get(entity)
-            )
-            warnings += ranked.warnings
-            if preset_now.dense and "dense" not in ranked.arms and p.lexical:
-                # The vector slice did not answer (an engine host starting, an outage): the
-                # other stores go without it instead of waiting for it once more each.
-                preset_now = replace(preset_now, dense=False)
-            diagnostics[entity] = {
-                arm: {"weight": round(r.weight, 3), "hits": len(r.hits), "note": r.note}
-                for arm, r in ranked.arms.items()
-            }
-            head = [f.id for f in ranked.fused[: max(limit * 3, 30)]]
-            rows = self.fetch_rows(entity, head, flt)
-            ranked.fused = [f for f in ranked.fused if f.id in rows]
+        rankings: list[Ranked] = []
+        # One connection for what this thread reads: per store its candidates' documents and
+        # links (one round trip), then every store's rows and the atoms' citations (one more).
+        with self.db.connection() as conn:
+            for entity in entities:
+                ranked = self.rank(
+                    query,
+                    entity,
+                    preset_now,
+                    flt,
+                    pool=pool,
+                    lexical=lexical.get(entity),
+                    conn=conn,
+                )
+                warnings += ranked.warnings
+                if preset_now.dense and "dense" not in ranked.arms and p.lexical:
+                    # The vector slice did not answer (an engine host starting, an outage): the
+                    # other stores go without it instead of waiting for it once more each.
+                    preset_now = replace(preset_now, dense=False)
+                diagnostics[entity] = {
+                    arm: {"weight": round(r.weight, 3), "hits": len(r.hits), "note": r.note}
+                    for arm, r in ranked.arms.items()
+                }
+                rankings.append(ranked)
+            heads = {r.entity: [f.id for f in r.fused[: max(limit * 3, 30)]] for r in rankings}
+            # Citations of the whole atom head (a few more than are shown): read with the rows,
+            # they cost no round trip of their own.
+            wants_cites = with_citations or "passage" in heads
+            rows, cites = self.hydrate(conn, heads, flt, citations=wants_cites)
+        for ranked in rankings:
+            entity = ranked.entity
+            ranked.fused = [f for f in ranked.fused if f.id in rows[entity]]
             final = self.finish(
-                ranked, rows, p, limit=limit, half_life_days=half_life_days, now=now
+                ranked, rows[entity], p, limit=limit, half_life_days=half_life_days, now=now
             )
             found[entity] = [
-                Found.of(rows[f.id], entity, f.score, f.ranks, self.feedback_prior) for f in final
+                Found.of(rows[entity][f.id], entity, f.score, f.ranks, self.feedback_prior)
+                for f in final
             ]
         atoms = found.get("atom", [])
-        cites: dict[int, list[Citation]] = {}
-        if atoms and (with_citations or "passage" in found):
-            with self.db.connection() as conn:
-                if flt.as_of is not None:
-                    cites = citations_as_of(conn, [h.id for h in atoms], flt.as_of)
-                else:
-                    cites = citations_for(conn, [h.id for h in atoms])
         if with_citations:
             atoms = [replace(h, citations=tuple(cites.get(h.id, ()))) for h in atoms]
         hits = self._two_stores(atoms, found.get("passage", []), cites, limit)
@@ -764,6 +813,29 @@ class Searcher:
         merged = merge(candidates, loose, limit, share=self.store_share, floor=self.kept_floor)
         by_key = {("atom", h.id): h for h in atoms} | {("passage", h.id): h for h in passages}
         return [replace(by_key[(c.store, c.id)], score=c.score, arms=dict(c.arms)) for c in merged]
+
+
+def links_statement(ids: Sequence[int], as_of: datetime | None) -> tuple[LiteralString, dict]:
+    """The statement reading the links that touch these atoms (as they were at `as_of`)."""
+    if as_of is None:
+        return Q.graph_links, {"ids": list(ids)}
+    return Q.graph_links_as_of, {"ids": list(ids), "t": as_of}
+
+
+def expand(links: Sequence[Mapping[str, Any]], seeds: Sequence[Fused], k: int) -> ArmResult:
+    """The graph arm from the link rows (src_atom_id, dst_atom_id, kind, confidence): one hop
+    from the seeds, scored by seed score x kind weight x confidence. Rows not touching a seed
+    are ignored, so the links of a wider set of atoms can be read ahead of knowing the seeds."""
+    seed_score = {f.id: f.score for f in seeds}
+    best: dict[int, float] = {}
+    for r in links:
+        ends = ((r["src_atom_id"], r["dst_atom_id"]), (r["dst_atom_id"], r["src_atom_id"]))
+        for seed, other in ends:
+            if seed in seed_score and other != seed:
+                w = LINK_KIND_WEIGHT.get(r["kind"], 0.5) * float(r["confidence"])
+                best[other] = max(best.get(other, 0.0), seed_score[seed] * w)
+    hits = sorted((ArmHit(i, s) for i, s in best.items()), key=lambda h: (-h.score, h.id))
+    return ArmResult(hits[:k], GRAPH_SHARE if hits else 0.0)
 
 
 def validate_query(query: str) -> str:
