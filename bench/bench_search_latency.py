@@ -105,13 +105,19 @@ def stages(svc: MemoryService, queries: Sequence[str]) -> list[list[Any]]:
     """The hybrid (store=both) by stage: p50 and p99 of each stage's time per query, summed
     over both stores (the lexical arms' parts too: each statement of lexical.LexicalIndex)."""
     timer = StageTimer()
-    methods: tuple[str, ...] = (
-        "lexical_arm",
-        "dense_arm",
-        "graph_arm",
-        "support",
-        "fetch_rows",
-        "finish",
+    methods: tuple[str, ...] = tuple(
+        m
+        for m in (
+            "lexical_arm",
+            "dense_arm",
+            "graph_arm",
+            "support",  # before: the candidates' documents
+            "neighbourhood",  # after: their documents and links, one round trip
+            "fetch_rows",  # before: each store's rows
+            "hydrate",  # after: every store's rows and the citations, one round trip
+            "finish",
+        )
+        if hasattr(svc.searcher, m)
     )
     for method in methods:
         timer.wrap(svc.searcher, method)
@@ -136,6 +142,29 @@ def stages(svc: MemoryService, queries: Sequence[str]) -> list[list[Any]]:
         rows.append([method, ms(percentile(values, 50)), ms(percentile(values, 99))])
     # the lexical arm runs in a helper thread beside the dense arm: the stages overlap
     rows.append(["total", ms(percentile(totals, 50)), ms(percentile(totals, 99))])
+    return rows
+
+
+def round_trips(svc: MemoryService, queries: Sequence[str]) -> list[list[Any]]:
+    """What one PostgreSQL round trip costs here: a pooled connection taken (the pool checks
+    it with an empty query) and `SELECT 1` on it, and `SELECT 1` on a connection held."""
+
+    def pooled(_: object) -> None:
+        with svc.db.connection() as conn:
+            conn.execute("SELECT 1").fetchall()
+
+    held_values: list[float] = []
+    with svc.db.connection() as conn:
+        for _ in queries:
+            started = time.perf_counter()
+            conn.execute("SELECT 1").fetchall()
+            held_values.append(time.perf_counter() - started)
+    rows = []
+    for what, values in (
+        ("pooled connection + SELECT 1", latencies(pooled, queries)),
+        ("SELECT 1 on a held connection", held_values),
+    ):
+        rows.append([what, ms(percentile(values, 50)), ms(percentile(values, 99))])
     return rows
 
 
@@ -295,6 +324,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
             add(f"memory_search hybrid store={store}", latencies(search, queries))
         stage_rows = stages(svc, queries)
+        floor_rows = round_trips(svc, queries)
         if args.profile:
             log("cProfile, hybrid store=both:\n" + profile(svc, queries[:100]))
         if counting.query_misses:
@@ -332,6 +362,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         "threads, beside each other and the dense arms)\n"
     )
     print(md_table(["stage", "p50 ms", "p99 ms"], stage_rows) + "\n")
+    print("## One PostgreSQL round trip\n")
+    print(md_table(["what", "p50 ms", "p99 ms"], floor_rows) + "\n")
     if mcp_rows:
         print("## Over MCP, end to end\n")
         print(md_table(["what", "queries", "p50 ms", "p99 ms", "max ms"], mcp_rows) + "\n")
