@@ -47,30 +47,26 @@ SELECT coalesce(max(id), 0) AS id FROM {table}
 AND NOT t.tsv @@ %(must)s::tsquery
 
 -- name: bm25_score
--- BM25 of the candidates. Exact lexemes are cut out of each candidate in `own` (setweight on the
+-- BM25 of the candidates. Exact lexemes are cut out of each candidate in C (setweight on the
 -- listed lexemes, then ts_filter on that weight), so only they are unnested and scored: twice as
--- fast as unnesting the whole tsvector. The unnested lexemes of all candidates are joined with
--- the query's once and summed per candidate (`s`), not in a subquery run per candidate: about a
--- quarter less time at 100k rows, the same sums in the same order (bench/results/
--- search-latency-passages.md). Prefix terms ({prefix_score}, {prefix_join}, {prefix_matched}:
--- the prefix_* blocks, or no_prefix_* without any) count once (tf 1).
-WITH cand AS MATERIALIZED ({candidates}),
-    own AS MATERIALIZED (
-        SELECT c.id, c.tsv, length(c.tsv) AS dl,
-               ts_filter(setweight(setweight(c.tsv, 'D'), 'A', %(lex)s::text[]), '{{a}}') AS own
-          FROM cand c),
-    tf AS (SELECT o.id, o.dl, unnest(o.own) AS u FROM own o),
-    s AS (
-        SELECT t.id, sum(q.idf * coalesce(array_length((t.u).positions, 1), 1) * (%(k1)s + 1)
-                         / (coalesce(array_length((t.u).positions, 1), 1)
-                            + %(k1)s * (1 - %(b)s + %(b)s * t.dl / %(avgdl)s))) AS score
-          FROM tf t
-          JOIN unnest(%(lex)s::text[], %(idf)s::float8[]) AS q(lexeme, idf)
-            ON q.lexeme = (t.u).lexeme
-         GROUP BY t.id),
+-- fast as unnesting the whole tsvector. Prefix terms ({prefix_score}, {prefix_join},
+-- {prefix_matched}: the prefix_* blocks, or no_prefix_* without any) count once (tf 1).
+WITH cand AS ({candidates}),
     scored AS (
-        SELECT c.id, c.tsv, c.own, coalesce(s.score, 0) + {prefix_score} AS score
-          FROM own c LEFT JOIN s ON s.id = c.id
+        SELECT c.id, c.tsv, coalesce(s.score, 0) + {prefix_score} AS score, f.own
+          FROM cand c
+         CROSS JOIN LATERAL (
+             SELECT ts_filter(setweight(setweight(c.tsv, 'D'), 'A', %(lex)s::text[]),
+                              '{{a}}')
+                    AS own) f
+         CROSS JOIN LATERAL (
+             SELECT sum(q.idf * x.tf * (%(k1)s + 1)
+                        / (x.tf + %(k1)s * (1 - %(b)s + %(b)s * length(c.tsv) / %(avgdl)s)))
+                    AS score
+               FROM (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf
+                       FROM unnest(f.own) AS u) x
+               JOIN unnest(%(lex)s::text[], %(idf)s::float8[]) AS q(lexeme, idf)
+                 ON q.lexeme = x.lexeme) s
          {prefix_join}
          ORDER BY score DESC, c.id LIMIT %(k)s)
     SELECT id, score, tsvector_to_array(own) AS lexemes,
