@@ -298,7 +298,15 @@ def bench_search(
 
     # Where the hybrid preset spends its time, stage by stage.
     timer = StageTimer()
-    for method in ("lexical_arm", "dense_arm", "neighbourhood", "hydrate", "finish", "_vectors"):
+    for method in (
+        "lexical_arm",
+        "dense_arm",
+        "graph_arm",
+        "support",
+        "hydrate",
+        "finish",
+        "_vectors",
+    ):
         timer.wrap(svc.searcher, method, method)
     timer.wrap(index, "search", "index.search")
     per_query: list[dict[str, float]] = []

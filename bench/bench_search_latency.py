@@ -111,8 +111,7 @@ def stages(svc: MemoryService, queries: Sequence[str]) -> list[list[Any]]:
             "lexical_arm",
             "dense_arm",
             "graph_arm",
-            "support",  # before: the candidates' documents
-            "neighbourhood",  # after: their documents and links, one round trip
+            "support",
             "fetch_rows",  # before: each store's rows
             "hydrate",  # after: every store's rows and the citations, one round trip
             "finish",

@@ -439,8 +439,22 @@ class Searcher:
         `as_of`: over the links as they were then."""
         if not seeds:
             return ArmResult([], 0.0)
-        statement, params = links_statement([f.id for f in seeds], as_of)
-        return expand(conn.execute(statement, params).fetchall(), seeds, k)
+        seed_score = {f.id: f.score for f in seeds}
+        if as_of is None:
+            rows = conn.execute(Q.graph_links, {"ids": list(seed_score)}).fetchall()
+        else:
+            rows = conn.execute(
+                Q.graph_links_as_of, {"ids": list(seed_score), "t": as_of}
+            ).fetchall()
+        best: dict[int, float] = {}
+        for r in rows:
+            ends = ((r["src_atom_id"], r["dst_atom_id"]), (r["dst_atom_id"], r["src_atom_id"]))
+            for seed, other in ends:
+                if seed in seed_score and other != seed:
+                    w = LINK_KIND_WEIGHT.get(r["kind"], 0.5) * float(r["confidence"])
+                    best[other] = max(best.get(other, 0.0), seed_score[seed] * w)
+        hits = sorted((ArmHit(i, s) for i, s in best.items()), key=lambda h: (-h.score, h.id))
+        return ArmResult(hits[:k], GRAPH_SHARE if hits else 0.0)
 
     # ------------------------------------------------------------------ composition
     def _lexical_alone(self, query: str, entity: Entity, flt: SearchFilter, k: int) -> ArmResult:
@@ -495,9 +509,9 @@ class Searcher:
         wants_support = preset.documents and entity == "atom" and self.document_share > 0
         wants_graph = preset.graph and entity == "atom"
         # The seeds' links are read after fusion: reading ahead the links of every candidate
-        # (about 100 ids) in the documents' round trip cost more server time (0.3 ms at 100k)
-        # than the round trip it saved (0.05 ms; bench/results/search-latency-passages.md).
-        support, _ = self.neighbourhood(conn, ranked.arms, support=wants_support, links=False)
+        # (about 100 ids) with the documents cost more server time (0.3 ms at 100k) than the
+        # round trip it saved (0.05 ms; bench/results/search-latency-passages.md).
+        support = self.support(conn, ranked.arms) if wants_support else None
         fused = self.fuse(preset, ranked.arms, weights, support)
         if wants_graph and fused:
             graph = self.graph_arm(conn, fused[:10], pool, as_of=flt.as_of)
@@ -508,31 +522,15 @@ class Searcher:
         ranked.fused = fused
         return ranked
 
-    def neighbourhood(
-        self,
-        conn: Conn,
-        arms: Mapping[str, ArmResult],
-        *,
-        support: bool,
-        links: bool,
-        as_of: datetime | None = None,
-    ) -> tuple[Support | None, Sequence[Mapping[str, Any]]]:
-        """What fusion reads around the text arms' candidates, in one round trip: their
-        documents (document support; ingested atoms only, memory_store atoms have no
-        `doc_id`) and the links touching any of them. The graph's seeds (the top fused hits)
-        are among the candidates, so their links are read before fusion has picked them."""
+    def support(self, conn: Conn, arms: Mapping[str, ArmResult]) -> Support:
+        """Document support for this ranking: the documents of the text arms' candidates,
+        read from PostgreSQL (ingested atoms only: memory_store atoms have no `doc_id`)."""
         ids = sorted({h.id for r in arms.values() for h in r.hits})
-        if not ids or not (support or links):
-            found = Support({}, self.document_share, self.document_siblings) if support else None
-            return found, ()
-        with conn.pipeline():
-            documents = conn.execute(Q.atom_documents, {"ids": ids}) if support else None
-            touching = conn.execute(*links_statement(ids, as_of)) if links else None
         doc_of: dict[int, int] = {}
-        if documents is not None:
-            doc_of = {int(r["id"]): int(r["doc_id"]) for r in documents.fetchall()}
-        found = Support(doc_of, self.document_share, self.document_siblings) if support else None
-        return found, touching.fetchall() if touching is not None else ()
+        if ids:
+            rows = conn.execute(Q.atom_documents, {"ids": ids}).fetchall()
+            doc_of = {int(r["id"]): int(r["doc_id"]) for r in rows}
+        return Support(doc_of, self.document_share, self.document_siblings)
 
     @staticmethod
     def fuse(
@@ -814,29 +812,6 @@ class Searcher:
         merged = merge(candidates, loose, limit, share=self.store_share, floor=self.kept_floor)
         by_key = {("atom", h.id): h for h in atoms} | {("passage", h.id): h for h in passages}
         return [replace(by_key[(c.store, c.id)], score=c.score, arms=dict(c.arms)) for c in merged]
-
-
-def links_statement(ids: Sequence[int], as_of: datetime | None) -> tuple[LiteralString, dict]:
-    """The statement reading the links that touch these atoms (as they were at `as_of`)."""
-    if as_of is None:
-        return Q.graph_links, {"ids": list(ids)}
-    return Q.graph_links_as_of, {"ids": list(ids), "t": as_of}
-
-
-def expand(links: Sequence[Mapping[str, Any]], seeds: Sequence[Fused], k: int) -> ArmResult:
-    """The graph arm from the link rows (src_atom_id, dst_atom_id, kind, confidence): one hop
-    from the seeds, scored by seed score x kind weight x confidence. Rows not touching a seed
-    are ignored, so the links of a wider set of atoms can be read ahead of knowing the seeds."""
-    seed_score = {f.id: f.score for f in seeds}
-    best: dict[int, float] = {}
-    for r in links:
-        ends = ((r["src_atom_id"], r["dst_atom_id"]), (r["dst_atom_id"], r["src_atom_id"]))
-        for seed, other in ends:
-            if seed in seed_score and other != seed:
-                w = LINK_KIND_WEIGHT.get(r["kind"], 0.5) * float(r["confidence"])
-                best[other] = max(best.get(other, 0.0), seed_score[seed] * w)
-    hits = sorted((ArmHit(i, s) for i, s in best.items()), key=lambda h: (-h.score, h.id))
-    return ArmResult(hits[:k], GRAPH_SHARE if hits else 0.0)
 
 
 def validate_query(query: str) -> str:
