@@ -644,9 +644,10 @@ class Searcher:
         citations: bool = False,
     ) -> tuple[dict[Entity, dict[int, dict[str, Any]]], dict[int, list[Citation]]]:
         """The rows of each store's head that pass the filters (graph neighbours are checked
-        here) and, with `citations`, the citations of the atoms among them: every statement
-        sent at once, one round trip (a search used to spend one per store and one more for
-        the citations)."""
+        here) and, with `citations`, the citations of the atoms among them, on one connection.
+        Not pipelined: with psycopg pipelines here and in the lexical arm, the BM25 stage was
+        9-10 ms slower at p50 in the interleaved 100k bench (cause not established;
+        bench/results/search-latency-passages.md)."""
         sent: dict[Entity, Any] = {}
         statuses = None
         cites: dict[int, list[Citation]] = {}
@@ -654,19 +655,18 @@ class Searcher:
         fetch = {"atom": Q.fetch_atoms, "passage": Q.fetch_passages, "trace": Q.fetch_traces}
         if flt.as_of is not None:
             fetch["passage"] = Q.fetch_passages_ever
-        with conn.pipeline():
-            for entity, ids in heads.items():
-                if ids:
-                    where, params = flt.sql(entity)
-                    statement = sql.SQL(fetch[entity]).format(where=where)
-                    sent[entity] = conn.execute(statement, {"ids": list(ids), **params})
-            if flt.as_of is not None and atoms:  # ranked and shown with the status it had then
-                statuses = conn.execute(Q.statuses_as_of, {"ids": atoms, "t": flt.as_of})
-            if citations and atoms:  # the last statement: reading it reads every answer
-                if flt.as_of is not None:
-                    cites = citations_as_of(conn, atoms, flt.as_of)
-                else:
-                    cites = citations_for(conn, atoms)
+        for entity, ids in heads.items():
+            if ids:
+                where, params = flt.sql(entity)
+                statement = sql.SQL(fetch[entity]).format(where=where)
+                sent[entity] = conn.execute(statement, {"ids": list(ids), **params})
+        if flt.as_of is not None and atoms:  # ranked and shown with the status it had then
+            statuses = conn.execute(Q.statuses_as_of, {"ids": atoms, "t": flt.as_of})
+        if citations and atoms:
+            if flt.as_of is not None:
+                cites = citations_as_of(conn, atoms, flt.as_of)
+            else:
+                cites = citations_for(conn, atoms)
         rows: dict[Entity, dict[int, dict[str, Any]]] = {e: {} for e in heads}
         for entity, cursor in sent.items():
             rows[entity] = {int(r["id"]): dict(r) for r in cursor.fetchall()}
@@ -738,8 +738,8 @@ class Searcher:
                 for e in entities
             }
         rankings: list[Ranked] = []
-        # One connection for what this thread reads: per store its candidates' documents and
-        # links (one round trip), then every store's rows and the atoms' citations (one more).
+        # One connection for what this thread reads after the arms (documents, links, rows,
+        # citations) instead of one taken from the pool per statement.
         with self.db.connection() as conn:
             for entity in entities:
                 ranked = self.rank(
@@ -762,8 +762,7 @@ class Searcher:
                 }
                 rankings.append(ranked)
             heads = {r.entity: [f.id for f in r.fused[: max(limit * 3, 30)]] for r in rankings}
-            # Citations of the whole atom head (a few more than are shown): read with the rows,
-            # they cost no round trip of their own.
+            # Citations of the whole atom head (a few more than are shown), with the rows.
             wants_cites = with_citations or "passage" in heads
             rows, cites = self.hydrate(conn, heads, flt, citations=wants_cites)
         for ranked in rankings:

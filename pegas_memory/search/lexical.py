@@ -386,21 +386,6 @@ class LexicalIndex:
             known |= fresh
         return known
 
-    def _all_cached(self, entity: Source, queries: Sequence[str]) -> dict[str, int] | None:
-        """Every query's cached count, or None if one is not cached (zeros unchecked)."""
-        cached = self._df.get_many([(entity, q) for q in queries])
-        if len(cached) < len(set(queries)):
-            return None
-        return {q: cached[(entity, q)] for q in queries}
-
-    def _zeros_hold(self, entity: Source, newest: int) -> bool:
-        """Whether the cached zeros of this entity still hold at this newest id; if not, they
-        are forgotten (with N, which grew too)."""
-        if newest == self._zeros_at.get(entity):
-            return True
-        self._forget_zeros(entity)
-        return False
-
     def _forget_zeros(self, entity: Source) -> None:
         self._df.drop_if(lambda key, df: key[0] == entity and df == 0)
         self._stats.drop([entity])  # N grew with the new rows too
@@ -438,21 +423,13 @@ class LexicalIndex:
         if n == 0:
             return LexicalResult([], 0.0, "empty corpus")
         bare = [Term(lx, frozenset(ws), 0, prefix) for (lx, prefix), ws in word_of.items()]
-        # Warm (every count cached), the check that cached zeros still hold (the table's newest
-        # id) goes with the scoring statement in one round trip; if rows came meanwhile, the
-        # search runs again with the zeros counted anew.
-        dfs = self._all_cached(entity, [t.query for t in bare])
-        check_zeros = dfs is not None and 0 in dfs.values()
-        if dfs is None:
-            dfs = self.frequencies(conn, entity, [t.query for t in bare])
+        dfs = self.frequencies(conn, entity, [t.query for t in bare])
         if max(dfs.values(), default=0) > n:  # the memory grew since N was counted
             self._stats.drop([entity])
             n, avgdl = self.corpus_stats(conn, entity)
         terms = [replace(t, df=dfs.get(t.query, 0)) for t in bare]
         present = [t for t in terms if t.df > 0]
         if not present:
-            if check_zeros and not self._zeros_hold(entity, self._newest(conn, entity)):
-                return self.search(conn, query, entity, k, where, params)
             return LexicalResult([], 0.0, "no query term occurs in the memory")
         plan = plan_candidates(terms, n)
         exact = [t for t in present if not t.prefix]
@@ -470,13 +447,9 @@ class LexicalIndex:
             **(params or {}),
         }
         with_prefixes = bool(prefixes)
-        rows, newest = self._score(
-            conn, entity, plan, with_prefixes, where, scoring, newest=check_zeros
-        )
-        if newest is not None and not self._zeros_hold(entity, newest):
-            return self.search(conn, query, entity, k, where, params)
+        rows = self._score(conn, entity, plan, with_prefixes, where, scoring)
         if plan.pruned and len(rows) < k:  # too few documents hold rare or paired words
-            rows, _ = self._score(conn, entity, union_plan(present), with_prefixes, where, scoring)
+            rows = self._score(conn, entity, union_plan(present), with_prefixes, where, scoring)
         if not rows:
             return LexicalResult([], 0.0, "no lexical match")
         top = rows[0]
@@ -493,22 +466,13 @@ class LexicalIndex:
         with_prefixes: bool,
         where: sql.Composable,
         params: Mapping[str, Any],
-        *,
-        newest: bool = False,
-    ) -> tuple[list[Any], int | None]:
-        """The scored rows and, with `newest`, the table's newest id read in the same round
-        trip (None without)."""
+    ) -> list[Any]:
         statement = _score_statement(
             conn, entity, bool(plan.must), bool(plan.extra), with_prefixes, where
         )
-        values = {**params, "must": plan.must, "extra": plan.extra}
-        if not newest:
-            return conn.execute(statement, values).fetchall(), None
-        with conn.pipeline():
-            last = conn.execute(_SQL[entity].newest)
-            scored = conn.execute(statement, values)
-        row = last.fetchone()
-        return scored.fetchall(), int(row["id"]) if row else 0
+        return conn.execute(
+            statement, {**params, "must": plan.must, "extra": plan.extra}
+        ).fetchall()
 
 
 # Rendered scoring statements by shape: composing one costs about 70 microseconds, a lookup
