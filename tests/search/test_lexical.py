@@ -272,6 +272,29 @@ def test_a_new_row_unblocks_every_cached_zero_not_only_the_next_querys(
         db.close()
 
 
+def test_a_cached_zero_beside_a_present_word_still_sees_a_new_row(settings: Settings) -> None:
+    """Warm, the zeros are checked in the scoring round trip: a row that came with the word
+    is found by the next search all the same."""
+    db = Database(settings).open()
+    index = LexicalIndex()
+    try:
+        with db.transaction() as conn:
+            beetles, _ = insert_atom(conn, AtomInput(type="fact", claim="Beetles live in logs."))
+        with db.connection() as conn:
+            hits = index.search(conn, "beetles zyzzyva", "atom", 10).hits  # zyzzyva: a zero
+            assert [i for i, _ in hits] == [beetles]
+            assert [i for i, _ in index.search(conn, "beetles zyzzyva", "atom", 10).hits] == [
+                beetles
+            ]  # every count cached now
+        with db.transaction() as conn:
+            new, _ = insert_atom(conn, AtomInput(type="fact", claim="A zyzzyva is a weevil."))
+        with db.connection() as conn:
+            hits = index.search(conn, "beetles zyzzyva", "atom", 10).hits
+        assert sorted(i for i, _ in hits) == sorted([beetles, new])
+    finally:
+        db.close()
+
+
 def _passage(conn: Conn, uri: str, text: str) -> int:
     """A current document version with one chunk (a passage); the chunk's id."""
     doc = conn.execute(
