@@ -1,10 +1,12 @@
 """The UI's web application: routes, page assembly and the checks every request passes.
 
 Pages are rendered on the server from Jinja2 templates with autoescaping on (atoms come from
-untrusted documents: their words are only ever text). No JavaScript, no build step, nothing
-fetched from the network: one stylesheet served from the package. Reads go through the
-`MemoryService` the MCP tools use (memory_stats, memory_search, the gap and job lists) and the
-SQL of `ui/queries.sql`; changes through `ui/curation.py`, after `ui/auth.py`'s checks.
+untrusted documents: their words are only ever text). No build step, nothing fetched from the
+network: stylesheets and the graph page's scripts (the vendored Cytoscape.js and `graph.js`)
+are files of the package; no inline script runs (the Content-Security-Policy says so). Reads go
+through the `MemoryService` the MCP tools use (memory_stats, memory_search, the gap and job
+lists) and the SQL of `ui/queries.sql`; changes through `ui/curation.py`, after `ui/auth.py`'s
+checks. The graph and code pages are `ui/graph.py` and `ui/code.py`, registered here.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ from pegas_memory.errors import InvalidInput, NotFound, PegasMemoryError
 from pegas_memory.models import ATOM_STATUSES, ATOM_TYPES
 from pegas_memory.search.hybrid import SearchFilter
 from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, TOKEN_PARAM, Guard
+from pegas_memory.ui.code import CodePages
 from pegas_memory.ui.curation import CLOSED_GAP, Curator
+from pegas_memory.ui.graph import GraphPages
 from pegas_memory.ui.highlight import Piece, locate, pieces
 
 log = logging.getLogger(__name__)
@@ -304,6 +308,8 @@ class UiApp:
             Route("/atom/{atom_id:int}/retract", self.change(self.retract), methods=["POST"]),
             Route("/gap/{gap_id:int}/close", self.change(self.close_gap), methods=["POST"]),
             Route("/audit/{audit_id:int}/undo", self.change(self.undo), methods=["POST"]),
+            *GraphPages(self).routes(),
+            *CodePages(self).routes(),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ]
         app = Starlette(routes=routes)
@@ -325,7 +331,9 @@ class _Headers:
                 headers += [
                     (
                         b"content-security-policy",
-                        b"default-src 'none'; style-src 'self'; img-src 'self'; "
+                        b"default-src 'none'; script-src 'self'; connect-src 'self'; "
+                        b"style-src 'self'; "
+                        b"img-src 'self'; "
                         b"form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
                     ),
                     (b"x-frame-options", b"DENY"),
