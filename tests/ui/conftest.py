@@ -128,7 +128,7 @@ def seeded(database_url: str, tmp_path: Path) -> Iterator[Seeded]:
 PKG = {
     "__init__.py": "",
     "a.py": "from pkg.b import g\n\n\ndef f():\n    return g()\n",
-    "b.py": "from pkg.c import h\n\n\ndef g():\n    \"\"\"Twice h.\"\"\"\n    return 2 * h()\n",
+    "b.py": 'from pkg.c import h\n\n\ndef g():\n    """Twice h."""\n    return 2 * h()\n',
     "c.py": "def h():\n    return 1\n",
 }
 IMPORTS_RULE = {"if": "imports", "then": "depends_on"}

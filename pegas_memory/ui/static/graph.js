@@ -43,6 +43,8 @@
     ]
   });
 
+  window.pegasGraph = cy; // the drawing, for the browser's console (and the browser test)
+
   function say(text) { if (note) note.textContent = text; }
 
   function add(data) {
