@@ -62,13 +62,23 @@
     return fresh;
   }
 
-  function place(fresh, around) {
-    // New nodes on a circle around the node they were drawn from, away from the others.
+  function place(fresh, around, from) {
+    // New nodes around the node they were drawn from: on a whole circle for the centre, else
+    // on an arc facing away from the centre, so they fall clear of what is drawn already.
     var p = around.position();
     var n = fresh.length;
     var radius = 110 + 9 * n;
+    var start = -Math.PI / 2, span = 2 * Math.PI, step = span / Math.max(n, 1);
+    if (from) {
+      var q = from.position();
+      var dir = Math.atan2(p.y - q.y, p.x - q.x);
+      span = Math.min(2 * Math.PI, Math.PI * 0.9 + n * 0.12);
+      start = dir - span / 2;
+      step = n > 1 ? span / (n - 1) : 0;
+      if (n === 1) start = dir;
+    }
     fresh.forEach(function (node, i) {
-      var a = (2 * Math.PI * i) / Math.max(n, 1) - Math.PI / 2;
+      var a = start + step * i;
       node.position({ x: p.x + radius * Math.cos(a), y: p.y + radius * Math.sin(a) });
     });
   }
@@ -98,7 +108,8 @@
     box.dataset.busy = "1";
     return load(key).then(function (data) {
       var fresh = add(data);
-      place(fresh, node);
+      var origin = cy.getElementById(box.dataset.center);
+      place(fresh, node, origin.same(node) ? null : origin);
       node.addClass("expanded");
       expanded[key] = true;
       if (data.truncated) say("Part of the neighbourhood of " + key + " was cut; open its own graph to see more.");
@@ -181,9 +192,8 @@
     var c = cy.getElementById(center);
     c.addClass("center").addClass("expanded");
     expanded[center] = true;
-    cy.layout({ name: "concentric", animate: false, minNodeSpacing: 40,
-                concentric: function (n) { return n.id() === center ? 2 : 1; },
-                levelWidth: function () { return 1; } }).run();
+    c.position({ x: 0, y: 0 });
+    place(cy.nodes().difference(c), c);
     cy.fit(undefined, 40);
     record();
     box.dataset.ready = "1";
