@@ -10,8 +10,9 @@ four claims about it citing its symbols are stored and linked by hand, two rules
 `depends_on`, which is transitive) run over them and over the repository's modules, and the graph
 and code pages are shot too: a claim's neighbourhood with the symbol it cites expanded by a click,
 a module's neighbourhood with its derived dependencies, the code search, and the most called
-function with its source, callers and callees. The repository is meant to be click 8.1.7's
-`src/` (the claims name its symbols; another repository gets no claims' citations).
+short function with its source, callers and callees (the whole page). The repository is meant
+to be click 8.1.7's `src/` (the claims name its symbols; another repository gets no claims'
+citations).
 
 Run: `python bench/ui_screenshots.py --docs DIR [--repo DIR] [--out bench/results/ui]`, where
 DIR holds `en-vue-watchers-docs.md` and `ru-vue-computed-docs.md` (fetched outside the
@@ -76,7 +77,8 @@ def main() -> None:
         for atom in (first.id, second.id):
             svc.set_atom_status(atom, "contested", reason="two sources disagree on the length")
         if args.repo is not None:
-            svc.store_code(str(args.repo))
+            name = args.repo.name if args.repo.name != "src" else args.repo.parent.name
+            svc.store_code(str(args.repo), repo=name)
         hit = svc.search(SearchRequest(query="watch a reactive property", store="atoms")).hits[0]
         claims = claims_about_the_code(svc) if args.repo is not None else []
         svc.runtime.worker("shots").drain(timeout=600)
@@ -86,9 +88,9 @@ def main() -> None:
                 browser = pw.chromium.launch(executable_path=browser_path, headless=True)
                 page = browser.new_page(viewport={"width": 1280, "height": 900})
 
-                def shot(path: str, name: str) -> None:
+                def shot(path: str, name: str, full: bool = False) -> None:
                     page.goto(server.url + path)
-                    page.screenshot(path=str(args.out / f"{name}.png"), full_page=False)
+                    page.screenshot(path=str(args.out / f"{name}.png"), full_page=full)
                     log(f"  {name}.png <- {path}")
 
                 page.goto(server.login_url)
@@ -155,7 +157,7 @@ def claims_about_the_code(svc: MemoryService) -> list[int]:
 def code_shots(
     svc: MemoryService,
     page: Any,
-    shot: Callable[[str, str], None],
+    shot: Callable[..., None],
     url: str,
     out: Path,
     claims: list[int],
@@ -166,7 +168,7 @@ def code_shots(
     with svc.db.connection() as conn:
         module = conn.execute(
             "SELECT src_symbol_id AS id FROM pm_code_inferred GROUP BY 1 "
-            "HAVING count(*) BETWEEN 4 AND 12 ORDER BY count(*) DESC, 1 LIMIT 1"
+            "HAVING count(*) BETWEEN 3 AND 30 ORDER BY abs(count(*) - 8), 1 LIMIT 1"
         ).fetchone()
         cited = conn.execute(
             "SELECT code_symbol_id AS id FROM pm_citation "
@@ -177,6 +179,7 @@ def code_shots(
             "SELECT d.dst_symbol_id AS id, s.name FROM pm_code_dependency d "
             "JOIN pm_code_symbol s ON s.id = d.dst_symbol_id "
             "WHERE d.kind = 'calls' AND s.kind IN ('function', 'method') "
+            "AND s.end_line - s.start_line < 25 "
             "GROUP BY 1, 2 ORDER BY count(*) DESC, 1 LIMIT 1"
         ).fetchone()
     p = page
@@ -188,6 +191,7 @@ def code_shots(
         box = p.locator("#graph").bounding_box()
         p.mouse.click(box["x"] + at["x"], box["y"] + at["y"])
         p.wait_for_selector(f"#graph[data-expanded~='{node}']")
+        p.wait_for_timeout(400)  # the zoom onto the expanded node is animated (250 ms)
         p.evaluate("() => pegasGraph.fit(undefined, 30)")
     p.screenshot(path=str(out / "graph-claim.png"))
     log("  graph-claim.png")
@@ -198,7 +202,7 @@ def code_shots(
         log("  graph-code.png")
     if called is not None:
         shot("/code?q=" + quote(called["name"]), "code")
-        shot(f"/code/symbol/{called['id']}", "code-symbol")
+        shot(f"/code/symbol/{called['id']}", "code-symbol", full=True)
 
 
 if __name__ == "__main__":

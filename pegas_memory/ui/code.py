@@ -10,7 +10,7 @@ it are read here (`code.sql`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, LiteralString, get_args
+from typing import Any, LiteralString, get_args
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -23,9 +23,7 @@ from pegas_memory.code_memory.query_ops import MAX_SOURCE_CHARS, MAX_SOURCE_LINE
 from pegas_memory.code_memory.requests import CodeReadRequest
 from pegas_memory.db.sql import load_queries
 from pegas_memory.errors import NotFound, PegasMemoryError
-
-if TYPE_CHECKING:
-    from pegas_memory.ui.app import UiApp
+from pegas_memory.ui.host import PageHost
 
 SEARCH_PER_PAGE = 30
 EDGES_PER_SYMBOL = 100
@@ -56,7 +54,7 @@ def numbered(text: str, first: int) -> list[tuple[int, str]]:
 class CodePages:
     """`/code`, `/code/file` and `/code/symbol/{id}` of one UI."""
 
-    def __init__(self, ui: UiApp):
+    def __init__(self, ui: PageHost):
         self.ui = ui
 
     def index(self, request: Request) -> Response:

@@ -7,7 +7,7 @@ server as a table, so the page says what it shows without a script too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -15,9 +15,7 @@ from starlette.routing import Route
 
 from pegas_memory.errors import InvalidInput, NotFound
 from pegas_memory.ui.graph_data import DEFAULT_LIMIT, MAX_LIMIT, neighbourhood, node_ref
-
-if TYPE_CHECKING:
-    from pegas_memory.ui.app import UiApp
+from pegas_memory.ui.host import PageHost
 
 
 def _limit(request: Request) -> int:
@@ -28,7 +26,7 @@ def _limit(request: Request) -> int:
 class GraphPages:
     """`/graph` (the page) and `/graph.json` (its data) of one UI."""
 
-    def __init__(self, ui: UiApp):
+    def __init__(self, ui: PageHost):
         self.ui = ui
 
     def data(self, request: Request) -> Response:
