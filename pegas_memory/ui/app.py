@@ -331,9 +331,8 @@ class _Headers:
                 headers += [
                     (
                         b"content-security-policy",
-                        b"default-src 'none'; script-src 'self'; connect-src 'self'; "
-                        b"style-src 'self'; "
-                        b"img-src 'self'; "
+                        b"default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; "
+                        b"connect-src 'self'; "
                         b"form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
                     ),
                     (b"x-frame-options", b"DENY"),

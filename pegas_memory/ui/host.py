@@ -1,7 +1,7 @@
-"""What a family of UI pages needs from the application that serves them (`ui/app.py`'s
-`UiApp`): the service, rendering a template, and wrapping a handler as a GET page (token,
-errors). The graph and code pages ask for this Protocol, not for the app, so nothing imports
-upward or in a circle."""
+"""What a family of pages (`ui/review.py`, `ui/gaps.py`, `ui/jobs.py`) needs of the UI
+application (`ui/app.py`): the service, the curator, rendering, and the two wrappers every
+route goes through (a read, a change with its checks). A Protocol, so the families never
+import the application that registers them."""
 
 from __future__ import annotations
 
@@ -12,16 +12,21 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from pegas_memory.app.service import MemoryService
+from pegas_memory.ui.curation import Curator
 
 
 class PageHost(Protocol):
     service: MemoryService
+    curator: Curator
 
     def render(self, request: Request, name: str, status_code: int = 200, **ctx: Any) -> Response:
-        """The template `name` rendered with `ctx` and what every page shows."""
+        """A template rendered with the session's context (CSRF field, token state, path)."""
         ...
 
     def page(self, handler: Callable[[Request], Response]) -> Callable[[Request], Response]:
-        """`handler` as a GET page: the session token checks and the service's errors as
-        pages."""
+        """A GET route: the token and read checks, errors as pages."""
+        ...
+
+    def change(self, handler: Callable[[Request, dict[str, str]], str]) -> Callable[..., Any]:
+        """A POST route that changes the memory, behind the token, CSRF and Origin checks."""
         ...
