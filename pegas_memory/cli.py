@@ -19,6 +19,7 @@ from pegas_memory.config import SettingIssue, Settings, load_settings_leniently
 from pegas_memory.db.pool import Database
 from pegas_memory.errors import PegasMemoryError, SettingsProblem
 from pegas_memory.jobs.model import JobInfo
+from pegas_memory.models import JobState
 from pegas_memory.qdrant_store.index import VECTOR_ENTITIES
 from pegas_memory.server.tools import configure_logging, serve
 
@@ -232,9 +233,9 @@ def _finish(service: MemoryService, info: JobInfo) -> int:
     if service.settings.runs_embedded_worker:
         service.runtime.worker().drain()  # make what the job wrote searchable now
     _print(_job_out(info))
-    if info.state != "done":
+    if info.state != JobState.DONE:
         print(f"job {info.id} {info.state}: {info.error or 'no error recorded'}", file=sys.stderr)
-    return 0 if info.state == "done" else 1
+    return 0 if info.state == JobState.DONE else 1
 
 
 def _cancel_on_interrupt(service: MemoryService, job_id: int) -> int:
@@ -466,9 +467,7 @@ def build_parser() -> argparse.ArgumentParser:
     jobs_p.add_argument("job_id", nargs="?", type=int, help="a job id (omit: list recent jobs)")
     jobs_p.add_argument("--wait", action="store_true", help="follow the job to its end")
     jobs_p.add_argument("--cancel", action="store_true", help="cancel the job")
-    jobs_p.add_argument(
-        "--state", choices=["queued", "running", "done", "failed", "cancelled"], help="list filter"
-    )
+    jobs_p.add_argument("--state", choices=JobState.values(), help="list filter")
     jobs_p.add_argument("--limit", type=int, default=20, help="list at most this many")
     ingest = parsers["ingest"]
     ingest.add_argument("sources", nargs="+", help="file paths, URLs, or text with --kind text")

@@ -29,6 +29,8 @@ import platformdirs
 from pydantic import AliasChoices, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
+from pegas_memory.models import DecayProfile, Vocabulary
+
 
 def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("pegas-memory", appauthor=False))
@@ -206,7 +208,7 @@ class Settings(BaseSettings):
     decay_conversational_days: float = Field(30.0, gt=0, le=1_000_000, allow_inf_nan=False)
     decay_perishable_days: float = Field(365.0, gt=0, le=1_000_000, allow_inf_nan=False)
     # The profile of document knowledge that is neither a web page nor timeless by its type.
-    decay_document_default: Literal["timeless", "perishable", "conversational"] = "timeless"
+    decay_document_default: DecayProfile = DecayProfile.TIMELESS
 
     @field_validator("data_dir", mode="after")
     @classmethod
@@ -247,8 +249,8 @@ class Settings(BaseSettings):
         if not self.decay_ranking:
             return {}
         return {
-            "conversational": self.decay_conversational_days,
-            "perishable": self.decay_perishable_days,
+            DecayProfile.CONVERSATIONAL: self.decay_conversational_days,
+            DecayProfile.PERISHABLE: self.decay_perishable_days,
         }
 
     @property
@@ -344,6 +346,8 @@ def _example(field: str) -> str:
     info = Settings.model_fields[field]
     if get_origin(info.annotation) is Literal:
         return " or ".join(str(a) for a in get_args(info.annotation))
+    if isinstance(info.annotation, type) and issubclass(info.annotation, Vocabulary):
+        return " or ".join(info.annotation.values())
     if info.annotation is bool:
         return "true (or false)"
     default = info.get_default(call_default_factory=True)

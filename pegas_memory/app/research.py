@@ -26,6 +26,7 @@ from pegas_memory.app.requests import IngestRequest, SearchRequest
 from pegas_memory.curation.queries import CURATION_SQL
 from pegas_memory.errors import BackendUnavailable, PegasMemoryError
 from pegas_memory.jobs.context import JobCancelled
+from pegas_memory.models import AtomStatus, GapStatus
 
 log = logging.getLogger(__name__)
 
@@ -168,16 +169,16 @@ def research_gaps(
     step = step or _no_step
     journal = journal if journal is not None else ResearchJournal()
     with service.db.connection() as conn:
-        gaps, _total = list_gaps(conn, status="open", limit=max_gaps)
+        gaps, _total = list_gaps(conn, status=GapStatus.OPEN, limit=max_gaps)
         if include_researching and len(gaps) < max_gaps:
-            stuck, _ = list_gaps(conn, status="researching", limit=max_gaps - len(gaps))
+            stuck, _ = list_gaps(conn, status=GapStatus.RESEARCHING, limit=max_gaps - len(gaps))
             gaps = sorted([*stuck, *gaps], key=lambda g: (-g.priority, g.created_at))
     outcomes = []
     for i, gap in enumerate(gaps):
         where = f"gap {i + 1} of {len(gaps)}"
         step(i, len(gaps), f"{where}: searching the web for {gap.question[:80]!r}")
         # A gap a dead run left `researching` was open before that run: it goes back to open.
-        was = "open" if gap.status == "researching" else gap.status
+        was = GapStatus.OPEN if gap.status == GapStatus.RESEARCHING else gap.status
         journal.gaps.setdefault(gap.id, GapBefore(was, list(gap.attempts), list(gap.filled_by)))
         try:
             outcomes.append(
@@ -201,9 +202,9 @@ def _research_one(
 ) -> GapOutcome:
     from pegas_memory.curation.gaps import set_gap_status
 
-    outcome = GapOutcome(gap_id=gap.id, question=gap.question, status="researching")
+    outcome = GapOutcome(gap_id=gap.id, question=gap.question, status=GapStatus.RESEARCHING)
     with service.db.transaction() as conn:
-        set_gap_status(conn, gap.id, "researching")
+        set_gap_status(conn, gap.id, GapStatus.RESEARCHING)
     new_atoms: list[int] = []
     try:
         hits = provider.search(gap.question, limit=urls_per_gap)
@@ -247,7 +248,7 @@ def _research_one(
         "atoms_new": outcome.atoms_new,
         "errors": outcome.errors[:10],
     }
-    status = "filled" if answered else "open"
+    status = GapStatus.FILLED if answered else GapStatus.OPEN
     with service.db.transaction() as conn:
         set_gap_status(conn, gap.id, status, attempt=attempt, atom_ids=answered)
     outcome.status, outcome.answered_by = status, answered
@@ -285,7 +286,7 @@ def _answering(service: Any, question: str, new_atoms: set[int]) -> list[int]:
     return [
         h.id
         for h in found.hits
-        if h.id in new_atoms and h.status == "verified" and h.score > ANSWER_MIN_SCORE
+        if h.id in new_atoms and h.status == AtomStatus.VERIFIED and h.score > ANSWER_MIN_SCORE
     ]
 
 

@@ -44,7 +44,7 @@ from pegas_memory.code_memory.results import CodeReadResult
 from pegas_memory.config import Settings
 from pegas_memory.curation.feedback import record as record_feedback
 from pegas_memory.curation.forget import check_ids, erase, retract
-from pegas_memory.curation.gaps import GAP_STATUSES, add_gap, list_gaps, set_gap_status
+from pegas_memory.curation.gaps import add_gap, list_gaps, set_gap_status
 from pegas_memory.curation.merges import SplitPreview, consolidation, list_merges, split
 from pegas_memory.curation.queries import CURATION_SQL as Q_CUR
 from pegas_memory.curation.verify import Verifier
@@ -62,6 +62,7 @@ from pegas_memory.ingest.dedup import threshold_for
 from pegas_memory.ingest.pipeline import IngestPipeline, Progress
 from pegas_memory.lazy import Lazy
 from pegas_memory.models import (
+    AtomStatus,
     ContextResult,
     DatabaseInfo,
     FeedbackCounts,
@@ -71,6 +72,7 @@ from pegas_memory.models import (
     GapList,
     GapOut,
     GapResult,
+    GapStatus,
     GraphQueryResult,
     InferResult,
     IngestResult,
@@ -646,18 +648,18 @@ class MemoryService:
     def list_gaps(
         self, *, status: str | None = "open", limit: int = 20, offset: int = 0
     ) -> GapList:
+        wanted = None if status is None else GapStatus.parse(status, "gap status")
         with self.db.connection() as conn:
-            gaps, total = list_gaps(conn, status=status, limit=limit, offset=offset)
+            gaps, total = list_gaps(conn, status=wanted, limit=limit, offset=offset)
         return GapList(gaps=gaps, total=total)
 
     def set_gap_status(self, gap_id: int, status: str) -> GapOut:
         """Move a gap to `status` (a person closing it as filled or abandoned, or reopening
         it); a gap reopened while another live gap asks the same question is refused."""
-        if status not in GAP_STATUSES:
-            raise InvalidInput(f"status must be one of {', '.join(GAP_STATUSES)}")
+        new = GapStatus.parse(status, "gap status")
         try:
             with self.db.transaction() as conn:
-                return set_gap_status(conn, gap_id, status)
+                return set_gap_status(conn, gap_id, new)
         except InvalidInput as exc:  # the unique index of live questions (translated)
             raise InvalidInput(
                 f"gap {gap_id} cannot be reopened: another open gap asks the same question"
@@ -671,9 +673,10 @@ class MemoryService:
         verification or a retraction. Logged in pm_status_change (check 'ui') like every status
         change, then truth maintenance runs as after memory_forget; returns the old status."""
         reason = clean_text(reason, "reason", 2_000, required=True)
+        new = AtomStatus.parse(status, "status")
         with self.db.transaction() as conn:
             old = set_status(
-                conn, atom_id, status, reason=reason, check_name="ui", confidence=confidence
+                conn, atom_id, new, reason=reason, check_name="ui", confidence=confidence
             )
         self.searcher.invalidate_stats()
         self.maintain()

@@ -34,7 +34,14 @@ from pegas_memory.db.repo import (
     upsert_document,
 )
 from pegas_memory.errors import InvalidInput, PegasMemoryError
-from pegas_memory.models import ATOM_TYPES, TRACE_KINDS, UNSOURCED, StoreResult
+from pegas_memory.models import (
+    ATOM_TYPES,
+    TRACE_KINDS,
+    UNSOURCED,
+    DecayProfile,
+    StoreResult,
+    TraceKind,
+)
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.search.fusion import default_decay
 from pegas_memory.text import raw_hash
@@ -80,12 +87,12 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
     if scope == "episodic":
         if cite_code is not None:
             raise InvalidInput("cite_code applies to knowledge atoms, not episodic traces")
-        if request.decay not in (None, "conversational") or request.about is not None:
+        if request.decay not in (None, DecayProfile.CONVERSATIONAL) or request.about is not None:
             raise InvalidInput(
                 "decay and about apply to knowledge atoms: an episodic trace is conversational "
                 "and ages from when it was stored"
             )
-        kind = request.trace_kind or "observation"
+        kind = request.trace_kind or TraceKind.OBSERVATION
         if kind not in TRACE_KINDS:
             raise InvalidInput(f"trace_kind must be one of {', '.join(TRACE_KINDS)}")
         text = claim if not content else f"{claim}\n\n{content}"
@@ -98,7 +105,7 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
             id=trace_id,
             scope="episodic",
             created=True,
-            decay="conversational",
+            decay=DecayProfile.CONVERSATIONAL,
             message=f"stored {kind} trace {trace_id}" + (f"; {late}" if late else ""),
         )
     if scope != "knowledge":

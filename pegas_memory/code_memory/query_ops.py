@@ -33,7 +33,7 @@ from pegas_memory.db.pool import Conn
 from pegas_memory.db.repo import set_status
 from pegas_memory.db.sql import load_queries
 from pegas_memory.errors import InvalidInput, NotFound
-from pegas_memory.models import CodeCitationIn, CodeDropOut
+from pegas_memory.models import AtomStatus, CodeCitationIn, CodeDropOut
 from pegas_memory.text import raw_hash
 from pegas_memory.validation import bounded_int
 
@@ -271,7 +271,7 @@ def drop_repo(conn: Conn, repo: str) -> CodeDropOut:
         where = f"{c['path']}:{c['start_line']}"
         note = f"[dropped symbol {c['qualified_name']} at {where}]"
         conn.execute(Q.move_citation, (row["doc_id"], note, c["id"]))
-        if c["status"] != "stale":
+        if c["status"] != AtomStatus.STALE:
             gone.setdefault(int(c["atom_id"]), []).append(f"{c['qualified_name']} ({where})")
     conn.execute(Q.delete_repo_inferred, (repo,))
     deps = conn.execute(Q.delete_repo_dependencies, (repo,)).rowcount
@@ -281,7 +281,7 @@ def drop_repo(conn: Conn, repo: str) -> CodeDropOut:
         set_status(
             conn,
             atom_id,
-            "stale",
+            AtomStatus.STALE,
             reason=(
                 f"cited code symbol {', '.join(names)} went away when repository {repo!r} was "
                 "dropped from code memory; re-index it with memory_store_code and re-check"

@@ -20,6 +20,7 @@ from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.symbols import FileIndex, Symbol
 from pegas_memory.db.pool import Conn
 from pegas_memory.db.repo import set_status
+from pegas_memory.models import AtomStatus
 from pegas_memory.progress import on_a_clock
 
 MAX_SIGNATURE_CHARS = 2_000
@@ -203,14 +204,14 @@ def retire_symbols(conn: Conn, repo: str, doc_id: int, ids: list[int]) -> list[i
         where = f"{c['path']}:{c['start_line']}"
         note = f"[removed symbol {c['symbol_id']} {c['qualified_name']} at {where}]"
         conn.execute(Q.move_citation, (doc_id, note, c["id"]))
-        if c["status"] != "stale":
+        if c["status"] != AtomStatus.STALE:
             reasons[int(c["atom_id"])].append(f"{c['qualified_name']} ({where})")
     conn.execute(Q.delete_symbols, (ids,))
     for atom_id, gone in reasons.items():
         set_status(
             conn,
             atom_id,
-            "stale",
+            AtomStatus.STALE,
             reason=(
                 f"cited code symbol {', '.join(gone)} disappeared when repository {repo!r} "
                 "was re-indexed; re-check the claim against the current code"

@@ -24,6 +24,7 @@ from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn
 from pegas_memory.db.repo import document_versions, set_status, withdraw_reason
 from pegas_memory.errors import InvalidInput, NotFound
+from pegas_memory.models import AtomStatus
 from pegas_memory.outbox.projection import atom_contexts, atom_embed_text
 from pegas_memory.text import raw_hash
 
@@ -46,7 +47,9 @@ def retract(conn: Conn, atom_ids: Sequence[int], reason: str) -> ForgetReport:
     report = ForgetReport(mode="retract")
     for atom_id in atom_ids:
         try:
-            set_status(conn, atom_id, "stale", reason=f"retracted: {reason}", check_name="forget")
+            set_status(
+                conn, atom_id, AtomStatus.STALE, reason=f"retracted: {reason}", check_name="forget"
+            )
             report.atoms.append(atom_id)
         except NotFound:
             report.not_found.append(atom_id)

@@ -15,10 +15,10 @@ from psycopg.types.json import Jsonb
 from pegas_memory.curation.queries import CURATION_SQL as Q
 from pegas_memory.db.pool import Conn
 from pegas_memory.errors import InvalidInput, NotFound
-from pegas_memory.models import GapOut
+from pegas_memory.models import GapOut, GapStatus
 from pegas_memory.text import normalize_text
 
-GAP_STATUSES = ("open", "researching", "filled", "abandoned")
+GAP_STATUSES: tuple[str, ...] = GapStatus.values()
 SIMILAR_QUESTION = 0.8  # pg_trgm similarity above which two questions are the same gap
 MAX_QUESTION_CHARS = 2_000
 _PUNCT = re.compile(r"[^\w\s]+", re.UNICODE)
@@ -88,7 +88,7 @@ def add_gap(
 
 
 def list_gaps(
-    conn: Conn, *, status: str | None = "open", limit: int = 20, offset: int = 0
+    conn: Conn, *, status: GapStatus | None = GapStatus.OPEN, limit: int = 20, offset: int = 0
 ) -> tuple[list[GapOut], int]:
     if status is not None and status not in GAP_STATUSES:
         raise InvalidInput(f"status must be one of {', '.join(GAP_STATUSES)} (or omitted for all)")
@@ -106,7 +106,7 @@ def list_gaps(
 def set_gap_status(
     conn: Conn,
     gap_id: int,
-    status: str,
+    status: GapStatus,
     *,
     attempt: dict[str, Any] | None = None,
     atom_ids: list[int] | None = None,

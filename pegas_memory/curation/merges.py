@@ -33,6 +33,7 @@ from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.errors import InvalidInput, NotFound
 from pegas_memory.ingest.claims import atom_signature
 from pegas_memory.ingest.dedup import guarded_batch
+from pegas_memory.models import AtomStatus
 from pegas_memory.outbox.projection import atom_embed_text
 
 MAX_LIMIT = 200
@@ -96,7 +97,7 @@ def split(conn: Conn, merge_id: int, reason: str, *, dry_run: bool = False) -> S
             claim=str(m["claim"]),
             content=str(m["content"]),
             confidence=float(m["confidence"]),
-            status="candidate",
+            status=AtomStatus.CANDIDATE,
             doc_id=m["doc_id"],
             topic=m["topic"],
             tags=tuple(m["tags"] or ()),

@@ -36,7 +36,7 @@ from pegas_memory.errors import BackendUnavailable, InvalidInput, NotFound, Pega
 from pegas_memory.ingest.claims import ClaimSignature, atom_signature, claim_sentences, differences
 from pegas_memory.ingest.dedup import CANDIDATES, threshold_for
 from pegas_memory.lazy import Lazy
-from pegas_memory.models import AtomType
+from pegas_memory.models import AtomStatus, AtomType, LinkKind, VerifyVerdict
 from pegas_memory.outbox.projection import atom_embed_text
 from pegas_memory.outbox.slices import Engines
 from pegas_memory.qdrant_store.index import VectorFilter
@@ -52,7 +52,7 @@ CORROBORATE_STEP = 0.1
 @dataclass
 class AtomVerdict:
     atom_id: int
-    verdict: str  # new | duplicate | corroborates | contradicts | confirmed | unchecked
+    verdict: VerifyVerdict
     reason: str
     old_status: str
     new_status: str
@@ -227,7 +227,8 @@ class Verifier:
         texts = [atom_embed_text(atom.claim, atom.content), *claim_sentences(atom.claim)]
         my_vectors = [list(v) for v in embedder.embed_documents(texts)]
         where = VectorFilter(
-            statuses=("candidate", "verified", "contested"), exclude_ids=(atom.id,)
+            statuses=(AtomStatus.CANDIDATE, AtomStatus.VERIFIED, AtomStatus.CONTESTED),
+            exclude_ids=(atom.id,),
         )
         ids: list[int] = []
         for vector in my_vectors:
@@ -273,7 +274,7 @@ class Verifier:
         neighbours = _neighbours(conn, hits)
         result = AtomVerdict(
             atom_id=atom_id,
-            verdict="new",
+            verdict=VerifyVerdict.NEW,
             reason="no stored atom says the same or the opposite",
             old_status=atom.status,
             new_status=atom.status,
@@ -281,20 +282,20 @@ class Verifier:
         )
         # 1. cross-confirmation across documents
         own_docs = _docs_of(conn, [atom_id]).get(atom_id, set())
-        if len(own_docs) >= 2 and atom.status == "candidate":
+        if len(own_docs) >= 2 and atom.status == AtomStatus.CANDIDATE:
             # Ingest already merged the same claim from several documents into this atom.
             conf = atom.confidence + (1 - atom.confidence) * CONFIRM_BOOST
             evidence: list[dict[str, Any]] = [{"documents": sorted(own_docs)}]
             set_status(
                 conn,
                 atom_id,
-                "verified",
+                AtomStatus.VERIFIED,
                 reason=f"cited by {len(own_docs)} distinct sources",
                 check_name="cross_confirmation",
                 confidence=min(1.0, conf),
                 evidence=evidence,
             )
-            result.verdict, result.new_status = "confirmed", "verified"
+            result.verdict, result.new_status = VerifyVerdict.CONFIRMED, AtomStatus.VERIFIED
             result.confidence = min(1.0, conf)
             result.reason = f"the same claim is cited from documents {sorted(own_docs)}"
             result.evidence = evidence
@@ -303,7 +304,8 @@ class Verifier:
             for n in neighbours
             if n.agrees and n.score >= confirm_at and (n.docs - own_docs) and own_docs
         ]
-        if confirming and atom.status in ("candidate", "verified") and result.verdict == "new":
+        trusted = (AtomStatus.CANDIDATE, AtomStatus.VERIFIED)
+        if confirming and atom.status in trusted and result.verdict == VerifyVerdict.NEW:
             conf = atom.confidence + (1 - atom.confidence) * CONFIRM_BOOST
             evidence = [
                 {
@@ -317,15 +319,17 @@ class Verifier:
             set_status(
                 conn,
                 atom_id,
-                "verified",
+                AtomStatus.VERIFIED,
                 reason=f"confirmed by {len(confirming)} atom(s) from other documents",
                 check_name="cross_confirmation",
                 confidence=min(1.0, conf),
                 evidence=evidence,
             )
             for n in confirming:
-                add_link(conn, atom_id, n.id, "corroborates", confidence=n.score, source="verify")
-            result.verdict, result.new_status = "confirmed", "verified"
+                add_link(
+                    conn, atom_id, n.id, LinkKind.CORROBORATES, confidence=n.score, source="verify"
+                )
+            result.verdict, result.new_status = VerifyVerdict.CONFIRMED, AtomStatus.VERIFIED
             result.confidence = min(1.0, conf)
             result.reason = f"the same claim is in document(s) {evidence[0]['documents']}"
             result.evidence = evidence
@@ -333,7 +337,7 @@ class Verifier:
         if llm is None:
             result.checks_skipped.append(llm_note or "self-critique skipped")
             dup = next((n for n in neighbours if n.agrees and n.whole and n.score >= dup_at), None)
-            if dup is not None and result.verdict != "confirmed":
+            if dup is not None and result.verdict != VerifyVerdict.CONFIRMED:
                 self._duplicate(conn, atom, dup, result, reason="near-identical by embedding")
             return result
         candidate = CandidateText(claim=atom.claim, content=atom.content, type=atom.type)
@@ -347,29 +351,30 @@ class Verifier:
             result.checks_skipped.append(f"self-critique could not run: {exc}")
             return result
         ref = next((n for n in neighbours if n.id == verdict.ref_id), None)
-        if verdict.verdict == "contradicts" and ref is not None:
+        if verdict.verdict == VerifyVerdict.CONTRADICTS and ref is not None:
             for target in (atom_id, ref.id):
                 set_status(
                     conn,
                     target,
-                    "contested",
+                    AtomStatus.CONTESTED,
                     reason=verdict.reason,
                     check_name="self_critique",
-                    evidence={"contradicts": ref.id if target == atom_id else atom_id},
+                    evidence={LinkKind.CONTRADICTS: ref.id if target == atom_id else atom_id},
                 )
-            add_link(conn, atom_id, ref.id, "contradicts", source="verify")
-            result.verdict, result.new_status, result.ref_id = "contradicts", "contested", ref.id
+            add_link(conn, atom_id, ref.id, LinkKind.CONTRADICTS, source="verify")
+            result.verdict, result.ref_id = VerifyVerdict.CONTRADICTS, ref.id
+            result.new_status = AtomStatus.CONTESTED
             result.reason = verdict.reason
-        elif verdict.verdict == "duplicate" and ref is not None:
+        elif verdict.verdict == VerifyVerdict.DUPLICATE and ref is not None:
             self._duplicate(conn, atom, ref, result, reason=verdict.reason)
-        elif verdict.verdict == "corroborates" and ref is not None:
+        elif verdict.verdict == VerifyVerdict.CORROBORATES and ref is not None:
             conf = min(1.0, result.confidence + CORROBORATE_STEP)
             conn.execute(Q.set_confidence, (conf, atom_id))
-            add_link(conn, atom_id, ref.id, "corroborates", source="verify")
-            if result.verdict != "confirmed":
-                result.verdict, result.reason = "corroborates", verdict.reason
+            add_link(conn, atom_id, ref.id, LinkKind.CORROBORATES, source="verify")
+            if result.verdict != VerifyVerdict.CONFIRMED:
+                result.verdict, result.reason = VerifyVerdict.CORROBORATES, verdict.reason
             result.confidence, result.ref_id = conf, ref.id
-        elif result.verdict != "confirmed":
+        elif result.verdict != VerifyVerdict.CONFIRMED:
             result.reason = verdict.reason
         return result
 
@@ -387,15 +392,15 @@ class Verifier:
         set_status(
             conn,
             newer,
-            "stale",
+            AtomStatus.STALE,
             reason=f"duplicate of atom {older}: {reason}",
             check_name="self_critique",
-            evidence={"duplicate_of": older},
+            evidence={LinkKind.DUPLICATE_OF: older},
         )
-        add_link(conn, newer, older, "duplicate_of", source="verify")
-        result.verdict, result.ref_id, result.reason = "duplicate", other.id, reason
+        add_link(conn, newer, older, LinkKind.DUPLICATE_OF, source="verify")
+        result.verdict, result.ref_id, result.reason = VerifyVerdict.DUPLICATE, other.id, reason
         if newer == atom.id:
-            result.new_status = "stale"
+            result.new_status = AtomStatus.STALE
 
 
 def _atom(conn: Conn, atom_id: int) -> VerifiedAtom | None:

@@ -19,7 +19,7 @@ from psycopg.types.json import Jsonb
 from pegas_memory.db.pool import Conn
 from pegas_memory.db.queries import DB_SQL as Q
 from pegas_memory.errors import InvalidInput, NotFound
-from pegas_memory.models import ATOM_STATUSES
+from pegas_memory.models import ATOM_STATUSES, AtomStatus, DecayProfile, GapStatus
 from pegas_memory.text import content_hash, detect_language, ts_config_for
 
 
@@ -29,7 +29,7 @@ class AtomInput:
     claim: str
     content: str = ""
     confidence: float = 0.5
-    status: str = "candidate"
+    status: AtomStatus = AtomStatus.CANDIDATE
     doc_id: int | None = None
     topic: str | None = None
     tags: tuple[str, ...] = ()
@@ -37,7 +37,7 @@ class AtomInput:
     source: str | None = None
     prompt_version: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
-    decay: str = "timeless"  # its decay profile (search.fusion.default_decay chooses one)
+    decay: DecayProfile = DecayProfile.TIMELESS  # search.fusion.default_decay chooses one
     about_at: datetime | str | None = None  # the time the claim is about (None: when recorded)
 
     @property
@@ -71,7 +71,7 @@ class DocumentInput:
     authority: float = 0.5
     published_at: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
-    decay: str = "timeless"  # the profile of its passages (search.fusion.default_decay)
+    decay: DecayProfile = DecayProfile.TIMELESS  # its passages' (search.fusion.default_decay)
 
 
 # ---------------------------------------------------------------------- documents
@@ -285,12 +285,12 @@ def supersede_atom(
     old = set_status(
         conn,
         old_id,
-        "stale",
+        AtomStatus.STALE,
         reason=reason,
         check_name="reingest",
         evidence={**dict(evidence), "superseded_by": new_id},
     )
-    return old != "stale"
+    return old != AtomStatus.STALE
 
 
 def withdraw_reason(conn: Conn, reason: str) -> None:
@@ -302,7 +302,7 @@ def withdraw_reason(conn: Conn, reason: str) -> None:
 def set_status(
     conn: Conn,
     atom_id: int,
-    status: str,
+    status: AtomStatus,
     *,
     reason: str,
     check_name: str,
@@ -482,7 +482,8 @@ def stats(conn: Conn) -> dict[str, Any]:
         "code_dependencies": int(counts["code_dependencies"]),
         "episodic_traces": int(counts["traces"]),
         "gaps_by_status": gaps_by_status,
-        "open_gaps": gaps_by_status.get("open", 0) + gaps_by_status.get("researching", 0),
+        "open_gaps": gaps_by_status.get(GapStatus.OPEN, 0)
+        + gaps_by_status.get(GapStatus.RESEARCHING, 0),
         "outbox_pending": int(counts["outbox_pending"]),
         "outbox_parked": int(counts["outbox_parked"]),
         "oldest_pending_age_seconds": (

@@ -106,6 +106,7 @@ from pegas_memory.distill.head_ru import (
 from pegas_memory.distill.patterns import is_fact, words_of
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.distill.verbfirst_ru import numbered_name
+from pegas_memory.models import AtomType
 
 # Section labels of manuals and articles: a part of the document, not what its claims are about
 # ("Usage: it can be installed ..." carried the label, not the tool), so the heading above them
@@ -585,7 +586,7 @@ def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) 
     kind, term, content = atom.type, atom.term, atom.content
     if atom.type == "definition" and reference.kind != "connector":
         # "Столица — город Ораньестад.": the section's capital, not a definition of "capital".
-        kind = "fact" if is_fact(atom.claim, atom.language) else "text"
+        kind = AtomType.FACT if is_fact(atom.claim, atom.language) else AtomType.TEXT
         term, content = None, atom.claim
         meta.pop("term", None)
         meta.pop("pattern", None)

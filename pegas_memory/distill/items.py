@@ -32,6 +32,7 @@ from pegas_memory.distill.context import _verb
 from pegas_memory.distill.labels_ru import period_only as period_only  # for units
 from pegas_memory.distill.mood import _EN_AUX, _EN_PAST, verbless
 from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.models import AtomType
 
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•–]|\d{1,3}[.)])[ \t]+", re.M)
 _SENTENCE_END = re.compile(r"[.!?…]\W*$")
@@ -230,7 +231,13 @@ def list_atom(atom: DraftAtom | None, context: ChunkContext) -> DraftAtom | None
     meta = {k: v for k, v in atom.metadata.items() if k not in ("term", "pattern", "anaphoric")}
     meta.update(kind="list", lead_in=lead)
     return replace(
-        atom, type="text", claim=claim, content=claim, confidence=0.5, metadata=meta, term=None
+        atom,
+        type=AtomType.TEXT,
+        claim=claim,
+        content=claim,
+        confidence=0.5,
+        metadata=meta,
+        term=None,
     )
 
 

@@ -39,6 +39,7 @@ from pegas_memory.distill.patterns import (
 from pegas_memory.distill.predicate_ru import predicate_of
 from pegas_memory.distill.types import DraftAtom
 from pegas_memory.distill.words_ru import _verb
+from pegas_memory.models import AtomType
 
 # A lead "X is a/an/the N ...": a definition only where X is what its document or section is
 # about (`match_lead_definition`); in a body "X is the N that ..." is a statement about X.
@@ -174,7 +175,7 @@ def lead_carry(
     if _genus_category(atom, carried):
         return atom  # "Строительство — это процесс сооружения здания ...": its own subject
     if _completes_predicate(atom, carried, subject):
-        return replace(carried, type="fact", confidence=0.6)  # "Махно: автор мемуаров ..."
+        return replace(carried, type=AtomType.FACT, confidence=0.6)  # "Махно: автор мемуаров ..."
     head = _PERIOD_HEAD.match(atom.claim)
     if (
         carried is not atom

@@ -475,7 +475,7 @@ class OfflineDistiller:
                 if atom is not None and group.dialogue and atom.type != "definition":
                     # A character's words are no checkable statement of the source.
                     meta = {**atom.metadata, "kind": "dialogue"}
-                    atom = replace(atom, type="text", confidence=0.5, metadata=meta)
+                    atom = replace(atom, type=AtomType.TEXT, confidence=0.5, metadata=meta)
                 elif atom is not None:
                     # distill.carry: the claim stands alone (in dialogue "she" is a character)
                     atom = lead_carry(atom, None if conversation else subject, document, text)
@@ -500,7 +500,7 @@ class OfflineDistiller:
         if atom.type not in ("fact", "text"):
             return replace(atom, claim=claim, metadata={**atom.metadata, "lead_in": lead})
         fact = is_fact(claim, atom.language)
-        kind: AtomType = "fact" if fact else "text"
+        kind: AtomType = AtomType.FACT if fact else AtomType.TEXT
         meta = {**atom.metadata, "lead_in": lead}
         return replace(atom, type=kind, claim=claim, content=claim, metadata=meta)
 
@@ -513,7 +513,7 @@ class OfflineDistiller:
         lead = heading_lead_in(heading, subject)
         led = self._led_in(atom, lead) if lead is not None else atom
         if led.type == "fact" and (lead is None or subject is None):
-            return replace(led, type="text", confidence=0.5)
+            return replace(led, type=AtomType.TEXT, confidence=0.5)
         return led
 
     def _joined(self, text: str, atom: DraftAtom, end: int, lang: str | None) -> DraftAtom | None:
@@ -544,11 +544,13 @@ class OfflineDistiller:
         if definition is not None and not claim.endswith("?"):
             term, body, confidence, pattern = definition
             meta.update(term=term, pattern=pattern)
-            kind: AtomType = "definition"
+            kind: AtomType = AtomType.DEFINITION
             content = body
         else:
             fact = is_fact(claim, language)
-            kind, confidence, content = ("fact", 0.6, claim) if fact else ("text", 0.5, claim)
+            kind, confidence, content = (
+                (AtomType.FACT, 0.6, claim) if fact else (AtomType.TEXT, 0.5, claim)
+            )
         if words[0].casefold() in ANAPHORS and words[0].casefold() not in _SELF_CONTAINED:
             confidence = 0.4
             meta["anaphoric"] = True
@@ -570,13 +572,13 @@ class OfflineDistiller:
         if _DAMAGED in quote:
             meta["damaged"] = True
         term = None
-        kind: AtomType = "text"
+        kind: AtomType = AtomType.TEXT
         if lb.kind == "definition":
-            kind, term = "definition", block_term(body, lb.title)
+            kind, term = AtomType.DEFINITION, block_term(body, lb.title)
             if term:
                 meta["term"] = term
         elif lb.kind == "theorem":
-            kind = "fact"
+            kind = AtomType.FACT
         return DraftAtom(kind, claim, body, 0.8, quote, lb.start, lb.end, language, meta, term)
 
     def _block_atom(
@@ -605,7 +607,7 @@ class OfflineDistiller:
                 ]
                 meta["machine_readable"] = _machine_readable(rules)
                 return DraftAtom(
-                    "logical_rule", "; ".join(claims), content, 0.8, quote,
+                    AtomType.LOGICAL_RULE, "; ".join(claims), content, 0.8, quote,
                     block.body_start, block.body_end, lang, meta,
                 )  # fmt: skip
             if block.kind == "json":
@@ -621,7 +623,15 @@ class OfflineDistiller:
                 f"({len(rows) - 1} {labels['rows']})"
             )
             return DraftAtom(
-                "table", claim, quote, 0.8, quote, block.body_start, block.body_end, lang, meta
+                AtomType.TABLE,
+                claim,
+                quote,
+                0.8,
+                quote,
+                block.body_start,
+                block.body_end,
+                lang,
+                meta,
             )
         code_language = block.info.split()[0].lower() if block.info else None
         names = defined_names(quote)
@@ -629,7 +639,7 @@ class OfflineDistiller:
         claim = code_claim(head, labels["defines"], names, quote, "".join(heading), lang)
         meta.update(code_language=code_language, names=names)
         return DraftAtom(
-            "code", claim, quote, 0.9, quote, block.body_start, block.body_end, None, meta
+            AtomType.CODE, claim, quote, 0.9, quote, block.body_start, block.body_end, None, meta
         )
 
 

@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from pegas_memory.distill.carry import carry, document_subject, topic
 from pegas_memory.distill.llm import InvalidModelOutput, OllamaChat
@@ -46,6 +46,7 @@ from pegas_memory.distill.types import (
 )
 from pegas_memory.distill.units import conversational
 from pegas_memory.errors import BackendUnavailable
+from pegas_memory.models import VerifyVerdict
 from pegas_memory.sentences import split_sentences
 from pegas_memory.text import detect_language
 
@@ -54,8 +55,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-VerdictKind = Literal["new", "duplicate", "corroborates", "contradicts"]
-VERDICTS: tuple[VerdictKind, ...] = ("new", "duplicate", "corroborates", "contradicts")
+# The verdicts self-critique may answer (memory_verify adds confirmed and unchecked).
+CRITIQUE_VERDICTS: tuple[VerifyVerdict, ...] = (
+    VerifyVerdict.NEW,
+    VerifyVerdict.DUPLICATE,
+    VerifyVerdict.CORROBORATES,
+    VerifyVerdict.CONTRADICTS,
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -254,7 +260,7 @@ class OllamaDistiller:
         subject = None if conversational(text, _prose_units(text, ())) else topic(context)
         for item in proposed:
             claim = _WS.sub(" ", item["claim"]).strip()
-            kind: AtomType = item["type"]
+            kind = AtomType(item["type"])  # the schema checked it
             span = locate_quote(text, item["quote"])
             if not claim or span is None or (kind, claim.casefold()) in seen:
                 log.info("dropped atom %r: quote not in chunk or duplicate", claim[:80])
@@ -319,7 +325,7 @@ class CandidateText:
 
     claim: str
     content: str = ""
-    type: AtomType = "text"
+    type: AtomType = AtomType.TEXT
 
 
 @dataclass(frozen=True)
@@ -334,7 +340,7 @@ class NeighbourText:
 
 @dataclass(frozen=True)
 class Verdict:
-    verdict: VerdictKind
+    verdict: VerifyVerdict
     reason: str
     ref_id: int | None  # the neighbour the verdict refers to; None for "new"
 
@@ -342,7 +348,7 @@ class Verdict:
 VERDICT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "verdict": {"type": "string", "enum": list(VERDICTS)},
+        "verdict": {"type": "string", "enum": list(CRITIQUE_VERDICTS)},
         "reason": {"type": "string", "minLength": 3, "maxLength": 400},
         "ref_id": {"type": ["integer", "null"]},
     },
@@ -388,11 +394,11 @@ def critique(
         BackendUnavailable: the server is down, lacks the model, or timed out (ModelTimeout).
     """
     if not neighbours:
-        return Verdict("new", "no stored atom is near enough to compare", None)
+        return Verdict(VerifyVerdict.NEW, "no stored atom is near enough to compare", None)
     ids = {n.id for n in neighbours}
 
     def check(answer: dict[str, Any]) -> str | None:
-        if answer["verdict"] != "new" and answer["ref_id"] not in ids:
+        if answer["verdict"] != VerifyVerdict.NEW and answer["ref_id"] not in ids:
             return f"ref_id must be one of the listed ids {sorted(ids)} for {answer['verdict']}"
         if not _LETTER.search(answer["reason"]):
             return "reason must say why in words"
@@ -402,6 +408,6 @@ def critique(
         CRITIQUE_SYSTEM, build_critique_prompt(atom, neighbours), VERDICT_SCHEMA,
         timeout=timeout, check=check,
     )  # fmt: skip
-    verdict: VerdictKind = answer["verdict"]
+    verdict = VerifyVerdict(answer["verdict"])  # the schema checked it
     reason = _WS.sub(" ", answer["reason"]).strip()
-    return Verdict(verdict, reason, None if verdict == "new" else int(answer["ref_id"]))
+    return Verdict(verdict, reason, None if verdict is VerifyVerdict.NEW else int(answer["ref_id"]))

@@ -40,6 +40,7 @@ from pegas_memory.distill.patterns import is_fact
 from pegas_memory.distill.steps_en import announces_what_follows
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.distill.units import clean_claim
+from pegas_memory.models import AtomType
 from pegas_memory.sentences import split_sentences
 
 _ITEM = re.compile(r"^([ \t]*)([-*+•–]|\d{1,3}[.)])[ \t]+")
@@ -233,7 +234,7 @@ def _list_atom(
         meta["lead_in"] = lead
     quote = text[seq.start : seq.end]
     return replace(
-        first, type="fact" if fact else "text", claim=claim, content=claim,
+        first, type=AtomType.FACT if fact else AtomType.TEXT, claim=claim, content=claim,
         confidence=0.6 if fact else 0.5, quote=quote, quote_start=seq.start,
         quote_end=seq.end, metadata=meta, term=None,
     )  # fmt: skip

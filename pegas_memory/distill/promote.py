@@ -172,18 +172,17 @@ def _stands_alone(atom: DraftAtom, chunk: Chunk) -> Verdict | None:
     return Verdict(f"stands alone: {atom.type}")
 
 
-RULES: tuple[Rule, ...] = (
-    _block,
-    _labelled,
-    _section,
-    _shape,
-    _leaning,
-    _fragment,
-    _discourse,
-    _reference,
-    _predicate,
-    _stands_alone,
-)
+# The blocks and the layout: a shape every document of the kind shares.
+HARD_RULES: tuple[Rule, ...] = (_block, _labelled, _section, _shape)
+# The sentence rules. A learned gate that weighed them with general signals instead of taking
+# their first verdict did not generalise (docs/decisions/0010, `bench/standalone_gate.py`).
+SOFT_RULES: tuple[Rule, ...] = (_leaning, _fragment, _discourse, _reference, _predicate)
+RULES: tuple[Rule, ...] = (*HARD_RULES, *SOFT_RULES, _stands_alone)
+
+
+def soft_verdicts(atom: DraftAtom, chunk: Chunk) -> list[Verdict]:
+    """Every soft rule's verdict on one draft (all of them, not only the first)."""
+    return [found for rule in SOFT_RULES if (found := rule(atom, chunk)) is not None]
 
 
 def verdict(atom: DraftAtom, chunk: Chunk) -> Verdict:

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-# What each type means (the offline distiller's rules are in `distill.patterns`): `definition`
-# defines a term (its `term` recorded), `fact` is a checkable statement (a finding, a property, an
-# event, a number; a labelled theorem, lemma, proposition or corollary is a `fact` with
-# metadata kind=theorem: a statement that holds, with its premises), `text` is the rest (aims,
-# questions, method narrative, proofs with kind=proof), `table`, `code` and `logical_rule` are
-# blocks.
-AtomType = Literal["text", "definition", "logical_rule", "code", "table", "fact"]
-ATOM_TYPES: tuple[AtomType, ...] = ("text", "definition", "logical_rule", "code", "table", "fact")
+from pegas_memory.models import AtomType
+
+# What each type (`models.AtomType`) means (the offline distiller's rules are in
+# `distill.patterns`): `definition` defines a term (its `term` recorded), `fact` is a checkable
+# statement (a finding, a property, an event, a number; a labelled theorem, lemma, proposition
+# or corollary is a `fact` with metadata kind=theorem: a statement that holds, with its
+# premises), `text` is the rest (aims, questions, method narrative, proofs with kind=proof),
+# `table`, `code` and `logical_rule` are blocks.
+ATOM_TYPES: tuple[AtomType, ...] = tuple(AtomType)
 
 OFFLINE_VERSION = "offline-v17"
 PROMPT_VERSION = "distill-v1"

@@ -149,7 +149,11 @@ class ActiveHost:
         self._server = _UnixServer(str(self.paths.socket), self)
         os.chmod(self.paths.socket, 0o600)
         self.paths.pidfile.write_text(str(os.getpid()))
-        thread = threading.Thread(target=self._server.serve_forever, name="host-accept")
+        thread = threading.Thread(
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.05},  # shutdown() waits one interval
+            name="host-accept",
+        )
         thread.start()
         log.info(
             "engine host %d serving %s on %s", os.getpid(), self.config.data_dir, self.paths.socket

@@ -57,10 +57,10 @@ from pegas_memory.ingest.writes import (
     jsonable,
     write_atoms,
 )
+from pegas_memory.models import AtomStatus, DecayProfile
 from pegas_memory.outbox.projection import atom_embed_text
 from pegas_memory.outbox.slices import Engines
 from pegas_memory.progress import on_a_clock
-from pegas_memory.search.fusion import DecayProfile
 
 log = logging.getLogger(__name__)
 
@@ -548,11 +548,11 @@ def _stale_orphans(conn: Conn, old_doc: int, new_doc: int, uri: str) -> int:
     n = 0
     for r in rows:
         status = conn.execute(Q.atom_status, (r["atom_id"],)).fetchone()
-        if status and status["status"] != "stale":
+        if status and status["status"] != AtomStatus.STALE:
             set_status(
                 conn,
                 int(r["atom_id"]),
-                "stale",
+                AtomStatus.STALE,
                 reason=f"its evidence is gone from the new version of {uri} (document {new_doc})",
                 check_name="reingest",
             )

@@ -45,6 +45,7 @@ from pegas_memory.errors import IngestError
 from pegas_memory.ingest.claims import is_contradiction
 from pegas_memory.ingest.dedup import Conflict
 from pegas_memory.ingest.queries import INGEST_SQL as Q
+from pegas_memory.models import AtomStatus, LinkKind
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ def resolve_conflicts(
             if c.existing_id is None:  # another statement of this same version
                 continue
             old = known.get(c.existing_id)
-            if old is None or old.id == new_id or old.status == "stale":
+            if old is None or old.id == new_id or old.status == AtomStatus.STALE:
                 continue
             why = "; ".join(c.reasons)
             if identity in old.identities:
@@ -89,18 +90,18 @@ def resolve_conflicts(
                     reason = f"re-distilled by {redistilled_by}: {reason}"
                     evidence["redistilled_by"] = redistilled_by
                 if supersede_atom(conn, old.id, new_id, reason=reason, evidence=evidence):
-                    add_link(conn, new_id, old.id, "supersedes", source="ingest")
+                    add_link(conn, new_id, old.id, LinkKind.SUPERSEDES, source="ingest")
                     superseded += 1
             elif is_contradiction(c.reasons):
-                add_link(conn, new_id, old.id, "contradicts", source="ingest")
+                add_link(conn, new_id, old.id, LinkKind.CONTRADICTS, source="ingest")
                 for atom_id, other in ((new_id, old.id), (old.id, new_id)):
                     set_status(
                         conn,
                         atom_id,
-                        "contested",
+                        AtomStatus.CONTESTED,
                         reason=f"contradicts atom {other} ({why}); check with memory_verify",
                         check_name="ingest",
-                        evidence={"contradicts": other, "changed": why},
+                        evidence={LinkKind.CONTRADICTS: other, "changed": why},
                     )
                 contradictions += 1
     return ConflictOutcome(superseded, contradictions)
@@ -203,13 +204,13 @@ def finish_redistill(
             new_id = int(cover["atom_id"])
             reason = f"re-distilled by {change[1]}: its quote is now part of atom {new_id} of {uri}"
             if supersede_atom(conn, atom_id, new_id, reason=reason, evidence=evidence):
-                add_link(conn, new_id, atom_id, "supersedes", source="ingest")
+                add_link(conn, new_id, atom_id, LinkKind.SUPERSEDES, source="ingest")
             absorbed += 1
             continue
         set_status(
             conn,
             atom_id,
-            "stale",
+            AtomStatus.STALE,
             reason=f"re-distilled by {change[1]}: no longer extracted from {uri} "
             f"(document {identity})",
             check_name="redistill",

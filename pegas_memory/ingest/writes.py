@@ -32,7 +32,8 @@ from pegas_memory.ingest.dedup import Conflict
 from pegas_memory.ingest.published import normalise_date
 from pegas_memory.ingest.queries import INGEST_SQL as Q
 from pegas_memory.ingest.versions import resolve_conflicts
-from pegas_memory.search.fusion import DecayProfile, default_decay
+from pegas_memory.models import DecayProfile
+from pegas_memory.search.fusion import default_decay
 
 
 @dataclass
@@ -90,7 +91,7 @@ class VersionWrite:
     known: dict[int, StoredClaim]  # stored atoms the claim guard looked at
     distiller_version: str  # the running distiller's: recorded on the version and its atoms
     decay: DecayProfile | None = None  # memory_ingest's profile for the whole document
-    decay_document_default: DecayProfile = "timeless"  # PEGAS_DECAY_DOCUMENT_DEFAULT
+    decay_document_default: DecayProfile = DecayProfile.TIMELESS  # PEGAS_DECAY_DOCUMENT_DEFAULT
 
     @property
     def published_at(self) -> str | None:

@@ -1,4 +1,5 @@
-"""The job vocabulary: kinds and states (mirroring the CHECKs of migrations/0004_jobs.sql), the
+"""The job vocabulary: kinds and states (`JobKind`, `JobState`, declared in `models` beside the
+other enumerations of the schema, mirroring the CHECKs of migrations/0004_jobs.sql), the
 `JobInfo` a tool returns, and the advisory-lock key of a running job.
 
 Kinds and what their `args` hold (the handlers that the service registers decide the details):
@@ -12,18 +13,14 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import datetime
-from typing import Any, Literal, LiteralString
+from typing import Any, LiteralString
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from pegas_memory.db.sql import load_queries
+from pegas_memory.models import JobKind, JobState
 
-JobKind = Literal["ingest", "index_code", "research", "rebuild"]
-JobState = Literal["queued", "running", "done", "failed", "cancelled"]
-
-JOB_KINDS: tuple[str, ...] = JobKind.__args__  # type: ignore[attr-defined]
-FINISHED_STATES: frozenset[str] = frozenset({"done", "failed", "cancelled"})
-ACTIVE_STATES: frozenset[str] = frozenset({"queued", "running"})
+JOB_KINDS: tuple[str, ...] = JobKind.values()
 
 # Session-level advisory locks of running jobs use the two-int form (class, object), a key space
 # of its own that never meets the single-bigint locks of migrations and the outbox.
@@ -66,21 +63,21 @@ class JobInfo(BaseModel):
 
     @property
     def finished(self) -> bool:
-        return self.state in FINISHED_STATES
+        return self.state.finished
 
 
 def job_from_row(row: dict[str, Any]) -> JobInfo:
     """The view of a `pm_job` row. A running job whose worker's lock no live session holds
     (`worker_alive` false: its process died) is shown queued, waiting to be taken over, never
     as running under a dead worker."""
-    state, worker, message = row["state"], row["worker"], row["progress_message"]
-    if state == "running" and row.get("worker_alive") is False:
-        state = "queued"
+    state, worker, message = JobState(row["state"]), row["worker"], row["progress_message"]
+    if state is JobState.RUNNING and row.get("worker_alive") is False:
+        state = JobState.QUEUED
         message = f"its worker {worker} is gone; waiting to be taken over (last: {message})"
         worker = None
     return JobInfo(
         id=row["id"],
-        kind=row["kind"],
+        kind=JobKind(row["kind"]),
         state=state,
         progress=JobProgress(
             done=row["progress_done"], total=row["progress_total"], message=message
@@ -105,12 +102,8 @@ class JobQueries:
     get_job: LiteralString
     list_recent: LiteralString
     cancel_job: LiteralString
-    queued_candidates: LiteralString
-    stale_running: LiteralString
-    try_lock: LiteralString
+    claim_job: LiteralString
     unlock: LiteralString
-    start_job: LiteralString
-    abandon_job: LiteralString
     report_progress: LiteralString
     finish_job: LiteralString
     requeue_job: LiteralString

@@ -49,47 +49,57 @@ UPDATE pm_job
  WHERE id = %(id)s
 RETURNING *
 
--- name: queued_candidates
--- Queued jobs of the kinds this runner handles, oldest first; rows another claimer holds are skipped.
-SELECT id, attempts, max_attempts, cancel_requested FROM pm_job
- WHERE state = 'queued' AND kind = ANY(%(kinds)s) AND run_after <= now()
- ORDER BY run_after, id
- LIMIT %(limit)s
- FOR UPDATE SKIP LOCKED
-
--- name: stale_running
--- Running jobs whose worker may be gone: no live session holds their advisory lock (its worker's
--- connection closed: the process died), or a heartbeat older than the lease. The lock, tried
--- by the taker, tells for sure.
-SELECT id, attempts, max_attempts, cancel_requested, worker FROM pm_job AS j
- WHERE state = 'running' AND kind = ANY(%(kinds)s)
-   AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => %(lease)s)
-        OR NOT EXISTS (
-       SELECT 1 FROM pg_locks AS l
-        WHERE l.locktype = 'advisory' AND l.granted
-          AND l.classid = %(ns)s::oid AND l.objid = (j.id & 2147483647)::oid
-          AND l.objsubid = 2))
- ORDER BY id
-
--- name: try_lock
-SELECT pg_try_advisory_lock(%(ns)s::int4, %(key)s::int4) AS ok
+-- name: claim_job
+-- Take one job, in one statement. First a running job whose worker is gone (no live session
+-- holds its advisory lock: its process died or its connection dropped), then the oldest queued
+-- job that is due. The row is locked FOR UPDATE SKIP LOCKED (a row another claimer is taking is
+-- skipped), then this session takes the job's advisory lock, the lease (in a materialized CTE:
+-- tried once, on the one row); a row whose lock another session holds is left as it is. The
+-- job starts (attempt + 1) unless it cannot run again: taken over with a cancel requested
+-- (cancelled) or out of attempts (failed); such a row comes back finished, and its lock is
+-- released by the same statement. `was` and `previous_worker` say what the row was before.
+WITH candidate AS MATERIALIZED (
+    SELECT j.id, j.state AS was, j.worker AS previous_worker,
+           CASE WHEN j.state = 'running' AND j.cancel_requested THEN 'cancelled'
+                WHEN j.attempts >= j.max_attempts THEN 'failed'
+                ELSE 'running' END AS verdict
+      FROM pm_job AS j
+     WHERE j.kind = ANY(%(kinds)s)
+       AND (j.state = 'running' OR (j.state = 'queued' AND j.run_after <= now()))
+       AND NOT EXISTS (
+           SELECT 1 FROM pg_locks AS l
+            WHERE l.locktype = 'advisory' AND l.granted
+              AND l.classid = %(ns)s::oid AND l.objid = (j.id & 2147483647)::oid
+              AND l.objsubid = 2)
+     ORDER BY j.state = 'running' DESC, j.run_after, j.id
+     LIMIT 1
+     FOR UPDATE OF j SKIP LOCKED
+), leased AS MATERIALIZED (
+    SELECT c.* FROM candidate AS c
+     WHERE pg_try_advisory_lock(%(ns)s::int4, (c.id & 2147483647)::int4)
+)
+UPDATE pm_job AS j
+   SET state = leased.verdict,
+       worker = CASE WHEN leased.verdict = 'running' THEN %(worker)s END,
+       attempts = j.attempts + CASE WHEN leased.verdict = 'running' THEN 1 ELSE 0 END,
+       heartbeat_at = CASE WHEN leased.verdict = 'running' THEN now() ELSE j.heartbeat_at END,
+       started_at = CASE WHEN leased.verdict = 'running' THEN now() ELSE j.started_at END,
+       finished_at = CASE WHEN leased.verdict = 'running' THEN NULL ELSE now() END,
+       error = CASE leased.verdict
+           WHEN 'running' THEN NULL
+           WHEN 'cancelled' THEN 'cancelled while its worker was gone'
+           ELSE 'job ' || j.id || ' was started ' || j.attempts || ' times and its worker '
+                'stopped every time (killed, or out of memory?); giving up. Split the work, '
+                'or raise max_attempts when submitting it.'
+           END
+  FROM leased
+ WHERE j.id = leased.id
+RETURNING j.*, leased.was, leased.previous_worker,
+          CASE WHEN j.state <> 'running'
+               THEN pg_advisory_unlock(%(ns)s::int4, (j.id & 2147483647)::int4) END AS released
 
 -- name: unlock
 SELECT pg_advisory_unlock(%(ns)s::int4, %(key)s::int4) AS ok
-
--- name: start_job
--- Take the job (queued, or running under a dead worker: fenced by the attempts that were read).
-UPDATE pm_job
-   SET state = 'running', worker = %(worker)s, attempts = attempts + 1,
-       heartbeat_at = now(), started_at = now(), error = NULL
- WHERE id = %(id)s AND attempts = %(attempts)s AND state IN ('queued', 'running')
-RETURNING *
-
--- name: abandon_job
--- A job that cannot start again: cancelled while its worker was gone, or out of attempts.
-UPDATE pm_job
-   SET state = %(state)s, error = %(error)s, finished_at = now(), worker = NULL
- WHERE id = %(id)s AND attempts = %(attempts)s AND state IN ('queued', 'running')
 
 -- name: report_progress
 UPDATE pm_job
@@ -98,16 +108,19 @@ UPDATE pm_job
  WHERE id = %(id)s AND worker = %(worker)s AND attempts = %(attempts)s AND state = 'running'
 
 -- name: finish_job
--- The outcome: done (with result), failed or cancelled (with error); the last progress too.
+-- The outcome: done (with result), failed or cancelled (with error); the last progress too. The
+-- lease's lock is released by the same statement: the row is never seen finished-but-locked.
 UPDATE pm_job
    SET state = %(state)s, result = %(result)s, error = %(error)s, finished_at = now(),
        progress_done = %(done)s, progress_total = %(total)s, progress_message = %(message)s,
        heartbeat_at = now()
  WHERE id = %(id)s AND worker = %(worker)s AND attempts = %(attempts)s AND state = 'running'
+RETURNING pg_advisory_unlock(%(ns)s::int4, (id & 2147483647)::int4) AS unlocked
 
 -- name: requeue_job
 -- Back to the queue: released by a runner that closes (the attempt is not counted), or retried
--- later after an outage (it is). A cancel requested meanwhile wins.
+-- later after an outage (it is). A cancel requested meanwhile wins. The lock is released by the
+-- same statement, so a claimer woken by the change finds the job free, never queued-but-locked.
 UPDATE pm_job
    SET state = CASE WHEN cancel_requested THEN 'cancelled' ELSE 'queued' END,
        finished_at = CASE WHEN cancel_requested THEN now() END,
@@ -117,6 +130,7 @@ UPDATE pm_job
        worker = NULL, heartbeat_at = NULL,
        progress_done = %(done)s, progress_total = %(total)s, progress_message = %(message)s
  WHERE id = %(id)s AND worker = %(worker)s AND attempts = %(attempts)s AND state = 'running'
+RETURNING pg_advisory_unlock(%(ns)s::int4, (id & 2147483647)::int4) AS unlocked
 
 -- name: heartbeat
 -- Beat for the jobs this runner still holds (state running, the slot's name, and the advisory lock held

@@ -1,6 +1,11 @@
 """The job runner: N worker threads that claim jobs from `pm_job`, run their handlers and record
 the outcome, plus one monitor thread for heartbeats, cancel requests and wake-ups.
 
+A job is claimed in one statement (`claim_job` here, the SQL in queries.sql): it picks a running
+job whose worker is gone or the oldest due queued one, row-locked FOR UPDATE SKIP LOCKED, takes
+its advisory lock on the slot's lease and marks it running, or finishes it when it cannot run
+again. Concurrent claimers never take the same job (tests/jobs/test_job_claim.py).
+
 Each worker thread ("slot") has a connection of its own, its *lease*: while a job runs, the
 lease holds a session-level advisory lock on it. If the process dies (SIGKILL, out of memory) or
 the connection drops, PostgreSQL releases the lock, and any runner that finds the job still
@@ -24,9 +29,9 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import psycopg
 from psycopg.rows import dict_row
@@ -36,20 +41,20 @@ from pegas_memory.db.pool import Database
 from pegas_memory.errors import BackendUnavailable, InvalidInput, PegasMemoryError
 from pegas_memory.jobs.context import JobCancelled, JobContext, JobReleased
 from pegas_memory.jobs.model import JOB_KINDS, LOCK_CLASS, Q, lock_key
+from pegas_memory.models import JobState
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[dict[str, Any], JobContext], dict[str, Any]]
 LeaseConn = psycopg.Connection[dict[str, Any]]
 
-_QUEUED_BATCH = 8
-
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a run ended: done, failed, cancelled, requeue (released or retried), or lost."""
+    """How a run ended: a finished job state, or requeue (handed back to the queue: released by a
+    closing runner, or retried after an outage), or lost (another runner owns the job now)."""
 
-    state: str
+    state: JobState | Literal["requeue", "lost"]
     result: dict[str, Any] | None = None
     error: str | None = None
     uncount: int = 0  # 1: the attempt does not count (released by a closing runner)
@@ -72,6 +77,27 @@ def _connect(db: Database) -> LeaseConn:
         row_factory=dict_row,
         application_name="pegas-memory-job",
     )
+
+
+def claim_job(conn: LeaseConn, kinds: Sequence[str], worker: str) -> dict[str, Any] | None:
+    """Take one job of `kinds` for `worker` on its lease `conn` (autocommit), or None.
+
+    One statement (`claim_job` in queries.sql) picks the job, a running one whose worker is gone
+    first, then the oldest queued one that is due, and takes its advisory lock on `conn`. A job
+    that cannot run again (taken over with a cancel requested, or out of attempts) is finished
+    by that statement; then the next one is claimed. Raises psycopg.Error: the caller drops the
+    connection, and with it any lock the failed statement took.
+    """
+    params = {"kinds": list(kinds), "worker": worker, "ns": LOCK_CLASS}
+    while True:
+        row = conn.execute(Q.claim_job, params).fetchone()
+        if row is None:
+            return None
+        if row["state"] == JobState.RUNNING:
+            if row["was"] == JobState.RUNNING:
+                log.warning("%s: took over job %s (%s)", worker, row["id"], row["previous_worker"])
+            return row
+        log.warning("%s: job %s %s: %s", worker, row["id"], row["state"], row["error"])
 
 
 class JobRunner:
@@ -186,7 +212,7 @@ class JobRunner:
                 wait = min(1.0, self.heartbeat_seconds)
                 for note in listener.notifies(timeout=wait, stop_after=1):
                     job_id, _, state = note.payload.partition(":")
-                    if state == "queued":
+                    if state == JobState.QUEUED:
                         self._wake.set()
                     elif job_id.isdigit() and int(job_id) in self._active:
                         urgent = True
@@ -293,58 +319,7 @@ class _Slot:
 
     # ------------------------------------------------------------------ claim
     def claim(self) -> dict[str, Any] | None:
-        """Take one job: first one whose worker is gone, then the oldest queued one."""
-        conn = self.lease()
-        kinds = list(self.runner.handlers)
-        stale = conn.execute(
-            Q.stale_running,
-            {"kinds": kinds, "lease": self.runner.lease_seconds, "ns": LOCK_CLASS},
-        ).fetchall()
-        for candidate in stale:
-            row = self._take(conn, candidate, reclaim=True)
-            if row is not None:
-                log.warning("%s: took over job %s (%s)", self.name, row["id"], candidate["worker"])
-                return row
-        with conn.transaction():
-            queued = conn.execute(
-                Q.queued_candidates, {"kinds": kinds, "limit": _QUEUED_BATCH}
-            ).fetchall()
-            for candidate in queued:
-                row = self._take(conn, candidate, reclaim=False)
-                if row is not None:
-                    return row
-        return None
-
-    def _take(
-        self, conn: LeaseConn, candidate: dict[str, Any], *, reclaim: bool
-    ) -> dict[str, Any] | None:
-        job_id, attempts = int(candidate["id"]), int(candidate["attempts"])
-        key = {"ns": LOCK_CLASS, "key": lock_key(job_id)}
-        got = conn.execute(Q.try_lock, key).fetchone()
-        if not got or not got["ok"]:
-            return None  # its worker is alive (or another claimer is taking it)
-        try:
-            fence = {"id": job_id, "attempts": attempts}
-            if reclaim and candidate["cancel_requested"]:
-                error = "cancelled while its worker was gone"
-                conn.execute(Q.abandon_job, {**fence, "state": "cancelled", "error": error})
-                row = None
-            elif attempts >= int(candidate["max_attempts"]):
-                error = (
-                    f"job {job_id} was started {attempts} times and its worker stopped every "
-                    "time (killed, or out of memory?); giving up. Split the work, or raise "
-                    "max_attempts when submitting it."
-                )
-                conn.execute(Q.abandon_job, {**fence, "state": "failed", "error": error})
-                row = None
-            else:
-                row = conn.execute(Q.start_job, {**fence, "worker": self.name}).fetchone()
-        except BaseException:
-            conn.execute(Q.unlock, key)
-            raise
-        if row is None:
-            conn.execute(Q.unlock, key)
-        return row
+        return claim_job(self.lease(), list(self.runner.handlers), self.name)
 
     # ------------------------------------------------------------------ run
     def run(self, row: dict[str, Any]) -> None:
@@ -384,46 +359,52 @@ class _Slot:
             if result is None:
                 result = {}
             if not isinstance(result, dict):
-                return Outcome("failed", error=f"the {row['kind']} handler returned no dict")
+                error = f"the {row['kind']} handler returned no dict"
+                return Outcome(JobState.FAILED, error=error)
             json.dumps(result)
-            return Outcome("done", result=result)
+            return Outcome(JobState.DONE, result=result)
         except JobReleased:
             return Outcome("lost") if ctx.lost else Outcome("requeue", uncount=1)
         except JobCancelled as exc:
-            return Outcome("cancelled", error=str(exc))
+            return Outcome(JobState.CANCELLED, error=str(exc))
         except BackendUnavailable as exc:
             if ctx.attempt < int(row["max_attempts"]):
                 delay = self.runner.retry_delay * ctx.attempt
                 return Outcome("requeue", error=str(exc), delay=delay)
-            return Outcome("failed", error=str(exc))
+            return Outcome(JobState.FAILED, error=str(exc))
         except PegasMemoryError as exc:
-            return Outcome("failed", error=str(exc))
+            return Outcome(JobState.FAILED, error=str(exc))
         except Exception as exc:
             log.exception("job %s (%s) failed", row["id"], row["kind"])
-            return Outcome("failed", error=f"{type(exc).__name__}: {exc}"[:4000])
+            return Outcome(JobState.FAILED, error=f"{type(exc).__name__}: {exc}"[:4000])
 
     def record(
         self, conn: LeaseConn, fence: dict[str, Any], ctx: JobContext, outcome: Outcome
     ) -> None:
-        """Write the outcome (fenced: a job that is no longer ours is left alone), then unlock."""
+        """Write the outcome and release the lease's lock in one statement (fenced: a job that is
+        no longer ours is left alone, and the lock released on its own)."""
         done, total, message = ctx.progress
         progress = {"done": done, "total": total, "message": message}
+        lock = {"ns": LOCK_CLASS}
+        row = None
         if outcome.state == "requeue":
-            conn.execute(
+            row = conn.execute(
                 Q.requeue_job,
                 {
                     **fence,
                     **progress,
+                    **lock,
                     "error": outcome.error,
                     "uncount": outcome.uncount,
                     "delay": outcome.delay,
                 },
-            )
+            ).fetchone()
         elif outcome.state != "lost":
             result = None if outcome.result is None else Jsonb(outcome.result)
-            conn.execute(
+            row = conn.execute(
                 Q.finish_job,
-                {**fence, **progress, "state": outcome.state, "result": result}
+                {**fence, **progress, **lock, "state": outcome.state, "result": result}
                 | {"error": outcome.error},
-            )
-        conn.execute(Q.unlock, {"ns": LOCK_CLASS, "key": lock_key(fence["id"])})
+            ).fetchone()
+        if row is None:
+            conn.execute(Q.unlock, {**lock, "key": lock_key(fence["id"])})

@@ -38,11 +38,12 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from pegas_memory.errors import InvalidInput, LimitExceeded
+from pegas_memory.models import AtomType
 
 KIND_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,62}")
 # The reason an inferred link's audit line gives when truth maintenance withdraws it.
 WITHDRAWN = "truth maintenance: no derivation holds it any more"
-ATOM_TYPES = frozenset({"text", "definition", "logical_rule", "code", "table", "fact"})
+ATOM_TYPES: frozenset[str] = frozenset(AtomType)
 MAX_CHAIN = 8
 
 EdgeKey = tuple[int, int, str]

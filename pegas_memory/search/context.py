@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pegas_memory.db.pool import Conn
-from pegas_memory.models import CitationOut, ContextItem, SearchHit
+from pegas_memory.models import CitationOut, ContextItem, DecayProfile, SearchHit
 from pegas_memory.search.queries import SEARCH_SQL as Q
 from pegas_memory.text import normalize_text
 
@@ -109,7 +109,7 @@ def assemble(
             meta.append("unsourced")
         if hit.feedback is not None:
             meta.append(f"feedback: {hit.feedback.describe()}")
-        if hit.decay and hit.decay != "timeless":  # how it ages, and since when
+        if hit.decay and hit.decay != DecayProfile.TIMELESS:  # how it ages, and since when
             meta.append(f"{hit.decay} from {hit.about[:10]}" if hit.about else hit.decay)
         lines = [f"{head} ({', '.join(meta)})"]
         for c in hit.citations[:2]:

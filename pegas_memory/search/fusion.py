@@ -11,9 +11,10 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Literal
 
 import numpy as np
+
+from pegas_memory.models import AtomStatus, AtomType, DecayProfile, DocumentKind
 
 RRF_K = 60
 
@@ -21,10 +22,10 @@ RRF_K = 60
 # An atom stored with no provenance ranks below a sourced one of the same relevance.
 UNSOURCED_WEIGHT = 0.8
 STATUS_WEIGHT: Mapping[str, float] = {
-    "verified": 1.25,
-    "candidate": 1.0,
-    "contested": 0.45,
-    "stale": 0.25,
+    AtomStatus.VERIFIED: 1.25,
+    AtomStatus.CANDIDATE: 1.0,
+    AtomStatus.CONTESTED: 0.45,
+    AtomStatus.STALE: 0.25,
 }
 
 
@@ -75,20 +76,22 @@ def feedback_multiplier(
     return (1.0 - weight) + weight * posterior * (a + b) / a
 
 
-# How a kind of memory ages (migrations/0015_decay_profiles.sql): timeless knowledge does not
-# decay; perishable knowledge (news, web pages) ages from the time it is about (its publication
-# date), conversational memory (the agent's notes and traces) from when it was said.
-DecayProfile = Literal["timeless", "perishable", "conversational"]
-DECAY_PROFILES: tuple[DecayProfile, ...] = ("timeless", "perishable", "conversational")
+# How a kind of memory ages (`models.DecayProfile`, migrations/0015_decay_profiles.sql): timeless
+# knowledge does not decay; perishable knowledge (news, web pages) ages from the time it is about
+# (its publication date), conversational memory (the agent's notes and traces) from when it was
+# said.
+DECAY_PROFILES: tuple[DecayProfile, ...] = tuple(DecayProfile)
 # Atom types that state what does not age with the news: a definition, a rule, code, a table.
-TIMELESS_TYPES = frozenset({"definition", "logical_rule", "code", "table"})
+TIMELESS_TYPES: frozenset[str] = frozenset(
+    {AtomType.DEFINITION, AtomType.LOGICAL_RULE, AtomType.CODE, AtomType.TABLE}
+)
 
 
 def default_decay(
     atom_type: str | None,
     source_kind: str | None,
     *,
-    document_default: DecayProfile = "timeless",
+    document_default: DecayProfile = DecayProfile.TIMELESS,
 ) -> DecayProfile:
     """The profile a memory gets when nobody chose one, from its atom type and the kind of its
     source: `source_kind` is a document kind (web, pdf, epub, text, agent, code), "code" for an
@@ -100,14 +103,14 @@ def default_decay(
     (PEGAS_DECAY_DOCUMENT_DEFAULT, timeless unless configured).
     """
     if source_kind == "trace":
-        return "conversational"
+        return DecayProfile.CONVERSATIONAL
     if atom_type in TIMELESS_TYPES or source_kind == "code":
-        return "timeless"
+        return DecayProfile.TIMELESS
     if source_kind is None:
-        return "conversational"
-    if source_kind == "web":
-        return "perishable"
-    return document_default
+        return DecayProfile.CONVERSATIONAL
+    if source_kind == DocumentKind.WEB:
+        return DecayProfile.PERISHABLE
+    return DecayProfile(document_default)
 
 
 def decay_factor(age_days: float, half_life_days: float | None) -> float:
@@ -316,7 +319,7 @@ def adjust(
     now = now or datetime.now(UTC)
     out = []
     for f in fused:
-        score = f.score * status_weights.get(status.get(f.id, "candidate"), 1.0)
+        score = f.score * status_weights.get(status.get(f.id, AtomStatus.CANDIDATE), 1.0)
         if f.id in unsourced:
             score *= UNSOURCED_WEIGHT
         if feedback_weight > 0 and feedback and f.id in feedback:

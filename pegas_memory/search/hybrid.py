@@ -33,6 +33,7 @@ from psycopg import sql
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import Citation, citations_as_of, citations_for, document_versions
 from pegas_memory.errors import BackendUnavailable, InvalidInput
+from pegas_memory.models import AtomStatus, LinkKind
 from pegas_memory.outbox.slices import Engines
 from pegas_memory.qdrant_store.index import VectorFilter
 from pegas_memory.search.fusion import (
@@ -77,16 +78,16 @@ DOCUMENT_SIBLINGS = 2
 StoreChoice = Literal["atoms", "passages", "both"]
 STORE_CHOICES: tuple[StoreChoice, ...] = ("atoms", "passages", "both")
 
-LINK_KIND_WEIGHT = {
-    "defines": 0.8,
-    "depends_on": 0.7,
-    "cause": 0.7,
-    "reference": 0.6,
-    "contradicts": 0.6,
-    "corroborates": 0.6,
-    "inference": 0.5,
-    "calls": 0.5,
-    "duplicate_of": 0.2,
+LINK_KIND_WEIGHT: dict[str, float] = {
+    LinkKind.DEFINES: 0.8,
+    LinkKind.DEPENDS_ON: 0.7,
+    LinkKind.CAUSE: 0.7,
+    LinkKind.REFERENCE: 0.6,
+    LinkKind.CONTRADICTS: 0.6,
+    LinkKind.CORROBORATES: 0.6,
+    LinkKind.INFERENCE: 0.5,
+    LinkKind.CALLS: 0.5,
+    LinkKind.DUPLICATE_OF: 0.2,
 }
 
 
@@ -231,7 +232,7 @@ class SearchFilter:
                 add("{a}.status = ANY({p})", "f_statuses", list(self.statuses))
             if self.doc_ids:
                 add(Q.filter_documents, "f_docs", list(self.doc_ids))
-            if "stale" not in self.statuses:
+            if AtomStatus.STALE not in self.statuses:
                 current = Q.filter_current_as_of if self.as_of is not None else Q.filter_current
                 parts.append(
                     sql.SQL(" AND ") + sql.SQL(current).format(a=sql.Identifier(alias), **AS_OF)
@@ -756,7 +757,7 @@ class Searcher:
                 h.score,
                 h.arms,
                 frozenset(c.chunk_id for c in cites.get(h.id, ()) if c.chunk_id is not None),
-                kept=h.doc_id is None or h.status == "verified",
+                kept=h.doc_id is None or h.status == AtomStatus.VERIFIED,
             )
             for h in atoms
         ]

@@ -24,6 +24,7 @@ from mcp_types import ToolAnnotations
 from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import InvalidInput, LimitExceeded, PegasMemoryError
 from pegas_memory.jobs import JobInfo
+from pegas_memory.models import JobState
 
 log = logging.getLogger("pegas_memory.server.tools")
 
@@ -153,6 +154,6 @@ async def follow(
     info = await run(
         ctx, lambda service: service.jobs.wait(job.id, seconds, on_progress), progress=report
     )
-    if info.state == "failed":
+    if info.state == JobState.FAILED:
         raise ToolError(f"{info.error} (job {info.id} failed)")
     return info

@@ -33,6 +33,7 @@ from pegas_memory.models import (
     AtomType,
     CodeCitationIn,
     ContextResult,
+    DecayProfile,
     FeedbackItem,
     FeedbackResult,
     ForgetResult,
@@ -47,7 +48,6 @@ from pegas_memory.models import (
     TraceKind,
     VerifyResult,
 )
-from pegas_memory.search.fusion import DecayProfile
 from pegas_memory.search.hybrid import SearchFilter
 from pegas_memory.server.calls import (
     DESTRUCTIVE,
@@ -79,7 +79,7 @@ def register_knowledge(mcp: Server) -> None:
         type: Annotated[
             AtomType,
             Field(description="Atom type: fact, definition, text, code, table, logical_rule"),
-        ] = "fact",
+        ] = AtomType.FACT,
         content: Annotated[
             str,
             Field(description="Optional fuller text: the definition body, code, table, rule JSON."),
@@ -473,7 +473,7 @@ def register_knowledge(mcp: Server) -> None:
         ctx: ServiceContext,
         status: Annotated[
             GapStatus | None, Field(description="open (default), researching, filled, abandoned")
-        ] = "open",
+        ] = GapStatus.OPEN,
         limit: Annotated[int, Field(ge=1, le=500)] = 20,
         offset: Annotated[int, Field(ge=0)] = 0,
     ) -> GapList:

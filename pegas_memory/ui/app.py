@@ -29,7 +29,7 @@ import pegas_memory.ui.queries as uq
 from pegas_memory.app.requests import SearchRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import InvalidInput, NotFound, PegasMemoryError
-from pegas_memory.models import ATOM_STATUSES, ATOM_TYPES
+from pegas_memory.models import ATOM_STATUSES, ATOM_TYPES, GapStatus, JobState
 from pegas_memory.search.hybrid import SearchFilter
 from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, TOKEN_PARAM, Guard
 from pegas_memory.ui.code import CodePages
@@ -171,9 +171,9 @@ class UiApp:
             repos = uq.code_repos(conn)
             docs = uq.recent_documents(conn, limit=30)
             audit = uq.audit_lines(conn, limit=10)
-        gaps = svc.list_gaps(status="open", limit=50)
-        running = svc.jobs.list_recent(state="running", limit=20)
-        queued = svc.jobs.list_recent(state="queued", limit=20)
+        gaps = svc.list_gaps(status=GapStatus.OPEN, limit=50)
+        running = svc.jobs.list_recent(state=JobState.RUNNING, limit=20)
+        queued = svc.jobs.list_recent(state=JobState.QUEUED, limit=20)
         return self.render(
             request,
             "overview.html",
@@ -289,7 +289,9 @@ class UiApp:
 
     def close_gap(self, request: Request, form: dict[str, str]) -> str:
         gap_id = int(request.path_params["gap_id"])
-        self.curator.close_gap(gap_id, form.get("status", "abandoned"), form.get("reason", ""))
+        self.curator.close_gap(
+            gap_id, form.get("status", GapStatus.ABANDONED), form.get("reason", "")
+        )
         return "/"
 
     def undo(self, request: Request, form: dict[str, str]) -> str:

@@ -23,9 +23,10 @@ from psycopg.types.json import Jsonb
 import pegas_memory.ui.queries as uq
 from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import InvalidInput, NotFound
+from pegas_memory.models import GapStatus, VerifyVerdict
 
 ACTOR = "ui"
-CLOSED_GAP = ("filled", "abandoned")
+CLOSED_GAP: tuple[str, ...] = (GapStatus.FILLED, GapStatus.ABANDONED)
 MAX_REASON = 2_000
 
 
@@ -118,7 +119,7 @@ class Curator:
             v = result.verdicts[0]
             detail |= {"verdict": v.verdict, "verdict_reason": v.reason, "ref_id": v.ref_id}
         audit_id = self._record("verify", "atom", atom_id, reason, before, after, detail)
-        verdict = detail.get("verdict", "unchecked")
+        verdict = detail.get("verdict", VerifyVerdict.UNCHECKED)
         return Outcome(
             audit_id,
             f"verified atom {atom_id}: {verdict}, {before['status']} → {after['status']}",

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 from pegas_memory.app.research import SearxngProvider, parse_searxng, research_gaps
 from pegas_memory.app.service import MemoryService
 from tests.conftest import offline_memory
+from tests.loopback import Replies, serve
 
 PAGE = (
     "<html><head><title>{title}</title></head><body><article><h1>{title}</h1>"
@@ -29,10 +29,7 @@ class Web:
         self.search_answer = search_answer
         web = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                return
-
+        class Handler(Replies):
             def do_GET(self) -> None:
                 if self.path.startswith("/search"):
                     body = json.dumps(web.search_answer(web.base)).encode()
@@ -43,23 +40,15 @@ class Web:
                     ).encode()
                     ctype = "text/html"
                 else:
-                    self.send_response(404)
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
+                    self.reply(404, b"")
                     return
-                self.send_response(200)
-                self.send_header("Content-Type", ctype)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                self.reply(200, body, ctype)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self._running = ExitStack()
+        self.base = self._running.enter_context(serve(Handler))
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self._running.close()
 
 
 @pytest.fixture

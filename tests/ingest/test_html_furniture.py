@@ -10,9 +10,7 @@ does become an atom, so each case shows what the pruning changes."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -26,6 +24,7 @@ from pegas_memory.ingest.chunking import ParsedSource, chunk_source
 from pegas_memory.ingest.furniture import _FURNITURE_TOKENS, prune_furniture
 from pegas_memory.ingest.sources import parse_source, read_source
 from tests.conftest import offline_memory
+from tests.loopback import Replies, serve
 
 BODY = {
     "en": [
@@ -270,20 +269,12 @@ def test_prune_furniture_counts_what_it_removed() -> None:
 # --- through memory_ingest of a URL --------------------------------------------------------------
 
 
-class _Pages(BaseHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        return
-
+class _Pages(Replies):
     def do_GET(self) -> None:
         lang = self.path.strip("/")
         inside = teaser_block(lang) + caption_figure(lang)
         inside += f'<div class="post-bio"><p>{BIO[lang]}</p></div>'
-        body = page(lang, inside=inside).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        self.reply(200, page(lang, inside=inside).encode())
 
 
 @pytest.fixture
@@ -295,16 +286,10 @@ def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
 
 
 def test_memory_ingest_of_a_page_stores_its_body_not_its_furniture(service: MemoryService) -> None:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        base = f"http://127.0.0.1:{server.server_address[1]}"
+    with serve(_Pages) as base:
         for lang in ("en", "ru"):
             result = service.ingest(IngestRequest(source=f"{base}/{lang}"))
             assert result.kind == "web" and result.atoms_new >= 4
-    finally:
-        server.shutdown()
-        server.server_close()
     with service.db.connection() as conn:
         rows = conn.execute("SELECT quoted_text AS q FROM pm_citation").fetchall()
     quotes = [r["q"] for r in rows]

@@ -9,11 +9,10 @@ from __future__ import annotations
 import io
 import ipaddress
 import os
-import threading
 import time
 import zipfile
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -31,6 +30,7 @@ from pegas_memory.ingest.netguard import (
     redact_proxy,
     sniff_content_type,
 )
+from tests.loopback import serve
 
 PDF_MAGIC = b"%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n"
 
@@ -248,13 +248,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve(_Handler) as url:
+        yield url
 
 
 LOOPBACK = ["127.0.0.1"]

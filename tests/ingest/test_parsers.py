@@ -4,11 +4,9 @@ web pages from a real HTTP server on 127.0.0.1."""
 from __future__ import annotations
 
 import io
-import threading
 import zipfile
 import zlib
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ from fpdf.enums import EncryptionMethod
 from pegas_memory.config import Settings, load_settings
 from pegas_memory.errors import IngestError, InvalidInput, LimitExceeded, SecurityRefused
 from pegas_memory.ingest.sources import chunk_source, load_source
+from tests.loopback import Replies, serve
 
 
 def make_pdf(pages: list[str], *, password: str | None = None) -> bytes:
@@ -292,37 +291,23 @@ duplicate adds its citation to the atom that was already stored in the knowledge
 </article><footer>Copyright 2024 Example</footer></body></html>"""
 
 
-class _Site(BaseHTTPRequestHandler):
+class _Site(Replies):
     pdf = b""
-
-    def log_message(self, format: str, *args: object) -> None:
-        return
 
     def do_GET(self) -> None:
         if self.path == "/article":
-            body, ctype = ARTICLE.encode(), "text/html; charset=utf-8"
+            self.reply(200, ARTICLE.encode())
         elif self.path == "/download":
-            body, ctype = self.pdf, "application/octet-stream"
+            self.reply(200, self.pdf, "application/octet-stream")
         else:
-            self.send_response(404)
-            self.end_headers()
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+            self.reply(404, b"")
 
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
     _Site.pdf = make_pdf([PAGE_1, PAGE_3])
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve(_Site) as url:
+        yield url
 
 
 def test_web_page_main_text_and_metadata(site: str, tmp_path: Path) -> None:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,7 @@ from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import IngestError, PegasMemoryError
 from tests.conftest import offline_memory
+from tests.loopback import Replies, serve
 
 DOC_V1 = """# Rivers
 
@@ -154,10 +153,7 @@ def test_file_outside_roots_is_refused(service: MemoryService, tmp_path: Path) -
         service.ingest(IngestRequest(source=str(tmp_path / "files" / ".." / "secret.txt")))
 
 
-class _Pages(BaseHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        return
-
+class _Pages(Replies):
     def do_GET(self) -> None:
         if self.path == "/article":
             body = (
@@ -166,25 +162,14 @@ class _Pages(BaseHTTPRequestHandler):
                 "fresh surface water on Earth.</p><p>Байкал — это самое глубокое озеро на планете."
                 "</p></article></body></html>"
             ).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.reply(200, body)
         else:
-            body = b"missing"
-            self.send_response(404)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+            self.reply(404, b"missing")
 
 
 def test_web_page_ingest_and_404(service: MemoryService) -> None:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        base = f"http://127.0.0.1:{server.server_address[1]}"
+    with serve(_Pages) as base:
         result = service.ingest(IngestRequest(source=f"{base}/article"))
         assert result.kind == "web" and result.atoms_new >= 1 and result.title == "Lake Baikal"
         with pytest.raises(IngestError, match="404"):
             service.ingest(IngestRequest(source=f"{base}/nowhere"))
-    finally:
-        server.shutdown()
-        server.server_close()

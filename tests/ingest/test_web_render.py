@@ -5,9 +5,7 @@ a loopback web server speaking real HTTP, the page's script fetching its text as
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
 
@@ -18,6 +16,7 @@ from pegas_memory.config import load_settings
 from pegas_memory.ingest.render import browser_path, needs_render
 from pegas_memory.ingest.sources import html_to_text, load_source
 from tests.conftest import offline_memory
+from tests.loopback import Replies, serve
 
 ARTICLE = {
     "en": "The Lick Observatory opened in 1888 on Mount Hamilton. Its great refractor was the "
@@ -52,11 +51,8 @@ STATIC = (
 )
 
 
-class _Site(BaseHTTPRequestHandler):
+class _Site(Replies):
     served: ClassVar[list[str]] = []
-
-    def log_message(self, *args: object) -> None:
-        pass
 
     def do_GET(self) -> None:
         self.served.append(self.path)
@@ -67,25 +63,15 @@ class _Site(BaseHTTPRequestHandler):
             "/style.css": (b"body { color: black }", "text/css"),
         }
         if self.path not in routes:
-            self.send_response(404)
-            self.end_headers()
+            self.reply(404, b"")
             return
-        body, ctype = routes[self.path]
-        self.send_response(200)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        self.reply(200, *routes[self.path])
 
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve(_Site) as url:
+        yield url
 
 
 needs_browser = pytest.mark.skipif(

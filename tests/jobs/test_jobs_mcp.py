@@ -11,11 +11,9 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,8 @@ from mcp import Client
 
 from pegas_memory.db.embedded import EmbeddedPostgres
 from tests.hardening_helpers import fingerprint
+from tests.loopback import Replies
+from tests.loopback import serve as serve_http
 from tests.mcp_harness import server_params, stop_host_and_wait, structured
 from tests.pgcluster import create_database
 
@@ -188,13 +188,11 @@ async def test_killing_the_server_mid_job_and_restarting_completes_it(
     assert after["pm_atom"] == result["atoms_new"]
 
 
-class Pages(BaseHTTPRequestHandler):
+class Pages(Replies):
     def do_GET(self) -> None:
         tail = self.path.rsplit("/", 1)[-1]
         if not tail.isdigit():
-            self.send_response(404)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
+            self.reply(404, b"")
             return
         n = int(tail)
         noun, adj = NOUNS[n % len(NOUNS)], ADJECTIVES[n % len(ADJECTIVES)]
@@ -203,25 +201,11 @@ class Pages(BaseHTTPRequestHandler):
             f"<p>Exhibit {n} is a {adj} {noun} from the year {1800 + n}. It was restored in "
             f"{1950 + n} by the workshop of master {n * 3}.</p></article></body></html>"
         ).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        pass
+        self.reply(200, body)
 
 
-@contextlib.contextmanager
-def site() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Pages)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+def site() -> contextlib.AbstractContextManager[str]:
+    return serve_http(Pages)
 
 
 async def test_twenty_web_pages_are_one_batch_call(env: dict[str, str], db_url: str) -> None:

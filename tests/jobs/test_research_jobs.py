@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.jobs import JobCancelled
 from tests.conftest import offline_memory
 from tests.hardening_helpers import fingerprint
+from tests.loopback import Replies, serve
 from tests.mcp_harness import server_params, stop_host_and_wait, structured
 from tests.pgcluster import create_database
 
@@ -44,10 +45,7 @@ class Web:
         self.release = threading.Event()
         self.asked: list[str] = []
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                return
-
+        class Handler(Replies):
             def do_GET(self) -> None:
                 web.asked.append(self.path)
                 if self.path.startswith("/search"):
@@ -63,20 +61,14 @@ class Web:
                         f"handbook.</p></article></body></html>"
                     ).encode()
                     ctype = "text/html; charset=utf-8"
-                self.send_response(200)
-                self.send_header("Content-Type", ctype)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                self.reply(200, body, ctype)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self._running = ExitStack()
+        self.base = self._running.enter_context(serve(Handler))
 
     def close(self) -> None:
         self.release.set()
-        self.server.shutdown()
-        self.server.server_close()
+        self._running.close()
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ of the server path against real HTTP on loopback.
 from __future__ import annotations
 
 import contextlib
-import http.server
 import os
 import shutil
 import socket
@@ -21,7 +20,6 @@ import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -42,6 +40,7 @@ from pegas_memory.qdrant_store.index import (
     plan_search,
     prepare_payload,
 )
+from tests.loopback import Replies, serve
 
 DIM = 16
 BASE_TIME = datetime(2025, 1, 1, tzinfo=UTC)
@@ -726,35 +725,21 @@ def test_client_unreachable_server_is_backend_unavailable() -> None:
             index.search("c", [1.0] * DIM, k=1)
 
 
-class _FakeQdrant(http.server.BaseHTTPRequestHandler):
+class _FakeQdrant(Replies):
     """Answers like a Qdrant server would: 404 for unknown collections, 503 otherwise."""
 
     def do_GET(self) -> None:
         if self.path.startswith("/collections/"):
-            self._reply(404, b'{"status":{"error":"Not found: Collection doesn\'t exist!"}}')
+            body = b'{"status":{"error":"Not found: Collection doesn\'t exist!"}}'
+            self.reply(404, body, "application/json")
         else:
-            self._reply(503, b'{"status":{"error":"Service Unavailable"}}')
-
-    def _reply(self, status: int, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+            self.reply(503, b'{"status":{"error":"Service Unavailable"}}', "application/json")
 
 
 @pytest.fixture
 def fake_qdrant() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _FakeQdrant)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
+    with serve(_FakeQdrant) as url:
+        yield url
 
 
 def test_client_maps_http_statuses(fake_qdrant: str) -> None:

@@ -15,9 +15,8 @@ from __future__ import annotations
 import ipaddress
 import json
 import socket
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ import pytest
 from pegas_memory.db.embedded import EmbeddedPostgres
 from tests.fake_ollama import FakeOllama
 from tests.hardening_helpers import McpSession, fingerprint, result_text
+from tests.loopback import Replies, serve
 from tests.pgcluster import create_database
 
 SECRET = "s3cret"
@@ -39,10 +39,7 @@ class Site:
         self.hits: list[str] = []
         site = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                return
-
+        class Handler(Replies):
             def do_GET(self) -> None:
                 site.hits.append(self.path)
                 if redirect_to:
@@ -51,20 +48,14 @@ class Site:
                     self.send_header("Content-Length", "0")
                     self.end_headers()
                     return
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html")
-                self.send_header("Content-Length", str(len(PAGE)))
-                self.end_headers()
-                self.wfile.write(PAGE)
+                self.reply(200, PAGE, "text/html")
 
-        self.server = ThreadingHTTPServer((host, 0), Handler)
-        self.server.daemon_threads = True
-        self.port = int(self.server.server_address[1])
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self._running = ExitStack()
+        base = self._running.enter_context(serve(Handler, host))
+        self.port = int(base.rsplit(":", 1)[1])
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self._running.close()
 
 
 def _loopback_name() -> str | None:
