@@ -83,10 +83,10 @@ def prepare(svc: MemoryService, n: int, args: argparse.Namespace) -> dict[str, A
     infer_s = time.monotonic() - started
     svc.runtime.worker("bench").drain(timeout=3600)
     with svc.db.connection() as conn:
-        for table in ("pm_atom_link", "pm_code_symbol", "pm_code_dependency", "pm_code_inferred"):
-            conn.execute(f"ANALYZE {table}".encode())
+        conn.execute("ANALYZE pm_atom_link, pm_code_symbol, pm_code_dependency, pm_code_inferred")
     conditions |= {
-        "repository": f"{args.repo.relative_to(REPO_ROOT)} ({indexed.symbols_total} symbols, {indexed.dependencies} edges)",
+        "repository": f"{args.repo.relative_to(REPO_ROOT)} ({indexed.symbols_total} symbols, "
+        f"{indexed.dependencies} edges)",
         "index s": f"{code_s:.1f}",
         "derived links / code edges": f"{inferred.derived} / {inferred.code_derived}",
         "infer s": f"{infer_s:.1f}",
