@@ -3,11 +3,11 @@ same pages on a small memory (issue 31: every page under 300 ms on the server at
 
 Two runs, each in a fresh temporary data dir on the embedded default stack:
 
-1. a memory loaded as bench/bench_search_latency.py loads it (`load`: atoms, their passages,
-   citations and random links by COPY through `_projection_data.bulk_load_passages`, the outbox
-   drained into both slices, HNSW built, tables analysed), then a real repository indexed
-   (`--repo`, by default this package's `code_memory/`) and two rules run (`memory_infer`), so
-   claims and code both have derived edges;
+1. a memory loaded as bench/bench_search_latency.py loads it (atoms, their passages, citations
+   and random links by COPY through `_projection_data.bulk_load_passages`, the outbox drained
+   into both slices, tables analysed; HNSW built only with `--hnsw`), then a real repository
+   indexed (`--repo`, by default this package's `code_memory/`) and three rules run
+   (`memory_infer`), so claims (and code, when its modules import each other) get derived edges;
 2. the UI served on loopback (`UiServer`) and each page kind asked `--requests` times over real
    HTTP by one client, different ids each time (a random atom, document, symbol; the corpus's
    queries for search): overview, search, claim, document, graph JSON, graph page, code search,
@@ -18,7 +18,9 @@ The small memory (`--baseline`, 2k atoms) and the big one (`--atoms`, 100k) run 
 the table sets them side by side with the ratio of their p50 and p99.
 
 Run: `python bench/bench_ui_pages.py [--atoms 100000] [--baseline 2000] [--requests 200]
-[--out bench/results/ui-pages.md]`. Progress on stderr, the markdown table on stdout and in --out.
+[--hnsw] [--out bench/results/ui-pages.md]`; or each size alone (`--only N --raw FILE`, e.g. both
+at once on a shared machine) and then `--combine SMALL BIG`. Progress on stderr, the markdown
+table on stdout and in --out.
 """
 
 from __future__ import annotations
@@ -37,7 +39,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx
 from _common import REPO_ROOT, embedded_service, log, md_table, ms, percentile
-from bench_search_latency import load
+from _projection_data import (
+    BenchEmbedder,
+    ClusteredVectors,
+    bulk_load_passages,
+    load_corpus,
+    make_atoms,
+    prefill_cache,
+    prefill_passages,
+)
 
 from pegas_memory.app.requests import StoreRequest
 from pegas_memory.app.service import MemoryService
@@ -69,9 +79,59 @@ def ids(svc: MemoryService, sql: str) -> list[int]:
         return [int(r["id"]) for r in conn.execute(sql.encode()).fetchall()]
 
 
+def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    """`n` atoms, their passages, citations and links loaded by COPY and projected, as
+    bench_search_latency loads them (its query vectors from a table: no model call for a
+    search); HNSW built only with `--hnsw` (else the vector engine scans). (conditions, queries)"""
+    rt = svc.runtime
+    cached = rt.embedder.get()
+    corpus = load_corpus(n + 10, args.queries, args.seed)
+    vectors = ClusteredVectors(cached.dim, seed=args.seed)
+    qvecs = {
+        q: v.tolist()
+        for q, v in zip(corpus.queries, vectors.make(len(corpus.queries)), strict=True)
+    }
+    cached.inner = BenchEmbedder(cached.inner, qvecs)
+    atoms = make_atoms(corpus.sentences, 0, n)
+    started = time.monotonic()
+    counts, texts = bulk_load_passages(svc, atoms, args.seed)
+    prefill_cache(svc, atoms, vectors.make(len(atoms)))
+    prefill_passages(svc, texts, vectors.make(len(texts)))
+    load_s = time.monotonic() - started
+    started = time.monotonic()
+    report = rt.worker("bench").drain(timeout=7200)
+    drain_s = time.monotonic() - started
+    log(f"loaded {counts} in {load_s:.1f} s, drained {report.processed} events in {drain_s:.1f} s")
+    hnsw = "not built (the engine scans)"
+    if args.hnsw:
+        started = time.monotonic()
+        index = rt.vectors.get()
+        for entity in ("atom", "passage"):
+            index.optimize(rt.projector.collection(entity))
+        hnsw = f"built in {time.monotonic() - started:.1f} s"
+    with svc.db.connection() as conn:
+        for statement in (
+            "VACUUM ANALYZE pm_atom",
+            "VACUUM ANALYZE pm_chunk",
+            "VACUUM ANALYZE pm_citation",
+            "VACUUM ANALYZE pm_atom_link",
+        ):
+            conn.execute(statement.encode())
+    svc.searcher.invalidate_stats()
+    conditions = {
+        **counts,
+        "text": corpus.source,
+        "load s": f"{load_s:.1f}",
+        "drain s": f"{drain_s:.1f}",
+        "events": report.processed,
+        "HNSW": hnsw,
+    }
+    return conditions, corpus.queries
+
+
 def prepare(svc: MemoryService, n: int, args: argparse.Namespace) -> dict[str, Any]:
     """The memory of `n` atoms with a repository and derived edges; what was loaded."""
-    conditions, (queries, _qvecs, _counting) = load(svc, n, args)
+    conditions, queries = load(svc, n, args)
     started = time.monotonic()
     indexed = svc.store_code(str(args.repo), repo="bench-repo")
     code_s = time.monotonic() - started
@@ -157,24 +217,12 @@ def run(n: int, args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, lis
         )
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--atoms", type=int, default=100_000)
-    parser.add_argument("--baseline", type=int, default=2_000)
-    parser.add_argument("--requests", type=int, default=200, help="per page kind")
-    parser.add_argument("--queries", type=int, default=200, help="search queries to draw from")
-    parser.add_argument("--repo", type=Path, default=REPO_ROOT / "pegas_memory" / "code_memory")
-    parser.add_argument("--out", type=Path, default=REPO_ROOT / "bench" / "results" / "ui-pages.md")
-    parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args(argv)
-    args.repo = args.repo.resolve()
-    small_conditions, small = run(args.baseline, args)
-    big_conditions, big = run(args.atoms, args)
+def table(args: argparse.Namespace, small: dict[str, Any], big: dict[str, Any]) -> str:
     load_avg = os.getloadavg()
     rows = []
     for page in PAGES:
-        s50, s99 = percentile(small[page], 50), percentile(small[page], 99)
-        b50, b99 = percentile(big[page], 50), percentile(big[page], 99)
+        s50, s99 = percentile(small["times"][page], 50), percentile(small["times"][page], 99)
+        b50, b99 = percentile(big["times"][page], 50), percentile(big["times"][page], 99)
         rows.append(
             [
                 page,
@@ -182,30 +230,32 @@ def main(argv: Sequence[str] | None = None) -> None:
                 ms(s99),
                 ms(b50),
                 ms(b99),
-                ms(max(big[page])),
+                ms(max(big["times"][page])),
                 f"{b50 / s50:.1f}x",
                 f"{b99 / s99:.1f}x",
                 "yes" if b99 < TARGET_S else "**no**",
             ]
         )
-    keys = list(dict.fromkeys([*small_conditions, *big_conditions]))
-    conditions = [[k, small_conditions.get(k, ""), big_conditions.get(k, "")] for k in keys]
-    text = "\n".join(
+    sc, bc = small["conditions"], big["conditions"]
+    conditions = [[k, sc.get(k, ""), bc.get(k, "")] for k in dict.fromkeys([*sc, *bc])]
+    a, b = small["atoms"], big["atoms"]
+    return "\n".join(
         [
-            f"# UI page times: {args.atoms} atoms beside {args.baseline} (bench/bench_ui_pages.py)",
+            f"# UI page times: {b:,} atoms beside {a:,} (bench/bench_ui_pages.py)",
             "",
-            f"load average at the end {load_avg[0]:.1f} / {load_avg[1]:.1f} / {load_avg[2]:.1f} "
-            f"on {os.cpu_count()} cores; {args.requests} requests per page kind after {WARMUP} "
-            "not counted; HTTP round trips on loopback, one client.",
+            f"load average when the table was made {load_avg[0]:.1f} / {load_avg[1]:.1f} / "
+            f"{load_avg[2]:.1f} on {os.cpu_count()} cores; {len(big['times'][PAGES[0]])} "
+            f"requests per page kind after {WARMUP} not counted; HTTP round trips on loopback, "
+            "one client.",
             "",
-            md_table(["condition", f"{args.baseline} atoms", f"{args.atoms} atoms"], conditions),
+            md_table(["condition", f"{a:,} atoms", f"{b:,} atoms"], conditions),
             "",
             md_table(
                 [
                     "page",
-                    f"{args.baseline:,} atoms p50 ms",
+                    f"{a:,} atoms p50 ms",
                     "p99 ms",
-                    f"{args.atoms:,} atoms p50 ms",
+                    f"{b:,} atoms p50 ms",
                     "p99 ms",
                     "max ms",
                     "p50 ratio",
@@ -217,6 +267,40 @@ def main(argv: Sequence[str] | None = None) -> None:
             "",
         ]
     )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--atoms", type=int, default=100_000)
+    parser.add_argument("--baseline", type=int, default=2_000)
+    parser.add_argument("--requests", type=int, default=200, help="per page kind")
+    parser.add_argument("--queries", type=int, default=200, help="search queries to draw from")
+    parser.add_argument("--hnsw", action="store_true", help="build HNSW after the load")
+    parser.add_argument("--repo", type=Path, default=REPO_ROOT / "pegas_memory" / "code_memory")
+    parser.add_argument("--out", type=Path, default=REPO_ROOT / "bench" / "results" / "ui-pages.md")
+    parser.add_argument(
+        "--only", type=int, default=None, help="time one memory of this many atoms into --raw"
+    )
+    parser.add_argument("--raw", type=Path, default=None, help="JSON of one --only run")
+    parser.add_argument(
+        "--combine", type=Path, nargs=2, default=None, help="two --raw files: small, big"
+    )
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    args.repo = args.repo.resolve()
+    if args.only is not None:  # one size, e.g. beside another run on a shared machine
+        conditions, times = run(args.only, args)
+        raw = {"atoms": args.only, "conditions": conditions, "times": times}
+        (args.raw or Path(f"ui-pages-{args.only}.json")).write_text(json.dumps(raw))
+        return
+    if args.combine is not None:
+        small, big = (json.loads(p.read_text()) for p in args.combine)
+    else:
+        conditions, times = run(args.baseline, args)
+        small = {"atoms": args.baseline, "conditions": conditions, "times": times}
+        conditions, times = run(args.atoms, args)
+        big = {"atoms": args.atoms, "conditions": conditions, "times": times}
+    text = table(args, small, big)
     print(text)
     args.out.write_text(text, encoding="utf-8")
     log(f"written to {args.out}")
