@@ -10,10 +10,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from pegas_memory.errors import InvalidInput
+from pegas_memory.ui.auth import COOKIE, Guard
 from pegas_memory.ui.graph_data import NodeRef, node_ref
+from pegas_memory.ui.serve import UiServer
 from tests.ui.conftest import SCRIPT_CLAIM, Seeded
 
 VENDOR = Path(__file__).resolve().parents[2] / "pegas_memory" / "ui" / "static" / "vendor"
@@ -146,3 +149,22 @@ def test_a_script_claim_travels_as_json_text(graph_seeded: Seeded) -> None:
     assert answer.headers["x-content-type-options"] == "nosniff"
     assert answer.json()["nodes"][0]["text"] == SCRIPT_CLAIM
     assert "<script>window" not in page.text
+
+
+def test_a_non_loopback_server_gives_the_graph_and_code_only_to_the_token(
+    graph_seeded: Seeded,
+) -> None:
+    guard = Guard("r" * 32, reads_need_token=True)
+    server = UiServer(graph_seeded.service, guard, "127.0.0.1", 0).start()
+    g = graph_seeded.extra["sym"]["pkg.b.g"]
+    paths = [f"/graph.json?node=atom:{graph_seeded.extra['x']}", f"/code/symbol/{g}", "/code"]
+    try:
+        with httpx.Client(base_url=server.url) as http:
+            anonymous = [http.get(p) for p in paths]
+            http.cookies.set(COOKIE, guard.token)
+            holder = [http.get(p) for p in paths]
+    finally:
+        server.stop()
+    assert [a.status_code for a in anonymous] == [403, 403, 403]
+    assert not any("pkg.b" in a.text or "lexer" in a.text for a in anonymous)
+    assert [h.status_code for h in holder] == [200, 200, 200]
