@@ -2,11 +2,13 @@
 
 Pages are rendered on the server from Jinja2 templates with autoescaping on (atoms come from
 untrusted documents: their words are only ever text). No build step, nothing fetched from the
-network: one stylesheet and a few lines of plain JavaScript (the jobs' live progress,
-`static/jobs.js`) served from the package. Reads go through the `MemoryService` the MCP tools use
-(memory_stats, memory_search, the gap and job lists) and the SQL of `ui/queries.sql`; changes
-through `ui/curation.py`, after `ui/auth.py`'s checks. The review queue, the gaps page and the
-jobs' JSON are in `ui/review.py`, `ui/gaps.py` and `ui/jobs.py`, registered here.
+network: stylesheets and scripts are files of the package (the vendored Cytoscape.js and
+`graph.js` for the graph page, a few lines of plain JavaScript for the jobs' live progress,
+`static/jobs.js`); no inline script runs (the Content-Security-Policy says so). Reads go through
+the `MemoryService` the MCP tools use (memory_stats, memory_search, the gap and job lists) and the
+SQL of `ui/queries.sql`; changes through `ui/curation.py`, after `ui/auth.py`'s checks. The
+review queue, the gaps page, the jobs' JSON, the graph and the code pages are in `ui/review.py`,
+`ui/gaps.py`, `ui/jobs.py`, `ui/graph.py` and `ui/code.py`, registered here.
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ from pegas_memory.errors import InvalidInput, NotFound, PegasMemoryError
 from pegas_memory.models import ATOM_STATUSES, ATOM_TYPES, GapStatus, JobState
 from pegas_memory.search.hybrid import SearchFilter
 from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, TOKEN_PARAM, Guard
+from pegas_memory.ui.code import CodePages
 from pegas_memory.ui.curation import CLOSED_GAP, UNDOABLE, Curator
 from pegas_memory.ui.gaps import GapPages
+from pegas_memory.ui.graph import GraphPages
 from pegas_memory.ui.highlight import citation_view as _citation_view
 from pegas_memory.ui.highlight import passage_view as _passage_view
 from pegas_memory.ui.jobs import JobPages
@@ -316,6 +320,8 @@ class UiApp:
             *ReviewPages(self).routes(),
             *GapPages(self).routes(),
             *JobPages(self).routes(),
+            *GraphPages(self).routes(),
+            *CodePages(self).routes(),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ]
         app = Starlette(routes=routes)

@@ -3,6 +3,7 @@ English and Russian atoms and documents, served by the UI over HTTP on loopback.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -14,7 +15,9 @@ import pytest
 
 from pegas_memory.app.requests import IngestRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
+from pegas_memory.db.repo import add_link
 from pegas_memory.jobs import JobContext, JobRunner
+from pegas_memory.models import CodeCitationIn
 from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, Guard
 from pegas_memory.ui.serve import UiServer
 from tests.conftest import offline_memory
@@ -200,3 +203,80 @@ def runner(served: Served) -> Iterator[tuple[JobRunner, threading.Event]]:
     finally:
         step.set()
         running.close(10)
+
+
+# --- a memory with code and rules: the graph and code pages ---------------------------------
+
+PKG = {
+    "__init__.py": "",
+    "a.py": "from pkg.b import g\n\n\ndef f():\n    return g()\n",
+    "b.py": 'from pkg.c import h\n\n\ndef g():\n    """Twice h."""\n    return 2 * h()\n',
+    "c.py": "def h():\n    return 1\n",
+}
+IMPORTS_RULE = {"if": "imports", "then": "depends_on"}
+TRANSITIVE_RULE = {"if": ["depends_on", "depends_on"], "then": "depends_on"}
+
+
+def seed_graph(service: MemoryService, src: Path) -> dict[str, Any]:
+    """A repository `proj` (pkg.a.f calls pkg.b.g calls pkg.c.h, each module importing the
+    next), three claims x -imports-> y -imports-> z, the two rules that make `depends_on` of
+    `imports` transitively (so both the claims and the modules get derived edges), and a claim
+    citing pkg.b.g."""
+    root = src / "proj"
+    (root / "pkg").mkdir(parents=True)
+    for name, text in PKG.items():
+        (root / "pkg" / name).write_text(text)
+    service.store_code(str(root), repo="proj")
+    x, y, z = (
+        service.store(StoreRequest(claim=claim)).id
+        for claim in (
+            "The parser module imports the lexer module.",
+            "The lexer module imports the token table.",
+            "The token table is generated at build time.",
+        )
+    )
+    with service.db.transaction() as conn:
+        add_link(conn, x, y, "imports", source="agent")
+        add_link(conn, y, z, "imports", source="agent")
+    rules = [
+        service.store(
+            StoreRequest(claim=f"rule {json.dumps(r)}", type="logical_rule", content=json.dumps(r))
+        ).id
+        for r in (IMPORTS_RULE, TRANSITIVE_RULE)
+    ]
+    service.infer()
+    citing = service.store(
+        StoreRequest(
+            claim="pkg.b.g doubles what pkg.c.h returns.",
+            cite_code=CodeCitationIn(repo="proj", qualified_name="pkg.b.g"),
+        )
+    ).id
+    with service.db.connection() as conn:
+        rows = conn.execute(
+            "SELECT id, qualified_name FROM pm_code_symbol WHERE repo = 'proj'"
+        ).fetchall()
+    return {
+        "root": root,
+        "x": x,
+        "y": y,
+        "z": z,
+        "rules": rules,
+        "citing": citing,
+        "sym": {r["qualified_name"]: int(r["id"]) for r in rows},
+    }
+
+
+@pytest.fixture
+def graph_seeded(database_url: str, tmp_path: Path) -> Iterator[Seeded]:
+    """`seeded` plus `seed_graph`'s repository, claims and rules (in `extra`)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    with offline_memory(database_url, tmp_path / "data", llm=False, ingest_roots=[src]) as service:
+        ids = seed(service)
+        extra = seed_graph(service, src)
+        server = UiServer(service, Guard("t" * 8 + "session-token-for-tests"), "127.0.0.1", 0)
+        server.start()
+        try:
+            yield Seeded(service=service, server=server, extra=extra, **ids)
+        finally:
+            server.stop()

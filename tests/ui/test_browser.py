@@ -139,3 +139,49 @@ def test_a_person_resolves_a_contested_pair_undoes_it_and_watches_a_job_live(
     expect(page.locator("#job-table tr[data-job] .job-state")).to_have_text(
         "cancelled", timeout=WAIT * 1000
     )
+
+
+def test_the_graph_draws_a_neighbourhood_and_expands_a_node_on_click(
+    graph_seeded: Seeded, page: Any
+) -> None:
+    """Around claim x: x -imports-> y extracted, x -depends_on-> y and z derived. A click on y
+    draws y's own links (y -imports-> z, and its derived twin); derived edges are dashed. The
+    page runs under its Content-Security-Policy without a complaint."""
+    from playwright.sync_api import expect
+
+    complaints: list[str] = []
+    page.on(
+        "console",
+        lambda m: (
+            complaints.append(m.text)
+            if m.type == "error" and not m.location.get("url", "").endswith("/favicon.ico")
+            else None
+        ),
+    )
+    page.on("pageerror", lambda e: complaints.append(str(e)))
+    x, y = graph_seeded.extra["x"], graph_seeded.extra["y"]
+    page.goto(f"{graph_seeded.url}/graph?node=atom:{x}")
+    drawing = page.locator("#graph")
+    expect(drawing).to_have_attribute("data-ready", "1")
+    expect(drawing).to_have_attribute("data-nodes", "3")
+    expect(drawing).to_have_attribute("data-edges", "3")
+    expect(drawing).to_have_attribute("data-derived", "2")
+    styles = page.evaluate(
+        "() => pegasGraph.edges().map(e => [e.data('kind'), e.data('derived'), "
+        "e.style('line-style')])"
+    )
+    assert sorted(map(tuple, styles)) == [
+        ("depends_on", True, "dashed"),
+        ("depends_on", True, "dashed"),
+        ("imports", False, "solid"),
+    ]
+
+    at = page.evaluate(f"() => pegasGraph.getElementById('atom:{y}').renderedPosition()")
+    box = drawing.bounding_box()
+    page.mouse.click(box["x"] + at["x"], box["y"] + at["y"])
+    expect(drawing).to_have_attribute("data-edges", "5")
+    expect(drawing).to_have_attribute("data-derived", "3")
+    expect(drawing).to_have_attribute("data-expanded", f"atom:{x} atom:{y}")
+    expect(page.locator("#details h3")).to_have_text(f"Claim {y}")
+    expect(page.locator("#details .text")).to_have_text("The lexer module imports the token table.")
+    assert complaints == []
