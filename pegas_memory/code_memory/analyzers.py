@@ -175,12 +175,13 @@ def _run(
         )
         try:
             while True:
+                left = timeout - (time.monotonic() - started)
                 try:
-                    code = proc.wait(timeout=1.0)
+                    code = proc.wait(timeout=max(0.0, min(1.0, left)))
                     break
                 except subprocess.TimeoutExpired:
                     spent = time.monotonic() - started
-                    if spent > timeout:
+                    if spent >= timeout:
                         raise AnalyzerFailed(
                             f"{name} passed its time limit of {timeout:.0f} s "
                             "(PEGAS_CODE_ANALYZER_TIMEOUT)"

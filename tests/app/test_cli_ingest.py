@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from pegas_memory.distill.types import OFFLINE_VERSION
-from tests.app.test_cli_jobs import cli, db_url, env
+from tests.app.test_cli_jobs import db_url, env
+from tests.cli_run import run_cli as cli
 
 pytestmark = pytest.mark.timeout(900)
 
