@@ -326,6 +326,9 @@ def rejoin(conn: Conn, merge_id: int, moved: Sequence[int], *, created: bool) ->
         raise NotFound(f"no merge {merge_id} (its atom or its document was erased)")
     if m["undone_at"] is None or m["split_atom_id"] is None:
         raise InvalidInput(f"merge {merge_id} is not split (or its split atom was erased)")
+    if m["merged_atom_id"] is not None:
+        _rejoin_duplicate(conn, m)
+        return
     atom_id, survivor = int(m["split_atom_id"]), int(m["survivor_id"])
     state = conn.execute(Q.split_atom_state, {"id": atom_id}).fetchone()
     held = sorted(int(c) for c in state["citations"]) if state else []
@@ -344,6 +347,31 @@ def rejoin(conn: Conn, merge_id: int, moved: Sequence[int], *, created: bool) ->
         erase(conn, atom_ids=[atom_id])
     else:
         conn.execute(Q.reproject_atom, (atom_id,))
+
+
+def _rejoin_duplicate(conn: Conn, m: Any) -> None:
+    """Undo the split of a merge that kept both atoms: the atom is a stale duplicate of the
+    survivor again (status, `duplicate_of` link, the merge open, the pair no longer blocked).
+    Only while the atom has the status the split gave back; else InvalidInput."""
+    merge_id, survivor, atom = int(m["id"]), int(m["survivor_id"]), int(m["merged_atom_id"])
+    row = conn.execute(Q.atom_for_merge, (atom,)).fetchone()
+    if row is None or row["status"] != str(m["merged_status"]):
+        raise InvalidInput(
+            f"atom {atom} is {row['status'] if row else 'gone'} now, not {m['merged_status']} as "
+            f"the split of merge {merge_id} left it; joining it back would lose that"
+        )
+    withdraw_reason(conn, f"split of merge {merge_id} undone")
+    set_status(
+        conn,
+        atom,
+        AtomStatus.STALE,
+        reason=f"duplicate of atom {survivor} again: the split of merge {merge_id} was undone",
+        check_name="split",
+        evidence={LinkKind.DUPLICATE_OF: survivor, "merge_id": merge_id},
+    )
+    add_link(conn, atom, survivor, LinkKind.DUPLICATE_OF, source=str(m["merged_by"] or "verify"))
+    conn.execute(Q.unblock_merge, {"id": merge_id})
+    conn.execute(Q.unmark_merge_undone, {"id": merge_id})
 
 
 def _cosine(a: Sequence[float], b: Sequence[float]) -> float:

@@ -97,6 +97,34 @@ def test_a_split_is_refused_when_the_stale_atom_changed_since(memory: MemoryServ
     assert status(memory, new) == "verified"
 
 
+def test_an_undone_split_makes_the_atom_a_stale_duplicate_again(memory: MemoryService) -> None:
+    """The UI's undo of "split again" on a merge that kept both atoms (review.rejoin): the atom
+    is stale with its duplicate_of link again, the merge open and splittable once more; refused
+    when the atom changed since the split."""
+    old = memory.store(StoreRequest(claim=CLAIM, session_id="s1")).id
+    new = memory.store(StoreRequest(claim=NEAR, session_id="s1")).id
+    assert old is not None and new is not None
+    memory.runtime.worker().drain()
+    memory.verify(atom_ids=[new])
+    (m,) = memory.merges(action="list").merges
+    memory.merges(action="split", merge_id=m.id, reason="two trials")
+    assert status(memory, new) == "candidate" and duplicate_links(memory) == []
+
+    memory.review.rejoin(m.id, [], created=False)
+    assert status(memory, new) == "stale" and duplicate_links(memory) == [(new, old)]
+    (back,) = memory.merges(action="list").merges
+    assert back.undone_at is None
+    assert not rows(memory, "SELECT 1 FROM pm_merge_block WHERE merge_id = %s", m.id)
+    memory.runtime.worker().drain(include_delayed=True)
+    assert not reconcile(memory.runtime).drift
+
+    memory.merges(action="split", merge_id=m.id, reason="still two trials")
+    memory.set_atom_status(new, "verified", reason="a person checked it")
+    with pytest.raises(InvalidInput, match="not candidate as the split"):
+        memory.review.rejoin(m.id, [], created=False)
+    assert status(memory, new) == "verified" and duplicate_links(memory) == []
+
+
 def test_consolidation_walks_every_atom_in_batches_and_applies_undoably(
     memory: MemoryService,
 ) -> None:
