@@ -264,7 +264,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset(
         {
             "__init__", "backoff", "config", "errors", "lazy", "locks", "models", "procs",
-            "progress", "request_base", "sentences", "text", "validation", "watchdog",
+            "progress", "request_base", "sentences", "text", "validation", "vocabulary", "watchdog",
         }
     ),
     frozenset(
