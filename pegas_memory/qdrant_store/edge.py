@@ -78,6 +78,7 @@ _SCHEMA: dict[FieldKind, qe.PayloadSchemaType] = {
     "datetime": qe.PayloadSchemaType.Datetime,
 }
 _CREATING = ".creating-"
+WAL_RELEASE_SECONDS = 3.0  # how long a dying holder of a shard's WAL is waited for
 _DROPPING = ".dropping-"
 # Engine errors about files that do not read back (payload pages, vector chunks, segments).
 _DAMAGED_PREFIXES = (
@@ -255,19 +256,31 @@ class EdgeVectorIndex(QdrantBackend):
                 "first (the outbox worker does), or list them with collections()"
             )
         dim = edge_files.stored_dim(path, self._root)
-        try:
-            with self._translate("open the shard", name):
-                shard = qe.EdgeShard.load(str(path))
-        except BackendUnavailable as exc:
-            # The root is ours (flock) and the shard is not open here, so a load that fails
-            # is about the files, unless the WAL is locked (a second load of an open shard).
-            if "WouldBlock" in str(exc) or isinstance(exc.__cause__, OSError):
-                raise
-            detail = str(exc.__cause__ or exc)
-            raise edge_files.damaged_error(name, path, self._root, detail) from exc
+        shard = self._load_shard(name, path)
         opened = _OpenShard(shard=shard, dim=dim, path=path, opened=edge_files.identity(path))
         self._shards[name] = opened
         return opened
+
+    def _load_shard(self, name: str, path: Path) -> qe.EdgeShard:
+        """Load a shard's files. The root is ours (flock) and the shard is not open here, so a
+        locked write-ahead log belongs to a process that is exiting: the kernel closes a killed
+        process's files one by one, the root lock can be free while its WAL is not. That is
+        waited out for `WAL_RELEASE_SECONDS`; any other failure is about the files."""
+        deadline = time.monotonic() + WAL_RELEASE_SECONDS
+        while True:
+            try:
+                with self._translate("open the shard", name):
+                    return qe.EdgeShard.load(str(path))
+            except BackendUnavailable as exc:
+                if "WouldBlock" in str(exc):
+                    if time.monotonic() < deadline:
+                        time.sleep(0.01)
+                        continue
+                    raise
+                if isinstance(exc.__cause__, OSError):
+                    raise
+                detail = str(exc.__cause__ or exc)
+                raise edge_files.damaged_error(name, path, self._root, detail) from exc
 
     # --- collections ---
 
