@@ -41,6 +41,7 @@ from pegas_memory.db.repo import AtomInput, add_link, insert_atom, set_status
 from pegas_memory.errors import BackendUnavailable
 from pegas_memory.memgraph_store.falkor import graph_server_paths, stop_embedded_graph
 from pegas_memory.outbox.reconcile import reconcile
+from pegas_memory.outbox.worker import UNAVAILABLE_RETRY_SECONDS
 from tests.conftest import fake_model_settings
 from tests.fake_ollama import FakeOllama
 
@@ -344,4 +345,5 @@ def test_slice_outages_then_backlog_drains(fsettings: Settings) -> None:
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("slice_name", ["graph", "vector"])
 def test_long_slice_outage_then_backlog_drains(fsettings: Settings, slice_name: str) -> None:
-    run_outages(fsettings, [(slice_name, 30.0)])
+    # Long enough for the worker to find the slice down, wait and retry several times over.
+    run_outages(fsettings, [(slice_name, 3 * UNAVAILABLE_RETRY_SECONDS)])
