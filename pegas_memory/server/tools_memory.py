@@ -49,7 +49,7 @@ from pegas_memory.models import (
     TraceKind,
     VerifyResult,
 )
-from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.search.filters import SearchFilter
 from pegas_memory.server.calls import (
     DESTRUCTIVE,
     OPEN_WORLD_WRITES,
