@@ -8,7 +8,8 @@
   (read from PostgreSQL, the truth, so expansion never lags the outbox).
 Beside them, what ranking reads of the stores: the documents of the text arms' candidates
 (document support) and the stored vectors of the head (MMR). The arms see the engines through
-`SearchEngines`, the part of the runtime they use; scoring a graph hop (`neighbours`) is pure.
+`outbox.slices.VectorEngines`, the part of the runtime they use; scoring a graph hop
+(`neighbours`) is pure.
 """
 
 from __future__ import annotations
@@ -16,15 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from pegas_memory.db.pool import Conn
-from pegas_memory.embedding import CachedEmbedder
 from pegas_memory.errors import BackendUnavailable
 from pegas_memory.models import LinkKind
-from pegas_memory.outbox.projection import Projector
-from pegas_memory.outbox.slices import Opened
-from pegas_memory.qdrant_store import VectorIndex
+from pegas_memory.outbox.slices import VectorEngines
 from pegas_memory.search.filters import SearchFilter
 from pegas_memory.search.fusion import ArmHit, Fused, dense_weight, lexical_weight
 from pegas_memory.search.lexical import Entity, LexicalIndex, Source
@@ -43,19 +41,6 @@ LINK_KIND_WEIGHT: dict[str, float] = {
     LinkKind.CALLS: 0.5,
     LinkKind.DUPLICATE_OF: 0.2,
 }
-
-
-class SearchEngines(Protocol):
-    """What search uses of a process's engines: the embedder for the query, the vector slice,
-    and the projector that names each entity's collection (`outbox.slices.Engines` has them)."""
-
-    projector: Projector
-
-    @property
-    def vectors(self) -> Opened[VectorIndex]: ...
-
-    @property
-    def embedder(self) -> Opened[CachedEmbedder]: ...
 
 
 @dataclass
@@ -79,7 +64,7 @@ def lexical_arm(
 
 
 def dense_arm(
-    engines: SearchEngines, query: str, entity: Entity, flt: SearchFilter, k: int = POOL
+    engines: VectorEngines, query: str, entity: Entity, flt: SearchFilter, k: int = POOL
 ) -> ArmResult:
     """Nearest neighbours in the vector slice; the weight follows the best cosine.
 
@@ -138,7 +123,7 @@ def candidate_documents(conn: Conn, arms: Mapping[str, ArmResult]) -> dict[int, 
 
 
 def stored_vectors(
-    engines: SearchEngines, entity: Entity, ids: list[int]
+    engines: VectorEngines, entity: Entity, ids: list[int]
 ) -> dict[int, Sequence[float]]:
     """The vectors the slice holds for these ids (for MMR); none when the slice is down."""
     try:

@@ -27,7 +27,8 @@ import pegas_memory.search.ranking as ranking
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import Citation
 from pegas_memory.errors import BackendUnavailable, InvalidInput
-from pegas_memory.search.arms import ArmResult, SearchEngines
+from pegas_memory.outbox.slices import VectorEngines
+from pegas_memory.search.arms import ArmResult
 from pegas_memory.search.filters import SearchFilter
 from pegas_memory.search.fusion import FEEDBACK_PRIOR, Fused, Support
 from pegas_memory.search.hits import Found, two_stores
@@ -63,7 +64,7 @@ MAX_QUERY_CHARS = 4_000
 
 
 class Searcher:
-    def __init__(self, db: Database, runtime: SearchEngines):
+    def __init__(self, db: Database, runtime: VectorEngines):
         self.db = db
         self.runtime = runtime
         self.lexical = LexicalIndex()
