@@ -64,6 +64,9 @@ MAX_QUERY_CHARS = 4_000
 
 
 class Searcher:
+    """Search over one database and its vector slice: `search` for a query's answer; the
+    stages (`rank`, the arms, `hydrate`, `finish`) for benches and tools that need one."""
+
     def __init__(self, db: Database, runtime: VectorEngines):
         self.db = db
         self.runtime = runtime
