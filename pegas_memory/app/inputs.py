@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from pegas_memory.errors import InvalidInput
-from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.search.filters import SearchFilter
 
 MAX_CLAIM_CHARS = 8_000
 MAX_TAGS = 32

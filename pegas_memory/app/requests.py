@@ -2,7 +2,7 @@
 
 A tool whose arguments cross several layers (MCP tool -> service -> component -> query) declares
 them once here instead of once per layer. The models are frozen and forbid unknown fields; their
-enumerations come from the one place that defines them (presets from `search.hybrid.PRESETS`,
+enumerations come from the one place that defines them (presets from `search.presets.PRESETS`,
 ingest kinds from `ingest.sources.KINDS`), checked at import so that a preset added there
 cannot silently miss here. The code requests live with their relations in
 `code_memory.requests` and are re-exported. Range checks stay where they were (in the service
@@ -24,7 +24,8 @@ from pegas_memory.memgraph_store.cypher import Direction, NodeLabel
 from pegas_memory.models import CodeCitationIn, DecayProfile, FeedbackItem, Scope
 from pegas_memory.reasoning.rules import Op
 from pegas_memory.request_base import Request
-from pegas_memory.search.hybrid import PRESETS, SearchFilter, StoreChoice
+from pegas_memory.search.filters import SearchFilter
+from pegas_memory.search.presets import PRESETS, StoreChoice
 
 # In the order the tools advertise them (their JSON schema enums), checked against the source.
 SearchPreset = Literal[

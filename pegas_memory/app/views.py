@@ -14,7 +14,7 @@ from pegas_memory.errors import BackendUnavailable, NotFound, PegasMemoryError
 from pegas_memory.models import CitationOut, FeedbackCounts, SearchHit, SliceStats
 from pegas_memory.outbox.reconcile import vector_collection
 from pegas_memory.outbox.selfcheck import RepairTarget, SelfCheck
-from pegas_memory.search.hybrid import Found
+from pegas_memory.search.hits import Found
 
 
 def to_hit(h: Found) -> SearchHit:

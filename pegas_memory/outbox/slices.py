@@ -1,10 +1,10 @@
 """What the layers below the application use of a process's engines, as Protocols.
 
 `app.runtime.ProjectionRuntime` opens the engines; the modules below it name only the shape
-they use: `Engines` for the domain families (search, ingest, curation, reasoning, code memory:
-the vector and graph slices, the embedder, the projector and an outbox worker), `SliceOwner`
-for slice repair (`reconcile`, `selfcheck`, which the runtime itself builds). The import graph
-stays layered, TYPE_CHECKING imports included.
+they use: `VectorEngines` for search (the embedder, the vector slice, the projector), `Engines`
+for the domain families (ingest, curation, reasoning, code memory: those plus the graph slice
+and an outbox worker), `SliceOwner` for slice repair (`reconcile`, `selfcheck`, which the
+runtime itself builds). The import graph stays layered, TYPE_CHECKING imports included.
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ class Opened(Protocol[T_co]):
     def get(self) -> T_co: ...
 
 
-class Engines(Protocol):
-    """The engines a domain module works with: opened lazily, reopened after failures."""
+class VectorEngines(Protocol):
+    """The embedder, the vector slice and the projector that names each entity's collection:
+    what search reads (the dense arm, MMR)."""
 
     projector: Projector
 
@@ -37,31 +38,28 @@ class Engines(Protocol):
     def vectors(self) -> Opened[VectorIndex]: ...
 
     @property
-    def graph(self) -> Opened[GraphStore]: ...
+    def embedder(self) -> Opened[CachedEmbedder]: ...
+
+
+class Engines(VectorEngines, Protocol):
+    """The engines a domain module works with: opened lazily, reopened after failures."""
 
     @property
-    def embedder(self) -> Opened[CachedEmbedder]: ...
+    def graph(self) -> Opened[GraphStore]: ...
 
     def worker(self, name: str = ...) -> OutboxWorker:
         """An outbox worker of this process (to drain what a step just wrote)."""
         ...
 
 
-class SliceOwner(Protocol):
+class SliceOwner(VectorEngines, Protocol):
     """The settings, database, projector and lazily opened back ends of one process."""
 
     settings: Settings
     db: Database
-    projector: Projector
-
-    @property
-    def vectors(self) -> Opened[VectorIndex]: ...
 
     @property
     def graph(self) -> Opened[GraphStore]: ...
-
-    @property
-    def embedder(self) -> Opened[CachedEmbedder]: ...
 
     def host_starting(self) -> str | None:
         """Why the engine host is not serving yet, or None when it is (or is not used)."""

@@ -2,7 +2,7 @@
 recency adjustment (decay profiles), MMR.
 
 No I/O here: every function takes ranked lists or scored candidates and returns new ones, so each
-can be tested and tuned on its own (the arms that produce the lists live in search.py).
+can be tested and tuned on its own (the arms that produce the lists live in search/arms.py).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ class SearchQueries:
     prefix_matched: LiteralString
     no_prefix_score: LiteralString
     no_prefix_matched: LiteralString
-    # hybrid
+    # arms, hydration
     graph_links: LiteralString
     graph_links_as_of: LiteralString
     statuses_as_of: LiteralString
@@ -42,6 +42,7 @@ class SearchQueries:
     # context
     chunk_windows: LiteralString
     cited_chunks: LiteralString
+    # filters
     filter_documents: LiteralString
     filter_current: LiteralString
     filter_current_as_of: LiteralString

@@ -1,7 +1,8 @@
--- The search family: the BM25 arm (search/lexical.py), the graph arm and the row fetch of the
--- hybrid (search/hybrid.py), and the source text around evidence (search/context.py).
+-- The search family: the BM25 arm (search/lexical.py), the graph arm and the documents of the
+-- candidates (search/arms.py), the row fetch (search/hydrate.py), the filter fragments
+-- (search/filters.py), and the source text around evidence (search/context.py).
 -- {table} is the entity's table (pm_atom or pm_episodic_trace) and {where} a filter fragment on
--- alias t starting with AND (hybrid.SearchFilter.sql), both composed through psycopg.sql;
+-- alias t starting with AND (filters.SearchFilter.sql), both composed through psycopg.sql;
 -- every value is a bound parameter.
 
 -- name: table_estimate
@@ -117,7 +118,7 @@ SELECT id, pm_status_at(id, %(t)s) AS status FROM unnest(%(ids)s::bigint[]) AS i
 
 -- name: atom_documents
 -- The document version each candidate atom was distilled from (memory_store atoms have none):
--- the groups of hybrid.Searcher's document support.
+-- the groups of the hybrid's document support (arms.candidate_documents).
 SELECT id, doc_id FROM pm_atom WHERE id = ANY(%(ids)s) AND doc_id IS NOT NULL
 
 -- name: fetch_atoms

@@ -49,7 +49,7 @@ from pegas_memory.models import (
     TraceKind,
     VerifyResult,
 )
-from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.search.filters import SearchFilter
 from pegas_memory.server.calls import (
     DESTRUCTIVE,
     OPEN_WORLD_WRITES,
@@ -61,6 +61,19 @@ from pegas_memory.server.calls import (
     progress_reporter,
     run,
 )
+
+# Arguments several tools declare alike, declared once so that their schemas cannot drift apart
+# (as `StoreArg` is for memory_search and memory_get_context).
+TopicsArg = Annotated[list[str] | None, Field(description="Only these topics.")]
+TagsArg = Annotated[list[str] | None, Field(description="Any of these tags.")]
+AsOfArg = Annotated[
+    datetime | None,
+    Field(
+        description="Answer with what the memory believed at this instant (ISO 8601; "
+        "statuses, supersessions, links, citations and document versions as they were)."
+    ),
+]
+OffsetArg = Annotated[int, Field(ge=0)]  # memory_list_gaps, memory_contradictions
 
 
 def register_knowledge(mcp: Server) -> None:
@@ -315,8 +328,8 @@ def register_knowledge(mcp: Server) -> None:
             list[AtomStatus] | None,
             Field(description="Only these statuses (default: all, stale/contested ranked last)."),
         ] = None,
-        topics: Annotated[list[str] | None, Field(description="Only these topics.")] = None,
-        tags: Annotated[list[str] | None, Field(description="Any of these tags.")] = None,
+        topics: TopicsArg = None,
+        tags: TagsArg = None,
         document_ids: Annotated[
             list[int] | None, Field(description="Only from these documents.")
         ] = None,
@@ -335,13 +348,7 @@ def register_knowledge(mcp: Server) -> None:
             ),
         ] = None,
         store: StoreArg = "both",
-        as_of: Annotated[
-            datetime | None,
-            Field(
-                description="Answer with what the memory believed at this instant (ISO 8601; "
-                "statuses, supersessions, links, citations and document versions as they were)."
-            ),
-        ] = None,
+        as_of: AsOfArg = None,
         min_score: Annotated[
             float | None,
             Field(
@@ -395,20 +402,14 @@ def register_knowledge(mcp: Server) -> None:
         scope: Annotated[Scope, Field(description="knowledge (default), episodic or all")] = (
             "knowledge"
         ),
-        topics: Annotated[list[str] | None, Field(description="Only these topics.")] = None,
-        tags: Annotated[list[str] | None, Field(description="Any of these tags.")] = None,
+        topics: TopicsArg = None,
+        tags: TagsArg = None,
         register_gap: Annotated[
             bool | None,
             Field(description="Register a research gap if the evidence is weak (server default)."),
         ] = None,
         store: StoreArg = "both",
-        as_of: Annotated[
-            datetime | None,
-            Field(
-                description="Answer with what the memory believed at this instant (ISO 8601; "
-                "statuses, supersessions, links, citations and document versions as they were)."
-            ),
-        ] = None,
+        as_of: AsOfArg = None,
     ) -> ContextResult:
         """Gather what the memory knows before you answer: the best atoms with their sources
         (title, page/section, quote) and the surrounding source text, deduplicated and fitted to
@@ -476,7 +477,7 @@ def register_knowledge(mcp: Server) -> None:
             GapStatus | None, Field(description="open (default), researching, filled, abandoned")
         ] = GapStatus.OPEN,
         limit: Annotated[int, Field(ge=1, le=500)] = 20,
-        offset: Annotated[int, Field(ge=0)] = 0,
+        offset: OffsetArg = 0,
     ) -> GapList:
         """List research gaps by priority, with what was tried and the atoms that filled them."""
         return await run(
@@ -595,7 +596,7 @@ def register_upkeep(mcp: Server) -> None:
         ] = None,
         reason: Annotated[str, Field(max_length=2000, description="resolve: why.")] = "",
         limit: Annotated[int, Field(ge=1, le=200, description="list: at most this many.")] = 20,
-        offset: Annotated[int, Field(ge=0)] = 0,
+        offset: OffsetArg = 0,
     ) -> ContradictionsResult:
         """Contested pairs, listed and resolved. Keeping one retracts the other (as
         memory_forget does) and puts the kept one back to its status before the contest;

@@ -32,7 +32,7 @@ from pegas_memory.app.requests import SearchRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import InvalidInput, NotFound, PegasMemoryError
 from pegas_memory.models import ATOM_STATUSES, ATOM_TYPES, GapStatus, JobState
-from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.search.filters import SearchFilter
 from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, TOKEN_PARAM, Guard
 from pegas_memory.ui.code import CodePages
 from pegas_memory.ui.curation import CLOSED_GAP, UNDOABLE, Curator
