@@ -15,10 +15,13 @@ ALTER TABLE pm_ui_audit ADD CONSTRAINT pm_ui_audit_target_check
     CHECK (target IN ('atom', 'gap', 'link', 'merge', 'job', 'document'));
 
 -- The outbox keeps every processed event, so counting the parked ones (memory_stats, the UI's
--- overview) and the unprocessed ones by type (the slices' self-check) scanned every event ever
--- written: 300k rows, 30-40 ms each at 100k atoms. These two partial indexes hold only the rows
--- counted (none, or a backlog), so the counts read only them.
+-- overview), finding the oldest waiting one (the freshness watermark) and counting the
+-- unprocessed ones by type (the slices' self-check) scanned every event ever written: 300k rows,
+-- 30-100 ms each at 100k atoms. These partial indexes hold only the rows asked for (none, or a
+-- backlog): the oldest waiting event is one index probe, the counts read only those rows.
 CREATE INDEX pm_outbox_parked ON pm_outbox (id) WHERE parked_at IS NOT NULL;
+CREATE INDEX pm_outbox_waiting ON pm_outbox (created_at)
+    WHERE processed_at IS NULL AND parked_at IS NULL;
 CREATE INDEX pm_outbox_unprocessed ON pm_outbox (entity_type) WHERE processed_at IS NULL;
 -- Derived links are counted apart (memory_stats' links_inferred): without an index the count
 -- read the whole link table.

@@ -228,7 +228,8 @@ SELECT type, status, count(*) AS n FROM pm_atom GROUP BY type, status
 SELECT status, count(*) AS n FROM pm_research_gap GROUP BY status
 
 -- name: counts
--- Every count memory_stats reports, in one statement.
+-- Every count memory_stats reports, in one statement. The backlog's age is a probe of the
+-- partial index of waiting events (migration 0023), not a pass over them.
 SELECT (SELECT count(*) FROM pm_document) AS documents,
        (SELECT count(*) FROM pm_chunk) AS chunks,
        (SELECT count(*) FROM pm_citation) AS citations,

@@ -67,6 +67,12 @@ class KeptCheck(Generic[T]):
             age = None if self._taken is None else self._clock() - self._taken
             return Checked(self._value, age, self._error)
 
+    def settle(self, timeout: float) -> bool:
+        """Wait (at most `timeout` seconds) for a running check to end; whether none runs."""
+        with self._lock:
+            running = self._running
+        return running is None or running.wait(timeout)
+
     def _start(self) -> threading.Event:
         done = threading.Event()
         self._running = done
