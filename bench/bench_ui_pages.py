@@ -260,6 +260,10 @@ def run(n: int, args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, lis
         return conditions, times
 
 
+def ratio(r: float) -> str:
+    return f"{r:.2f}x" if r < 0.1 else f"{r:.1f}x"
+
+
 def table(args: argparse.Namespace, small: dict[str, Any], big: dict[str, Any]) -> str:
     load_avg = os.getloadavg()
     rows = []
@@ -274,8 +278,8 @@ def table(args: argparse.Namespace, small: dict[str, Any], big: dict[str, Any]) 
                 ms(b50),
                 ms(b99),
                 ms(max(big["times"][page])),
-                f"{b50 / s50:.1f}x",
-                f"{b99 / s99:.1f}x",
+                ratio(b50 / s50),
+                ratio(b99 / s99),
                 "yes" if b99 < TARGET_S else "**no**",
             ]
         )
@@ -283,8 +287,8 @@ def table(args: argparse.Namespace, small: dict[str, Any], big: dict[str, Any]) 
     conditions = [[k, sc.get(k, ""), bc.get(k, "")] for k in dict.fromkeys([*sc, *bc])]
     a, b = small["atoms"], big["atoms"]
     if args.labels:  # the same memory twice (before and after a change)
+        title = f"# UI page times at {b:,} atoms: {args.labels[0]} and {args.labels[1]}"
         a, b = (f"{n:,} atoms, {label}" for n, label in zip((a, b), args.labels, strict=True))
-        title = f"# UI page times: {b} beside {a} (bench/bench_ui_pages.py)"
     else:
         a, b = f"{a:,} atoms", f"{b:,} atoms"
         title = f"# UI page times: {b} beside {a} (bench/bench_ui_pages.py)"
