@@ -5,10 +5,12 @@ untrusted documents: their words are only ever text). No build step, nothing fet
 network: stylesheets and scripts are files of the package (the vendored Cytoscape.js and
 `graph.js` for the graph page, a few lines of plain JavaScript for the jobs' live progress,
 `static/jobs.js`); no inline script runs (the Content-Security-Policy says so). Reads go through
-the `MemoryService` the MCP tools use (memory_stats, memory_search, the gap and job lists) and the
-SQL of `ui/queries.sql`; changes through `ui/curation.py`, after `ui/auth.py`'s checks. The
-review queue, the gaps page, the jobs' JSON, the graph and the code pages are in `ui/review.py`,
-`ui/gaps.py`, `ui/jobs.py`, `ui/graph.py` and `ui/code.py`, registered here.
+the `MemoryService` the MCP tools use (memory_stats, memory_search with its filters, the gap and
+job lists) and the SQL of `ui/queries.sql`; changes through `ui/curation.py`, after
+`ui/auth.py`'s checks. The overview's slice health is the latest check kept by `ui/health.py`.
+The document page, the review queue, the gaps page, the jobs' JSON, the graph and the code pages
+are in `ui/documents.py`, `ui/review.py`, `ui/gaps.py`, `ui/jobs.py`, `ui/graph.py` and
+`ui/code.py`, registered here.
 """
 
 from __future__ import annotations
