@@ -21,6 +21,12 @@ Run: `python bench/bench_ui_pages.py [--atoms 100000] [--baseline 2000] [--reque
 [--hnsw] [--out bench/results/ui-pages.md]`; or each size alone (`--only N --raw FILE`, e.g. both
 at once on a shared machine) and then `--combine SMALL BIG`. Progress on stderr, the markdown
 table on stdout and in --out.
+
+`--data-dir DIR` keeps the memory in DIR and reuses it: a directory bench_search_latency.py
+loaded (`--data-dir` there, same atoms and seed: its load, drain and HNSW take most of an hour
+at 100k) gets the repository and the rules once, and a later run times its pages again at once
+(e.g. before and after a change: `--only N --raw A.json --data-dir DIR`, change, again into
+B.json, then `--combine A.json B.json --labels before after`).
 """
 
 from __future__ import annotations
@@ -56,6 +62,9 @@ from pegas_memory.ui.serve import UiServer
 
 WARMUP = 5
 TARGET_S = 0.300
+LOADED = "bench-ui-pages.json"  # in a kept data dir: what this bench prepared there
+LATENCY_LOADED = "bench-search-latency.json"  # what bench_search_latency loaded there
+PENDING = "SELECT count(*) AS n FROM pm_outbox WHERE processed_at IS NULL"
 RULES = (
     {"if": ["depends_on", "depends_on"], "then": "depends_on"},
     {"if": "cause", "then": "related"},
@@ -74,6 +83,10 @@ PAGES = (
 )
 
 
+def shown_path(path: Path) -> str:
+    return str(path.relative_to(REPO_ROOT) if path.is_relative_to(REPO_ROOT) else path)
+
+
 def ids(svc: MemoryService, sql: str) -> list[int]:
     with svc.db.connection() as conn:
         return [int(r["id"]) for r in conn.execute(sql.encode()).fetchall()]
@@ -82,7 +95,8 @@ def ids(svc: MemoryService, sql: str) -> list[int]:
 def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
     """`n` atoms, their passages, citations and links loaded by COPY and projected, as
     bench_search_latency loads them (its query vectors from a table: no model call for a
-    search); HNSW built only with `--hnsw` (else the vector engine scans). (conditions, queries)"""
+    search); HNSW built only with `--hnsw` (else the vector engine scans). (conditions, queries)
+    A data dir bench_search_latency loaded with the same atoms and seed is taken as it is."""
     rt = svc.runtime
     cached = rt.embedder.get()
     corpus = load_corpus(n + 10, args.queries, args.seed)
@@ -92,6 +106,13 @@ def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str
         for q, v in zip(corpus.queries, vectors.make(len(corpus.queries)), strict=True)
     }
     cached.inner = BenchEmbedder(cached.inner, qvecs)
+    loaded = svc.settings.data_dir / LATENCY_LOADED
+    if args.data_dir is not None and loaded.is_file():
+        saved = json.loads(loaded.read_text(encoding="utf-8"))
+        if saved.get("key") != {"atoms": n, "seed": args.seed}:
+            raise SystemExit(f"{args.data_dir} holds another load ({saved.get('key')})")
+        log(f"reusing bench_search_latency's load in {args.data_dir}")
+        return {**saved["conditions"], "loaded by": "bench_search_latency.py"}, corpus.queries
     atoms = make_atoms(corpus.sentences, 0, n)
     started = time.monotonic()
     counts, texts = bulk_load_passages(svc, atoms, args.seed)
@@ -130,7 +151,17 @@ def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str
 
 
 def prepare(svc: MemoryService, n: int, args: argparse.Namespace) -> dict[str, Any]:
-    """The memory of `n` atoms with a repository and derived edges; what was loaded."""
+    """The memory of `n` atoms with a repository and derived edges; what was loaded. A kept
+    data dir this bench prepared already (`--data-dir`) is reused as it is."""
+    marker = svc.settings.data_dir / LOADED
+    if args.data_dir is not None and marker.is_file():
+        saved = json.loads(marker.read_text(encoding="utf-8"))
+        if saved.get("key") == {"atoms": n, "seed": args.seed}:
+            log(f"reusing the prepared memory in {args.data_dir}")
+            _, queries = load(svc, n, args)  # the query vectors again; the load is taken
+            svc.searcher.invalidate_stats()
+            return {"conditions": {**saved["conditions"], "reused": "yes"}, "queries": queries}
+        raise SystemExit(f"{args.data_dir} holds another memory ({saved.get('key')})")
     conditions, queries = load(svc, n, args)
     started = time.monotonic()
     indexed = svc.store_code(str(args.repo), repo="bench-repo")
@@ -141,17 +172,22 @@ def prepare(svc: MemoryService, n: int, args: argparse.Namespace) -> dict[str, A
     started = time.monotonic()
     inferred = svc.infer()
     infer_s = time.monotonic() - started
-    svc.runtime.worker("bench").drain(timeout=3600)
+    report = svc.runtime.worker("bench").drain(timeout=args.drain_timeout)
     with svc.db.connection() as conn:
         conn.execute("ANALYZE pm_atom_link, pm_code_symbol, pm_code_dependency, pm_code_inferred")
+        left = conn.execute(PENDING).fetchone()
     conditions |= {
-        "repository": f"{args.repo.relative_to(REPO_ROOT)} ({indexed.symbols_total} symbols, "
+        "outbox events left unprojected": int(left["n"]) if left else 0,
+        "repository": f"{shown_path(args.repo)} ({indexed.symbols_total} symbols, "
         f"{indexed.dependencies} edges)",
         "index s": f"{code_s:.1f}",
         "derived links / code edges": f"{inferred.derived} / {inferred.code_derived}",
         "infer s": f"{infer_s:.1f}",
     }
-    log(f"prepared: {conditions}")
+    log(f"prepared: {conditions} (drain: {report.processed} events)")
+    if args.data_dir is not None:
+        key = {"atoms": n, "seed": args.seed}
+        marker.write_text(json.dumps({"key": key, "conditions": conditions}), encoding="utf-8")
     return {"conditions": conditions, "queries": queries}
 
 
@@ -210,11 +246,22 @@ def time_pages(
 
 def run(n: int, args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, list[float]]]:
     log(f"memory of {n} atoms ...")
-    with embedded_service(prefix="pegas-bench-ui-", ingest_roots=[args.repo]) as svc:
+    with embedded_service(
+        prefix="pegas-bench-ui-", keep=args.data_dir, ingest_roots=[args.repo]
+    ) as svc:
         prepared = prepare(svc, n, args)
-        return prepared["conditions"], time_pages(
-            svc, prepared["queries"], args.requests, args.seed
-        )
+        started = os.getloadavg()[0]
+        times = time_pages(svc, prepared["queries"], args.requests, args.seed)
+        conditions = prepared["conditions"] | {
+            "load average (1 min) when timing began / ended": f"{started:.1f} / "
+            f"{os.getloadavg()[0]:.1f}",
+            "timed at (UTC)": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+        }
+        return conditions, times
+
+
+def ratio(r: float) -> str:
+    return f"{r:.2f}x" if r < 0.1 else f"{r:.1f}x"
 
 
 def table(args: argparse.Namespace, small: dict[str, Any], big: dict[str, Any]) -> str:
@@ -231,31 +278,37 @@ def table(args: argparse.Namespace, small: dict[str, Any], big: dict[str, Any]) 
                 ms(b50),
                 ms(b99),
                 ms(max(big["times"][page])),
-                f"{b50 / s50:.1f}x",
-                f"{b99 / s99:.1f}x",
+                ratio(b50 / s50),
+                ratio(b99 / s99),
                 "yes" if b99 < TARGET_S else "**no**",
             ]
         )
     sc, bc = small["conditions"], big["conditions"]
     conditions = [[k, sc.get(k, ""), bc.get(k, "")] for k in dict.fromkeys([*sc, *bc])]
     a, b = small["atoms"], big["atoms"]
+    if args.labels:  # the same memory twice (before and after a change)
+        title = f"# UI page times at {b:,} atoms: {args.labels[0]} and {args.labels[1]}"
+        a, b = (f"{n:,} atoms, {label}" for n, label in zip((a, b), args.labels, strict=True))
+    else:
+        a, b = f"{a:,} atoms", f"{b:,} atoms"
+        title = f"# UI page times: {b} beside {a} (bench/bench_ui_pages.py)"
     return "\n".join(
         [
-            f"# UI page times: {b:,} atoms beside {a:,} (bench/bench_ui_pages.py)",
+            title,
             "",
             f"load average when the table was made {load_avg[0]:.1f} / {load_avg[1]:.1f} / "
             f"{load_avg[2]:.1f} on {os.cpu_count()} cores; {len(big['times'][PAGES[0]])} "
             f"requests per page kind after {WARMUP} not counted; HTTP round trips on loopback, "
             "one client.",
             "",
-            md_table(["condition", f"{a:,} atoms", f"{b:,} atoms"], conditions),
+            md_table(["condition", a, b], conditions),
             "",
             md_table(
                 [
                     "page",
-                    f"{a:,} atoms p50 ms",
+                    f"{a} p50 ms",
                     "p99 ms",
-                    f"{b:,} atoms p50 ms",
+                    f"{b} p50 ms",
                     "p99 ms",
                     "max ms",
                     "p50 ratio",
@@ -285,6 +338,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--combine", type=Path, nargs=2, default=None, help="two --raw files: small, big"
     )
+    parser.add_argument(
+        "--labels", nargs=2, default=None, help="with --combine: name the two runs (before after)"
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="keep the memory here and reuse it (also a dir bench_search_latency.py loaded)",
+    )
+    parser.add_argument("--drain-timeout", type=float, default=3600.0)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
     args.repo = args.repo.resolve()

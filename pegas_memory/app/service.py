@@ -65,7 +65,7 @@ from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.ollama import build_distiller
 from pegas_memory.distill.types import Distiller
 from pegas_memory.errors import BackendUnavailable, InvalidInput, PegasMemoryError, SettingsProblem
-from pegas_memory.ingest.pipeline import IngestPipeline, Progress
+from pegas_memory.ingest.pipeline import IngestAudit, IngestPipeline, Progress
 from pegas_memory.lazy import Lazy
 from pegas_memory.models import (
     AtomStatus,
@@ -84,6 +84,7 @@ from pegas_memory.models import (
     IngestResult,
     MergesResult,
     SearchResult,
+    SliceStats,
     StatsResult,
     StoreResult,
     VerdictOut,
@@ -221,10 +222,18 @@ class MemoryService:
         service_store.await_projection(self, entity, ids, timeout)
 
     # ------------------------------------------------------------------ memory_ingest
-    def ingest(self, request: IngestRequest, *, progress: Progress | None = None) -> IngestResult:
+    def ingest(
+        self,
+        request: IngestRequest,
+        *,
+        progress: Progress | None = None,
+        audit: IngestAudit | None = None,
+    ) -> IngestResult:
+        """memory_ingest. `audit`, when given, runs in the transaction that writes the new
+        version (or re-distills it), before it commits; not when the bytes are unchanged."""
         self.ready()
         clean_text(request.source, "source", self.settings.max_text_chars, required=True)
-        report = self.pipeline.ingest(request, progress=progress)
+        report = self.pipeline.ingest(request, progress=progress, audit=audit)
         # Its vectors are cached by deduplication: 541 atoms reach the slice in about 0.3 s.
         self._await_projection("atom", report.atom_ids, timeout=INGEST_WAIT_SECONDS)
         return IngestResult(**report.__dict__)
@@ -711,14 +720,21 @@ class MemoryService:
         return limit
 
     # ------------------------------------------------------------------ memory_stats
-    def stats(self) -> StatsResult:
+    def stats(self, *, slices: list[SliceStats] | None = None) -> StatsResult:
+        """memory_stats. `slices`: the slices' statistics when the caller has them already
+        (the UI keeps them a while: checking the slices takes seconds on a big memory, the
+        counts in PostgreSQL tens of milliseconds); else they are checked now."""
         with self.db.transaction() as conn:
             counts = stats(conn)
         return StatsResult(
             **counts,
-            slices=slice_stats(self.settings, self.runtime),
+            slices=self.slice_stats() if slices is None else slices,
             database=DatabaseInfo(embedded=self.db.embedded, schema=self._schema_version()),
         )
+
+    def slice_stats(self) -> list[SliceStats]:
+        """Each slice's counts and its self-check against PostgreSQL (memory_stats' slices)."""
+        return slice_stats(self.settings, self.runtime)
 
 
 def make_distiller(settings: Settings) -> Distiller:

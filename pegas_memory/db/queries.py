@@ -51,8 +51,7 @@ class DbQueries:
     link_id: LiteralString
     citations_for: LiteralString
     insert_trace: LiteralString
-    atoms_by_type: LiteralString
-    atoms_by_status: LiteralString
+    atoms_by_type_status: LiteralString
     gaps_by_status: LiteralString
     counts: LiteralString
     feedback_totals: LiteralString

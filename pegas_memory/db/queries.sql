@@ -219,19 +219,18 @@ INSERT INTO pm_episodic_trace (session_id, kind, content, content_hash, language
                                ts_config, metadata)
 VALUES (%s, %s, %s, %s, %s, %s::regconfig, %s) RETURNING id
 
--- name: atoms_by_type
-SELECT type, count(*) AS n FROM pm_atom GROUP BY type
-
--- name: atoms_by_status
-SELECT status, count(*) AS n FROM pm_atom GROUP BY status
+-- name: atoms_by_type_status
+-- Atoms by type and status in one pass over the (type, status) index; memory_stats adds them up
+-- by type, by status and in all (three scans of 100k atoms were 50 ms of the UI's overview).
+SELECT type, status, count(*) AS n FROM pm_atom GROUP BY type, status
 
 -- name: gaps_by_status
 SELECT status, count(*) AS n FROM pm_research_gap GROUP BY status
 
 -- name: counts
--- Every count memory_stats reports, in one statement.
-SELECT (SELECT count(*) FROM pm_atom) AS atoms,
-       (SELECT count(*) FROM pm_document) AS documents,
+-- Every count memory_stats reports, in one statement. The backlog's age is a probe of the
+-- partial index of waiting events (migration 0023), not a pass over them.
+SELECT (SELECT count(*) FROM pm_document) AS documents,
        (SELECT count(*) FROM pm_chunk) AS chunks,
        (SELECT count(*) FROM pm_citation) AS citations,
        (SELECT count(*) FROM pm_atom_link) AS links,

@@ -480,8 +480,11 @@ def insert_trace(
 
 # ---------------------------------------------------------------------- statistics
 def stats(conn: Conn) -> dict[str, Any]:
-    by_type = conn.execute(Q.atoms_by_type).fetchall()
-    by_status = conn.execute(Q.atoms_by_status).fetchall()
+    by_type: dict[str, int] = {}
+    by_status: dict[str, int] = {}
+    for r in conn.execute(Q.atoms_by_type_status).fetchall():
+        by_type[r["type"]] = by_type.get(r["type"], 0) + int(r["n"])
+        by_status[r["status"]] = by_status.get(r["status"], 0) + int(r["n"])
     gaps = conn.execute(Q.gaps_by_status).fetchall()
     counts = conn.execute(Q.counts).fetchone()
     assert counts is not None
@@ -489,9 +492,9 @@ def stats(conn: Conn) -> dict[str, Any]:
     assert feedback is not None
     gaps_by_status = {r["status"]: int(r["n"]) for r in gaps}
     return {
-        "atoms_total": int(counts["atoms"]),
-        "atoms_by_type": {r["type"]: int(r["n"]) for r in by_type},
-        "atoms_by_status": {r["status"]: int(r["n"]) for r in by_status},
+        "atoms_total": sum(by_type.values()),
+        "atoms_by_type": by_type,
+        "atoms_by_status": by_status,
         "documents": int(counts["documents"]),
         "chunks": int(counts["chunks"]),
         "citations": int(counts["citations"]),

@@ -87,6 +87,9 @@ class IngestOrder(Protocol):
 
 
 Progress = Callable[[float, float, str], None]
+# Runs inside the transaction that writes a new version or a re-distill, before it commits (the
+# UI writes its audit line there); not called when nothing is written (unchanged bytes).
+IngestAudit = Callable[[Conn, IngestReport], None]
 
 # How much a source of each kind is trusted before verification (recorded on the document).
 AUTHORITY = {"pdf": 0.7, "epub": 0.7, "web": 0.5, "text": 0.5, "agent": 0.4, "code_repo": 0.6}
@@ -134,9 +137,17 @@ class IngestPipeline:
         )
         return report
 
-    def ingest(self, request: IngestOrder, *, progress: Progress | None = None) -> IngestReport:
+    def ingest(
+        self,
+        request: IngestOrder,
+        *,
+        progress: Progress | None = None,
+        audit: IngestAudit | None = None,
+    ) -> IngestReport:
         """Ingest one source (URL, file path or text). Raises IngestError, SecurityRefused,
-        LimitExceeded or InvalidInput with an actionable message; writes nothing then."""
+        LimitExceeded or InvalidInput with an actionable message; writes nothing then.
+        `audit` runs in the transaction writing the version (or re-distilling it), with the
+        report as it stands, before it commits."""
         source, kind, title = request.source, request.kind, request.title
         password, topic, tags = request.password, request.topic, request.tags
         started = time.monotonic()
@@ -226,10 +237,14 @@ class IngestPipeline:
             decay_document_default=self.settings.decay_document_default,
         )
         if same and change is not None:
-            self._redistill(write, int(same["id"]), int(same["identity_id"]), planned, change, say)
+            self._redistill(
+                write, int(same["id"]), int(same["identity_id"]), planned, change, say, audit
+            )
         else:
             with self.db.transaction() as conn:
                 self._write(conn, write, planned, reused)
+                if audit is not None:
+                    audit(conn, report)
         self.runtime_notify()
         report.seconds = round(time.monotonic() - started, 3)
         say(1, 1, f"done: {report.atoms_new} new atoms")
@@ -483,6 +498,7 @@ class IngestPipeline:
         planned: list[PlannedAtom],
         change: tuple[str, str],
         say: Progress,
+        audit: IngestAudit | None = None,
     ) -> None:
         """The current version `doc_id` re-distilled in place, in one transaction (ingest.versions):
         the same id and version, its chunks and citations written afresh, a claim produced again
@@ -523,7 +539,9 @@ class IngestPipeline:
             )
             meta = w.metadata(redistilled={"from": change[0], "to": change[1]})
             conn.execute(Q.record_redistill, (w.parsed.title, Jsonb(meta), doc_id))
-        report.marked_stale, report.atoms_kept = outcome.retired, outcome.kept
+            report.marked_stale, report.atoms_kept = outcome.retired, outcome.kept
+            if audit is not None:
+                audit(conn, report)
         report.superseded += outcome.absorbed
         if outcome.held:
             ids = ", ".join(str(i) for i in outcome.held[:20])

@@ -5,15 +5,18 @@ untrusted documents: their words are only ever text). No build step, nothing fet
 network: stylesheets and scripts are files of the package (the vendored Cytoscape.js and
 `graph.js` for the graph page, a few lines of plain JavaScript for the jobs' live progress,
 `static/jobs.js`); no inline script runs (the Content-Security-Policy says so). Reads go through
-the `MemoryService` the MCP tools use (memory_stats, memory_search, the gap and job lists) and the
-SQL of `ui/queries.sql`; changes through `ui/curation.py`, after `ui/auth.py`'s checks. The
-review queue, the gaps page, the jobs' JSON, the graph and the code pages are in `ui/review.py`,
-`ui/gaps.py`, `ui/jobs.py`, `ui/graph.py` and `ui/code.py`, registered here.
+the `MemoryService` the MCP tools use (memory_stats, memory_search with its filters, the gap and
+job lists) and the SQL of `ui/queries.sql`; changes through `ui/curation.py`, after
+`ui/auth.py`'s checks. The overview's slice health is the latest check kept by `ui/health.py`.
+The document page, the review queue, the gaps page, the jobs' JSON, the graph and the code pages
+are in `ui/documents.py`, `ui/review.py`, `ui/gaps.py`, `ui/jobs.py`, `ui/graph.py` and
+`ui/code.py`, registered here.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,7 @@ from urllib.parse import urlencode
 import jinja2
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -36,10 +40,11 @@ from pegas_memory.search.filters import SearchFilter
 from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, TOKEN_PARAM, Guard
 from pegas_memory.ui.code import CodePages
 from pegas_memory.ui.curation import CLOSED_GAP, UNDOABLE, Curator
+from pegas_memory.ui.documents import DocumentPages
 from pegas_memory.ui.gaps import GapPages
 from pegas_memory.ui.graph import GraphPages
+from pegas_memory.ui.health import KeptCheck
 from pegas_memory.ui.highlight import citation_view as _citation_view
-from pegas_memory.ui.highlight import passage_view as _passage_view
 from pegas_memory.ui.jobs import JobPages
 from pegas_memory.ui.review import ReviewPages
 
@@ -47,9 +52,13 @@ log = logging.getLogger(__name__)
 
 HERE = Path(__file__).resolve().parent
 STORES = ("both", "atoms", "passages")
-CHUNKS_PER_PAGE = 100
 AUDIT_PER_PAGE = 50
 SEARCH_LIMIT = 30
+MAX_SEARCH_DOCS = 20  # documents one search may be kept to
+MAX_TOPICS_LISTED = 200
+MAX_TOPIC_CHARS = 200
+DEFAULT_LANGUAGES = ("en", "ru")  # offered even before a document in them is ingested
+LANGUAGE = re.compile(r"[a-z]{2,3}(-[a-z0-9]{2,8})?")
 
 
 def _environment() -> jinja2.Environment:
@@ -72,6 +81,29 @@ def _int(value: str | None, default: int, lo: int = 0, hi: int = 10**9) -> int:
         return default
 
 
+def search_filters(q: QueryParams) -> SearchFilter:
+    """The search page's filters from its query string, as memory_search takes them; a value
+    that is not one of them (an unknown type, a malformed id or language) is left out."""
+    docs = []
+    for value in q.getlist("doc"):
+        try:
+            docs.append(int(value))
+        except ValueError:
+            continue
+    topics = [t.strip() for t in q.getlist("topic") if t.strip()]
+    return SearchFilter(
+        types=tuple(t for t in q.getlist("type") if t in ATOM_TYPES),
+        statuses=tuple(s for s in q.getlist("status") if s in ATOM_STATUSES),
+        doc_ids=tuple(dict.fromkeys(d for d in docs if d > 0))[:MAX_SEARCH_DOCS],
+        topics=tuple(dict.fromkeys(t for t in topics if len(t) <= MAX_TOPIC_CHARS)),
+        languages=tuple(
+            dict.fromkeys(
+                x for x in (v.strip().lower() for v in q.getlist("lang")) if LANGUAGE.fullmatch(x)
+            )
+        ),
+    )
+
+
 def _local_path(value: str | None, default: str) -> str:
     """A redirect target from a form: a path of this server only (never `//host` or a URL)."""
     if value and value.startswith("/") and not value.startswith("//") and "\\" not in value:
@@ -87,6 +119,8 @@ class UiApp:
         self.guard = guard
         self.curator = Curator(service)
         self.env = _environment()
+        # The slices' health, checked at most once a self-check period (ui/health.py).
+        self.health = KeptCheck(service.slice_stats, service.settings.slice_check_seconds)
 
     # ------------------------------------------------------------------ plumbing
     def render(self, request: Request, name: str, status_code: int = 200, **ctx: Any) -> Response:
@@ -173,7 +207,8 @@ class UiApp:
     # ------------------------------------------------------------------ pages
     def overview(self, request: Request) -> Response:
         svc = self.service
-        stats = svc.stats()
+        slices = self.health.get()
+        stats = svc.stats(slices=slices.value or [])
         with svc.db.connection() as conn:
             repos = uq.code_repos(conn)
             docs = uq.recent_documents(conn, limit=30)
@@ -191,22 +226,30 @@ class UiApp:
             jobs=running + queued,
             audit=audit,
             closed_gap=CLOSED_GAP,
+            slices_age=slices.age,
+            slices_error=slices.error,
         )
 
     def search(self, request: Request) -> Response:
+        """memory_search with the filters its MCP tool takes: type, status, document, topic,
+        language, and the store (atoms, passages or both)."""
         q = request.query_params
         query = (q.get("q") or "").strip()
-        types = tuple(t for t in q.getlist("type") if t in ATOM_TYPES)
-        statuses = tuple(s for s in q.getlist("status") if s in ATOM_STATUSES)
+        chosen = search_filters(q)
         store = q.get("store") if q.get("store") in STORES else "both"
+        with self.service.db.connection() as conn:
+            docs = [
+                {"id": d, "doc": uq.document(conn, d)} for d in chosen.doc_ids[:MAX_SEARCH_DOCS]
+            ]
+            topics = uq.search_topics(conn, limit=MAX_TOPICS_LISTED)
+            languages = sorted({*uq.search_languages(conn), *DEFAULT_LANGUAGES, *chosen.languages})
         result = None
         if query:
-            flt = SearchFilter(types=types, statuses=statuses)
             result = self.service.search(
                 SearchRequest(
                     query=query,
                     limit=SEARCH_LIMIT,
-                    flt=flt if (types or statuses) else None,
+                    flt=chosen if chosen != SearchFilter() else None,
                     store=store,  # type: ignore[arg-type]
                 )
             )
@@ -214,11 +257,13 @@ class UiApp:
             request,
             "search.html",
             query=query,
-            types=types,
-            statuses=statuses,
+            flt=chosen,
+            docs=docs,
             store=store,
             all_types=ATOM_TYPES,
             all_statuses=ATOM_STATUSES,
+            all_topics=topics,
+            all_languages=languages,
             stores=STORES,
             result=result,
         )
@@ -242,36 +287,6 @@ class UiApp:
             links_out=out,
             links_in=into,
             audit=audit,
-        )
-
-    def document(self, request: Request) -> Response:
-        doc_id = int(request.path_params["doc_id"])
-        offset = _int(request.query_params.get("offset"), 0)
-        at = _int(request.query_params.get("at"), 0)
-        with self.service.db.connection() as conn:
-            doc = uq.document(conn, doc_id)
-            if doc is None:
-                raise NotFound(f"document {doc_id} not found (never ingested, or erased)")
-            if at:  # the page holding passage `at`
-                offset = uq.chunk_position(conn, doc_id, at) // CHUNKS_PER_PAGE * CHUNKS_PER_PAGE
-            versions = uq.document_versions(conn, doc["uri"])
-            by_type = uq.document_atoms_by_type(conn, doc_id)
-            chunks = uq.document_chunks(conn, doc_id, CHUNKS_PER_PAGE, offset)
-            spans = uq.document_spans(conn, [int(c["id"]) for c in chunks])
-        total = int(chunks[0]["total"]) if chunks else 0
-        types: dict[str, dict[str, int]] = {}
-        for r in by_type:
-            types.setdefault(r["type"], {})[r["status"]] = int(r["n"])
-        return self.render(
-            request,
-            "document.html",
-            doc=doc,
-            versions=versions,
-            types=types,
-            passages=[_passage_view(c, spans) for c in chunks],
-            offset=offset,
-            total=total,
-            per_page=CHUNKS_PER_PAGE,
         )
 
     def audit(self, request: Request) -> Response:
@@ -311,12 +326,12 @@ class UiApp:
             Route("/", self.page(self.overview)),
             Route("/search", self.page(self.search)),
             Route("/atom/{atom_id:int}", self.page(self.atom)),
-            Route("/document/{doc_id:int}", self.page(self.document)),
             Route("/audit", self.page(self.audit)),
             Route("/atom/{atom_id:int}/verify", self.change(self.verify), methods=["POST"]),
             Route("/atom/{atom_id:int}/retract", self.change(self.retract), methods=["POST"]),
             Route("/gap/{gap_id:int}/close", self.change(self.close_gap), methods=["POST"]),
             Route("/audit/{audit_id:int}/undo", self.change(self.undo), methods=["POST"]),
+            *DocumentPages(self).routes(),
             *ReviewPages(self).routes(),
             *GapPages(self).routes(),
             *JobPages(self).routes(),

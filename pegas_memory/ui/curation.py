@@ -11,6 +11,12 @@ but for job control.
 - start research: `jobs.submit_research` (memory_job op=research); cancel a job:
   `jobs.cancel` (memory_job op=cancel). Lines without undo: a job's own cancel takes back what
   it did.
+- a document: re-ingest (`MemoryService.ingest`, memory_ingest, on its source read again: a new
+  version when its bytes changed, nothing when they did not), re-distill (the same with
+  `redistill`: its current version distilled again in place) and erase
+  (`MemoryService.forget(mode="erase")`: every version, its passages, the atoms no other source
+  cites). A document ingested from inline text cannot be read again (its bytes are not kept).
+  None of the three is undone from the trail: ingest the old bytes again, or nothing is left.
 - undo: puts back the state the line recorded before the change (`set_atom_status`,
   `set_gap_status`, `review.reopen`, `review.rejoin`), only while the target is still as
   that change left it (otherwise someone or something changed it since, and undoing would
@@ -28,16 +34,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 from psycopg.types.json import Jsonb
 
 import pegas_memory.ui.queries as uq
+from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.curation.contradictions import Resolution, snapshot
 from pegas_memory.curation.merges import SplitOutcome
 from pegas_memory.curation.verify import AtomVerdict
 from pegas_memory.db.pool import Conn
 from pegas_memory.errors import InvalidInput, NotFound
+from pegas_memory.ingest.writes import IngestReport
 from pegas_memory.models import GapOut, GapStatus
 
 ACTOR = "ui"
@@ -52,6 +62,34 @@ class Outcome:
 
     audit_id: int
     message: str
+
+
+@dataclass(frozen=True)
+class Reread:
+    """What reading a document's source again did: its audit line (None when the bytes were
+    unchanged and nothing was written), the version it leaves current, and which of
+    "reingested", "redistilled", "unchanged" it was."""
+
+    audit_id: int | None
+    version_id: int
+    done: str
+
+
+def source_of(kind: str, uri: str) -> str:
+    """What memory_ingest reads again for a stored document: its URL, or the path of its file.
+    Raises InvalidInput for a document whose bytes cannot be read again (inline text, a code
+    repository's own document)."""
+    parts = urlsplit(uri)
+    if parts.scheme in ("http", "https"):
+        return uri
+    if parts.scheme == "file":
+        return url2pathname(parts.path)
+    if kind == "code_repo":
+        raise InvalidInput("a code repository is indexed again with memory_store_code")
+    raise InvalidInput(
+        "this document was ingested from text given inline: its bytes are kept nowhere but in "
+        "its passages, so it cannot be read again; ingest the text again with memory_ingest"
+    )
 
 
 def _reason(text: str) -> str:
@@ -349,6 +387,69 @@ class Curator:
                 {"kind": info.kind},
             )
         return Outcome(audit_id, f"job {job_id}: cancel requested ({info.state})")
+
+    # ------------------------------------------------------------------ documents
+    def _document(self, doc_id: int) -> dict[str, Any]:
+        with self.service.db.connection() as conn:
+            row = conn.execute(uq.Q.document_identity, {"id": doc_id}).fetchone()
+        if row is None:
+            raise NotFound(f"document {doc_id} not found (never ingested, or erased)")
+        return dict(row)
+
+    def reread(self, doc_id: int, reason: str, *, redistill: bool) -> Reread:
+        """memory_ingest on the document's source read again (`redistill`: distilled again
+        even when its bytes are unchanged). The line's action says what happened: reingest
+        (a new version), redistill (the current version distilled again in place); unchanged
+        bytes not re-distilled write nothing and no line."""
+        reason = _reason(reason)
+        doc = self._document(doc_id)
+        source = source_of(str(doc["kind"]), str(doc["uri"]))
+        identity = int(doc["identity_id"])
+        before = {"version": doc["current_version"], "version_id": doc["current_id"]}
+        line = _Line()
+
+        def audit(conn: Conn, report: IngestReport) -> None:
+            action = "redistill" if report.redistilled else "reingest"
+            detail = {
+                "uri": doc["uri"],
+                "asked": "redistill" if redistill else "reingest",
+                "redistilled": report.redistilled,
+                "chunks": report.chunks,
+                "chunks_reused": report.chunks_reused,
+                "atoms_new": report.atoms_new,
+                "atoms_kept": report.atoms_kept,
+                "marked_stale": report.marked_stale,
+                "superseded": report.superseded,
+            }
+            after = {"version": report.version, "version_id": report.version_id}
+            line.id = self._record(
+                conn, action, "document", identity, reason, before, after, detail
+            )
+
+        result = self.service.ingest(
+            IngestRequest(source=source, title=doc["title"], redistill=redistill), audit=audit
+        )
+        version = int(result.version_id or doc["current_id"] or doc_id)
+        if result.unchanged:
+            return Reread(None, version, "unchanged")
+        return Reread(line.get(), version, "redistilled" if result.redistilled else "reingested")
+
+    def erase_document(self, doc_id: int, reason: str, preview: dict[str, Any]) -> Outcome:
+        """memory_forget mode=erase of the document: every version, its passages, the atoms no
+        other source cites. `preview` (what the confirmation page showed) is the line's
+        `before`; the line stays after the document is gone."""
+        reason = _reason(reason)
+        doc = self._document(doc_id)
+        identity = int(doc["identity_id"])
+        line = _Line()
+        before = {"title": doc["title"], "uri": doc["uri"], **preview}
+        result = self.service.forget(
+            mode="erase",
+            document_ids=[identity],
+            reason=reason or "erased in UI",
+            audit=self._recorder(line, "erase", "document", identity, reason, before, lambda c: {}),
+        )
+        return Outcome(line.get(), result.message)
 
     # ------------------------------------------------------------------ undo
     def undo(self, audit_id: int, reason: str) -> Outcome:

@@ -1,7 +1,7 @@
-"""What a family of pages (`ui/review.py`, `ui/gaps.py`, `ui/jobs.py`) needs of the UI
-application (`ui/app.py`): the service, the curator, rendering, and the two wrappers every
-route goes through (a read, a change with its checks). A Protocol, so the families never
-import the application that registers them."""
+"""What a family of pages (`ui/documents.py`, `ui/review.py`, `ui/gaps.py`, `ui/jobs.py`, ...)
+needs of the UI application (`ui/app.py`): the service, the curator, rendering, and the two
+wrappers every route goes through (a read, a change with its checks). A Protocol, so the
+families never import the application that registers them."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ class UiQueries:
     links_out: LiteralString
     links_in: LiteralString
     document: LiteralString
-    document_versions: LiteralString
+    document_identity: LiteralString
     document_atoms_by_type: LiteralString
     document_chunks: LiteralString
     document_spans: LiteralString
@@ -34,6 +34,8 @@ class UiQueries:
     mark_undone: LiteralString
     audit_lines: LiteralString
     chunk_position: LiteralString
+    search_topics: LiteralString
+    search_languages: LiteralString
 
 
 Q = load_queries(UiQueries, "pegas_memory.ui", "queries.sql")
@@ -68,10 +70,6 @@ def links(conn: Conn, atom_id: int) -> tuple[list[Row], list[Row]]:
 
 def document(conn: Conn, doc_id: int) -> Row | None:
     return conn.execute(Q.document, {"id": doc_id}).fetchone()
-
-
-def document_versions(conn: Conn, uri: str) -> list[Row]:
-    return conn.execute(Q.document_versions, {"uri": uri}).fetchall()
 
 
 def document_atoms_by_type(conn: Conn, doc_id: int) -> list[Row]:
@@ -115,3 +113,11 @@ def audit_lines(
         Q.audit_lines,
         {"target": target, "target_id": target_id, "limit": limit, "offset": offset},
     ).fetchall()
+
+
+def search_topics(conn: Conn, limit: int = 200) -> list[str]:
+    return [str(r["topic"]) for r in conn.execute(Q.search_topics, {"limit": limit}).fetchall()]
+
+
+def search_languages(conn: Conn) -> list[str]:
+    return [str(r["language"]) for r in conn.execute(Q.search_languages).fetchall()]

@@ -70,19 +70,20 @@ SELECT l.kind, l.confidence, l.inferred, l.source, l.metadata, l.created_at,
 
 -- name: document
 -- One document version.
-SELECT id, kind, uri, title, author, language, version, content_hash, is_current, supersedes,
-       metadata, created_at
+SELECT id, identity_id, kind, uri, title, author, language, version, content_hash, is_current,
+       supersedes, metadata, created_at
   FROM pm_document
  WHERE id = %(id)s
 
--- name: document_versions
--- Every version of a document (same URI), newest first, with its passages and cited atoms.
-SELECT d.id, d.version, d.is_current, d.content_hash, d.created_at,
-       (SELECT count(*) FROM pm_chunk k WHERE k.doc_id = d.id) AS chunks,
-       (SELECT count(DISTINCT c.atom_id) FROM pm_citation c WHERE c.doc_id = d.id) AS atoms
+-- name: document_identity
+-- The document a version belongs to (its identity: the first version's id) and its current
+-- version, for a change to the document (re-ingest, re-distill, erase).
+SELECT d.identity_id, d.kind, d.uri, d.title, c.id AS current_id, c.version AS current_version
   FROM pm_document d
- WHERE d.uri = %(uri)s
- ORDER BY d.version DESC, d.id DESC
+  LEFT JOIN LATERAL (SELECT id, version FROM pm_document
+                      WHERE identity_id = d.identity_id AND is_current
+                      ORDER BY version DESC LIMIT 1) c ON true
+ WHERE d.id = %(id)s
 
 -- name: document_atoms_by_type
 -- The atoms a document version holds (cites), by type and status.
@@ -144,6 +145,8 @@ SELECT u.id, u.actor, u.action, u.target, u.target_id, u.reason, u.before, u.aft
             WHEN 'gap' THEN EXISTS (SELECT 1 FROM pm_research_gap g WHERE g.id = u.target_id)
             WHEN 'link' THEN EXISTS (SELECT 1 FROM pm_atom_link l WHERE l.id = u.target_id)
             WHEN 'merge' THEN EXISTS (SELECT 1 FROM pm_merge m WHERE m.id = u.target_id)
+            WHEN 'document' THEN EXISTS (SELECT 1 FROM pm_document d
+                                          WHERE d.identity_id = u.target_id)
             ELSE EXISTS (SELECT 1 FROM pm_job j WHERE j.id = u.target_id)
        END AS target_exists,
        count(*) OVER () AS total
@@ -158,3 +161,21 @@ SELECT count(*) AS n
   FROM pm_chunk k
  WHERE k.doc_id = %(doc)s
    AND k.ord < (SELECT ord FROM pm_chunk WHERE id = %(chunk)s AND doc_id = %(doc)s)
+
+-- name: search_topics
+-- The atoms' topics, in order, for the search page's topic field: a loose index scan (one
+-- index probe per distinct topic, not a pass over every atom).
+WITH RECURSIVE t AS (
+    (SELECT topic FROM pm_atom WHERE topic IS NOT NULL ORDER BY topic LIMIT 1)
+    UNION ALL
+    SELECT (SELECT a.topic FROM pm_atom a WHERE a.topic > t.topic ORDER BY a.topic LIMIT 1)
+      FROM t
+     WHERE t.topic IS NOT NULL
+)
+SELECT topic FROM t WHERE topic IS NOT NULL LIMIT %(limit)s
+
+-- name: search_languages
+-- The languages of the current documents, for the search page's language filter.
+SELECT DISTINCT language FROM pm_document
+ WHERE is_current AND language IS NOT NULL AND kind <> 'code_repo'
+ ORDER BY language

@@ -1,5 +1,6 @@
 """A real memory (PostgreSQL, the offline distiller, embeddings from the fake Ollama) with a few
-English and Russian atoms and documents, served by the UI over HTTP on loopback."""
+English and Russian atoms and documents, served by the UI over HTTP on loopback; a headless
+Chromium (Debian's, driven by Playwright) for the browser tests."""
 
 from __future__ import annotations
 
@@ -26,6 +27,12 @@ EN_DOC = (
     "# Refracting telescopes\n\n"
     "A refracting telescope uses a lens as its objective to form an image. "
     "The Yerkes Observatory refractor has an objective lens of 40 inches.\n"
+)
+CHROMIUM = Path("/usr/bin/chromium")
+NEEDS_CHROMIUM = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="Debian's chromium is not installed at /usr/bin/chromium "
+    "(scripts/system-deps.sh installs it: apt-get install -y chromium)",
 )
 RU_DOC = "# Волга\n\nВолга — самая длинная река в Европе. Длина Волги составляет 3530 километров.\n"
 SCRIPT_CLAIM = "Beware <script>window.pwned = 1</script> in stored claims & quotes"
@@ -278,5 +285,70 @@ def graph_seeded(database_url: str, tmp_path: Path) -> Iterator[Seeded]:
         server.start()
         try:
             yield Seeded(service=service, server=server, extra=extra, **ids)
+        finally:
+            server.stop()
+
+
+@pytest.fixture
+def page() -> Iterator[Any]:
+    """A page of a fresh headless Chromium (no cookie: it opens the printed link itself)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            yield browser.new_context().new_page()
+        finally:
+            browser.close()
+
+
+# --- a document read from a file, whose source changes: versions, re-ingest, erase ----------
+
+FILE_V1 = (
+    "# Telescopes\n\n"
+    "A refracting telescope uses a lens as its objective to form an image. "
+    "The Yerkes Observatory refractor has an objective lens of 40 inches.\n\n"
+    "## Mirrors\n\n"
+    "A reflecting telescope gathers light with a curved primary mirror. "
+    "The Hale telescope on Palomar Mountain has a primary mirror of 200 inches.\n"
+)
+FILE_V2 = FILE_V1.split("## Mirrors")[0] + (
+    "## Radio\n\n"
+    "A radio telescope collects radio waves with a large dish antenna. "
+    "The Arecibo dish in Puerto Rico was 305 meters across.\n"
+)
+
+
+@dataclass
+class FileDoc:
+    """`seeded`'s memory plus a markdown file under an ingest root, ingested once (`doc`);
+    `write` changes the file's bytes."""
+
+    seeded: Seeded
+    path: Path
+    doc: int  # its first (and current) version's id: the document's identity
+
+    def write(self, text: str) -> None:
+        self.path.write_text(text, encoding="utf-8")
+
+    def rows(self, sql: str, *args: Any) -> list[dict[str, Any]]:
+        with self.seeded.service.db.connection() as conn:
+            return [dict(r) for r in conn.execute(sql, args).fetchall()]  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def file_doc(database_url: str, tmp_path: Path) -> Iterator[FileDoc]:
+    src = tmp_path / "src"
+    src.mkdir()
+    path = src / "telescopes.md"
+    path.write_text(FILE_V1, encoding="utf-8")
+    with offline_memory(database_url, tmp_path / "data", llm=False, ingest_roots=[src]) as service:
+        ids = seed(service)
+        done = service.ingest(IngestRequest(source=str(path)))
+        assert done.atom_ids and done.document_id is not None
+        server = UiServer(service, Guard("t" * 8 + "session-token-for-tests"), "127.0.0.1", 0)
+        server.start()
+        try:
+            yield FileDoc(Seeded(service=service, server=server, **ids), path, done.document_id)
         finally:
             server.stop()

@@ -6,35 +6,12 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
 from pegas_memory.jobs import JobRunner
-from tests.ui.conftest import SCRIPT_CLAIM, WAIT, Seeded, Served
+from tests.ui.conftest import NEEDS_CHROMIUM, SCRIPT_CLAIM, WAIT, Seeded, Served
 
-CHROMIUM = Path("/usr/bin/chromium")
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="Debian's chromium is not installed at /usr/bin/chromium "
-    "(scripts/system-deps.sh installs it: apt-get install -y chromium)",
-)
-
-
-@pytest.fixture
-def page() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        try:
-            context = browser.new_context()
-            yield context.new_page()
-        finally:
-            browser.close()
+pytestmark = NEEDS_CHROMIUM
 
 
 def test_a_person_browses_retracts_a_claim_and_undoes_it(seeded: Seeded, page: Any) -> None:

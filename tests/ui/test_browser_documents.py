@@ -1,0 +1,109 @@
+"""A real headless Chromium (Debian's, driven by Playwright) through the search filters and a
+document's curation, as a person does it: filter a search by language and by document; re-ingest
+a changed file and read what the new version changed; erase the document through its
+confirmation page; and another site's forged forms for those changes, refused."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.ui.conftest import FILE_V2, NEEDS_CHROMIUM, FileDoc, Seeded
+
+pytestmark = NEEDS_CHROMIUM
+
+
+def hit_links(page: Any) -> list[str]:
+    return page.locator("ol.hits li .meta a").evaluate_all(
+        "els => els.map(e => e.getAttribute('href'))"
+    )
+
+
+def test_a_person_filters_a_search_by_language_then_searches_inside_a_document(
+    seeded: Seeded, page: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(seeded.server.login_url)
+    page.get_by_role("link", name="Search", exact=True).click()
+    page.locator("input[name=q]").fill("озеро река Байкал Волга lens")
+    page.locator("input[name=lang][value=ru]").check()
+    page.get_by_role("button", name="Search").click()
+    expect(page.locator("ol.hits li").first).to_be_visible()
+    assert "lang=ru" in page.url
+    languages = page.locator("ol.hits li p.claim").evaluate_all(
+        "els => els.map(e => e.getAttribute('lang'))"
+    )
+    assert languages and set(languages) == {"ru"}
+    assert f"/atom/{seeded.ru_atom}" in hit_links(page)
+
+    page.goto(f"{seeded.url}/document/{seeded.en_doc}")
+    page.locator("form.search-in input[name=q]").fill("objective lens refractor")
+    page.get_by_role("button", name="Search in it").click()
+    expect(page.locator(f"input[name=doc][value='{seeded.en_doc}']")).to_be_checked()
+    links = hit_links(page)
+    allowed = {f"/atom/{a}" for a in seeded.en_doc_atoms}
+    assert links and all(
+        link in allowed or link.startswith(f"/document/{seeded.en_doc}?") for link in links
+    )
+    assert f"/atom/{seeded.en_atom}" not in links  # found without the filter: it has no document
+
+
+def test_a_person_reingests_a_changed_file_reads_what_changed_and_erases_it(
+    file_doc: FileDoc, page: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    s = file_doc.seeded
+    page.goto(s.server.login_url)
+    page.goto(f"{s.url}/document/{file_doc.doc}")
+    expect(page.locator("#this-version")).to_contain_text("1 (current)")
+    file_doc.write(FILE_V2)
+    reingest = page.locator(f"form[action='/document/{file_doc.doc}/reingest']")
+    reingest.locator("input[name=reason]").fill("the page was rewritten")
+    reingest.get_by_role("button", name="Re-ingest").click()
+    expect(page.locator("#done")).to_contain_text("so this is a new version")
+    expect(page.locator("#this-version")).to_contain_text("2 (current)")
+    expect(page.locator("#version-2 td.changes").first).to_contain_text(re.compile(r"\+\d+ / −\d+"))
+    expect(page.locator("#atoms-withdrawn .status.stale").first).to_be_visible()
+    expect(page.locator("#atoms-added li").first).to_be_visible()
+
+    page.get_by_role("link", name="Erase this document…").click()
+    expect(page.locator("#erase-versions")).to_have_text("2")
+    button = page.get_by_role("button", name="Erase this document")
+    button.click()  # nothing typed: the browser itself keeps the form back
+    assert re.search(r"/document/\d+/erase$", page.url)  # the current version's page
+    assert (
+        len(file_doc.rows("SELECT id FROM pm_document WHERE identity_id = %s", file_doc.doc)) == 2
+    )
+    page.locator("input[name=confirm]").fill("erase")
+    page.locator("form.erase input[name=reason]").fill("a rewritten page is no source")
+    button.click()
+    expect(page.locator("h1")).to_have_text("Audit trail")
+    expect(page.locator("table.audit")).to_contain_text(f"document {file_doc.doc} (erased)")
+    expect(page.locator("table.audit")).to_contain_text("a rewritten page is no source")
+    assert file_doc.rows("SELECT id FROM pm_document WHERE identity_id = %s", file_doc.doc) == []
+
+
+def test_forged_cross_site_document_changes_in_the_browser_are_refused(
+    file_doc: FileDoc, page: Any
+) -> None:
+    """Pages of another origin (data: URLs) auto-submit an erase (confirmed) and a re-ingest to
+    the UI in a browser that holds the session cookie: both refused, nothing changes."""
+    s = file_doc.seeded
+    page.goto(s.server.login_url)
+    file_doc.write(FILE_V2)
+    for action, fields in (("erase", "confirm=erase&reason=forged"), ("reingest", "reason=x")):
+        inputs = "".join(
+            f"<input name={k} value={v}>" for k, v in (f.split("=") for f in fields.split("&"))
+        )
+        target = f"{s.url}/document/{file_doc.doc}/{action}"
+        page.goto(
+            f"data:text/html,<form id=f method=post action='{target}'>{inputs}</form>"
+            "<script>document.getElementById('f').submit()</script>"
+        )
+        page.wait_for_url(target)
+        assert "Not done" in page.content()
+    versions = file_doc.rows("SELECT version FROM pm_document WHERE identity_id = %s", file_doc.doc)
+    assert [v["version"] for v in versions] == [1]
+    assert s.audit_count() == 0

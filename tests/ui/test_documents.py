@@ -1,0 +1,208 @@
+"""A document's page: its versions and what each changed; re-ingest, re-distill and erase from
+the UI, each through memory_ingest / memory_forget with its audit line in the same transaction,
+each behind the token, CSRF and Origin checks, erase behind a confirmation."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+from pegas_memory.errors import PegasMemoryError
+from tests.ui.conftest import FILE_V2, FileDoc, Seeded
+
+
+def post(seeded: Seeded, path: str, **fields: str) -> httpx.Response:
+    with seeded.client() as http:
+        return http.post(path, data=seeded.form(**fields), headers=seeded.own_origin)
+
+
+def audit(seeded: Seeded) -> list[dict[str, Any]]:
+    with seeded.service.db.connection() as conn:
+        return [dict(r) for r in conn.execute("SELECT * FROM pm_ui_audit ORDER BY id").fetchall()]
+
+
+def http_get(seeded: Seeded, path: str) -> str:
+    with seeded.client() as http:
+        answer = http.get(path)
+    assert answer.status_code == 200, answer.text
+    return answer.text
+
+
+def versions(fd: FileDoc) -> list[dict[str, Any]]:
+    return fd.rows(
+        "SELECT id, version, is_current FROM pm_document WHERE identity_id = %s ORDER BY version",
+        fd.doc,
+    )
+
+
+def cited(fd: FileDoc, version_id: int) -> set[int]:
+    rows = fd.rows("SELECT DISTINCT atom_id FROM pm_citation WHERE doc_id = %s", version_id)
+    return {int(r["atom_id"]) for r in rows}
+
+
+def test_reingest_of_changed_bytes_makes_a_version_and_the_page_shows_what_changed(
+    file_doc: FileDoc,
+) -> None:
+    s = file_doc.seeded
+    v1_atoms = cited(file_doc, file_doc.doc)
+    file_doc.write(FILE_V2)
+    done = post(s, f"/document/{file_doc.doc}/reingest", reason="the page was rewritten")
+    old, new = versions(file_doc)
+    assert done.status_code == 303
+    assert done.headers["location"] == f"/document/{new['id']}?done=reingested"
+    assert (old["is_current"], new["is_current"], new["version"]) == (False, True, 2)
+
+    [line] = audit(s)
+    assert (line["action"], line["target"], line["target_id"]) == (
+        "reingest",
+        "document",
+        file_doc.doc,
+    )
+    assert line["reason"] == "the page was rewritten"
+    assert line["before"] == {"version": 1, "version_id": file_doc.doc}
+    assert line["after"] == {"version": 2, "version_id": new["id"]}
+
+    v2_atoms = cited(file_doc, new["id"])
+    added, withdrawn = v2_atoms - v1_atoms, v1_atoms - v2_atoms
+    assert added and withdrawn  # the Mirrors section went, the Radio section came
+    page = http_get(s, done.headers["location"])
+    assert "its bytes had changed, so this is a new version" in page
+    row = re.search(r'<tr id="version-2" class="this">(.*?)</tr>', page, re.S)
+    assert row is not None
+    hashes = {
+        v: {
+            r["content_hash"]
+            for r in file_doc.rows("SELECT content_hash FROM pm_chunk WHERE doc_id = %s", v)
+        }
+        for v in (file_doc.doc, new["id"])
+    }
+    came, went = hashes[new["id"]] - hashes[file_doc.doc], hashes[file_doc.doc] - hashes[new["id"]]
+    assert came and went
+    assert re.findall(r'<td class="num changes">(.*?)</td>', row[1]) == [
+        f"+{len(came)} / −{len(went)}",
+        f"+{len(added)} / −{len(withdrawn)}",
+    ]
+    shown_added = re.search(r'<div class="changed" id="atoms-added">(.*?)</div>', page, re.S)
+    shown_gone = re.search(r'<div class="changed" id="atoms-withdrawn">(.*?)</div>', page, re.S)
+    assert shown_added and shown_gone
+    assert {int(i) for i in re.findall(r'href="/atom/(\d+)"', shown_added[1])} == added
+    assert {int(i) for i in re.findall(r'href="/atom/(\d+)"', shown_gone[1])} == withdrawn
+    assert shown_gone[1].count('<span class="status stale">') == len(withdrawn)
+
+    first = http_get(s, f"/document/{file_doc.doc}")
+    assert '<tr id="version-1" class="this">' in first and "first version" in first
+
+
+def test_reingest_of_unchanged_bytes_writes_nothing_and_says_so(file_doc: FileDoc) -> None:
+    s = file_doc.seeded
+    done = post(s, f"/document/{file_doc.doc}/reingest")
+    assert done.headers["location"] == f"/document/{file_doc.doc}?done=unchanged"
+    assert len(versions(file_doc)) == 1 and audit(s) == []
+    assert "its bytes are unchanged" in http_get(s, done.headers["location"])
+
+
+def test_redistill_distils_the_current_version_again_in_place(file_doc: FileDoc) -> None:
+    s = file_doc.seeded
+    done = post(s, f"/document/{file_doc.doc}/redistill", reason="new rules")
+    assert done.headers["location"] == f"/document/{file_doc.doc}?done=redistilled"
+    assert len(versions(file_doc)) == 1
+    [line] = audit(s)
+    assert (line["action"], line["detail"]["asked"]) == ("redistill", "redistill")
+    assert line["detail"]["redistilled"]
+    assert line["before"]["version_id"] == line["after"]["version_id"] == file_doc.doc
+    page = http_get(s, f"/document/{file_doc.doc}")
+    assert "distilled again:" in page
+    assert "redistill" in http_get(s, "/audit")
+
+
+def test_a_failing_audit_line_leaves_the_new_version_unwritten(
+    file_doc: FileDoc, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The line is written in the ingest's own transaction: when writing it fails, the version
+    is not written either."""
+    from pegas_memory.ui.curation import Curator
+
+    def broken(self: Curator, *args: Any, **kwargs: Any) -> int:
+        raise PegasMemoryError("the audit table is unwritable")
+
+    file_doc.write(FILE_V2)
+    monkeypatch.setattr(Curator, "_record", broken)
+    answer = post(file_doc.seeded, f"/document/{file_doc.doc}/reingest")
+    assert answer.status_code == 503
+    assert [v["version"] for v in versions(file_doc)] == [1]
+
+
+def test_a_document_of_inline_text_cannot_be_read_again(seeded: Seeded) -> None:
+    page = http_get(seeded, f"/document/{seeded.en_doc}")
+    assert 'id="cannot-reread"' in page and "ingested from text given inline" in page
+    assert f'action="/document/{seeded.en_doc}/reingest"' not in page
+    answer = post(seeded, f"/document/{seeded.en_doc}/reingest")
+    assert answer.status_code == 400 and "cannot be read again" in answer.text
+    assert seeded.audit_count() == 0
+
+
+def test_erase_asks_first_then_forgets_every_version_with_its_atoms(file_doc: FileDoc) -> None:
+    s = file_doc.seeded
+    file_doc.write(FILE_V2)
+    post(s, f"/document/{file_doc.doc}/reingest")
+    mine = [v["id"] for v in versions(file_doc)]
+    every = {a for v in mine for a in cited(file_doc, v)}
+    elsewhere = file_doc.rows(
+        "SELECT DISTINCT atom_id FROM pm_citation WHERE atom_id = ANY(%s)"
+        " AND (doc_id IS NULL OR NOT doc_id = ANY(%s))",
+        sorted(every),
+        mine,
+    )
+    shared = {int(r["atom_id"]) for r in elsewhere}  # the inline "Telescopes" text cites them
+    only = every - shared
+    assert only and shared
+    confirm = http_get(s, f"/document/{file_doc.doc}/erase")
+    assert re.search(r'id="erase-versions">2<', confirm)
+    assert re.search(rf'id="erase-atoms">{len(only)}<', confirm)
+    assert re.search(rf'id="erase-kept">{len(shared)}<', confirm)
+
+    unconfirmed = post(s, f"/document/{file_doc.doc}/erase", reason="x")
+    wrong_word = post(s, f"/document/{file_doc.doc}/erase", confirm="yes")
+    assert (unconfirmed.status_code, wrong_word.status_code) == (400, 400)
+    assert "in the confirmation field of the erase page" in unconfirmed.text
+    assert len(versions(file_doc)) == 2
+
+    done = post(s, f"/document/{file_doc.doc}/erase", confirm="erase", reason="a bad source")
+    assert done.status_code == 303 and done.headers["location"] == "/audit"
+    assert versions(file_doc) == []
+    left = file_doc.rows("SELECT id FROM pm_atom WHERE id = ANY(%s)", sorted(every))
+    assert {int(r["id"]) for r in left} == shared
+    assert file_doc.rows("SELECT id FROM pm_citation WHERE doc_id = ANY(%s)", mine) == []
+    erase = audit(s)[-1]
+    assert (erase["action"], erase["target"], erase["target_id"]) == (
+        "erase",
+        "document",
+        file_doc.doc,
+    )
+    assert erase["before"]["atoms_erased"] == len(only) and erase["after"] == {}
+    trail = http_get(s, "/audit")
+    assert f"document {file_doc.doc} (erased)" in trail
+    with s.client() as http:
+        assert http.get(f"/document/{file_doc.doc}").status_code == 404
+
+
+def test_a_document_change_without_token_csrf_or_own_origin_is_refused(file_doc: FileDoc) -> None:
+    s = file_doc.seeded
+    file_doc.write(FILE_V2)
+    fields = {"confirm": "erase", "reason": "forged"}
+    for action in ("reingest", "redistill", "erase"):
+        path = f"/document/{file_doc.doc}/{action}"
+        with s.client(token=False) as http:
+            no_token = http.post(path, data=s.form(**fields), headers=s.own_origin)
+        with s.client() as http:
+            no_csrf = http.post(path, data=fields, headers=s.own_origin)
+            cross_site = http.post(
+                path, data=s.form(**fields), headers={"Origin": "http://evil.example"}
+            )
+        codes = [no_token.status_code, no_csrf.status_code, cross_site.status_code]
+        assert codes == [403] * 3, action
+    assert [v["version"] for v in versions(file_doc)] == [1]
+    assert s.audit_count() == 0
