@@ -8,10 +8,11 @@ from __future__ import annotations
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.sentences import left_open
 from pegas_memory.distill.types import ChunkContext
+from tests.distill.offline_chunk import claims
 
 
 def _claims(text: str, language: str) -> list[str]:
-    return [a.claim for a in OfflineDistiller().distill(text, ChunkContext(language=language))]
+    return claims(text, language=language)
 
 
 def _quotes_verbatim(text: str, language: str) -> None:

@@ -10,15 +10,14 @@ from __future__ import annotations
 import pytest
 
 from pegas_memory.distill.labels_ru import legend_line, period_only, period_term
-from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import is_fact, match_definition
-from pegas_memory.distill.types import ChunkContext
+from tests.distill.offline_chunk import distil
 
 _TITLE = "Статьи Википедии"
 
 
 def _distill(text: str, heading: str, title: str = _TITLE) -> tuple[list[str], dict[str, int]]:
-    atoms, dropped = OfflineDistiller().distill_counted(text, ChunkContext(title, (heading,), None))
+    atoms, dropped = distil(text, title, (heading,))
     return [f"[{a.type}] {a.claim}" for a in atoms], dropped
 
 

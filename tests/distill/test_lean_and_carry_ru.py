@@ -9,6 +9,7 @@ import pytest
 from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext
+from tests.distill.offline_chunk import claims
 
 _IDEAS = "В конце 1960-х годов вновь возникли идеи о том, что динозавры были теплокровными."
 _ORBIT = (
@@ -78,8 +79,7 @@ def test_what_does_not_lean_on_the_sentence_before(
 
 
 def _claims(text: str, heading: str, language: str | None) -> list[str]:
-    context = ChunkContext(title=None, heading_path=(heading,), language=language)
-    return [a.claim for a in OfflineDistiller().distill(text, context)]
+    return claims(text, None, (heading,), language)
 
 
 @pytest.mark.parametrize(

@@ -28,10 +28,9 @@ from pegas_memory.distill.lean_en import (
     speaker_it,
     unresolved,
 )
-from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.types import ChunkContext
 from pegas_memory.distill.units import sentence_groups
 from pegas_memory.ingest.markup import normalise
+from tests.distill.offline_chunk import typed_claims
 
 
 def _groups(text: str, language: str = "en") -> list[str]:
@@ -39,10 +38,7 @@ def _groups(text: str, language: str = "en") -> list[str]:
 
 
 def _claims(text: str, heading: tuple[str, ...] = (), language: str = "en") -> list[str]:
-    atoms = OfflineDistiller().distill(text, ChunkContext(None, heading, language))
-    for atom in atoms:
-        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
-    return [a.claim for a in atoms if a.type != "code"]
+    return [c for t, c in typed_claims(text, None, heading, language) if t != "code"]
 
 
 # --- rule 1: a bare "this" -------------------------------------------------------------------

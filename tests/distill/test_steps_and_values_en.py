@@ -20,20 +20,16 @@ from __future__ import annotations
 import pytest
 
 from pegas_memory.distill.following_en import presents_what_follows
-from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.ordered_lists import sequences
 from pegas_memory.distill.pointers import is_pointer
-from pegas_memory.distill.types import ChunkContext
 from pegas_memory.distill.values_en import repeats_value
+from tests.distill.offline_chunk import typed_claims
 
 
 def _atoms(
     text: str, language: str = "en", title: str | None = None, heading: tuple[str, ...] = ()
 ) -> list[tuple[str, str]]:
-    atoms = OfflineDistiller().distill(text, ChunkContext(title, heading, language))
-    for atom in atoms:
-        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
-    return [(a.type, a.claim) for a in atoms]
+    return typed_claims(text, title, heading, language)
 
 
 # --- "The following are ...": a lead-in ending in "." -------------------------------------------

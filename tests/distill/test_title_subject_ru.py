@@ -22,21 +22,18 @@ import pytest
 from pegas_memory.distill.anchor_ru import entry, undated_after_entry
 from pegas_memory.distill.carry import carry, mentions, topic
 from pegas_memory.distill.head_ru import _inflected
-from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.title_ru import family_reference, has_verb, label_value, listed_thing
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.distill.units import sentence_groups
+from tests.distill.offline_chunk import claims
 
 _TITLE = "Статьи Википедии (TyDi QA GoldP, русский)"
 _NGASU = "Новосибирский государственный архитектурно-строительный университет"
 
 
 def _claims(text: str, heading: str, title: str = _TITLE) -> list[str]:
-    atoms = OfflineDistiller().distill(text, ChunkContext(title, (title, heading), "ru"))
-    for atom in atoms:
-        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
-    return [a.claim for a in atoms]
+    return claims(text, title, (title, heading), "ru")
 
 
 def _carried(claim: str, subject: str, kind: str = "fact") -> str:

@@ -11,9 +11,7 @@ import pytest
 
 from pegas_memory.distill.comma_runs import comma_run
 from pegas_memory.distill.nearer_ru import named_before
-from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.standalone import DAMAGED
-from pegas_memory.distill.types import ChunkContext
 from pegas_memory.distill.verbfirst_ru import (
     named_obliquely,
     numbered_name,
@@ -21,10 +19,11 @@ from pegas_memory.distill.verbfirst_ru import (
     participle_form,
     time_number,
 )
+from tests.distill.offline_chunk import distil
 
 
 def _distilled(text: str, heading: str) -> tuple[list[str], dict[str, int]]:
-    atoms, drops = OfflineDistiller().distill_counted(text, ChunkContext(None, (heading,), "ru"))
+    atoms, drops = distil(text, None, (heading,), "ru")
     return [a.claim for a in atoms], drops
 
 
