@@ -187,11 +187,13 @@ def quiet_service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
 
 
 @contextmanager
-def files_memory(database_url: str, tmp_path: Path, dim: int = 128) -> Iterator[MemoryService]:
+def files_memory(
+    database_url: str, tmp_path: Path, dim: int = 128, **overrides: object
+) -> Iterator[MemoryService]:
     """`offline_memory` whose ingest root is `tmp_path/files` (created): for tests that write
-    documents there and ingest them."""
+    documents there and ingest them. `overrides` are more settings."""
     (tmp_path / "files").mkdir(exist_ok=True)
     with offline_memory(
-        database_url, tmp_path / "data", dim=dim, ingest_roots=[tmp_path / "files"]
+        database_url, tmp_path / "data", dim=dim, ingest_roots=[tmp_path / "files"], **overrides
     ) as svc:
         yield svc

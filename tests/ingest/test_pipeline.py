@@ -10,7 +10,7 @@ import pytest
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import IngestError, PegasMemoryError
-from tests.conftest import offline_memory
+from tests.conftest import files_memory
 from tests.loopback import Replies, serve
 
 DOC_V1 = """# Rivers
@@ -36,14 +36,7 @@ Lake Baikal is the deepest lake in the world, reaching 1642 metres.
 
 @pytest.fixture
 def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    (tmp_path / "files").mkdir()
-    with offline_memory(
-        database_url,
-        tmp_path / "data",
-        dim=128,
-        ingest_roots=[tmp_path / "files"],
-        url_allowlist=["127.0.0.1"],
-    ) as svc:
+    with files_memory(database_url, tmp_path, url_allowlist=["127.0.0.1"]) as svc:
         yield svc
 
 

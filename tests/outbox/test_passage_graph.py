@@ -12,7 +12,7 @@ import pytest
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.outbox.reconcile import rebuild, reconcile
-from tests.conftest import offline_memory
+from tests.conftest import files_memory
 
 NOTES = """# Notes
 
@@ -26,10 +26,7 @@ The great refractor of the observatory was the largest telescope in the world un
 
 @pytest.fixture
 def memory(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    (tmp_path / "files").mkdir()
-    with offline_memory(
-        database_url, tmp_path / "data", dim=128, ingest_roots=[tmp_path / "files"]
-    ) as svc:
+    with files_memory(database_url, tmp_path) as svc:
         yield svc
 
 

@@ -4,7 +4,6 @@ real PostgreSQL and the embedded engines; withdrawn rows leave an audit line (mi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,16 +15,9 @@ from pegas_memory.db.repo import add_link, withdraw_reason
 from pegas_memory.errors import InvalidInput
 from pegas_memory.search.fusion import Fused
 from pegas_memory.search.hybrid import SearchFilter
-from tests.conftest import files_memory
 from tests.mcp_harness import error_text, mcp_client, structured
 
 CLAIM = "The Lick Observatory's great refractor was the largest telescope of its time."
-
-
-@pytest.fixture
-def memory(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with files_memory(database_url, tmp_path) as svc:
-        yield svc
 
 
 def settle(svc: MemoryService) -> None:

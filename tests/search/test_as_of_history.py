@@ -4,16 +4,12 @@ the statuses they had (issue 32's done-when), on real PostgreSQL and the embedde
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-
-import pytest
 
 from pegas_memory.app.requests import IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.search.hybrid import SearchFilter
-from tests.conftest import files_memory
 
 TRIAL = "Treatment for two days increased the activity of brown adipose tissue in twelve women."
 NEAR = TRIAL.replace("two days", "two days,")  # the same claim re-punctuated: merged at ingest
@@ -22,12 +18,6 @@ GUIDE_1 = "Cold exposure raises energy expenditure in healthy adults."
 GUIDE_2 = "Cold exposure lowers blood glucose in adults with type 2 diabetes."
 SHIVER = "Shivering produces heat in skeletal muscle."
 QUERY = "brown adipose tissue treatment cold exposure heat energy glucose shivering"
-
-
-@pytest.fixture
-def memory(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with files_memory(database_url, tmp_path) as svc:
-        yield svc
 
 
 def settle(svc: MemoryService) -> None:

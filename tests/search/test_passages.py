@@ -3,15 +3,11 @@ and memory_get_context return in their own right, beside the atoms, on the real 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.outbox.reconcile import reconcile, vector_collection
-from tests.conftest import offline_memory
 
 PAPER = """# Ordering at the counter
 
@@ -33,15 +29,6 @@ DANUBE = """# Rivers
 The Danube flows through ten countries before it reaches the Black Sea. It is Europe's
 second-longest river.
 """
-
-
-@pytest.fixture
-def memory(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    (tmp_path / "files").mkdir()
-    with offline_memory(
-        database_url, tmp_path / "data", dim=128, ingest_roots=[tmp_path / "files"]
-    ) as svc:
-        yield svc
 
 
 def settle(svc: MemoryService) -> None:
