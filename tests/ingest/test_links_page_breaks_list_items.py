@@ -19,6 +19,7 @@ from pegas_memory.ingest.chunking import chunk_source
 from pegas_memory.ingest.layout import clean_pages
 from pegas_memory.ingest.markup import normalise
 from pegas_memory.ingest.sources import parse_source, read_source
+from tests.both_sides import both_sides
 
 
 def ingest_atoms(tmp_path: Path, name: str, text: str) -> tuple[list[DraftAtom], dict[str, int]]:
@@ -130,34 +131,31 @@ def test_a_markdown_links_target_is_no_breadcrumb_separator() -> None:
 
 
 @pytest.mark.parametrize(
-    "sentence",
-    [
-        "Follow our installing guide for more information.",
-        "Следуйте инструкциям в руководстве.",
-        "Folgen Sie der Anleitung für weitere Informationen.",
-        "For information about the governance of the express.js project, see GOVERNANCE.md.",
-        "If you discover a security vulnerability in Express, please see Security Policies.",
-        "Если вы нашли уязвимость, читайте раздел о безопасности.",
-        "Wenn Sie eine Lücke finden, lesen Sie die Dokumentation.",
-    ],
+    ("sentence", "holds"),
+    both_sides(
+        # follow the guide is a pointer
+        holds=[
+            "Follow our installing guide for more information.",
+            "Следуйте инструкциям в руководстве.",
+            "Folgen Sie der Anleitung für weitere Informationen.",
+            "For information about the governance of the express.js project, see GOVERNANCE.md.",
+            "If you discover a security vulnerability in Express, please see Security Policies.",
+            "Если вы нашли уязвимость, читайте раздел о безопасности.",
+            "Wenn Sie eine Lücke finden, lesen Sie die Dokumentation.",
+        ],
+        # follow without a destination is no pointer
+        fails=[
+            "Follow-up visits showed no relapse in 12 patients.",
+            "Следуйте за рекой до моря.",
+            "Folgen Sie dem Fluss bis zum Meer.",
+            "If the server is busy, requests wait in a queue of 512 entries.",
+            "Если сервер занят, запросы ждут в очереди из 512 элементов.",
+            "Wenn der Server ausgelastet ist, warten Anfragen in einer Warteschlange.",
+        ],
+    ),
 )
-def test_follow_the_guide_is_a_pointer(sentence: str) -> None:
-    assert is_pointer(sentence)
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "Follow-up visits showed no relapse in 12 patients.",
-        "Следуйте за рекой до моря.",
-        "Folgen Sie dem Fluss bis zum Meer.",
-        "If the server is busy, requests wait in a queue of 512 entries.",
-        "Если сервер занят, запросы ждут в очереди из 512 элементов.",
-        "Wenn der Server ausgelastet ist, warten Anfragen in einer Warteschlange.",
-    ],
-)
-def test_follow_without_a_destination_is_no_pointer(sentence: str) -> None:
-    assert not is_pointer(sentence)
+def test_follow_the_guide_is_a_pointer_and_follow_alone_is_not(sentence: str, holds: bool) -> None:
+    assert bool(is_pointer(sentence)) is holds
 
 
 # --- 2. a sentence cut by a page break -----------------------------------------------------------
