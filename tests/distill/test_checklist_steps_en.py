@@ -17,6 +17,8 @@ Each on both sides (fires / does not fire)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from pegas_memory.distill.continues_en import continues_before
@@ -25,11 +27,7 @@ from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.distill.steps_en import announces_what_follows, bare_step, imperative_step
 from tests.distill.offline_chunk import typed_claims
 
-
-def _atoms(
-    text: str, language: str = "en", title: str | None = None, heading: tuple[str, ...] = ()
-) -> list[tuple[str, str]]:
-    return typed_claims(text, title, heading, language)
+_atoms = partial(typed_claims, language="en")  # (type, claim) of each atom of an English chunk
 
 
 @pytest.mark.parametrize(

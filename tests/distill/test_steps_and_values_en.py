@@ -17,6 +17,8 @@ Each on both sides (fires / does not fire)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from pegas_memory.distill.following_en import presents_what_follows
@@ -26,11 +28,7 @@ from pegas_memory.distill.values_en import repeats_value
 from tests.both_sides import both_sides
 from tests.distill.offline_chunk import typed_claims
 
-
-def _atoms(
-    text: str, language: str = "en", title: str | None = None, heading: tuple[str, ...] = ()
-) -> list[tuple[str, str]]:
-    return typed_claims(text, title, heading, language)
+_atoms = partial(typed_claims, language="en")  # (type, claim) of each atom of an English chunk
 
 
 # --- "The following are ...": a lead-in ending in "." -------------------------------------------
