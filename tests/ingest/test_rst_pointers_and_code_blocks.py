@@ -12,14 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from pegas_memory.app.requests import IngestRequest
 from pegas_memory.distill.code_claim import code_claim, says_nothing, telling_line
 from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.distill.types import DraftAtom
 from pegas_memory.distill.xrefs import labels_of, resolve_labels
 from pegas_memory.ingest.markup import rst_labels
 from tests.both_sides import both_sides
-from tests.conftest import files_memory
+from tests.conftest import files_memory, ingest_text
 from tests.parsed_documents import distil_document, parse_file
 
 # --- sentences that only say where something is ---------------------------------------------------
@@ -283,8 +282,7 @@ def test_a_bare_ref_into_the_document_reads_as_its_title_and_others_stay(tmp_pat
 def test_ingest_stores_the_resolved_claim(database_url: str, tmp_path: Path) -> None:
     with files_memory(database_url, tmp_path) as service:
         path = tmp_path / "files" / "contextual.rst"
-        path.write_text(CONTEXTUAL, encoding="utf-8")
-        service.ingest(IngestRequest(source=str(path)))
+        ingest_text(service, path, CONTEXTUAL)
         with service.db.connection() as conn:
             rows = conn.execute(
                 "SELECT a.claim, c.quoted_text AS quote FROM pm_atom a"
