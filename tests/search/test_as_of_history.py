@@ -10,6 +10,7 @@ from pathlib import Path
 from pegas_memory.app.requests import IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.search.hybrid import SearchFilter
+from tests.search.conftest import instant
 
 TRIAL = "Treatment for two days increased the activity of brown adipose tissue in twelve women."
 NEAR = TRIAL.replace("two days", "two days,")  # the same claim re-punctuated: merged at ingest
@@ -22,13 +23,6 @@ QUERY = "brown adipose tissue treatment cold exposure heat energy glucose shiver
 
 def settle(svc: MemoryService) -> None:
     svc.runtime.worker().drain(include_delayed=True)
-
-
-def instant(svc: MemoryService) -> datetime:
-    with svc.db.connection() as conn:
-        row = conn.execute("SELECT clock_timestamp() AS t").fetchone()
-    assert row is not None
-    return row["t"]
 
 
 def believed(svc: MemoryService, at: datetime | None) -> dict[str, str]:
