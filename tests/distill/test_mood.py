@@ -188,20 +188,6 @@ def test_relational_noun_before_a_dash_is_no_definition(sentence: str) -> None:
     assert typed(sentence, "ru") == "fact"
 
 
-@pytest.mark.parametrize(
-    ("sentence", "term"),
-    [
-        ("Теория множеств — раздел математики, изучающий общие свойства множеств.",
-         "Теория множеств"),
-        ("Директор — должностное лицо, возглавляющее организацию.", "Директор"),
-        ("Энтропия — мера неопределённости системы.", "Энтропия"),
-    ],
-)  # fmt: skip
-def test_definitions_with_a_dash_stay_definitions(sentence: str, term: str) -> None:
-    found = match_definition(sentence)
-    assert found is not None and found[0] == term
-
-
 # --- revisions after held-out draw 6's first score (general forms, both sides) ------------------
 
 

@@ -151,19 +151,6 @@ def test_a_finite_verb_before_the_dash_is_no_term() -> None:
     assert [a.type for a in atoms(sentence, "ru", "Ашока")] == ["fact"]
 
 
-@pytest.mark.parametrize(
-    ("sentence", "term"),
-    [
-        ("Красная стрела — фирменный пассажирский поезд.", "Красная стрела"),
-        ("Вирусный гепатит — воспалительное заболевание печени.", "Вирусный гепатит"),
-        ("Энтропия — мера беспорядка системы.", "Энтропия"),
-    ],
-)
-def test_a_term_that_ends_like_a_verb_stays_a_term(sentence: str, term: str) -> None:
-    found = match_definition(sentence)
-    assert found is not None and found[0] == term
-
-
 # --- "X — это Y" is not carried for a category noun in its genus ---
 
 
