@@ -13,13 +13,11 @@ import pytest
 from pegas_memory.config import load_settings
 from pegas_memory.distill.items import bare_item, heading_lead_in
 from pegas_memory.distill.offline import OfflineDistiller, _is_crumbs
-from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.ingest.chunking import chunk_source
 from pegas_memory.ingest.layout import clean_pages
 from pegas_memory.ingest.markup import normalise
 from pegas_memory.ingest.sources import parse_source, read_source
-from tests.both_sides import both_sides
 
 
 def ingest_atoms(tmp_path: Path, name: str, text: str) -> tuple[list[DraftAtom], dict[str, int]]:
@@ -128,34 +126,6 @@ def test_a_markdown_links_target_is_no_breadcrumb_separator() -> None:
     assert _is_crumbs("https://example.org/a/b/c")  # a bare URL line is still furniture
     # a list item of links is still a list of links (a team list, a link list)
     assert _is_crumbs("* [UlisesGascon](https://github.com/UlisesGascon) - **Ulises** (he/him)")
-
-
-@pytest.mark.parametrize(
-    ("sentence", "holds"),
-    both_sides(
-        # follow the guide is a pointer
-        holds=[
-            "Follow our installing guide for more information.",
-            "Следуйте инструкциям в руководстве.",
-            "Folgen Sie der Anleitung für weitere Informationen.",
-            "For information about the governance of the express.js project, see GOVERNANCE.md.",
-            "If you discover a security vulnerability in Express, please see Security Policies.",
-            "Если вы нашли уязвимость, читайте раздел о безопасности.",
-            "Wenn Sie eine Lücke finden, lesen Sie die Dokumentation.",
-        ],
-        # follow without a destination is no pointer
-        fails=[
-            "Follow-up visits showed no relapse in 12 patients.",
-            "Следуйте за рекой до моря.",
-            "Folgen Sie dem Fluss bis zum Meer.",
-            "If the server is busy, requests wait in a queue of 512 entries.",
-            "Если сервер занят, запросы ждут в очереди из 512 элементов.",
-            "Wenn der Server ausgelastet ist, warten Anfragen in einer Warteschlange.",
-        ],
-    ),
-)
-def test_follow_the_guide_is_a_pointer_and_follow_alone_is_not(sentence: str, holds: bool) -> None:
-    assert bool(is_pointer(sentence)) is holds
 
 
 # --- 2. a sentence cut by a page break -----------------------------------------------------------

@@ -291,27 +291,3 @@ def test_a_footer_title_blanks_its_section_to_the_next_heading(title: str) -> No
 )
 def test_footer_words_in_prose_are_no_footer(text: str) -> None:
     assert blank_footers(text) == text
-
-
-@pytest.mark.parametrize(
-    ("line", "holds"),
-    both_sides(
-        # category lines and reference entries are pointers
-        holds=[
-            "Категория:Массовые убийства Категория:Реформация во Франции",
-            "Categories: Mass murder | Huguenots",
-            "Kategorie: Stadt in Bayern",
-            "↑ Закон Московской области № 123/2004-ОЗ.",
-        ],
-        # a sentence about categories is no pointer
-        fails=[
-            "Категория лиц, имеющих право на льготу, определяется законом.",
-            "Category theory studies structures and the maps between them.",
-            "Die Kategorie der Mengen ist vollständig.",
-        ],
-    ),
-)
-def test_category_lines_and_reference_entries_are_pointers_and_prose_about_categories_is_not(
-    line: str, holds: bool
-) -> None:
-    assert bool(is_pointer(line)) is holds

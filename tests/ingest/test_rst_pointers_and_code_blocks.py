@@ -13,51 +13,13 @@ from pathlib import Path
 import pytest
 
 from pegas_memory.distill.code_claim import code_claim, says_nothing, telling_line
-from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.distill.types import DraftAtom
 from pegas_memory.distill.xrefs import labels_of, resolve_labels
 from pegas_memory.ingest.markup import rst_labels
-from tests.both_sides import both_sides
 from tests.conftest import files_memory, ingest_text
 from tests.parsed_documents import distil_document, parse_file
 
 # --- sentences that only say where something is ---------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("sentence", "holds"),
-    both_sides(
-        # a sentence that only says where is a pointer
-        holds=[
-            "See core-signals-list for a list of all built-in signals.",  # 13131: 26fa8de4b0
-            "See the Cookbook for a complete list of recipes.",
-            "Please see Core Signals for an overview of the signals Flask sends.",
-            "Note the limitations described in signals-sending and the flask.request_tearing_down"
-            " signal.",  # 13131: 282a5b55b0
-            "Note the caveats discussed in the Sending Signals section.",
-            "For more information, see Sending Signals.",
-            "Список всех встроенных сигналов см. в разделе Core Signals.",
-            "Ограничения этого подхода см. в главе 3.",
-            "См. раздел Core Signals.",
-        ],
-        # a sentence that states something is no pointer
-        fails=[
-            # it points AND states something
-            "The signal is deprecated; see core-signals-list for a list of all built-in signals.",
-            "Note the limitations described in the paper do not apply to embedded engines.",
-            "Note that signals are sent synchronously after every request.",
-            "Note the limitations of thread-local sessions in asynchronous code.",
-            "See how the list of recipes grows with every release of the library and its users.",
-            "Сигнал устарел, см. раздел Core Signals.",
-            "Ньютон открыл закон всемирного тяготения (см. раздел 3).",
-            "Сигналы отправляются синхронно после каждого запроса.",
-        ],
-    ),
-)
-def test_a_sentence_that_only_says_where_is_a_pointer_and_one_that_states_something_is_not(
-    sentence: str, holds: bool
-) -> None:
-    assert bool(is_pointer(sentence)) is holds
 
 
 SIGNALS = """Signals
