@@ -22,6 +22,7 @@ from pegas_memory.jobs.model import JobInfo
 from pegas_memory.models import JobState
 from pegas_memory.qdrant_store.index import VECTOR_ENTITIES
 from pegas_memory.server.tools import configure_logging, serve
+from pegas_memory.vocabulary import Switch
 
 log = logging.getLogger("pegas_memory.cli")
 
@@ -544,10 +545,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pegas-memory: {problem}", file=sys.stderr)
         if (args.command or "serve") not in ("serve", "doctor"):
             return 2  # serve answers every call with it, doctor lists it; the rest stop here
-    if settings.engine_host == "auto":
+    if settings.engine_host == Switch.AUTO:
         # The command's processes share one data dir's engines through its engine host, so
         # every session and CLI command has every arm of search (docs/decisions/0005).
-        settings = settings.model_copy(update={"engine_host": "on"})
+        settings = settings.model_copy(update={"engine_host": Switch.ON})
     # SIGTERM (systemd, MCP clients) exits like Ctrl-C, so cleanup handlers run and the embedded
     # PostgreSQL is released.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))

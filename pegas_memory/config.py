@@ -30,6 +30,14 @@ from pydantic import AliasChoices, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 from pegas_memory.models import DecayProfile, Vocabulary
+from pegas_memory.vocabulary import (
+    CodeAnalyzerMode,
+    DistillerChoice,
+    GraphFlavour,
+    StoreProvenance,
+    Switch,
+    WebRender,
+)
 
 
 def default_data_dir() -> Path:
@@ -70,7 +78,7 @@ class Settings(BaseSettings):
     # this process opens them itself (then one process per data dir has the dense arm);
     # "auto": "on" for the pegas-memory command (serve, CLI, worker), "off" for a program that
     # builds MemoryService itself. See docs/decisions/0005-shared-engines.md.
-    engine_host: Literal["auto", "on", "off"] = "auto"
+    engine_host: Switch = Switch.AUTO
     host_idle_seconds: float = Field(
         5.0, ge=0, le=86_400, allow_inf_nan=False
     )  # the host exits this long after its last user left
@@ -89,7 +97,7 @@ class Settings(BaseSettings):
     graph_user: str | None = None
     graph_password: str | None = None
     graph_name: str = "pegas"
-    graph_flavour: Literal["auto", "memgraph", "neo4j"] = "auto"
+    graph_flavour: GraphFlavour = GraphFlavour.AUTO
     graph_database: str | None = None  # Neo4j database name (Memgraph has one)
     graph_query_timeout_ms: int = Field(30_000, ge=0, le=86_400_000)
 
@@ -100,13 +108,13 @@ class Settings(BaseSettings):
     chat_model: str = "qwen2.5:7b-instruct"
     local_embedder: str = "e5-small"
     # "auto": the Ollama chat model when PEGAS_OLLAMA_URL is set, else the offline distiller
-    distiller: Literal["auto", "ollama", "offline"] = "auto"
+    distiller: DistillerChoice = DistillerChoice.AUTO
     model_timeout: float = Field(60.0, gt=0, le=3600, allow_inf_nan=False)
     model_retries: int = Field(2, ge=0, le=20)
 
     # --- outbox worker ---
     # "auto": the MCP server drains the outbox itself when the projections are embedded.
-    embedded_worker: Literal["auto", "on", "off"] = "auto"
+    embedded_worker: Switch = Switch.AUTO
     outbox_batch_size: int = Field(256, ge=1, le=100_000)
     outbox_max_attempts: int = Field(8, ge=1, le=1000)
     # Slice self-check (outbox/selfcheck.py): how often the embedded worker compares each
@@ -131,7 +139,7 @@ class Settings(BaseSettings):
     # Web pages whose text their scripts write (ingest/render.py): "auto" renders a page that
     # came as an app shell, "always" every HTML page, "never" none. PEGAS_BROWSER: the Chromium
     # to drive (default: the first chromium/google-chrome on PATH).
-    web_render: Literal["auto", "always", "never"] = "auto"
+    web_render: WebRender = WebRender.AUTO
     browser: str | None = None
     max_pages: int = Field(2000, ge=1, le=10_000_000)
     max_chunks: int = Field(20_000, ge=1, le=100_000_000)
@@ -147,7 +155,7 @@ class Settings(BaseSettings):
     # Python and JavaScript/TypeScript where they run: "auto" uses one when its binary is found
     # (on PATH or in PEGAS_CODE_ANALYZER_PATH), "off" keeps the tree-sitter heuristic alone.
     # An analyzer that fails or passes its time limit leaves the heuristic's edges, with a warning.
-    code_analyzer: Literal["auto", "off"] = "auto"
+    code_analyzer: CodeAnalyzerMode = CodeAnalyzerMode.AUTO
     code_analyzer_path: str | None = None  # directories searched before PATH, ":"-separated
     code_analyzer_timeout: float = Field(900.0, gt=0, le=86_400, allow_inf_nan=False)
 
@@ -180,7 +188,7 @@ class Settings(BaseSettings):
     # memory_store of a knowledge atom with no source, quote, session or code citation: refused
     # ("enforce"), stored and flagged as unsourced, ranked below sourced atoms ("flag"), or stored
     # as any other ("off")
-    store_provenance: Literal["enforce", "flag", "off"] = "flag"
+    store_provenance: StoreProvenance = StoreProvenance.FLAG
 
     # --- the person's view (`pegas-memory ui`) ---
     # The session token every change in the UI needs. Unset: a random one per start (printed,
@@ -279,19 +287,19 @@ class Settings(BaseSettings):
     @property
     def shares_vectors(self) -> bool:
         """Whether the embedded vector store is used through the data dir's engine host."""
-        return self.engine_host == "on" and self.vectors_embedded
+        return self.engine_host == Switch.ON and self.vectors_embedded
 
     @property
     def shares_embedder(self) -> bool:
         """Whether the local embedding model is used through the data dir's engine host."""
-        return self.engine_host == "on" and not self.ollama_url
+        return self.engine_host == Switch.ON and not self.ollama_url
 
     @property
     def runs_embedded_worker(self) -> bool:
         """Whether `serve` drains the outbox itself (embedded engines allow one writer)."""
-        if self.embedded_worker == "on":
+        if self.embedded_worker == Switch.ON:
             return True
-        if self.embedded_worker == "off":
+        if self.embedded_worker == Switch.OFF:
             return False
         return self.vectors_embedded or self.graph_embedded
 

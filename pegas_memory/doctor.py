@@ -13,6 +13,7 @@ from pegas_memory.db.pool import redact_url
 from pegas_memory.errors import NotFound, PegasMemoryError, SliceDamaged
 from pegas_memory.outbox.reconcile import vector_collection
 from pegas_memory.outbox.selfcheck import check_slices
+from pegas_memory.vocabulary import CodeAnalyzerMode
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,7 @@ def _outbox(svc: MemoryService) -> list[Check]:
 
 def code_analyzer_check(settings: Settings) -> Check:
     """Which type-checker analyzers an index will run (optional: never a failure)."""
-    if settings.code_analyzer == "off":
+    if settings.code_analyzer == CodeAnalyzerMode.OFF:
         return Check("code analyzers", True, "off: calls from the tree-sitter resolver alone")
     found = find_analyzers(settings.code_analyzer, settings.code_analyzer_path)
     if not found:

@@ -1,5 +1,6 @@
 """The schema's enumerations: `StrEnum`s mirroring the CHECK constraints of the migrations
-(0001_init, 0004_jobs, 0013_feedback, 0015_decay_profiles).
+(0001_init, 0004_jobs, 0013_feedback, 0015_decay_profiles); below them, the closed choices of
+the settings (config.py), declared the same way.
 
 A member is its string, so it compares equal to the column's text, psycopg sends it as that text,
 and JSON (MCP results, job rows) holds the same strings as before. In a pydantic model or a tool
@@ -165,6 +166,58 @@ class JobState(Vocabulary):
     @property
     def finished(self) -> bool:
         return self in (JobState.DONE, JobState.FAILED, JobState.CANCELLED)
+
+
+# --- the settings' closed choices (config.py); no column holds them ----------------------------
+
+
+class Switch(Vocabulary):
+    """A setting that is on, off, or decided by where it runs (`engine_host`, `embedded_worker`;
+    config.py says what "auto" decides for each)."""
+
+    AUTO = "auto"
+    ON = "on"
+    OFF = "off"
+
+
+class GraphFlavour(Vocabulary):
+    """Which Bolt server PEGAS_GRAPH_URI names (`graph_flavour`); "auto" reads its agent string."""
+
+    AUTO = "auto"
+    MEMGRAPH = "memgraph"
+    NEO4J = "neo4j"
+
+
+class DistillerChoice(Vocabulary):
+    """Which distiller turns chunks into atoms (`distiller`); "auto": Ollama's chat model when
+    PEGAS_OLLAMA_URL is set, else the offline distiller."""
+
+    AUTO = "auto"
+    OLLAMA = "ollama"
+    OFFLINE = "offline"
+
+
+class WebRender(Vocabulary):
+    """When a fetched web page is rendered in a headless browser (`web_render`)."""
+
+    AUTO = "auto"
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+class CodeAnalyzerMode(Vocabulary):
+    """Whether code indexing looks for a language analyzer (`code_analyzer`)."""
+
+    AUTO = "auto"
+    OFF = "off"
+
+
+class StoreProvenance(Vocabulary):
+    """What memory_store does with a claim that names no source (`store_provenance`)."""
+
+    ENFORCE = "enforce"
+    FLAG = "flag"
+    OFF = "off"
 
 
 ATOM_TYPES: tuple[str, ...] = AtomType.values()

@@ -24,9 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings, load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres, start_embedded_postgres
+from pegas_memory.models import IngestResult
 from tests.pgcluster import DebianCluster, create_database, debian_pg_available
 
 if TYPE_CHECKING:
@@ -187,11 +189,20 @@ def quiet_service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
 
 
 @contextmanager
-def files_memory(database_url: str, tmp_path: Path, dim: int = 128) -> Iterator[MemoryService]:
+def files_memory(
+    database_url: str, tmp_path: Path, dim: int = 128, **overrides: Any
+) -> Iterator[MemoryService]:
     """`offline_memory` whose ingest root is `tmp_path/files` (created): for tests that write
-    documents there and ingest them."""
+    documents there and ingest them. `overrides` are more settings."""
     (tmp_path / "files").mkdir(exist_ok=True)
     with offline_memory(
-        database_url, tmp_path / "data", dim=dim, ingest_roots=[tmp_path / "files"]
+        database_url, tmp_path / "data", dim=dim, ingest_roots=[tmp_path / "files"], **overrides
     ) as svc:
         yield svc
+
+
+def ingest_text(service: MemoryService, path: Path, text: str) -> IngestResult:
+    """`text` written to `path` (in the service's ingest root) and ingested: a user's new file,
+    or an edit of one, and memory_ingest on it."""
+    path.write_text(text, encoding="utf-8")
+    return service.ingest(IngestRequest(source=str(path)))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -88,3 +88,19 @@ def stop_host_and_wait(data_dir: Path, seconds: float = 10) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and host_status(settings) is not None:
         time.sleep(0.1)
+
+
+@contextmanager
+def serve_env(data_dir: Path, database_url: str, **more: str) -> Iterator[dict[str, str]]:
+    """The PEGAS_ variables of a `pegas-memory serve` on `data_dir` and `database_url` whose engine
+    host exits 2 s after its last client, with `more` of them; the host is stopped (and waited
+    for) on the way out."""
+    try:
+        yield {
+            "PEGAS_DATA_DIR": str(data_dir),
+            "PEGAS_DATABASE_URL": database_url,
+            "PEGAS_HOST_IDLE_SECONDS": "2",
+            **more,
+        }
+    finally:
+        stop_host_and_wait(data_dir)

@@ -101,6 +101,7 @@ from pegas_memory.search.context import (
     windows_for,
 )
 from pegas_memory.search.hybrid import Searcher
+from pegas_memory.vocabulary import DistillerChoice
 
 log = logging.getLogger(__name__)
 
@@ -739,8 +740,8 @@ class MemoryService:
 
 def make_distiller(settings: Settings) -> Distiller:
     """The distiller the settings choose (the offline one needs no model at all)."""
-    if settings.distiller == "offline" or (
-        settings.distiller == "auto" and not settings.ollama_url
+    if settings.distiller == DistillerChoice.OFFLINE or (
+        settings.distiller == DistillerChoice.AUTO and not settings.ollama_url
     ):
         return OfflineDistiller()
     return build_distiller(settings)

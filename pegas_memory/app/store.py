@@ -45,6 +45,7 @@ from pegas_memory.models import (
 from pegas_memory.outbox.worker import pending_events
 from pegas_memory.search.fusion import default_decay
 from pegas_memory.text import raw_hash
+from pegas_memory.vocabulary import StoreProvenance
 
 
 class StoreOwner(Protocol):
@@ -128,13 +129,13 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
     quote = clean_text(request.quote or "", "quote", 20_000, required=False)
     if not (source or quote.strip() or request.session_id or cite_code):
         gate = svc.settings.store_provenance
-        if gate == "enforce":
+        if gate == StoreProvenance.ENFORCE:
             raise InvalidInput(
                 "this memory stores a claim only with its provenance: give `source` (a URL, a "
                 "file path or a name), `quote`, `session_id` or `cite_code`; nothing was stored "
                 "(PEGAS_STORE_PROVENANCE=flag would store it marked unsourced)"
             )
-        if gate == "flag":
+        if gate == StoreProvenance.FLAG:
             metadata[UNSOURCED] = True
 
     about = request.about

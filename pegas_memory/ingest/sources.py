@@ -53,6 +53,7 @@ from pegas_memory.ingest.netguard import (
 from pegas_memory.ingest.pdf import parse_pdf
 from pegas_memory.ingest.render import browser_path, has_script, needs_render, render_page
 from pegas_memory.text import detect_language, raw_hash
+from pegas_memory.vocabulary import WebRender
 
 __all__ = [
     "Chunk",
@@ -177,11 +178,11 @@ def read_source(source: str, settings: Settings, *, kind: str | None = None) -> 
 def rendered(raw: RawSource, settings: Settings) -> RawSource:
     """A fetched HTML page as its scripts leave it (ingest/render.py), when it came as an app
     shell (or PEGAS_WEB_RENDER=always); unchanged, with a warning, when no browser is here."""
-    if settings.web_render == "never" or raw.data is None:
+    if settings.web_render == WebRender.NEVER or raw.data is None:
         return raw
     if _format_of(raw.sniffed, raw.suffix) != "html" or raw.kind not in (None, "web", "html"):
         return raw
-    if settings.web_render == "auto":
+    if settings.web_render == WebRender.AUTO:
         if not has_script(raw.data):  # most pages: no second parse for the visible text
             return raw
         try:

@@ -31,8 +31,8 @@ from pegas_memory.memgraph_store.cypher import (
     Statement,
     orient_pattern,
 )
+from pegas_memory.vocabulary import GraphFlavour
 
-Flavour = Literal["auto", "memgraph", "neo4j"]
 _T = TypeVar("_T")
 
 
@@ -190,7 +190,7 @@ def open_bolt_graph(
     user: str | None = None,
     password: str | None = None,
     database: str | None = None,
-    flavour: Flavour = "auto",
+    flavour: GraphFlavour = GraphFlavour.AUTO,
     driver: Any = None,
     query_timeout: float = 30.0,
     batch_rows: int = 1000,
@@ -200,7 +200,7 @@ def open_bolt_graph(
 
     Raises InvalidInput for a malformed URI, BackendUnavailable when the server cannot be reached
     (only checked here when the flavour is detected)."""
-    if flavour not in ("auto", "memgraph", "neo4j"):
+    if flavour not in GraphFlavour.values():
         raise InvalidInput(f"graph flavour must be auto, memgraph or neo4j, got {flavour!r}")
     if driver is None:
         auth = (user, password or "") if user else None
@@ -213,7 +213,7 @@ def open_bolt_graph(
                 f"PEGAS_GRAPH_URI {uri!r} is not a Bolt URI ({exc}); use bolt://host:7687"
             ) from exc
     try:
-        chosen = _detect_flavour(driver, uri) if flavour == "auto" else flavour
+        chosen = _detect_flavour(driver, uri) if flavour == GraphFlavour.AUTO else flavour
     except BaseException:
         driver.close()
         raise

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from pegas_memory.distill.types import OFFLINE_VERSION
-from tests.app.test_cli_jobs import db_url, env
+from tests.app.test_cli_jobs import env
 from tests.cli_run import run_cli as cli
 
 pytestmark = pytest.mark.timeout(900)
 
-__all__ = ["db_url", "env"]  # the fixtures this file borrows
+__all__ = ["env"]  # the fixture this file borrows
 
 TEXT = (
     "# Volga\n\nThe Volga is the longest river in Europe. It flows into the Caspian Sea.\n\n"

@@ -23,13 +23,11 @@ import pytest
 import pegas_memory.jobs.api as jobs_api
 from pegas_memory.app.service import MemoryService
 from pegas_memory.config import load_settings
-from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.db.pool import Database
 from tests.cli_run import run_cli
 from tests.hardening_helpers import fingerprint
 from tests.jobs.test_research_jobs import QUESTION, Web
-from tests.mcp_harness import stop_host_and_wait
-from tests.pgcluster import create_database
+from tests.mcp_harness import serve_env
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -37,22 +35,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def db_url(embedded_pg: EmbeddedPostgres) -> str:
-    return create_database(embedded_pg.uri)
-
-
-@pytest.fixture
-def env(tmp_path: Path, db_url: str) -> Iterator[dict[str, str]]:
-    data = tmp_path / "data"
+def env(tmp_path: Path, database_url: str) -> Iterator[dict[str, str]]:
     base = {k: v for k, v in os.environ.items() if not k.startswith("PEGAS_")}
-    yield {
-        **base,
-        "PEGAS_DATA_DIR": str(data),
-        "PEGAS_DATABASE_URL": db_url,
-        "PEGAS_URL_ALLOWLIST": '["127.0.0.1"]',
-        "PEGAS_HOST_IDLE_SECONDS": "2",
-    }
-    stop_host_and_wait(data)
+    with serve_env(tmp_path / "data", database_url, PEGAS_URL_ALLOWLIST='["127.0.0.1"]') as served:
+        yield {**base, **served}
 
 
 def job_of(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
@@ -110,8 +96,8 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _cancel_requested(db_url: str) -> bool:
-    db = Database(load_settings(database_url=db_url)).open(migrate=False)
+def _cancel_requested(database_url: str) -> bool:
+    db = Database(load_settings(database_url=database_url)).open(migrate=False)
     try:
         return any(job.cancel_requested for job in jobs_api.list_recent(db))
     finally:
@@ -119,7 +105,7 @@ def _cancel_requested(db_url: str) -> bool:
 
 
 def test_ctrl_c_cancels_the_research_job_and_it_rolls_back(
-    env: dict[str, str], db_url: str
+    env: dict[str, str], database_url: str
 ) -> None:
     # /slow answers only after the Ctrl-C (or after 25 s, within the 30 s fetch timeout), so the
     # job is still fetching it when the signal comes, however loaded the machine is.
@@ -127,7 +113,7 @@ def test_ctrl_c_cancels_the_research_job_and_it_rolls_back(
     err: list[str] = []
     try:
         add_gap(env)
-        before = {k: v for k, v in fingerprint(db_url).items() if k in DOMAIN}
+        before = {k: v for k, v in fingerprint(database_url).items() if k in DOMAIN}
         proc = subprocess.Popen(
             [sys.executable, "-m", "pegas_memory.cli", "research", "--urls", "2"],
             env={**env, "PEGAS_SEARXNG_URL": web.base},
@@ -149,7 +135,7 @@ def test_ctrl_c_cancels_the_research_job_and_it_rolls_back(
             assert time.monotonic() < deadline, "".join(err)[-2000:]
             time.sleep(0.2)
         proc.send_signal(signal.SIGINT)
-        while not _cancel_requested(db_url) and proc.poll() is None:
+        while not _cancel_requested(database_url) and proc.poll() is None:
             assert time.monotonic() < deadline, "".join(err)[-2000:]
             time.sleep(0.2)
         web.release.set()  # the cancel is recorded: the job sees it at its next step
@@ -164,9 +150,9 @@ def test_ctrl_c_cancels_the_research_job_and_it_rolls_back(
     assert job["kind"] == "research" and job["state"] == "cancelled", job
     assert "cancelling job" in stderr
     # What the run stored (the page /a) was taken back; the gap is open again.
-    after = {k: v for k, v in fingerprint(db_url).items() if k in DOMAIN}
+    after = {k: v for k, v in fingerprint(database_url).items() if k in DOMAIN}
     assert after == before
-    settings = load_settings(data_dir=Path(env["PEGAS_DATA_DIR"]), database_url=db_url)
+    settings = load_settings(data_dir=Path(env["PEGAS_DATA_DIR"]), database_url=database_url)
     with MemoryService(settings) as service:
         (gap,) = service.list_gaps().gaps
     assert gap.status == "open" and gap.attempts == []

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,6 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
-    RuleBasedStateMachine,
     initialize,
     invariant,
     rule,
@@ -43,7 +41,6 @@ from pegas_memory.app.requests import (
     SearchRequest,
     StoreRequest,
 )
-from pegas_memory.app.service import MemoryService
 from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.db.repo import add_link, set_status
 from pegas_memory.errors import NotFound
@@ -52,9 +49,8 @@ from pegas_memory.outbox.projection import Projector, atom_embed_text
 from pegas_memory.outbox.reconcile import rebuild, reconcile
 from pegas_memory.outbox.worker import OutboxWorker
 from pegas_memory.text import raw_hash
-from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
-from tests.pgcluster import create_database
+from tests.service_machine import ServiceMachine
 
 SUBJECTS = ("river", "glacier", "delta", "canyon", "aquifer", "lagoon")
 VERBS = ("feeds", "drains", "floods", "erodes", "cools", "shelters")
@@ -111,34 +107,17 @@ claims = st.builds(
 picks = st.integers(0, 1_000)
 
 
-class MemoryMachine(RuleBasedStateMachine):
+class MemoryMachine(ServiceMachine):
     """Drives one MemoryService on a fresh database and data dir per example (so every example,
     and every replay while shrinking, starts from the same empty state); the model is what was
     erased."""
 
-    pg_uri: str
     examples = 0
     steps = 0
-    fake_url: str
-    root: Path
 
     def __init__(self) -> None:
         super().__init__()
         MemoryMachine.examples += 1
-        work = Path(tempfile.mkdtemp(dir=self.root))
-        self.docs_dir = work / "docs"
-        self.docs_dir.mkdir()
-        self.service = MemoryService(
-            make_settings(
-                work / "data",
-                database_url=create_database(self.pg_uri),
-                ollama_url=self.fake_url,
-                embedding_dim=64,
-                distiller="offline",
-                ingest_roots=[self.docs_dir],
-                auto_gap_on_weak_context=False,
-            )
-        ).open()
         self.erased: dict[int, str] = {}  # atom id -> claim
         self.linked_to_erased: set[int] = set()
         self.file_version = 0
@@ -201,7 +180,7 @@ class MemoryMachine(RuleBasedStateMachine):
 
     @rule(changed=st.booleans(), keep=st.sets(st.integers(0, len(SENTENCES) - 1), min_size=1))
     def ingest_file(self, changed: bool, keep: set[int]) -> None:
-        path = self.docs_dir / "notes.txt"
+        path = self.docs / "notes.txt"
         if changed or not path.exists():
             self.file_version += 1
             lines = [SENTENCES[i] for i in sorted(keep)]
@@ -324,9 +303,6 @@ class MemoryMachine(RuleBasedStateMachine):
     def rebuild_slices(self) -> None:
         rebuild(self.service.runtime, "all")
 
-    def teardown(self) -> None:
-        self.service.close()
-
     # ------------------------------------------------------------------ invariants
     @invariant()
     def converged(self) -> None:
@@ -407,9 +383,7 @@ def run_machine(
     *,
     shrink: bool,
 ) -> None:
-    MemoryMachine.pg_uri = embedded_pg.uri
-    MemoryMachine.fake_url = fake.url
-    MemoryMachine.root = root
+    MemoryMachine.bind(embedded_pg, fake, root)
     MemoryMachine.examples = MemoryMachine.steps = 0
     run_state_machine_as_test(
         MemoryMachine,
@@ -442,9 +416,7 @@ def test_erasing_a_document_erases_the_atoms_of_every_version(
     """The shrunk failure of the long run: a file ingested, changed and ingested again, then
     erased by its newest id. memory_forget erases both versions and the atoms only they cite (an
     id names every version); the model used to expect the newest version's atoms alone."""
-    MemoryMachine.pg_uri = embedded_pg.uri
-    MemoryMachine.fake_url = fake_ollama.url
-    MemoryMachine.root = tmp_path
+    MemoryMachine.bind(embedded_pg, fake_ollama, tmp_path)
     machine = MemoryMachine()
     try:
         machine.start()

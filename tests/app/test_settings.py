@@ -5,11 +5,21 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal, get_origin
 
 import anyio
 import pytest
 
-from pegas_memory.config import load_settings, load_settings_leniently
+from pegas_memory.config import Settings, load_settings, load_settings_leniently
+from pegas_memory.vocabulary import (
+    CodeAnalyzerMode,
+    DistillerChoice,
+    GraphFlavour,
+    StoreProvenance,
+    Switch,
+    Vocabulary,
+    WebRender,
+)
 from tests.cli_run import run_cli
 from tests.mcp_harness import error_text, mcp_client, structured
 from tests.server.test_mcp_e2e import EXPECTED_TOOLS
@@ -55,6 +65,40 @@ def test_invalid_values_are_issues_with_a_right_example_not_a_crash(
     # every bad value was replaced by its default; the good ones were kept
     assert settings.db_pool_max == 8 and settings.engine_host == "auto"
     assert settings.database_url is None and settings.data_dir == tmp_path.resolve()
+
+
+CHOICES: dict[str, type[Vocabulary]] = {
+    "engine_host": Switch,
+    "embedded_worker": Switch,
+    "graph_flavour": GraphFlavour,
+    "distiller": DistillerChoice,
+    "web_render": WebRender,
+    "code_analyzer": CodeAnalyzerMode,
+    "store_provenance": StoreProvenance,
+}
+
+
+def test_every_closed_choice_of_the_settings_is_a_vocabulary() -> None:
+    closed = {
+        f for f, info in Settings.model_fields.items() if get_origin(info.annotation) is Literal
+    }
+    assert closed == set()  # a closed set of words is a Vocabulary, declared in vocabulary.py
+    assert {f: Settings.model_fields[f].annotation for f in CHOICES} == CHOICES
+
+
+@pytest.mark.parametrize("field", sorted(CHOICES))
+def test_a_choice_is_read_as_its_member_and_a_wrong_word_names_every_choice(
+    field: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    variable = f"PEGAS_{field.upper()}"
+    for member in CHOICES[field]:
+        monkeypatch.setenv(variable, member.value)
+        assert getattr(load_settings(data_dir=tmp_path), field) is member
+    monkeypatch.setenv(variable, "sometimes")
+    settings, issues = load_settings_leniently(data_dir=tmp_path)
+    (issue,) = [i for i in issues if i.name == variable]
+    assert issue.example == " or ".join(CHOICES[field].values())
+    assert getattr(settings, field) == Settings.model_fields[field].default  # the default kept
 
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:

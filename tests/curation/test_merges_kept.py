@@ -14,6 +14,7 @@ from pegas_memory.app.requests import IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import citations_as_of
 from pegas_memory.errors import InvalidInput
+from pegas_memory.models import MergeOut
 from pegas_memory.outbox.reconcile import reconcile
 from pegas_memory.search.hybrid import SearchFilter
 from tests.conftest import files_memory, offline_memory
@@ -41,6 +42,18 @@ def duplicate_links(svc: MemoryService) -> list[tuple[int, int]]:
 
 def instant(svc: MemoryService) -> Any:
     return rows(svc, "SELECT clock_timestamp() AS t")[0]["t"]
+
+
+def merged_by_verify(svc: MemoryService) -> tuple[int, int, MergeOut]:
+    """CLAIM stored, then NEAR, and NEAR verified: (CLAIM's atom, NEAR's atom, the merge that
+    made NEAR a stale duplicate of CLAIM)."""
+    old = svc.store(StoreRequest(claim=CLAIM, session_id="s1")).id
+    new = svc.store(StoreRequest(claim=NEAR, session_id="s1")).id
+    assert old is not None and new is not None
+    svc.runtime.worker().drain()
+    svc.verify(atom_ids=[new])
+    (merge,) = svc.merges(action="list").merges
+    return old, new, merge
 
 
 @pytest.fixture
@@ -85,12 +98,7 @@ def test_a_duplicate_verdict_is_recorded_and_split_gives_the_status_back(
 
 
 def test_a_split_is_refused_when_the_stale_atom_changed_since(memory: MemoryService) -> None:
-    old = memory.store(StoreRequest(claim=CLAIM, session_id="s1")).id
-    new = memory.store(StoreRequest(claim=NEAR, session_id="s1")).id
-    assert old is not None and new is not None
-    memory.runtime.worker().drain()
-    memory.verify(atom_ids=[new])
-    (m,) = memory.merges(action="list").merges
+    _, new, m = merged_by_verify(memory)
     memory.set_atom_status(new, "verified", reason="a person checked it")
     with pytest.raises(InvalidInput, match="not stale as the merge left it"):
         memory.merges(action="split", merge_id=m.id)
@@ -101,12 +109,7 @@ def test_an_undone_split_makes_the_atom_a_stale_duplicate_again(memory: MemorySe
     """The UI's undo of "split again" on a merge that kept both atoms (review.rejoin): the atom
     is stale with its duplicate_of link again, the merge open and splittable once more; refused
     when the atom changed since the split."""
-    old = memory.store(StoreRequest(claim=CLAIM, session_id="s1")).id
-    new = memory.store(StoreRequest(claim=NEAR, session_id="s1")).id
-    assert old is not None and new is not None
-    memory.runtime.worker().drain()
-    memory.verify(atom_ids=[new])
-    (m,) = memory.merges(action="list").merges
+    old, new, m = merged_by_verify(memory)
     memory.merges(action="split", merge_id=m.id, reason="two trials")
     assert status(memory, new) == "candidate" and duplicate_links(memory) == []
 

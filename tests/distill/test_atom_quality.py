@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pegas_memory.distill.offline import OfflineDistiller, match_definition
+from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.ingest.layout import REPLACEMENT, clean_pages, recover_unmapped
 from pegas_memory.sentences import split_sentences
@@ -108,26 +108,6 @@ def test_abbreviations_do_not_end_sentences(text: str, count: int) -> None:
 
 
 # --- definitions --------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("sentence", "term"),
-    [
-        ("A⊆X heißt abgeschlossen, wenn X\\A offen ist.", "abgeschlossen"),
-        ("Die Elemente von T heißen offene Teilmengen von X.", "offene Teilmengen von X"),
-        ("Sei X ein Raum. Dann heißt X zusammenhängend, wenn es keine Zerlegung gibt.",
-         "zusammenhängend"),
-        ("Unter einer Metrik versteht man eine Abstandsfunktion auf einer Menge.", "einer Metrik"),
-        ("Eine Abbildung f nennt man stetig, wenn Urbilder offener Mengen offen sind.", "stetig"),
-        ("Ein solcher Raum wird als kompakt bezeichnet.", "kompakt"),
-        ("We call a map continuous if preimages of open sets are open.", "continuous"),
-        ("A space is said to be connected if it is not a union of two open sets.", "connected"),
-        ("Such a space is called compact if every open cover has a finite subcover.", "compact"),
-    ],
-)  # fmt: skip
-def test_definition_patterns_en_ru_de(sentence: str, term: str) -> None:
-    found = match_definition(sentence)
-    assert found is not None and found[0] == term
 
 
 def test_definition_block_is_one_atom_with_its_term() -> None:

@@ -17,13 +17,11 @@ from pegas_memory.distill.bare_ru import (
 )
 from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.head_ru import head_reference
-from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.types import ChunkContext
+from tests.distill.offline_chunk import claims
 
 
 def _claims(text: str, heading: str) -> list[str]:
-    atoms = OfflineDistiller().distill(text, ChunkContext(None, (heading,), "ru"))
-    return [a.claim for a in atoms]
+    return claims(text, None, (heading,), "ru")
 
 
 _FORECAST = (

@@ -19,15 +19,12 @@ from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.ollama import OllamaDistiller
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from tests.conftest import files_memory
+from tests.distill.offline_chunk import claims
 from tests.fake_ollama import FakeOllama
 
 
 def _claims(text: str, heading: str, language: str) -> list[str]:
-    context = ChunkContext(heading_path=(heading,), language=language)
-    atoms = OfflineDistiller().distill(text, context)
-    for atom in atoms:
-        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
-    return [a.claim for a in atoms]
+    return claims(text, None, (heading,), language)
 
 
 def _draft(claim: str, language: str, kind: str = "fact") -> DraftAtom:

@@ -11,8 +11,8 @@ import pytest
 from pegas_memory.distill.agree_ru import bare_plural_subject
 from pegas_memory.distill.carry import carry, head_reference, mentions
 from pegas_memory.distill.context import leans_back
-from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.types import DraftAtom
+from tests.distill.offline_chunk import claims
 
 _TITLE = "Статьи Википедии"
 _WAR = "Вторая Пуническая война"
@@ -21,8 +21,7 @@ _THEORY = "Эволюционная теория асимметрии В. А. Г
 
 
 def _claims(text: str, heading: str, language: str = "ru") -> list[str]:
-    context = ChunkContext(_TITLE, (_TITLE, heading), language)
-    return [a.claim for a in OfflineDistiller().distill(text, context)]
+    return claims(text, _TITLE, (_TITLE, heading), language)
 
 
 def _atom(claim: str, language: str = "ru") -> DraftAtom:

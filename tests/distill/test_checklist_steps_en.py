@@ -17,23 +17,17 @@ Each on both sides (fires / does not fire)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from pegas_memory.distill.continues_en import continues_before
-from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import is_fact
 from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.distill.steps_en import announces_what_follows, bare_step, imperative_step
-from pegas_memory.distill.types import ChunkContext
+from tests.distill.offline_chunk import typed_claims
 
-
-def _atoms(
-    text: str, language: str = "en", title: str | None = None, heading: tuple[str, ...] = ()
-) -> list[tuple[str, str]]:
-    atoms = OfflineDistiller().distill(text, ChunkContext(title, heading, language))
-    for atom in atoms:
-        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
-    return [(a.type, a.claim) for a in atoms]
+_atoms = partial(typed_claims, language="en")  # (type, claim) of each atom of an English chunk
 
 
 @pytest.mark.parametrize(

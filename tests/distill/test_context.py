@@ -15,10 +15,10 @@ from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.distill.carry import carried_claim, topic
 from pegas_memory.distill.context import leans_back, refers_back
-from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.sentences import split_sentences
 from tests.conftest import offline_memory
+from tests.distill.offline_chunk import distil
 
 ARISTOV = (
     "Аве́ркий Бори́сович А́ристов (10 октября 1903 года — 11 июля 1973 года) — советский "
@@ -44,10 +44,8 @@ EN_OPENING = "These studies show that zinc finger nucleases cut the genome at 12
 
 
 def _atoms(text: str, context: ChunkContext) -> list[DraftAtom]:
-    atoms = OfflineDistiller().distill(text, context)
-    for atom in atoms:  # the quote is always the chunk's own text, never the carried claim
-        assert text[atom.quote_start : atom.quote_end] == atom.quote
-    return atoms
+    # the quote is always the chunk's own text, never the carried claim (distil checks it)
+    return distil(text, context.title, context.heading_path, context.language)[0]
 
 
 def _claims(text: str, context: ChunkContext) -> list[str]:

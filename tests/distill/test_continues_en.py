@@ -12,9 +12,8 @@ import pytest
 
 from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.continues_en import after_opening_phrase, continues_before
-from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.types import ChunkContext
 from pegas_memory.distill.units import sentence_groups
+from tests.distill.offline_chunk import claims
 
 _LOCI = (
     "A robust rise in DNA methylation levels across the lifespan was observed for 8/50 loci "
@@ -34,10 +33,7 @@ def _groups(text: str, language: str = "en") -> list[str]:
 
 
 def _claims(text: str, title: str | None = None, language: str = "en") -> list[str]:
-    atoms = OfflineDistiller().distill(text, ChunkContext(title, (), language))
-    for atom in atoms:
-        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
-    return [a.claim for a in atoms]
+    return claims(text, title, (), language)
 
 
 # --- rule 1: an enumeration goes on ---------------------------------------------------------

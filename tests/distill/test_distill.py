@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from pegas_memory.config import load_settings
 from pegas_memory.distill.llm import InvalidModelOutput, ModelTimeout, OllamaChat
-from pegas_memory.distill.offline import OfflineDistiller, match_definition
+from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.ollama import (
     CandidateText,
     NeighbourText,
@@ -88,43 +88,6 @@ def test_english_facts_text_and_skipped_trivia() -> None:
     claims = " ".join(a.claim for a in atoms)
     assert "Information theory" not in claims  # heading
     assert "Contact" not in claims  # navigation
-
-
-@pytest.mark.parametrize(
-    ("sentence", "term"),
-    [
-        ("A hash function is defined as a map from data to fixed-size values.", "hash function"),
-        ("RAM stands for random-access memory.", "RAM"),
-        ("Photosynthesis — the process by which plants make sugar from light.", "Photosynthesis"),
-        ("Энтропия — это мера неопределённости.", "Энтропия"),
-        ("Энтропия - это мера неопределённости системы.", "Энтропия"),
-        ("Энтропией называется мера неопределённости системы.", "Энтропией"),
-        ("Множество точек, равноудалённых от центра, называется окружностью.", "окружностью"),
-        ("Под энтропией понимается мера хаоса.", "энтропией"),
-        (
-            "Фотосинтез (от греч. φῶς — свет и σύνθεσις — соединение) — процесс синтеза.",
-            "Фотосинтез",
-        ),
-        ("Производная определяется как предел отношения приращений.", "Производная"),
-    ],
-)
-def test_definition_patterns(sentence: str, term: str) -> None:
-    found = match_definition(sentence)
-    assert found is not None and found[0] == term
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "This is a problem for everyone involved.",
-        "It means that the build failed again.",
-        "Это было давно и неправда.",
-        "Москва — Санкт-Петербург: поезд идёт четыре часа.",
-        "The term refers to several things at once.",
-    ],
-)
-def test_not_definitions(sentence: str) -> None:
-    assert match_definition(sentence) is None
 
 
 # --- offline: Russian ---------------------------------------------------------------------------

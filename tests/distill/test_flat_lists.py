@@ -15,16 +15,14 @@ from __future__ import annotations
 import pytest
 
 from pegas_memory.distill.items import dated_entries, nominal_list
-from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.types import DraftAtom
+from tests.distill.offline_chunk import distil
 
 
 def _distilled(
     text: str, lang: str, heading: tuple[str, ...] = ("Статья",)
 ) -> tuple[list[DraftAtom], dict[str, int]]:
-    return OfflineDistiller().distill_counted(
-        text, ChunkContext(language=lang, heading_path=heading)
-    )
+    return distil(text, None, heading, lang)
 
 
 _BOOKS = (

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from pegas_memory.distill.context import leans_back
-from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.types import DraftAtom
 from pegas_memory.distill.units import next_paragraph, sentence_groups
+from tests.distill.offline_chunk import distil
 
 FIRES = [
     # 1. a demonstrative with its noun anywhere
@@ -142,8 +142,7 @@ def test_russian_and_german_keep_their_own_rules() -> None:
 def _distill(
     text: str, title: str = "Statins and inflammation after cardiac surgery"
 ) -> list[DraftAtom]:
-    context = ChunkContext(title=title, heading_path=(), language="en")
-    return OfflineDistiller().distill(text, context)
+    return distil(text, title, (), "en")[0]
 
 
 def test_a_mid_sentence_reference_is_joined_with_the_sentence_before() -> None:

@@ -10,15 +10,15 @@ import pytest
 
 from pegas_memory.distill.agree_ru import continues_relative, subject_form, verb_disagrees
 from pegas_memory.distill.context import leans_back
-from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.distill.units import sentence_groups
+from tests.distill.offline_chunk import distil
 
 SHOLOKHOV = ChunkContext("Статьи Википедии", ("Шолохов, Михаил Александрович",), "ru")
 
 
 def _atoms(text: str, context: ChunkContext) -> list[DraftAtom]:
-    return OfflineDistiller().distill(text, context)
+    return distil(text, context.title, context.heading_path, context.language)[0]
 
 
 def _one(text: str, context: ChunkContext) -> DraftAtom:

@@ -5,13 +5,16 @@ paragraph after it (en and ru)."""
 
 from __future__ import annotations
 
+import pytest
+
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.sentences import left_open
 from pegas_memory.distill.types import ChunkContext
+from tests.distill.offline_chunk import claims
 
 
 def _claims(text: str, language: str) -> list[str]:
-    return [a.claim for a in OfflineDistiller().distill(text, ChunkContext(language=language))]
+    return claims(text, language=language)
 
 
 def _quotes_verbatim(text: str, language: str) -> None:
@@ -77,21 +80,33 @@ def test_abstract_section_labels_are_not_glued_on_en_ru() -> None:
     assert any(c.startswith("NASA launched") for c in _claims("NASA launched it in 1990.", "en"))
 
 
-def test_a_numbered_heading_line_is_not_glued_onto_the_paragraph_en_ru() -> None:
-    en = _claims(
-        "The first section ends here with a sentence.\n2 Bar\nHello, here is some text "
-        "without a meaning. This text should show what a printed text will look like.",
-        "en",
-    )
-    assert not any(c.startswith("2 Bar") for c in en), en
-    assert any(c.startswith("Hello, here is some text") for c in en)
-    ru = _claims(
-        "Первый раздел заканчивается этим предложением.\n3 Свойства пространства\nКаждое "
-        "метрическое пространство является хаусдорфовым по определению Хаусдорфа.",
-        "ru",
-    )
-    assert not any(c.startswith("3 Свойства") for c in ru), ru
-    assert any(c.startswith("Каждое метрическое") for c in ru)
-    # A line wrapped before a number is no heading.
+@pytest.mark.parametrize(
+    ("text", "language", "heading", "paragraph"),
+    [
+        (
+            "The first section ends here with a sentence.\n2 Bar\nHello, here is some text "
+            "without a meaning. This text should show what a printed text will look like.",
+            "en",
+            "2 Bar",
+            "Hello, here is some text",
+        ),
+        (
+            "Первый раздел заканчивается этим предложением.\n3 Свойства пространства\nКаждое "
+            "метрическое пространство является хаусдорфовым по определению Хаусдорфа.",
+            "ru",
+            "3 Свойства",
+            "Каждое метрическое",
+        ),
+    ],
+)
+def test_a_numbered_heading_line_is_not_glued_onto_the_paragraph_en_ru(
+    text: str, language: str, heading: str, paragraph: str
+) -> None:
+    claims = _claims(text, language)
+    assert not any(c.startswith(heading) for c in claims), claims
+    assert any(c.startswith(paragraph) for c in claims)
+
+
+def test_a_line_wrapped_before_a_number_is_no_heading() -> None:
     de = _claims("Die Menge besteht aus\n3 Punkten und ist endlich.\nDas ist klar.", "de")
     assert any("besteht aus 3 Punkten" in c for c in de), de

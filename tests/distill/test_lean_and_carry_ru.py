@@ -9,6 +9,8 @@ import pytest
 from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext
+from tests.both_sides import both_sides
+from tests.distill.offline_chunk import claims
 
 _IDEAS = "В конце 1960-х годов вновь возникли идеи о том, что динозавры были теплокровными."
 _ORBIT = (
@@ -19,67 +21,75 @@ _SOCIETY = "Общество «Родина» выполнило завещан�
 
 
 @pytest.mark.parametrize(
-    ("sentence", "before", "language"),
-    [
-        # "всё/все" as the subject, right before its verb: what all began
-        ("Все началось с работы Джона Острома, посвящённой дейнониху.", _IDEAS, "ru"),
-        ("Всё было готово к запуску уже в мае.", "Ракету собрали в апреле.", "ru"),
-        ("It all began with the work of John Ostrom.", "The idea came back in 1960.", "en"),
-        # every case of "такой" and the modifiers that point back by their meaning
-        ("Такими городами являются, например, Люблин и Краков.", "Повет ведёт учёт.", "ru"),
-        (
-            "Интенсивность излучения на таком расстоянии составляет 1/400 земной.",
-            "Большая полуось орбиты равна 19 а. е.",
-            "ru",
-        ),
-        ("Упомянутая регистрация ведётся в повете.", "Гмина не регистрирует машины.", "ru"),
-        ("Such towns include Lublin and Krakow.", "Some towns have powiat rights.", "en"),
-        # a word that confirms what was said before, before the verb
-        ("После 1991 года бо́льшая часть коллекций действительно попала в Россию.", _SOCIETY, "ru"),
-        ("Most collections therefore reached Russia.", "The society kept its word.", "en"),
-        # a bare noun of the sentence before in the subject of a complement clause
-        (
-            "В 1841 году Джон Кауч Адамс предположил, что ошибки в расчётах вызваны другой"
-            " планетой.",
-            _ORBIT,
-            "ru",
-        ),
-        ("Adams suggested that these errors were caused by a planet.", _ORBIT, "en"),
-    ],
+    ("sentence", "before", "language", "holds"),
+    both_sides(
+        # what leans on the sentence before
+        holds=[
+            # "всё/все" as the subject, right before its verb: what all began
+            ("Все началось с работы Джона Острома, посвящённой дейнониху.", _IDEAS, "ru"),
+            ("Всё было готово к запуску уже в мае.", "Ракету собрали в апреле.", "ru"),
+            ("It all began with the work of John Ostrom.", "The idea came back in 1960.", "en"),
+            # every case of "такой" and the modifiers that point back by their meaning
+            ("Такими городами являются, например, Люблин и Краков.", "Повет ведёт учёт.", "ru"),
+            (
+                "Интенсивность излучения на таком расстоянии составляет 1/400 земной.",
+                "Большая полуось орбиты равна 19 а. е.",
+                "ru",
+            ),
+            ("Упомянутая регистрация ведётся в повете.", "Гмина не регистрирует машины.", "ru"),
+            ("Such towns include Lublin and Krakow.", "Some towns have powiat rights.", "en"),
+            # a word that confirms what was said before, before the verb
+            (
+                "После 1991 года бо́льшая часть коллекций действительно попала в Россию.",
+                _SOCIETY,
+                "ru",
+            ),
+            ("Most collections therefore reached Russia.", "The society kept its word.", "en"),
+            # a bare noun of the sentence before in the subject of a complement clause
+            (
+                "В 1841 году Джон Кауч Адамс предположил, что ошибки в расчётах вызваны другой"
+                " планетой.",
+                _ORBIT,
+                "ru",
+            ),
+            ("Adams suggested that these errors were caused by a planet.", _ORBIT, "en"),
+        ],
+        # what does not lean on the sentence before
+        fails=[
+            ("Все студенты сдали экзамен в мае.", "Экзамен прошёл в мае.", "ru"),  # a quantifier
+            ("All students passed the exam.", "The exam took place in May.", "en"),
+            # "такой ..., как X": the comparison names its own term
+            ("В таком же стиле, как шпалеры для стен, выполнялись пологи.", "Шпалеры ткали.", "ru"),
+            ("В профсоюзах, таких как ATL, состоят учителя.", "Учителя работают.", "ru"),
+            (
+                "Diseases such as asthma and eczema are common in children.",
+                "Asthma is common.",
+                "en",
+            ),
+            # a participle that only says what was done ("described by Linnaeus")
+            ("Описанный Линнеем вид растёт в Африке.", "Вид известен давно.", "ru"),
+            # "действительно" after the verb confirms nothing said before
+            (
+                "Коллекция общества попала в Россию, где она действительно сохранилась.",
+                _SOCIETY,
+                "ru",
+            ),
+            ("Most collections reached Russia.", "The society kept its word.", "en"),
+            # the complement clause names its own subject, or repeats nothing
+            ("В 1841 году Адамс предположил, что Нептун существует.", _ORBIT, "ru"),
+            ("В 1841 году Адамс предположил, что ошибки вызваны другой планетой.", _IDEAS, "ru"),
+            ("Adams suggested that a planet caused errors.", _ORBIT, "en"),
+        ],
+    ),
 )
-def test_what_leans_on_the_sentence_before(sentence: str, before: str, language: str) -> None:
-    assert leans_back(sentence, language, before)
-
-
-@pytest.mark.parametrize(
-    ("sentence", "before", "language"),
-    [
-        ("Все студенты сдали экзамен в мае.", "Экзамен прошёл в мае.", "ru"),  # a quantifier
-        ("All students passed the exam.", "The exam took place in May.", "en"),
-        # "такой ..., как X": the comparison names its own term
-        ("В таком же стиле, как шпалеры для стен, выполнялись пологи.", "Шпалеры ткали.", "ru"),
-        ("В профсоюзах, таких как ATL, состоят учителя.", "Учителя работают.", "ru"),
-        ("Diseases such as asthma and eczema are common in children.", "Asthma is common.", "en"),
-        # a participle that only says what was done ("described by Linnaeus")
-        ("Описанный Линнеем вид растёт в Африке.", "Вид известен давно.", "ru"),
-        # "действительно" after the verb confirms nothing said before
-        ("Коллекция общества попала в Россию, где она действительно сохранилась.", _SOCIETY, "ru"),
-        ("Most collections reached Russia.", "The society kept its word.", "en"),
-        # the complement clause names its own subject, or repeats nothing
-        ("В 1841 году Адамс предположил, что Нептун существует.", _ORBIT, "ru"),
-        ("В 1841 году Адамс предположил, что ошибки вызваны другой планетой.", _IDEAS, "ru"),
-        ("Adams suggested that a planet caused errors.", _ORBIT, "en"),
-    ],
-)
-def test_what_does_not_lean_on_the_sentence_before(
-    sentence: str, before: str, language: str
+def test_what_leans_on_the_sentence_before_and_what_does_not(
+    sentence: str, before: str, language: str, holds: bool
 ) -> None:
-    assert not leans_back(sentence, language, before)
+    assert bool(leans_back(sentence, language, before)) is holds
 
 
 def _claims(text: str, heading: str, language: str | None) -> list[str]:
-    context = ChunkContext(title=None, heading_path=(heading,), language=language)
-    return [a.claim for a in OfflineDistiller().distill(text, context)]
+    return claims(text, None, (heading,), language)
 
 
 @pytest.mark.parametrize(

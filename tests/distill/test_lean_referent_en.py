@@ -28,10 +28,10 @@ from pegas_memory.distill.lean_en import (
     speaker_it,
     unresolved,
 )
-from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.types import ChunkContext
 from pegas_memory.distill.units import sentence_groups
 from pegas_memory.ingest.markup import normalise
+from tests.both_sides import both_sides
+from tests.distill.offline_chunk import typed_claims
 
 
 def _groups(text: str, language: str = "en") -> list[str]:
@@ -39,10 +39,7 @@ def _groups(text: str, language: str = "en") -> list[str]:
 
 
 def _claims(text: str, heading: tuple[str, ...] = (), language: str = "en") -> list[str]:
-    atoms = OfflineDistiller().distill(text, ChunkContext(None, heading, language))
-    for atom in atoms:
-        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
-    return [a.claim for a in atoms if a.type != "code"]
+    return [c for t, c in typed_claims(text, None, heading, language) if t != "code"]
 
 
 # --- rule 1: a bare "this" -------------------------------------------------------------------
@@ -130,29 +127,28 @@ def test_past_an_example_the_leaning_sentence_has_nothing_to_join_and_is_dropped
 
 
 @pytest.mark.parametrize(
-    "sentence",
-    [
-        "I thought it was slightly awkward to type.",
-        "Soon after, I renamed it to xrep since rep wasn't obvious enough.",
-        "You can catch it like a normal KeyError.",
-        "We stored them in the cache.",
-    ],
+    ("sentence", "holds"),
+    both_sides(
+        # it after the speakers verb leans back
+        holds=[
+            "I thought it was slightly awkward to type.",
+            "Soon after, I renamed it to xrep since rep wasn't obvious enough.",
+            "You can catch it like a normal KeyError.",
+            "We stored them in the cache.",
+        ],
+        # it with a name before it does not
+        fails=[
+            "When I first started writing ripgrep, I called it rep.",  # the clause names it
+            "In Python, you use it as a decorator.",  # an opening phrase with a name
+            "I kind of thought it was pretty lame.",  # three words between: another clause
+            "It is possible to set any custom validator.",
+        ],
+    ),
 )
-def test_it_after_the_speakers_verb_leans_back(sentence: str) -> None:
-    assert speaker_it(sentence)
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "When I first started writing ripgrep, I called it rep.",  # the clause names it
-        "In Python, you use it as a decorator.",  # an opening phrase with a name
-        "I kind of thought it was pretty lame.",  # three words between: another clause
-        "It is possible to set any custom validator.",
-    ],
-)
-def test_it_with_a_name_before_it_does_not(sentence: str) -> None:
-    assert not speaker_it(sentence)
+def test_it_after_the_speakers_verb_leans_back_and_after_a_name_does_not(
+    sentence: str, holds: bool
+) -> None:
+    assert bool(speaker_it(sentence)) is holds
 
 
 def test_the_speakers_it_joins_the_name_before() -> None:

@@ -16,6 +16,7 @@ from pegas_memory.distill.types import ChunkContext
 from pegas_memory.distill.units import sentence_groups
 from pegas_memory.ingest.chunking import chunk_spans
 from pegas_memory.sentences import split_sentences
+from tests.both_sides import both_sides
 
 _BEFORE = (
     "Conventional PKC alpha, beta and gamma were nearly equally susceptible to inhibition by the "
@@ -24,36 +25,35 @@ _BEFORE = (
 
 
 @pytest.mark.parametrize(
-    "sentence",
-    [
-        "The Ca2+-independent PKC delta was much less sensitive to inhibition.",
-        "Associations with adult disease indicators were not so clear-cut.",
-        "The new parser is a lot faster.",
-        "The mutant protein was more stable.",
-    ],
+    ("sentence", "holds"),
+    both_sides(
+        # a comparative with nothing to compare with leans back
+        holds=[
+            "The Ca2+-independent PKC delta was much less sensitive to inhibition.",
+            "Associations with adult disease indicators were not so clear-cut.",
+            "The new parser is a lot faster.",
+            "The mutant protein was more stable.",
+        ],
+        # a comparative that names its standard or group stands
+        fails=[
+            "The Ca2+-independent PKC delta was much less sensitive than PKC alpha.",
+            "Aspirin was as effective as placebo.",
+            "Rates of infection were higher in women.",
+            "Mortality was lower among treated patients.",
+            "Women were more likely to report pain.",
+            "As healthcare becomes more complex, the opportunities for errors abound.",
+            "The signal was so strong that it saturated the detector.",
+            "Taplo is a faster parser for TOML files.",
+            "The gene is never expressed in adult tissue.",
+            "Packages with dependencies are no longer an issue.",
+            "The generic handler will not run because the specific handler is more specific.",
+        ],
+    ),
 )
-def test_a_comparative_with_nothing_to_compare_with_leans_back(sentence: str) -> None:
-    assert leans_back(sentence, "en", _BEFORE)
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "The Ca2+-independent PKC delta was much less sensitive than PKC alpha.",
-        "Aspirin was as effective as placebo.",
-        "Rates of infection were higher in women.",
-        "Mortality was lower among treated patients.",
-        "Women were more likely to report pain.",
-        "As healthcare becomes more complex, the opportunities for errors abound.",
-        "The signal was so strong that it saturated the detector.",
-        "Taplo is a faster parser for TOML files.",
-        "The gene is never expressed in adult tissue.",
-        "Packages with dependencies are no longer an issue.",
-        "The generic handler will not run because the specific handler is more specific.",
-    ],
-)
-def test_a_comparative_that_names_its_standard_or_group_stands(sentence: str) -> None:
-    assert not leans_back(sentence, "en", _BEFORE)
+def test_a_comparative_with_nothing_to_compare_with_leans_back_and_one_naming_its_standard_stands(
+    sentence: str, holds: bool
+) -> None:
+    assert bool(leans_back(sentence, "en", _BEFORE)) is holds
 
 
 def test_both_before_two_long_prepositional_phrases_names_them() -> None:

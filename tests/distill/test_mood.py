@@ -13,6 +13,7 @@ from pegas_memory.distill.mood import instructs, presents_result, ru_adjective_p
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import is_fact, match_definition
 from pegas_memory.distill.types import ChunkContext
+from tests.both_sides import both_sides
 
 
 def typed(text: str, language: str) -> str:
@@ -120,36 +121,35 @@ def test_a_sentence_with_a_verb_is_not_verbless(sentence: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "sentence",
-    [
-        "We demonstrate the importance of circulating monocytes during pulmonary fibrosis, and "
-        "emphasize the importance of lung macrophages.",
-        "Our study therefore demonstrates the applicability of SCNT for adult human cells.",
-        "The location of infarcts was predominantly outside the cerebellum and brain stem.",
-        "When the application object is deleted everything it allocated will be freed again.",
-        "Antiresorptive agents are widely used to treat osteoporosis.",
-        "The sender is the application.",
-        "Cells exposed to stress make triacylglycerols, but the relevance of this is unclear.",
-    ],
+    ("sentence", "holds"),
+    both_sides(
+        # results states and properties are facts
+        holds=[
+            "We demonstrate the importance of circulating monocytes during pulmonary fibrosis, and "
+            "emphasize the importance of lung macrophages.",
+            "Our study therefore demonstrates the applicability of SCNT for adult human cells.",
+            "The location of infarcts was predominantly outside the cerebellum and brain stem.",
+            "When the application object is deleted everything it allocated will be freed again.",
+            "Antiresorptive agents are widely used to treat osteoporosis.",
+            "The sender is the application.",
+            "Cells exposed to stress make triacylglycerols, but the relevance of this is unclear.",
+        ],
+        # evaluations measurements and open questions are text
+        fails=[
+            "We emphasize the importance of early diagnosis in these patients.",
+            "The effect of recombination between the two loci is also examined.",
+            "Plasma levels of IL-6 were measured before and 1, 6 and 24 h after surgery.",
+            "The role of monocytes and macrophages is therefore controversial.",
+            "However, the upper limit of the benefit of more physical activity is unclear.",
+            "In particular the situation for inpatients in hospitals is pleasing.",
+            "Is the sender the application?",
+        ],
+    ),
 )
-def test_results_states_and_properties_are_facts(sentence: str) -> None:
-    assert is_fact(sentence, "en")
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "We emphasize the importance of early diagnosis in these patients.",
-        "The effect of recombination between the two loci is also examined.",
-        "Plasma levels of IL-6 were measured before and 1, 6 and 24 h after surgery.",
-        "The role of monocytes and macrophages is therefore controversial.",
-        "However, the upper limit of the benefit of more physical activity is unclear.",
-        "In particular the situation for inpatients in hospitals is pleasing.",
-        "Is the sender the application?",
-    ],
-)
-def test_evaluations_measurements_and_open_questions_are_text(sentence: str) -> None:
-    assert not is_fact(sentence, "en")
+def test_results_and_properties_are_facts_and_evaluations_and_open_questions_are_text(
+    sentence: str, holds: bool
+) -> None:
+    assert bool(is_fact(sentence, "en")) is holds
 
 
 # --- Russian: a closing predicate adjective is a property ---------------------------------------
@@ -188,57 +188,42 @@ def test_relational_noun_before_a_dash_is_no_definition(sentence: str) -> None:
     assert typed(sentence, "ru") == "fact"
 
 
-@pytest.mark.parametrize(
-    ("sentence", "term"),
-    [
-        ("Теория множеств — раздел математики, изучающий общие свойства множеств.",
-         "Теория множеств"),
-        ("Директор — должностное лицо, возглавляющее организацию.", "Директор"),
-        ("Энтропия — мера неопределённости системы.", "Энтропия"),
-    ],
-)  # fmt: skip
-def test_definitions_with_a_dash_stay_definitions(sentence: str, term: str) -> None:
-    found = match_definition(sentence)
-    assert found is not None and found[0] == term
-
-
 # --- revisions after held-out draw 6's first score (general forms, both sides) ------------------
 
 
 @pytest.mark.parametrize(
-    "sentence",
-    [
-        # A "?" inside a URL asks nothing.
-        "If a user submits /hello?name=bob, escaping causes it to be rendered as text.",
-        # What a thing requires ("has to have") is a property; a "should" after a comma belongs
-        # to a dependent clause.
-        "A Python web application based on WSGI has to have one central callable object.",
-        "The blueprint owns no URL space, so the app cannot know which handler it should run.",
-        # A method verb with a result's rate is a finding.
-        "Surgery was performed in 40% of the patients.",
-        "Ninety-three participants were randomised, and 12 of 93 were allocated to surgery.",
-    ],
+    ("sentence", "holds"),
+    both_sides(
+        # revised rules keep facts
+        holds=[
+            # A "?" inside a URL asks nothing.
+            "If a user submits /hello?name=bob, escaping causes it to be rendered as text.",
+            # What a thing requires ("has to have") is a property; a "should" after a comma belongs
+            # to a dependent clause.
+            "A Python web application based on WSGI has to have one central callable object.",
+            "The blueprint owns no URL space, so the app cannot know which handler it should run.",
+            # A method verb with a result's rate is a finding.
+            "Surgery was performed in 40% of the patients.",
+            "Ninety-three participants were randomised, and 12 of 93 were allocated to surgery.",
+        ],
+        # revised rules keep text
+        fails=[
+            "Is the server at /hello?name=bob still running?",
+            "The role of LytA in removing capsule may explain why nearly all isolates keep it.",
+            "The manipulation of the mammalian genome has widespread implications for research.",
+            "Using nutrient deprivation as a model of stress, we "
+            "have addressed whether LDs protect.",
+            "However, our knowledge about the changes to the epigenome has, to date, been limited.",
+            "The function of this domain is still poorly understood.",
+            "Our society has to call attention to this subject.",
+            # Method verbs with time points and group sizes, not rates.
+            "Ninety-three participants each were allocated to the "
+            "exercise program, and 93 to rest.",
+        ],
+    ),
 )
-def test_revised_rules_keep_facts(sentence: str) -> None:
-    assert is_fact(sentence, "en")
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "Is the server at /hello?name=bob still running?",
-        "The role of LytA in removing capsule may explain why nearly all isolates keep it.",
-        "The manipulation of the mammalian genome has widespread implications for research.",
-        "Using nutrient deprivation as a model of stress, we have addressed whether LDs protect.",
-        "However, our knowledge about the changes to the epigenome has, to date, been limited.",
-        "The function of this domain is still poorly understood.",
-        "Our society has to call attention to this subject.",
-        # Method verbs with time points and group sizes, not rates.
-        "Ninety-three participants each were allocated to the exercise program, and 93 to rest.",
-    ],
-)
-def test_revised_rules_keep_text(sentence: str) -> None:
-    assert not is_fact(sentence, "en")
+def test_revised_rules_keep_facts_and_text(sentence: str, holds: bool) -> None:
+    assert bool(is_fact(sentence, "en")) is holds
 
 
 def test_a_lead_whose_head_holds_clauses_is_no_definition() -> None:

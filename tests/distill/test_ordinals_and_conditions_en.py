@@ -24,6 +24,7 @@ from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import is_fact, match_definition
 from pegas_memory.distill.types import ChunkContext
 from pegas_memory.distill.units import sentence_groups
+from tests.distill.offline_chunk import typed_claims
 
 _CONNECT = "Every signal object has a connect() method that registers a receiver."
 
@@ -33,10 +34,7 @@ def _groups(text: str, language: str = "en") -> list[str]:
 
 
 def _atoms(text: str, language: str = "en") -> list[tuple[str, str]]:
-    atoms = OfflineDistiller().distill(text, ChunkContext(None, (), language))
-    for atom in atoms:
-        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
-    return [(a.type, a.claim) for a in atoms]
+    return typed_claims(text, language=language)
 
 
 # --- rule 5: a definite ordinal description names a member of what came before -------------

@@ -7,12 +7,11 @@ from __future__ import annotations
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.promote import PROMOTED_BY
 from pegas_memory.distill.types import ChunkContext
+from tests.distill.offline_chunk import distil
 
 
 def _distill(text: str, heading: tuple[str, ...] = (), lang: str = "en") -> tuple[list[str], dict]:
-    atoms, dropped = OfflineDistiller().distill_counted(
-        text, ChunkContext(heading_path=heading, language=lang)
-    )
+    atoms, dropped = distil(text, None, heading, lang)
     return [a.claim for a in atoms], dropped
 
 

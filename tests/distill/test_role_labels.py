@@ -11,8 +11,8 @@ from pegas_memory.distill.carry import carry, mentions
 from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.items import role_label
 from pegas_memory.distill.lean_ru import described_results, situation_subject
-from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.types import DraftAtom
+from tests.distill.offline_chunk import claims
 
 _GUIDE = "Troubleshooting Guide"
 _NPE = "`NullPointerException` when parsing an empty file"
@@ -38,8 +38,7 @@ _SECTION_RU = """Симптом: при запуске сервер сразу �
 
 
 def _claims(text: str, title: str, heading: str, language: str) -> list[str]:
-    context = ChunkContext(title, (title, heading), language)
-    return [a.claim for a in OfflineDistiller().distill(text, context)]
+    return claims(text, title, (title, heading), language)
 
 
 def _atom(claim: str, language: str) -> DraftAtom:

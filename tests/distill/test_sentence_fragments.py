@@ -14,9 +14,8 @@ from __future__ import annotations
 import pytest
 
 from pegas_memory.distill.items import flat_list
-from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.sentences import prose_sentences
-from pegas_memory.distill.types import ChunkContext
+from tests.distill.offline_chunk import distil
 
 
 def _split(text: str) -> list[str]:
@@ -24,11 +23,7 @@ def _split(text: str) -> list[str]:
 
 
 def _distilled(text: str, lang: str, heading: str = "Статья") -> tuple[list[str], dict[str, int]]:
-    atoms, dropped = OfflineDistiller().distill_counted(
-        text, ChunkContext(title="T", heading_path=(heading,), language=lang)
-    )
-    for atom in atoms:
-        assert text[atom.quote_start : atom.quote_end] == atom.quote
+    atoms, dropped = distil(text, "T", (heading,), lang)
     return [a.claim for a in atoms], dropped
 
 

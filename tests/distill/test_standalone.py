@@ -14,10 +14,11 @@ from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.standalone import DAMAGED, NEEDS_CONTEXT, damaged_gap, needs_context
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from tests.conftest import files_memory
+from tests.distill.offline_chunk import distil
 
 
 def _distill(text: str, language: str, title: str | None = None) -> tuple[list[DraftAtom], dict]:
-    return OfflineDistiller().distill_counted(text, ChunkContext(title, (), language))
+    return distil(text, title, (), language)
 
 
 # A chunk with no heading or title: nothing can be carried, so a claim leaning back stays marked.

@@ -17,23 +17,18 @@ Each on both sides (fires / does not fire)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from pegas_memory.distill.following_en import presents_what_follows
-from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.ordered_lists import sequences
 from pegas_memory.distill.pointers import is_pointer
-from pegas_memory.distill.types import ChunkContext
 from pegas_memory.distill.values_en import repeats_value
+from tests.both_sides import both_sides
+from tests.distill.offline_chunk import typed_claims
 
-
-def _atoms(
-    text: str, language: str = "en", title: str | None = None, heading: tuple[str, ...] = ()
-) -> list[tuple[str, str]]:
-    atoms = OfflineDistiller().distill(text, ChunkContext(title, heading, language))
-    for atom in atoms:
-        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
-    return [(a.type, a.claim) for a in atoms]
+_atoms = partial(typed_claims, language="en")  # (type, claim) of each atom of an English chunk
 
 
 # --- "The following are ...": a lead-in ending in "." -------------------------------------------
@@ -188,32 +183,31 @@ def test_a_sentence_on_the_value_joins_the_sentence_that_sets_it() -> None:
 
 
 @pytest.mark.parametrize(
-    ("before", "claim"),
-    [
-        (_BEFORE, 'Using "0" can simplify your code.'),
-        ("The cache accepts a timeout in seconds or None.", "Passing None disables the cache."),
-        ('The mode is "auto" unless the terminal is not a tty.', '"auto" picks the colors.'),
-    ],
+    ("before", "claim", "holds"),
+    both_sides(
+        # a claim about the value before repeats it
+        holds=[
+            (_BEFORE, 'Using "0" can simplify your code.'),
+            ("The cache accepts a timeout in seconds or None.", "Passing None disables the cache."),
+            ('The mode is "auto" unless the terminal is not a tty.', '"auto" picks the colors.'),
+        ],
+        # a claim that names its setting or another value stands
+        fails=[
+            # it names what it sets
+            (_BEFORE, 'Setting COBRA_ACTIVE_HELP to "0" disables Active Help for every program.'),
+            # the value is not the one before
+            (_BEFORE, 'Using "1" turns the debug output on.'),
+            # a number is as often a measure
+            ("Doses of 5 mg/kg were given.", "Using 5 mg/kg, the response doubled."),
+            # no value opens it
+            (_BEFORE, "Active Help can also be disabled for every program."),
+        ],
+    ),
 )
-def test_a_claim_about_the_value_before_repeats_it(before: str, claim: str) -> None:
-    assert repeats_value(before, claim)
-
-
-@pytest.mark.parametrize(
-    ("before", "claim"),
-    [
-        # it names what it sets
-        (_BEFORE, 'Setting COBRA_ACTIVE_HELP to "0" disables Active Help for every program.'),
-        # the value is not the one before
-        (_BEFORE, 'Using "1" turns the debug output on.'),
-        # a number is as often a measure
-        ("Doses of 5 mg/kg were given.", "Using 5 mg/kg, the response doubled."),
-        # no value opens it
-        (_BEFORE, "Active Help can also be disabled for every program."),
-    ],
-)
-def test_a_claim_that_names_its_setting_or_another_value_stands(before: str, claim: str) -> None:
-    assert not repeats_value(before, claim)
+def test_a_claim_about_the_value_before_repeats_it_and_one_naming_its_setting_stands(
+    before: str, claim: str, holds: bool
+) -> None:
+    assert bool(repeats_value(before, claim)) is holds
 
 
 def test_sentences_in_two_paragraphs_are_not_joined_by_their_value() -> None:

@@ -14,18 +14,17 @@ from pegas_memory.distill.context import leans_back, refers_back
 from pegas_memory.distill.head_ru import head_missing
 from pegas_memory.distill.leads import match_lead_definition
 from pegas_memory.distill.lean_ru import sequel
-from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.standalone import DAMAGED, lost_link
-from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.types import DraftAtom
 from pegas_memory.distill.units import clean_claim
 from pegas_memory.distill.words_ru import agent_after, unstressed
+from tests.distill.offline_chunk import distil
 
 _ADHD = "Синдром дефицита внимания и гиперактивности"
 
 
 def _distill(text: str, heading: str | None, language: str) -> tuple[list[DraftAtom], dict]:
-    headings = (heading,) if heading else ()
-    return OfflineDistiller().distill_counted(text, ChunkContext(None, headings, language))
+    return distil(text, None, (heading,) if heading else (), language)
 
 
 def _claims(text: str, heading: str | None, language: str) -> list[str]:

@@ -12,9 +12,8 @@ from __future__ import annotations
 import pytest
 
 from pegas_memory.distill.context import leans_back
-from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.types import ChunkContext
 from pegas_memory.distill.units import sentence_groups
+from tests.distill.offline_chunk import claims
 
 _BEFORE = (
     "The time course for the disappearance of pattern F matched the time course of the "
@@ -28,11 +27,7 @@ def _groups(text: str, language: str = "en") -> list[str]:
 
 
 def _claims(text: str, heading_path: tuple[str, ...], title: str | None = None) -> list[str]:
-    context = ChunkContext(title, heading_path, "en")
-    atoms = OfflineDistiller().distill(text, context)
-    for atom in atoms:
-        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
-    return [a.claim for a in atoms]
+    return claims(text, title, heading_path, "en")
 
 
 # --- join_en rule 11: a definite event or result noun with no complement ---------------------

@@ -22,21 +22,19 @@ import pytest
 from pegas_memory.distill.anchor_ru import entry, undated_after_entry
 from pegas_memory.distill.carry import carry, mentions, topic
 from pegas_memory.distill.head_ru import _inflected
-from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.title_ru import family_reference, has_verb, label_value, listed_thing
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.distill.units import sentence_groups
+from tests.both_sides import both_sides
+from tests.distill.offline_chunk import claims
 
 _TITLE = "Статьи Википедии (TyDi QA GoldP, русский)"
 _NGASU = "Новосибирский государственный архитектурно-строительный университет"
 
 
 def _claims(text: str, heading: str, title: str = _TITLE) -> list[str]:
-    atoms = OfflineDistiller().distill(text, ChunkContext(title, (title, heading), "ru"))
-    for atom in atoms:
-        assert text[atom.quote_start : atom.quote_end] == atom.quote  # the quote stays verbatim
-    return [a.claim for a in atoms]
+    return claims(text, title, (title, heading), "ru")
 
 
 def _carried(claim: str, subject: str, kind: str = "fact") -> str:
@@ -52,26 +50,25 @@ def _groups(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "title",
-    [
-        _NGASU,
-        "Московский метрополитен",
-        "Чёрный квадрат",
-        "Обыкновенная игуана",
-        "Харбинский юридический факультет",
-        "Трансатлантический перелёт Алкока и Брауна",
-    ],
+    ("title", "holds"),
+    both_sides(
+        # a noun after its adjective is no verb of the title
+        fails=[
+            _NGASU,
+            "Московский метрополитен",
+            "Чёрный квадрат",
+            "Обыкновенная игуана",
+            "Харбинский юридический факультет",
+            "Трансатлантический перелёт Алкока и Брауна",
+        ],
+        # a headline keeps its verb
+        holds=["Понедельник начинается в субботу", "Путин провёл совещание", "Новый закон принят"],
+    ),
 )
-def test_a_noun_after_its_adjective_is_no_verb_of_the_title(title: str) -> None:
-    assert not has_verb(words_of(title))
-
-
-@pytest.mark.parametrize(
-    "title",
-    ["Понедельник начинается в субботу", "Путин провёл совещание", "Новый закон принят"],
-)
-def test_a_headline_keeps_its_verb(title: str) -> None:
-    assert has_verb(words_of(title))
+def test_a_noun_after_its_adjective_is_no_verb_of_the_title_and_a_headline_keeps_its_verb(
+    title: str, holds: bool
+) -> None:
+    assert bool(has_verb(words_of(title))) is holds
 
 
 @pytest.mark.parametrize(
@@ -248,21 +245,26 @@ def test_a_subjectless_claim_under_a_list_title_carries_the_series() -> None:
 
 
 @pytest.mark.parametrize(
-    "sentence",
-    ["1933 — переселение института в Новосибирск.", "1936—1938 — в 1936 году ...",
-     "С 18 мая 1930 — на базе института основан ...", "26 февраля 1832 года — явился в свет ..."],
-)  # fmt: skip
-def test_a_year_before_a_dash_opens_an_entry(sentence: str) -> None:
-    assert entry(sentence)
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    ["В 1933 году институт переехал в Новосибирск.", "Площадь — 750 тыс. км².",
-     "1933 год стал для института переломным.", "Ан-22 — 1965 год."],
-)  # fmt: skip
-def test_no_entry_without_a_year_before_a_dash(sentence: str) -> None:
-    assert not entry(sentence)
+    ("sentence", "holds"),
+    both_sides(
+        # a year before a dash opens an entry
+        holds=[
+            "1933 — переселение института в Новосибирск.",
+            "1936—1938 — в 1936 году ...",
+            "С 18 мая 1930 — на базе института основан ...",
+            "26 февраля 1832 года — явился в свет ...",
+        ],
+        # no entry without a year before a dash
+        fails=[
+            "В 1933 году институт переехал в Новосибирск.",
+            "Площадь — 750 тыс. км².",
+            "1933 год стал для института переломным.",
+            "Ан-22 — 1965 год.",
+        ],
+    ),
+)
+def test_only_a_year_before_a_dash_opens_an_entry(sentence: str, holds: bool) -> None:
+    assert bool(entry(sentence)) is holds
 
 
 def test_the_dateless_sentence_after_an_entry_joins_it() -> None:

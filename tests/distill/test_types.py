@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.patterns import is_fact, match_definition
+from pegas_memory.distill.patterns import is_fact
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 
 
@@ -27,79 +27,6 @@ def only(text: str, language: str) -> DraftAtom:
 
 
 # --- definitions: leads and the other patterns, with the term ----------------------------------
-
-
-@pytest.mark.parametrize(
-    ("sentence", "term"),
-    [
-        # Russian Wikipedia leads: the term without its bracketed dates, names or stress marks.
-        ("Иван Петров (1900—1970) — советский писатель.", "Иван Петров"),
-        ("Волга — река в европейской части России.", "Волга"),
-        ("Пер Ла́герквист (Swedish: Pär Lagerkvist) (23 мая 1891 — 11 июля 1974) — шведский "
-         "писатель, лауреат Нобелевской премии по литературе (1951).", "Пер Лагерквист"),
-        ("Курт Леговец, также Леговек[1] (English: Kurt Lehovec, родился 12 июля 1918 года) — "
-         "чешский, впоследствии американский, физик.", "Курт Леговец"),
-        ("Псайлок (English: Psylocke), она же Элизабет Брэддок — персонаж комиксов.", "Псайлок"),
-        ("Как правило, АЦП — электронное устройство, преобразующее напряжение в код.", "АЦП"),
-        ("Киборг (сокращение от English: cybernetic organism — кибернетический организм) — в "
-         "медицине — биологический организм, содержащий электронные компоненты.", "Киборг"),
-        ("Кампания в Нью-Йорке и Нью-Джерси (1776—1777) — 9-месячная кампания британской армии.",
-         "Кампания в Нью-Йорке и Нью-Джерси"),
-        ("«СКБ-Банк Аре́на» (до 24 июля 2015 года назывался «Уралма́ш») — футбольный стадион в "
-         "Екатеринбурге.", "СКБ-Банк Арена"),
-        ("Потсдамская конференция (также Берлинская конференция) — третья и последняя встреча "
-         "лидеров «большой тройки» — трёх крупнейших держав коалиции.", "Потсдамская конференция"),
-        # "X — это Y", "X называется Y", "Под X понимают Y".
-        ("Строительство — это процесс сооружения здания или инфраструктуры.", "Строительство"),
-        ("Шиитские общины Средней Азии (потомки населения Ирана) традиционно называются "
-         "«иранцами» (Tajik: эронӣ).", "иранцами"),
-        ("Под энтропией понимают меру хаоса системы.", "энтропией"),
-        # English leads: what X is, with a genus after "a"/"an".
-        ("John Smith (born 1950) is an American writer.", "John Smith"),
-        ("The Volga is a river in Russia.", "Volga"),
-        ("Rett syndrome (RTT) is an inherited neurodevelopmental disorder of females.",
-         "Rett syndrome"),
-        ("BACKGROUND Long non-coding RNAs (lncRNAs) are a sub-class of the non-coding RNA "
-         "repertoire.", "Long non-coding RNAs"),
-        ("A subset of a metric space is called open if it contains a ball around each point.",
-         "open"),
-        # German.
-        ("Unter einer Metrik versteht man eine Abbildung mit drei Eigenschaften.", "einer Metrik"),
-        ("Eine Teilmenge U heißt offen, wenn sie jeden ihrer Punkte mit einer Kugel enthält.",
-         "offen"),
-    ],
-)  # fmt: skip
-def test_definitions_record_their_term(sentence: str, term: str) -> None:
-    found = match_definition(sentence)
-    assert found is not None, sentence
-    assert found[0] == term
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        # A superlative is a fact about the Volga, not what the Volga is.
-        "The Volga is the longest river in Europe.",
-        # An attribute of something ("of"), and an evaluative genus ("a common cause of").
-        "The integrity of sperm chromatin is a clinical indicator of male fertility.",
-        "Hypoxia is a common cause of cell death.",
-        # A value with a name after a dash is no genus; whose capital is not said.
-        "Столица — город Ораньестад.",
-        # An exclamation after the dash is no definition.
-        "Kjift – not at all! A blind text like this gives you information about the font.",
-        # An aim is no definition of "Цель".
-        "Цель исследования — изучить влияние курения на давление.",
-        # "... называют местом действия X" after a clause is no definition.
-        "Действие игр происходит в крупном городе; для японских версий это просто город, тогда "
-        "как другие версии называют местом действия Лос-Анджелес.",
-        # A lead-like dash with a name, not a genus, after the bracket.
-        "Иван Петров (1900—1970) — Москва.",
-        # An approximate quantity after the dash is a value, not a genus.
-        "Численность — около 60 тысяч человек.",
-    ],
-)
-def test_not_definitions(sentence: str) -> None:
-    assert match_definition(sentence) is None
 
 
 def test_lead_atom_is_a_definition_and_the_superlative_a_fact() -> None:

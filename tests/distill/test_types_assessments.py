@@ -54,21 +54,6 @@ def test_an_assessment_is_no_definition(sentence: str, language: str) -> None:
     assert typed(sentence, language) == [("fact", None)]
 
 
-@pytest.mark.parametrize(
-    ("sentence", "term"),
-    [
-        ("Bioinformatics is a rapidly growing field that combines biology and computing.",
-         "Bioinformatics"),
-        ("Python is a popular programming language.", "Python"),
-        ("Парестезия — один из видов расстройства чувствительности.", "Парестезия"),
-        ("Энтропия — мера неопределённости состояния системы.", "Энтропия"),
-    ],
-)  # fmt: skip
-def test_a_genus_after_a_judgement_stays_a_definition(sentence: str, term: str) -> None:
-    found = match_definition(sentence)
-    assert found is not None and found[0] == term
-
-
 def test_a_lead_that_judges_its_subject_is_no_definition() -> None:
     subjects = ("Exercise physiology",)
     judged = "Exercise physiology is a fast-moving field of study."

@@ -14,6 +14,7 @@ from pegas_memory.distill.mood import about_the_text, instructs, verbless
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import _VERBS, is_fact, match_definition
 from pegas_memory.distill.types import ChunkContext, DraftAtom
+from tests.both_sides import both_sides
 
 SQLA = (
     "SQLAlchemy is the Python SQL toolkit and Object Relational Mapper that gives application "
@@ -92,37 +93,36 @@ def test_a_russian_dash_lead_stays_a_definition_and_a_relational_one_does_not() 
 
 
 @pytest.mark.parametrize(
-    ("sentence", "language"),
-    [
-        ("The aim of this study was to assess the effect of aspirin on mortality.", "en"),
-        ("We aimed to assess the effect of aspirin on mortality in elderly patients.", "en"),
-        ("Objective: To provide an update to the Surviving Sepsis Campaign Guidelines.", "en"),
-        ("To provide an update to the Surviving Sepsis Campaign Guidelines of 2012.", "en"),
-        ("Цель работы — оценить влияние аспирина на смертность.", "ru"),
-        ("Целью исследования было оценить влияние аспирина на смертность.", "ru"),
-        ("Оценить эффективность терапии у детей в возрасте до 5 лет.", "ru"),
-        ("Задача: оценить эффективность терапии у детей в возрасте до 5 лет.", "ru"),
-        ("Ziel dieser Arbeit ist es, die Wirkung von Aspirin zu untersuchen.", "de"),
-    ],
+    ("sentence", "language", "holds"),
+    both_sides(
+        # aims and purposes are text
+        fails=[
+            ("The aim of this study was to assess the effect of aspirin on mortality.", "en"),
+            ("We aimed to assess the effect of aspirin on mortality in elderly patients.", "en"),
+            ("Objective: To provide an update to the Surviving Sepsis Campaign Guidelines.", "en"),
+            ("To provide an update to the Surviving Sepsis Campaign Guidelines of 2012.", "en"),
+            ("Цель работы — оценить влияние аспирина на смертность.", "ru"),
+            ("Целью исследования было оценить влияние аспирина на смертность.", "ru"),
+            ("Оценить эффективность терапии у детей в возрасте до 5 лет.", "ru"),
+            ("Задача: оценить эффективность терапии у детей в возрасте до 5 лет.", "ru"),
+            ("Ziel dieser Arbeit ist es, die Wirkung von Aspirin zu untersuchen.", "de"),
+        ],
+        # what was found stays a fact
+        holds=[
+            ("The study found that aspirin reduced mortality by 12%.", "en"),
+            ("We found that the aim of most patients was to return to work within 6 months.", "en"),
+            ("Найти рукопись удалось только в 1900 году.", "ru"),
+            ("Печать книги завершилась в 1564 году.", "ru"),
+            ("Двадцать человек погибли при пожаре в 1911 году.", "ru"),
+            ("Память о войне сохранилась в названиях улиц.", "ru"),
+            ("Jede stetige Funktion auf einem Kompaktum besitzt ein Maximum.", "de"),
+        ],
+    ),
 )
-def test_aims_and_purposes_are_text(sentence: str, language: str) -> None:
-    assert not is_fact(sentence, language)
-
-
-@pytest.mark.parametrize(
-    ("sentence", "language"),
-    [
-        ("The study found that aspirin reduced mortality by 12%.", "en"),
-        ("We found that the aim of most patients was to return to work within 6 months.", "en"),
-        ("Найти рукопись удалось только в 1900 году.", "ru"),
-        ("Печать книги завершилась в 1564 году.", "ru"),
-        ("Двадцать человек погибли при пожаре в 1911 году.", "ru"),
-        ("Память о войне сохранилась в названиях улиц.", "ru"),
-        ("Jede stetige Funktion auf einem Kompaktum besitzt ein Maximum.", "de"),
-    ],
-)
-def test_what_was_found_stays_a_fact(sentence: str, language: str) -> None:
-    assert is_fact(sentence, language)
+def test_aims_and_purposes_are_text_and_what_was_found_stays_a_fact(
+    sentence: str, language: str, holds: bool
+) -> None:
+    assert bool(is_fact(sentence, language)) is holds
 
 
 # --- goal bullets and labelled imperatives: text ---

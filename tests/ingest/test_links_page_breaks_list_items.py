@@ -13,7 +13,6 @@ import pytest
 from pegas_memory.config import load_settings
 from pegas_memory.distill.items import bare_item, heading_lead_in
 from pegas_memory.distill.offline import OfflineDistiller, _is_crumbs
-from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.ingest.chunking import chunk_source
 from pegas_memory.ingest.layout import clean_pages
@@ -127,37 +126,6 @@ def test_a_markdown_links_target_is_no_breadcrumb_separator() -> None:
     assert _is_crumbs("https://example.org/a/b/c")  # a bare URL line is still furniture
     # a list item of links is still a list of links (a team list, a link list)
     assert _is_crumbs("* [UlisesGascon](https://github.com/UlisesGascon) - **Ulises** (he/him)")
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "Follow our installing guide for more information.",
-        "Следуйте инструкциям в руководстве.",
-        "Folgen Sie der Anleitung für weitere Informationen.",
-        "For information about the governance of the express.js project, see GOVERNANCE.md.",
-        "If you discover a security vulnerability in Express, please see Security Policies.",
-        "Если вы нашли уязвимость, читайте раздел о безопасности.",
-        "Wenn Sie eine Lücke finden, lesen Sie die Dokumentation.",
-    ],
-)
-def test_follow_the_guide_is_a_pointer(sentence: str) -> None:
-    assert is_pointer(sentence)
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "Follow-up visits showed no relapse in 12 patients.",
-        "Следуйте за рекой до моря.",
-        "Folgen Sie dem Fluss bis zum Meer.",
-        "If the server is busy, requests wait in a queue of 512 entries.",
-        "Если сервер занят, запросы ждут в очереди из 512 элементов.",
-        "Wenn der Server ausgelastet ist, warten Anfragen in einer Warteschlange.",
-    ],
-)
-def test_follow_without_a_destination_is_no_pointer(sentence: str) -> None:
-    assert not is_pointer(sentence)
 
 
 # --- 2. a sentence cut by a page break -----------------------------------------------------------

@@ -17,6 +17,7 @@ from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.ingest.chunking import chunk_spans
 from tests.conftest import offline_memory
+from tests.distill.offline_chunk import distil
 
 _FILLER = {
     "ru": [
@@ -146,9 +147,7 @@ from pegas_memory.distill.types import ChunkContext  # noqa: E402
 
 
 def _distilled(text: str, lang: str, heading: str = "Статья") -> tuple[list[str], dict[str, int]]:
-    atoms, dropped = OfflineDistiller().distill_counted(
-        text, ChunkContext(language=lang, heading_path=(heading,))
-    )
+    atoms, dropped = distil(text, None, (heading,), lang)
     return [a.claim for a in atoms], dropped
 
 

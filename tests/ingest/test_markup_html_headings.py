@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.ingest.markup import normalise
+from tests.conftest import ingest_text
 
 FAQ = (
     "# FAQ\n\n"
@@ -39,8 +39,7 @@ def test_the_question_is_the_answers_section_not_a_claim(
     service: MemoryService, tmp_path: Path
 ) -> None:
     path = tmp_path / "files" / "FAQ.md"
-    path.write_text(FAQ, encoding="utf-8")
-    service.ingest(IngestRequest(source=str(path)))
+    ingest_text(service, path, FAQ)
     with service.db.connection() as conn:
         rows = conn.execute(
             "SELECT a.claim, c.locator FROM pm_atom a JOIN pm_citation c ON c.atom_id = a.id"

@@ -21,7 +21,7 @@ from pegas_memory.host.control import stop_host
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.outbox.reconcile import reconcile, vector_collection
 from tests.conftest import files_memory
-from tests.mcp_harness import error_text, mcp_client, structured
+from tests.mcp_harness import error_text, mcp_client, serve_env, structured
 from tests.pgcluster import create_database
 
 CLAIM = "Treatment for two days increased the activity of brown adipose tissue in twelve women."
@@ -216,14 +216,9 @@ async def test_memory_merges_lists_and_splits_over_mcp(
     files.mkdir()
     (files / "trial.md").write_text(f"# Brown fat trial\n\n{CLAIM}\n")
     (files / "notes.md").write_text(f"# Notes on cold\n\n{NEAR}\n")
-    data = tmp_path / "data"
-    env = {
-        "PEGAS_DATA_DIR": str(data),
-        "PEGAS_DATABASE_URL": create_database(embedded_pg.uri),
-        "PEGAS_INGEST_ROOTS": f'["{files}"]',
-        "PEGAS_HOST_IDLE_SECONDS": "2",
-    }
-    try:
+    with serve_env(
+        tmp_path / "data", create_database(embedded_pg.uri), PEGAS_INGEST_ROOTS=f'["{files}"]'
+    ) as env:
         async with mcp_client(env) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             assert "split" in tools["memory_merges"].input_schema["properties"]["action"]["enum"]
@@ -245,8 +240,6 @@ async def test_memory_merges_lists_and_splits_over_mcp(
             unknown = error_text(
                 await client.call_tool("memory_merges", {"action": "split", "merge_id": 999999})
             )
-    finally:
-        stop_host(load_settings(data_dir=data))
     assert second["results"][0]["merges"] == 1, second
     assert listed["merges"][0]["claim"] == NEAR
     assert split["atom_id"] and split["citations_moved"] == listed["merges"][0]["citation_ids"]

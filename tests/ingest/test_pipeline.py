@@ -10,7 +10,7 @@ import pytest
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import IngestError, PegasMemoryError
-from tests.conftest import offline_memory
+from tests.conftest import files_memory, ingest_text
 from tests.loopback import Replies, serve
 
 DOC_V1 = """# Rivers
@@ -36,14 +36,7 @@ Lake Baikal is the deepest lake in the world, reaching 1642 metres.
 
 @pytest.fixture
 def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    (tmp_path / "files").mkdir()
-    with offline_memory(
-        database_url,
-        tmp_path / "data",
-        dim=128,
-        ingest_roots=[tmp_path / "files"],
-        url_allowlist=["127.0.0.1"],
-    ) as svc:
+    with files_memory(database_url, tmp_path, url_allowlist=["127.0.0.1"]) as svc:
         yield svc
 
 
@@ -86,14 +79,12 @@ def test_new_version_reuses_chunks_and_stales_vanished_evidence(
     service: MemoryService, tmp_path: Path
 ) -> None:
     path = tmp_path / "files" / "rivers.md"
-    path.write_text(DOC_V1)
-    v1 = service.ingest(IngestRequest(source=str(path)))
+    v1 = ingest_text(service, path, DOC_V1)
     with service.db.connection() as conn:
         delta = conn.execute("SELECT id FROM pm_atom WHERE claim LIKE 'A delta is%%'").fetchone()[
             "id"
         ]
-    path.write_text(DOC_V2)
-    v2 = service.ingest(IngestRequest(source=str(path)))
+    v2 = ingest_text(service, path, DOC_V2)
     # One identity across versions (issue 15): the id stays, each version has its own version_id.
     assert v2.version == 2 and v2.document_id == v1.document_id
     assert v2.version_id != v1.version_id and v2.is_current

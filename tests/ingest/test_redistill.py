@@ -21,16 +21,14 @@ import pytest
 import pegas_memory.ingest.pipeline as pipeline_module
 from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchRequest
 from pegas_memory.app.service import MemoryService
-from pegas_memory.config import load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.db.repo import add_link, set_status
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import OFFLINE_VERSION, ChunkContext, DraftAtom
 from pegas_memory.errors import IngestError
-from pegas_memory.host.control import stop_host
 from pegas_memory.ingest.pipeline import IngestPipeline
 from pegas_memory.outbox.reconcile import reconcile
-from tests.mcp_harness import mcp_client, structured
+from tests.mcp_harness import mcp_client, serve_env, structured
 from tests.pgcluster import create_database
 
 OLD = "offline-v4"
@@ -473,14 +471,9 @@ async def test_memory_ingest_takes_redistill_over_mcp(
     files = tmp_path / "files"
     files.mkdir()
     (files / "history.md").write_text(HISTORY)
-    data = tmp_path / "data"
-    env = {
-        "PEGAS_DATA_DIR": str(data),
-        "PEGAS_DATABASE_URL": create_database(embedded_pg.uri),
-        "PEGAS_INGEST_ROOTS": f'["{files}"]',
-        "PEGAS_HOST_IDLE_SECONDS": "2",
-    }
-    try:
+    with serve_env(
+        tmp_path / "data", create_database(embedded_pg.uri), PEGAS_INGEST_ROOTS=f'["{files}"]'
+    ) as env:
         async with mcp_client(env) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             schema = tools["memory_ingest"].input_schema["properties"]["redistill"]
@@ -491,8 +484,6 @@ async def test_memory_ingest_takes_redistill_over_mcp(
             forced = structured(
                 await client.call_tool("memory_ingest", {**source, "redistill": True})
             )
-    finally:
-        stop_host(load_settings(data_dir=data))
     assert first["finished"] and first["results"][0]["atoms_new"] >= 3, first
     assert again["results"][0]["unchanged"] and again["results"][0]["redistilled"] is None
     done = forced["results"][0]

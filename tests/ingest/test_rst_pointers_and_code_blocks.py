@@ -12,53 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from pegas_memory.app.requests import IngestRequest
 from pegas_memory.distill.code_claim import code_claim, says_nothing, telling_line
-from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.distill.types import DraftAtom
 from pegas_memory.distill.xrefs import labels_of, resolve_labels
 from pegas_memory.ingest.markup import rst_labels
-from tests.conftest import files_memory
+from tests.conftest import files_memory, ingest_text
 from tests.parsed_documents import distil_document, parse_file
 
 # --- sentences that only say where something is ---------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "See core-signals-list for a list of all built-in signals.",  # 13131: 26fa8de4b0
-        "See the Cookbook for a complete list of recipes.",
-        "Please see Core Signals for an overview of the signals Flask sends.",
-        "Note the limitations described in signals-sending and the flask.request_tearing_down"
-        " signal.",  # 13131: 282a5b55b0
-        "Note the caveats discussed in the Sending Signals section.",
-        "For more information, see Sending Signals.",
-        "Список всех встроенных сигналов см. в разделе Core Signals.",
-        "Ограничения этого подхода см. в главе 3.",
-        "См. раздел Core Signals.",
-    ],
-)
-def test_a_sentence_that_only_says_where_is_a_pointer(sentence: str) -> None:
-    assert is_pointer(sentence)
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        # it points AND states something
-        "The signal is deprecated; see core-signals-list for a list of all built-in signals.",
-        "Note the limitations described in the paper do not apply to embedded engines.",
-        "Note that signals are sent synchronously after every request.",
-        "Note the limitations of thread-local sessions in asynchronous code.",
-        "See how the list of recipes grows with every release of the library and its users.",
-        "Сигнал устарел, см. раздел Core Signals.",
-        "Ньютон открыл закон всемирного тяготения (см. раздел 3).",
-        "Сигналы отправляются синхронно после каждого запроса.",
-    ],
-)
-def test_a_sentence_that_states_something_is_no_pointer(sentence: str) -> None:
-    assert not is_pointer(sentence)
 
 
 SIGNALS = """Signals
@@ -283,8 +244,7 @@ def test_a_bare_ref_into_the_document_reads_as_its_title_and_others_stay(tmp_pat
 def test_ingest_stores_the_resolved_claim(database_url: str, tmp_path: Path) -> None:
     with files_memory(database_url, tmp_path) as service:
         path = tmp_path / "files" / "contextual.rst"
-        path.write_text(CONTEXTUAL, encoding="utf-8")
-        service.ingest(IngestRequest(source=str(path)))
+        ingest_text(service, path, CONTEXTUAL)
         with service.db.connection() as conn:
             rows = conn.execute(
                 "SELECT a.claim, c.quoted_text AS quote FROM pm_atom a"

@@ -12,6 +12,7 @@ from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchReque
 from pegas_memory.app.service import MemoryService
 from pegas_memory.ingest import sources
 from pegas_memory.search.hybrid import SearchFilter
+from tests.conftest import ingest_text
 from tests.ingest.test_parsers import make_pdf
 
 HISTORY = """# Town history
@@ -26,13 +27,11 @@ def test_edited_year_supersedes_the_old_atom_and_context_answers_the_new_one(
     service: MemoryService, tmp_path: Path
 ) -> None:
     path = tmp_path / "files" / "history.md"
-    path.write_text(HISTORY)
-    v1 = service.ingest(IngestRequest(source=str(path)))
+    v1 = ingest_text(service, path, HISTORY)
     service.runtime.worker().drain()
     with service.db.connection() as conn:
         old = conn.execute("SELECT id FROM pm_atom WHERE claim LIKE 'In 1773%%'").fetchone()["id"]
-    path.write_text(HISTORY.replace("1773", "1775"))
-    v2 = service.ingest(IngestRequest(source=str(path)))
+    v2 = ingest_text(service, path, HISTORY.replace("1773", "1775"))
     service.runtime.worker().drain()
     assert v2.version == 2 and v2.document_id == v1.document_id
     assert v2.atoms_new == 1 and v2.superseded == 1 and v2.duplicates_semantic == 0
@@ -70,11 +69,9 @@ def test_negation_removed_in_a_new_version_supersedes(
     text = (
         "Функция sin(1/x) не имеет предела в нуле, если аргумент стремится к нулю справа и слева.\n"
     )
-    path.write_text(text)
-    service.ingest(IngestRequest(source=str(path)))
+    ingest_text(service, path, text)
     service.runtime.worker().drain()
-    path.write_text(text.replace("не имеет", "имеет"))
-    v2 = service.ingest(IngestRequest(source=str(path)))
+    v2 = ingest_text(service, path, text.replace("не имеет", "имеет"))
     assert v2.atoms_new == 1 and v2.superseded == 1
 
 
@@ -82,10 +79,10 @@ def test_an_id_of_any_version_filters_and_forgets_the_document(
     service: MemoryService, tmp_path: Path
 ) -> None:
     path = tmp_path / "files" / "history.md"
-    path.write_text(HISTORY)
-    v1 = service.ingest(IngestRequest(source=str(path)))
-    path.write_text(HISTORY + "\nA new railway station opened in the town in the late autumn.\n")
-    v2 = service.ingest(IngestRequest(source=str(path)))
+    v1 = ingest_text(service, path, HISTORY)
+    v2 = ingest_text(
+        service, path, HISTORY + "\nA new railway station opened in the town in the late autumn.\n"
+    )
     service.runtime.worker().drain()
     assert v2.document_id == v1.document_id and v2.version_id != v1.version_id
     service.ingest(

@@ -6,7 +6,6 @@ took: a poller saw the step before it); and a PDF reports every page while it pa
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,13 +17,6 @@ from pegas_memory.ingest.pdf import parse_pdf
 from pegas_memory.jobs import JobCancelled, JobContext, JobRunner
 from tests.ingest.test_parsers import PAGE_1, PAGE_3, make_pdf
 from tests.jobs.test_jobs import FAST, until
-
-
-@pytest.fixture
-def db(settings: Settings) -> Iterator[Database]:
-    database = Database(settings).open()
-    yield database
-    database.close()
 
 
 def test_a_held_back_report_is_written_while_the_next_stage_runs(db: Database) -> None:

@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 import textwrap
 import threading
 import time
@@ -21,6 +18,7 @@ from pegas_memory.db.pool import Database
 from pegas_memory.errors import BackendUnavailable, IngestError, InvalidInput, NotFound
 from pegas_memory.jobs import JobContext, JobInfo, JobRunner
 from pegas_memory.jobs.model import LOCK_CLASS
+from tests.jobs.worker_process import worker_process
 
 FAST = {"lease_seconds": 0.5, "heartbeat_seconds": 0.2, "poll_seconds": 0.2}
 
@@ -246,15 +244,7 @@ def test_a_killed_worker_process_loses_the_job_to_another_runner(
     db: Database, settings: Settings
 ) -> None:
     job = jobs.submit(db, "ingest", {"sources": ["big.pdf"]})
-    proc = subprocess.Popen(
-        [sys.executable, "-c", WORKER_SCRIPT, str(settings.data_dir), settings.database_url or ""],
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ},
-    )
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().split() == ["running", str(job.id)]
+    with worker_process(WORKER_SCRIPT, settings, job.id) as proc:
         assert jobs.get(db, job.id).state == "running"
         # A live worker keeps its job: another runner does not take it while it beats.
         with runner(db, finishing(db, "rival")):
@@ -262,10 +252,6 @@ def test_a_killed_worker_process_loses_the_job_to_another_runner(
             assert jobs.get(db, job.id).state == "running"
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(30)
     with runner(db, finishing(db, "survivor")):
         info = jobs.wait(db, job.id, 20)
     assert info.state == "done" and info.result == {"by": "survivor", "attempt": 2}

@@ -22,12 +22,10 @@ import psycopg
 import pytest
 from mcp import Client
 
-from pegas_memory.db.embedded import EmbeddedPostgres
 from tests.hardening_helpers import fingerprint
 from tests.loopback import Replies
 from tests.loopback import serve as serve_http
-from tests.mcp_harness import server_params, stop_host_and_wait, structured
-from tests.pgcluster import create_database
+from tests.mcp_harness import serve_env, server_params, structured
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(900)]
 
@@ -57,11 +55,6 @@ def catalogue(paragraphs: int) -> str:
 
 
 @pytest.fixture
-def db_url(embedded_pg: EmbeddedPostgres) -> str:
-    return create_database(embedded_pg.uri)
-
-
-@pytest.fixture
 def files(tmp_path: Path) -> Path:
     root = tmp_path / "files"
     root.mkdir()
@@ -70,17 +63,15 @@ def files(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def env(tmp_path: Path, db_url: str, files: Path) -> Iterator[dict[str, str]]:
-    data = tmp_path / "data"
-    yield {
-        "PEGAS_DATA_DIR": str(data),
-        "PEGAS_DATABASE_URL": db_url,
-        "PEGAS_INGEST_ROOTS": f'["{files}"]',
-        "PEGAS_URL_ALLOWLIST": '["127.0.0.1"]',
-        "PEGAS_HOST_IDLE_SECONDS": "2",
-        "PEGAS_JOB_LEASE_SECONDS": "2",
-    }
-    stop_host_and_wait(data)
+def env(tmp_path: Path, database_url: str, files: Path) -> Iterator[dict[str, str]]:
+    with serve_env(
+        tmp_path / "data",
+        database_url,
+        PEGAS_INGEST_ROOTS=f'["{files}"]',
+        PEGAS_URL_ALLOWLIST='["127.0.0.1"]',
+        PEGAS_JOB_LEASE_SECONDS="2",
+    ) as served:
+        yield served
 
 
 @asynccontextmanager
@@ -103,8 +94,8 @@ async def until_done(client: Client, job_id: int, seconds: float = 300) -> dict[
         assert time.monotonic() < deadline, f"job {job_id} did not finish: {info}"
 
 
-def counts(db_url: str) -> dict[str, int]:
-    with psycopg.connect(db_url, autocommit=True) as conn:
+def counts(database_url: str) -> dict[str, int]:
+    with psycopg.connect(database_url, autocommit=True) as conn:
         out = {}
         for table in ("pm_document", "pm_chunk", "pm_atom", "pm_citation"):
             row = conn.execute(f"SELECT count(*) FROM {table}").fetchone()
@@ -115,7 +106,7 @@ def counts(db_url: str) -> dict[str, int]:
 
 @pytest.mark.slow
 async def test_a_long_ingest_answers_within_its_bound_and_completes(
-    env: dict[str, str], files: Path, db_url: str
+    env: dict[str, str], files: Path, database_url: str
 ) -> None:
     notes: list[tuple[float, str | None]] = []
 
@@ -150,7 +141,7 @@ async def test_a_long_ingest_answers_within_its_bound_and_completes(
         assert done["state"] == "done", done
         result = done["ingest"]["results"][0]
         assert result["atoms_new"] >= 20 and done["ingest"]["atoms_new"] == result["atoms_new"]
-        assert counts(db_url)["pm_document"] == 1
+        assert counts(database_url)["pm_document"] == 1
         # The same source again finishes inline: unchanged, nothing to do.
         again = structured(
             await client.call_tool("memory_ingest", {"source": str(files / "long.md")})
@@ -160,7 +151,7 @@ async def test_a_long_ingest_answers_within_its_bound_and_completes(
 
 @pytest.mark.slow
 async def test_killing_the_server_mid_job_and_restarting_completes_it(
-    env: dict[str, str], files: Path, db_url: str
+    env: dict[str, str], files: Path, database_url: str
 ) -> None:
     async with serve(env) as first:
         call = structured(
@@ -176,13 +167,13 @@ async def test_killing_the_server_mid_job_and_restarting_completes_it(
                 await anyio.sleep(0.2)
         pid = int(info["worker"].split(":")[1])
         os.kill(pid, signal.SIGKILL)
-    assert counts(db_url)["pm_document"] == 0  # killed before its one write: nothing written
+    assert counts(database_url)["pm_document"] == 0  # killed before its one write: nothing written
     async with serve(env) as second:
         done = await until_done(second, call["job_id"])
         assert done["state"] == "done" and done["attempts"] == 2, done
         assert done["worker"].split(":")[1] != str(pid)
         result = done["ingest"]["results"][0]
-    after = counts(db_url)
+    after = counts(database_url)
     assert after["pm_document"] == 1
     assert after["pm_chunk"] == result["chunks"]
     assert after["pm_atom"] == result["atoms_new"]
@@ -208,7 +199,7 @@ def site() -> contextlib.AbstractContextManager[str]:
     return serve_http(Pages)
 
 
-async def test_twenty_web_pages_are_one_batch_call(env: dict[str, str], db_url: str) -> None:
+async def test_twenty_web_pages_are_one_batch_call(env: dict[str, str], database_url: str) -> None:
     with site() as base:
         urls = [f"{base}/exhibit/{n}" for n in range(20)] + [f"{base}/missing"]
         async with serve(env) as client:
@@ -224,16 +215,16 @@ async def test_twenty_web_pages_are_one_batch_call(env: dict[str, str], db_url: 
     assert [f["source"] for f in call["failures"]] == [f"{base}/missing"]
     assert {r["title"] for r in call["results"]} == {f"Exhibit {n}" for n in range(20)}
     assert len(jobs["jobs"]) == 1  # one job for the whole list
-    assert counts(db_url)["pm_document"] == 20
+    assert counts(database_url)["pm_document"] == 20
 
 
 async def test_a_cancelled_job_leaves_nothing_behind(
-    env: dict[str, str], files: Path, db_url: str
+    env: dict[str, str], files: Path, database_url: str
 ) -> None:
     (files / "short.md").write_text("The ivory loom stands in room four of the museum.\n")
     async with serve(env) as client:
         structured(await client.call_tool("memory_stats", {}))  # migrated
-        before = _domain(fingerprint(db_url))
+        before = _domain(fingerprint(database_url))
         call = structured(
             await client.call_tool(
                 "memory_ingest",
@@ -246,19 +237,19 @@ async def test_a_cancelled_job_leaves_nothing_behind(
                 if info["progress"]["message"].startswith("source 2 of 2"):
                     break
                 await anyio.sleep(0.2)
-        assert counts(db_url)["pm_document"] == 1
+        assert counts(database_url)["pm_document"] == 1
         cancelled = structured(
             await client.call_tool("memory_job", {"op": "cancel", "job_id": call["job_id"]})
         )
         assert "cancel requested" in cancelled["message"]
         final = await until_done(client, call["job_id"], seconds=240)
         assert final["state"] == "cancelled" and "cancelled" in final["error"], final
-    assert _domain(fingerprint(db_url)) == before
-    assert _cached_vectors(db_url) == 0  # its embeddings went too (issue 30)
+    assert _domain(fingerprint(database_url)) == before
+    assert _cached_vectors(database_url) == 0  # its embeddings went too (issue 30)
 
 
-def _cached_vectors(db_url: str) -> int:
-    with psycopg.connect(db_url, autocommit=True) as conn:
+def _cached_vectors(database_url: str) -> int:
+    with psycopg.connect(database_url, autocommit=True) as conn:
         row = conn.execute("SELECT count(*) FROM pm_embedding_cache").fetchone()
     assert row is not None
     return int(row[0])

@@ -19,13 +19,11 @@ import pytest
 from mcp import Client
 
 from pegas_memory.app.research import ResearchJournal, SearxngProvider, research_gaps
-from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.jobs import JobCancelled
 from tests.conftest import offline_memory
 from tests.hardening_helpers import fingerprint
 from tests.loopback import Replies, serve
-from tests.mcp_harness import server_params, stop_host_and_wait, structured
-from tests.pgcluster import create_database
+from tests.mcp_harness import serve_env, server_params, structured
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(900)]
 
@@ -77,20 +75,9 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture
-def db_url(embedded_pg: EmbeddedPostgres) -> str:
-    return create_database(embedded_pg.uri)
-
-
-@pytest.fixture
-def env(tmp_path: Path, db_url: str) -> Iterator[dict[str, str]]:
-    data = tmp_path / "data"
-    yield {
-        "PEGAS_DATA_DIR": str(data),
-        "PEGAS_DATABASE_URL": db_url,
-        "PEGAS_URL_ALLOWLIST": '["127.0.0.1"]',
-        "PEGAS_HOST_IDLE_SECONDS": "2",
-    }
-    stop_host_and_wait(data)
+def env(tmp_path: Path, database_url: str) -> Iterator[dict[str, str]]:
+    with serve_env(tmp_path / "data", database_url, PEGAS_URL_ALLOWLIST='["127.0.0.1"]') as served:
+        yield served
 
 
 async def memory_job(client: Client, **args: Any) -> dict[str, Any]:
@@ -157,13 +144,13 @@ async def test_research_runs_as_a_job_and_fills_the_gap(env: dict[str, str]) -> 
 
 
 async def test_a_cancelled_research_job_takes_back_what_it_did(
-    env: dict[str, str], db_url: str
+    env: dict[str, str], database_url: str
 ) -> None:
     web = Web(["/a", "/slow"], slow_seconds=6.0)
     try:
         async with Client(server_params({**env, "PEGAS_SEARXNG_URL": web.base})) as client:
             structured(await client.call_tool("memory_add_gap", {"question": QUESTION}))
-            before = _domain(fingerprint(db_url))
+            before = _domain(fingerprint(database_url))
             started = await memory_job(client, op="research", urls_per_gap=2, wait_seconds=0)
             job_id = started["jobs"][0]["id"]
             with anyio.fail_after(240):
@@ -174,7 +161,7 @@ async def test_a_cancelled_research_job_takes_back_what_it_did(
                         break
                     assert listed["jobs"][0]["state"] in ("queued", "running"), listed
                     await anyio.sleep(0.2)
-            assert _rows(db_url, "pm_document") == 1
+            assert _rows(database_url, "pm_document") == 1
             cancelled = await memory_job(client, op="cancel", job_id=job_id)
             assert "cancel requested" in cancelled["message"]
             final = await until_finished(client, job_id)
@@ -184,7 +171,7 @@ async def test_a_cancelled_research_job_takes_back_what_it_did(
     assert final["state"] == "cancelled", final
     # No document, chunk, atom or citation is left; the gap is as it was (only its updated_at,
     # set by a trigger, tells that it was touched).
-    assert _domain(fingerprint(db_url)) == before
+    assert _domain(fingerprint(database_url)) == before
     (gap,) = gaps["gaps"]
     assert gap["status"] == "open" and gap["attempts"] == [] and gap["filled_by"] == []
 
@@ -232,8 +219,8 @@ def set_status(service: Any, gap_id: int, status: str) -> None:
         set_gap_status(conn, gap_id, status)
 
 
-def _rows(db_url: str, table: str) -> int:
-    return int(fingerprint(db_url)[table].split(":")[0])
+def _rows(database_url: str, table: str) -> int:
+    return int(fingerprint(database_url)[table].split(":")[0])
 
 
 def _domain(tables: dict[str, str]) -> dict[str, str]:

@@ -5,21 +5,17 @@ its connection closes, says at once that the worker is gone."""
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 import textwrap
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 from pegas_memory import jobs
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
 from pegas_memory.jobs import JobContext, JobRunner
+from tests.jobs.worker_process import worker_process
 
 LEASE = 30.0  # the default PEGAS_JOB_LEASE_SECONDS: takeover must not wait for it
 TAKEOVER_SECONDS = 5.0
@@ -47,13 +43,6 @@ WORKER = textwrap.dedent(
 )
 
 
-@pytest.fixture
-def db(settings: Settings) -> Iterator[Database]:
-    database = Database(settings).open()
-    yield database
-    database.close()
-
-
 def _finishing(args: dict[str, Any], ctx: JobContext) -> dict[str, Any]:
     return {"attempt": ctx.attempt}
 
@@ -70,15 +59,7 @@ def test_a_killed_workers_job_is_taken_over_within_seconds_and_never_shown_runni
     db: Database, settings: Settings
 ) -> None:
     job = jobs.submit(db, "ingest", {"sources": ["big.pdf"]})
-    proc = subprocess.Popen(
-        [sys.executable, "-c", WORKER, str(settings.data_dir), settings.database_url or ""],
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ},
-    )
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().split() == ["running", str(job.id)]
+    with worker_process(WORKER, settings, job.id) as proc:
         _until(lambda: jobs.get(db, job.id).progress.done == 3, 15)
         live = jobs.get(db, job.id)
         assert live.state == "running" and live.worker
@@ -90,10 +71,6 @@ def test_a_killed_workers_job_is_taken_over_within_seconds_and_never_shown_runni
             assert jobs.get(db, job.id).state == "running"
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(30)
 
     # The view never shows the dead worker as running once PostgreSQL has ended its session:
     # the server notices the closed socket a moment after the kill (seen up to a second late

@@ -12,7 +12,7 @@ import pytest
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.outbox.reconcile import rebuild, reconcile
-from tests.conftest import offline_memory
+from tests.conftest import files_memory, ingest_text
 
 NOTES = """# Notes
 
@@ -26,10 +26,7 @@ The great refractor of the observatory was the largest telescope in the world un
 
 @pytest.fixture
 def memory(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    (tmp_path / "files").mkdir()
-    with offline_memory(
-        database_url, tmp_path / "data", dim=128, ingest_roots=[tmp_path / "files"]
-    ) as svc:
+    with files_memory(database_url, tmp_path) as svc:
         yield svc
 
 
@@ -62,16 +59,14 @@ def test_passages_and_their_citations_follow_edits_forget_damage_and_rebuild(
     memory: MemoryService, tmp_path: Path
 ) -> None:
     path = tmp_path / "files" / "notes.md"
-    path.write_text(NOTES)
-    first = memory.ingest(IngestRequest(source=str(path)))
+    first = ingest_text(memory, path, NOTES)
     other = memory.ingest(
         IngestRequest(source="Дунай впадает в Чёрное море.\n", kind="text", title="Реки")
     )
     _assert_equal_to_postgres(memory)
     assert _graph(memory, "MATCH (a:Atom)-[:CITED_IN]->(:Passage) RETURN count(a)") != {(0,)}
     # an edit: the old version's passages leave the graph, the new ones are cited
-    path.write_text(NOTES.replace("1897", "1908") + "\nIts dome is 23 metres wide.\n")
-    memory.ingest(IngestRequest(source=str(path)))
+    ingest_text(memory, path, NOTES.replace("1897", "1908") + "\nIts dome is 23 metres wide.\n")
     _assert_equal_to_postgres(memory)
     # forget: the document's passages and its node are gone
     assert first.document_id is not None and other.document_id is not None

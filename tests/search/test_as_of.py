@@ -4,7 +4,6 @@ real PostgreSQL and the embedded engines; withdrawn rows leave an audit line (mi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,28 +15,14 @@ from pegas_memory.db.repo import add_link, withdraw_reason
 from pegas_memory.errors import InvalidInput
 from pegas_memory.search.fusion import Fused
 from pegas_memory.search.hybrid import SearchFilter
-from tests.conftest import files_memory
 from tests.mcp_harness import error_text, mcp_client, structured
+from tests.search.conftest import instant
 
 CLAIM = "The Lick Observatory's great refractor was the largest telescope of its time."
 
 
-@pytest.fixture
-def memory(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with files_memory(database_url, tmp_path) as svc:
-        yield svc
-
-
 def settle(svc: MemoryService) -> None:
     svc.runtime.worker().drain()
-
-
-def instant(svc: MemoryService) -> datetime:
-    """The database's clock between two transactions: what came before is 'then'."""
-    with svc.db.connection() as conn:
-        row = conn.execute("SELECT clock_timestamp() AS t").fetchone()
-    assert row is not None
-    return row["t"]
 
 
 def search_as_of(svc: MemoryService, query: str, at: datetime | None, **kw: object):  # type: ignore[no-untyped-def]
@@ -75,20 +60,10 @@ def test_what_was_stored_later_is_not_found_as_of_earlier(memory: MemoryService)
     assert all(h.id != later for h in then.hits)
 
 
-def test_a_replaced_version_is_searched_as_it_was(memory: MemoryService, tmp_path: Path) -> None:
-    path = tmp_path / "files" / "notes.md"
-    path.write_text(
-        "# Notes\n\nThe Lick Observatory opened in 1888. Its first director was Edward Holden.\n"
-    )
-    memory.ingest(IngestRequest(source=str(path)))
-    settle(memory)
-    before = instant(memory)
-    path.write_text(
-        "# Notes\n\nThe Lick Observatory opened in 1888. Its great refractor was the largest "
-        "telescope of its time.\n"
-    )
-    memory.ingest(IngestRequest(source=str(path)))
-    settle(memory)
+def test_a_replaced_version_is_searched_as_it_was(
+    memory: MemoryService, edited_notes: datetime
+) -> None:
+    before = edited_notes
     now = search_as_of(memory, "first director Edward Holden", None, store="passages")
     then = search_as_of(memory, "first director Edward Holden", before, store="passages")
     assert all("Holden" not in h.claim for h in now.hits)

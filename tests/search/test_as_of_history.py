@@ -4,16 +4,13 @@ the statuses they had (issue 32's done-when), on real PostgreSQL and the embedde
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-
-import pytest
 
 from pegas_memory.app.requests import IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.search.hybrid import SearchFilter
-from tests.conftest import files_memory
+from tests.search.conftest import instant
 
 TRIAL = "Treatment for two days increased the activity of brown adipose tissue in twelve women."
 NEAR = TRIAL.replace("two days", "two days,")  # the same claim re-punctuated: merged at ingest
@@ -24,21 +21,8 @@ SHIVER = "Shivering produces heat in skeletal muscle."
 QUERY = "brown adipose tissue treatment cold exposure heat energy glucose shivering"
 
 
-@pytest.fixture
-def memory(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with files_memory(database_url, tmp_path) as svc:
-        yield svc
-
-
 def settle(svc: MemoryService) -> None:
     svc.runtime.worker().drain(include_delayed=True)
-
-
-def instant(svc: MemoryService) -> datetime:
-    with svc.db.connection() as conn:
-        row = conn.execute("SELECT clock_timestamp() AS t").fetchone()
-    assert row is not None
-    return row["t"]
 
 
 def believed(svc: MemoryService, at: datetime | None) -> dict[str, str]:

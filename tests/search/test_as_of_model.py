@@ -9,17 +9,13 @@ since (an erased atom leaves no words at any instant, docs/decisions/0009)."""
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
-    RuleBasedStateMachine,
     initialize,
     invariant,
     precondition,
@@ -28,12 +24,10 @@ from hypothesis.stateful import (
 )
 
 from pegas_memory.app.requests import IngestRequest, SearchRequest, StoreRequest
-from pegas_memory.app.service import MemoryService
 from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.search.hybrid import SearchFilter
-from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
-from tests.pgcluster import create_database
+from tests.service_machine import ServiceMachine
 
 SUBJECTS = ("river", "glacier", "delta", "canyon", "aquifer")
 OBJECTS = ("valley", "plain", "forest")
@@ -49,28 +43,11 @@ class Instant:
     believed: dict[int, str]  # atom id -> status at that instant
 
 
-class AsOfMachine(RuleBasedStateMachine):
-    pg_uri: str
-    fake_url: str
-    root: Path
+class AsOfMachine(ServiceMachine):
     checks = 0
 
     def __init__(self) -> None:
         super().__init__()
-        work = Path(tempfile.mkdtemp(dir=self.root))
-        self.docs = work / "docs"
-        self.docs.mkdir()
-        self.service = MemoryService(
-            make_settings(
-                work / "data",
-                database_url=create_database(self.pg_uri),
-                ollama_url=self.fake_url,
-                embedding_dim=64,
-                distiller="offline",
-                ingest_roots=[self.docs],
-                auto_gap_on_weak_context=False,
-            )
-        ).open()
         self.service.verifier.llm = None  # verification by similarity alone
         self.now: dict[int, str] = {}  # the model: atom id -> status now
         self.erased: set[int] = set()
@@ -183,22 +160,11 @@ class AsOfMachine(RuleBasedStateMachine):
             assert got == expected, (instant.at, got, expected)
             AsOfMachine.checks += 1
 
-    def teardown(self) -> None:
-        self.service.close()
-
-
-@pytest.fixture
-def fake_ollama() -> Iterator[FakeOllama]:
-    with FakeOllama(dim=64) as fake:
-        yield fake
-
 
 def test_as_of_answers_what_was_believed_at_every_recorded_instant(
     embedded_pg: EmbeddedPostgres, fake_ollama: FakeOllama, tmp_path: Path
 ) -> None:
-    AsOfMachine.pg_uri = embedded_pg.uri
-    AsOfMachine.fake_url = fake_ollama.url
-    AsOfMachine.root = tmp_path
+    AsOfMachine.bind(embedded_pg, fake_ollama, tmp_path)
     AsOfMachine.checks = 0
     run_state_machine_as_test(
         AsOfMachine,

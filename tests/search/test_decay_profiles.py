@@ -19,7 +19,7 @@ from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import InvalidInput
 from pegas_memory.models import SearchHit
 from pegas_memory.search.fusion import decay_factor
-from tests.conftest import offline_memory
+from tests.conftest import files_memory
 
 DAYS_CONVERSATIONAL = 30.0
 DAYS_PERISHABLE = 365.0
@@ -39,12 +39,9 @@ NEW_TEXT = "The Danube delta wetlands shelter pelicans and sturgeon where the ri
 
 @pytest.fixture
 def memory(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    (tmp_path / "files").mkdir()
-    with offline_memory(
+    with files_memory(
         database_url,
-        tmp_path / "data",
-        dim=128,
-        ingest_roots=[tmp_path / "files"],
+        tmp_path,
         decay_ranking=True,
         decay_conversational_days=DAYS_CONVERSATIONAL,
         decay_perishable_days=DAYS_PERISHABLE,

@@ -3,15 +3,11 @@ and memory_get_context return in their own right, beside the atoms, on the real 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
+from datetime import datetime
 
 from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.outbox.reconcile import reconcile, vector_collection
-from tests.conftest import offline_memory
 
 PAPER = """# Ordering at the counter
 
@@ -33,15 +29,6 @@ DANUBE = """# Rivers
 The Danube flows through ten countries before it reaches the Black Sea. It is Europe's
 second-longest river.
 """
-
-
-@pytest.fixture
-def memory(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    (tmp_path / "files").mkdir()
-    with offline_memory(
-        database_url, tmp_path / "data", dim=128, ingest_roots=[tmp_path / "files"]
-    ) as svc:
-        yield svc
 
 
 def settle(svc: MemoryService) -> None:
@@ -107,19 +94,9 @@ def test_an_atom_and_the_passage_it_was_cited_from_are_one_hit(memory: MemorySer
     assert any(arm.startswith("passage_") for arm in volga[0].found_by)
 
 
-def test_an_edit_withdraws_the_old_versions_passages(memory: MemoryService, tmp_path: Path) -> None:
-    path = tmp_path / "files" / "notes.md"
-    path.write_text(
-        "# Notes\n\nThe Lick Observatory opened in 1888. Its first director was Edward Holden.\n"
-    )
-    memory.ingest(IngestRequest(source=str(path)))
-    settle(memory)
-    path.write_text(
-        "# Notes\n\nThe Lick Observatory opened in 1888. Its great refractor was the largest "
-        "telescope of its time.\n"
-    )
-    memory.ingest(IngestRequest(source=str(path)))
-    settle(memory)
+def test_an_edit_withdraws_the_old_versions_passages(
+    memory: MemoryService, edited_notes: datetime
+) -> None:
     old = memory.search(SearchRequest(query="Edward Holden director", store="passages"))
     assert all("Holden" not in h.claim for h in old.hits)
     context = memory.get_context(
