@@ -13,6 +13,9 @@ Usage: PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py [LABEL_NAME .
        (LABELS_VERBOSE=1: every site where an answer differs from its label)
        PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py reindex itsdangerous PATH
        (a one-file re-index with the analyzer against a full index of the same bytes)
+       PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py scale REPO_DIR PATH [--fresh]
+       (a large repository: whole index, determinism, graph slice, one-file re-index; the
+       table in bench/results/code-index.md)
        PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py fanout jinja
        (call lines with 5 or more internal targets, heuristic and with the analyzer)
 """
@@ -233,7 +236,145 @@ def reindex(repo_name: str, rel: str) -> None:
     )
 
 
+def _drain_graph(service: Any) -> tuple[int, float, int]:
+    """Project every pending outbox event into the graph slice: (events, seconds, left)."""
+    from pegas_memory.outbox.projection import Projector
+    from pegas_memory.outbox.worker import OutboxWorker
+
+    rt = service.runtime
+    projector = Projector(
+        targets=("graph",),
+        vectors=rt.vectors.get,
+        graph=rt.graph.get,
+        embedder=rt.embedder.get,
+        collection_prefix=service.settings.qdrant_collection_prefix,
+    )
+    worker = OutboxWorker(service.settings, service.db, projector, name="bench-graph")
+    started = time.monotonic()
+    report = worker.drain(timeout=3600.0)
+    seconds = time.monotonic() - started
+    with service.db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM pm_outbox WHERE processed_at IS NULL AND parked_at IS NULL"
+        ).fetchone()
+    return report.processed, seconds, int(row["n"]) if row else 0
+
+
+def _rss() -> tuple[float, float]:
+    """Peak RSS in MB of this process and of its largest finished child (an analyzer)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return own, child
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def scale(source: Path, rel: str, fresh: bool) -> None:
+    """A large repository with the analyzers on (issue 29's "done when"): a whole index into
+    database A (time, peak RSS, the graph slice drained), a whole index of the same bytes into
+    database B (determinism: equal edges), then ``rel`` gets a function appended and is
+    re-indexed in A (the analyzer runs over the slice) and in B by a new CodeMemory (no previous
+    documents in the process: the analyzer runs whole, as every re-index did before); the two
+    must store equal edges. ``fresh``: a third database indexes the edited bytes whole, and A
+    must equal it too. Prints one line per step."""
+    import shutil
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _common import embedded_service
+
+    from pegas_memory.code_memory.index import CodeMemory
+
+    work = Path(tempfile.mkdtemp(prefix="pegas-analyzer-scale-", dir="/tmp"))
+    name = source.name
+    copy = work / name
+    shutil.copytree(source, copy, ignore=shutil.ignore_patterns(".git"), symlinks=True)
+    lines = sum(p.read_bytes().count(b"\n") for p in iter_source_files(copy))
+    extra: dict[str, Any] = {"ingest_roots": [str(work)], "code_analyzer": "auto"}
+    path = os.environ.get("PEGAS_CODE_ANALYZER_PATH")
+    if path:
+        extra["code_analyzer_path"] = path
+    load = os.getloadavg()
+    _say(f"{name}: {lines:,} lines of source; load average {load[0]:.1f} {load[1]:.1f}")
+
+    def index(code: CodeMemory, label: str) -> Any:
+        cpu = _children_cpu()
+        started = time.monotonic()
+        result = code.store_code(str(copy))
+        wall = time.monotonic() - started
+        own, child = _rss()
+        runs = "; ".join(
+            f"{r.analyzer} {r.status} {r.seconds:.1f} s, indexed {r.indexed} of {r.files}, "
+            f"reused {r.reused}"
+            for r in result.analyzers
+        )
+        _say(
+            f"{label}: {wall:.1f} s wall, analyzer CPU {_children_cpu() - cpu:.1f} s, "
+            f"{result.files_changed} files changed, {result.symbols_added} symbols added, "
+            f"edges +{result.dependencies_added} -{result.dependencies_removed}; [{runs}]; "
+            f"peak RSS {own:.0f} MB (largest analyzer {child:.0f} MB); "
+            f"load {os.getloadavg()[0]:.1f}; warnings {result.warnings[:3]}"
+        )
+        return result
+
+    try:
+        with (
+            embedded_service("pegas-bench-a-", **extra) as a,
+            embedded_service("pegas-bench-b-", **extra) as b,
+        ):
+            code_a = CodeMemory(a.settings, a.db, a.runtime)
+            index(code_a, "A whole index")
+            events, seconds, left = _drain_graph(a)
+            _say(f"A graph slice: {events} events in {seconds:.1f} s, {left} left pending")
+            first_a = _stored_edges(a, name)
+            index(CodeMemory(b.settings, b.db, b.runtime), "B whole index (same bytes)")
+            first_b = _stored_edges(b, name)
+            _say(
+                f"determinism: A {len(first_a)} edges, B {len(first_b)}, equal "
+                f"{first_a == first_b} (only in A {len(first_a - first_b)}, only in B "
+                f"{len(first_b - first_a)})"
+            )
+            del first_a, first_b
+            edit = (
+                "\n\ndef _bench_added():\n    return 1\n"
+                if rel.endswith(".py")
+                else "\nexport function benchAdded() { return 1 }\n"
+            )
+            with (copy / rel).open("a") as fh:
+                fh.write(edit)
+            index(code_a, f"A one-file re-index of {rel} (slice)")
+            events, seconds, left = _drain_graph(a)
+            _say(f"A graph slice after the re-index: {events} events in {seconds:.1f} s")
+            index(CodeMemory(b.settings, b.db, b.runtime), "B one-file re-index (whole analyzer)")
+            again_a, again_b = _stored_edges(a, name), _stored_edges(b, name)
+            _say(
+                f"re-index: A {len(again_a)} edges, B {len(again_b)}, equal "
+                f"{again_a == again_b} (only in A {len(again_a - again_b)}, only in B "
+                f"{len(again_b - again_a)})"
+            )
+            for e in sorted(again_a ^ again_b, key=str)[:20]:
+                _say(f"  {'A' if e in again_a else 'B'} only: {e}")
+            del again_b
+        if fresh:
+            with embedded_service("pegas-bench-c-", **extra) as c:
+                index(CodeMemory(c.settings, c.db, c.runtime), "C whole index of the edited bytes")
+                whole = _stored_edges(c, name)
+            _say(
+                f"A re-indexed vs C whole: equal {again_a == whole} (only in A "
+                f"{len(again_a - whole)}, only in C {len(whole - again_a)})"
+            )
+            for e in sorted(again_a ^ whole, key=str)[:20]:
+                _say(f"  {'A' if e in again_a else 'C'} only: {e}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["scale"]:
+        scale(Path(sys.argv[2]), sys.argv[3], "--fresh" in sys.argv[4:])
+        return
     if sys.argv[1:2] == ["reindex"]:
         reindex(sys.argv[2], sys.argv[3])
         return
