@@ -13,9 +13,11 @@ Usage: PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py [LABEL_NAME .
        (LABELS_VERBOSE=1: every site where an answer differs from its label)
        PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py reindex itsdangerous PATH
        (a one-file re-index with the analyzer against a full index of the same bytes)
-       PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py scale REPO_DIR PATH [--fresh]
-       (a large repository: whole index, determinism, graph slice, one-file re-index; the
-       table in bench/results/code-index.md)
+       PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py scale slice REPO PATH OUT --fresh
+       PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py scale whole REPO PATH OUT
+       PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py scale-compare OUT
+       (a large repository: whole index, graph slice, determinism, one-file re-index over the
+       slice against the analyzer run whole; the table in bench/results/code-index.md)
        PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py fanout jinja
        (call lines with 5 or more internal targets, heuristic and with the analyzer)
 """
@@ -271,14 +273,19 @@ def _say(line: str) -> None:
     print(line, flush=True)
 
 
-def scale(source: Path, rel: str, fresh: bool) -> None:
-    """A large repository with the analyzers on (issue 29's "done when"): a whole index into
-    database A (time, peak RSS, the graph slice drained), a whole index of the same bytes into
-    database B (determinism: equal edges), then ``rel`` gets a function appended and is
-    re-indexed in A (the analyzer runs over the slice) and in B by a new CodeMemory (no previous
-    documents in the process: the analyzer runs whole, as every re-index did before); the two
-    must store equal edges. ``fresh``: a third database indexes the edited bytes whole, and A
-    must equal it too. Prints one line per step."""
+def scale(role: str, source: Path, rel: str, out: Path, fresh: bool) -> None:
+    """A large repository with the analyzers on (issue 29's "done when"), in two processes
+    that run side by side on their own copies and databases and write their stored edges to
+    ``out`` (compared by ``scale-compare``):
+
+    - role ``slice``: a whole index (time, peak RSS; the graph slice drained: events, seconds),
+      then ``rel`` gets a function appended and the same CodeMemory re-indexes it (the analyzer
+      runs over the slice the change can move); with ``fresh``, a third database then indexes
+      the edited bytes whole;
+    - role ``whole``: a whole index of the same bytes (determinism), then the same edit
+      re-indexed by a new CodeMemory, which has no previous documents: the analyzer runs
+      whole, as every re-index did before the slice.
+    Prints one line per step."""
     import shutil
     import tempfile
 
@@ -287,7 +294,8 @@ def scale(source: Path, rel: str, fresh: bool) -> None:
 
     from pegas_memory.code_memory.index import CodeMemory
 
-    work = Path(tempfile.mkdtemp(prefix="pegas-analyzer-scale-", dir="/tmp"))
+    out.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f"pegas-analyzer-scale-{role}-", dir="/tmp"))
     name = source.name
     copy = work / name
     shutil.copytree(source, copy, ignore=shutil.ignore_patterns(".git"), symlinks=True)
@@ -297,7 +305,7 @@ def scale(source: Path, rel: str, fresh: bool) -> None:
     if path:
         extra["code_analyzer_path"] = path
     load = os.getloadavg()
-    _say(f"{name}: {lines:,} lines of source; load average {load[0]:.1f} {load[1]:.1f}")
+    _say(f"{role} {name}: {lines:,} lines of source; load average {load[0]:.1f} {load[1]:.1f}")
 
     def index(code: CodeMemory, label: str) -> Any:
         cpu = _children_cpu()
@@ -319,61 +327,82 @@ def scale(source: Path, rel: str, fresh: bool) -> None:
         )
         return result
 
+    def dump(service: Any, label: str) -> None:
+        edges = sorted(_stored_edges(service, name), key=repr)
+        (out / f"{label}.json").write_text(json.dumps(edges))
+        _say(f"{label}: {len(edges)} stored edges written")
+
+    def drain(service: Any, label: str) -> None:
+        events, seconds, left = _drain_graph(service)
+        _say(f"{label} graph slice: {events} events in {seconds:.1f} s, {left} left pending")
+
+    edit = (
+        "\n\ndef _bench_added():\n    return 1\n"
+        if rel.endswith(".py")
+        else "\nexport function benchAdded() { return 1 }\n"
+    )
     try:
-        with (
-            embedded_service("pegas-bench-a-", **extra) as a,
-            embedded_service("pegas-bench-b-", **extra) as b,
-        ):
-            code_a = CodeMemory(a.settings, a.db, a.runtime)
-            index(code_a, "A whole index")
-            events, seconds, left = _drain_graph(a)
-            _say(f"A graph slice: {events} events in {seconds:.1f} s, {left} left pending")
-            first_a = _stored_edges(a, name)
-            index(CodeMemory(b.settings, b.db, b.runtime), "B whole index (same bytes)")
-            first_b = _stored_edges(b, name)
-            _say(
-                f"determinism: A {len(first_a)} edges, B {len(first_b)}, equal "
-                f"{first_a == first_b} (only in A {len(first_a - first_b)}, only in B "
-                f"{len(first_b - first_a)})"
-            )
-            del first_a, first_b
-            edit = (
-                "\n\ndef _bench_added():\n    return 1\n"
-                if rel.endswith(".py")
-                else "\nexport function benchAdded() { return 1 }\n"
-            )
+        with embedded_service(f"pegas-bench-{role}-", **extra) as svc:
+            code = CodeMemory(svc.settings, svc.db, svc.runtime)
+            index(code, f"{role}: whole index")
+            if role == "slice":
+                drain(svc, role)
+            dump(svc, f"{role}-whole")
             with (copy / rel).open("a") as fh:
                 fh.write(edit)
-            index(code_a, f"A one-file re-index of {rel} (slice)")
-            events, seconds, left = _drain_graph(a)
-            _say(f"A graph slice after the re-index: {events} events in {seconds:.1f} s")
-            index(CodeMemory(b.settings, b.db, b.runtime), "B one-file re-index (whole analyzer)")
-            again_a, again_b = _stored_edges(a, name), _stored_edges(b, name)
-            _say(
-                f"re-index: A {len(again_a)} edges, B {len(again_b)}, equal "
-                f"{again_a == again_b} (only in A {len(again_a - again_b)}, only in B "
-                f"{len(again_b - again_a)})"
-            )
-            for e in sorted(again_a ^ again_b, key=str)[:20]:
-                _say(f"  {'A' if e in again_a else 'B'} only: {e}")
-            del again_b
+            if role == "slice":
+                index(code, f"{role}: one-file re-index of {rel} (the analyzer over a slice)")
+                drain(svc, f"{role} after the re-index:")
+            else:
+                code = CodeMemory(svc.settings, svc.db, svc.runtime)
+                index(code, f"{role}: one-file re-index of {rel} (the analyzer whole)")
+            dump(svc, f"{role}-reindexed")
         if fresh:
-            with embedded_service("pegas-bench-c-", **extra) as c:
-                index(CodeMemory(c.settings, c.db, c.runtime), "C whole index of the edited bytes")
-                whole = _stored_edges(c, name)
-            _say(
-                f"A re-indexed vs C whole: equal {again_a == whole} (only in A "
-                f"{len(again_a - whole)}, only in C {len(whole - again_a)})"
-            )
-            for e in sorted(again_a ^ whole, key=str)[:20]:
-                _say(f"  {'A' if e in again_a else 'C'} only: {e}")
+            with embedded_service("pegas-bench-fresh-", **extra) as svc:
+                index(CodeMemory(svc.settings, svc.db, svc.runtime), "fresh whole index, edited")
+                dump(svc, "fresh-whole")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    own, child = _rss()
+    _say(f"{role} done: peak RSS {own:.0f} MB, largest analyzer {child:.0f} MB")
+
+
+def scale_compare(out: Path) -> None:
+    """Whether the stored edges the two ``scale`` processes wrote are equal."""
+
+    def load(label: str) -> set[tuple[Any, ...]] | None:
+        path = out / f"{label}.json"
+        if not path.exists():
+            return None
+        return {tuple(e) for e in json.loads(path.read_text())}
+
+    pairs = (
+        ("determinism: two whole indexes of the same bytes", "slice-whole", "whole-whole"),
+        ("one-file re-index: slice vs whole analyzer", "slice-reindexed", "whole-reindexed"),
+        ("one-file re-index: slice vs a fresh whole index", "slice-reindexed", "fresh-whole"),
+    )
+    for what, left, right in pairs:
+        a, b = load(left), load(right)
+        if a is None or b is None:
+            _say(f"{what}: not measured ({left if a is None else right} missing)")
+            continue
+        _say(
+            f"{what}: {len(a)} / {len(b)} edges, equal {a == b} "
+            f"(only in {left} {len(a - b)}, only in {right} {len(b - a)})"
+        )
+        for e in sorted(a ^ b, key=repr)[:10]:
+            _say(f"  {left if e in a else right} only: {e}")
 
 
 def main() -> None:
     if sys.argv[1:2] == ["scale"]:
-        scale(Path(sys.argv[2]), sys.argv[3], "--fresh" in sys.argv[4:])
+        args = sys.argv[2:]
+        fresh = "--fresh" in args
+        role, repo, rel, out = [a for a in args if a != "--fresh"]
+        scale(role, Path(repo), rel, Path(out), fresh)
+        return
+    if sys.argv[1:2] == ["scale-compare"]:
+        scale_compare(Path(sys.argv[2]))
         return
     if sys.argv[1:2] == ["reindex"]:
         reindex(sys.argv[2], sys.argv[3])
