@@ -273,7 +273,7 @@ def _say(line: str) -> None:
     print(line, flush=True)
 
 
-def scale(role: str, source: Path, rel: str, out: Path, fresh: bool) -> None:
+def scale(role: str, source: Path, rel: str, out: Path, fresh: bool, docs: bool = False) -> None:
     """A large repository with the analyzers on (issue 29's "done when"), in two processes
     that run side by side on their own copies and databases and write their stored edges to
     ``out`` (compared by ``scale-compare``):
@@ -285,6 +285,7 @@ def scale(role: str, source: Path, rel: str, out: Path, fresh: bool) -> None:
     - role ``whole``: a whole index of the same bytes (determinism), then the same edit
       re-indexed by a new CodeMemory, which has no previous documents: the analyzer runs
       whole, as every re-index did before the slice.
+    ``docs``: the analyzers' documents after the re-index are written too, for ``scale-docs``.
     Prints one line per step."""
     import shutil
     import tempfile
@@ -357,6 +358,8 @@ def scale(role: str, source: Path, rel: str, out: Path, fresh: bool) -> None:
                 code = CodeMemory(svc.settings, svc.db, svc.runtime)
                 index(code, f"{role}: one-file re-index of {rel} (the analyzer whole)")
             dump(svc, f"{role}-reindexed")
+            if docs:
+                _dump_documents(code, copy, out / f"{role}-documents.pickle")
         if fresh:
             with embedded_service("pegas-bench-fresh-", **extra) as svc:
                 index(CodeMemory(svc.settings, svc.db, svc.runtime), "fresh whole index, edited")
@@ -365,6 +368,68 @@ def scale(role: str, source: Path, rel: str, out: Path, fresh: bool) -> None:
         shutil.rmtree(work, ignore_errors=True)
     own, child = _rss()
     _say(f"{role} done: peak RSS {own:.0f} MB, largest analyzer {child:.0f} MB")
+
+
+def _dump_documents(code: Any, root: Path, path: Path) -> None:
+    """The documents each analyzer's snapshot holds for ``root`` (after a re-index: spliced)."""
+    import pickle
+
+    found = find_analyzers("auto", os.environ.get("PEGAS_CODE_ANALYZER_PATH"))
+    kept = {}
+    for analyzer in found:
+        snapshot = code._analyzer_cache.get(str(root), analyzer.binary)
+        if snapshot is not None:
+            kept[analyzer.name] = dict(snapshot.documents)
+    path.write_bytes(pickle.dumps(kept))
+    _say(f"documents written: {', '.join(f'{k} {len(v)}' for k, v in kept.items())}")
+
+
+def scale_docs(source: Path, rel: str, out: Path) -> None:
+    """A whole analyzer run over a copy of ``source`` with ``rel`` edited as ``scale`` edits
+    it, its documents compared with those ``scale slice ... --docs`` kept after its re-index
+    (when written; run both side by side, then this compares)."""
+    import pickle
+    import shutil
+    import tempfile
+
+    from pegas_memory.code_memory.analyzers import run_analyzer
+
+    work = Path(tempfile.mkdtemp(prefix="pegas-analyzer-docs-", dir="/tmp"))
+    copy = work / source.name
+    shutil.copytree(source, copy, ignore=shutil.ignore_patterns(".git"), symlinks=True)
+    with (copy / rel).open("a") as fh:
+        fh.write("\n\ndef _bench_added():\n    return 1\n")
+    files = [
+        extract_file(p.relative_to(copy).as_posix(), p.read_bytes())
+        for p in iter_source_files(copy)
+    ]
+    whole: dict[str, Any] = {}
+    try:
+        for analyzer in find_analyzers("auto", os.environ.get("PEGAS_CODE_ANALYZER_PATH")):
+            own = [f.path for f in files if f.language in analyzer.languages]
+            if not own:
+                continue
+            started, cpu = time.monotonic(), _children_cpu()
+            index = run_analyzer(analyzer, copy, own, timeout=7200)
+            _say(
+                f"{analyzer.name} whole over {len(own)} files: {time.monotonic() - started:.1f} s "
+                f"wall, {_children_cpu() - cpu:.1f} s CPU, peak RSS {_rss()[1]:.0f} MB"
+            )
+            whole[analyzer.name] = {d.path: d for d in index.documents}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    (out / "whole-documents.pickle").write_bytes(pickle.dumps(whole))
+    sliced = out / "slice-documents.pickle"
+    while not sliced.exists():
+        time.sleep(30)  # the slice process writes it after its re-index
+    kept = pickle.loads(sliced.read_bytes())
+    for name, docs in whole.items():
+        mine = kept.get(name, {})
+        differ = sorted(p for p in set(docs) | set(mine) if docs.get(p) != mine.get(p))
+        _say(
+            f"{name} documents: whole run {len(docs)}, after the slice re-index {len(mine)}, "
+            f"differing {len(differ)} {differ[:10]}"
+        )
 
 
 def scale_compare(out: Path) -> None:
@@ -397,9 +462,12 @@ def scale_compare(out: Path) -> None:
 def main() -> None:
     if sys.argv[1:2] == ["scale"]:
         args = sys.argv[2:]
-        fresh = "--fresh" in args
-        role, repo, rel, out = [a for a in args if a != "--fresh"]
-        scale(role, Path(repo), rel, Path(out), fresh)
+        flags = {"--fresh", "--docs"}
+        role, repo, rel, out = [a for a in args if a not in flags]
+        scale(role, Path(repo), rel, Path(out), "--fresh" in args, "--docs" in args)
+        return
+    if sys.argv[1:2] == ["scale-docs"]:
+        scale_docs(Path(sys.argv[2]), sys.argv[3], Path(sys.argv[4]))
         return
     if sys.argv[1:2] == ["scale-compare"]:
         scale_compare(Path(sys.argv[2]))
