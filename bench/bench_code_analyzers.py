@@ -285,6 +285,8 @@ def scale(role: str, source: Path, rel: str, out: Path, fresh: bool, docs: bool 
     - role ``whole``: a whole index of the same bytes (determinism), then the same edit
       re-indexed by a new CodeMemory, which has no previous documents: the analyzer runs
       whole, as every re-index did before the slice.
+    - role ``fresh``: the edited bytes indexed whole into a new database (what ``--fresh``
+      adds to ``slice``, as a process of its own).
     ``docs``: the analyzers' documents after the re-index are written too, for ``scale-docs``.
     Prints one line per step."""
     import shutil
@@ -343,6 +345,13 @@ def scale(role: str, source: Path, rel: str, out: Path, fresh: bool, docs: bool 
         else "\nexport function benchAdded() { return 1 }\n"
     )
     try:
+        if role == "fresh":  # the edited bytes, indexed whole into a new database
+            with (copy / rel).open("a") as fh:
+                fh.write(edit)
+            with embedded_service("pegas-bench-fresh-", **extra) as svc:
+                index(CodeMemory(svc.settings, svc.db, svc.runtime), "fresh whole index, edited")
+                dump(svc, "fresh-whole")
+            return
         with embedded_service(f"pegas-bench-{role}-", **extra) as svc:
             code = CodeMemory(svc.settings, svc.db, svc.runtime)
             index(code, f"{role}: whole index")
