@@ -201,7 +201,7 @@ def reindex(repo_name: str, rel: str) -> None:
     work = Path(tempfile.mkdtemp(prefix="pegas-analyzer-reindex-", dir="/tmp"))
     copy = work / repo_name
     shutil.copytree(CACHE / repo_name, copy, ignore=shutil.ignore_patterns(".git"))
-    extra = {"ingest_roots": [str(work)], "code_analyzer": "auto"}
+    extra: dict[str, Any] = {"ingest_roots": [str(work)], "code_analyzer": "auto"}
     path = os.environ.get("PEGAS_CODE_ANALYZER_PATH")
     if path:
         extra["code_analyzer_path"] = path
