@@ -13,6 +13,11 @@ Usage: PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py [LABEL_NAME .
        (LABELS_VERBOSE=1: every site where an answer differs from its label)
        PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py reindex itsdangerous PATH
        (a one-file re-index with the analyzer against a full index of the same bytes)
+       PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py scale slice REPO PATH OUT --fresh
+       PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py scale whole REPO PATH OUT
+       PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py scale-compare OUT
+       (a large repository: whole index, graph slice, determinism, one-file re-index over the
+       slice against the analyzer run whole; the table in bench/results/code-index.md)
        PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py fanout jinja
        (call lines with 5 or more internal targets, heuristic and with the analyzer)
 """
@@ -196,7 +201,7 @@ def reindex(repo_name: str, rel: str) -> None:
     work = Path(tempfile.mkdtemp(prefix="pegas-analyzer-reindex-", dir="/tmp"))
     copy = work / repo_name
     shutil.copytree(CACHE / repo_name, copy, ignore=shutil.ignore_patterns(".git"))
-    extra = {"ingest_roots": [str(work)], "code_analyzer": "auto"}
+    extra: dict[str, Any] = {"ingest_roots": [str(work)], "code_analyzer": "auto"}
     path = os.environ.get("PEGAS_CODE_ANALYZER_PATH")
     if path:
         extra["code_analyzer_path"] = path
@@ -233,7 +238,249 @@ def reindex(repo_name: str, rel: str) -> None:
     )
 
 
+def _drain_graph(service: Any) -> tuple[int, float, int]:
+    """Project every pending outbox event into the graph slice: (events, seconds, left)."""
+    from pegas_memory.outbox.projection import Projector
+    from pegas_memory.outbox.worker import OutboxWorker
+
+    rt = service.runtime
+    projector = Projector(
+        targets=("graph",),
+        vectors=rt.vectors.get,
+        graph=rt.graph.get,
+        embedder=rt.embedder.get,
+        collection_prefix=service.settings.qdrant_collection_prefix,
+    )
+    worker = OutboxWorker(service.settings, service.db, projector, name="bench-graph")
+    started = time.monotonic()
+    report = worker.drain(timeout=3600.0)
+    seconds = time.monotonic() - started
+    with service.db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM pm_outbox WHERE processed_at IS NULL AND parked_at IS NULL"
+        ).fetchone()
+    return report.processed, seconds, int(row["n"]) if row else 0
+
+
+def _rss() -> tuple[float, float]:
+    """Peak RSS in MB of this process and of its largest finished child (an analyzer)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return own, child
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def scale(role: str, source: Path, rel: str, out: Path, fresh: bool, docs: bool = False) -> None:
+    """A large repository with the analyzers on (issue 29's "done when"), in two processes
+    that run side by side on their own copies and databases and write their stored edges to
+    ``out`` (compared by ``scale-compare``):
+
+    - role ``slice``: a whole index (time, peak RSS; the graph slice drained: events, seconds),
+      then ``rel`` gets a function appended and the same CodeMemory re-indexes it (the analyzer
+      runs over the slice the change can move); with ``fresh``, a third database then indexes
+      the edited bytes whole;
+    - role ``whole``: a whole index of the same bytes (determinism), then the same edit
+      re-indexed by a new CodeMemory, which has no previous documents: the analyzer runs
+      whole, as every re-index did before the slice.
+    - role ``fresh``: the edited bytes indexed whole into a new database (what ``--fresh``
+      adds to ``slice``, as a process of its own).
+    ``docs``: the analyzers' documents after the re-index are written too, for ``scale-docs``.
+    Prints one line per step."""
+    import shutil
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _common import embedded_service
+
+    from pegas_memory.code_memory.index import CodeMemory
+
+    out.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f"pegas-analyzer-scale-{role}-", dir="/tmp"))
+    name = source.name
+    copy = work / name
+    shutil.copytree(source, copy, ignore=shutil.ignore_patterns(".git"), symlinks=True)
+    lines = sum(p.read_bytes().count(b"\n") for p in iter_source_files(copy))
+    extra: dict[str, Any] = {"ingest_roots": [str(work)], "code_analyzer": "auto"}
+    path = os.environ.get("PEGAS_CODE_ANALYZER_PATH")
+    if path:
+        extra["code_analyzer_path"] = path
+    load = os.getloadavg()
+    _say(f"{role} {name}: {lines:,} lines of source; load average {load[0]:.1f} {load[1]:.1f}")
+
+    def index(code: CodeMemory, label: str) -> Any:
+        cpu = _children_cpu()
+        started = time.monotonic()
+        result = code.store_code(str(copy))
+        wall = time.monotonic() - started
+        own, child = _rss()
+        runs = "; ".join(
+            f"{r.analyzer} {r.status} {r.seconds:.1f} s, indexed {r.indexed} of {r.files}, "
+            f"reused {r.reused}"
+            for r in result.analyzers
+        )
+        _say(
+            f"{label}: {wall:.1f} s wall, analyzer CPU {_children_cpu() - cpu:.1f} s, "
+            f"{result.files_changed} files changed, {result.symbols_added} symbols added, "
+            f"edges +{result.dependencies_added} -{result.dependencies_removed}; [{runs}]; "
+            f"peak RSS {own:.0f} MB (largest analyzer {child:.0f} MB); "
+            f"load {os.getloadavg()[0]:.1f}; warnings {result.warnings[:3]}"
+        )
+        return result
+
+    def dump(service: Any, label: str) -> None:
+        edges = sorted(_stored_edges(service, name), key=repr)
+        (out / f"{label}.json").write_text(json.dumps(edges))
+        _say(f"{label}: {len(edges)} stored edges written")
+
+    def drain(service: Any, label: str) -> None:
+        events, seconds, left = _drain_graph(service)
+        _say(f"{label} graph slice: {events} events in {seconds:.1f} s, {left} left pending")
+
+    edit = (
+        "\n\ndef _bench_added():\n    return 1\n"
+        if rel.endswith(".py")
+        else "\nexport function benchAdded() { return 1 }\n"
+    )
+    try:
+        if role == "fresh":  # the edited bytes, indexed whole into a new database
+            with (copy / rel).open("a") as fh:
+                fh.write(edit)
+            with embedded_service("pegas-bench-fresh-", **extra) as svc:
+                index(CodeMemory(svc.settings, svc.db, svc.runtime), "fresh whole index, edited")
+                dump(svc, "fresh-whole")
+            return
+        with embedded_service(f"pegas-bench-{role}-", **extra) as svc:
+            code = CodeMemory(svc.settings, svc.db, svc.runtime)
+            index(code, f"{role}: whole index")
+            if role == "slice":
+                drain(svc, role)
+            dump(svc, f"{role}-whole")
+            with (copy / rel).open("a") as fh:
+                fh.write(edit)
+            if role == "slice":
+                index(code, f"{role}: one-file re-index of {rel} (the analyzer over a slice)")
+                drain(svc, f"{role} after the re-index:")
+            else:
+                code = CodeMemory(svc.settings, svc.db, svc.runtime)
+                index(code, f"{role}: one-file re-index of {rel} (the analyzer whole)")
+            dump(svc, f"{role}-reindexed")
+            if docs:
+                _dump_documents(code, copy, out / f"{role}-documents.pickle")
+        if fresh:
+            with embedded_service("pegas-bench-fresh-", **extra) as svc:
+                index(CodeMemory(svc.settings, svc.db, svc.runtime), "fresh whole index, edited")
+                dump(svc, "fresh-whole")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    own, child = _rss()
+    _say(f"{role} done: peak RSS {own:.0f} MB, largest analyzer {child:.0f} MB")
+
+
+def _dump_documents(code: Any, root: Path, path: Path) -> None:
+    """The documents each analyzer's snapshot holds for ``root`` (after a re-index: spliced)."""
+    import pickle
+
+    found = find_analyzers("auto", os.environ.get("PEGAS_CODE_ANALYZER_PATH"))
+    kept = {}
+    for analyzer in found:
+        snapshot = code._analyzer_cache.get(str(root), analyzer.binary)
+        if snapshot is not None:
+            kept[analyzer.name] = dict(snapshot.documents)
+    path.write_bytes(pickle.dumps(kept))
+    _say(f"documents written: {', '.join(f'{k} {len(v)}' for k, v in kept.items())}")
+
+
+def scale_docs(source: Path, rel: str, out: Path) -> None:
+    """A whole analyzer run over a copy of ``source`` with ``rel`` edited as ``scale`` edits
+    it, its documents compared with those ``scale slice ... --docs`` kept after its re-index
+    (when written; run both side by side, then this compares)."""
+    import pickle
+    import shutil
+    import tempfile
+
+    from pegas_memory.code_memory.analyzers import run_analyzer
+
+    work = Path(tempfile.mkdtemp(prefix="pegas-analyzer-docs-", dir="/tmp"))
+    copy = work / source.name
+    shutil.copytree(source, copy, ignore=shutil.ignore_patterns(".git"), symlinks=True)
+    with (copy / rel).open("a") as fh:
+        fh.write("\n\ndef _bench_added():\n    return 1\n")
+    files = [
+        extract_file(p.relative_to(copy).as_posix(), p.read_bytes())
+        for p in iter_source_files(copy)
+    ]
+    whole: dict[str, Any] = {}
+    try:
+        for analyzer in find_analyzers("auto", os.environ.get("PEGAS_CODE_ANALYZER_PATH")):
+            own = [f.path for f in files if f.language in analyzer.languages]
+            if not own:
+                continue
+            started, cpu = time.monotonic(), _children_cpu()
+            index = run_analyzer(analyzer, copy, own, timeout=7200)
+            _say(
+                f"{analyzer.name} whole over {len(own)} files: {time.monotonic() - started:.1f} s "
+                f"wall, {_children_cpu() - cpu:.1f} s CPU, peak RSS {_rss()[1]:.0f} MB"
+            )
+            whole[analyzer.name] = {d.path: d for d in index.documents}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    (out / "whole-documents.pickle").write_bytes(pickle.dumps(whole))
+    sliced = out / "slice-documents.pickle"
+    while not sliced.exists():
+        time.sleep(30)  # the slice process writes it after its re-index
+    kept = pickle.loads(sliced.read_bytes())
+    for name, docs in whole.items():
+        mine = kept.get(name, {})
+        differ = sorted(p for p in set(docs) | set(mine) if docs.get(p) != mine.get(p))
+        _say(
+            f"{name} documents: whole run {len(docs)}, after the slice re-index {len(mine)}, "
+            f"differing {len(differ)} {differ[:10]}"
+        )
+
+
+def scale_compare(out: Path) -> None:
+    """Whether the stored edges the two ``scale`` processes wrote are equal."""
+
+    def load(label: str) -> set[tuple[Any, ...]] | None:
+        path = out / f"{label}.json"
+        if not path.exists():
+            return None
+        return {tuple(e) for e in json.loads(path.read_text())}
+
+    pairs = (
+        ("determinism: two whole indexes of the same bytes", "slice-whole", "whole-whole"),
+        ("one-file re-index: slice vs whole analyzer", "slice-reindexed", "whole-reindexed"),
+        ("one-file re-index: slice vs a fresh whole index", "slice-reindexed", "fresh-whole"),
+    )
+    for what, left, right in pairs:
+        a, b = load(left), load(right)
+        if a is None or b is None:
+            _say(f"{what}: not measured ({left if a is None else right} missing)")
+            continue
+        _say(
+            f"{what}: {len(a)} / {len(b)} edges, equal {a == b} "
+            f"(only in {left} {len(a - b)}, only in {right} {len(b - a)})"
+        )
+        for e in sorted(a ^ b, key=repr)[:10]:
+            _say(f"  {left if e in a else right} only: {e}")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["scale"]:
+        args = sys.argv[2:]
+        flags = {"--fresh", "--docs"}
+        role, repo, rel, out = [a for a in args if a not in flags]
+        scale(role, Path(repo), rel, Path(out), "--fresh" in args, "--docs" in args)
+        return
+    if sys.argv[1:2] == ["scale-docs"]:
+        scale_docs(Path(sys.argv[2]), sys.argv[3], Path(sys.argv[4]))
+        return
+    if sys.argv[1:2] == ["scale-compare"]:
+        scale_compare(Path(sys.argv[2]))
+        return
     if sys.argv[1:2] == ["reindex"]:
         reindex(sys.argv[2], sys.argv[3])
         return

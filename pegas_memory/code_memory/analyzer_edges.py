@@ -14,8 +14,14 @@ This module turns that into call edges between the stored symbols:
   of the call's line (or, for a receiver written over several lines, of the next lines holding
   that name). A name bound to a repository callable is an internal edge; one bound to a symbol
   of another package (the standard library, ``lib.es5.d.ts``, an installed package) is an
-  external edge; a name the checker bound to a local, a parameter, a field or nothing at all
-  leaves the call undecided.
+  external edge, named as the file imports it where the heuristic knows that name
+  (``os.path.join``), else by the checker's symbol; a name the checker bound to a local, a
+  parameter, a field or nothing at all leaves the call undecided. scip-python names every
+  function a stub re-exports with ``from m import *`` after the first one its run looked up
+  (``os.path.join`` written, ``posixpath/abspath().`` in the index): a symbol the index
+  writes at a place of another width than its name is such a shared one, and where it is as
+  wide as the called name it is taken as that call's (external), so a whole run and a slice's
+  run (code_memory.analyzer_slice) answer alike.
 - A Python class called is its ``__init__`` (its own, else the first along its bases) when one
   is stored, else the class, as the heuristic names it; ``new X()`` in JavaScript/TypeScript is
   the class.
@@ -89,6 +95,7 @@ def overlay_calls(
     symbols_of = {f.path: f.symbols for f in files}
     owner_path = {s.qualified_name: f.path for f in files for s in f.symbols}
     defs = _definitions(index.documents, symbols_of)
+    aliased = _aliased(index.documents)
     kinds = {s.qualified_name: s.kind for f in files for s in f.symbols}
     members = _members(files)
     bases: dict[str, list[tuple[str, bool]]] = defaultdict(list)
@@ -121,13 +128,14 @@ def overlay_calls(
         for (src, line), names in sorted(sites.items()):
             lines += 1
             answers = {
-                n: _answer(by_line, line, n, defs, kinds, members, bases, language) for n in names
+                n: _answer(by_line, line, n, defs, kinds, members, bases, language, aliased)
+                for n in names
             }
             for n in names:  # ``Store.call(this)``: the function ``Store``, its ``this`` given
                 receiver = receivers.get((src, line, n))
                 if receiver and _is_function_call_method(answers[n]):
                     answers[n] = _answer(
-                        by_line, line, receiver, defs, kinds, members, bases, language
+                        by_line, line, receiver, defs, kinds, members, bases, language, aliased
                     )
             own = calls.pop((src, line), [])
             decided = {n for n, a in answers.items() if not a.undecided}
@@ -138,7 +146,7 @@ def overlay_calls(
                     made.append(
                         Dependency(src, "calls", dst, dst, line, "internal", 1, "analyzer", tool)
                     )
-                for name in sorted(a.external):
+                for name in _external_names(a, n, own):
                     made.append(
                         Dependency(src, "calls", name, None, line, "external", 1, "analyzer", tool)
                     )
@@ -166,6 +174,24 @@ def overlay_calls(
         out.extend(rest)
     count = AnalyzerCount(lines, decided_n, mixed, kept, internal_n, external_n)
     return sorted(set(out), key=lambda d: (d.src, d.line, d.kind, d.dst_name)), count
+
+
+def _external_names(answer: _Answer, name: str, heuristic: Sequence[Dependency]) -> list[str]:
+    """The names of the external edges of a decided call: the heuristic's import-qualified
+    names for it (``os.path.join``, as the file imports it) where it has one ending in the
+    called name, else the checker's. scip-python names a function a stub re-exports after
+    whichever name its run met first (``ntpath.join`` in one run, ``posixpath.join`` in
+    another), so only the name as imported is the same in a whole run and a slice's run."""
+    if not answer.external:
+        return []
+    written = {
+        d.dst_name
+        for d in heuristic
+        if d.target_kind == "external"
+        and "." in d.dst_name
+        and d.dst_name.rsplit(".", 1)[1] == name
+    }
+    return sorted(written or answer.external)
 
 
 def _is_function_call_method(answer: _Answer) -> bool:
@@ -225,10 +251,10 @@ def _members(files: Sequence[FileIndex]) -> set[str]:
     return {s.qualified_name for f in files for s in f.symbols}
 
 
-def _occurrences_by_line(doc: Document) -> dict[int, list[tuple[str, str]]]:
-    """1-based line -> (name, symbol) of the references written on it (definitions and imports
-    left out)."""
-    out: dict[int, list[tuple[str, str]]] = defaultdict(list)
+def _occurrences_by_line(doc: Document) -> dict[int, list[tuple[str, str, int]]]:
+    """1-based line -> (name, symbol, width) of the references written on it (definitions and
+    imports left out); the width is the characters the occurrence spans, -1 over lines."""
+    out: dict[int, list[tuple[str, str, int]]] = defaultdict(list)
     for occ in doc.occurrences:
         if occ.is_definition or occ.is_import:
             continue
@@ -236,12 +262,48 @@ def _occurrences_by_line(doc: Document) -> dict[int, list[tuple[str, str]]]:
         name = parsed.name
         if parsed.is_constructor and len(parsed.descriptors) >= 2:
             name = parsed.descriptors[-2].name  # ``new Square(2)`` names ``Square``
-        out[occ.line + 1].append((name, occ.symbol))
+        width = occ.end_col - occ.col if occ.end_line == occ.line else -1
+        out[occ.line + 1].append((name, occ.symbol, width))
     return out
 
 
+def _aliased(documents: Sequence[Document]) -> frozenset[str]:
+    """External callables the index names at a place of another width than their name: the
+    symbols scip-python gives to several names. It names every function a stub re-exports with
+    ``from m import *`` (``os.path`` from ``posixpath``) after the first one its run looked up
+    (``os.path.join`` and ``os.path.isfile`` as ``posixpath/abspath().``), so which name is
+    right at a place depends on what else the run indexed."""
+    out: set[str] = set()
+    for doc in documents:
+        for occ in doc.occurrences:
+            if occ.end_line != occ.line or occ.is_definition or occ.symbol in out:
+                continue
+            parsed = parse_symbol(occ.symbol)
+            if parsed.local or not parsed.callable or parsed.is_constructor:
+                continue
+            if occ.end_col - occ.col != len(parsed.name):
+                out.add(occ.symbol)
+    return frozenset(out)
+
+
+def _misnamed(
+    by_line: Mapping[int, list[tuple[str, str, int]]],
+    line: int,
+    name: str,
+    defs: Mapping[str, str | None],
+    aliased: frozenset[str],
+) -> list[str]:
+    """The aliased external callables (`_aliased`) written on ``line`` as wide as ``name``:
+    the call of ``name`` leaves the repository all the same, in every run."""
+    return [
+        symbol
+        for _, symbol, width in by_line.get(line, ())
+        if width == len(name) and symbol in aliased and symbol not in defs
+    ]
+
+
 def _answer(
-    by_line: Mapping[int, list[tuple[str, str]]],
+    by_line: Mapping[int, list[tuple[str, str, int]]],
     line: int,
     name: str,
     defs: Mapping[str, str | None],
@@ -249,13 +311,16 @@ def _answer(
     members: set[str],
     bases: Mapping[str, list[tuple[str, bool]]],
     language: str,
+    aliased: frozenset[str] = frozenset(),
 ) -> _Answer:
-    found = [s for n, s in by_line.get(line, ()) if n == name]
+    found = [s for n, s, _ in by_line.get(line, ()) if n == name]
     if not found and name:
         for ahead in range(line + 1, line + 1 + LOOKAHEAD_LINES):
-            found = [s for n, s in by_line.get(ahead, ()) if n == name]
+            found = [s for n, s, _ in by_line.get(ahead, ()) if n == name]
             if found:
                 break
+    if not found and name:
+        found = _misnamed(by_line, line, name, defs, aliased)
     if not found:
         return _Answer(frozenset(), frozenset(), True)
     internal: set[str] = set()

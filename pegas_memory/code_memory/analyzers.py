@@ -14,6 +14,13 @@ TypeScript compiler ship the standard library's stubs); both need Node.js.
   installed (``@sindresorhus/tsconfig``), or that has none, is still indexed; the repository is
   never written to.
 
+Either can index part of a project (``targets``, for a re-index: code_memory.analyzer_slice):
+scip-python is given ``--target-only`` (one path, a prefix: the file, or the targets' deepest
+common directory; it still reads every module they import, and writes documents for the project
+files among them too); scip-typescript's tsconfig lists only the targets and the project's
+declaration files (the compiler still loads every module they import, but documents only the
+listed files).
+
 Each runs in its own process group with a time limit (``PEGAS_CODE_ANALYZER_TIMEOUT``); the
 caller's ``check`` is called about once a second (a cancelled index stops it at once). A failure
 raises AnalyzerFailed with the tail of the analyzer's output.
@@ -23,21 +30,24 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from pegas_memory.code_memory.analyzer_slice import python_target
 from pegas_memory.code_memory.scip import ScipError, ScipIndex, read_index
 from pegas_memory.errors import PegasMemoryError
 
 PYTHON = frozenset({"python"})
 JS_TS = frozenset({"javascript", "typescript", "tsx"})
 _TS_LIKE = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 
 
 class AnalyzerFailed(PegasMemoryError):
@@ -84,10 +94,13 @@ def run_analyzer(
     *,
     timeout: float,
     check: Check | None = None,
+    targets: Collection[str] | None = None,
 ) -> ScipIndex:
     """Index ``root`` (``paths``: its files of the analyzer's languages, repository-relative)
-    and read the index. Raises AnalyzerFailed (exit status, time limit, unreadable index) and
-    whatever ``check`` raises (the process group is killed first)."""
+    and read the index, every document's path repository-relative. ``targets``: only these
+    files need documents (None: all); the index may hold others (see the module doc). Raises
+    AnalyzerFailed (exit status, time limit, unreadable index) and whatever ``check`` raises
+    (the process group is killed first)."""
     with tempfile.TemporaryDirectory(prefix="pegas-analyzer-") as tmp:
         work = Path(tmp)
         out = work / "index.scip"
@@ -109,10 +122,17 @@ def run_analyzer(
                 "--environment",
                 str(env_file),
             ]
+            target = python_target(set(targets)) if targets is not None else None
+            if target is not None:
+                argv += ["--target-only", str(root / target)]
         else:
             project = work / "project"
             project.mkdir()
+            if targets is not None:  # declarations stay: their globals are in every program
+                wanted = set(targets)
+                paths = [p for p in paths if p in wanted or p.endswith(_DECLARATIONS)]
             _write_tsconfig(project, root, paths)
+            target = None
             argv = [
                 analyzer.binary,
                 "index",
@@ -132,9 +152,17 @@ def run_analyzer(
                 f"{analyzer.name} wrote no index ({exc.strerror}): {_tail(log)}"
             ) from exc
     try:
-        return read_index(data)
+        index = read_index(data)
     except ScipError as exc:
         raise AnalyzerFailed(f"{analyzer.name} wrote an unreadable index: {exc}") from exc
+    if target is None:
+        return index
+    # scip-python writes paths relative to its --target-only path (``""`` for a file target,
+    # ``../x.py`` for a file it imports).
+    documents = tuple(
+        replace(d, path=posixpath.normpath(posixpath.join(target, d.path))) for d in index.documents
+    )
+    return replace(index, documents=documents)
 
 
 def _write_tsconfig(project: Path, root: Path, paths: Sequence[str]) -> None:

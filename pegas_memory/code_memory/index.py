@@ -36,7 +36,12 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from pegas_memory.code_memory.analyzer_stage import AnalyzerRunOut, apply_analyzers
+from pegas_memory.code_memory.analyzer_cache import SnapshotCache
+from pegas_memory.code_memory.analyzer_stage import (
+    AnalyzerRunOut,
+    overlay_analyzers,
+    run_analyzers,
+)
 from pegas_memory.code_memory.analyzers import find_analyzers
 from pegas_memory.code_memory.doc_cites import RepoDocsOut
 from pegas_memory.code_memory.file_cache import IndexCache
@@ -171,6 +176,7 @@ class CodeMemory:
         self.max_files = max_files
         self.max_file_bytes = max_file_bytes
         self._cache = IndexCache(cache_files)
+        self._analyzer_cache = SnapshotCache()  # the analyzers' last documents per repository
         self.query = CodeQuery(db, runtime)
 
     # ------------------------------------------------------------------ memory_search_code
@@ -486,21 +492,37 @@ class CodeMemory:
 
         scope = self._resolution_scope(indexes, changed, deleted, old_by_path)
         py_scoped = self.settings.code_python_scoped  # opt-in: not exact (see py_scope)
-        deps, scoped_python = self._resolve(
-            indexes, scope, changed, deleted, old_by_path, crates, step, py_scoped
-        )
         python = {rel for rel, f in indexes.items() if f.language == "python"}
         analyzers = find_analyzers(self.settings.code_analyzer, self.settings.code_analyzer_path)
+        analyzed = None
         if analyzers:
-            deps, result.analyzers = apply_analyzers(
-                deps,
+            # Before the heuristic: the files whose analyzer answers a change moved (an
+            # importer of a changed file) are resolved and rewritten with the scope.
+            touched = changed_paths | set(deleted)
+            analyzed = run_analyzers(
                 list(indexes.values()),
                 target.root,
                 analyzers,
-                None if scope is None else (scope - python) | scoped_python,
+                gate=None if scope is None else (scope - python) | touched,
+                touched=touched,
+                digests=digests,
+                cache=self._analyzer_cache,
                 timeout=self.settings.code_analyzer_timeout,
                 say=lambda message: say(len(everything) + 1, total, message),
                 warnings=warnings,
+            )
+            if scope is not None:
+                shifted = analyzed.moved
+                if shifted is None:
+                    ran = {lang for r in analyzed.ran for lang in r.analyzer.languages}
+                    shifted = {rel for rel, f in indexes.items() if f.language in ran}
+                scope |= shifted - python
+        deps, scoped_python = self._resolve(
+            indexes, scope, changed, deleted, old_by_path, crates, step, py_scoped
+        )
+        if analyzed is not None:
+            deps, result.analyzers = overlay_analyzers(
+                deps, analyzed, say=lambda message: say(len(everything) + 1, total, message)
             )
 
         def planning(what: str) -> Callable[[int, int], None]:  # on a clock: 300k edges

@@ -17,6 +17,7 @@ Pure: bytes in, frozen dataclasses out.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -126,7 +127,8 @@ def _occurrence(data: bytes) -> Occurrence | None:
             else:
                 span.append(_int32(value))
         elif field == 2 and isinstance(value, bytes):
-            symbol = value.decode()
+            # Interned: a symbol recurs at every use, and an index may be kept between runs.
+            symbol = sys.intern(value.decode())
         elif field == 3 and isinstance(value, int):
             roles = _int32(value)
     if not symbol:

@@ -259,3 +259,41 @@ def test_an_external_base_init_and_a_lambda_run_by_a_builtin() -> None:
         (6, "m.Err", "heuristic"),
     }
     assert (count.decided, count.mixed, count.heuristic) == (1, 1, 1)
+
+
+def _wide(line: int, col: int, width: int, symbol: str) -> Occurrence:
+    return Occurrence(line - 1, col, line - 1, col + width, symbol, 8)
+
+
+STDLIB = "scip-python python python-stdlib 3.11 "
+
+
+@pytest.mark.parametrize(
+    "shared",
+    # scip-python names every os.path function after the first one its run looked up: in a
+    # whole run ``posixpath/abspath().``, in a slice's run perhaps ``ntpath/join().``.
+    [STDLIB + "posixpath/abspath().", STDLIB + "ntpath/join()."],
+)
+def test_a_function_a_stub_re_exports_is_external_and_named_as_imported_whatever_the_run(
+    shared: str,
+) -> None:
+    symbols = (_sym("m", "module", 1, 5), _sym("m.main", "function", 1, 5))
+    refs = (
+        Reference("m.main", "calls", "os.path.join", 2),
+        Reference("m.main", "calls", "os.path.abspath", 3),
+        Reference("m.main", "calls", "os.path.dirname", 4),
+    )
+    file = FileIndex("m.py", "python", "m", "x", symbols, refs)
+    # os.path.join(a, b) / os.path.abspath(a) / os.path.dirname(a): the name at column 12.
+    occurrences = tuple(_wide(line, 12, width, shared) for line, width in ((2, 4), (3, 7), (4, 7)))
+    index = ScipIndex("scip-python", "0.6.6", "", (Document("m.py", "python", occurrences),))
+    heuristic = [
+        Dependency("m.main", "calls", f"os.path.{name}", None, line, "external")
+        for line, name in ((2, "join"), (3, "abspath"), (4, "dirname"))
+    ]
+    deps, _ = overlay_calls(index, [file], heuristic, TOOL)
+    assert {(d.line, d.dst_name, d.provenance) for d in deps} == {
+        (2, "os.path.join", "analyzer"),
+        (3, "os.path.abspath", "analyzer"),
+        (4, "os.path.dirname", "analyzer"),
+    }
