@@ -12,12 +12,13 @@ from a seeded generator, so a run is repeatable.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from _common import log
-from eval_data import Query
-from eval_retrieval import query_filter
+from eval_data import EvalSet, Query
+from eval_retrieval import ingest, query_filter
 
 from pegas_memory.app.requests import FeedbackRequest, SearchPreset, SearchRequest
 from pegas_memory.app.service import MemoryService
@@ -48,6 +49,16 @@ class Reported:
     questions: int = 0
     helped: int = 0
     misled: int = 0
+
+
+def stored(service: MemoryService, name: str, evsets: Sequence[EvalSet]) -> dict[int, list[str]]:
+    """Store the sets' documents as atoms (idempotent, eval_retrieval.ingest) and say how long it
+    took; return atom id -> external ids."""
+    t0 = time.perf_counter()
+    atom_ext, created = ingest(service, evsets)
+    took = time.perf_counter() - t0
+    log(f"{name}: {len(atom_ext)} atoms ({created} new) in {took:.0f}s")
+    return atom_ext
 
 
 def ranked(

@@ -21,18 +21,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import log, md_table, shared_data_dir
-from _feedback import Agent, clear_feedback, ranked, report_outcomes
+from _feedback import Agent, clear_feedback, ranked, report_outcomes, stored
 from eval_data import LOADERS, EvalSet, Query, restrict
 from eval_retrieval import (
     PresetRun,
     close_store,
-    ingest,
     metrics_for,
     open_store,
     project,
@@ -90,10 +88,7 @@ def one_set(
         evset = restrict(evset, scopes)
     service, cached = open_store(evset.store)
     try:
-        t0 = time.perf_counter()
-        atom_ext, created = ingest(service, [evset])
-        took = time.perf_counter() - t0
-        log(f"{evset.store}: {len(atom_ext)} atoms ({created} new) in {took:.0f}s")
+        atom_ext = stored(service, evset.store, [evset])
         if PRESETS[preset].dense and not projected:
             project(service, evset.store)
         elif PRESETS[preset].dense:
