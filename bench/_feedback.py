@@ -82,6 +82,28 @@ def ranked(
     return ext, [h.id for h in result.hits]
 
 
+def outcomes(
+    q: Query, ids: Sequence[int], atom_ext: dict[int, list[str]], agent: Agent, rng: random.Random
+) -> list[FeedbackItem]:
+    """What `agent` reports on the hits `ids` (a search's top 10, in order) of question `q`."""
+    items = []
+    for rank, atom in enumerate(ids):
+        relevant = any(e in q.relevant for e in atom_ext.get(atom, []))
+        if not relevant and rank >= agent.misled_top:
+            continue
+        helped = relevant != (rng.random() < agent.flip)
+        outcome = FeedbackOutcome.HELPED if helped else FeedbackOutcome.MISLED
+        items.append(FeedbackItem(id=atom, outcome=outcome))
+    return items
+
+
+def count(done: Reported, items: Sequence[FeedbackItem]) -> None:
+    helped = sum(1 for it in items if it.outcome == FeedbackOutcome.HELPED)
+    done.helped += helped
+    done.misled += len(items) - helped
+    done.questions += int(bool(items))
+
+
 def report_outcomes(
     service: MemoryService,
     queries: Sequence[Query],
@@ -99,19 +121,10 @@ def report_outcomes(
             if rng.random() >= agent.share:
                 continue
             _, ids = ranked(service, q, preset, 10, atom_ext)
-            items = []
-            for rank, atom in enumerate(ids):
-                relevant = any(e in q.relevant for e in atom_ext.get(atom, []))
-                if not relevant and rank >= agent.misled_top:
-                    continue
-                helped = relevant != (rng.random() < agent.flip)
-                outcome = FeedbackOutcome.HELPED if helped else FeedbackOutcome.MISLED
-                items.append(FeedbackItem(id=atom, outcome=outcome))
-                done.helped += int(helped)
-                done.misled += int(not helped)
+            items = outcomes(q, ids, atom_ext, agent, rng)
             if items:
                 service.feedback(FeedbackRequest(items=tuple(items), query=q.text))
-                done.questions += 1
+            count(done, items)
             if i % 200 == 199:
                 log(f"feedback: {i + 1}/{len(queries)} questions looked at")
     finally:

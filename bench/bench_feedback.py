@@ -42,12 +42,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
+
+import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import log, md_table, paired, shared_data_dir
-from _feedback import Agent, clear_feedback, ranked, report_outcomes, stored
+from _common import REPO_ROOT, log, md_table, paired, shared_data_dir
+from _feedback import Agent, clear_feedback, outcomes, ranked, report_outcomes, stored
 from eval_data import EvalSet, Query, _beir
-from eval_retrieval import close_store, ndcg, open_store, project
+from eval_retrieval import cache_root, close_store, ndcg, open_store, project
 
 from pegas_memory.app.requests import SearchPreset
 from pegas_memory.app.service import MemoryService
@@ -144,6 +147,11 @@ def main() -> None:
     parser.add_argument("--years", type=float, default=5.0, help="dated: dates spread over")
     parser.add_argument("--store", default="scifact", help="the store's name in the cache dir")
     parser.add_argument("--limit-queries", type=int, default=0, help="0: every claim")
+    parser.add_argument(
+        "--mcp",
+        action="store_true",
+        help="then ask the baseline and the perfect agent's cell again over MCP (stdio)",
+    )
     args = parser.parse_args()
     weights = sorted({float(w) for w in args.weights.split(",")} | {0.0})
     modes = [m for m in args.decay.split(",") if m]
@@ -207,6 +215,81 @@ def main() -> None:
         print_tables(args, service, train, test, scores, reported, len(atom_ext))
     finally:
         close_store(service, cached)
+    if args.mcp and len(weights) > 1:
+        data_dir = cache_root() / args.store
+        over_mcp = anyio.run(mcp_cells, data_dir, train, test, atom_ext, preset, weights[1])
+        service, cached = open_store(args.store)
+        try:
+            clear_feedback(service)
+        finally:
+            close_store(service, cached)
+        rows = []
+        for cell, values in over_mcp.items():
+            direct = scores[cell]
+            same = sum(1 for a, b in zip(direct, values, strict=True) if abs(a - b) < 1e-9)
+            rows.append(
+                [
+                    cell.label,
+                    f"{sum(direct) / len(direct):.4f}",
+                    f"{sum(values) / len(values):.4f}",
+                    f"{same} of {len(values)}",
+                ]
+            )
+        print("\n## The same cells over MCP (stdio, a server per setting)\n")
+        heads = ["cell", "MemoryService", "over MCP", "claims with the same nDCG@10"]
+        print(md_table(heads, rows))
+
+
+async def mcp_cells(
+    data_dir: Path,
+    train: EvalSet,
+    test: EvalSet,
+    atom_ext: dict[int, list[str]],
+    preset: SearchPreset,
+    weight: float,
+) -> dict[Cell, list[float]]:
+    """The baseline and the perfect agent's cell at `weight` (decay off) through the real
+    stdio transport: `pegas-memory serve` on the bench's store with PEGAS_FEEDBACK_WEIGHT 0,
+    the agent's reports sent with memory_feedback, then a server with the weight set. The
+    server embeds each query itself."""
+    sys.path.insert(0, str(REPO_ROOT))
+    from tests.mcp_harness import mcp_client, stop_host_and_wait, structured
+
+    async def ids_of(client: Any, q: Query, limit: int) -> list[int]:
+        args = {"query": q.text, "preset": preset, "limit": limit, "store": "atoms"}
+        hits = structured(await client.call_tool("memory_search", args))["hits"]
+        return [int(h["id"]) for h in hits]
+
+    def ext_of(ids: Sequence[int]) -> list[str]:
+        ext: list[str] = []
+        for i in ids:
+            ext += [e for e in atom_ext.get(i, []) if e not in ext]
+        return ext
+
+    env = {"PEGAS_DATA_DIR": str(data_dir), "PEGAS_EMBEDDED_WORKER": "off"}
+    out: dict[Cell, list[float]] = {}
+    agent = AGENTS["perfect"]
+    rng = random.Random(agent.seed)
+    async with mcp_client({**env, "PEGAS_FEEDBACK_WEIGHT": "0"}) as client:
+        out[Cell("off", "", 0.0)] = [
+            ndcg(ext_of(await ids_of(client, q, test.limit)), q.relevant, 10) for q in test.queries
+        ]
+        log("over MCP: baseline measured")
+        for q in train.queries:
+            rng.random()  # the share draw report_outcomes makes
+            items = outcomes(q, await ids_of(client, q, 10), atom_ext, agent, rng)
+            if items:
+                payload = [it.model_dump(mode="json") for it in items]
+                args = {"items": payload, "query": q.text}
+                structured(await client.call_tool("memory_feedback", args))
+        log("over MCP: reported")
+    stop_host_and_wait(data_dir)
+    async with mcp_client({**env, "PEGAS_FEEDBACK_WEIGHT": f"{weight:g}"}) as client:
+        out[Cell("off", "perfect", weight)] = [
+            ndcg(ext_of(await ids_of(client, q, test.limit)), q.relevant, 10) for q in test.queries
+        ]
+    stop_host_and_wait(data_dir)
+    return out
 
 
 def print_tables(
