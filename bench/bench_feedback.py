@@ -3,6 +3,7 @@ cell paired claim by claim against the baseline (decay off, feedback weight 0).
 
     .venv/bin/python bench/bench_feedback.py [--preset hybrid|lexical] [--weights 0,0.3]
         [--decay off,on,dated] [--agents perfect,noisy] [--store scifact] [--limit-queries N]
+        [--mcp]
 
 The whole SciFact corpus (BEIR: title + abstract per atom, 5,183 atoms) is stored as
 bench/eval_retrieval.py stores it, in the same store (`--store`, default `scifact` under
@@ -28,7 +29,12 @@ Decay modes:
   about relevance, so this is the cost of decay where age carries no signal. The rows are put
   back as they were on exit.
 
-The store's earlier feedback is cleared first and between agents. Prints markdown tables.
+With `--mcp` the baseline and the perfect agent's cell (decay off) are asked again over the
+real stdio transport, a `pegas-memory serve` per feedback weight on the same store, the reports
+sent with `memory_feedback`, and compared claim by claim with the service's.
+
+The store's earlier feedback is cleared first, between agents and at the end. Prints markdown
+tables.
 """
 
 from __future__ import annotations
