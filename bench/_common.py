@@ -1,11 +1,13 @@
-"""Helpers shared by the benchmarks: markdown tables, percentiles, progress on stderr, the shared
-data path, and a throwaway embedded pegas-memory (PostgreSQL, Qdrant Edge, FalkorDB) in /tmp.
+"""Helpers shared by the benchmarks: markdown tables, percentiles, paired per-query comparisons,
+progress on stderr, the shared data path, and a throwaway embedded pegas-memory (PostgreSQL,
+Qdrant Edge, FalkorDB) in /tmp.
 
 Benchmarks are entry points, so they may read the environment; library modules never do.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import sys
@@ -95,6 +97,35 @@ class StageTimer:
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f}"
+
+
+def paired(
+    a: Sequence[float], b: Sequence[float], seed: int = 15, resamples: int = 10_000
+) -> dict[str, str]:
+    """b against a, per query (the same queries, in the same order): how many better / worse /
+    the same, a two-sided sign test over the queries that differ, and a paired bootstrap 95%
+    interval of the mean difference (b - a) with the share of resamples where b is not behind
+    (mean difference >= 0)."""
+    diff = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
+    better, worse = int((diff > 1e-12).sum()), int((diff < -1e-12).sum())
+    n = better + worse
+    # exact two-sided binomial test at p = 1/2
+    k = min(better, worse)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n if n else 1.0
+    p_sign = min(1.0, 2 * tail)
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(diff), size=(resamples, len(diff)))
+    means = diff[idx].mean(axis=1)
+    lo, hi = np.percentile(means, [2.5, 97.5])
+    return {
+        "better": str(better),
+        "worse": str(worse),
+        "same": str(len(diff) - n),
+        "mean diff": f"{diff.mean():+.4f}",
+        "95% CI": f"[{lo:+.4f}, {hi:+.4f}]",
+        "P(diff >= 0)": f"{(means >= 0).mean():.2f}",
+        "sign test p": f"{p_sign:.2f}",
+    }
 
 
 def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

@@ -21,27 +21,23 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import log, md_table, shared_data_dir
-from bench_feedback import clear_feedback
+from _feedback import Agent, clear_feedback, ranked, report_outcomes, stored
 from eval_data import LOADERS, EvalSet, Query, restrict
 from eval_retrieval import (
     PresetRun,
     close_store,
-    ingest,
     metrics_for,
     open_store,
     project,
-    query_filter,
 )
 
-from pegas_memory.app.requests import FeedbackRequest, SearchRequest
+from pegas_memory.app.requests import SearchPreset
 from pegas_memory.app.service import MemoryService
-from pegas_memory.models import FeedbackItem
 from pegas_memory.search.hybrid import PRESETS
 
 SETS = {"locomo": ("locomo", "locomo"), "lme": ("lme", "lme-s-user")}
@@ -63,52 +59,11 @@ def halves(queries: Sequence[Query]) -> tuple[list[Query], list[Query]]:
     return reported, held
 
 
-def ranked(
-    service: MemoryService, q: Query, preset: str, limit: int, atom_ext: dict[int, list[str]]
-) -> tuple[list[str], list[int]]:
-    """The external ids of a search's hits in order, and the atom ids behind them."""
-    result = service.search(
-        SearchRequest(query=q.text, preset=preset, limit=limit, flt=query_filter(q), store="atoms")
-    )
-    ext: list[str] = []
-    for hit in result.hits:
-        for e in atom_ext.get(hit.id, []):
-            if e not in ext:
-                ext.append(e)
-    return ext, [h.id for h in result.hits]
-
-
-def report(
-    service: MemoryService,
-    queries: Sequence[Query],
-    preset: str,
-    atom_ext: dict[int, list[str]],
-    misled_top: int,
-) -> tuple[int, int]:
-    helped = misled = 0
-    service.searcher.feedback_weight = 0.0
-    for i, q in enumerate(queries):
-        _, ids = ranked(service, q, preset, 10, atom_ext)
-        items = []
-        for rank, atom in enumerate(ids):
-            if any(e in q.relevant for e in atom_ext.get(atom, [])):
-                items.append(FeedbackItem(id=atom, outcome="helped"))
-                helped += 1
-            elif rank < misled_top:
-                items.append(FeedbackItem(id=atom, outcome="misled"))
-                misled += 1
-        if items:
-            service.feedback(FeedbackRequest(items=tuple(items), query=q.text))
-        if i % 200 == 199:
-            log(f"feedback: {i + 1}/{len(queries)} questions reported on")
-    return helped, misled
-
-
 def measure(
     service: MemoryService,
     evset: EvalSet,
     queries: Sequence[Query],
-    preset: str,
+    preset: SearchPreset,
     atom_ext: dict[int, list[str]],
     weight: float,
 ) -> dict[str, float]:
@@ -121,7 +76,7 @@ def measure(
 
 def one_set(
     name: str,
-    preset: str,
+    preset: SearchPreset,
     weights: Sequence[float],
     misled_top: int,
     scopes: int = 0,
@@ -133,10 +88,7 @@ def one_set(
         evset = restrict(evset, scopes)
     service, cached = open_store(evset.store)
     try:
-        t0 = time.perf_counter()
-        atom_ext, created = ingest(service, [evset])
-        took = time.perf_counter() - t0
-        log(f"{evset.store}: {len(atom_ext)} atoms ({created} new) in {took:.0f}s")
+        atom_ext = stored(service, evset.store, [evset])
         if PRESETS[preset].dense and not projected:
             project(service, evset.store)
         elif PRESETS[preset].dense:
@@ -150,7 +102,8 @@ def one_set(
                 raise SystemExit(f"--projected, but {row['n']} of these atoms wait for it")
         clear_feedback(service)
         rep, held = halves(evset.queries)
-        helped, misled = report(service, rep, preset, atom_ext, misled_top)
+        done = report_outcomes(service, rep, preset, atom_ext, Agent(misled_top=misled_top))
+        helped, misled = done.helped, done.misled
         log(f"{name}: {helped} helped, {misled} misled over {len(rep)} questions")
         rows = []
         for label, queries in (

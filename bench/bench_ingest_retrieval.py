@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import pickle
 import random
 import sys
@@ -40,10 +39,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import embedded_service, log, md_table, shared_data_dir
+from _common import embedded_service, log, md_table, paired, shared_data_dir
 from eval_data import Doc, Query, scifact, tydi
 from eval_retrieval import mrr, ndcg
 
@@ -66,7 +63,6 @@ SIBLINGS = DOCUMENT_SIBLINGS  # how many sibling candidates support an atom; set
 # store) and atoms with passages (the default now). Set by --stores.
 STORES: tuple[str, ...] = ("atoms", "both")
 SPLIT_SEED = 2026  # the queries' fixed split into a tune half and a held-out half
-BOOTSTRAP = 10_000  # paired bootstrap resamples of the per-query differences
 TITLES: dict[str, tuple[str, str]] = {}  # ext_id -> (title, abstract), from the corpus itself
 
 
@@ -359,32 +355,6 @@ def halves(queries: list[Query]) -> tuple[list[Query], list[Query]]:
 
 def per_query(ranked: dict[str, list[str]], queries: list[Query]) -> list[float]:
     return [ndcg(ranked[q.qid], q.relevant, 10) for q in queries]
-
-
-def paired(a: list[float], b: list[float], seed: int = 15) -> dict[str, str]:
-    """b against a, per query: how many better / worse / the same, a two-sided sign test over
-    the queries that differ, and a paired bootstrap 95% interval of the mean difference (b - a)
-    with the share of resamples where b is not behind (mean difference >= 0)."""
-    diff = np.asarray(b) - np.asarray(a)
-    better, worse = int((diff > 1e-12).sum()), int((diff < -1e-12).sum())
-    n = better + worse
-    # exact two-sided binomial test at p = 1/2
-    k = min(better, worse)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n if n else 1.0
-    p_sign = min(1.0, 2 * tail)
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, len(diff), size=(BOOTSTRAP, len(diff)))
-    means = diff[idx].mean(axis=1)
-    lo, hi = np.percentile(means, [2.5, 97.5])
-    return {
-        "better": str(better),
-        "worse": str(worse),
-        "same": str(len(diff) - n),
-        "mean diff": f"{diff.mean():+.4f}",
-        "95% CI": f"[{lo:+.4f}, {hi:+.4f}]",
-        "P(diff >= 0)": f"{(means >= 0).mean():.2f}",
-        "sign test p": f"{p_sign:.2f}",
-    }
 
 
 def main() -> None:
