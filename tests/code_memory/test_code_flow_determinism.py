@@ -5,7 +5,8 @@ String sets iterate in an order that changes with PYTHONHASHSEED, and the value-
 found 294,399 and 295,185 dependencies. The first two fixtures make a cap choose, the third a
 call expand classes that share one constructor (`PythonFlow.callees`); each gives other edges
 per seed unless the values a cap keeps, the order of the worklist and the order a call's values
-are expanded in are all independent of set order. The analysis runs in subprocesses: the seed is fixed at start-up.
+are expanded in are all independent of set order. The analysis runs in subprocesses: the seed
+is fixed at start-up.
 """
 
 from __future__ import annotations
