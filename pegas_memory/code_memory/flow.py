@@ -8,7 +8,8 @@ stored in attributes, lists and dicts, and type annotations. The replay is a wor
 re-evaluated only when a slot it read grows; derived values (method resolution orders, attribute
 lookups) are cached readers too, dropped when their inputs change. Pure logic: no I/O.
 The same files give the same edges whatever the hash seed: nothing follows a set's order (files
-by path, `flow_worklist` rounds, a call's targets bound sorted, capped values taken sorted).
+by path, `flow_worklist` rounds, a call's values expanded and its targets bound sorted, capped
+values taken sorted).
 """
 
 from __future__ import annotations
@@ -427,10 +428,13 @@ class PythonFlow:
     ) -> list[tuple[str, str | None]]:
         """(callee value, receiver) pairs a call with these function values runs. ``seen`` guards
         against classes whose ``__init__``/``__call__`` lead back to themselves
-        (``A.__init__ = A``): each value is expanded once per call."""
+        (``A.__init__ = A``): each value is expanded once per call. The values are expanded in
+        sorted order: classes that share a constructor (``x:builtins.Exception.__init__``) meet
+        ``seen``, and the first one expanded stands for it while the others stay classes, so set
+        order made which class lost its edge depend on the hash seed."""
         out: list[tuple[str, str | None]] = []
         seen = set() if seen is None else seen
-        for v in values:
+        for v in sorted(values):
             if v in seen:
                 continue
             seen.add(v)

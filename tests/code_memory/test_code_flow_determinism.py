@@ -2,9 +2,11 @@
 
 String sets iterate in an order that changes with PYTHONHASHSEED, and the value-set caps of
 `code_memory.flow_bounds` keep the first values that reach a slot: two whole sqlalchemy runs
-found 294,399 and 295,185 dependencies. Each fixture below makes a cap choose, so the edges
-differ between seeds unless both the values a cap keeps and the order of the worklist are
-independent of set order. The analysis runs in subprocesses: the seed is fixed at start-up.
+found 294,399 and 295,185 dependencies. The first two fixtures make a cap choose, the third a
+call expand classes that share one constructor (`PythonFlow.callees`); each gives other edges
+per seed unless the values a cap keeps, the order of the worklist and the order a call's values
+are expanded in are all independent of set order. The analysis runs in subprocesses: the seed
+is fixed at start-up.
 """
 
 from __future__ import annotations
@@ -34,6 +36,17 @@ ORDER = (
     + ")\n\n\ndef by_instance():\n    return K().s("
     + " or ".join(f"eb{i}.run" for i in range(20))
     + ")\n\n\nK.s = sink\n"
+)
+
+# Eight classes on an external base are called through one loop variable: they all share the
+# constructor ``builtins.Exception.__init__``, and a call's targets are expanded with one guard
+# against repeats, so the first class expanded stood for that constructor and lost its own edge.
+# Which class came first followed the set's order (twisted: test_error.testThemAll, line 191).
+ERRORS = (
+    "".join(f"class Error{i}(Exception):\n    pass\n\n\n" for i in range(8))
+    + "ERRORS = ["
+    + ", ".join(f"Error{i}" for i in range(8))
+    + "]\n\n\ndef raise_all():\n    for cls in ERRORS:\n        cls()\n"
 )
 
 SCRIPT = """
@@ -67,10 +80,15 @@ def test_edges_do_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
     (tmp_path / "pkg/__init__.py").write_text("")
     (tmp_path / "pkg/many.py").write_text(MANY)
     (tmp_path / "pkg/order.py").write_text(ORDER)
+    (tmp_path / "pkg/errors.py").write_text(ERRORS)
     runs = {seed: edges_under_seed(tmp_path, seed) for seed in range(4)}
     first = runs[0]
     # The caps did choose: each call through a capped slot reaches 24 of the 40 names.
     assert len([e for e in first if e.startswith("pkg.many.go calls ext")]) == 24
     assert len([e for e in first if e.startswith("pkg.order.sink calls e")]) == 24
+    # The loop's call reaches the shared external constructor and the classes.
+    called = {e.split()[2] for e in first if e.startswith("pkg.errors.raise_all ")}
+    assert "builtins.Exception.__init__" in called
+    assert len({c for c in called if c.startswith("pkg.errors.Error")}) >= 7
     for seed, found in runs.items():
         assert found == first, f"PYTHONHASHSEED={seed} gave other edges than 0"
