@@ -345,5 +345,5 @@ def test_slice_outages_then_backlog_drains(fsettings: Settings) -> None:
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("slice_name", ["graph", "vector"])
 def test_long_slice_outage_then_backlog_drains(fsettings: Settings, slice_name: str) -> None:
-    # Long enough for the worker to find the slice down, wait and retry several times over.
-    run_outages(fsettings, [(slice_name, 3 * UNAVAILABLE_RETRY_SECONDS)])
+    # Long enough for the worker to find the slice down, wait and retry twice over.
+    run_outages(fsettings, [(slice_name, 2.5 * UNAVAILABLE_RETRY_SECONDS)])
