@@ -15,6 +15,7 @@ are in `ui/documents.py`, `ui/review.py`, `ui/gaps.py`, `ui/jobs.py`, `ui/graph.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Callable
@@ -216,6 +217,12 @@ class UiApp:
         gaps = svc.list_gaps(status=GapStatus.OPEN, limit=50)
         running = svc.jobs.list_recent(state=JobState.RUNNING, limit=20)
         queued = svc.jobs.list_recent(state=JobState.QUEUED, limit=20)
+        jobs = running + queued
+        asked = request.query_params.get("job", "")
+        if asked.isdigit() and int(asked) not in {j.id for j in jobs}:
+            # A job just cancelled from this page: shown with its final state, not dropped.
+            with contextlib.suppress(NotFound):
+                jobs.append(svc.jobs.get(int(asked)))
         return self.render(
             request,
             "overview.html",
@@ -223,7 +230,7 @@ class UiApp:
             repos=repos,
             docs=docs,
             gaps=gaps,
-            jobs=running + queued,
+            jobs=jobs,
             audit=audit,
             closed_gap=CLOSED_GAP,
             slices_age=slices.age,

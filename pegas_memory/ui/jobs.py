@@ -63,8 +63,9 @@ class JobPages:
         return JSONResponse(body, headers={"cache-control": "no-store"})
 
     def cancel(self, request: Request, form: dict[str, str]) -> str:
-        self.ui.curator.cancel_job(int(request.path_params["job_id"]), form.get("reason", ""))
-        return "/#jobs"
+        job_id = int(request.path_params["job_id"])
+        self.ui.curator.cancel_job(job_id, form.get("reason", ""))
+        return f"/?job={job_id}#jobs"  # the overview keeps the job shown once it has stopped
 
     def routes(self) -> list[Route]:
         ui = self.ui

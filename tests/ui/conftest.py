@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -191,14 +192,17 @@ WAIT = 30.0  # the bound of every wait on a job
 @pytest.fixture
 def runner(served: Served) -> Iterator[tuple[JobRunner, threading.Event]]:
     """A real job runner on the memory's database whose research handler reports five steps,
-    each once the test lets it go on (`step`), stopping where a cancel finds it."""
+    each once the test lets it go on (`step`) or a cancel reaches it (the runner's heartbeat
+    delivers a cancel a moment after it is asked for); its next report stops it there."""
     step = threading.Event()
 
     def research(args: dict[str, Any], ctx: JobContext) -> dict[str, Any]:
         for i in range(5):
             ctx.report(i, 5, f"step {i + 1} of 5")
             ctx.flush_progress()
-            step.wait(WAIT)
+            deadline = time.monotonic() + WAIT
+            while not (step.wait(0.02) or ctx.cancelled()) and time.monotonic() < deadline:
+                pass
             step.clear()
         return {}
 

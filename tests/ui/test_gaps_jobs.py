@@ -103,9 +103,14 @@ def test_a_running_jobs_progress_is_live_and_a_cancel_stops_it(
     assert (seen["state"], seen["done"], seen["total"]) == ("running", 0, 5)
     step.set()
     until(lambda: jobs_json(served)[job.id]["message"] == "step 2 of 5", "the progress moving on")
-    assert served.post(f"/job/{job.id}/cancel").status_code == 303
-    step.set()  # its next report finds the cancel
+    cancelled = served.post(f"/job/{job.id}/cancel")  # the cancel alone stops it
+    assert cancelled.status_code == 303
     final = until(
         lambda: (j := jobs_json(served, job.id)[job.id])["finished"] and j, "the job stopping"
     )
     assert final["state"] == "cancelled"
+    # The page the cancel returns to still shows the job, stopped, with nothing left to cancel.
+    assert cancelled.headers["location"] == f"/?job={job.id}#jobs"
+    overview = served.get(cancelled.headers["location"].partition("#")[0])
+    row = overview.partition(f'<tr data-job="{job.id}" class="finished">')[2].partition("</tr>")[0]
+    assert ">cancelled<" in row and "Cancel job" not in row
