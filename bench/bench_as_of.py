@@ -31,7 +31,7 @@ from _common import embedded_service, log, md_table, ms, percentile
 from bench_search_latency import LIMIT, latencies, load
 
 from pegas_memory.app.requests import SearchRequest
-from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.search.filters import SearchFilter
 
 
 def main(argv: Sequence[str] | None = None) -> None:

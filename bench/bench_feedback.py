@@ -60,7 +60,7 @@ from eval_retrieval import cache_root, close_store, ndcg, open_store, project
 
 from pegas_memory.app.requests import SearchPreset
 from pegas_memory.app.service import MemoryService
-from pegas_memory.search.hybrid import PRESETS
+from pegas_memory.search.presets import PRESETS
 
 AGENTS = {
     "perfect": Agent(misled_top=3),

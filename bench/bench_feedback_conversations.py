@@ -38,7 +38,7 @@ from eval_retrieval import (
 
 from pegas_memory.app.requests import SearchPreset
 from pegas_memory.app.service import MemoryService
-from pegas_memory.search.hybrid import PRESETS
+from pegas_memory.search.presets import PRESETS
 
 SETS = {"locomo": ("locomo", "locomo"), "lme": ("lme", "lme-s-user")}
 

@@ -13,7 +13,7 @@ difference. The ingest path is searched once per context weight of its search ve
 (`--weights`, embedding/search_vector.py; 0 = the claim vectors the slice held before), the
 slice rebuilt from PostgreSQL in between (claim vectors from the cache, contexts embedded once).
 Both paths are searched once per share of the hybrid's document support (`--support`,
-search.hybrid.DOCUMENT_SHARE; 0 = search without it, `--siblings` how many count), and every
+search.presets.DOCUMENT_SHARE; 0 = search without it, `--siblings` how many count), and every
 score is also given on a fixed split of the queries (SPLIT_SEED) into a tune half, where a
 setting is chosen, and a held-out half, where it is only reported.
 
@@ -49,13 +49,13 @@ from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.embedding.search_vector import CONTEXT_WEIGHT
 from pegas_memory.outbox.reconcile import rebuild
-from pegas_memory.search.hybrid import DOCUMENT_SHARE, DOCUMENT_SIBLINGS
+from pegas_memory.search.presets import DOCUMENT_SHARE, DOCUMENT_SIBLINGS
 
 HITS = 60  # atoms asked per query on the ingest path: several atoms share one document
 # Context weights of the ingest path's search vectors (embedding.search_vector); 0 is the claim
 # vector alone, what the slice held before. Set by --weights.
 WEIGHTS: tuple[float, ...] = (0.0, CONTEXT_WEIGHT)
-# Shares of the hybrid's document support (search.hybrid.DOCUMENT_SHARE); 0 is search without
+# Shares of the hybrid's document support (search.presets.DOCUMENT_SHARE); 0 is search without
 # it, what main did before. Both paths are searched with each. Set by --support.
 SHARES: tuple[float, ...] = (0.0, DOCUMENT_SHARE)
 SIBLINGS = DOCUMENT_SIBLINGS  # how many sibling candidates support an atom; set by --siblings

@@ -59,7 +59,7 @@ from pegas_memory.outbox.projection import Projector, Rows, Target
 from pegas_memory.outbox.reconcile import rebuild
 from pegas_memory.outbox.worker import OutboxWorker
 from pegas_memory.qdrant_store.index import plan_search
-from pegas_memory.search.hybrid import POOL
+from pegas_memory.search.presets import POOL
 
 PRESETS = ("hybrid", "dense", "lexical")
 LIMIT = 10

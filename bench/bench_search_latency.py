@@ -59,7 +59,7 @@ from _projection_data import (
 
 from pegas_memory.app.requests import SearchRequest
 from pegas_memory.app.service import MemoryService
-from pegas_memory.search.hybrid import POOL, StoreChoice
+from pegas_memory.search.presets import POOL, StoreChoice
 
 LIMIT = 10
 STORES: tuple[StoreChoice, ...] = ("atoms", "passages", "both")

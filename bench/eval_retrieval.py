@@ -49,7 +49,8 @@ from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.embedding.cache import CachedEmbedder
 from pegas_memory.embedding.embedders import Embedder, build_embedder
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
-from pegas_memory.search.hybrid import PRESETS, SearchFilter
+from pegas_memory.search.filters import SearchFilter
+from pegas_memory.search.presets import PRESETS
 from pegas_memory.text import raw_hash
 
 pytrec_eval: Any

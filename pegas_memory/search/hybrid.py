@@ -46,20 +46,6 @@ from pegas_memory.search.presets import (
 from pegas_memory.search.ranking import Ranked, Weighing
 from pegas_memory.search.stores import KEPT_FLOOR, STORE_SHARE
 
-# The names benches and tests import from here, defined in the modules above.
-__all__ = [
-    "DOCUMENT_SHARE",
-    "DOCUMENT_SIBLINGS",
-    "MAX_QUERY_CHARS",
-    "POOL",
-    "PRESETS",
-    "Found",
-    "SearchFilter",
-    "Searcher",
-    "StoreChoice",
-    "validate_query",
-]
-
 MAX_QUERY_CHARS = 4_000
 
 

@@ -16,7 +16,7 @@ from pegas_memory.db.repo import citations_as_of
 from pegas_memory.errors import InvalidInput
 from pegas_memory.models import MergeOut
 from pegas_memory.outbox.reconcile import reconcile
-from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.search.filters import SearchFilter
 from tests.conftest import files_memory, offline_memory
 
 CLAIM = "Treatment for two days increased the activity of brown adipose tissue in twelve women."

@@ -11,7 +11,7 @@ import pytest
 from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.ingest import sources
-from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.search.filters import SearchFilter
 from tests.conftest import ingest_text
 from tests.ingest.test_parsers import make_pdf
 

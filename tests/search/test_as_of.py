@@ -13,8 +13,8 @@ from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchReque
 from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import add_link, withdraw_reason
 from pegas_memory.errors import InvalidInput
+from pegas_memory.search.filters import SearchFilter
 from pegas_memory.search.fusion import Fused
-from pegas_memory.search.hybrid import SearchFilter
 from tests.mcp_harness import error_text, mcp_client, structured
 from tests.search.conftest import instant
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pegas_memory.app.requests import IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
-from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.search.filters import SearchFilter
 from tests.search.conftest import instant
 
 TRIAL = "Treatment for two days increased the activity of brown adipose tissue in twelve women."

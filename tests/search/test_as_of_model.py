@@ -25,7 +25,7 @@ from hypothesis.stateful import (
 
 from pegas_memory.app.requests import IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.db.embedded import EmbeddedPostgres
-from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.search.filters import SearchFilter
 from tests.fake_ollama import FakeOllama
 from tests.service_machine import ServiceMachine
 

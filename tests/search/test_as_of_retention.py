@@ -16,7 +16,7 @@ from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import add_link, withdraw_reason
 from pegas_memory.errors import InvalidInput
 from pegas_memory.reasoning.inference import WITHDRAWN
-from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.search.filters import SearchFilter
 from tests.conftest import offline_memory
 
 A = "The Lick Observatory's great refractor was the largest telescope of its time."

@@ -17,7 +17,7 @@ from pegas_memory.app.requests import IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.search.fusion import ArmHit, Fused, Support, document_support, score_fusion
-from pegas_memory.search.hybrid import DOCUMENT_SHARE, PRESETS
+from pegas_memory.search.presets import DOCUMENT_SHARE, PRESETS
 from tests.conftest import offline_memory
 
 

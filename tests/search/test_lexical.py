@@ -193,7 +193,7 @@ def test_filters_and_empty_results(corpus_db: Database) -> None:
 def test_a_filter_is_composed_with_placeholders_and_scored_through_it(corpus_db: Database) -> None:
     """SearchFilter.sql puts identifiers and named placeholders in the fragment, never values;
     the scoring statement of one shape is rendered once and reused for other filter values."""
-    from pegas_memory.search.hybrid import SearchFilter
+    from pegas_memory.search.filters import SearchFilter
 
     facts, params = SearchFilter(types=("fact",), tags=("x'); DROP TABLE pm_atom; --",)).sql("atom")
     other, _ = SearchFilter(types=("definition",), tags=("y",)).sql("atom")

@@ -13,7 +13,7 @@ from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings
 from pegas_memory.db.repo import AtomInput, add_link, insert_atom, set_status
 from pegas_memory.errors import InvalidInput
-from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.search.filters import SearchFilter
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
 

@@ -9,7 +9,7 @@ import re
 import httpx
 
 from pegas_memory.app.requests import SearchRequest, StoreRequest
-from pegas_memory.search.hybrid import SearchFilter
+from pegas_memory.search.filters import SearchFilter
 from tests.ui.conftest import Seeded
 
 HIT = re.compile(
