@@ -8,11 +8,10 @@ Apart from `service` for size: `MemoryService.merges` hands its arguments here.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from pegas_memory.app.inputs import clean_text
-from pegas_memory.app.runtime import ProjectionRuntime
-from pegas_memory.config import Settings
+from pegas_memory.app.store import StoreOwner  # settings, db, runtime: all merges need too
 from pegas_memory.curation.merges import (
     SplitOutcome,
     SplitPreview,
@@ -22,7 +21,7 @@ from pegas_memory.curation.merges import (
     split,
 )
 from pegas_memory.curation.queries import CURATION_SQL as Q_CUR
-from pegas_memory.db.pool import Conn, Database
+from pegas_memory.db.pool import Conn
 from pegas_memory.errors import InvalidInput
 from pegas_memory.ingest.dedup import threshold_for
 from pegas_memory.models import AtomStatus, MergeOut, MergesResult, WouldMergeOut
@@ -31,21 +30,8 @@ from pegas_memory.qdrant_store.index import VectorFilter
 CURRENT = (AtomStatus.CANDIDATE, AtomStatus.VERIFIED, AtomStatus.CONTESTED)
 
 
-class MergesOwner(Protocol):
-    """What memory_merges needs of the service."""
-
-    @property
-    def settings(self) -> Settings: ...
-
-    @property
-    def db(self) -> Database: ...
-
-    @property
-    def runtime(self) -> ProjectionRuntime: ...
-
-
 def split_merge(
-    owner: MergesOwner,
+    owner: StoreOwner,
     merge_id: int | None,
     reason: str,
     dry_run: bool,
@@ -101,7 +87,7 @@ def split_merge(
 
 
 def consolidate(
-    owner: MergesOwner,
+    owner: StoreOwner,
     *,
     similarity: float | None,
     limit: int,
