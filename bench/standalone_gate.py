@@ -248,10 +248,9 @@ def _matrix(rows: Sequence[Row], names: Sequence[str]) -> tuple[np.ndarray, np.n
     return np.array(x, dtype=float), np.array(y, dtype=float)
 
 
-def fit(rows: Sequence[Row], names: Sequence[str], c: float) -> tuple[np.ndarray, float]:
+def logistic(x: np.ndarray, y: np.ndarray, c: float) -> tuple[np.ndarray, float]:
     """L2 logistic regression on standardised features (Newton's method), folded back to raw
     features: (weights, bias)."""
-    x, y = _matrix(rows, names)
     mean, sd = x.mean(axis=0), x.std(axis=0)
     sd[sd == 0] = 1.0
     z = np.hstack([np.ones((len(x), 1)), (x - mean) / sd])
@@ -268,6 +267,11 @@ def fit(rows: Sequence[Row], names: Sequence[str], c: float) -> tuple[np.ndarray
             break
     weights = w[1:] / sd
     return weights, float(w[0] - (w[1:] * mean / sd).sum())
+
+
+def fit(rows: Sequence[Row], names: Sequence[str], c: float) -> tuple[np.ndarray, float]:
+    """The gate's model over the named features of `rows`."""
+    return logistic(*_matrix(rows, names), c)
 
 
 def scores(
