@@ -7,7 +7,9 @@ PostgreSQL through MemoryService, Qdrant Edge, FalkorDB):
    from their vocabulary) plus N/2 random links, embedding cache pre-filled with synthetic
    normalised vectors for exactly the texts the projector embeds; `worker.drain()` is timed into
    both slices, then (up to --single-slice-max atoms) into the vector slice and the graph slice
-   alone. The inner embedder is wrapped and counts calls: the model must never be called.
+   alone. The inner embedder is wrapped and counts calls: the model must never be called. With
+   `--passages` the load is what an ingest leaves: chunks (passages, two atoms each) cited by
+   their atoms, so the drain also re-projects every passage its citations touched.
 2. lag under a steady write rate (first size): a writer thread stores atoms one transaction each
    at 50/s and 200/s while `OutboxWorker.run` serves in another thread, woken by NOTIFY.
 3. rebuild time per 10k atoms (first size): `reconcile.rebuild` for qdrant, graph and all.
@@ -46,9 +48,11 @@ from _projection_data import (
     ClusteredVectors,
     Corpus,
     bulk_load,
+    bulk_load_passages,
     load_corpus,
     make_atoms,
     prefill_cache,
+    prefill_passages,
 )
 
 from pegas_memory.app.requests import SearchRequest
@@ -446,10 +450,15 @@ def run_size(
         live = int(sum(args.rates) * args.lag_seconds)
         lag_atoms = make_atoms(corpus.sentences, n + 1, live, suffix=" (written live)")
         started = time.monotonic()
-        counts = bulk_load(svc, atoms, args.seed)
+        texts: list[str] = []
+        if args.passages:
+            counts, texts = bulk_load_passages(svc, atoms, args.seed)
+        else:
+            counts = bulk_load(svc, atoms, args.seed)
         load_s = time.monotonic() - started
         started = time.monotonic()
         prefill_cache(svc, atoms, vectors.make(n))
+        prefill_passages(svc, texts, vectors.make(len(texts)))
         prefill_cache(svc, lag_atoms, vectors.make(len(lag_atoms)))
         cache_s = time.monotonic() - started
         log(f"loaded {counts} in {load_s:.1f} s; cache filled in {cache_s:.1f} s")
@@ -565,6 +574,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rebuild-max", type=int, default=10_000, help="rebuild up to this size")
     parser.add_argument("--no-profile", dest="profile", action="store_false")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--passages",
+        action="store_true",
+        help="load as an ingest leaves it: chunks (passages) cited by their atoms",
+    )
     args = parser.parse_args(argv)
     args.sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     args.rates = [float(r) for r in args.rates.split(",") if r.strip()]

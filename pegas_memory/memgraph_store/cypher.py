@@ -218,9 +218,11 @@ SET p.doc_id = row.doc_id, p.locator = row.locator, p.stub = false
 MERGE (d:Document {id: row.doc_id})
 MERGE (p)-[:PART_OF]->(d)
 """
+# Anchored on the passage (only atoms cite passages): with `(a:Atom)` named first FalkorDB scanned
+# every Atom node for each row, half a second per passage at 100k atoms.
 _DROP_UNCITED = """
 UNWIND $rows AS row
-MATCH (a:Atom)-[c:CITED_IN]->(p:Passage {id: row.id})
+MATCH (p:Passage {id: row.id})<-[c:CITED_IN]-(a)
 WHERE NOT a.id IN row.atoms
 DELETE c
 """
