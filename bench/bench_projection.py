@@ -269,7 +269,6 @@ def bench_search(
         "support",
         "hydrate",
         "finish",
-        "_vectors",
     ):
         timer.wrap(svc.searcher, method, method)
     timer.wrap(index, "search", "index.search")
@@ -284,7 +283,7 @@ def bench_search(
             per_query.append(timer.current)
     finally:
         timer.unwrap()
-    nested = {"_vectors": "finish", "index.search": "dense_arm"}
+    nested = {"index.search": "dense_arm"}
     for stage in timer.calls:
         values = [spent.get(stage, 0.0) for spent in per_query]
         where = f"{stage} (inside {nested[stage]})" if stage in nested else stage
