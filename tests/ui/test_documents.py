@@ -5,6 +5,7 @@ Origin checks, erase behind a confirmation that says it is final."""
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -168,8 +169,9 @@ def test_erase_asks_first_then_forgets_every_version_with_its_atoms(file_doc: Fi
     only = every - shared
     assert only and shared
     confirm = http_get(s, f"/document/{file_doc.doc}/erase")
-    assert (
-        "Erasing is final and cannot be undone</strong>, not\neven from the audit trail" in confirm
+    final = re.search(r'<p class="problem" id="erase-final">(.*?)</p>', confirm, re.S)
+    assert final and "final and cannot be undone</strong>, not even from the audit trail" in (
+        " ".join(final[1].split())
     )
     assert re.search(r'id="erase-versions">2<', confirm)
     assert re.search(rf'id="erase-atoms">{len(only)}<', confirm)
@@ -219,3 +221,47 @@ def test_a_document_change_without_token_csrf_or_own_origin_is_refused(file_doc:
         assert codes == [403] * 3, action
     assert [v["version"] for v in versions(file_doc)] == [1]
     assert s.audit_count() == 0 and s.service.jobs.list_recent() == []
+
+
+DROPPING = FILE_V2 + (
+    "\n## Questions\n\n"
+    "What is the largest refractor ever built? See the table below.\n\n"
+    "Figure 2: The Yerkes refractor in 1897.\n"
+)
+
+
+def dropped_cell(page: str, version: int) -> str:
+    row = re.search(rf'<tr id="version-{version}"[^>]*>(.*?)</tr>', page, re.S)
+    assert row is not None
+    cell = re.search(r'<td class="dropped">(.*?)</td>', row[1], re.S)
+    assert cell is not None
+    return cell[1]
+
+
+def test_the_versions_list_shows_the_drafts_each_version_dropped_by_reason(
+    file_doc: FileDoc,
+) -> None:
+    """What the ingest's distiller dropped, by reason, is kept in the version's metadata and
+    shown per version; a version ingested before that was recorded says so."""
+    s = file_doc.seeded
+    file_doc.write(DROPPING)
+    job = file_doc.job_of(post(s, f"/document/{file_doc.doc}/reingest").headers["location"])
+    [result] = (job.result or {})["results"]
+    assert result["dropped"], "the offline distiller dropped nothing here"
+    [meta] = file_doc.rows("SELECT metadata FROM pm_document WHERE id = %s", result["version_id"])
+    assert meta["metadata"]["dropped"] == result["dropped"]
+
+    page = http_get(s, f"/document/{result['version_id']}")
+    cell = dropped_cell(page, 2)
+    shown = {
+        html.unescape(why): int(n)
+        for why, n in re.findall(r'<li><span class="why">(.*?)</span>: (\d+)</li>', cell)
+    }
+    assert shown == result["dropped"]
+    assert re.search(rf'<span class="num">{sum(shown.values())}</span>', cell)
+
+    with s.service.db.transaction() as conn:  # as a version stored before drops were kept
+        conn.execute(
+            "UPDATE pm_document SET metadata = metadata - 'dropped' WHERE id = %s", (file_doc.doc,)
+        )
+    assert "not recorded" in dropped_cell(http_get(s, f"/document/{file_doc.doc}"), 1)
