@@ -91,7 +91,8 @@ def test_a_person_reingests_a_changed_file_follows_the_job_undoes_it_and_erases_
     button = page.get_by_role("button", name="Erase this document")
     button.click()  # nothing typed: the browser itself keeps the form back
     assert re.search(r"/document/\d+/erase$", page.url)
-    assert len(file_doc.rows("SELECT id FROM pm_document WHERE identity_id = %s", file_doc.doc)) == 1
+    mine = "SELECT id FROM pm_document WHERE identity_id = %s"
+    assert len(file_doc.rows(mine, file_doc.doc)) == 1
     page.locator("input[name=confirm]").fill("erase")
     page.locator("form.erase input[name=reason]").fill("a rewritten page is no source")
     button.click()

@@ -68,8 +68,8 @@ def test_undoing_a_reingest_makes_the_version_before_current_and_searchable_agai
     assert undo["before"] == line["after"] and undo["after"] == line["before"]
 
     svc.runtime.worker().drain(include_delayed=True)
-    for s in svc.slice_stats():
-        assert (s.name, s.health, s.problems) == (s.name, "ok", []), s
+    for slice_ in svc.slice_stats():
+        assert (slice_.health, slice_.problems) == ("ok", []), slice_
     query = "Hale telescope Palomar primary mirror 200 inches"
     passages = svc.search(SearchRequest(query=query, store="passages")).hits
     atoms = svc.search(SearchRequest(query=query, store="atoms")).hits
