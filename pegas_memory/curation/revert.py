@@ -32,6 +32,7 @@ from typing import Any, LiteralString
 from pegas_memory.curation.forget import erase_atoms
 from pegas_memory.curation.queries import CURATION_SQL as CQ
 from pegas_memory.db.pool import Conn
+from pegas_memory.db.queries import DB_SQL
 from pegas_memory.db.repo import set_status, withdraw_reason
 from pegas_memory.db.sql import load_queries
 from pegas_memory.errors import InvalidInput, NotFound
@@ -42,6 +43,7 @@ MAX_LISTED = 20  # atom ids named in a refusal
 
 @dataclass(frozen=True)
 class RevertQueries:
+    version_uri: LiteralString
     lock_version: LiteralString
     newer_versions: LiteralString
     atoms_only_here: LiteralString
@@ -106,6 +108,13 @@ def revert_version(
     """Make `previous_id` the current version again in place of `version_id`, which the
     re-ingest at `since` wrote with `changes` (see the module). Raises NotFound when the
     version is gone, InvalidInput when the document changed since."""
+    uri = conn.execute(Q.version_uri, {"id": version_id}).fetchone()
+    if uri is None:
+        raise NotFound(f"document version {version_id} not found (erased?)")
+    # The URI's lock, taken before any row lock as an ingest takes it before it reads the
+    # current version: an ingest of the same URI waits for the revert and then finds the
+    # version before current, never the withdrawn one.
+    conn.execute(DB_SQL.lock_document_uri, (uri["uri"],))
     new = conn.execute(Q.lock_version, {"id": version_id}).fetchone()
     if new is None:
         raise NotFound(f"document version {version_id} not found (erased?)")

@@ -1,5 +1,8 @@
 -- Taking back a new version of a document (`curation/revert.py`).
 
+-- name: version_uri
+SELECT uri FROM pm_document WHERE id = %(id)s
+
 -- name: lock_version
 -- A document version, locked for the revert (its row and the one it superseded).
 SELECT id, identity_id, version, is_current, supersedes, uri,
