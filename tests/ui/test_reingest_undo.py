@@ -9,7 +9,7 @@ import html
 from typing import Any
 
 from pegas_memory.app.requests import IngestRequest, SearchRequest
-from tests.ui.conftest import FILE_V2, FileDoc
+from tests.ui.conftest import FILE_V1, FILE_V2, FileDoc
 
 
 def post(fd: FileDoc, path: str, **fields: str) -> Any:
@@ -107,3 +107,26 @@ def test_a_reingest_is_not_undone_once_the_document_changed_since(file_doc: File
     assert fd.rows("SELECT undone_by FROM pm_ui_audit WHERE id = %s", line["id"]) == [
         {"undone_by": None}
     ]
+
+
+def test_undoing_a_reingest_puts_back_the_atom_its_new_wording_superseded(
+    file_doc: FileDoc,
+) -> None:
+    fd, svc = file_doc, file_doc.seeded.service
+    [old] = fd.rows("SELECT id, status FROM pm_atom WHERE claim LIKE %s", "%objective lens of 40%")
+    svc.runtime.worker().drain(include_delayed=True)  # the dedup finds it in the vector slice
+    line = reingest(fd, FILE_V1.replace("lens of 40 inches", "lens of 41 inches"))
+    [after] = fd.rows("SELECT status, superseded_by FROM pm_atom WHERE id = %s", old["id"])
+    assert after["status"] == "stale" and after["superseded_by"] is not None, after
+    assert old["id"] in [c[0] for c in line["detail"]["undo"]["status_changes"]]
+    assert post(fd, f"/audit/{line['id']}/undo").status_code == 303
+    [back] = fd.rows("SELECT status, superseded_by FROM pm_atom WHERE id = %s", old["id"])
+    assert back == {"status": old["status"], "superseded_by": None}
+    links = fd.rows(
+        "SELECT kind FROM pm_atom_link WHERE dst_atom_id = %s OR src_atom_id = %s",
+        old["id"],
+        old["id"],
+    )
+    assert links == []
+    svc.runtime.worker().drain(include_delayed=True)
+    assert [s.health for s in svc.slice_stats()] == ["ok"] * len(svc.slice_stats())
