@@ -4,9 +4,13 @@ One run in a fresh temporary data dir on the embedded default stack (the local m
 model, the offline distiller): two real framework documentation pages, one in English and one in
 Russian (the Vue guide's "Watchers" and "Вычисляемые свойства", CC BY 4.0), a contested pair of
 claims stored by hand, and one small indexed repository. The UI is served on loopback and driven
-by headless Chromium (Playwright, Debian's `chromium`): the overview, a search, a claim with its
-citation marked in its passage, a document, the review queue (the contested pair side by side),
-the gaps page, and the audit page after a retract. With a repository,
+by headless Chromium (Playwright, Debian's `chromium`): the overview, a search and a search with
+filters (language, status), a claim with its citation marked in its passage, a document, the
+review queue (the contested pair side by side), the gaps page, and, after the English page's
+file is changed (its last section gone, a new one added) and re-ingested from its page as a job:
+the overview following that job, the document's versions (what version 2 changed, the drafts
+each version dropped by reason), the erase confirmation, and the audit page (a retract and the
+re-ingest, each with its undo). With a repository,
 four claims about it citing its symbols are stored and linked by hand, two rules (`imports` gives
 `depends_on`, which is transitive) run over them and over the repository's modules, and the graph
 and code pages are shot too: a claim's neighbourhood with the symbol it cites expanded by a click,
@@ -25,8 +29,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -48,6 +54,14 @@ RULES = (
     {"if": "imports", "then": "depends_on"},
     {"if": ["depends_on", "depends_on"], "then": "depends_on"},
 )
+# The English page's new last section, for its second version (true of Vue 3).
+NEW_SECTION = """
+## Watchers and Component Lifetime {#watchers-lifetime}
+
+A watcher declared synchronously inside `setup()` is bound to the owner component instance. It
+is stopped automatically when the owner component is unmounted. A watcher created in an
+asynchronous callback is not bound to the owner and must be stopped manually to avoid leaks.
+"""
 CONTESTED = (
     "The Volga River is 3,530 kilometres long.",
     "The Volga River is 3,692 kilometres long.",
@@ -66,10 +80,14 @@ def main() -> None:
     if browser_path is None:
         raise SystemExit("no Chromium on PATH: apt-get install chromium")
     args.out.mkdir(parents=True, exist_ok=True)
-    roots = [args.docs] + ([args.repo] if args.repo else [])
+    edited = Path(tempfile.mkdtemp(prefix="pegas-ui-shots-docs-", dir="/tmp"))
+    for name in DOCS:  # copies: the English one is edited and re-ingested below
+        shutil.copy(args.docs / name, edited / name)
+    roots = [edited] + ([args.repo] if args.repo else [])
     with embedded_service(prefix="pegas-ui-shots-", ingest_roots=roots) as svc:
+        svc.jobs.start()  # the re-ingest started from the UI runs as a job here
         for name in DOCS:
-            report = svc.ingest(IngestRequest(source=str(args.docs / name)))
+            report = svc.ingest(IngestRequest(source=str(edited / name)))
             log(f"ingested {name}: {len(report.atom_ids)} atoms")
         first = svc.store(StoreRequest(claim=CONTESTED[0], source="https://example.org/atlas"))
         second = svc.store(StoreRequest(claim=CONTESTED[1], source="https://example.org/encyc"))
@@ -97,6 +115,12 @@ def main() -> None:
                 page.goto(server.login_url)
                 shot("/", "overview")
                 shot("/search?q=" + quote("вычисляемые свойства watchers"), "search")
+                shot(
+                    "/search?q="
+                    + quote("кэширование вычисляемых свойств")
+                    + "&lang=ru&status=candidate&store=both",
+                    "search-filters",
+                )
                 shot(f"/atom/{hit.id}", "claim")
                 shot(f"/atom/{first.id}", "contested-claim")
                 shot("/review", "review")
@@ -108,6 +132,7 @@ def main() -> None:
                     "form[action$='/retract'] [name=reason]", "the atlas is the better source"
                 )
                 page.click("form[action$='/retract'] button")
+                reingest_shots(page, shot, server.url, edited / DOCS[0], svc, args.out)
                 shot("/audit", "audit")
                 if args.repo is not None:
                     code_shots(svc, page, shot, server.url, args.out, claims)
@@ -115,6 +140,47 @@ def main() -> None:
         finally:
             server.stop()
     log(f"screenshots in {args.out}")
+
+
+def reingest_shots(
+    page: Any, shot: Callable[..., None], url: str, path: Path, svc: MemoryService, out: Path
+) -> None:
+    """The English page changed (its last section gone, a new one added) and re-ingested from
+    its document page: the overview following the job to its end, version 2's page with its
+    versions and changes, the erase confirmation."""
+    text = path.read_text(encoding="utf-8")
+    last = [m.start() for m in re.finditer(r"^## ", text, re.M)][-1]
+    path.write_text(text[:last] + NEW_SECTION.lstrip(), encoding="utf-8")
+    with svc.db.connection() as conn:
+        row = conn.execute(
+            "SELECT id FROM pm_document WHERE uri = %s AND is_current", (path.resolve().as_uri(),)
+        ).fetchone()
+    assert row is not None, f"{path} was not ingested"
+    page.goto(f"{url}/document/{row['id']}")
+    form = page.locator(f"form[action='/document/{row['id']}/reingest']")
+    form.locator("input[name=reason]").fill("the guide gained a section on watcher lifetime")
+    form.locator("button").click()
+    page.wait_for_url(re.compile(r"/\?job=\d+#jobs$"))
+    job = int(re.findall(r"job=(\d+)", page.url)[0])
+    state = page.locator(f"#job-table tr[data-job='{job}'] .job-state")
+    state.wait_for()
+    page.wait_for_function(
+        f"() => ['done', 'failed', 'cancelled'].some(s => document.querySelector("
+        f"\"#job-table tr[data-job='{job}'] .job-state\").textContent.startsWith(s))",
+        timeout=600_000,
+    )
+    page.reload()  # the whole overview as it stands now: the job's row kept, finished
+    page.locator(f"#job-table tr[data-job='{job}'] .job-state").wait_for()
+    page.screenshot(path=str(out / "overview-job.png"))
+    log(f"  overview-job.png <- job {job}: {state.text_content()}")
+    svc.runtime.worker("shots").drain(timeout=600)
+    with svc.db.connection() as conn:
+        current = conn.execute(
+            "SELECT id FROM pm_document WHERE uri = %s AND is_current", (path.resolve().as_uri(),)
+        ).fetchone()
+    assert current is not None
+    shot(f"/document/{current['id']}", "document-versions")
+    shot(f"/document/{current['id']}/erase", "erase-confirm")
 
 
 CLICK_CLAIMS = (  # (claim, the symbol it cites); true of click 8.1.7

@@ -31,6 +31,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any, Protocol
 
 from pegas_memory import jobs
+from pegas_memory.app.audit import RereadOrder, reread_audit
 from pegas_memory.app.job_views import (
     GapResearched,
     IngestBatchResult,
@@ -50,6 +51,7 @@ from pegas_memory.code_memory.index import StoreCodeResult
 from pegas_memory.config import Settings
 from pegas_memory.db.pool import Database
 from pegas_memory.errors import IngestError, InvalidInput, PegasMemoryError
+from pegas_memory.ingest.pipeline import IngestAudit
 from pegas_memory.jobs import Handler, JobCancelled, JobContext, JobInfo, JobReleased, JobRunner
 from pegas_memory.models import ForgetResult, GapStatus, IngestResult, JobKind
 from pegas_memory.outbox.reconcile import rebuild
@@ -71,7 +73,11 @@ class JobHost(Protocol):
     def db(self) -> Database: ...
 
     def ingest(
-        self, request: IngestRequest, *, progress: Progress | None = None
+        self,
+        request: IngestRequest,
+        *,
+        progress: Progress | None = None,
+        audit: IngestAudit | None = None,
     ) -> IngestResult: ...
 
     def store_code(
@@ -91,6 +97,18 @@ def job_key(kind: str, args: dict[str, Any]) -> str:
     """The idempotency key of a request: the same call retried is the same (active) job."""
     body = json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
     return f"{kind}:{hashlib.sha256(body.encode()).hexdigest()}"
+
+
+def _done_message(batch: IngestBatchResult, n: int) -> str:
+    """The job's last progress message: what its one source gave, or the batch's total."""
+    if n == 1 and len(batch.results) == 1:
+        r = batch.results[0]
+        if r.unchanged:
+            return "done: unchanged, nothing was written"
+        if r.redistilled:
+            return f"done: version {r.version} distilled again ({r.redistilled})"
+        return f"done: version {r.version}, {r.atoms_new} new atoms, {r.marked_stale} made stale"
+    return f"done: {batch.atoms_new} new atoms from {len(batch.results)} sources"
 
 
 def _freeing(handler: Handler) -> Handler:
@@ -133,10 +151,15 @@ class JobService:
         requests = [self._with_password(s) for s in args.get("sources") or []]
         if not requests:
             raise InvalidInput("an ingest job needs at least one source")
+        audit = None
+        if args.get("audit") is not None:  # a person's re-ingest (the UI): its audit line
+            if len(requests) != 1:
+                raise InvalidInput("an audited ingest job reads one source")
+            audit = reread_audit(RereadOrder.from_args(args["audit"]), ctx.job_id)
         batch = IngestBatchResult()
         created: list[int] = []
         with self._cache_journal() as cached:
-            return self._ingest_all(requests, ctx, batch, created, cached)
+            return self._ingest_all(requests, ctx, batch, created, cached, audit)
 
     def _cache_journal(self) -> contextlib.AbstractContextManager[set[str]]:
         """What the ingest caches anew (embeddings), for a cancelled job to erase."""
@@ -152,8 +175,11 @@ class JobService:
         batch: IngestBatchResult,
         created: list[int],
         cached: set[str],
+        audit: IngestAudit | None = None,
     ) -> dict[str, Any]:
         n = len(requests)
+        # Only an audited job passes `audit` (a host of an older shape takes no such argument).
+        extra: dict[str, Any] = {"audit": audit} if audit is not None else {}
         try:
             for i, request in enumerate(requests):
                 ctx.report(i, n, f"source {i + 1} of {n}: {request.source[:80]}")
@@ -165,7 +191,7 @@ class JobService:
                         ctx.report(i, n, f"source {i + 1} of {n}: {message}")
 
                 try:
-                    result = self.host.ingest(request, progress=progress)
+                    result = self.host.ingest(request, progress=progress, **extra)
                 except JobCancelled:
                     raise
                 except PegasMemoryError as exc:
@@ -189,7 +215,7 @@ class JobService:
                 "no source could be ingested: "
                 + "; ".join(f"{f.source[:80]}: {f.error}" for f in batch.failures[:5])
             )
-        ctx.report(n, n, f"done: {batch.atoms_new} new atoms from {len(batch.results)} sources")
+        ctx.report(n, n, _done_message(batch, n))
         return batch.model_dump(mode="json")
 
     def _undo(self, ctx: JobContext, documents: list[int], cached: Collection[str] = ()) -> None:
@@ -327,7 +353,13 @@ class JobService:
             raise InvalidInput("target must be qdrant, graph or all")
         return self.submit(JobKind.REBUILD, {"target": target}, key=f"rebuild:{target}")
 
-    def submit_ingest(self, requests: Sequence[IngestRequest]) -> JobInfo:
+    def submit_ingest(
+        self, requests: Sequence[IngestRequest], *, audit: RereadOrder | None = None
+    ) -> JobInfo:
+        """An ingest job; `audit` (one source only): a person's re-ingest from the UI, whose
+        audit line the job writes in the transaction of the version (app/audit.py)."""
+        if audit is not None and len(requests) != 1:
+            raise InvalidInput("an audited ingest reads one source")
         if not requests:
             raise InvalidInput("give a source, or a list of sources")
         if len(requests) > MAX_BATCH_SOURCES:
@@ -344,7 +376,10 @@ class JobService:
                 self._secrets[ref] = r.password
                 item["password_ref"] = ref
             sources.append(item)
-        return self.submit(JobKind.INGEST, {"sources": sources})
+        args: dict[str, Any] = {"sources": sources}
+        if audit is not None:  # only then: the key of a plain ingest stays what it was
+            args["audit"] = audit.as_args()
+        return self.submit(JobKind.INGEST, args)
 
     def _with_password(self, item: dict[str, Any]) -> IngestRequest:
         """The request of one queued source, its password taken back from this process."""

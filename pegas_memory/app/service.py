@@ -51,6 +51,7 @@ from pegas_memory.curation.merges import (
     SplitOutcome,
     list_merges,
 )
+from pegas_memory.curation.revert import RevertReport, VersionChanges, revert_version
 from pegas_memory.curation.verify import AtomVerdict, Verifier
 from pegas_memory.db.pool import Conn, Database
 from pegas_memory.db.repo import (
@@ -323,6 +324,36 @@ class MemoryService:
         )
         result = ForgetResult(**report.__dict__, message=message)
         return result.merged(dropped) if dropped else result
+
+    def revert_version(
+        self,
+        version_id: int,
+        *,
+        previous_id: int,
+        changes: VersionChanges,
+        since: datetime,
+        reason: str = "",
+        audit: Callable[[Conn, RevertReport], None] | None = None,
+    ) -> RevertReport:
+        """Take back the new version `version_id` of a document, which a re-ingest at `since`
+        wrote with `changes`: `previous_id` is current again, its passages and atoms as they
+        were (curation/revert.py). `audit` runs in the transaction, before it commits. Raises
+        NotFound, or InvalidInput when the document changed since (nothing is changed then)."""
+        reason = clean_text(reason or "", "reason", 2_000, required=False)
+        with self.db.transaction() as conn:
+            report = revert_version(
+                conn,
+                version_id,
+                previous_id=previous_id,
+                changes=changes,
+                since=since,
+                reason=reason or "no reason given",
+            )
+            if audit is not None:
+                audit(conn, report)
+        self.searcher.invalidate_stats()
+        self.maintain()
+        return report
 
     # ------------------------------------------------------------------ memory_merges
     def merges(

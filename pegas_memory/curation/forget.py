@@ -76,6 +76,15 @@ def _erase_atoms(conn: Conn, atom_ids: Sequence[int], report: ForgetReport) -> N
     report.atoms += sorted(found)
 
 
+def erase_atoms(conn: Conn, atom_ids: Sequence[int]) -> ForgetReport:
+    """Erase these atoms (their links, citations, cached vectors, feedback) in the caller's
+    transaction, under the withdraw reason it set."""
+    report = ForgetReport(mode="erase")
+    if atom_ids:
+        _erase_atoms(conn, atom_ids, report)
+    return report
+
+
 def erase(
     conn: Conn,
     *,

@@ -465,7 +465,9 @@ class IngestPipeline:
                 language=parsed.language,
                 authority=AUTHORITY.get(parsed.kind, 0.5),
                 published_at=w.published_at,
-                metadata=w.metadata(),
+                # the drafts dropped while distilling its new chunks, by reason (the UI's
+                # versions list); reused chunks were distilled for an earlier version
+                metadata=w.metadata(dropped=dict(w.report.dropped)),
                 decay=w.document_decay(),
             ),
         )
@@ -537,7 +539,9 @@ class IngestPipeline:
                 uri=w.parsed.uri,
                 change=change,
             )
-            meta = w.metadata(redistilled={"from": change[0], "to": change[1]})
+            meta = w.metadata(
+                redistilled={"from": change[0], "to": change[1]}, dropped=dict(report.dropped)
+            )
             conn.execute(Q.record_redistill, (w.parsed.title, Jsonb(meta), doc_id))
             report.marked_stale, report.atoms_kept = outcome.retired, outcome.kept
             if audit is not None:

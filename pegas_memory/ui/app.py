@@ -46,7 +46,7 @@ from pegas_memory.ui.gaps import GapPages
 from pegas_memory.ui.graph import GraphPages
 from pegas_memory.ui.health import KeptCheck
 from pegas_memory.ui.highlight import citation_view as _citation_view
-from pegas_memory.ui.jobs import JobPages
+from pegas_memory.ui.jobs import JobPages, job_link
 from pegas_memory.ui.review import ReviewPages
 
 log = logging.getLogger(__name__)
@@ -231,6 +231,7 @@ class UiApp:
             docs=docs,
             gaps=gaps,
             jobs=jobs,
+            job_links={j.id: link for j in jobs if (link := job_link(j))},
             audit=audit,
             closed_gap=CLOSED_GAP,
             slices_age=slices.age,

@@ -1,6 +1,6 @@
 """A person's changes from the UI, each through the service call the MCP tools use, each an audit
-line (who, when, why, before and after) in `pm_ui_audit` (migrations 0017, 0019), each undoable
-but for job control.
+line (who, when, why, before and after) in `pm_ui_audit` (migrations 0017, 0019, 0023), each
+undoable but for job control and erasure.
 
 - verify: `MemoryService.verify` (memory_verify) on the one atom; its verdict is in the line.
 - retract: `MemoryService.forget(mode="retract")` (memory_forget).
@@ -11,14 +11,17 @@ but for job control.
 - start research: `jobs.submit_research` (memory_job op=research); cancel a job:
   `jobs.cancel` (memory_job op=cancel). Lines without undo: a job's own cancel takes back what
   it did.
-- a document: re-ingest (`MemoryService.ingest`, memory_ingest, on its source read again: a new
-  version when its bytes changed, nothing when they did not), re-distill (the same with
-  `redistill`: its current version distilled again in place) and erase
-  (`MemoryService.forget(mode="erase")`: every version, its passages, the atoms no other source
-  cites). A document ingested from inline text cannot be read again (its bytes are not kept).
-  None of the three is undone from the trail: ingest the old bytes again, or nothing is left.
+- a document: re-ingest and re-distill run as an ingest job (`jobs.submit_ingest`, the job
+  memory_ingest submits) on its source read again: a new version when its bytes changed,
+  nothing when they did not, its current version distilled again in place for a re-distill.
+  The job writes the line in the transaction of the version (`app/audit.py`), so the line
+  exists exactly when something was written. A document ingested from inline text cannot be
+  read again (its bytes are not kept). Erase (`MemoryService.forget(mode="erase")`: every
+  version, its passages, the atoms no other source cites) is final: nothing is left to undo
+  it from. A re-distill is not undone either (its old atoms' citations are rewritten in place).
 - undo: puts back the state the line recorded before the change (`set_atom_status`,
-  `set_gap_status`, `review.reopen`, `review.rejoin`), only while the target is still as
+  `set_gap_status`, `review.reopen`, `review.rejoin`, `revert_version` for a re-ingest that
+  made a new version: the version before is current again), only while the target is still as
   that change left it (otherwise someone or something changed it since, and undoing would
   overwrite their change), at most once, and never once the target is erased. An undo is a
   line too.
@@ -37,23 +40,24 @@ from typing import Any
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
-from psycopg.types.json import Jsonb
-
 import pegas_memory.ui.queries as uq
+from pegas_memory.app.audit import RereadOrder
+from pegas_memory.app.audit import record as record_line
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.curation.contradictions import Resolution, snapshot
 from pegas_memory.curation.merges import SplitOutcome
+from pegas_memory.curation.revert import RevertReport, VersionChanges
 from pegas_memory.curation.verify import AtomVerdict
 from pegas_memory.db.pool import Conn
 from pegas_memory.errors import InvalidInput, NotFound
-from pegas_memory.ingest.writes import IngestReport
+from pegas_memory.jobs import JobInfo
 from pegas_memory.models import GapOut, GapStatus
 
 ACTOR = "ui"
 CLOSED_GAP: tuple[str, ...] = (GapStatus.FILLED, GapStatus.ABANDONED)
 MAX_REASON = 2_000
-UNDOABLE = frozenset({"verify", "retract", "close_gap", "add_gap", "resolve", "split"})
+UNDOABLE = frozenset({"verify", "retract", "close_gap", "add_gap", "resolve", "split", "reingest"})
 
 
 @dataclass(frozen=True)
@@ -62,17 +66,6 @@ class Outcome:
 
     audit_id: int
     message: str
-
-
-@dataclass(frozen=True)
-class Reread:
-    """What reading a document's source again did: its audit line (None when the bytes were
-    unchanged and nothing was written), the version it leaves current, and which of
-    "reingested", "redistilled", "unchanged" it was."""
-
-    audit_id: int | None
-    version_id: int
-    done: str
 
 
 def source_of(kind: str, uri: str) -> str:
@@ -163,22 +156,18 @@ class Curator:
         detail: dict[str, Any] | None = None,
         undoes: int | None = None,
     ) -> int:
-        row = conn.execute(
-            uq.Q.insert_audit,
-            {
-                "actor": ACTOR,
-                "action": action,
-                "target": target,
-                "target_id": target_id,
-                "reason": reason,
-                "before": Jsonb(before),
-                "after": Jsonb(after),
-                "detail": Jsonb(detail or {}),
-                "undoes": undoes,
-            },
-        ).fetchone()
-        assert row is not None
-        return int(row["id"])
+        return record_line(
+            conn,
+            actor=ACTOR,
+            action=action,
+            target=target,
+            target_id=target_id,
+            reason=reason,
+            before=before,
+            after=after,
+            detail=detail,
+            undoes=undoes,
+        )
 
     def _recorder(
         self,
@@ -396,43 +385,24 @@ class Curator:
             raise NotFound(f"document {doc_id} not found (never ingested, or erased)")
         return dict(row)
 
-    def reread(self, doc_id: int, reason: str, *, redistill: bool) -> Reread:
-        """memory_ingest on the document's source read again (`redistill`: distilled again
-        even when its bytes are unchanged). The line's action says what happened: reingest
-        (a new version), redistill (the current version distilled again in place); unchanged
-        bytes not re-distilled write nothing and no line."""
+    def reread(self, doc_id: int, reason: str, *, redistill: bool) -> JobInfo:
+        """Start memory_ingest's job on the document's source read again (`redistill`:
+        distilled again even when its bytes are unchanged); returns the job at once. The job
+        writes the line (action reingest for a new version, redistill for the current version
+        distilled again in place) in the transaction that writes it; unchanged bytes not
+        re-distilled write nothing and no line. The same request while its job is queued or
+        running is that job."""
         reason = _reason(reason)
         doc = self._document(doc_id)
         source = source_of(str(doc["kind"]), str(doc["uri"]))
-        identity = int(doc["identity_id"])
-        before = {"version": doc["current_version"], "version_id": doc["current_id"]}
-        line = _Line()
-
-        def audit(conn: Conn, report: IngestReport) -> None:
-            action = "redistill" if report.redistilled else "reingest"
-            detail = {
-                "uri": doc["uri"],
-                "asked": "redistill" if redistill else "reingest",
-                "redistilled": report.redistilled,
-                "chunks": report.chunks,
-                "chunks_reused": report.chunks_reused,
-                "atoms_new": report.atoms_new,
-                "atoms_kept": report.atoms_kept,
-                "marked_stale": report.marked_stale,
-                "superseded": report.superseded,
-            }
-            after = {"version": report.version, "version_id": report.version_id}
-            line.id = self._record(
-                conn, action, "document", identity, reason, before, after, detail
-            )
-
-        result = self.service.ingest(
-            IngestRequest(source=source, title=doc["title"], redistill=redistill), audit=audit
+        order = RereadOrder(
+            actor=ACTOR,
+            asked="redistill" if redistill else "reingest",
+            reason=reason,
+            uri=str(doc["uri"]),
         )
-        version = int(result.version_id or doc["current_id"] or doc_id)
-        if result.unchanged:
-            return Reread(None, version, "unchanged")
-        return Reread(line.get(), version, "redistilled" if result.redistilled else "reingested")
+        request = IngestRequest(source=source, title=doc["title"], redistill=redistill)
+        return self.service.jobs.submit_ingest([request], audit=order)
 
     def erase_document(self, doc_id: int, reason: str, preview: dict[str, Any]) -> Outcome:
         """memory_forget mode=erase of the document: every version, its passages, the atoms no
@@ -474,7 +444,19 @@ class Curator:
         written = _Line()
 
         def write(now: dict[str, Any], restored: Callable[[Conn], dict[str, Any]]) -> Any:
-            def audit(conn: Conn) -> None:
+            """The undo's line, written in the undo's own transaction; a `RevertReport` the
+            service passes along goes into its detail."""
+
+            def audit(conn: Conn, *done: Any) -> None:
+                detail: dict[str, Any] = {"undid": action}
+                if done and isinstance(done[0], RevertReport):
+                    r = done[0]
+                    detail |= {
+                        "atoms_erased": len(r.atoms_erased),
+                        "restored": r.restored,
+                        "left": r.left,
+                        "links_removed": r.links_removed,
+                    }
                 locked = conn.execute(uq.Q.lock_audit, {"id": audit_id}).fetchone()
                 if locked is None or locked["undone_by"] is not None:
                     raise InvalidInput(f"line {audit_id} was undone meanwhile")
@@ -486,7 +468,7 @@ class Curator:
                     reason,
                     now,
                     restored(conn),
-                    {"undid": action},
+                    detail,
                     undoes=audit_id,
                 )
                 conn.execute(uq.Q.mark_undone, {"undo": written.id, "id": audit_id})
@@ -526,6 +508,8 @@ class Curator:
             self.service.review.reopen(
                 target_id, before, reason=why, audit=write(snap, lambda c: snapshot(c, target_id))
             )
+        elif target == "document":
+            self._undo_reingest(line, why, write)
         else:  # a split merge
             detail = dict(line["detail"])
             self.service.review.rejoin(
@@ -535,3 +519,34 @@ class Curator:
                 audit=write(after, lambda conn: before),
             )
         return Outcome(written.get(), f"undid line {audit_id} ({action} of {target} {target_id})")
+
+    def _undo_reingest(
+        self,
+        line: dict[str, Any],
+        why: str,
+        write: Callable[[dict[str, Any], Callable[[Conn], dict[str, Any]]], Any],
+    ) -> RevertReport:
+        """A re-ingest's new version taken back: the version before it current again
+        (`MemoryService.revert_version`, which refuses when the document changed since)."""
+        before, after, detail = dict(line["before"]), dict(line["after"]), dict(line["detail"])
+        if "undo" not in detail or not before.get("version_id"):
+            raise InvalidInput(
+                f"line {line['id']} kept no record of what its re-ingest changed (it was made "
+                "before re-ingests could be undone); ingest the old bytes again instead"
+            )
+        document = f"document {line['target_id']}"
+        doc = self._document(int(after["version_id"]))
+        if doc["current_id"] != after["version_id"]:
+            raise InvalidInput(
+                f"{document} changed since line {line['id']} (its current version is "
+                f"{doc['current_version']}, not {after.get('version')}); undoing would "
+                "overwrite that change"
+            )
+        return self.service.revert_version(
+            int(after["version_id"]),
+            previous_id=int(before["version_id"]),
+            changes=VersionChanges.from_json(detail["undo"]),
+            since=line["created_at"],
+            reason=why,
+            audit=write(after, lambda conn: before),
+        )

@@ -5,12 +5,18 @@ type, the text with its cited spans marked; re-ingest, re-distill and erase.
   one before it: passages added and withdrawn (by content hash), cited atoms added and withdrawn;
   the version shown lists those atoms with their status now (a withdrawn one is stale when no
   other source holds it). A version distilled again in place says by which distiller.
-- Re-ingest and re-distill read the document's source again through memory_ingest
-  (`ui/curation.py`: the audit line in the ingest's own transaction); a document ingested from
-  inline text has no source to read again, and the page says so instead of offering them.
+- Drafts dropped: per version, how many drafts the distiller dropped and why, as its ingest
+  recorded them in the version's metadata (`dropped`; versions ingested before that say
+  nothing).
+- Re-ingest and re-distill start memory_ingest's job on the document's source read again
+  (`ui/curation.py`; the job writes the audit line in the ingest's own transaction) and send
+  the person to the overview, which shows the job's live progress with a cancel button; a
+  document ingested from inline text has no source to read again, and the page says so
+  instead of offering them. A re-ingest that made a new version is undone from the audit
+  trail (the version before becomes current again).
 - Erase goes through a confirmation page that says what it takes with it (versions, passages,
-  the atoms no other source cites) and wants the word "erase" typed; then memory_forget
-  mode=erase, its line in the same transaction.
+  the atoms no other source cites), that it is final, and wants the word "erase" typed; then
+  memory_forget mode=erase, its line in the same transaction.
 
 Every change passes `ui/auth.py`'s checks (`PageHost.change`). The routes are registered by
 `ui/app.py`.
@@ -36,13 +42,6 @@ from pegas_memory.ui.host import PageHost
 CHUNKS_PER_PAGE = 100
 CHANGED_ATOMS_SHOWN = 50  # per list (added, withdrawn) on the version shown
 CONFIRM_WORD = "erase"
-# What a re-ingest did, said on the page it lands on (?done=...): a fixed sentence per outcome.
-DONE = {
-    "reingested": "Read again: its bytes had changed, so this is a new version.",
-    "redistilled": "Distilled again in place: this version's atoms are the running distiller's.",
-    "unchanged": "Read again: its bytes are unchanged and it was distilled by the running "
-    "distiller, so nothing was done.",
-}
 
 
 @dataclass(frozen=True)
@@ -130,7 +129,6 @@ class DocumentPages:
             total=total,
             per_page=CHUNKS_PER_PAGE,
             cannot_reread=cannot_reread,
-            done=DONE.get(q.get("done") or ""),
         )
 
     def confirm_erase(self, request: Request) -> Response:
@@ -151,8 +149,8 @@ class DocumentPages:
 
     def _reread(self, request: Request, form: dict[str, str], *, redistill: bool) -> str:
         doc_id = int(request.path_params["doc_id"])
-        done = self.ui.curator.reread(doc_id, form.get("reason", ""), redistill=redistill)
-        return f"/document/{done.version_id}?done={done.done}"
+        job = self.ui.curator.reread(doc_id, form.get("reason", ""), redistill=redistill)
+        return f"/?job={job.id}#jobs"  # the overview: its live progress, and cancel
 
     def erase(self, request: Request, form: dict[str, str]) -> str:
         doc_id = int(request.path_params["doc_id"])

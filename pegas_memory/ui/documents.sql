@@ -4,7 +4,8 @@
 -- name: versions
 -- Every version of a document (one identity), newest first, with its passages and cited atoms
 -- and what it changed from the version before it: passages (by content hash) and cited atoms
--- added and withdrawn. A first version adds everything and withdraws nothing.
+-- added and withdrawn. A first version adds everything and withdraws nothing. `dropped`: the
+-- drafts its ingest's distiller dropped, by reason (NULL: ingested before that was recorded).
 WITH v AS (
     SELECT d.id, d.version, d.is_current, d.content_hash, d.created_at, d.metadata,
            lag(d.id) OVER (ORDER BY d.version, d.id) AS prev
@@ -13,6 +14,7 @@ WITH v AS (
 )
 SELECT v.id, v.version, v.is_current, v.content_hash, v.created_at, v.prev,
        v.metadata -> 'redistilled' AS redistilled,
+       v.metadata -> 'dropped' AS dropped,
        (SELECT count(*) FROM pm_chunk k WHERE k.doc_id = v.id) AS chunks,
        (SELECT count(DISTINCT c.atom_id) FROM pm_citation c WHERE c.doc_id = v.id) AS atoms,
        (SELECT count(*) FROM pm_chunk k

@@ -2,6 +2,9 @@
 overview polls (`static/jobs.js`, a few lines of plain JavaScript served from the package), and
 cancelling one (memory_job op=cancel, audited by `ui/curation.py`).
 
+A finished ingest of one source (a re-ingest started from a document's page) links to the
+version it left current.
+
 `/jobs.json` answers the running and queued jobs, and those the page asks about by `id` (so a
 job the page shows is seen to finish). It is a read like the pages: on a non-loopback server it
 wants the session cookie too, which the browser's same-origin fetch sends.
@@ -23,6 +26,18 @@ ACTIVE_SHOWN = 20
 ASKED_AT_MOST = 50
 
 
+def job_link(info: JobInfo) -> str | None:
+    """The page of what a finished job made: the document version a one-source ingest left
+    current (a local path built from ids only)."""
+    if info.kind != "ingest" or not info.finished or not info.result:
+        return None
+    results = info.result.get("results") or []
+    if len(results) != 1 or not isinstance(results[0], dict):
+        return None
+    version = results[0].get("version_id")
+    return f"/document/{int(version)}" if isinstance(version, int) else None
+
+
 def job_json(info: JobInfo) -> dict[str, Any]:
     """What the page shows of a job (the words are data: the script sets them as text)."""
     p = info.progress
@@ -36,6 +51,7 @@ def job_json(info: JobInfo) -> dict[str, Any]:
         "total": p.total,
         "message": p.message,
         "error": info.error,
+        "link": job_link(info),
         "created_at": info.created_at.isoformat() if info.created_at else None,
     }
 

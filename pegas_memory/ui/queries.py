@@ -29,7 +29,6 @@ class UiQueries:
     document_spans: LiteralString
     atom_state: LiteralString
     gap_state: LiteralString
-    insert_audit: LiteralString
     lock_audit: LiteralString
     mark_undone: LiteralString
     audit_lines: LiteralString

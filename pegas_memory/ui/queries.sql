@@ -117,13 +117,6 @@ SELECT status, confidence, status_reason FROM pm_atom WHERE id = %(id)s
 -- What closing a gap changes.
 SELECT status, question FROM pm_research_gap WHERE id = %(id)s
 
--- name: insert_audit
--- One audit line of a person's change.
-INSERT INTO pm_ui_audit (actor, action, target, target_id, reason, before, after, detail, undoes)
-VALUES (%(actor)s, %(action)s, %(target)s, %(target_id)s, %(reason)s, %(before)s, %(after)s,
-        %(detail)s, %(undoes)s)
-RETURNING id
-
 -- name: lock_audit
 -- An audit line about to be undone, locked so two undos of it cannot both go ahead.
 SELECT id, actor, action, target, target_id, reason, before, after, detail, undoes, undone_by,

@@ -18,7 +18,7 @@ import pytest
 from pegas_memory.app.requests import IngestRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import add_link
-from pegas_memory.jobs import JobContext, JobRunner
+from pegas_memory.jobs import JobContext, JobInfo, JobRunner
 from pegas_memory.models import CodeCitationIn
 from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, Guard
 from pegas_memory.ui.serve import UiServer
@@ -326,7 +326,8 @@ FILE_V2 = FILE_V1.split("## Mirrors")[0] + (
 @dataclass
 class FileDoc:
     """`seeded`'s memory plus a markdown file under an ingest root, ingested once (`doc`);
-    `write` changes the file's bytes."""
+    `write` changes the file's bytes. A job runner with the service's own handlers runs the
+    ingest jobs a re-ingest starts."""
 
     seeded: Seeded
     path: Path
@@ -334,6 +335,13 @@ class FileDoc:
 
     def write(self, text: str) -> None:
         self.path.write_text(text, encoding="utf-8")
+
+    def job_of(self, location: str) -> JobInfo:
+        """The job a re-ingest's answer (`/?job=N#jobs`) names, once it has finished."""
+        job_id = int(location.removeprefix("/?job=").partition("#")[0])
+        info = self.seeded.service.jobs.wait(job_id, WAIT)
+        assert info.finished, f"job {job_id} did not finish within {WAIT} s: {info}"
+        return info
 
     def rows(self, sql: str, *args: Any) -> list[dict[str, Any]]:
         with self.seeded.service.db.connection() as conn:
@@ -350,9 +358,13 @@ def file_doc(database_url: str, tmp_path: Path) -> Iterator[FileDoc]:
         ids = seed(service)
         done = service.ingest(IngestRequest(source=str(path)))
         assert done.atom_ids and done.document_id is not None
+        jobs = JobRunner(
+            service.db, service.jobs.handlers(), workers=1, lease_seconds=5, poll_seconds=0.1
+        ).start()
         server = UiServer(service, Guard("t" * 8 + "session-token-for-tests"), "127.0.0.1", 0)
         server.start()
         try:
             yield FileDoc(Seeded(service=service, server=server, **ids), path, done.document_id)
         finally:
             server.stop()
+            jobs.close(10)

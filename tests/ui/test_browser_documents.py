@@ -1,7 +1,8 @@
 """A real headless Chromium (Debian's, driven by Playwright) through the search filters and a
 document's curation, as a person does it: filter a search by language and by document; re-ingest
-a changed file and read what the new version changed; erase the document through its
-confirmation page; and another site's forged forms for those changes, refused."""
+a changed file (a job, followed live on the overview to its end) and read what the new version
+changed; undo that re-ingest from the audit trail; erase the document through its confirmation
+page; and another site's forged forms for those changes, refused."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def test_a_person_filters_a_search_by_language_then_searches_inside_a_document(
     assert f"/atom/{seeded.en_atom}" not in links  # found without the filter: it has no document
 
 
-def test_a_person_reingests_a_changed_file_reads_what_changed_and_erases_it(
+def test_a_person_reingests_a_changed_file_follows_the_job_undoes_it_and_erases_it(
     file_doc: FileDoc, page: Any
 ) -> None:
     from playwright.sync_api import expect
@@ -62,26 +63,43 @@ def test_a_person_reingests_a_changed_file_reads_what_changed_and_erases_it(
     reingest = page.locator(f"form[action='/document/{file_doc.doc}/reingest']")
     reingest.locator("input[name=reason]").fill("the page was rewritten")
     reingest.get_by_role("button", name="Re-ingest").click()
-    expect(page.locator("#done")).to_contain_text("so this is a new version")
+    page.wait_for_url(re.compile(r"/\?job=\d+#jobs$"))  # at once, the job on the overview
+    job = int(re.findall(r"job=(\d+)", page.url)[0])
+    row = page.locator(f"#job-table tr[data-job='{job}']")
+    expect(row.locator(".job-state")).to_have_text("done", timeout=30_000)
+    expect(row.locator(".job-message")).to_contain_text("done: version 2")
+    expect(row.locator("form.job-cancel")).to_have_count(0)
+    row.get_by_role("link", name="open the document").click()
     expect(page.locator("#this-version")).to_contain_text("2 (current)")
     expect(page.locator("#version-2 td.changes").first).to_contain_text(re.compile(r"\+\d+ / −\d+"))
     expect(page.locator("#atoms-withdrawn .status.stale").first).to_be_visible()
     expect(page.locator("#atoms-added li").first).to_be_visible()
 
+    page.get_by_role("link", name="Audit trail", exact=True).click()
+    [line] = file_doc.rows("SELECT id FROM pm_ui_audit WHERE action = 'reingest'")
+    undo = page.locator(f"form[action='/audit/{line['id']}/undo']")
+    undo.locator("input[name=reason]").fill("the old page was right")
+    undo.get_by_role("button", name=f"Undo #{line['id']}").click()
+    expect(page.locator(f"#audit-{line['id']}")).to_contain_text("undone by #")
+    page.goto(f"{s.url}/document/{file_doc.doc}")
+    expect(page.locator("#this-version")).to_contain_text("1 (current)")
+    expect(page.locator("#version-2")).to_have_count(0)
+
     page.get_by_role("link", name="Erase this document…").click()
-    expect(page.locator("#erase-versions")).to_have_text("2")
+    expect(page.locator("#erase-final")).to_contain_text("final and cannot be undone")
+    expect(page.locator("#erase-versions")).to_have_text("1")
     button = page.get_by_role("button", name="Erase this document")
     button.click()  # nothing typed: the browser itself keeps the form back
-    assert re.search(r"/document/\d+/erase$", page.url)  # the current version's page
-    assert (
-        len(file_doc.rows("SELECT id FROM pm_document WHERE identity_id = %s", file_doc.doc)) == 2
-    )
+    assert re.search(r"/document/\d+/erase$", page.url)
+    mine = "SELECT id FROM pm_document WHERE identity_id = %s"
+    assert len(file_doc.rows(mine, file_doc.doc)) == 1
     page.locator("input[name=confirm]").fill("erase")
     page.locator("form.erase input[name=reason]").fill("a rewritten page is no source")
     button.click()
     expect(page.locator("h1")).to_have_text("Audit trail")
     expect(page.locator("table.audit")).to_contain_text(f"document {file_doc.doc} (erased)")
     expect(page.locator("table.audit")).to_contain_text("a rewritten page is no source")
+    expect(page.locator("table.audit")).to_contain_text("final: an erase cannot be undone")
     assert file_doc.rows("SELECT id FROM pm_document WHERE identity_id = %s", file_doc.doc) == []
 
 

@@ -51,6 +51,13 @@
     else { progress.removeAttribute("value"); }
     cell(row, "job-count").textContent = job.total ? job.done + " / " + job.total : String(job.done);
     cell(row, "job-message").textContent = job.message || "";
+    if (job.link && !row.querySelector("a.job-link")) {
+      const link = document.createElement("a");
+      link.className = "job-link";
+      link.href = job.link;  // a local path the server built from ids
+      link.textContent = "open the document";
+      cell(row, "job-message").after(" ", link);
+    }
     row.classList.toggle("finished", job.finished);
     if (job.finished) {
       const form = row.querySelector("form.job-cancel");
