@@ -415,6 +415,11 @@ class IngestResult(BaseModel):
         description="atoms whose only evidence vanished in this version (or, re-distilled, "
         "that the running distiller no longer extracts)"
     )
+    revived: int = Field(
+        default=0,
+        description="atoms an earlier change of the document made stale that this version states "
+        "again (a sentence or a file's earlier bytes restored): their status before is back",
+    )
     superseded: int = Field(
         default=0, description="atoms of the previous version replaced by a reworded claim"
     )

@@ -47,9 +47,10 @@ def retract(conn: Conn, atom_ids: Sequence[int], reason: str) -> ForgetReport:
     report = ForgetReport(mode="retract")
     for atom_id in atom_ids:
         try:
-            set_status(
-                conn, atom_id, AtomStatus.STALE, reason=f"retracted: {reason}", check_name="forget"
-            )
+            why = f"retracted: {reason}"
+            old = set_status(conn, atom_id, AtomStatus.STALE, reason=why, check_name="forget")
+            if old == AtomStatus.STALE:
+                conn.execute(Q.record_retraction, {"id": atom_id, "reason": why})
             report.atoms.append(atom_id)
         except NotFound:
             report.not_found.append(atom_id)

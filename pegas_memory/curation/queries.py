@@ -30,6 +30,7 @@ class CurationQueries:
     restore_gap: LiteralString
     unlink_gap_atoms_except: LiteralString
     # forget
+    record_retraction: LiteralString
     atoms_to_erase: LiteralString
     count_links_of: LiteralString
     delete_atoms: LiteralString

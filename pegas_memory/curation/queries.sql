@@ -78,6 +78,13 @@ UPDATE pm_research_gap
 -- name: link_gap_atom
 INSERT INTO pm_gap_atom (gap_id, atom_id) VALUES (%s, %s) ON CONFLICT DO NOTHING
 
+-- name: record_retraction
+-- A retraction of an atom that was stale already: the status trigger logs only a change of
+-- status, and the judgement must still be in its history (what was retracted is not revived
+-- when its sentence comes back in a new version, ingest `revivable_atoms`).
+INSERT INTO pm_status_change (atom_id, from_status, to_status, reason, check_name)
+VALUES (%(id)s, 'stale', 'stale', %(reason)s, 'forget')
+
 -- name: atoms_to_erase
 -- With the title > section an ingested atom's search vector was moved toward (its cached vector
 -- goes with the atom: erasure leaves no copies).

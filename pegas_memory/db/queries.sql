@@ -45,8 +45,9 @@ SELECT pg_notify(%(channel)s, '')
 SELECT pg_advisory_xact_lock(hashtextextended('pm_document:' || %s, 0))
 
 -- name: document_by_hash
--- The version of a URI with exactly these bytes, if it was ingested before.
-SELECT id FROM pm_document WHERE uri = %s AND content_hash = %s
+-- The current version of a URI if it holds exactly these bytes (an earlier version with them is
+-- not reused: the bytes went back to it, which is a new version, migration 0024).
+SELECT id FROM pm_document WHERE uri = %s AND content_hash = %s AND is_current
 
 -- name: current_document_for_update
 -- The current version of a URI, locked: a new version supersedes it (and keeps its identity).

@@ -76,10 +76,9 @@ class DocumentInput:
 
 # ---------------------------------------------------------------------- documents
 def upsert_document(conn: Conn, doc: DocumentInput) -> tuple[int, bool]:
-    """Insert a document version keyed by (uri, content hash); return (id, created).
-
-    A new hash for a known URI becomes a new version that supersedes the current one.
-    """
+    """The version of `doc.uri` holding `doc.content_hash`: the current one when it holds those
+    bytes, else a new version that supersedes it (also when an earlier version held the same
+    bytes: they came back); return (id, created)."""
     conn.execute(Q.lock_document_uri, (doc.uri,))
     row = conn.execute(Q.document_by_hash, (doc.uri, doc.content_hash)).fetchone()
     if row:

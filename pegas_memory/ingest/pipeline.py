@@ -168,20 +168,18 @@ class IngestPipeline:
                 return alias
         distiller = self._distiller()
         change = None
-        if same:  # recognised from the bytes: nothing is parsed unless it is re-distilled
+        # The current version's bytes are recognised before parsing: nothing is done unless they
+        # are re-distilled. Bytes of an earlier version (a file restored, a branch checked out
+        # again) are a new version: they are what the source says now (migration 0024).
+        if same and same["is_current"]:
             stored = str(same["distiller_version"] or UNRECORDED)
-            if same["is_current"] and (request.redistill or stored != distiller.prompt_version):
+            if request.redistill or stored != distiller.prompt_version:
                 change = (stored, distiller.prompt_version)
             else:
                 report = IngestReport(uri=raw.uri, title=same["title"], kind=same["kind"])
                 report.document_id, report.version_id = int(same["identity_id"]), int(same["id"])
-                report.version, report.is_current = int(same["version"]), bool(same["is_current"])
+                report.version, report.is_current = int(same["version"]), True
                 report.unchanged = True
-                if request.redistill:
-                    report.warnings.append(
-                        "not re-distilled: these bytes are an earlier version, not the current "
-                        "one; ingest the current file to re-distill the document"
-                    )
                 if request.decay is not None:  # a new profile for what is stored
                     with self.db.transaction() as conn:
                         conn.execute(
@@ -491,6 +489,7 @@ class IngestPipeline:
             w.report.marked_stale = _stale_orphans(
                 conn, int(version["supersedes"]), doc_id, parsed.uri
             )
+            w.report.revived = _revive_cited(conn, doc_id, parsed.uri, int(version["version"]))
 
     def _redistill(
         self,
@@ -580,6 +579,23 @@ def _stale_orphans(conn: Conn, old_doc: int, new_doc: int, uri: str) -> int:
             )
             n += 1
     return n
+
+
+def _revive_cited(conn: Conn, doc_id: int, uri: str, version: int) -> int:
+    """Atoms an earlier change of the document made stale that this version cites again (a
+    sentence restored, a file's earlier bytes back) hold again: each gets back the status it had
+    before, and what superseded it no longer does."""
+    rows = conn.execute(Q.revivable_atoms, {"doc": doc_id}).fetchall()
+    for r in rows:
+        set_status(
+            conn,
+            int(r["id"]),
+            AtomStatus(r["from_status"]),
+            reason=f"its evidence is back in version {version} of {uri} (document {doc_id})",
+            check_name="reingest",
+        )
+        conn.execute(Q.clear_superseded, {"id": int(r["id"])})
+    return len(rows)
 
 
 def _signature(draft: DraftAtom) -> ClaimSignature:

@@ -34,6 +34,8 @@ class IngestQueries:
     merge_blocks: LiteralString
     record_merge: LiteralString
     drop_open_merges: LiteralString
+    revivable_atoms: LiteralString
+    clear_superseded: LiteralString
 
 
 INGEST_SQL = load_queries(IngestQueries, "pegas_memory.ingest", "queries.sql")

@@ -15,10 +15,11 @@ UPDATE pm_document
  WHERE id = %(id)s AND NOT coalesce(metadata->'aliases', '[]'::jsonb) ? %(uri)s
 
 -- name: same_version
--- A version of this URI with exactly these bytes: ingesting it again does nothing, unless its
--- atoms came from another distiller. Which one: what the ingest recorded on the version, else
--- (a version stored before that was recorded) the versions its cited atoms were made by
--- ('+'-joined; NULL when none says).
+-- The newest version of this URI with exactly these bytes: when it is the current one, ingesting
+-- it again does nothing, unless its atoms came from another distiller; an earlier one means the
+-- bytes came back, a new version (migration 0024). Which distiller: what the ingest recorded on
+-- the version, else (a version stored before that was recorded) the versions its cited atoms
+-- were made by ('+'-joined; NULL when none says).
 SELECT d.id, d.version, d.identity_id, d.is_current, d.kind, d.title,
        coalesce(d.metadata->>'distiller_version',
                 (SELECT string_agg(DISTINCT a.prompt_version, '+' ORDER BY a.prompt_version)
@@ -26,6 +27,7 @@ SELECT d.id, d.version, d.identity_id, d.is_current, d.kind, d.title,
                   WHERE c.doc_id = d.id)) AS distiller_version
   FROM pm_document d
  WHERE d.uri = %s AND d.content_hash = %s
+ ORDER BY d.version DESC LIMIT 1
 
 -- name: current_chunks
 -- content hash -> the first chunk with it in the current version of a URI (chunks to reuse).
@@ -162,3 +164,21 @@ RETURNING id
 -- recorded again where the new run merges again. A merge that kept both atoms (verification,
 -- consolidation, migration 0022) is not the version's citation: it stays.
 DELETE FROM pm_merge WHERE doc_id = %s AND undone_at IS NULL AND merged_atom_id IS NULL
+
+-- name: revivable_atoms
+-- Stale atoms the new version %(doc)s cites again that a change of the document made stale
+-- (their evidence vanished or a new wording superseded them: check 'reingest'; a re-distill no
+-- longer extracted them: 'redistill'), each with the status it had before. An atom retracted,
+-- merged or judged stale by verification stays stale: its last change was not the document's.
+SELECT a.id, s.from_status
+  FROM pm_atom a
+ CROSS JOIN LATERAL (SELECT from_status, check_name FROM pm_status_change
+                      WHERE atom_id = a.id ORDER BY id DESC LIMIT 1) s
+ WHERE a.status = 'stale' AND s.check_name IN ('reingest', 'redistill')
+   AND s.from_status IS NOT NULL AND s.from_status <> 'stale'
+   AND a.id IN (SELECT atom_id FROM pm_citation WHERE doc_id = %(doc)s)
+ ORDER BY a.id
+
+-- name: clear_superseded
+-- The atom holds again: nothing supersedes it.
+UPDATE pm_atom SET superseded_by = NULL WHERE id = %(id)s

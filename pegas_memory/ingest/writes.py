@@ -57,6 +57,7 @@ class IngestReport:
     merges: int = 0  # semantic merges recorded (pm_merge): memory_merges lists and splits them
     skipped: int = 0
     marked_stale: int = 0
+    revived: int = 0  # stale atoms whose evidence the new version holds again
     superseded: int = 0
     contradictions: int = 0
     kept_apart: int = 0

@@ -129,3 +129,58 @@ def test_unchanged_file_is_recognised_before_it_is_parsed(
     again = service.ingest(IngestRequest(source=str(path)))
     assert again.unchanged and again.document_id == first.document_id
     assert again.version == 1 and again.kind == "pdf"
+
+
+def test_bytes_of_an_earlier_version_are_a_new_current_version(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    # A file edited and then restored (a branch checked out again): what it says now is the
+    # first text, so the memory answers it again and the edit's claim is withdrawn.
+    path = tmp_path / "files" / "history.md"
+    v1 = ingest_text(service, path, HISTORY)
+    with service.db.connection() as conn:
+        old = conn.execute("SELECT id FROM pm_atom WHERE claim LIKE 'In 1773%%'").fetchone()["id"]
+    v2 = ingest_text(service, path, HISTORY.replace("1773", "1775"))
+    edited = v2.atom_ids[0]
+    v3 = ingest_text(service, path, HISTORY)
+    service.runtime.worker().drain()
+    assert not v3.unchanged and v3.version == 3 and v3.document_id == v1.document_id
+    assert v3.revived == 1 and v3.marked_stale == 1 and v3.atoms_new == 0
+    with service.db.connection() as conn:
+        rows = conn.execute(
+            "SELECT id, status, superseded_by FROM pm_atom WHERE id = ANY(%s)", ([old, edited],)
+        ).fetchall()
+        current = conn.execute(
+            "SELECT version FROM pm_document WHERE uri = %s AND is_current", (v1.uri,)
+        ).fetchall()
+        change = conn.execute(
+            "SELECT from_status, to_status, reason FROM pm_status_change WHERE atom_id = %s "
+            "ORDER BY id DESC LIMIT 1",
+            (old,),
+        ).fetchone()
+    status = {r["id"]: (r["status"], r["superseded_by"]) for r in rows}
+    assert status == {old: ("candidate", None), edited: ("stale", None)}
+    assert [r["version"] for r in current] == [3]
+    assert (change["from_status"], change["to_status"]) == ("stale", "candidate")
+    assert "evidence is back in version 3" in change["reason"]
+    hits = service.search(SearchRequest(query="Ostrovets charter market rights", limit=10))
+    ids = [h.id for h in hits.hits]  # a stale atom is still found, below what holds
+    assert old in ids and (edited not in ids or ids.index(old) < ids.index(edited))
+    # the same bytes again are the current version's: nothing to do
+    again = ingest_text(service, path, HISTORY)
+    assert again.unchanged and again.version == 3
+
+
+def test_an_atom_retracted_by_hand_stays_stale_when_its_sentence_comes_back(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    path = tmp_path / "files" / "history.md"
+    ingest_text(service, path, HISTORY)
+    with service.db.connection() as conn:
+        old = conn.execute("SELECT id FROM pm_atom WHERE claim LIKE 'In 1773%%'").fetchone()["id"]
+    ingest_text(service, path, HISTORY.replace("1773", "1775"))
+    service.forget(mode="retract", atom_ids=[old], reason="the charter year is disputed")
+    v3 = ingest_text(service, path, HISTORY)
+    with service.db.connection() as conn:
+        status = conn.execute("SELECT status FROM pm_atom WHERE id = %s", (old,)).fetchone()
+    assert v3.revived == 0 and status["status"] == "stale"
