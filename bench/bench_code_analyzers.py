@@ -34,10 +34,11 @@ from pathlib import Path
 from typing import Any
 
 from pegas_memory.code_memory.analyzer_stage import apply_analyzers
-from pegas_memory.code_memory.analyzers import find_analyzers
+from pegas_memory.code_memory.analyzers import analyzer_version, find_analyzers
 from pegas_memory.code_memory.graph import resolve
 from pegas_memory.code_memory.model import Dependency, FileIndex
 from pegas_memory.code_memory.repo_files import cargo_crates
+from pegas_memory.code_memory.store import repo_edges
 from pegas_memory.code_memory.symbols import extract_file, iter_source_files
 
 CACHE = Path(os.environ.get("PEGAS_REPO_CACHE", "/work/cache/repos"))
@@ -175,17 +176,6 @@ def fanout(repo_name: str, wide: int = 5) -> None:
         print(f"| {label} | {len(many)} | {total} | {from_many} |")
 
 
-def _stored_edges(service: Any, repo: str) -> set[tuple[Any, ...]]:
-    sql = b"""
-        SELECT s.qualified_name AS src, d.kind, d.dst_name, t.qualified_name AS dst, d.line,
-               d.metadata::text AS meta
-          FROM pm_code_dependency d JOIN pm_code_symbol s ON s.id = d.src_symbol_id
-          LEFT JOIN pm_code_symbol t ON t.id = d.dst_symbol_id
-         WHERE d.repo = %s"""
-    with service.db.connection() as conn:
-        return {tuple(r.values()) for r in conn.execute(sql, (repo,)).fetchall()}
-
-
 def reindex(repo_name: str, rel: str) -> None:
     """A one-file re-index with the analyzer against a full index of the same bytes: a copy is
     indexed, ``rel`` gets a function appended and is indexed again; a second database indexes
@@ -219,11 +209,13 @@ def reindex(repo_name: str, rel: str) -> None:
             started = time.monotonic()
             again = code.store_code(str(copy))
             one_file = time.monotonic() - started
-            incremental = _stored_edges(service, repo_name)
+            with service.db.connection() as conn:
+                incremental = repo_edges(conn, repo_name)
         with embedded_service("pegas-bench-b-", **extra) as service:
             code = CodeMemory(service.settings, service.db, service.runtime)
             whole = code.store_code(str(copy))
-            full = _stored_edges(service, repo_name)
+            with service.db.connection() as conn:
+                full = repo_edges(conn, repo_name)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(
@@ -331,7 +323,8 @@ def scale(role: str, source: Path, rel: str, out: Path, fresh: bool, docs: bool 
         return result
 
     def dump(service: Any, label: str) -> None:
-        edges = sorted(_stored_edges(service, name), key=repr)
+        with service.db.connection() as conn:
+            edges = sorted(repo_edges(conn, name), key=repr)
         (out / f"{label}.json").write_text(json.dumps(edges))
         _say(f"{label}: {len(edges)} stored edges written")
 
@@ -368,7 +361,7 @@ def scale(role: str, source: Path, rel: str, out: Path, fresh: bool, docs: bool 
                 index(code, f"{role}: one-file re-index of {rel} (the analyzer whole)")
             dump(svc, f"{role}-reindexed")
             if docs:
-                _dump_documents(code, copy, out / f"{role}-documents.pickle")
+                _dump_documents(code, name, out / f"{role}-documents.pickle")
         if fresh:
             with embedded_service("pegas-bench-fresh-", **extra) as svc:
                 index(CodeMemory(svc.settings, svc.db, svc.runtime), "fresh whole index, edited")
@@ -379,14 +372,16 @@ def scale(role: str, source: Path, rel: str, out: Path, fresh: bool, docs: bool 
     _say(f"{role} done: peak RSS {own:.0f} MB, largest analyzer {child:.0f} MB")
 
 
-def _dump_documents(code: Any, root: Path, path: Path) -> None:
-    """The documents each analyzer's snapshot holds for ``root`` (after a re-index: spliced)."""
+def _dump_documents(code: Any, repo: str, path: Path) -> None:
+    """The documents each analyzer's last run keeps for ``repo`` (after a re-index: spliced)."""
     import pickle
 
     found = find_analyzers("auto", os.environ.get("PEGAS_CODE_ANALYZER_PATH"))
     kept = {}
     for analyzer in found:
-        snapshot = code._analyzer_cache.get(str(root), analyzer.binary)
+        with code.db.transaction() as conn:
+            runs = code._analyzer_cache.bind(conn, repo)
+            snapshot = runs.get(analyzer.name, analyzer_version(analyzer))
         if snapshot is not None:
             kept[analyzer.name] = dict(snapshot.documents)
     path.write_bytes(pickle.dumps(kept))
