@@ -26,8 +26,9 @@ This module turns that into call edges between the stored symbols:
   ``from .case import skipIf as skipIf``) is the stub's symbol in a run that met
   ``unittest.skipIf`` in an earlier file, and a document-local symbol the document never
   defines in a run that did not (a slice's). Such a local, written as wide as a name the file
-  imports from outside the repository on a line of that import, is that import (``_imported``):
-  a call of it is external, named as imported, whichever run made the document.
+  imports from outside the repository (a package none of its modules is in, and the heuristic
+  found no symbol for it) on a line of that import, is that import (``_imported``): a call of
+  it is external, named as imported, whichever run made the document.
 - A Python class called is its ``__init__`` (its own, else the first along its bases) when one
   is stored, else the class, as the heuristic names it; ``new X()`` in JavaScript/TypeScript is
   the class.
@@ -120,7 +121,14 @@ def overlay_calls(
             passthrough.append(dep)
     out = list(passthrough)
     lines = decided_n = mixed = kept = internal_n = external_n = 0
-    outside = {(owner_path.get(d.src), d.line, d.dst_name) for d in heuristic_imports}
+    # An import the heuristic left external but whose package is the repository's (a name it
+    # could not find there) is not "from outside": the checker's local stays undecided.
+    packages = {f.module.split(".")[0] for f in files if f.module}
+    outside = {
+        (owner_path.get(d.src), d.line, d.dst_name)
+        for d in heuristic_imports
+        if d.dst_name.split(".")[0] not in packages
+    }
     for f in files:
         if f.path not in covered:
             continue

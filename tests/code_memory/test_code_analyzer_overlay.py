@@ -310,9 +310,9 @@ def test_a_name_imported_from_a_stub_is_the_same_external_call_in_every_run(
     skip_if: str,
 ) -> None:
     symbols = (
-        _sym("m", "module", 1, 9),
-        _sym("m.Tests", "class", 4, 9),
-        _sym("m.Tests.test", "method", 6, 9),
+        _sym("m", "module", 1, 10),
+        _sym("m.Tests", "class", 4, 10),
+        _sym("m.Tests.test", "method", 6, 10),
     )
     refs = (
         Reference("m", "imports", "unittest.skipIf", 1),
@@ -321,6 +321,8 @@ def test_a_name_imported_from_a_stub_is_the_same_external_call_in_every_run(
         Reference("m.Tests", "calls", "skipIf", 5),
         Reference("m.Tests.test", "calls", "guard", 7),
         Reference("m.Tests.test", "calls", "check", 8),
+        Reference("m.Tests.test", "imports", "m.ghost", 9),
+        Reference("m.Tests.test", "calls", "ghost", 10),
     )
     file = FileIndex(
         "m.py",
@@ -329,7 +331,7 @@ def test_a_name_imported_from_a_stub_is_the_same_external_call_in_every_run(
         "x",
         symbols,
         refs,
-        imports=(("skipIf", "unittest.skipIf"), ("guard", "pkg.guard")),
+        imports=(("skipIf", "unittest.skipIf"), ("guard", "pkg.guard"), ("ghost", "m.ghost")),
     )
     occurrences = (
         _wide(1, 21, 6, skip_if),  # from unittest import skipIf
@@ -339,6 +341,8 @@ def test_a_name_imported_from_a_stub_is_the_same_external_call_in_every_run(
         _wide(7, 8, 5, "local 1"),  # guard()
         Occurrence(7, 8, 7, 13, "local 2", ROLE_DEFINITION),  # check = ... (a real local)
         _wide(8, 8, 5, "local 2"),  # check()
+        _wide(9, 22, 5, "local 3"),  # from m import ghost: the repository's, never defined
+        _wide(10, 8, 5, "local 3"),  # ghost()
     )
     index = ScipIndex("scip-python", "0.6.6", "", (Document("m.py", "python", occurrences),))
     heuristic = [
@@ -348,6 +352,8 @@ def test_a_name_imported_from_a_stub_is_the_same_external_call_in_every_run(
         Dependency("m.Tests", "calls", "unittest.skipIf", None, 5, "external"),
         Dependency("m.Tests.test", "calls", "pkg.guard", "pkg.guard", 7, "internal"),
         Dependency("m.Tests.test", "calls", "check", None, 8, "unresolved"),
+        Dependency("m.Tests.test", "imports", "m.ghost", None, 9, "external"),
+        Dependency("m.Tests.test", "calls", "ghost", None, 10, "unresolved"),
     ]
     deps, _ = overlay_calls(index, [file], heuristic, TOOL)
     assert {(d.line, d.dst_name, d.provenance) for d in deps if d.kind == "calls"} == {
@@ -355,4 +361,5 @@ def test_a_name_imported_from_a_stub_is_the_same_external_call_in_every_run(
         (5, "unittest.skipIf", "analyzer"),
         (7, "pkg.guard", "heuristic"),  # an import the heuristic found in the repository
         (8, "check", "heuristic"),  # a local the document defines: undecided, as before
+        (10, "ghost", "heuristic"),  # the repository's package: not from outside
     }
