@@ -18,6 +18,9 @@ Usage: PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py [LABEL_NAME .
        PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py scale-compare OUT
        (a large repository: whole index, graph slice, determinism, one-file re-index over the
        slice against the analyzer run whole; the table in bench/results/code-index.md)
+       PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py kept DOCUMENTS.pickle
+       (an analyzer's run kept in PostgreSQL: written whole, a slice written again, read back
+       by a new process; DOCUMENTS.pickle as `scale slice ... --docs` writes it)
        PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py fanout jinja
        (call lines with 5 or more internal targets, heuristic and with the analyzer)
 """
@@ -463,7 +466,57 @@ def scale_compare(out: Path) -> None:
             _say(f"  {left if e in a else right} only: {e}")
 
 
+def kept(pickled: Path) -> None:
+    """The cost of keeping an analyzer's run in PostgreSQL (code_memory.analyzer_cache) for the
+    documents ``pickled`` holds: the whole run written, a 10-file slice written again, the run
+    read back by a new process (decoded), and its stored bytes."""
+    import pickle
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _common import embedded_service
+
+    from pegas_memory.code_memory.analyzer_cache import SnapshotCache
+    from pegas_memory.code_memory.analyzer_slice import Snapshot
+    from pegas_memory.code_memory.queries import Q
+
+    for tool, documents in pickle.loads(pickled.read_bytes()).items():
+        digests = {p: f"h-{p}" for p in documents}
+        modules = {p: p.removesuffix(".py").replace("/", ".") for p in documents}
+        run = Snapshot(tool, "0", "file:///r", digests, modules, documents)
+        part = set(sorted(documents)[:10])
+        occurrences = sum(len(d.occurrences) for d in documents.values())
+        with embedded_service("pegas-bench-kept-") as svc:
+            with svc.db.transaction() as conn:
+                conn.execute(Q.upsert_repo, ("r", "/r", None))
+            times: dict[str, float] = {}
+            for label, paths in (("whole written", None), ("10-file slice written", part)):
+                started = time.monotonic()
+                with svc.db.transaction() as conn:
+                    SnapshotCache().bind(conn, "r").put(tool, "0", run, paths)
+                times[label] = time.monotonic() - started
+            started = time.monotonic()
+            with svc.db.transaction() as conn:
+                back = SnapshotCache().bind(conn, "r").get(tool, "0")
+            times["read by a new process"] = time.monotonic() - started
+            assert back == run
+            with svc.db.connection() as conn:
+                row = conn.execute(
+                    b"SELECT bytes, pg_total_relation_size('pm_code_analyzer_document') AS rel"
+                    b" FROM pm_code_analyzer_run"
+                ).fetchone()
+                assert row is not None
+        print(
+            f"{tool}: {len(documents):,} documents, {occurrences:,} occurrences; "
+            + "; ".join(f"{k} {v:.2f} s" for k, v in times.items())
+            + f"; stored {row['bytes'] / 1e6:.1f} MB packed, table {row['rel'] / 1e6:.1f} MB; "
+            f"load {os.getloadavg()[0]:.1f}"
+        )
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["kept"]:
+        kept(Path(sys.argv[2]))
+        return
     if sys.argv[1:2] == ["scale"]:
         args = sys.argv[2:]
         flags = {"--fresh", "--docs"}
