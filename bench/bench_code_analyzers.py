@@ -278,8 +278,11 @@ def scale(role: str, source: Path, rel: str, out: Path, fresh: bool, docs: bool 
       runs over the slice the change can move); with ``fresh``, a third database then indexes
       the edited bytes whole;
     - role ``whole``: a whole index of the same bytes (determinism), then the same edit
-      re-indexed by a new CodeMemory, which has no previous documents: the analyzer runs
-      whole, as every re-index did before the slice.
+      re-indexed by a new CodeMemory with the analyzers' kept runs deleted: the analyzer runs
+      whole, as every re-index did before the slice;
+    - role ``restart``: the same, the kept runs left in place: the new CodeMemory (a new
+      process, as after a restart) reads the analyzer's last run from PostgreSQL and runs it
+      over the slice;
     - role ``fresh``: the edited bytes indexed whole into a new database (what ``--fresh``
       adds to ``slice``, as a process of its own).
     ``docs``: the analyzers' documents after the re-index are written too, for ``scale-docs``.
@@ -359,7 +362,12 @@ def scale(role: str, source: Path, rel: str, out: Path, fresh: bool, docs: bool 
             if role == "slice":
                 index(code, f"{role}: one-file re-index of {rel} (the analyzer over a slice)")
                 drain(svc, f"{role} after the re-index:")
+            elif role == "restart":
+                code = CodeMemory(svc.settings, svc.db, svc.runtime)
+                index(code, f"{role}: one-file re-index of {rel} by a new CodeMemory")
             else:
+                with svc.db.transaction() as conn:
+                    conn.execute(b"DELETE FROM pm_code_analyzer_run")
                 code = CodeMemory(svc.settings, svc.db, svc.runtime)
                 index(code, f"{role}: one-file re-index of {rel} (the analyzer whole)")
             dump(svc, f"{role}-reindexed")
@@ -452,6 +460,11 @@ def scale_compare(out: Path) -> None:
         ("determinism: two whole indexes of the same bytes", "slice-whole", "whole-whole"),
         ("one-file re-index: slice vs whole analyzer", "slice-reindexed", "whole-reindexed"),
         ("one-file re-index: slice vs a fresh whole index", "slice-reindexed", "fresh-whole"),
+        (
+            "one-file re-index after a restart vs a fresh whole index",
+            "restart-reindexed",
+            "fresh-whole",
+        ),
     )
     for what, left, right in pairs:
         a, b = load(left), load(right)
