@@ -41,7 +41,6 @@ MAX_STORED_BYTES = 256 * 1024 * 1024  # about 60 repositories the size of twiste
 @dataclass(frozen=True, slots=True)
 class _Kept:
     generation: uuid.UUID
-    version: str
     snapshot: Snapshot
 
 
@@ -113,7 +112,7 @@ class RepoSnapshots:
         snapshot = Snapshot(
             row["tool"], row["tool_version"], row["project_root"], digests, modules, documents
         )
-        self._cache._keep(key, _Kept(row["generation"], version, snapshot))
+        self._cache._keep(key, _Kept(row["generation"], snapshot))
         return snapshot
 
     def put(
@@ -167,7 +166,7 @@ class RepoSnapshots:
         ).fetchall()
         for r in evicted:
             self._cache._keep((r["repo"], r["analyzer"]), None)
-        self._cache._keep(key, _Kept(generation, version, snapshot))
+        self._cache._keep(key, _Kept(generation, snapshot))
 
     def drop(self, analyzer: str) -> None:
         """Forget the last run (the analyzer failed: its next run is whole)."""
