@@ -18,6 +18,9 @@ Usage: PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py [LABEL_NAME .
        PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py scale-compare OUT
        (a large repository: whole index, graph slice, determinism, one-file re-index over the
        slice against the analyzer run whole; the table in bench/results/code-index.md)
+       PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py kept DOCUMENTS.pickle
+       (an analyzer's run kept in PostgreSQL: written whole, a slice written again, read back
+       by a new process; DOCUMENTS.pickle as `scale slice ... --docs` writes it)
        PYTHONPATH=. .venv/bin/python bench/bench_code_analyzers.py fanout jinja
        (call lines with 5 or more internal targets, heuristic and with the analyzer)
 """
@@ -34,10 +37,11 @@ from pathlib import Path
 from typing import Any
 
 from pegas_memory.code_memory.analyzer_stage import apply_analyzers
-from pegas_memory.code_memory.analyzers import find_analyzers
+from pegas_memory.code_memory.analyzers import analyzer_version, find_analyzers
 from pegas_memory.code_memory.graph import resolve
 from pegas_memory.code_memory.model import Dependency, FileIndex
 from pegas_memory.code_memory.repo_files import cargo_crates
+from pegas_memory.code_memory.store import repo_edges
 from pegas_memory.code_memory.symbols import extract_file, iter_source_files
 
 CACHE = Path(os.environ.get("PEGAS_REPO_CACHE", "/work/cache/repos"))
@@ -175,17 +179,6 @@ def fanout(repo_name: str, wide: int = 5) -> None:
         print(f"| {label} | {len(many)} | {total} | {from_many} |")
 
 
-def _stored_edges(service: Any, repo: str) -> set[tuple[Any, ...]]:
-    sql = b"""
-        SELECT s.qualified_name AS src, d.kind, d.dst_name, t.qualified_name AS dst, d.line,
-               d.metadata::text AS meta
-          FROM pm_code_dependency d JOIN pm_code_symbol s ON s.id = d.src_symbol_id
-          LEFT JOIN pm_code_symbol t ON t.id = d.dst_symbol_id
-         WHERE d.repo = %s"""
-    with service.db.connection() as conn:
-        return {tuple(r.values()) for r in conn.execute(sql, (repo,)).fetchall()}
-
-
 def reindex(repo_name: str, rel: str) -> None:
     """A one-file re-index with the analyzer against a full index of the same bytes: a copy is
     indexed, ``rel`` gets a function appended and is indexed again; a second database indexes
@@ -219,11 +212,13 @@ def reindex(repo_name: str, rel: str) -> None:
             started = time.monotonic()
             again = code.store_code(str(copy))
             one_file = time.monotonic() - started
-            incremental = _stored_edges(service, repo_name)
+            with service.db.connection() as conn:
+                incremental = repo_edges(conn, repo_name)
         with embedded_service("pegas-bench-b-", **extra) as service:
             code = CodeMemory(service.settings, service.db, service.runtime)
             whole = code.store_code(str(copy))
-            full = _stored_edges(service, repo_name)
+            with service.db.connection() as conn:
+                full = repo_edges(conn, repo_name)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(
@@ -283,8 +278,11 @@ def scale(role: str, source: Path, rel: str, out: Path, fresh: bool, docs: bool 
       runs over the slice the change can move); with ``fresh``, a third database then indexes
       the edited bytes whole;
     - role ``whole``: a whole index of the same bytes (determinism), then the same edit
-      re-indexed by a new CodeMemory, which has no previous documents: the analyzer runs
-      whole, as every re-index did before the slice.
+      re-indexed by a new CodeMemory with the analyzers' kept runs deleted: the analyzer runs
+      whole, as every re-index did before the slice;
+    - role ``restart``: the same, the kept runs left in place: the new CodeMemory (a new
+      process, as after a restart) reads the analyzer's last run from PostgreSQL and runs it
+      over the slice;
     - role ``fresh``: the edited bytes indexed whole into a new database (what ``--fresh``
       adds to ``slice``, as a process of its own).
     ``docs``: the analyzers' documents after the re-index are written too, for ``scale-docs``.
@@ -331,7 +329,8 @@ def scale(role: str, source: Path, rel: str, out: Path, fresh: bool, docs: bool 
         return result
 
     def dump(service: Any, label: str) -> None:
-        edges = sorted(_stored_edges(service, name), key=repr)
+        with service.db.connection() as conn:
+            edges = sorted(repo_edges(conn, name), key=repr)
         (out / f"{label}.json").write_text(json.dumps(edges))
         _say(f"{label}: {len(edges)} stored edges written")
 
@@ -363,12 +362,17 @@ def scale(role: str, source: Path, rel: str, out: Path, fresh: bool, docs: bool 
             if role == "slice":
                 index(code, f"{role}: one-file re-index of {rel} (the analyzer over a slice)")
                 drain(svc, f"{role} after the re-index:")
+            elif role == "restart":
+                code = CodeMemory(svc.settings, svc.db, svc.runtime)
+                index(code, f"{role}: one-file re-index of {rel} by a new CodeMemory")
             else:
+                with svc.db.transaction() as conn:
+                    conn.execute(b"DELETE FROM pm_code_analyzer_run")
                 code = CodeMemory(svc.settings, svc.db, svc.runtime)
                 index(code, f"{role}: one-file re-index of {rel} (the analyzer whole)")
             dump(svc, f"{role}-reindexed")
             if docs:
-                _dump_documents(code, copy, out / f"{role}-documents.pickle")
+                _dump_documents(code, name, out / f"{role}-documents.pickle")
         if fresh:
             with embedded_service("pegas-bench-fresh-", **extra) as svc:
                 index(CodeMemory(svc.settings, svc.db, svc.runtime), "fresh whole index, edited")
@@ -379,14 +383,16 @@ def scale(role: str, source: Path, rel: str, out: Path, fresh: bool, docs: bool 
     _say(f"{role} done: peak RSS {own:.0f} MB, largest analyzer {child:.0f} MB")
 
 
-def _dump_documents(code: Any, root: Path, path: Path) -> None:
-    """The documents each analyzer's snapshot holds for ``root`` (after a re-index: spliced)."""
+def _dump_documents(code: Any, repo: str, path: Path) -> None:
+    """The documents each analyzer's last run keeps for ``repo`` (after a re-index: spliced)."""
     import pickle
 
     found = find_analyzers("auto", os.environ.get("PEGAS_CODE_ANALYZER_PATH"))
     kept = {}
     for analyzer in found:
-        snapshot = code._analyzer_cache.get(str(root), analyzer.binary)
+        with code.db.transaction() as conn:
+            runs = code._analyzer_cache.bind(conn, repo)
+            snapshot = runs.get(analyzer.name, analyzer_version(analyzer))
         if snapshot is not None:
             kept[analyzer.name] = dict(snapshot.documents)
     path.write_bytes(pickle.dumps(kept))
@@ -454,6 +460,11 @@ def scale_compare(out: Path) -> None:
         ("determinism: two whole indexes of the same bytes", "slice-whole", "whole-whole"),
         ("one-file re-index: slice vs whole analyzer", "slice-reindexed", "whole-reindexed"),
         ("one-file re-index: slice vs a fresh whole index", "slice-reindexed", "fresh-whole"),
+        (
+            "one-file re-index after a restart vs a fresh whole index",
+            "restart-reindexed",
+            "fresh-whole",
+        ),
     )
     for what, left, right in pairs:
         a, b = load(left), load(right)
@@ -468,7 +479,57 @@ def scale_compare(out: Path) -> None:
             _say(f"  {left if e in a else right} only: {e}")
 
 
+def kept(pickled: Path) -> None:
+    """The cost of keeping an analyzer's run in PostgreSQL (code_memory.analyzer_cache) for the
+    documents ``pickled`` holds: the whole run written, a 10-file slice written again, the run
+    read back by a new process (decoded), and its stored bytes."""
+    import pickle
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _common import embedded_service
+
+    from pegas_memory.code_memory.analyzer_cache import SnapshotCache
+    from pegas_memory.code_memory.analyzer_slice import Snapshot
+    from pegas_memory.code_memory.queries import Q
+
+    for tool, documents in pickle.loads(pickled.read_bytes()).items():
+        digests = {p: f"h-{p}" for p in documents}
+        modules = {p: p.removesuffix(".py").replace("/", ".") for p in documents}
+        run = Snapshot(tool, "0", "file:///r", digests, modules, documents)
+        part = set(sorted(documents)[:10])
+        occurrences = sum(len(d.occurrences) for d in documents.values())
+        with embedded_service("pegas-bench-kept-") as svc:
+            with svc.db.transaction() as conn:
+                conn.execute(Q.upsert_repo, ("r", "/r", None))
+            times: dict[str, float] = {}
+            for label, paths in (("whole written", None), ("10-file slice written", part)):
+                started = time.monotonic()
+                with svc.db.transaction() as conn:
+                    SnapshotCache().bind(conn, "r").put(tool, "0", run, paths)
+                times[label] = time.monotonic() - started
+            started = time.monotonic()
+            with svc.db.transaction() as conn:
+                back = SnapshotCache().bind(conn, "r").get(tool, "0")
+            times["read by a new process"] = time.monotonic() - started
+            assert back == run
+            with svc.db.connection() as conn:
+                row = conn.execute(
+                    b"SELECT bytes, pg_total_relation_size('pm_code_analyzer_document') AS rel"
+                    b" FROM pm_code_analyzer_run"
+                ).fetchone()
+                assert row is not None
+        print(
+            f"{tool}: {len(documents):,} documents, {occurrences:,} occurrences; "
+            + "; ".join(f"{k} {v:.2f} s" for k, v in times.items())
+            + f"; stored {row['bytes'] / 1e6:.1f} MB packed, table {row['rel'] / 1e6:.1f} MB; "
+            f"load {os.getloadavg()[0]:.1f}"
+        )
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["kept"]:
+        kept(Path(sys.argv[2]))
+        return
     if sys.argv[1:2] == ["scale"]:
         args = sys.argv[2:]
         flags = {"--fresh", "--docs"}

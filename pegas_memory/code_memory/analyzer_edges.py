@@ -21,7 +21,14 @@ This module turns that into call edges between the stored symbols:
   (``os.path.join`` written, ``posixpath/abspath().`` in the index): a symbol the index
   writes at a place of another width than its name is such a shared one, and where it is as
   wide as the called name it is taken as that call's (external), so a whole run and a slice's
-  run (code_memory.analyzer_slice) answer alike.
+  run (code_memory.analyzer_slice) answer alike. For the same reason a name imported from a
+  stub that re-exports it (``from unittest import skipIf``; ``unittest/__init__.pyi`` has
+  ``from .case import skipIf as skipIf``) is the stub's symbol in a run that met
+  ``unittest.skipIf`` in an earlier file, and a document-local symbol the document never
+  defines in a run that did not (a slice's). Such a local, written as wide as a name the file
+  imports from outside the repository (a package none of its modules is in, and the heuristic
+  found no symbol for it) on a line of that import, is that import (``_imported``): a call of
+  it is external, named as imported, whichever run made the document.
 - A Python class called is its ``__init__`` (its own, else the first along its bases) when one
   is stored, else the class, as the heuristic names it; ``new X()`` in JavaScript/TypeScript is
   the class.
@@ -39,6 +46,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from pegas_memory.code_memory.model import Dependency, FileIndex, Symbol
@@ -101,20 +109,32 @@ def overlay_calls(
     bases: dict[str, list[tuple[str, bool]]] = defaultdict(list)
     passthrough: list[Dependency] = []
     calls: dict[tuple[str, int], list[Dependency]] = defaultdict(list)
+    heuristic_imports: list[Dependency] = []
     for dep in sorted(heuristic, key=lambda d: (d.src, d.line, d.kind, d.dst_name)):
         if dep.kind == "inherits":  # (base, in the repository), in the order written
             bases[dep.src].append((dep.dst or dep.dst_name, dep.dst is not None))
+        if dep.kind == "imports" and dep.dst is None and dep.target_kind == "external":
+            heuristic_imports.append(dep)
         if dep.kind in _CALL_KINDS and owner_path.get(dep.src) in covered:
             calls[(dep.src, dep.line)].append(dep)
         else:
             passthrough.append(dep)
     out = list(passthrough)
     lines = decided_n = mixed = kept = internal_n = external_n = 0
+    # An import the heuristic left external but whose package is the repository's (a name it
+    # could not find there) is not "from outside": the checker's local stays undecided.
+    packages = {f.module.split(".")[0] for f in files if f.module}
+    outside = {
+        (owner_path.get(d.src), d.line, d.dst_name)
+        for d in heuristic_imports
+        if d.dst_name.split(".")[0] not in packages
+    }
     for f in files:
         if f.path not in covered:
             continue
         language = f.language
-        by_line = _occurrences_by_line(docs[f.path])
+        imported = _imported(docs[f.path], f, outside) if language == "python" else {}
+        by_line = _occurrences_by_line(docs[f.path], imported)
         sites: dict[tuple[str, int], list[str]] = defaultdict(list)
         receivers: dict[tuple[str, int, str], str] = {}
         for ref in f.references:
@@ -128,14 +148,25 @@ def overlay_calls(
         for (src, line), names in sorted(sites.items()):
             lines += 1
             answers = {
-                n: _answer(by_line, line, n, defs, kinds, members, bases, language, aliased)
+                n: _answer(
+                    by_line, line, n, defs, kinds, members, bases, language, aliased, imported
+                )
                 for n in names
             }
             for n in names:  # ``Store.call(this)``: the function ``Store``, its ``this`` given
                 receiver = receivers.get((src, line, n))
                 if receiver and _is_function_call_method(answers[n]):
                     answers[n] = _answer(
-                        by_line, line, receiver, defs, kinds, members, bases, language, aliased
+                        by_line,
+                        line,
+                        receiver,
+                        defs,
+                        kinds,
+                        members,
+                        bases,
+                        language,
+                        aliased,
+                        imported,
                     )
             own = calls.pop((src, line), [])
             decided = {n for n, a in answers.items() if not a.undecided}
@@ -251,15 +282,54 @@ def _members(files: Sequence[FileIndex]) -> set[str]:
     return {s.qualified_name for f in files for s in f.symbols}
 
 
-def _occurrences_by_line(doc: Document) -> dict[int, list[tuple[str, str, int]]]:
+def _imported(
+    doc: Document, file: FileIndex, outside: AbstractSet[tuple[str | None, int, str]]
+) -> dict[str, tuple[str, str]]:
+    """The document-local symbols ``doc`` never defines that stand for a name ``file`` imports
+    from outside the repository (see the module doc): local symbol -> (the name bound, the
+    import-qualified name: ``("skipIf", "unittest.skipIf")``). Such a local is written on its
+    import's line, as wide as the name bound there; a width two imports of that line share
+    is left alone."""
+    defined = {o.symbol for o in doc.occurrences if o.is_definition}
+    bound: dict[int, list[tuple[str, str]]] = defaultdict(list)  # line -> (local, target)
+    targets = {t for _, t in file.imports}
+    for ref in file.references:
+        if ref.kind == "imports" and ref.target in targets:
+            if (file.path, ref.line, ref.target) not in outside:
+                continue
+            for local, target in file.imports:
+                if (
+                    target == ref.target
+                    and "." in target
+                    and (local, target) not in bound[ref.line]
+                ):
+                    bound[ref.line].append((local, target))
+    out: dict[str, tuple[str, str]] = {}
+    for occ in doc.occurrences:
+        if not occ.symbol.startswith("local ") or occ.symbol in defined or occ.symbol in out:
+            continue
+        if occ.end_line != occ.line:
+            continue
+        wide = [b for b in bound.get(occ.line + 1, ()) if len(b[0]) == occ.end_col - occ.col]
+        if len(wide) == 1:
+            out[occ.symbol] = wide[0]
+    return out
+
+
+def _occurrences_by_line(
+    doc: Document, imported: Mapping[str, tuple[str, str]] | None = None
+) -> dict[int, list[tuple[str, str, int]]]:
     """1-based line -> (name, symbol, width) of the references written on it (definitions and
-    imports left out); the width is the characters the occurrence spans, -1 over lines."""
+    imports left out); the width is the characters the occurrence spans, -1 over lines. A local
+    that stands for an import (`_imported`) has the name it binds."""
     out: dict[int, list[tuple[str, str, int]]] = defaultdict(list)
     for occ in doc.occurrences:
         if occ.is_definition or occ.is_import:
             continue
         parsed = parse_symbol(occ.symbol)
         name = parsed.name
+        if imported and occ.symbol in imported:
+            name = imported[occ.symbol][0]
         if parsed.is_constructor and len(parsed.descriptors) >= 2:
             name = parsed.descriptors[-2].name  # ``new Square(2)`` names ``Square``
         width = occ.end_col - occ.col if occ.end_line == occ.line else -1
@@ -312,6 +382,7 @@ def _answer(
     bases: Mapping[str, list[tuple[str, bool]]],
     language: str,
     aliased: frozenset[str] = frozenset(),
+    imported: Mapping[str, tuple[str, str]] | None = None,
 ) -> _Answer:
     found = [s for n, s, _ in by_line.get(line, ()) if n == name]
     if not found and name:
@@ -329,7 +400,10 @@ def _answer(
     for symbol in dict.fromkeys(found):
         parsed = parse_symbol(symbol)
         if parsed.local:
-            undecided = True
+            if imported and symbol in imported:
+                external.add(imported[symbol][1])  # an import from outside, left unnamed
+            else:
+                undecided = True
             continue
         if symbol in defs:
             target = defs[symbol]

@@ -7,10 +7,11 @@ replaces the call edges of the analyzers' languages where they decide them
 limit or is not installed leaves the heuristic's edges as they are; the run says so
 (``AnalyzerRunOut``, and a warning), and the index completes either way.
 
-A re-index within one process runs an analyzer only over the files the change can move (the
-changed files and their dependents, code_memory.analyzer_slice) and takes the other documents
-from its previous run (code_memory.analyzer_cache), so the index laid over the heuristic is the
-one a whole run over the same bytes writes, at a cost that follows the change. Which files'
+A re-index runs an analyzer only over the files the change can move (the changed files and
+their dependents, code_memory.analyzer_slice) and takes the other documents from its previous
+run (a ``SnapshotStore``: code_memory.analyzer_cache keeps it in PostgreSQL, so this holds in a
+new process too), so the index laid over the heuristic is the one a whole run over the same
+bytes writes, at a cost that follows the change. Which files'
 analyzer answers may have moved is returned too (`AnalyzerPass.moved`): the index rewrites
 their edges even where the heuristic's scope would not reach them.
 """
@@ -19,12 +20,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from pegas_memory.code_memory.analyzer_cache import SnapshotCache
 from pegas_memory.code_memory.analyzer_edges import overlay_calls
 from pegas_memory.code_memory.analyzer_slice import (
     Snapshot,
@@ -37,6 +39,7 @@ from pegas_memory.code_memory.analyzers import (
     PYTHON,
     Analyzer,
     AnalyzerFailed,
+    analyzer_version,
     run_analyzer,
 )
 from pegas_memory.code_memory.model import Dependency, FileIndex
@@ -65,6 +68,18 @@ class AnalyzerRunOut(BaseModel):
     error: str | None = None
 
 
+class SnapshotStore(Protocol):
+    """Where an analyzer's last run over one repository is kept (code_memory.analyzer_cache)."""
+
+    def get(self, analyzer: str, version: str) -> Snapshot | None: ...
+
+    def put(
+        self, analyzer: str, version: str, snapshot: Snapshot, paths: AbstractSet[str] | None
+    ) -> None: ...
+
+    def drop(self, analyzer: str) -> None: ...
+
+
 @dataclass(slots=True)
 class _Ran:
     analyzer: Analyzer
@@ -90,14 +105,15 @@ def run_analyzers(
     gate: Collection[str] | None,
     touched: Collection[str] = (),
     digests: Mapping[str, str] | None = None,
-    cache: SnapshotCache | None = None,
+    cache: SnapshotStore | None = None,
     timeout: float,
     say: Say,
     warnings: list[str],
 ) -> AnalyzerPass:
     """Run each analyzer with files among ``gate`` (None: every analyzer with files):
-    over the whole project, or, with a ``cache`` holding its previous run over ``root`` and
-    the files' content hashes (``digests``), over the slice a change can move.
+    over the whole project, or, with a ``cache`` holding its previous run over the repository
+    at ``root`` (by the same analyzer version) and the files' content hashes (``digests``),
+    over the slice a change can move; the run is kept in ``cache`` for the next index.
     ``touched``: the paths changed or deleted since the stored index. Whatever ``say`` raises
     (a cancel, a deadline) stops the analyzer and propagates."""
     result = AnalyzerPass()
@@ -106,8 +122,9 @@ def run_analyzers(
         if not own or (gate is not None and not any(f.path in gate for f in own)):
             continue
         python = analyzer.languages == PYTHON
-        key = (str(root), analyzer.binary)
-        snapshot = cache.get(*key) if cache is not None and digests is not None else None
+        keep = cache if digests is not None else None
+        version = analyzer_version(analyzer) if keep is not None else ""
+        snapshot = keep.get(analyzer.name, version) if keep is not None else None
         plan = plan_slice(snapshot, own, digests or {}, python=python)
         current = {f.path for f in own}
         targets = None if plan.paths is None else sorted(plan.paths & current)
@@ -115,8 +132,8 @@ def run_analyzers(
         try:
             index = _index(analyzer, root, own, snapshot, plan.paths, targets, timeout, say)
         except AnalyzerFailed as exc:
-            if cache is not None:
-                cache.drop(*key)
+            if keep is not None:
+                keep.drop(analyzer.name)
             seconds = round(time.monotonic() - started, 3)
             out = AnalyzerRunOut(
                 analyzer=analyzer.name,
@@ -132,15 +149,13 @@ def run_analyzers(
             )
             continue
         documents = {d.path: d for d in index.documents}
-        if cache is not None and digests is not None:
+        if keep is not None and digests is not None:
             modules = {f.path: f.module for f in own if f.language == "python"}
             own_digests = {f.path: digests.get(f.path, "") for f in own}
-            cache.put(
-                *key,
-                Snapshot(
-                    index.tool, index.version, index.project_root, own_digests, modules, documents
-                ),
+            kept = Snapshot(
+                index.tool, index.version, index.project_root, own_digests, modules, documents
             )
+            keep.put(analyzer.name, version, kept, plan.paths)
         tool = f"{index.tool or analyzer.name} {index.version}".strip()
         indexed = len(current) if targets is None else len(targets)
         out = AnalyzerRunOut(

@@ -21,6 +21,9 @@ files among them too); scip-typescript's tsconfig lists only the targets and the
 declaration files (the compiler still loads every module they import, but documents only the
 listed files).
 
+An analyzer's version (`analyzer_version`: what ``--version`` prints, asked once per installed
+file) keys the documents kept between runs: another version's are never reused.
+
 Each runs in its own process group with a time limit (``PEGAS_CODE_ANALYZER_TIMEOUT``); the
 caller's ``check`` is called about once a second (a cancelled index stops it at once). A failure
 raises AnalyzerFailed with the tail of the analyzer's output.
@@ -38,6 +41,7 @@ import tempfile
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
 from pegas_memory.code_memory.analyzer_slice import python_target
@@ -81,6 +85,37 @@ def find_analyzers(mode: str, extra_path: str | None = None) -> list[Analyzer]:
         if found is not None:
             out.append(Analyzer(name, found, languages))
     return out
+
+
+def analyzer_version(analyzer: Analyzer) -> str:
+    """What ``<binary> --version`` prints (``0.6.6``), asked once per installed file (its real
+    path, size and modification time: an upgrade is noticed); when it prints nothing usable,
+    that installed file's identity instead, so another install never passes for it."""
+    real = os.path.realpath(analyzer.binary)
+    try:
+        st = os.stat(real)
+    except OSError:
+        return f"unknown:{real}"
+    return _version(analyzer.binary, real, st.st_size, st.st_mtime_ns)
+
+
+@lru_cache(maxsize=16)
+def _version(binary: str, real: str, size: int, mtime_ns: int) -> str:
+    try:
+        done = subprocess.run(
+            [binary, "--version"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        done = None
+    words = done.stdout.split() if done is not None and done.returncode == 0 else []
+    if len(words) == 1 and len(words[0]) <= 100:
+        return words[0]
+    return f"unknown:{real}:{size}:{mtime_ns}"
 
 
 Check = Callable[[float], None]

@@ -176,7 +176,7 @@ class CodeMemory:
         self.max_files = max_files
         self.max_file_bytes = max_file_bytes
         self._cache = IndexCache(cache_files)
-        self._analyzer_cache = SnapshotCache()  # the analyzers' last documents per repository
+        self._analyzer_cache = SnapshotCache()  # the analyzers' last runs (PostgreSQL, in process)
         self.query = CodeQuery(db, runtime)
 
     # ------------------------------------------------------------------ memory_search_code
@@ -506,7 +506,7 @@ class CodeMemory:
                 gate=None if scope is None else (scope - python) | touched,
                 touched=touched,
                 digests=digests,
-                cache=self._analyzer_cache,
+                cache=self._analyzer_cache.bind(conn, repo),
                 timeout=self.settings.code_analyzer_timeout,
                 say=lambda message: say(len(everything) + 1, total, message),
                 warnings=warnings,

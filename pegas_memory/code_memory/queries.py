@@ -53,6 +53,16 @@ class CodeQueries:
     repo_derived_ids: LiteralString
     document_atoms_text: LiteralString
     symbols_named: LiteralString
+    repo_edges: LiteralString
+    analyzer_run: LiteralString
+    analyzer_documents: LiteralString
+    upsert_analyzer_run: LiteralString
+    delete_analyzer_documents: LiteralString
+    delete_all_analyzer_documents: LiteralString
+    copy_analyzer_documents: LiteralString
+    size_analyzer_run: LiteralString
+    evict_analyzer_runs: LiteralString
+    delete_analyzer_run: LiteralString
 
 
 Q = load_queries(CodeQueries, "pegas_memory.code_memory", "queries.sql")

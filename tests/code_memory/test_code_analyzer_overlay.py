@@ -297,3 +297,69 @@ def test_a_function_a_stub_re_exports_is_external_and_named_as_imported_whatever
         (3, "os.path.abspath", "analyzer"),
         (4, "os.path.dirname", "analyzer"),
     }
+
+
+@pytest.mark.parametrize(
+    "skip_if",
+    # ``from unittest import skipIf`` (a stub's re-export): the stub's symbol in a run that met
+    # ``unittest.skipIf`` in an earlier file (a whole run of twisted), a local the document never
+    # defines in a run that did not (a slice's run of twisted's src/twisted/mail).
+    [STDLIB + "`unittest.case`/skipIf().", "local 0"],
+)
+def test_a_name_imported_from_a_stub_is_the_same_external_call_in_every_run(
+    skip_if: str,
+) -> None:
+    symbols = (
+        _sym("m", "module", 1, 10),
+        _sym("m.Tests", "class", 4, 10),
+        _sym("m.Tests.test", "method", 6, 10),
+    )
+    refs = (
+        Reference("m", "imports", "unittest.skipIf", 1),
+        Reference("m", "imports", "pkg.guard", 2),
+        Reference("m", "calls", "skipIf", 3),
+        Reference("m.Tests", "calls", "skipIf", 5),
+        Reference("m.Tests.test", "calls", "guard", 7),
+        Reference("m.Tests.test", "calls", "check", 8),
+        Reference("m.Tests.test", "imports", "m.ghost", 9),
+        Reference("m.Tests.test", "calls", "ghost", 10),
+    )
+    file = FileIndex(
+        "m.py",
+        "python",
+        "m",
+        "x",
+        symbols,
+        refs,
+        imports=(("skipIf", "unittest.skipIf"), ("guard", "pkg.guard"), ("ghost", "m.ghost")),
+    )
+    occurrences = (
+        _wide(1, 21, 6, skip_if),  # from unittest import skipIf
+        _wide(2, 16, 5, "local 1"),  # from pkg import guard: in the repository, unresolved
+        _wide(3, 1, 6, skip_if),  # @skipIf(...)
+        _wide(5, 5, 6, skip_if),  # @skipIf(...) on the method
+        _wide(7, 8, 5, "local 1"),  # guard()
+        Occurrence(7, 8, 7, 13, "local 2", ROLE_DEFINITION),  # check = ... (a real local)
+        _wide(8, 8, 5, "local 2"),  # check()
+        _wide(9, 22, 5, "local 3"),  # from m import ghost: the repository's, never defined
+        _wide(10, 8, 5, "local 3"),  # ghost()
+    )
+    index = ScipIndex("scip-python", "0.6.6", "", (Document("m.py", "python", occurrences),))
+    heuristic = [
+        Dependency("m", "imports", "unittest.skipIf", None, 1, "external"),
+        Dependency("m", "imports", "pkg.guard", "pkg.guard", 2, "internal"),
+        Dependency("m", "calls", "unittest.skipIf", None, 3, "external"),
+        Dependency("m.Tests", "calls", "unittest.skipIf", None, 5, "external"),
+        Dependency("m.Tests.test", "calls", "pkg.guard", "pkg.guard", 7, "internal"),
+        Dependency("m.Tests.test", "calls", "check", None, 8, "unresolved"),
+        Dependency("m.Tests.test", "imports", "m.ghost", None, 9, "external"),
+        Dependency("m.Tests.test", "calls", "ghost", None, 10, "unresolved"),
+    ]
+    deps, _ = overlay_calls(index, [file], heuristic, TOOL)
+    assert {(d.line, d.dst_name, d.provenance) for d in deps if d.kind == "calls"} == {
+        (3, "unittest.skipIf", "analyzer"),
+        (5, "unittest.skipIf", "analyzer"),
+        (7, "pkg.guard", "heuristic"),  # an import the heuristic found in the repository
+        (8, "check", "heuristic"),  # a local the document defines: undecided, as before
+        (10, "ghost", "heuristic"),  # the repository's package: not from outside
+    }
