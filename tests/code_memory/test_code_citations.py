@@ -4,7 +4,6 @@ cite a function, delete it, re-index, the atom is stale with the reason."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,42 +13,16 @@ from pegas_memory.app.service import MemoryService
 from pegas_memory.code_memory.requests import CodeGraphRequest, CodeReadRequest
 from pegas_memory.errors import InvalidInput, NotFound
 from pegas_memory.models import CodeCitationIn
-from tests.code_fixtures import code_service, q, sid
+from tests.code_fixtures import CORE_PY, q, sid, write_core_package
 from tests.mcp_harness import mcp_client, structured
-
-CORE_PY = '''\
-"""Core."""
-
-
-def helper(x):
-    """Add one."""
-    return x + 1
-
-
-def doomed():
-    return helper(1)
-
-
-class Engine:
-    def run(self):
-        return doomed()
-'''
 
 LONG_PY = "def long():\n" + "".join(f"    x{i} = {i}\n" for i in range(300)) + "    return 0\n"
 
 
 def write_repo(root: Path) -> Path:
-    (root / "pkg").mkdir(parents=True, exist_ok=True)
-    (root / "pkg" / "__init__.py").write_text("")
-    (root / "pkg" / "core.py").write_text(CORE_PY)
+    write_core_package(root)
     (root / "pkg" / "long.py").write_text(LONG_PY)
     return root
-
-
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with code_service(database_url, tmp_path) as svc:
-        yield svc
 
 
 def test_store_cites_a_symbol_and_a_reindex_that_removes_it_marks_the_atom_stale(

@@ -18,26 +18,9 @@ from pegas_memory.code_memory.doc_cites import (
     pick_symbol,
     text_mentions,
 )
+from tests.code_fixtures import CORE_PY, write_core_package
 from tests.conftest import offline_memory
 from tests.mcp_harness import mcp_client, structured
-
-CORE_PY = '''\
-"""Core."""
-
-
-def helper(x):
-    """Add one."""
-    return x + 1
-
-
-def doomed():
-    return helper(1)
-
-
-class Engine:
-    def run(self):
-        return doomed()
-'''
 
 README = """\
 # Proj
@@ -70,9 +53,7 @@ The helper :func:`helper` always returns a number that is one larger than its in
 
 
 def write_repo(root: Path) -> Path:
-    (root / "pkg").mkdir(parents=True)
-    (root / "pkg" / "__init__.py").write_text("")
-    (root / "pkg" / "core.py").write_text(CORE_PY)
+    write_core_package(root)
     (root / "README.md").write_text(README)
     (root / "docs").mkdir()
     (root / "docs" / "guide.rst").write_text(GUIDE)

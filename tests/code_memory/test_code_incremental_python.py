@@ -5,7 +5,6 @@ embedded Postgres; the repository is built in tmp_path."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,6 @@ from pegas_memory.code_memory.index import CodeMemory
 from pegas_memory.code_memory.py_scope import python_scope
 from pegas_memory.code_memory.symbols import extract_file
 from pegas_memory.config import Settings
-from pegas_memory.db.pool import Database
 from tests.conftest import make_settings
 
 FILES = {
@@ -56,20 +54,6 @@ def csettings(database_url: str, tmp_path: Path) -> Settings:
     return make_settings(
         tmp_path / "data", database_url=database_url, ingest_roots=[str(tmp_path / "src")]
     )
-
-
-@pytest.fixture
-def runtime(csettings: Settings) -> Iterator[ProjectionRuntime]:
-    db = Database(csettings).open()
-    rt = ProjectionRuntime(csettings, db)
-    yield rt
-    rt.close()
-    db.close()
-
-
-@pytest.fixture
-def code(csettings: Settings, runtime: ProjectionRuntime) -> CodeMemory:
-    return CodeMemory(csettings, runtime.db, runtime)
 
 
 def edges(rt: ProjectionRuntime) -> set[tuple[Any, ...]]:

@@ -27,7 +27,6 @@ from pegas_memory.code_memory.store import (
 )
 from pegas_memory.code_memory.symbols import Symbol
 from pegas_memory.config import Settings
-from pegas_memory.db.pool import Database
 from pegas_memory.db.repo import AtomInput, add_citation, insert_atom
 from pegas_memory.errors import (
     BackendUnavailable,
@@ -158,20 +157,6 @@ def csettings(database_url: str, tmp_path: Path, fake_ollama: FakeOllama) -> Set
         embedding_dim=64,
         ingest_roots=[tmp_path / "src"],
     )
-
-
-@pytest.fixture
-def runtime(csettings: Settings) -> Iterator[ProjectionRuntime]:
-    db = Database(csettings).open()
-    rt = ProjectionRuntime(csettings, db)
-    yield rt
-    rt.close()
-    db.close()
-
-
-@pytest.fixture
-def code(csettings: Settings, runtime: ProjectionRuntime) -> CodeMemory:
-    return CodeMemory(csettings, runtime.db, runtime)
 
 
 def rows(rt: ProjectionRuntime, sql: str, *params: Any) -> list[dict[str, Any]]:

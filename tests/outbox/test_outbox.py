@@ -26,7 +26,7 @@ from pegas_memory.outbox.projection import Projector
 from pegas_memory.outbox.reconcile import reconcile
 from pegas_memory.qdrant_store.client import ClientVectorIndex
 from pegas_memory.qdrant_store.index import VectorIndex, VectorPoint
-from tests.conftest import fake_model_settings
+from tests.conftest import fake_model_settings, projection_runtime
 from tests.fake_ollama import FakeOllama
 
 
@@ -37,11 +37,8 @@ def psettings(database_url: str, tmp_path: Path, fake_ollama: FakeOllama) -> Set
 
 @pytest.fixture
 def runtime(psettings: Settings) -> Iterator[ProjectionRuntime]:
-    db = Database(psettings).open()
-    rt = ProjectionRuntime(psettings, db)
-    yield rt
-    rt.close()
-    db.close()
+    with projection_runtime(psettings) as rt:
+        yield rt
 
 
 def seed(db: Database, n: int, *, links: bool = True) -> list[int]:
