@@ -20,7 +20,7 @@ from typing import Any, Literal, LiteralString
 from psycopg import sql
 
 import pegas_memory.code_memory.query_ops as query_ops
-from pegas_memory.code_memory.model import SymbolKind
+from pegas_memory.code_memory.model import Provenance, SymbolKind
 from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.query_budget import (
     derived_paths,
@@ -100,7 +100,7 @@ def with_candidates(kinds: tuple[str, ...], candidates: bool) -> tuple[str, ...]
     return (*kinds, "may_call") if candidates and "calls" in kinds else kinds
 
 
-SYMBOL_KINDS: frozenset[str] = frozenset(SymbolKind.__args__)  # type: ignore[attr-defined]
+SYMBOL_KINDS: frozenset[str] = frozenset(SymbolKind.values())
 MAX_QUERY_CHARS = 1_000
 MAX_WORDS = 16
 MAX_SEARCH_LIMIT = 100
@@ -587,4 +587,6 @@ def _path_provenance(hops: Sequence[CodeEdgeOut]) -> str | None:
     found = [h.provenance for h in hops if h.provenance is not None]
     if not found:
         return None
-    return "analyzer" if all(p == "analyzer" for p in found) else "heuristic"
+    if all(p == Provenance.ANALYZER for p in found):
+        return Provenance.ANALYZER
+    return Provenance.HEURISTIC
