@@ -203,6 +203,15 @@ def files_memory(
         yield svc
 
 
+def cited_claims(service: MemoryService) -> list[tuple[str, str]]:
+    """(claim, locator) of every citation of every atom: what a reader sees an atom cite."""
+    with service.db.connection() as conn:
+        rows = conn.execute(
+            "SELECT a.claim, c.locator FROM pm_atom a JOIN pm_citation c ON c.atom_id = a.id"
+        ).fetchall()
+    return [(str(r["claim"]), str(r["locator"])) for r in rows]
+
+
 @contextmanager
 def projection_runtime(settings: Settings) -> Iterator[ProjectionRuntime]:
     """The projection runtime (vector and graph slices, embedder, projector) over its own

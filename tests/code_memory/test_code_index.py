@@ -5,7 +5,6 @@ in tmp_path: Python, JavaScript and Go, plus files that must be skipped."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -140,12 +139,6 @@ def repo_dir(tmp_path: Path) -> Path:
     write(root, "build/gen.py", "def generated():\n    pass\n")
     write(root, "blob.py", b"\x00\x01\x02binary")
     return root
-
-
-@pytest.fixture
-def fake_ollama() -> Iterator[FakeOllama]:
-    with FakeOllama(dim=64) as fake:
-        yield fake
 
 
 @pytest.fixture
