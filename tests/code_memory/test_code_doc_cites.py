@@ -20,7 +20,7 @@ from pegas_memory.code_memory.doc_cites import (
 )
 from tests.code_fixtures import CORE_PY, write_core_package
 from tests.conftest import offline_memory
-from tests.mcp_harness import mcp_client, structured
+from tests.mcp_harness import files_env, mcp_client, structured
 
 README = """\
 # Proj
@@ -132,11 +132,7 @@ def test_store_code_with_docs_cites_the_symbols_the_docs_name(
 @pytest.mark.anyio
 async def test_doc_atoms_citing_a_removed_symbol_go_stale_over_mcp(tmp_path: Path) -> None:
     root = write_repo(tmp_path / "files" / "proj")
-    env = {
-        "PEGAS_DATA_DIR": str(tmp_path / "data"),
-        "PEGAS_INGEST_ROOTS": f'["{tmp_path / "files"}"]',
-    }
-    async with mcp_client(env) as client:
+    async with mcp_client(files_env(tmp_path)) as client:
         indexed = structured(
             await client.call_tool(
                 "memory_store_code", {"path": str(root), "docs": True, "wait_seconds": 100}

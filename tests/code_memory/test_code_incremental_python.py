@@ -49,6 +49,15 @@ def write(root: Path, rel: str, text: str) -> None:
     path.write_text(text)
 
 
+def indexed_repo(code: CodeMemory, tmp_path: Path) -> Path:
+    """FILES written under tmp_path/src/inc and indexed; the repository's root."""
+    root = tmp_path / "src" / "inc"
+    for rel, text in FILES.items():
+        write(root, rel, text)
+    code.store_code(str(root))
+    return root
+
+
 @pytest.fixture
 def csettings(database_url: str, tmp_path: Path) -> Settings:
     return make_settings(
@@ -94,10 +103,7 @@ def test_scope_is_the_importers_and_what_they_import() -> None:
 def test_one_python_file_change_equals_a_full_reindex(
     code: CodeMemory, runtime: ProjectionRuntime, tmp_path: Path
 ) -> None:
-    root = tmp_path / "src" / "inc"
-    for rel, text in FILES.items():
-        write(root, rel, text)
-    code.store_code(str(root))
+    root = indexed_repo(code, tmp_path)
     before = edges(runtime)
     assert calls(before, "pkg.a.A.go") == {"pkg.base.Base.run", "pkg.base.make", "pkg.util.helper"}
     # make() now returns another class: the importer a.py is re-resolved and its call moves.
@@ -132,10 +138,7 @@ def test_writes_in_copy_batches_store_every_row(
     # the statement timeout); batches of 3 must store exactly what one COPY stores.
     from pegas_memory.code_memory import store
 
-    root = tmp_path / "src" / "inc"
-    for rel, text in FILES.items():
-        write(root, rel, text)
-    code.store_code(str(root))
+    root = indexed_repo(code, tmp_path)
     whole = edges(runtime)
     with runtime.db.transaction() as conn:
         conn.execute(b"DELETE FROM pm_code_repo")
