@@ -7,7 +7,6 @@ Model behaviour comes from tests/fake_ollama.py, a real HTTP server on 127.0.0.1
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 from typing import Any
@@ -28,6 +27,7 @@ from pegas_memory.distill.llm import (
 from pegas_memory.distill.ollama import DISTILL_SCHEMA, VERDICT_SCHEMA
 from pegas_memory.errors import BackendUnavailable, InvalidInput
 from tests.fake_ollama import FakeOllama
+from tests.loopback import free_port
 
 MODEL = "qwen2.5:7b-instruct"
 SCHEMA: dict[str, Any] = {
@@ -229,10 +229,7 @@ def test_slow_server_is_bounded_by_the_timeout() -> None:
 
 
 def test_server_down_is_backend_unavailable() -> None:
-    with socket.socket() as sock:  # a port nothing listens on
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    chat = OllamaChat(f"http://127.0.0.1:{port}", MODEL, timeout=5.0)
+    chat = OllamaChat(f"http://127.0.0.1:{free_port()}", MODEL, timeout=5.0)
     started = time.monotonic()
     with pytest.raises(BackendUnavailable, match="not reachable") as info:
         chat.complete_json("s", "u", SCHEMA)

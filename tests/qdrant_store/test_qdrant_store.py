@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -40,7 +39,7 @@ from pegas_memory.qdrant_store.index import (
     plan_search,
     prepare_payload,
 )
-from tests.loopback import Replies, serve
+from tests.loopback import Replies, free_port, serve
 
 DIM = 16
 BASE_TIME = datetime(2025, 1, 1, tzinfo=UTC)
@@ -709,15 +708,8 @@ def test_edge_closed_index_says_so(store_dir: Path) -> None:
 # --- the server back end ---
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-    return port
-
-
 def test_client_unreachable_server_is_backend_unavailable() -> None:
-    url = f"http://127.0.0.1:{_free_port()}"
+    url = f"http://127.0.0.1:{free_port()}"
     with ClientVectorIndex.connect(url, timeout=2) as index:
         with pytest.raises(BackendUnavailable, match=f"Qdrant at {url} is unreachable"):
             index.ensure_collection("c", DIM)
@@ -766,7 +758,7 @@ def test_settings_choose_the_back_end(tmp_path: Path) -> None:
         assert (tmp_path / "qdrant" / ".lock").exists()
     finally:
         embedded.close()
-    url = f"http://127.0.0.1:{_free_port()}"
+    url = f"http://127.0.0.1:{free_port()}"
     server = build_vector_index(load_settings(data_dir=tmp_path, qdrant_url=url))
     try:
         assert isinstance(server, ClientVectorIndex)
