@@ -15,7 +15,6 @@ import subprocess
 import sys
 import tempfile
 import textwrap
-import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -39,6 +38,7 @@ from pegas_memory.qdrant_store.index import (
     plan_search,
     prepare_payload,
 )
+from tests.concurrently import concurrently
 from tests.loopback import Replies, free_port, serve
 
 DIM = 16
@@ -672,28 +672,18 @@ def test_edge_keeps_acknowledged_writes_when_killed(store_dir: Path) -> None:
 
 
 def test_edge_threads_share_one_instance(store_dir: Path) -> None:
-    errors: list[BaseException] = []
     with EdgeVectorIndex(store_dir / "q") as index:
         index.ensure_collection("c", DIM)
 
         def work(worker: int) -> None:
             rng = np.random.default_rng(worker)
-            try:
-                for step in range(20):
-                    base = worker * 1000 + step * 10
-                    index.upsert("c", [VectorPoint(base + j, unit(rng), {}) for j in range(10)])
-                    index.search("c", unit(rng), k=5, where=VectorFilter(exclude_ids=(base,)))
-                    sum(1 for _ in index.iter_ids("c", batch=50))
-            except BaseException as exc:
-                errors.append(exc)
+            for step in range(20):
+                base = worker * 1000 + step * 10
+                index.upsert("c", [VectorPoint(base + j, unit(rng), {}) for j in range(10)])
+                index.search("c", unit(rng), k=5, where=VectorFilter(exclude_ids=(base,)))
+                sum(1 for _ in index.iter_ids("c", batch=50))
 
-        threads = [threading.Thread(target=work, args=(w,)) for w in range(4)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(timeout=60)
-        assert not any(t.is_alive() for t in threads)
-        assert errors == []
+        assert concurrently(work, 4, timeout=60) == []
         assert index.count("c") == 4 * 20 * 10
 
 
