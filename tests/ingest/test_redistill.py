@@ -139,6 +139,17 @@ def _older(service: MemoryService, path: Path) -> IngestReport:
     return _pipeline(service, OlderDistiller()).ingest(IngestRequest(source=str(path)))
 
 
+def _older_version(
+    service: MemoryService, tmp_path: Path, name: str, text: str
+) -> tuple[Path, IngestReport, dict[int, Mapping[str, Any]]]:
+    """`text` written as `name` and ingested by the older distiller, the outbox drained: the
+    file, the ingest's report and the atoms of that version."""
+    path = _write(tmp_path, name, text)
+    first = _older(service, path)
+    service.runtime.worker().drain()
+    return path, first, _atoms(service, first.version_id or 0)
+
+
 def _write(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / "files" / name
     path.write_text(text)
@@ -229,11 +240,8 @@ def test_same_distiller_version_stays_unchanged_and_reads_nothing(
 def test_another_distiller_version_redistills_in_place(
     service: MemoryService, tmp_path: Path
 ) -> None:
-    path = _write(tmp_path, "history.md", HISTORY)
-    first = _older(service, path)
-    service.runtime.worker().drain()
+    path, first, old = _older_version(service, tmp_path, "history.md", HISTORY)
     version_id = first.version_id or 0
-    old = _atoms(service, version_id)
     assert {a["prompt_version"] for a in old.values()} == {OLD}
     reworded = _by_claim(old, "1773")
     bridge = _by_claim(old, "stone bridge")
@@ -317,10 +325,7 @@ def test_another_distiller_version_redistills_in_place(
 def test_redistill_in_russian_supersedes_the_old_wording(
     service: MemoryService, tmp_path: Path
 ) -> None:
-    path = _write(tmp_path, "istoriya.md", HISTORY_RU)
-    first = _older(service, path)
-    service.runtime.worker().drain()
-    old = _atoms(service, first.version_id or 0)
+    path, first, old = _older_version(service, tmp_path, "istoriya.md", HISTORY_RU)
     reworded = _by_claim(old, "1773")
     bridge = _by_claim(old, "каменный мост")
     again = service.pipeline.ingest(IngestRequest(source=str(path)))
