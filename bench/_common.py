@@ -27,6 +27,7 @@ if str(REPO_ROOT) not in sys.path:
 
 from pegas_memory.app.service import MemoryService  # noqa: E402
 from pegas_memory.config import load_settings  # noqa: E402
+from pegas_memory.embedding.embedders import Embedder  # noqa: E402
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph  # noqa: E402
 
 _STARTED = time.monotonic()
@@ -93,6 +94,31 @@ class StageTimer:
         for obj, method in self._wrapped:
             delattr(obj, method)
         self._wrapped.clear()
+
+
+class WrappedEmbedder:
+    """An embedder in front of the real one: names it and closes it; a subclass counts or
+    answers some of the calls itself."""
+
+    def __init__(self, real: Embedder):
+        self.real = real
+
+    @property
+    def model_id(self) -> str:
+        return self.real.model_id
+
+    @property
+    def dim(self) -> int:
+        return self.real.dim
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.real.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.real.embed_query(text)
+
+    def close(self) -> None:
+        self.real.close()
 
 
 def ms(seconds: float) -> str:

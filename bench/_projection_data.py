@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from _common import log, shared_data_dir
+from _common import WrappedEmbedder, log, shared_data_dir
 
 from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import atom_hash
@@ -112,24 +112,16 @@ class ClusteredVectors:
         return x
 
 
-class BenchEmbedder:
+class BenchEmbedder(WrappedEmbedder):
     """The inner embedder for the bench: query vectors come from a table (query embedding is
     excluded from the latencies); document calls are counted and passed to the real model."""
 
     def __init__(self, real: Embedder, queries: dict[str, list[float]]):
-        self.real = real
+        super().__init__(real)
         self.queries = queries
         self.document_calls = 0
         self.document_texts = 0
         self.query_misses = 0
-
-    @property
-    def model_id(self) -> str:
-        return self.real.model_id
-
-    @property
-    def dim(self) -> int:
-        return self.real.dim
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         self.document_calls += 1
@@ -146,9 +138,6 @@ class BenchEmbedder:
     @property
     def model_calls(self) -> int:
         return self.document_calls + self.query_misses
-
-    def close(self) -> None:
-        self.real.close()
 
 
 # ---------------------------------------------------------------------- loading

@@ -42,7 +42,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import embedded_service, log, md_table, shared_data_dir
+from _common import WrappedEmbedder, embedded_service, log, md_table, shared_data_dir
 
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
@@ -57,24 +57,16 @@ BATCH = 64
 PAGES_OF_GENERATED = 160
 
 
-class CountingEmbedder:
+class CountingEmbedder(WrappedEmbedder):
     """The model under the cache, counting what it is asked (calls, texts, repeats)."""
 
     def __init__(self, real: Embedder):
-        self.real = real
+        super().__init__(real)
         self.lock = threading.Lock()
         self.calls = 0
         self.sizes: list[int] = []
         self.asked: Counter[str] = Counter()
         self.seconds = 0.0
-
-    @property
-    def model_id(self) -> str:
-        return self.real.model_id
-
-    @property
-    def dim(self) -> int:
-        return self.real.dim
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         started = time.perf_counter()
@@ -86,12 +78,6 @@ class CountingEmbedder:
                 self.sizes.append(len(texts))
                 self.asked.update(raw_hash(t) for t in texts)
                 self.seconds += time.perf_counter() - started
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.real.embed_query(text)
-
-    def close(self) -> None:
-        self.real.close()
 
 
 def generated_pdf(directory: Path, pages: int) -> Path:

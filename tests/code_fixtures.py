@@ -7,19 +7,19 @@ instead of each keeping its own copy.
 
 from __future__ import annotations
 
+import json
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pegas_memory.app.runtime import ProjectionRuntime
+from pegas_memory.app.requests import StoreRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.code_memory.graph import Dependency, resolve
 from pegas_memory.code_memory.index import CodeMemory
 from pegas_memory.code_memory.symbols import FileIndex, extract_file, iter_source_files
-from pegas_memory.db.pool import Database
-from tests.conftest import make_settings, offline_memory
+from tests.conftest import make_settings, offline_memory, projection_runtime
 from tests.fake_ollama import FakeOllama
 
 
@@ -47,13 +47,62 @@ def code_memory(
             ingest_roots=[tmp_path / "src"],
             **overrides,
         )
-        db = Database(settings).open()
-        rt = ProjectionRuntime(settings, db)
-        try:
-            yield CodeMemory(settings, db, rt)
-        finally:
-            rt.close()
-            db.close()
+        with projection_runtime(settings) as rt:
+            yield CodeMemory(settings, rt.db, rt)
+
+
+# --- a package whose pkg.core has a function only one caller reaches (pkg.core.doomed) ---------
+
+CORE_PY = '''\
+"""Core."""
+
+
+def helper(x):
+    """Add one."""
+    return x + 1
+
+
+def doomed():
+    return helper(1)
+
+
+class Engine:
+    def run(self):
+        return doomed()
+'''
+
+
+def write_core_package(root: Path) -> Path:
+    """`pkg/__init__.py` and `pkg/core.py` (CORE_PY) under `root` (created); `root`."""
+    (root / "pkg").mkdir(parents=True, exist_ok=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "core.py").write_text(CORE_PY)
+    return root
+
+
+# --- a three-module chain (pkg.a imports pkg.b imports pkg.c) and the seed's two code rules -----
+
+CHAIN_MODULES = {
+    "a": "from pkg.b import g\n\n\ndef f():\n    return g()\n",
+    "b": "from pkg.c import h\n\n\ndef g():\n    return h()\n",
+    "c": "def h():\n    return 1\n",
+}
+IMPORTS_RULE = {"if": "imports", "then": "depends_on"}
+TRANSITIVE_RULE = {"if": ["depends_on", "depends_on"], "then": "depends_on"}
+
+
+def write_chain_repo(root: Path) -> None:
+    """The package `pkg` of CHAIN_MODULES under `root` (created)."""
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    for name, text in CHAIN_MODULES.items():
+        (root / "pkg" / f"{name}.py").write_text(text)
+
+
+def store_rule(svc: MemoryService, content: object) -> int:
+    """A logical_rule atom whose content is `content` as JSON; its id."""
+    text = json.dumps(content)
+    return svc.store(StoreRequest(claim=f"rule {text}", type="logical_rule", content=text)).id
 
 
 def q(svc: MemoryService, sql: str, *params: Any) -> list[dict[str, Any]]:

@@ -25,9 +25,11 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pegas_memory.app.requests import IngestRequest
+from pegas_memory.app.runtime import ProjectionRuntime
 from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings, load_settings
 from pegas_memory.db.embedded import EmbeddedPostgres, start_embedded_postgres
+from pegas_memory.db.pool import Database
 from pegas_memory.models import IngestResult
 from tests.pgcluster import DebianCluster, create_database, debian_pg_available
 
@@ -199,6 +201,29 @@ def files_memory(
         database_url, tmp_path / "data", dim=dim, ingest_roots=[tmp_path / "files"], **overrides
     ) as svc:
         yield svc
+
+
+def cited_claims(service: MemoryService) -> list[tuple[str, str]]:
+    """(claim, locator) of every citation of every atom: what a reader sees an atom cite."""
+    with service.db.connection() as conn:
+        rows = conn.execute(
+            "SELECT a.claim, c.locator FROM pm_atom a JOIN pm_citation c ON c.atom_id = a.id"
+        ).fetchall()
+    return [(str(r["claim"]), str(r["locator"])) for r in rows]
+
+
+@contextmanager
+def projection_runtime(settings: Settings) -> Iterator[ProjectionRuntime]:
+    """The projection runtime (vector and graph slices, embedder, projector) over its own
+    database pool, both closed afterwards: for tests of the outbox and the code indexer that run
+    without a MemoryService around them."""
+    db = Database(settings).open()
+    rt = ProjectionRuntime(settings, db)
+    try:
+        yield rt
+    finally:
+        rt.close()
+        db.close()
 
 
 def ingest_text(service: MemoryService, path: Path, text: str) -> IngestResult:

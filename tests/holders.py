@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -40,3 +41,18 @@ def start_graph_user(data_dir: Path) -> subprocess.Popen[str]:
     proc, line = start_holder(GRAPH_USER, data_dir)
     assert line == "ready", line
     return proc
+
+
+def kill_holder(proc: subprocess.Popen[str]) -> None:
+    """SIGKILL for the child if it still runs (no release, no atexit), and wait for it."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait(30)
+
+
+def watchdog_log(path: Path, timeout: float = 30.0) -> str:
+    """The text of the log a watchdog writes as it exits, once it exists (polled, bounded)."""
+    deadline = time.monotonic() + timeout
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return path.read_text()

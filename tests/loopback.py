@@ -1,13 +1,15 @@
 """Real HTTP on loopback for the tests: a threaded server for a handler class, stopped at once.
 
 `serve(Handler)` is a context manager that yields the base URL (`http://127.0.0.1:PORT`);
-`Replies` is a handler base with `reply(status, body, content_type)` and no request log.
+`Replies` is a handler base with `reply(status, body, content_type)` and no request log;
+`free_port()` is a port nothing listens on.
 `socketserver`'s `shutdown()` waits one poll interval of `serve_forever` (half a second by
 default), so the server polls every 20 ms: thousands of tests start and stop one.
 """
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -52,3 +54,10 @@ def serve(handler: type[BaseHTTPRequestHandler], host: str = "127.0.0.1") -> Ite
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port of `host` that nothing listens on: bound by the OS's choice, then released."""
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])

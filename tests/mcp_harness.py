@@ -90,6 +90,16 @@ def stop_host_and_wait(data_dir: Path, seconds: float = 10) -> None:
         time.sleep(0.1)
 
 
+def files_env(tmp_path: Path, **more: str) -> dict[str, str]:
+    """The PEGAS_ variables of a served memory whose data lives in `tmp_path/data` and whose one
+    ingest root is `tmp_path/files`, with `more` of them."""
+    return {
+        "PEGAS_DATA_DIR": str(tmp_path / "data"),
+        "PEGAS_INGEST_ROOTS": f'["{tmp_path / "files"}"]',
+        **more,
+    }
+
+
 @contextmanager
 def serve_env(data_dir: Path, database_url: str, **more: str) -> Iterator[dict[str, str]]:
     """The PEGAS_ variables of a `pegas-memory serve` on `data_dir` and `database_url` whose engine

@@ -13,13 +13,14 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
 from pathlib import Path
 
 import psycopg
+
+from tests.loopback import free_port
 
 DEBIAN_BIN = Path(os.environ.get("PEGAS_TEST_PG_BIN", "/usr/lib/postgresql/15/bin"))
 
@@ -28,19 +29,13 @@ def debian_pg_available() -> bool:
     return (DEBIAN_BIN / "initdb").exists() and (DEBIAN_BIN / "pg_ctl").exists()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class DebianCluster:
     """A throwaway Debian PostgreSQL 15 cluster on 127.0.0.1 (run as `postgres` when root)."""
 
     def __init__(self) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="pm-pg15-"))
         self.pgdata = self.dir / "data"
-        self.port = _free_port()
+        self.port = free_port()
         self.as_user: str | None = "postgres" if os.geteuid() == 0 else None
         if self.as_user:
             pw = pwd.getpwnam(self.as_user)

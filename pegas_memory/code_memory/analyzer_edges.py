@@ -49,16 +49,34 @@ from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from pegas_memory.code_memory.model import Dependency, FileIndex, Symbol
+from pegas_memory.code_memory.model import (
+    Dependency,
+    DepKind,
+    FileIndex,
+    Provenance,
+    RefKind,
+    Symbol,
+    SymbolKind,
+    TargetKind,
+)
 from pegas_memory.code_memory.scip import Document, ScipIndex
 from pegas_memory.code_memory.scip_symbols import parse_symbol
 
 __all__ = ["AnalyzerCount", "overlay_calls"]
 
-_CALLABLE_KINDS = frozenset({"function", "method", "class", "struct", "interface", "type"})
+_CALLABLE_KINDS = frozenset(
+    {
+        SymbolKind.FUNCTION,
+        SymbolKind.METHOD,
+        SymbolKind.CLASS,
+        SymbolKind.STRUCT,
+        SymbolKind.INTERFACE,
+        SymbolKind.TYPE,
+    }
+)
 _NAME = re.compile(r"#?[A-Za-z_$][\w$]*")
 LOOKAHEAD_LINES = 8  # a receiver written over lines: ``(\n  query\n  .filter(..)``
-_CALL_KINDS = frozenset({"calls", "may_call"})
+_CALL_KINDS = frozenset({DepKind.CALLS, DepKind.MAY_CALL})
 _JS = frozenset({"javascript", "typescript", "tsx"})
 # The called name is the last identifier of what is written: ``self.get_signature`` ->
 # ``get_signature``, ``this.#onEvent`` -> ``#onEvent``, ``super().__init__`` -> ``__init__``;
@@ -111,7 +129,7 @@ def overlay_calls(
     calls: dict[tuple[str, int], list[Dependency]] = defaultdict(list)
     heuristic_imports: list[Dependency] = []
     for dep in sorted(heuristic, key=lambda d: (d.src, d.line, d.kind, d.dst_name)):
-        if dep.kind == "inherits":  # (base, in the repository), in the order written
+        if dep.kind == DepKind.INHERITS:  # (base, in the repository), in the order written
             bases[dep.src].append((dep.dst or dep.dst_name, dep.dst is not None))
         if dep.kind == "imports" and dep.dst is None and dep.target_kind == "external":
             heuristic_imports.append(dep)
@@ -138,7 +156,7 @@ def overlay_calls(
         sites: dict[tuple[str, int], list[str]] = defaultdict(list)
         receivers: dict[tuple[str, int, str], str] = {}
         for ref in f.references:
-            if ref.kind == "calls":
+            if ref.kind == RefKind.CALLS:
                 found = _NAME.findall(ref.target)
                 name = found[-1] if found and not ref.target.rstrip().endswith((")", "]")) else ""
                 if name not in sites[(ref.src_qualified_name, ref.line)]:
@@ -175,11 +193,31 @@ def overlay_calls(
                 a = answers[n]
                 for dst in sorted(a.internal):
                     made.append(
-                        Dependency(src, "calls", dst, dst, line, "internal", 1, "analyzer", tool)
+                        Dependency(
+                            src,
+                            DepKind.CALLS,
+                            dst,
+                            dst,
+                            line,
+                            TargetKind.INTERNAL,
+                            1,
+                            Provenance.ANALYZER,
+                            tool,
+                        )
                     )
                 for name in _external_names(a, n, own):
                     made.append(
-                        Dependency(src, "calls", name, None, line, "external", 1, "analyzer", tool)
+                        Dependency(
+                            src,
+                            DepKind.CALLS,
+                            name,
+                            None,
+                            line,
+                            TargetKind.EXTERNAL,
+                            1,
+                            Provenance.ANALYZER,
+                            tool,
+                        )
                     )
             internal_n += sum(d.dst is not None for d in made)
             external_n += sum(d.dst is None for d in made)
@@ -218,7 +256,7 @@ def _external_names(answer: _Answer, name: str, heuristic: Sequence[Dependency])
     written = {
         d.dst_name
         for d in heuristic
-        if d.target_kind == "external"
+        if d.target_kind == TargetKind.EXTERNAL
         and "." in d.dst_name
         and d.dst_name.rsplit(".", 1)[1] == name
     }
@@ -258,7 +296,7 @@ def _definitions(
     for doc in sorted(documents, key=lambda d: d.path):
         named: dict[str, list[Symbol]] = defaultdict(list)
         for sym in symbols_of.get(doc.path, ()):
-            if sym.kind != "module":
+            if sym.kind != SymbolKind.MODULE:
                 named[sym.name].append(sym)
         for occ in sorted(doc.occurrences, key=lambda o: (o.line, o.col)):
             if not occ.is_definition or occ.symbol.startswith("local "):

@@ -542,7 +542,7 @@ class PythonFlow:
         return last[1]
 
     def edge(self, scope: str, target: str, line: int) -> None:
-        kind: TargetKind = "external" if target.startswith("x:") else "internal"
+        kind: TargetKind = TargetKind.EXTERNAL if target.startswith("x:") else TargetKind.INTERNAL
         self.calls.add((scope, target[2:], line, kind))
 
     def bind_args(

@@ -14,6 +14,8 @@ from pegas_memory.code_memory.model import (
     DepKind,
     Expr,
     Reference,
+    RefKind,
+    TargetKind,
 )
 from pegas_memory.progress import on_a_clock
 
@@ -26,9 +28,9 @@ def python_dependencies(self: PythonFlow) -> list[Dependency]:
     candidates = _candidates(self)
     deps = []
     for src, name, line, kind in self.calls:
-        n = candidates.get((src, name, line), 1) if kind == "internal" else 1
-        dst = name if kind == "internal" else None
-        edge_kind: DepKind = "may_call" if n > MAX_CALL_TARGETS else "calls"
+        n = candidates.get((src, name, line), 1) if kind == TargetKind.INTERNAL else 1
+        dst = name if kind == TargetKind.INTERNAL else None
+        edge_kind: DepKind = DepKind.MAY_CALL if n > MAX_CALL_TARGETS else DepKind.CALLS
         deps.append(Dependency(src, edge_kind, name, dst, line, kind, candidates=n))
     deps += fallback_calls(self.facts, self.resolved_sites)
     step, total = self.step, len(self.files)
@@ -42,16 +44,18 @@ def python_dependencies(self: PythonFlow) -> list[Dependency]:
         bases: dict[str, list[Expr]] = {s.qualname: list(s.bases) for s in f.scopes}
         only_submodules = _submodule_imports(self, f.references)
         for ref in f.references:
-            if ref.kind == "imports":
+            if ref.kind == RefKind.IMPORTS:
                 if (ref.src_qualified_name, ref.line, ref.target) in only_submodules:
                     continue
                 deps.append(import_dep(self, ref.src_qualified_name, ref.target, ref.line))
-            elif ref.kind == "inherits" and bases.get(ref.src_qualified_name):
+            elif ref.kind == RefKind.INHERITS and bases.get(ref.src_qualified_name):
                 expr = bases[ref.src_qualified_name].pop(0)
                 info = self.scopes[ref.src_qualified_name]
                 values = self.eval(expr, info.parent or info.qualname)
                 deps.extend(
-                    value_deps(ref.src_qualified_name, "inherits", values, ref.target, ref.line)
+                    value_deps(
+                        ref.src_qualified_name, RefKind.INHERITS, values, ref.target, ref.line
+                    )
                 )
     return deps
 
@@ -75,7 +79,7 @@ def _submodule_imports(self: PythonFlow, refs: Sequence[Reference]) -> set[tuple
     package, whose ``__init__`` would otherwise join every importer to all it imports."""
     by_statement: dict[tuple[str, int], list[str]] = defaultdict(list)
     for ref in refs:
-        if ref.kind == "imports":
+        if ref.kind == RefKind.IMPORTS:
             by_statement[(ref.src_qualified_name, ref.line)].append(ref.target)
     out: set[tuple[str, int, str]] = set()
     for (src, line), targets in by_statement.items():
@@ -88,11 +92,13 @@ def _submodule_imports(self: PythonFlow, refs: Sequence[Reference]) -> set[tuple
 
 def import_dep(self: PythonFlow, src: str, target: str, line: int) -> Dependency:
     if target in self.modules or target in self.kinds:
-        return Dependency(src, "imports", target, target, line, "internal")
+        return Dependency(src, DepKind.IMPORTS, target, target, line, TargetKind.INTERNAL)
     module, _, name = target.rpartition(".")
     if module in self.packages:
         values = self.module_attr(module, name)
         internal = sorted(v[2:] for v in values if v[0] in "cfm" and v[2:] in self.kinds)
         if internal:
-            return Dependency(src, "imports", internal[0], internal[0], line, "internal")
-    return Dependency(src, "imports", target, None, line, "external")
+            return Dependency(
+                src, DepKind.IMPORTS, internal[0], internal[0], line, TargetKind.INTERNAL
+            )
+    return Dependency(src, DepKind.IMPORTS, target, None, line, TargetKind.EXTERNAL)

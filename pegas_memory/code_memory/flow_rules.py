@@ -15,6 +15,7 @@ from pegas_memory.code_memory.model import (
     Call,
     CallSite,
     Dependency,
+    DepKind,
     Expr,
     Fact,
     Loop,
@@ -22,6 +23,7 @@ from pegas_memory.code_memory.model import (
     RefKind,
     Return,
     Scope,
+    TargetKind,
 )
 
 
@@ -59,7 +61,7 @@ def fallback_calls(facts: Sequence[Fact], resolved_sites: AbstractSet[int]) -> l
     unknown receiver: on real repositories that sends calls of library methods (``.get()``,
     ``.close()``) to whichever repository method happens to share the name."""
     return [
-        Dependency(fact.scope, "calls", fact.text, None, fact.line, "unresolved")
+        Dependency(fact.scope, DepKind.CALLS, fact.text, None, fact.line, TargetKind.UNRESOLVED)
         for index, fact in enumerate(facts)
         if isinstance(fact, CallSite) and index not in resolved_sites
     ]
@@ -69,13 +71,14 @@ def value_deps(
     src: str, kind: RefKind, values: AbstractSet[str], written: str, line: int
 ) -> list[Dependency]:
     """Edges from `src` to the definitions `values` name; `written` unresolved when none."""
+    edge = DepKind(kind)
     out = []
     for v in sorted(values):
         if v[0] in "cfm":
-            out.append(Dependency(src, kind, v[2:], v[2:], line, "internal"))
+            out.append(Dependency(src, edge, v[2:], v[2:], line, TargetKind.INTERNAL))
         elif v[0] == "x":
-            out.append(Dependency(src, kind, v[2:], None, line, "external"))
-    return out or [Dependency(src, kind, written, None, line, "unresolved")]
+            out.append(Dependency(src, edge, v[2:], None, line, TargetKind.EXTERNAL))
+    return out or [Dependency(src, edge, written, None, line, TargetKind.UNRESOLVED)]
 
 
 def passthrough_returns(

@@ -13,7 +13,7 @@ import tree_sitter as ts
 
 import pegas_memory.code_memory.lang_js as lang_js
 import pegas_memory.code_memory.lang_rust as lang_rust
-from pegas_memory.code_memory.model import Reference, Symbol, SymbolKind
+from pegas_memory.code_memory.model import Reference, RefKind, Symbol, SymbolKind
 from pegas_memory.code_memory.syntax import WS, decl_head, node_line, node_text
 from pegas_memory.code_memory.typed_locals import (
     descendants,
@@ -28,52 +28,55 @@ from pegas_memory.code_memory.typed_locals import (
 )
 
 _JS_DEFS: dict[str, SymbolKind] = {
-    "function_declaration": "function",
-    "generator_function_declaration": "function",
-    "class_declaration": "class",
-    "abstract_class_declaration": "class",
-    "method_definition": "method",
-    "method_signature": "method",
-    "abstract_method_signature": "method",
-    "interface_declaration": "interface",
-    "type_alias_declaration": "type",
-    "enum_declaration": "enum",
+    "function_declaration": SymbolKind.FUNCTION,
+    "generator_function_declaration": SymbolKind.FUNCTION,
+    "class_declaration": SymbolKind.CLASS,
+    "abstract_class_declaration": SymbolKind.CLASS,
+    "method_definition": SymbolKind.METHOD,
+    "method_signature": SymbolKind.METHOD,
+    "abstract_method_signature": SymbolKind.METHOD,
+    "interface_declaration": SymbolKind.INTERFACE,
+    "type_alias_declaration": SymbolKind.TYPE,
+    "enum_declaration": SymbolKind.ENUM,
 }
 _DEFS: dict[str, dict[str, SymbolKind]] = {
     "javascript": _JS_DEFS,
     "typescript": _JS_DEFS,
     "tsx": _JS_DEFS,
     "go": {
-        "function_declaration": "function",
-        "method_declaration": "method",
-        "method_elem": "method",  # of an interface: what a call through the interface binds to
-        "type_spec": "type",
-        "type_alias": "type",
-        "const_spec": "constant",
+        "function_declaration": SymbolKind.FUNCTION,
+        "method_declaration": SymbolKind.METHOD,
+        # of an interface: what a call through the interface binds to
+        "method_elem": SymbolKind.METHOD,
+        "type_spec": SymbolKind.TYPE,
+        "type_alias": SymbolKind.TYPE,
+        "const_spec": SymbolKind.CONSTANT,
     },
     "rust": {
-        "function_item": "function",
-        "function_signature_item": "function",
-        "struct_item": "struct",
-        "union_item": "struct",
-        "enum_item": "enum",
-        "trait_item": "trait",
-        "type_item": "type",
-        "const_item": "constant",
-        "static_item": "variable",
-        "mod_item": "module",
+        "function_item": SymbolKind.FUNCTION,
+        "function_signature_item": SymbolKind.FUNCTION,
+        "struct_item": SymbolKind.STRUCT,
+        "union_item": SymbolKind.STRUCT,
+        "enum_item": SymbolKind.ENUM,
+        "trait_item": SymbolKind.TRAIT,
+        "type_item": SymbolKind.TYPE,
+        "const_item": SymbolKind.CONSTANT,
+        "static_item": SymbolKind.VARIABLE,
+        "mod_item": SymbolKind.MODULE,
     },
     "java": {
-        "class_declaration": "class",
-        "record_declaration": "class",
-        "interface_declaration": "interface",
-        "annotation_type_declaration": "interface",
-        "enum_declaration": "enum",
-        "method_declaration": "method",
-        "constructor_declaration": "method",
+        "class_declaration": SymbolKind.CLASS,
+        "record_declaration": SymbolKind.CLASS,
+        "interface_declaration": SymbolKind.INTERFACE,
+        "annotation_type_declaration": SymbolKind.INTERFACE,
+        "enum_declaration": SymbolKind.ENUM,
+        "method_declaration": SymbolKind.METHOD,
+        "constructor_declaration": SymbolKind.METHOD,
     },
 }
-_CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
+_CLASS_KINDS = frozenset(
+    {SymbolKind.CLASS, SymbolKind.INTERFACE, SymbolKind.STRUCT, SymbolKind.ENUM, SymbolKind.TRAIT}
+)
 _CALLS = {
     "call_expression": "function",
     "new_expression": "constructor",
@@ -124,7 +127,9 @@ class GenericWalker:
         end = max(root.end_point[0] + 1, 1)
         name = Path(self.path).stem
         self.symbols.append(
-            Symbol(self.path, self.language, name, self.module, "module", None, None, 1, end)
+            Symbol(
+                self.path, self.language, name, self.module, SymbolKind.MODULE, None, None, 1, end
+            )
         )
         if self.language == "go":
             pkg = next((c for c in root.named_children if c.type == "package_clause"), None)
@@ -193,7 +198,7 @@ class GenericWalker:
             elif t in ("import_statement", "import_declaration", "use_declaration"):
                 self._import(child, src)
             elif t == "variable_declarator" and self._top_level_function(child, owner, src):
-                self._definition(child, "function", src, prefix, owner)
+                self._definition(child, SymbolKind.FUNCTION, src, prefix, owner)
             elif t == "variable_declarator" and self._require(child, src):
                 continue
             elif t == "variable_declarator" and (obj := self._object_owner(child, owner, prefix)):
@@ -267,7 +272,7 @@ class GenericWalker:
         pattern = node.child_by_field_name("name")
         if source is None or pattern is None:
             return False
-        self.references.append(Reference(src, "imports", source, node_line(node)))
+        self.references.append(Reference(src, RefKind.IMPORTS, source, node_line(node)))
         self.imports.extend(lang_js.require_bindings(pattern, source))
         return True
 
@@ -275,7 +280,7 @@ class GenericWalker:
         entries, source = lang_js.export_entries(node)
         self.exports.extend(entries)
         if source is not None:
-            self.references.append(Reference(src, "imports", source, node_line(node)))
+            self.references.append(Reference(src, RefKind.IMPORTS, source, node_line(node)))
 
     def _js_assignment(self, node: ts.Node, src: str, prefix: str, owner: str | None) -> None:
         """``exports.x = function``, ``module.exports = f``, ``X.prototype.y = function``,
@@ -286,7 +291,7 @@ class GenericWalker:
             return
         required = lang_js.require_source(value)
         if required is not None:  # ``module.exports = require('./lib')``: a re-export
-            self.references.append(Reference(src, "imports", required, node_line(node)))
+            self.references.append(Reference(src, RefKind.IMPORTS, required, node_line(node)))
             if any(node_text(t) == "module.exports" for t in targets):
                 self.exports.extend([("*", required), ("default", f"{required}#default")])
             return
@@ -303,9 +308,9 @@ class GenericWalker:
                 continue
             own_name = node_text(value.child_by_field_name("name"))
             name = own_name if what.export == "default" and own_name else what.name
-            kind: SymbolKind = "method" if what.owner else "function"
+            kind: SymbolKind = SymbolKind.METHOD if what.owner else SymbolKind.FUNCTION
             if value.type == "class":
-                kind = "class"
+                kind = SymbolKind.CLASS
             qualname = f"{self.module}.{what.owner}.{name}" if what.owner else f"{prefix}.{name}"
             if what.export is not None:
                 self.exports.append((what.export, name))
@@ -347,7 +352,7 @@ class GenericWalker:
             self._visit(node, src, prefix, owner)
             return
         receiver_type = None
-        if lang == "go" and kind == "method":
+        if lang == "go" and kind == SymbolKind.METHOD:
             receiver = node.child_by_field_name("receiver")
             # ``(a *ArgumentBase[T, C, VC])``: the type, not its last type parameter.
             rtype = re.findall(r"[A-Za-z_]\w*", re.sub(r"\[.*\]", "", node_text(receiver)))
@@ -356,15 +361,16 @@ class GenericWalker:
             owner = f"{prefix}.{receiver_type}" if receiver_type else owner
         if lang == "go" and node.type == "type_spec":
             inner = node.child_by_field_name("type")
-            kind = {"struct_type": "struct", "interface_type": "interface"}.get(
-                inner.type if inner else "", "type"
-            )  # type: ignore[assignment]
-        if kind == "function" and owner is not None:
-            kind = "method"
+            kind = {
+                "struct_type": SymbolKind.STRUCT,
+                "interface_type": SymbolKind.INTERFACE,
+            }.get(inner.type if inner else "", SymbolKind.TYPE)
+        if kind == SymbolKind.FUNCTION and owner is not None:
+            kind = SymbolKind.METHOD
         # Rust associated items of an ``impl`` (``type Err = ..``, ``const N``) belong to the
         # type: named at module level they would shadow ``Err(..)`` for every bare call.
-        assoc = lang == "rust" and kind in ("type", "constant")
-        member = owner and (kind == "method" or assoc)
+        assoc = lang == "rust" and kind in (SymbolKind.TYPE, SymbolKind.CONSTANT)
+        member = owner and (kind == SymbolKind.METHOD or assoc)
         qualname = f"{owner}.{name}" if member else f"{prefix}.{name}"
         if lang == "go" and name == "init" and not member:
             # Every file of a package may have its own ``init()``s: named by file and by their
@@ -397,7 +403,7 @@ class GenericWalker:
         if kind in _CLASS_KINDS:
             self._bases(node, qualname)
             self._visit(node, qualname, qualname, qualname)
-        elif kind == "module":
+        elif kind == SymbolKind.MODULE:
             self._visit(node, qualname, qualname, None)
         else:
             self._visit(node, qualname, prefix, owner)
@@ -409,7 +415,9 @@ class GenericWalker:
         owner = f"{prefix}.{type_name}"
         trait = node.child_by_field_name("trait")
         if trait is not None:
-            self.references.append(Reference(owner, "inherits", node_text(trait), node_line(trait)))
+            self.references.append(
+                Reference(owner, RefKind.INHERITS, node_text(trait), node_line(trait))
+            )
         self._visit(node, src, prefix, owner)
 
     def _java_field(self, node: ts.Node, prefix: str) -> None:
@@ -425,7 +433,7 @@ class GenericWalker:
                     self.language,
                     name,
                     f"{prefix}.{name}",
-                    "constant",
+                    SymbolKind.CONSTANT,
                     decl_head(self.source, node, None, 160),
                     self._doc(node),
                     node_line(node),
@@ -476,7 +484,7 @@ class GenericWalker:
                 self._bases_go(inner, qualname)
         for base in found:
             target = re.sub(r"<.*", "", node_text(base)).lstrip("*")
-            self.references.append(Reference(qualname, "inherits", target, node_line(base)))
+            self.references.append(Reference(qualname, RefKind.INHERITS, target, node_line(base)))
 
     def _bases_go(self, inner: ts.Node, qualname: str) -> None:
         """Embedded struct fields and embedded interfaces: Go's form of inheritance."""
@@ -491,7 +499,7 @@ class GenericWalker:
                 target = node_text(member)
             else:
                 continue
-            self.references.append(Reference(qualname, "inherits", target, node_line(member)))
+            self.references.append(Reference(qualname, RefKind.INHERITS, target, node_line(member)))
 
     def _call(self, node: ts.Node, src: str, owner: str | None) -> None:
         callee = node.child_by_field_name(_CALLS[node.type])
@@ -499,7 +507,7 @@ class GenericWalker:
             return
         required = lang_js.require_source(node) if self.language in _JS else None
         if required is not None:  # ``app.use(require('./routes'))``: an import, not a call
-            self.references.append(Reference(src, "imports", required, node_line(node)))
+            self.references.append(Reference(src, RefKind.IMPORTS, required, node_line(node)))
             return
         if self.language == "go" and _go_instantiation(callee):
             callee = callee.child_by_field_name("operand") or callee  # ``arg[float32](..)``
@@ -561,7 +569,7 @@ class GenericWalker:
         if self.language in _JS:
             typed = lang_js.typed_call(node, callee, self._bound, self._declared)
         self.references.append(
-            Reference(src, "calls", target, node_line(node), self_call, arity, typed, args)
+            Reference(src, RefKind.CALLS, target, node_line(node), self_call, arity, typed, args)
         )
 
     def _go_returned(
@@ -663,7 +671,7 @@ class GenericWalker:
             for spec in descendants(node, "import_spec"):
                 target = node_text(spec.child_by_field_name("path")).strip('"`')
                 alias = node_text(spec.child_by_field_name("name")) or _go_package_name(target)
-                self.references.append(Reference(src, "imports", target, line))
+                self.references.append(Reference(src, RefKind.IMPORTS, target, line))
                 self.imports.append((alias, target))
         elif lang == "java":
             target = node_text(node.named_children[-1]) if node.named_child_count else ""
@@ -671,16 +679,16 @@ class GenericWalker:
                 target = (
                     node_text(next(c for c in node.named_children if c.type != "asterisk")) + ".*"
                 )
-            self.references.append(Reference(src, "imports", target, line))
+            self.references.append(Reference(src, RefKind.IMPORTS, target, line))
             self.imports.append((target.rsplit(".", 1)[-1], target))
         elif lang == "rust":
             arg = node.child_by_field_name("argument")
             for alias, target in lang_rust.use_pairs(arg, ""):
-                self.references.append(Reference(src, "imports", target, line))
+                self.references.append(Reference(src, RefKind.IMPORTS, target, line))
                 self.imports.append((alias, target))
         else:
             source = node_text(node.child_by_field_name("source")).strip("'\"`")
-            self.references.append(Reference(src, "imports", source, line))
+            self.references.append(Reference(src, RefKind.IMPORTS, source, line))
             for spec in descendants(node, "import_specifier"):
                 name = node_text(spec.child_by_field_name("name"))
                 alias = node_text(spec.child_by_field_name("alias")) or name

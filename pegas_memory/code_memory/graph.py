@@ -26,7 +26,14 @@ from pegas_memory.code_memory.flow import PythonFlow
 from pegas_memory.code_memory.flow_edges import python_dependencies
 from pegas_memory.code_memory.js_handlers import HandlerTypes
 from pegas_memory.code_memory.lang_go import GoInterfaces
-from pegas_memory.code_memory.model import Dependency, FileIndex, Reference, RefKind, TargetKind
+from pegas_memory.code_memory.model import (
+    Dependency,
+    DepKind,
+    FileIndex,
+    Reference,
+    RefKind,
+    TargetKind,
+)
 from pegas_memory.code_memory.names import NameIndex
 
 __all__ = ["Dependency", "Step", "affected_files", "resolve"]
@@ -86,7 +93,7 @@ def _resolve_by_name(
         local = index.local(f)
         imports = dict(f.imports)
         for ref in f.references:
-            if ref.kind != "inherits":
+            if ref.kind != RefKind.INHERITS:
                 continue
             name = ref.target.replace("::", ".").rsplit(".", 1)[-1]
             dst = local.get(name)
@@ -97,7 +104,9 @@ def _resolve_by_name(
             if dst is not None:
                 index.parents[ref.src_qualified_name].append(dst)
             if only is None or f.path in only:
-                deps.append(_dep(ref.src_qualified_name, "inherits", ref.target, dst, ref.line))
+                deps.append(
+                    _dep(ref.src_qualified_name, RefKind.INHERITS, ref.target, dst, ref.line)
+                )
     for n, f in enumerate(files):
         if step is not None and n % _STEP_FILES == 0:
             step(len(files) + n, total, f"resolving dependencies: file {n + 1} of {len(files)}")
@@ -106,31 +115,37 @@ def _resolve_by_name(
         local = index.local(f)
         imports = dict(f.imports)
         for ref in f.references:
-            if ref.kind == "imports":
+            if ref.kind == RefKind.IMPORTS:
                 dst = index.import_target(f, ref.target)
-                kind: TargetKind = "external"
+                kind: TargetKind = TargetKind.EXTERNAL
                 if dst is None and index.is_internal_import(f, ref.target):
-                    kind = "unresolved"  # a workspace crate or relative path we cannot follow
+                    kind = (
+                        TargetKind.UNRESOLVED
+                    )  # a workspace crate or relative path we cannot follow
                 deps.append(
-                    _dep(ref.src_qualified_name, "imports", ref.target, dst, ref.line, kind)
+                    _dep(ref.src_qualified_name, RefKind.IMPORTS, ref.target, dst, ref.line, kind)
                 )
-            elif ref.kind == "calls":
+            elif ref.kind == RefKind.CALLS:
                 index.args = ref.arg_types
                 dst, kind = _call_target(index, f, local, imports, ref.target, ref)
                 if dst is None and f.language in ("rust", "java"):
                     dst = _chain_target(chains, index, f, local, imports, ref)
-                    kind = "internal" if dst else kind
+                    kind = TargetKind.INTERNAL if dst else kind
                 elif dst is None and ref.typed and f.language in _JS:
                     dst = handlers.target(f, ref) or _made_target(index, f, local, imports, ref)
-                    kind = "internal" if dst else kind
-                deps.append(_dep(ref.src_qualified_name, "calls", ref.target, dst, ref.line, kind))
+                    kind = TargetKind.INTERNAL if dst else kind
+                deps.append(
+                    _dep(ref.src_qualified_name, RefKind.CALLS, ref.target, dst, ref.line, kind)
+                )
                 if f.language == "go":  # on what a call returned; through an interface
                     made = _go_made(interfaces, index, f, local, imports, ref)
                     src, name = ref.src_qualified_name, ref.target.rsplit(".", 1)[-1]
                     if dst is None and made is not None:  # ``ent := l.Back(); ent.Next()``
                         dst = index.member(made, name, ref.arity)
                         if dst is not None:
-                            deps[-1] = _dep(src, "calls", ref.target, dst, ref.line, "internal")
+                            deps[-1] = _dep(
+                                src, RefKind.CALLS, ref.target, dst, ref.line, TargetKind.INTERNAL
+                            )
                     if dst is not None:
                         deps.extend(interfaces.dispatch(src, dst, ref.line, made))
                     elif (owner := _go_owner(index, f, imports, ref)) is not None:
@@ -158,7 +173,7 @@ def _call_target(
         return _call_target(index, f, local, imports, head, ref)
     if ref.self_call:
         if len(parts) > 2:  # ``self.mat.invert()``: a field's method, not the type's own
-            return None, "unresolved"
+            return None, TargetKind.UNRESOLVED
         owner = index.enclosing_type(src)
         if owner is None and f.language in _JS:
             owner = index.this_owner(src, f.module)
@@ -172,7 +187,7 @@ def _call_target(
                 dst = index.member(cls, name, arity) if cls in index.types and cls else None
                 if dst is not None:
                     break
-        return dst, "internal" if dst else "unresolved"
+        return dst, TargetKind.INTERNAL if dst else TargetKind.UNRESOLVED
     if len(parts) == 1:
         dst = index.local_member(f, local, name, arity)
         if dst is None and name in imports:
@@ -183,8 +198,10 @@ def _call_target(
                 owner, _, member = imports[name].rpartition(".")
                 target = index.member(owner, member, arity) if owner in index.types else None
             if target is not None:
-                return target, "internal"
-            return None, "unresolved" if index.is_internal_import(f, imports[name]) else "external"
+                return target, TargetKind.INTERNAL
+            return None, TargetKind.UNRESOLVED if index.is_internal_import(
+                f, imports[name]
+            ) else TargetKind.EXTERNAL
         if dst is None and f.language == "go":
             # Go: the other files of the package see this file's names without an import.
             dst = index.members.get(src.partition(".")[0], {}).get(name, [None])[0]
@@ -193,46 +210,46 @@ def _call_target(
         if dst is not None and f.language == "java" and dst in index.types:
             # ``new X(..)``: X's constructor taking that many arguments, when it declares one.
             dst = index.member(dst, dst.rpartition(".")[2], arity) or dst
-        return dst, "internal" if dst else "unresolved"
+        return dst, TargetKind.INTERNAL if dst else TargetKind.UNRESOLVED
     if head == "super" and len(parts) == 2 and f.language == "java":
         # ``super.isAnnotated()``: the method as the super class has it, never this override.
         owner = index.enclosing_type(src)
         found = (index.member(p, name, arity) for p in index.parents.get(owner or "", ()))
         dst = next((d for d in found if d is not None), None)
-        return dst, "internal" if dst else "unresolved"
+        return dst, TargetKind.INTERNAL if dst else TargetKind.UNRESOLVED
     if head in local and len(parts) == 2:
         dst = index.member(local[head], name, arity)
-        return dst, "internal" if dst else "unresolved"
+        return dst, TargetKind.INTERNAL if dst else TargetKind.UNRESOLVED
     if head in imports and len(parts) == 2:
         module = index.import_target(f, imports[head])
         if module is None:
             internal = index.is_internal_import(f, imports[head])
-            return None, "unresolved" if internal else "external"
+            return None, TargetKind.UNRESOLVED if internal else TargetKind.EXTERNAL
         dst = index.member(module, name, arity) or index.export_of(module, name)
         if dst is None and f.language in _JS:
             # ``const User = require('./user')`` where ``module.exports = User``: ``User.count``
             # is a property of that export.
             default = index.export_of(module, "default")
             dst = index.member(default, name, arity) if default else None
-        return dst, "internal" if dst else "unresolved"
+        return dst, TargetKind.INTERNAL if dst else TargetKind.UNRESOLVED
     if len(parts) == 2 and f.language in _JS and f"{f.module}.{head}" in index.members:
         # ``app.map = function`` earlier in the file, then ``app.map(...)``: the file's object.
         dst = index.member(f"{f.module}.{head}", name, arity)
-        return dst, "internal" if dst else "unresolved"
+        return dst, TargetKind.INTERNAL if dst else TargetKind.UNRESOLVED
     if len(parts) == 2 and head[:1].isupper():
         owner = index.same_package(f, head)
         if owner is None and f.language == "go":  # a type of the same Go package
             owner = index.members.get(src.partition(".")[0], {}).get(head, [None])[0]
         if owner is not None:
             dst = index.member(owner, name, arity)
-            return dst, "internal" if dst else "unresolved"
+            return dst, TargetKind.INTERNAL if dst else TargetKind.UNRESOLVED
     if len(parts) == 3 and f.language == "go" and head in imports:
         # ``simplelru.LRU.Cap``: a method of a type of an imported package (a typed field).
         module = index.import_target(f, imports[head])
         if module is None:  # ``ctx context.Context``: ``ctx.Done()`` is the library's
-            return None, "external"
+            return None, TargetKind.EXTERNAL
         dst = index.member(f"{module}.{parts[1]}", name, arity)
-        return dst, "internal" if dst else "unresolved"
+        return dst, TargetKind.INTERNAL if dst else TargetKind.UNRESOLVED
     if len(parts) == 3 and f.language == "java" and head[:1].isupper():
         # ``TextStyle.Builder.get``: a nested type of another type, not any ``Builder``.
         outer = local.get(head) or index.same_package(f, head)
@@ -241,20 +258,20 @@ def _call_target(
         nested = f"{outer}.{parts[1]}" if outer else ""
         if nested in index.members:
             dst = index.member(nested, name, arity)
-            return dst, "internal" if dst else "unresolved"
+            return dst, TargetKind.INTERNAL if dst else TargetKind.UNRESOLVED
     if "::" in written and f.language == "rust":
         dst = index.rust_path(f, written)
         if dst is not None:
-            return dst, "internal"
+            return dst, TargetKind.INTERNAL
     if "::" in written or head[:1].isupper():
         # A path or a type from outside the repository (``String::new``, ``Math.abs``).
-        return None, "external"
-    return None, "unresolved"
+        return None, TargetKind.EXTERNAL
+    return None, TargetKind.UNRESOLVED
 
 
 def _unqualified(ref: Reference) -> Reference:
     """A Java bare call that is no method of the enclosing types: a statically imported one."""
-    return Reference(ref.src_qualified_name, "calls", ref.target, ref.line, False, ref.arity)
+    return Reference(ref.src_qualified_name, RefKind.CALLS, ref.target, ref.line, False, ref.arity)
 
 
 def _chain_target(
@@ -276,7 +293,7 @@ def _chain_target(
             imports,
             name,
             # Java: an unqualified call is a call on ``this`` (``writeFieldName(..).value()``).
-            Reference(ref.src_qualified_name, "calls", name, ref.line, f.language == "java"),
+            Reference(ref.src_qualified_name, RefKind.CALLS, name, ref.line, f.language == "java"),
         )
         return dst
 
@@ -312,7 +329,7 @@ def _go_made(
     function, _, _ = (ref.typed or "").partition("().")
     if not function:
         return None
-    probe = Reference(ref.src_qualified_name, "calls", function, ref.line)
+    probe = Reference(ref.src_qualified_name, RefKind.CALLS, function, ref.line)
     made, _ = _call_target(index, f, local, imports, function, probe)
     return interfaces.result_type(made) if made is not None else None
 
@@ -328,12 +345,12 @@ def _made_target(
     of (NameIndex.made_by); ``ky.m`` after ``const ky = new Ky()``: ``Ky.m``; or None."""
     factory, _, member = (ref.typed or "").partition("().")
     if not member:  # ``T.m``: a local made by ``new T(..)``
-        probe = Reference(ref.src_qualified_name, "calls", factory, ref.line, arity=ref.arity)
+        probe = Reference(ref.src_qualified_name, RefKind.CALLS, factory, ref.line, arity=ref.arity)
         dst, _ = _call_target(index, f, local, imports, factory, probe)
         return dst
     if not factory:
         return None
-    probe = Reference(ref.src_qualified_name, "calls", factory, ref.line)
+    probe = Reference(ref.src_qualified_name, RefKind.CALLS, factory, ref.line)
     made, _ = _call_target(index, f, local, imports, factory, probe)
     owner = index.made_by(made) if made is not None else None
     return index.member(owner, member, ref.arity) if owner is not None else None
@@ -345,11 +362,11 @@ def _dep(
     written: str,
     dst: str | None,
     line: int,
-    target_kind: TargetKind = "external",
+    target_kind: TargetKind = TargetKind.EXTERNAL,
 ) -> Dependency:
     if dst is not None:
-        return Dependency(src, kind, dst, dst, line, "internal")
-    return Dependency(src, kind, written, None, line, target_kind)
+        return Dependency(src, DepKind(kind), dst, dst, line, TargetKind.INTERNAL)
+    return Dependency(src, DepKind(kind), written, None, line, target_kind)
 
 
 _TOKEN = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")

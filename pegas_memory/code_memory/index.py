@@ -46,6 +46,7 @@ from pegas_memory.code_memory.analyzers import find_analyzers
 from pegas_memory.code_memory.doc_cites import RepoDocsOut
 from pegas_memory.code_memory.file_cache import IndexCache
 from pegas_memory.code_memory.graph import Dependency, affected_files, resolve
+from pegas_memory.code_memory.model import SymbolKind
 from pegas_memory.code_memory.py_scope import python_scope, sources_of
 from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.query import CodeGraphResult, CodeQuery, CodeSearchResult
@@ -594,7 +595,10 @@ class CodeMemory:
         if not touched or not python:
             return deps, set()
         gone = [
-            s.qualified_name for p in deleted for s in old_by_path.get(p, ()) if s.kind == "module"
+            s.qualified_name
+            for p in deleted
+            for s in old_by_path.get(p, ())
+            if s.kind == SymbolKind.MODULE
         ]
         plan = python_scope(python, touched, gone) if scoped_python else None
         if plan is None:

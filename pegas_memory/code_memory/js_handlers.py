@@ -29,7 +29,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 import pegas_memory.code_memory.lang_js as lang_js
-from pegas_memory.code_memory.model import FileIndex, Reference
+from pegas_memory.code_memory.model import FileIndex, Reference, RefKind
 from pegas_memory.code_memory.names import FAMILY, NameIndex
 
 
@@ -65,7 +65,7 @@ class HandlerTypes:
             return
         for f in js:
             for ref in f.references:
-                if ref.kind != "imports":
+                if ref.kind != RefKind.IMPORTS:
                     continue
                 target = index.import_target(f, ref.target)
                 if target is not None and target in index.modules and target != f.module:

@@ -19,7 +19,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pegas_memory.code_memory.model import Dependency, DepKind, FileIndex
+from pegas_memory.code_memory.model import (
+    Dependency,
+    DepKind,
+    FileIndex,
+    RefKind,
+    SymbolKind,
+    TargetKind,
+)
 from pegas_memory.code_memory.names import NameIndex, base_name
 
 __all__ = ["GoInterfaces"]
@@ -38,14 +45,14 @@ class GoInterfaces:
             if f.language != "go":
                 continue
             for s in f.symbols:
-                if s.kind in ("function", "method") and s.signature:
+                if s.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD) and s.signature:
                     self.signatures[s.qualified_name] = s.signature
-                if s.kind == "interface":
+                if s.kind == SymbolKind.INTERFACE:
                     self.interfaces.add(s.qualified_name)
-                elif s.kind in ("struct", "type"):
+                elif s.kind in (SymbolKind.STRUCT, SymbolKind.TYPE):
                     self.concrete.append(s.qualified_name)
             for ref in f.references:
-                if ref.kind == "inherits":
+                if ref.kind == RefKind.INHERITS:
                     src = ref.src_qualified_name
                     self._embeds[src] = self._embeds.get(src, 0) + 1
         self._methods: dict[str, frozenset[tuple[str, int]]] = {}
@@ -146,9 +153,11 @@ class GoInterfaces:
             if (hit := self.index.member(impl, name)) is not None and hit != dst
         ]
         unique = sorted(set(targets))
-        kind: DepKind = "calls" if len(unique) == 1 else "may_call"
+        kind: DepKind = DepKind.CALLS if len(unique) == 1 else DepKind.MAY_CALL
         n = len(unique) + 1  # the implementations, and one the repository does not hold
-        return [Dependency(src, kind, t, t, line, "internal", candidates=n) for t in unique]
+        return [
+            Dependency(src, kind, t, t, line, TargetKind.INTERNAL, candidates=n) for t in unique
+        ]
 
 
 def _skip_group(text: str | None, pair: str) -> str | None:

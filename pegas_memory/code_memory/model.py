@@ -11,28 +11,63 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-SymbolKind = Literal[
-    "module",
-    "class",
-    "function",
-    "method",
-    "constant",
-    "interface",
-    "struct",
-    "enum",
-    "trait",
-    "type",
-    "variable",
-]
-RefKind = Literal["calls", "imports", "inherits"]
-# What a stored edge is: a reference as written (RefKind), or ``may_call``: a call site the
-# resolver could not pin to one target, kept as one of its candidates (see MAX_CALL_TARGETS).
-DepKind = Literal["calls", "may_call", "imports", "inherits"]
-Provenance = Literal["analyzer", "heuristic"]
+from pegas_memory.vocabulary import Vocabulary
+
+
+class SymbolKind(Vocabulary):
+    """What a pm_code_symbol row is (`kind`)."""
+
+    MODULE = "module"
+    CLASS = "class"
+    FUNCTION = "function"
+    METHOD = "method"
+    CONSTANT = "constant"
+    INTERFACE = "interface"
+    STRUCT = "struct"
+    ENUM = "enum"
+    TRAIT = "trait"
+    TYPE = "type"
+    VARIABLE = "variable"
+
+
+class RefKind(Vocabulary):
+    """What a reference is as written in a file."""
+
+    CALLS = "calls"
+    IMPORTS = "imports"
+    INHERITS = "inherits"
+
+
+class DepKind(Vocabulary):
+    """What a stored edge is (pm_code_dependency `kind`): a reference as written (RefKind), or
+    ``may_call``: a call site the resolver could not pin to one target, kept as one of its
+    candidates (see MAX_CALL_TARGETS)."""
+
+    CALLS = "calls"
+    MAY_CALL = "may_call"
+    IMPORTS = "imports"
+    INHERITS = "inherits"
+
+
+class Provenance(Vocabulary):
+    """What found an edge: a type-checking analyzer or this package's heuristic resolvers."""
+
+    ANALYZER = "analyzer"
+    HEURISTIC = "heuristic"
+
+
+class TargetKind(Vocabulary):
+    """Where a dependency's target lies: a symbol of the repository, a named thing outside it,
+    or text nothing could be resolved to."""
+
+    INTERNAL = "internal"
+    EXTERNAL = "external"
+    UNRESOLVED = "unresolved"
+
+
 # A call site with more internal targets than this is stored as ``may_call`` candidates, not as
 # calls: memory_code_graph shows them only when asked (``candidates=true``).
 MAX_CALL_TARGETS = 3
-TargetKind = Literal["internal", "external", "unresolved"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +305,7 @@ class Dependency:
     line: int
     target_kind: TargetKind
     candidates: int = 1
-    provenance: Provenance = "heuristic"
+    provenance: Provenance = Provenance.HEURISTIC
     tool: str | None = None
 
     @property

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
-from pegas_memory.code_memory.model import FileIndex
+from pegas_memory.code_memory.model import FileIndex, SymbolKind
 from pegas_memory.code_memory.typed_locals import java_param_types
 
 FAMILY = {"typescript": "js", "tsx": "js", "javascript": "js"}
@@ -59,7 +59,7 @@ class NameIndex:
                 self.mixins[fn].append((f.module, source))
             if f.language in ("rust", "java"):
                 for s in f.symbols:
-                    if s.kind in ("function", "method"):
+                    if s.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD):
                         self.signatures[s.qualified_name] = s.signature
                         self.module_of[s.qualified_name] = f.module
             family = FAMILY.get(f.language, f.language)
@@ -69,13 +69,13 @@ class NameIndex:
             self.imports_of[f.module] = dict(f.imports)
             for s in f.symbols:
                 self.qualnames.add(s.qualified_name)
-                if s.kind == "module" and s.qualified_name == f.module:
+                if s.kind == SymbolKind.MODULE and s.qualified_name == f.module:
                     continue
                 owner = base_name(s.qualified_name).rpartition(".")[0]
-                if s.kind != "method":  # a bare name never calls a method
+                if s.kind != SymbolKind.METHOD:  # a bare name never calls a method
                     self.by_name[(family, s.name)].append(s.qualified_name)
                 self.members[owner].setdefault(s.name, []).append(s.qualified_name)
-                if s.kind == "method" and owner == f.module:
+                if s.kind == SymbolKind.METHOD and owner == f.module:
                     self.module_methods.add(s.qualified_name)  # of an exported object literal
                 if s.kind in _TYPE_KINDS:
                     self.types.add(s.qualified_name)
@@ -101,7 +101,7 @@ class NameIndex:
         self.go_modules = {name: d for name, d in crates.items() if "/" in name or "." in name}
         self.go_dirs: dict[str, str] = {}
         for f in files:
-            top = (s for s in f.symbols if s.kind not in ("module", "method"))
+            top = (s for s in f.symbols if s.kind not in (SymbolKind.MODULE, SymbolKind.METHOD))
             first = next(top, None) if f.language == "go" else None
             if first is not None:
                 directory = PurePosixPath(f.path).parent.as_posix()
@@ -120,10 +120,10 @@ class NameIndex:
         calls are self calls, resolved through the enclosing type)."""
         out: dict[str, str] = {}
         for s in f.symbols:
-            if s.qualified_name == f.module or s.kind == "method":
+            if s.qualified_name == f.module or s.kind == SymbolKind.METHOD:
                 continue
             owner = base_name(s.qualified_name).rpartition(".")[0]
-            if s.kind not in ("type", "constant") or owner not in self.types:
+            if s.kind not in (SymbolKind.TYPE, SymbolKind.CONSTANT) or owner not in self.types:
                 out.setdefault(s.name, s.qualified_name)
         return out
 

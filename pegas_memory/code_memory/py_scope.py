@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from pegas_memory.code_memory.model import FileIndex
+from pegas_memory.code_memory.model import FileIndex, RefKind
 
 MAX_SHARE = 0.75  # past this share of the Python files, the whole repository is analysed
 
@@ -44,7 +44,7 @@ def imported_modules(f: FileIndex, modules: AbstractSet[str]) -> set[str]:
     """The repository modules a file imports: each import target and its parent packages (an
     import of ``a.b.c`` runs ``a`` and ``a.b`` first; ``from a.b import f`` names ``a.b.f``)."""
     targets = {target for _, target in f.imports}
-    targets.update(r.target for r in f.references if r.kind == "imports")
+    targets.update(r.target for r in f.references if r.kind == RefKind.IMPORTS)
     out: set[str] = set()
     for target in targets:
         parts = target.split(".")

@@ -30,6 +30,7 @@ from pegas_memory.code_memory.model import (
     Name,
     OneOf,
     Reference,
+    RefKind,
     Return,
     Scope,
     Subscript,
@@ -135,7 +136,9 @@ class PythonWalker:
         doc = _py_docstring(root)
         end = max(root.end_point[0] + (0 if root.end_point[1] == 0 else 1), 1)
         self.symbols.append(
-            Symbol(self.path, "python", m.rpartition(".")[2], m, "module", None, doc, 1, end)
+            Symbol(
+                self.path, "python", m.rpartition(".")[2], m, SymbolKind.MODULE, None, doc, 1, end
+            )
         )
         self._block(root, m)
         self.scopes.append(Scope(m, "module", None, star_imports=tuple(self._stars)))
@@ -248,7 +251,9 @@ class PythonWalker:
         name = node_text(node.child_by_field_name("name"))
         qualname = f"{scope}.{name}"
         body = node.child_by_field_name("body")
-        kind: SymbolKind = "method" if self._kinds.get(scope) == "class" else "function"
+        kind: SymbolKind = (
+            SymbolKind.METHOD if self._kinds.get(scope) == SymbolKind.CLASS else SymbolKind.FUNCTION
+        )
         self._symbol(
             node, name, qualname, kind, decl_head(self.source, node, body), _py_docstring(body)
         )
@@ -301,7 +306,12 @@ class PythonWalker:
         qualname = f"{scope}.{name}"
         body = node.child_by_field_name("body")
         self._symbol(
-            node, name, qualname, "class", decl_head(self.source, node, body), _py_docstring(body)
+            node,
+            name,
+            qualname,
+            SymbolKind.CLASS,
+            decl_head(self.source, node, body),
+            _py_docstring(body),
         )
         self._kinds[qualname] = "class"
         bases: list[Expr] = []
@@ -311,7 +321,7 @@ class PythonWalker:
                 continue
             bases.append(self._expr(base, scope))
             self.references.append(
-                Reference(qualname, "inherits", node_text(base), node_line(base))
+                Reference(qualname, RefKind.INHERITS, node_text(base), node_line(base))
             )
         value, builtin = self._decorate(scope, DefRef(qualname), decorators)
         self.scopes.append(Scope(qualname, "class", scope, bases=tuple(bases), decorators=builtin))
@@ -324,7 +334,9 @@ class PythonWalker:
         name = f"<lambda{n}>"
         qualname = f"{scope}.{name}"
         body = node.child_by_field_name("body")
-        self._symbol(node, name, qualname, "function", decl_head(self.source, node, body), None)
+        self._symbol(
+            node, name, qualname, SymbolKind.FUNCTION, decl_head(self.source, node, body), None
+        )
         self._kinds[qualname] = "function"
         params = self._params(node.child_by_field_name("parameters"), qualname, scope)
         self.scopes.append(Scope(qualname, "function", scope, params))
@@ -355,7 +367,7 @@ class PythonWalker:
                     module = node_text(item)
                     local = value = module.split(".")[0]
                 self.facts.append(Assign(scope, Name(local), ModuleRef(value), line))
-                self.references.append(Reference(scope, "imports", module, line))
+                self.references.append(Reference(scope, RefKind.IMPORTS, module, line))
                 self.imports.append((local, value))
             return
         module_node = node.child_by_field_name("module_name")
@@ -364,7 +376,7 @@ class PythonWalker:
         module = self._absolute(module_node)
         if module and module != self.module:
             # ``from X import y`` depends on module X as well as on y: module-level edges.
-            self.references.append(Reference(scope, "imports", module, line))
+            self.references.append(Reference(scope, RefKind.IMPORTS, module, line))
         if any(c.type == "wildcard_import" for c in node.children):
             self._stars.append(module)
             self.imports.append(("*", module))
@@ -377,7 +389,7 @@ class PythonWalker:
                 name = local = node_text(item)
             self.facts.append(Assign(scope, Name(local), Attr(ModuleRef(module), name), line))
             target = f"{module}.{name}" if module else name
-            self.references.append(Reference(scope, "imports", target, line))
+            self.references.append(Reference(scope, RefKind.IMPORTS, target, line))
             self.imports.append((local, target))
 
     # -- assignments and expressions --
@@ -406,7 +418,9 @@ class PythonWalker:
         if qualname in self._declared:
             return
         self._declared.add(qualname)
-        kind: SymbolKind = "constant" if _CONSTANT_NAME.match(name) else "variable"
+        kind: SymbolKind = (
+            SymbolKind.CONSTANT if _CONSTANT_NAME.match(name) else SymbolKind.VARIABLE
+        )
         self._symbol(stmt, name, qualname, kind, decl_head(self.source, stmt, None, 160), None)
 
     def _bind(self, target: ts.Node, value: Expr, scope: str, stmt: ts.Node) -> None:
@@ -470,7 +484,7 @@ class PythonWalker:
     def _call_site(self, scope: str, call: Call, node: ts.Node, text: str) -> None:
         text = WS.sub(" ", text)[:200]
         self.facts.append(CallSite(scope, call, node_line(node), text))
-        self.references.append(Reference(scope, "calls", text, node_line(node)))
+        self.references.append(Reference(scope, RefKind.CALLS, text, node_line(node)))
 
     def _expr(self, node: ts.Node | None, scope: str) -> Expr:
         if node is None:

@@ -20,7 +20,7 @@ from typing import Any, Literal, LiteralString
 from psycopg import sql
 
 import pegas_memory.code_memory.query_ops as query_ops
-from pegas_memory.code_memory.model import SymbolKind
+from pegas_memory.code_memory.model import DepKind, Provenance, SymbolKind
 from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.query_budget import (
     derived_paths,
@@ -78,12 +78,12 @@ __all__ = [
 ]
 
 RELATIONS: dict[str, tuple[tuple[str, ...], Direction]] = {
-    "callers": (("calls",), "in"),
-    "callees": (("calls",), "out"),
-    "imports": (("imports",), "out"),
-    "imported_by": (("imports",), "in"),
-    "inherits": (("inherits",), "out"),
-    "inherited_by": (("inherits",), "in"),
+    "callers": ((DepKind.CALLS,), "in"),
+    "callees": ((DepKind.CALLS,), "out"),
+    "imports": ((DepKind.IMPORTS,), "out"),
+    "imported_by": ((DepKind.IMPORTS,), "in"),
+    "inherits": ((DepKind.INHERITS,), "out"),
+    "inherited_by": ((DepKind.INHERITS,), "in"),
     "neighbourhood": ((), "both"),
     # Derived by rules (memory_infer), read from pm_code_inferred: already transitive, one hop.
     "derived": ((), "out"),
@@ -91,16 +91,16 @@ RELATIONS: dict[str, tuple[tuple[str, ...], Direction]] = {
 }
 DERIVED = frozenset({"derived", "derived_by"})
 # Edges a walk follows when the relation names no kind; ``may_call`` only when asked.
-WRITTEN_KINDS = ("calls", "imports", "inherits")
+WRITTEN_KINDS: tuple[str, ...] = (DepKind.CALLS, DepKind.IMPORTS, DepKind.INHERITS)
 
 
 def with_candidates(kinds: tuple[str, ...], candidates: bool) -> tuple[str, ...]:
     """The edge kinds a relation walks: ``may_call`` candidates join the calls when asked."""
     kinds = kinds or WRITTEN_KINDS
-    return (*kinds, "may_call") if candidates and "calls" in kinds else kinds
+    return (*kinds, DepKind.MAY_CALL) if candidates and DepKind.CALLS in kinds else kinds
 
 
-SYMBOL_KINDS: frozenset[str] = frozenset(SymbolKind.__args__)  # type: ignore[attr-defined]
+SYMBOL_KINDS: frozenset[str] = frozenset(SymbolKind.values())
 MAX_QUERY_CHARS = 1_000
 MAX_WORDS = 16
 MAX_SEARCH_LIMIT = 100
@@ -437,7 +437,7 @@ class CodeQuery:
         ordered by hops, end id and a key of node and edge ids, as the graph slice orders them."""
         level: list[GraphPath] = [GraphPath((start,), ())]
         found: list[GraphPath] = []
-        kind_list = list(kinds) or ["calls", "imports", "inherits"]
+        kind_list = list(kinds or WRITTEN_KINDS)
         for _ in range(depth):
             frontier = sorted({p.end for p in level})
             rows = conn.execute(
@@ -525,7 +525,7 @@ class CodeQuery:
     def _external(self, conn: Conn, symbol_id: int, kinds: Sequence[str]) -> list[ExternalRefOut]:
         rows = conn.execute(
             Q.external_references,
-            (symbol_id, list(kinds) or ["calls", "imports", "inherits"], MAX_EXTERNAL),
+            (symbol_id, list(kinds or WRITTEN_KINDS), MAX_EXTERNAL),
         ).fetchall()
         return [
             ExternalRefOut(
@@ -587,4 +587,6 @@ def _path_provenance(hops: Sequence[CodeEdgeOut]) -> str | None:
     found = [h.provenance for h in hops if h.provenance is not None]
     if not found:
         return None
-    return "analyzer" if all(p == "analyzer" for p in found) else "heuristic"
+    if all(p == Provenance.ANALYZER for p in found):
+        return Provenance.ANALYZER
+    return Provenance.HEURISTIC

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 import pydantic_core
 from pydantic import BaseModel
 
+from pegas_memory.code_memory.model import DepKind
 from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.results import (
     CodeDerivationOut,
@@ -162,7 +163,7 @@ def _compact(path: CodePathOut) -> CodePathOut:
     derived = [
         e.model_copy(update={"derivations": []})
         for e in path.edges
-        if e.derived or e.kind == "may_call"
+        if e.derived or e.kind == DepKind.MAY_CALL
     ]
     return path.model_copy(
         update={

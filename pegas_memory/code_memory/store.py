@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pegas_memory.code_memory.graph import Dependency
+from pegas_memory.code_memory.model import Provenance, TargetKind
 from pegas_memory.code_memory.queries import Q
 from pegas_memory.code_memory.symbols import FileIndex, Symbol
 from pegas_memory.db.pool import Conn
@@ -94,7 +95,7 @@ class DepRow:
     lines: tuple[int, ...]
     target_kind: str
     candidates: int = 1
-    provenance: str = "heuristic"
+    provenance: str = Provenance.HEURISTIC
     tool: str | None = None  # the analyzer and its version, on an analyzer edge
 
     @property
@@ -108,7 +109,8 @@ class DepRow:
             meta["confidence"] = round(1.0 / max(self.candidates, 1), 3)
             if self.candidates > 1:
                 meta["candidates"] = self.candidates
-        elif self.provenance == "analyzer":  # a call the type checker saw leave the repository
+        elif self.provenance == Provenance.ANALYZER:
+            # a call the type checker saw leave the repository
             meta["provenance"] = self.provenance
         if self.tool is not None:
             meta["analyzer"] = self.tool
@@ -146,15 +148,17 @@ def dependency_rows(
         name = _clean(dep.dst_name, MAX_SIGNATURE_CHARS) or "?"
         key = (src, dep.kind, name, dst or 0)
         target = (
-            dep.target_kind if dst is not None or dep.target_kind != "internal" else "unresolved"
+            dep.target_kind
+            if dst is not None or dep.target_kind != TargetKind.INTERNAL
+            else TargetKind.UNRESOLVED
         )
         entry = merged.setdefault(
             key, [dst, set(), target, dep.candidates, dep.provenance, dep.tool]
         )
         entry[1].add(dep.line)
         entry[3] = min(entry[3], dep.candidates)
-        if dep.provenance == "analyzer":
-            entry[4], entry[5] = "analyzer", dep.tool
+        if dep.provenance == Provenance.ANALYZER:
+            entry[4], entry[5] = Provenance.ANALYZER, dep.tool
     rows = []
     ordered_edges = sorted(merged.items())
     report = rows_built or (lambda n, of: None)

@@ -236,4 +236,4 @@ def extract_file(path: str, source: bytes, *, module: str | None = None) -> File
 
 def _module_symbol(path: str, language: str, module: str, end_line: int = 1) -> Symbol:
     name = module.rpartition(".")[2] if language == "python" else Path(path).stem
-    return Symbol(path, language, name, module, "module", None, None, 1, end_line)
+    return Symbol(path, language, name, module, SymbolKind.MODULE, None, None, 1, end_line)

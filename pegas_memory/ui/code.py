@@ -10,7 +10,7 @@ it are read here (`code.sql`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, LiteralString, get_args
+from typing import Any, LiteralString
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -29,7 +29,7 @@ SEARCH_PER_PAGE = 30
 EDGES_PER_SYMBOL = 100
 FILE_PER_PAGE = 200
 CITING_ATOMS = 50
-KINDS: tuple[str, ...] = get_args(SymbolKind)
+KINDS: tuple[str, ...] = SymbolKind.values()
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,16 @@ Skipped, saying so, only where the npm package is not installed."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pegas_memory.app.requests import CodeGraphRequest
 from pegas_memory.code_memory.analyzers import find_analyzers
+from pegas_memory.code_memory.index import CodeMemory, StoreCodeResult
 from tests.code_fixtures import code_memory, indexed_files
 
 _FOUND = {a.name for a in find_analyzers("auto")}
@@ -93,18 +97,29 @@ def _edges(code: object, repo: str) -> dict[tuple[str, str], dict[str, object]]:
     return {(r["src"], r["dst_name"]): r["metadata"] for r in rows}
 
 
+@contextmanager
+def analyzed(
+    database_url: str, tmp_path: Path, repo: str, files: dict[str, str], **settings: Any
+) -> Iterator[tuple[CodeMemory, StoreCodeResult, dict[tuple[str, str], dict[str, object]]]]:
+    """`files` written under tmp_path/src/`repo` and indexed with the analyzers on
+    (code_analyzer="auto", and `settings`): the code memory, the index's result and its resolved
+    call edges."""
+    root = tmp_path / "src" / repo
+    indexed_files(root, files)
+    with code_memory(database_url, tmp_path, code_analyzer="auto", **settings) as code:
+        result = code.store_code(str(root))
+        yield code, result, _edges(code, repo)
+
+
 @pytest.mark.slow  # a real pyright run: Node starts and type-checks (3-8 s)
 @_needs("scip-python")
 def test_python_calls_come_from_scip_python_with_its_name_and_full_confidence(
     database_url: str, tmp_path: Path
 ) -> None:
-    indexed_files(tmp_path / "src" / "shapes", SHAPES)
-    with code_memory(database_url, tmp_path, code_analyzer="auto") as code:
-        result = code.store_code(str(tmp_path / "src" / "shapes"))
+    with analyzed(database_url, tmp_path, "shapes", SHAPES) as (code, result, edges):
         [run] = result.analyzers
         assert run.status == "ok" and run.analyzer.startswith("scip-python ")
         assert run.decided >= 2 and not result.warnings
-        edges = _edges(code, "shapes")
         # The checker binds ``s.area()`` on a ``Square`` to Square.area, through the decorator.
         total = edges[("shapes.model.total", "shapes.model.Square.area")]
         assert (total["provenance"], total["confidence"]) == ("analyzer", 1.0)
@@ -135,15 +150,13 @@ def test_python_calls_come_from_scip_python_with_its_name_and_full_confidence(
 def test_an_analyzer_past_its_time_limit_leaves_the_heuristic_edges_and_says_so(
     database_url: str, tmp_path: Path
 ) -> None:
-    indexed_files(tmp_path / "src" / "shapes", SHAPES)
-    with code_memory(
-        database_url, tmp_path, code_analyzer="auto", code_analyzer_timeout=0.001
-    ) as code:
-        result = code.store_code(str(tmp_path / "src" / "shapes"))
+    with analyzed(
+        database_url, tmp_path, "shapes", SHAPES, code_analyzer_timeout=0.001
+    ) as analysis:
+        _, result, edges = analysis
         [run] = result.analyzers
         assert run.status == "failed" and "time limit" in (run.error or "")
         assert any("scip-python failed" in w and "heuristic" in w for w in result.warnings)
-        edges = _edges(code, "shapes")
         assert edges[("shapes.model.build", "shapes.model.Square.__init__")]["provenance"] == (
             "heuristic"
         )
@@ -190,12 +203,9 @@ TS = {
 def test_typescript_calls_come_from_scip_typescript_without_a_tsconfig(
     database_url: str, tmp_path: Path
 ) -> None:
-    indexed_files(tmp_path / "src" / "geo", TS)
-    with code_memory(database_url, tmp_path, code_analyzer="auto") as code:
-        result = code.store_code(str(tmp_path / "src" / "geo"))
+    with analyzed(database_url, tmp_path, "geo", TS) as (_, result, edges):
         [run] = result.analyzers
         assert run.status == "ok" and run.analyzer.startswith("scip-typescript ")
-        edges = _edges(code, "geo")
         # ``made`` is typed by make()'s return type: Square.area, not Circle.area.
         measured = edges[("src/use.measure", "src/shape.Square.area")]
         assert (measured["provenance"], measured["analyzer"]) == ("analyzer", run.analyzer)
@@ -231,22 +241,20 @@ def test_doctor_says_which_analyzers_an_index_runs(tmp_path: Path) -> None:
 def test_an_analyzer_that_fails_leaves_the_heuristic_edges_and_its_output_in_the_warning(
     database_url: str, tmp_path: Path
 ) -> None:
-    indexed_files(tmp_path / "src" / "shapes", SHAPES)
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     broken = bin_dir / "scip-python"  # found before any installed one: it crashes
     broken.write_text("#!/bin/sh\necho 'pyright: cannot read project' >&2\nexit 3\n")
     broken.chmod(0o755)
-    with code_memory(
-        database_url, tmp_path, code_analyzer="auto", code_analyzer_path=str(bin_dir)
-    ) as code:
-        result = code.store_code(str(tmp_path / "src" / "shapes"))
+    with analyzed(
+        database_url, tmp_path, "shapes", SHAPES, code_analyzer_path=str(bin_dir)
+    ) as analysis:
+        _, result, edges = analysis
         python = [r for r in result.analyzers if r.analyzer.startswith("scip-python")]
         assert [r.status for r in python] == ["failed"]
         assert "status 3" in (python[0].error or "")
         assert "cannot read project" in (python[0].error or "")
         assert any("scip-python failed" in w for w in result.warnings)
-        edges = _edges(code, "shapes")
         assert edges[("shapes.model.build", "shapes.model.Square.__init__")]["provenance"] == (
             "heuristic"
         )

@@ -4,7 +4,6 @@ cite a function, delete it, re-index, the atom is stale with the reason."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,56 +12,42 @@ from pegas_memory.app.requests import StoreRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.code_memory.requests import CodeGraphRequest, CodeReadRequest
 from pegas_memory.errors import InvalidInput, NotFound
-from pegas_memory.models import CodeCitationIn
-from tests.code_fixtures import code_service, q, sid
-from tests.mcp_harness import mcp_client, structured
-
-CORE_PY = '''\
-"""Core."""
-
-
-def helper(x):
-    """Add one."""
-    return x + 1
-
-
-def doomed():
-    return helper(1)
-
-
-class Engine:
-    def run(self):
-        return doomed()
-'''
+from pegas_memory.models import CodeCitationIn, StoreResult
+from tests.code_fixtures import CORE_PY, q, sid, write_core_package
+from tests.mcp_harness import files_env, mcp_client, structured
 
 LONG_PY = "def long():\n" + "".join(f"    x{i} = {i}\n" for i in range(300)) + "    return 0\n"
 
 
 def write_repo(root: Path) -> Path:
-    (root / "pkg").mkdir(parents=True, exist_ok=True)
-    (root / "pkg" / "__init__.py").write_text("")
-    (root / "pkg" / "core.py").write_text(CORE_PY)
+    write_core_package(root)
     (root / "pkg" / "long.py").write_text(LONG_PY)
     return root
 
 
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with code_service(database_url, tmp_path) as svc:
-        yield svc
+def indexed_proj(svc: MemoryService, tmp_path: Path) -> Path:
+    """The repository of write_repo under tmp_path/src/proj, indexed as proj; its root."""
+    root = write_repo(tmp_path / "src" / "proj")
+    svc.store_code(str(root), repo="proj")
+    return root
+
+
+def cite(svc: MemoryService, claim: str, qualified_name: str, **lines: int) -> StoreResult:
+    """`claim` stored citing the symbol `qualified_name` of the repository proj (`lines`:
+    start_line, end_line)."""
+    return svc.store(
+        StoreRequest(
+            claim=claim,
+            cite_code=CodeCitationIn(repo="proj", qualified_name=qualified_name, **lines),
+        )
+    )
 
 
 def test_store_cites_a_symbol_and_a_reindex_that_removes_it_marks_the_atom_stale(
     service: MemoryService, tmp_path: Path
 ) -> None:
-    root = write_repo(tmp_path / "src" / "proj")
-    service.store_code(str(root), repo="proj")
-    by_name = service.store(
-        StoreRequest(
-            claim="doomed calls helper with 1",
-            cite_code=CodeCitationIn(repo="proj", qualified_name="pkg.core.doomed"),
-        )
-    )
+    root = indexed_proj(service, tmp_path)
+    by_name = cite(service, "doomed calls helper with 1", "pkg.core.doomed")
     by_id = service.store(
         StoreRequest(
             claim="helper adds one",
@@ -78,28 +63,12 @@ def test_store_cites_a_symbol_and_a_reindex_that_removes_it_marks_the_atom_stale
         {"code_symbol_id": sid(service, "pkg.core.helper"), "locator": "pkg/core.py:4-6"}
     ]
     # Lines inside the symbol narrow the locator; lines outside it are refused.
-    narrow = service.store(
-        StoreRequest(
-            claim="helper returns x + 1",
-            cite_code=CodeCitationIn(repo="proj", qualified_name="pkg.core.helper", start_line=6),
-        )
-    )
+    narrow = cite(service, "helper returns x + 1", "pkg.core.helper", start_line=6)
     assert narrow.code_locator == "pkg/core.py:6-6"
     with pytest.raises(InvalidInput, match="outside"):
-        service.store(
-            StoreRequest(
-                claim="x",
-                cite_code=CodeCitationIn(
-                    repo="proj", qualified_name="pkg.core.helper", end_line=40
-                ),
-            )
-        )
+        cite(service, "x", "pkg.core.helper", end_line=40)
     with pytest.raises(NotFound, match="memory_search_code"):
-        service.store(
-            StoreRequest(
-                claim="y", cite_code=CodeCitationIn(repo="proj", qualified_name="pkg.nope")
-            )
-        )
+        cite(service, "y", "pkg.nope")
     with pytest.raises(InvalidInput, match="symbol_id, or repo"):
         service.store(StoreRequest(claim="z", cite_code=CodeCitationIn()))
 
@@ -126,8 +95,7 @@ def test_store_cites_a_symbol_and_a_reindex_that_removes_it_marks_the_atom_stale
 
 
 def test_read_source_file_symbols_and_repos(service: MemoryService, tmp_path: Path) -> None:
-    root = write_repo(tmp_path / "src" / "proj")
-    service.store_code(str(root), repo="proj")
+    root = indexed_proj(service, tmp_path)
     src = service.code_read(CodeReadRequest(op="source", repo="proj", symbol="helper")).source
     assert src is not None and src.text.startswith("def helper(x):") and not src.truncated
     assert "return x + 1" in src.text and src.note is None
@@ -164,14 +132,8 @@ def test_read_source_file_symbols_and_repos(service: MemoryService, tmp_path: Pa
 def test_drop_repository_through_the_outbox_from_every_slice(
     service: MemoryService, tmp_path: Path
 ) -> None:
-    root = write_repo(tmp_path / "src" / "proj")
-    service.store_code(str(root), repo="proj")
-    cited = service.store(
-        StoreRequest(
-            claim="run calls doomed",
-            cite_code=CodeCitationIn(repo="proj", qualified_name="pkg.core.Engine.run"),
-        )
-    )
+    indexed_proj(service, tmp_path)
+    cited = cite(service, "run calls doomed", "pkg.core.Engine.run")
     service.code_graph(CodeGraphRequest(repo="proj", symbol="helper", build=True))
     graph = service.runtime.graph.get()
     ids = {sid(service, "pkg.core.helper"), sid(service, "pkg.core.doomed")}
@@ -216,11 +178,7 @@ def test_code_graph_is_compact_and_bounded(service: MemoryService, tmp_path: Pat
 @pytest.mark.anyio
 async def test_citation_goes_stale_end_to_end_over_mcp(tmp_path: Path) -> None:
     root = write_repo(tmp_path / "files" / "proj")
-    env = {
-        "PEGAS_DATA_DIR": str(tmp_path / "data"),
-        "PEGAS_INGEST_ROOTS": f'["{tmp_path / "files"}"]',
-    }
-    async with mcp_client(env) as client:
+    async with mcp_client(files_env(tmp_path)) as client:
         indexed = structured(await client.call_tool("memory_store_code", {"path": str(root)}))
         assert indexed["finished"] and indexed["result"]["repo"] == "proj"
         stored = structured(

@@ -6,32 +6,16 @@ Postgres and FalkorDB; the Bolt dialect through the fake driver of test_graph_st
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from pegas_memory.app.requests import GraphQueryRequest, StoreRequest
+from pegas_memory.app.requests import GraphQueryRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.code_memory.requests import CodeGraphRequest
 from pegas_memory.memgraph_store.model import DerivedEdge
 from pegas_memory.outbox.reconcile import rebuild, reconcile
 from pegas_memory.outbox.selfcheck import check_slices
-from tests.code_fixtures import code_service, q, sid
+from tests.code_fixtures import IMPORTS_RULE, TRANSITIVE_RULE, q, sid, store_rule, write_chain_repo
 from tests.memgraph_store.test_graph_store import _bolt, _FakeDriver
-
-A_PY = "from pkg.b import g\n\n\ndef f():\n    return g()\n"
-B_PY = "from pkg.c import h\n\n\ndef g():\n    return h()\n"
-C_PY = "def h():\n    return 1\n"
-IMPORTS = {"if": "imports", "then": "depends_on"}
-TRANSITIVE = {"if": ["depends_on", "depends_on"], "then": "depends_on"}
-
-
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with code_service(database_url, tmp_path) as svc:
-        yield svc
 
 
 def derived_in_graph(svc: MemoryService) -> set[int]:
@@ -43,14 +27,10 @@ def derived_in_pg(svc: MemoryService) -> set[int]:
 
 
 def index_and_infer(svc: MemoryService, root: Path) -> None:
-    (root / "pkg").mkdir(parents=True)
-    (root / "pkg" / "__init__.py").write_text("")
-    for name, text in (("a", A_PY), ("b", B_PY), ("c", C_PY)):
-        (root / "pkg" / f"{name}.py").write_text(text)
+    write_chain_repo(root)
     svc.store_code(str(root), repo="proj")
-    for content in (IMPORTS, TRANSITIVE):
-        text = json.dumps(content)
-        svc.store(StoreRequest(claim=f"rule {text}", type="logical_rule", content=text))
+    for content in (IMPORTS_RULE, TRANSITIVE_RULE):
+        store_rule(svc, content)
     assert svc.infer().code_derived > 0
 
 

@@ -18,26 +18,9 @@ from pegas_memory.code_memory.doc_cites import (
     pick_symbol,
     text_mentions,
 )
+from tests.code_fixtures import CORE_PY, write_core_package
 from tests.conftest import offline_memory
-from tests.mcp_harness import mcp_client, structured
-
-CORE_PY = '''\
-"""Core."""
-
-
-def helper(x):
-    """Add one."""
-    return x + 1
-
-
-def doomed():
-    return helper(1)
-
-
-class Engine:
-    def run(self):
-        return doomed()
-'''
+from tests.mcp_harness import files_env, mcp_client, structured
 
 README = """\
 # Proj
@@ -70,9 +53,7 @@ The helper :func:`helper` always returns a number that is one larger than its in
 
 
 def write_repo(root: Path) -> Path:
-    (root / "pkg").mkdir(parents=True)
-    (root / "pkg" / "__init__.py").write_text("")
-    (root / "pkg" / "core.py").write_text(CORE_PY)
+    write_core_package(root)
     (root / "README.md").write_text(README)
     (root / "docs").mkdir()
     (root / "docs" / "guide.rst").write_text(GUIDE)
@@ -151,11 +132,7 @@ def test_store_code_with_docs_cites_the_symbols_the_docs_name(
 @pytest.mark.anyio
 async def test_doc_atoms_citing_a_removed_symbol_go_stale_over_mcp(tmp_path: Path) -> None:
     root = write_repo(tmp_path / "files" / "proj")
-    env = {
-        "PEGAS_DATA_DIR": str(tmp_path / "data"),
-        "PEGAS_INGEST_ROOTS": f'["{tmp_path / "files"}"]',
-    }
-    async with mcp_client(env) as client:
+    async with mcp_client(files_env(tmp_path)) as client:
         indexed = structured(
             await client.call_tool(
                 "memory_store_code", {"path": str(root), "docs": True, "wait_seconds": 100}

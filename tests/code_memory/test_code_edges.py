@@ -13,7 +13,7 @@ import pytest
 from pegas_memory.code_memory.graph import Dependency, resolve
 from pegas_memory.code_memory.symbols import FileIndex
 from pegas_memory.errors import LimitExceeded
-from tests.code_fixtures import indexed_files, internal_edges
+from tests.code_fixtures import indexed_files, internal_edges, resolved
 
 
 def _unresolved(deps: list[Dependency]) -> set[tuple[str, str]]:
@@ -57,15 +57,13 @@ def test_resolution_reports_progress_and_can_be_stopped(tmp_path: Path) -> None:
 
 
 def test_python_from_import_gives_a_module_edge(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "pkg/__init__.py": "",
-                "pkg/helpers.py": "def url_for():\n    pass\n",
-                "pkg/app.py": "from .helpers import url_for\n\ndef go():\n    url_for()\n",
-            },
-        )
+    deps = resolved(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/helpers.py": "def url_for():\n    pass\n",
+            "pkg/app.py": "from .helpers import url_for\n\ndef go():\n    url_for()\n",
+        },
     )
     imports = internal_edges(deps, "imports")
     assert ("pkg.app", "pkg.helpers") in imports  # the module: flask.helpers had no importers
@@ -73,29 +71,27 @@ def test_python_from_import_gives_a_module_edge(tmp_path: Path) -> None:
 
 
 def test_python_pass_through_return_is_answered_per_call(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "app.py": """
-                    class App:
-                        def ensure_sync(self, func):
-                            return func
+    deps = resolved(
+        tmp_path,
+        {
+            "app.py": """
+                class App:
+                    def ensure_sync(self, func):
+                        return func
 
-                        def one(self):
-                            pass
+                    def one(self):
+                        pass
 
-                        def two(self):
-                            pass
+                    def two(self):
+                        pass
 
-                        def run_one(self):
-                            self.ensure_sync(self.one)()
+                    def run_one(self):
+                        self.ensure_sync(self.one)()
 
-                        def run_two(self):
-                            self.ensure_sync(self.two)()
-                    """,
-            },
-        )
+                    def run_two(self):
+                        self.ensure_sync(self.two)()
+                """,
+        },
     )
     calls = internal_edges(deps)
     assert ("app.App.run_one", "app.App.one") in calls
@@ -104,30 +100,28 @@ def test_python_pass_through_return_is_answered_per_call(tmp_path: Path) -> None
 
 
 def test_python_property_access_runs_the_getter(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "m.py": """
-                    class Conf:
-                        def build(self):
-                            return 1
+    deps = resolved(
+        tmp_path,
+        {
+            "m.py": """
+                class Conf:
+                    def build(self):
+                        return 1
 
-                    class App:
-                        @property
-                        def config(self):
-                            return Conf()
+                class App:
+                    @property
+                    def config(self):
+                        return Conf()
 
-                        @config.setter
-                        def config(self, value):
-                            pass
+                    @config.setter
+                    def config(self, value):
+                        pass
 
-                        def start(self):
-                            c = self.config
-                            return self.config.build()
-                    """,
-            },
-        )
+                    def start(self):
+                        c = self.config
+                        return self.config.build()
+                """,
+        },
     )
     calls = internal_edges(deps)
     assert ("m.App.start", "m.App.config") in calls
@@ -135,20 +129,18 @@ def test_python_property_access_runs_the_getter(tmp_path: Path) -> None:
 
 
 def test_python_unknown_receiver_is_not_guessed(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "m.py": """
-                    class Only:
-                        def close(self):
-                            pass
+    deps = resolved(
+        tmp_path,
+        {
+            "m.py": """
+                class Only:
+                    def close(self):
+                        pass
 
-                    def f(x):
-                        x.close()
-                    """
-            },
-        )
+                def f(x):
+                    x.close()
+                """
+        },
     )
     assert ("m.f", "m.Only.close") not in internal_edges(deps)
     assert ("m.f", "x.close") in _unresolved(deps)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pegas_memory.code_memory.graph import resolve
-from tests.code_fixtures import indexed_files, internal_edges
+from tests.code_fixtures import indexed_files, internal_edges, resolved
 
 
 def test_from_package_import_submodule_depends_on_the_submodule_not_the_package(
@@ -31,7 +31,7 @@ def test_from_package_import_submodule_depends_on_the_submodule_not_the_package(
 
 
 def test_js_bare_call_is_the_import_not_a_same_named_method(tmp_path: Path) -> None:
-    files = indexed_files(
+    deps = resolved(
         tmp_path,
         {
             "lib/request.js": """
@@ -42,7 +42,6 @@ def test_js_bare_call_is_the_import_not_a_same_named_method(tmp_path: Path) -> N
             """,
         },
     )
-    deps = resolve(files)
     assert not {d for d in deps if d.dst == "lib/request.req.accepts"}
     assert ("lib/request.req.acceptsEncodings", "accepts") in {
         (d.src, d.dst_name) for d in deps if d.target_kind == "external"
@@ -311,7 +310,7 @@ def test_js_property_of_a_required_default_export_and_locals_made_with_new(
 
 
 def test_java_fields_chains_and_overloads_by_argument_types(tmp_path: Path) -> None:
-    files = indexed_files(
+    deps = resolved(
         tmp_path,
         {
             "src/com/ex/TypeToken.java": "package com.ex;\npublic class TypeToken {}\n",
@@ -350,7 +349,6 @@ def test_java_fields_chains_and_overloads_by_argument_types(tmp_path: Path) -> N
             """,
         },
     )
-    deps = resolve(files)
     calls = internal_edges(deps)
     assert ("com.ex.UseTest.setUp", "com.ex.GsonBuilder.serializeNulls") in calls
     assert ("com.ex.UseTest.setUp", "com.ex.GsonBuilder.create") in calls

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pegas_memory.code_memory.graph import Dependency, resolve
-from tests.code_fixtures import indexed_files, internal_edges
+from tests.code_fixtures import indexed_files, internal_edges, resolved
 
 
 def _external(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str]]:
@@ -16,40 +16,38 @@ def _external(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str
 
 
 def test_python_imports_aliases_and_relative(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "src/shop/__init__.py": "from .cart import Cart\n",
-                "src/shop/util.py": """
-                    def total(items):
-                        return sum(items)
+    deps = resolved(
+        tmp_path,
+        {
+            "src/shop/__init__.py": "from .cart import Cart\n",
+            "src/shop/util.py": """
+                def total(items):
+                    return sum(items)
 
-                    def fmt(x):
-                        return str(x)
-                    """,
-                "src/shop/cart.py": """
-                    from . import util
-                    from .util import fmt as show
-                    import shop.util as u
+                def fmt(x):
+                    return str(x)
+                """,
+            "src/shop/cart.py": """
+                from . import util
+                from .util import fmt as show
+                import shop.util as u
 
-                    class Cart:
-                        def __init__(self):
-                            self.items = []
+                class Cart:
+                    def __init__(self):
+                        self.items = []
 
-                        def price(self):
-                            return show(util.total(self.items)) + u.fmt(0)
-                    """,
-                "src/shop/sub/checkout.py": """
-                    from .. import Cart
-                    from ..util import total
+                    def price(self):
+                        return show(util.total(self.items)) + u.fmt(0)
+                """,
+            "src/shop/sub/checkout.py": """
+                from .. import Cart
+                from ..util import total
 
-                    def run():
-                        cart = Cart()
-                        return cart.price(), total([])
-                    """,
-            },
-        )
+                def run():
+                    cart = Cart()
+                    return cart.price(), total([])
+                """,
+        },
     )
     calls = internal_edges(deps)
     assert ("shop.cart.Cart.price", "shop.util.fmt") in calls  # from-import alias
@@ -66,33 +64,31 @@ def test_python_imports_aliases_and_relative(tmp_path: Path) -> None:
 
 
 def test_python_self_inheritance_and_super(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "base.py": """
-                    class Base:
-                        def run(self):
-                            return self.step()
+    deps = resolved(
+        tmp_path,
+        {
+            "base.py": """
+                class Base:
+                    def run(self):
+                        return self.step()
 
-                        def step(self):
-                            return 1
+                    def step(self):
+                        return 1
 
-                        def helper(self):
-                            return 0
-                    """,
-                "child.py": """
-                    from base import Base
+                    def helper(self):
+                        return 0
+                """,
+            "child.py": """
+                from base import Base
 
-                    class Child(Base):
-                        def step(self):
-                            return super().step() + self.helper()
+                class Child(Base):
+                    def step(self):
+                        return super().step() + self.helper()
 
-                    def main():
-                        Child().run()
-                    """,
-            },
-        )
+                def main():
+                    Child().run()
+                """,
+        },
     )
     calls = internal_edges(deps)
     # Only a Child ever runs Base.run, so its self.step() is Child.step, not Base.step.
@@ -105,24 +101,22 @@ def test_python_self_inheritance_and_super(tmp_path: Path) -> None:
 
 
 def test_python_unresolved_and_external_are_kept(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "m.py": """
-                    import requests
-                    from collections import OrderedDict
+    deps = resolved(
+        tmp_path,
+        {
+            "m.py": """
+                import requests
+                from collections import OrderedDict
 
-                    class Thing(OrderedDict):
-                        pass
+                class Thing(OrderedDict):
+                    pass
 
-                    def f(callback):
-                        requests.get("x").json()
-                        callback()
-                        mystery.run()
-                    """,
-            },
-        )
+                def f(callback):
+                    requests.get("x").json()
+                    callback()
+                    mystery.run()
+                """,
+        },
     )
     external = _external(deps)
     assert ("m.f", "requests.get") in external
@@ -136,38 +130,36 @@ def test_python_unresolved_and_external_are_kept(tmp_path: Path) -> None:
 
 
 def test_python_annotations_decorators_and_no_name_guess(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "core.py": """
-                    import functools
-                    import typing as t
+    deps = resolved(
+        tmp_path,
+        {
+            "core.py": """
+                import functools
+                import typing as t
 
-                    class Context:
-                        def invoke(self):
-                            return 1
-
-                        def close(self):
-                            pass
-
-                    def make() -> "Context":
-                        return build()
-
-                    def handler(ctx: t.Optional[Context]) -> None:
-                        ctx.invoke()
-
-                    @functools.lru_cache()
-                    def cached():
+                class Context:
+                    def invoke(self):
                         return 1
 
-                    def user(thing):
-                        make().close()
-                        cached()
-                        thing.invoke()
-                    """,
-            },
-        )
+                    def close(self):
+                        pass
+
+                def make() -> "Context":
+                    return build()
+
+                def handler(ctx: t.Optional[Context]) -> None:
+                    ctx.invoke()
+
+                @functools.lru_cache()
+                def cached():
+                    return 1
+
+                def user(thing):
+                    make().close()
+                    cached()
+                    thing.invoke()
+                """,
+        },
     )
     calls = internal_edges(deps)
     assert ("core.handler", "core.Context.invoke") in calls  # parameter annotation
@@ -180,28 +172,26 @@ def test_python_annotations_decorators_and_no_name_guess(tmp_path: Path) -> None
 
 
 def test_python_methods_nobody_calls_still_resolve_self(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "api.py": """
-                    class Api:
-                        def entry(self):
-                            return self._work()
+    deps = resolved(
+        tmp_path,
+        {
+            "api.py": """
+                class Api:
+                    def entry(self):
+                        return self._work()
 
-                        def _work(self):
-                            return 1
+                    def _work(self):
+                        return 1
 
-                        @classmethod
-                        def build(cls):
-                            return cls._create()
+                    @classmethod
+                    def build(cls):
+                        return cls._create()
 
-                        @classmethod
-                        def _create(cls):
-                            return cls()
-                    """,
-            },
-        )
+                    @classmethod
+                    def _create(cls):
+                        return cls()
+                """,
+        },
     )
     calls = internal_edges(deps)
     assert ("api.Api.entry", "api.Api._work") in calls
@@ -227,25 +217,23 @@ def test_resolve_is_sorted_deduplicated_and_deterministic(tmp_path: Path) -> Non
 
 
 def test_typescript_relative_imports(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "web/lib/math.ts": "export function add(a: number, b: number) { return a + b; }\n",
-                "web/lib/index.ts": "export function zero() { return 0; }\n",
-                "web/app/util.js": "export default function fmt(x) { return String(x); }\n",
-                "web/app/main.ts": """
-                    import { add as plus } from '../lib/math';
-                    import * as lib from '../lib';
-                    import fmt from './util.js';
-                    import { render } from 'react-dom';
+    deps = resolved(
+        tmp_path,
+        {
+            "web/lib/math.ts": "export function add(a: number, b: number) { return a + b; }\n",
+            "web/lib/index.ts": "export function zero() { return 0; }\n",
+            "web/app/util.js": "export default function fmt(x) { return String(x); }\n",
+            "web/app/main.ts": """
+                import { add as plus } from '../lib/math';
+                import * as lib from '../lib';
+                import fmt from './util.js';
+                import { render } from 'react-dom';
 
-                    export function run() {
-                      render(fmt(plus(1, lib.zero())));
-                    }
-                    """,
-            },
-        )
+                export function run() {
+                  render(fmt(plus(1, lib.zero())));
+                }
+                """,
+        },
     )
     calls = internal_edges(deps)
     assert ("web/app/main.run", "web/lib/math.add") in calls
@@ -259,21 +247,19 @@ def test_typescript_relative_imports(tmp_path: Path) -> None:
 
 
 def test_javascript_this_and_inherited_methods(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "shapes.js": """
-                    class Shape {
-                      scale(k) { return k; }
-                    }
-                    class Square extends Shape {
-                      area() { return this.scale(2) * this.side(); }
-                      side() { return 1; }
-                    }
-                    """,
-            },
-        )
+    deps = resolved(
+        tmp_path,
+        {
+            "shapes.js": """
+                class Shape {
+                  scale(k) { return k; }
+                }
+                class Square extends Shape {
+                  area() { return this.scale(2) * this.side(); }
+                  side() { return 1; }
+                }
+                """,
+        },
     )
     calls = internal_edges(deps)
     assert ("shapes.Square.area", "shapes.Shape.scale") in calls
@@ -282,37 +268,35 @@ def test_javascript_this_and_inherited_methods(tmp_path: Path) -> None:
 
 
 def test_go_receivers_packages_and_embedding(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "geo/named.go": (
-                    "package geo\n\ntype Named struct{}\n\n"
-                    'func (n Named) Label() string { return "" }\n'
-                ),
-                "geo/square.go": """
-                    package geo
+    deps = resolved(
+        tmp_path,
+        {
+            "geo/named.go": (
+                "package geo\n\ntype Named struct{}\n\n"
+                'func (n Named) Label() string { return "" }\n'
+            ),
+            "geo/square.go": """
+                package geo
 
-                    import "fmt"
+                import "fmt"
 
-                    type Square struct {
-                    \tNamed
-                    }
+                type Square struct {
+                \tNamed
+                }
 
-                    func (s *Square) Area() int { return s.side() + len(s.Label()) }
+                func (s *Square) Area() int { return s.side() + len(s.Label()) }
 
-                    func (s *Square) side() int { fmt.Println(helper()); return 1 }
-                    """,
-                "geo/helpers.go": "package geo\n\nfunc helper() int { return 2 }\n",
-                "cmd/main.go": """
-                    package main
+                func (s *Square) side() int { fmt.Println(helper()); return 1 }
+                """,
+            "geo/helpers.go": "package geo\n\nfunc helper() int { return 2 }\n",
+            "cmd/main.go": """
+                package main
 
-                    import "example.com/proj/geo"
+                import "example.com/proj/geo"
 
-                    func main() { geo.helper() }
-                    """,
-            },
-        )
+                func main() { geo.helper() }
+                """,
+        },
     )
     calls = internal_edges(deps)
     assert ("geo.Square.Area", "geo.Square.side") in calls
@@ -324,24 +308,22 @@ def test_go_receivers_packages_and_embedding(tmp_path: Path) -> None:
 
 
 def test_rust_self_calls_and_paths(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "src/util.rs": "pub fn helper() {}\n",
-                "src/lib.rs": """
-                    use crate::util::helper;
+    deps = resolved(
+        tmp_path,
+        {
+            "src/util.rs": "pub fn helper() {}\n",
+            "src/lib.rs": """
+                use crate::util::helper;
 
-                    pub struct Point {}
+                pub struct Point {}
 
-                    impl Point {
-                        pub fn new() -> Self { helper(); Point {} }
-                        fn show(&self) -> String { self.fmt(); String::new() }
-                        fn fmt(&self) {}
-                    }
-                    """,
-            },
-        )
+                impl Point {
+                    pub fn new() -> Self { helper(); Point {} }
+                    fn show(&self) -> String { self.fmt(); String::new() }
+                    fn fmt(&self) {}
+                }
+                """,
+        },
     )
     calls = internal_edges(deps)
     assert ("src/lib.Point.new", "src/util.helper") in calls
@@ -351,25 +333,23 @@ def test_rust_self_calls_and_paths(tmp_path: Path) -> None:
 
 
 def test_java_packages_and_unqualified_calls(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "src/com/ex/Base.java": """
-                    package com.ex;
-                    public class Base { protected int twice(int k) { return 2 * k; } }
-                    """,
-                "src/com/ex/app/Square.java": """
-                    package com.ex.app;
-                    import com.ex.Base;
-                    import java.util.List;
-                    public class Square extends Base {
-                        int area() { return twice(side()) + Math.abs(1); }
-                        int side() { return 1; }
-                    }
-                    """,
-            },
-        )
+    deps = resolved(
+        tmp_path,
+        {
+            "src/com/ex/Base.java": """
+                package com.ex;
+                public class Base { protected int twice(int k) { return 2 * k; } }
+                """,
+            "src/com/ex/app/Square.java": """
+                package com.ex.app;
+                import com.ex.Base;
+                import java.util.List;
+                public class Square extends Base {
+                    int area() { return twice(side()) + Math.abs(1); }
+                    int side() { return 1; }
+                }
+                """,
+        },
     )
     calls = internal_edges(deps)
     assert ("com.ex.app.Square.area", "com.ex.Base.twice") in calls
@@ -383,32 +363,30 @@ def test_java_packages_and_unqualified_calls(tmp_path: Path) -> None:
 def test_python_base_known_only_later_reaches_cached_mro(tmp_path: Path) -> None:
     # Child's method resolution order is first computed while ``B`` is still empty; the edge to
     # Base.hello appears only if that cached order is dropped once ``B`` learns its value.
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "late.py": """
-                    def get_base():
-                        return Base
+    deps = resolved(
+        tmp_path,
+        {
+            "late.py": """
+                def get_base():
+                    return Base
 
-                    B = get_base()
+                B = get_base()
 
-                    class Child(B):
-                        def go(self):
-                            self.hello()
+                class Child(B):
+                    def go(self):
+                        self.hello()
 
-                    Child().go()
+                Child().go()
 
-                    class Base:
-                        def hello(self):
-                            pass
+                class Base:
+                    def hello(self):
+                        pass
 
-                    class Other:  # a second hello(): the unique-name fallback cannot help
-                        def hello(self):
-                            pass
-                    """,
-            },
-        )
+                class Other:  # a second hello(): the unique-name fallback cannot help
+                    def hello(self):
+                        pass
+                """,
+        },
     )
     calls = internal_edges(deps)
     assert ("late", "late.Child.go") in calls
@@ -431,11 +409,9 @@ def test_python_value_sets_are_bounded(tmp_path: Path) -> None:
     classes = "".join(f"class C{n}:\n    def method(self):\n        pass\n" for n in range(600))
     calls = "".join(f"sink(C{n}())\n" for n in range(600))
     small = "def one(x):\n    return x.method()\n\none(C1())\n"
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {"m.py": f"def sink(x):\n    return x.method()\n\n{classes}{calls}{small}"},
-        )
+    deps = resolved(
+        tmp_path,
+        {"m.py": f"def sink(x):\n    return x.method()\n\n{classes}{calls}{small}"},
     )
     sink = [d for d in deps if d.src == "m.sink" and d.kind == "calls"]
     assert [(d.dst_name, d.target_kind) for d in sink] == [("x.method", "unresolved")]
@@ -455,26 +431,24 @@ def test_python_value_sets_are_bounded(tmp_path: Path) -> None:
 def test_java_local_variable_and_parameter_types(tmp_path: Path) -> None:
     # ``Gson g = new Gson(); g.toJson()``: the declared type of a local or parameter names the
     # receiver, so the call lands on that type's method (here across packages, via the import).
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "src/com/ex/Gson.java": """
-                    package com.ex;
-                    public class Gson { public String toJson(Object o) { return ""; } }
-                    """,
-                "src/com/ex/app/Use.java": """
-                    package com.ex.app;
-                    import com.ex.Gson;
-                    import java.util.List;
-                    public class Use {
-                        String local() { Gson g = new Gson(); return g.toJson(1); }
-                        String inferred() { var g = new Gson(); return g.toJson(2); }
-                        String param(Gson p, List<String> xs) { xs.add("a"); return p.toJson(3); }
-                    }
-                    """,
-            },
-        )
+    deps = resolved(
+        tmp_path,
+        {
+            "src/com/ex/Gson.java": """
+                package com.ex;
+                public class Gson { public String toJson(Object o) { return ""; } }
+                """,
+            "src/com/ex/app/Use.java": """
+                package com.ex.app;
+                import com.ex.Gson;
+                import java.util.List;
+                public class Use {
+                    String local() { Gson g = new Gson(); return g.toJson(1); }
+                    String inferred() { var g = new Gson(); return g.toJson(2); }
+                    String param(Gson p, List<String> xs) { xs.add("a"); return p.toJson(3); }
+                }
+                """,
+        },
     )
     calls = internal_edges(deps)
     for method in ("local", "inferred", "param"):
@@ -483,25 +457,23 @@ def test_java_local_variable_and_parameter_types(tmp_path: Path) -> None:
 
 
 def test_go_local_variable_and_parameter_types(tmp_path: Path) -> None:
-    deps = resolve(
-        indexed_files(
-            tmp_path,
-            {
-                "cmd.go": """
-                    package cobra
-                    type Command struct{}
-                    func (c *Command) Flags() int { return 1 }
-                    """,
-                "use_test.go": """
-                    package cobra
-                    func TestX() {
-                        root := &Command{}
-                        root.Flags()
-                    }
-                    func helper(cmd *Command) { cmd.Flags() }
-                    """,
-            },
-        )
+    deps = resolved(
+        tmp_path,
+        {
+            "cmd.go": """
+                package cobra
+                type Command struct{}
+                func (c *Command) Flags() int { return 1 }
+                """,
+            "use_test.go": """
+                package cobra
+                func TestX() {
+                    root := &Command{}
+                    root.Flags()
+                }
+                func helper(cmd *Command) { cmd.Flags() }
+                """,
+        },
     )
     calls = internal_edges(deps)
     assert ("cobra.TestX", "cobra.Command.Flags") in calls

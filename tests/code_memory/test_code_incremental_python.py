@@ -5,7 +5,6 @@ embedded Postgres; the repository is built in tmp_path."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,6 @@ from pegas_memory.code_memory.index import CodeMemory
 from pegas_memory.code_memory.py_scope import python_scope
 from pegas_memory.code_memory.symbols import extract_file
 from pegas_memory.config import Settings
-from pegas_memory.db.pool import Database
 from tests.conftest import make_settings
 
 FILES = {
@@ -51,25 +49,20 @@ def write(root: Path, rel: str, text: str) -> None:
     path.write_text(text)
 
 
+def indexed_repo(code: CodeMemory, tmp_path: Path) -> Path:
+    """FILES written under tmp_path/src/inc and indexed; the repository's root."""
+    root = tmp_path / "src" / "inc"
+    for rel, text in FILES.items():
+        write(root, rel, text)
+    code.store_code(str(root))
+    return root
+
+
 @pytest.fixture
 def csettings(database_url: str, tmp_path: Path) -> Settings:
     return make_settings(
         tmp_path / "data", database_url=database_url, ingest_roots=[str(tmp_path / "src")]
     )
-
-
-@pytest.fixture
-def runtime(csettings: Settings) -> Iterator[ProjectionRuntime]:
-    db = Database(csettings).open()
-    rt = ProjectionRuntime(csettings, db)
-    yield rt
-    rt.close()
-    db.close()
-
-
-@pytest.fixture
-def code(csettings: Settings, runtime: ProjectionRuntime) -> CodeMemory:
-    return CodeMemory(csettings, runtime.db, runtime)
 
 
 def edges(rt: ProjectionRuntime) -> set[tuple[Any, ...]]:
@@ -110,10 +103,7 @@ def test_scope_is_the_importers_and_what_they_import() -> None:
 def test_one_python_file_change_equals_a_full_reindex(
     code: CodeMemory, runtime: ProjectionRuntime, tmp_path: Path
 ) -> None:
-    root = tmp_path / "src" / "inc"
-    for rel, text in FILES.items():
-        write(root, rel, text)
-    code.store_code(str(root))
+    root = indexed_repo(code, tmp_path)
     before = edges(runtime)
     assert calls(before, "pkg.a.A.go") == {"pkg.base.Base.run", "pkg.base.make", "pkg.util.helper"}
     # make() now returns another class: the importer a.py is re-resolved and its call moves.
@@ -148,10 +138,7 @@ def test_writes_in_copy_batches_store_every_row(
     # the statement timeout); batches of 3 must store exactly what one COPY stores.
     from pegas_memory.code_memory import store
 
-    root = tmp_path / "src" / "inc"
-    for rel, text in FILES.items():
-        write(root, rel, text)
-    code.store_code(str(root))
+    root = indexed_repo(code, tmp_path)
     whole = edges(runtime)
     with runtime.db.transaction() as conn:
         conn.execute(b"DELETE FROM pm_code_repo")

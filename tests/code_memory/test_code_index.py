@@ -5,7 +5,6 @@ in tmp_path: Python, JavaScript and Go, plus files that must be skipped."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,6 @@ from pegas_memory.code_memory.store import (
 )
 from pegas_memory.code_memory.symbols import Symbol
 from pegas_memory.config import Settings
-from pegas_memory.db.pool import Database
 from pegas_memory.db.repo import AtomInput, add_citation, insert_atom
 from pegas_memory.errors import (
     BackendUnavailable,
@@ -144,12 +142,6 @@ def repo_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def fake_ollama() -> Iterator[FakeOllama]:
-    with FakeOllama(dim=64) as fake:
-        yield fake
-
-
-@pytest.fixture
 def csettings(database_url: str, tmp_path: Path, fake_ollama: FakeOllama) -> Settings:
     return make_settings(
         tmp_path / "data",
@@ -158,20 +150,6 @@ def csettings(database_url: str, tmp_path: Path, fake_ollama: FakeOllama) -> Set
         embedding_dim=64,
         ingest_roots=[tmp_path / "src"],
     )
-
-
-@pytest.fixture
-def runtime(csettings: Settings) -> Iterator[ProjectionRuntime]:
-    db = Database(csettings).open()
-    rt = ProjectionRuntime(csettings, db)
-    yield rt
-    rt.close()
-    db.close()
-
-
-@pytest.fixture
-def code(csettings: Settings, runtime: ProjectionRuntime) -> CodeMemory:
-    return CodeMemory(csettings, runtime.db, runtime)
 
 
 def rows(rt: ProjectionRuntime, sql: str, *params: Any) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pegas_memory.code_memory.graph import Dependency, resolve
-from tests.code_fixtures import indexed_files
+from tests.code_fixtures import indexed_files, resolved
 
 _LIB = {
     "lib/response.js": """
@@ -166,7 +166,7 @@ def test_two_export_objects_of_one_name_leave_the_call_unresolved(tmp_path: Path
 
 
 def test_require_inside_an_expression_is_an_import_that_joins_the_handler(tmp_path: Path) -> None:
-    files = indexed_files(
+    deps = resolved(
         tmp_path,
         {
             **_LIB,
@@ -181,7 +181,6 @@ def test_require_inside_an_expression_is_an_import_that_joins_the_handler(tmp_pa
             """,
         },
     )
-    deps = resolve(files)
     imports = {(d.src, d.dst) for d in deps if d.kind == "imports" and d.dst}
     assert ("app/index", "app/routes") in imports
     assert ("app/index", "lib/express") in imports

@@ -4,33 +4,19 @@ behind them withdraws them; memory_code_graph and memory_query_graph show them."
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from pegas_memory.app.requests import GraphQueryRequest, StoreRequest
+from pegas_memory.app.requests import GraphQueryRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.code_memory.requests import CodeGraphRequest
-from tests.code_fixtures import code_service, q, sid
-
-A_PY = "from pkg.b import g\n\n\ndef f():\n    return g()\n"
-B_PY = "from pkg.c import h\n\n\ndef g():\n    return h()\n"
-C_PY = "def h():\n    return 1\n"
-IMPORTS = {"if": "imports", "then": "depends_on"}
-TRANSITIVE = {"if": ["depends_on", "depends_on"], "then": "depends_on"}
-
-
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with code_service(database_url, tmp_path) as svc:
-        yield svc
-
-
-def rule(svc: MemoryService, content: object) -> int:
-    text = json.dumps(content)
-    return svc.store(StoreRequest(claim=f"rule {text}", type="logical_rule", content=text)).id
+from tests.code_fixtures import (
+    IMPORTS_RULE,
+    TRANSITIVE_RULE,
+    q,
+    sid,
+    store_rule,
+    write_chain_repo,
+)
 
 
 def module_deps(svc: MemoryService) -> set[tuple[str, str]]:
@@ -48,12 +34,9 @@ def test_seed_rules_derive_transitive_module_dependencies_and_withdraw_them(
     service: MemoryService, tmp_path: Path
 ) -> None:
     root = tmp_path / "src" / "proj"
-    (root / "pkg").mkdir(parents=True)
-    (root / "pkg" / "__init__.py").write_text("")
-    for name, text in (("a", A_PY), ("b", B_PY), ("c", C_PY)):
-        (root / "pkg" / f"{name}.py").write_text(text)
+    write_chain_repo(root)
     service.store_code(str(root), repo="proj")
-    r1, r2 = rule(service, IMPORTS), rule(service, TRANSITIVE)
+    r1, r2 = store_rule(service, IMPORTS_RULE), store_rule(service, TRANSITIVE_RULE)
     report = service.infer()
     assert report.rounds >= 2 and report.code_repos == 1 and report.code_derived > 0
     assert report.code_per_rule[r1] > 0 and report.code_per_rule[r2] > 0
@@ -91,7 +74,7 @@ def test_seed_rules_derive_transitive_module_dependencies_and_withdraw_them(
 
 
 def test_a_rule_over_a_kind_nothing_has_is_reported(service: MemoryService) -> None:
-    rule(service, {"if": "imprts", "then": "depends_on"})
+    store_rule(service, {"if": "imprts", "then": "depends_on"})
     report = service.infer()
     assert report.derived == 0 and report.code_derived == 0
     assert any("imprts" in w for w in report.warnings), report.warnings

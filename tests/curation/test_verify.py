@@ -9,6 +9,7 @@ from typing import Any
 
 from pegas_memory.app.requests import IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
+from pegas_memory.models import VerdictOut
 from tests.conftest import offline_memory
 
 
@@ -105,44 +106,60 @@ def test_same_claim_merged_at_ingest_is_confirmed(database_url: str, tmp_path: P
         assert result.counts.get("confirmed") == 1
 
 
-def test_contradiction_marks_both_contested(database_url: str, tmp_path: Path) -> None:
+@contextmanager
+def judged(
+    database_url: str, tmp_path: Path, verdict: str, reason: str, older: str, newer: str
+) -> Iterator[tuple[MemoryService, dict[str, int], VerdictOut]]:
+    """`older`, then `newer` stored under an LLM that answers `verdict` with `reason` against the
+    older atom; the newer one verified. Yields the service, the ids ("older", "newer") and the
+    newer atom's verdict."""
     ids: dict[str, int] = {}
 
     def chat(request: dict[str, Any]) -> Any:
-        return {"verdict": "contradicts", "reason": "different boiling points", "ref_id": ids["b"]}
+        return {"verdict": verdict, "reason": reason, "ref_id": ids["older"]}
 
     with memory(database_url, tmp_path, chat) as svc:
-        ids["b"] = svc.store(StoreRequest(claim="Water boils at 100 degrees at sea level")).id
-        ids["a"] = svc.store(StoreRequest(claim="Water boils at 90 degrees at sea level")).id
+        ids["older"] = svc.store(StoreRequest(claim=older)).id
+        ids["newer"] = svc.store(StoreRequest(claim=newer)).id
         svc.runtime.worker().drain()
-        (v,) = svc.verify(atom_ids=[ids["a"]]).verdicts
-        assert v.verdict == "contradicts" and v.ref_id == ids["b"]
-        assert status_of(svc, ids["a"])[0] == "contested"
-        assert status_of(svc, ids["b"])[0] == "contested"
-        assert (ids["a"], ids["b"], "contradicts") in links(svc)
+        (v,) = svc.verify(atom_ids=[ids["newer"]]).verdicts
+        yield svc, ids, v
+
+
+def test_contradiction_marks_both_contested(database_url: str, tmp_path: Path) -> None:
+    with judged(
+        database_url,
+        tmp_path,
+        "contradicts",
+        "different boiling points",
+        older="Water boils at 100 degrees at sea level",
+        newer="Water boils at 90 degrees at sea level",
+    ) as (svc, ids, v):
+        assert v.verdict == "contradicts" and v.ref_id == ids["older"]
+        assert status_of(svc, ids["newer"])[0] == "contested"
+        assert status_of(svc, ids["older"])[0] == "contested"
+        assert (ids["newer"], ids["older"], "contradicts") in links(svc)
         with svc.db.connection() as conn:
             change = conn.execute(
                 "SELECT check_name, reason FROM pm_status_change WHERE atom_id = %s "
                 "ORDER BY id DESC LIMIT 1",
-                (ids["a"],),
+                (ids["newer"],),
             ).fetchone()
         assert change["check_name"] == "self_critique" and "boiling" in change["reason"]
 
 
 def test_duplicate_marks_the_newer_stale(database_url: str, tmp_path: Path) -> None:
-    ids: dict[str, int] = {}
-
-    def chat(request: dict[str, Any]) -> Any:
-        return {"verdict": "duplicate", "reason": "same statement", "ref_id": ids["old"]}
-
-    with memory(database_url, tmp_path, chat) as svc:
-        ids["old"] = svc.store(StoreRequest(claim="Mount Elbrus is the highest peak in Europe")).id
-        ids["new"] = svc.store(StoreRequest(claim="Elbrus is Europe's highest mountain peak")).id
-        svc.runtime.worker().drain()
-        (v,) = svc.verify(atom_ids=[ids["new"]]).verdicts
+    with judged(
+        database_url,
+        tmp_path,
+        "duplicate",
+        "same statement",
+        older="Mount Elbrus is the highest peak in Europe",
+        newer="Elbrus is Europe's highest mountain peak",
+    ) as (svc, ids, v):
         assert v.verdict == "duplicate" and v.new_status == "stale"
-        assert status_of(svc, ids["old"])[0] == "candidate"
-        assert (ids["new"], ids["old"], "duplicate_of") in links(svc)
+        assert status_of(svc, ids["older"])[0] == "candidate"
+        assert (ids["newer"], ids["older"], "duplicate_of") in links(svc)
 
 
 def test_nonsense_from_the_llm_changes_nothing(database_url: str, tmp_path: Path) -> None:

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
-from tests.conftest import offline_memory
+from tests.conftest import files_memory, ingest_text
 
 JOINED = (
     "The Danube flows through ten countries before it reaches the Black Sea. "
@@ -18,8 +17,7 @@ ALONE = "The Danube flows through ten countries before it reaches the Black Sea.
 
 
 def _ingest(svc: MemoryService, files: Path, name: str, text: str) -> int:
-    (files / name).write_text(text)
-    report = svc.ingest(IngestRequest(source=str(files / name)))
+    report = ingest_text(svc, files / name, text)
     svc.runtime.worker().drain()
     assert report.document_id is not None
     return report.document_id
@@ -29,10 +27,7 @@ def test_a_joined_atom_and_the_claim_alone_confirm_each_other(
     database_url: str, tmp_path: Path
 ) -> None:
     files = tmp_path / "files"
-    files.mkdir()
-    with offline_memory(
-        database_url, tmp_path / "data", dim=128, llm=False, ingest_roots=[files]
-    ) as svc:
+    with files_memory(database_url, tmp_path, llm=False) as svc:
         # the claim alone first: the joined atom that comes later says more and is kept
         alone_doc = _ingest(svc, files, "notes.md", f"# Notes on Europe\n\n{ALONE}\n")
         joined_doc = _ingest(svc, files, "rivers.md", f"# Rivers\n\n{JOINED}\n")
@@ -49,11 +44,9 @@ def test_a_near_duplicate_with_swapped_roles_does_not_confirm(
     database_url: str, tmp_path: Path
 ) -> None:
     files = tmp_path / "files"
-    files.mkdir()
-    with offline_memory(
-        database_url, tmp_path / "data", dim=128, llm=False, ingest_roots=[files],
-        dedup_threshold=0.99, cross_confirm_threshold=0.8,
-    ) as svc:  # fmt: skip
+    with files_memory(
+        database_url, tmp_path, llm=False, dedup_threshold=0.99, cross_confirm_threshold=0.8
+    ) as svc:
         first = _ingest(
             svc, files, "a.md", "# Proxy\n\nThe proxy writes the data from the client to the log.\n"
         )

@@ -3,12 +3,10 @@ another version of the same document, never confirms a claim."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from pegas_memory.app.requests import IngestRequest
 from pegas_memory.curation.verify import source_keys
-from tests.conftest import offline_memory
+from tests.conftest import files_memory, ingest_text
 
 TEXT = (
     "# Rivers\n\nThe Danube flows through ten countries before it reaches the Black Sea.\n\n"
@@ -32,12 +30,9 @@ def test_a_copy_under_another_name_does_not_confirm_its_claims(
     database_url: str, tmp_path: Path
 ) -> None:
     files = tmp_path / "files"
-    files.mkdir()
-    (files / "a.md").write_text(TEXT)
-    shutil.copy(files / "a.md", files / "copy-of-a.md")
-    with offline_memory(database_url, tmp_path / "data", ingest_roots=[files]) as svc:
-        first = svc.ingest(IngestRequest(source=str(files / "a.md")))
-        svc.ingest(IngestRequest(source=str(files / "copy-of-a.md")))
+    with files_memory(database_url, tmp_path, dim=64) as svc:
+        first = ingest_text(svc, files / "a.md", TEXT)
+        ingest_text(svc, files / "copy-of-a.md", TEXT)  # the same bytes under another name
         svc.runtime.worker().drain()
         assert first.document_id is not None
         report = svc.verify(document_id=first.document_id)

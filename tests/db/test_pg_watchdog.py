@@ -13,7 +13,7 @@ from pathlib import Path
 from pegas_memory.db.pg_watchdog import live_users, watchdog_lock_path
 from pegas_memory.locks import is_locked
 from pegas_memory.procs import process_state
-from tests.holders import start_holder
+from tests.holders import kill_holder, start_holder, watchdog_log
 
 HOLDER = """
 import sys, time
@@ -55,17 +55,12 @@ def test_the_server_stops_when_its_last_user_was_killed(tmp_path: Path) -> None:
         assert live_users(tmp_path / "postgres") is False
         assert _wait_gone(pid) != "alive"
     finally:
-        for proc in (first, second):
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait(30)
+        kill_holder(first)
+        kill_holder(second)
     # Stopped cleanly (a fast shutdown): no lock file left, the next start needs no recovery.
     assert not (tmp_path / "postgres" / "postmaster.pid").exists()
-    log = tmp_path / "postgres-watchdog.log"  # written as the watchdog exits
-    deadline = time.monotonic() + 30
-    while not log.exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert "last user gone: server stopped" in log.read_text()
+    log = watchdog_log(tmp_path / "postgres-watchdog.log")  # written as the watchdog exits
+    assert "last user gone: server stopped" in log
 
 
 def test_the_server_stops_when_its_data_dir_is_deleted(tmp_path: Path) -> None:

@@ -1,11 +1,12 @@
 """One chunk distilled by the offline distiller, as the tests of its rules read it: every atom's
 quote must stand verbatim in the chunk (checked on every call), and the result comes as the atoms,
-their claims, or (type, claim) pairs."""
+their claims, or (type, claim) pairs; and the sentence groups the distiller cuts a text into."""
 
 from __future__ import annotations
 
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.units import sentence_groups
 
 
 def distil(
@@ -40,3 +41,8 @@ def typed_claims(
     language: str | None = None,
 ) -> list[tuple[str, str]]:
     return [(a.type, a.claim) for a in distil(text, title, heading, language)[0]]
+
+
+def grouped(text: str, language: str = "en") -> list[str]:
+    """The texts of the sentence groups `text` is cut into (sentences joined are one group)."""
+    return [text[g.start : g.end] for g in sentence_groups(text, 0, len(text), language=language)]

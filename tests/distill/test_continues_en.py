@@ -12,8 +12,7 @@ import pytest
 
 from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.continues_en import after_opening_phrase, continues_before
-from pegas_memory.distill.units import sentence_groups
-from tests.distill.offline_chunk import claims
+from tests.distill.offline_chunk import claims, grouped
 
 _LOCI = (
     "A robust rise in DNA methylation levels across the lifespan was observed for 8/50 loci "
@@ -26,10 +25,6 @@ _BRS = (
     "Cardiac baroreceptor reflex sensitivity (BRS) was impaired in NP and PIH women relative to NN."
 )
 _TITLE = "The psychiatric manifestations of mitochondrial disorders: a case and review"
-
-
-def _groups(text: str, language: str = "en") -> list[str]:
-    return [text[g.start : g.end] for g in sentence_groups(text, 0, len(text), language=language)]
 
 
 def _claims(text: str, title: str | None = None, language: str = "en") -> list[str]:
@@ -51,7 +46,7 @@ def _claims(text: str, title: str | None = None, language: str = "en") -> list[s
 )
 def test_a_sentence_adding_members_to_the_set_before_joins_it(second: str) -> None:
     text = f"{_LOCI} {second}"
-    assert _groups(text) == [text]
+    assert grouped(text) == [text]
 
 
 @pytest.mark.parametrize(
@@ -64,7 +59,7 @@ def test_a_sentence_adding_members_to_the_set_before_joins_it(second: str) -> No
     ],
 )
 def test_other_and_further_that_add_no_members_stand(second: str) -> None:
-    assert len(_groups(f"{_LOCI} {second}")) == 2
+    assert len(grouped(f"{_LOCI} {second}")) == 2
 
 
 def test_an_enumeration_opening_a_paragraph_or_section_joins_nothing() -> None:
@@ -88,7 +83,7 @@ def test_an_enumeration_opening_a_paragraph_or_section_joins_nothing() -> None:
 )
 def test_a_counted_definite_set_joins_the_sentence_that_told_it(second: str) -> None:
     text = f"{_TRIAL} {second}"
-    assert _groups(text) == [text]
+    assert grouped(text) == [text]
 
 
 @pytest.mark.parametrize(
@@ -100,7 +95,7 @@ def test_a_counted_definite_set_joins_the_sentence_that_told_it(second: str) -> 
     ],
 )
 def test_a_count_of_time_or_a_set_named_here_stands(second: str) -> None:
-    assert len(_groups(f"{_TRIAL} {second}")) == 2
+    assert len(grouped(f"{_TRIAL} {second}")) == 2
 
 
 # --- rule 3: a comparison whose standard is a pronoun -------------------------------------------
@@ -111,9 +106,9 @@ def test_a_standard_described_by_an_abbreviation_of_before_joins() -> None:
         "After delivery, sympathetic activity decreased to values similar to those obtained in NN."
     )
     text = f"{_BRS} {second}"
-    assert _groups(text) == [text]
+    assert grouped(text) == [text]
     bare = "Heart rate was low in the NP group. Blood pressure was similar to that."
-    assert _groups(bare) == [bare]  # "similar to that." with nothing after it
+    assert grouped(bare) == [bare]  # "similar to that." with nothing after it
 
 
 @pytest.mark.parametrize(
@@ -125,7 +120,7 @@ def test_a_standard_described_by_an_abbreviation_of_before_joins() -> None:
     ],
 )
 def test_a_standard_with_its_own_words_stands(second: str) -> None:
-    assert len(_groups(f"{_BRS} {second}")) == 2
+    assert len(grouped(f"{_BRS} {second}")) == 2
 
 
 # --- rule 4: a definite description after a leading adverbial ----------------------------------
@@ -136,7 +131,7 @@ def test_a_definite_description_after_an_opening_phrase_meets_its_family_before(
     second = "In women with NP, the decrease in sympathetic output occurred despite stable BP."
     assert after_opening_phrase(second) is not None
     text = f"{before} {second}"
-    assert _groups(text) == [text]
+    assert grouped(text) == [text]
 
 
 @pytest.mark.parametrize(
@@ -148,7 +143,7 @@ def test_a_definite_description_after_an_opening_phrase_meets_its_family_before(
 )
 def test_an_opening_phrase_before_a_new_subject_stands(second: str) -> None:
     before = "After delivery, sympathetic activity decreased in every woman."
-    assert len(_groups(f"{before} {second}")) == 2
+    assert len(grouped(f"{before} {second}")) == 2
 
 
 # --- no join crosses a section label or a paragraph; a title carry is kept ----------------------
@@ -174,15 +169,15 @@ def test_no_join_crosses_a_structured_abstracts_label(label: str, second: str) -
 
 def test_a_label_line_of_its_own_is_crossed_by_no_join() -> None:
     text = f"{_TRIAL}\nRESULTS\nThere was no significant difference in CIMT between the 2 groups."
-    assert all("RESULTS" not in g or g.startswith("RESULTS") for g in _groups(text))
-    assert len(_groups(text)) == 2
+    assert all("RESULTS" not in g or g.startswith("RESULTS") for g in grouped(text))
+    assert len(grouped(text)) == 2
 
 
 def test_no_join_crosses_a_russian_label_either() -> None:
     before = "Всего 200 пациентов были рандомизированы в группы розиглитазона и плацебо."
     text = f"{before} РЕЗУЛЬТАТЫ Они не различались по толщине интимы."
     assert leans_back("Они не различались по толщине интимы.", "ru", before)  # it would join
-    groups = _groups(text, "ru")
+    groups = grouped(text, "ru")
     assert len(groups) == 2
     assert groups[0] == before
 

@@ -4,7 +4,6 @@ distiller and the self-critique verdict against a real HTTP fake of Ollama on 12
 from __future__ import annotations
 
 import json
-import socket
 import time
 from typing import Any
 
@@ -26,6 +25,7 @@ from pegas_memory.distill.ollama import (
 from pegas_memory.distill.types import ATOM_TYPES, OFFLINE_VERSION, ChunkContext, DraftAtom
 from pegas_memory.errors import BackendUnavailable
 from tests.fake_ollama import FakeOllama
+from tests.loopback import free_port
 
 MODEL = "qwen2.5:7b-instruct"
 CTX = ChunkContext()
@@ -355,10 +355,7 @@ def test_slow_model_falls_back_within_the_bound_and_stops_asking() -> None:
 
 
 def test_server_down_falls_back() -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    distiller = OllamaDistiller(OllamaChat(f"http://127.0.0.1:{port}", MODEL, timeout=5.0))
+    distiller = OllamaDistiller(OllamaChat(f"http://127.0.0.1:{free_port()}", MODEL, timeout=5.0))
     atoms = distiller.distill(CHUNK, CTX)
     assert atoms and "not reachable" in atoms[0].metadata["fallback_reason"]
 

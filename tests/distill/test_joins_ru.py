@@ -11,8 +11,7 @@ import pytest
 from pegas_memory.distill.agree_ru import continues_relative, subject_form, verb_disagrees
 from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.types import ChunkContext, DraftAtom
-from pegas_memory.distill.units import sentence_groups
-from tests.distill.offline_chunk import distil
+from tests.distill.offline_chunk import distil, grouped
 
 SHOLOKHOV = ChunkContext("Статьи Википедии", ("Шолохов, Михаил Александрович",), "ru")
 
@@ -181,18 +180,14 @@ _SETTLERS = (
 )
 
 
-def _groups(text: str, language: str) -> list[str]:
-    return [text[g.start : g.end] for g in sentence_groups(text, 0, len(text), language=language)]
-
-
 def test_a_plural_pronoun_past_the_cap_joins_the_sentence_right_before() -> None:
-    groups = _groups(_SETTLERS, "ru")
+    groups = grouped(_SETTLERS, "ru")
     assert any(g.startswith("Поселение насчитывало") and "Они были" in g for g in groups)
 
 
 def test_a_pronoun_after_a_sentence_that_leans_by_its_own_pronoun_is_not_held() -> None:
     text = _SETTLERS.replace("Поселение насчитывало", "Оно насчитывало")
-    groups = _groups(text, "ru")
+    groups = grouped(text, "ru")
     assert not any(g.startswith("Оно насчитывало") and "Они были" in g for g in groups)
 
 

@@ -28,14 +28,9 @@ from pegas_memory.distill.lean_en import (
     speaker_it,
     unresolved,
 )
-from pegas_memory.distill.units import sentence_groups
 from pegas_memory.ingest.markup import normalise
 from tests.both_sides import both_sides
-from tests.distill.offline_chunk import typed_claims
-
-
-def _groups(text: str, language: str = "en") -> list[str]:
-    return [text[g.start : g.end] for g in sentence_groups(text, 0, len(text), language=language)]
+from tests.distill.offline_chunk import grouped, typed_claims
 
 
 def _claims(text: str, heading: tuple[str, ...] = (), language: str = "en") -> list[str]:
@@ -89,7 +84,7 @@ def test_a_bare_this_joins_the_sentence_before_in_a_paragraph() -> None:
         "The only way to make the order of results consistent is to ask ripgrep to sort the "
         "output. Currently, this will disable all parallelism."
     )
-    assert _groups(text) == [text]
+    assert grouped(text) == [text]
 
 
 # --- rules 2 and 6: an aside, an example -----------------------------------------------------
@@ -156,7 +151,7 @@ def test_the_speakers_it_joins_the_name_before() -> None:
         "Before ripgrep's first public release, I decided that I didn't like xrep. I thought it "
         "was slightly awkward to type."
     )
-    assert _groups(text) == [text]
+    assert grouped(text) == [text]
 
 
 # --- rule 4: a definite collective of a kind named before ------------------------------------
@@ -166,7 +161,7 @@ def test_the_group_of_columns_joins_the_sentence_about_columns() -> None:
     before = "Sets of columns can be associated with a single user-defined datatype."
     sentence = "The ORM provides a single attribute which represents the group of columns."
     assert collective(sentence, before)
-    assert _groups(f"{before} {sentence}") == [f"{before} {sentence}"]
+    assert grouped(f"{before} {sentence}") == [f"{before} {sentence}"]
     assert not collective(sentence, "The ORM maps classes to tables.")
     assert not collective("The set of all integers is infinite.", "Integers are numbers.")
 

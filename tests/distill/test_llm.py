@@ -7,8 +7,6 @@ Model behaviour comes from tests/fake_ollama.py, a real HTTP server on 127.0.0.1
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
 from typing import Any
 
@@ -27,7 +25,9 @@ from pegas_memory.distill.llm import (
 )
 from pegas_memory.distill.ollama import DISTILL_SCHEMA, VERDICT_SCHEMA
 from pegas_memory.errors import BackendUnavailable, InvalidInput
+from tests.concurrently import concurrently
 from tests.fake_ollama import FakeOllama
+from tests.loopback import free_port
 
 MODEL = "qwen2.5:7b-instruct"
 SCHEMA: dict[str, Any] = {
@@ -229,10 +229,7 @@ def test_slow_server_is_bounded_by_the_timeout() -> None:
 
 
 def test_server_down_is_backend_unavailable() -> None:
-    with socket.socket() as sock:  # a port nothing listens on
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    chat = OllamaChat(f"http://127.0.0.1:{port}", MODEL, timeout=5.0)
+    chat = OllamaChat(f"http://127.0.0.1:{free_port()}", MODEL, timeout=5.0)
     started = time.monotonic()
     with pytest.raises(BackendUnavailable, match="not reachable") as info:
         chat.complete_json("s", "u", SCHEMA)
@@ -273,21 +270,13 @@ def test_concurrent_calls_get_their_own_answers() -> None:
         return {"answer": question, "score": 0.5}
 
     results: dict[int, str] = {}
-    errors: list[BaseException] = []
     with FakeOllama(chat=echo) as fake:
         chat = chat_for(fake)
 
         def work(i: int) -> None:
-            try:
-                results[i] = chat.complete_json("s", f"q{i}", SCHEMA)["answer"]
-            except BaseException as exc:  # surfaced below, in the test thread
-                errors.append(exc)
+            results[i] = chat.complete_json("s", f"q{i}", SCHEMA)["answer"]
 
-        threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(timeout=20)
+        errors = concurrently(work, 8, timeout=20)
     assert not errors
     assert results == {i: f"q{i}" for i in range(8)}
 

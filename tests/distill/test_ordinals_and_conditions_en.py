@@ -23,14 +23,9 @@ from pegas_memory.distill.continues_en import continues_before, ordinal_subject
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import is_fact, match_definition
 from pegas_memory.distill.types import ChunkContext
-from pegas_memory.distill.units import sentence_groups
-from tests.distill.offline_chunk import typed_claims
+from tests.distill.offline_chunk import grouped, typed_claims
 
 _CONNECT = "Every signal object has a connect() method that registers a receiver."
-
-
-def _groups(text: str, language: str = "en") -> list[str]:
-    return [text[g.start : g.end] for g in sentence_groups(text, 0, len(text), language=language)]
 
 
 def _atoms(text: str, language: str = "en") -> list[tuple[str, str]]:
@@ -51,7 +46,7 @@ def _atoms(text: str, language: str = "en") -> list[tuple[str, str]]:
 )
 def test_an_ordinal_description_joins_the_sentence_that_introduced_its_series(second: str) -> None:
     text = f"{_CONNECT} {second}"
-    assert _groups(text) == [text]
+    assert grouped(text) == [text]
 
 
 @pytest.mark.parametrize(
@@ -64,7 +59,7 @@ def test_an_ordinal_description_joins_the_sentence_that_introduced_its_series(se
 )
 def test_an_ordinal_that_says_whose_series_or_is_a_moment_or_a_name_stands(second: str) -> None:
     assert not ordinal_subject(second)
-    assert len(_groups(f"{_CONNECT} {second}")) == 2
+    assert len(grouped(f"{_CONNECT} {second}")) == 2
 
 
 def test_an_ordinal_description_opening_a_paragraph_joins_nothing() -> None:
@@ -102,7 +97,7 @@ _REMOVE = (
 def test_a_word_glossed_here_joins_the_sentence_that_used_it(second: str) -> None:
     # The sentence before opens on "The" and a code name: it names something, so the join holds.
     text = f"{_REMOVE} {second}"
-    assert _groups(text) == [text]
+    assert grouped(text) == [text]
 
 
 @pytest.mark.parametrize(
@@ -113,7 +108,7 @@ def test_a_word_glossed_here_joins_the_sentence_that_used_it(second: str) -> Non
     ],
 )
 def test_here_that_is_the_document_stands(second: str) -> None:
-    assert len(_groups(f"We measured plasma levels in 40 patients. {second}")) == 2
+    assert len(grouped(f"We measured plasma levels in 40 patients. {second}")) == 2
 
 
 # --- rule 7: a condition or step taken up from the sentence before ---------------------------
@@ -139,7 +134,7 @@ def test_here_that_is_the_document_stands(second: str) -> None:
 )
 def test_a_condition_on_the_sentence_before_joins_it(first: str, second: str) -> None:
     text = f"{first} {second}"
-    assert _groups(text) == [text]
+    assert grouped(text) == [text]
 
 
 @pytest.mark.parametrize(
@@ -150,12 +145,12 @@ def test_a_condition_on_the_sentence_before_joins_it(first: str, second: str) ->
     ],
 )
 def test_a_condition_of_its_own_stands(second: str) -> None:
-    assert len(_groups(f"The session is flushed before the query runs. {second}")) == 2
+    assert len(grouped(f"The session is flushed before the query runs. {second}")) == 2
 
 
 def test_russian_sentences_are_not_read_by_the_english_rules() -> None:
     text = "Первый аргумент метода задаёт функцию. Если нет, вызывается обработчик по умолчанию."
-    assert len(_groups(text, "ru")) == 2
+    assert len(grouped(text, "ru")) == 2
 
 
 # --- types -----------------------------------------------------------------------------------

@@ -12,18 +12,13 @@ from __future__ import annotations
 import pytest
 
 from pegas_memory.distill.context import leans_back
-from pegas_memory.distill.units import sentence_groups
-from tests.distill.offline_chunk import claims
+from tests.distill.offline_chunk import claims, grouped
 
 _BEFORE = (
     "The time course for the disappearance of pattern F matched the time course of the "
     "appearance of pattern B, with a half-time of 30 min."
 )
 _READING_LIST = "SciFact abstracts (a reading list)"
-
-
-def _groups(text: str, language: str = "en") -> list[str]:
-    return [text[g.start : g.end] for g in sentence_groups(text, 0, len(text), language=language)]
 
 
 def _claims(text: str, heading_path: tuple[str, ...], title: str | None = None) -> list[str]:
@@ -35,9 +30,9 @@ def _claims(text: str, heading_path: tuple[str, ...], title: str | None = None) 
 
 def test_an_event_noun_with_its_verb_next_joins_the_sentence_before() -> None:
     text = f"{_BEFORE} The transformation was complete in 90 min."
-    assert _groups(text) == [text]
+    assert grouped(text) == [text]
     increase = "Serum levels of IL-6 rose in treated mice. The increase was significant."
-    assert _groups(increase) == [increase]
+    assert grouped(increase) == [increase]
 
 
 @pytest.mark.parametrize(
@@ -49,7 +44,7 @@ def test_an_event_noun_with_its_verb_next_joins_the_sentence_before() -> None:
     ],
 )
 def test_an_event_noun_with_a_complement_or_as_a_modifier_stands(second: str) -> None:
-    assert len(_groups(f"{_BEFORE} {second}")) == 2
+    assert len(grouped(f"{_BEFORE} {second}")) == 2
 
 
 def test_a_paragraphs_first_sentence_joins_nothing() -> None:
@@ -59,7 +54,7 @@ def test_a_paragraphs_first_sentence_joins_nothing() -> None:
 
 def test_findings_and_results_are_the_studys_not_the_sentence_befores() -> None:
     text = "Clutches are largest in cavity nesters. The findings offer a bridge between fields."
-    assert len(_groups(text)) == 2
+    assert len(grouped(text)) == 2
 
 
 # --- join_en rule 7: a noun of the sentence before's word family ------------------------------
@@ -67,9 +62,9 @@ def test_findings_and_results_are_the_studys_not_the_sentence_befores() -> None:
 
 def test_a_noun_of_the_sentence_befores_word_family_joins_it() -> None:
     text = "The first pump failed twice during the trial. The failure was traced to a seal."
-    assert _groups(text) == [text]
+    assert grouped(text) == [text]
     other = "The first pump stalled twice during the trial. The failure was traced to a seal."
-    assert len(_groups(other)) == 2  # no word of its family before: it stands (or is carried)
+    assert len(grouped(other)) == 2  # no word of its family before: it stands (or is carried)
 
 
 def test_the_english_join_rules_do_not_read_russian() -> None:

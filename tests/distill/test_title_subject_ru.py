@@ -25,9 +25,8 @@ from pegas_memory.distill.head_ru import _inflected
 from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.title_ru import family_reference, has_verb, label_value, listed_thing
 from pegas_memory.distill.types import ChunkContext, DraftAtom
-from pegas_memory.distill.units import sentence_groups
 from tests.both_sides import both_sides
-from tests.distill.offline_chunk import claims
+from tests.distill.offline_chunk import claims, grouped
 
 _TITLE = "Статьи Википедии (TyDi QA GoldP, русский)"
 _NGASU = "Новосибирский государственный архитектурно-строительный университет"
@@ -40,10 +39,6 @@ def _claims(text: str, heading: str, title: str = _TITLE) -> list[str]:
 def _carried(claim: str, subject: str, kind: str = "fact") -> str:
     atom = DraftAtom(kind, claim, claim, 0.7, claim, 0, len(claim), "ru")  # type: ignore[arg-type]
     return carry(atom, subject).claim
-
-
-def _groups(text: str) -> list[str]:
-    return [text[g.start : g.end] for g in sentence_groups(text, 0, len(text), language="ru")]
 
 
 # --- a title's noun is no verb --------------------------------------------------------------
@@ -273,7 +268,7 @@ def test_the_dateless_sentence_after_an_entry_joins_it() -> None:
         " Завершено строительство первой очереди учебного корпуса."
     )
     first = "1933 — переселение института в Новосибирск. Всего в вузе действует уже 13 кафедр."
-    assert _groups(text)[0] == first
+    assert grouped(text, "ru")[0] == first
     claims = _claims(text, _NGASU)
     assert f"{_NGASU}: {first}" in claims
 
@@ -294,7 +289,7 @@ def test_no_anchor_for_a_dated_sentence_or_after_a_plain_one(
 
 def test_english_text_is_not_read_by_the_russian_rules() -> None:
     text = "1933 — the institute moved to Novosibirsk. It had 13 departments by then."
-    groups = [text[g.start : g.end] for g in sentence_groups(text, 0, len(text), language="en")]
+    groups = grouped(text, "en")
     assert len(groups) == 2 or groups == [text]  # whatever English does, not this rule
     assert label_value("Main ports: Rotterdam, Amsterdam.") is None
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import socket
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -26,6 +25,7 @@ from pegas_memory.embedding.embedders import (
 )
 from pegas_memory.errors import BackendUnavailable, InvalidInput
 from tests.fake_ollama import FakeOllama, hashed_embedding
+from tests.loopback import free_port
 
 RU = "Кошка спит на тёплом подоконнике."
 EN = "The cat is sleeping on the warm windowsill."
@@ -34,13 +34,6 @@ UNRELATED = "Центральный банк повысил ключевую с�
 
 def norm(vector: list[float]) -> float:
     return math.sqrt(sum(v * v for v in vector))
-
-
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-    return port
 
 
 # --------------------------------------------------------------------------- pure helpers
@@ -252,7 +245,7 @@ def test_ollama_normalises_vectors() -> None:
 def test_ollama_server_down_is_a_clear_error_after_bounded_retries() -> None:
     sleeps: list[float] = []
     emb = OllamaEmbedder(
-        f"http://127.0.0.1:{closed_port()}",
+        f"http://127.0.0.1:{free_port()}",
         timeout=2.0,
         retry=RetryPolicy(retries=2, base_delay=0.01),
         sleep=sleeps.append,
@@ -315,7 +308,7 @@ def test_ollama_recovers_from_a_dropped_connection() -> None:
 
 
 def test_ollama_ignores_proxy_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    dead_proxy = f"http://127.0.0.1:{closed_port()}"
+    dead_proxy = f"http://127.0.0.1:{free_port()}"
     for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "all_proxy"):
         monkeypatch.setenv(var, dead_proxy)
     monkeypatch.delenv("NO_PROXY", raising=False)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pegas_memory.app.service import MemoryService
 from pegas_memory.ingest.markup import normalise
-from tests.conftest import ingest_text
+from tests.conftest import cited_claims, ingest_text
 
 FAQ = (
     "# FAQ\n\n"
@@ -40,11 +40,7 @@ def test_the_question_is_the_answers_section_not_a_claim(
 ) -> None:
     path = tmp_path / "files" / "FAQ.md"
     ingest_text(service, path, FAQ)
-    with service.db.connection() as conn:
-        rows = conn.execute(
-            "SELECT a.claim, c.locator FROM pm_atom a JOIN pm_citation c ON c.atom_id = a.id"
-        ).fetchall()
-    claims = {str(r["claim"]): str(r["locator"]) for r in rows}
+    claims = dict(cited_claims(service))
     prose = [c for c in claims if not c.startswith("Code")]
     assert prose and not any(c.startswith(("Does ", "Why ")) or "?" in c for c in prose), claims
     config = next(loc for claim, loc in claims.items() if "TOOL_CONFIG" in claim)

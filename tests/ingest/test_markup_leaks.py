@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pegas_memory.app.requests import IngestRequest
 from pegas_memory.ingest.markup import flavour_of, normalise
-from tests.conftest import offline_memory
+from tests.conftest import cited_claims, files_memory, ingest_text
 
 DOC = """# Installing the server { #install }
 
@@ -50,19 +49,14 @@ def test_generator_markup_is_blanked_in_place() -> None:
 def test_ingested_claims_titles_and_locators_carry_no_markup(
     database_url: str, tmp_path: Path
 ) -> None:
-    files = tmp_path / "files"
-    files.mkdir()
-    (files / "guide.mdx").write_text(DOC)
-    with offline_memory(database_url, tmp_path / "data", ingest_roots=[files]) as svc:
-        report = svc.ingest(IngestRequest(source=str(files / "guide.mdx")))
+    with files_memory(database_url, tmp_path, dim=64) as svc:
+        report = ingest_text(svc, tmp_path / "files" / "guide.mdx", DOC)
         assert report.title == "Installing the server"
+        rows = cited_claims(svc)
         with svc.db.connection() as conn:
-            rows = conn.execute(
-                "SELECT a.claim, c.locator FROM pm_atom a JOIN pm_citation c ON c.atom_id = a.id"
-            ).fetchall()
             chunks = conn.execute("SELECT heading_path, locator FROM pm_chunk").fetchall()
         assert rows
-        text = " ".join(f"{r['claim']} {r['locator']}" for r in rows)
+        text = " ".join(f"{claim} {locator}" for claim, locator in rows)
         text += " ".join(" ".join(c["heading_path"]) + c["locator"] for c in chunks)
         for leak in ("{", "}", "#running", "<abbr", "\\cite", "\\textbf", "TODO"):
             assert leak not in text, (leak, text)

@@ -4,7 +4,6 @@ what they rest on (curation/merges.py, migrations/0014_merges.sql; issue 32 scop
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,19 +18,13 @@ from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.errors import InvalidInput, NotFound
 from pegas_memory.host.control import stop_host
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
+from pegas_memory.models import MergeOut
 from pegas_memory.outbox.reconcile import reconcile, vector_collection
-from tests.conftest import files_memory
 from tests.mcp_harness import error_text, mcp_client, serve_env, structured
 from tests.pgcluster import create_database
 
 CLAIM = "Treatment for two days increased the activity of brown adipose tissue in twelve women."
 NEAR = CLAIM.replace("two days", "two days,")  # the same claim, re-punctuated: another hash
-
-
-@pytest.fixture
-def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with files_memory(database_url, tmp_path) as svc:
-        yield svc
 
 
 def rows(svc: MemoryService, sql: str, *args: Any) -> list[dict[str, Any]]:
@@ -49,6 +42,12 @@ def two_documents(svc: MemoryService, tmp_path: Path) -> tuple[Path, Path]:
     assert first.atoms_new == 1
     assert second.atoms_new == 0 and second.duplicates_semantic == 1 and second.merges == 1
     return a, b
+
+
+def the_merge(svc: MemoryService, tmp_path: Path) -> MergeOut:
+    """The merge record of two_documents: the second document's claim merged into the first's."""
+    two_documents(svc, tmp_path)
+    return svc.merges(action="list").merges[0]
 
 
 def test_a_semantic_merge_is_recorded_with_the_citation_it_brought(
@@ -141,8 +140,7 @@ def test_a_split_pair_is_never_merged_again_even_when_the_claim_comes_back(
 ) -> None:
     """The split atom erased, the same claim ingested again from another document is its own
     atom: dedup honours the pair the split recorded (pm_merge_block)."""
-    two_documents(service, tmp_path)
-    merge = service.merges(action="list").merges[0]
+    merge = the_merge(service, tmp_path)
     done = service.merges(action="split", merge_id=merge.id, reason="not the same")
     assert done.atom_id is not None
     service.forget(mode="erase", atom_ids=[done.atom_id])
@@ -166,8 +164,7 @@ def test_an_unknown_merge_is_a_clear_error_and_writes_nothing(service: MemorySer
 def test_erasing_the_merged_claims_document_erases_its_merge_record(
     service: MemoryService, tmp_path: Path
 ) -> None:
-    two_documents(service, tmp_path)
-    merge = service.merges(action="list").merges[0]
+    merge = the_merge(service, tmp_path)
     service.forget(mode="erase", document_ids=[merge.document_id or 0])
     assert rows(service, "SELECT id FROM pm_merge") == []
     assert [r["claim"] for r in rows(service, "SELECT claim FROM pm_atom")] == [CLAIM]
@@ -177,8 +174,7 @@ def test_erasing_the_survivors_own_document_erases_the_merge_record(
     service: MemoryService, tmp_path: Path
 ) -> None:
     """Only the merged claim's citation is left on the survivor: nothing to split it from."""
-    two_documents(service, tmp_path)
-    merge = service.merges(action="list").merges[0]
+    merge = the_merge(service, tmp_path)
     own = rows(
         service,
         "SELECT d.identity_id FROM pm_citation c JOIN pm_document d ON d.id = c.doc_id "
@@ -193,8 +189,7 @@ def test_erasing_the_survivors_own_document_erases_the_merge_record(
 def test_erasing_the_survivor_erases_its_merge_records(
     service: MemoryService, tmp_path: Path
 ) -> None:
-    two_documents(service, tmp_path)
-    merge = service.merges(action="list").merges[0]
+    merge = the_merge(service, tmp_path)
     service.forget(mode="erase", atom_ids=[merge.survivor_id])
     assert rows(service, "SELECT id FROM pm_merge") == []
     assert rows(service, "SELECT atom_id FROM pm_merge_block") == []

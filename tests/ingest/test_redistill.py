@@ -27,6 +27,7 @@ from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import OFFLINE_VERSION, ChunkContext, DraftAtom
 from pegas_memory.errors import IngestError
 from pegas_memory.ingest.pipeline import IngestPipeline
+from pegas_memory.ingest.writes import IngestReport
 from pegas_memory.outbox.reconcile import reconcile
 from tests.mcp_harness import mcp_client, serve_env, structured
 from tests.pgcluster import create_database
@@ -133,6 +134,22 @@ def _pipeline(service: MemoryService, distiller: Any) -> IngestPipeline:
     return IngestPipeline(service.settings, service.db, service.runtime, lambda: distiller)
 
 
+def _older(service: MemoryService, path: Path) -> IngestReport:
+    """`path` ingested by the older distiller version (OlderDistiller)."""
+    return _pipeline(service, OlderDistiller()).ingest(IngestRequest(source=str(path)))
+
+
+def _older_version(
+    service: MemoryService, tmp_path: Path, name: str, text: str
+) -> tuple[Path, IngestReport, dict[int, Mapping[str, Any]]]:
+    """`text` written as `name` and ingested by the older distiller, the outbox drained: the
+    file, the ingest's report and the atoms of that version."""
+    path = _write(tmp_path, name, text)
+    first = _older(service, path)
+    service.runtime.worker().drain()
+    return path, first, _atoms(service, first.version_id or 0)
+
+
 def _write(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / "files" / name
     path.write_text(text)
@@ -223,11 +240,8 @@ def test_same_distiller_version_stays_unchanged_and_reads_nothing(
 def test_another_distiller_version_redistills_in_place(
     service: MemoryService, tmp_path: Path
 ) -> None:
-    path = _write(tmp_path, "history.md", HISTORY)
-    first = _pipeline(service, OlderDistiller()).ingest(IngestRequest(source=str(path)))
-    service.runtime.worker().drain()
+    path, first, old = _older_version(service, tmp_path, "history.md", HISTORY)
     version_id = first.version_id or 0
-    old = _atoms(service, version_id)
     assert {a["prompt_version"] for a in old.values()} == {OLD}
     reworded = _by_claim(old, "1773")
     bridge = _by_claim(old, "stone bridge")
@@ -311,10 +325,7 @@ def test_another_distiller_version_redistills_in_place(
 def test_redistill_in_russian_supersedes_the_old_wording(
     service: MemoryService, tmp_path: Path
 ) -> None:
-    path = _write(tmp_path, "istoriya.md", HISTORY_RU)
-    first = _pipeline(service, OlderDistiller()).ingest(IngestRequest(source=str(path)))
-    service.runtime.worker().drain()
-    old = _atoms(service, first.version_id or 0)
+    path, first, old = _older_version(service, tmp_path, "istoriya.md", HISTORY_RU)
     reworded = _by_claim(old, "1773")
     bridge = _by_claim(old, "каменный мост")
     again = service.pipeline.ingest(IngestRequest(source=str(path)))
@@ -332,13 +343,13 @@ def test_a_linked_atom_is_kept_and_a_shared_one_stays_current(
     service: MemoryService, tmp_path: Path
 ) -> None:
     path = _write(tmp_path, "history.md", HISTORY)
-    first = _pipeline(service, OlderDistiller()).ingest(IngestRequest(source=str(path)))
+    first = _older(service, path)
     other = _write(
         tmp_path,
         "quarries.md",
         "# Quarries\n\nThe northern quarries of Ostrovets sent granite down the river.\n",
     )
-    _pipeline(service, OlderDistiller()).ingest(IngestRequest(source=str(other)))
+    _older(service, other)
     service.runtime.worker().drain()
     old = _atoms(service, first.version_id or 0)
     fragment, shared = _by_claim(old, "Fragment rebuilt"), _by_claim(old, "Granite quarries")
@@ -402,7 +413,7 @@ def test_a_distiller_failing_midway_leaves_the_old_atoms_current(
     service: MemoryService, tmp_path: Path
 ) -> None:
     path = _write(tmp_path, "history.md", HISTORY)
-    first = _pipeline(service, OlderDistiller()).ingest(IngestRequest(source=str(path)))
+    first = _older(service, path)
     before = _snapshot(service, first.version_id or 0)
     with pytest.raises(IngestError, match="nothing was changed"):
         _pipeline(service, FailingDistiller("Ostrovets")).ingest(IngestRequest(source=str(path)))
@@ -416,7 +427,7 @@ def test_a_redistill_stopped_inside_its_transaction_writes_nothing(
     """A job cancelled (or past its deadline) raises from its progress report: here while the
     re-distill's transaction has already written the new atoms and citations."""
     path = _write(tmp_path, "history.md", HISTORY)
-    first = _pipeline(service, OlderDistiller()).ingest(IngestRequest(source=str(path)))
+    first = _older(service, path)
     service.runtime.worker().drain()
     before = _snapshot(service, first.version_id or 0)
 

@@ -3,23 +3,19 @@ name of it, never stored twice (no doubled citations, one source line in memory_
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from pegas_memory.app.requests import ContextRequest, IngestRequest
-from tests.conftest import offline_memory
+from tests.conftest import files_memory, ingest_text
 
 TEXT = "# Rivers\n\nThe Danube flows through ten countries before it reaches the Black Sea.\n"
 
 
 def test_a_copy_under_another_name_is_the_same_document(database_url: str, tmp_path: Path) -> None:
     files = tmp_path / "files"
-    files.mkdir()
-    (files / "a.md").write_text(TEXT)
-    shutil.copy(files / "a.md", files / "copy.md")
-    with offline_memory(database_url, tmp_path / "data", ingest_roots=[files]) as svc:
-        first = svc.ingest(IngestRequest(source=str(files / "a.md")))
-        again = svc.ingest(IngestRequest(source=str(files / "copy.md")))
+    with files_memory(database_url, tmp_path, dim=64) as svc:
+        first = ingest_text(svc, files / "a.md", TEXT)
+        again = ingest_text(svc, files / "copy.md", TEXT)  # the same bytes under another name
         svc.runtime.worker().drain()
         assert again.unchanged and again.document_id == first.document_id
         assert any("another name" in w for w in again.warnings)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pegas_memory.app.requests import IngestRequest
-from tests.conftest import offline_memory
+from tests.conftest import cited_claims, files_memory, ingest_text
 
 CHAPTER = """<?xml version="1.0" encoding="utf-8"?>
 <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="en">
@@ -25,16 +24,9 @@ one edges.</p>
 
 
 def test_an_xhtml_chapters_citations_name_its_sections(database_url: str, tmp_path: Path) -> None:
-    files = tmp_path / "files"
-    files.mkdir()
-    (files / "ch3.xhtml").write_text(CHAPTER)
-    with offline_memory(database_url, tmp_path / "data", ingest_roots=[files]) as svc:
-        svc.ingest(IngestRequest(source=str(files / "ch3.xhtml")))
-        with svc.db.connection() as conn:
-            rows = conn.execute(
-                "SELECT a.claim, c.locator FROM pm_atom a JOIN pm_citation c ON c.atom_id = a.id"
-            ).fetchall()
-    locator = {r["claim"]: r["locator"] for r in rows}
+    with files_memory(database_url, tmp_path, dim=64) as svc:
+        ingest_text(svc, tmp_path / "files" / "ch3.xhtml", CHAPTER)
+        locator = dict(cited_claims(svc))
     tree = next(v for k, v in locator.items() if k.startswith("A tree is"))
     assert "3.1 Trees" in tree
     bipartite = next(v for k, v in locator.items() if "bipartite" in k)

@@ -6,7 +6,6 @@ fresh-clone CI run left one redis-server behind, from test_per_tool_time_limit's
 from __future__ import annotations
 
 import shutil
-import subprocess
 import time
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from pegas_memory.memgraph_store.falkor_watchdog import (
 )
 from pegas_memory.procs import process_state
 from tests.hardening_helpers import result_text, session_with_a_slow_model
-from tests.holders import start_graph_user
+from tests.holders import kill_holder, start_graph_user, watchdog_log
 from tests.pgcluster import create_database
 
 
@@ -39,19 +38,6 @@ def _wait_gone(pid: int, timeout: float = 90.0) -> bool:
     return True
 
 
-def _wait_log(path: Path, timeout: float = 30.0) -> str:
-    deadline = time.monotonic() + timeout
-    while not path.exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return path.read_text()
-
-
-def _kill(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        proc.kill()
-        proc.wait(30)
-
-
 def test_the_graph_server_stops_when_its_last_user_was_killed(tmp_path: Path) -> None:
     first, second = start_graph_user(tmp_path), start_graph_user(tmp_path)
     pid = _redis_pid(tmp_path)
@@ -67,17 +53,17 @@ def test_the_graph_server_stops_when_its_last_user_was_killed(tmp_path: Path) ->
         assert live_users(tmp_path / "graph") is False
         assert _wait_gone(pid), "the redis-server outlived its last user"
     finally:
-        _kill(first)
-        _kill(second)
+        kill_holder(first)
+        kill_holder(second)
     assert not (tmp_path / "graph" / "redis.sock").exists()  # a clean SHUTDOWN
-    assert "last user gone: server stopped" in _wait_log(tmp_path / "graph" / "watchdog.log")
+    assert "last user gone: server stopped" in watchdog_log(tmp_path / "graph" / "watchdog.log")
     # The next user starts it again from its files, and gets a watchdog of its own.
     again = start_graph_user(tmp_path)
     try:
         restarted = _redis_pid(tmp_path)
         assert restarted != pid
     finally:
-        _kill(again)
+        kill_holder(again)
     assert _wait_gone(restarted)
 
 
@@ -90,7 +76,7 @@ def test_the_graph_server_stops_when_its_data_dir_is_deleted(tmp_path: Path) -> 
         shutil.rmtree(data / "graph", ignore_errors=True)
         assert _wait_gone(pid), "the redis-server outlived its deleted data dir"
     finally:
-        _kill(holder)
+        kill_holder(holder)
 
 
 def test_no_graph_server_survives_a_serve_ended_with_a_job_running(

@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from pegas_memory.app.requests import SearchRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.config import Settings
@@ -23,6 +25,7 @@ from pegas_memory.host.control import stop_host
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.outbox.reconcile import reconcile, vector_collection
 from pegas_memory.outbox.selfcheck import RepairReport
+from tests.pgcluster import create_database
 
 # The file kinds of a qdrant-edge collection (qdrant-edge-py 0.9), by a name ending.
 VECTOR_FILES = {
@@ -34,6 +37,10 @@ VECTOR_FILES = {
     "WAL": "wal/open-1",
 }
 RANDOM_BYTES = 512 * 1024  # what the issue wrote into chunk_0.mmap
+PERIOD = 1.5  # the self-check period of a suite's shared serve (seconds)
+# A check ends within this long of its start on a busy 2-core machine (a copy of the collection
+# loaded apart, the content sweep, PostgreSQL counts): noticing may take one period plus this.
+CHECK_SECONDS = 3.0
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,17 @@ def serving(
         settings = serve_settings(data_dir, database_url, fake.url, period)
         with running_serve(settings.model_copy(update=updates)) as service:
             yield service
+
+
+@contextmanager
+def suite_serve(
+    server_uri: str, tmp_path_factory: pytest.TempPathFactory, name: str
+) -> Iterator[MemoryService]:
+    """The serve a module's damage cases share: a fresh database on the PostgreSQL server at
+    `server_uri`, a data directory of its own (`name`), the self-check every PERIOD seconds."""
+    data = tmp_path_factory.mktemp(name) / "data"
+    with serving(data, create_database(server_uri), PERIOD) as service:
+        yield service
 
 
 def atom_collection(service: MemoryService) -> Path:
@@ -224,3 +242,9 @@ def missing_from_dense(service: MemoryService, stored: dict[str, int]) -> list[s
 def drift(service: MemoryService) -> int:
     service.runtime.worker().drain(include_delayed=True)
     return reconcile(service.runtime).drift
+
+
+def assert_nothing_lost(service: MemoryService, acknowledged: dict[str, int]) -> None:
+    """Every acknowledged claim is found by dense search, and PostgreSQL and the slices agree."""
+    assert missing_from_dense(service, acknowledged) == []
+    assert drift(service) == 0

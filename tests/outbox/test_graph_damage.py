@@ -16,16 +16,11 @@ import pytest
 
 from pegas_memory.app.service import MemoryService
 from tests.outbox import slice_damage as damage
-from tests.pgcluster import create_database
-
-PERIOD = 1.5
-CHECK_SECONDS = 3.0  # see test_vector_damage
 
 
 @pytest.fixture(scope="module")
 def serve(embedded_pg, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MemoryService]:  # type: ignore[no-untyped-def]
-    data = tmp_path_factory.mktemp("graph-damage") / "data"
-    with damage.serving(data, create_database(embedded_pg.uri), PERIOD) as service:
+    with damage.suite_serve(embedded_pg.uri, tmp_path_factory, "graph-damage") as service:
         yield service
 
 
@@ -49,7 +44,7 @@ def _damage_and_repair(
     damaged_at = time.time()
     inflict()
     outcome = damage.until_repaired(serve, since, damaged_at)
-    assert outcome.noticed <= PERIOD + CHECK_SECONDS, outcome
+    assert outcome.noticed <= damage.PERIOD + damage.CHECK_SECONDS, outcome
     assert any(f.startswith("graph:files") for f in outcome.report.found), outcome.report
     note = next(s for s in serve.stats().slices if s.name == "graph").repaired or ""
     assert "graph:files" in note, note  # reported: what was found, and that it was mended
@@ -57,8 +52,7 @@ def _damage_and_repair(
     graph = serve.runtime.graph.get()
     assert graph.check_files() is None  # the files on disk give the whole graph back again
     assert graph.node_counts().get("Atom") == len(ACKNOWLEDGED)
-    assert damage.missing_from_dense(serve, ACKNOWLEDGED) == []
-    assert damage.drift(serve) == 0
+    damage.assert_nothing_lost(serve, ACKNOWLEDGED)
     return outcome
 
 
@@ -106,5 +100,4 @@ def test_the_graph_directory_deleted_under_a_running_serve_is_rebuilt(
     graph = serve.runtime.graph.get()
     assert graph.node_counts().get("Atom") == len(ACKNOWLEDGED)
     assert graph.check_files() is None
-    assert damage.missing_from_dense(serve, ACKNOWLEDGED) == []
-    assert damage.drift(serve) == 0
+    damage.assert_nothing_lost(serve, ACKNOWLEDGED)

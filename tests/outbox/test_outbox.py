@@ -26,7 +26,7 @@ from pegas_memory.outbox.projection import Projector
 from pegas_memory.outbox.reconcile import reconcile
 from pegas_memory.qdrant_store.client import ClientVectorIndex
 from pegas_memory.qdrant_store.index import VectorIndex, VectorPoint
-from tests.conftest import fake_model_settings
+from tests.conftest import fake_model_settings, projection_runtime
 from tests.fake_ollama import FakeOllama
 
 
@@ -37,11 +37,8 @@ def psettings(database_url: str, tmp_path: Path, fake_ollama: FakeOllama) -> Set
 
 @pytest.fixture
 def runtime(psettings: Settings) -> Iterator[ProjectionRuntime]:
-    db = Database(psettings).open()
-    rt = ProjectionRuntime(psettings, db)
-    yield rt
-    rt.close()
-    db.close()
+    with projection_runtime(psettings) as rt:
+        yield rt
 
 
 def seed(db: Database, n: int, *, links: bool = True) -> list[int]:
@@ -106,6 +103,21 @@ def test_slice_unavailable_then_recovers(runtime: ProjectionRuntime) -> None:
     assert_converged(runtime)
 
 
+def parked_and_done(db: Database) -> tuple[list[dict[str, Any]], int]:
+    """The parked outbox events (entity_id, attempts, applied, last_error) and how many events
+    were processed."""
+    with db.transaction() as conn:
+        parked = conn.execute(
+            "SELECT entity_id, attempts, applied, last_error FROM pm_outbox "
+            "WHERE parked_at IS NOT NULL"
+        ).fetchall()
+        done = conn.execute(
+            "SELECT count(*) AS n FROM pm_outbox WHERE processed_at IS NOT NULL"
+        ).fetchone()
+    assert done is not None
+    return [dict(r) for r in parked], int(done["n"])
+
+
 def test_poison_event_is_parked_while_others_pass(runtime: ProjectionRuntime) -> None:
     ids = seed(runtime.db, 6, links=False)
     poison = ids[3]
@@ -119,16 +131,10 @@ def test_poison_event_is_parked_while_others_pass(runtime: ProjectionRuntime) ->
     runtime.projector.apply = apply.__get__(runtime.projector)  # type: ignore[method-assign]
     for _ in range(4):
         runtime.worker().drain(include_delayed=True)
-    with runtime.db.transaction() as conn:
-        parked = conn.execute(
-            "SELECT entity_id, attempts, last_error FROM pm_outbox WHERE parked_at IS NOT NULL"
-        ).fetchall()
-        done = conn.execute(
-            "SELECT count(*) AS n FROM pm_outbox WHERE processed_at IS NOT NULL"
-        ).fetchone()
+    parked, done = parked_and_done(runtime.db)
     assert [r["entity_id"] for r in parked] == [poison]
     assert parked[0]["attempts"] == 3 and "cannot project" in parked[0]["last_error"]
-    assert done["n"] == 5
+    assert done == 5
 
 
 class PoisonPayload:
@@ -168,18 +174,11 @@ def test_a_point_the_engine_rejects_is_parked_on_every_back_end(
     try:
         for _ in range(4):
             runtime.worker().drain(include_delayed=True)
-        with runtime.db.transaction() as conn:
-            parked = conn.execute(
-                "SELECT entity_id, attempts, applied, last_error FROM pm_outbox "
-                "WHERE parked_at IS NOT NULL"
-            ).fetchall()
-            done = conn.execute(
-                "SELECT count(*) AS n FROM pm_outbox WHERE processed_at IS NOT NULL"
-            ).fetchone()
+        parked, done = parked_and_done(runtime.db)
         assert [r["entity_id"] for r in parked] == [poison]
         assert parked[0]["attempts"] == 3 and parked[0]["applied"] == ["graph"]
         assert "rejected the request to upsert points" in parked[0]["last_error"]
-        assert done is not None and done["n"] == 5
+        assert done == 5
         name = runtime.projector.collection("atom")
         assert sorted(inner.iter_ids(name)) == sorted(set(ids) - {poison})
     finally:

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,20 @@ def _store_and_stop(settings: Settings) -> None:
         service.close()
 
 
+@contextmanager
+def stored_and_stopped(
+    database_url: str, tmp_path: Path, ollama: FakeOllama, **extra: object
+) -> Iterator[Settings]:
+    """The settings of a memory that stored CLAIMS, projected them and was closed; its embedded
+    graph engine is stopped afterwards."""
+    settings = _settings(database_url, tmp_path, ollama, **extra)
+    try:
+        _store_and_stop(settings)
+        yield settings
+    finally:
+        stop_embedded_graph(settings.data_dir)
+
+
 def _dense(service: MemoryService, query: str) -> tuple[list[str], list[str]]:
     found = service.search(SearchRequest(query=query, preset="dense", limit=10))
     return [h.claim for h in found.hits], found.warnings
@@ -115,9 +130,7 @@ def test_classify_tolerates_events_in_flight() -> None:
 def test_deleted_vector_slice_is_repaired_at_start_without_reembedding(
     database_url: str, tmp_path: Path, ollama: CountingOllama
 ) -> None:
-    settings = _settings(database_url, tmp_path, ollama)
-    try:
-        _store_and_stop(settings)
+    with stored_and_stopped(database_url, tmp_path, ollama) as settings:
         shutil.rmtree(settings.data_dir / "qdrant")
         embedded_before = len(ollama.texts)
         service = MemoryService(settings).open()
@@ -133,16 +146,12 @@ def test_deleted_vector_slice_is_repaired_at_start_without_reembedding(
             assert not any("damaged" in w for w in warnings), warnings
         finally:
             service.close()
-    finally:
-        stop_embedded_graph(settings.data_dir)
 
 
 def test_deleted_vector_slice_is_reported_when_auto_repair_is_off(
     database_url: str, tmp_path: Path, ollama: CountingOllama
 ) -> None:
-    settings = _settings(database_url, tmp_path, ollama, auto_repair_slices=False)
-    try:
-        _store_and_stop(settings)
+    with stored_and_stopped(database_url, tmp_path, ollama, auto_repair_slices=False) as settings:
         shutil.rmtree(settings.data_dir / "qdrant")
         service = MemoryService(settings).open()
         try:
@@ -158,8 +167,6 @@ def test_deleted_vector_slice_is_reported_when_auto_repair_is_off(
         check = checks["vector slice vs PostgreSQL"]
         assert not check.ok and "lost" in check.detail
         assert check.fix and "pegas-memory rebuild --target qdrant" in check.fix
-    finally:
-        stop_embedded_graph(settings.data_dir)
 
 
 def _cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
@@ -203,9 +210,7 @@ def _wait_host_gone(settings: Settings, timeout: float = 60.0) -> None:
 def test_corrupted_vector_slice_is_set_aside_and_rebuilt(
     database_url: str, tmp_path: Path, ollama: CountingOllama
 ) -> None:
-    settings = _settings(database_url, tmp_path, ollama, auto_repair_slices=False)
-    try:
-        _store_and_stop(settings)
+    with stored_and_stopped(database_url, tmp_path, ollama, auto_repair_slices=False) as settings:
         _corrupt(_atom_collection(settings))
 
         # Reported with the right advice, in stats and in doctor.
@@ -251,5 +256,3 @@ def test_corrupted_vector_slice_is_set_aside_and_rebuilt(
                 service.close()
             time.sleep(1.1)  # a new second: a new set-aside directory
         assert len(list(settings.data_dir.glob("qdrant.broken-*"))) <= 2
-    finally:
-        stop_embedded_graph(settings.data_dir)

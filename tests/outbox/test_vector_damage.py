@@ -15,18 +15,11 @@ import pytest
 
 from pegas_memory.app.service import MemoryService
 from tests.outbox import slice_damage as damage
-from tests.pgcluster import create_database
-
-PERIOD = 1.5  # the self-check period of the shared serve (seconds)
-# A check ends within this long of its start on a busy 2-core machine (a copy of the collection
-# loaded apart, the content sweep, PostgreSQL counts): noticing may take one period plus this.
-CHECK_SECONDS = 3.0
 
 
 @pytest.fixture(scope="module")
 def serve(embedded_pg, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MemoryService]:  # type: ignore[no-untyped-def]
-    data = tmp_path_factory.mktemp("vector-damage") / "data"
-    with damage.serving(data, create_database(embedded_pg.uri), PERIOD) as service:
+    with damage.suite_serve(embedded_pg.uri, tmp_path_factory, "vector-damage") as service:
         yield service
 
 
@@ -63,12 +56,11 @@ def _damage_and_repair(
     else:
         outcome = damage.until_repaired(serve, since, damaged_at)
     if outcome is not None:
-        assert outcome.noticed <= PERIOD + CHECK_SECONDS, outcome
+        assert outcome.noticed <= damage.PERIOD + damage.CHECK_SECONDS, outcome
         note = next(s for s in serve.stats().slices if s.name == "vector").repaired or ""
         assert "vector:atom" in note, note  # reported: what was found, and that it was rebuilt
     damage.settled(serve)
-    assert damage.missing_from_dense(serve, ACKNOWLEDGED) == []
-    assert damage.drift(serve) == 0
+    damage.assert_nothing_lost(serve, ACKNOWLEDGED)
     return outcome
 
 

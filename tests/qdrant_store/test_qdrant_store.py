@@ -11,12 +11,10 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import textwrap
-import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -40,7 +38,8 @@ from pegas_memory.qdrant_store.index import (
     plan_search,
     prepare_payload,
 )
-from tests.loopback import Replies, serve
+from tests.concurrently import concurrently
+from tests.loopback import Replies, free_port, serve
 
 DIM = 16
 BASE_TIME = datetime(2025, 1, 1, tzinfo=UTC)
@@ -673,28 +672,18 @@ def test_edge_keeps_acknowledged_writes_when_killed(store_dir: Path) -> None:
 
 
 def test_edge_threads_share_one_instance(store_dir: Path) -> None:
-    errors: list[BaseException] = []
     with EdgeVectorIndex(store_dir / "q") as index:
         index.ensure_collection("c", DIM)
 
         def work(worker: int) -> None:
             rng = np.random.default_rng(worker)
-            try:
-                for step in range(20):
-                    base = worker * 1000 + step * 10
-                    index.upsert("c", [VectorPoint(base + j, unit(rng), {}) for j in range(10)])
-                    index.search("c", unit(rng), k=5, where=VectorFilter(exclude_ids=(base,)))
-                    sum(1 for _ in index.iter_ids("c", batch=50))
-            except BaseException as exc:
-                errors.append(exc)
+            for step in range(20):
+                base = worker * 1000 + step * 10
+                index.upsert("c", [VectorPoint(base + j, unit(rng), {}) for j in range(10)])
+                index.search("c", unit(rng), k=5, where=VectorFilter(exclude_ids=(base,)))
+                sum(1 for _ in index.iter_ids("c", batch=50))
 
-        threads = [threading.Thread(target=work, args=(w,)) for w in range(4)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(timeout=60)
-        assert not any(t.is_alive() for t in threads)
-        assert errors == []
+        assert concurrently(work, 4, timeout=60) == []
         assert index.count("c") == 4 * 20 * 10
 
 
@@ -709,15 +698,8 @@ def test_edge_closed_index_says_so(store_dir: Path) -> None:
 # --- the server back end ---
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-    return port
-
-
 def test_client_unreachable_server_is_backend_unavailable() -> None:
-    url = f"http://127.0.0.1:{_free_port()}"
+    url = f"http://127.0.0.1:{free_port()}"
     with ClientVectorIndex.connect(url, timeout=2) as index:
         with pytest.raises(BackendUnavailable, match=f"Qdrant at {url} is unreachable"):
             index.ensure_collection("c", DIM)
@@ -766,7 +748,7 @@ def test_settings_choose_the_back_end(tmp_path: Path) -> None:
         assert (tmp_path / "qdrant" / ".lock").exists()
     finally:
         embedded.close()
-    url = f"http://127.0.0.1:{_free_port()}"
+    url = f"http://127.0.0.1:{free_port()}"
     server = build_vector_index(load_settings(data_dir=tmp_path, qdrant_url=url))
     try:
         assert isinstance(server, ClientVectorIndex)

@@ -299,23 +299,24 @@ def test_the_migration_gives_existing_memories_their_default_profiles(
     published = datetime(2014, 5, 6, tzinfo=UTC)
     with memory.db.transaction() as conn:
 
-        def doc(kind: str, uri: str, published_at: datetime | None = None) -> int:
-            row = conn.execute(
-                """INSERT INTO pm_document (kind, uri, content_hash, published_at)
-                   VALUES (%s, %s, %s, %s) RETURNING id""",
-                (kind, uri, uri, published_at),
-            ).fetchone()
+        def new_id(sql: str, params: tuple[object, ...]) -> int:
+            row = conn.execute(sql, params).fetchone()  # type: ignore[arg-type]
             assert row is not None
             return int(row["id"])
 
+        def doc(kind: str, uri: str, published_at: datetime | None = None) -> int:
+            return new_id(
+                """INSERT INTO pm_document (kind, uri, content_hash, published_at)
+                   VALUES (%s, %s, %s, %s) RETURNING id""",
+                (kind, uri, uri, published_at),
+            )
+
         def atom(type_: str, claim: str, doc_id: int | None) -> int:
-            row = conn.execute(
+            return new_id(
                 """INSERT INTO pm_atom (type, claim, content_hash, doc_id)
                    VALUES (%s, %s, %s, %s) RETURNING id""",
                 (type_, claim, claim, doc_id),
-            ).fetchone()
-            assert row is not None
-            return int(row["id"])
+            )
 
         web = doc("web", "https://news.example/a", published)
         pdf = doc("pdf", "/papers/b.pdf")

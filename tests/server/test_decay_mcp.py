@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.mcp_harness import error_text, mcp_client, structured
+from tests.mcp_harness import error_text, files_env, mcp_client, structured
 
 pytestmark = pytest.mark.anyio
 
@@ -25,11 +25,7 @@ async def test_decay_arguments_and_profiles_over_stdio(tmp_path: Path) -> None:
     (files / "bulletin.md").write_text(
         "# Bulletin\n\nThe ferry to the island leaves from pier four during the summer season.\n"
     )
-    env = {
-        "PEGAS_DATA_DIR": str(tmp_path / "data"),
-        "PEGAS_INGEST_ROOTS": f'["{files}"]',
-        "PEGAS_DECAY_RANKING": "true",
-    }
+    env = files_env(tmp_path, PEGAS_DECAY_RANKING="true")
     long_ago = (datetime.now(UTC) - timedelta(days=300)).isoformat()
     async with mcp_client(env) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}

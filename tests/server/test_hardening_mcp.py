@@ -435,39 +435,43 @@ def _is_tool_error(answer: dict[str, Any]) -> bool:
     return bool(answer.get("error")) or bool(answer.get("result", {}).get("isError"))
 
 
-def test_malformed_json_rpc_does_not_kill_the_server(
-    embedded_pg: EmbeddedPostgres, tmp_path: Path
-) -> None:
-    url = create_database(embedded_pg.uri)
-    with RawServer(_raw_env(url, tmp_path), tmp_path / "stderr") as raw:
-        raw.initialize()
-        stored = raw.call_tool("memory_store", {"claim": "stored before the garbage"})
-        assert not _is_tool_error(stored), stored
-        for line in GARBAGE_LINES:
-            raw.send_bytes(line + b"\n")
-        # Requests the server can decode get an answer, each with its own id.
-        wrong_method = raw.request("no/such/method", {})
-        assert wrong_method["error"]["code"] == -32601
-        not_an_object = raw.request("tools/call", {"name": "memory_stats", "arguments": "x"})
-        assert not_an_object["error"]["code"] == -32602
-        unknown_tool = raw.call_tool("memory_teleport", {})
-        assert _is_tool_error(unknown_tool)
-        huge = raw.call_tool("memory_store", {"claim": "y" * 5_000_000}, timeout=120)
-        assert _is_tool_error(huge) and "limit" in json.dumps(huge)
-        # Invalid UTF-8 inside a request: the transport decodes it with replacement characters.
-        request_id = raw.new_id()
-        raw.send_bytes(
-            b'{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"memory_search",'
-            b'"arguments":{"query":"\xff\xfe bad bytes"}}}\n' % request_id
-        )
-        assert "result" in raw.wait_for(request_id, 60)
+@pytest.fixture
+def raw(embedded_pg: EmbeddedPostgres, tmp_path: Path) -> Iterator[RawServer]:
+    """A server on a fresh database, spoken to in raw JSON-RPC lines, initialized."""
+    env = _raw_env(create_database(embedded_pg.uri), tmp_path)
+    with RawServer(env, tmp_path / "stderr") as server:
+        server.initialize()
+        yield server
 
-        assert raw.alive()
-        stats = raw.call_tool("memory_stats", {})
-        assert not _is_tool_error(stats), stats
-        assert stats["result"]["structuredContent"]["atoms_total"] == 1
-        # stdout carried JSON-RPC only: nothing the garbage provoked corrupted it.
-        assert not [m for m in raw.seen if isinstance(m, bytes)], raw.seen[:3]
+
+def test_malformed_json_rpc_does_not_kill_the_server(raw: RawServer) -> None:
+    stored = raw.call_tool("memory_store", {"claim": "stored before the garbage"})
+    assert not _is_tool_error(stored), stored
+    for line in GARBAGE_LINES:
+        raw.send_bytes(line + b"\n")
+    # Requests the server can decode get an answer, each with its own id.
+    wrong_method = raw.request("no/such/method", {})
+    assert wrong_method["error"]["code"] == -32601
+    not_an_object = raw.request("tools/call", {"name": "memory_stats", "arguments": "x"})
+    assert not_an_object["error"]["code"] == -32602
+    unknown_tool = raw.call_tool("memory_teleport", {})
+    assert _is_tool_error(unknown_tool)
+    huge = raw.call_tool("memory_store", {"claim": "y" * 5_000_000}, timeout=120)
+    assert _is_tool_error(huge) and "limit" in json.dumps(huge)
+    # Invalid UTF-8 inside a request: the transport decodes it with replacement characters.
+    request_id = raw.new_id()
+    raw.send_bytes(
+        b'{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"memory_search",'
+        b'"arguments":{"query":"\xff\xfe bad bytes"}}}\n' % request_id
+    )
+    assert "result" in raw.wait_for(request_id, 60)
+
+    assert raw.alive()
+    stats = raw.call_tool("memory_stats", {})
+    assert not _is_tool_error(stats), stats
+    assert stats["result"]["structuredContent"]["atoms_total"] == 1
+    # stdout carried JSON-RPC only: nothing the garbage provoked corrupted it.
+    assert not [m for m in raw.seen if isinstance(m, bytes)], raw.seen[:3]
 
 
 def _deep(levels: int) -> Any:
@@ -493,26 +497,21 @@ UNDECODABLE_REQUESTS = {
 }
 
 
-def test_an_undecodable_request_still_gets_an_answer(
-    embedded_pg: EmbeddedPostgres, tmp_path: Path
-) -> None:
+def test_an_undecodable_request_still_gets_an_answer(raw: RawServer) -> None:
     """A request whose id can be read must be answered, or the agent waits forever."""
-    url = create_database(embedded_pg.uri)
-    with RawServer(_raw_env(url, tmp_path), tmp_path / "stderr") as raw:
-        raw.initialize()
-        for case, template in sorted(UNDECODABLE_REQUESTS.items()):
-            request_id = raw.new_id()
-            raw.send(template % request_id)
-            answer = raw.wait_for(request_id, 20)
-            assert answer.get("error", {}).get("code") in (-32700, -32600, -32602), (case, answer)
-            assert answer["error"]["message"].strip(), case
-        # A string id, and a notification (no id) that must stay unanswered.
-        raw.send(UNDECODABLE_REQUESTS["lone surrogate"].replace("%d", '"text-id"'))
-        assert raw.wait_for("text-id", 20)["error"]["code"] == -32700
-        raw.send('{"jsonrpc":"2.0","method":"notifications/x","params":{"a":"\\ud800"}}')
-        stats = raw.call_tool("memory_stats", {})
-        assert stats["result"]["structuredContent"]["atoms_total"] == 0
-        assert not [m for m in raw.seen if isinstance(m, dict) and m.get("id") is None]
+    for case, template in sorted(UNDECODABLE_REQUESTS.items()):
+        request_id = raw.new_id()
+        raw.send(template % request_id)
+        answer = raw.wait_for(request_id, 20)
+        assert answer.get("error", {}).get("code") in (-32700, -32600, -32602), (case, answer)
+        assert answer["error"]["message"].strip(), case
+    # A string id, and a notification (no id) that must stay unanswered.
+    raw.send(UNDECODABLE_REQUESTS["lone surrogate"].replace("%d", '"text-id"'))
+    assert raw.wait_for("text-id", 20)["error"]["code"] == -32700
+    raw.send('{"jsonrpc":"2.0","method":"notifications/x","params":{"a":"\\ud800"}}')
+    stats = raw.call_tool("memory_stats", {})
+    assert stats["result"]["structuredContent"]["atoms_total"] == 0
+    assert not [m for m in raw.seen if isinstance(m, dict) and m.get("id") is None]
 
 
 # --- PostgreSQL stopped and started under a running server -------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,30 +67,29 @@ class Running:
         return httpx.Client(base_url=self.url, cookies=cookies, follow_redirects=False)
 
 
-def serve(settings: Settings, *, public: bool) -> UiServer:
-    """What serve_http builds: `public` is the guard of a non-loopback bind (served here on
-    loopback, which a test can reach)."""
+@contextmanager
+def serving(settings: Settings, *, public: bool) -> Iterator[Running]:
+    """What serve_http builds, started and stopped afterwards: `public` is the guard of a
+    non-loopback bind (served here on loopback, which a test can reach)."""
     guard = Guard(TOKEN, reads_need_token=public)
     app, service = http_app(settings, None, host="127.0.0.1", path="/mcp", guard=guard)
-    return UiServer(service, guard, "127.0.0.1", 0, app=app).start()
+    server = UiServer(service, guard, "127.0.0.1", 0, app=app).start()
+    try:
+        yield Running(server)
+    finally:
+        server.stop()
 
 
 @pytest.fixture
 def loopback(settings: Settings) -> Iterator[Running]:
-    server = serve(settings, public=False)
-    try:
-        yield Running(server)
-    finally:
-        server.stop()
+    with serving(settings, public=False) as running:
+        yield running
 
 
 @pytest.fixture
 def public(settings: Settings) -> Iterator[Running]:
-    server = serve(settings, public=True)
-    try:
-        yield Running(server)
-    finally:
-        server.stop()
+    with serving(settings, public=True) as running:
+        yield running
 
 
 async def test_the_pages_show_what_an_agent_stored_over_mcp_and_a_change_reaches_it(

@@ -8,7 +8,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from tests.mcp_harness import error_text, mcp_client, structured, untyped_properties
+from tests.mcp_harness import error_text, files_env, mcp_client, structured, untyped_properties
 
 pytestmark = pytest.mark.anyio
 
@@ -145,10 +145,7 @@ async def test_every_tool_over_stdio(tmp_path: Path) -> None:
         "# Notes\n\nA monad is a monoid in the category of endofunctors.\n\n"
         "Монада — это моноид в категории эндофункторов.\n"
     )
-    env = {
-        "PEGAS_DATA_DIR": str(tmp_path / "data"),
-        "PEGAS_INGEST_ROOTS": f'["{files}"]',
-    }
+    env = files_env(tmp_path)
     progress: list[float] = []
 
     async def on_progress(done: float, total: float | None, message: str | None) -> None:
