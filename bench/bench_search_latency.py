@@ -47,6 +47,7 @@ from _common import (
     REPO_ROOT,
     StageTimer,
     embedded_service,
+    ensure_sparse,
     latencies,
     log,
     md_table,
@@ -65,8 +66,6 @@ from _projection_data import (
 
 from pegas_memory.app.requests import SearchRequest
 from pegas_memory.app.service import MemoryService
-from pegas_memory.errors import NotFound
-from pegas_memory.outbox.reconcile import rebuild
 from pegas_memory.qdrant_store import sparse_terms
 from pegas_memory.search.presets import POOL, StoreChoice
 
@@ -152,36 +151,6 @@ def profile(svc: MemoryService, queries: Sequence[str], top: int = 15) -> str:
     text = io.StringIO()
     pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(top)
     return text.getvalue()
-
-
-def ensure_sparse(svc: MemoryService, conditions: dict[str, Any]) -> None:
-    """The `_bm25` collections of atoms and passages, rebuilt from PostgreSQL unless they hold
-    every row already; the seconds go into `conditions`."""
-    rt = svc.runtime
-    index = rt.vectors.get()
-    rt.projector.sparse = True
-    try:
-        complete = True
-        for entity, table in (("atom", "pm_atom"), ("passage", "pm_passage")):
-            with svc.db.connection() as conn:
-                row = conn.execute(f"SELECT count(*) AS n FROM {table}").fetchone()
-            name = rt.projector.collection_of(
-                entity, rt.embedder.get().model_id, rt.embedder.get().dim
-            )
-            try:
-                complete = complete and index.count(name) == int(row["n"])
-            except NotFound:
-                complete = False
-        if complete:
-            log("the sparse collections are complete")
-            return
-        log("rebuilding the atom and passage collections with BM25 vectors ...")
-        started = time.monotonic()
-        result = rebuild(rt, "qdrant", entities=("atom", "passage"))
-        conditions["sparse rebuild s (HNSW included)"] = f"{time.monotonic() - started:.1f}"
-        log(f"  rebuilt {result['counts']} in {result['seconds']} s")
-    finally:
-        rt.projector.sparse = False
 
 
 def vocabulary_collisions(svc: MemoryService) -> str:
