@@ -11,15 +11,15 @@ The terms are the ones PostgreSQL's lexical arm uses, computed here instead of b
 english or russian configurations (the files under `stopwords/`, copied from PostgreSQL 15's
 tsearch_data, themselves the Snowball lists), each giving its Snowball stem (russian for Cyrillic
 words, english for Latin ones, as the russian configuration does; PyStemmer, the same algorithms
-as PostgreSQL's snowball dictionaries) and, when it differs, the plain word as a second term: an
-exact form then scores above another form of the same stem. Words of other scripts and numbers
-are kept as they are. Term ids are the first 4 bytes of the term's BLAKE2b digest (a u32, the
+as PostgreSQL's snowball dictionaries). Words of other scripts and numbers are kept as they are.
+The plain word as a second term (an exact form scoring above another form of the same stem) is
+there behind `PLAIN_WORDS` and off: it measured worse. Term ids are the first 4 bytes of the term's BLAKE2b digest (a u32, the
 engine's index type), with the stem and the word in separate namespaces ("s:", "w:"); at 100k
 distinct terms about one pair collides (n^2 / 2^33), measured on the bench's vocabulary in
 bench/results/search-lexical-sparse.md.
 
-The length is the number of terms the text yields (its stems, like PostgreSQL's count of
-lexemes, plus the plain words); the average length is fixed per store (`AVG_TERMS`), since a
+The length is the number of terms the text yields (its stems, counted with repeats; PostgreSQL's
+BM25 counts distinct lexemes); the average length is fixed per store (`AVG_TERMS`), since a
 point's weights are written once: a stored average would change every point's weights as the
 memory grows.
 
@@ -51,9 +51,13 @@ Kind = Literal["atom", "passage", "trace"]
 BM25_K1 = 1.2
 BM25_B = 0.75
 # Average terms per point, fixed per store (the module docstring says why): about what an
-# atom (a sentence, its context words) and a passage (two to five sentences) hold.
-AVG_TERMS: Mapping[Kind, float] = {"atom": 24.0, "passage": 96.0, "trace": 48.0}
+# atom (a sentence and its context's words) and a passage (a chunk of up to 1,200 characters)
+# hold.
+AVG_TERMS: Mapping[Kind, float] = {"atom": 16.0, "passage": 80.0, "trace": 32.0}
 MAX_TERM_CHARS = 64
+# Whether a word whose stem differs from it is also a term of its own (its exact form). Off: on
+# SciFact it cost 0.026 lexical nDCG@10 (bench/results/search-lexical-sparse.md).
+PLAIN_WORDS = False
 _WORD = re.compile(r"\w+", re.UNICODE)
 _CYRILLIC = re.compile(r"[а-яё]+")
 _LATIN = re.compile(r"[a-z]+")
@@ -80,7 +84,8 @@ def _stemmer(language: str) -> Stemmer.Stemmer:
 
 @lru_cache(maxsize=200_000)
 def word_terms(word: str) -> tuple[str, ...]:
-    """The terms of one lower-cased word: its stem ("s:") and, if different, itself ("w:");
+    """The terms of one lower-cased word: its stem ("s:") and, with PLAIN_WORDS and if it
+    differs, itself ("w:");
     none for a stopword or an overlong word."""
     if word in stopwords() or len(word) > MAX_TERM_CHARS:
         return ()
@@ -90,7 +95,7 @@ def word_terms(word: str) -> tuple[str, ...]:
         stem = _stemmer("english").stemWord(word)
     else:
         stem = word
-    return (f"s:{stem}",) if stem == word else (f"s:{stem}", f"w:{word}")
+    return (f"s:{stem}",) if stem == word or not PLAIN_WORDS else (f"s:{stem}", f"w:{word}")
 
 
 def words(text: str) -> list[str]:

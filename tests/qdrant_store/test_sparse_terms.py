@@ -14,17 +14,16 @@ def ids(*terms: str) -> set[int]:
 def test_russian_inflections_share_their_stem_term() -> None:
     assert st.word_terms("чёрное")[0] == st.word_terms("чёрного")[0]
     assert st.word_terms("моря")[0] == st.word_terms("море")[0]
-    assert st.word_terms("реки") == ("s:рек", "w:реки")
+    assert st.word_terms("реки") == ("s:рек",)
 
 
 def test_english_inflections_share_their_stem_term() -> None:
-    assert st.word_terms("flows") == ("s:flow", "w:flows")
+    assert st.word_terms("flows") == ("s:flow",)
     assert st.word_terms("flowing")[0] == "s:flow"
     assert st.word_terms("countries")[0] == st.word_terms("country")[0]
 
 
-def test_a_word_equal_to_its_stem_is_one_term_and_other_scripts_stay_whole() -> None:
-    assert st.word_terms("flow") == ("s:flow",)
+def test_other_scripts_and_numbers_stay_whole() -> None:
     assert st.word_terms("1888") == ("s:1888",)
     assert st.word_terms("東京") == ("s:東京",)
 
@@ -32,6 +31,19 @@ def test_a_word_equal_to_its_stem_is_one_term_and_other_scripts_stay_whole() -> 
 @pytest.mark.parametrize("word", ["the", "and", "и", "в", "через", "что"])
 def test_stopwords_of_either_language_have_no_terms(word: str) -> None:
     assert st.word_terms(word) == ()
+
+
+def test_the_plain_word_is_a_term_of_its_own_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(st, "PLAIN_WORDS", True)
+    st.word_terms.cache_clear()
+    try:
+        assert st.word_terms("flows") == ("s:flow", "w:flows")
+        assert st.word_terms("flow") == ("s:flow",)
+    finally:
+        monkeypatch.undo()
+        st.word_terms.cache_clear()
 
 
 def test_term_ids_are_stable_unsigned_32_bit_hashes() -> None:
@@ -65,7 +77,7 @@ def test_document_side_counts_every_text_of_a_point_together() -> None:
 def test_query_side_weighs_every_term_one_and_remembers_its_words() -> None:
     query = st.query_vector("Where does the Danube flow?")
     assert set(query.vector.values) == {1.0}
-    assert ids("s:danub", "w:danube", "s:flow") == set(query.vector.indices)
+    assert ids("s:danub", "s:flow") == set(query.vector.indices)
     assert query.words == 5  # "where", "does" and "the" are stopwords: they count, unmatched
     assert len(query.word_ids) == 2
 
