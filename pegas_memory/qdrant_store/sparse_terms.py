@@ -13,10 +13,10 @@ tsearch_data, themselves the Snowball lists), each giving its Snowball stem (rus
 words, english for Latin ones, as the russian configuration does; PyStemmer, the same algorithms
 as PostgreSQL's snowball dictionaries). Words of other scripts and numbers are kept as they are.
 The plain word as a second term (an exact form scoring above another form of the same stem) is
-there behind `PLAIN_WORDS` and off: it measured worse. Term ids are the first 4 bytes of the term's BLAKE2b digest (a u32, the
-engine's index type), with the stem and the word in separate namespaces ("s:", "w:"); at 100k
-distinct terms about one pair collides (n^2 / 2^33), measured on the bench's vocabulary in
-bench/results/search-lexical-sparse.md.
+there behind `PLAIN_WORDS` and off: it measured worse. Term ids are the first 4 bytes of the
+term's BLAKE2b digest (a u32, the engine's index type), with the stem and the word in separate
+namespaces ("s:", "w:"); at 100k distinct terms about one pair collides (n^2 / 2^33), measured
+on the bench's vocabulary in bench/results/search-lexical-sparse.md.
 
 The length is the number of terms the text yields (its stems, counted with repeats; PostgreSQL's
 BM25 counts distinct lexemes); the average length is fixed per store (`AVG_TERMS`), since a
@@ -144,30 +144,34 @@ def document_vector(texts: Iterable[str], kind: Kind) -> SparseVector:
 
 @dataclass(frozen=True)
 class QueryTerms:
-    """The query side: the sparse vector (1 per term) and, per query word, its term ids (for
-    the coverage of a hit); `words` counts the query's words, stopwords included."""
+    """The query side: the sparse vector (1 per term) and, per distinct query word in order
+    (stopwords included, with no ids), its term ids, for the coverage of a hit."""
 
     vector: SparseVector
     word_ids: tuple[frozenset[int], ...]
-    words: int
+
+    @property
+    def words(self) -> int:
+        return len(self.word_ids)
+
+    def held(self, hit_ids: Iterable[int]) -> set[int]:
+        """The positions of the query words a hit holds a term of."""
+        ids = set(hit_ids)
+        return {pos for pos, word in enumerate(self.word_ids) if word & ids}
 
 
 def query_vector(query: str, max_words: int = 64) -> QueryTerms:
-    """The query side of BM25: each distinct term weighs 1 (the engine applies its IDF)."""
+    """The query side of BM25: each distinct term weighs 1 (the engine applies its IDF). The
+    words are those of lexical.query_words, in the same order."""
     distinct = list(dict.fromkeys(words(query)))[:max_words]
-    per_word = [frozenset(term_id(t) for t in word_terms(w)) for w in distinct]
+    per_word = tuple(frozenset(term_id(t) for t in word_terms(w)) for w in distinct)
     ids = sorted(set().union(*per_word)) if per_word else []
-    return QueryTerms(
-        SparseVector(tuple(ids), tuple(1.0 for _ in ids)),
-        tuple(ws for ws in per_word if ws),
-        len(distinct),
-    )
+    return QueryTerms(SparseVector(tuple(ids), tuple(1.0 for _ in ids)), per_word)
 
 
 def word_coverage(query: QueryTerms, hit_ids: Iterable[int]) -> float:
     """Share of the query's words (stopwords count as unmatched, as in lexical.coverage) that a
-    hit holds a term of. Unweighted: the engine keeps the document frequencies to itself."""
+    hit holds a term of, every word weighing the same."""
     if query.words == 0:
         return 0.0
-    held = set(hit_ids)
-    return sum(1 for ids in query.word_ids if ids & held) / query.words
+    return len(query.held(hit_ids)) / query.words
