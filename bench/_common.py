@@ -30,6 +30,7 @@ from pegas_memory.config import load_settings  # noqa: E402
 from pegas_memory.errors import NotFound  # noqa: E402
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph  # noqa: E402
 from pegas_memory.outbox.reconcile import rebuild  # noqa: E402
+from pegas_memory.qdrant_store.index import VectorEntity  # noqa: E402
 
 _STARTED = time.monotonic()
 
@@ -185,14 +186,18 @@ def ensure_sparse(svc: MemoryService, conditions: dict[str, Any]) -> None:
     rt.projector.sparse = True
     try:
         complete = True
-        for entity, table in (("atom", "pm_atom"), ("passage", "pm_passage")):
+        counts: dict[VectorEntity, str] = {
+            "atom": "SELECT count(*) AS n FROM pm_atom",
+            "passage": "SELECT count(*) AS n FROM pm_passage",
+        }
+        for entity, statement in counts.items():
             with svc.db.connection() as conn:
-                row = conn.execute(f"SELECT count(*) AS n FROM {table}").fetchone()
+                row = conn.execute(statement).fetchone()
             name = rt.projector.collection_of(
                 entity, rt.embedder.get().model_id, rt.embedder.get().dim
             )
             try:
-                complete = complete and index.count(name) == int(row["n"])
+                complete = complete and row is not None and index.count(name) == int(row["n"])
             except NotFound:
                 complete = False
         if complete:

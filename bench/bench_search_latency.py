@@ -157,8 +157,11 @@ def vocabulary_collisions(svc: MemoryService) -> str:
     """Distinct terms of every atom and passage, and how many term ids two of them share."""
     terms: set[str] = set()
     with svc.db.connection() as conn:
-        for table, column in (("pm_atom", "claim || ' ' || content"), ("pm_passage", "content")):
-            for row in conn.execute(f"SELECT {column} AS t FROM {table}"):
+        for statement in (
+            "SELECT claim || ' ' || content AS t FROM pm_atom",
+            "SELECT content AS t FROM pm_passage",
+        ):
+            for row in conn.execute(statement):
                 terms.update(sparse_terms.text_terms(row["t"]))
     ids = {sparse_terms.term_id(t) for t in terms}
     return f"{len(terms)} distinct terms, {len(terms) - len(ids)} share an id with another"

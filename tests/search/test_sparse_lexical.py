@@ -46,11 +46,13 @@ def top_text(svc: MemoryService, entity: str, query: str) -> tuple[str, str]:
     """The lexical arm's best row for `query` (its text) and the arm's note."""
     arm = svc.searcher.lexical_arm(None, query, entity, SearchFilter())  # type: ignore[arg-type]
     assert arm.hits, arm.note
-    table, column = ("pm_atom", "claim") if entity == "atom" else ("pm_passage", "content")
+    statement = (
+        "SELECT claim AS t FROM pm_atom WHERE id = %s"
+        if entity == "atom"
+        else "SELECT content AS t FROM pm_passage WHERE id = %s"
+    )
     with svc.db.connection() as conn:
-        row = conn.execute(
-            f"SELECT {column} AS t FROM {table} WHERE id = %s", (arm.hits[0].id,)
-        ).fetchone()
+        row = conn.execute(statement, (arm.hits[0].id,)).fetchone()
     assert row is not None
     return str(row["t"]), str(arm.note)
 
