@@ -234,7 +234,11 @@ def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str
 
 
 async def mcp_latencies(
-    data_dir: Path, queries: Sequence[str], per_store: int, warmup: int = 5
+    data_dir: Path,
+    queries: Sequence[str],
+    per_store: int,
+    warmup: int = 5,
+    lexical_engine: str = "postgres",
 ) -> list[list[float]]:
     """Seconds of each memory_search call per store over the real stdio transport (the server
     embeds the query with the local model). Each store gets queries of its own: the server
@@ -242,7 +246,11 @@ async def mcp_latencies(
     sys.path.insert(0, str(REPO_ROOT))
     from tests.mcp_harness import mcp_client, stop_host_and_wait, structured
 
-    env = {"PEGAS_DATA_DIR": str(data_dir), "PEGAS_EMBEDDED_WORKER": "off"}
+    env = {
+        "PEGAS_DATA_DIR": str(data_dir),
+        "PEGAS_EMBEDDED_WORKER": "off",
+        "PEGAS_LEXICAL_ENGINE": lexical_engine,
+    }
     out: list[list[float]] = []
     async with mcp_client(env) as client:
         for q in queries[-warmup:]:
@@ -358,19 +366,25 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.mcp_queries:
             log("  memory_search over MCP (stdio, the local model embeds the query) ...")
             rt.vectors.reset()  # the embedded store admits one process: the server's host
-            spent = asyncio.run(mcp_latencies(svc.settings.data_dir, queries, args.mcp_queries))
-            for store, values in zip(STORES, spent, strict=True):
-                p50, p99 = percentile(values, 50), percentile(values, 99)
-                mcp_rows.append(
-                    [
-                        f"MCP memory_search store={store} (embedding included)",
-                        len(values),
-                        ms(p50),
-                        ms(p99),
-                        ms(max(values)),
-                    ]
+            for engine_name in engines:
+                tag = f"[{engine_name}] " if len(engines) > 1 else ""
+                spent = asyncio.run(
+                    mcp_latencies(
+                        svc.settings.data_dir, queries, args.mcp_queries, lexical_engine=engine_name
+                    )
                 )
-                log(f"  MCP {store}: p50 {ms(p50)} ms, p99 {ms(p99)} ms")
+                for store, values in zip(STORES, spent, strict=True):
+                    p50, p99 = percentile(values, 50), percentile(values, 99)
+                    mcp_rows.append(
+                        [
+                            f"{tag}MCP memory_search store={store} (embedding included)",
+                            len(values),
+                            ms(p50),
+                            ms(p99),
+                            ms(max(values)),
+                        ]
+                    )
+                    log(f"  {tag}MCP {store}: p50 {ms(p50)} ms, p99 {ms(p99)} ms")
     load_avg = os.getloadavg()
     label = f" ({args.label})" if args.label else ""
     print(f"# bench_search_latency{label}: {args.atoms} atoms plus their passages\n")
