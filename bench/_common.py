@@ -28,7 +28,10 @@ if str(REPO_ROOT) not in sys.path:
 from pegas_memory.app.service import MemoryService  # noqa: E402
 from pegas_memory.config import load_settings  # noqa: E402
 from pegas_memory.embedding.embedders import Embedder  # noqa: E402
+from pegas_memory.errors import NotFound  # noqa: E402
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph  # noqa: E402
+from pegas_memory.outbox.reconcile import rebuild  # noqa: E402
+from pegas_memory.qdrant_store.index import VectorEntity  # noqa: E402
 
 _STARTED = time.monotonic()
 
@@ -199,3 +202,37 @@ def embedded_service(
             stop_embedded_graph(data_dir, timeout=30.0)
             if keep is None:
                 shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def ensure_sparse(svc: MemoryService, conditions: dict[str, Any]) -> None:
+    """The `_bm25` collections of atoms and passages, rebuilt from PostgreSQL unless they hold
+    every row already; the seconds go into `conditions`."""
+    rt = svc.runtime
+    index = rt.vectors.get()
+    rt.projector.sparse = True
+    try:
+        complete = True
+        counts: dict[VectorEntity, str] = {
+            "atom": "SELECT count(*) AS n FROM pm_atom",
+            "passage": "SELECT count(*) AS n FROM pm_passage",
+        }
+        for entity, statement in counts.items():
+            with svc.db.connection() as conn:
+                row = conn.execute(statement).fetchone()
+            name = rt.projector.collection_of(
+                entity, rt.embedder.get().model_id, rt.embedder.get().dim
+            )
+            try:
+                complete = complete and row is not None and index.count(name) == int(row["n"])
+            except NotFound:
+                complete = False
+        if complete:
+            log("the sparse collections are complete")
+            return
+        log("rebuilding the atom and passage collections with BM25 vectors ...")
+        started = time.monotonic()
+        result = rebuild(rt, "qdrant", entities=("atom", "passage"))
+        conditions["sparse rebuild s (HNSW included)"] = f"{time.monotonic() - started:.1f}"
+        log(f"  rebuilt {result['counts']} in {result['seconds']} s")
+    finally:
+        rt.projector.sparse = False

@@ -16,6 +16,12 @@ One run in a fresh temporary data dir (embedded PostgreSQL, Qdrant Edge, FalkorD
    driven over stdio by the SDK client (tests/mcp_harness.py), the query embedded by the real
    local model in the engine host; fewer queries.
 
+With `--lexical-engine sparse` (or `both`, side by side in one run) the lexical arm of atoms
+and passages is served by the vector engine's sparse index (PEGAS_LEXICAL_ENGINE=sparse): the
+`_bm25` collections (dense + BM25 vectors) are rebuilt from PostgreSQL the first time
+(`reconcile.rebuild`, HNSW included; its seconds are kept with the load's conditions), and the
+raw engine rows gain the sparse query alone (`index.search_sparse` k=50).
+
 Run: `python bench/bench_search_latency.py [--atoms 100000] [--queries 200] [--mcp-queries 40]`.
 Progress on stderr, markdown tables on stdout.
 """
@@ -41,6 +47,7 @@ from _common import (
     REPO_ROOT,
     StageTimer,
     embedded_service,
+    ensure_sparse,
     latencies,
     log,
     md_table,
@@ -59,6 +66,7 @@ from _projection_data import (
 
 from pegas_memory.app.requests import SearchRequest
 from pegas_memory.app.service import MemoryService
+from pegas_memory.qdrant_store import sparse_terms
 from pegas_memory.search.presets import POOL, StoreChoice
 
 LIMIT = 10
@@ -145,6 +153,20 @@ def profile(svc: MemoryService, queries: Sequence[str], top: int = 15) -> str:
     return text.getvalue()
 
 
+def vocabulary_collisions(svc: MemoryService) -> str:
+    """Distinct terms of every atom and passage, and how many term ids two of them share."""
+    terms: set[str] = set()
+    with svc.db.connection() as conn:
+        for statement in (
+            "SELECT claim || ' ' || content AS t FROM pm_atom",
+            "SELECT content AS t FROM pm_passage",
+        ):
+            for row in conn.execute(statement):
+                terms.update(sparse_terms.text_terms(row["t"]))
+    ids = {sparse_terms.term_id(t) for t in terms}
+    return f"{len(terms)} distinct terms, {len(terms) - len(ids)} share an id with another"
+
+
 def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
     """Atoms, passages and links loaded, projected and indexed; (conditions, query vectors).
     With --data-dir, a directory this bench already loaded with the same atoms and seed is
@@ -164,7 +186,12 @@ def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str
         if saved.get("key") == key:
             log(f"reusing the load in {svc.settings.data_dir}")
             svc.searcher.invalidate_stats()
-            return {**saved["conditions"], "reused": "yes"}, (corpus.queries, qvecs, counting)
+            conditions = saved["conditions"]
+            if args.lexical_engine != "postgres":
+                ensure_sparse(svc, conditions)
+                saved["conditions"] = conditions
+                marker.write_text(json.dumps(saved), encoding="utf-8")
+            return {**conditions, "reused": "yes"}, (corpus.queries, qvecs, counting)
         raise SystemExit(f"{svc.settings.data_dir} holds another load ({saved.get('key')})")
     atoms = make_atoms(corpus.sentences, 0, n)
     started = time.monotonic()
@@ -199,13 +226,19 @@ def load(svc: MemoryService, n: int, args: argparse.Namespace) -> tuple[dict[str
         "HNSW build s": f"{hnsw_s:.1f}",
         "model calls during the load": counting.model_calls,
     }
+    if args.lexical_engine != "postgres":
+        ensure_sparse(svc, conditions)
     if args.data_dir is not None:
         marker.write_text(json.dumps({"key": key, "conditions": conditions}), encoding="utf-8")
     return conditions, (corpus.queries, qvecs, counting)
 
 
 async def mcp_latencies(
-    data_dir: Path, queries: Sequence[str], per_store: int, warmup: int = 5
+    data_dir: Path,
+    queries: Sequence[str],
+    per_store: int,
+    warmup: int = 5,
+    lexical_engine: str = "postgres",
 ) -> list[list[float]]:
     """Seconds of each memory_search call per store over the real stdio transport (the server
     embeds the query with the local model). Each store gets queries of its own: the server
@@ -213,7 +246,11 @@ async def mcp_latencies(
     sys.path.insert(0, str(REPO_ROOT))
     from tests.mcp_harness import mcp_client, stop_host_and_wait, structured
 
-    env = {"PEGAS_DATA_DIR": str(data_dir), "PEGAS_EMBEDDED_WORKER": "off"}
+    env = {
+        "PEGAS_DATA_DIR": str(data_dir),
+        "PEGAS_EMBEDDED_WORKER": "off",
+        "PEGAS_LEXICAL_ENGINE": lexical_engine,
+    }
     out: list[list[float]] = []
     async with mcp_client(env) as client:
         for q in queries[-warmup:]:
@@ -244,6 +281,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--label", default="", help="a name for this run in the table")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
+        "--lexical-engine",
+        choices=("postgres", "sparse", "both"),
+        default="postgres",
+        help="where the lexical arm runs; both: side by side in one run (see the docstring)",
+    )
+    parser.add_argument(
         "--data-dir",
         type=Path,
         help="load into this directory and keep it; a later run with the same --atoms and "
@@ -255,15 +298,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         conditions, (queries, qvecs, counting) = load(svc, args.atoms, args)
         rt = svc.runtime
         index = rt.vectors.get()
-        raw: dict[str, list[float]] = {}
-        for entity in ("atom", "passage"):
-            name = rt.projector.collection(entity)
-
-            def engine(q: str, name: str = name) -> object:
-                return index.search(name, qvecs[q], k=POOL, with_payload=False)
-
-            raw[entity] = latencies(engine, queries)
-        base = percentile(raw["atom"], 50)
+        engines = (
+            ("postgres", "sparse") if args.lexical_engine == "both" else (args.lexical_engine,)
+        )
+        if "sparse" in engines:
+            conditions["term ids (BLAKE2b, 32 bits)"] = vocabulary_collisions(svc)
+        base = 0.0
 
         def add(what: str, values: list[float]) -> None:
             p50, p99 = percentile(values, 50), percentile(values, 99)
@@ -280,15 +320,43 @@ def main(argv: Sequence[str] | None = None) -> None:
             )
             log(f"  {what}: p50 {ms(p50)} ms, p99 {ms(p99)} ms")
 
-        add(f"raw engine: index.search k={POOL}, atoms", raw["atom"])
-        add(f"raw engine: index.search k={POOL}, passages", raw["passage"])
-        for store in STORES:
+        stage_rows: list[list[Any]] = []
+        for engine_name in engines:
+            rt.projector.sparse = engine_name == "sparse"
+            tag = f"[{engine_name}] " if len(engines) > 1 else ""
+            raw: dict[str, list[float]] = {}
+            sparse_raw: dict[str, list[float]] = {}
+            for entity in ("atom", "passage"):
+                name = rt.projector.collection(entity)
 
-            def search(q: str, store: StoreChoice = store) -> object:
-                return svc.search(SearchRequest(query=q, limit=LIMIT, store=store))
+                def engine(q: str, name: str = name) -> object:
+                    return index.search(name, qvecs[q], k=POOL, with_payload=False)
 
-            add(f"memory_search hybrid store={store}", latencies(search, queries))
-        stage_rows = stages(svc, queries)
+                raw[entity] = latencies(engine, queries)
+                if rt.projector.sparse:
+
+                    def sparse_engine(q: str, name: str = name) -> object:
+                        terms = sparse_terms.query_vector(q)
+                        return index.search_sparse(name, terms.vector, k=POOL)
+
+                    sparse_raw[entity] = latencies(sparse_engine, queries)
+            base = percentile(raw["atom"], 50)
+            add(f"{tag}raw engine: index.search k={POOL}, atoms", raw["atom"])
+            add(f"{tag}raw engine: index.search k={POOL}, passages", raw["passage"])
+            for entity, values in sparse_raw.items():
+                add(
+                    f"{tag}raw engine: search_sparse k={POOL} (query terms included), {entity}s",
+                    values,
+                )
+            for store in STORES:
+
+                def search(q: str, store: StoreChoice = store) -> object:
+                    return svc.search(SearchRequest(query=q, limit=LIMIT, store=store))
+
+                add(f"{tag}memory_search hybrid store={store}", latencies(search, queries))
+            for stage_row in stages(svc, queries):
+                stage_rows.append([f"{tag}{stage_row[0]}", *stage_row[1:]])
+        rt.projector.sparse = False
         floor_rows = round_trips(svc, queries)
         if args.profile:
             log("cProfile, hybrid store=both:\n" + profile(svc, queries[:100]))
@@ -298,19 +366,25 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.mcp_queries:
             log("  memory_search over MCP (stdio, the local model embeds the query) ...")
             rt.vectors.reset()  # the embedded store admits one process: the server's host
-            spent = asyncio.run(mcp_latencies(svc.settings.data_dir, queries, args.mcp_queries))
-            for store, values in zip(STORES, spent, strict=True):
-                p50, p99 = percentile(values, 50), percentile(values, 99)
-                mcp_rows.append(
-                    [
-                        f"MCP memory_search store={store} (embedding included)",
-                        len(values),
-                        ms(p50),
-                        ms(p99),
-                        ms(max(values)),
-                    ]
+            for engine_name in engines:
+                tag = f"[{engine_name}] " if len(engines) > 1 else ""
+                spent = asyncio.run(
+                    mcp_latencies(
+                        svc.settings.data_dir, queries, args.mcp_queries, lexical_engine=engine_name
+                    )
                 )
-                log(f"  MCP {store}: p50 {ms(p50)} ms, p99 {ms(p99)} ms")
+                for store, values in zip(STORES, spent, strict=True):
+                    p50, p99 = percentile(values, 50), percentile(values, 99)
+                    mcp_rows.append(
+                        [
+                            f"{tag}MCP memory_search store={store} (embedding included)",
+                            len(values),
+                            ms(p50),
+                            ms(p99),
+                            ms(max(values)),
+                        ]
+                    )
+                    log(f"  {tag}MCP {store}: p50 {ms(p50)} ms, p99 {ms(p99)} ms")
     load_avg = os.getloadavg()
     label = f" ({args.label})" if args.label else ""
     print(f"# bench_search_latency{label}: {args.atoms} atoms plus their passages\n")

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/eval_retrieval.py --sets xquad,tydi,locomo,lme,scifact
         [--limit-queries N] [--presets hybrid,dense,...] [--ingest-only] [--dump-arms FILE]
+        [--lexical-engine postgres|sparse|both]
 
 For each set the corpus is stored as atoms (bench/eval_data.py says how) in an embedded
 pegas-memory of its own under the cache directory (default bench/.cache/, override with
@@ -15,6 +16,10 @@ Metrics follow each SOURCE.md: SciFact nDCG@10 and Recall@100 (BEIR, pytrec_eval
 LoCoMo turn-level evidence recall@5/10/25 overall and per category 1-4, LongMemEval-S session
 recall_any@5/10 and ndcg_any@10 over non-abstention questions (user turns only, and both roles),
 XQuAD-ru and TyDi-ru nDCG@10, Recall@10, MRR@10. Latency p50/p99 is per search call.
+
+`--lexical-engine sparse` serves the lexical arm from the vector engine's sparse index
+(PEGAS_LEXICAL_ENGINE=sparse; the store's `_bm25` collections are rebuilt from PostgreSQL the
+first time); `both` runs every preset under each engine, side by side ("preset [sparse]").
 
 The embedder is the one the settings choose: the local model by default, Ollama when
 PEGAS_OLLAMA_URL is set (the harness runs unchanged; the caches are keyed by model id).
@@ -37,7 +42,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import REPO_ROOT, log, md_table, percentile, shared_data_dir
+from _common import REPO_ROOT, ensure_sparse, log, md_table, percentile, shared_data_dir
 from eval_data import LOADERS, EvalSet, Query, restrict
 
 from pegas_memory.app.requests import SearchRequest
@@ -523,6 +528,12 @@ def main() -> None:
         "first N others (a smaller corpus, for a slow machine); 0 keeps them all",
     )
     parser.add_argument("--dump-arms", type=Path, help="write both arms' lists per query (jsonl)")
+    parser.add_argument(
+        "--lexical-engine",
+        choices=("postgres", "sparse", "both"),
+        default="postgres",
+        help="where the lexical arm runs (see the docstring)",
+    )
     parser.add_argument("--throughput", default="64,16", help="sentences,paragraphs (0,0: skip)")
     args = parser.parse_args()
 
@@ -571,15 +582,36 @@ def main() -> None:
                 if args.ingest_only:
                     timings.append([store, str(n_atoms), fmt(t_ingest), fmt(t_project), "-"])
                     continue
+                engines = (
+                    ("postgres", "sparse")
+                    if args.lexical_engine == "both"
+                    else (args.lexical_engine,)
+                )
+                if "sparse" in engines:
+                    built: dict[str, Any] = {}
+                    ensure_sparse(service, built)
+                    if built:
+                        log(f"{store}: {built}")
                 t_q = time.perf_counter()
                 for evset in members:
                     queries = evset.queries[: args.limit_queries or None]
-                    runs = run_queries(
-                        service, evset, queries, presets, atom_ext, dump, decay_modes
-                    )
+                    runs: dict[str, PresetRun] = {}
+                    for engine in engines:
+                        service.runtime.projector.sparse = engine == "sparse"
+                        found = run_queries(
+                            service, evset, queries, presets, atom_ext, dump, decay_modes
+                        )
+                        tag = f" [{engine}]" if len(engines) > 1 else ""
+                        runs |= {f"{p}{tag}": r for p, r in found.items()}
+                    service.runtime.projector.sparse = False
                     cached.store.save()
                     table = []
-                    for p in [label(p, m) for p in presets for m in decay_modes]:
+                    for p in [
+                        label(p, m) + (f" [{e}]" if len(engines) > 1 else "")
+                        for p in presets
+                        for e in engines
+                        for m in decay_modes
+                    ]:
                         m = metrics_for(evset, queries, runs[p])
                         sec = runs[p].seconds
                         table.append(

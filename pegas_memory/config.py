@@ -34,6 +34,7 @@ from pegas_memory.vocabulary import (
     CodeAnalyzerMode,
     DistillerChoice,
     GraphFlavour,
+    LexicalEngine,
     StoreProvenance,
     Switch,
     WebRender,
@@ -68,6 +69,8 @@ class Settings(BaseSettings):
     qdrant_url: str | None = None
     qdrant_api_key: str | None = None
     qdrant_collection_prefix: str = "pm_atoms"
+    # where the BM25 arm of atoms and passages runs (vocabulary.LexicalEngine)
+    lexical_engine: LexicalEngine = LexicalEngine.POSTGRES
     qdrant_timeout: float = Field(10.0, gt=0, le=3600, allow_inf_nan=False)
     # searches that can match at most this many points run exact (brute force, perfect recall)
     vector_exact_limit: int = Field(20_000, ge=0, le=100_000_000)

@@ -180,6 +180,16 @@ class Switch(Vocabulary):
     OFF = "off"
 
 
+class LexicalEngine(Vocabulary):
+    """Where the lexical (BM25) arm of atoms and passages runs (`lexical_engine`): PostgreSQL's
+    tsvector (search/lexical.py), or the vector engine's sparse index (qdrant_store/
+    sparse_terms.py; the projection then writes a BM25 vector beside each dense one, in
+    collections named `..._bm25`). As-of searches and traces stay on PostgreSQL either way."""
+
+    POSTGRES = "postgres"
+    SPARSE = "sparse"
+
+
 class GraphFlavour(Vocabulary):
     """Which Bolt server PEGAS_GRAPH_URI names (`graph_flavour`); "auto" reads its agent string."""
 

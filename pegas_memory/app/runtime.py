@@ -29,6 +29,7 @@ from pegas_memory.outbox.selfcheck import SliceMonitor
 from pegas_memory.outbox.worker import OutboxWorker
 from pegas_memory.qdrant_store import VectorIndex, build_vector_index
 from pegas_memory.qdrant_store.index import VECTOR_ENTITIES
+from pegas_memory.vocabulary import LexicalEngine
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,7 @@ class ProjectionRuntime:
             graph=self.graph.get,
             embedder=self.embedder.get,
             collection_prefix=settings.qdrant_collection_prefix,
+            sparse=settings.lexical_engine == LexicalEngine.SPARSE,
         )
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None

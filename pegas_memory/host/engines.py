@@ -36,13 +36,14 @@ class HostEngines:
         self._ops: dict[str, Handler] = {
             "ping": self._ping,
             "vector.ensure_collection": lambda a: self.index().ensure_collection(
-                a["name"], int(a["dim"])
+                a["name"], int(a["dim"]), sparse=bool(a.get("sparse", False))
             ),
             "vector.upsert": lambda a: self.index().upsert(
                 a["name"], wire.unpack_points(a["points"])
             ),
             "vector.delete": lambda a: self.index().delete(a["name"], list(a["ids"])),
             "vector.search": self._search,
+            "vector.search_sparse": self._search_sparse,
             "vector.retrieve": self._retrieve,
             "vector.count": lambda a: self.index().count(a["name"]),
             "vector.ids": lambda a: list(self.index().iter_ids(a["name"], int(a["batch"]))),
@@ -108,6 +109,14 @@ class HostEngines:
             with_payload=bool(a.get("with_payload", True)),
         )
         return wire.pack_hits(hits)
+
+    def _search_sparse(self, a: Mapping[str, Any]) -> Any:
+        query = wire.unpack_sparse(a["query"])
+        assert query is not None
+        hits = self.index().search_sparse(
+            a["name"], query, k=int(a["k"]), where=wire.unpack_filter(a.get("where"))
+        )
+        return wire.pack_sparse_hits(hits)
 
     def _retrieve(self, a: Mapping[str, Any]) -> Any:
         records = self.index().retrieve(

@@ -18,6 +18,8 @@ from pegas_memory.host import client as host_client
 from pegas_memory.host import wire
 from pegas_memory.qdrant_store.base import check_page_size
 from pegas_memory.qdrant_store.index import (
+    SparseHit,
+    SparseVector,
     Vector,
     VectorFilter,
     VectorHit,
@@ -45,9 +47,9 @@ class RemoteVectorIndex:
             )
         return self._client.call(op, dict(args), timeout=timeout)
 
-    def ensure_collection(self, name: str, dim: int) -> None:
+    def ensure_collection(self, name: str, dim: int, *, sparse: bool = False) -> None:
         check_collection_name(name)
-        self._call("vector.ensure_collection", name=name, dim=dim)
+        self._call("vector.ensure_collection", name=name, dim=dim, sparse=sparse)
 
     def upsert(self, name: str, points: Sequence[VectorPoint]) -> None:
         check_collection_name(name)
@@ -81,6 +83,20 @@ class RemoteVectorIndex:
             with_payload=with_payload,
         )
         return wire.unpack_hits(answer)  # type: ignore[arg-type]
+
+    def search_sparse(
+        self, name: str, query: SparseVector, *, k: int, where: VectorFilter | None = None
+    ) -> list[SparseHit]:
+        check_collection_name(name)
+        check_k(k)
+        answer = self._call(
+            "vector.search_sparse",
+            name=name,
+            query=wire.pack_sparse(query),
+            k=k,
+            where=wire.pack_filter(where),
+        )
+        return wire.unpack_sparse_hits(answer)  # type: ignore[arg-type]
 
     def retrieve(
         self,

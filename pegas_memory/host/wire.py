@@ -26,6 +26,8 @@ import numpy as np
 from pegas_memory import errors
 from pegas_memory.errors import InvalidInput, PegasMemoryError
 from pegas_memory.qdrant_store.index import (
+    SparseHit,
+    SparseVector,
     VectorFilter,
     VectorHit,
     VectorPoint,
@@ -139,14 +141,42 @@ def pack_points(points: Sequence[VectorPoint]) -> dict[str, Any]:
         if points
         else pack_vectors(np.zeros((0, 0))),
         "payloads": [prepare_payload(p.payload) for p in points],
+        "sparse": [
+            None if p.sparse is None else [list(p.sparse.indices), list(p.sparse.values)]
+            for p in points
+        ],
     }
 
 
 def unpack_points(packed: Mapping[str, Any]) -> list[VectorPoint]:
     matrix = unpack_vectors(packed["vectors"])
+    sparse = packed.get("sparse") or [None] * len(packed["ids"])
     return [
-        VectorPoint(id=point_id, vector=matrix[n], payload=payload)
-        for n, (point_id, payload) in enumerate(zip(packed["ids"], packed["payloads"], strict=True))
+        VectorPoint(id=point_id, vector=matrix[n], payload=payload, sparse=unpack_sparse(terms))
+        for n, (point_id, payload, terms) in enumerate(
+            zip(packed["ids"], packed["payloads"], sparse, strict=True)
+        )
+    ]
+
+
+def pack_sparse(vector: SparseVector) -> list[list[Any]]:
+    return [list(vector.indices), list(vector.values)]
+
+
+def unpack_sparse(packed: Sequence[Sequence[Any]] | None) -> SparseVector | None:
+    if packed is None:
+        return None
+    indices, values = packed
+    return SparseVector(tuple(int(i) for i in indices), tuple(float(v) for v in values))
+
+
+def pack_sparse_hits(hits: Sequence[SparseHit]) -> list[list[Any]]:
+    return [[h.id, h.score, list(h.indices)] for h in hits]
+
+
+def unpack_sparse_hits(packed: Sequence[Sequence[Any]]) -> list[SparseHit]:
+    return [
+        SparseHit(int(i), float(score), tuple(int(t) for t in terms)) for i, score, terms in packed
     ]
 
 

@@ -26,7 +26,14 @@ from pegas_memory.memgraph_store.cypher import (
     SymbolNode,
 )
 from pegas_memory.outbox.queries import Q
-from pegas_memory.qdrant_store.index import VectorEntity, VectorIndex, VectorPoint, collection_name
+from pegas_memory.qdrant_store import sparse_terms
+from pegas_memory.qdrant_store.index import (
+    SparseVector,
+    VectorEntity,
+    VectorIndex,
+    VectorPoint,
+    collection_name,
+)
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +151,21 @@ def passage_payload(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# The stores whose lexical arm the sparse index can serve (traces stay on PostgreSQL).
+SPARSE_ENTITIES: frozenset[VectorEntity] = frozenset({"atom", "passage"})
+
+
+def sparse_of(entity: VectorEntity, row: dict[str, Any]) -> SparseVector:
+    """A row's BM25 vector over what PostgreSQL's tsvector of it holds: an atom's claim, content
+    and search context (migration 0008), a passage's text and heading path (0009)."""
+    if entity == "atom":
+        claim, content = row["claim"], row["content"] or ""
+        texts = [claim, "" if content.strip() == claim.strip() else content]
+        return sparse_terms.document_vector([*texts, row.get("search_context") or ""], "atom")
+    heading = " ".join(row.get("heading_path") or ())
+    return sparse_terms.document_vector([row["content"], heading], "passage")
+
+
 def payload_of(entity: VectorEntity, row: dict[str, Any]) -> dict[str, Any]:
     """The filter fields of a vector point, for each kind of point."""
     if entity == "atom":
@@ -178,8 +200,12 @@ class Projector:
         graph: Callable[[], GraphStore],
         embedder: Callable[[], CachedEmbedder],
         collection_prefix: str = "pm",
+        sparse: bool = False,
     ):
         self.targets = targets
+        # Whether atoms and passages carry a BM25 sparse vector (PEGAS_LEXICAL_ENGINE=sparse);
+        # their collections are then the `_bm25` ones (qdrant_store.index.collection_name).
+        self.sparse = sparse
         self._vectors = vectors
         self._graph = graph
         self._embedder = embedder
@@ -190,12 +216,20 @@ class Projector:
         # 0: the claim vector alone, the behaviour before). Only the benchmark changes it.
         self.context_weight = search_vector.CONTEXT_WEIGHT
 
+    def has_sparse(self, entity: VectorEntity) -> bool:
+        """Whether this entity's points carry a BM25 vector."""
+        return self.sparse and entity in SPARSE_ENTITIES
+
+    def collection_of(self, entity: VectorEntity, model_id: str, dim: int) -> str:
+        """The name of an entity's collection in this embedding space (not created)."""
+        return collection_name(self.prefix, entity, model_id, dim, sparse=self.has_sparse(entity))
+
     def collection(self, entity: VectorEntity) -> str:
         """The collection of this embedding space, created on first use."""
         embedder = self._embedder()
-        name = collection_name(self.prefix, entity, embedder.model_id, embedder.dim)
+        name = self.collection_of(entity, embedder.model_id, embedder.dim)
         if name not in self._ensured:
-            self._vectors().ensure_collection(name, embedder.dim)
+            self._vectors().ensure_collection(name, embedder.dim, sparse=self.has_sparse(entity))
             self._ensured.add(name)
         return name
 
@@ -225,11 +259,14 @@ class Projector:
             else:
                 vectors = embed([r["content"][:MAX_EMBED_CHARS] for r in rows.present])
             payloads = [payload_of(entity, r) for r in rows.present]
+            sparse: list[SparseVector | None] = [
+                sparse_of(entity, r) if self.has_sparse(entity) else None for r in rows.present
+            ]
             index.upsert(
                 name,
                 [
-                    VectorPoint(id=int(r["id"]), vector=v, payload=p)
-                    for r, v, p in zip(rows.present, vectors, payloads, strict=True)
+                    VectorPoint(id=int(r["id"]), vector=v, payload=p, sparse=s)
+                    for r, v, p, s in zip(rows.present, vectors, payloads, sparse, strict=True)
                 ],
             )
         if rows.absent:

@@ -30,7 +30,6 @@ from pegas_memory.qdrant_store.index import (
     SetsAside,
     VectorEntity,
     VectorIndex,
-    collection_name,
 )
 
 log = logging.getLogger(__name__)
@@ -213,7 +212,7 @@ def vector_collection(rt: SliceOwner, entity: VectorEntity) -> str:
     """The collection of the current embedding space, without creating it (creating opens the
     shard, which fails when its files are damaged)."""
     embedder = rt.embedder.get()
-    return collection_name(rt.projector.prefix, entity, embedder.model_id, embedder.dim)
+    return rt.projector.collection_of(entity, embedder.model_id, embedder.dim)
 
 
 def _clear_collection(index: VectorIndex, name: str) -> str | None:

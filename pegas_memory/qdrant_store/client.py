@@ -40,8 +40,11 @@ from pegas_memory.qdrant_store.base import (
 )
 from pegas_memory.qdrant_store.index import (
     INDEXED_FIELDS,
+    SPARSE_VECTOR,
     FieldKind,
     PreparedBatch,
+    SparseHit,
+    SparseVector,
     Vector,
     VectorFilter,
     VectorHit,
@@ -192,7 +195,7 @@ class ClientVectorIndex(QdrantBackend):
 
     # --- collections ---
 
-    def ensure_collection(self, name: str, dim: int) -> None:
+    def ensure_collection(self, name: str, dim: int, *, sparse: bool = False) -> None:
         check_collection_name(name)
         check_dim(dim)
         with self._lock:
@@ -200,7 +203,13 @@ class ClientVectorIndex(QdrantBackend):
             with self._translate("create the collection", name):
                 if not client.collection_exists(name):
                     client.create_collection(
-                        name, vectors_config=qm.VectorParams(size=dim, distance=qm.Distance.COSINE)
+                        name,
+                        vectors_config=qm.VectorParams(size=dim, distance=qm.Distance.COSINE),
+                        sparse_vectors_config=(
+                            {SPARSE_VECTOR: qm.SparseVectorParams(modifier=qm.Modifier.IDF)}
+                            if sparse
+                            else None
+                        ),
                     )
             existing = self._dim(name)
             if existing != dim:
@@ -254,10 +263,15 @@ class ClientVectorIndex(QdrantBackend):
 
     def _write_batch(self, name: str, batch: PreparedBatch) -> None:
         client = self._live()
+        sparse = iter(batch.sparse) if batch.sparse else None
         for rows in chunked(batch, self._upsert_batch):
             with self._translate("upsert points", name):
                 chunk = [
-                    qm.PointStruct(id=point_id, vector=vector, payload=payload)
+                    qm.PointStruct(
+                        id=point_id,
+                        vector=_client_vector(vector, next(sparse) if sparse else None),
+                        payload=payload,
+                    )
                     for point_id, vector, payload in rows
                 ]
                 client.upsert(name, points=chunk, wait=True)
@@ -310,6 +324,29 @@ class ClientVectorIndex(QdrantBackend):
                 ).points
         return hits_of(found)
 
+    def search_sparse(
+        self, name: str, query: SparseVector, *, k: int, where: VectorFilter | None = None
+    ) -> list[SparseHit]:
+        check_k(k)
+        condition = effective_filter(where)
+        if not query.indices:
+            return []
+        with self._lock:
+            self._dim(name)
+            client = self._live()
+            query_filter = build_filter(condition, _ClientFilter) if condition else None
+            with self._translate("search the sparse index", name):
+                found = client.query_points(
+                    name,
+                    query=qm.SparseVector(indices=list(query.indices), values=list(query.values)),
+                    using=SPARSE_VECTOR,
+                    query_filter=query_filter,
+                    limit=k,
+                    with_payload=False,
+                    with_vectors=[SPARSE_VECTOR],
+                ).points
+        return [_sparse_hit(p) for p in found]
+
     def retrieve(
         self,
         name: str,
@@ -349,6 +386,23 @@ class ClientVectorIndex(QdrantBackend):
                 yield int(record.id)
             if offset is None:
                 return
+
+
+def _client_vector(dense: list[float], sparse: SparseVector | None) -> Any:
+    """A point's vectors for the client: the unnamed dense one, and the BM25 one if any."""
+    if sparse is None:
+        return dense
+    return {
+        "": dense,
+        SPARSE_VECTOR: qm.SparseVector(indices=list(sparse.indices), values=list(sparse.values)),
+    }
+
+
+def _sparse_hit(point: Any) -> SparseHit:
+    vectors = point.vector if isinstance(point.vector, dict) else {}
+    terms = vectors.get(SPARSE_VECTOR)
+    indices = tuple(int(i) for i in terms.indices) if terms is not None else ()
+    return SparseHit(id=int(point.id), score=float(point.score), indices=indices)
 
 
 class _ClientFilter:

@@ -54,8 +54,11 @@ from pegas_memory.qdrant_store.base import (
 )
 from pegas_memory.qdrant_store.index import (
     INDEXED_FIELDS,
+    SPARSE_VECTOR,
     FieldKind,
     PreparedBatch,
+    SparseHit,
+    SparseVector,
     Vector,
     VectorFilter,
     VectorHit,
@@ -284,14 +287,14 @@ class EdgeVectorIndex(QdrantBackend):
 
     # --- collections ---
 
-    def ensure_collection(self, name: str, dim: int) -> None:
+    def ensure_collection(self, name: str, dim: int, *, sparse: bool = False) -> None:
         check_collection_name(name)
         check_dim(dim)
         with self._lock:
             self._check_open()
             created = not (self._root / name / edge_files.CONFIG_FILE).is_file()
             if created:
-                self._create(name, dim)
+                self._create(name, dim, sparse=sparse)
             opened = self._shard(name)
             if opened.dim != dim:
                 raise InvalidInput(
@@ -357,7 +360,7 @@ class EdgeVectorIndex(QdrantBackend):
             with self._translate("flush payload indexes", name):
                 opened.shard.flush()
 
-    def _create(self, name: str, dim: int) -> None:
+    def _create(self, name: str, dim: int, *, sparse: bool = False) -> None:
         # Build under a hidden name and rename, so a crash never leaves a half-made collection
         # that looks real. The payload indexes come later (`_defer_indexes`).
         staging = self._root / f"{_CREATING}{name}-{uuid.uuid4().hex[:8]}"
@@ -372,6 +375,11 @@ class EdgeVectorIndex(QdrantBackend):
             )
         config = qe.EdgeConfig(
             vectors=qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine),
+            sparse_vectors=(
+                {SPARSE_VECTOR: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)}
+                if sparse
+                else None
+            ),
             optimizers=optimizers,
             hnsw_config=hnsw,
         )
@@ -482,9 +490,15 @@ class EdgeVectorIndex(QdrantBackend):
 
     def _write_batch(self, name: str, batch: PreparedBatch) -> None:
         opened = self._shard(name)
+        sparse = iter(batch.sparse) if batch.sparse else None
         for rows in chunked(batch, self._upsert_batch):
             with self._translate("upsert points", name):
-                chunk = [qe.Point(point_id, vector, payload) for point_id, vector, payload in rows]
+                chunk = [
+                    qe.Point(
+                        point_id, _edge_vector(vector, next(sparse) if sparse else None), payload
+                    )
+                    for point_id, vector, payload in rows
+                ]
                 opened.shard.update(qe.UpdateOperation.upsert_points(chunk))
 
     def delete(self, name: str, ids: Sequence[int]) -> None:
@@ -536,6 +550,31 @@ class EdgeVectorIndex(QdrantBackend):
                 )
         return hits_of(found)
 
+    def search_sparse(
+        self, name: str, query: SparseVector, *, k: int, where: VectorFilter | None = None
+    ) -> list[SparseHit]:
+        check_k(k)
+        condition = effective_filter(where)
+        if not query.indices:
+            return []
+        with self._lock:
+            opened = self._shard(name)
+            engine_filter = build_filter(condition, _EdgeFilter) if condition else None
+            with self._translate("search the sparse index", name):
+                found = opened.shard.query(
+                    qe.QueryRequest(
+                        limit=k,
+                        query=qe.Query.Nearest(
+                            qe.SparseVector(list(query.indices), list(query.values)),
+                            using=SPARSE_VECTOR,
+                        ),
+                        filter=engine_filter,
+                        with_payload=False,
+                        with_vector=[SPARSE_VECTOR],
+                    )
+                )
+        return [_sparse_hit(p) for p in found]
+
     def retrieve(
         self,
         name: str,
@@ -578,6 +617,20 @@ class EdgeVectorIndex(QdrantBackend):
             if next_offset is None:
                 return
             offset = int(next_offset)  # type: ignore[arg-type]
+
+
+def _edge_vector(dense: list[float], sparse: SparseVector | None) -> Any:
+    """A point's vectors for the engine: the unnamed dense one, and the BM25 one if any."""
+    if sparse is None:
+        return dense
+    return {"": dense, SPARSE_VECTOR: qe.SparseVector(list(sparse.indices), list(sparse.values))}
+
+
+def _sparse_hit(point: Any) -> SparseHit:
+    vectors = point.vector if isinstance(point.vector, dict) else {}
+    terms = vectors.get(SPARSE_VECTOR)
+    indices = tuple(int(i) for i in terms.indices) if terms is not None else ()
+    return SparseHit(id=int(point.id), score=float(point.score), indices=indices)
 
 
 class _EdgeFilter:

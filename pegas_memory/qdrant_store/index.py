@@ -54,13 +54,28 @@ _COLLECTION_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_-]{0,199}$")
 _SLUG_MAX = 64
 
 
+# The name of the sparse (BM25) vector beside the unnamed dense one, in the collections made
+# with `sparse=True` (search/sparse_terms.py builds its terms and weights).
+SPARSE_VECTOR = "bm25"
+
+
+@dataclass(frozen=True)
+class SparseVector:
+    """A sparse vector: term ids (u32, distinct, sorted) and their weights."""
+
+    indices: tuple[int, ...]
+    values: tuple[float, ...]
+
+
 @dataclass(frozen=True)
 class VectorPoint:
-    """One point to write: the Postgres id, its embedding, and the payload searches filter on."""
+    """One point to write: the Postgres id, its embedding, and the payload searches filter on;
+    `sparse`: its BM25 terms, written only into a collection made with `sparse=True`."""
 
     id: int
     vector: Vector
     payload: Mapping[str, Any]
+    sparse: SparseVector | None = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +131,15 @@ class VectorHit:
 
 
 @dataclass(frozen=True)
+class SparseHit:
+    """A sparse (BM25) search result: the engine's score and the term ids the point holds."""
+
+    id: int
+    score: float
+    indices: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class VectorRecord:
     """A stored point read back by id. Vectors come back L2-normalised (cosine collections)."""
 
@@ -131,6 +155,10 @@ class PreparedBatch:
     ids: tuple[int, ...]
     vectors: np.ndarray
     payloads: tuple[dict[str, Any], ...]
+    sparse: tuple[SparseVector | None, ...] = ()
+
+    def sparse_of(self, position: int) -> SparseVector | None:
+        return self.sparse[position] if self.sparse else None
 
 
 @dataclass(frozen=True)
@@ -171,8 +199,9 @@ class VectorIndex(Protocol):
     collection do nothing, so replayed outbox events stay harmless.
     """
 
-    def ensure_collection(self, name: str, dim: int) -> None:
-        """Create the collection with payload indexes if absent; idempotent."""
+    def ensure_collection(self, name: str, dim: int, *, sparse: bool = False) -> None:
+        """Create the collection with payload indexes if absent; idempotent. `sparse`: with a
+        sparse vector `SPARSE_VECTOR` (IDF modifier) beside the dense one."""
         ...
 
     def upsert(self, name: str, points: Sequence[VectorPoint]) -> None:
@@ -194,6 +223,13 @@ class VectorIndex(Protocol):
     ) -> list[VectorHit]:
         """The `k` points nearest to `vector` that meet `where`, best first (payloads are
         left empty when `with_payload` is False: a ranking needs only ids and scores)."""
+        ...
+
+    def search_sparse(
+        self, name: str, query: SparseVector, *, k: int, where: VectorFilter | None = None
+    ) -> list[SparseHit]:
+        """The `k` points of a `sparse=True` collection whose BM25 vectors score highest
+        against `query` (the engine applies IDF), best first, each with its term ids."""
         ...
 
     def retrieve(
@@ -244,8 +280,12 @@ VectorEntity = Literal["atom", "trace", "passage"]
 VECTOR_ENTITIES: tuple[VectorEntity, ...] = ("atom", "trace", "passage")
 
 
-def collection_name(prefix: str, entity: VectorEntity, model_id: str, dim: int) -> str:
-    """The collection of one embedding space: `{prefix}_{entity}_{model slug}_{dim}d`.
+def collection_name(
+    prefix: str, entity: VectorEntity, model_id: str, dim: int, *, sparse: bool = False
+) -> str:
+    """The collection of one embedding space: `{prefix}_{entity}_{model slug}_{dim}d`, with
+    `_bm25` appended when it holds sparse BM25 vectors too (`sparse`): turning the sparse
+    lexical engine on or off is a different collection, filled by a rebuild or reconcile.
 
     The slug is `model_id` lower-cased with runs of other characters turned into `_`. When that
     loses information (case, punctuation, length) an 8-hex hash of the exact `model_id` is
@@ -264,7 +304,7 @@ def collection_name(prefix: str, entity: VectorEntity, model_id: str, dim: int) 
     if lossy:
         digest = hashlib.sha256(model_id.encode("utf-8")).hexdigest()[:8]
         slug = f"{slug[: _SLUG_MAX - 9]}_{digest}".lstrip("_")
-    name = f"{prefix}_{entity}_{slug}_{dim}d"
+    name = f"{prefix}_{entity}_{slug}_{dim}d" + ("_bm25" if sparse else "")
     check_collection_name(name)
     return name
 
@@ -333,7 +373,30 @@ def prepare_points(points: Sequence[VectorPoint], dim: int, collection: str) -> 
     chosen = [points[i] for i in order]
     vectors = _as_matrix([p.vector for p in chosen], dim, collection, what="vector")
     payloads = tuple(prepare_payload(p.payload) for p in chosen)
-    return PreparedBatch(ids=tuple(int(p.id) for p in chosen), vectors=vectors, payloads=payloads)
+    sparse = tuple(check_sparse(p.sparse, collection) for p in chosen)
+    return PreparedBatch(
+        ids=tuple(int(p.id) for p in chosen),
+        vectors=vectors,
+        payloads=payloads,
+        sparse=sparse if any(v is not None for v in sparse) else (),
+    )
+
+
+def check_sparse(vector: SparseVector | None, collection: str) -> SparseVector | None:
+    """`vector` if it is a usable sparse vector (None stays None), else InvalidInput."""
+    if vector is None:
+        return None
+    if not isinstance(vector, SparseVector) or len(vector.indices) != len(vector.values):
+        raise InvalidInput(f"sparse vector for collection {collection!r} is malformed")
+    if any(not 0 <= i < 2**32 for i in vector.indices) or len(set(vector.indices)) != len(
+        vector.indices
+    ):
+        raise InvalidInput(
+            f"sparse vector for collection {collection!r} must have distinct u32 indices"
+        )
+    if not all(np.isfinite(vector.values)):
+        raise InvalidInput(f"sparse vector for collection {collection!r} has NaN or infinity")
+    return vector
 
 
 def _as_matrix(vectors: Sequence[Vector], dim: int, collection: str, *, what: str) -> np.ndarray:

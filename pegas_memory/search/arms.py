@@ -3,7 +3,10 @@
 - dense: nearest neighbours in the vector slice (the current embedding space's collection),
   weighted by the best cosine;
 - lexical: BM25 over the tsvector of atoms, passages or traces, in PostgreSQL (search/lexical.py),
-  weighted by how much of the query the best hit covers;
+  weighted by how much of the query the best hit covers; or, with PEGAS_LEXICAL_ENGINE=sparse,
+  BM25 over the sparse vectors the projection writes beside the dense ones for atoms and
+  passages (qdrant_store/sparse_terms.py), weighted by the share of query words the best hit
+  holds (`sparse_lexical_arm`);
 - graph: one hop over pm_atom_link from the top fused hits, weighted by link kind and confidence
   (read from PostgreSQL, the truth, so expansion never lags the outbox).
 Beside them, what ranking reads of the stores: the documents of the text arms' candidates
@@ -23,6 +26,7 @@ from pegas_memory.db.pool import Conn
 from pegas_memory.errors import BackendUnavailable
 from pegas_memory.models import LinkKind
 from pegas_memory.outbox.slices import VectorEngines
+from pegas_memory.qdrant_store import sparse_terms
 from pegas_memory.search.filters import SearchFilter
 from pegas_memory.search.fusion import ArmHit, Fused, dense_weight, lexical_weight
 from pegas_memory.search.lexical import Entity, LexicalIndex, Source
@@ -61,6 +65,27 @@ def lexical_arm(
     hits = [ArmHit(i, score) for i, score in found.hits]
     weight = lexical_weight(found.coverage) if hits else 0.0
     return ArmResult(hits, weight, found.note)
+
+
+def sparse_lexical_arm(
+    engines: VectorEngines, query: str, entity: Entity, flt: SearchFilter, k: int = POOL
+) -> ArmResult:
+    """BM25 from the vector engine's sparse index (the engine applies IDF); the weight follows
+    the share of the query's words the best hit holds. No cross-script prefixes (a sparse index
+    matches whole terms only: qdrant_store/sparse_terms.py).
+
+    Raises BackendUnavailable when the vector slice does not answer."""
+    terms = sparse_terms.query_vector(query)
+    if not terms.vector.indices:
+        return ArmResult([], 0.0, "no searchable terms")
+    index = engines.vectors.get()
+    name = engines.projector.collection(entity)
+    found = index.search_sparse(name, terms.vector, k=k, where=flt.vector_filter(entity))
+    if not found:
+        return ArmResult([], 0.0, "no lexical match")
+    cover = sparse_terms.word_coverage(terms, found[0].indices)
+    hits = [ArmHit(h.id, h.score) for h in found]
+    return ArmResult(hits, lexical_weight(cover), f"coverage {cover:.2f} (sparse)")
 
 
 def dense_arm(

@@ -95,10 +95,26 @@ class Searcher:
     # Each stage is a method so that a bench can time it (bench/bench_search_latency.py wraps
     # them by name); the work is in arms.py, ranking.py and hydrate.py.
     def lexical_arm(
-        self, conn: Conn, query: str, entity: Entity, flt: SearchFilter, k: int = POOL
+        self, conn: Conn | None, query: str, entity: Entity, flt: SearchFilter, k: int = POOL
     ) -> ArmResult:
-        """BM25 over the tsvector (arms.lexical_arm)."""
+        """BM25 over the tsvector (arms.lexical_arm), or over the vector engine's sparse index
+        when the projection writes one for this store (`uses_sparse`); PostgreSQL also when
+        the vector slice does not answer. `conn` may be None only when `uses_sparse`."""
+        if self.uses_sparse(entity, flt):
+            try:
+                return arms.sparse_lexical_arm(self.runtime, query, entity, flt, k)
+            except BackendUnavailable:
+                pass
+        if conn is None:
+            with self.db.connection() as own:
+                return arms.lexical_arm(self.lexical, own, query, entity, flt, k)
         return arms.lexical_arm(self.lexical, conn, query, entity, flt, k)
+
+    def uses_sparse(self, entity: Entity, flt: SearchFilter) -> bool:
+        """Whether this store's lexical arm reads the sparse index (PEGAS_LEXICAL_ENGINE=sparse)
+        rather than PostgreSQL: atoms and passages, now (an as-of search reads PostgreSQL, the
+        only store of what was current then)."""
+        return flt.as_of is None and self.runtime.projector.has_sparse(entity)
 
     def dense_arm(self, query: str, entity: Entity, flt: SearchFilter, k: int = POOL) -> ArmResult:
         """Nearest neighbours in the vector slice (arms.dense_arm).
@@ -157,6 +173,8 @@ class Searcher:
 
     # ------------------------------------------------------------------ composition
     def _lexical_alone(self, query: str, entity: Entity, flt: SearchFilter, k: int) -> ArmResult:
+        if self.uses_sparse(entity, flt):  # no connection: it is taken only on a fallback
+            return self.lexical_arm(None, query, entity, flt, k)
         with self.db.connection() as conn:
             return self.lexical_arm(conn, query, entity, flt, k)
 
