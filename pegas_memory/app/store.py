@@ -31,7 +31,7 @@ from pegas_memory.db.repo import (
     add_citation,
     insert_atom,
     insert_trace,
-    upsert_document,
+    source_document,
 )
 from pegas_memory.errors import InvalidInput, PegasMemoryError
 from pegas_memory.models import (
@@ -167,7 +167,7 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
         doc_id = None
         if source:
             kind = source_kind or "agent"
-            doc_id, _ = upsert_document(
+            doc_id = source_document(
                 conn,
                 DocumentInput(
                     kind=kind,

@@ -108,6 +108,17 @@ def upsert_document(conn: Conn, doc: DocumentInput) -> tuple[int, bool]:
     return int(row["id"]), True
 
 
+def source_document(conn: Conn, doc: DocumentInput) -> int:
+    """The document an atom stored with `doc.uri` as its source cites: the URI's current version
+    when there is one (an ingested file or page: a note citing it must not replace it with a
+    version of its own), else a document made for it (`upsert_document`)."""
+    conn.execute(Q.lock_document_uri, (doc.uri,))
+    row = conn.execute(Q.current_document_for_update, (doc.uri,)).fetchone()
+    if row:
+        return int(row["id"])
+    return upsert_document(conn, doc)[0]
+
+
 @dataclass(frozen=True)
 class DocumentVersion:
     """Where one stored version stands: its document's stable identity (the first version's id,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchRequest
+from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.ingest import sources
 from pegas_memory.search.filters import SearchFilter
@@ -184,3 +184,24 @@ def test_an_atom_retracted_by_hand_stays_stale_when_its_sentence_comes_back(
     with service.db.connection() as conn:
         status = conn.execute("SELECT status FROM pm_atom WHERE id = %s", (old,)).fetchone()
     assert v3.revived == 0 and status["status"] == "stale"
+
+
+def test_a_note_citing_an_ingested_document_cites_its_current_version(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    # memory_store with the document's address as its source made a version of its own, which
+    # retired the ingested text: its passages left search.
+    path = tmp_path / "files" / "history.md"
+    v1 = ingest_text(service, path, HISTORY)
+    note = service.store(
+        StoreRequest(claim="Ostrovets received its town charter in 1773.", source=v1.uri)
+    )
+    with service.db.connection() as conn:
+        versions = conn.execute(
+            "SELECT id, is_current FROM pm_document WHERE uri = %s ORDER BY id", (v1.uri,)
+        ).fetchall()
+        passages = conn.execute(
+            "SELECT count(*) AS n FROM pm_passage WHERE doc_id = %s", (v1.version_id,)
+        ).fetchone()["n"]
+    assert [(r["id"], r["is_current"]) for r in versions] == [(v1.version_id, True)]
+    assert note.document_id == v1.version_id and passages > 0  # still searchable passages
