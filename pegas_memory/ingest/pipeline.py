@@ -486,6 +486,8 @@ class IngestPipeline:
                 )
         write_atoms(conn, w, doc_id, chunk_id, planned)
         if version["supersedes"] is not None:
+            ends = {"old": int(version["supersedes"]), "new": doc_id}
+            conn.execute(Q.carry_source_citations, ends)  # notes that named this source
             w.report.marked_stale = _stale_orphans(
                 conn, int(version["supersedes"]), doc_id, parsed.uri
             )

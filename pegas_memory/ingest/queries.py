@@ -34,6 +34,7 @@ class IngestQueries:
     merge_blocks: LiteralString
     record_merge: LiteralString
     drop_open_merges: LiteralString
+    carry_source_citations: LiteralString
     revivable_atoms: LiteralString
     clear_superseded: LiteralString
 

@@ -165,6 +165,18 @@ RETURNING id
 -- consolidation, migration 0022) is not the version's citation: it stays.
 DELETE FROM pm_merge WHERE doc_id = %s AND undone_at IS NULL AND merged_atom_id IS NULL
 
+-- name: carry_source_citations
+-- The citations of a previous version that held no text: a document memory_store made for notes
+-- naming this source (db.repo.source_document). They cite the source, not any words of it, so
+-- they move to the version now read from it instead of leaving their atoms without evidence.
+UPDATE pm_citation c SET doc_id = %(new)s
+ WHERE c.doc_id = %(old)s
+   AND NOT EXISTS (SELECT 1 FROM pm_chunk k WHERE k.doc_id = %(old)s)
+   AND NOT EXISTS (SELECT 1 FROM pm_citation n
+                    WHERE n.atom_id = c.atom_id AND n.doc_id = %(new)s
+                      AND coalesce(n.code_symbol_id, 0) = coalesce(c.code_symbol_id, 0)
+                      AND md5(n.quoted_text) = md5(c.quoted_text))
+
 -- name: revivable_atoms
 -- Stale atoms the new version %(doc)s cites again that a change of the document made stale
 -- (their evidence vanished or a new wording superseded them: check 'reingest'; a re-distill no

@@ -205,3 +205,29 @@ def test_a_note_citing_an_ingested_document_cites_its_current_version(
         ).fetchone()["n"]
     assert [(r["id"], r["is_current"]) for r in versions] == [(v1.version_id, True)]
     assert note.document_id == v1.version_id and passages > 0  # still searchable passages
+
+
+def test_ingesting_the_source_a_note_named_keeps_the_note(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    # The agent stored a note naming a page it had not ingested yet (a document with no text is
+    # made for the source); ingesting that page later is a new version of it, and the note,
+    # which never rested on any of its text, must not become stale as "evidence gone".
+    path = tmp_path / "files" / "history.md"
+    path.write_text(HISTORY, encoding="utf-8")
+    note = service.store(
+        StoreRequest(
+            claim="Ostrovets is a river town with a medieval charter.", source=path.as_uri()
+        )
+    )
+    v = service.ingest(IngestRequest(source=str(path)))
+    assert v.uri == path.as_uri() and v.version == 2 and v.marked_stale == 0
+    with service.db.connection() as conn:
+        atom = conn.execute("SELECT status FROM pm_atom WHERE id = %s", (note.id,)).fetchone()
+        cited = conn.execute(
+            "SELECT d.id, d.is_current FROM pm_citation c JOIN pm_document d ON d.id = c.doc_id "
+            "WHERE c.atom_id = %s",
+            (note.id,),
+        ).fetchall()
+    assert atom["status"] == "candidate"
+    assert [(r["id"], r["is_current"]) for r in cited] == [(v.version_id, True)]
