@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
+from pegas_memory.code_memory import java_overloads
 from pegas_memory.code_memory.model import FileIndex, SymbolKind
 from pegas_memory.code_memory.typed_locals import java_param_types
 
@@ -151,15 +152,19 @@ class NameIndex:
         return found[0] if found else None
 
     def _pick(self, found: Sequence[str], arity: int | None) -> str | None:
-        """Among overloads, those taking ``arity`` arguments; among several, the one whose
-        parameter types match most of the argument types the call site shows (``args``,
-        set per call by the resolver), else the first."""
+        """Among overloads, those taking ``arity`` arguments; among several, the one Java's
+        rules pick for the argument types the call site shows (``args``, set per call by the
+        resolver; :mod:`code_memory.java_overloads`), else of those that may apply the one whose
+        parameter types match most argument types, else the first."""
         if not found:
             return None
         if len(found) > 1 and arity is not None:
             exact = [q for q in found if _arity_of(q) == arity]
             if not exact:  # ``get("x", 1, 2)`` of ``get(String, Object...)``: varargs
                 exact = [q for q in found if _varargs(self.signatures.get(q), _arity_of(q), arity)]
+            if len(exact) > 1 and any(self.args):
+                overloads = [(q, self._params(q)) for q in exact]
+                exact = java_overloads.choose(self.args, overloads)
             if len(exact) > 1 and any(self.args):
                 scored = []
                 for q in exact:
@@ -171,6 +176,10 @@ class NameIndex:
             if exact:
                 return exact[0]
         return found[0]
+
+    def _params(self, qualname: str) -> list[str]:
+        name = base_name(qualname).rsplit(".", 1)[-1]
+        return java_param_types(self.signatures.get(qualname), name)
 
     def member(self, owner: str, name: str, arity: int | None = None) -> str | None:
         """``name`` defined in ``owner`` or, breadth first, in the types it extends; among
