@@ -15,6 +15,7 @@ caller's old scoring (minus the overloads that certainly do not apply). Pure log
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 # Widening primitive conversions (JLS 5.1.2): the types each primitive widens to.
@@ -49,10 +50,20 @@ _SUPERS: dict[str, frozenset[str]] = {
     "String": _COMMON | {"CharSequence"},
     "Number": frozenset({"Object", "Serializable", "java.io.Serializable"}),
     "CharSequence": frozenset({"Object"}),
+    "Class": frozenset(
+        {"Object", "Serializable", "Type", "GenericDeclaration", "AnnotatedElement"}
+    ),
     "Object": frozenset(),
 }
 
 _PHASE_STRICT, _PHASE_LOOSE = 1, 2
+# Final JDK classes: every supertype they have is listed above, so no other type applies.
+_FINAL = frozenset({"String", "Class", *_UNBOXES})
+
+
+def type_variable(written: str) -> bool:
+    """A type variable by the naming convention (``T``, ``K``, ``V``, ``T2``), so unknown."""
+    return bool(re.fullmatch(r"[A-Z][A-Z0-9]?(\.\.\.|\[\])?", written))
 
 
 def _conversion(arg: str, param: str) -> int | str | None:
@@ -75,13 +86,19 @@ def _conversion(arg: str, param: str) -> int | str | None:
         if prim is not None:
             return _PHASE_LOOSE if param == prim or param in _WIDENS[prim] else None
         return None if arg in _SUPERS else "?"
-    if arg.endswith("[]") or param.endswith("[]"):
-        return _PHASE_STRICT if param == "Object" else "?"
+    if param.endswith("[]") and not arg.endswith("[]"):
+        return None  # a class type never converts to an array type
+    if arg.endswith("[]"):
+        return _PHASE_STRICT if param in ("Object", "Cloneable", "Serializable") else "?"
     if arg in _SUPERS:
         if param in _SUPERS[arg] or param == "Object":
             return _PHASE_STRICT
-        return None if param in _SUPERS else "?"
+        return None if param in _SUPERS or arg in _FINAL else "?"
     return _PHASE_STRICT if param == "Object" else "?"
+
+
+def _varargs(params: Sequence[str]) -> bool:
+    return bool(params) and params[-1].endswith("...")
 
 
 def _subtype(a: str, b: str) -> bool:
@@ -115,7 +132,9 @@ def choose(args: Sequence[str], overloads: Sequence[tuple[str, Sequence[str]]]) 
     if not possible:
         return [n for n, _ in overloads]
     if any(phases[n] == "?" for n, _ in possible):
-        return [n for n, _ in possible]
+        # A varargs method ruled out here may still be Java's pick by phase 3 when the ones
+        # that may apply do not: it stays.
+        return [n for n, p in overloads if phases[n] is not None or _varargs(p)]
     first = min(phases[n] for n, _ in possible)  # type: ignore[type-var]
     chosen = [(n, p) for n, p in possible if phases[n] == first]
     best = [

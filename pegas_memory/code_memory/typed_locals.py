@@ -429,7 +429,8 @@ def java_arg_types(call: ts.Node, cache: dict[int, dict[str, str]]) -> tuple[str
 
 
 def java_param_types(signature: str | None, name: str) -> list[str]:
-    """``public <T> T fromJson(String json, TypeToken<T> t)`` -> ["String", "TypeToken"]."""
+    """``public <T> T fromJson(String json, TypeToken<T> t)`` -> ["String", "TypeToken"];
+    ``Object... args`` -> ``Object...``."""
     found = re.search(rf"\b{re.escape(name)}\s*\((.*)\)", signature or "")
     if found is None:
         return []
@@ -441,6 +442,8 @@ def java_param_types(signature: str | None, name: str) -> list[str]:
             depth -= 1
         elif c == "," and depth == 0:
             words = re.sub(r"<.*?>|@\w+|\bfinal\b", "", text[start:i]).split()
-            params.append(words[-2].rsplit(".", 1)[-1] if len(words) >= 2 else "")
+            written = words[-2] if len(words) >= 2 else ""
+            dots = "..." if written.endswith("...") else ""  # varargs: ``Object... args``
+            params.append(written.removesuffix("...").rsplit(".", 1)[-1] + dots)
             start = i + 1
     return params

@@ -425,3 +425,85 @@ def test_overloads_follow_java_widening_boxing_and_the_most_specific_rule(
     assert at("out.value(c)") == {overload("long n")}
     assert at("out.value(true)") == {overload("boolean b")}
     assert at("out.show(null)") == {overload("Writer w")}
+
+
+NAME = """
+    package com.ex.types;
+
+    import java.lang.reflect.Type;
+    import javax.lang.model.type.TypeMirror;
+
+    public class Name {
+      public static Name get(TypeMirror mirror) { return null; }
+      public static Name get(Type type) { return null; }
+    }
+    """
+ARRAY_NAME = """
+    package com.ex.types;
+
+    import java.lang.reflect.GenericArrayType;
+
+    public final class ArrayName extends Name {
+      public static ArrayName get(GenericArrayType type) { return null; }
+    }
+    """
+BLOCK = """
+    package com.ex.types;
+
+    import java.util.function.Supplier;
+
+    public final class Block {
+      public Block add(Block block) { return this; }
+      public Block add(String format, Object... args) { return this; }
+      public <T> T option(char c, Supplier<T> fallback) { return null; }
+      public <T> T option(char c, T fallback) { return null; }
+    }
+    """
+USE = """
+    package com.ex.types;
+
+    final class Use {
+      void run(Block block, Integer thing) {
+        ArrayName.get(Object.class);
+        Name.get(String.class);
+        block.add("x");
+        block.option('c', thing);
+      }
+    }
+    """
+
+
+def test_inherited_overloads_final_types_varargs_and_type_variables(tmp_path: Path) -> None:
+    """``ArrayName.get(Object.class)``: no ``get`` of ArrayName takes a Class, so the inherited
+    static ``Name.get(Type)`` (Class is final and a Type, never a TypeMirror); ``add("x")``:
+    a String is no Block, so the varargs ``add(String, Object...)`` (phase 3); an Integer
+    ``fallback`` is the type variable's ``option(char, T)``, not ``Supplier<T>``."""
+    deps = resolved(
+        tmp_path,
+        {
+            "src/com/ex/types/Name.java": NAME,
+            "src/com/ex/types/ArrayName.java": ARRAY_NAME,
+            "src/com/ex/types/Block.java": BLOCK,
+            "src/com/ex/types/Use.java": USE,
+        },
+    )
+    lines = textwrap.dedent(USE).lstrip("\n").splitlines()
+
+    def at(text: str) -> set[str | None]:
+        line = next(n for n, code in enumerate(lines, 1) if text in code)
+        return {
+            d.dst
+            for d in deps
+            if d.src == "com.ex.types.Use.run" and d.line == line and d.kind == "calls"
+        }
+
+    def line_of(source: str, text: str) -> int:
+        code = textwrap.dedent(source).lstrip("\n").splitlines()
+        return next(n for n, written in enumerate(code, 1) if text in written)
+
+    by_type = f"com.ex.types.Name.get#1@{line_of(NAME, 'get(Type type)')}"
+    assert at("ArrayName.get(Object.class)") == {by_type}
+    assert at("Name.get(String.class)") == {by_type}
+    assert at('block.add("x")') == {"com.ex.types.Block.add#2"}
+    t_version = f"com.ex.types.Block.option#2@{line_of(BLOCK, 'T fallback)')}"
+    assert at("block.option('c', thing)") == {t_version}
