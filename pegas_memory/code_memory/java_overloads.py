@@ -8,9 +8,11 @@ most specific one (each parameter a subtype of the other's: ``long`` before ``fl
 ``double``) is called. Varargs (phase 3) is the arity fallback in :mod:`code_memory.names`.
 
 Types are simple names as the call site and the signature write them ("" unknown). Only
-primitives, their boxes and a few JDK types are known; a type variable or a class of the
+primitives, their boxes and a few JDK types are known (String, Class and the boxes are final,
+so they convert to nothing but their listed supertypes); a type variable or a class of the
 repository makes a conversion unknown, and a call with any unknown conversion is left to the
-caller's old scoring (minus the overloads that certainly do not apply). Pure logic.
+caller's old scoring, minus the overloads that certainly do not apply (a varargs one stays: it
+may still win in phase 3). Pure logic.
 """
 
 from __future__ import annotations
