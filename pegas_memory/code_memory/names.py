@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
+from pegas_memory.code_memory import java_overloads
 from pegas_memory.code_memory.model import FileIndex, SymbolKind
 from pegas_memory.code_memory.typed_locals import java_param_types
 
@@ -51,6 +52,7 @@ class NameIndex:
         self.exports: dict[str, list[tuple[str, str]]] = {}
         self.imports_of: dict[str, dict[str, str]] = {}
         self.packages: dict[str, str] = {}  # Java file module -> package
+        self.java_types: set[str] = set()
         self.signatures: dict[str, str | None] = {}  # Rust, Java: return types (chains)
         self.module_of: dict[str, str] = {}
         self.mixins: dict[str, list[tuple[str, str]]] = defaultdict(list)  # JS factories
@@ -81,6 +83,7 @@ class NameIndex:
                     self.types.add(s.qualified_name)
                     if f.language == "java":
                         self.packages.setdefault(f.module, owner)
+                        self.java_types.add(s.qualified_name)
         # Associated items (Rust ``type Err`` of an impl) are no bare names either.
         for found in self.by_name.values():
             found[:] = [q for q in found if not _associated(q, self.types)]
@@ -151,15 +154,25 @@ class NameIndex:
         return found[0] if found else None
 
     def _pick(self, found: Sequence[str], arity: int | None) -> str | None:
-        """Among overloads, those taking ``arity`` arguments; among several, the one whose
-        parameter types match most of the argument types the call site shows (``args``,
-        set per call by the resolver), else the first."""
+        """Among overloads, those taking ``arity`` arguments; among several, the one Java's
+        rules pick for the argument types the call site shows (``args``, set per call by the
+        resolver; :mod:`code_memory.java_overloads`), else of those that may apply the one whose
+        parameter types match most argument types, else the first."""
         if not found:
             return None
         if len(found) > 1 and arity is not None:
-            exact = [q for q in found if _arity_of(q) == arity]
+            exact = [q for q in found if self._arity(q) == arity]
+            if exact and all(self._applies(q) is False for q in exact) and any(self.args):
+                exact = []  # none applies by phases 1 and 2 (JLS 15.12.2.2-3): phase 3
             if not exact:  # ``get("x", 1, 2)`` of ``get(String, Object...)``: varargs
-                exact = [q for q in found if _varargs(self.signatures.get(q), _arity_of(q), arity)]
+                exact = [
+                    q for q in found if _varargs(self.signatures.get(q), self._arity(q), arity)
+                ]
+            if not exact:
+                exact = [q for q in found if self._arity(q) == arity]
+            if len(exact) > 1 and any(self.args):
+                overloads = [(q, self._params(q)) for q in exact]
+                exact = java_overloads.choose(self.args, overloads)
             if len(exact) > 1 and any(self.args):
                 scored = []
                 for q in exact:
@@ -172,20 +185,52 @@ class NameIndex:
                 return exact[0]
         return found[0]
 
+    def _params(self, qualname: str) -> list[str]:
+        """A Java method's parameter types; a type variable (``T``, ``K``) as unknown ("")."""
+        name = base_name(qualname).rsplit(".", 1)[-1]
+        params = java_param_types(self.signatures.get(qualname), name)
+        return ["" if java_overloads.type_variable(p) else p for p in params]
+
+    def _arity(self, qualname: str) -> int | None:
+        """The parameter count: the overload mark, else (a method inherited alongside other
+        overloads) its signature's."""
+        marked = _arity_of(qualname)
+        owner = base_name(qualname).rpartition(".")[0]
+        if marked is not None or owner not in self.java_types or not self.signatures.get(qualname):
+            return marked
+        return len(self._params(qualname))
+
+    def _applies(self, qualname: str) -> bool | None:
+        """Whether the method applies to the call's ``args`` by Java's phases 1-2 (None:
+        unknown)."""
+        phase = java_overloads.applicable(self.args, self._params(qualname))
+        return None if phase == "?" else phase is not None
+
     def member(self, owner: str, name: str, arity: int | None = None) -> str | None:
         """``name`` defined in ``owner`` or, breadth first, in the types it extends; among
-        overloads the one taking ``arity`` arguments."""
+        overloads the one taking ``arity`` arguments. A Java method's overloads are those of
+        the type and of its super types together (JLS 15.12.2.1: inherited methods are
+        members), nearer ones first and overridden ones left out."""
         queue, seen = [owner], {owner}
+        java = owner in self.java_types and arity is not None
+        inherited: list[str] = []  # Java: the overloads of every type up the hierarchy
         while queue:
             current = queue.pop(0)
             found = self.members.get(current, {}).get(name)
-            if found:
+            if found and java:
+                inherited.extend(self._not_overridden(found, inherited))
+            elif found:
                 return self._pick(found, arity)
             for parent in self.parents.get(current, []):
                 if parent not in seen:
                     seen.add(parent)
                     queue.append(parent)
-        return None
+        return self._pick(inherited, arity) if inherited else None
+
+    def _not_overridden(self, found: Sequence[str], nearer: Sequence[str]) -> list[str]:
+        """The methods of a super type a nearer one does not override (same parameters)."""
+        taken = {tuple(self._params(q)) for q in nearer}
+        return [q for q in found if tuple(self._params(q)) not in taken]
 
     def enclosing_type(self, qualname: str) -> str | None:
         current = base_name(qualname)

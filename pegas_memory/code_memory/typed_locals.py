@@ -74,9 +74,14 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
     if cached is not None:
         return cached
     found: dict[str, set[str]] = {}
-    for kind in ("formal_parameter", "local_variable_declaration"):
+    primitives: dict[str, set[str]] = {}  # argument types only: never a receiver
+    for kind in ("formal_parameter", "local_variable_declaration", "enhanced_for_statement"):
         for decl in descendants(method, kind):
             type_node = decl.child_by_field_name("type")
+            if kind == "enhanced_for_statement":  # class-typed ones: _java_loop_variables
+                written = node_text(type_node).strip()
+                _java_primitive(written, [decl.child_by_field_name("name")], primitives)
+                continue
             names = (
                 [decl.child_by_field_name("name")]
                 if kind == "formal_parameter"
@@ -91,7 +96,8 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
                     re.sub(r"<.*", "", node_text(init.child_by_field_name("type"))) if init else ""
                 )
             if not re.fullmatch(r"[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)*", written):
-                continue  # primitives, arrays, type variables of one letter stay unknown
+                _java_primitive(written, names, primitives)  # ``int n``, ``int[] bits``
+                continue  # other arrays, type variables of one letter stay unknown
             for name in names:
                 if name is not None:
                     found.setdefault(node_text(name), set()).add(written)
@@ -102,6 +108,7 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
     out = {k: next(iter(v)) for k, v in found.items() if len(v) == 1 and len(next(iter(v))) > 1}
     # Fields of the enclosing class (``private Gson gson;``) where no local hides them.
     body = method.parent
+    fields_primitive: dict[str, set[str]] = {}
     for field in body.named_children if body is not None and body.type == "class_body" else ():
         if field.type != "field_declaration":
             continue
@@ -116,13 +123,33 @@ def java_locals(node: ts.Node, cache: dict[int, dict[str, str]]) -> dict[str, st
                 out[field_name] = written  # ``TextStyle.Builder`` kept whole: not any Builder
             if element and field_name + "[]" not in found:
                 out[field_name + "[]"] = element
+            if field_name not in primitives:
+                _java_primitive(written, [decl.child_by_field_name("name")], fields_primitive)
     # Loop variables over a field (``for (T x : items)``, ``items.forEach(x -> ..)``).
     _java_loop_variables(method, found, out)
     for k, v in found.items():
         if len(v) == 1 and k not in out and len(next(iter(v))) > 1:
             out[k] = next(iter(v))
+    for table in (primitives, fields_primitive):
+        for k, v in table.items():
+            if len(v) == 1 and k not in out and k not in found:
+                out[k] = next(iter(v))
     cache[method.id] = out
     return out
+
+
+_JAVA_PRIMITIVES = frozenset({"byte", "short", "char", "int", "long", "float", "double", "boolean"})
+
+
+def _java_primitive(written: str, names: list[ts.Node | None], into: dict[str, set[str]]) -> None:
+    """``int n`` -> n: int; ``int[] bits`` -> ``bits[]``: int (an indexed element's type)."""
+    text = WS.sub("", written)
+    key, element = ("[]", text[:-2]) if text.endswith("[]") else ("", text)
+    if element not in _JAVA_PRIMITIVES:
+        return
+    for name in names:
+        if name is not None:
+            into.setdefault(node_text(name) + key, set()).add(element)
 
 
 # Collections whose one type argument is the element a loop or ``forEach`` hands out.
@@ -356,15 +383,22 @@ _LITERALS = {
     "class_literal": "Class",
     "character_literal": "char",
     "decimal_integer_literal": "int",
+    "hex_integer_literal": "int",
+    "octal_integer_literal": "int",
+    "binary_integer_literal": "int",
+    "decimal_floating_point_literal": "double",
+    "hex_floating_point_literal": "double",
+    "null_literal": "null",
     "true": "boolean",
     "false": "boolean",
 }
 
 
 def java_arg_types(call: ts.Node, cache: dict[int, dict[str, str]]) -> tuple[str, ...]:
-    """The static type of each argument of a Java call where the site shows it: a literal,
-    a typed local or field, ``new T(..)``, a cast ``(T) x``, a static factory ``T.of(..)``
-    (taken to return T); "" when unknown."""
+    """The static type of each argument of a Java call where the site shows it: a literal
+    (``1L`` long, ``1.5f`` float, ``null``), a typed local or field (primitives too), an
+    element of a typed array (``bits[i]``), ``new T(..)``, a cast ``(T) x``, a static factory
+    ``T.of(..)`` (taken to return T); "" when unknown."""
     args = call.child_by_field_name("arguments")
     if args is None:
         return ()
@@ -373,8 +407,15 @@ def java_arg_types(call: ts.Node, cache: dict[int, dict[str, str]]) -> tuple[str
         if arg.type in ("line_comment", "block_comment"):
             continue
         kind = _LITERALS.get(arg.type, "")
+        suffix = node_text(arg)[-1:].lower()
+        if (kind, suffix) in (("int", "l"), ("double", "f")):
+            kind = "long" if suffix == "l" else "float"  # ``1L``, ``1.5f`` (``0xFF`` is int)
         if arg.type == "identifier":
             kind = java_locals(call, cache).get(node_text(arg), "")
+        elif arg.type == "array_access":  # ``bits[i]`` with ``int[] bits``: its element type
+            array = arg.child_by_field_name("array")
+            if array is not None and array.type == "identifier":
+                kind = java_locals(call, cache).get(node_text(array) + "[]", "")
         elif arg.type in ("object_creation_expression", "cast_expression"):
             kind = re.sub(r"<.*", "", node_text(arg.child_by_field_name("type"))).rsplit(".")[-1]
         elif arg.type == "method_invocation":
@@ -388,7 +429,8 @@ def java_arg_types(call: ts.Node, cache: dict[int, dict[str, str]]) -> tuple[str
 
 
 def java_param_types(signature: str | None, name: str) -> list[str]:
-    """``public <T> T fromJson(String json, TypeToken<T> t)`` -> ["String", "TypeToken"]."""
+    """``public <T> T fromJson(String json, TypeToken<T> t)`` -> ["String", "TypeToken"];
+    ``Object... args`` -> ``Object...``."""
     found = re.search(rf"\b{re.escape(name)}\s*\((.*)\)", signature or "")
     if found is None:
         return []
@@ -400,6 +442,8 @@ def java_param_types(signature: str | None, name: str) -> list[str]:
             depth -= 1
         elif c == "," and depth == 0:
             words = re.sub(r"<.*?>|@\w+|\bfinal\b", "", text[start:i]).split()
-            params.append(words[-2].rsplit(".", 1)[-1] if len(words) >= 2 else "")
+            written = words[-2] if len(words) >= 2 else ""
+            dots = "..." if written.endswith("...") else ""  # varargs: ``Object... args``
+            params.append(written.removesuffix("...").rsplit(".", 1)[-1] + dots)
             start = i + 1
     return params

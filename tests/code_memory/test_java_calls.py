@@ -4,6 +4,7 @@ statically imported method resolves; ``new X(..)`` is a call of X's constructor.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -345,3 +346,164 @@ def test_loop_variables_and_fields_of_other_objects_are_typed(tmp_path: Path) ->
     for caller in (f"{cls}.spec", f"{cls}.CommandLine"):
         assert (caller, "com.ex.cli.TypeSpec.Builder.add") in calls
         assert (caller, "com.ex.cli.TypeSpec.add") not in calls
+
+
+WRITER = """
+    package com.ex.io;
+
+    public class Writer {
+      public Writer value(String s) { return this; }
+      public Writer value(boolean b) { return this; }
+      public Writer value(Boolean b) { return this; }
+      public Writer value(double d) { return this; }
+      public Writer value(long n) { return this; }
+      public Writer value(Number n) { return this; }
+      public String show(Object o) { return ""; }
+      public String show(Writer w) { return ""; }
+    }
+    """
+FIELDS = """
+    package com.ex.io;
+
+    final class Fields {
+      private int count;
+
+      Writer name(Writer out, String s) { return out; }
+
+      void write(Writer out, int[] bits, Integer boxed, char c) {
+        for (int i = 0; i < bits.length; i++) {
+          name(out, "bits").value(bits[i]);
+        }
+        out.value(count);
+        out.value(1.5f);
+        out.value(10L);
+        out.value(boxed);
+        out.value(c);
+        out.value(true);
+        out.show(null);
+      }
+    }
+    """
+
+
+def test_overloads_follow_java_widening_boxing_and_the_most_specific_rule(
+    tmp_path: Path,
+) -> None:
+    """Among same-arity overloads Java takes those applicable by widening alone before those
+    needing boxing, then the most specific: an ``int`` (an indexed ``int[]``, a primitive
+    field) is ``value(long)``, a ``float`` literal ``value(double)``, an ``Integer``
+    ``value(Number)`` (a subtype, not unboxed), a ``char`` ``value(long)``, ``null`` the
+    ``show(Writer)`` over ``show(Object)``; not the first overload written."""
+    deps = resolved(
+        tmp_path, {"src/com/ex/io/Writer.java": WRITER, "src/com/ex/io/Fields.java": FIELDS}
+    )
+    writer = textwrap.dedent(WRITER).lstrip("\n").splitlines()
+    code_name = re.compile(r"(\w+)\(")
+    lines = textwrap.dedent(FIELDS).lstrip("\n").splitlines()
+
+    def overload(param: str) -> str:
+        """The qualified name the walker gives the overload declared with ``param``: the
+        first of a name and arity is ``name#1``, a later one ``name#1@line``."""
+        line = next(n for n, code in enumerate(writer, 1) if f"({param})" in code)
+        name = code_name.search(writer[line - 1]).group(1)  # type: ignore[union-attr]
+        first = next(n for n, code in enumerate(writer, 1) if f" {name}(" in code)
+        return f"com.ex.io.Writer.{name}#1" + ("" if line == first else f"@{line}")
+
+    def at(text: str) -> set[str | None]:
+        line = next(n for n, code in enumerate(lines, 1) if text in code)
+        return {
+            d.dst
+            for d in deps
+            if d.src == "com.ex.io.Fields.write" and d.line == line and d.kind == "calls"
+        }
+
+    assert at(".value(bits[i])") == {"com.ex.io.Fields.name", overload("long n")}
+    assert at("out.value(count)") == {overload("long n")}
+    assert at("out.value(1.5f)") == {overload("double d")}
+    assert at("out.value(10L)") == {overload("long n")}
+    assert at("out.value(boxed)") == {overload("Number n")}
+    assert at("out.value(c)") == {overload("long n")}
+    assert at("out.value(true)") == {overload("boolean b")}
+    assert at("out.show(null)") == {overload("Writer w")}
+
+
+NAME = """
+    package com.ex.types;
+
+    import java.lang.reflect.Type;
+    import javax.lang.model.type.TypeMirror;
+
+    public class Name {
+      public static Name get(TypeMirror mirror) { return null; }
+      public static Name get(Type type) { return null; }
+    }
+    """
+ARRAY_NAME = """
+    package com.ex.types;
+
+    import java.lang.reflect.GenericArrayType;
+
+    public final class ArrayName extends Name {
+      public static ArrayName get(GenericArrayType type) { return null; }
+    }
+    """
+BLOCK = """
+    package com.ex.types;
+
+    import java.util.function.Supplier;
+
+    public final class Block {
+      public Block add(Block block) { return this; }
+      public Block add(String format, Object... args) { return this; }
+      public <T> T option(char c, Supplier<T> fallback) { return null; }
+      public <T> T option(char c, T fallback) { return null; }
+    }
+    """
+USE = """
+    package com.ex.types;
+
+    final class Use {
+      void run(Block block, Integer thing) {
+        ArrayName.get(Object.class);
+        Name.get(String.class);
+        block.add("x");
+        block.option('c', thing);
+      }
+    }
+    """
+
+
+def test_inherited_overloads_final_types_varargs_and_type_variables(tmp_path: Path) -> None:
+    """``ArrayName.get(Object.class)``: no ``get`` of ArrayName takes a Class, so the inherited
+    static ``Name.get(Type)`` (Class is final and a Type, never a TypeMirror); ``add("x")``:
+    a String is no Block, so the varargs ``add(String, Object...)`` (phase 3); an Integer
+    ``fallback`` is the type variable's ``option(char, T)``, not ``Supplier<T>``."""
+    deps = resolved(
+        tmp_path,
+        {
+            "src/com/ex/types/Name.java": NAME,
+            "src/com/ex/types/ArrayName.java": ARRAY_NAME,
+            "src/com/ex/types/Block.java": BLOCK,
+            "src/com/ex/types/Use.java": USE,
+        },
+    )
+    lines = textwrap.dedent(USE).lstrip("\n").splitlines()
+
+    def at(text: str) -> set[str | None]:
+        line = next(n for n, code in enumerate(lines, 1) if text in code)
+        return {
+            d.dst
+            for d in deps
+            if d.src == "com.ex.types.Use.run" and d.line == line and d.kind == "calls"
+        }
+
+    def line_of(source: str, text: str) -> int:
+        code = textwrap.dedent(source).lstrip("\n").splitlines()
+        return next(n for n, written in enumerate(code, 1) if text in written)
+
+    by_type = f"com.ex.types.Name.get#1@{line_of(NAME, 'get(Type type)')}"
+    assert at("ArrayName.get(Object.class)") == {by_type}
+    assert at("Name.get(String.class)") == {by_type}
+    assert at('block.add("x")') == {"com.ex.types.Block.add#2"}
+    t_version = f"com.ex.types.Block.option#2@{line_of(BLOCK, 'T fallback)')}"
+    assert at("block.option('c', thing)") == {t_version}
