@@ -67,7 +67,7 @@ ODD_TEXT = (
 HOSTILE_STRINGS = INJECTIONS + ODD_TEXT
 HOSTILE_INTS = (-1, 0, -(2**63), 2**63 - 1, 2**63, 10**30)
 FUZZ_EXAMPLES = 12  # per tool in the default run
-FUZZ_EXAMPLES_SLOW = 60
+FUZZ_EXAMPLES_SLOW = 40
 
 
 @dataclass
