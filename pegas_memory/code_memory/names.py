@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
-from pegas_memory.code_memory import java_overloads
+from pegas_memory.code_memory.java_overloads import applicable, choose, type_variable
 from pegas_memory.code_memory.model import FileIndex, SymbolKind
 from pegas_memory.code_memory.typed_locals import java_param_types
 
@@ -172,7 +172,7 @@ class NameIndex:
                 exact = [q for q in found if self._arity(q) == arity]
             if len(exact) > 1 and any(self.args):
                 overloads = [(q, self._params(q)) for q in exact]
-                exact = java_overloads.choose(self.args, overloads)
+                exact = choose(self.args, overloads)
             if len(exact) > 1 and any(self.args):
                 scored = []
                 for q in exact:
@@ -189,7 +189,7 @@ class NameIndex:
         """A Java method's parameter types; a type variable (``T``, ``K``) as unknown ("")."""
         name = base_name(qualname).rsplit(".", 1)[-1]
         params = java_param_types(self.signatures.get(qualname), name)
-        return ["" if java_overloads.type_variable(p) else p for p in params]
+        return ["" if type_variable(p) else p for p in params]
 
     def _arity(self, qualname: str) -> int | None:
         """The parameter count: the overload mark, else (a method inherited alongside other
@@ -203,7 +203,7 @@ class NameIndex:
     def _applies(self, qualname: str) -> bool | None:
         """Whether the method applies to the call's ``args`` by Java's phases 1-2 (None:
         unknown)."""
-        phase = java_overloads.applicable(self.args, self._params(qualname))
+        phase = applicable(self.args, self._params(qualname))
         return None if phase == "?" else phase is not None
 
     def member(self, owner: str, name: str, arity: int | None = None) -> str | None:
