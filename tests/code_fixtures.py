@@ -11,11 +11,15 @@ import json
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pegas_memory.app.requests import StoreRequest
 from pegas_memory.app.service import MemoryService
+from pegas_memory.code_memory.analyzers import find_analyzers
 from pegas_memory.code_memory.graph import Dependency, resolve
 from pegas_memory.code_memory.index import CodeMemory
 from pegas_memory.code_memory.symbols import FileIndex, extract_file, iter_source_files
@@ -112,6 +116,24 @@ def q(svc: MemoryService, sql: str, *params: Any) -> list[dict[str, Any]]:
 
 def sid(svc: MemoryService, qname: str) -> int:
     return int(q(svc, "SELECT id FROM pm_code_symbol WHERE qualified_name = %s", qname)[0]["id"])
+
+
+# --- type-checker analyzers ---------------------------------------------------------------------
+
+
+@cache
+def installed_analyzers() -> frozenset[str]:
+    """Names of the analyzers (scip-python, scip-typescript) this machine has."""
+    return frozenset(a.name for a in find_analyzers("auto"))
+
+
+def needs_analyzer(name: str) -> pytest.MarkDecorator:
+    """Skip, saying how to install it, where the analyzer `name` is not installed."""
+    return pytest.mark.skipif(
+        name not in installed_analyzers(),
+        reason=f"{name} is not installed (npm: @sourcegraph/{name}; scripts/system-deps.sh "
+        "installs it)",
+    )
 
 
 # --- language fixture repositories: small typed-in source trees, resolved without engines -----
