@@ -157,6 +157,21 @@ def internal_edges(deps: list[Dependency], kind: str = "calls") -> set[tuple[str
     return {(d.src, d.dst) for d in deps if d.kind == kind and d.target_kind == "internal"}
 
 
+def external_edges(deps: list[Dependency], kind: str | None = "calls") -> set[tuple[str, str]]:
+    """(src, name) of the resolved dependencies of one kind (of every kind: None) that leave the
+    repository."""
+    return {
+        (d.src, d.dst_name)
+        for d in deps
+        if d.target_kind == "external" and (kind is None or d.kind == kind)
+    }
+
+
+def unresolved_edges(deps: list[Dependency]) -> set[tuple[str, str]]:
+    """(src, name) of the dependencies no definition was found for, of every kind."""
+    return {(d.src, d.dst_name) for d in deps if d.target_kind == "unresolved"}
+
+
 def call_edges(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str]]:
     """(caller, callee) of the resolved internal edges of one kind."""
     return {(d.src, d.dst) for d in deps if d.kind == kind and d.dst is not None}

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pegas_memory.code_memory.graph import resolve
-from tests.code_fixtures import indexed_files, internal_edges, resolved
+from tests.code_fixtures import external_edges, indexed_files, internal_edges, resolved
 
 
 def test_from_package_import_submodule_depends_on_the_submodule_not_the_package(
@@ -43,9 +43,7 @@ def test_js_bare_call_is_the_import_not_a_same_named_method(tmp_path: Path) -> N
         },
     )
     assert not {d for d in deps if d.dst == "lib/request.req.accepts"}
-    assert ("lib/request.req.acceptsEncodings", "accepts") in {
-        (d.src, d.dst_name) for d in deps if d.target_kind == "external"
-    }
+    assert ("lib/request.req.acceptsEncodings", "accepts") in external_edges(deps, None)
 
 
 def test_js_this_in_an_assigned_function_is_the_object(tmp_path: Path) -> None:

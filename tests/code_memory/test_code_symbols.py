@@ -494,8 +494,9 @@ def test_go_embedded_structs_inherit_once() -> None:
     assert receiver_calls == {"s.double"}
 
 
-def test_javascript_this_calls_are_self_calls() -> None:
+def test_javascript_imports_a_module_by_its_path_and_this_calls_are_self_calls() -> None:
     index = _extract("web/util.js", JAVASCRIPT)
+    assert _refs(index, "imports") == {("web/util", "./lib")}
     self_calls = {r.target for r in index.references if r.self_call}
     assert self_calls == {"this.scale"}
 
