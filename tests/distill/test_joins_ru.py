@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from pegas_memory.distill.agree_ru import continues_relative, subject_form, verb_disagrees
+from pegas_memory.distill.agree_ru import subject_form, verb_disagrees
 from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from tests.distill.offline_chunk import distil, grouped
@@ -81,23 +81,6 @@ def test_a_carry_the_verb_agrees_with_is_made() -> None:
     atom = _one("Долгое время был в услужении в панском имении Ясеневка.", SHOLOKHOV)
     assert atom.claim.startswith("Михаил Александрович Шолохов: долгое время был")
     assert "anaphoric" not in atom.metadata
-
-
-@pytest.mark.parametrize(
-    ("sentence", "before", "joins"),
-    [
-        ("Долгое время была в услужении.", "Мать — Анастасия Даниловна Черняк.", True),
-        ("Работал приказчиком в Москве.", "Его отец родом из Рязани.", True),
-        ("Долгое время был в услужении.", "Мать — Анастасия Даниловна Черняк.", False),
-        ("Долгое время была в услужении.", "Город основан в 1703 году.", False),
-        ("Полотно было закончено в марте.", "Мать — Анастасия Даниловна Черняк.", False),
-        ("Её сестра жила в Москве.", "Мать — Анастасия Даниловна Черняк.", False),
-    ],
-)
-def test_a_subjectless_sentence_goes_on_about_the_relative_before(
-    sentence: str, before: str, joins: bool
-) -> None:
-    assert continues_relative(sentence, before) is joins
 
 
 def test_the_relatives_sentence_and_the_one_about_her_are_one_atom_carrying_the_subject() -> None:
