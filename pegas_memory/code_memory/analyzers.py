@@ -49,11 +49,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from pegas_memory.code_memory.analyzer_slice import python_target
+from pegas_memory.code_memory.model import JS_LANGUAGES
 from pegas_memory.code_memory.scip import ScipError, ScipIndex, read_index
 from pegas_memory.errors import PegasMemoryError
 
 PYTHON = frozenset({"python"})
-JS_TS = frozenset({"javascript", "typescript", "tsx"})
 _TS_LIKE = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 
@@ -74,7 +74,7 @@ class Analyzer:
 
 _KNOWN: tuple[tuple[str, frozenset[str]], ...] = (
     ("scip-python", PYTHON),
-    ("scip-typescript", JS_TS),
+    ("scip-typescript", JS_LANGUAGES),
 )
 
 
