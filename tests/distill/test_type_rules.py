@@ -8,7 +8,15 @@ from typing import Any
 
 import pytest
 
-from pegas_memory.distill.mood import about_the_text, generic_present, instructs
+from pegas_memory.distill.leads import match_lead_definition
+from pegas_memory.distill.mood import (
+    about_the_text,
+    generic_present,
+    instructs,
+    presents_result,
+    ru_adjective_predicate,
+    verbless,
+)
 from pegas_memory.distill.norms_ru import ru_instructs
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import is_fact, match_definition
@@ -32,10 +40,20 @@ def drafts(
     return OfflineDistiller().distill(text, ChunkContext(title, heading, language))
 
 
-def only_type(text: str, language: str) -> str | None:
-    """The type of the one atom of `text` (quotes checked verbatim); None unless there is one."""
-    atoms = distil(text, language=language)[0]
+def only_type(text: str, language: str, *, quotes_checked: bool = False) -> str | None:
+    """The type of the one atom of `text` (its quote checked verbatim when asked); None unless
+    there is one."""
+    atoms = distil(text, language=language)[0] if quotes_checked else drafts(text, language)
     return atoms[0].type if len(atoms) == 1 else None
+
+
+def lead_stays_a_fact(sentence: str) -> bool:
+    """Whether the sentence, the lead of a document titled with its subject, is no lead definition
+    and the distiller makes it one fact."""
+    subject = sentence.split(" is ")[0].split(" was ")[0]
+    if match_lead_definition(sentence, (subject,)) is not None:
+        return False
+    return [a.type for a in drafts(sentence, "en", subject)] == ["fact"]
 
 
 def theorem_label(text: str, language: str) -> str | None:
@@ -69,7 +87,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "imperative_step_and_no_fact": lambda sentence: agree(
         imperative_step(sentence), not is_fact(sentence, "en")
     ),
-    "instructs": lambda sentence, language: bool(instructs(sentence, language)),
+    "instructs": lambda sentence, language="en": bool(instructs(sentence, language)),
     "instructs_and_no_fact": lambda sentence, language="en": agree(
         instructs(sentence, language), not is_fact(sentence, language)
     ),
@@ -85,11 +103,12 @@ CHECKS: dict[str, Callable[..., Any]] = {
     ),
     # the sentence is a fact and the distiller makes it one fact atom (quotes checked verbatim)
     "fact_atom": lambda sentence, language: agree(
-        is_fact(sentence, language), only_type(sentence, language) == "fact"
+        is_fact(sentence, language), only_type(sentence, language, quotes_checked=True) == "fact"
     ),
     # the sentence is no fact and the distiller makes it one text atom
     "text_atom": lambda sentence, language: agree(
-        not is_fact(sentence, language), only_type(sentence, language) == "text"
+        not is_fact(sentence, language),
+        only_type(sentence, language, quotes_checked=True) == "text",
     ),
     "no_definition_and_one_fact_atom_with_no_term": lambda sentence, language: agree(
         match_definition(sentence) is None, typed(sentence, language) == [("fact", None)]
@@ -97,6 +116,20 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "fact_and_one_fact_atom_with_no_term": lambda sentence: agree(
         is_fact(sentence, "ru"), typed(sentence, "ru") == [("fact", None)]
     ),
+    "verbless_and_no_fact": lambda sentence: agree(verbless(sentence), not is_fact(sentence, "en")),
+    "ru_adjective_predicate_and_fact": lambda sentence: agree(
+        ru_adjective_predicate(sentence), is_fact(sentence, "ru")
+    ),
+    "no_definition_and_one_fact_atom_ru": lambda sentence: agree(
+        match_definition(sentence) is None, only_type(sentence, "ru") == "fact"
+    ),
+    "presents_result_and_one_fact_atom": lambda sentence, language: agree(
+        presents_result(sentence, language), only_type(sentence, language) == "fact"
+    ),
+    "presents_no_result_and_one_text_atom": lambda sentence, language: agree(
+        not presents_result(sentence, language), only_type(sentence, language) == "text"
+    ),
+    "lead_stays_a_fact": lead_stays_a_fact,
     "theorem_label": theorem_label,
     "proof_block": proof_block,
     "one_fact_carrying_its_heading": one_fact_carrying_its_heading,
