@@ -7,12 +7,26 @@ from typing import Any
 
 import pytest
 
+from pegas_memory.distill.discourse import narration, pointer
+from pegas_memory.distill.following_en import presents_what_follows
 from pegas_memory.distill.pointers import is_pointer
+from pegas_memory.distill.predicate import no_predicate
+from pegas_memory.distill.reference import unresolved
 from pegas_memory.distill.steps_en import announces_what_follows
 from tests.distill.cases import Case, load_cases
 from tests.distill.test_type_rules import agree
 
 CHECKS: dict[str, Callable[..., Any]] = {
+    "is_pointer": lambda sentence: bool(is_pointer(sentence)),
+    "pointer": lambda claim, language: bool(pointer(claim, language)),
+    "narration": lambda claim, language: bool(narration(claim, language)),
+    "presents_what_follows": lambda sentence: bool(presents_what_follows(sentence)),
+    "presents_what_follows_and_is_pointer": lambda sentence: agree(
+        presents_what_follows(sentence), is_pointer(sentence)
+    ),
+    # a pronoun or demonstrative of the claim that finds nothing to stand for in it
+    "unresolved": lambda claim, language: unresolved(claim, language) is not None,
+    "no_predicate": no_predicate,
     "announces_what_follows": lambda sentence: bool(announces_what_follows(sentence)),
     "announces_what_follows_and_is_pointer": lambda sentence: agree(
         announces_what_follows(sentence), is_pointer(sentence)

@@ -21,9 +21,7 @@ from functools import partial
 
 import pytest
 
-from pegas_memory.distill.following_en import presents_what_follows
 from pegas_memory.distill.ordered_lists import sequences
-from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.distill.values_en import repeats_value
 from tests.both_sides import both_sides
 from tests.distill.offline_chunk import typed_claims
@@ -32,47 +30,6 @@ _atoms = partial(typed_claims, language="en")  # (type, claim) of each atom of a
 
 
 # --- "The following are ...": a lead-in ending in "." -------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "The following are the steps directly related to the context.",
-        "The following is a step-by-step procedure for releasing a new version of Google-Gson.",
-        "The following two rules differ in their use of a trailing slash.",
-        "The following conclusions are made.",
-        "Here are some guidelines to help you get started.",
-        "Here is an example of how to write a custom serializer for the DateTime class.",
-        "Below is a listing of many of the most common inspection targets.",
-        "In general, the following options are accepted.",
-        "Ниже приведён список основных команд.",
-        "Ниже перечислены поддерживаемые форматы.",
-    ],
-)
-def test_a_sentence_presenting_what_follows_is_a_pointer(sentence: str) -> None:
-    assert presents_what_follows(sentence)
-    assert is_pointer(sentence)
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "The following year, he moved to Paris and opened a studio.",
-        "The following day the army retreated to the river.",
-        "The following season the club was relegated to the second division.",
-        "The following review aims to outline some of the existing options for the treatment.",
-        "The following options are supported: --foo and --bar.",
-        "The steps directly related to the context are few.",
-        "Here the request is dispatched to the view function.",
-        "The proxies cannot be passed to another worker.",
-        "Ниже по течению река становится шире.",
-        "Hello, here is some text without a meaning.",
-        "The following are the steps directly related to the context. The first one pushes the "
-        "app context.",
-    ],
-)
-def test_a_sentence_that_says_something_is_no_presentative(sentence: str) -> None:
-    assert not presents_what_follows(sentence)
 
 
 def test_a_lead_in_ending_in_a_full_stop_is_dropped_and_leads_its_steps_in() -> None:

@@ -80,6 +80,12 @@ def typed(text: str, language: str) -> list[tuple[str, str | None]]:
     return [(a.type, a.term) for a in drafts(text, language)]
 
 
+def defined_term(sentence: str) -> str | bool:
+    """The term the sentence defines, or False when it defines nothing."""
+    found = match_definition(sentence)
+    return found[0] if found is not None else False
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
     "is_fact": lambda sentence, language="en": bool(is_fact(sentence, language)),
     "is_fact_ru": lambda sentence: bool(is_fact(sentence, "ru")),
@@ -130,6 +136,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
         not presents_result(sentence, language), only_type(sentence, language) == "text"
     ),
     "lead_stays_a_fact": lead_stays_a_fact,
+    "defined_term": defined_term,
     "theorem_label": theorem_label,
     "proof_block": proof_block,
     "one_fact_carrying_its_heading": one_fact_carrying_its_heading,
