@@ -1,10 +1,12 @@
 """The promote stage keeps pointers, narration and fragments in their passage
 (`distill.promote`, `distill.discourse`), in English and Russian, and promotes what states
-something behind a pointer or says what a step is for; a model's drafts pass the same stage."""
+something behind a pointer or says what a step is for; a model's drafts pass the same stage. The
+labelled sentences of the pointer, narration, reference and predicate rules are in
+`cases/promote.toml`; what stays here reads a sentence's place in its chunk or a whole chunk."""
 
 from __future__ import annotations
 
-from pegas_memory.distill.discourse import fragment
+from pegas_memory.distill.discourse import cut_off, fragment
 from pegas_memory.distill.promote import promote
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 
@@ -18,6 +20,17 @@ def test_a_sentence_started_inside_another_is_a_fragment() -> None:
     assert not fragment(name, name, 0, name, "en")
     ru = "которые были отправлены в архив в 1990 году."
     assert fragment(ru, ru, 0, ru, "ru")
+
+
+def test_a_sentence_the_chunks_end_cut_off_is_a_fragment() -> None:
+    text = "A comment starts with two slashes. The syntax continues until the end of the"
+    quote = "The syntax continues until the end of the"
+    assert cut_off(text, quote, len(text))
+    assert cut_off(text + "\n", quote, len(text))  # a wrapped line: no sentence ends on "the"
+    line = "The syntax continues until the end of each line"
+    assert not cut_off(line + "\n", line, len(line))  # a line that may end so
+    item = "Features:\n* fast routing for every method and path"
+    assert not cut_off(item, "fast routing for every method and path", len(item))
 
 
 def test_a_models_drafts_pass_the_same_stage_and_are_counted() -> None:

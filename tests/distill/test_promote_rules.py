@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from pegas_memory.distill.discourse import narration, pointer
+from pegas_memory.distill.discourse import narration, pointer, question
 from pegas_memory.distill.following_en import presents_what_follows
+from pegas_memory.distill.layout import glyph_debris
 from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.distill.predicate import no_predicate
 from pegas_memory.distill.reference import unresolved
@@ -27,6 +28,11 @@ CHECKS: dict[str, Callable[..., Any]] = {
     # a pronoun or demonstrative of the claim that finds nothing to stand for in it
     "unresolved": lambda claim, language: unresolved(claim, language) is not None,
     "no_predicate": no_predicate,
+    "unresolved_under_a_carried_subject": lambda claim, language: (
+        unresolved(claim, language, personal=False) is not None
+    ),
+    "question": lambda claim: bool(question(claim)),
+    "glyph_debris": lambda claim: bool(glyph_debris(claim)),
     "announces_what_follows": lambda sentence: bool(announces_what_follows(sentence)),
     "announces_what_follows_and_is_pointer": lambda sentence: agree(
         announces_what_follows(sentence), is_pointer(sentence)
