@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from pegas_memory.distill.dialogue import outburst
 from pegas_memory.distill.discourse import narration, pointer, question
 from pegas_memory.distill.following_en import presents_what_follows
 from pegas_memory.distill.items import dated_entries, nominal_list
@@ -78,6 +79,8 @@ def no_nominal_list(sentence: str, heading: str) -> bool:
 CHECKS: dict[str, Callable[..., Any]] = {
     "dropped_as_needing_context": dropped_alone(NEEDS_CONTEXT),
     "dropped_as_damaged": dropped_alone(DAMAGED),
+    "dropped_as_an_exclamation": dropped_alone("exclamation"),
+    "outburst": lambda text: outburst(text) or False,
     "kept_whole_and_needing_no_context": kept_whole_and_needing_no_context,
     "kept_with_no_damage": kept_with_no_damage,
     "lead_in_cut_off": lead_in_cut_off,

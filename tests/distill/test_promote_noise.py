@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pegas_memory.app.requests import IngestRequest
-from pegas_memory.distill.dialogue import outburst, speech
+from pegas_memory.distill.dialogue import speech
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext
 from pegas_memory.ingest.html import html_to_text
@@ -71,12 +71,6 @@ def test_an_exclamation_joins_the_narration_before_it() -> None:
         assert joined.endswith(("Down, down, down!", "Какой ужас!")), joined
 
 
-def test_an_exclamation_alone_is_dropped_as_noise() -> None:
-    for text, language in (("Down, down, down!", "en"), ("Какой ужас, какой кошмар!", "ru")):
-        claims, dropped = _run(text, language)
-        assert claims == [] and dropped == {"exclamation": 1}, (claims, dropped)
-
-
 def test_a_news_quote_with_a_number_is_kept_and_a_quoted_phrase_is_narration() -> None:
     claims, _ = _run('"We expect 5% growth," Smith said.\n\nПлан "Б" сработал в 2019 году.', "en")
     assert claims == ['"We expect 5% growth," Smith said.', 'План "Б" сработал в 2019 году.']
@@ -134,16 +128,6 @@ def test_ingest_result_counts_the_dialogue_it_dropped(database_url: str, tmp_pat
         path.write_text("# Tea party\n\n" + EN_STORY, encoding="utf-8")
         result = svc.ingest(IngestRequest(source=str(path)))
     assert result.dropped.get("dialogue line", 0) >= 1, result.dropped
-
-
-def test_a_loud_claim_is_not_an_outburst() -> None:
-    """An exclamation that states something (a copula or a number, more than a few words) is a
-    claim said loudly and stays; a short outburst does not (en and ru)."""
-    assert outburst("The Volga is the longest river in Europe!!") is None
-    assert outburst("Волга является самой длинной рекой Европы!") is None
-    assert outburst("In 1889 the tower opened at last!") is None
-    assert outburst("Down, down, down!") == "exclamation"
-    assert outburst("Какой ужас!") == "exclamation"
 
 
 def test_markup_roles_and_links_leave_the_claim_but_not_the_quote() -> None:
