@@ -8,6 +8,9 @@ Now a paragraph of dated entries is one `text` atom led in by its heading (dropp
 line` with no heading), and the ";" list is a `list line`. Both sides in ru and en: a verbless
 lead that carries its subject, a single bracketed date in a sentence, three people with their
 years joined by commas and "и", entries with their verbs, clauses joined by ";" stay claims.
+
+The labelled sentences of these rules are rows of `cases/promote.toml` (run by
+`test_promote_rules.py`); what stays here distils whole chunks or asserts more than one answer.
 """
 
 from __future__ import annotations

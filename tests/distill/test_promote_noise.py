@@ -1,6 +1,10 @@
 """Dialogue, exclamations, short fragments and page furniture in the offline distiller: dropped
 with a counted reason, joined with the narration before them, or kept as `text` when they
-stand alone (en and ru)."""
+stand alone (en and ru).
+
+The labelled sentences of these rules are rows of `cases/promote.toml` (run by
+`test_promote_rules.py`); what stays here distils whole chunks or asserts more than one answer.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,11 @@
 """What still does not stand alone after join and carry is not stored, damaged source text is no
 claim, and a lead-in that only announces its list is not glued to a claim (issue 15, session 9:
 `distill.standalone`, `distill.units`). Each rule fires and does not fire, in English and
-Russian, through the offline distiller and its `dropped` reasons."""
+Russian, through the offline distiller and its `dropped` reasons.
+
+The labelled sentences of these rules are rows of `cases/promote.toml` (run by
+`test_promote_rules.py`); what stays here distils whole chunks or asserts more than one answer.
+"""
 
 from __future__ import annotations
 

@@ -2,7 +2,11 @@
 something"): Wikipedia leads are definitions with their term; findings are facts; aims, scope,
 method narrative, open questions and speculation are text; a capitalised word makes no fact;
 theorem, lemma, proposition and corollary blocks are `fact` atoms of kind theorem (en, ru, de).
-Each rule is tested on both sides: what must match and what must not."""
+Each rule is tested on both sides: what must match and what must not.
+
+The labelled sentences of these rules are rows of `cases/type.toml` (run by
+`test_type_rules.py`); what stays here distils whole chunks or asserts more than one answer.
+"""
 
 from __future__ import annotations
 

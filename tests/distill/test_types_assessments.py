@@ -6,7 +6,11 @@ its object ("SIV naturally infects non-human primates") and a Russian past of a 
 state something checkable; a reader told about "this text" is blind text; a long lead-in after
 statements leaves them stated unless it speaks to the reader or a sentence before points ahead;
 "This part of the documentation covers ..." describes the text. Each rule on both sides, in English
-and Russian."""
+and Russian.
+
+The labelled sentences of these rules are rows of `cases/type.toml` (run by
+`test_type_rules.py`); what stays here distils whole chunks or asserts more than one answer.
+"""
 
 from __future__ import annotations
 

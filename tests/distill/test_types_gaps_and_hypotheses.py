@@ -6,7 +6,11 @@ participle ("..., confirming ...") and a statement before a later hypothesis sta
 epistemic "should" about a measure ("should be roughly on par with") is a checkable expectation,
 not a norm; a Russian norm inside a relative clause or after a verb of saying is reported; a
 sentence before a closing lead-in states something. Each rule on both sides, in English, Russian
-and German where it applies."""
+and German where it applies.
+
+The labelled sentences of these rules are rows of `cases/type.toml` (run by
+`test_type_rules.py`); what stays here distils whole chunks or asserts more than one answer.
+"""
 
 from __future__ import annotations
 

@@ -3,7 +3,11 @@ something"): a document's or section's lead "X is a/the N ..." whose X is its su
 definition (`distill/leads.py`, the offline distiller passes the chunk's first sentence); goals,
 aims and purposes, advice with "you could", pointers, descriptions of a document and placeholder
 text are `text` (`distill/mood.py`). Each rule on both sides, in English, Russian and German where
-it applies."""
+it applies.
+
+The labelled sentences of these rules are rows of `cases/type.toml` (run by
+`test_type_rules.py`); what stays here distils whole chunks or asserts more than one answer.
+"""
 
 from __future__ import annotations
 

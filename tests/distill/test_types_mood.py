@@ -3,7 +3,11 @@
 without a verb is `text`, a result ("we demonstrate ...") or a state ("was predominantly ...") is a
 `fact`, a Russian closing predicate adjective is a `fact`, and a relational noun with its owner
 before a dash is no definition. Each rule on both sides, in English, Russian and German where it
-applies."""
+applies.
+
+The labelled sentences of these rules are rows of `cases/type.toml` (run by
+`test_type_rules.py`); what stays here distils whole chunks or asserts more than one answer.
+"""
 
 from __future__ import annotations
 

@@ -8,7 +8,11 @@ defines nothing; an "X — это Y" definition is not carried for a category no
 the statement; the short participles in "-т", "может", "возник", "шли" are finite verbs; "у X Y"
 states a property; a Russian claim with no subject and no verb states what it says of the subject
 carried onto it; seed 17171: "X is a fatal disease, primarily due to ..." defines nothing. Each
-rule on both sides."""
+rule on both sides.
+
+The labelled sentences of these rules are rows of `cases/type.toml` (run by
+`test_type_rules.py`); what stays here distils whole chunks or asserts more than one answer.
+"""
 
 from __future__ import annotations
 
