@@ -20,7 +20,7 @@ from pegas_memory.distill.steps_en import announces_what_follows
 from pegas_memory.distill.types import DraftAtom
 from tests.distill.cases import Case, load_cases
 from tests.distill.offline_chunk import distil
-from tests.distill.test_type_rules import agree
+from tests.distill.verdicts import agree
 
 
 def _distil(

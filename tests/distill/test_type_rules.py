@@ -24,13 +24,7 @@ from pegas_memory.distill.steps_en import imperative_step
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from tests.distill.cases import Case, load_cases
 from tests.distill.offline_chunk import distil
-
-
-def agree(*verdicts: object) -> bool | None:
-    """True when every verdict holds, False when none does, and None (which no label is) when they
-    disagree: a `holds` row must pass every verdict and a `fails` row must fail every one."""
-    answers = {bool(verdict) for verdict in verdicts}
-    return answers.pop() if len(answers) == 1 else None
+from tests.distill.verdicts import agree
 
 
 def drafts(
