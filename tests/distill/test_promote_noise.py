@@ -101,17 +101,6 @@ def test_page_furniture_is_dropped_with_its_reason() -> None:
     assert dropped == {"related link": 4, "caption": 1, "page boilerplate": 3}
 
 
-def test_table_cell_bars_and_share_buttons_are_cut_off_the_quote() -> None:
-    text = (
-        "| Bridenstine expects to produce three SLS rockets through 2024. |\n\n"
-        "Every online business exists in the space-time continuum.Click To Tweet Think about "
-        "how long it takes to build a business from nothing."
-    )
-    claims, _ = _run(text, "en")
-    assert "Bridenstine expects to produce three SLS rockets through 2024." in claims
-    assert "Every online business exists in the space-time continuum." in claims
-
-
 def test_figcaption_becomes_a_caption_not_an_atom() -> None:
     text = html_to_text(
         "<html><body><p>Alice sat by her sister on the bank of the river all day.</p>"

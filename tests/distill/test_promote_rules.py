@@ -12,12 +12,13 @@ from pegas_memory.distill.discourse import narration, pointer, question
 from pegas_memory.distill.following_en import presents_what_follows
 from pegas_memory.distill.items import dated_entries, nominal_list
 from pegas_memory.distill.layout import glyph_debris
+from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.distill.predicate import no_predicate
 from pegas_memory.distill.reference import unresolved
 from pegas_memory.distill.standalone import DAMAGED, NEEDS_CONTEXT
 from pegas_memory.distill.steps_en import announces_what_follows
-from pegas_memory.distill.types import DraftAtom
+from pegas_memory.distill.types import ChunkContext, DraftAtom
 from tests.distill.cases import Case, load_cases
 from tests.distill.offline_chunk import distil
 from tests.distill.verdicts import agree
@@ -76,7 +77,14 @@ def no_nominal_list(sentence: str, heading: str) -> bool:
     return not nominal_list(sentence, "en") and len(atoms) == 1 and "list line" not in dropped
 
 
+def claims_include(text: str, language: str, claims: list[str]) -> bool:
+    """Every one of `claims` is the claim of an atom of the chunk."""
+    atoms = OfflineDistiller().distill(text, ChunkContext(language=language))
+    return all(claim in [a.claim for a in atoms] for claim in claims)
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
+    "claims_include": claims_include,
     "dropped_as_needing_context": dropped_alone(NEEDS_CONTEXT),
     "dropped_as_damaged": dropped_alone(DAMAGED),
     "dropped_as_an_exclamation": dropped_alone("exclamation"),
