@@ -10,8 +10,17 @@ import pytest
 from pegas_memory.distill.agree_ru import verb_disagrees
 from pegas_memory.distill.context import leans_back
 from tests.distill.cases import Case, load_cases
+from tests.distill.offline_chunk import claims
+
+
+def carries_heading(text: str, heading: str, language: str | None) -> bool:
+    """Whether the one claim of `text` under a section `heading` carries it ("heading: ...")."""
+    (claim,) = claims(text, None, (heading,), language)
+    return claim.startswith(f"{heading}: ")
+
 
 CHECKS: dict[str, Callable[..., Any]] = {
+    "carries_heading": carries_heading,
     "leans_back": leans_back,
     "verb_disagrees": verb_disagrees,
 }
