@@ -8,10 +8,27 @@ from typing import Any
 import pytest
 
 from pegas_memory.distill.agree_ru import continues_relative
+from pegas_memory.distill.continues_en import continues_before
 from tests.distill.cases import Case, load_cases
+from tests.distill.offline_chunk import grouped
+
+
+def one_group(first: str, second: str) -> bool:
+    """Whether the two sentences, one after the other, are cut as one group (joined)."""
+    text = f"{first} {second}"
+    return grouped(text) == [text]
+
+
+def group_count(first: str, second: str) -> int:
+    """How many sentence groups the two sentences, one after the other, are cut into."""
+    return len(grouped(f"{first} {second}"))
+
 
 CHECKS: dict[str, Callable[..., Any]] = {
+    "continues_before": continues_before,
     "continues_relative": continues_relative,
+    "group_count": group_count,
+    "one_group": one_group,
 }
 
 
