@@ -9,6 +9,7 @@ import pytest
 
 from pegas_memory.distill.agree_ru import continues_relative
 from pegas_memory.distill.continues_en import continues_before
+from pegas_memory.distill.labels_ru import legend_line, period_only
 from tests.distill.cases import Case, load_cases
 from tests.distill.offline_chunk import grouped
 
@@ -28,7 +29,9 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "continues_before": continues_before,
     "continues_relative": continues_relative,
     "group_count": group_count,
+    "legend_line": legend_line,
     "one_group": one_group,
+    "period_only": period_only,
 }
 
 
