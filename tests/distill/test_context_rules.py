@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from pegas_memory.distill.agree_ru import verb_disagrees
+from pegas_memory.distill.bare_ru import bare_subject, ordinal_bare, ownerless, temporal
 from pegas_memory.distill.context import leans_back
+from pegas_memory.distill.head_ru import head_reference
 from pegas_memory.distill.lean_en import bare_this, contrasts, leans, speaker_it
 from tests.distill.cases import Case, load_cases
 from tests.distill.offline_chunk import claims
@@ -25,13 +27,49 @@ def bare_this_and_leans(sentence: str, before: str) -> bool:
     return bool(bare_this(sentence)) and bool(leans(sentence, before))
 
 
+def bare_subject_and_leans_back(sentence: str, before: str) -> bool:
+    """Whether the Russian `sentence` has a bare noun as its subject and leans on `before`."""
+    return bool(bare_subject(sentence, before)) and bool(leans_back(sentence, "ru", before))
+
+
+def temporal_and_leans_back(sentence: str, before: str) -> bool:
+    """Whether the Russian `sentence` opens on a temporal anaphor and leans on `before`."""
+    return bool(temporal(sentence)) and bool(leans_back(sentence, "ru", before))
+
+
+def ordinal_bare_and_leans_back(sentence: str, before: str) -> bool:
+    """Whether the Russian `sentence` has an ordinal with a bare noun and leans on `before`."""
+    return bool(ordinal_bare(sentence)) and bool(leans_back(sentence, "ru", before))
+
+
+def has_ownerless(claim: str) -> bool:
+    """Whether the claim holds a relational noun with no owner (`ownerless` finds one)."""
+    return ownerless(claim) is not None
+
+
+def ownerless_and_head_noun(claim: str, subject: str) -> list[str | None]:
+    """The relational noun `ownerless` finds in the claim, and the word of the claim's head
+    reference to the section's `subject` (None where there is none)."""
+    found = ownerless(claim)
+    reference = head_reference(claim, subject)
+    return [found[0] if found else None, reference.word if reference else None]
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
+    "bare_subject": bare_subject,
+    "bare_subject_and_leans_back": bare_subject_and_leans_back,
     "bare_this": bare_this,
     "bare_this_and_leans": bare_this_and_leans,
     "carries_heading": carries_heading,
     "contrasts": contrasts,
     "leans_back": leans_back,
+    "ordinal_bare": ordinal_bare,
+    "ordinal_bare_and_leans_back": ordinal_bare_and_leans_back,
+    "ownerless": has_ownerless,
+    "ownerless_and_head_noun": ownerless_and_head_noun,
     "speaker_it": speaker_it,
+    "temporal": temporal,
+    "temporal_and_leans_back": temporal_and_leans_back,
     "verb_disagrees": verb_disagrees,
 }
 
