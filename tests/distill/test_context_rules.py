@@ -12,6 +12,12 @@ from pegas_memory.distill.bare_ru import bare_subject, ordinal_bare, ownerless, 
 from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.head_ru import head_reference
 from pegas_memory.distill.lean_en import bare_this, contrasts, leans, speaker_it
+from pegas_memory.distill.verbfirst_ru import (
+    named_obliquely,
+    numbered_name,
+    participle_form,
+    time_number,
+)
 from tests.distill.cases import Case, load_cases
 from tests.distill.offline_chunk import claims
 
@@ -55,6 +61,28 @@ def ownerless_and_head_noun(claim: str, subject: str) -> list[str | None]:
     return [found[0] if found else None, reference.word if reference else None]
 
 
+def claims_under_heading(text: str, heading: str, language: str | None) -> list[str]:
+    """The claims of `text` under a section `heading` (no title)."""
+    return claims(text, None, (heading,), language)
+
+
+def time_number_and_numbered_name(word: str) -> list[bool]:
+    """Whether the word with digits reads as a time ("1930-х") and whether as a name ("Ан-22")."""
+    return [bool(time_number(word)), bool(numbered_name(word))]
+
+
+def participle_form_of(word: str) -> list[str]:
+    """The (number, gender) of a Russian short participle, as a list; asked only of participles."""
+    form = participle_form(word)
+    assert form is not None, word
+    return list(form)
+
+
+def has_participle_form(word: str) -> bool:
+    """Whether the word reads as a short participle at all (`participle_form` gives a form)."""
+    return participle_form(word) is not None
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
     "bare_subject": bare_subject,
     "bare_subject_and_leans_back": bare_subject_and_leans_back,
@@ -62,14 +90,19 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "bare_this_and_leans": bare_this_and_leans,
     "carries_heading": carries_heading,
     "contrasts": contrasts,
+    "claims_under_heading": claims_under_heading,
+    "has_participle_form": has_participle_form,
     "leans_back": leans_back,
+    "named_obliquely": named_obliquely,
     "ordinal_bare": ordinal_bare,
     "ordinal_bare_and_leans_back": ordinal_bare_and_leans_back,
     "ownerless": has_ownerless,
     "ownerless_and_head_noun": ownerless_and_head_noun,
+    "participle_form": participle_form_of,
     "speaker_it": speaker_it,
     "temporal": temporal,
     "temporal_and_leans_back": temporal_and_leans_back,
+    "time_number_and_numbered_name": time_number_and_numbered_name,
     "verb_disagrees": verb_disagrees,
 }
 
