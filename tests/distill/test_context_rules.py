@@ -8,10 +8,15 @@ from typing import Any
 import pytest
 
 from pegas_memory.distill.agree_ru import verb_disagrees
+from pegas_memory.distill.anchor_ru import entry
 from pegas_memory.distill.bare_ru import bare_subject, ordinal_bare, ownerless, temporal
+from pegas_memory.distill.carry import carry
 from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.head_ru import head_reference
 from pegas_memory.distill.lean_en import bare_this, contrasts, leans, speaker_it
+from pegas_memory.distill.patterns import words_of
+from pegas_memory.distill.title_ru import family_reference, has_verb, label_value, listed_thing
+from pegas_memory.distill.types import DraftAtom
 from pegas_memory.distill.verbfirst_ru import (
     named_obliquely,
     numbered_name,
@@ -83,6 +88,43 @@ def has_participle_form(word: str) -> bool:
     return participle_form(word) is not None
 
 
+def carried_claim(claim: str, subject: str) -> str:
+    """The claim of a Russian fact after the carry of the section's `subject`."""
+    atom = DraftAtom("fact", claim, claim, 0.7, claim, 0, len(claim), "ru")
+    return carry(atom, subject).claim
+
+
+def carry_prefixes_subject(claim: str, subject: str) -> bool:
+    """Whether the carry puts the section's `subject` before the claim ("subject: ...")."""
+    return carried_claim(claim, subject).startswith(f"{subject}: ")
+
+
+def family_reference_and_carry_prefix(claim: str, head: str, subject: str) -> bool:
+    """Whether the claim holds a bare noun of the family of the title's `head` and the carry
+    puts the title's `subject` before it."""
+    return family_reference(claim, head) is not None and carry_prefixes_subject(claim, subject)
+
+
+def has_family_reference(claim: str, head: str) -> bool:
+    """Whether the claim holds a bare noun of the family of the title's `head`."""
+    return family_reference(claim, head) is not None
+
+
+def has_label_value(claim: str) -> bool:
+    """Whether the claim is a label and its values ("Основные порты: Роттердам, ...")."""
+    return label_value(claim) is not None
+
+
+def label_value_and_carried_claim(claim: str, subject: str) -> list[object]:
+    """Whether the claim is a label and its values, and its claim after the carry."""
+    return [has_label_value(claim), carried_claim(claim, subject)]
+
+
+def title_has_verb(title: str) -> bool:
+    """Whether a title's words hold a verb (a headline) rather than only a name."""
+    return bool(has_verb(words_of(title)))
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
     "bare_subject": bare_subject,
     "bare_subject_and_leans_back": bare_subject_and_leans_back,
@@ -90,9 +132,17 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "bare_this_and_leans": bare_this_and_leans,
     "carries_heading": carries_heading,
     "contrasts": contrasts,
+    "carried_claim": carried_claim,
+    "carry_prefixes_subject": carry_prefixes_subject,
     "claims_under_heading": claims_under_heading,
+    "entry": entry,
+    "family_reference": has_family_reference,
+    "family_reference_and_carry_prefix": family_reference_and_carry_prefix,
     "has_participle_form": has_participle_form,
+    "label_value": has_label_value,
+    "label_value_and_carried_claim": label_value_and_carried_claim,
     "leans_back": leans_back,
+    "listed_thing": listed_thing,
     "named_obliquely": named_obliquely,
     "ordinal_bare": ordinal_bare,
     "ordinal_bare_and_leans_back": ordinal_bare_and_leans_back,
@@ -102,6 +152,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "speaker_it": speaker_it,
     "temporal": temporal,
     "temporal_and_leans_back": temporal_and_leans_back,
+    "title_has_verb": title_has_verb,
     "time_number_and_numbered_name": time_number_and_numbered_name,
     "verb_disagrees": verb_disagrees,
 }
