@@ -14,9 +14,10 @@ from pegas_memory.distill.carry import carry
 from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.head_ru import head_reference
 from pegas_memory.distill.lean_en import bare_this, contrasts, leans, speaker_it
+from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.title_ru import family_reference, has_verb, label_value, listed_thing
-from pegas_memory.distill.types import DraftAtom
+from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.distill.verbfirst_ru import (
     named_obliquely,
     numbered_name,
@@ -125,6 +126,15 @@ def title_has_verb(title: str) -> bool:
     return bool(has_verb(words_of(title)))
 
 
+def first_claim_carries(text: str, heading_path: list[str], language: str, subject: str) -> bool:
+    """Whether the first claim of `text` (which gives one at least) under that heading path, the
+    path's first heading as the title, carries `subject` ("subject: ...")."""
+    context = ChunkContext(heading_path[0], tuple(heading_path), language)
+    atoms = OfflineDistiller().distill(text, context)
+    assert atoms, text
+    return atoms[0].claim.startswith(f"{subject}: ")
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
     "bare_subject": bare_subject,
     "bare_subject_and_leans_back": bare_subject_and_leans_back,
@@ -141,6 +151,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "has_participle_form": has_participle_form,
     "label_value": has_label_value,
     "label_value_and_carried_claim": label_value_and_carried_claim,
+    "first_claim_carries": first_claim_carries,
     "leans_back": leans_back,
     "listed_thing": listed_thing,
     "named_obliquely": named_obliquely,

@@ -10,6 +10,7 @@ import pytest
 from pegas_memory.distill.agree_ru import continues_relative
 from pegas_memory.distill.continues_en import continues_before
 from pegas_memory.distill.labels_ru import legend_line, period_only
+from pegas_memory.sentences import split_sentences
 from tests.distill.cases import Case, load_cases
 from tests.distill.offline_chunk import grouped
 
@@ -25,13 +26,25 @@ def group_count(first: str, second: str) -> int:
     return len(grouped(f"{first} {second}"))
 
 
+def cut_between(first: str, second: str) -> bool:
+    """Whether the two sentences, one after the other, are split into exactly those two."""
+    return [s.text for s in split_sentences(f"{first} {second}")] == [first, second]
+
+
+def sentence_count(text: str) -> int:
+    """How many sentences `text` is split into."""
+    return len(split_sentences(text))
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
     "continues_before": continues_before,
     "continues_relative": continues_relative,
+    "cut_between": cut_between,
     "group_count": group_count,
     "legend_line": legend_line,
     "one_group": one_group,
     "period_only": period_only,
+    "sentence_count": sentence_count,
 }
 
 
