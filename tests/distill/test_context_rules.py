@@ -10,7 +10,7 @@ import pytest
 from pegas_memory.distill.agree_ru import verb_disagrees
 from pegas_memory.distill.anchor_ru import entry
 from pegas_memory.distill.bare_ru import bare_subject, ordinal_bare, ownerless, temporal
-from pegas_memory.distill.carry import carry
+from pegas_memory.distill.carry import carry, mentions
 from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.head_ru import head_reference
 from pegas_memory.distill.lean_en import bare_this, contrasts, leans, speaker_it
@@ -154,6 +154,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "first_claim_carries": first_claim_carries,
     "leans_back": leans_back,
     "listed_thing": listed_thing,
+    "mentions": mentions,
     "named_obliquely": named_obliquely,
     "ordinal_bare": ordinal_bare,
     "ordinal_bare_and_leans_back": ordinal_bare_and_leans_back,
