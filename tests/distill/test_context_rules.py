@@ -10,7 +10,7 @@ import pytest
 from pegas_memory.distill.agree_ru import verb_disagrees
 from pegas_memory.distill.anchor_ru import entry
 from pegas_memory.distill.bare_ru import bare_subject, ordinal_bare, ownerless, temporal
-from pegas_memory.distill.carry import carry, mentions
+from pegas_memory.distill.carry import agrees, carry, mentions
 from pegas_memory.distill.context import leans_back
 from pegas_memory.distill.head_ru import head_reference
 from pegas_memory.distill.lean_en import bare_this, contrasts, leans, speaker_it
@@ -135,7 +135,17 @@ def first_claim_carries(text: str, heading_path: list[str], language: str, subje
     return atoms[0].claim.startswith(f"{subject}: ")
 
 
+def leans_back_only_with_before(sentence: str, language: str, before: str) -> bool:
+    """Whether `sentence` leans on `before`; one that does must not lean with nothing before it
+    (a first sentence has nothing to lean on)."""
+    leaned = leans_back(sentence, language, before)
+    if leaned:
+        assert not leans_back(sentence, language, None), sentence
+    return leaned
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
+    "agrees": agrees,
     "bare_subject": bare_subject,
     "bare_subject_and_leans_back": bare_subject_and_leans_back,
     "bare_this": bare_this,
@@ -153,6 +163,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "label_value_and_carried_claim": label_value_and_carried_claim,
     "first_claim_carries": first_claim_carries,
     "leans_back": leans_back,
+    "leans_back_only_with_before": leans_back_only_with_before,
     "listed_thing": listed_thing,
     "mentions": mentions,
     "named_obliquely": named_obliquely,
