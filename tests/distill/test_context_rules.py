@@ -144,6 +144,26 @@ def leans_back_only_with_before(sentence: str, language: str, before: str) -> bo
     return leaned
 
 
+def bare_head_carries_subject(claim: str, subject: str) -> bool:
+    """Whether the claim, not mentioning `subject`, is carried as "subject: " + the claim."""
+    carried = carried_claim(claim, subject)
+    return (
+        not mentions(claim, subject)
+        and carried.startswith(f"{subject}: ")
+        and carried.endswith(claim[1:])
+    )
+
+
+def mentions_and_keeps_claim(claim: str, subject: str) -> list[bool]:
+    """Whether the claim mentions `subject`, and whether the carry leaves the claim as it is."""
+    return [mentions(claim, subject), carried_claim(claim, subject) == claim]
+
+
+def has_head_reference(claim: str, subject: str) -> bool:
+    """Whether the claim holds the bare head noun of `subject` (a category reference)."""
+    return head_reference(claim, subject) is not None
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
     "agrees": agrees,
     "bare_subject": bare_subject,
@@ -152,6 +172,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "bare_this_and_leans": bare_this_and_leans,
     "carries_heading": carries_heading,
     "contrasts": contrasts,
+    "bare_head_carries_subject": bare_head_carries_subject,
     "carried_claim": carried_claim,
     "carry_prefixes_subject": carry_prefixes_subject,
     "claims_under_heading": claims_under_heading,
@@ -159,6 +180,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "family_reference": has_family_reference,
     "family_reference_and_carry_prefix": family_reference_and_carry_prefix,
     "has_participle_form": has_participle_form,
+    "head_reference": has_head_reference,
     "label_value": has_label_value,
     "label_value_and_carried_claim": label_value_and_carried_claim,
     "first_claim_carries": first_claim_carries,
@@ -166,6 +188,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "leans_back_only_with_before": leans_back_only_with_before,
     "listed_thing": listed_thing,
     "mentions": mentions,
+    "mentions_and_keeps_claim": mentions_and_keeps_claim,
     "named_obliquely": named_obliquely,
     "ordinal_bare": ordinal_bare,
     "ordinal_bare_and_leans_back": ordinal_bare_and_leans_back,
