@@ -11,7 +11,7 @@ from pegas_memory.distill.agree_ru import verb_disagrees
 from pegas_memory.distill.anchor_ru import entry
 from pegas_memory.distill.bare_ru import bare_subject, ordinal_bare, ownerless, temporal
 from pegas_memory.distill.carry import agrees, carry, mentions
-from pegas_memory.distill.context import leans_back
+from pegas_memory.distill.context import leans_back, refers_back
 from pegas_memory.distill.head_ru import head_reference
 from pegas_memory.distill.lean_en import bare_this, contrasts, leans, speaker_it
 from pegas_memory.distill.offline import OfflineDistiller
@@ -164,6 +164,18 @@ def has_head_reference(claim: str, subject: str) -> bool:
     return head_reference(claim, subject) is not None
 
 
+def reference_kind(sentence: str, language: str) -> str | None:
+    """The kind of the reference back `refers_back` finds ("subjectless", "category",
+    "anaphor"), None for none."""
+    found = refers_back(sentence, language)
+    return found.kind if found is not None else None
+
+
+def stands_alone(sentence: str, language: str) -> bool:
+    """Whether the sentence neither refers back nor leans on (an absent) sentence before."""
+    return refers_back(sentence, language) is None and not leans_back(sentence, language)
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
     "agrees": agrees,
     "bare_subject": bare_subject,
@@ -195,7 +207,9 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "ownerless": has_ownerless,
     "ownerless_and_head_noun": ownerless_and_head_noun,
     "participle_form": participle_form_of,
+    "reference_kind": reference_kind,
     "speaker_it": speaker_it,
+    "stands_alone": stands_alone,
     "temporal": temporal,
     "temporal_and_leans_back": temporal_and_leans_back,
     "title_has_verb": title_has_verb,

@@ -36,10 +36,17 @@ def sentence_count(text: str) -> int:
     return len(split_sentences(text))
 
 
+def first_sentence_and_count(text: str) -> list[object]:
+    """The first sentence `text` is split into, and how many sentences there are."""
+    sentences = [s.text for s in split_sentences(text)]
+    return [sentences[0], len(sentences)]
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
     "continues_before": continues_before,
     "continues_relative": continues_relative,
     "cut_between": cut_between,
+    "first_sentence_and_count": first_sentence_and_count,
     "group_count": group_count,
     "legend_line": legend_line,
     "one_group": one_group,
