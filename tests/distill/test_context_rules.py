@@ -16,6 +16,7 @@ from pegas_memory.distill.head_ru import head_reference
 from pegas_memory.distill.lean_en import bare_this, contrasts, leans, speaker_it
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import words_of
+from pegas_memory.distill.standalone import needs_context
 from pegas_memory.distill.title_ru import family_reference, has_verb, label_value, listed_thing
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.distill.verbfirst_ru import (
@@ -202,6 +203,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "mentions": mentions,
     "mentions_and_keeps_claim": mentions_and_keeps_claim,
     "named_obliquely": named_obliquely,
+    "needs_context": needs_context,
     "ordinal_bare": ordinal_bare,
     "ordinal_bare_and_leans_back": ordinal_bare_and_leans_back,
     "ownerless": has_ownerless,
