@@ -10,6 +10,7 @@ import pytest
 from pegas_memory.distill.agree_ru import continues_relative
 from pegas_memory.distill.continues_en import continues_before
 from pegas_memory.distill.labels_ru import legend_line, period_only
+from pegas_memory.distill.sentences import prose_sentences
 from pegas_memory.sentences import split_sentences
 from tests.distill.cases import Case, load_cases
 from tests.distill.offline_chunk import grouped
@@ -42,6 +43,16 @@ def first_sentence_and_count(text: str) -> list[object]:
     return [sentences[0], len(sentences)]
 
 
+def prose_sentence_texts(text: str) -> list[str]:
+    """The sentences the distiller cuts prose `text` into (inline code and quotations kept)."""
+    return [s.text for s in prose_sentences(text)]
+
+
+def prose_sentence_count(text: str) -> int:
+    """How many sentences the distiller cuts prose `text` into."""
+    return len(prose_sentences(text))
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
     "continues_before": continues_before,
     "continues_relative": continues_relative,
@@ -51,6 +62,8 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "legend_line": legend_line,
     "one_group": one_group,
     "period_only": period_only,
+    "prose_sentence_count": prose_sentence_count,
+    "prose_sentences": prose_sentence_texts,
     "sentence_count": sentence_count,
 }
 
