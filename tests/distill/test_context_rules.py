@@ -12,8 +12,9 @@ from pegas_memory.distill.anchor_ru import entry
 from pegas_memory.distill.bare_ru import bare_subject, ordinal_bare, ownerless, temporal
 from pegas_memory.distill.carry import agrees, carry, mentions
 from pegas_memory.distill.context import leans_back, refers_back
-from pegas_memory.distill.head_ru import head_reference
+from pegas_memory.distill.head_ru import head_missing, head_reference
 from pegas_memory.distill.lean_en import bare_this, contrasts, leans, speaker_it
+from pegas_memory.distill.lean_ru import sequel
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.standalone import needs_context
@@ -25,6 +26,7 @@ from pegas_memory.distill.verbfirst_ru import (
     participle_form,
     time_number,
 )
+from pegas_memory.distill.words_ru import agent_after
 from tests.distill.cases import Case, load_cases
 from tests.distill.offline_chunk import claims
 
@@ -178,6 +180,7 @@ def stands_alone(sentence: str, language: str) -> bool:
 
 
 CHECKS: dict[str, Callable[..., Any]] = {
+    "agent_after": agent_after,
     "agrees": agrees,
     "bare_subject": bare_subject,
     "bare_subject_and_leans_back": bare_subject_and_leans_back,
@@ -193,6 +196,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "family_reference": has_family_reference,
     "family_reference_and_carry_prefix": family_reference_and_carry_prefix,
     "has_participle_form": has_participle_form,
+    "head_missing": head_missing,
     "head_reference": has_head_reference,
     "label_value": has_label_value,
     "label_value_and_carried_claim": label_value_and_carried_claim,
@@ -210,6 +214,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "ownerless_and_head_noun": ownerless_and_head_noun,
     "participle_form": participle_form_of,
     "reference_kind": reference_kind,
+    "sequel": sequel,
     "speaker_it": speaker_it,
     "stands_alone": stands_alone,
     "temporal": temporal,
