@@ -179,6 +179,19 @@ def stands_alone(sentence: str, language: str) -> bool:
     return refers_back(sentence, language) is None and not leans_back(sentence, language)
 
 
+def claims_of(text: str, title: str, heading_path: list[str], language: str) -> list[str]:
+    """The claims of `text` under that title and heading path."""
+    return claims(text, title, tuple(heading_path), language)
+
+
+def only_claim_starts_with(
+    text: str, title: str, heading_path: list[str], language: str, prefix: str
+) -> bool:
+    """Whether the one claim of `text` under that title and heading path opens on `prefix`."""
+    (claim,) = claims_of(text, title, heading_path, language)
+    return claim.startswith(prefix)
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
     "agent_after": agent_after,
     "agrees": agrees,
@@ -191,6 +204,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "bare_head_carries_subject": bare_head_carries_subject,
     "carried_claim": carried_claim,
     "carry_prefixes_subject": carry_prefixes_subject,
+    "claims": claims_of,
     "claims_under_heading": claims_under_heading,
     "entry": entry,
     "family_reference": has_family_reference,
@@ -208,6 +222,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "mentions_and_keeps_claim": mentions_and_keeps_claim,
     "named_obliquely": named_obliquely,
     "needs_context": needs_context,
+    "only_claim_starts_with": only_claim_starts_with,
     "ordinal_bare": ordinal_bare,
     "ordinal_bare_and_leans_back": ordinal_bare_and_leans_back,
     "ownerless": has_ownerless,
