@@ -192,6 +192,16 @@ def only_claim_starts_with(
     return claim.startswith(prefix)
 
 
+def one_claim_carries_heading_or_none_does(text: str, heading: str, language: str) -> bool:
+    """True when `text` under a section `heading` gives one claim and it carries the heading,
+    False when none of its claims (however many) carries it; anything else fails the row."""
+    carried = [c.startswith(f"{heading}: ") for c in claims(text, None, (heading,), language)]
+    if carried == [True]:
+        return True
+    assert not any(carried), carried
+    return False
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
     "agent_after": agent_after,
     "agrees": agrees,
@@ -222,6 +232,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "mentions_and_keeps_claim": mentions_and_keeps_claim,
     "named_obliquely": named_obliquely,
     "needs_context": needs_context,
+    "one_claim_carries_heading_or_none_does": one_claim_carries_heading_or_none_does,
     "only_claim_starts_with": only_claim_starts_with,
     "ordinal_bare": ordinal_bare,
     "ordinal_bare_and_leans_back": ordinal_bare_and_leans_back,

@@ -4,8 +4,6 @@ Russian and in English (`distill.context`, `distill.carry`)."""
 
 from __future__ import annotations
 
-import pytest
-
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext
 from tests.distill.offline_chunk import claims
@@ -19,25 +17,6 @@ _ORBIT = (
 
 def _claims(text: str, heading: str, language: str | None) -> list[str]:
     return claims(text, None, (heading,), language)
-
-
-@pytest.mark.parametrize(
-    ("text", "language", "carried"),
-    [
-        ("Такими городами являются, например, Люблин и Краков.", "ru", False),
-        ("Подобные города получили права повета в 1999 году.", "ru", False),
-        ("Such towns include Lublin and Krakow.", "en", False),
-        ("Этот город основан в 1300 году.", "ru", True),
-        ("This town was founded in 1300 by the duke.", "en", True),
-    ],
-)
-def test_such_points_at_a_kind_not_at_the_section(text: str, language: str, carried: bool) -> None:
-    """ "Such towns" are those the sentence before described, never the heading's one town
-    (alone, with nothing to resolve them, such a claim is dropped: `distill.standalone`)."""
-    claims = _claims(text, "Warsaw", language)
-    assert [c.startswith("Warsaw: ") for c in claims] == (
-        [True] if carried else [False] * len(claims)
-    )
 
 
 def test_the_sentences_graded_junk_join_the_one_they_lean_on() -> None:
