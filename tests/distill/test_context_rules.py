@@ -13,7 +13,7 @@ from pegas_memory.distill.bare_ru import bare_subject, ordinal_bare, ownerless, 
 from pegas_memory.distill.carry import agrees, carry, mentions
 from pegas_memory.distill.context import leans_back, refers_back
 from pegas_memory.distill.head_ru import head_missing, head_reference
-from pegas_memory.distill.lean_en import bare_this, contrasts, leans, speaker_it
+from pegas_memory.distill.lean_en import bare_this, contrasts, leans, speaker_it, unresolved
 from pegas_memory.distill.lean_ru import sequel
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import words_of
@@ -247,6 +247,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "temporal_and_leans_back": temporal_and_leans_back,
     "title_has_verb": title_has_verb,
     "time_number_and_numbered_name": time_number_and_numbered_name,
+    "unresolved": unresolved,
     "verb_disagrees": verb_disagrees,
 }
 

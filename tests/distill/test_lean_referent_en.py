@@ -122,15 +122,6 @@ def test_a_paragraph_opening_contrast_with_nothing_to_join_is_dropped() -> None:
 # --- what still leans is dropped, unless an opening connector holds the "this" ---------------
 
 
-def test_unresolved_reads_the_first_sentence_only() -> None:
-    assert unresolved("You can achieve this with the --sort path flag.")
-    assert unresolved("Soon after, I renamed it to xrep since rep was too short.")
-    assert not unresolved("I thought it was slightly awkward to type.")  # reads as expletive
-    assert not unresolved("Following from this, when the ORM gets rows back, it skips them.")
-    assert not unresolved("The ORM skips loaded rows. You can achieve this with a flag.")
-    assert not unresolved("How can I sort?: You can achieve this with the --sort path flag.")
-
-
 def test_a_paragraph_first_bare_this_joins_the_paragraph_before() -> None:
     text = (
         "Releases are made on a best effort basis and no dates will ever be given.\n\n"
@@ -298,13 +289,6 @@ def test_russian_text_is_not_read_by_these_rules() -> None:
         " этого флагом --sort.\n"
     )
     assert not any(c.startswith(question) for c in _claims(text, ("FAQ", question), "ru"))
-
-
-def test_a_verb_after_this_is_no_noun() -> None:
-    assert bare_this("This tells your operating system to listen on all public IPs.", opening=True)
-    assert bare_this("This generally means that any log directory is ignored.", opening=True)
-    assert not bare_this("This process is slow.", opening=True)
-    assert not bare_this("This analysis holds.", opening=True)
 
 
 def test_after_code_a_heading_may_name_this_functionality_but_not_this_command() -> None:
