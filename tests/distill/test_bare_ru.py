@@ -8,7 +8,6 @@ from __future__ import annotations
 from pegas_memory.distill.bare_ru import (
     bare_subject,
     leans,
-    parts_absent,
 )
 from tests.distill.offline_chunk import claims
 
@@ -54,15 +53,6 @@ def test_a_bare_subject_joins_the_sentence_before_instead_of_carrying_the_title(
     claims = _claims(text, "Прогноз погоды")
     assert not any(c.startswith("Прогноз погоды: Сюжет") for c in claims)
     assert any("Коулинг. Сюжет шел в прямом эфире" in c for c in claims)
-
-
-# --- an existential of parts ----------------------------------------------------------------
-
-
-def test_parts_that_were_not_there_lean_on_the_thing_before() -> None:
-    assert parts_absent("Клавиш управления не было, все действия совершались через экран.")
-    assert not parts_absent("У него не было детей.")  # a pronoun's rule, not this one
-    assert not parts_absent("Клавиши управления были на боковой панели.")
 
 
 # --- a relational noun with no owner --------------------------------------------------------

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pegas_memory.config import load_settings
-from pegas_memory.distill.carry import document_subject, self_reference
+from pegas_memory.distill.carry import document_subject
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import match_definition
 from pegas_memory.distill.types import ChunkContext, DraftAtom
@@ -110,13 +110,6 @@ def test_this_crate_carries_the_readme_title_not_its_section(tmp_path: Path) -> 
     perf = [c for c in claims if "performance of this crate" in c]
     assert perf and all(c.startswith("globset: ") for c in perf)
     assert not any(c.startswith("Performance:") for c in claims)
-
-
-def test_self_reference_words() -> None:
-    assert self_reference("performance of this library is good") is not None
-    assert self_reference("Для этой библиотеки нужен Rust.") is not None
-    assert self_reference("Этап сборки занимает минуту.") is None
-    assert self_reference("the regex crate is fast") is None
 
 
 def test_a_one_word_title_is_the_subject_only_as_the_documents_heading() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pegas_memory.app.requests import IngestRequest
-from pegas_memory.distill.carry import carried_claim, carry, topic
+from pegas_memory.distill.carry import carry, topic
 from pegas_memory.distill.llm import OllamaChat
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.ollama import OllamaDistiller
@@ -85,16 +85,6 @@ def test_a_section_label_is_no_subject() -> None:
         .claim
         == "Cobra: it can be installed with go get in one step."
     )
-
-
-def test_a_carried_claim_keeps_a_name_but_lowers_a_function_word() -> None:
-    assert carried_claim("Бок писал стихи.", "Литература", keep_name=True) == (
-        "Литература: Бок писал стихи."
-    )
-    assert carried_claim("Когда ему было пять лет, семья переехала.", "Моне", keep_name=True) == (
-        "Моне: когда ему было пять лет, семья переехала."
-    )
-    assert carried_claim("Бок писал стихи.", "Литература") == "Литература: бок писал стихи."
 
 
 def test_the_ollama_distiller_carries_the_section_subject_too() -> None:

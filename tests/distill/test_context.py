@@ -13,7 +13,7 @@ import pytest
 
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
-from pegas_memory.distill.carry import carried_claim, topic
+from pegas_memory.distill.carry import topic
 from pegas_memory.distill.context import leans_back, refers_back
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from tests.conftest import offline_memory
@@ -144,20 +144,6 @@ def test_both_with_its_noun_joins_but_carries_nothing() -> None:
     sentence = "Is there a difference between both groups?"
     assert refers_back(sentence, "en") is None
     assert leans_back(sentence, "en")
-
-
-def test_the_carried_claim_lowers_only_a_common_first_word() -> None:
-    assert carried_claim("В 1916 году уехал в США.", "Макс Линдер") == (
-        "Макс Линдер: в 1916 году уехал в США."
-    )
-    assert (
-        carried_claim("IDH1 mutations were rare.", "Glioma") == "Glioma: IDH1 mutations were rare."
-    )
-    assert carried_claim("I. Kant wrote it.", "Kant") == "Kant: I. Kant wrote it."
-    assert (
-        carried_claim("Ford will show an SUV.", "Auto Show") == "Auto Show: Ford will show an SUV."
-    )
-    assert carried_claim("These sites bind.", "KLF1") == "KLF1: these sites bind."
 
 
 @pytest.fixture

@@ -7,10 +7,16 @@ from typing import Any
 
 import pytest
 
-from pegas_memory.distill.agree_ru import verb_disagrees
+from pegas_memory.distill.agree_ru import subject_form, verb_disagrees
 from pegas_memory.distill.anchor_ru import entry
-from pegas_memory.distill.bare_ru import bare_subject, ordinal_bare, ownerless, temporal
-from pegas_memory.distill.carry import agrees, carry, mentions
+from pegas_memory.distill.bare_ru import (
+    bare_subject,
+    ordinal_bare,
+    ownerless,
+    parts_absent,
+    temporal,
+)
+from pegas_memory.distill.carry import agrees, carried_claim, carry, mentions, self_reference
 from pegas_memory.distill.context import leans_back, refers_back
 from pegas_memory.distill.head_ru import head_missing, head_reference
 from pegas_memory.distill.lean_en import bare_this, contrasts, leans, speaker_it, unresolved
@@ -23,6 +29,7 @@ from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.distill.verbfirst_ru import (
     named_obliquely,
     numbered_name,
+    opens_on_verb,
     participle_form,
     time_number,
 )
@@ -92,7 +99,7 @@ def has_participle_form(word: str) -> bool:
     return participle_form(word) is not None
 
 
-def carried_claim(claim: str, subject: str) -> str:
+def carry_fact(claim: str, subject: str) -> str:
     """The claim of a Russian fact after the carry of the section's `subject`."""
     atom = DraftAtom("fact", claim, claim, 0.7, claim, 0, len(claim), "ru")
     return carry(atom, subject).claim
@@ -100,7 +107,7 @@ def carried_claim(claim: str, subject: str) -> str:
 
 def carry_prefixes_subject(claim: str, subject: str) -> bool:
     """Whether the carry puts the section's `subject` before the claim ("subject: ...")."""
-    return carried_claim(claim, subject).startswith(f"{subject}: ")
+    return carry_fact(claim, subject).startswith(f"{subject}: ")
 
 
 def family_reference_and_carry_prefix(claim: str, head: str, subject: str) -> bool:
@@ -121,7 +128,7 @@ def has_label_value(claim: str) -> bool:
 
 def label_value_and_carried_claim(claim: str, subject: str) -> list[object]:
     """Whether the claim is a label and its values, and its claim after the carry."""
-    return [has_label_value(claim), carried_claim(claim, subject)]
+    return [has_label_value(claim), carry_fact(claim, subject)]
 
 
 def title_has_verb(title: str) -> bool:
@@ -149,7 +156,7 @@ def leans_back_only_with_before(sentence: str, language: str, before: str) -> bo
 
 def bare_head_carries_subject(claim: str, subject: str) -> bool:
     """Whether the claim, not mentioning `subject`, is carried as "subject: " + the claim."""
-    carried = carried_claim(claim, subject)
+    carried = carry_fact(claim, subject)
     return (
         not mentions(claim, subject)
         and carried.startswith(f"{subject}: ")
@@ -159,7 +166,7 @@ def bare_head_carries_subject(claim: str, subject: str) -> bool:
 
 def mentions_and_keeps_claim(claim: str, subject: str) -> list[bool]:
     """Whether the claim mentions `subject`, and whether the carry leaves the claim as it is."""
-    return [mentions(claim, subject), carried_claim(claim, subject) == claim]
+    return [mentions(claim, subject), carry_fact(claim, subject) == claim]
 
 
 def has_head_reference(claim: str, subject: str) -> bool:
@@ -202,6 +209,16 @@ def one_claim_carries_heading_or_none_does(text: str, heading: str, language: st
     return False
 
 
+def subject_form_of(subject: str) -> list[str]:
+    """The (number, gender) a Russian verb must agree with to carry `subject`, as a list."""
+    return list(subject_form(subject))
+
+
+def has_self_reference(claim: str) -> bool:
+    """Whether the claim speaks of the document itself ("this crate", "эта библиотека")."""
+    return self_reference(claim) is not None
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
     "agent_after": agent_after,
     "agrees": agrees,
@@ -213,6 +230,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "contrasts": contrasts,
     "bare_head_carries_subject": bare_head_carries_subject,
     "carried_claim": carried_claim,
+    "carry_fact": carry_fact,
     "carry_prefixes_subject": carry_prefixes_subject,
     "claims": claims_of,
     "claims_under_heading": claims_under_heading,
@@ -234,15 +252,19 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "needs_context": needs_context,
     "one_claim_carries_heading_or_none_does": one_claim_carries_heading_or_none_does,
     "only_claim_starts_with": only_claim_starts_with,
+    "opens_on_verb": opens_on_verb,
     "ordinal_bare": ordinal_bare,
     "ordinal_bare_and_leans_back": ordinal_bare_and_leans_back,
     "ownerless": has_ownerless,
     "ownerless_and_head_noun": ownerless_and_head_noun,
     "participle_form": participle_form_of,
+    "parts_absent": parts_absent,
     "reference_kind": reference_kind,
+    "self_reference": has_self_reference,
     "sequel": sequel,
     "speaker_it": speaker_it,
     "stands_alone": stands_alone,
+    "subject_form": subject_form_of,
     "temporal": temporal,
     "temporal_and_leans_back": temporal_and_leans_back,
     "title_has_verb": title_has_verb,

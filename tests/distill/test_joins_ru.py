@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from pegas_memory.distill.agree_ru import subject_form
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from tests.distill.offline_chunk import distil, grouped
 
@@ -26,16 +25,6 @@ def _one(text: str, context: ChunkContext) -> DraftAtom:
 
 
 # 1. Agreement of the claim's past verb with the subject it would carry.
-
-
-def test_the_form_of_a_person_and_of_a_leading_adjective() -> None:
-    assert subject_form("Михаил Александрович Шолохов") == ("sg", "m")
-    assert subject_form("Анастасия Даниловна Черняк") == ("sg", "f")
-    assert subject_form("Анна Ахматова") == ("sg", "f")
-    assert subject_form("Сельское поселение Пышлицкое") == ("sg", "n")
-    assert subject_form("Victoria (Australia)") == ("sg", "")
-    assert subject_form("Росомаха (Marvel Comics)") == ("sg", "")
-    assert subject_form("Ахматова") == ("sg", "f")
 
 
 def test_a_carry_the_verb_disagrees_with_is_not_made_and_the_claim_says_it_leans() -> None:

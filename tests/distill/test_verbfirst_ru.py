@@ -12,9 +12,6 @@ import pytest
 from pegas_memory.distill.comma_runs import comma_run
 from pegas_memory.distill.nearer_ru import named_before
 from pegas_memory.distill.standalone import DAMAGED
-from pegas_memory.distill.verbfirst_ru import (
-    opens_on_verb,
-)
 from tests.distill.offline_chunk import distil
 
 
@@ -43,12 +40,6 @@ def test_a_passive_after_a_decade_carries_the_section() -> None:
 
 
 # --- a verb first, the section's name only in an oblique phrase -----------------------------
-
-
-def test_a_plural_verb_first_is_read_only_for_a_plural_subject() -> None:
-    assert not opens_on_verb("Проживают в Поволжье и в Сибири.", plural=False)
-    assert opens_on_verb("Проживают в Поволжье и в Сибири.", plural=True)
-    assert opens_on_verb("Были депортированы в Сибирь.", plural=False)
 
 
 def test_the_lancashire_sentence_carries_the_county() -> None:
