@@ -219,6 +219,25 @@ def has_self_reference(claim: str) -> bool:
     return self_reference(claim) is not None
 
 
+def claims_under_heading_include(text: str, heading: str, language: str, claim: str) -> bool:
+    """Whether `claim` is one of the claims of `text` under a section `heading` (no title)."""
+    return claim in claims_under_heading(text, heading, language)
+
+
+def some_claim_under_heading_starts_with(
+    text: str, heading: str, language: str, prefix: str
+) -> bool:
+    """Whether a claim of `text` under a section `heading` (no title) opens on `prefix`."""
+    return any(c.startswith(prefix) for c in claims_under_heading(text, heading, language))
+
+
+def some_claim_starts_with(
+    text: str, title: str, heading_path: list[str], language: str, prefix: str
+) -> bool:
+    """Whether a claim of `text` under that title and heading path opens on `prefix`."""
+    return any(c.startswith(prefix) for c in claims_of(text, title, heading_path, language))
+
+
 CHECKS: dict[str, Callable[..., Any]] = {
     "agent_after": agent_after,
     "agrees": agrees,
@@ -234,6 +253,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "carry_prefixes_subject": carry_prefixes_subject,
     "claims": claims_of,
     "claims_under_heading": claims_under_heading,
+    "claims_under_heading_include": claims_under_heading_include,
     "entry": entry,
     "family_reference": has_family_reference,
     "family_reference_and_carry_prefix": family_reference_and_carry_prefix,
@@ -262,6 +282,8 @@ CHECKS: dict[str, Callable[..., Any]] = {
     "reference_kind": reference_kind,
     "self_reference": has_self_reference,
     "sequel": sequel,
+    "some_claim_starts_with": some_claim_starts_with,
+    "some_claim_under_heading_starts_with": some_claim_under_heading_starts_with,
     "speaker_it": speaker_it,
     "stands_alone": stands_alone,
     "subject_form": subject_form_of,

@@ -85,18 +85,6 @@ def test_a_claim_opening_on_was_with_only_complements_of_the_title_carries_it() 
     assert _carried("Был покорён Арарат в 1829 году.", "Арарат").startswith("Был")
 
 
-# --- a label and its values -------------------------------------------------------------------
-
-
-def test_a_label_under_the_north_sea_in_a_passage_carries_it() -> None:
-    text = (
-        "Площадь — 750 тыс. км². Наибольшая глубина 725 м. Основные порты: Роттердам,"
-        " Амстердам, Антверпен, Лондон, Гамбург, Осло, Берген."
-    )
-    claims = _claims(text, "Северное море")
-    assert any(c.startswith("Северное море: основные порты: Роттердам") for c in claims)
-
-
 # --- a list's title ----------------------------------------------------------------------------
 
 
