@@ -1,13 +1,15 @@
-"""Russian joins and carries (issue 15): a carried subject must agree with the claim's
-past verb, a subjectless sentence after a relative's goes with it, "другие/остальные" alone
-lean on the sentence before, a personal pronoun past the group's cap finds the sentence right
-before, and "N — name/number" is a property of the section's subject. Each rule fires and does
-not fire."""
+"""Russian joins and carries through the whole distiller (issue 15): a carry the claim's past
+verb disagrees with is not made, a relative's sentence and the subjectless one about her are one
+atom, "другие" joins the set the sentence before named, a personal pronoun past the group's cap
+finds the sentence right before, a chain of leaning sentences is one verbatim quote, and "N —
+name/number" is a property of the section's subject. The rules' own tables (verb agreement, what
+leans on the sentence before) are rows of `cases/context.toml`."""
 
 from __future__ import annotations
 
 import pytest
 
+from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from tests.distill.offline_chunk import distil, grouped
 
@@ -82,6 +84,31 @@ def test_a_pronoun_after_a_sentence_that_leans_by_its_own_pronoun_is_not_held() 
     text = _SETTLERS.replace("Поселение насчитывало", "Оно насчитывало")
     groups = grouped(text, "ru")
     assert not any(g.startswith("Оно насчитывало") and "Они были" in g for g in groups)
+
+
+_IDEAS = "В конце 1960-х годов вновь возникли идеи о том, что динозавры были теплокровными."
+_ORBIT = (
+    "Впервые элементы орбиты Урана были вычислены в 1783 году Лапласом, однако со временем были"
+    " выявлены несоответствия расчётных и наблюдаемых положений планеты."
+)
+
+
+def test_the_sentences_graded_junk_join_the_one_they_lean_on() -> None:
+    """Seed 8181's "ошибки в расчётах" and "Все началось ...": one atom with the sentence
+    before, its quote one verbatim span; the paragraph's first sentence is not joined to."""
+    text = (
+        "Период обращения Урана составляет 84 года. " + _ORBIT + " В 1841 году британец Джон"
+        " Кауч Адамс первым предположил, что ошибки в расчётах вызваны воздействием ещё не"
+        " открытой планеты.\n\n" + _IDEAS + " Все началось с работы Джона Острома."
+    )
+    context = ChunkContext(title=None, heading_path=("Уран",), language="ru")
+    atoms = OfflineDistiller().distill(text, context)
+    quotes = [text[a.quote_start : a.quote_end] for a in atoms]
+    assert quotes[0] == "Период обращения Урана составляет 84 года."
+    assert quotes[1].startswith("Впервые элементы орбиты") and quotes[1].endswith("планеты.")
+    assert "ошибки в расчётах" in quotes[1]
+    assert quotes[2] == _IDEAS + " Все началось с работы Джона Острома."
+    assert len(atoms) == 3
 
 
 # 3. "N — name/number": a property of the section's subject.

@@ -1,9 +1,9 @@
-"""The subject a claim carries (issue 15, scope 2; `distill/carry.py`): a Russian claim whose
-grammatical subject is no name carries its section's subject (rule 4), an English conclusion
-("therefore", "in particular") carries it, a section label is no subject, and a claim that
-already names the subject (by a surname, an acronym, a two-letter name) carries nothing; the
-Ollama distiller's drafts go through the same carry. Each rule on both sides, en and ru (de: the
-rule does not apply there)."""
+"""The subject a claim carries (issue 15, scope 2; `distill/carry.py`) through the whole
+distiller: a relational noun before a dash carries the section and is no definition, rule 4
+carries a name but not a headline nor German, a section label is no subject, and the Ollama
+distiller's drafts go through the same carry. The rules' tables (a Russian claim whose subject
+is no name carries the section, an English conclusion carries it, a claim naming the subject
+carries nothing, what names the subject) are rows of `cases/context.toml`."""
 
 from __future__ import annotations
 

@@ -1,8 +1,10 @@
-"""Atoms that stand alone (issue 15, scope 2; `distill/context.py`): a sentence without a subject
-of its own, or one that refers back ("This method ...", "Он ...", "Фильм является ..."), carries
-the section's subject in its claim or is joined with the sentence before it; the quote stays
-verbatim. And the abbreviation cuts that left fragments ("род. | 27 мая", "am 5. | Mai") are
-glued back by `sentences.py`. en and ru."""
+"""A claim's section subject through the whole distiller (issue 15, scope 2;
+`distill/context.py`): a sentence without a subject of its own, or one that refers back ("This
+method ...", "Он ...", "Фильм является ..."), carries the section's subject in its claim or is
+joined with the sentence before it; the quote stays verbatim, down to the stored citation. What
+`refers_back` and `leans_back` answer sentence by sentence, and the abbreviation cuts
+`sentences.py` glues back ("род. | 27 мая", "am 5. | Mai"), are rows of `cases/context.toml`
+and `cases/segment.toml`. en and ru."""
 
 from __future__ import annotations
 
