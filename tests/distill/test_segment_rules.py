@@ -53,18 +53,22 @@ def prose_sentence_count(text: str) -> int:
     return len(prose_sentences(text))
 
 
+# Each check is known by its function's name: a table names the function it runs.
 CHECKS: dict[str, Callable[..., Any]] = {
-    "continues_before": continues_before,
-    "continues_relative": continues_relative,
-    "cut_between": cut_between,
-    "first_sentence_and_count": first_sentence_and_count,
-    "group_count": group_count,
-    "legend_line": legend_line,
-    "one_group": one_group,
-    "period_only": period_only,
-    "prose_sentence_count": prose_sentence_count,
-    "prose_sentences": prose_sentence_texts,
-    "sentence_count": sentence_count,
+    check.__name__: check
+    for check in (
+        continues_before,
+        continues_relative,
+        cut_between,
+        first_sentence_and_count,
+        group_count,
+        legend_line,
+        one_group,
+        period_only,
+        prose_sentence_count,
+        prose_sentence_texts,
+        sentence_count,
+    )
 }
 
 
