@@ -50,6 +50,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from pegas_memory.code_memory.model import (
+    JS_LANGUAGES,
     Dependency,
     DepKind,
     FileIndex,
@@ -77,7 +78,6 @@ _CALLABLE_KINDS = frozenset(
 _NAME = re.compile(r"#?[A-Za-z_$][\w$]*")
 LOOKAHEAD_LINES = 8  # a receiver written over lines: ``(\n  query\n  .filter(..)``
 _CALL_KINDS = frozenset({DepKind.CALLS, DepKind.MAY_CALL})
-_JS = frozenset({"javascript", "typescript", "tsx"})
 # The called name is the last identifier of what is written: ``self.get_signature`` ->
 # ``get_signature``, ``this.#onEvent`` -> ``#onEvent``, ``super().__init__`` -> ``__init__``;
 # ``Store.call(this)`` calls ``Store``, as the heuristic has it.
@@ -161,7 +161,7 @@ def overlay_calls(
                 name = found[-1] if found and not ref.target.rstrip().endswith((")", "]")) else ""
                 if name not in sites[(ref.src_qualified_name, ref.line)]:
                     sites[(ref.src_qualified_name, ref.line)].append(name)
-                if language in _JS and name in _FUNCTION_METHODS and len(found) >= 2:
+                if language in JS_LANGUAGES and name in _FUNCTION_METHODS and len(found) >= 2:
                     receivers[(ref.src_qualified_name, ref.line, name)] = found[-2]
         for (src, line), names in sorted(sites.items()):
             lines += 1

@@ -1,7 +1,10 @@
 """The walker for JavaScript, TypeScript, Go, Rust and Java: symbols and references by syntax.
 
 One table per language maps declaration node types to symbol kinds; calls, imports and base
-types are recorded as written, for :mod:`code_memory.graph` to resolve by name.
+types are recorded as written, for :mod:`code_memory.graph` to resolve by name. What a call
+calls is read by :mod:`code_memory.call_sites`, what an import binds by
+:mod:`code_memory.import_statements`; same-named definitions are told apart by
+:mod:`code_memory.distinct_names`.
 """
 
 from __future__ import annotations
@@ -12,19 +15,16 @@ from pathlib import Path
 import tree_sitter as ts
 
 import pegas_memory.code_memory.lang_js as lang_js
-import pegas_memory.code_memory.lang_rust as lang_rust
-from pegas_memory.code_memory.model import Reference, RefKind, Symbol, SymbolKind
-from pegas_memory.code_memory.syntax import WS, decl_head, node_line, node_text
-from pegas_memory.code_memory.typed_locals import (
-    descendants,
-    go_bound_call,
-    go_field_call,
-    go_field_values,
-    go_locals,
-    go_struct_fields,
-    java_arg_types,
-    java_fields,
-    java_locals,
+from pegas_memory.code_memory.call_sites import CALL_NODES, CallSites
+from pegas_memory.code_memory.distinct_names import distinct_names
+from pegas_memory.code_memory.import_statements import read_import
+from pegas_memory.code_memory.model import JS_LANGUAGES, Reference, RefKind, Symbol, SymbolKind
+from pegas_memory.code_memory.syntax import (
+    arity,
+    decl_head,
+    leading_comment,
+    node_line,
+    node_text,
 )
 
 _JS_DEFS: dict[str, SymbolKind] = {
@@ -77,20 +77,6 @@ _DEFS: dict[str, dict[str, SymbolKind]] = {
 _CLASS_KINDS = frozenset(
     {SymbolKind.CLASS, SymbolKind.INTERFACE, SymbolKind.STRUCT, SymbolKind.ENUM, SymbolKind.TRAIT}
 )
-_CALLS = {
-    "call_expression": "function",
-    "new_expression": "constructor",
-    "method_invocation": "name",
-    "object_creation_expression": "type",
-    "explicit_constructor_invocation": "constructor",  # Java ``this(..)``, ``super(..)``
-    # Go ``simplelru.NewLRU[K, V](size)``: one argument after type arguments reads as a
-    # conversion to a generic type; a generic function called so is a call (see _call).
-    "type_conversion_expression": "type",
-}
-_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
-_GO_OPERANDS = frozenset({"identifier", "call_expression"})  # a local or a call's result
-_JS = frozenset({"javascript", "typescript", "tsx"})
-_COMMENT_MARKS = re.compile(r"^\s*(/\*\*?|\*/|\*|///?|//!)?\s?", re.MULTILINE)
 
 
 class GenericWalker:
@@ -108,22 +94,16 @@ class GenericWalker:
         self.prefix = module
         if language == "go":
             self.prefix = str(Path(path).parent.as_posix())
-        self._receiver: str | None = None
+        self._receiver: str | None = None  # the Go method's receiver name, inside one
         self._inits = 0  # Go ``init()`` functions seen in the file
-        self._closures: dict[int, frozenset[str]] = {}  # Rust closure -> the names it binds
-        self._locals: dict[int, dict[str, str]] = {}  # method/fn node -> local variable types
-        self._fields: dict[str, dict[str, str]] | None = None  # Rust/Go struct field types
-        self._java_fields: dict[str, dict[str, str]] | None = None  # class -> field -> type
-        self._field_values: dict[str, dict[str, set[str]]] | None = None  # Go: see _go_made
-        self._root: ts.Node | None = None
         # JavaScript factories and module-level bindings (see _js_facts).
         self._returned: set[tuple[str, str]] = set()
         self._mixed: list[tuple[str, str, str]] = []
         self._bound: dict[str, str | None] = {}
-        self._declared: dict[int, lang_js.FnScope] = {}
+        self._calls: CallSites  # of the file being walked (see run)
 
     def run(self, root: ts.Node) -> None:
-        self._root = root
+        self._calls = CallSites(self.language, root, self._bound)
         end = max(root.end_point[0] + 1, 1)
         name = Path(self.path).stem
         self.symbols.append(
@@ -136,57 +116,15 @@ class GenericWalker:
             if self.prefix in ("", ".") and pkg is not None:
                 self.prefix = node_text(pkg.named_children[0]) if pkg.named_child_count else "main"
         self._visit(root, self.module, self.prefix, None)
-        self._disambiguate()
-
-    def _disambiguate(self) -> None:
-        """Give same-named definitions distinct qualified names, so none hides another: Java
-        overloads get ``#arity`` (``Gson.fromJson#2``), any still equal (and same-named
-        functions elsewhere) ``@line`` after the first. References move with their symbol: each
-        goes to the definition of that name whose lines enclose it most tightly."""
-        groups: dict[str, list[int]] = {}
-        for i, sym in enumerate(self.symbols):
-            if i:  # the module symbol keeps its name
-                groups.setdefault(sym.qualified_name, []).append(i)
-        renamed: dict[str, list[Symbol]] = {}
-        for qualname, positions in groups.items():
-            if len(positions) < 2:
-                continue
-            seen: set[str] = set()
-            for i in positions:
-                sym = self.symbols[i]
-                new = qualname
-                if self.language == "java" and i in self._arity:
-                    new = f"{qualname}#{self._arity[i]}"
-                if new in seen:
-                    new = f"{new}@{sym.start_line}"
-                seen.add(new)
-                self.symbols[i] = sym = _renamed(sym, new)
-                renamed.setdefault(qualname, []).append(sym)
-        if not renamed:
-            return
-        for n, ref in enumerate(self.references):
-            options = renamed.get(ref.src_qualified_name)
-            if options is None:
-                continue
-            inside = [s for s in options if s.start_line <= ref.line <= s.end_line]
-            best = min(inside or options, key=lambda s: s.end_line - s.start_line)
-            self.references[n] = Reference(
-                best.qualified_name,
-                ref.kind,
-                ref.target,
-                ref.line,
-                ref.self_call,
-                ref.arity,
-                ref.typed,
-                ref.arg_types,
-            )
+        overloads = self._arity if self.language == "java" else {}
+        self.symbols, self.references = distinct_names(self.symbols, self.references, overloads)
 
     def _visit(self, node: ts.Node, src: str, prefix: str, owner: str | None) -> None:
         """``src``: the symbol references are attributed to; ``prefix``: qualified-name prefix of
         new definitions; ``owner``: the enclosing class-like qualified name (methods)."""
         for child in node.named_children:
             t = child.type
-            if self.language in _JS:
+            if self.language in JS_LANGUAGES:
                 self._js_facts(child, src, owner)
             kind = self.defs.get(t)
             if kind is not None:
@@ -203,7 +141,7 @@ class GenericWalker:
                 continue
             elif t == "variable_declarator" and (obj := self._object_owner(child, owner, prefix)):
                 self._visit(child, src, obj, obj)
-            elif t == "assignment_expression" and self.language in _JS:
+            elif t == "assignment_expression" and self.language in JS_LANGUAGES:
                 self._js_assignment(child, src, prefix, owner)
             elif t == "export_statement":
                 self._export(child, src)
@@ -212,18 +150,19 @@ class GenericWalker:
                 self._java_field(child, prefix)
                 self._visit(child, src, prefix, owner)
             else:
-                if t in _CALLS:
+                if t in CALL_NODES:
                     self._call(child, src, owner)
                 self._visit(child, src, prefix, owner)
 
     def _object_owner(self, node: ts.Node, owner: str | None, prefix: str) -> str | None:
-        named = lang_js.object_literal_name(node) if self.language in _JS and not owner else None
+        js = self.language in JS_LANGUAGES
+        named = lang_js.object_literal_name(node) if js and not owner else None
         return f"{prefix}.{named}" if named else None
 
     def _top_level_function(self, node: ts.Node, owner: str | None, src: str) -> bool:
         value = node.child_by_field_name("value")
         return (
-            self.language in ("javascript", "typescript", "tsx")
+            self.language in JS_LANGUAGES
             and owner is None
             and src == self.module
             and value is not None
@@ -266,7 +205,7 @@ class GenericWalker:
 
     def _require(self, node: ts.Node, src: str) -> bool:
         """``const x = require('./x')``: an import (edge and local names), not a call."""
-        if self.language not in _JS:
+        if self.language not in JS_LANGUAGES:
             return False
         source = lang_js.require_source(node.child_by_field_name("value"))
         pattern = node.child_by_field_name("name")
@@ -327,7 +266,7 @@ class GenericWalker:
         self, node: ts.Node, value: ts.Node, name: str, qualname: str, kind: SymbolKind
     ) -> None:
         body = value.child_by_field_name("body")
-        self._arity[len(self.symbols)] = _arity(value.child_by_field_name("parameters"))
+        self._arity[len(self.symbols)] = arity(value.child_by_field_name("parameters"))
         self.symbols.append(
             Symbol(
                 self.path,
@@ -336,7 +275,7 @@ class GenericWalker:
                 qualname,
                 kind,
                 decl_head(self.source, node, body),
-                self._doc(node.parent or node),
+                leading_comment(node.parent or node),
                 node_line(node),
                 node.end_point[0] + 1,
             )
@@ -386,7 +325,7 @@ class GenericWalker:
                 value.child_by_field_name("body"),
                 value.child_by_field_name("parameters"),
             )
-        self._arity[len(self.symbols)] = _arity(params)
+        self._arity[len(self.symbols)] = arity(params)
         self.symbols.append(
             Symbol(
                 self.path,
@@ -395,7 +334,7 @@ class GenericWalker:
                 qualname,
                 kind,
                 decl_head(self.source, node, body),
-                self._doc(node),
+                leading_comment(node),
                 node_line(node),
                 node.end_point[0] + 1,
             )
@@ -435,31 +374,11 @@ class GenericWalker:
                     f"{prefix}.{name}",
                     SymbolKind.CONSTANT,
                     decl_head(self.source, node, None, 160),
-                    self._doc(node),
+                    leading_comment(node),
                     node_line(node),
                     node.end_point[0] + 1,
                 )
             )
-
-    def _doc(self, node: ts.Node) -> str | None:
-        anchor = node
-        while anchor.parent is not None and anchor.parent.type in (
-            "export_statement",
-            "type_declaration",
-            "const_declaration",
-            "decorated_definition",
-        ):
-            anchor = anchor.parent
-        lines: list[str] = []
-        prev, expected = anchor.prev_named_sibling, anchor.start_point[0]
-        while prev is not None and prev.type in _COMMENTS and prev.end_point[0] >= expected - 1:
-            lines.insert(0, node_text(prev))
-            expected = prev.start_point[0]
-            prev = prev.prev_named_sibling
-        if not lines:
-            return None
-        text = _COMMENT_MARKS.sub("", "\n".join(lines)).strip()
-        return text.removesuffix("*/").strip() or None
 
     def _bases(self, node: ts.Node, qualname: str) -> None:
         found: list[ts.Node] = []
@@ -502,303 +421,12 @@ class GenericWalker:
             self.references.append(Reference(qualname, RefKind.INHERITS, target, node_line(member)))
 
     def _call(self, node: ts.Node, src: str, owner: str | None) -> None:
-        callee = node.child_by_field_name(_CALLS[node.type])
-        if callee is None:
-            return
-        required = lang_js.require_source(node) if self.language in _JS else None
-        if required is not None:  # ``app.use(require('./routes'))``: an import, not a call
-            self.references.append(Reference(src, RefKind.IMPORTS, required, node_line(node)))
-            return
-        if self.language == "go" and _go_instantiation(callee):
-            callee = callee.child_by_field_name("operand") or callee  # ``arg[float32](..)``
-        if node.type == "type_conversion_expression":
-            if callee.type != "generic_type":  # ``int64(x)``: a conversion, no call
-                return
-            callee = callee.child_by_field_name("type") or callee
-        target = node_text(callee)
-        if node.type == "explicit_constructor_invocation":
-            target = _java_delegate(node, target, owner) or ""
-            if not target:
-                return
-        obj = node.child_by_field_name("object") if node.type == "method_invocation" else None
-        if obj is not None:
-            target = f"{node_text(obj)}.{target}"
-        if obj is not None and self.language == "java":
-            # ``Gson g = new Gson(); g.toJson()``: a call on the type; ``b.add(x).build()``
-            # with ``CodeBlock.Builder b``: a chain from that type (code_memory.chains).
-            start = _java_chain_head(obj)
-            declared = java_locals(node, self._locals).get(node_text(start)) if start else None
-            if start is not None and declared is not None:
-                target = declared + target[len(node_text(start)) :]
-            target = self._java_field_hop(obj, target, declared, owner)
-        go_typed: str | None = None  # Go: the one function whose result fills the field
-        if self.language == "go" and callee.type == "selector_expression":
-            operand = callee.child_by_field_name("operand")
-            field = callee.child_by_field_name("field")
-            if (
-                operand is not None
-                and field is not None
-                and operand.type == "identifier"
-                and node_text(operand) != self._receiver  # receiver calls resolve as self calls
-            ):
-                declared = go_locals(node).get(node_text(operand))
-                if declared is not None:  # ``cmd := &Command{}; cmd.Flags()``
-                    target = f"{declared}.{node_text(field)}"
-            if self._fields is None:
-                self._fields = go_struct_fields(self._root) if self._root else {}
-            if operand is not None and field is not None and operand.type in _GO_OPERANDS:
-                go_typed = self._go_returned(node, operand, field, owner)
-            field_call = go_field_call(callee, self._receiver, owner, self._fields)
-            target = field_call or target
-            if field_call is not None and owner is not None:
-                go_typed = self._go_made(callee, owner)
-        target = WS.sub("", re.sub(r"<.*?>", "", target))[:200]
-        head = re.split(r"[.:]", target, maxsplit=1)[0]
-        self_call = head in ("this", "self", "Self") or (
-            self._receiver is not None and head == self._receiver and "." in target
-        )
-        if node.type == "explicit_constructor_invocation":
-            self_call = True  # a constructor of this class or, along its bases, the super class'
-        if node.type == "method_invocation" and obj is None and owner is not None:
-            self_call = True  # Java: an unqualified method call is a call on ``this``
-        arity = _arity(node.child_by_field_name("arguments"))
-        if node.type == "type_conversion_expression":
-            arity = 1  # the operand
-        typed = self._rust_typed(callee, owner) if self.language == "rust" else go_typed
-        args = java_arg_types(node, self._locals) if self.language == "java" else ()
-        if self.language in _JS:
-            typed = lang_js.typed_call(node, callee, self._bound, self._declared)
-        self.references.append(
-            Reference(src, RefKind.CALLS, target, node_line(node), self_call, arity, typed, args)
-        )
-
-    def _go_returned(
-        self, node: ts.Node, operand: ts.Node, method: ts.Node, owner: str | None
-    ) -> str | None:
-        """``ent := c.evictList.Back(); ent.PrevEntry()``: the call written on what bound the
-        local (``internal.LruList.Back().PrevEntry``), which resolution types through the
-        bound call's declared result; None when the local is not bound to one call."""
-        if operand.type == "call_expression":  # ``c.Root().ExecuteC()``: a chain
-            bound: ts.Node | None = operand
-        else:
-            bound = go_bound_call(node, node_text(operand))
-        if bound is None or self._fields is None:
-            return None
-        inner = bound.child_by_field_name("function")
-        if inner is None:
-            return None
-        written = go_field_call(inner, self._receiver, owner, self._fields)
-        head = inner.child_by_field_name("operand") if inner.type == "selector_expression" else None
-        if written is None and head is not None and head.type == "identifier":
-            called = node_text(inner.child_by_field_name("field"))
-            declared = go_locals(bound).get(node_text(head))
-            if node_text(head) == self._receiver and owner is not None:
-                declared = owner.rsplit(".", 1)[-1]  # ``c.Root()`` in a method of Command
-            if declared is not None:
-                written = f"{declared}.{called}"
-        if written is None and re.fullmatch(r"([a-z_]\w*\.)?[A-Za-z_]\w*", node_text(inner)):
-            written = node_text(inner)  # ``pkg.New(..)`` / ``newThing(..)``
-        return f"{written}().{node_text(method)}" if written else None
-
-    def _go_made(self, callee: ts.Node, owner: str) -> str | None:
-        """``c.frequent.Add`` where every ``TwoQueueCache{frequent: ..}`` of this file stores
-        the result of ``simplelru.NewLRU``: ``simplelru.NewLRU().Add``, so the call through the
-        field's interface type can be narrowed to what that function returns."""
-        if self._field_values is None:
-            self._field_values = go_field_values(self._root) if self._root else {}
-        operand = callee.child_by_field_name("operand")
-        field = operand.child_by_field_name("field") if operand is not None else None
-        made = self._field_values.get(owner.rsplit(".", 1)[-1], {}).get(node_text(field))
-        if not made or len(made) != 1 or "?" in made:
-            return None
-        return f"{next(iter(made))}().{node_text(callee.child_by_field_name('field'))}"
-
-    def _java_field_hop(
-        self, obj: ts.Node, target: str, declared: str | None, owner: str | None
-    ) -> str:
-        """``builder.initializerBlock.build()`` (``Builder builder``) and
-        ``this.textStyleBuilder.get()``: the receiver's first field typed by its declaration in
-        a class of this file, so the call is written on that field's type."""
-        first = obj
-        while first.type in ("method_invocation", "field_access"):
-            inner = first.child_by_field_name("object")
-            if inner is None or inner.type not in ("method_invocation", "field_access"):
-                break
-            first = inner
-        inner = first.child_by_field_name("object") if first.type == "field_access" else None
-        if inner is None:
-            return target
-        if inner.type == "this" and owner is not None:
-            cls, spelled = owner.rsplit(".", 1)[-1], "this"
-        elif inner.type == "identifier" and declared is not None:
-            cls, spelled = declared.rsplit(".", 1)[-1], declared
-        else:
-            return target
-        if self._java_fields is None:
-            self._java_fields = java_fields(self._root) if self._root else {}
-        field = node_text(first.child_by_field_name("field"))
-        typed = self._java_fields.get(cls, {}).get(field)
-        hop = f"{spelled}.{field}"
-        if typed is None or not target.startswith(hop + "."):
-            return target
-        return typed + target[len(hop) :]
-
-    def _rust_typed(self, callee: ts.Node, owner: str | None) -> str | None:
-        """A Rust method call's callee with the receiver typed (see lang_rust), or the whole
-        chain when the written target was cut short."""
-        if callee.type != "field_expression":
-            return None
-        fn, hidden = lang_rust.enclosing_function(callee, self._closures)
-        if fn is None:
-            return None
-        if self._fields is None:
-            self._fields = lang_rust.struct_fields(self._root) if self._root else {}
-        self_type = owner.rsplit(".", 1)[-1] if owner else None
-        if fn.id not in self._locals:
-            self._locals[fn.id] = lang_rust.function_locals(fn, self_type, self._fields)
-        seen = self._locals[fn.id]
-        if hidden:  # inside a closure: its own parameters and lets are not the function's
-            seen = {k: v for k, v in seen.items() if k not in hidden}
-        typed = lang_rust.typed_call(callee, seen, self_type, self._fields)
-        full = WS.sub("", node_text(callee))
-        if typed is None and 200 < len(full) <= 600:
-            typed = full
-        return typed
+        ref = self._calls.reference(node, src, owner, self._receiver)
+        if ref is not None:
+            self.references.append(ref)
 
     def _import(self, node: ts.Node, src: str) -> None:
-        line, lang = node_line(node), self.language
-        if lang == "go":
-            for spec in descendants(node, "import_spec"):
-                target = node_text(spec.child_by_field_name("path")).strip('"`')
-                alias = node_text(spec.child_by_field_name("name")) or _go_package_name(target)
-                self.references.append(Reference(src, RefKind.IMPORTS, target, line))
-                self.imports.append((alias, target))
-        elif lang == "java":
-            target = node_text(node.named_children[-1]) if node.named_child_count else ""
-            if any(c.type == "asterisk" for c in node.named_children):
-                target = (
-                    node_text(next(c for c in node.named_children if c.type != "asterisk")) + ".*"
-                )
-            self.references.append(Reference(src, RefKind.IMPORTS, target, line))
-            self.imports.append((target.rsplit(".", 1)[-1], target))
-        elif lang == "rust":
-            arg = node.child_by_field_name("argument")
-            for alias, target in lang_rust.use_pairs(arg, ""):
-                self.references.append(Reference(src, RefKind.IMPORTS, target, line))
-                self.imports.append((alias, target))
-        else:
-            source = node_text(node.child_by_field_name("source")).strip("'\"`")
-            self.references.append(Reference(src, RefKind.IMPORTS, source, line))
-            for spec in descendants(node, "import_specifier"):
-                name = node_text(spec.child_by_field_name("name"))
-                alias = node_text(spec.child_by_field_name("alias")) or name
-                self.imports.append((alias, f"{source}#{name}"))
-            for clause in descendants(node, "import_clause"):
-                for c in clause.named_children:
-                    if c.type == "identifier":
-                        self.imports.append((node_text(c), f"{source}#default"))
-                    elif c.type == "namespace_import" and c.named_child_count:
-                        self.imports.append((node_text(c.named_children[0]), source))
-
-
-_GO_TYPES = frozenset(
-    [
-        "any",
-        "bool",
-        "byte",
-        "comparable",
-        "complex64",
-        "complex128",
-        "error",
-        "float32",
-        "float64",
-        "int",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "rune",
-        "string",
-        "uint",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-        "uintptr",
-    ]
-)
-_GO_TYPE_NODES = frozenset(
-    {"slice_type", "map_type", "pointer_type", "array_type", "qualified_type", "generic_type"}
-)
-
-
-def _go_instantiation(callee: ts.Node) -> bool:
-    """``arg[float32]`` / ``arg[[]uint]`` called: a generic function given a type argument,
-    which tree-sitter reads as an index expression (``fs[0](x)`` is an index)."""
-    if callee.type != "index_expression":
-        return False
-    index = callee.child_by_field_name("index")
-    if index is None:
-        return False
-    return index.type in _GO_TYPE_NODES or (
-        index.type == "identifier" and node_text(index) in _GO_TYPES
-    )
-
-
-def _go_package_name(path: str) -> str:
-    """The name an import without an alias binds, by the toolchain's convention: the last
-    element, without a major-version suffix (``github.com/urfave/cli/v3`` -> ``cli``,
-    ``gopkg.in/yaml.v3`` -> ``yaml``)."""
-    parts = path.split("/")
-    if len(parts) > 1 and re.fullmatch(r"v\d+", parts[-1]):
-        parts.pop()
-    return re.sub(r"\.v\d+$", "", parts[-1])
-
-
-def _java_chain_head(obj: ts.Node) -> ts.Node | None:
-    """The identifier a Java receiver expression starts from (``b`` of ``b.add(x).indent()``),
-    or None when it starts from something else (``this``, a literal, a parenthesis)."""
-    head = obj
-    while head.type in ("method_invocation", "field_access"):
-        inner = head.child_by_field_name("object")
-        if inner is None:
-            return None
-        head = inner
-    return head if head.type == "identifier" else None
-
-
-def _java_delegate(node: ts.Node, word: str, owner: str | None) -> str | None:
-    """``this(..)``: the enclosing class's simple name (its constructors are named so);
-    ``super(..)``: the super class's; None outside a class or without an ``extends``."""
-    if owner is None:
-        return None
-    if word == "this":
-        return owner.rsplit(".", 1)[-1]
-    cls = node.parent
-    while cls is not None and cls.type not in ("class_declaration", "enum_declaration"):
-        cls = cls.parent
-    base = cls.child_by_field_name("superclass") if cls is not None else None
-    if word != "super" or base is None or not base.named_child_count:
-        return None
-    return re.sub(r"<.*", "", node_text(base.named_children[-1])).rsplit(".", 1)[-1] or None
-
-
-def _arity(params: ts.Node | None) -> int:
-    """Parameters of a declaration or arguments of a call (comments are not counted)."""
-    if params is None:
-        return 0
-    return sum(1 for c in params.named_children if c.type not in _COMMENTS)
-
-
-def _renamed(sym: Symbol, qualname: str) -> Symbol:
-    return Symbol(
-        sym.path,
-        sym.language,
-        sym.name,
-        qualname,
-        sym.kind,
-        sym.signature,
-        sym.docstring,
-        sym.start_line,
-        sym.end_line,
-    )
+        read = read_import(node, self.language)
+        line = node_line(node)
+        self.references.extend(Reference(src, RefKind.IMPORTS, t, line) for t in read.targets)
+        self.imports.extend(read.bindings)

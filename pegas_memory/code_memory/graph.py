@@ -27,6 +27,7 @@ from pegas_memory.code_memory.flow_edges import python_dependencies
 from pegas_memory.code_memory.js_handlers import HandlerTypes
 from pegas_memory.code_memory.lang_go import GoInterfaces
 from pegas_memory.code_memory.model import (
+    JS_LANGUAGES,
     Dependency,
     DepKind,
     FileIndex,
@@ -71,7 +72,6 @@ def resolve(
 # --- other languages: by syntax and name -------------------------------------------------------
 
 _STEP_FILES = 200
-_JS = frozenset({"javascript", "typescript", "tsx"})
 
 
 def _resolve_by_name(
@@ -131,7 +131,7 @@ def _resolve_by_name(
                 if dst is None and f.language in ("rust", "java"):
                     dst = _chain_target(chains, index, f, local, imports, ref)
                     kind = TargetKind.INTERNAL if dst else kind
-                elif dst is None and ref.typed and f.language in _JS:
+                elif dst is None and ref.typed and f.language in JS_LANGUAGES:
                     dst = handlers.target(f, ref) or _made_target(index, f, local, imports, ref)
                     kind = TargetKind.INTERNAL if dst else kind
                 deps.append(
@@ -168,14 +168,15 @@ def _call_target(
     parts = written.replace("::", ".").split(".")
     name, head = parts[-1], parts[0]
     arity, src = ref.arity, ref.src_qualified_name
-    if f.language in _JS and len(parts) == 2 and name in ("call", "apply") and not ref.self_call:
+    js = f.language in JS_LANGUAGES
+    if js and len(parts) == 2 and name in ("call", "apply") and not ref.self_call:
         # ``Store.call(this)``: a call of the function ``Store`` with ``this`` given.
         return _call_target(index, f, local, imports, head, ref)
     if ref.self_call:
         if len(parts) > 2:  # ``self.mat.invert()``: a field's method, not the type's own
             return None, TargetKind.UNRESOLVED
         owner = index.enclosing_type(src)
-        if owner is None and f.language in _JS:
+        if owner is None and js:
             owner = index.this_owner(src, f.module)
         dst = index.member(owner, name, arity) if owner is not None else None
         if dst is None and f.language == "java" and len(parts) == 1 and name in imports:
@@ -226,13 +227,13 @@ def _call_target(
             internal = index.is_internal_import(f, imports[head])
             return None, TargetKind.UNRESOLVED if internal else TargetKind.EXTERNAL
         dst = index.member(module, name, arity) or index.export_of(module, name)
-        if dst is None and f.language in _JS:
+        if dst is None and js:
             # ``const User = require('./user')`` where ``module.exports = User``: ``User.count``
             # is a property of that export.
             default = index.export_of(module, "default")
             dst = index.member(default, name, arity) if default else None
         return dst, TargetKind.INTERNAL if dst else TargetKind.UNRESOLVED
-    if len(parts) == 2 and f.language in _JS and f"{f.module}.{head}" in index.members:
+    if len(parts) == 2 and js and f"{f.module}.{head}" in index.members:
         # ``app.map = function`` earlier in the file, then ``app.map(...)``: the file's object.
         dst = index.member(f"{f.module}.{head}", name, arity)
         return dst, TargetKind.INTERNAL if dst else TargetKind.UNRESOLVED

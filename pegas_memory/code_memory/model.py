@@ -65,6 +65,9 @@ class TargetKind(Vocabulary):
     UNRESOLVED = "unresolved"
 
 
+# The languages one grammar family (and one resolver, one analyzer) serves.
+JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
+
 # A call site with more internal targets than this is stored as ``may_call`` candidates, not as
 # calls: memory_code_graph shows them only when asked (``candidates=true``).
 MAX_CALL_TARGETS = 3

@@ -8,8 +8,9 @@ imports, inherits) and, for Python, the flow facts that :func:`code_memory.graph
 replays to follow values across files. A :class:`FileIndex` depends only on the file's path and
 bytes, so it can be cached by content hash and recomputed only for changed files.
 
-The walkers live in :mod:`code_memory.python` and :mod:`code_memory.generic`; the
-types in :mod:`code_memory.model` are re-exported here.
+The walkers live in :mod:`code_memory.python` and :mod:`code_memory.generic` (which reads
+calls with :mod:`code_memory.call_sites` and imports with :mod:`code_memory.import_statements`);
+the types in :mod:`code_memory.model` are re-exported here.
 """
 
 from __future__ import annotations

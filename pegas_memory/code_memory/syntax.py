@@ -30,6 +30,8 @@ _EXTENSIONS = {
 LANGUAGES = frozenset(_EXTENSIONS.values())
 
 WS = re.compile(r"\s+")
+COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+_COMMENT_MARKS = re.compile(r"^\s*(/\*\*?|\*/|\*|///?|//!)?\s?", re.MULTILINE)
 
 
 def language_for(path: str | Path) -> str | None:
@@ -95,3 +97,34 @@ def decl_head(source: bytes, node: ts.Node, body: ts.Node | None, limit: int = 3
     if body is None:
         decl = decl.split("\n", 1)[0]
     return WS.sub(" ", decl).strip().rstrip(":{ ").strip()[:limit]
+
+
+def arity(params: ts.Node | None) -> int:
+    """Parameters of a declaration or arguments of a call (comments are not counted)."""
+    if params is None:
+        return 0
+    return sum(1 for c in params.named_children if c.type not in COMMENTS)
+
+
+def leading_comment(node: ts.Node) -> str | None:
+    """The comments right above a declaration (``//``, ``///``, ``/** */``), markers stripped:
+    the C-family grammars' docstring. An ``export``, a Go ``type``/``const`` group or a decorator
+    around the declaration is looked past."""
+    anchor = node
+    while anchor.parent is not None and anchor.parent.type in (
+        "export_statement",
+        "type_declaration",
+        "const_declaration",
+        "decorated_definition",
+    ):
+        anchor = anchor.parent
+    lines: list[str] = []
+    prev, expected = anchor.prev_named_sibling, anchor.start_point[0]
+    while prev is not None and prev.type in COMMENTS and prev.end_point[0] >= expected - 1:
+        lines.insert(0, node_text(prev))
+        expected = prev.start_point[0]
+        prev = prev.prev_named_sibling
+    if not lines:
+        return None
+    text = _COMMENT_MARKS.sub("", "\n".join(lines)).strip()
+    return text.removesuffix("*/").strip() or None
