@@ -164,11 +164,11 @@ def test_an_analyzer_past_its_time_limit_leaves_the_heuristic_edges_and_says_so(
         assert all(m.get("provenance") == "heuristic" for m in edges.values())
 
 
-@_needs("scip-python")
+@needs_analyzer("scip-python")
 def test_an_analyzer_past_its_heap_bound_leaves_the_heuristic_edges_and_says_so(
-    database_url: str, tmp_path: Path
+    analyze: Analyze,
 ) -> None:
-    with analyzed(database_url, tmp_path, "shapes", SHAPES, code_analyzer_heap_mb=32) as analysis:
+    with analyze("shapes", SHAPES, code_analyzer_heap_mb=32) as analysis:
         _, result, edges = analysis
         [run] = result.analyzers
         assert run.status == "failed" and "heap of 32 MB" in (run.error or ""), run.error
