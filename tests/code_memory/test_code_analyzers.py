@@ -149,30 +149,24 @@ def test_python_calls_come_from_scip_python_with_its_name_and_full_confidence(
 
 
 @needs_analyzer("scip-python")
-def test_an_analyzer_past_its_time_limit_leaves_the_heuristic_edges_and_says_so(
-    analyze: Analyze,
+@pytest.mark.parametrize(
+    ("bound", "error"),
+    [
+        pytest.param({"code_analyzer_timeout": 0.001}, "time limit", id="time-limit"),
+        pytest.param({"code_analyzer_heap_mb": 32}, "heap of 32 MB", id="heap-bound"),
+    ],
+)
+def test_an_analyzer_past_its_bound_leaves_the_heuristic_edges_and_says_so(
+    analyze: Analyze, bound: dict[str, Any], error: str
 ) -> None:
-    with analyze("shapes", SHAPES, code_analyzer_timeout=0.001) as analysis:
-        _, result, edges = analysis
+    with analyze("shapes", SHAPES, **bound) as (_, result, edges):
         [run] = result.analyzers
-        assert run.status == "failed" and "time limit" in (run.error or "")
+        assert run.status == "failed" and error in (run.error or ""), run.error
         assert any("scip-python failed" in w and "heuristic" in w for w in result.warnings)
         assert edges[("shapes.model.build", "shapes.model.Square.__init__")]["provenance"] == (
             "heuristic"
         )
         assert ("shapes.model.total", "shapes.model.Square.area") not in edges
-        assert all(m.get("provenance") == "heuristic" for m in edges.values())
-
-
-@needs_analyzer("scip-python")
-def test_an_analyzer_past_its_heap_bound_leaves_the_heuristic_edges_and_says_so(
-    analyze: Analyze,
-) -> None:
-    with analyze("shapes", SHAPES, code_analyzer_heap_mb=32) as analysis:
-        _, result, edges = analysis
-        [run] = result.analyzers
-        assert run.status == "failed" and "heap of 32 MB" in (run.error or ""), run.error
-        assert any("scip-python failed" in w and "heuristic" in w for w in result.warnings)
         assert all(m.get("provenance") == "heuristic" for m in edges.values())
 
 
