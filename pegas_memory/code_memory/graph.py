@@ -287,16 +287,8 @@ def _chain_target(
     (code_memory.chains)."""
 
     def bare(name: str) -> str | None:
-        dst, _ = _call_target(
-            index,
-            f,
-            local,
-            imports,
-            name,
-            # Java: an unqualified call is a call on ``this`` (``writeFieldName(..).value()``).
-            Reference(ref.src_qualified_name, RefKind.CALLS, name, ref.line, f.language == "java"),
-        )
-        return dst
+        # Java: an unqualified call is a call on ``this`` (``writeFieldName(..).value()``).
+        return _called_at(index, f, local, imports, ref, name, self_call=f.language == "java")
 
     scope = index.enclosing_type(ref.src_qualified_name)
     return chains.resolve(f, ref.typed or ref.target, ref.arity, bare, scope)
@@ -330,8 +322,7 @@ def _go_made(
     function, _, _ = (ref.typed or "").partition("().")
     if not function:
         return None
-    probe = Reference(ref.src_qualified_name, RefKind.CALLS, function, ref.line)
-    made, _ = _call_target(index, f, local, imports, function, probe)
+    made = _called_at(index, f, local, imports, ref, function)
     return interfaces.result_type(made) if made is not None else None
 
 
@@ -346,15 +337,29 @@ def _made_target(
     of (NameIndex.made_by); ``ky.m`` after ``const ky = new Ky()``: ``Ky.m``; or None."""
     factory, _, member = (ref.typed or "").partition("().")
     if not member:  # ``T.m``: a local made by ``new T(..)``
-        probe = Reference(ref.src_qualified_name, RefKind.CALLS, factory, ref.line, arity=ref.arity)
-        dst, _ = _call_target(index, f, local, imports, factory, probe)
-        return dst
+        return _called_at(index, f, local, imports, ref, factory, arity=ref.arity)
     if not factory:
         return None
-    probe = Reference(ref.src_qualified_name, RefKind.CALLS, factory, ref.line)
-    made, _ = _call_target(index, f, local, imports, factory, probe)
+    made = _called_at(index, f, local, imports, ref, factory)
     owner = index.made_by(made) if made is not None else None
     return index.member(owner, member, ref.arity) if owner is not None else None
+
+
+def _called_at(
+    index: NameIndex,
+    f: FileIndex,
+    local: dict[str, str],
+    imports: dict[str, str],
+    ref: Reference,
+    name: str,
+    *,
+    self_call: bool = False,
+    arity: int | None = None,
+) -> str | None:
+    """Where a call of ``name`` written where ``ref`` is would land, or None."""
+    probe = Reference(ref.src_qualified_name, RefKind.CALLS, name, ref.line, self_call, arity)
+    dst, _ = _call_target(index, f, local, imports, name, probe)
+    return dst
 
 
 def _dep(
