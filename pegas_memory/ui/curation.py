@@ -41,8 +41,9 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 import pegas_memory.ui.queries as uq
-from pegas_memory.app.audit import MAX_REASON, RereadOrder
+from pegas_memory.app.audit import RereadOrder
 from pegas_memory.app.audit import record as record_line
+from pegas_memory.app.inputs import MAX_REASON_CHARS
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.curation.contradictions import Resolution, snapshot
@@ -88,8 +89,8 @@ def _reason(text: str) -> str:
     text = (text or "").strip()
     if "\x00" in text:
         raise InvalidInput("the reason contains a NUL character")
-    if len(text) > MAX_REASON:
-        raise InvalidInput(f"the reason is over {MAX_REASON} characters; shorten it")
+    if len(text) > MAX_REASON_CHARS:
+        raise InvalidInput(f"the reason is over {MAX_REASON_CHARS} characters; shorten it")
     return text
 
 
