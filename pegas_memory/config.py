@@ -161,6 +161,9 @@ class Settings(BaseSettings):
     code_analyzer: CodeAnalyzerMode = CodeAnalyzerMode.AUTO
     code_analyzer_path: str | None = None  # directories searched before PATH, ":"-separated
     code_analyzer_timeout: float = Field(900.0, gt=0, le=86_400, allow_inf_nan=False)
+    # Node's heap for an analyzer's run, in MB (None: Node's default, which grows to what the
+    # repository needs: about 2.9 GB resident for scip-python over a 392k-line repository).
+    code_analyzer_heap_mb: int | None = Field(None, ge=16, le=1 << 20)
 
     # --- inference ---
     inference_max_derived: int = Field(2_000_000, ge=1, le=1 << 40)

@@ -11,11 +11,15 @@ import json
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pegas_memory.app.requests import StoreRequest
 from pegas_memory.app.service import MemoryService
+from pegas_memory.code_memory.analyzers import find_analyzers
 from pegas_memory.code_memory.graph import Dependency, resolve
 from pegas_memory.code_memory.index import CodeMemory
 from pegas_memory.code_memory.symbols import FileIndex, extract_file, iter_source_files
@@ -114,6 +118,24 @@ def sid(svc: MemoryService, qname: str) -> int:
     return int(q(svc, "SELECT id FROM pm_code_symbol WHERE qualified_name = %s", qname)[0]["id"])
 
 
+# --- type-checker analyzers ---------------------------------------------------------------------
+
+
+@cache
+def installed_analyzers() -> frozenset[str]:
+    """Names of the analyzers (scip-python, scip-typescript) this machine has."""
+    return frozenset(a.name for a in find_analyzers("auto"))
+
+
+def needs_analyzer(name: str) -> pytest.MarkDecorator:
+    """Skip, saying how to install it, where the analyzer `name` is not installed."""
+    return pytest.mark.skipif(
+        name not in installed_analyzers(),
+        reason=f"{name} is not installed (npm: @sourcegraph/{name}; scripts/system-deps.sh "
+        "installs it)",
+    )
+
+
 # --- language fixture repositories: small typed-in source trees, resolved without engines -----
 
 
@@ -133,6 +155,21 @@ def indexed_files(root: Path, files: dict[str, str]) -> list[FileIndex]:
 def internal_edges(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str | None]]:
     """(src, dst) of the resolved dependencies of one kind that stay inside the repository."""
     return {(d.src, d.dst) for d in deps if d.kind == kind and d.target_kind == "internal"}
+
+
+def external_edges(deps: list[Dependency], kind: str | None = "calls") -> set[tuple[str, str]]:
+    """(src, name) of the resolved dependencies of one kind (of every kind: None) that leave the
+    repository."""
+    return {
+        (d.src, d.dst_name)
+        for d in deps
+        if d.target_kind == "external" and (kind is None or d.kind == kind)
+    }
+
+
+def unresolved_edges(deps: list[Dependency]) -> set[tuple[str, str]]:
+    """(src, name) of the dependencies no definition was found for, of every kind."""
+    return {(d.src, d.dst_name) for d in deps if d.target_kind == "unresolved"}
 
 
 def call_edges(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str]]:

@@ -203,6 +203,20 @@ def files_memory(
         yield svc
 
 
+def fetch_all(service: MemoryService, sql: str, *params: Any) -> list[dict[str, Any]]:
+    """The rows `sql` (with `params`) returns, as dicts, on a connection of the service's pool."""
+    with service.db.connection() as conn:
+        return [dict(r) for r in conn.execute(sql, params or None).fetchall()]  # type: ignore[arg-type]
+
+
+def fetch_one(service: MemoryService, sql: str, *params: Any) -> dict[str, Any]:
+    """The first row `sql` (with `params`) returns; an AssertionError where it returns none."""
+    with service.db.connection() as conn:
+        row = conn.execute(sql, params or None).fetchone()  # type: ignore[arg-type]
+    assert row is not None, f"no row: {sql} {params}"
+    return dict(row)
+
+
 def cited_claims(service: MemoryService) -> list[tuple[str, str]]:
     """(claim, locator) of every citation of every atom: what a reader sees an atom cite."""
     with service.db.connection() as conn:

@@ -1,6 +1,6 @@
 """A document as `memory_ingest` reads it, without a database: `parse_file` writes the text into
 an ingest root and parses it; `distil_document` distils it chunk by chunk with the offline
-distiller, as the pipeline does."""
+distiller, as the pipeline does; `claims_of` distils a bare text."""
 
 from __future__ import annotations
 
@@ -20,6 +20,11 @@ def parse_file(root: Path, name: str, text: str) -> ParsedSource:
     path.write_text(text, encoding="utf-8")
     settings = load_settings(ingest_roots=[str(root)], data_dir=root / "data")
     return parse_source(read_source(str(path), settings), settings)
+
+
+def claims_of(text: str, language: str = "en") -> list[str]:
+    """The claims the offline distiller draws from `text` as one chunk with no title."""
+    return [a.claim for a in OfflineDistiller().distill(text, ChunkContext(language=language))]
 
 
 def distil_document(parsed: ParsedSource) -> tuple[list[DraftAtom], dict[str, int], list[str]]:

@@ -494,7 +494,11 @@ class CodeMemory:
         scope = self._resolution_scope(indexes, changed, deleted, old_by_path)
         py_scoped = self.settings.code_python_scoped  # opt-in: not exact (see py_scope)
         python = {rel for rel, f in indexes.items() if f.language == "python"}
-        analyzers = find_analyzers(self.settings.code_analyzer, self.settings.code_analyzer_path)
+        analyzers = find_analyzers(
+            self.settings.code_analyzer,
+            self.settings.code_analyzer_path,
+            self.settings.code_analyzer_heap_mb,
+        )
         analyzed = None
         if analyzers:
             # Before the heuristic: the files whose analyzer answers a change moved (an

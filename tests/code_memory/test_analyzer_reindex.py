@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from pegas_memory.code_memory.analyzers import find_analyzers
 from pegas_memory.code_memory.index import CodeMemory
 from pegas_memory.code_memory.store import EdgeRow, repo_edges
-from tests.code_fixtures import code_memory, indexed_files
+from tests.code_fixtures import code_memory, indexed_files, needs_analyzer
 
-_FOUND = {a.name for a in find_analyzers("auto")}
+# Each test makes three real pyright runs (a whole one, a slice, a whole one again).
+pytestmark = [pytest.mark.slow, needs_analyzer("scip-python")]
 
 PACKAGE = {
     "shapes/__init__.py": "",
@@ -129,16 +129,17 @@ def _skip_calls(edges: set[EdgeRow]) -> set[tuple[str, str, str]]:
     return {(e[0], e[2], e[5]) for e in edges if e[1] == "calls" and e[2].endswith("skipIf")}
 
 
-@pytest.mark.slow  # three real pyright runs (a whole one, a slice, a whole one again)
-@pytest.mark.skipif(
-    "scip-python" not in _FOUND,
-    reason="scip-python is not installed (npm: @sourcegraph/scip-python; scripts/system-deps.sh)",
-)
+@pytest.fixture
+def left(tmp_path: Path) -> Path:
+    """PACKAGE written under tmp_path/src/left, the repository both tests index first."""
+    root = tmp_path / "src" / "left"
+    indexed_files(root, PACKAGE)
+    return root
+
+
 def test_a_one_file_reindex_with_scip_python_equals_a_whole_index_and_runs_over_its_slice(
-    database_url: str, tmp_path: Path
+    database_url: str, tmp_path: Path, left: Path
 ) -> None:
-    left = tmp_path / "src" / "left"
-    indexed_files(left, PACKAGE)
     with code_memory(database_url, tmp_path, code_analyzer="auto") as code:
         first = code.store_code(str(left))
         [run] = first.analyzers
@@ -184,16 +185,9 @@ def _assert_skip_calls_are_the_analyzers(edges: set[EdgeRow]) -> None:
     assert all(name == "unittest.skipIf" and '"analyzer"' in meta for _, name, meta in calls)
 
 
-@pytest.mark.slow  # three real pyright runs (a whole one, a slice, a whole one again)
-@pytest.mark.skipif(
-    "scip-python" not in _FOUND,
-    reason="scip-python is not installed (npm: @sourcegraph/scip-python; scripts/system-deps.sh)",
-)
 def test_a_reindex_in_a_new_process_runs_the_analyzer_over_the_slice_kept_in_postgres(
-    database_url: str, tmp_path: Path
+    database_url: str, tmp_path: Path, left: Path
 ) -> None:
-    left = tmp_path / "src" / "left"
-    indexed_files(left, PACKAGE)
     with code_memory(database_url, tmp_path, code_analyzer="auto") as first_process:
         [run] = first_process.store_code(str(left)).analyzers
         assert (run.status, run.indexed) == ("ok", 11)

@@ -4,6 +4,8 @@ answer (provenance analyzer, one target) or the heuristic's, never both for one 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pegas_memory.code_memory.analyzer_edges import overlay_calls
@@ -117,13 +119,18 @@ def _sym(qname: str, kind: str, start: int, end: int) -> Symbol:
     return Symbol("m.py", "python", qname.rsplit(".", 1)[-1], qname, kind, None, None, start, end)  # type: ignore[arg-type]
 
 
-FILE = FileIndex(
-    path="m.py",
-    language="python",
-    module="m",
-    content_hash="x",
-    symbols=(
-        _sym("m", "module", 1, 30),
+def _file_m(
+    lines: int, symbols: tuple[Symbol, ...], refs: tuple[Reference, ...], **more: Any
+) -> FileIndex:
+    """m.py (module m, `lines` long) holding `symbols` and `refs` besides its module's symbol."""
+    return FileIndex(
+        "m.py", "python", "m", "x", (_sym("m", "module", 1, lines), *symbols), refs, **more
+    )
+
+
+FILE = _file_m(
+    30,
+    (
         _sym("m.Base", "class", 1, 3),
         _sym("m.Base.__init__", "method", 2, 3),
         _sym("m.Child", "class", 4, 6),
@@ -131,7 +138,7 @@ FILE = FileIndex(
         _sym("m.Other.run", "method", 8, 9),
         _sym("m.main", "function", 10, 20),
     ),
-    references=(
+    (
         Reference("m.Child", "inherits", "Base", 4),
         Reference("m.main", "calls", "Child", 11),  # a class: its __init__, found on Base
         Reference("m.main", "calls", "c.run", 12),  # the checker knows c: Child
@@ -147,30 +154,27 @@ def _occ(line: int, symbol: str, roles: int = 8) -> Occurrence:
     return Occurrence(line - 1, 0, line - 1, 3, symbol, roles)
 
 
-INDEX = ScipIndex(
-    "scip-python",
-    "0.6.6",
-    "file:///r",
-    (
-        Document(
-            "m.py",
-            "python",
-            (
-                _occ(1, PKG + "m/Base#", ROLE_DEFINITION),
-                _occ(2, PKG + "m/Base#__init__().", ROLE_DEFINITION),
-                _occ(4, PKG + "m/Child#", ROLE_DEFINITION),
-                _occ(5, PKG + "m/Child#run().", ROLE_DEFINITION),
-                _occ(8, PKG + "m/Other#run().", ROLE_DEFINITION),
-                _occ(11, PKG + "m/Child#"),
-                _occ(12, "local 1"),
-                _occ(12, PKG + "m/Child#run()."),
-                _occ(13, PKG + "m/main().(fn)"),
-                _occ(14, "scip-python python python-stdlib 3.11 builtins/len()."),
-                _occ(15, PKG + "m/Child#run()."),
-                _occ(15, "local 2"),
-            ),
-        ),
-    ),
+def _index_of_m(*occurrences: Occurrence, project_root: str = "") -> ScipIndex:
+    """A scip-python 0.6.6 index of one document, m.py, holding `occurrences`."""
+    return ScipIndex(
+        "scip-python", "0.6.6", project_root, (Document("m.py", "python", occurrences),)
+    )
+
+
+INDEX = _index_of_m(
+    _occ(1, PKG + "m/Base#", ROLE_DEFINITION),
+    _occ(2, PKG + "m/Base#__init__().", ROLE_DEFINITION),
+    _occ(4, PKG + "m/Child#", ROLE_DEFINITION),
+    _occ(5, PKG + "m/Child#run().", ROLE_DEFINITION),
+    _occ(8, PKG + "m/Other#run().", ROLE_DEFINITION),
+    _occ(11, PKG + "m/Child#"),
+    _occ(12, "local 1"),
+    _occ(12, PKG + "m/Child#run()."),
+    _occ(13, PKG + "m/main().(fn)"),
+    _occ(14, "scip-python python python-stdlib 3.11 builtins/len()."),
+    _occ(15, PKG + "m/Child#run()."),
+    _occ(15, "local 2"),
+    project_root="file:///r",
 )
 
 HEURISTIC = [
@@ -213,7 +217,6 @@ def test_files_the_index_does_not_cover_keep_their_edges() -> None:
 
 def test_an_external_base_init_and_a_lambda_run_by_a_builtin() -> None:
     symbols = (
-        _sym("m", "module", 1, 10),
         _sym("m.Err", "class", 1, 2),
         _sym("m.main", "function", 3, 10),
         _sym("m.main.<lambda1>", "function", 5, 5),
@@ -224,24 +227,13 @@ def test_an_external_base_init_and_a_lambda_run_by_a_builtin() -> None:
         Reference("m.main", "calls", "filter", 5),  # filter(lambda x: x, xs)
         Reference("m.main", "calls", "table[key]", 6),  # a subscript called: no name to look up
     )
-    file = FileIndex("m.py", "python", "m", "x", symbols, refs)
-    index = ScipIndex(
-        "scip-python",
-        "0.6.6",
-        "",
-        (
-            Document(
-                "m.py",
-                "python",
-                (
-                    _occ(1, PKG + "m/Err#", ROLE_DEFINITION),
-                    _occ(3, PKG + "m/main().", ROLE_DEFINITION),
-                    _occ(4, PKG + "m/Err#"),
-                    _occ(5, "scip-python python python-stdlib 3.11 builtins/filter#"),
-                    _occ(6, PKG + "m/main().(key)"),
-                ),
-            ),
-        ),
+    file = _file_m(10, symbols, refs)
+    index = _index_of_m(
+        _occ(1, PKG + "m/Err#", ROLE_DEFINITION),
+        _occ(3, PKG + "m/main().", ROLE_DEFINITION),
+        _occ(4, PKG + "m/Err#"),
+        _occ(5, "scip-python python python-stdlib 3.11 builtins/filter#"),
+        _occ(6, PKG + "m/main().(key)"),
     )
     heuristic = [
         Dependency("m.Err", "inherits", "click.UsageError", None, 1, "external"),
@@ -277,16 +269,16 @@ STDLIB = "scip-python python python-stdlib 3.11 "
 def test_a_function_a_stub_re_exports_is_external_and_named_as_imported_whatever_the_run(
     shared: str,
 ) -> None:
-    symbols = (_sym("m", "module", 1, 5), _sym("m.main", "function", 1, 5))
+    symbols = (_sym("m.main", "function", 1, 5),)
     refs = (
         Reference("m.main", "calls", "os.path.join", 2),
         Reference("m.main", "calls", "os.path.abspath", 3),
         Reference("m.main", "calls", "os.path.dirname", 4),
     )
-    file = FileIndex("m.py", "python", "m", "x", symbols, refs)
+    file = _file_m(5, symbols, refs)
     # os.path.join(a, b) / os.path.abspath(a) / os.path.dirname(a): the name at column 12.
     occurrences = tuple(_wide(line, 12, width, shared) for line, width in ((2, 4), (3, 7), (4, 7)))
-    index = ScipIndex("scip-python", "0.6.6", "", (Document("m.py", "python", occurrences),))
+    index = _index_of_m(*occurrences)
     heuristic = [
         Dependency("m.main", "calls", f"os.path.{name}", None, line, "external")
         for line, name in ((2, "join"), (3, "abspath"), (4, "dirname"))
@@ -310,7 +302,6 @@ def test_a_name_imported_from_a_stub_is_the_same_external_call_in_every_run(
     skip_if: str,
 ) -> None:
     symbols = (
-        _sym("m", "module", 1, 10),
         _sym("m.Tests", "class", 4, 10),
         _sym("m.Tests.test", "method", 6, 10),
     )
@@ -324,11 +315,8 @@ def test_a_name_imported_from_a_stub_is_the_same_external_call_in_every_run(
         Reference("m.Tests.test", "imports", "m.ghost", 9),
         Reference("m.Tests.test", "calls", "ghost", 10),
     )
-    file = FileIndex(
-        "m.py",
-        "python",
-        "m",
-        "x",
+    file = _file_m(
+        10,
         symbols,
         refs,
         imports=(("skipIf", "unittest.skipIf"), ("guard", "pkg.guard"), ("ghost", "m.ghost")),
@@ -344,7 +332,7 @@ def test_a_name_imported_from_a_stub_is_the_same_external_call_in_every_run(
         _wide(9, 22, 5, "local 3"),  # from m import ghost: the repository's, never defined
         _wide(10, 8, 5, "local 3"),  # ghost()
     )
-    index = ScipIndex("scip-python", "0.6.6", "", (Document("m.py", "python", occurrences),))
+    index = _index_of_m(*occurrences)
     heuristic = [
         Dependency("m", "imports", "unittest.skipIf", None, 1, "external"),
         Dependency("m", "imports", "pkg.guard", "pkg.guard", 2, "internal"),

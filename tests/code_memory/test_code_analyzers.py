@@ -6,28 +6,17 @@ Skipped, saying so, only where the npm package is not installed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pegas_memory.app.requests import CodeGraphRequest
-from pegas_memory.code_memory.analyzers import find_analyzers
+from pegas_memory.code_memory.analyzer_stage import AnalyzerRunOut
 from pegas_memory.code_memory.index import CodeMemory, StoreCodeResult
-from tests.code_fixtures import code_memory, indexed_files
-
-_FOUND = {a.name for a in find_analyzers("auto")}
-
-
-def _needs(name: str) -> pytest.MarkDecorator:
-    return pytest.mark.skipif(
-        name not in _FOUND,
-        reason=f"{name} is not installed (npm: @sourcegraph/{name}; scripts/system-deps.sh "
-        "installs it)",
-    )
-
+from tests.code_fixtures import code_memory, indexed_files, installed_analyzers, needs_analyzer
 
 SHAPES = {
     "shapes/__init__.py": "",
@@ -97,28 +86,41 @@ def _edges(code: object, repo: str) -> dict[tuple[str, str], dict[str, object]]:
     return {(r["src"], r["dst_name"]): r["metadata"] for r in rows}
 
 
-@contextmanager
-def analyzed(
-    database_url: str, tmp_path: Path, repo: str, files: dict[str, str], **settings: Any
-) -> Iterator[tuple[CodeMemory, StoreCodeResult, dict[tuple[str, str], dict[str, object]]]]:
-    """`files` written under tmp_path/src/`repo` and indexed with the analyzers on
-    (code_analyzer="auto", and `settings`): the code memory, the index's result and its resolved
-    call edges."""
-    root = tmp_path / "src" / repo
-    indexed_files(root, files)
-    with code_memory(database_url, tmp_path, code_analyzer="auto", **settings) as code:
-        result = code.store_code(str(root))
-        yield code, result, _edges(code, repo)
+Analysis = tuple[CodeMemory, StoreCodeResult, dict[tuple[str, str], dict[str, object]]]
+Analyze = Callable[..., AbstractContextManager[Analysis]]
+
+
+@pytest.fixture
+def analyze(database_url: str, tmp_path: Path) -> Analyze:
+    """``analyze(repo, files, **settings)``: `files` written under tmp_path/src/`repo` and
+    indexed with the analyzers on (code_analyzer="auto", and `settings`); it yields the code
+    memory, the index's result and its resolved call edges."""
+
+    @contextmanager
+    def run(repo: str, files: dict[str, str], **settings: Any) -> Iterator[Analysis]:
+        root = tmp_path / "src" / repo
+        indexed_files(root, files)
+        with code_memory(database_url, tmp_path, code_analyzer="auto", **settings) as code:
+            result = code.store_code(str(root))
+            yield code, result, _edges(code, repo)
+
+    return run
+
+
+def _the_run_that_decided(result: StoreCodeResult, analyzer: str) -> AnalyzerRunOut:
+    """The index's one analyzer run, which `analyzer` ran to the end."""
+    [run] = result.analyzers
+    assert run.status == "ok" and run.analyzer.startswith(f"{analyzer} ")
+    return run
 
 
 @pytest.mark.slow  # a real pyright run: Node starts and type-checks (3-8 s)
-@_needs("scip-python")
+@needs_analyzer("scip-python")
 def test_python_calls_come_from_scip_python_with_its_name_and_full_confidence(
-    database_url: str, tmp_path: Path
+    analyze: Analyze,
 ) -> None:
-    with analyzed(database_url, tmp_path, "shapes", SHAPES) as (code, result, edges):
-        [run] = result.analyzers
-        assert run.status == "ok" and run.analyzer.startswith("scip-python ")
+    with analyze("shapes", SHAPES) as (code, result, edges):
+        run = _the_run_that_decided(result, "scip-python")
         assert run.decided >= 2 and not result.warnings
         # The checker binds ``s.area()`` on a ``Square`` to Square.area, through the decorator.
         total = edges[("shapes.model.total", "shapes.model.Square.area")]
@@ -146,16 +148,20 @@ def test_python_calls_come_from_scip_python_with_its_name_and_full_confidence(
         assert (hop.dst, hop.provenance, hop.analyzer) == ("shapes.model.unit", "heuristic", None)
 
 
-@_needs("scip-python")
-def test_an_analyzer_past_its_time_limit_leaves_the_heuristic_edges_and_says_so(
-    database_url: str, tmp_path: Path
+@needs_analyzer("scip-python")
+@pytest.mark.parametrize(
+    ("bound", "error"),
+    [
+        pytest.param({"code_analyzer_timeout": 0.001}, "time limit", id="time-limit"),
+        pytest.param({"code_analyzer_heap_mb": 32}, "heap of 32 MB", id="heap-bound"),
+    ],
+)
+def test_an_analyzer_past_its_bound_leaves_the_heuristic_edges_and_says_so(
+    analyze: Analyze, bound: dict[str, Any], error: str
 ) -> None:
-    with analyzed(
-        database_url, tmp_path, "shapes", SHAPES, code_analyzer_timeout=0.001
-    ) as analysis:
-        _, result, edges = analysis
+    with analyze("shapes", SHAPES, **bound) as (_, result, edges):
         [run] = result.analyzers
-        assert run.status == "failed" and "time limit" in (run.error or "")
+        assert run.status == "failed" and error in (run.error or ""), run.error
         assert any("scip-python failed" in w and "heuristic" in w for w in result.warnings)
         assert edges[("shapes.model.build", "shapes.model.Square.__init__")]["provenance"] == (
             "heuristic"
@@ -199,13 +205,12 @@ TS = {
 
 
 @pytest.mark.slow  # a real TypeScript compiler run (3-5 s)
-@_needs("scip-typescript")
+@needs_analyzer("scip-typescript")
 def test_typescript_calls_come_from_scip_typescript_without_a_tsconfig(
-    database_url: str, tmp_path: Path
+    analyze: Analyze, tmp_path: Path
 ) -> None:
-    with analyzed(database_url, tmp_path, "geo", TS) as (_, result, edges):
-        [run] = result.analyzers
-        assert run.status == "ok" and run.analyzer.startswith("scip-typescript ")
+    with analyze("geo", TS) as (_, result, edges):
+        run = _the_run_that_decided(result, "scip-typescript")
         # ``made`` is typed by make()'s return type: Square.area, not Circle.area.
         measured = edges[("src/use.measure", "src/shape.Square.area")]
         assert (measured["provenance"], measured["analyzer"]) == ("analyzer", run.analyzer)
@@ -224,8 +229,8 @@ def test_doctor_says_which_analyzers_an_index_runs(tmp_path: Path) -> None:
         make_settings(tmp_path, code_analyzer="auto", code_analyzer_path=str(tmp_path))
     )
     assert none.ok
-    if _FOUND:
-        assert all(name in none.detail for name in _FOUND)
+    if installed_analyzers():
+        assert all(name in none.detail for name in installed_analyzers())
     else:
         assert none.detail.startswith("none found")
     (tmp_path / "bin").mkdir()
@@ -239,16 +244,14 @@ def test_doctor_says_which_analyzers_an_index_runs(tmp_path: Path) -> None:
 
 
 def test_an_analyzer_that_fails_leaves_the_heuristic_edges_and_its_output_in_the_warning(
-    database_url: str, tmp_path: Path
+    analyze: Analyze, tmp_path: Path
 ) -> None:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     broken = bin_dir / "scip-python"  # found before any installed one: it crashes
     broken.write_text("#!/bin/sh\necho 'pyright: cannot read project' >&2\nexit 3\n")
     broken.chmod(0o755)
-    with analyzed(
-        database_url, tmp_path, "shapes", SHAPES, code_analyzer_path=str(bin_dir)
-    ) as analysis:
+    with analyze("shapes", SHAPES, code_analyzer_path=str(bin_dir)) as analysis:
         _, result, edges = analysis
         python = [r for r in result.analyzers if r.analyzer.startswith("scip-python")]
         assert [r.status for r in python] == ["failed"]

@@ -10,14 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from pegas_memory.code_memory.graph import Dependency, resolve
+from pegas_memory.code_memory.graph import resolve
 from pegas_memory.code_memory.symbols import FileIndex
 from pegas_memory.errors import LimitExceeded
-from tests.code_fixtures import indexed_files, internal_edges, resolved
-
-
-def _unresolved(deps: list[Dependency]) -> set[tuple[str, str]]:
-    return {(d.src, d.dst_name) for d in deps if d.target_kind == "unresolved"}
+from tests.code_fixtures import (
+    external_edges,
+    indexed_files,
+    internal_edges,
+    resolved,
+    unresolved_edges,
+)
 
 
 def _qualnames(files: list[FileIndex]) -> list[str]:
@@ -143,7 +145,7 @@ def test_python_unknown_receiver_is_not_guessed(tmp_path: Path) -> None:
         },
     )
     assert ("m.f", "m.Only.close") not in internal_edges(deps)
-    assert ("m.f", "x.close") in _unresolved(deps)
+    assert ("m.f", "x.close") in unresolved_edges(deps)
 
 
 # --- JavaScript / TypeScript --------------------------------------------------------------------
@@ -265,8 +267,8 @@ def test_rust_workspace_crates_use_paths_and_no_name_guess(tmp_path: Path) -> No
     assert ("crates/core/main.main", "crates/searcher/src/searcher/mod.Searcher.new") in calls
     # ``v.unwrap()``: the receiver's type is unknown, so it is not the one ``unwrap`` we define.
     assert not any(dst and dst.endswith(".unwrap") for _, dst in calls)
-    assert ("crates/core/main.main", "v.unwrap") in _unresolved(deps)
-    external = {d.dst_name for d in deps if d.target_kind == "external" and d.kind == "imports"}
+    assert ("crates/core/main.main", "v.unwrap") in unresolved_edges(deps)
+    external = {name for _, name in external_edges(deps, "imports")}
     assert "grep_searcher::Searcher" not in external  # a workspace crate is not external
 
 

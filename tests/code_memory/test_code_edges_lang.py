@@ -8,13 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from pegas_memory.code_memory.graph import resolve
-from tests.code_fixtures import indexed_files, internal_edges, resolved
+from tests.code_fixtures import external_edges, indexed_files, internal_edges, resolved
 
 
 def test_from_package_import_submodule_depends_on_the_submodule_not_the_package(
     tmp_path: Path,
 ) -> None:
-    files = indexed_files(
+    deps = resolved(
         tmp_path,
         {
             "pkg/__init__.py": "from .core import run\nfrom .types import T\n",
@@ -23,7 +23,7 @@ def test_from_package_import_submodule_depends_on_the_submodule_not_the_package(
             "pkg/util.py": "from . import run\n",
         },
     )
-    imports = internal_edges(resolve(files), "imports")
+    imports = internal_edges(deps, "imports")
     assert ("pkg.core", "pkg.types") in imports
     assert ("pkg.core", "pkg") not in imports  # the package would join core to all it imports
     # A name the package itself defines (re-exports) still depends on the package.
@@ -43,13 +43,11 @@ def test_js_bare_call_is_the_import_not_a_same_named_method(tmp_path: Path) -> N
         },
     )
     assert not {d for d in deps if d.dst == "lib/request.req.accepts"}
-    assert ("lib/request.req.acceptsEncodings", "accepts") in {
-        (d.src, d.dst_name) for d in deps if d.target_kind == "external"
-    }
+    assert ("lib/request.req.acceptsEncodings", "accepts") in external_edges(deps, None)
 
 
 def test_js_this_in_an_assigned_function_is_the_object(tmp_path: Path) -> None:
-    files = indexed_files(
+    deps = resolved(
         tmp_path,
         {
             "lib/response.js": """
@@ -66,13 +64,13 @@ def test_js_this_in_an_assigned_function_is_the_object(tmp_path: Path) -> None:
             """,
         },
     )
-    calls = internal_edges(resolve(files))
+    calls = internal_edges(deps)
     assert ("lib/response.res.clearCookie", "lib/response.res.cookie") in calls
     assert ("lib/view.View.lookup", "lib/view.View.resolve") in calls
 
 
 def test_js_require_of_the_repository_root_and_objects_of_the_file(tmp_path: Path) -> None:
-    files = indexed_files(
+    deps = resolved(
         tmp_path,
         {
             "index.js": "module.exports = require('./lib/express');\n",
@@ -88,7 +86,7 @@ def test_js_require_of_the_repository_root_and_objects_of_the_file(tmp_path: Pat
             """,
         },
     )
-    calls = internal_edges(resolve(files))
+    calls = internal_edges(deps)
     assert ("examples/map/index", "lib/express.createApplication") in calls
     assert ("examples/map/index", "examples/map/index.app.map") in calls
 
@@ -128,7 +126,7 @@ def test_rust_associated_type_is_not_a_callable_name_and_field_calls_stay_unreso
 
 
 def test_go_var_declared_from_a_composite_literal_has_its_type(tmp_path: Path) -> None:
-    files = indexed_files(
+    deps = resolved(
         tmp_path,
         {
             "go.mod": "module example.com/cobra\n",
@@ -143,11 +141,11 @@ def test_go_var_declared_from_a_composite_literal_has_its_type(tmp_path: Path) -
             """,
         },
     )
-    assert ("cobra.Walk", "cobra.Command.Commands") in internal_edges(resolve(files))
+    assert ("cobra.Walk", "cobra.Command.Commands") in internal_edges(deps)
 
 
 def test_rust_receivers_typed_by_parameters_lets_fields_and_return_types(tmp_path: Path) -> None:
-    files = indexed_files(
+    deps = resolved(
         tmp_path,
         {
             "src/lib.rs": "pub mod search;\npub mod flags;\n",
@@ -184,7 +182,7 @@ def test_rust_receivers_typed_by_parameters_lets_fields_and_return_types(tmp_pat
             """,
         },
     )
-    calls = internal_edges(resolve(files))
+    calls = internal_edges(deps)
     assert ("src/flags.Parser.find_long", "src/flags.FlagMap.find") in calls
     assert ("src/flags.by_param", "src/search.Searcher.run") in calls
     assert ("src/flags.by_let", "src/search.SearcherBuilder.build") in calls
@@ -195,7 +193,7 @@ def test_rust_receivers_typed_by_parameters_lets_fields_and_return_types(tmp_pat
 
 
 def test_rust_match_arm_bindings_and_integration_test_crates(tmp_path: Path) -> None:
-    files = indexed_files(
+    deps = resolved(
         tmp_path,
         {
             "m/src/lib.rs": """
@@ -239,7 +237,7 @@ def test_rust_match_arm_bindings_and_integration_test_crates(tmp_path: Path) -> 
             """,
         },
     )
-    calls = internal_edges(resolve(files))
+    calls = internal_edges(deps)
     assert ("m/src/lib.Printer.get_mut", "m/src/lib.Standard.get_mut") in calls
     assert ("m/src/lib.Printer.get_mut", "m/src/lib.Summary.get_mut") in calls
     assert ("m/tests/test_matcher.captures", "m/tests/util.Matcher.new_captures") in calls
@@ -247,7 +245,7 @@ def test_rust_match_arm_bindings_and_integration_test_crates(tmp_path: Path) -> 
 
 
 def test_js_factory_result_carries_the_members_it_mixed_in(tmp_path: Path) -> None:
-    files = indexed_files(
+    deps = resolved(
         tmp_path,
         {
             "lib/application.js": """
@@ -272,7 +270,7 @@ def test_js_factory_result_carries_the_members_it_mixed_in(tmp_path: Path) -> No
             """,
         },
     )
-    calls = internal_edges(resolve(files))
+    calls = internal_edges(deps)
     assert ("examples/index", "lib/application.app.use") in calls
     # ``app`` in boot is its parameter, not the module's app.
     assert ("examples/index.boot", "lib/application.app.use") not in calls
@@ -281,7 +279,7 @@ def test_js_factory_result_carries_the_members_it_mixed_in(tmp_path: Path) -> No
 def test_js_property_of_a_required_default_export_and_locals_made_with_new(
     tmp_path: Path,
 ) -> None:
-    files = indexed_files(
+    deps = resolved(
         tmp_path,
         {
             "user.js": """
@@ -304,7 +302,7 @@ def test_js_property_of_a_required_default_export_and_locals_made_with_new(
             """,
         },
     )
-    calls = internal_edges(resolve(files))
+    calls = internal_edges(deps)
     assert ("index", "user.User.count") in calls
     assert ("ky.Ky.create", "ky.Ky.#data") in calls
 

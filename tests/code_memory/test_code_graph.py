@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pegas_memory.code_memory.graph import Dependency, resolve
-from tests.code_fixtures import indexed_files, internal_edges, resolved
-
-
-def _external(deps: list[Dependency], kind: str = "calls") -> set[tuple[str, str]]:
-    return {(d.src, d.dst_name) for d in deps if d.kind == kind and d.target_kind == "external"}
-
+from pegas_memory.code_memory.graph import resolve
+from tests.code_fixtures import (
+    external_edges,
+    indexed_files,
+    internal_edges,
+    resolved,
+    unresolved_edges,
+)
 
 # --- Python ------------------------------------------------------------------------------------
 
@@ -56,7 +57,7 @@ def test_python_imports_aliases_and_relative(tmp_path: Path) -> None:
     assert ("shop.sub.checkout.run", "shop.cart.Cart.price") in calls  # instance method
     assert ("shop.sub.checkout.run", "shop.util.total") in calls  # ``..util``
     assert ("shop.util.total", None) not in calls
-    assert ("shop.util.total", "builtins.sum") in _external(deps)
+    assert ("shop.util.total", "builtins.sum") in external_edges(deps)
     imports = internal_edges(deps, "imports")
     assert ("shop.cart", "shop.util") in imports
     assert ("shop.cart", "shop.util.fmt") in imports
@@ -118,14 +119,14 @@ def test_python_unresolved_and_external_are_kept(tmp_path: Path) -> None:
                 """,
         },
     )
-    external = _external(deps)
+    external = external_edges(deps)
     assert ("m.f", "requests.get") in external
-    unresolved = {(d.src, d.dst_name) for d in deps if d.target_kind == "unresolved"}
+    unresolved = unresolved_edges(deps)
     assert ("m.f", "callback") in unresolved
     assert ("m.f", "mystery.run") in unresolved
-    assert ("m", "requests") in _external(deps, "imports")
-    assert ("m", "collections.OrderedDict") in _external(deps, "imports")
-    assert ("m.Thing", "collections.OrderedDict") in _external(deps, "inherits")
+    assert ("m", "requests") in external_edges(deps, "imports")
+    assert ("m", "collections.OrderedDict") in external_edges(deps, "imports")
+    assert ("m.Thing", "collections.OrderedDict") in external_edges(deps, "inherits")
     assert all(d.dst_name for d in deps)
 
 
@@ -167,7 +168,7 @@ def test_python_annotations_decorators_and_no_name_guess(tmp_path: Path) -> None
     assert ("core.user", "core.cached") in calls  # external decorator returns the function
     # An unknown receiver is not guessed from "the only method of that name": kept unresolved.
     assert ("core.user", "core.Context.invoke") not in calls
-    unresolved = {(d.src, d.dst_name) for d in deps if d.target_kind == "unresolved"}
+    unresolved = unresolved_edges(deps)
     assert ("core.user", "thing.invoke") in unresolved
 
 
@@ -242,8 +243,8 @@ def test_typescript_relative_imports(tmp_path: Path) -> None:
     assert ("web/app/main", "web/lib/math") in imports
     assert ("web/app/main", "web/lib/index") in imports
     assert ("web/app/main", "web/app/util") in imports
-    assert ("web/app/main", "react-dom") in _external(deps, "imports")
-    assert ("web/app/main.run", "render") in _external(deps)
+    assert ("web/app/main", "react-dom") in external_edges(deps, "imports")
+    assert ("web/app/main.run", "render") in external_edges(deps)
 
 
 def test_javascript_this_and_inherited_methods(tmp_path: Path) -> None:
@@ -303,7 +304,7 @@ def test_go_receivers_packages_and_embedding(tmp_path: Path) -> None:
     assert ("geo.Square.Area", "geo.Named.Label") in calls  # through the embedded struct
     assert ("geo.Square.side", "geo.helper") in calls  # same package, another file
     assert ("cmd.main", "geo.helper") in calls  # package import by module path
-    assert ("geo.Square.side", "fmt.Println") in _external(deps)
+    assert ("geo.Square.side", "fmt.Println") in external_edges(deps)
     assert internal_edges(deps, "inherits") == {("geo.Square", "geo.Named")}
 
 
@@ -328,7 +329,7 @@ def test_rust_self_calls_and_paths(tmp_path: Path) -> None:
     calls = internal_edges(deps)
     assert ("src/lib.Point.new", "src/util.helper") in calls
     assert ("src/lib.Point.show", "src/lib.Point.fmt") in calls
-    assert ("src/lib.Point.show", "String::new") in _external(deps)
+    assert ("src/lib.Point.show", "String::new") in external_edges(deps)
     assert ("src/lib", "src/util.helper") in internal_edges(deps, "imports")
 
 
@@ -354,10 +355,10 @@ def test_java_packages_and_unqualified_calls(tmp_path: Path) -> None:
     calls = internal_edges(deps)
     assert ("com.ex.app.Square.area", "com.ex.Base.twice") in calls
     assert ("com.ex.app.Square.area", "com.ex.app.Square.side") in calls
-    assert ("com.ex.app.Square.area", "Math.abs") in _external(deps)
+    assert ("com.ex.app.Square.area", "Math.abs") in external_edges(deps)
     assert internal_edges(deps, "inherits") == {("com.ex.app.Square", "com.ex.Base")}
     assert ("src/com/ex/app/Square", "com.ex.Base") in internal_edges(deps, "imports")
-    assert ("src/com/ex/app/Square", "java.util.List") in _external(deps, "imports")
+    assert ("src/com/ex/app/Square", "java.util.List") in external_edges(deps, "imports")
 
 
 def test_python_base_known_only_later_reaches_cached_mro(tmp_path: Path) -> None:

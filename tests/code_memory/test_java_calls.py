@@ -8,7 +8,32 @@ import re
 import textwrap
 from pathlib import Path
 
+from pegas_memory.code_memory.graph import Dependency
 from tests.code_fixtures import call_edges, resolved
+
+
+def java_files(*sources: str) -> dict[str, str]:
+    """Each source at the path Java asks of it: under src/, its package's folders and its first
+    type's name (``package com.ex.io; ... class Writer`` is src/com/ex/io/Writer.java)."""
+    files = {}
+    for source in sources:
+        package = re.search(r"^\s*package ([\w.]+);", source, re.M)
+        first = re.search(r"\b(?:class|interface|enum) (\w+)", source)
+        assert package and first, source
+        files[f"src/{package[1].replace('.', '/')}/{first[1]}.java"] = source
+    return files
+
+
+def line_of(source: str, text: str) -> int:
+    """The line (from 1, as the indexer counts them) of `source` that holds `text`."""
+    lines = textwrap.dedent(source).lstrip("\n").splitlines()
+    return next(n for n, code in enumerate(lines, 1) if text in code)
+
+
+def reached_from(deps: list[Dependency], caller: str, line: int) -> set[str | None]:
+    """What the calls `caller` makes on `line` reach."""
+    return {d.dst for d in deps if d.src == caller and d.line == line and d.kind == "calls"}
+
 
 CODE_BLOCK = """
     package com.ex;
@@ -58,9 +83,7 @@ UTIL = """
 
 
 def test_varargs_static_imports_and_constructors(tmp_path: Path) -> None:
-    calls = call_edges(
-        resolved(tmp_path, {"src/com/ex/CodeBlock.java": CODE_BLOCK, "src/com/ex/Util.java": UTIL})
-    )
+    calls = call_edges(resolved(tmp_path, java_files(CODE_BLOCK, UTIL)))
     build = "com.ex.CodeBlock.Builder.build"
     assert (build, "com.ex.CodeBlock.Builder.get#2") in calls  # three arguments: varargs
     assert (build, "com.ex.CodeBlock.Builder.get#1") in calls  # get(String.class)
@@ -102,15 +125,7 @@ FORMATTER = """
 
 
 def test_a_local_or_field_of_a_nested_type_is_not_the_enclosing_builder(tmp_path: Path) -> None:
-    calls = call_edges(
-        resolved(
-            tmp_path,
-            {
-                "src/com/ex/help/TextStyle.java": STYLE,
-                "src/com/ex/help/HelpFormatter.java": FORMATTER,
-            },
-        )
-    )
+    calls = call_edges(resolved(tmp_path, java_files(STYLE, FORMATTER)))
     table = "com.ex.help.HelpFormatter.table"
     assert (table, "com.ex.help.TextStyle.Builder.get") in calls
     assert (table, "com.ex.help.HelpFormatter.Builder.get") not in calls
@@ -213,24 +228,13 @@ def test_builder_chains_fields_and_constructor_delegation(tmp_path: Path) -> Non
     also from a typed local; a field typed ``CodeBlock.Builder`` inside ``TypeSpec.Builder``
     calls ``CodeBlock.Builder.add``, not the enclosing builder's ``add``; ``this(..)`` and
     ``super(..)`` call the constructors they delegate to, ``super.m()`` the super class's m."""
-    deps = resolved(
-        tmp_path,
-        {
-            "src/com/ex/TypeSpec.java": TYPE_SPEC,
-            "src/com/ex/CodeBlock.java": CODE_BLOCK,
-            "src/com/ex/Util.java": UTIL,
-            "src/com/ex/Named.java": NAMED,
-            "src/com/ex/Base.java": BASE,
-        },
-    )
+    deps = resolved(tmp_path, java_files(TYPE_SPEC, CODE_BLOCK, UTIL, NAMED, BASE))
     calls = call_edges(deps)
     make, builder = "com.ex.Named.make", "com.ex.TypeSpec.Builder"
 
     def at(source: str, text: str) -> set[str | None]:
         """What the calls of ``make`` on the line of ``source`` holding ``text`` reach."""
-        lines = textwrap.dedent(source).lstrip("\n").splitlines()
-        line = next(n for n, code in enumerate(lines, 1) if text in code)
-        return {d.dst for d in deps if d.src == make and d.line == line and d.kind == "calls"}
+        return reached_from(deps, make, line_of(source, text))
 
     assert at(NAMED, 'Base.get("com.ex", "Named")') == {"com.ex.Base.get#3"}  # varargs
     # ``take(Base.get(..))``: a static factory of Base taken to give a Base: take(Base)
@@ -326,16 +330,7 @@ SPEC = """
 
 
 def test_loop_variables_and_fields_of_other_objects_are_typed(tmp_path: Path) -> None:
-    calls = call_edges(
-        resolved(
-            tmp_path,
-            {
-                "src/com/ex/cli/CommandLine.java": OPTIONS,
-                "src/com/ex/cli/Option.java": OPTION,
-                "src/com/ex/cli/TypeSpec.java": SPEC,
-            },
-        )
-    )
+    calls = call_edges(resolved(tmp_path, java_files(OPTIONS, OPTION, SPEC)))
     cls = "com.ex.cli.CommandLine"
     # ``for (Option o : options)``, ``for (var d : defaults)`` over ``Option[]`` and
     # ``options.forEach(o -> ..)`` over a ``List<Option>`` field.
@@ -394,12 +389,9 @@ def test_overloads_follow_java_widening_boxing_and_the_most_specific_rule(
     field) is ``value(long)``, a ``float`` literal ``value(double)``, an ``Integer``
     ``value(Number)`` (a subtype, not unboxed), a ``char`` ``value(long)``, ``null`` the
     ``show(Writer)`` over ``show(Object)``; not the first overload written."""
-    deps = resolved(
-        tmp_path, {"src/com/ex/io/Writer.java": WRITER, "src/com/ex/io/Fields.java": FIELDS}
-    )
+    deps = resolved(tmp_path, java_files(WRITER, FIELDS))
     writer = textwrap.dedent(WRITER).lstrip("\n").splitlines()
     code_name = re.compile(r"(\w+)\(")
-    lines = textwrap.dedent(FIELDS).lstrip("\n").splitlines()
 
     def overload(param: str) -> str:
         """The qualified name the walker gives the overload declared with ``param``: the
@@ -410,12 +402,7 @@ def test_overloads_follow_java_widening_boxing_and_the_most_specific_rule(
         return f"com.ex.io.Writer.{name}#1" + ("" if line == first else f"@{line}")
 
     def at(text: str) -> set[str | None]:
-        line = next(n for n, code in enumerate(lines, 1) if text in code)
-        return {
-            d.dst
-            for d in deps
-            if d.src == "com.ex.io.Fields.write" and d.line == line and d.kind == "calls"
-        }
+        return reached_from(deps, "com.ex.io.Fields.write", line_of(FIELDS, text))
 
     assert at(".value(bits[i])") == {"com.ex.io.Fields.name", overload("long n")}
     assert at("out.value(count)") == {overload("long n")}
@@ -478,28 +465,10 @@ def test_inherited_overloads_final_types_varargs_and_type_variables(tmp_path: Pa
     static ``Name.get(Type)`` (Class is final and a Type, never a TypeMirror); ``add("x")``:
     a String is no Block, so the varargs ``add(String, Object...)`` (phase 3); an Integer
     ``fallback`` is the type variable's ``option(char, T)``, not ``Supplier<T>``."""
-    deps = resolved(
-        tmp_path,
-        {
-            "src/com/ex/types/Name.java": NAME,
-            "src/com/ex/types/ArrayName.java": ARRAY_NAME,
-            "src/com/ex/types/Block.java": BLOCK,
-            "src/com/ex/types/Use.java": USE,
-        },
-    )
-    lines = textwrap.dedent(USE).lstrip("\n").splitlines()
+    deps = resolved(tmp_path, java_files(NAME, ARRAY_NAME, BLOCK, USE))
 
     def at(text: str) -> set[str | None]:
-        line = next(n for n, code in enumerate(lines, 1) if text in code)
-        return {
-            d.dst
-            for d in deps
-            if d.src == "com.ex.types.Use.run" and d.line == line and d.kind == "calls"
-        }
-
-    def line_of(source: str, text: str) -> int:
-        code = textwrap.dedent(source).lstrip("\n").splitlines()
-        return next(n for n, written in enumerate(code, 1) if text in written)
+        return reached_from(deps, "com.ex.types.Use.run", line_of(USE, text))
 
     by_type = f"com.ex.types.Name.get#1@{line_of(NAME, 'get(Type type)')}"
     assert at("ArrayName.get(Object.class)") == {by_type}

@@ -7,6 +7,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pegas_memory.app.requests import IngestRequest, SearchRequest, StoreRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.models import VerdictOut
@@ -126,40 +128,50 @@ def judged(
         yield svc, ids, v
 
 
-def test_contradiction_marks_both_contested(database_url: str, tmp_path: Path) -> None:
-    with judged(
-        database_url,
-        tmp_path,
-        "contradicts",
-        "different boiling points",
-        older="Water boils at 100 degrees at sea level",
-        newer="Water boils at 90 degrees at sea level",
-    ) as (svc, ids, v):
-        assert v.verdict == "contradicts" and v.ref_id == ids["older"]
-        assert status_of(svc, ids["newer"])[0] == "contested"
-        assert status_of(svc, ids["older"])[0] == "contested"
-        assert (ids["newer"], ids["older"], "contradicts") in links(svc)
+@pytest.mark.parametrize(
+    ("verdict", "reason", "older", "newer", "statuses", "link"),
+    [
+        pytest.param(
+            "contradicts",
+            "different boiling points",
+            "Water boils at 100 degrees at sea level",
+            "Water boils at 90 degrees at sea level",
+            ("contested", "contested"),
+            "contradicts",
+            id="a-contradiction-contests-both",
+        ),
+        pytest.param(
+            "duplicate",
+            "same statement",
+            "Mount Elbrus is the highest peak in Europe",
+            "Elbrus is Europe's highest mountain peak",
+            ("stale", "candidate"),
+            "duplicate_of",
+            id="a-duplicate-stales-the-newer",
+        ),
+    ],
+)
+def test_the_llms_verdict_sets_both_statuses_and_links_the_newer_claim_to_the_older(
+    database_url: str,
+    tmp_path: Path,
+    verdict: str,
+    reason: str,
+    older: str,
+    newer: str,
+    statuses: tuple[str, str],
+    link: str,
+) -> None:
+    with judged(database_url, tmp_path, verdict, reason, older, newer) as (svc, ids, v):
+        assert (v.verdict, v.ref_id, v.new_status) == (verdict, ids["older"], statuses[0])
+        assert (status_of(svc, ids["newer"])[0], status_of(svc, ids["older"])[0]) == statuses
+        assert (ids["newer"], ids["older"], link) in links(svc)
         with svc.db.connection() as conn:
             change = conn.execute(
                 "SELECT check_name, reason FROM pm_status_change WHERE atom_id = %s "
                 "ORDER BY id DESC LIMIT 1",
                 (ids["newer"],),
             ).fetchone()
-        assert change["check_name"] == "self_critique" and "boiling" in change["reason"]
-
-
-def test_duplicate_marks_the_newer_stale(database_url: str, tmp_path: Path) -> None:
-    with judged(
-        database_url,
-        tmp_path,
-        "duplicate",
-        "same statement",
-        older="Mount Elbrus is the highest peak in Europe",
-        newer="Elbrus is Europe's highest mountain peak",
-    ) as (svc, ids, v):
-        assert v.verdict == "duplicate" and v.new_status == "stale"
-        assert status_of(svc, ids["older"])[0] == "candidate"
-        assert (ids["newer"], ids["older"], "duplicate_of") in links(svc)
+        assert change["check_name"] == "self_critique" and reason in change["reason"]
 
 
 def test_nonsense_from_the_llm_changes_nothing(database_url: str, tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pegas_memory.config import load_settings
-from pegas_memory.distill.carry import document_subject, self_reference
+from pegas_memory.distill.carry import document_subject
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import match_definition
 from pegas_memory.distill.types import ChunkContext, DraftAtom
@@ -62,11 +62,6 @@ BRACKETED = [
 ]
 
 
-@pytest.mark.parametrize(("first", "second"), BRACKETED)
-def test_no_sentence_ends_inside_an_open_bracket(first: str, second: str) -> None:
-    assert [s.text for s in split_sentences(f"{first} {second}")] == [first, second]
-
-
 def test_a_chunk_never_ends_inside_a_bracket() -> None:
     """The chunker packs sentences: a cut at the ";" let a chunk end on "(OR, 4.21;" (the atom
     of seed 9191), with the CI and the close in the next chunk."""
@@ -85,17 +80,6 @@ def test_the_whole_bracket_reaches_the_claim(tmp_path: Path) -> None:
     claims = [a.claim for a in ingest_atoms(tmp_path, "corin.md", text)]
     assert any("4.21; 95% confidence interval [95% CI], 1.31-13.53)" in c for c in claims)
     assert not any(c.rstrip().endswith("4.21;") for c in claims)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "See the note (it is never closed. Here the text goes on. And it goes on further.",
-        "Смотрите примечание (оно не закрыто. Здесь текст идёт дальше. И ещё дальше.",
-    ],
-)
-def test_an_unclosed_bracket_swallows_nothing(text: str) -> None:
-    assert len(split_sentences(text)) == 3
 
 
 def test_a_bracket_closing_past_the_cap_keeps_the_cut() -> None:
@@ -128,41 +112,6 @@ def test_this_crate_carries_the_readme_title_not_its_section(tmp_path: Path) -> 
     assert not any(c.startswith("Performance:") for c in claims)
 
 
-@pytest.mark.parametrize(
-    ("text", "language"),
-    [
-        ("Эта библиотека преобразует шаблоны в регулярные выражения.", "ru"),
-        ("Производительность данного пакета сравнима с библиотекой glob.", "ru"),
-        ("Diese Bibliothek wandelt Muster in reguläre Ausdrücke um.", "de"),
-        ("The library converts globs to regular expressions.", "en"),
-    ],
-)
-def test_the_document_speaking_of_itself_carries_its_title(text: str, language: str) -> None:
-    atoms = distil(text, ("globset", "Производительность"), language)
-    assert atoms and atoms[0].claim.startswith("globset: ")
-
-
-@pytest.mark.parametrize(
-    ("text", "language"),
-    [
-        ("Globs are converted to regular expressions by the regex crate.", "en"),
-        ("globset implements this crate's globs with regular expressions.", "en"),
-        ("Шаблоны сравниваются с библиотекой glob по скорости.", "ru"),
-        ("Die Bibliothek glob ist langsamer als globset.", "de"),
-    ],
-)
-def test_no_self_reference_carries_no_title(text: str, language: str) -> None:
-    atoms = distil(text, ("globset", "Performance"), language)
-    assert atoms and not atoms[0].claim.startswith("globset: ")
-
-
-def test_self_reference_words() -> None:
-    assert self_reference("performance of this library is good") is not None
-    assert self_reference("Для этой библиотеки нужен Rust.") is not None
-    assert self_reference("Этап сборки занимает минуту.") is None
-    assert self_reference("the regex crate is fast") is None
-
-
 def test_a_one_word_title_is_the_subject_only_as_the_documents_heading() -> None:
     assert document_subject(ChunkContext("globset", ("globset", "Performance"), "en")) == "globset"
     assert document_subject(ChunkContext("report-2020", (), "en")) is None
@@ -172,20 +121,6 @@ def test_a_one_word_title_is_the_subject_only_as_the_documents_heading() -> None
 # --- 3. a Russian measure or time phrase with no subject of its own ---------------------------
 
 SETTLEMENT = ("Статьи", "Пышлицкое сельское поселение")
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "Общая площадь — 312,31 км²[2].",
-        "Население (2010) — около 1200 человек.",
-        "Средняя высота — 214 метров над уровнем моря.",
-        "Некоторое время (с ноября 2013 года по февраль 2014 года) проходило в основном мирно.",
-    ],
-)
-def test_a_russian_measure_or_time_phrase_carries_its_section(text: str) -> None:
-    atoms = distil(text, SETTLEMENT, "ru")
-    assert atoms and atoms[0].claim.startswith("Пышлицкое сельское поселение: ")
 
 
 @pytest.mark.parametrize(

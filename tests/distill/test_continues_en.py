@@ -34,68 +34,12 @@ def _claims(text: str, title: str | None = None, language: str = "en") -> list[s
 # --- rule 1: an enumeration goes on ---------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "second",
-    [
-        "Another 16 loci were defined by a sharp rise within the first months after birth.",
-        "Other loci showed no change with age.",
-        "The remaining 26 loci were unmethylated at every age.",
-        "A further 3 loci lost methylation in old age.",
-        "The rest of the loci did not change.",
-    ],
-)
-def test_a_sentence_adding_members_to_the_set_before_joins_it(second: str) -> None:
-    text = f"{_LOCI} {second}"
-    assert grouped(text) == [text]
-
-
-@pytest.mark.parametrize(
-    "second",
-    [
-        "Other than methylation, no epigenetic mark was measured.",  # "other than": a preposition
-        "Further, the cohort included 125 subjects aged 17 weeks to 104 years.",  # a connector
-        "Further studies are needed to establish whether the rise is causal.",  # work to come
-        "Further ontology analysis revealed that genes of neuronal growth were methylated.",
-    ],
-)
-def test_other_and_further_that_add_no_members_stand(second: str) -> None:
-    assert len(grouped(f"{_LOCI} {second}")) == 2
-
-
 def test_an_enumeration_opening_a_paragraph_or_section_joins_nothing() -> None:
     # The set it is other than is the section's before: no join reaches it.
     first = "Other kinds of values or counters can be used for versioning."
     text = f"{first}\n\nCommon types include dates."
     assert not continues_before(first, None)
     assert len(_claims(text)) == 2
-
-
-# --- rule 2: a counted set told before ----------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "second",
-    [
-        "There was no significant difference in CIMT between the 2 groups.",
-        "Adverse events were rare in the two arms.",
-        "Weight gain did not differ between the two.",
-    ],
-)
-def test_a_counted_definite_set_joins_the_sentence_that_told_it(second: str) -> None:
-    text = f"{_TRIAL} {second}"
-    assert grouped(text) == [text]
-
-
-@pytest.mark.parametrize(
-    "second",
-    [
-        "Patients were seen again after the 12 months of treatment.",  # a time, no set
-        "Patients were split into two groups, and the two groups were followed for a year.",
-        "There was no significant difference in CIMT between rosiglitazone and placebo.",
-    ],
-)
-def test_a_count_of_time_or_a_set_named_here_stands(second: str) -> None:
-    assert len(grouped(f"{_TRIAL} {second}")) == 2
 
 
 # --- rule 3: a comparison whose standard is a pronoun -------------------------------------------
@@ -111,18 +55,6 @@ def test_a_standard_described_by_an_abbreviation_of_before_joins() -> None:
     assert grouped(bare) == [bare]  # "similar to that." with nothing after it
 
 
-@pytest.mark.parametrize(
-    "second",
-    [
-        "All of the iPS cells showed pluripotency similar to that of human embryonic stem cells.",
-        "Muscle sympathetic nerve activity in late pregnancy was higher than those of placebo.",
-        "Sympathetic activity was similar to that observed in nonpregnant women (NN).",  # defined
-    ],
-)
-def test_a_standard_with_its_own_words_stands(second: str) -> None:
-    assert len(grouped(f"{_BRS} {second}")) == 2
-
-
 # --- rule 4: a definite description after a leading adverbial ----------------------------------
 
 
@@ -132,18 +64,6 @@ def test_a_definite_description_after_an_opening_phrase_meets_its_family_before(
     assert after_opening_phrase(second) is not None
     text = f"{before} {second}"
     assert grouped(text) == [text]
-
-
-@pytest.mark.parametrize(
-    "second",
-    [
-        "In women with NP, blood pressure did not change.",  # no definite description after it
-        "In women with NP, the heart rate did not change.",  # "rate" is nothing of before's
-    ],
-)
-def test_an_opening_phrase_before_a_new_subject_stands(second: str) -> None:
-    before = "After delivery, sympathetic activity decreased in every woman."
-    assert len(grouped(f"{before} {second}")) == 2
 
 
 # --- no join crosses a section label or a paragraph; a title carry is kept ----------------------
@@ -190,19 +110,3 @@ def test_a_continuation_keeps_the_title_carry_of_the_sentence_before() -> None:
     assert len(claims) == 2
     # Before a sentence whose subject is named, the same continuation joins.
     assert continues_before(second, _LOCI)
-
-
-# --- Russian sentences are not read by the English rules ---------------------------------------
-
-
-@pytest.mark.parametrize(
-    "second",
-    [
-        "Ещё 16 локусов были определены резким ростом метилирования.",
-        "Значимой разницы между 2 группами не было.",
-        "Активность снизилась до значений, близких к NN.",
-    ],
-)
-def test_the_english_rules_do_not_read_russian(second: str) -> None:
-    before = "Рост метилирования ДНК наблюдался для 8 из 50 локусов (GABRA2, GAD1)."
-    assert not continues_before(second, before)

@@ -1,15 +1,15 @@
-"""Russian joins and carries (issue 15): a carried subject must agree with the claim's
-past verb, a subjectless sentence after a relative's goes with it, "другие/остальные" alone
-lean on the sentence before, a personal pronoun past the group's cap finds the sentence right
-before, and "N — name/number" is a property of the section's subject. Each rule fires and does
-not fire."""
+"""Russian joins and carries through the whole distiller (issue 15): a carry the claim's past
+verb disagrees with is not made, a relative's sentence and the subjectless one about her are one
+atom, "другие" joins the set the sentence before named, a personal pronoun past the group's cap
+finds the sentence right before, a chain of leaning sentences is one verbatim quote, and "N —
+name/number" is a property of the section's subject. The rules' own tables (verb agreement, what
+leans on the sentence before) are rows of `cases/context.toml`."""
 
 from __future__ import annotations
 
 import pytest
 
-from pegas_memory.distill.agree_ru import continues_relative, subject_form, verb_disagrees
-from pegas_memory.distill.context import leans_back
+from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from tests.distill.offline_chunk import distil, grouped
 
@@ -29,46 +29,6 @@ def _one(text: str, context: ChunkContext) -> DraftAtom:
 # 1. Agreement of the claim's past verb with the subject it would carry.
 
 
-@pytest.mark.parametrize(
-    ("claim", "subject", "disagrees"),
-    [
-        ("Долгое время была в услужении в панском имении.", "Михаил Александрович Шолохов", True),
-        ("Долгое время был в услужении в панском имении.", "Михаил Александрович Шолохов", False),
-        ("В 1990 году переехала в Москву.", "Лев Николаевич Толстой", True),
-        ("В 1990 году переехала в Москву.", "Анна Андреевна Ахматова", False),
-        ("В 1990 году переехал в Москву.", "Анна Андреевна Ахматова", True),
-        ("Участвовал в Первой мировой войне.", "Росомаха (Marvel Comics)", False),
-        ("Участвовала в Первой мировой войне.", "Шолохов", True),
-        ("Были отправлены на корабле в колонию.", "Victoria (Australia)", True),
-        ("Были отправлены на корабле в колонию.", "Норманны", False),
-        # the claim names its own subject: before the verb, after it, or two joined by "и"
-        ("Гигантское полотно было закончено в марте.", "Отравленные газами", False),
-        ("С 1860 года по проспекту начала ходить конка.", "Большой проспект", False),
-        ("После восстания красный и зелёный были выбраны цветами.", "Флаг Португалии", False),
-        # impersonal and indefinite verbs ask nothing of a subject
-        ("В 1990 году было решено закрыть завод.", "Анна Андреевна Ахматова", False),
-        ("Его назвали в честь деда.", "Анна Андреевна Ахматова", False),
-        # a genitive noun in "-ла" and a preposition's object are no verbs
-        ("Продюсерами телесериала в разные годы были Макджи, Роберт Сингер.", "Лост", False),
-        ("Помещения для школ обычно арендовались.", "Палестинское общество", False),
-    ],
-)
-def test_a_past_verb_agrees_or_not_with_the_subject(
-    claim: str, subject: str, disagrees: bool
-) -> None:
-    assert verb_disagrees(claim, subject) is disagrees
-
-
-def test_the_form_of_a_person_and_of_a_leading_adjective() -> None:
-    assert subject_form("Михаил Александрович Шолохов") == ("sg", "m")
-    assert subject_form("Анастасия Даниловна Черняк") == ("sg", "f")
-    assert subject_form("Анна Ахматова") == ("sg", "f")
-    assert subject_form("Сельское поселение Пышлицкое") == ("sg", "n")
-    assert subject_form("Victoria (Australia)") == ("sg", "")
-    assert subject_form("Росомаха (Marvel Comics)") == ("sg", "")
-    assert subject_form("Ахматова") == ("sg", "f")
-
-
 def test_a_carry_the_verb_disagrees_with_is_not_made_and_the_claim_says_it_leans() -> None:
     atom = _one("Долгое время была в услужении в панском имении Ясеневка.", SHOLOKHOV)
     assert atom.claim == "Долгое время была в услужении в панском имении Ясеневка."
@@ -83,23 +43,6 @@ def test_a_carry_the_verb_agrees_with_is_made() -> None:
     assert "anaphoric" not in atom.metadata
 
 
-@pytest.mark.parametrize(
-    ("sentence", "before", "joins"),
-    [
-        ("Долгое время была в услужении.", "Мать — Анастасия Даниловна Черняк.", True),
-        ("Работал приказчиком в Москве.", "Его отец родом из Рязани.", True),
-        ("Долгое время был в услужении.", "Мать — Анастасия Даниловна Черняк.", False),
-        ("Долгое время была в услужении.", "Город основан в 1703 году.", False),
-        ("Полотно было закончено в марте.", "Мать — Анастасия Даниловна Черняк.", False),
-        ("Её сестра жила в Москве.", "Мать — Анастасия Даниловна Черняк.", False),
-    ],
-)
-def test_a_subjectless_sentence_goes_on_about_the_relative_before(
-    sentence: str, before: str, joins: bool
-) -> None:
-    assert continues_relative(sentence, before) is joins
-
-
 def test_the_relatives_sentence_and_the_one_about_her_are_one_atom_carrying_the_subject() -> None:
     text = (
         "Мать — Анастасия Даниловна Черняк (1871—1942) — казачка по матери, дочь крестьянина. "
@@ -111,54 +54,6 @@ def test_the_relatives_sentence_and_the_one_about_her_are_one_atom_carrying_the_
 
 
 # 2. "Другие", "остальные" alone, and a personal pronoun past the cap.
-
-
-@pytest.mark.parametrize(
-    ("sentence", "leans"),
-    [
-        ("Другие предпочли обосноваться за пределами города.", True),
-        ("А некоторые перебрались в другие места.", True),
-        ("Остальные вернулись во Францию.", True),
-        ("Остальные поселенцы вернулись во Францию.", True),
-        ("Другие города получили права повета.", False),
-        ("Некоторые учёные считают иначе.", False),
-        ("Некоторыми средствами массовой информации было высказано мнение.", False),
-        ("Некоторые из поселенцев обосновались в округе Честерфилд.", False),
-    ],
-)
-def test_others_alone_lean_on_the_sentence_before(sentence: str, leans: bool) -> None:
-    assert leans_back(sentence, "ru", "Многие из первых 390 жителей поселения умерли.") is leans
-
-
-@pytest.mark.parametrize(
-    ("sentence", "leans"),
-    [
-        ("В 1901 году пара поженилась и отметила рождение первенца.", True),
-        ("Супруги развелись в 1990 году.", True),
-        ("Оба брата погибли на фронте.", True),
-        ("Последний скончался в 1920 году.", True),
-        ("Последняя была его женой.", True),
-        ("Последний альбом группы вышел в 2010 году.", False),
-        ("В 1901 году он женился на Мэй Роу.", True),  # a pronoun, as before
-        ("В 1901 году Уильям Беккет женился на Мэй Роу.", False),
-    ],
-)
-def test_a_pair_or_the_latter_leans_on_the_sentence_before(sentence: str, leans: bool) -> None:
-    assert leans_back(sentence, "ru", "Мэй познакомилась со своим будущим мужем.") is leans
-
-
-@pytest.mark.parametrize(
-    ("sentence", "leans"),
-    [
-        ("А Самир Хашем в своей рецензии отмечает музыкальные фрагменты.", True),
-        ("Затем Андерсон забил гол после перехвата.", True),
-        ("А также в городе есть музей.", False),
-        ("А. С. Пушкин родился в Москве.", False),
-        ("Алан Тьюринг родился в Лондоне.", False),
-    ],
-)
-def test_a_sentence_going_on_from_the_one_before_leans_on_it(sentence: str, leans: bool) -> None:
-    assert leans_back(sentence, "ru", "Обозреватель счёл, что в фильме всё плохо.") is leans
 
 
 def test_others_join_the_set_the_sentence_before_named() -> None:
@@ -189,6 +84,31 @@ def test_a_pronoun_after_a_sentence_that_leans_by_its_own_pronoun_is_not_held() 
     text = _SETTLERS.replace("Поселение насчитывало", "Оно насчитывало")
     groups = grouped(text, "ru")
     assert not any(g.startswith("Оно насчитывало") and "Они были" in g for g in groups)
+
+
+_IDEAS = "В конце 1960-х годов вновь возникли идеи о том, что динозавры были теплокровными."
+_ORBIT = (
+    "Впервые элементы орбиты Урана были вычислены в 1783 году Лапласом, однако со временем были"
+    " выявлены несоответствия расчётных и наблюдаемых положений планеты."
+)
+
+
+def test_the_sentences_graded_junk_join_the_one_they_lean_on() -> None:
+    """Seed 8181's "ошибки в расчётах" and "Все началось ...": one atom with the sentence
+    before, its quote one verbatim span; the paragraph's first sentence is not joined to."""
+    text = (
+        "Период обращения Урана составляет 84 года. " + _ORBIT + " В 1841 году британец Джон"
+        " Кауч Адамс первым предположил, что ошибки в расчётах вызваны воздействием ещё не"
+        " открытой планеты.\n\n" + _IDEAS + " Все началось с работы Джона Острома."
+    )
+    context = ChunkContext(title=None, heading_path=("Уран",), language="ru")
+    atoms = OfflineDistiller().distill(text, context)
+    quotes = [text[a.quote_start : a.quote_end] for a in atoms]
+    assert quotes[0] == "Период обращения Урана составляет 84 года."
+    assert quotes[1].startswith("Впервые элементы орбиты") and quotes[1].endswith("планеты.")
+    assert "ошибки в расчётах" in quotes[1]
+    assert quotes[2] == _IDEAS + " Все началось с работы Джона Острома."
+    assert len(atoms) == 3
 
 
 # 3. "N — name/number": a property of the section's subject.

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from pegas_memory.distill.labels_ru import legend_line, period_only, period_term
+from pegas_memory.distill.labels_ru import period_term
 from pegas_memory.distill.patterns import is_fact, match_definition
-from tests.both_sides import both_sides
 from tests.distill.offline_chunk import distil
 
 _TITLE = "Статьи Википедии"
@@ -20,37 +19,6 @@ _TITLE = "Статьи Википедии"
 def _distill(text: str, heading: str, title: str = _TITLE) -> tuple[list[str], dict[str, int]]:
     atoms, dropped = distil(text, title, (heading,))
     return [f"[{a.type}] {a.claim}" for a in atoms], dropped
-
-
-@pytest.mark.parametrize(
-    ("sentence", "holds"),
-    both_sides(
-        # a period alone is a timeline label
-        holds=[
-            "1791—1932\u00a0годы.",
-            "Конец XVIII\u00a0— начало XIX века.",
-            "XVII—XVIII века.",
-            "Первая четверть XIX века\u00a0— наши дни.",
-            "1879—1912 годы:",
-            "сер. VII — сер. XII вв.",
-            "XX век — по настоящее время.",
-        ],
-        # a sentence with more than a period is no timeline label
-        fails=[
-            "Население — 1,2 млн человек.",
-            "Площадь — 312 км².",
-            "1991.",  # a bare number: a list's or a heading's, no period
-            "II.",
-            "В 1991 году остров стал заповедником.",
-            "Время научного описания и изучения острова.",
-            "1791–1932 years.",  # English: not this rule's
-        ],
-    ),
-)
-def test_a_period_alone_is_a_timeline_label_and_more_than_a_period_is_not(
-    sentence: str, holds: bool
-) -> None:
-    assert bool(period_only(sentence)) is holds
 
 
 def test_a_period_joins_its_title_and_carries_the_section() -> None:
@@ -114,27 +82,6 @@ def test_a_term_that_is_no_period_is_still_defined(sentence: str, term: str | No
     found = match_definition(sentence)
     assert (found[0] if found else None) == term
     assert not period_term(sentence.split(" — ")[0])
-
-
-@pytest.mark.parametrize(
-    ("sentence", "holds"),
-    both_sides(
-        # a legend entry is a label
-        holds=["Плейстоценовая эпоха (P).", "Голоценовая эпоха (Q)", "Ледниковый период (Pl)."],
-        # a phrase with a predicate or an acronym is no legend
-        fails=[
-            "Q обозначает четвертичный период.",
-            "Всемирная организация здравоохранения (ВОЗ).",  # an acronym, not a chart's code
-            "Основана в 1991 году (P).",  # a verb
-            "Площадь — 312 км² (P).",  # a dash and a number
-            "Pleistocene epoch (P).",  # English: not this rule's
-        ],
-    ),
-)
-def test_a_legend_entry_is_a_label_and_a_phrase_with_a_predicate_is_not(
-    sentence: str, holds: bool
-) -> None:
-    assert bool(legend_line(sentence)) is holds
 
 
 def test_a_legend_entry_is_dropped_and_its_neighbour_kept() -> None:

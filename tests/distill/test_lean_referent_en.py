@@ -23,13 +23,11 @@ from pegas_memory.distill.lean_en import (
     aside,
     bare_this,
     collective,
-    contrasts,
     leans,
     speaker_it,
     unresolved,
 )
 from pegas_memory.ingest.markup import normalise
-from tests.both_sides import both_sides
 from tests.distill.offline_chunk import grouped, typed_claims
 
 
@@ -38,40 +36,6 @@ def _claims(text: str, heading: tuple[str, ...] = (), language: str = "en") -> l
 
 
 # --- rule 1: a bare "this" -------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "You can achieve this with the --sort path flag.",
-        "The most obvious way to achieve this is to read the data from a file.",
-        "Currently, this will disable all parallelism.",
-        "When this is the case, only the subclass validator is invoked.",
-        "To do this, pass the flag twice.",
-        "PR #187 fixed this, and it was later deprecated in #281.",
-        "Or in case this occurs for a field in one of your classes, exclude that field.",
-    ],
-)
-def test_a_bare_this_in_the_first_clause_leans_back(sentence: str) -> None:
-    assert bare_this(sentence)
-    assert leans(sentence, "The order of results is not deterministic.")
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "If you read this text, you will get no information.",  # "this" with its noun
-        "A blind text like this gives you information about the font.",  # like this
-        "Older Gson versions may also support lower API levels, however this has not been tested.",
-        "Create a temp directory outside the Gson directory; in later steps this will be it.",
-        "You always have to provide the type argument, for example like this: new TypeToken.",
-        "-S/--smart-case: This is similar to --ignore-case, but disables itself.",  # the label
-        "Do it like this:",
-        "The sentence names many words before it comes to this at the very end.",  # past the clause
-    ],
-)
-def test_this_with_a_noun_or_an_antecedent_of_its_own_does_not(sentence: str) -> None:
-    assert not bare_this(sentence)
 
 
 def test_this_first_is_read_only_when_asked() -> None:
@@ -121,31 +85,6 @@ def test_past_an_example_the_leaning_sentence_has_nothing_to_join_and_is_dropped
 # --- rule 3: "it" after the speaker's own verb -----------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("sentence", "holds"),
-    both_sides(
-        # it after the speakers verb leans back
-        holds=[
-            "I thought it was slightly awkward to type.",
-            "Soon after, I renamed it to xrep since rep wasn't obvious enough.",
-            "You can catch it like a normal KeyError.",
-            "We stored them in the cache.",
-        ],
-        # it with a name before it does not
-        fails=[
-            "When I first started writing ripgrep, I called it rep.",  # the clause names it
-            "In Python, you use it as a decorator.",  # an opening phrase with a name
-            "I kind of thought it was pretty lame.",  # three words between: another clause
-            "It is possible to set any custom validator.",
-        ],
-    ),
-)
-def test_it_after_the_speakers_verb_leans_back_and_after_a_name_does_not(
-    sentence: str, holds: bool
-) -> None:
-    assert bool(speaker_it(sentence)) is holds
-
-
 def test_the_speakers_it_joins_the_name_before() -> None:
     text = (
         "Before ripgrep's first public release, I decided that I didn't like xrep. I thought it "
@@ -169,21 +108,6 @@ def test_the_group_of_columns_joins_the_sentence_about_columns() -> None:
 # --- rule 5: a contrast with nothing to contrast ---------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "sentence,expected",
-    [
-        ("However, for PCRE2, things are much worse.", True),
-        ("But the PCRE2 search gets slower.", True),
-        ("However, PCRE2 is much slower than the default engine.", False),  # its standard
-        ("But there is another very important reason why Flask needs it.", False),
-        ("Things are much worse for PCRE2.", False),  # no contrast connector
-        ("However, the results are better in women.", False),  # the group it holds for
-    ],
-)
-def test_a_contrast_with_a_bare_comparative(sentence: str, expected: bool) -> None:
-    assert contrasts(sentence) is expected
-
-
 def test_a_paragraph_opening_contrast_with_nothing_to_join_is_dropped() -> None:
     text = (
         "In the former case, ripgrep falls back to the fast line search.\n\n"
@@ -196,15 +120,6 @@ def test_a_paragraph_opening_contrast_with_nothing_to_join_is_dropped() -> None:
 
 
 # --- what still leans is dropped, unless an opening connector holds the "this" ---------------
-
-
-def test_unresolved_reads_the_first_sentence_only() -> None:
-    assert unresolved("You can achieve this with the --sort path flag.")
-    assert unresolved("Soon after, I renamed it to xrep since rep was too short.")
-    assert not unresolved("I thought it was slightly awkward to type.")  # reads as expletive
-    assert not unresolved("Following from this, when the ORM gets rows back, it skips them.")
-    assert not unresolved("The ORM skips loaded rows. You can achieve this with a flag.")
-    assert not unresolved("How can I sort?: You can achieve this with the --sort path flag.")
 
 
 def test_a_paragraph_first_bare_this_joins_the_paragraph_before() -> None:
@@ -374,13 +289,6 @@ def test_russian_text_is_not_read_by_these_rules() -> None:
         " этого флагом --sort.\n"
     )
     assert not any(c.startswith(question) for c in _claims(text, ("FAQ", question), "ru"))
-
-
-def test_a_verb_after_this_is_no_noun() -> None:
-    assert bare_this("This tells your operating system to listen on all public IPs.", opening=True)
-    assert bare_this("This generally means that any log directory is ignored.", opening=True)
-    assert not bare_this("This process is slow.", opening=True)
-    assert not bare_this("This analysis holds.", opening=True)
 
 
 def test_after_code_a_heading_may_name_this_functionality_but_not_this_command() -> None:

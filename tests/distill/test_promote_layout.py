@@ -99,3 +99,18 @@ def test_one_line_with_a_year_and_a_venue_word_is_no_reference_list() -> None:
     )
     claims, dropped = _distill(text, ("Exhibit 3",))
     assert len(claims) == 1 and claims[0].startswith("Exhibit 3 is a small clock"), dropped
+
+
+def test_a_fenced_admonition_is_prose_without_its_fence_lines() -> None:
+    text = (
+        '````smart header="Функция сравнения"\n'
+        "Функция сравнения может вернуть любое число.\n"
+        "````\n\n"
+        "Прокси — это особый объект, который оборачивает другой объект.\n"
+    )
+    atoms = OfflineDistiller().distill(text, ChunkContext(language="ru"))
+    claims = [a.claim for a in atoms]
+    assert "Функция сравнения может вернуть любое число." in claims
+    assert any(c.startswith("Прокси — это особый объект") for c in claims)  # not swallowed
+    assert all("header" not in c and "`" not in c for c in claims)
+    assert all(a.type != "code" for a in atoms)

@@ -35,18 +35,6 @@ def test_an_event_noun_with_its_verb_next_joins_the_sentence_before() -> None:
     assert grouped(increase) == [increase]
 
 
-@pytest.mark.parametrize(
-    "second",
-    [
-        "The transformation of pattern F into pattern B was complete in 90 min.",  # says what
-        "The generated completion script should be put in your fpath.",  # "script" is the head
-        "The transformation rate constant is unknown for human sperm.",  # no verb after it
-    ],
-)
-def test_an_event_noun_with_a_complement_or_as_a_modifier_stands(second: str) -> None:
-    assert len(grouped(f"{_BEFORE} {second}")) == 2
-
-
 def test_a_paragraphs_first_sentence_joins_nothing() -> None:
     assert not leans_back("The transformation was complete in 90 min.", "en", None)
     assert leans_back("The transformation was complete in 90 min.", "en", _BEFORE)
@@ -110,22 +98,6 @@ def test_a_dash_aside_is_no_part_of_the_subject() -> None:
     assert claim.startswith("Malaria eradication back on the table: Any strategic plan")
 
 
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "342 patients were enrolled in the trial and followed for two years.",  # a number
-        "The CTC fluorescence assay provides a means to monitor capacitation.",  # an acronym
-        "The `Walk` iterator respects ignore files in every directory.",  # code
-        "In this study, we show that the drug lowers blood pressure in mice.",  # the authors
-        "Plasmodium falciparum causes most of the deaths in Africa today.",  # a name first
-        "The eradication of malaria from the table is the goal here.",  # names the title
-    ],
-)
-def test_a_claim_that_names_its_subject_carries_nothing(sentence: str) -> None:
-    (claim,) = _claims(sentence, _EDITORIAL, _READING_LIST)
-    assert not claim.startswith("Malaria eradication back on the table:")
-
-
 def test_this_book_under_the_books_heading_carries_it() -> None:
     heading = ("# SciFact abstracts (a reading list)", "Children's Exercise Physiology")
     text = (
@@ -137,20 +109,6 @@ def test_this_book_under_the_books_heading_carries_it() -> None:
         "Children's Exercise Physiology: in the eight years since the first edition of this "
         "book was published, much new information has surfaced."
     )
-
-
-@pytest.mark.parametrize(
-    "heading",
-    [
-        "Debug Mode",  # a manual's label: under three words
-        "Registering Blueprints",  # an action
-        "How a Request is Handled",  # a question
-        "Why do you provide two ways of constructing it?",
-    ],
-)
-def test_a_manuals_section_label_is_not_carried(heading: str) -> None:
-    text = "The debugger allows executing arbitrary code from the browser."
-    assert _claims(text, ("Quickstart", heading), "Quickstart") == [text]
 
 
 def test_a_readme_label_heading_gives_the_one_word_h1_of_the_project() -> None:

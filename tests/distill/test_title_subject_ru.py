@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import pytest
 
-from pegas_memory.distill.anchor_ru import entry, undated_after_entry
+from pegas_memory.distill.anchor_ru import undated_after_entry
 from pegas_memory.distill.carry import carry, mentions, topic
 from pegas_memory.distill.head_ru import _inflected
-from pegas_memory.distill.patterns import words_of
-from pegas_memory.distill.title_ru import family_reference, has_verb, label_value, listed_thing
+from pegas_memory.distill.title_ru import family_reference, label_value
 from pegas_memory.distill.types import ChunkContext, DraftAtom
-from tests.both_sides import both_sides
 from tests.distill.offline_chunk import claims, grouped
 
 _TITLE = "Статьи Википедии (TyDi QA GoldP, русский)"
@@ -41,85 +39,7 @@ def _carried(claim: str, subject: str, kind: str = "fact") -> str:
     return carry(atom, subject).claim
 
 
-# --- a title's noun is no verb --------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("title", "holds"),
-    both_sides(
-        # a noun after its adjective is no verb of the title
-        fails=[
-            _NGASU,
-            "Московский метрополитен",
-            "Чёрный квадрат",
-            "Обыкновенная игуана",
-            "Харбинский юридический факультет",
-            "Трансатлантический перелёт Алкока и Брауна",
-        ],
-        # a headline keeps its verb
-        holds=["Понедельник начинается в субботу", "Путин провёл совещание", "Новый закон принят"],
-    ),
-)
-def test_a_noun_after_its_adjective_is_no_verb_of_the_title_and_a_headline_keeps_its_verb(
-    title: str, holds: bool
-) -> None:
-    assert bool(has_verb(words_of(title))) is holds
-
-
-@pytest.mark.parametrize(
-    "claim",
-    [
-        "В октябре 1937 года вуз возглавил Василий Федорович Артемьев, который руководил"
-        " институтом до октября 1940 года.",
-        "В 1989 году вуз возглавил Аркадий Петрович Яненко, который оставался на этом посту до"
-        " 2007 года.",
-        "1936—1938 — в 1936 году коллектив института возглавил Анатолий Георгиевич Пристинский.",
-    ],
-)
-def test_a_generic_subject_under_a_university_carries_its_title(claim: str) -> None:
-    assert _carried(claim, _NGASU).startswith(f"{_NGASU}: ")
-
-
-@pytest.mark.parametrize(
-    "claim",
-    [
-        "Новосибирский государственный архитектурно-строительный университет получил новое"
-        " название в 2003 году.",
-        "В 2003 году НГАСУ получил новое название.",  # an acronym: a name
-    ],
-)
-def test_a_claim_naming_the_university_carries_nothing(claim: str) -> None:
-    assert _carried(claim, _NGASU) == claim
-
-
 # --- a generic noun of the title head's family ----------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "claim",
-    [
-        "Д. А. Кулешов стоял во главе института почти 30 лет.",
-        "В 1944 году директором назначен Г. Б. Пронченко. Он возглавлял вуз до апреля 1949 года.",
-        "1933 — переселение института в Новосибирск.",
-    ],
-)
-def test_a_bare_noun_of_the_title_family_carries_the_title(claim: str) -> None:
-    assert family_reference(claim, "университет") is not None
-    assert _carried(claim, _NGASU).startswith(f"{_NGASU}: ")
-
-
-@pytest.mark.parametrize(
-    "claim",
-    [
-        "В 1939 году организован Новосибирский институт инженеров геодезии.",  # a modifier
-        "Вуз имени Сибстрина получил новое название.",  # a name after it
-        "На базе Сибирского технологического института основан новый вуз «Сибстрин».",
-        "Он окончил институт инженеров транспорта.",  # a complement: another one
-        "Академия наук учредила премию.",  # a name's word, capitalised
-    ],
-)
-def test_a_noun_of_the_family_that_names_another_one_carries_nothing(claim: str) -> None:
-    assert family_reference(claim, "университет") is None
 
 
 def test_a_family_noun_under_a_title_of_another_kind_is_not_read() -> None:
@@ -165,68 +85,7 @@ def test_a_claim_opening_on_was_with_only_complements_of_the_title_carries_it() 
     assert _carried("Был покорён Арарат в 1829 году.", "Арарат").startswith("Был")
 
 
-# --- a label and its values -------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("claim", "carried"),
-    [
-        (
-            "Основные порты: Роттердам, Амстердам, Антверпен, Лондон, Гамбург, Осло, Берген.",
-            "Северное море: основные порты: Роттердам, Амстердам, Антверпен, Лондон, Гамбург,"
-            " Осло, Берген.",
-        ),
-        ("Население: 12 000 человек.", "Северное море: население: 12 000 человек."),
-        (
-            "Соседние населённые пункты: сёла Катериновка, Комиссаровка на юге.",
-            "Северное море: соседние населённые пункты: сёла Катериновка, Комиссаровка на юге.",
-        ),
-    ],
-)
-def test_a_label_and_its_values_carry_the_title(claim: str, carried: str) -> None:
-    assert label_value(claim) is not None
-    assert _carried(claim, "Северное море") == carried
-
-
-@pytest.mark.parametrize(
-    "claim",
-    [
-        "Итог: Россия выиграла матч со счётом 3:1.",  # a statement after the label
-        "Впадают крупные реки: Эльба, Везер, Рейн, Темза.",  # a verb in the label
-        "В 1990 году: открыт новый порт.",  # no label
-        "Джон Смит: Роттердам, Амстердам.",  # a name before the colon
-        "Основные порты: the Port of Rotterdam is the largest port in Europe and it is busy.",
-    ],
-)
-def test_no_label_and_values_without_that_shape(claim: str) -> None:
-    assert label_value(claim) is None
-
-
-def test_a_label_under_the_north_sea_in_a_passage_carries_it() -> None:
-    text = (
-        "Площадь — 750 тыс. км². Наибольшая глубина 725 м. Основные порты: Роттердам,"
-        " Амстердам, Антверпен, Лондон, Гамбург, Осло, Берген."
-    )
-    claims = _claims(text, "Северное море")
-    assert any(c.startswith("Северное море: основные порты: Роттердам") for c in claims)
-
-
 # --- a list's title ----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("heading", "thing"),
-    [
-        ("Список персонажей телесериала «Агенты Щ.И.Т»", "«Агенты Щ.И.Т»"),
-        ("Список эпизодов мультсериала «Южный Парк»", "«Южный Парк»"),
-        ("Список персонажей Kingdom Hearts", "Kingdom Hearts"),
-        ("Список королей Норвегии", "Список королей Норвегии"),  # no name to take: as it is
-        ("Песня «Катюша»", "Песня «Катюша»"),  # no list
-        ("List of Kingdom Hearts characters", "List of Kingdom Hearts characters"),
-    ],
-)
-def test_a_list_title_gives_the_thing_it_lists_of(heading: str, thing: str) -> None:
-    assert listed_thing(heading) == thing
 
 
 def test_a_subjectless_claim_under_a_list_title_carries_the_series() -> None:
@@ -237,29 +96,6 @@ def test_a_subjectless_claim_under_a_list_title_carries_the_series() -> None:
 
 
 # --- a chronology's year anchors the dateless sentence after its entry -------------------------
-
-
-@pytest.mark.parametrize(
-    ("sentence", "holds"),
-    both_sides(
-        # a year before a dash opens an entry
-        holds=[
-            "1933 — переселение института в Новосибирск.",
-            "1936—1938 — в 1936 году ...",
-            "С 18 мая 1930 — на базе института основан ...",
-            "26 февраля 1832 года — явился в свет ...",
-        ],
-        # no entry without a year before a dash
-        fails=[
-            "В 1933 году институт переехал в Новосибирск.",
-            "Площадь — 750 тыс. км².",
-            "1933 год стал для института переломным.",
-            "Ан-22 — 1965 год.",
-        ],
-    ),
-)
-def test_only_a_year_before_a_dash_opens_an_entry(sentence: str, holds: bool) -> None:
-    assert bool(entry(sentence)) is holds
 
 
 def test_the_dateless_sentence_after_an_entry_joins_it() -> None:

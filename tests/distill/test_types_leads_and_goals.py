@@ -3,18 +3,18 @@ something"): a document's or section's lead "X is a/the N ..." whose X is its su
 definition (`distill/leads.py`, the offline distiller passes the chunk's first sentence); goals,
 aims and purposes, advice with "you could", pointers, descriptions of a document and placeholder
 text are `text` (`distill/mood.py`). Each rule on both sides, in English, Russian and German where
-it applies."""
+it applies.
+
+The labelled sentences of these rules are rows of `cases/type.toml` (run by
+`test_type_rules.py`); what stays here distils whole chunks or asserts more than one answer.
+"""
 
 from __future__ import annotations
 
-import pytest
-
-from pegas_memory.distill.leads import match_lead_definition
-from pegas_memory.distill.mood import about_the_text, instructs, verbless
+from pegas_memory.distill.mood import instructs, verbless
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.patterns import _VERBS, is_fact, match_definition
 from pegas_memory.distill.types import ChunkContext, DraftAtom
-from tests.both_sides import both_sides
 
 SQLA = (
     "SQLAlchemy is the Python SQL toolkit and Object Relational Mapper that gives application "
@@ -61,21 +61,6 @@ def test_the_same_sentence_past_the_lead_or_under_another_title_is_no_definition
     assert atom.type == "fact"
 
 
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "Aspirin is a risk factor for gastrointestinal bleeding in elderly patients.",
-        "Aspirin is the best choice for most patients with stable angina.",
-        "The mean age was 54 years.",
-    ],
-)
-def test_a_relation_an_evaluation_or_a_number_at_a_lead_stays_a_fact(sentence: str) -> None:
-    subject = sentence.split(" is ")[0].split(" was ")[0]
-    assert match_lead_definition(sentence, (subject,)) is None
-    (atom,) = distilled(sentence, title=subject)
-    assert atom.type == "fact"
-
-
 def test_a_body_risk_factor_is_no_definition_but_a_genus_still_is() -> None:
     assert match_definition("Aspirin is a risk factor for bleeding in the elderly.") is None
     assert match_definition("Smoking is a cause of lung cancer in most patients.") is None
@@ -87,42 +72,6 @@ def test_a_russian_dash_lead_stays_a_definition_and_a_relational_one_does_not() 
     assert (atom.type, atom.term) == ("definition", "Алеуты")
     (atom,) = distilled("Автор монумента — скульптор Андрей Ковальчук.", "ru", title="Пересвет")
     assert atom.type != "definition"
-
-
-# --- aims, objectives and purposes: text; what a study found: fact ---
-
-
-@pytest.mark.parametrize(
-    ("sentence", "language", "holds"),
-    both_sides(
-        # aims and purposes are text
-        fails=[
-            ("The aim of this study was to assess the effect of aspirin on mortality.", "en"),
-            ("We aimed to assess the effect of aspirin on mortality in elderly patients.", "en"),
-            ("Objective: To provide an update to the Surviving Sepsis Campaign Guidelines.", "en"),
-            ("To provide an update to the Surviving Sepsis Campaign Guidelines of 2012.", "en"),
-            ("Цель работы — оценить влияние аспирина на смертность.", "ru"),
-            ("Целью исследования было оценить влияние аспирина на смертность.", "ru"),
-            ("Оценить эффективность терапии у детей в возрасте до 5 лет.", "ru"),
-            ("Задача: оценить эффективность терапии у детей в возрасте до 5 лет.", "ru"),
-            ("Ziel dieser Arbeit ist es, die Wirkung von Aspirin zu untersuchen.", "de"),
-        ],
-        # what was found stays a fact
-        holds=[
-            ("The study found that aspirin reduced mortality by 12%.", "en"),
-            ("We found that the aim of most patients was to return to work within 6 months.", "en"),
-            ("Найти рукопись удалось только в 1900 году.", "ru"),
-            ("Печать книги завершилась в 1564 году.", "ru"),
-            ("Двадцать человек погибли при пожаре в 1911 году.", "ru"),
-            ("Память о войне сохранилась в названиях улиц.", "ru"),
-            ("Jede stetige Funktion auf einem Kompaktum besitzt ein Maximum.", "de"),
-        ],
-    ),
-)
-def test_aims_and_purposes_are_text_and_what_was_found_stays_a_fact(
-    sentence: str, language: str, holds: bool
-) -> None:
-    assert bool(is_fact(sentence, language)) is holds
 
 
 # --- goal bullets and labelled imperatives: text ---
@@ -158,21 +107,6 @@ def test_a_third_person_bullet_without_its_subject_stays_text() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("sentence", "text"),
-    [
-        ("Goals: Allow custom representations for objects", True),
-        ("Goals: Support arbitrarily complex objects (with deep inheritance hierarchies)", True),
-        ("PROTIP Be sure to read the migration guide to v5", True),
-        ("Results: Use of statins was associated with lower mortality.", False),
-        ("CONCLUSION Metformin is better for ovulation induction than CC alone.", False),
-    ],
-)
-def test_a_label_before_an_imperative_leaves_it_an_instruction(sentence: str, text: bool) -> None:
-    assert instructs(sentence, "en") is text
-    assert is_fact(sentence, "en") is not text
-
-
 def test_a_russian_label_before_an_imperative_leaves_it_an_instruction() -> None:
     assert instructs("Установка: сначала установите пакет через pip.", "ru")
     assert not instructs("Дунай: берёт исток в горах Шварцвальда в Германии.", "ru")
@@ -194,49 +128,6 @@ def test_you_could_is_advice_and_a_subjects_could_is_not() -> None:
     assert not instructs("They are specific to certain things you might use in a request.", "en")
     assert not instructs("Usage Message: You may recognize this from the help above.", "en")
     assert is_fact("Wenn man will, kann man das Programm auch offline benutzen.", "de") is not None
-
-
-# --- about the text, not the world: pointers, document descriptions, placeholder text ---
-
-
-@pytest.mark.parametrize(
-    ("sentence", "language"),
-    [
-        (
-            "Releases and change log: Latest releases and changes in these versions; for older "
-            "releases see CHANGELOG.md",
-            "en",
-        ),
-        ("Gson — Documentation: User guide: This guide contains examples on how to use Gson", "en"),
-        ("Troubleshooting guide: Describes how to solve common issues when using Gson", "en"),
-        ("Full documentation for installation is at Installation.", "en"),
-        ("Hello, here is some text without a meaning.", "en"),
-        ("A blind text like this gives you information about the selected font.", "en"),
-        ("5 7 Foo Hello, here is some text without a meaning.", "en"),
-        ("Этот текст не имеет смысла и служит только заполнителем.", "ru"),
-        ("Dies ist ein Blindtext, der keinen Sinn ergibt.", "de"),
-    ],
-)
-def test_sentences_about_the_text_are_no_facts(sentence: str, language: str) -> None:
-    assert about_the_text(sentence, language)
-    assert not is_fact(sentence, language)
-
-
-@pytest.mark.parametrize(
-    ("sentence", "language"),
-    [
-        ("The API changed in version 2.0; see CHANGELOG.md for the details.", "en"),
-        ("Gson jar downloads are available from Maven Central.", "en"),
-        ("This paper shows that aspirin reduces mortality in elderly patients.", "en"),
-        ("The text of the treaty was signed in Westphalia in 1648.", "en"),
-        ("Текст договора был подписан в 1648 году.", "ru"),
-        ("Der Text des Vertrags wurde 1648 unterzeichnet.", "de"),
-    ],
-)
-def test_statements_that_mention_a_text_or_a_pointer_stay_facts(sentence: str, language: str
-                                                                ) -> None:  # fmt: skip
-    assert not about_the_text(sentence, language)
-    assert is_fact(sentence, language)
 
 
 # --- the verbless check: pronoun subjects and adverbs ---

@@ -12,14 +12,6 @@ import pytest
 from pegas_memory.distill.comma_runs import comma_run
 from pegas_memory.distill.nearer_ru import named_before
 from pegas_memory.distill.standalone import DAMAGED
-from pegas_memory.distill.verbfirst_ru import (
-    named_obliquely,
-    numbered_name,
-    opens_on_verb,
-    participle_form,
-    time_number,
-)
-from tests.both_sides import both_sides
 from tests.distill.offline_chunk import distil
 
 
@@ -32,104 +24,7 @@ def _claims(text: str, heading: str) -> list[str]:
     return _distilled(text, heading)[0]
 
 
-# --- a number with a case ending is a time, not a name -------------------------------------
-
-
-@pytest.mark.parametrize("word", ["1930-х", "1990-е", "1937-го", "4-х", "180-е", "1920-30-х"])
-def test_a_number_with_a_case_ending_is_a_time(word: str) -> None:
-    assert time_number(word)
-    assert not numbered_name(word)
-
-
-@pytest.mark.parametrize("word", ["Ан-22", "Су-27", "2ГИС", "1930"])
-def test_a_name_with_digits_stays_a_name(word: str) -> None:
-    assert not time_number(word)
-    assert numbered_name(word)
-
-
-def test_a_passive_after_a_decade_carries_the_section() -> None:
-    # seed 17171 (Железная гвардия): "1930-х" was read as a name like "Ан-22"
-    text = (
-        "Первоначально основана Корнелиу Зеля Кодряну 24 июля 1927 года. В середине 1930-х"
-        " годов были установлены связи с нацистским режимом в Германии."
-    )
-    assert (
-        "Железная гвардия: в середине 1930-х годов были установлены связи с нацистским режимом"
-        " в Германии." in _claims(text, "Железная гвардия")
-    )
-
-
-@pytest.mark.parametrize(
-    ("text", "heading"),
-    [
-        (
-            "Ещё в середине 1970-х годов Гастон Глок поставил перед своими конструкторами задачу"
-            " создания пистолета.",
-            "Glock 17",
-        ),  # a name after the decade: its own subject
-        ("В 1965 году Ан-22 совершил первый полёт над аэродромом.", "Ан-22"),  # names it
-    ],
-)
-def test_a_decade_claim_with_a_subject_of_its_own_carries_nothing(text: str, heading: str) -> None:
-    assert _claims(text, heading) == [" ".join(text.split())]
-
-
 # --- a verb first, the section's name only in an oblique phrase -----------------------------
-
-
-@pytest.mark.parametrize(
-    ("claim", "subject", "holds"),
-    both_sides(
-        # a verb first claim naming the section obliquely lacks its subject
-        holds=[
-            (
-                "Является частью герцогства Ланкашир, которое с 1413 года принадлежит британским"
-                " монархам.",
-                "Ланкашир",
-            ),
-            ("Находится в городе Гроттаферрата (область Лацио).", "Гроттаферрата (монастырь)"),
-            (
-                "Состоит из двух слившихся основаниями конусов спящих вулканов: Большого Арарата и"
-                " Малого Арарата.",
-                "Арарат",
-            ),
-            ("Основан 4 апреля 1949 года в США. Тогда членами НАТО стали 12 стран.", "НАТО"),
-            ("Является официальным на острове Ниуэ.", "Ниуэ (язык)"),
-        ],
-        # a claim naming its subject or not opening on its verb is left alone
-        fails=[
-            ("Похоронен Михаил Шолохов в станице на берегу Дона.", "Михаил Александрович Шолохов"),
-            ("Полагают, что Уран имеет сложное слоистое строение облаков.", "Уран (планета)"),
-            ("Обнаружены также вирусы, способные реплицироваться.", "Вирусы"),
-            ("Считается, что плотность имеет чистое кварцевое стекло.", "Стекло"),  # impersonal
-            ("Существуют спортивное и традиционное направления карате.", "Карате"),  # existential
-            ("Автомобили под маркой Packard выпускались с 1899 года.", "Packard"),  # a noun first
-            ("Стены дворца облицованы мрамором, отсюда название «Мраморный Трианон».", "Трианон"),
-            ("В 1832 году Дайвьет поглотил последние территории Тямпы.", "Тямпа"),  # no verb first
-        ],
-    ),
-)
-def test_a_verb_first_claim_naming_the_section_obliquely_lacks_its_subject_others_do_not(
-    claim: str, subject: str, holds: bool
-) -> None:
-    assert bool(named_obliquely(claim, subject)) is holds
-
-
-def test_a_plural_verb_first_is_read_only_for_a_plural_subject() -> None:
-    assert not opens_on_verb("Проживают в Поволжье и в Сибири.", plural=False)
-    assert opens_on_verb("Проживают в Поволжье и в Сибири.", plural=True)
-    assert opens_on_verb("Были депортированы в Сибирь.", plural=False)
-
-
-def test_the_lancashire_sentence_carries_the_county() -> None:
-    text = (
-        "Столица и крупнейший город — Престон. Является частью герцогства Ланкашир, которое с"
-        " 1413 года принадлежит британским монархам."
-    )
-    assert (
-        "Ланкашир: является частью герцогства Ланкашир, которое с 1413 года принадлежит"
-        " британским монархам." in _claims(text, "Ланкашир")
-    )
 
 
 def test_a_verb_first_claim_under_a_category_noun_carries_too() -> None:
@@ -145,28 +40,6 @@ def test_a_verb_first_claim_under_a_category_noun_carries_too() -> None:
 def test_a_verb_first_claim_naming_its_subject_after_the_verb_carries_nothing() -> None:
     text = "Похоронен Михаил Шолохов в станице на берегу Дона, но не на кладбище."
     assert _claims(text, "Михаил Александрович Шолохов") == [text]
-
-
-# --- a short participle's form ---------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("word", "form"),
-    [
-        ("интернирован", ("sg", "m")),
-        ("затоплена", ("sg", "f")),
-        ("построено", ("sg", "n")),
-        ("отремонтированы", ("pl", "")),
-        ("открыт", ("sg", "m")),
-    ],
-)
-def test_a_short_participle_gives_number_and_gender(word: str, form: tuple[str, str]) -> None:
-    assert participle_form(word) == form
-
-
-@pytest.mark.parametrize("word", ["океан", "экран", "вулкан", "феномен", "страна", "цены", "опыт"])
-def test_a_noun_that_ends_like_a_participle_gives_none(word: str) -> None:
-    assert participle_form(word) is None
 
 
 # --- the nearest named subject before a claim whose verb is not the section's ---------------
@@ -200,33 +73,6 @@ def test_the_class_keeps_what_agrees_with_it_and_a_name_keeps_its_own_claim() ->
         in claims
     )
     assert any(c.startswith("«Мольтке» принял участие") for c in claims)
-
-
-def test_a_section_subject_that_agrees_is_carried_though_a_name_comes_before() -> None:
-    text = (
-        "«Мольтке» принял участие во всех боевых операциях германских линейных крейсеров. После"
-        " окончания войны интернирован и затем затоплен собственным экипажем в Скапа-Флоу."
-    )
-    claims = _claims(text, "Линейный крейсер «Гёбен»")
-    assert any(c.startswith("Линейный крейсер «Гёбен»: после окончания войны") for c in claims)
-
-
-def test_another_subject_between_keeps_the_name_from_being_carried() -> None:
-    text = (
-        "«Мольтке» принял участие во всех боевых операциях. Его экипаж насчитывал 1000 человек."
-        " Участвовал в нескольких стычках с русским флотом."
-    )
-    claims = _claims(text, "Линейные крейсера типа «Мольтке»")
-    assert not any(c.startswith("«Мольтке»: участвовал") for c in claims)
-
-
-def test_a_claim_with_a_name_of_its_own_takes_no_name_from_before() -> None:
-    text = (
-        "Генрих Гейслер получил синее свечение от заполненной газом трубки. 23 июня 1891 года"
-        " Никола Тесла запатентовал систему освещения газоразрядными лампами."
-    )
-    claims = _claims(text, "Люминесцентная лампа")
-    assert not any(c.startswith("Генрих Гейслер:") for c in claims)
 
 
 @pytest.mark.parametrize(

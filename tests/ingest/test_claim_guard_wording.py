@@ -21,43 +21,53 @@ def _reasons(a: str, b: str) -> tuple[str, ...]:
 
 
 @pytest.mark.parametrize(
-    "a,b",
+    ("a", "b", "reason", "contested"),
     [
+        # a word replaced by an unrelated one: another claim, but not known to be the opposite,
+        # so kept apart and not contested
         ("Multiple intratumoral immune pathways are suppressed by this stress response.",
-         "Multiple intratumoral immune pathways are enhanced by this stress response."),
+         "Multiple intratumoral immune pathways are enhanced by this stress response.",
+         "wording suppressed -> enhanced", False),
         ("Often regarded as the first folk metal band, it formed in the city.",
-         "Often regarded as the last folk metal band, it formed in the city."),
+         "Often regarded as the last folk metal band, it formed in the city.",
+         "wording first -> last", False),
         ("The private sector has grown ever since the reform.",
-         "The public sector has grown ever since the reform."),
+         "The public sector has grown ever since the reform.",
+         "wording private -> public", False),
         ("Флуоресценция растительности гораздо слабее отражательной способности.",
-         "Флуоресценция растительности гораздо сильнее отражательной способности."),
+         "Флуоресценция растительности гораздо сильнее отражательной способности.",
+         "wording слабее -> сильнее", False),
         ("В первые годы эпохи родителям была предоставлена такая возможность.",
-         "В последние годы эпохи родителям была предоставлена такая возможность."),
-    ],
-)  # fmt: skip
-def test_a_word_replaced_by_an_unrelated_one_is_another_claim(a: str, b: str) -> None:
-    reasons = _reasons(a, b)
-    assert any(r.startswith("wording") for r in reasons), reasons
-    assert not is_contradiction(reasons)  # not known to be opposite: kept apart, not contested
-
-
-@pytest.mark.parametrize(
-    "a,b",
-    [
+         "В последние годы эпохи родителям была предоставлена такая возможность.",
+         "wording первые -> последние", False),
+        # a negating prefix: a negation, which contests the other claim
         ("The difference between the groups was significant after adjustment.",
-         "The difference between the groups was insignificant after adjustment."),
+         "The difference between the groups was insignificant after adjustment.",
+         "negation significant -> insignificant", True),
         ("A relapse is likely within the first year of treatment.",
-         "A relapse is unlikely within the first year of treatment."),
+         "A relapse is unlikely within the first year of treatment.",
+         "negation likely -> unlikely", True),
         ("Результат оказался зависимым от температуры раствора.",
-         "Результат оказался независимым от температуры раствора."),
+         "Результат оказался независимым от температуры раствора.",
+         "negation зависимым -> независимым", True),
         ("Метод признан эффективным для лечения этой болезни.",
-         "Метод признан неэффективным для лечения этой болезни."),
+         "Метод признан неэффективным для лечения этой болезни.",
+         "negation эффективным -> неэффективным", True),
+        # "up" and "down"
+        ("A version was taken up by the author in his essay.",
+         "A version was taken down by the author in his essay.",
+         "antonym", False),
+        ("The band formed after the break-up of an older band.",
+         "The band formed after the break-down of an older band.",
+         "antonym", False),
     ],
 )  # fmt: skip
-def test_a_negating_prefix_is_a_negation(a: str, b: str) -> None:
+def test_a_word_changed_for_another_is_told_by_its_kind_and_only_a_negation_contests(
+    a: str, b: str, reason: str, contested: bool
+) -> None:
     reasons = _reasons(a, b)
-    assert any(r.startswith("negation") for r in reasons), reasons
-    assert is_contradiction(reasons)
+    assert reason in reasons, reasons
+    assert is_contradiction(reasons) is contested
 
 
 @pytest.mark.parametrize(
@@ -83,19 +93,6 @@ def test_a_negating_prefix_is_a_negation(a: str, b: str) -> None:
 )  # fmt: skip
 def test_names_numbers_units_and_quantifiers_are_counted(a: str, b: str) -> None:
     assert _reasons(a, b)
-
-
-@pytest.mark.parametrize(
-    "a,b",
-    [
-        ("A version was taken up by the author in his essay.",
-         "A version was taken down by the author in his essay."),
-        ("The band formed after the break-up of an older band.",
-         "The band formed after the break-down of an older band."),
-    ],
-)  # fmt: skip
-def test_up_and_down(a: str, b: str) -> None:
-    assert "antonym" in _reasons(a, b)
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from pegas_memory.distill.pointers import is_pointer, is_self_reference
-from pegas_memory.distill.units import clean_claim
 from pegas_memory.distill.xrefs import drop_footnote_marks, is_reference_only, role_text
 from pegas_memory.ingest.markup import blank_footers
 from tests.both_sides import both_sides
@@ -40,41 +39,6 @@ from tests.parsed_documents import distil_document, parse_file
 )
 def test_a_role_reads_as_sphinx_renders_it(role: str, content: str, shown: str) -> None:
     assert role_text(role, content) == shown
-
-
-@pytest.mark.parametrize(
-    ("raw", "claim"),
-    [
-        (
-            ':func:`_orm.relationship` recognizes that the ``account_id`` column is "remote".',
-            'relationship() recognizes that the account_id column is "remote".',
-        ),
-        (
-            "the id column is applied as the :paramref:`_orm.relationship.remote_side` of the"
-            " parent :func:`_orm.relationship`",
-            "the id column is applied as the relationship.remote_side of the parent relationship()",
-        ),
-        (
-            "Функция :func:`~sqlalchemy.orm.aliased` создаёт псевдоним сущности.",
-            "Функция sqlalchemy.orm.aliased() создаёт псевдоним сущности.",
-        ),
-    ],
-)
-def test_a_claim_shows_the_roles_rendered_text(raw: str, claim: str) -> None:
-    assert clean_claim(raw) == claim
-
-
-@pytest.mark.parametrize(
-    "kept",
-    [
-        "Use C++ a::b scopes.",
-        "Das Verhältnis ist 3:2 hier.",
-        "Время: 10:30 по Москве.",
-        "The key is :attr and `x` is a name.",  # a colon word and inline code, no role
-    ],
-)
-def test_text_that_is_no_role_is_kept(kept: str) -> None:
-    assert clean_claim(kept) == kept.replace("`", "")
 
 
 @pytest.mark.parametrize(

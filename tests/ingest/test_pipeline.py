@@ -10,7 +10,7 @@ import pytest
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import IngestError, PegasMemoryError
-from tests.conftest import files_memory, ingest_text
+from tests.conftest import fetch_one, files_memory, ingest_text
 from tests.loopback import Replies, serve
 
 DOC_V1 = """# Rivers
@@ -80,23 +80,18 @@ def test_new_version_reuses_chunks_and_stales_vanished_evidence(
 ) -> None:
     path = tmp_path / "files" / "rivers.md"
     v1 = ingest_text(service, path, DOC_V1)
-    with service.db.connection() as conn:
-        delta = conn.execute("SELECT id FROM pm_atom WHERE claim LIKE 'A delta is%%'").fetchone()[
-            "id"
-        ]
+    delta = fetch_one(service, "SELECT id FROM pm_atom WHERE claim LIKE 'A delta is%%'")["id"]
     v2 = ingest_text(service, path, DOC_V2)
     # One identity across versions (issue 15): the id stays, each version has its own version_id.
     assert v2.version == 2 and v2.document_id == v1.document_id
     assert v2.version_id != v1.version_id and v2.is_current
     assert v2.chunks_reused >= 1 and v2.marked_stale >= 1 and v2.atoms_new >= 1
-    with service.db.connection() as conn:
-        status = conn.execute(
-            "SELECT status, status_reason FROM pm_atom WHERE id = %s", (delta,)
-        ).fetchone()
-        volga_cites = conn.execute(
-            """SELECT count(DISTINCT c.doc_id) AS n FROM pm_citation c JOIN pm_atom a
-                 ON a.id = c.atom_id WHERE a.claim LIKE 'The Volga is%%'"""
-        ).fetchone()["n"]
+    status = fetch_one(service, "SELECT status, status_reason FROM pm_atom WHERE id = %s", delta)
+    volga_cites = fetch_one(
+        service,
+        """SELECT count(DISTINCT c.doc_id) AS n FROM pm_citation c JOIN pm_atom a
+             ON a.id = c.atom_id WHERE a.claim LIKE 'The Volga is%%'""",
+    )["n"]
     assert status["status"] == "stale" and "evidence is gone" in status["status_reason"]
     assert volga_cites == 2  # the unchanged sentence is cited from both versions
 

@@ -5,6 +5,7 @@ memory_forget, and unchanged bytes are recognised before parsing."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from pegas_memory.app.requests import ContextRequest, IngestRequest, SearchReque
 from pegas_memory.app.service import MemoryService
 from pegas_memory.ingest import sources
 from pegas_memory.search.filters import SearchFilter
-from tests.conftest import ingest_text
+from tests.conftest import fetch_all, fetch_one, ingest_text
 from tests.ingest.test_parsers import make_pdf
 
 HISTORY = """# Town history
@@ -23,36 +24,51 @@ The old stone bridge over the river was rebuilt twice after floods in the follow
 """
 
 
+@pytest.fixture
+def history(tmp_path: Path) -> Path:
+    """Where the tests write HISTORY and its edits: a file in the service's ingest root."""
+    return tmp_path / "files" / "history.md"
+
+
+def _charter_atom(service: MemoryService) -> int:
+    """The atom of HISTORY's first claim, "In 1773 ... received its charter"."""
+    return int(fetch_one(service, "SELECT id FROM pm_atom WHERE claim LIKE 'In 1773%%'")["id"])
+
+
+def _last_change(service: MemoryService, atom_id: int) -> dict[str, Any]:
+    return fetch_one(
+        service,
+        "SELECT from_status, to_status, reason, evidence FROM pm_status_change"
+        " WHERE atom_id = %s ORDER BY id DESC LIMIT 1",
+        atom_id,
+    )
+
+
 def test_edited_year_supersedes_the_old_atom_and_context_answers_the_new_one(
-    service: MemoryService, tmp_path: Path
+    service: MemoryService, history: Path
 ) -> None:
-    path = tmp_path / "files" / "history.md"
-    v1 = ingest_text(service, path, HISTORY)
+    v1 = ingest_text(service, history, HISTORY)
     service.runtime.worker().drain()
-    with service.db.connection() as conn:
-        old = conn.execute("SELECT id FROM pm_atom WHERE claim LIKE 'In 1773%%'").fetchone()["id"]
-    v2 = ingest_text(service, path, HISTORY.replace("1773", "1775"))
+    old = _charter_atom(service)
+    v2 = ingest_text(service, history, HISTORY.replace("1773", "1775"))
     service.runtime.worker().drain()
     assert v2.version == 2 and v2.document_id == v1.document_id
     assert v2.atoms_new == 1 and v2.superseded == 1 and v2.duplicates_semantic == 0
     new = v2.atom_ids[0]
-    with service.db.connection() as conn:
-        row = conn.execute(
-            "SELECT status, status_reason, superseded_by FROM pm_atom WHERE id = %s", (old,)
-        ).fetchone()
-        change = conn.execute(
-            "SELECT to_status, reason, evidence FROM pm_status_change WHERE atom_id = %s "
-            "ORDER BY id DESC LIMIT 1",
-            (old,),
-        ).fetchone()
-        link = conn.execute(
-            "SELECT kind FROM pm_atom_link WHERE src_atom_id = %s AND dst_atom_id = %s",
-            (new, old),
-        ).fetchone()
+    row = fetch_one(
+        service, "SELECT status, status_reason, superseded_by FROM pm_atom WHERE id = %s", old
+    )
+    change = _last_change(service, old)
+    link = fetch_one(
+        service,
+        "SELECT kind FROM pm_atom_link WHERE src_atom_id = %s AND dst_atom_id = %s",
+        new,
+        old,
+    )
     assert row["status"] == "stale" and row["superseded_by"] == new
     assert "1773 -> 1775" in row["status_reason"]
     assert change["to_status"] == "stale" and change["evidence"]["superseded_by"] == new
-    assert link is not None and link["kind"] == "supersedes"
+    assert link["kind"] == "supersedes"
     context = service.get_context(
         ContextRequest(question="When did Ostrovets receive its charter?", budget_tokens=2000)
     )
@@ -76,12 +92,13 @@ def test_negation_removed_in_a_new_version_supersedes(
 
 
 def test_an_id_of_any_version_filters_and_forgets_the_document(
-    service: MemoryService, tmp_path: Path
+    service: MemoryService, history: Path
 ) -> None:
-    path = tmp_path / "files" / "history.md"
-    v1 = ingest_text(service, path, HISTORY)
+    v1 = ingest_text(service, history, HISTORY)
     v2 = ingest_text(
-        service, path, HISTORY + "\nA new railway station opened in the town in the late autumn.\n"
+        service,
+        history,
+        HISTORY + "\nA new railway station opened in the town in the late autumn.\n",
     )
     service.runtime.worker().drain()
     assert v2.document_id == v1.document_id and v2.version_id != v1.version_id
@@ -99,11 +116,8 @@ def test_an_id_of_any_version_filters_and_forgets_the_document(
         assert not any("Kazan" in c for c in claims)
     assert v1.document_id is not None
     gone = service.forget(mode="erase", document_ids=[v1.document_id])
-    with service.db.connection() as conn:
-        left = conn.execute(
-            "SELECT count(*) AS n FROM pm_document WHERE uri = %s", (v1.uri,)
-        ).fetchone()["n"]
-        atoms = conn.execute("SELECT count(*) AS n FROM pm_atom").fetchone()["n"]
+    left = fetch_one(service, "SELECT count(*) AS n FROM pm_document WHERE uri = %s", v1.uri)["n"]
+    atoms = fetch_one(service, "SELECT count(*) AS n FROM pm_atom")["n"]
     assert left == 0 and gone is not None and atoms == 1  # only the unrelated atom is left
 
 
@@ -132,32 +146,25 @@ def test_unchanged_file_is_recognised_before_it_is_parsed(
 
 
 def test_bytes_of_an_earlier_version_are_a_new_current_version(
-    service: MemoryService, tmp_path: Path
+    service: MemoryService, history: Path
 ) -> None:
     # A file edited and then restored (a branch checked out again): what it says now is the
     # first text, so the memory answers it again and the edit's claim is withdrawn.
-    path = tmp_path / "files" / "history.md"
-    v1 = ingest_text(service, path, HISTORY)
-    with service.db.connection() as conn:
-        old = conn.execute("SELECT id FROM pm_atom WHERE claim LIKE 'In 1773%%'").fetchone()["id"]
-    v2 = ingest_text(service, path, HISTORY.replace("1773", "1775"))
+    v1 = ingest_text(service, history, HISTORY)
+    old = _charter_atom(service)
+    v2 = ingest_text(service, history, HISTORY.replace("1773", "1775"))
     edited = v2.atom_ids[0]
-    v3 = ingest_text(service, path, HISTORY)
+    v3 = ingest_text(service, history, HISTORY)
     service.runtime.worker().drain()
     assert not v3.unchanged and v3.version == 3 and v3.document_id == v1.document_id
     assert v3.revived == 1 and v3.marked_stale == 1 and v3.atoms_new == 0
-    with service.db.connection() as conn:
-        rows = conn.execute(
-            "SELECT id, status, superseded_by FROM pm_atom WHERE id = ANY(%s)", ([old, edited],)
-        ).fetchall()
-        current = conn.execute(
-            "SELECT version FROM pm_document WHERE uri = %s AND is_current", (v1.uri,)
-        ).fetchall()
-        change = conn.execute(
-            "SELECT from_status, to_status, reason FROM pm_status_change WHERE atom_id = %s "
-            "ORDER BY id DESC LIMIT 1",
-            (old,),
-        ).fetchone()
+    rows = fetch_all(
+        service, "SELECT id, status, superseded_by FROM pm_atom WHERE id = ANY(%s)", [old, edited]
+    )
+    current = fetch_all(
+        service, "SELECT version FROM pm_document WHERE uri = %s AND is_current", v1.uri
+    )
+    change = _last_change(service, old)
     status = {r["id"]: (r["status"], r["superseded_by"]) for r in rows}
     assert status == {old: ("candidate", None), edited: ("stale", None)}
     assert [r["version"] for r in current] == [3]
@@ -167,67 +174,61 @@ def test_bytes_of_an_earlier_version_are_a_new_current_version(
     ids = [h.id for h in hits.hits]  # a stale atom is still found, below what holds
     assert old in ids and (edited not in ids or ids.index(old) < ids.index(edited))
     # the same bytes again are the current version's: nothing to do
-    again = ingest_text(service, path, HISTORY)
+    again = ingest_text(service, history, HISTORY)
     assert again.unchanged and again.version == 3
 
 
 def test_an_atom_retracted_by_hand_stays_stale_when_its_sentence_comes_back(
-    service: MemoryService, tmp_path: Path
+    service: MemoryService, history: Path
 ) -> None:
-    path = tmp_path / "files" / "history.md"
-    ingest_text(service, path, HISTORY)
-    with service.db.connection() as conn:
-        old = conn.execute("SELECT id FROM pm_atom WHERE claim LIKE 'In 1773%%'").fetchone()["id"]
-    ingest_text(service, path, HISTORY.replace("1773", "1775"))
+    ingest_text(service, history, HISTORY)
+    old = _charter_atom(service)
+    ingest_text(service, history, HISTORY.replace("1773", "1775"))
     service.forget(mode="retract", atom_ids=[old], reason="the charter year is disputed")
-    v3 = ingest_text(service, path, HISTORY)
-    with service.db.connection() as conn:
-        status = conn.execute("SELECT status FROM pm_atom WHERE id = %s", (old,)).fetchone()
+    v3 = ingest_text(service, history, HISTORY)
+    status = fetch_one(service, "SELECT status FROM pm_atom WHERE id = %s", old)
     assert v3.revived == 0 and status["status"] == "stale"
 
 
 def test_a_note_citing_an_ingested_document_cites_its_current_version(
-    service: MemoryService, tmp_path: Path
+    service: MemoryService, history: Path
 ) -> None:
     # memory_store with the document's address as its source made a version of its own, which
     # retired the ingested text: its passages left search.
-    path = tmp_path / "files" / "history.md"
-    v1 = ingest_text(service, path, HISTORY)
+    v1 = ingest_text(service, history, HISTORY)
     note = service.store(
         StoreRequest(claim="Ostrovets received its town charter in 1773.", source=v1.uri)
     )
-    with service.db.connection() as conn:
-        versions = conn.execute(
-            "SELECT id, is_current FROM pm_document WHERE uri = %s ORDER BY id", (v1.uri,)
-        ).fetchall()
-        passages = conn.execute(
-            "SELECT count(*) AS n FROM pm_passage WHERE doc_id = %s", (v1.version_id,)
-        ).fetchone()["n"]
+    versions = fetch_all(
+        service, "SELECT id, is_current FROM pm_document WHERE uri = %s ORDER BY id", v1.uri
+    )
+    passages = fetch_one(
+        service, "SELECT count(*) AS n FROM pm_passage WHERE doc_id = %s", v1.version_id
+    )["n"]
     assert [(r["id"], r["is_current"]) for r in versions] == [(v1.version_id, True)]
     assert note.document_id == v1.version_id and passages > 0  # still searchable passages
 
 
 def test_ingesting_the_source_a_note_named_keeps_the_note(
-    service: MemoryService, tmp_path: Path
+    service: MemoryService, history: Path
 ) -> None:
     # The agent stored a note naming a page it had not ingested yet (a document with no text is
     # made for the source); ingesting that page later is a new version of it, and the note,
     # which never rested on any of its text, must not become stale as "evidence gone".
-    path = tmp_path / "files" / "history.md"
-    path.write_text(HISTORY, encoding="utf-8")
+    history.write_text(HISTORY, encoding="utf-8")
     note = service.store(
         StoreRequest(
-            claim="Ostrovets is a river town with a medieval charter.", source=path.as_uri()
+            claim="Ostrovets is a river town with a medieval charter.", source=history.as_uri()
         )
     )
-    v = service.ingest(IngestRequest(source=str(path)))
-    assert v.uri == path.as_uri() and v.version == 2 and v.marked_stale == 0
-    with service.db.connection() as conn:
-        atom = conn.execute("SELECT status FROM pm_atom WHERE id = %s", (note.id,)).fetchone()
-        cited = conn.execute(
-            "SELECT d.id, d.is_current FROM pm_citation c JOIN pm_document d ON d.id = c.doc_id "
-            "WHERE c.atom_id = %s",
-            (note.id,),
-        ).fetchall()
+    v = service.ingest(IngestRequest(source=str(history)))
+    assert v.uri == history.as_uri() and v.version == 2 and v.marked_stale == 0
+    atom = fetch_one(service, "SELECT status FROM pm_atom WHERE id = %s", note.id)
+    cited = fetch_all(
+        service,
+        "SELECT d.id, d.is_current FROM pm_citation c JOIN pm_document d ON d.id = c.doc_id "
+        "WHERE c.atom_id = %s",
+        note.id,
+    )
     assert atom["status"] == "candidate"
     assert [(r["id"], r["is_current"]) for r in cited] == [(v.version_id, True)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -229,6 +229,43 @@ def until_repaired_or_whole(
     raise AssertionError(f"neither repaired nor found whole within {timeout} s: {monitor.latest}")
 
 
+def damaged_under_serve(
+    service: MemoryService,
+    acknowledged: dict[str, int],
+    claims: list[str],
+    inflict: Callable[[], None],
+    *,
+    flush: bool = False,
+    meanwhile: list[str] | None = None,
+    may_be_harmless: bool = False,
+) -> Outcome | None:
+    """`claims` stored (added to `acknowledged`), the atoms' collection written out to its files
+    where `flush`, and the slices settled; then `inflict`, the
+    `meanwhile` claims stored into the damaged slice (acknowledged too: they must survive the
+    repair), and the repair that follows awaited (or, `may_be_harmless`, a slice found whole:
+    None)."""
+    acknowledged.update(store(service, claims))
+    if flush:
+        flushed(service)
+    settled(service)
+    since = service.runtime.monitor.last_repair
+    damaged_at = time.time()
+    inflict()
+    if meanwhile:
+        acknowledged.update(store(service, meanwhile))
+    if may_be_harmless:
+        return until_repaired_or_whole(service, since, damaged_at)
+    return until_repaired(service, since, damaged_at)
+
+
+def assert_noticed_and_reported(service: MemoryService, outcome: Outcome, found: str) -> None:
+    """Noticed within one self-check period (and a check's time), and the repair note of the
+    slice's memory_stats names `found` ("vector:atom", "graph:files")."""
+    assert outcome.noticed <= PERIOD + CHECK_SECONDS, outcome
+    note = next(s for s in service.stats().slices if found.startswith(s.name)).repaired or ""
+    assert found in note, note  # reported: what was found, and that it was mended
+
+
 def missing_from_dense(service: MemoryService, stored: dict[str, int]) -> list[str]:
     """The acknowledged claims dense search does not find (by their own words)."""
     missing = []
@@ -245,6 +282,8 @@ def drift(service: MemoryService) -> int:
 
 
 def assert_nothing_lost(service: MemoryService, acknowledged: dict[str, int]) -> None:
-    """Every acknowledged claim is found by dense search, and PostgreSQL and the slices agree."""
+    """Once the slices settled, every acknowledged claim is found by dense search, and
+    PostgreSQL and the slices agree."""
+    settled(service)
     assert missing_from_dense(service, acknowledged) == []
     assert drift(service) == 0

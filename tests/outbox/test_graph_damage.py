@@ -8,7 +8,6 @@ found by dense search and in the graph, and `reconcile` finds no drift."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -30,29 +29,18 @@ ACKNOWLEDGED: dict[str, int] = {}
 def _damage_and_repair(
     serve: MemoryService, case: str, inflict: Callable[[], None]
 ) -> damage.Outcome:
-    ACKNOWLEDGED.update(
-        damage.store(
-            serve,
-            [
-                f"The {case} case keeps Mercury the closest planet to the Sun",
-                f"В случае «{case}» Меркурий остаётся ближайшей к Солнцу планетой",
-            ],
-        )
-    )
-    damage.settled(serve)
-    since = serve.runtime.monitor.last_repair
-    damaged_at = time.time()
-    inflict()
-    outcome = damage.until_repaired(serve, since, damaged_at)
-    assert outcome.noticed <= damage.PERIOD + damage.CHECK_SECONDS, outcome
+    claims = [
+        f"The {case} case keeps Mercury the closest planet to the Sun",
+        f"В случае «{case}» Меркурий остаётся ближайшей к Солнцу планетой",
+    ]
+    outcome = damage.damaged_under_serve(serve, ACKNOWLEDGED, claims, inflict)
+    assert outcome is not None
     assert any(f.startswith("graph:files") for f in outcome.report.found), outcome.report
-    note = next(s for s in serve.stats().slices if s.name == "graph").repaired or ""
-    assert "graph:files" in note, note  # reported: what was found, and that it was mended
-    damage.settled(serve)
+    damage.assert_noticed_and_reported(serve, outcome, "graph:files")
+    damage.assert_nothing_lost(serve, ACKNOWLEDGED)
     graph = serve.runtime.graph.get()
     assert graph.check_files() is None  # the files on disk give the whole graph back again
     assert graph.node_counts().get("Atom") == len(ACKNOWLEDGED)
-    damage.assert_nothing_lost(serve, ACKNOWLEDGED)
     return outcome
 
 
@@ -89,15 +77,15 @@ def test_the_graph_directory_deleted_under_a_running_serve_is_rebuilt(
 ) -> None:
     """The watchdog stops a server whose directory vanished; the next check finds the graph
     server restarted empty, and the repair rebuilds it from PostgreSQL."""
-    ACKNOWLEDGED.update(damage.store(serve, ["The graph directory case: copper conducts well"]))
-    damage.settled(serve)
-    since = serve.runtime.monitor.last_repair
-    damaged_at = time.time()
-    damage.delete_tree(serve.settings.data_dir / "graph")
-    outcome = damage.until_repaired(serve, since, damaged_at)
+    outcome = damage.damaged_under_serve(
+        serve,
+        ACKNOWLEDGED,
+        ["The graph directory case: copper conducts well"],
+        lambda: damage.delete_tree(serve.settings.data_dir / "graph"),
+    )
+    assert outcome is not None
     assert any(f.startswith("graph:atom") for f in outcome.report.found), outcome.report
-    damage.settled(serve)
+    damage.assert_nothing_lost(serve, ACKNOWLEDGED)
     graph = serve.runtime.graph.get()
     assert graph.node_counts().get("Atom") == len(ACKNOWLEDGED)
     assert graph.check_files() is None
-    damage.assert_nothing_lost(serve, ACKNOWLEDGED)

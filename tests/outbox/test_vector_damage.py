@@ -7,7 +7,6 @@ is shared by the cases; a longer sweep over more seeds is marked `slow`."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -41,25 +40,19 @@ def _damage_and_repair(
     store_meanwhile: bool = False,
     may_be_harmless: bool = False,
 ) -> damage.Outcome | None:
-    ACKNOWLEDGED.update(damage.store(serve, _claims(case)))
-    damage.flushed(serve)  # every file kind on disk, whatever the cases before did
-    damage.settled(serve)
-    collection = damage.atom_collection(serve)
-    since = serve.runtime.monitor.last_repair
-    damaged_at = time.time()
-    inflict(collection)
-    if store_meanwhile:  # acknowledged into the damaged slice: must survive the repair
-        claim = f"After the {case} damage, basalt is still an igneous rock"
-        ACKNOWLEDGED.update(damage.store(serve, [claim]))
-    if may_be_harmless:
-        outcome = damage.until_repaired_or_whole(serve, since, damaged_at)
-    else:
-        outcome = damage.until_repaired(serve, since, damaged_at)
+    outcome = damage.damaged_under_serve(
+        serve,
+        ACKNOWLEDGED,
+        _claims(case),
+        lambda: inflict(damage.atom_collection(serve)),
+        flush=True,  # every file kind on disk, whatever the cases before did
+        meanwhile=[f"After the {case} damage, basalt is still an igneous rock"]
+        if store_meanwhile
+        else None,
+        may_be_harmless=may_be_harmless,
+    )
     if outcome is not None:
-        assert outcome.noticed <= damage.PERIOD + damage.CHECK_SECONDS, outcome
-        note = next(s for s in serve.stats().slices if s.name == "vector").repaired or ""
-        assert "vector:atom" in note, note  # reported: what was found, and that it was rebuilt
-    damage.settled(serve)
+        damage.assert_noticed_and_reported(serve, outcome, "vector:atom")
     damage.assert_nothing_lost(serve, ACKNOWLEDGED)
     return outcome
 

@@ -29,6 +29,7 @@ from pegas_memory.reasoning.inference import (
     InvalidRule,
     Limits,
     Rule,
+    RuleSet,
     classify_rule_content,
     infer,
     load_rules,
@@ -254,15 +255,18 @@ def test_classify_rule_content(content: str, kind: str) -> None:
     assert classify_rule_content(content) == kind
 
 
+def numbered_rules(*contents: str) -> RuleSet:
+    """`contents` loaded as the rows of rules 1, 2, ... in that order."""
+    return load_rules(list(enumerate(contents, start=1)))
+
+
 def test_load_rules_sorts_rows() -> None:
-    loaded = load_rules(
-        [
-            (1, '{"if": "imports", "then": "depends_on"}'),
-            (2, "Whatever imports something depends on it"),
-            (3, '{"if": "imports", "then": "Depends On"}'),
-            (4, '{"if": ["depends_on", "depends_on"], "then": "depends_on"}'),
-            (5, '{"if": "imports"}'),
-        ]
+    loaded = numbered_rules(
+        '{"if": "imports", "then": "depends_on"}',
+        "Whatever imports something depends on it",
+        '{"if": "imports", "then": "Depends On"}',
+        '{"if": ["depends_on", "depends_on"], "then": "depends_on"}',
+        '{"if": "imports"}',
     )
     assert [r.rule_id for r in loaded.rules] == [1, 4]
     assert loaded.prose == (2,)
@@ -377,13 +381,11 @@ def test_transitive_closure_of_random_edge_sets(raw: list[tuple[int, int]]) -> N
 
 
 def test_multi_kind_chains() -> None:
-    rules = load_rules(
-        [
-            (1, '{"if": "imports", "then": "depends_on"}'),
-            (2, '{"if": ["depends_on", "depends_on"], "then": "depends_on"}'),
-            (3, '{"if": ["calls", "defined_in", "part_of"], "then": "touches"}'),
-            (4, '{"if": "defines", "then": "defined_by", "inverse": true}'),
-        ]
+    rules = numbered_rules(
+        '{"if": "imports", "then": "depends_on"}',
+        '{"if": ["depends_on", "depends_on"], "then": "depends_on"}',
+        '{"if": ["calls", "defined_in", "part_of"], "then": "touches"}',
+        '{"if": "defines", "then": "defined_by", "inverse": true}',
     ).rules
     base = [
         Edge(1, 2, "imports"),
@@ -591,12 +593,8 @@ def test_withdrawal_is_transitive() -> None:
 
 
 def test_conclusions_on_a_cycle_do_not_keep_each_other_alive() -> None:
-    rules = load_rules(
-        [
-            (1, '{"if": "p", "then": "q"}'),
-            (2, '{"if": "q", "then": "r"}'),
-            (3, '{"if": "r", "then": "q"}'),
-        ]
+    rules = numbered_rules(
+        '{"if": "p", "then": "q"}', '{"if": "q", "then": "r"}', '{"if": "r", "then": "q"}'
     ).rules
     base = [Edge(1, 2, "p")]
     before = infer(base, rules)

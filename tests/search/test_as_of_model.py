@@ -9,9 +9,11 @@ since (an erased atom leaves no words at any instant, docs/decisions/0009)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
@@ -35,6 +37,12 @@ CLAIMS = tuple(f"The {s} shapes the {o} in every season." for s in SUBJECTS for 
 QUERY = " ".join(SUBJECTS + OBJECTS)
 ALL = ("candidate", "verified", "contested", "stale")
 picks = st.lists(st.integers(0, 1_000), min_size=1, max_size=2)
+
+
+def on_picked_atoms(step: Callable[[Any, list[int]], None]) -> Callable[[Any, list[int]], None]:
+    """A rule over atoms the model holds, picked by position (`picks`): it runs only once there
+    are some."""
+    return precondition(lambda self: bool(self.now))(rule(which=picks)(step))
 
 
 @dataclass(frozen=True)
@@ -104,8 +112,7 @@ class AsOfMachine(ServiceMachine):
         self.ingest(name, claims)
         self.settle(predicted=False)
 
-    @precondition(lambda self: bool(self.now))
-    @rule(which=picks)
+    @on_picked_atoms
     def retract(self, which: list[int]) -> None:
         ids = self.pick(which)
         if ids:
@@ -113,8 +120,7 @@ class AsOfMachine(ServiceMachine):
             self.now.update(dict.fromkeys(ids, "stale"))
         self.settle(predicted=True)
 
-    @precondition(lambda self: bool(self.now))
-    @rule(which=picks)
+    @on_picked_atoms
     def erase(self, which: list[int]) -> None:
         ids = self.pick(which)
         if ids:
@@ -124,8 +130,7 @@ class AsOfMachine(ServiceMachine):
             self.erased.update(ids)
         self.settle(predicted=True)
 
-    @precondition(lambda self: bool(self.now))
-    @rule(which=picks)
+    @on_picked_atoms
     def verify(self, which: list[int]) -> None:
         ids = [i for i in self.pick(which) if self.now[i] != "stale"]
         if ids:

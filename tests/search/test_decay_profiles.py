@@ -19,7 +19,7 @@ from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import InvalidInput
 from pegas_memory.models import SearchHit
 from pegas_memory.search.fusion import decay_factor
-from tests.conftest import files_memory
+from tests.conftest import fetch_all, fetch_one, files_memory
 
 DAYS_CONVERSATIONAL = 30.0
 DAYS_PERISHABLE = 365.0
@@ -273,14 +273,11 @@ def test_reingesting_unchanged_bytes_with_a_profile_sets_it(
     first = memory.ingest(IngestRequest(source=source))
     again = memory.ingest(IngestRequest(source=source, decay="timeless"))
     assert again.unchanged and again.version_id == first.version_id
-    with memory.db.connection() as conn:
-        doc = conn.execute(
-            "SELECT decay FROM pm_document WHERE id = %s", (first.version_id,)
-        ).fetchone()
-        atoms = conn.execute(
-            "SELECT DISTINCT decay FROM pm_atom WHERE doc_id = %s", (first.version_id,)
-        ).fetchall()
-    assert doc is not None and doc["decay"] == "timeless"
+    doc = fetch_one(memory, "SELECT decay FROM pm_document WHERE id = %s", first.version_id)
+    atoms = fetch_all(
+        memory, "SELECT DISTINCT decay FROM pm_atom WHERE doc_id = %s", first.version_id
+    )
+    assert doc["decay"] == "timeless"
     assert [a["decay"] for a in atoms] == ["timeless"]
     memory.runtime.worker().drain()
     hits = search(memory, "Volga reservoirs meltwater irrigation", decay=True)

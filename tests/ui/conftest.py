@@ -22,7 +22,7 @@ from pegas_memory.jobs import JobContext, JobInfo, JobRunner
 from pegas_memory.models import CodeCitationIn
 from pegas_memory.ui.auth import COOKIE, CSRF_FIELD, Guard
 from pegas_memory.ui.serve import UiServer
-from tests.conftest import offline_memory
+from tests.conftest import fetch_all, fetch_one, offline_memory
 
 EN_DOC = (
     "# Refracting telescopes\n\n"
@@ -39,8 +39,30 @@ RU_DOC = "# Волга\n\nВолга — самая длинная река в �
 SCRIPT_CLAIM = "Beware <script>window.pwned = 1</script> in stored claims & quotes"
 
 
+class MemoryReads:
+    """Reads of the served memory's tables, for the UI tests' assertions."""
+
+    service: MemoryService
+
+    def rows(self, sql: str, *params: Any) -> list[dict[str, Any]]:
+        return fetch_all(self.service, sql, *params)
+
+    def row(self, sql: str, *params: Any) -> dict[str, Any]:
+        return fetch_one(self.service, sql, *params)
+
+    def audit(self) -> list[dict[str, Any]]:
+        """The UI's audit lines, oldest first."""
+        return self.rows("SELECT * FROM pm_ui_audit ORDER BY id")
+
+    def audit_count(self) -> int:
+        return int(self.row("SELECT count(*) AS n FROM pm_ui_audit")["n"])
+
+    def status(self, atom_id: int) -> str:
+        return str(self.row("SELECT status FROM pm_atom WHERE id = %s", atom_id)["status"])
+
+
 @dataclass
-class Seeded:
+class Seeded(MemoryReads):
     """The served memory and what was put in it."""
 
     service: MemoryService
@@ -76,17 +98,9 @@ class Seeded:
     def own_origin(self) -> dict[str, str]:
         return {"Origin": self.url}
 
-    def status(self, atom_id: int) -> str:
-        with self.service.db.connection() as conn:
-            row = conn.execute("SELECT status FROM pm_atom WHERE id = %s", (atom_id,)).fetchone()
-        assert row is not None
-        return str(row["status"])
-
-    def audit_count(self) -> int:
-        with self.service.db.connection() as conn:
-            row = conn.execute("SELECT count(*) AS n FROM pm_ui_audit").fetchone()
-        assert row is not None
-        return int(row["n"])
+    def symbols(self, *qualified_names: str) -> list[int]:
+        """The ids of `seed_graph`'s code symbols ("pkg.b.g", ...), in the order asked."""
+        return [int(self.extra["sym"][name]) for name in qualified_names]
 
 
 def seed(service: MemoryService) -> dict[str, Any]:
@@ -134,7 +148,7 @@ def seeded(database_url: str, tmp_path: Path) -> Iterator[Seeded]:
 
 
 @dataclass
-class Served:
+class Served(MemoryReads):
     """A memory without seed data (each test stores what it needs), served by the UI; `chat`
     answers the fake Ollama's chat requests (memory_verify's self-critique)."""
 
@@ -164,10 +178,6 @@ class Served:
             answer = http.get(path)
         assert answer.status_code == 200, answer.text
         return answer.text
-
-    def rows(self, sql: str, *args: Any) -> list[dict[str, Any]]:
-        with self.service.db.connection() as conn:
-            return [dict(r) for r in conn.execute(sql, args).fetchall()]  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -343,9 +353,8 @@ class FileDoc:
         assert info.finished, f"job {job_id} did not finish within {WAIT} s: {info}"
         return info
 
-    def rows(self, sql: str, *args: Any) -> list[dict[str, Any]]:
-        with self.seeded.service.db.connection() as conn:
-            return [dict(r) for r in conn.execute(sql, args).fetchall()]  # type: ignore[arg-type]
+    def rows(self, sql: str, *params: Any) -> list[dict[str, Any]]:
+        return self.seeded.rows(sql, *params)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ def get(seeded: Seeded, url: str, **params: str) -> str:
 
 
 def test_the_code_page_lists_repositories_and_finds_symbols(graph_seeded: Seeded) -> None:
-    g = graph_seeded.extra["sym"]["pkg.b.g"]
+    [g] = graph_seeded.symbols("pkg.b.g")
     html = get(graph_seeded, "/code")
     assert '<a href="/code?repo=proj">proj</a>' in html
     row = re.search(r"<a href=\"/code\?repo=proj\">proj</a>.*?</tr>", html, re.S)
@@ -41,8 +41,7 @@ def test_the_code_page_lists_repositories_and_finds_symbols(graph_seeded: Seeded
 def test_a_symbol_page_shows_its_source_callers_callees_and_citing_claims(
     graph_seeded: Seeded,
 ) -> None:
-    sym = graph_seeded.extra["sym"]
-    f, g, h = sym["pkg.a.f"], sym["pkg.b.g"], sym["pkg.c.h"]
+    f, g, h = graph_seeded.symbols("pkg.a.f", "pkg.b.g", "pkg.c.h")
     html = get(graph_seeded, f"/code/symbol/{g}")
     assert '<code id="symbol-name">pkg.b.g</code>' in html
     assert '<span class="ln">4</span>def g():' in html  # lines numbered as in the file
@@ -67,21 +66,22 @@ def test_a_symbol_page_shows_its_source_callers_callees_and_citing_claims(
 
 
 def test_a_file_page_lists_its_symbols_in_line_order(graph_seeded: Seeded) -> None:
-    sym = graph_seeded.extra["sym"]
+    [g] = graph_seeded.symbols("pkg.b.g")
     html = get(graph_seeded, "/code/file", repo="proj", path="pkg/b.py")
     names = re.findall(r'<a href="/code/symbol/\d+">([^<]+)</a>', html)
     assert names == ["pkg.b", "pkg.b.g"]
-    assert f'href="/code/symbol/{sym["pkg.b.g"]}"' in html
+    assert f'href="/code/symbol/{g}"' in html
 
 
 def test_a_symbol_whose_file_went_away_still_shows_what_the_index_knows(
     graph_seeded: Seeded,
 ) -> None:
-    g = graph_seeded.extra["sym"]["pkg.b.g"]
+    [g] = graph_seeded.symbols("pkg.b.g")
     (graph_seeded.extra["root"] / "pkg" / "b.py").unlink()
     html = get(graph_seeded, f"/code/symbol/{g}")
     assert "is no longer in" in html and "re-index the repository" in html
-    assert f'<a href="/code/symbol/{graph_seeded.extra["sym"]["pkg.a.f"]}">pkg.a.f</a>' in html
+    [f] = graph_seeded.symbols("pkg.a.f")
+    assert f'<a href="/code/symbol/{f}">pkg.a.f</a>' in html
 
 
 def test_unknown_symbols_files_and_repositories_are_404_pages(graph_seeded: Seeded) -> None:

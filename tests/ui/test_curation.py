@@ -18,18 +18,12 @@ def post(seeded: Seeded, path: str, **fields: str) -> Any:
         return http.post(path, data=seeded.form(**fields), headers=seeded.own_origin)
 
 
-def audit(seeded: Seeded) -> list[dict[str, Any]]:
-    with seeded.service.db.connection() as conn:
-        return conn.execute("SELECT * FROM pm_ui_audit ORDER BY id").fetchall()
-
-
 def history(seeded: Seeded, atom_id: int) -> list[tuple[str | None, str, str]]:
-    with seeded.service.db.connection() as conn:
-        rows = conn.execute(
-            "SELECT from_status, to_status, check_name FROM pm_status_change"
-            " WHERE atom_id = %s ORDER BY id",
-            (atom_id,),
-        ).fetchall()
+    rows = seeded.rows(
+        "SELECT from_status, to_status, check_name FROM pm_status_change"
+        " WHERE atom_id = %s ORDER BY id",
+        atom_id,
+    )
     return [(r["from_status"], r["to_status"], r["check_name"]) for r in rows]
 
 
@@ -40,7 +34,7 @@ def test_retract_is_audited_shown_and_undo_restores_the_previous_status(seeded: 
     )
     assert done.status_code == 303 and done.headers["location"] == f"/atom/{atom}"
     assert seeded.status(atom) == "stale"
-    [line] = audit(seeded)
+    [line] = seeded.audit()
     assert (line["actor"], line["action"], line["target"], line["target_id"]) == (
         "ui",
         "retract",
@@ -59,7 +53,7 @@ def test_retract_is_audited_shown_and_undo_restores_the_previous_status(seeded: 
     undone = post(seeded, f"/audit/{line['id']}/undo", reason="it was right after all")
     assert undone.status_code == 303
     assert seeded.status(atom) == "candidate"
-    first, undo = audit(seeded)
+    first, undo = seeded.audit()
     assert first["undone_by"] == undo["id"] and undo["undoes"] == first["id"]
     assert (undo["action"], undo["after"]["status"]) == ("undo", "candidate")
     assert history(seeded, atom)[-1] == ("stale", "candidate", "ui")
@@ -71,19 +65,19 @@ def test_retract_is_audited_shown_and_undo_restores_the_previous_status(seeded: 
 
 def test_an_undo_is_done_once(seeded: Seeded) -> None:
     post(seeded, f"/atom/{seeded.ru_atom}/retract", reason="x")
-    [line] = audit(seeded)
+    [line] = seeded.audit()
     assert post(seeded, f"/audit/{line['id']}/undo").status_code == 303
     again = post(seeded, f"/audit/{line['id']}/undo")
     assert again.status_code == 400 and "already undone" in again.text
     assert post(seeded, f"/audit/{line['id'] + 1}/undo").status_code == 400  # an undo's line
     assert seeded.status(seeded.ru_atom) == "candidate"
-    assert len(audit(seeded)) == 2
+    assert len(seeded.audit()) == 2
 
 
 def test_undo_refuses_to_overwrite_a_later_change(seeded: Seeded) -> None:
     atom = seeded.en_atom
     post(seeded, f"/atom/{atom}/retract", reason="x")
-    [line] = audit(seeded)
+    [line] = seeded.audit()
     seeded.service.set_atom_status(atom, "verified", reason="an agent verified it since")
     refused = post(seeded, f"/audit/{line['id']}/undo")
     assert refused.status_code == 400
@@ -94,7 +88,7 @@ def test_undo_refuses_to_overwrite_a_later_change(seeded: Seeded) -> None:
 def test_undo_is_refused_once_the_atom_is_erased(seeded: Seeded) -> None:
     atom = seeded.en_atom
     post(seeded, f"/atom/{atom}/retract", reason="x")
-    [line] = audit(seeded)
+    [line] = seeded.audit()
     seeded.service.forget(mode="erase", atom_ids=[atom])
     with pytest.raises(NotFound):
         Curator(seeded.service).undo(int(line["id"]), "")
@@ -107,7 +101,7 @@ def test_verify_runs_memory_verify_and_records_its_verdict(seeded: Seeded) -> No
     atom = seeded.ru_doc_atoms[0]
     done = post(seeded, f"/atom/{atom}/verify", reason="checked by hand")
     assert done.status_code == 303
-    [line] = audit(seeded)
+    [line] = seeded.audit()
     assert line["action"] == "verify" and line["reason"] == "checked by hand"
     assert line["detail"]["verdict"]  # memory_verify's verdict on this atom
     assert line["after"]["status"] == seeded.status(atom)
@@ -126,23 +120,20 @@ def test_a_verification_that_confirmed_the_atom_is_undone_to_candidate(seeded: S
     )
     atom = seeded.en_atom
     assert post(seeded, f"/atom/{atom}/verify").status_code == 303
-    [line] = audit(seeded)
+    [line] = seeded.audit()
     assert line["detail"]["verdict"] == "confirmed"
     assert (line["before"]["status"], line["after"]["status"]) == ("candidate", "verified")
     assert seeded.status(atom) == "verified"
     assert post(seeded, f"/audit/{line['id']}/undo").status_code == 303
-    with seeded.service.db.connection() as conn:
-        row = conn.execute(
-            "SELECT status, confidence FROM pm_atom WHERE id = %s", (atom,)
-        ).fetchone()
-    assert row is not None and row["status"] == "candidate"
+    row = seeded.row("SELECT status, confidence FROM pm_atom WHERE id = %s", atom)
+    assert row["status"] == "candidate"
     assert row["confidence"] == pytest.approx(line["before"]["confidence"])
 
 
 def test_a_verification_that_changed_nothing_has_nothing_to_undo(seeded: Seeded) -> None:
     curator = Curator(seeded.service)
     outcome = curator.verify(seeded.script_atom, "")  # a lone claim: nothing confirms it
-    [line] = audit(seeded)
+    [line] = seeded.audit()
     assert line["before"] == line["after"]
     with pytest.raises(InvalidInput, match="changed nothing"):
         curator.undo(outcome.audit_id, "")
@@ -155,7 +146,7 @@ def test_close_a_gap_then_undo_reopens_it(seeded: Seeded) -> None:
     with seeded.client() as http:
         overview = http.get("/").text
     assert "No open gap." in overview and "found in Telescopes" in overview
-    [line] = audit(seeded)
+    [line] = seeded.audit()
     assert post(seeded, f"/audit/{line['id']}/undo").status_code == 303
     assert [g.id for g in seeded.service.list_gaps(status="open").gaps] == [seeded.gap]
 
@@ -165,7 +156,7 @@ def test_a_change_with_a_bad_value_says_why_and_records_nothing(seeded: Seeded) 
     missing = post(seeded, "/atom/999999/retract", reason="x")
     assert bad_status.status_code == 400 and "filled or abandoned" in bad_status.text
     assert missing.status_code == 404
-    assert audit(seeded) == []
+    assert seeded.audit() == []
 
 
 def test_a_next_page_elsewhere_is_not_followed(seeded: Seeded) -> None:

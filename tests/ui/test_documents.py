@@ -21,11 +21,6 @@ def post(seeded: Seeded, path: str, **fields: str) -> httpx.Response:
         return http.post(path, data=seeded.form(**fields), headers=seeded.own_origin)
 
 
-def audit(seeded: Seeded) -> list[dict[str, Any]]:
-    with seeded.service.db.connection() as conn:
-        return [dict(r) for r in conn.execute("SELECT * FROM pm_ui_audit ORDER BY id").fetchall()]
-
-
 def http_get(seeded: Seeded, path: str) -> str:
     with seeded.client() as http:
         answer = http.get(path)
@@ -64,7 +59,7 @@ def test_reingest_of_changed_bytes_runs_as_a_job_and_the_page_shows_what_changed
     assert ">done<" in job_row and f'href="/document/{new["id"]}"' in job_row
     assert "Cancel job" not in job_row
 
-    [line] = audit(s)
+    [line] = s.audit()
     assert (line["action"], line["target"], line["target_id"]) == (
         "reingest",
         "document",
@@ -109,7 +104,7 @@ def test_reingest_of_unchanged_bytes_writes_nothing_and_says_so(file_doc: FileDo
     done = post(s, f"/document/{file_doc.doc}/reingest")
     job = file_doc.job_of(done.headers["location"])
     assert job.state == "done" and job.progress.message == "done: unchanged, nothing was written"
-    assert len(versions(file_doc)) == 1 and audit(s) == []
+    assert len(versions(file_doc)) == 1 and s.audit() == []
 
 
 def test_redistill_distils_the_current_version_again_in_place(file_doc: FileDoc) -> None:
@@ -117,7 +112,7 @@ def test_redistill_distils_the_current_version_again_in_place(file_doc: FileDoc)
     done = post(s, f"/document/{file_doc.doc}/redistill", reason="new rules")
     assert file_doc.job_of(done.headers["location"]).state == "done"
     assert len(versions(file_doc)) == 1
-    [line] = audit(s)
+    [line] = s.audit()
     assert (line["action"], line["detail"]["asked"]) == ("redistill", "redistill")
     assert line["detail"]["redistilled"]
     assert line["before"]["version_id"] == line["after"]["version_id"] == file_doc.doc
@@ -191,7 +186,7 @@ def test_erase_asks_first_then_forgets_every_version_with_its_atoms(file_doc: Fi
     left = file_doc.rows("SELECT id FROM pm_atom WHERE id = ANY(%s)", sorted(every))
     assert {int(r["id"]) for r in left} == shared
     assert file_doc.rows("SELECT id FROM pm_citation WHERE doc_id = ANY(%s)", mine) == []
-    erase = audit(s)[-1]
+    erase = s.audit()[-1]
     assert (erase["action"], erase["target"], erase["target_id"]) == (
         "erase",
         "document",

@@ -12,10 +12,6 @@ from pegas_memory.jobs import JobRunner
 from tests.ui.conftest import WAIT, Served
 
 
-def audit(served: Served) -> list[dict[str, Any]]:
-    return served.rows("SELECT * FROM pm_ui_audit ORDER BY id")
-
-
 def jobs_json(served: Served, *ids: int) -> dict[int, dict[str, Any]]:
     with served.client() as http:
         answer = http.get("/jobs.json", params=[("id", str(i)) for i in ids])
@@ -31,13 +27,13 @@ def test_a_gap_is_added_listed_closed_and_its_addition_undone(served: Served) ->
     assert (gap.question, gap.priority, gap.reason) == (question, 4, "asked twice")
     page = served.get("/gaps")
     assert html.escape(question) in page and f'action="/gap/{gap.id}/close"' in page
-    [line] = audit(served)
+    [line] = served.audit()
     assert (line["action"], line["target"], line["target_id"]) == ("add_gap", "gap", gap.id)
 
     # the same question again is memory_add_gap's merge: a line, nothing to undo
     served.post("/gaps/add", question=question + "?", priority="5")
     assert served.service.list_gaps(status="open").gaps[0].priority == 5
-    merged = audit(served)[-1]
+    merged = served.audit()[-1]
     assert merged["before"] == merged["after"] and not merged["detail"]["created"]
 
     assert served.post(f"/audit/{line['id']}/undo", reason="a typo").status_code == 303
@@ -54,7 +50,7 @@ def test_bad_gap_forms_say_why_and_change_nothing(served: Served) -> None:
     assert "question is empty" in html.unescape(empty.text)
     assert "priority must be from 1 to 5" in html.unescape(priority.text)
     assert served.service.list_gaps(status=None).total == 0
-    assert served.service.jobs.list_recent() == [] and audit(served) == []
+    assert served.service.jobs.list_recent() == [] and served.audit() == []
 
 
 def test_research_starts_a_job_shown_on_the_overview_and_cancelled_there(served: Served) -> None:
@@ -73,7 +69,7 @@ def test_research_starts_a_job_shown_on_the_overview_and_cancelled_there(served:
     assert served.service.jobs.get(job.id).state == "cancelled"
     assert job.id not in jobs_json(served)  # no longer active
     assert jobs_json(served, job.id)[job.id]["finished"] is True  # asked for by id
-    start, cancel = audit(served)
+    start, cancel = served.audit()
     assert (start["action"], start["target"], start["target_id"]) == ("research", "job", job.id)
     assert (cancel["action"], cancel["after"]["status"]) == ("cancel_job", "cancelled")
     refused = served.post(f"/audit/{cancel['id']}/undo")

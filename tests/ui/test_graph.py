@@ -60,8 +60,7 @@ def test_a_claims_neighbourhood_marks_inferred_links_derived_with_their_rule(
 def test_a_symbols_neighbourhood_holds_its_calls_and_the_claims_citing_it(
     graph_seeded: Seeded,
 ) -> None:
-    sym = graph_seeded.extra["sym"]
-    f, g, h = sym["pkg.a.f"], sym["pkg.b.g"], sym["pkg.c.h"]
+    f, g, h = graph_seeded.symbols("pkg.a.f", "pkg.b.g", "pkg.c.h")
     body = graph(graph_seeded, f"symbol:{g}")
     found = edges(body)
     assert (f"symbol:{f}", f"symbol:{g}", "calls", False) in found
@@ -71,9 +70,10 @@ def test_a_symbols_neighbourhood_holds_its_calls_and_the_claims_citing_it(
     assert node["text"] == "pkg.b.g" and node["href"] == f"/code/symbol/{g}"
     assert node["where"] == "pkg/b.py:4"
     # The module's dependencies derived by the rules, apart from the imports written.
-    module = edges(graph(graph_seeded, f"symbol:{sym['pkg.a']}"))
-    assert (f"symbol:{sym['pkg.a']}", f"symbol:{sym['pkg.b']}", "depends_on", True) in module
-    assert (f"symbol:{sym['pkg.a']}", f"symbol:{sym['pkg.c']}", "depends_on", True) in module
+    a, b, c = graph_seeded.symbols("pkg.a", "pkg.b", "pkg.c")
+    module = edges(graph(graph_seeded, f"symbol:{a}"))
+    assert (f"symbol:{a}", f"symbol:{b}", "depends_on", True) in module
+    assert (f"symbol:{a}", f"symbol:{c}", "depends_on", True) in module
     assert not any(d for (_, _, kind, d) in module if kind == "imports")
 
 
@@ -156,7 +156,7 @@ def test_a_non_loopback_server_gives_the_graph_and_code_only_to_the_token(
 ) -> None:
     guard = Guard("r" * 32, reads_need_token=True)
     server = UiServer(graph_seeded.service, guard, "127.0.0.1", 0).start()
-    g = graph_seeded.extra["sym"]["pkg.b.g"]
+    [g] = graph_seeded.symbols("pkg.b.g")
     paths = [f"/graph.json?node=atom:{graph_seeded.extra['x']}", f"/code/symbol/{g}", "/code"]
     try:
         with httpx.Client(base_url=server.url) as http:

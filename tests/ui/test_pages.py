@@ -48,13 +48,12 @@ def test_search_filters_by_store_and_status(seeded: Seeded) -> None:
 
 def test_claim_page_marks_the_quoted_words_inside_their_passage(seeded: Seeded) -> None:
     atom_id = seeded.ru_doc_atoms[0]
-    with seeded.service.db.connection() as conn:
-        cite = conn.execute(
-            "SELECT c.quoted_text, k.content FROM pm_citation c"
-            " JOIN pm_chunk k ON k.id = c.chunk_id WHERE c.atom_id = %s",
-            (atom_id,),
-        ).fetchone()
-    assert cite is not None and cite["quoted_text"]
+    cite = seeded.row(
+        "SELECT c.quoted_text, k.content FROM pm_citation c"
+        " JOIN pm_chunk k ON k.id = c.chunk_id WHERE c.atom_id = %s",
+        atom_id,
+    )
+    assert cite["quoted_text"]
     with seeded.client(token=False) as http:
         html = http.get(f"/atom/{atom_id}").text
     marked = re.search(

@@ -43,10 +43,6 @@ def atoms(served: Served, *ids: int) -> dict[int, dict[str, Any]]:
     return {int(r["id"]): r for r in rows}
 
 
-def audit(served: Served) -> list[dict[str, Any]]:
-    return served.rows("SELECT * FROM pm_ui_audit ORDER BY id")
-
-
 def test_a_contested_pair_is_shown_side_by_side_with_its_quoted_sources(served: Served) -> None:
     link, newer, older = contested_pair(served)
     page = served.get("/review")
@@ -77,7 +73,7 @@ def test_keeping_one_retracts_the_other_and_undo_contests_both_again(served: Ser
         older,
     )
     assert change["check_name"] == "forget" and "recounted" in change["reason"]  # memory_forget
-    [line] = audit(served)
+    [line] = served.audit()
     assert (line["action"], line["target"], line["target_id"]) == ("resolve", "link", link)
     assert line["detail"]["outcome"] == "keep" and line["detail"]["kept"] == newer
     assert {a["status"] for a in line["before"]["atoms"].values()} == {"contested"}
@@ -121,7 +117,7 @@ def test_keeping_both_in_different_scopes_stops_verification_contesting_them(
     assert "different scopes" in verdict.reason
     assert atoms(served, newer)[newer]["status"] == "candidate"
 
-    [line] = audit(served)
+    [line] = served.audit()
     Curator(served.service).undo(int(line["id"]), "")
     [row] = served.rows("SELECT kind FROM pm_atom_link WHERE id = %s", link)
     assert row["kind"] == "contradicts"
@@ -136,14 +132,14 @@ def test_retracting_both_and_refusals_leave_no_line(served: Served) -> None:
     bad = served.post(f"/review/pair/{link}/resolve", outcome="merge")
     assert wrong_keep.status_code == no_scope.status_code == bad.status_code == 400
     assert "keep must name atom" in html.unescape(wrong_keep.text)
-    assert audit(served) == []
+    assert served.audit() == []
     assert {a["status"] for a in atoms(served, newer, older).values()} == {"contested"}
 
     assert served.post(f"/review/pair/{link}/resolve", outcome="retract").status_code == 303
     assert {a["status"] for a in atoms(served, newer, older).values()} == {"stale"}
     again = served.post(f"/review/pair/{link}/resolve", outcome="retract")
     assert again.status_code == 400 and "resolved already" in html.unescape(again.text)
-    assert len(audit(served)) == 1
+    assert len(served.audit()) == 1
 
 
 def test_a_change_whose_audit_line_fails_is_not_made(served: Served) -> None:
@@ -187,7 +183,7 @@ def test_a_merge_is_split_again_from_the_queue_and_joined_back_by_undo(served: S
     assert f'action="/review/merge/{merge.id}/split"' in page
 
     assert served.post(f"/review/merge/{merge.id}/split", reason="not the same").status_code == 303
-    [line] = audit(served)
+    [line] = served.audit()
     split_atom = int(line["detail"]["atom"])
     assert line["detail"]["created"] and line["detail"]["moved"] == merge.citation_ids
     assert atoms(served, split_atom)[split_atom]["status"] == "candidate"
@@ -228,7 +224,7 @@ def test_the_new_changes_refuse_a_request_without_token_csrf_or_own_origin(serve
     assert {a["status"] for a in atoms(served, newer, older).values()} == {"contested"}
     assert served.service.list_gaps(status=None).total == 1
     assert served.service.jobs.get(job.id).state == "queued"
-    assert audit(served) == []
+    assert served.audit() == []
 
 
 def test_candidates_page_by_key_newest_first(served: Served) -> None:

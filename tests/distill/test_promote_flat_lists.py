@@ -8,6 +8,9 @@ Now a paragraph of dated entries is one `text` atom led in by its heading (dropp
 line` with no heading), and the ";" list is a `list line`. Both sides in ru and en: a verbless
 lead that carries its subject, a single bracketed date in a sentence, three people with their
 years joined by commas and "и", entries with their verbs, clauses joined by ";" stay claims.
+
+The labelled sentences of these rules are rows of `cases/promote.toml` (run by
+`test_promote_rules.py`); what stays here distils whole chunks or asserts more than one answer.
 """
 
 from __future__ import annotations
@@ -64,43 +67,6 @@ def test_dated_entries_under_no_heading_are_a_list_line() -> None:
     assert atoms == [] and dropped == {"list line": 1}
 
 
-@pytest.mark.parametrize(
-    ("lang", "text", "heading"),
-    [
-        # a subjectless lead: it carries its subject and stays a claim
-        ("ru", "Член ЦК КПСС в 1952—1971 годах.", "Суслов, Михаил Андреевич"),
-        # one bracketed date in a sentence
-        ("ru", "Роман «Тихий Дон» (1928) принёс Шолохову Нобелевскую премию.", "Шолохов"),
-        ("en", "The Hobbit (1937) made Tolkien famous among readers of all ages.", "Tolkien"),
-        # three people with their years, joined into one sentence that says what they are
-        (
-            "ru",
-            "Пушкин (1799–1837), Лермонтов (1814–1841) и Гоголь (1809–1852) — крупнейшие"
-            " русские писатели.",
-            "Литература",
-        ),
-        (
-            "en",
-            "Tolkien wrote The Hobbit (1937), The Fellowship of the Ring (1954) and The Two"
-            " Towers (1954).",
-            "Tolkien",
-        ),
-        # dated entries with their verbs
-        (
-            "ru",
-            "Первая книга (май 2002) вышла в Москве. Вторая книга (октябрь 2002) вышла в"
-            " Петербурге. Третья книга (март 2003) вышла в Киеве.",
-            "Серия",
-        ),
-    ],
-)
-def test_a_sentence_with_dates_is_no_list(lang: str, text: str, heading: str) -> None:
-    assert not dated_entries(text, lang)
-    atoms, dropped = _distilled(text, lang, (heading,))
-    assert atoms and "list line" not in dropped
-    assert all(a.metadata.get("kind") != "list" for a in atoms)
-
-
 def test_a_name_is_no_verb_in_a_list_of_people() -> None:
     # "Михаил" ends like a past verb ("-ил"); a capitalised word is a name, not the predicate
     holders = "Горбачёв, Михаил Сергеевич (1989—1990) Лукьянов, Анатолий Иванович (1990—1991)"
@@ -126,27 +92,6 @@ def test_a_list_of_noun_phrases_is_a_list_line() -> None:
     assert dropped.get("list line") == 1
     assert not any("duration of hospital stay" in a.claim for a in atoms)
     assert any("less frequent" in a.claim for a in atoms)
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        # clauses with their verbs, joined by ";"
-        "The risk of death rose by five percent; the rate of stroke fell sharply; the share of"
-        " survivors grew each year.",
-        "Mortality was 5% in the first group; it was 3% in the second; the difference was not"
-        " significant.",
-        # a list led in by its own label says what it is
-        "Outcome measures: rate of severe hypoglycaemia; duration of hospital stay; number of"
-        " ketoacidosis episodes.",
-        # two phrases are no run of them
-        "Rate of severe hypoglycaemia as recorded in diaries; duration of hospital stay.",
-    ],
-)
-def test_clauses_joined_by_semicolons_are_no_list(sentence: str) -> None:
-    assert not nominal_list(sentence, "en")
-    atoms, dropped = _distilled(sentence, "en", ("Outcomes",))
-    assert len(atoms) == 1 and "list line" not in dropped
 
 
 def test_a_semicolon_list_needs_english_grammar() -> None:

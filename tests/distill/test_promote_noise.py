@@ -1,13 +1,17 @@
 """Dialogue, exclamations, short fragments and page furniture in the offline distiller: dropped
 with a counted reason, joined with the narration before them, or kept as `text` when they
-stand alone (en and ru)."""
+stand alone (en and ru).
+
+The labelled sentences of these rules are rows of `cases/promote.toml` (run by
+`test_promote_rules.py`); what stays here distils whole chunks or asserts more than one answer.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from pegas_memory.app.requests import IngestRequest
-from pegas_memory.distill.dialogue import outburst, speech
+from pegas_memory.distill.dialogue import speech
 from pegas_memory.distill.offline import OfflineDistiller
 from pegas_memory.distill.types import ChunkContext
 from pegas_memory.ingest.html import html_to_text
@@ -71,12 +75,6 @@ def test_an_exclamation_joins_the_narration_before_it() -> None:
         assert joined.endswith(("Down, down, down!", "Какой ужас!")), joined
 
 
-def test_an_exclamation_alone_is_dropped_as_noise() -> None:
-    for text, language in (("Down, down, down!", "en"), ("Какой ужас, какой кошмар!", "ru")):
-        claims, dropped = _run(text, language)
-        assert claims == [] and dropped == {"exclamation": 1}, (claims, dropped)
-
-
 def test_a_news_quote_with_a_number_is_kept_and_a_quoted_phrase_is_narration() -> None:
     claims, _ = _run('"We expect 5% growth," Smith said.\n\nПлан "Б" сработал в 2019 году.', "en")
     assert claims == ['"We expect 5% growth," Smith said.', 'План "Б" сработал в 2019 году.']
@@ -103,17 +101,6 @@ def test_page_furniture_is_dropped_with_its_reason() -> None:
     assert dropped == {"related link": 4, "caption": 1, "page boilerplate": 3}
 
 
-def test_table_cell_bars_and_share_buttons_are_cut_off_the_quote() -> None:
-    text = (
-        "| Bridenstine expects to produce three SLS rockets through 2024. |\n\n"
-        "Every online business exists in the space-time continuum.Click To Tweet Think about "
-        "how long it takes to build a business from nothing."
-    )
-    claims, _ = _run(text, "en")
-    assert "Bridenstine expects to produce three SLS rockets through 2024." in claims
-    assert "Every online business exists in the space-time continuum." in claims
-
-
 def test_figcaption_becomes_a_caption_not_an_atom() -> None:
     text = html_to_text(
         "<html><body><p>Alice sat by her sister on the bank of the river all day.</p>"
@@ -134,16 +121,6 @@ def test_ingest_result_counts_the_dialogue_it_dropped(database_url: str, tmp_pat
         path.write_text("# Tea party\n\n" + EN_STORY, encoding="utf-8")
         result = svc.ingest(IngestRequest(source=str(path)))
     assert result.dropped.get("dialogue line", 0) >= 1, result.dropped
-
-
-def test_a_loud_claim_is_not_an_outburst() -> None:
-    """An exclamation that states something (a copula or a number, more than a few words) is a
-    claim said loudly and stays; a short outburst does not (en and ru)."""
-    assert outburst("The Volga is the longest river in Europe!!") is None
-    assert outburst("Волга является самой длинной рекой Европы!") is None
-    assert outburst("In 1889 the tower opened at last!") is None
-    assert outburst("Down, down, down!") == "exclamation"
-    assert outburst("Какой ужас!") == "exclamation"
 
 
 def test_markup_roles_and_links_leave_the_claim_but_not_the_quote() -> None:

@@ -1,7 +1,20 @@
-"""Docs pages: a lead-in ending in ".", a short list of steps in order, and a value the sentence
-before gave a setting (issue 15, session 11, seed 17171's English docs-page junk;
-`distill/following_en.py`, `distill/ordered_lists.py`, `distill/values_en.py`):
+"""Steps and checklists of English docs pages, through the distiller and the rules it asks
+(`distill/steps_en.py`, `distill/following_en.py`, `distill/ordered_lists.py`,
+`distill/values_en.py`, `distill/continues_en.py` rule 8; issue 15, seeds 14141 and 17171).
+The labelled sentences of the step, announcement and presentative rules are in
+`cases/type.toml` and `cases/promote.toml`; what stays here distils whole chunks or decides a
+join or a carried heading:
 
+- a step that opens on a bare verb with a bare plural, a path or a code token as its object
+  ("Review changes for every crate ...", "Run ci/sha256-releases {VERSION} >> ...") is an
+  instruction, typed text; a statement whose subject looks like that verb ("Run times were
+  shorter ...", "Check-ins increased ...", "Test scores improved ...") stays a fact;
+- "Check crates in the following order." (and "Порядок действий приведён ниже.") only announces
+  the list after it and is dropped with the pointers; a lead-in that says more stays;
+- a short step naming nothing ("Update the CHANGELOG as appropriate.") carries its heading; a
+  step that names its object does not;
+- "If the row does not exist, ..." after a sentence about the row joins it; a condition on a
+  noun the sentence before does not name, or on the noun's modifier, does not;
 - "The following are the steps directly related to the context." (its subject is the list after
   it) is dropped as a `pointer`, as "Here are ...", "Below is ...", ru "Ниже приведён ..." are;
   "The following year ...", "The following review aims to ...", a sentence holding what it
@@ -21,9 +34,9 @@ from functools import partial
 
 import pytest
 
-from pegas_memory.distill.following_en import presents_what_follows
+from pegas_memory.distill.continues_en import continues_before
 from pegas_memory.distill.ordered_lists import sequences
-from pegas_memory.distill.pointers import is_pointer
+from pegas_memory.distill.steps_en import bare_step, imperative_step
 from pegas_memory.distill.values_en import repeats_value
 from tests.both_sides import both_sides
 from tests.distill.offline_chunk import typed_claims
@@ -31,48 +44,110 @@ from tests.distill.offline_chunk import typed_claims
 _atoms = partial(typed_claims, language="en")  # (type, claim) of each atom of an English chunk
 
 
+# --- checklist steps, short steps and leading conditions ---
+
+
+def test_checklist_steps_are_typed_text_and_statements_stay_facts() -> None:
+    text = (
+        "Review changes for every crate in crates since the last ripgrep release.\n\n"
+        "Run ci/sha256-releases {VERSION} >> pkg/brew/ripgrep-bin.rb. Then edit the file to"
+        " update the version number.\n\n"
+        "Run times were shorter than before the upgrade in every benchmark.\n"
+    )
+    types = dict((c, t) for t, c in _atoms(text))
+    steps = [c for c in types if c.startswith(("Review", "Run ci/"))]
+    assert steps and all(types[c] == "text" for c in steps)
+    assert types["Run times were shorter than before the upgrade in every benchmark."] == "fact"
+
+
+def test_the_announcement_before_a_markdown_list_is_dropped() -> None:
+    text = (
+        "* Review changes for every crate since the last release. Check crates in the"
+        " following order. After updating a crate, ensure minimal versions are updated.\n"
+        "    * crates/globset\n"
+        "    * crates/ignore\n"
+    )
+    claims = [c for _, c in _atoms(text, title="Release Checklist")]
+    assert not any("following order" in c for c in claims)
+    assert any(c.endswith("ensure minimal versions are updated.") for c in claims)
+
+
+def test_a_short_step_naming_nothing_carries_its_heading() -> None:
+    assert bare_step("Update the CHANGELOG as appropriate.")
+    assert bare_step("Do not share long snippets.")
+    text = "Update the CHANGELOG as appropriate.\n"
+    claims = [c for _, c in _atoms(text, title="Release Checklist", heading=("Release Checklist",))]
+    assert claims == ["Release Checklist: Update the CHANGELOG as appropriate."]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Push changes to GitHub, NOT including the tag.",  # names GitHub
+        "Run cargo publish in crates/core.",  # a path
+        "Update the CHANGELOG. Then tag the release.",  # two sentences
+        "Review every change made to the search and the printer crates since the release.",
+        "The CHANGELOG is updated as appropriate.",  # a statement
+    ],
+)
+def test_a_step_that_names_its_object_carries_nothing(claim: str) -> None:
+    assert not bare_step(claim)
+
+
+def test_a_short_step_under_a_section_label_carries_nothing() -> None:
+    text = "Add empty jelly jars to sterilize and warm.\n"
+    claims = [c for _, c in _atoms(text, title="Honey Jam Recipe", heading=("Instructions",))]
+    assert claims == [text.strip()]
+
+
+def test_an_interjection_is_no_step() -> None:
+    assert not imperative_step("Wait there’s more.")
+    assert not bare_step("Wait, it's not over yet.")
+    assert imperative_step("Wait for CI to finish creating the release.")
+
+
+def test_a_statement_under_the_same_heading_carries_nothing() -> None:
+    text = "Contributors are expected to be responsible for any code they publish.\n"
+    claims = [c for _, c in _atoms(text, title="AI Policy", heading=("AI Policy",))]
+    assert claims == [text.strip()]
+
+
+_ROW = (
+    "If a record PtoQ is mapped to tables p and q, the row in q must exist; it will not emit an"
+    " INSERT if the primary key identity is already present."
+)
+
+
+def test_a_definite_noun_in_a_leading_condition_joins_the_sentence_naming_it() -> None:
+    again = "If the row does not exist, the ORM will fail to detect an updated row."
+    assert continues_before(again, _ROW)
+    steps = "Review changes for every crate since the last release."
+    assert continues_before("If the set of changes is non-empty, issue a new release.", steps)
+    claims = [c for _, c in _atoms(f"{_ROW} {again}\n")]
+    assert claims == [f"{_ROW} {again}"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "before"),
+    [
+        # the noun is not the sentence before's
+        ("If the row does not exist, the ORM raises an error.", "The session caches objects."),
+        # the condition's noun is "object"; "application" is only its modifier
+        (
+            "When the application object is deleted everything it allocated is freed.",
+            "It can help to create a minimal application to test specific behavior.",
+        ),
+        # a moment, not a referent
+        ("When the time comes, the row is deleted.", _ROW),
+        # an indefinite noun in the condition
+        ("If a row does not exist, the ORM raises an error.", _ROW),
+    ],
+)
+def test_a_condition_on_a_noun_not_told_before_does_not_join(sentence: str, before: str) -> None:
+    assert not continues_before(sentence, before)
+
+
 # --- "The following are ...": a lead-in ending in "." -------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "The following are the steps directly related to the context.",
-        "The following is a step-by-step procedure for releasing a new version of Google-Gson.",
-        "The following two rules differ in their use of a trailing slash.",
-        "The following conclusions are made.",
-        "Here are some guidelines to help you get started.",
-        "Here is an example of how to write a custom serializer for the DateTime class.",
-        "Below is a listing of many of the most common inspection targets.",
-        "In general, the following options are accepted.",
-        "Ниже приведён список основных команд.",
-        "Ниже перечислены поддерживаемые форматы.",
-    ],
-)
-def test_a_sentence_presenting_what_follows_is_a_pointer(sentence: str) -> None:
-    assert presents_what_follows(sentence)
-    assert is_pointer(sentence)
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "The following year, he moved to Paris and opened a studio.",
-        "The following day the army retreated to the river.",
-        "The following season the club was relegated to the second division.",
-        "The following review aims to outline some of the existing options for the treatment.",
-        "The following options are supported: --foo and --bar.",
-        "The steps directly related to the context are few.",
-        "Here the request is dispatched to the view function.",
-        "The proxies cannot be passed to another worker.",
-        "Ниже по течению река становится шире.",
-        "Hello, here is some text without a meaning.",
-        "The following are the steps directly related to the context. The first one pushes the "
-        "app context.",
-    ],
-)
-def test_a_sentence_that_says_something_is_no_presentative(sentence: str) -> None:
-    assert not presents_what_follows(sentence)
 
 
 def test_a_lead_in_ending_in_a_full_stop_is_dropped_and_leads_its_steps_in() -> None:
