@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 
 from pegas_memory.app.requests import IngestRequest, SearchRequest
+from pegas_memory.app.research import DEFAULT_MAX_GAPS, DEFAULT_URLS_PER_GAP
 from pegas_memory.app.service import MemoryService
 from pegas_memory.config import SettingIssue, Settings, load_settings_leniently
 from pegas_memory.db.pool import Database
@@ -523,8 +524,10 @@ def build_parser() -> argparse.ArgumentParser:
     merges.add_argument("--after", type=int, default=0, help="--consolidate: after this atom id")
     merges.add_argument("--batch", type=int, default=500, help="--consolidate: atoms per call")
     merges.add_argument("--similarity", type=float, help="--consolidate: the cosine to merge at")
-    parsers["research"].add_argument("--max-gaps", type=int, default=5)
-    parsers["research"].add_argument("--urls", type=int, default=3, help="URLs per gap")
+    parsers["research"].add_argument("--max-gaps", type=int, default=DEFAULT_MAX_GAPS)
+    parsers["research"].add_argument(
+        "--urls", type=int, default=DEFAULT_URLS_PER_GAP, help="URLs per gap"
+    )
     parsers["reconcile"].add_argument("--fix", action="store_true", help="repair the drift found")
     return parser
 

@@ -208,8 +208,6 @@ HitStore = Literal["atom", "passage", "trace"]
 # The metadata key of an atom stored without any provenance (`PEGAS_STORE_PROVENANCE=flag`).
 UNSOURCED = "unsourced"
 
-FEEDBACK_OUTCOMES: tuple[FeedbackOutcome, ...] = tuple(FeedbackOutcome)
-
 
 class FeedbackItem(BaseModel):
     """One hit the agent reports on: its id and store, as memory_search or memory_get_context

@@ -18,13 +18,13 @@ from typing import Any, LiteralString
 
 from psycopg.types.json import Jsonb
 
+from pegas_memory.app.inputs import MAX_REASON_CHARS
 from pegas_memory.db.pool import Conn
 from pegas_memory.db.sql import load_queries
 from pegas_memory.errors import InvalidInput
 from pegas_memory.ingest.pipeline import IngestAudit
 from pegas_memory.ingest.writes import IngestReport
 
-MAX_REASON = 2_000
 REREAD_ACTIONS = ("reingest", "redistill")
 
 
@@ -93,7 +93,7 @@ class RereadOrder:
         if not all(isinstance(v, str) for v in values.values()):
             raise InvalidInput("an ingest job's audit order needs actor, asked, reason and uri")
         order = cls(**values)  # type: ignore[arg-type]
-        if order.asked not in REREAD_ACTIONS or len(order.reason) > MAX_REASON:
+        if order.asked not in REREAD_ACTIONS or len(order.reason) > MAX_REASON_CHARS:
             raise InvalidInput("an ingest job's audit order asks for reingest or redistill")
         return order
 

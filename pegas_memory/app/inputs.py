@@ -13,6 +13,7 @@ from pegas_memory.errors import InvalidInput
 from pegas_memory.search.filters import SearchFilter
 
 MAX_CLAIM_CHARS = 8_000
+MAX_REASON_CHARS = 2_000  # why a change was made: every tool, the UI and the audit line
 MAX_TAGS = 32
 MAX_TAG_CHARS = 64
 MAX_METADATA_CHARS = 64_000

@@ -41,6 +41,8 @@ from pegas_memory.app.job_views import (
 )
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.research import (
+    DEFAULT_MAX_GAPS,
+    DEFAULT_URLS_PER_GAP,
     ResearchJournal,
     build_provider,
     research_gaps,
@@ -264,8 +266,8 @@ class JobService:
             outcomes, note = research_gaps(
                 self.host,
                 build_provider(self.settings),
-                max_gaps=int(args.get("max_gaps") or 5),
-                urls_per_gap=int(args.get("urls_per_gap") or 3),
+                max_gaps=int(args.get("max_gaps") or DEFAULT_MAX_GAPS),
+                urls_per_gap=int(args.get("urls_per_gap") or DEFAULT_URLS_PER_GAP),
                 include_researching=True,
                 step=ctx.report,
                 journal=journal,
@@ -307,10 +309,6 @@ class JobService:
             )
             self._runner = runner.start()
             return
-
-    @property
-    def running_here(self) -> bool:
-        return self._runner is not None
 
     def close(self, timeout: float = 10.0) -> None:
         """Stop claiming; running jobs stop at their next check and go back to the queue."""

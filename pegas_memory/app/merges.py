@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pegas_memory.app.inputs import clean_text
+from pegas_memory.app.inputs import MAX_REASON_CHARS, clean_text
 from pegas_memory.app.store import StoreOwner  # settings, db, runtime: all merges need too
 from pegas_memory.curation.merges import (
     SplitOutcome,
@@ -42,7 +42,7 @@ def split_merge(
     transaction, before it commits (the UI's audit line)."""
     if merge_id is None:
         raise InvalidInput("split needs merge_id (memory_merges action=list shows them)")
-    why = clean_text(reason or "", "reason", 2_000, required=False) or "no reason given"
+    why = clean_text(reason or "", "reason", MAX_REASON_CHARS, required=False) or "no reason given"
     try:
         with owner.db.transaction() as conn:
             outcome = split(conn, merge_id, why, dry_run=dry_run)

@@ -30,7 +30,9 @@ from pegas_memory.models import AtomStatus, GapStatus
 
 log = logging.getLogger(__name__)
 
-MAX_URLS_PER_GAP = 3
+# The defaults of a research run (the tool, the CLI, the UI and the job all start from them).
+DEFAULT_MAX_GAPS = 5
+DEFAULT_URLS_PER_GAP = 3
 ANSWER_MIN_SCORE = 0.0  # any verified hit among the new atoms counts as an answer
 
 
@@ -149,8 +151,8 @@ def research_gaps(
     service: Any,
     provider: SearchProvider | None,
     *,
-    max_gaps: int = 5,
-    urls_per_gap: int = 3,
+    max_gaps: int = DEFAULT_MAX_GAPS,
+    urls_per_gap: int = DEFAULT_URLS_PER_GAP,
     include_researching: bool = False,
     step: Step | None = None,
     journal: ResearchJournal | None = None,

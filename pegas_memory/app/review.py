@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from pegas_memory.app.inputs import clean_text
+from pegas_memory.app.inputs import MAX_REASON_CHARS, clean_text
 from pegas_memory.curation.contradictions import Resolution, open_pairs, restore
 from pegas_memory.curation.contradictions import resolve as resolve_pair
 from pegas_memory.curation.merges import rejoin as rejoin_split
@@ -57,7 +57,7 @@ class ReviewService:
         memory_forget retracts), keep both in different scopes, or retract both; then truth
         maintenance runs as after memory_forget. `by` names who decided (the status changes'
         check: agent, ui). `audit` runs in the transaction."""
-        why = clean_text(reason or "", "reason", 2_000, required=False)
+        why = clean_text(reason or "", "reason", MAX_REASON_CHARS, required=False)
         with self.host.db.transaction() as conn:
             done = resolve_pair(conn, link_id, outcome, reason=why, keep=keep, scopes=scopes, by=by)
             if audit is not None:
@@ -108,7 +108,7 @@ class ReviewService:
         audit: Callable[[Conn], None] | None = None,
     ) -> None:
         """Put a resolved pair back as `before` (curation.contradictions.snapshot) found it."""
-        why = clean_text(reason, "reason", 2_000, required=True)
+        why = clean_text(reason, "reason", MAX_REASON_CHARS, required=True)
         with self.host.db.transaction() as conn:
             restore(conn, link_id, before, reason=why)
             if audit is not None:

@@ -18,6 +18,7 @@ from threadpoolctl import threadpool_limits
 
 import pegas_memory.app.store as service_store
 from pegas_memory.app.inputs import (
+    MAX_REASON_CHARS,
     as_of_filter,
     clean_text,
 )
@@ -300,7 +301,7 @@ class MemoryService:
         if code_repos and not (atom_ids or trace_ids or document_ids):
             return self._drop_code(code_repos)
         check_ids(atom_ids, trace_ids, document_ids)
-        reason = clean_text(reason or "", "reason", 2_000, required=False)
+        reason = clean_text(reason or "", "reason", MAX_REASON_CHARS, required=False)
         dropped = self._drop_code(code_repos) if code_repos else None
         with self.db.transaction() as conn:
             if mode == "retract":
@@ -339,7 +340,7 @@ class MemoryService:
         wrote with `changes`: `previous_id` is current again, its passages and atoms as they
         were (curation/revert.py). `audit` runs in the transaction, before it commits. Raises
         NotFound, or InvalidInput when the document changed since (nothing is changed then)."""
-        reason = clean_text(reason or "", "reason", 2_000, required=False)
+        reason = clean_text(reason or "", "reason", MAX_REASON_CHARS, required=False)
         with self.db.transaction() as conn:
             report = revert_version(
                 conn,
@@ -728,7 +729,7 @@ class MemoryService:
         verification or a retraction. Logged in pm_status_change (check 'ui') like every status
         change, then truth maintenance runs as after memory_forget; returns the old status.
         `audit` runs in the transaction, before it commits."""
-        reason = clean_text(reason, "reason", 2_000, required=True)
+        reason = clean_text(reason, "reason", MAX_REASON_CHARS, required=True)
         new = AtomStatus.parse(status, "status")
         with self.db.transaction() as conn:
             old = set_status(

@@ -10,7 +10,8 @@ import json
 import logging
 import time
 from collections.abc import Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from pegas_memory.app.inputs import (
     MAX_CLAIM_CHARS,
@@ -38,6 +39,7 @@ from pegas_memory.models import (
     ATOM_TYPES,
     TRACE_KINDS,
     UNSOURCED,
+    CodeCitationIn,
     DecayProfile,
     StoreResult,
     TraceKind,
@@ -72,11 +74,9 @@ DIRECT_MAX_IDS = 64
 def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
     """Store one typed atom (scope knowledge) or one episodic trace (scope episodic);
     `cite_code` names the code symbol the atom rests on (a re-index that removes it marks
-    the atom stale)."""
-    claim, type, scope, tags = request.claim, request.type, request.scope, request.tags
-    topic, source, cite_code = request.topic, request.source, request.cite_code
+    the atom stale). Raises InvalidInput before any write when an argument is refused."""
+    claim = clean_text(request.claim, "claim", MAX_CLAIM_CHARS, required=True)
     limit = svc.settings.max_argument_chars
-    claim = clean_text(claim, "claim", MAX_CLAIM_CHARS, required=True)
     content = clean_text(request.content or "", "content", limit, required=False)
     metadata = dict(request.metadata or {})
     try:
@@ -84,32 +84,57 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
     except (TypeError, ValueError) as exc:
         raise InvalidInput(f"metadata is not JSON-serialisable: {exc}") from exc
     clean_text(meta_json, "metadata", MAX_METADATA_CHARS, required=False)
+    if request.scope == "episodic":
+        return _store_trace(svc, request, claim, content, metadata)
+    return _store_atom(svc, _checked_atom(svc.settings, request, claim, content, metadata))
 
-    if scope == "episodic":
-        if cite_code is not None:
-            raise InvalidInput("cite_code applies to knowledge atoms, not episodic traces")
-        if request.decay not in (None, DecayProfile.CONVERSATIONAL) or request.about is not None:
-            raise InvalidInput(
-                "decay and about apply to knowledge atoms: an episodic trace is conversational "
-                "and ages from when it was stored"
-            )
-        kind = request.trace_kind or TraceKind.OBSERVATION
-        if kind not in TRACE_KINDS:
-            raise InvalidInput(f"trace_kind must be one of {', '.join(TRACE_KINDS)}")
-        text = claim if not content else f"{claim}\n\n{content}"
-        with svc.db.transaction() as conn:
-            trace_id = insert_trace(
-                conn, kind, text, session_id=request.session_id, metadata=metadata
-            )
-        late = await_projection(svc, "trace", [trace_id])
-        return StoreResult(
-            id=trace_id,
-            scope="episodic",
-            created=True,
-            decay=DecayProfile.CONVERSATIONAL,
-            message=f"stored {kind} trace {trace_id}" + (f"; {late}" if late else ""),
+
+def _store_trace(
+    svc: StoreOwner, request: StoreRequest, claim: str, content: str, metadata: dict[str, Any]
+) -> StoreResult:
+    if request.cite_code is not None:
+        raise InvalidInput("cite_code applies to knowledge atoms, not episodic traces")
+    if request.decay not in (None, DecayProfile.CONVERSATIONAL) or request.about is not None:
+        raise InvalidInput(
+            "decay and about apply to knowledge atoms: an episodic trace is conversational "
+            "and ages from when it was stored"
         )
-    if scope != "knowledge":
+    kind = request.trace_kind or TraceKind.OBSERVATION
+    if kind not in TRACE_KINDS:
+        raise InvalidInput(f"trace_kind must be one of {', '.join(TRACE_KINDS)}")
+    text = claim if not content else f"{claim}\n\n{content}"
+    with svc.db.transaction() as conn:
+        trace_id = insert_trace(conn, kind, text, session_id=request.session_id, metadata=metadata)
+    late = await_projection(svc, "trace", [trace_id])
+    return StoreResult(
+        id=trace_id,
+        scope="episodic",
+        created=True,
+        decay=DecayProfile.CONVERSATIONAL,
+        message=f"stored {kind} trace {trace_id}" + (f"; {late}" if late else ""),
+    )
+
+
+@dataclass(frozen=True)
+class _CheckedAtom:
+    """A knowledge atom's arguments once checked: the row to insert and what it cites."""
+
+    atom: AtomInput
+    source: str | None
+    source_kind: str | None  # "web", "agent" or "code" (what decides the default decay)
+    locator: str
+    quote: str
+    cite_code: CodeCitationIn | None
+
+
+def _checked_atom(
+    settings: Settings, request: StoreRequest, claim: str, content: str, metadata: dict[str, Any]
+) -> _CheckedAtom:
+    """Pure: the atom a knowledge store writes, its arguments checked (InvalidInput when one is
+    refused); `metadata` gains the unsourced mark when the provenance gate flags it."""
+    type, tags, topic, source = request.type, request.tags, request.topic, request.source
+    cite_code = request.cite_code
+    if request.scope != "knowledge":
         raise InvalidInput("scope must be 'knowledge' (curated atoms) or 'episodic' (traces)")
     if type not in ATOM_TYPES:
         raise InvalidInput(f"type must be one of {', '.join(ATOM_TYPES)}; got {type!r}")
@@ -128,7 +153,7 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
     locator = clean_text(request.locator or "", "locator", 500, required=False)
     quote = clean_text(request.quote or "", "quote", 20_000, required=False)
     if not (source or quote.strip() or request.session_id or cite_code):
-        gate = svc.settings.store_provenance
+        gate = settings.store_provenance
         if gate == StoreProvenance.ENFORCE:
             raise InvalidInput(
                 "this memory stores a claim only with its provenance: give `source` (a URL, a "
@@ -149,7 +174,7 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
     elif cite_code is not None:
         source_kind = "code"
     decay = request.decay or default_decay(
-        type, source_kind, document_default=svc.settings.decay_document_default
+        type, source_kind, document_default=settings.decay_document_default
     )
     atom = AtomInput(
         type=type,
@@ -163,10 +188,16 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
         source=source or "agent",
         metadata=metadata,
     )
+    return _CheckedAtom(atom, source, source_kind, locator, quote, cite_code)
+
+
+def _store_atom(svc: StoreOwner, checked: _CheckedAtom) -> StoreResult:
+    atom, source, cite_code = checked.atom, checked.source, checked.cite_code
+    quote, claim, metadata, decay = checked.quote, atom.claim, atom.metadata, atom.decay
     with svc.db.transaction() as conn:
         doc_id = None
         if source:
-            kind = source_kind or "agent"
+            kind = checked.source_kind or "agent"
             doc_id = source_document(
                 conn,
                 DocumentInput(
@@ -181,7 +212,9 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
             )
         atom_id, created = insert_atom(conn, atom)
         if doc_id is not None:
-            add_citation(conn, atom_id, doc_id=doc_id, locator=locator, quote=quote or claim)
+            add_citation(
+                conn, atom_id, doc_id=doc_id, locator=checked.locator, quote=quote or claim
+            )
         cited = None
         if cite_code is not None:
             cited = resolve_citation(conn, cite_code)
@@ -195,7 +228,7 @@ def store(svc: StoreOwner, request: StoreRequest) -> StoreResult:
         row = conn.execute(Q.atom_status, (atom_id,)).fetchone()
     status = row["status"] if row else None
     if created:
-        message = f"stored {type} atom {atom_id} (status {status}, decay {decay})"
+        message = f"stored {atom.type} atom {atom_id} (status {status}, decay {decay})"
         if metadata.get(UNSOURCED):
             message += (
                 "; unsourced (no source, quote, session or code citation): it ranks below "

@@ -48,6 +48,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import partial
 
 from pegas_memory.code_memory.model import (
     JS_LANGUAGES,
@@ -153,6 +154,17 @@ def overlay_calls(
         language = f.language
         imported = _imported(docs[f.path], f, outside) if language == "python" else {}
         by_line = _occurrences_by_line(docs[f.path], imported)
+        ask = partial(  # ask(line, name): what the analyzer says of ``name`` at ``line``
+            _answer,
+            by_line,
+            defs=defs,
+            kinds=kinds,
+            members=members,
+            bases=bases,
+            language=language,
+            aliased=aliased,
+            imported=imported,
+        )
         sites: dict[tuple[str, int], list[str]] = defaultdict(list)
         receivers: dict[tuple[str, int, str], str] = {}
         for ref in f.references:
@@ -165,60 +177,20 @@ def overlay_calls(
                     receivers[(ref.src_qualified_name, ref.line, name)] = found[-2]
         for (src, line), names in sorted(sites.items()):
             lines += 1
-            answers = {
-                n: _answer(
-                    by_line, line, n, defs, kinds, members, bases, language, aliased, imported
-                )
-                for n in names
-            }
+            answers = {n: ask(line, n) for n in names}
             for n in names:  # ``Store.call(this)``: the function ``Store``, its ``this`` given
                 receiver = receivers.get((src, line, n))
                 if receiver and _is_function_call_method(answers[n]):
-                    answers[n] = _answer(
-                        by_line,
-                        line,
-                        receiver,
-                        defs,
-                        kinds,
-                        members,
-                        bases,
-                        language,
-                        aliased,
-                        imported,
-                    )
+                    answers[n] = ask(line, receiver)
             own = calls.pop((src, line), [])
             decided = {n for n, a in answers.items() if not a.undecided}
             made: list[Dependency] = []
             for n in sorted(decided):
                 a = answers[n]
                 for dst in sorted(a.internal):
-                    made.append(
-                        Dependency(
-                            src,
-                            DepKind.CALLS,
-                            dst,
-                            dst,
-                            line,
-                            TargetKind.INTERNAL,
-                            1,
-                            Provenance.ANALYZER,
-                            tool,
-                        )
-                    )
+                    made.append(_analyzer_call(src, dst, dst, line, tool))
                 for name in _external_names(a, n, own):
-                    made.append(
-                        Dependency(
-                            src,
-                            DepKind.CALLS,
-                            name,
-                            None,
-                            line,
-                            TargetKind.EXTERNAL,
-                            1,
-                            Provenance.ANALYZER,
-                            tool,
-                        )
-                    )
+                    made.append(_analyzer_call(src, name, None, line, tool))
             internal_n += sum(d.dst is not None for d in made)
             external_n += sum(d.dst is None for d in made)
             if not decided:
@@ -243,6 +215,13 @@ def overlay_calls(
         out.extend(rest)
     count = AnalyzerCount(lines, decided_n, mixed, kept, internal_n, external_n)
     return sorted(set(out), key=lambda d: (d.src, d.line, d.kind, d.dst_name)), count
+
+
+def _analyzer_call(src: str, name: str, dst: str | None, line: int, tool: str) -> Dependency:
+    """A call edge the analyzer decided: to a repository symbol (``dst``) or, with ``dst``
+    None, to the external ``name``."""
+    kind = TargetKind.INTERNAL if dst is not None else TargetKind.EXTERNAL
+    return Dependency(src, DepKind.CALLS, name, dst, line, kind, 1, Provenance.ANALYZER, tool)
 
 
 def _external_names(answer: _Answer, name: str, heuristic: Sequence[Dependency]) -> list[str]:

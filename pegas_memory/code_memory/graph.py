@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 
 from pegas_memory.code_memory.chains import Chains
 from pegas_memory.code_memory.flow import PythonFlow
@@ -112,33 +113,31 @@ def _resolve_by_name(
             step(len(files) + n, total, f"resolving dependencies: file {n + 1} of {len(files)}")
         if only is not None and f.path not in only:
             continue
-        local = index.local(f)
-        imports = dict(f.imports)
+        at = _InFile(index, f, index.local(f), dict(f.imports))
         for ref in f.references:
             if ref.kind == RefKind.IMPORTS:
                 dst = index.import_target(f, ref.target)
                 kind: TargetKind = TargetKind.EXTERNAL
                 if dst is None and index.is_internal_import(f, ref.target):
-                    kind = (
-                        TargetKind.UNRESOLVED
-                    )  # a workspace crate or relative path we cannot follow
+                    # a workspace crate or relative path we cannot follow
+                    kind = TargetKind.UNRESOLVED
                 deps.append(
                     _dep(ref.src_qualified_name, RefKind.IMPORTS, ref.target, dst, ref.line, kind)
                 )
             elif ref.kind == RefKind.CALLS:
                 index.args = ref.arg_types
-                dst, kind = _call_target(index, f, local, imports, ref.target, ref)
+                dst, kind = _call_target(at, ref.target, ref)
                 if dst is None and f.language in ("rust", "java"):
-                    dst = _chain_target(chains, index, f, local, imports, ref)
+                    dst = _chain_target(chains, at, ref)
                     kind = TargetKind.INTERNAL if dst else kind
                 elif dst is None and ref.typed and f.language in JS_LANGUAGES:
-                    dst = handlers.target(f, ref) or _made_target(index, f, local, imports, ref)
+                    dst = handlers.target(f, ref) or _made_target(at, ref)
                     kind = TargetKind.INTERNAL if dst else kind
                 deps.append(
                     _dep(ref.src_qualified_name, RefKind.CALLS, ref.target, dst, ref.line, kind)
                 )
                 if f.language == "go":  # on what a call returned; through an interface
-                    made = _go_made(interfaces, index, f, local, imports, ref)
+                    made = _go_made(interfaces, at, ref)
                     src, name = ref.src_qualified_name, ref.target.rsplit(".", 1)[-1]
                     if dst is None and made is not None:  # ``ent := l.Back(); ent.Next()``
                         dst = index.member(made, name, ref.arity)
@@ -148,30 +147,35 @@ def _resolve_by_name(
                             )
                     if dst is not None:
                         deps.extend(interfaces.dispatch(src, dst, ref.line, made))
-                    elif (owner := _go_owner(index, f, imports, ref)) is not None:
+                    elif (owner := _go_owner(at, ref)) is not None:
                         deps.extend(interfaces.through_embedded(src, owner, name, ref.line, made))
     return deps
 
 
-def _call_target(
-    index: NameIndex,
-    f: FileIndex,
-    local: dict[str, str],
-    imports: dict[str, str],
-    written: str,
-    ref: Reference,
-) -> tuple[str | None, TargetKind]:
+@dataclass(frozen=True, slots=True)
+class _InFile:
+    """What a name written in one file can mean: the repository's names (``index``), the file's
+    own definitions (``local``: name -> qualified name) and its imports (alias -> what it names)."""
+
+    index: NameIndex
+    file: FileIndex
+    local: dict[str, str]
+    imports: dict[str, str]
+
+
+def _call_target(at: _InFile, written: str, ref: Reference) -> tuple[str | None, TargetKind]:
     """Where a call as written lands: the enclosing type's members for this/self calls, the
     file's own definitions, what it imported, then (bare names only) a name defined once in the
     repository. A call on a receiver whose type is unknown (``x.unwrap()``) stays unresolved:
     guessing "the only method of that name" sends library calls to unrelated methods."""
+    index, f, local, imports = at.index, at.file, at.local, at.imports
     parts = written.replace("::", ".").split(".")
     name, head = parts[-1], parts[0]
     arity, src = ref.arity, ref.src_qualified_name
     js = f.language in JS_LANGUAGES
     if js and len(parts) == 2 and name in ("call", "apply") and not ref.self_call:
         # ``Store.call(this)``: a call of the function ``Store`` with ``this`` given.
-        return _call_target(index, f, local, imports, head, ref)
+        return _call_target(at, head, ref)
     if ref.self_call:
         if len(parts) > 2:  # ``self.mat.invert()``: a field's method, not the type's own
             return None, TargetKind.UNRESOLVED
@@ -180,7 +184,7 @@ def _call_target(
             owner = index.this_owner(src, f.module)
         dst = index.member(owner, name, arity) if owner is not None else None
         if dst is None and f.language == "java" and len(parts) == 1 and name in imports:
-            return _call_target(index, f, local, imports, written, _unqualified(ref))
+            return _call_target(at, written, _unqualified(ref))
         if dst is None and f.language == "java" and len(parts) == 1:
             # ``import static com.ex.Util.*;`` then ``helper()``: a member of that class.
             for alias, spelled in f.imports:
@@ -275,86 +279,67 @@ def _unqualified(ref: Reference) -> Reference:
     return Reference(ref.src_qualified_name, RefKind.CALLS, ref.target, ref.line, False, ref.arity)
 
 
-def _chain_target(
-    chains: Chains,
-    index: NameIndex,
-    f: FileIndex,
-    local: dict[str, str],
-    imports: dict[str, str],
-    ref: Reference,
-) -> str | None:
+def _chain_target(chains: Chains, at: _InFile, ref: Reference) -> str | None:
     """A Rust or Java method call through a typed receiver or a chain of calls
     (code_memory.chains)."""
 
     def bare(name: str) -> str | None:
-        dst, _ = _call_target(
-            index,
-            f,
-            local,
-            imports,
-            name,
-            # Java: an unqualified call is a call on ``this`` (``writeFieldName(..).value()``).
-            Reference(ref.src_qualified_name, RefKind.CALLS, name, ref.line, f.language == "java"),
-        )
-        return dst
+        # Java: an unqualified call is a call on ``this`` (``writeFieldName(..).value()``).
+        return _called_at(at, ref, name, self_call=at.file.language == "java")
 
-    scope = index.enclosing_type(ref.src_qualified_name)
-    return chains.resolve(f, ref.typed or ref.target, ref.arity, bare, scope)
+    scope = at.index.enclosing_type(ref.src_qualified_name)
+    return chains.resolve(at.file, ref.typed or ref.target, ref.arity, bare, scope)
 
 
-def _go_owner(
-    index: NameIndex, f: FileIndex, imports: dict[str, str], ref: Reference
-) -> str | None:
+def _go_owner(at: _InFile, ref: Reference) -> str | None:
     """The repository type a Go call is written on (``MapSource.GoString``,
     ``simplelru.LRUCache.Len``), or None."""
+    index, imports = at.index, at.imports
     parts = ref.target.split(".")
     if len(parts) == 2 and parts[0][:1].isupper():
         package = ref.src_qualified_name.partition(".")[0]
         return index.members.get(package, {}).get(parts[0], [None])[0]
     if len(parts) == 3 and parts[0] in imports:
-        module = index.import_target(f, imports[parts[0]])
+        module = index.import_target(at.file, imports[parts[0]])
         return f"{module}.{parts[1]}" if module else None
     return None
 
 
-def _go_made(
-    interfaces: GoInterfaces,
-    index: NameIndex,
-    f: FileIndex,
-    local: dict[str, str],
-    imports: dict[str, str],
-    ref: Reference,
-) -> str | None:
+def _go_made(interfaces: GoInterfaces, at: _InFile, ref: Reference) -> str | None:
     """Go ``c.frequent.Add`` written ``simplelru.NewLRU().Add`` by the walker (the function
     whose result fills the field): the type that function returns, or None."""
     function, _, _ = (ref.typed or "").partition("().")
     if not function:
         return None
-    probe = Reference(ref.src_qualified_name, RefKind.CALLS, function, ref.line)
-    made, _ = _call_target(index, f, local, imports, function, probe)
+    made = _called_at(at, ref, function)
     return interfaces.result_type(made) if made is not None else None
 
 
-def _made_target(
-    index: NameIndex,
-    f: FileIndex,
-    local: dict[str, str],
-    imports: dict[str, str],
-    ref: Reference,
-) -> str | None:
+def _made_target(at: _InFile, ref: Reference) -> str | None:
     """``app.use`` after ``var app = express()``: ``use`` of what the factory's result is made
     of (NameIndex.made_by); ``ky.m`` after ``const ky = new Ky()``: ``Ky.m``; or None."""
     factory, _, member = (ref.typed or "").partition("().")
     if not member:  # ``T.m``: a local made by ``new T(..)``
-        probe = Reference(ref.src_qualified_name, RefKind.CALLS, factory, ref.line, arity=ref.arity)
-        dst, _ = _call_target(index, f, local, imports, factory, probe)
-        return dst
+        return _called_at(at, ref, factory, arity=ref.arity)
     if not factory:
         return None
-    probe = Reference(ref.src_qualified_name, RefKind.CALLS, factory, ref.line)
-    made, _ = _call_target(index, f, local, imports, factory, probe)
-    owner = index.made_by(made) if made is not None else None
-    return index.member(owner, member, ref.arity) if owner is not None else None
+    made = _called_at(at, ref, factory)
+    owner = at.index.made_by(made) if made is not None else None
+    return at.index.member(owner, member, ref.arity) if owner is not None else None
+
+
+def _called_at(
+    at: _InFile,
+    ref: Reference,
+    name: str,
+    *,
+    self_call: bool = False,
+    arity: int | None = None,
+) -> str | None:
+    """Where a call of ``name`` written where ``ref`` is would land, or None."""
+    probe = Reference(ref.src_qualified_name, RefKind.CALLS, name, ref.line, self_call, arity)
+    dst, _ = _call_target(at, name, probe)
+    return dst
 
 
 def _dep(

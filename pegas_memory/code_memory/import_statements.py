@@ -14,8 +14,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 import pegas_memory.code_memory.lang_rust as lang_rust
-from pegas_memory.code_memory.syntax import node_text
-from pegas_memory.code_memory.typed_locals import descendants
+from pegas_memory.code_memory.syntax import descendants, node_text
 
 
 @dataclass(frozen=True, slots=True)

@@ -432,19 +432,8 @@ class CodeMemory:
     ) -> None:
         repo = target.repo
         changed_paths = {s.rel for s in changed}
-        indexes: dict[str, FileIndex] = {}
         total = len(everything) + 2
-        for n, src in enumerate(everything, start=1):
-            say(n, total, f"extracting symbols: file {n} of {len(everything)}")
-            try:
-                index, _ = self._cache.get(src.rel, src.digest, src.read)
-            except OSError as exc:
-                # Vanished or unreadable since it was hashed: index it as empty this time.
-                warnings.append(f"{src.rel}: unreadable ({exc.strerror}); indexed as empty")
-                index = extract_file(src.rel, b"")
-            indexes[src.rel] = index
-            if src.rel in changed_paths and index.has_errors:
-                warnings.append(f"{src.rel}: syntax errors; symbols were recovered partially")
+        indexes = self._extract(everything, changed_paths, say, total, warnings)
         old_rows = conn.execute(
             Q.symbols_of_paths, (repo, sorted(changed_paths | set(deleted)))
         ).fetchall()
@@ -568,6 +557,30 @@ class CodeMemory:
         )
         result.dependencies_added = len(dep_plan.inserts)
         result.dependencies_removed = len(dep_plan.deletes)
+
+    def _extract(
+        self,
+        everything: Sequence[_Source],
+        changed_paths: set[str],
+        say: Progress,
+        total: int,
+        warnings: list[str],
+    ) -> dict[str, FileIndex]:
+        """Every file's index (kept by content digest, extracted when new); an unreadable file is
+        indexed as empty and said in `warnings`, as is a changed file with syntax errors."""
+        indexes: dict[str, FileIndex] = {}
+        for n, src in enumerate(everything, start=1):
+            say(n, total, f"extracting symbols: file {n} of {len(everything)}")
+            try:
+                index, _ = self._cache.get(src.rel, src.digest, src.read)
+            except OSError as exc:
+                # Vanished or unreadable since it was hashed: index it as empty this time.
+                warnings.append(f"{src.rel}: unreadable ({exc.strerror}); indexed as empty")
+                index = extract_file(src.rel, b"")
+            indexes[src.rel] = index
+            if src.rel in changed_paths and index.has_errors:
+                warnings.append(f"{src.rel}: syntax errors; symbols were recovered partially")
+        return indexes
 
     @staticmethod
     def _resolve(

@@ -210,12 +210,3 @@ class CodeReadResult(BaseModel):
     file: CodeFileOut | None = None
     repos: list[CodeRepoOut] | None = None
     warnings: list[str] = Field(default_factory=list)
-
-
-class CodeCitationOut(BaseModel):
-    """The code symbol an atom cites (memory_store cite_code)."""
-
-    symbol_id: int
-    repo: str
-    qualified_name: str
-    locator: str = Field(description="path:first-last line")

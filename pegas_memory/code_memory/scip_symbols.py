@@ -19,6 +19,14 @@ Suffix = str  # "namespace" | "type" | "term" | "method" | "parameter" | "type_p
 
 _SIMPLE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+-$")
 _CALLABLE = frozenset({"type", "method"})
+# The suffixes written as one character after the name.
+_SUFFIX_MARKS: dict[str, Suffix] = {
+    "/": "namespace",
+    "#": "type",
+    ".": "term",
+    ":": "meta",
+    "!": "macro",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,20 +134,8 @@ def _descriptors(text: str) -> list[Descriptor]:
         if pos >= n:
             return out
         mark = text[pos]
-        if mark == "/":
-            out.append(Descriptor(name, "namespace"))
-            pos += 1
-        elif mark == "#":
-            out.append(Descriptor(name, "type"))
-            pos += 1
-        elif mark == ".":
-            out.append(Descriptor(name, "term"))
-            pos += 1
-        elif mark == ":":
-            out.append(Descriptor(name, "meta"))
-            pos += 1
-        elif mark == "!":
-            out.append(Descriptor(name, "macro"))
+        if mark in _SUFFIX_MARKS:
+            out.append(Descriptor(name, _SUFFIX_MARKS[mark]))
             pos += 1
         elif mark == "(":  # a method: ``name(disambiguator).``
             close = text.find(").", pos)

@@ -7,6 +7,7 @@ Grammars come from the per-language wheels (tree-sitter-python, -javascript, -ty
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -97,6 +98,16 @@ def decl_head(source: bytes, node: ts.Node, body: ts.Node | None, limit: int = 3
     if body is None:
         decl = decl.split("\n", 1)[0]
     return WS.sub(" ", decl).strip().rstrip(":{ ").strip()[:limit]
+
+
+def descendants(node: ts.Node, node_type: str) -> Iterator[ts.Node]:
+    """The named nodes of type `node_type` under `node` (itself included), in source order."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == node_type:
+            yield n
+        stack.extend(reversed(n.named_children))
 
 
 def arity(params: ts.Node | None) -> int:

@@ -8,11 +8,10 @@ call. Pure functions of tree-sitter nodes (Rust's live in :mod:`code_memory.lang
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import tree_sitter as ts
 
-from pegas_memory.code_memory.syntax import WS, node_text
+from pegas_memory.code_memory.syntax import WS, descendants, node_text
 
 JAVA_METHODS = frozenset({"method_declaration", "constructor_declaration"})
 
@@ -367,15 +366,6 @@ def go_field_call(
         return None
     typed = fields.get(owner.rsplit(".", 1)[-1], {}).get(node_text(field))
     return f"{typed}.{node_text(method)}" if typed else None
-
-
-def descendants(node: ts.Node, node_type: str) -> Iterator[ts.Node]:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type == node_type:
-            yield n
-        stack.extend(reversed(n.named_children))
 
 
 _LITERALS = {

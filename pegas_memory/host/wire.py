@@ -141,10 +141,7 @@ def pack_points(points: Sequence[VectorPoint]) -> dict[str, Any]:
         if points
         else pack_vectors(np.zeros((0, 0))),
         "payloads": [prepare_payload(p.payload) for p in points],
-        "sparse": [
-            None if p.sparse is None else [list(p.sparse.indices), list(p.sparse.values)]
-            for p in points
-        ],
+        "sparse": [None if p.sparse is None else pack_sparse(p.sparse) for p in points],
     }
 
 

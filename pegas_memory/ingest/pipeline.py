@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
 
@@ -321,17 +321,7 @@ class IngestPipeline:
         hashes = [atom_hash(p.draft.claim, p.draft.content) for p in planned]
         with self.db.connection() as conn:
             stored_hash = atom_ids_by_hash(conn, hashes)
-        out = list(planned)
-        first: dict[str, int] = {}
-        rest: list[int] = []  # indices of planned atoms no byte-identical atom repeats
-        for i, h in enumerate(hashes):
-            if h in stored_hash:
-                out[i] = replace(planned[i], duplicate_of=stored_hash[h], exact=True)
-            elif h in first:
-                out[i] = replace(planned[i], batch_dup=first[h], exact=True)
-            else:
-                first[h] = i
-                rest.append(i)
+        out, rest = _exact_repeats(planned, hashes, stored_hash)
         if not rest:
             return out, known
         try:
@@ -598,6 +588,26 @@ def _revive_cited(conn: Conn, doc_id: int, uri: str, version: int) -> int:
         )
         conn.execute(Q.clear_superseded, {"id": int(r["id"])})
     return len(rows)
+
+
+def _exact_repeats(
+    planned: Sequence[PlannedAtom], hashes: Sequence[str], stored: Mapping[str, int]
+) -> tuple[list[PlannedAtom], list[int]]:
+    """Each planned atom whose content hash a stored atom has (``stored``: hash -> its id) or an
+    earlier atom of the batch has, marked as its exact repeat; and the positions of the rest,
+    which no byte-identical atom repeats."""
+    out = list(planned)
+    first: dict[str, int] = {}
+    rest: list[int] = []
+    for i, h in enumerate(hashes):
+        if h in stored:
+            out[i] = replace(planned[i], duplicate_of=stored[h], exact=True)
+        elif h in first:
+            out[i] = replace(planned[i], batch_dup=first[h], exact=True)
+        else:
+            first[h] = i
+            rest.append(i)
+    return out, rest
 
 
 def _signature(draft: DraftAtom) -> ClaimSignature:

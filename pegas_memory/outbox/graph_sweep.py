@@ -23,7 +23,6 @@ from pegas_memory.outbox.sweep import SweepResult, read_window
 
 SWEEP_GRAPH_ROWS = 256  # ids compared per graph part and check
 _ATOM_FIELDS = ("type", "status")
-_LINK_FIELDS = ("kind", "inferred")
 
 
 def _differs(key: str, stored: Mapping[str, Any], want: object) -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, LiteralString
+from typing import Any, Literal, LiteralString, TypeVar
 
 import pegas_memory.embedding.search_vector as search_vector
 from pegas_memory.db.pool import Conn
@@ -36,6 +36,7 @@ from pegas_memory.qdrant_store.index import (
 )
 
 log = logging.getLogger(__name__)
+_Item = TypeVar("_Item")
 
 Target = Literal["vector", "graph"]
 ENTITY_TYPES = (
@@ -279,20 +280,11 @@ class Projector:
             graph.ensure_schema()
             self._graph_ready = True
         if entity_type == "atom":
-            if rows.present:
-                graph.upsert_atoms([_atom_node(r) for r in rows.present])
-            if rows.absent:
-                graph.delete_atoms(rows.absent)
+            _write(rows, _atom_node, graph.upsert_atoms, graph.delete_atoms)
         elif entity_type == "link":
-            if rows.present:
-                graph.upsert_links([_link_edge(r) for r in rows.present])
-            if rows.absent:
-                graph.delete_links(rows.absent)
+            _write(rows, _link_edge, graph.upsert_links, graph.delete_links)
         elif entity_type == "code_symbol":
-            if rows.present:
-                graph.upsert_symbols([_symbol_node(r) for r in rows.present])
-            if rows.absent:
-                graph.delete_symbols(rows.absent)
+            _write(rows, _symbol_node, graph.upsert_symbols, graph.delete_symbols)
         elif entity_type == "code_dependency":
             resolved = [r for r in rows.present if r["dst_symbol_id"] is not None]
             unresolved = [int(r["id"]) for r in rows.present if r["dst_symbol_id"] is None]
@@ -302,15 +294,22 @@ class Projector:
             if gone:
                 graph.delete_dependencies(gone)
         elif entity_type == "code_inferred":
-            if rows.present:
-                graph.upsert_derived([_derived_edge(r) for r in rows.present])
-            if rows.absent:
-                graph.delete_derived(rows.absent)
+            _write(rows, _derived_edge, graph.upsert_derived, graph.delete_derived)
         elif entity_type == "passage":
-            if rows.present:
-                graph.upsert_passages([_passage_node(r) for r in rows.present])
-            if rows.absent:
-                graph.delete_passages(rows.absent)
+            _write(rows, _passage_node, graph.upsert_passages, graph.delete_passages)
+
+
+def _write(
+    rows: Rows,
+    item: Callable[[dict[str, Any]], _Item],
+    upsert: Callable[[list[_Item]], None],
+    delete: Callable[[list[int]], None],
+) -> None:
+    """The rows present upserted as graph items, the absent ones deleted (by Postgres id)."""
+    if rows.present:
+        upsert([item(r) for r in rows.present])
+    if rows.absent:
+        delete(rows.absent)
 
 
 def _atom_node(r: dict[str, Any]) -> AtomNode:

@@ -28,8 +28,8 @@ matching the start of a Cyrillic lexeme, "тесл" for "Tesla"): a sparse index
 ids only. The sparse arm leaves those out.
 
 Pure functions only; the projection (outbox/projection.py) writes the vectors, the lexical arm
-(search/arms.py) queries them. It lives beside the vector slice because both the projection
-(a driver) and the search (the domain) read it.
+(search/arms.py) queries them. It lives beside the vector slice, whose `SparseVector` it makes
+(a driver's own type, below both of the domain families that read it).
 """
 
 from __future__ import annotations

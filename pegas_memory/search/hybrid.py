@@ -263,18 +263,7 @@ class Searcher:
             raise InvalidInput(f"unknown store {stores!r}; use one of {', '.join(STORE_CHOICES)}")
         p = PRESETS[preset]
         flt = self.resolve_documents(flt or SearchFilter())
-        knowledge: list[Entity] = []
-        if stores in ("atoms", "both"):
-            knowledge.append("atom")
-        if stores in ("passages", "both") and not flt.atoms_only:
-            knowledge.append("passage")
-        entities: list[Entity] = (
-            knowledge
-            if scope == "knowledge"
-            else ["trace"]
-            if scope == "episodic"
-            else [*knowledge, "trace"]
-        )
+        entities = _searched(scope, stores, atoms_only=flt.atoms_only)
         found: dict[Entity, list[Found]] = {}
         warnings: list[str] = []
         diagnostics: dict[str, Any] = {}
@@ -342,6 +331,21 @@ class Searcher:
         if "trace" in found:
             hits = sorted([*hits, *found["trace"]], key=lambda h: -h.score)[:limit]
         return hits, warnings, diagnostics
+
+
+def _searched(
+    scope: Literal["knowledge", "episodic", "all"], stores: StoreChoice, *, atoms_only: bool
+) -> list[Entity]:
+    """The stores a search ranks: atoms and/or passages for knowledge (`stores`; no passages
+    under a filter only atoms have), traces for episodic, all of them for all."""
+    knowledge: list[Entity] = []
+    if stores in ("atoms", "both"):
+        knowledge.append("atom")
+    if stores in ("passages", "both") and not atoms_only:
+        knowledge.append("passage")
+    if scope == "knowledge":
+        return knowledge
+    return ["trace"] if scope == "episodic" else [*knowledge, "trace"]
 
 
 def validate_query(query: str) -> str:

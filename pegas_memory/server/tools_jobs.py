@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from pegas_memory.app.job_views import JobList, follow_message, view
+from pegas_memory.app.research import DEFAULT_MAX_GAPS, DEFAULT_URLS_PER_GAP
 from pegas_memory.app.service import MemoryService
 from pegas_memory.errors import InvalidInput
 from pegas_memory.jobs import JobInfo, JobState
@@ -63,10 +64,10 @@ def register(mcp: Server) -> None:
         ] = None,
         max_gaps: Annotated[
             int, Field(ge=1, le=50, description="research: at most this many open gaps.")
-        ] = 5,
+        ] = DEFAULT_MAX_GAPS,
         urls_per_gap: Annotated[
             int, Field(ge=1, le=10, description="research: web results ingested per gap.")
-        ] = 3,
+        ] = DEFAULT_URLS_PER_GAP,
         target: Annotated[
             Literal["qdrant", "graph", "all"], Field(description="rebuild: which slice.")
         ] = "all",

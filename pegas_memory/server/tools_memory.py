@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from pegas_memory.app.inputs import MAX_REASON_CHARS
 from pegas_memory.app.job_views import IngestCall, ingest_call
 from pegas_memory.app.jobs import MAX_BATCH_SOURCES
 from pegas_memory.app.requests import (
@@ -594,7 +595,9 @@ def register_upkeep(mcp: Server) -> None:
             dict[int, Annotated[str, Field(max_length=300)]] | None,
             Field(description="resolve both: atom id -> where or when it holds."),
         ] = None,
-        reason: Annotated[str, Field(max_length=2000, description="resolve: why.")] = "",
+        reason: Annotated[
+            str, Field(max_length=MAX_REASON_CHARS, description="resolve: why.")
+        ] = "",
         limit: Annotated[int, Field(ge=1, le=200, description="list: at most this many.")] = 20,
         offset: OffsetArg = 0,
     ) -> ContradictionsResult:

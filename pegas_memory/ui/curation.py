@@ -34,7 +34,7 @@ written by the job queue, and the line right after it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -43,6 +43,7 @@ from urllib.request import url2pathname
 import pegas_memory.ui.queries as uq
 from pegas_memory.app.audit import RereadOrder
 from pegas_memory.app.audit import record as record_line
+from pegas_memory.app.inputs import MAX_REASON_CHARS
 from pegas_memory.app.requests import IngestRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.curation.contradictions import Resolution, snapshot
@@ -56,7 +57,6 @@ from pegas_memory.models import GapOut, GapStatus
 
 ACTOR = "ui"
 CLOSED_GAP: tuple[str, ...] = (GapStatus.FILLED, GapStatus.ABANDONED)
-MAX_REASON = 2_000
 UNDOABLE = frozenset({"verify", "retract", "close_gap", "add_gap", "resolve", "split", "reingest"})
 
 
@@ -89,9 +89,33 @@ def _reason(text: str) -> str:
     text = (text or "").strip()
     if "\x00" in text:
         raise InvalidInput("the reason contains a NUL character")
-    if len(text) > MAX_REASON:
-        raise InvalidInput(f"the reason is over {MAX_REASON} characters; shorten it")
+    if len(text) > MAX_REASON_CHARS:
+        raise InvalidInput(f"the reason is over {MAX_REASON_CHARS} characters; shorten it")
     return text
+
+
+def _check_undoable(line: Mapping[str, Any], audit_id: int) -> None:
+    """Raises InvalidInput when line `audit_id` is not one an undo puts back: an undo, an
+    action not undone here, a line already undone, or one that changed nothing."""
+    action = str(line["action"])
+    if action == "undo":
+        raise InvalidInput("an undo is not undone: make the change again instead")
+    if action not in UNDOABLE:
+        raise InvalidInput(f"a {action} line is not undone here (cancel the job instead)")
+    if line["undone_by"] is not None:
+        raise InvalidInput(f"line {audit_id} was already undone (line {line['undone_by']})")
+    if dict(line["before"]) == dict(line["after"]):
+        raise InvalidInput(f"line {audit_id} changed nothing; there is nothing to undo")
+
+
+def _revert_counts(report: RevertReport) -> dict[str, Any]:
+    """What an undone re-ingest changed, for the undo's line."""
+    return {
+        "atoms_erased": len(report.atoms_erased),
+        "restored": report.restored,
+        "left": report.left,
+        "links_removed": report.links_removed,
+    }
 
 
 def _atom_state(row: dict[str, Any] | None) -> dict[str, Any]:
@@ -429,16 +453,9 @@ class Curator:
             line = conn.execute(uq.Q.lock_audit, {"id": audit_id}).fetchone()
         if line is None:
             raise NotFound(f"audit line {audit_id} not found")
+        _check_undoable(line, audit_id)
         action = str(line["action"])
-        if action == "undo":
-            raise InvalidInput("an undo is not undone: make the change again instead")
-        if action not in UNDOABLE:
-            raise InvalidInput(f"a {action} line is not undone here (cancel the job instead)")
-        if line["undone_by"] is not None:
-            raise InvalidInput(f"line {audit_id} was already undone (line {line['undone_by']})")
         before, after = dict(line["before"]), dict(line["after"])
-        if before == after:
-            raise InvalidInput(f"line {audit_id} changed nothing; there is nothing to undo")
         target, target_id = str(line["target"]), int(line["target_id"])
         why = f"undo of UI change #{audit_id}" + (f": {reason}" if reason else "")
         written = _Line()
@@ -450,13 +467,7 @@ class Curator:
             def audit(conn: Conn, *done: Any) -> None:
                 detail: dict[str, Any] = {"undid": action}
                 if done and isinstance(done[0], RevertReport):
-                    r = done[0]
-                    detail |= {
-                        "atoms_erased": len(r.atoms_erased),
-                        "restored": r.restored,
-                        "left": r.left,
-                        "links_removed": r.links_removed,
-                    }
+                    detail |= _revert_counts(done[0])
                 locked = conn.execute(uq.Q.lock_audit, {"id": audit_id}).fetchone()
                 if locked is None or locked["undone_by"] is not None:
                     raise InvalidInput(f"line {audit_id} was undone meanwhile")

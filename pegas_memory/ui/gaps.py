@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from pegas_memory.app.research import DEFAULT_MAX_GAPS, DEFAULT_URLS_PER_GAP
 from pegas_memory.curation.gaps import GAP_STATUSES
 from pegas_memory.errors import InvalidInput
 from pegas_memory.ui.curation import CLOSED_GAP
@@ -72,8 +73,8 @@ class GapPages:
 
     def research(self, request: Request, form: dict[str, str]) -> str:
         self.ui.curator.research(
-            _bounded(form, "max_gaps", 5, 1, 50),
-            _bounded(form, "urls_per_gap", 3, 1, 10),
+            _bounded(form, "max_gaps", DEFAULT_MAX_GAPS, 1, 50),
+            _bounded(form, "urls_per_gap", DEFAULT_URLS_PER_GAP, 1, 10),
             form.get("reason", ""),
         )
         return "/#jobs"

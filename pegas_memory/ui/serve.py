@@ -17,7 +17,6 @@ from pegas_memory.ui.app import build_app
 from pegas_memory.ui.auth import TOKEN_PARAM, Guard, check_bind, is_loopback, session_token
 from pegas_memory.ui.auth import write_token as keep_token
 
-DEFAULT_PORT = 8766
 START_SECONDS = 30.0
 
 
