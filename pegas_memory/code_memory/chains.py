@@ -185,6 +185,41 @@ class Chains:
                 return None
         return base
 
+    def field_type(self, owner: str, name: str) -> str | None:
+        """Java: the repository type of field ``name`` of class ``owner`` or, breadth first, of
+        a type it extends, as the declaring class names it; None for a library type, a type
+        variable or no such field."""
+        queue, seen = [owner], {owner}
+        while queue:
+            current = queue.pop(0)
+            declared = self.index.java_fields.get(current, {}).get(name)
+            if declared is not None:
+                module, written = declared
+                return self.java_type(module, written, current)
+            for parent in self.index.parents.get(current, []):
+                if parent not in seen:
+                    seen.add(parent)
+                    queue.append(parent)
+        return None
+
+    def java_path(self, module: str, names: list[str], scope: str | None) -> str | None:
+        """Java: the type a dotted receiver without calls gives: its longest prefix naming a
+        type (``Evaluator.Tag``), a type's qualified ``this`` (``Attributes.this``: that type),
+        then each further name a field of the type before it (``Tokeniser.tagPending``,
+        ``AuthenticationHandler.handler``); ``this.field`` starts at ``scope``."""
+        typ: str | None = None
+        k = len(names)
+        if names[0] == "this":
+            typ, k = scope, 1
+        while typ is None and k > 0:
+            typ = self.java_type(module, ".".join(names[:k]), scope)
+            k = k if typ is not None else k - 1
+        for name in names[k:]:
+            if typ is None:
+                return None
+            typ = typ if name == "this" else self.field_type(typ, name)
+        return typ
+
     def type_in(self, module: str, written: str, self_type: str | None) -> str | None:
         """The repository type ``written`` names in ``module`` (``Self``: ``self_type``)."""
         if module in self.index.packages or module in self.java_modules:
@@ -231,9 +266,13 @@ class Chains:
         while len(plain) < len(segs) - 1 and not segs[len(plain)].call:
             plain.append(segs[len(plain)].name)
         typ: str | None
+        java = f.language == "java"
         if plain in (["self"], ["this"]):  # ``self.rconfig().reader()``: the method's own type
             typ = scope
             rest = segs[1:]
+        elif plain and java:  # ``Type.field``, ``local.field.field``, ``Outer.this``
+            typ = self.java_path(f.module, plain, scope)
+            rest = segs[len(plain) :]
         elif plain:
             typ = self.type_in(f.module, "::".join(plain), scope)
             rest = segs[len(plain) :]
@@ -256,6 +295,11 @@ class Chains:
         for n, seg in enumerate(rest[:-1]):
             if seg.name in _UNWRAP:
                 continue  # the unwrap was taken when the call before it was typed
+            if java and not seg.call:  # ``a.b().field.m()``
+                typ = self.field_type(typ, seg.name)
+                if typ is None:
+                    return None
+                continue
             found = index.member(typ, seg.name)
             if found is None:
                 return None

@@ -24,6 +24,7 @@ from collections.abc import Set as AbstractSet
 from pegas_memory.code_memory.chains import Chains
 from pegas_memory.code_memory.flow import PythonFlow
 from pegas_memory.code_memory.flow_edges import python_dependencies
+from pegas_memory.code_memory.java_members import constructor_of, enclosing_method
 from pegas_memory.code_memory.js_handlers import HandlerTypes
 from pegas_memory.code_memory.lang_go import GoInterfaces
 from pegas_memory.code_memory.model import (
@@ -131,6 +132,8 @@ def _resolve_by_name(
                 if dst is None and f.language in ("rust", "java"):
                     dst = _chain_target(chains, index, f, local, imports, ref)
                     kind = TargetKind.INTERNAL if dst else kind
+                if dst is not None and f.language == "java":
+                    dst = constructor_of(index, dst, ref.arity)  # ``new X(..)``, however named
                 elif dst is None and ref.typed and f.language in JS_LANGUAGES:
                     dst = handlers.target(f, ref) or _made_target(index, f, local, imports, ref)
                     kind = TargetKind.INTERNAL if dst else kind
@@ -179,6 +182,8 @@ def _call_target(
         if owner is None and js:
             owner = index.this_owner(src, f.module)
         dst = index.member(owner, name, arity) if owner is not None else None
+        if dst is None and f.language == "java" and len(parts) == 1 and owner is not None:
+            dst = enclosing_method(index, owner, name, arity)  # a method of a class around
         if dst is None and f.language == "java" and len(parts) == 1 and name in imports:
             return _call_target(index, f, local, imports, written, _unqualified(ref))
         if dst is None and f.language == "java" and len(parts) == 1:
@@ -208,9 +213,6 @@ def _call_target(
             dst = index.members.get(src.partition(".")[0], {}).get(name, [None])[0]
         if dst is None:
             dst = index.same_package(f, name) or index.unique(f, name)
-        if dst is not None and f.language == "java" and dst in index.types:
-            # ``new X(..)``: X's constructor taking that many arguments, when it declares one.
-            dst = index.member(dst, dst.rpartition(".")[2], arity) or dst
         return dst, TargetKind.INTERNAL if dst else TargetKind.UNRESOLVED
     if head == "super" and len(parts) == 2 and f.language == "java":
         # ``super.isAnnotated()``: the method as the super class has it, never this override.

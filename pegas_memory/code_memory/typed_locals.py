@@ -227,6 +227,16 @@ def _java_loop_variables(
             found.setdefault(node_text(params), set()).add(element)
 
 
+def java_declared_fields(node: ts.Node) -> list[tuple[str, str]]:
+    """(field, declared type without type arguments) of a Java field or interface constant
+    declaration (``Token.Tag tagPending, tagDone;``)."""
+    written = re.sub(r"<.*", "", node_text(node.child_by_field_name("type"))).strip()
+    if not written:
+        return []
+    names = (d.child_by_field_name("name") for d in node.children_by_field_name("declarator"))
+    return [(node_text(n), written) for n in names if n is not None]
+
+
 def java_fields(root: ts.Node) -> dict[str, dict[str, str]]:
     """Class simple name -> field -> declared type (type arguments dropped) for the classes of
     one file, nested ones too: ``builder.initializerBlock.build()`` with ``Builder builder``

@@ -1,0 +1,210 @@
+"""What a Java name in a class body refers to, by Java's rules (issue 29, jsoup): ``new X(..)``
+calls X's declared constructor however X is spelled (imported, ``Outer.Inner``); a field of a
+class in another file, or a static field read through its class, has its declared type; a bare
+call inside a nested class searches the classes around it, outward."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.code_fixtures import call_edges, resolved
+
+TOKEN_QUEUE = """
+    package com.ex.parser;
+
+    public class TokenQueue {
+      public TokenQueue(String data) {}
+      public TokenQueue(String data, int at) {}
+      public String remainder() { return ""; }
+    }
+    """
+EVALUATOR = """
+    package com.ex.select;
+
+    public abstract class Evaluator {
+      public static final class AttributeWithValue extends Evaluator {
+        public AttributeWithValue(String key, String value) {}
+      }
+      public static final class AllElements extends Evaluator {}
+    }
+    """
+QUERY_PARSER = """
+    package com.ex.select;
+
+    import com.ex.parser.TokenQueue;
+    import com.ex.select.Evaluator.AttributeWithValue;
+
+    /** Разбор запроса / parses a query. */
+    final class QueryParser {
+      Evaluator byAttribute(String key, String rest) {
+        TokenQueue cq = new TokenQueue(rest);
+        new AttributeWithValue(key, "imported nested");
+        new Evaluator.AllElements();
+        return new Evaluator.AttributeWithValue(key, cq.remainder());
+      }
+    }
+    """
+
+
+def _query_parser_calls(tmp_path: Path) -> set[tuple[str, str]]:
+    return call_edges(
+        resolved(
+            tmp_path,
+            {
+                "src/com/ex/parser/TokenQueue.java": TOKEN_QUEUE,
+                "src/com/ex/select/Evaluator.java": EVALUATOR,
+                "src/com/ex/select/QueryParser.java": QUERY_PARSER,
+            },
+        )
+    )
+
+
+def test_new_of_an_imported_class_calls_its_declared_constructor(tmp_path: Path) -> None:
+    calls = _query_parser_calls(tmp_path)
+    caller = "com.ex.select.QueryParser.byAttribute"
+    assert (caller, "com.ex.parser.TokenQueue.TokenQueue#1") in calls  # one argument
+    assert (caller, "com.ex.parser.TokenQueue") not in calls
+
+
+def test_new_of_a_qualified_nested_class_calls_its_declared_constructor(tmp_path: Path) -> None:
+    calls = _query_parser_calls(tmp_path)
+    caller = "com.ex.select.QueryParser.byAttribute"
+    with_value = "com.ex.select.Evaluator.AttributeWithValue"
+    assert (caller, f"{with_value}.AttributeWithValue") in calls  # ``Outer.Inner``, imported
+    assert (caller, with_value) not in calls
+    # A class that declares no constructor: its implicit one is no symbol, the class stands.
+    assert (caller, "com.ex.select.Evaluator.AllElements") in calls
+
+
+TOKEN = """
+    package com.ex.parser;
+
+    abstract class Token {
+      abstract static class Tag extends Token {
+        Tag appendTagName(String name) { return this; }
+      }
+    }
+    """
+TOKEN_DATA = """
+    package com.ex.parser;
+
+    final class TokenData {
+      void append(String s) {}
+    }
+    """
+BASE_TOKENISER = """
+    package com.ex.parser;
+
+    abstract class BaseTokeniser {
+      final TokenData dataBuffer = new TokenData();
+    }
+    """
+TOKENISER = """
+    package com.ex.parser;
+
+    final class Tokeniser extends BaseTokeniser {
+      Token.Tag tagPending;
+      Tokeniser self;
+    }
+    """
+STATE = """
+    package com.ex.parser;
+
+    final class TokeniserState {
+      void read(Tokeniser t) {
+        t.tagPending.appendTagName("a");  // a field of a class in another file
+        t.dataBuffer.append("b");  // inherited from its super class, in a third file
+        t.self.tagPending.appendTagName("c");  // field after field
+      }
+    }
+    """
+AUTH = """
+    package com.ex.helper;
+
+    class AuthenticationHandler {
+      static AuthShim handler;
+
+      interface AuthShim {
+        void remove();
+      }
+    }
+    """
+CONNECTION = """
+    package com.ex.helper;
+
+    import java.util.ArrayList;
+
+    final class HttpConnection {
+      static ArrayList<String> names;
+
+      void execute() {
+        AuthenticationHandler.handler.remove();  // a static field read through its class
+        HttpConnection.names.size();  // a library type: external
+      }
+    }
+    """
+
+
+def test_fields_of_classes_in_other_files_have_their_declared_type(tmp_path: Path) -> None:
+    deps = resolved(
+        tmp_path,
+        {
+            "src/com/ex/parser/Token.java": TOKEN,
+            "src/com/ex/parser/TokenData.java": TOKEN_DATA,
+            "src/com/ex/parser/BaseTokeniser.java": BASE_TOKENISER,
+            "src/com/ex/parser/Tokeniser.java": TOKENISER,
+            "src/com/ex/parser/TokeniserState.java": STATE,
+            "src/com/ex/helper/AuthenticationHandler.java": AUTH,
+            "src/com/ex/helper/HttpConnection.java": CONNECTION,
+        },
+    )
+    calls = call_edges(deps)
+    read = "com.ex.parser.TokeniserState.read"
+    assert (read, "com.ex.parser.Token.Tag.appendTagName") in calls
+    assert (read, "com.ex.parser.TokenData.append") in calls
+    execute = "com.ex.helper.HttpConnection.execute"
+    assert (execute, "com.ex.helper.AuthenticationHandler.AuthShim.remove") in calls
+    size = [d for d in deps if d.src == execute and d.dst_name.endswith("size")]
+    assert [(d.dst, d.target_kind) for d in size] == [(None, "external")]
+
+
+ATTRIBUTES = """
+    package com.ex.nodes;
+
+    import java.util.AbstractMap;
+
+    public class Attributes {
+      static String dataKey(String key) { return "data-" + key; }
+      void remove(String key) {}
+      int size() { return 0; }
+
+      private static class Dataset extends AbstractMap<String, String> {
+        String put(String key, String value) {
+          return dataKey(key);  // no method of Dataset: the enclosing class's
+        }
+      }
+
+      class Iter {
+        void remove() {}
+
+        void next() {
+          remove();  // Iter's own: the innermost class with a method of that name
+          Attributes.this.remove("x");  // the enclosing instance's
+          new Local().run();
+        }
+
+        class Local {
+          void run() { dataKey("k"); }  // two classes out
+        }
+      }
+    }
+    """
+
+
+def test_a_bare_call_in_a_nested_class_searches_the_classes_around_it(tmp_path: Path) -> None:
+    calls = call_edges(resolved(tmp_path, {"src/com/ex/nodes/Attributes.java": ATTRIBUTES}))
+    cls = "com.ex.nodes.Attributes"
+    assert (f"{cls}.Dataset.put", f"{cls}.dataKey") in calls
+    assert (f"{cls}.Iter.next", f"{cls}.Iter.remove") in calls
+    assert (f"{cls}.Iter.next", f"{cls}.remove") in calls  # ``Attributes.this.remove``
+    assert (f"{cls}.Iter.Local.run", f"{cls}.dataKey") in calls
