@@ -17,7 +17,7 @@ bind ``x`` to the unwrapped value).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from pegas_memory.code_memory.lang_rust import clean_type
@@ -167,8 +167,8 @@ class Chains:
         while scope is not None and base is None:
             if scope.rsplit(".", 1)[-1] == parts[0]:
                 base = scope
-            elif f"{scope}.{parts[0]}" in index.types:
-                base = f"{scope}.{parts[0]}"
+            else:  # a member type of the class or one it inherits (JLS 8.5)
+                base = self._member_type(scope, parts[0])
             outer = scope.rpartition(".")[0]
             scope = outer if outer in index.types else None
         package = index.packages.get(module)
@@ -185,21 +185,32 @@ class Chains:
                 return None
         return base
 
-    def field_type(self, owner: str, name: str) -> str | None:
-        """Java: the repository type of field ``name`` of class ``owner`` or, breadth first, of
-        a type it extends, as the declaring class names it; None for a library type, a type
-        variable or no such field."""
+    def _lineage(self, owner: str) -> Iterator[str]:
+        """``owner``, then the types it extends and implements, breadth first."""
         queue, seen = [owner], {owner}
         while queue:
             current = queue.pop(0)
-            declared = self.index.java_fields.get(current, {}).get(name)
-            if declared is not None:
-                module, written = declared
-                return self.java_type(module, written, current)
+            yield current
             for parent in self.index.parents.get(current, []):
                 if parent not in seen:
                     seen.add(parent)
                     queue.append(parent)
+
+    def _member_type(self, owner: str, name: str) -> str | None:
+        """Java: the member type ``name`` of ``owner`` or of a type it extends (JLS 8.5:
+        ``Method`` inside a class implementing ``Connection`` is ``Connection.Method``)."""
+        found = (f"{t}.{name}" for t in self._lineage(owner))
+        return next((t for t in found if t in self.index.types), None)
+
+    def field_type(self, owner: str, name: str) -> str | None:
+        """Java: the repository type of field ``name`` of class ``owner`` or of a type it
+        extends, as the declaring class names it; None for a library type, a type variable or
+        no such field."""
+        for current in self._lineage(owner):
+            declared = self.index.java_fields.get(current, {}).get(name)
+            if declared is not None:
+                module, written = declared
+                return self.java_type(module, written, current)
         return None
 
     def java_path(self, module: str, names: list[str], scope: str | None) -> str | None:

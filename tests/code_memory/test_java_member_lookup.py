@@ -208,3 +208,44 @@ def test_a_bare_call_in_a_nested_class_searches_the_classes_around_it(tmp_path: 
     assert (f"{cls}.Iter.next", f"{cls}.Iter.remove") in calls
     assert (f"{cls}.Iter.next", f"{cls}.remove") in calls  # ``Attributes.this.remove``
     assert (f"{cls}.Iter.Local.run", f"{cls}.dataKey") in calls
+
+
+CONNECTION_API = """
+    package com.ex;
+
+    public interface Connection {
+      enum Method {
+        GET, POST;
+
+        public boolean hasBody() { return this == POST; }
+      }
+    }
+    """
+HTTP_CONNECTION = """
+    package com.ex.helper;
+
+    import com.ex.Connection;
+
+    public class HttpConnection implements Connection {
+      Method method = Method.GET;  // a member type inherited from Connection
+    }
+    """
+EXECUTOR = """
+    package com.ex.helper;
+
+    final class Executor {
+      boolean send(HttpConnection conn) {
+        return conn.method.hasBody();
+      }
+    }
+    """
+
+
+def test_a_field_typed_by_an_inherited_member_type(tmp_path: Path) -> None:
+    files = {
+        "src/com/ex/Connection.java": CONNECTION_API,
+        "src/com/ex/helper/HttpConnection.java": HTTP_CONNECTION,
+        "src/com/ex/helper/Executor.java": EXECUTOR,
+    }
+    calls = call_edges(resolved(tmp_path, files))
+    assert ("com.ex.helper.Executor.send", "com.ex.Connection.Method.hasBody") in calls
