@@ -220,7 +220,17 @@ class Chains:
         ``AuthenticationHandler.handler``); ``this.field`` starts at ``scope``."""
         typ: str | None = None
         k = len(names)
-        if names[0] == "this":
+        if names[0] == "this" and len(names) > 1 and scope is not None:
+            # ``this.x`` or a bare field ``x`` (the walker writes ``this.x``): a field of the
+            # class, one it inherits, else of a class around it (JLS 15.11.1, 6.5.6.1).
+            around: str | None = scope
+            while around is not None and typ is None:
+                typ = self.field_type(around, names[1])
+                around = self.index.enclosing_type(around.rpartition(".")[0])
+            if typ is None:  # ``org.jsoup.Jsoup.parse``: no field, a full name
+                return self.java_path(module, names[1:], scope)
+            names, k = names[1:], 1
+        elif names[0] == "this":
             typ, k = scope, 1
         while typ is None and k > 0:
             typ = self.java_type(module, ".".join(names[:k]), scope)

@@ -249,3 +249,58 @@ def test_a_field_typed_by_an_inherited_member_type(tmp_path: Path) -> None:
     }
     calls = call_edges(resolved(tmp_path, files))
     assert ("com.ex.helper.Executor.send", "com.ex.Connection.Method.hasBody") in calls
+
+
+TREE_BUILDER = """
+    package com.ex.parser;
+
+    abstract class TreeBuilder {
+      Tokeniser tokeniser;
+    }
+    """
+TOKENISER_WITH_TRANSITION = """
+    package com.ex.parser;
+
+    final class Tokeniser {
+      void transition(int state) {}
+    }
+    """
+HTML_TREE_BUILDER = """
+    package com.ex.parser;
+
+    import java.util.function.Consumer;
+
+    final class HtmlTreeBuilder extends TreeBuilder {
+      private Tokeniser pending;
+
+      void process() {
+        tokeniser.transition(1);  // a field inherited from TreeBuilder, in another file
+      }
+
+      <T> void shadowed(T tokeniser, Consumer<Object> pending) {
+        tokeniser.transition(2);  // a parameter of unknown type, not the field
+        pending.transition(3);
+      }
+
+      final class Step {
+        void run() {
+          tokeniser.transition(4);  // a field of the class around, inherited there
+        }
+      }
+    }
+    """
+
+
+def test_a_bare_field_is_one_the_class_inherits_or_one_of_a_class_around_it(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "src/com/ex/parser/TreeBuilder.java": TREE_BUILDER,
+        "src/com/ex/parser/Tokeniser.java": TOKENISER_WITH_TRANSITION,
+        "src/com/ex/parser/HtmlTreeBuilder.java": HTML_TREE_BUILDER,
+    }
+    calls = call_edges(resolved(tmp_path, files))
+    cls, transition = "com.ex.parser.HtmlTreeBuilder", "com.ex.parser.Tokeniser.transition"
+    assert (f"{cls}.process", transition) in calls
+    assert (f"{cls}.Step.run", transition) in calls
+    assert (f"{cls}.shadowed", transition) not in calls
