@@ -97,11 +97,17 @@ def _resolve_by_name(
             if ref.kind != RefKind.INHERITS:
                 continue
             name = ref.target.replace("::", ".").rsplit(".", 1)[-1]
-            dst = local.get(name)
-            if dst is None and name in imports:
-                dst = index.import_target(f, imports[name])
-            if dst is None:
-                dst = index.same_package(f, name) or index.unique(f, name)
+            if f.language == "java" and "." in ref.target:
+                # ``implements Connection.Request``: the type that path names, never the class
+                # itself or another type of the file merely named ``Request``.
+                around = index.enclosing_type(ref.src_qualified_name.rpartition(".")[0])
+                dst = chains.java_type(f.module, ref.target, around)
+            else:
+                dst = local.get(name)
+                if dst is None and name in imports:
+                    dst = index.import_target(f, imports[name])
+                if dst is None:
+                    dst = index.same_package(f, name) or index.unique(f, name)
             if dst is not None:
                 index.parents[ref.src_qualified_name].append(dst)
             if only is None or f.path in only:

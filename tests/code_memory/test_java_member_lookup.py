@@ -304,3 +304,46 @@ def test_a_bare_field_is_one_the_class_inherits_or_one_of_a_class_around_it(
     assert (f"{cls}.process", transition) in calls
     assert (f"{cls}.Step.run", transition) in calls
     assert (f"{cls}.shadowed", transition) not in calls
+
+
+CONNECTION_WITH_REQUEST = """
+    package com.ex;
+
+    public interface Connection {
+      interface Request {
+        default boolean followRedirects() { return true; }
+      }
+    }
+    """
+HTTP_REQUEST = """
+    package com.ex.helper;
+
+    import com.ex.Connection;
+    import java.util.Map;
+
+    public class HttpConnection implements Connection {
+      public static class Request implements Connection.Request {
+        boolean follow() {
+          return followRedirects();  // Connection.Request's, not a method of this class
+        }
+      }
+
+      static final class Entry implements Map.Entry<String, String> {}
+    }
+    """
+
+
+def test_a_qualified_super_type_is_the_type_that_path_names(tmp_path: Path) -> None:
+    files = {
+        "src/com/ex/Connection.java": CONNECTION_WITH_REQUEST,
+        "src/com/ex/helper/HttpConnection.java": HTTP_REQUEST,
+    }
+    deps = resolved(tmp_path, files)
+    bases = {(d.src, d.dst) for d in deps if d.kind == "inherits"}
+    request = "com.ex.helper.HttpConnection.Request"
+    assert (request, "com.ex.Connection.Request") in bases
+    assert (request, request) not in bases  # not itself, though it is named ``Request`` too
+    entry = "com.ex.helper.HttpConnection.Entry"
+    assert (entry, None) in bases  # ``Map.Entry``: the library's, not this file's ``Entry``
+    calls = call_edges(deps)
+    assert (f"{request}.follow", "com.ex.Connection.Request.followRedirects") in calls
