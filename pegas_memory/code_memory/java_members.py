@@ -1,12 +1,13 @@
-"""Java's rules for what a name in a class body refers to, over the repository's names.
+"""Java's rules for what a call in a class body refers to, over the repository's names.
 
-Three lookups the resolver by syntax (:mod:`code_memory.graph`) makes for Java only: the
+Two lookups the resolver by syntax (:mod:`code_memory.graph`) makes for Java only: the
 constructor a class instance creation calls (JLS 15.9.3: ``new X(..)`` calls a constructor of
-X, whichever way X is spelled: ``X``, an imported ``X``, ``Outer.Inner``), the class a bare
+X, whichever way X is spelled: ``X``, an imported ``X``, ``Outer.Inner``), and the class a bare
 method call searches (JLS 15.12.1: the innermost enclosing class that has a method of that name,
-its own or inherited, then the classes around it outward), and the declared type of a field of
-any class of the repository (a field of a class in another file, a static field read through its
-class: ``Type.field.m()``). Pure logic over the :class:`~code_memory.names.NameIndex`.
+its own or inherited, then the classes around it outward). The declared types of fields, which
+type ``Type.field.m()`` and ``recv.field.m()``, are followed with receiver chains
+(:meth:`code_memory.chains.Chains.field_type`). Pure logic over the
+:class:`~code_memory.names.NameIndex`.
 """
 
 from __future__ import annotations
