@@ -138,11 +138,11 @@ def _resolve_by_name(
                 if dst is None and f.language in ("rust", "java"):
                     dst = _chain_target(chains, index, f, local, imports, ref)
                     kind = TargetKind.INTERNAL if dst else kind
-                if dst is not None and f.language == "java":
-                    dst = constructor_of(index, dst, ref.arity)  # ``new X(..)``, however named
                 elif dst is None and ref.typed and f.language in JS_LANGUAGES:
                     dst = handlers.target(f, ref) or _made_target(index, f, local, imports, ref)
                     kind = TargetKind.INTERNAL if dst else kind
+                if dst is not None and f.language == "java":
+                    dst = constructor_of(index, dst, ref.arity)  # ``new X(..)``, however named
                 deps.append(
                     _dep(ref.src_qualified_name, RefKind.CALLS, ref.target, dst, ref.line, kind)
                 )

@@ -254,6 +254,14 @@ _JAVA_BINDERS = frozenset(
 )
 
 
+def _named_class_body(node: ts.Node) -> bool:
+    """The body of a named class, interface, enum or record (an anonymous class's body is not:
+    its members are inside a member of the named class)."""
+    if node.type in ("enum_body", "enum_body_declarations"):
+        return True  # an enum's members, or its constants (each with its body) as members
+    return node.type in _JAVA_BODIES and node.parent is not None and node.parent.type in _JAVA_NAMED
+
+
 def java_declared_names(node: ts.Node, cache: dict[int, frozenset[str]]) -> frozenset[str]:
     """Every name declared as a local in the member of a named class around ``node`` (its
     method, constructor, initializer or field, lambdas and anonymous classes inside it
@@ -261,10 +269,7 @@ def java_declared_names(node: ts.Node, cache: dict[int, frozenset[str]]) -> froz
     name used there and not among them is a field (JLS 6.5.6.1); so many are taken that a local
     of unknown type is never read as a field."""
     member = node
-    while member.parent is not None and not (
-        member.parent.type in _JAVA_BODIES
-        and (member.parent.parent is None or member.parent.parent.type in _JAVA_NAMED)
-    ):
+    while member.parent is not None and not _named_class_body(member.parent):
         member = member.parent
     cached = cache.get(member.id)
     if cached is not None:

@@ -291,6 +291,30 @@ HTML_TREE_BUILDER = """
     """
 
 
+STATE_ENUM = """
+    package com.ex.parser;
+
+    enum State {
+      Data {
+        void read() {
+          tokeniser.transition(5);  // inside a constant's body: the enum's field
+        }
+      },
+      Rcdata {
+        void read() {}
+      };
+
+      static Tokeniser tokeniser;
+
+      abstract void read();
+
+      void reset() {
+        tokeniser.transition(6);
+      }
+    }
+    """
+
+
 def test_a_bare_field_is_one_the_class_inherits_or_one_of_a_class_around_it(
     tmp_path: Path,
 ) -> None:
@@ -298,12 +322,16 @@ def test_a_bare_field_is_one_the_class_inherits_or_one_of_a_class_around_it(
         "src/com/ex/parser/TreeBuilder.java": TREE_BUILDER,
         "src/com/ex/parser/Tokeniser.java": TOKENISER_WITH_TRANSITION,
         "src/com/ex/parser/HtmlTreeBuilder.java": HTML_TREE_BUILDER,
+        "src/com/ex/parser/State.java": STATE_ENUM,
     }
     calls = call_edges(resolved(tmp_path, files))
     cls, transition = "com.ex.parser.HtmlTreeBuilder", "com.ex.parser.Tokeniser.transition"
     assert (f"{cls}.process", transition) in calls
     assert (f"{cls}.Step.run", transition) in calls
     assert (f"{cls}.shadowed", transition) not in calls
+    assert ("com.ex.parser.State.reset", transition) in calls  # a member of an enum
+    read = {src for src, dst in calls if dst == transition and ".State." in src}
+    assert read - {"com.ex.parser.State.reset"}  # and inside a constant's body
 
 
 CONNECTION_WITH_REQUEST = """
