@@ -25,6 +25,7 @@ from pegas_memory.code_memory.typed_locals import (
     go_locals,
     go_struct_fields,
     java_arg_types,
+    java_declared_names,
     java_fields,
     java_locals,
 )
@@ -56,6 +57,7 @@ class CallSites:
         self._java_fields: dict[str, dict[str, str]] | None = None  # class -> field -> type
         self._field_values: dict[str, dict[str, set[str]]] | None = None  # Go: see _go_made
         self._declared: dict[int, lang_js.FnScope] = {}  # JS function -> its scope
+        self._java_names: dict[int, frozenset[str]] = {}  # class member -> its local names
 
     def reference(
         self, node: ts.Node, src: str, owner: str | None, receiver: str | None
@@ -102,6 +104,8 @@ class CallSites:
         if node.type == "type_conversion_expression":
             count = 1  # the operand
         typed = self._rust_typed(callee, owner) if self.language == "rust" else go_typed
+        if obj is not None and self.language == "java" and self._java_field_head(obj, target):
+            typed = f"this.{target}"  # ``tokeniser.read()``: a field, maybe inherited or outer
         args = java_arg_types(node, self._locals) if self.language == "java" else ()
         if self.language in JS_LANGUAGES:
             typed = lang_js.typed_call(node, callee, self._bound, self._declared)
@@ -117,6 +121,17 @@ class CallSites:
         if start is not None and declared is not None:
             target = declared + target[len(node_text(start)) :]
         return self._java_field_hop(obj, target, declared, owner)
+
+    def _java_field_head(self, obj: ts.Node, target: str) -> bool:
+        """Whether the receiver starts with a name that is no local of the method (nor a type,
+        nor typed already): a field of the class, one it inherits or one of a class around it."""
+        start = _java_chain_head(obj)
+        word = node_text(start) if start is not None else ""
+        return (
+            word[:1].islower()
+            and target.startswith(word + ".")
+            and word not in java_declared_names(obj, self._java_names)
+        )
 
     def _go_selector(
         self, node: ts.Node, callee: ts.Node, target: str, owner: str | None, receiver: str | None

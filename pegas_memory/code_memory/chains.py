@@ -17,7 +17,7 @@ bind ``x`` to the unwrapped value).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from pegas_memory.code_memory.lang_rust import clean_type
@@ -167,8 +167,8 @@ class Chains:
         while scope is not None and base is None:
             if scope.rsplit(".", 1)[-1] == parts[0]:
                 base = scope
-            elif f"{scope}.{parts[0]}" in index.types:
-                base = f"{scope}.{parts[0]}"
+            else:  # a member type of the class or one it inherits (JLS 8.5)
+                base = self._member_type(scope, parts[0])
             outer = scope.rpartition(".")[0]
             scope = outer if outer in index.types else None
         package = index.packages.get(module)
@@ -184,6 +184,62 @@ class Chains:
             if base not in index.types:
                 return None
         return base
+
+    def _lineage(self, owner: str) -> Iterator[str]:
+        """``owner``, then the types it extends and implements, breadth first."""
+        queue, seen = [owner], {owner}
+        while queue:
+            current = queue.pop(0)
+            yield current
+            for parent in self.index.parents.get(current, []):
+                if parent not in seen:
+                    seen.add(parent)
+                    queue.append(parent)
+
+    def _member_type(self, owner: str, name: str) -> str | None:
+        """Java: the member type ``name`` of ``owner`` or of a type it extends (JLS 8.5:
+        ``Method`` inside a class implementing ``Connection`` is ``Connection.Method``)."""
+        found = (f"{t}.{name}" for t in self._lineage(owner))
+        return next((t for t in found if t in self.index.types), None)
+
+    def field_type(self, owner: str, name: str) -> str | None:
+        """Java: the repository type of field ``name`` of class ``owner`` or of a type it
+        extends, as the declaring class names it; None for a library type, a type variable or
+        no such field."""
+        for current in self._lineage(owner):
+            declared = self.index.java_fields.get(current, {}).get(name)
+            if declared is not None:
+                module, written = declared
+                return self.java_type(module, written, current)
+        return None
+
+    def java_path(self, module: str, names: list[str], scope: str | None) -> str | None:
+        """Java: the type a dotted receiver without calls gives: its longest prefix naming a
+        type (``Evaluator.Tag``), a type's qualified ``this`` (``Attributes.this``: that type),
+        then each further name a field of the type before it (``Tokeniser.tagPending``,
+        ``AuthenticationHandler.handler``); ``this.field`` starts at ``scope``."""
+        typ: str | None = None
+        k = len(names)
+        if names[0] == "this" and len(names) > 1 and scope is not None:
+            # ``this.x`` or a bare field ``x`` (the walker writes ``this.x``): a field of the
+            # class, one it inherits, else of a class around it (JLS 15.11.1, 6.5.6.1).
+            around: str | None = scope
+            while around is not None and typ is None:
+                typ = self.field_type(around, names[1])
+                around = self.index.enclosing_type(around.rpartition(".")[0])
+            if typ is None:  # ``org.jsoup.Jsoup.parse``: no field, a full name
+                return self.java_path(module, names[1:], scope)
+            names, k = names[1:], 1
+        elif names[0] == "this":
+            typ, k = scope, 1
+        while typ is None and k > 0:
+            typ = self.java_type(module, ".".join(names[:k]), scope)
+            k = k if typ is not None else k - 1
+        for name in names[k:]:
+            if typ is None:
+                return None
+            typ = typ if name == "this" else self.field_type(typ, name)
+        return typ
 
     def type_in(self, module: str, written: str, self_type: str | None) -> str | None:
         """The repository type ``written`` names in ``module`` (``Self``: ``self_type``)."""
@@ -231,9 +287,13 @@ class Chains:
         while len(plain) < len(segs) - 1 and not segs[len(plain)].call:
             plain.append(segs[len(plain)].name)
         typ: str | None
+        java = f.language == "java"
         if plain in (["self"], ["this"]):  # ``self.rconfig().reader()``: the method's own type
             typ = scope
             rest = segs[1:]
+        elif plain and java:  # ``Type.field``, ``local.field.field``, ``Outer.this``
+            typ = self.java_path(f.module, plain, scope)
+            rest = segs[len(plain) :]
         elif plain:
             typ = self.type_in(f.module, "::".join(plain), scope)
             rest = segs[len(plain) :]
@@ -256,6 +316,11 @@ class Chains:
         for n, seg in enumerate(rest[:-1]):
             if seg.name in _UNWRAP:
                 continue  # the unwrap was taken when the call before it was typed
+            if java and not seg.call:  # ``a.b().field.m()``
+                typ = self.field_type(typ, seg.name)
+                if typ is None:
+                    return None
+                continue
             found = index.member(typ, seg.name)
             if found is None:
                 return None

@@ -26,6 +26,7 @@ from pegas_memory.code_memory.syntax import (
     node_line,
     node_text,
 )
+from pegas_memory.code_memory.typed_locals import java_declared_fields
 
 _JS_DEFS: dict[str, SymbolKind] = {
     "function_declaration": SymbolKind.FUNCTION,
@@ -89,6 +90,7 @@ class GenericWalker:
         self.references: list[Reference] = []
         self.imports: list[tuple[str, str]] = []
         self.exports: list[tuple[str, str]] = []
+        self.fields: list[tuple[str, str, str]] = []  # Java: (class, field, declared type)
         self._arity: dict[int, int] = {}  # symbol position -> parameter count (overloads)
         # Members are named under the package (Go directory, Java package), else the file.
         self.prefix = module
@@ -146,8 +148,11 @@ class GenericWalker:
             elif t == "export_statement":
                 self._export(child, src)
                 self._visit(child, src, prefix, owner)
-            elif t == "field_declaration" and self.language == "java":
-                self._java_field(child, prefix)
+            elif t in ("field_declaration", "constant_declaration") and self.language == "java":
+                if src == prefix:  # a class body's, not an anonymous class's in a method
+                    self.fields.extend((prefix, *typed) for typed in java_declared_fields(child))
+                if t == "field_declaration":
+                    self._java_field(child, prefix)
                 self._visit(child, src, prefix, owner)
             else:
                 if t in CALL_NODES:

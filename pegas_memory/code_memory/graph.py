@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pegas_memory.code_memory.chains import Chains
 from pegas_memory.code_memory.flow import PythonFlow
 from pegas_memory.code_memory.flow_edges import python_dependencies
+from pegas_memory.code_memory.java_members import constructor_of, enclosing_method
 from pegas_memory.code_memory.js_handlers import HandlerTypes
 from pegas_memory.code_memory.lang_go import GoInterfaces
 from pegas_memory.code_memory.model import (
@@ -97,11 +98,17 @@ def _resolve_by_name(
             if ref.kind != RefKind.INHERITS:
                 continue
             name = ref.target.replace("::", ".").rsplit(".", 1)[-1]
-            dst = local.get(name)
-            if dst is None and name in imports:
-                dst = index.import_target(f, imports[name])
-            if dst is None:
-                dst = index.same_package(f, name) or index.unique(f, name)
+            if f.language == "java" and "." in ref.target:
+                # ``implements Connection.Request``: the type that path names, never the class
+                # itself or another type of the file merely named ``Request``.
+                around = index.enclosing_type(ref.src_qualified_name.rpartition(".")[0])
+                dst = chains.java_type(f.module, ref.target, around)
+            else:
+                dst = local.get(name)
+                if dst is None and name in imports:
+                    dst = index.import_target(f, imports[name])
+                if dst is None:
+                    dst = index.same_package(f, name) or index.unique(f, name)
             if dst is not None:
                 index.parents[ref.src_qualified_name].append(dst)
             if only is None or f.path in only:
@@ -133,6 +140,8 @@ def _resolve_by_name(
                 elif dst is None and ref.typed and f.language in JS_LANGUAGES:
                     dst = handlers.target(f, ref) or _made_target(at, ref)
                     kind = TargetKind.INTERNAL if dst else kind
+                if dst is not None and f.language == "java":
+                    dst = constructor_of(index, dst, ref.arity)  # ``new X(..)``, however named
                 deps.append(
                     _dep(ref.src_qualified_name, RefKind.CALLS, ref.target, dst, ref.line, kind)
                 )
@@ -183,6 +192,8 @@ def _call_target(at: _InFile, written: str, ref: Reference) -> tuple[str | None,
         if owner is None and js:
             owner = index.this_owner(src, f.module)
         dst = index.member(owner, name, arity) if owner is not None else None
+        if dst is None and f.language == "java" and len(parts) == 1 and owner is not None:
+            dst = enclosing_method(index, owner, name, arity)  # a method of a class around
         if dst is None and f.language == "java" and len(parts) == 1 and name in imports:
             return _call_target(at, written, _unqualified(ref))
         if dst is None and f.language == "java" and len(parts) == 1:
@@ -212,9 +223,6 @@ def _call_target(at: _InFile, written: str, ref: Reference) -> tuple[str | None,
             dst = index.members.get(src.partition(".")[0], {}).get(name, [None])[0]
         if dst is None:
             dst = index.same_package(f, name) or index.unique(f, name)
-        if dst is not None and f.language == "java" and dst in index.types:
-            # ``new X(..)``: X's constructor taking that many arguments, when it declares one.
-            dst = index.member(dst, dst.rpartition(".")[2], arity) or dst
         return dst, TargetKind.INTERNAL if dst else TargetKind.UNRESOLVED
     if head == "super" and len(parts) == 2 and f.language == "java":
         # ``super.isAnnotated()``: the method as the super class has it, never this override.

@@ -285,6 +285,9 @@ class FileIndex:
     # JavaScript: (function, required source) when the function returns an object it mixed the
     # source's export into (``mixin(app, proto); return app`` with ``proto = require(..)``).
     mixins: tuple[tuple[str, str], ...] = field(default=())
+    # Java: (class, field, declared type as written without type arguments) for every field a
+    # class body declares, so a field of a class in another file has a type (``t.tag.m()``).
+    fields: tuple[tuple[str, str, str], ...] = field(default=())
 
 
 @dataclass(frozen=True, slots=True)

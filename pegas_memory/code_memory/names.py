@@ -56,7 +56,11 @@ class NameIndex:
         self.signatures: dict[str, str | None] = {}  # Rust, Java: return types (chains)
         self.module_of: dict[str, str] = {}
         self.mixins: dict[str, list[tuple[str, str]]] = defaultdict(list)  # JS factories
+        # Java: class -> field -> (module of the declaring file, declared type as written).
+        self.java_fields: dict[str, dict[str, tuple[str, str]]] = defaultdict(dict)
         for f in files:
+            for cls, name, written in f.fields:
+                self.java_fields[cls].setdefault(name, (f.module, written))
             for fn, source in f.mixins:
                 self.mixins[fn].append((f.module, source))
             if f.language in ("rust", "java"):

@@ -232,6 +232,7 @@ def extract_file(path: str, source: bytes, *, module: str | None = None) -> File
         imports=tuple(walker.imports),
         exports=tuple(walker.exports),
         mixins=tuple(walker.mixins()),
+        fields=tuple(walker.fields),
     )
 
 

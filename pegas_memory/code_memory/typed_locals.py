@@ -226,6 +226,71 @@ def _java_loop_variables(
             found.setdefault(node_text(params), set()).add(element)
 
 
+def java_declared_fields(node: ts.Node) -> list[tuple[str, str]]:
+    """(field, declared type without type arguments) of a Java field or interface constant
+    declaration (``Token.Tag tagPending, tagDone;``)."""
+    written = re.sub(r"<.*", "", node_text(node.child_by_field_name("type"))).strip()
+    if not written:
+        return []
+    names = (d.child_by_field_name("name") for d in node.children_by_field_name("declarator"))
+    return [(node_text(n), written) for n in names if n is not None]
+
+
+_JAVA_BODIES = frozenset({"class_body", "interface_body", "enum_body_declarations"})
+_JAVA_NAMED = frozenset(
+    {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration"}
+)
+# Nodes whose ``name`` is a local name (a parameter, a variable, a pattern's binding).
+_JAVA_BINDERS = frozenset(
+    {
+        "formal_parameter",
+        "catch_formal_parameter",
+        "variable_declarator",
+        "enhanced_for_statement",
+        "resource",
+        "instanceof_expression",
+    }
+)
+
+
+def _named_class_body(node: ts.Node) -> bool:
+    """The body of a named class, interface, enum or record (an anonymous class's body is not:
+    its members are inside a member of the named class)."""
+    if node.type in ("enum_body", "enum_body_declarations"):
+        return True  # an enum's members, or its constants (each with its body) as members
+    return node.type in _JAVA_BODIES and node.parent is not None and node.parent.type in _JAVA_NAMED
+
+
+def java_declared_names(node: ts.Node, cache: dict[int, frozenset[str]]) -> frozenset[str]:
+    """Every name declared as a local in the member of a named class around ``node`` (its
+    method, constructor, initializer or field, lambdas and anonymous classes inside it
+    included): parameters, variables, loop, catch, resource, lambda and pattern bindings. A
+    name used there and not among them is a field (JLS 6.5.6.1); so many are taken that a local
+    of unknown type is never read as a field."""
+    member = node
+    while member.parent is not None and not _named_class_body(member.parent):
+        member = member.parent
+    cached = cache.get(member.id)
+    if cached is not None:
+        return cached
+    names: set[str] = set()
+    stack = [member]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        if n.type in _JAVA_BINDERS:
+            name = n.child_by_field_name("name")
+            names.update([node_text(name)] if name is not None else [])
+        elif n.type in ("inferred_parameters", "type_pattern", "spread_parameter"):
+            names.update(node_text(c) for c in n.named_children if c.type == "identifier")
+        elif n.type == "lambda_expression":
+            params = n.child_by_field_name("parameters")
+            if params is not None and params.type == "identifier":
+                names.add(node_text(params))
+    cache[member.id] = found = frozenset(names)
+    return found
+
+
 def java_fields(root: ts.Node) -> dict[str, dict[str, str]]:
     """Class simple name -> field -> declared type (type arguments dropped) for the classes of
     one file, nested ones too: ``builder.initializerBlock.build()`` with ``Builder builder``
