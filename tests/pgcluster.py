@@ -132,3 +132,32 @@ def create_database(admin_url: str, *, blank: bool = False) -> str:
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"{template}')
     return url_with_db(admin_url, name)
+
+
+# A Debian cluster taken down and up the way an outage does (DebianCluster.stop ends it).
+
+
+def _pg_ctl(cluster: DebianCluster, *args: str) -> None:
+    cmd = [str(DEBIAN_BIN / "pg_ctl"), "-D", str(cluster.pgdata), *args]
+    if cluster.as_user:
+        cmd = ["runuser", "-u", cluster.as_user, "--", *cmd]
+    subprocess.run(cmd, check=True, capture_output=True, timeout=120)
+
+
+def stop_cluster(cluster: DebianCluster) -> None:
+    """Stop the server the way an outage does: connections are cut, nothing answers the port."""
+    _pg_ctl(cluster, "-m", "fast", "-w", "-t", "60", "stop")
+
+
+def start_cluster(cluster: DebianCluster) -> None:
+    _pg_ctl(
+        cluster,
+        "-w",
+        "-t",
+        "60",
+        "-l",
+        str(cluster.dir / "log"),
+        "-o",
+        f"-p {cluster.port} -k {cluster.dir} -c listen_addresses=127.0.0.1 -c fsync=off",
+        "start",
+    )

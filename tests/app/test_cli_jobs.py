@@ -25,7 +25,7 @@ from pegas_memory.app.service import MemoryService
 from pegas_memory.config import load_settings
 from pegas_memory.db.pool import Database
 from tests.cli_run import run_cli
-from tests.hardening_helpers import fingerprint
+from tests.db_fingerprint import fingerprint
 from tests.jobs.test_research_jobs import QUESTION, Web
 from tests.mcp_harness import serve_env
 

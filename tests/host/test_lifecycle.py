@@ -18,8 +18,8 @@ from pegas_memory.memgraph_store.falkor import EmbeddedFalkorServer, stop_embedd
 from pegas_memory.procs import pid_alive
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
-from tests.hardening_helpers import RawServer
 from tests.holders import start_graph_user
+from tests.mcp_sessions import RawServer
 
 
 def _serve_env(database_url: str, data_dir: Path, fake: FakeOllama) -> dict[str, str]:

@@ -22,7 +22,7 @@ import psycopg
 import pytest
 from mcp import Client
 
-from tests.hardening_helpers import fingerprint
+from tests.db_fingerprint import fingerprint
 from tests.loopback import Replies
 from tests.loopback import serve as serve_http
 from tests.mcp_harness import serve_env, server_params, structured

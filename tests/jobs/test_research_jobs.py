@@ -21,7 +21,7 @@ from mcp import Client
 from pegas_memory.app.research import ResearchJournal, SearxngProvider, research_gaps
 from pegas_memory.jobs import JobCancelled
 from tests.conftest import offline_memory
-from tests.hardening_helpers import fingerprint
+from tests.db_fingerprint import fingerprint
 from tests.loopback import Replies, serve
 from tests.mcp_harness import serve_env, server_params, structured
 

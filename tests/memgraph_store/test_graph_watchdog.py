@@ -11,7 +11,6 @@ from pathlib import Path
 from pegas_memory.db.embedded import EmbeddedPostgres
 from pegas_memory.memgraph_store import falkor_watchdog
 from pegas_memory.memgraph_store.falkor_watchdog import is_redis_process
-from tests.hardening_helpers import result_text, session_with_a_slow_model
 from tests.holders import (
     WatchedServer,
     assert_the_server_stops_when_its_data_dir_is_deleted,
@@ -20,6 +19,7 @@ from tests.holders import (
     start_graph_user,
     watchdog_log,
 )
+from tests.mcp_sessions import result_text, session_with_a_slow_model
 from tests.pgcluster import create_database
 
 

@@ -27,19 +27,11 @@ from hypothesis import strategies as st
 from mcp_types import CallToolResult, Tool
 
 from pegas_memory.db.embedded import EmbeddedPostgres
+from tests.db_fingerprint import fingerprint, settle_jobs
 from tests.fake_ollama import FakeOllama
-from tests.hardening_helpers import (
-    JSON_VALUES,
-    McpSession,
-    RawServer,
-    arguments_for,
-    fingerprint,
-    result_text,
-    settle_jobs,
-    start_cluster,
-    stop_cluster,
-)
-from tests.pgcluster import DebianCluster, create_database
+from tests.mcp_sessions import McpSession, RawServer, result_text
+from tests.pgcluster import DebianCluster, create_database, start_cluster, stop_cluster
+from tests.schema_strategies import JSON_VALUES, arguments_for
 
 # The server's text limits are lowered so "oversized" stays cheap to send.
 MAX_ARGUMENT_CHARS = 50_000

@@ -23,8 +23,9 @@ from typing import Any
 import pytest
 
 from pegas_memory.db.embedded import EmbeddedPostgres
-from tests.hardening_helpers import McpSession, fingerprint, result_text, session_with_a_slow_model
+from tests.db_fingerprint import fingerprint
 from tests.loopback import Replies, serve
+from tests.mcp_sessions import McpSession, result_text, session_with_a_slow_model
 from tests.pgcluster import create_database
 
 SECRET = "s3cret"

@@ -1,13 +1,11 @@
-"""Helpers for the hardening tests: drive a real `pegas-memory serve` over stdio.
+"""A real `pegas-memory serve` over stdio, driven from synchronous tests.
 
 - `McpSession`: the SDK client behind a synchronous facade (an anyio blocking portal), so one
-  server process can serve a whole test module and hypothesis can drive it with plain @given.
+  server process can serve a whole test module and hypothesis can drive it with plain @given;
+  `session_with_a_slow_model` serves one whose Ollama answers slowly.
 - `RawServer`: the server as a bare subprocess speaking JSON lines, for bytes no well-behaved
   client would send (garbage, invalid UTF-8, lone surrogates), with its stderr kept in a file.
-- `fingerprint`: what the database holds, to prove a failed call wrote nothing.
-- `arguments_for`: hypothesis strategies from a tool's inputSchema (hypothesis-jsonschema 0.23.1
-  breaks on objects with the installed hypothesis 6.170: it calls a removed internal API).
-- `stop_cluster` / `start_cluster`: take a Debian PostgreSQL cluster down and up again.
+- `result_text`: the text of a tool's answer.
 """
 
 from __future__ import annotations
@@ -25,136 +23,16 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import anyio
-import psycopg
 from anyio.from_thread import BlockingPortal, start_blocking_portal
-from hypothesis import strategies as st
 from mcp import Client
 from mcp.client.stdio import stdio_client
 from mcp_types import CallToolResult, Tool
 
 from tests.mcp_harness import REPO, server_params
-from tests.pgcluster import DEBIAN_BIN, DebianCluster
-
-# The domain tables a tool call may write. pm_outbox is counted, not hashed: the worker updates
-# its rows (processed_at, attempts) on its own, but only a tool call inserts one.
-DOMAIN_TABLES = (
-    "pm_document",
-    "pm_chunk",
-    "pm_atom",
-    "pm_status_change",
-    "pm_atom_link",
-    "pm_citation",
-    "pm_code_symbol",
-    "pm_code_dependency",
-    "pm_code_repo",
-    "pm_code_file",
-    "pm_episodic_trace",
-    "pm_research_gap",
-    "pm_gap_atom",
-    "pm_feedback_event",
-    "pm_atom_feedback",
-    "pm_passage_feedback",
-)
-# Columns that reads may legitimately touch (access statistics) or that are derived.
-_VOLATILE = ("access_count", "last_access_at", "tsv")
-
-
-def fingerprint(database_url: str) -> dict[str, str]:
-    """Row count and a content hash per domain table, plus the number of outbox events."""
-    out: dict[str, str] = {}
-    drop = " ".join(f"- '{c}'" for c in _VOLATILE)
-    with psycopg.connect(database_url, autocommit=True, connect_timeout=10) as conn:
-        for table in DOMAIN_TABLES:
-            row = conn.execute(
-                f"SELECT count(*), md5(coalesce(string_agg((to_jsonb(t) {drop})::text, '|' "
-                f"ORDER BY (to_jsonb(t) {drop})::text), '')) FROM {table} t"
-            ).fetchone()
-            assert row is not None
-            out[table] = f"{row[0]}:{row[1]}"
-        events = conn.execute("SELECT count(*) FROM pm_outbox").fetchone()
-        assert events is not None
-        out["pm_outbox"] = str(events[0])
-    return out
-
-
-def row_counts(database_url: str) -> dict[str, int]:
-    return {t: int(v.split(":")[0]) for t, v in fingerprint(database_url).items()}
 
 
 def result_text(result: CallToolResult) -> str:
     return " ".join(getattr(c, "text", "") for c in result.content)
-
-
-# --- strategies from JSON Schema ---------------------------------------------------------------
-
-JSON_VALUES: st.SearchStrategy[Any] = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner),
-    max_leaves=8,
-)
-
-
-def arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[Any]:
-    """Values valid for `schema`: the subset pydantic emits for tool arguments ($ref/$defs,
-    anyOf/oneOf, enum, const, string with length and date-time format, integer and number with
-    bounds, boolean, null, array, object with required and optional properties)."""
-    return _strategy(schema, schema.get("$defs", {}))
-
-
-def _strategy(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> st.SearchStrategy[Any]:
-    if "$ref" in schema:
-        return _strategy(defs[str(schema["$ref"]).rsplit("/", 1)[-1]], defs)
-    for key in ("anyOf", "oneOf"):
-        if key in schema:
-            return st.one_of([_strategy(option, defs) for option in schema[key]])
-    if "const" in schema:
-        return st.just(schema["const"])
-    if "enum" in schema:
-        return st.sampled_from(list(schema["enum"]))
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        return st.one_of([_strategy({**schema, "type": k}, defs) for k in kind])
-    if kind == "string":
-        if schema.get("format") == "date-time":
-            return st.datetimes(timezones=st.timezones() | st.none()).map(lambda d: d.isoformat())
-        return st.text(
-            min_size=int(schema.get("minLength", 0)), max_size=int(schema.get("maxLength", 60))
-        )
-    if kind == "integer":
-        low = schema.get("minimum", schema.get("exclusiveMinimum", -(2**70) - 1) + 1)
-        high = schema.get("maximum", schema.get("exclusiveMaximum", 2**70 + 1) - 1)
-        return st.integers(int(low), int(high))
-    if kind == "number":
-        return st.floats(
-            min_value=schema.get("minimum", schema.get("exclusiveMinimum")),
-            max_value=schema.get("maximum", schema.get("exclusiveMaximum")),
-            exclude_min="exclusiveMinimum" in schema,
-            exclude_max="exclusiveMaximum" in schema,
-            allow_nan=False,
-            allow_infinity=False,
-        )
-    if kind == "boolean":
-        return st.booleans()
-    if kind == "null":
-        return st.none()
-    if kind == "array":
-        items = _strategy(schema.get("items", {}), defs)
-        return st.lists(
-            items, min_size=int(schema.get("minItems", 0)), max_size=int(schema.get("maxItems", 5))
-        )
-    if kind == "object" or "properties" in schema:
-        properties: Mapping[str, Any] = schema.get("properties", {})
-        required = set(schema.get("required", ()))
-        fixed = {k: _strategy(v, defs) for k, v in properties.items() if k in required}
-        optional = {k: _strategy(v, defs) for k, v in properties.items() if k not in required}
-        if not properties and schema.get("additionalProperties", True) is not False:
-            return st.dictionaries(st.text(max_size=10), JSON_VALUES, max_size=4)
-        return st.fixed_dictionaries(fixed, optional=optional)
-    return JSON_VALUES
 
 
 class McpSession:
@@ -376,47 +254,3 @@ class RawServer:
     def stderr(self) -> str:
         self._err.flush()
         return self.stderr_path.read_text("utf-8", errors="replace")
-
-
-# --- a Debian cluster taken down and up (pgcluster.DebianCluster only restarts) --------------
-
-
-def _pg_ctl(cluster: DebianCluster, *args: str) -> None:
-    cmd = [str(DEBIAN_BIN / "pg_ctl"), "-D", str(cluster.pgdata), *args]
-    if cluster.as_user:
-        cmd = ["runuser", "-u", cluster.as_user, "--", *cmd]
-    subprocess.run(cmd, check=True, capture_output=True, timeout=120)
-
-
-def stop_cluster(cluster: DebianCluster) -> None:
-    """Stop the server the way an outage does: connections are cut, nothing answers the port."""
-    _pg_ctl(cluster, "-m", "fast", "-w", "-t", "60", "stop")
-
-
-def start_cluster(cluster: DebianCluster) -> None:
-    _pg_ctl(
-        cluster,
-        "-w",
-        "-t",
-        "60",
-        "-l",
-        str(cluster.dir / "log"),
-        "-o",
-        f"-p {cluster.port} -k {cluster.dir} -c listen_addresses=127.0.0.1 -c fsync=off",
-        "start",
-    )
-
-
-def settle_jobs(database_url: str, timeout: float = 180.0) -> None:
-    """Wait until no job is queued or running: a call that answered with a job id leaves its
-    work running in the background, and its writes must not be blamed on the next call."""
-    deadline = time.monotonic() + timeout
-    with psycopg.connect(database_url, autocommit=True, connect_timeout=10) as conn:
-        while True:
-            row = conn.execute(
-                "SELECT count(*) FROM pm_job WHERE state IN ('queued', 'running')"
-            ).fetchone()
-            if row is None or row[0] == 0:
-                return
-            assert time.monotonic() < deadline, f"{row[0]} jobs still running after {timeout} s"
-            time.sleep(0.1)
