@@ -25,6 +25,7 @@ from pegas_memory.code_memory.typed_locals import (
     go_locals,
     go_struct_fields,
     java_arg_types,
+    java_arguments,
     java_declared_names,
     java_fields,
     java_locals,
@@ -107,9 +108,35 @@ class CallSites:
         if obj is not None and self.language == "java" and self._java_field_head(obj, target):
             typed = f"this.{target}"  # ``tokeniser.read()``: a field, maybe inherited or outer
         args = java_arg_types(node, self._locals) if self.language == "java" else ()
+        inner: tuple[Reference | None, ...] = ()
+        if self.language == "java":
+            inner = tuple(
+                self._java_argument(a, src, owner, receiver)
+                if not t or a.type == "method_invocation"
+                else None
+                for a, t in zip(java_arguments(node), args, strict=False)
+            )
         if self.language in JS_LANGUAGES:
             typed = lang_js.typed_call(node, callee, self._bound, self._declared)
-        return Reference(src, RefKind.CALLS, target, node_line(node), self_call, count, typed, args)
+        line = node_line(node)
+        return Reference(src, RefKind.CALLS, target, line, self_call, count, typed, args, inner)
+
+    def _java_argument(
+        self, arg: ts.Node, src: str, owner: str | None, receiver: str | None
+    ) -> Reference | None:
+        """An argument of unknown type that is a method call (the call, as any other) or a
+        field access (``arity`` None: its path, the head typed as a receiver is), whose
+        declared type resolution reads; None for any other expression."""
+        if arg.type == "method_invocation":
+            return self.reference(arg, src, owner, receiver)
+        obj = arg.child_by_field_name("object") if arg.type == "field_access" else None
+        if obj is None or obj.type not in ("identifier", "this", "field_access"):
+            return None
+        target = WS.sub("", node_text(arg))
+        target = self._java_typed_receiver(arg, obj, target, owner)
+        if self._java_field_head(obj, target):
+            target = f"this.{target}"  # a field of the class, maybe inherited or outer
+        return Reference(src, RefKind.CALLS, target, node_line(arg))
 
     def _java_typed_receiver(
         self, node: ts.Node, obj: ts.Node, target: str, owner: str | None

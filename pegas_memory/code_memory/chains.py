@@ -213,6 +213,17 @@ class Chains:
                 return self.java_type(module, written, current)
         return None
 
+    def field_declared(self, owner: str, name: str) -> str | None:
+        """Java: the declared type of field ``name`` of class ``owner`` or of a type it
+        extends: a repository type by its qualified name, else as written (``String``,
+        ``int``); None when no such field is declared."""
+        for current in self._lineage(owner):
+            declared = self.index.java_fields.get(current, {}).get(name)
+            if declared is not None:
+                module, written = declared
+                return self.java_type(module, written, current) or written
+        return None
+
     def java_path(self, module: str, names: list[str], scope: str | None) -> str | None:
         """Java: the type a dotted receiver without calls gives: its longest prefix naming a
         type (``Evaluator.Tag``), a type's qualified ``this`` (``Attributes.this``: that type),

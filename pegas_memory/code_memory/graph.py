@@ -22,10 +22,11 @@ from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from pegas_memory.code_memory.chains import Chains
+from pegas_memory.code_memory.chains import Chains, returns
 from pegas_memory.code_memory.flow import PythonFlow
 from pegas_memory.code_memory.flow_edges import python_dependencies
 from pegas_memory.code_memory.java_members import constructor_of, enclosing_method
+from pegas_memory.code_memory.java_overloads import type_variable
 from pegas_memory.code_memory.js_handlers import HandlerTypes
 from pegas_memory.code_memory.lang_go import GoInterfaces
 from pegas_memory.code_memory.model import (
@@ -37,7 +38,7 @@ from pegas_memory.code_memory.model import (
     RefKind,
     TargetKind,
 )
-from pegas_memory.code_memory.names import NameIndex
+from pegas_memory.code_memory.names import NameIndex, base_name
 
 __all__ = ["Dependency", "Step", "affected_files", "resolve"]
 
@@ -111,10 +112,13 @@ def _resolve_by_name(
                     dst = index.same_package(f, name) or index.unique(f, name)
             if dst is not None:
                 index.parents[ref.src_qualified_name].append(dst)
+            elif f.language == "java":  # a library type (``implements Path``), by its name
+                index.library_parents[ref.src_qualified_name].append(ref.target.split(".")[-1])
             if only is None or f.path in only:
                 deps.append(
                     _dep(ref.src_qualified_name, RefKind.INHERITS, ref.target, dst, ref.line)
                 )
+    index.java_type_of = chains.java_type  # the super types are known: types name classes
     for n, f in enumerate(files):
         if step is not None and n % _STEP_FILES == 0:
             step(len(files) + n, total, f"resolving dependencies: file {n + 1} of {len(files)}")
@@ -133,6 +137,9 @@ def _resolve_by_name(
                 )
             elif ref.kind == RefKind.CALLS:
                 index.args = ref.arg_types
+                if f.language == "java":
+                    index.args = _java_arguments(chains, at, ref)
+                    index.guessed = ()
                 dst, kind = _call_target(at, ref.target, ref)
                 if dst is None and f.language in ("rust", "java"):
                     dst = _chain_target(chains, at, ref)
@@ -297,6 +304,65 @@ def _chain_target(chains: Chains, at: _InFile, ref: Reference) -> str | None:
 
     scope = at.index.enclosing_type(ref.src_qualified_name)
     return chains.resolve(at.file, ref.typed or ref.target, ref.arity, bare, scope)
+
+
+def _java_arguments(chains: Chains, at: _InFile, ref: Reference) -> tuple[str, ...]:
+    """The argument types of a Java call, for the choice among its overloads: each type the
+    call site shows (a class of the repository by its qualified name); a call of a repository
+    method typed by the return type that method declares, a field access by the field's
+    declared type (JLS 15.12.3, 15.11.1), where the site does not show a type."""
+    index, module = at.index, at.file.module
+    scope = index.enclosing_type(ref.src_qualified_name)
+    out: list[str] = []
+    for n, written in enumerate(ref.arg_types):
+        inner = ref.arg_calls[n] if n < len(ref.arg_calls) else None
+        typ = ""
+        if inner is not None and inner.arity is not None:
+            typ = _returned(chains, at, inner)
+        elif inner is not None:
+            typ = _field_read(chains, module, inner.target, scope)
+        out.append(typ or _java_named(chains, module, written, scope))
+    return tuple(out)
+
+
+def _java_named(chains: Chains, module: str, written: str, scope: str | None) -> str:
+    """A type as written where ``scope`` is: the repository class it names, else as written."""
+    if not written[:1].isupper() or written.endswith(("[]", "...")) or type_variable(written):
+        return "" if type_variable(written) else written
+    return chains.java_type(module, written, scope) or written
+
+
+def _returned(chains: Chains, at: _InFile, call: Reference) -> str:
+    """The type the repository method ``call`` resolves to declares it returns; "" when it
+    resolves to none, returns a type variable, or is one of several overloads that may apply
+    whose return types differ."""
+    index = at.index
+    saved = index.args, index.guessed
+    index.args, index.guessed = _java_arguments(chains, at, call), ()
+    dst, _ = _call_target(at, call.target, call)
+    if dst is None:
+        dst = _chain_target(chains, at, call)
+    targets = index.guessed if dst in index.guessed else (dst,)
+    index.args, index.guessed = saved
+    found = set()
+    for target in targets:
+        if target is None or target in index.types:
+            return ""
+        name = base_name(target).rsplit(".", 1)[-1]
+        written = returns(index.signatures.get(target), name) or ""
+        owner = base_name(target).rpartition(".")[0]
+        around = owner if owner in index.types else None
+        found.add(_java_named(chains, index.module_of.get(target, owner), written, around))
+    return found.pop() if len(found) == 1 else ""
+
+
+def _field_read(chains: Chains, module: str, path: str, scope: str | None) -> str:
+    """The declared type of the field a path reads (``this.names``, ``Type.CONSTANT``,
+    ``local.field``); "" when it is not known."""
+    names = path.split(".")
+    owner = chains.java_path(module, names[:-1], scope) if len(names) > 1 else None
+    declared = chains.field_declared(owner, names[-1]) if owner is not None else None
+    return "" if declared is None or type_variable(declared) else declared
 
 
 def _go_owner(at: _InFile, ref: Reference) -> str | None:

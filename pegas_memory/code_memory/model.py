@@ -114,6 +114,10 @@ class Reference:
     # Java: the arguments' static types where the call site shows them ("" unknown), to pick
     # among overloads of one arity (``fromJson(String, TypeToken)``).
     arg_types: tuple[str, ...] = ()
+    # Java: for each argument that is a method call or a field access, that call (or, with
+    # ``arity`` None, the field read) as a reference of its own, so resolution can type the
+    # argument by the declared return (or field) type of what it resolves to; None otherwise.
+    arg_calls: tuple[Reference | None, ...] = ()
 
 
 # Python flow facts: a tiny expression language, enough to follow functions, classes, modules and

@@ -11,10 +11,10 @@ import written in a thousand files is resolved once. Pure logic: no parsing, no 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePosixPath
 
-from pegas_memory.code_memory.java_overloads import applicable, choose, type_variable
+from pegas_memory.code_memory.java_overloads import Hierarchy, applicable, choose, type_variable
 from pegas_memory.code_memory.model import FileIndex, SymbolKind
 from pegas_memory.code_memory.typed_locals import java_param_types
 
@@ -101,7 +101,18 @@ class NameIndex:
             for i in range(1, len(parts)):
                 self.suffixes[".".join(parts[i:])].add(self.dotted[dotted])
         self.parents: dict[str, list[str]] = defaultdict(list)
+        # Java: the super types a class names that are not the repository's (simple names).
+        self.library_parents: dict[str, list[str]] = defaultdict(list)
         self.args: tuple[str, ...] = ()  # the call being resolved: its argument types (Java)
+        # Java: the overloads the last pick chose among without Java's rules telling which
+        # (set by _pick, cleared by the resolver before each call).
+        self.guessed: tuple[str, ...] = ()
+        # Java: (module, type as written, class it is written in) -> the repository type it
+        # names; set by the resolver once the super types are known (code_memory.chains).
+        self.java_type_of: Callable[[str, str, str | None], str | None] | None = None
+        self._param_memo: dict[str, list[str]] = {}
+        self._supertypes_memo: dict[str, tuple[frozenset[str], bool] | None] = {}
+        self._java_simple: set[str] | None = None
         self._crate_roots = _crate_roots(files, crates)
         # Go: go.mod module path -> its directory, and package directory -> the owner its
         # symbols are named under (the directory, or the package name at the repository root).
@@ -176,7 +187,7 @@ class NameIndex:
                 exact = [q for q in found if self._arity(q) == arity]
             if len(exact) > 1 and any(self.args):
                 overloads = [(q, self._params(q)) for q in exact]
-                exact = choose(self.args, overloads)
+                exact = choose(self.args, overloads, self._hierarchy())
             if len(exact) > 1 and any(self.args):
                 scored = []
                 for q in exact:
@@ -185,15 +196,60 @@ class NameIndex:
                     scored.append((sum(a == p for a, p in zip(self.args, params, strict=False)), q))
                 best = max(score for score, _ in scored)
                 exact = [q for score, q in scored if score == best] if best else exact
+            if len(exact) > 1 and base_name(exact[0]).rpartition(".")[0] in self.java_types:
+                self.guessed = tuple(exact)  # the first is a guess: the resolver says so
             if exact:
                 return exact[0]
         return found[0]
 
+    def _hierarchy(self) -> Hierarchy | None:
+        """What java_overloads knows of the repository's classes, once their names resolve."""
+        return self if self.java_type_of is not None else None
+
+    def library(self, name: str) -> bool:
+        """Java: whether no class of the repository has the simple name ``name`` ends with."""
+        if self._java_simple is None:
+            self._java_simple = {base_name(t).rsplit(".", 1)[-1] for t in self.java_types}
+        return name not in self.java_types and name.rsplit(".", 1)[-1] not in self._java_simple
+
+    def supertypes(self, qualname: str) -> tuple[frozenset[str], bool] | None:
+        """Java: every type the repository class ``qualname`` extends or implements,
+        transitively (the repository's qualified, the library's by simple name), and whether
+        all of them are the repository's; None when ``qualname`` is no repository class."""
+        if qualname not in self.java_types:
+            return None
+        if qualname not in self._supertypes_memo:
+            queue, seen, library = [qualname], {qualname}, set[str]()
+            while queue:
+                current = queue.pop(0)
+                library.update(self.library_parents.get(current, ()))
+                for parent in self.parents.get(current, []):
+                    if parent not in seen:
+                        seen.add(parent)
+                        queue.append(parent)
+            self._supertypes_memo[qualname] = (frozenset(seen | library), not library)
+        return self._supertypes_memo[qualname]
+
     def _params(self, qualname: str) -> list[str]:
-        """A Java method's parameter types; a type variable (``T``, ``K``) as unknown ("")."""
+        """A Java method's parameter types; a type variable (``T``, ``K``) as unknown (""), a
+        class of the repository by its qualified name (once ``java_type_of`` is set)."""
+        memo = self._param_memo.get(qualname)
+        if memo is not None:
+            return memo
         name = base_name(qualname).rsplit(".", 1)[-1]
         params = java_param_types(self.signatures.get(qualname), name)
-        return ["" if type_variable(p) else p for p in params]
+        owner = base_name(qualname).rpartition(".")[0]
+        resolve = self.java_type_of if owner in self.java_types else None
+        out: list[str] = []
+        for p in params:
+            if type_variable(p):
+                p = ""
+            elif resolve is not None and p[:1].isupper() and not p.endswith(("[]", "...")):
+                p = resolve(self.module_of.get(qualname, owner), p, owner) or p
+            out.append(p)
+        if resolve is not None:
+            self._param_memo[qualname] = out
+        return out
 
     def _arity(self, qualname: str) -> int | None:
         """The parameter count: the overload mark, else (a method inherited alongside other
@@ -207,7 +263,7 @@ class NameIndex:
     def _applies(self, qualname: str) -> bool | None:
         """Whether the method applies to the call's ``args`` by Java's phases 1-2 (None:
         unknown)."""
-        phase = applicable(self.args, self._params(qualname))
+        phase = applicable(self.args, self._params(qualname), self._hierarchy())
         return None if phase == "?" else phase is not None
 
     def member(self, owner: str, name: str, arity: int | None = None) -> str | None:

@@ -449,18 +449,52 @@ _LITERALS = {
 }
 
 
+# JDK facts: the methods of java.lang.String that return a String (their declared return type
+# in every JDK since 11), so ``"1".repeat(n)`` or ``s.trim()`` with ``String s`` is a String
+# argument. Only String's own methods, only those whose return type never varies.
+_STRING_TO_STRING = frozenset(
+    {
+        "concat",
+        "formatted",
+        "indent",
+        "intern",
+        "repeat",
+        "replace",
+        "replaceAll",
+        "replaceFirst",
+        "strip",
+        "stripIndent",
+        "stripLeading",
+        "stripTrailing",
+        "substring",
+        "toLowerCase",
+        "toString",
+        "toUpperCase",
+        "translateEscapes",
+        "trim",
+    }
+)
+
+
+def java_arguments(call: ts.Node) -> list[ts.Node]:
+    """The argument expressions of a Java call, comments left out."""
+    args = call.child_by_field_name("arguments")
+    if args is None:
+        return []
+    return [a for a in args.named_children if a.type not in ("line_comment", "block_comment")]
+
+
 def java_arg_types(call: ts.Node, cache: dict[int, dict[str, str]]) -> tuple[str, ...]:
     """The static type of each argument of a Java call where the site shows it: a literal
     (``1L`` long, ``1.5f`` float, ``null``), a typed local or field (primitives too), an
     element of a typed array (``bits[i]``), ``new T(..)``, a cast ``(T) x``, a static factory
-    ``T.of(..)`` (taken to return T); "" when unknown."""
-    args = call.child_by_field_name("arguments")
-    if args is None:
+    ``T.of(..)`` (taken to return T), a String method returning a String on a String literal or
+    local (``"1".repeat(n)``: a JDK fact, ``_STRING_TO_STRING``); "" when unknown. (A call of a
+    repository method is typed at resolution, by its declared return type.)"""
+    if call.child_by_field_name("arguments") is None:
         return ()
     out: list[str] = []
-    for arg in args.named_children:
-        if arg.type in ("line_comment", "block_comment"):
-            continue
+    for arg in java_arguments(call):
         kind = _LITERALS.get(arg.type, "")
         suffix = node_text(arg)[-1:].lower()
         if (kind, suffix) in (("int", "l"), ("double", "f")):
@@ -479,8 +513,18 @@ def java_arg_types(call: ts.Node, cache: dict[int, dict[str, str]]) -> tuple[str
             owner = arg.child_by_field_name("object")
             if owner is not None and owner.type == "identifier" and node_text(owner)[:1].isupper():
                 kind = node_text(owner)
+            elif owner is not None and _java_string(owner, call, cache):
+                method = node_text(arg.child_by_field_name("name"))
+                kind = "String" if method in _STRING_TO_STRING else ""
         out.append(kind)
     return tuple(out)
+
+
+def _java_string(node: ts.Node, call: ts.Node, cache: dict[int, dict[str, str]]) -> bool:
+    """Whether ``node`` is a String literal or a local (or field) declared ``String``."""
+    if node.type == "string_literal":
+        return True
+    return node.type == "identifier" and java_locals(call, cache).get(node_text(node)) == "String"
 
 
 def java_param_types(signature: str | None, name: str) -> list[str]:

@@ -476,3 +476,92 @@ def test_inherited_overloads_final_types_varargs_and_type_variables(tmp_path: Pa
     assert at('block.add("x")') == {"com.ex.types.Block.add#2"}
     t_version = f"com.ex.types.Block.option#2@{line_of(BLOCK, 'T fallback)')}"
     assert at("block.option('c', thing)") == {t_version}
+
+
+LABEL = """
+    package com.ex.fs;
+
+    final class Label {}
+    """
+REGISTRY = """
+    package com.ex.fs;
+
+    final class Registry {
+      Label label;
+
+      Route route(Label label) { return null; }
+
+      <T> T any(Label label) { return null; }
+    }
+    """
+ROUTE = """
+    package com.ex.fs;
+
+    import java.nio.file.Path;
+    import java.util.function.Function;
+
+    final class Route implements Path {
+      private final Registry registry;
+      private Function<String, ?> lookup;
+
+      Route(Registry registry) { this.registry = registry; }
+
+      Route join(Label label) {
+        return join(registry.route(label));
+      }
+
+      public Route join(Path other) { return this; }
+
+      public Route join(String other) { return this; }
+
+      void accept(Path path) {}
+
+      void accept(Route route) {}
+
+      void take(Label label) {}
+
+      void take(Object value) {}
+
+      void run(Route route, String name) {
+        join(registry.label);
+        join("a".repeat(2));
+        join(name.trim());
+        accept(route);
+        accept(registry.route(registry.label));
+        join(lookup.apply(name));
+        join(registry.any(registry.label));
+        take(lookup);
+      }
+    }
+    """
+
+
+def test_an_argument_is_typed_by_the_declared_return_or_field_type(tmp_path: Path) -> None:
+    """``join(registry.route(label))`` in ``join(Label)``: ``route`` declares it returns a
+    ``Route``, which implements the library's ``Path`` and is no ``Label``, so the call is
+    ``join(Path)``, not the method itself; ``registry.label`` is a ``Label`` field; a String
+    method on a String literal or local returns a String (a JDK fact); a ``Route`` argument
+    takes ``accept(Route)`` over ``accept(Path)`` (the most specific); a library type
+    (``Function``) is never a repository class (``take(Object)``, not ``take(Label)``)."""
+    deps = resolved(tmp_path, java_files(LABEL, REGISTRY, ROUTE))
+
+    def overload(name: str, param: str) -> str:
+        first = line_of(ROUTE, f" {name}(")
+        line = line_of(ROUTE, f"{name}({param}")
+        return f"com.ex.fs.Route.{name}#1" + ("" if line == first else f"@{line}")
+
+    join = reached_from(deps, "com.ex.fs.Route.join#1", line_of(ROUTE, "join(registry.route"))
+    assert join == {"com.ex.fs.Registry.route", overload("join", "Path other")}
+
+    def at(text: str) -> set[str | None]:  # the library's calls (``trim``) left out
+        return reached_from(deps, "com.ex.fs.Route.run", line_of(ROUTE, text)) - {None}
+
+    assert at("join(registry.label)") == {overload("join", "Label label")}
+    assert at('join("a".repeat(2))') == {overload("join", "String other")}
+    assert at("join(name.trim())") == {overload("join", "String other")}
+    assert at("accept(route)") == {overload("accept", "Route route")}
+    assert at("accept(registry.route(") == {
+        "com.ex.fs.Registry.route",
+        overload("accept", "Route route"),
+    }
+    assert at("take(lookup)") == {overload("take", "Object value")}
