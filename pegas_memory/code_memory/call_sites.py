@@ -59,6 +59,9 @@ class CallSites:
         self._field_values: dict[str, dict[str, set[str]]] | None = None  # Go: see _go_made
         self._declared: dict[int, lang_js.FnScope] = {}  # JS function -> its scope
         self._java_names: dict[int, frozenset[str]] = {}  # class member -> its local names
+        # Java: a call that is an argument is read for the call around it and again by the
+        # walker: once.
+        self._java_calls: dict[tuple[int, str], Reference | None] = {}
 
     def reference(
         self, node: ts.Node, src: str, owner: str | None, receiver: str | None
@@ -67,6 +70,16 @@ class CallSites:
         or an import (``app.use(require('./routes'))``); None when it calls nothing (``int64(x)``
         is a conversion). ``owner``: the enclosing class-like qualified name; ``receiver``: the
         name of the Go method's receiver (``c`` of ``func (c *Cache) Get()``), if any."""
+        if self.language != "java":
+            return self._reference(node, src, owner, receiver)
+        key = (node.id, src)
+        if key not in self._java_calls:
+            self._java_calls[key] = self._reference(node, src, owner, receiver)
+        return self._java_calls[key]
+
+    def _reference(
+        self, node: ts.Node, src: str, owner: str | None, receiver: str | None
+    ) -> Reference | None:
         callee = node.child_by_field_name(CALL_NODES[node.type])
         if callee is None:
             return None
