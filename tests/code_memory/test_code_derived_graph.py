@@ -2,7 +2,7 @@
 slice: projected through the outbox as DERIVED edges, withdrawn from it when withdrawn in
 PostgreSQL, counted by the self-check, compared by reconcile, recreated by rebuild, and shown by
 memory_query_graph and memory_code_graph with their derivations. Real engines: embedded
-Postgres and FalkorDB; the Bolt dialect through the fake driver of test_graph_store."""
+Postgres and FalkorDB; the Bolt dialect through tests/memgraph_store/bolt_driver."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from pegas_memory.memgraph_store.model import DerivedEdge
 from pegas_memory.outbox.reconcile import rebuild, reconcile
 from pegas_memory.outbox.selfcheck import check_slices
 from tests.code_fixtures import IMPORTS_RULE, TRANSITIVE_RULE, q, sid, store_rule, write_chain_repo
-from tests.memgraph_store.test_graph_store import _bolt, _FakeDriver
+from tests.memgraph_store.bolt_driver import FakeDriver as _FakeDriver
+from tests.memgraph_store.bolt_driver import bolt_store as _bolt
 
 
 def derived_in_graph(svc: MemoryService) -> set[int]:

@@ -141,7 +141,8 @@ def test_the_graph_sweep_walks_the_atoms_window_by_window(
 def test_bolt_reads_properties_in_one_read_per_batch() -> None:
     """Bolt's side (no Memgraph can run here: at the driver boundary only, like the other Bolt
     tests): the Cypher and parameters sent, and the rows parsed."""
-    from tests.memgraph_store.test_graph_store import _bolt, _FakeDriver
+    from tests.memgraph_store.bolt_driver import FakeDriver as _FakeDriver
+    from tests.memgraph_store.bolt_driver import bolt_store as _bolt
 
     driver = _FakeDriver()
     driver.responses["properties(n)"] = [[3, {"id": 3, "status": "stale"}]]
