@@ -52,9 +52,11 @@ def raw_hash(data: bytes | str) -> str:
 
 @lru_cache(maxsize=1)
 def _identifier():  # type: ignore[no-untyped-def]
-    from py3langid.langid import _load_identifier
+    """py3langid's shipped model with normalised probabilities, built the way its README shows
+    (`LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)`), once per process."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-    return _load_identifier(norm_probs=True)
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
 
 
 def detect_language(text: str) -> str | None:
