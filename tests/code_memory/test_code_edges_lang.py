@@ -398,3 +398,41 @@ def test_ts_call_of_a_merged_interface_and_function_is_the_function(tmp_path: Pa
     assert ("src/schemas", "src/core.Check") not in calls
     assert ("src/schemas.local", "src/schemas.make@11") in calls
     assert ("src/schemas.local", "src/schemas.make") not in calls
+
+
+def test_ts_receiver_typed_by_its_annotation(tmp_path: Path) -> None:
+    # ``doc: Doc`` fixes what ``doc.write`` calls, however the value was made; a type that is
+    # more than a name (a union, a generic) types nothing.
+    deps = resolved(
+        tmp_path,
+        {
+            "src/doc.ts": """
+                export class Doc {
+                  write(line: string): void {}
+                }
+                export class Page {
+                  write(line: string): void {}
+                }
+            """,
+            "src/compile.ts": """
+                import { Doc, Page } from './doc.js';
+
+                export function emit(doc: Doc, other?: Page) {
+                  doc.write('a');
+                  other?.write('b');
+                }
+                export function later(open: () => unknown) {
+                  let page: Page;
+                  page = open() as Page;
+                  page.write('c');
+                  const either: Doc | Page = open() as Doc;
+                  either.write('d');
+                }
+            """,
+        },
+    )
+    calls = internal_edges(deps)
+    assert ("src/compile.emit", "src/doc.Doc.write") in calls
+    assert ("src/compile.emit", "src/doc.Page.write") in calls
+    assert ("src/compile.later", "src/doc.Page.write") in calls
+    assert ("src/compile.later", "src/doc.Doc.write") not in calls
