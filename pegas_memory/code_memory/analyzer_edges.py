@@ -32,6 +32,10 @@ This module turns that into call edges between the stored symbols:
 - A Python class called is its ``__init__`` (its own, else the first along its bases) when one
   is stored, else the class, as the heuristic names it; ``new X()`` in JavaScript/TypeScript is
   the class.
+- TypeScript merges an interface or a type alias with a function, class or variable of the
+  same name into one symbol, defined at both places; a call runs the value, so only the value
+  declarations of such a symbol are its targets (``interface $constructor`` and
+  ``function $constructor``: the function).
 - **Merging**, per call line of a caller: when the analyzer decided every call of the line,
   its edges replace the heuristic ones (``provenance="analyzer"``, one target, confidence 1);
   otherwise its decided edges are added, the heuristic edges of the calls it decided are dropped,
@@ -76,6 +80,7 @@ _CALLABLE_KINDS = frozenset(
         SymbolKind.TYPE,
     }
 )
+_TYPE_ONLY = frozenset({SymbolKind.INTERFACE, SymbolKind.TYPE})
 _NAME = re.compile(r"#?[A-Za-z_$][\w$]*")
 LOOKAHEAD_LINES = 8  # a receiver written over lines: ``(\n  query\n  .filter(..)``
 _CALL_KINDS = frozenset({DepKind.CALLS, DepKind.MAY_CALL})
@@ -439,7 +444,17 @@ def _answer(
             external.add(parsed.dotted())
         else:
             undecided = True  # a parameter, a field, a variable: where the callee is kept
+    if language in JS_LANGUAGES:
+        internal = _values(internal, kinds)
     return _Answer(frozenset(internal), frozenset(external), undecided)
+
+
+def _values(targets: set[str], kinds: Mapping[str, str]) -> set[str]:
+    """The value declarations among a JS/TS call's targets, where there are any: TypeScript
+    merges an interface (or a type alias) and a function of one name into one symbol whose
+    definitions are both, but a call (or ``new``) runs only the value."""
+    values = {t for t in targets if kinds.get(t) not in _TYPE_ONLY}
+    return values or targets
 
 
 def _owner_class(symbol: str, defs: Mapping[str, str | None]) -> str | None:

@@ -149,6 +149,8 @@ def _resolve_by_name(
                     kind = TargetKind.INTERNAL if dst else kind
                 if dst is not None and f.language == "java":
                     dst = constructor_of(index, dst, ref.arity)  # ``new X(..)``, however named
+                if dst is not None and f.language in JS_LANGUAGES:
+                    dst = index.value_of(dst)  # never an interface merged with a function
                 deps.append(
                     _dep(ref.src_qualified_name, RefKind.CALLS, ref.target, dst, ref.line, kind)
                 )

@@ -183,6 +183,7 @@ def exports_as_default(declarator: ts.Node) -> bool:
 
 def declared_names(fn: ts.Node) -> dict[str, str | None]:
     """Parameters and variables a function declares (they shadow module-level names): name ->
+    its type when TypeScript annotates it with a plain name (``doc: Doc``, ``let n: T``), else
     the class when its one declaration is ``x = new T(..)``, else None. The bodies of
     functions nested in it are not looked into."""
     out: dict[str, str | None] = {}
@@ -195,7 +196,7 @@ def declared_names(fn: ts.Node) -> dict[str, str | None]:
         if ident is None:
             ident = p.child_by_field_name("left")
         if ident is not None and ident.type == "identifier":
-            out[node_text(ident)] = None
+            out[node_text(ident)] = annotated_type(p)
     body = fn.child_by_field_name("body")
     stack = [body] if body is not None else []
     while stack:
@@ -203,12 +204,22 @@ def declared_names(fn: ts.Node) -> dict[str, str | None]:
         if node.type == "variable_declarator":
             name = node.child_by_field_name("name")
             if name is not None and name.type == "identifier":
-                made = _constructed(node.child_by_field_name("value"))
+                made = annotated_type(node) or _constructed(node.child_by_field_name("value"))
                 key = node_text(name)
                 out[key] = made if key not in out or out[key] == made else None
         if node.type not in JS_FUNCTIONS:
             stack.extend(node.named_children)
     return out
+
+
+def annotated_type(declaration: ts.Node) -> str | None:
+    """``T`` of a TypeScript parameter or variable annotated ``: T`` with a plain type name;
+    None for no annotation or any other type (a union, a generic, ``ns.T``, a literal)."""
+    annotation = declaration.child_by_field_name("type")
+    if annotation is None or annotation.type != "type_annotation":
+        return None
+    named = annotation.named_children
+    return node_text(named[0]) if len(named) == 1 and named[0].type == "type_identifier" else None
 
 
 def _constructed(value: ts.Node | None) -> str | None:

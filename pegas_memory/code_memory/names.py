@@ -15,11 +15,12 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from pegas_memory.code_memory.java_overloads import Hierarchy, applicable, choose, type_variable
-from pegas_memory.code_memory.model import FileIndex, SymbolKind
+from pegas_memory.code_memory.model import JS_LANGUAGES, FileIndex, SymbolKind
 from pegas_memory.code_memory.typed_locals import java_param_types
 
 FAMILY = {"typescript": "js", "tsx": "js", "javascript": "js"}
 _TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
+_TYPE_ONLY = frozenset({SymbolKind.INTERFACE, SymbolKind.TYPE})  # JS/TS: declares no value
 _JS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".d")
 _MAX_HOPS = 6  # re-exports followed before giving up (export cycles exist)
 
@@ -49,6 +50,7 @@ class NameIndex:
         self.modules: set[str] = set()
         self.qualnames: set[str] = set()
         self.module_methods: set[str] = set()  # JS/TS object-literal methods named by the module
+        self.type_only: set[str] = set()  # JS/TS interfaces and type aliases: no value to call
         self.exports: dict[str, list[tuple[str, str]]] = {}
         self.imports_of: dict[str, dict[str, str]] = {}
         self.packages: dict[str, str] = {}  # Java file module -> package
@@ -83,6 +85,8 @@ class NameIndex:
                 self.members[owner].setdefault(s.name, []).append(s.qualified_name)
                 if s.kind == SymbolKind.METHOD and owner == f.module:
                     self.module_methods.add(s.qualified_name)  # of an exported object literal
+                if s.kind in _TYPE_ONLY and f.language in JS_LANGUAGES:
+                    self.type_only.add(s.qualified_name)
                 if s.kind in _TYPE_KINDS:
                     self.types.add(s.qualified_name)
                     if f.language == "java":
@@ -291,6 +295,17 @@ class NameIndex:
         """The methods of a super type a nearer one does not override (same parameters)."""
         taken = {tuple(self._params(q)) for q in nearer}
         return [q for q in found if tuple(self._params(q)) not in taken]
+
+    def value_of(self, qualname: str) -> str:
+        """What a JS/TS call of ``qualname`` runs: a value declaration of that name and owner
+        where ``qualname`` is an interface or a type alias merged with one (TypeScript's
+        declaration merging: ``interface $constructor`` and ``function $constructor``); a type
+        has no value to call or ``new``. Anything else is returned as it is."""
+        if qualname not in self.type_only:
+            return qualname
+        owner, _, name = base_name(qualname).rpartition(".")
+        found = self.members.get(owner, {}).get(name, ())
+        return next((q for q in found if q not in self.type_only), qualname)
 
     def enclosing_type(self, qualname: str) -> str | None:
         current = base_name(qualname)

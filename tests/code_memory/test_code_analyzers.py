@@ -261,3 +261,38 @@ def test_an_analyzer_that_fails_leaves_the_heuristic_edges_and_its_output_in_the
         assert edges[("shapes.model.build", "shapes.model.Square.__init__")]["provenance"] == (
             "heuristic"
         )
+
+
+MERGED_TS = {
+    "src/core.ts": """
+        export interface $constructor<T> {
+          new (def: unknown): T;
+          init(inst: T, def: unknown): void;
+        }
+
+        export function $constructor<T>(name: string): $constructor<T> {
+          return null as unknown as $constructor<T>;
+        }
+        """,
+    "src/schemas.ts": """
+        import * as core from './core.js';
+
+        export function build(): core.$constructor<number> {
+          return core.$constructor('A');
+        }
+        """,
+}
+
+
+@pytest.mark.slow  # a real TypeScript compiler run (3-5 s)
+@needs_analyzer("scip-typescript")
+def test_a_typescript_call_of_a_merged_interface_and_function_is_the_function_only(
+    analyze: Analyze,
+) -> None:
+    # One symbol to TypeScript (declaration merging), defined as the interface and the function;
+    # a call runs the function, never the type.
+    with analyze("merged", MERGED_TS) as (_, result, edges):
+        _the_run_that_decided(result, "scip-typescript")
+        called = {dst for src, dst in edges if src == "src/schemas.build"}
+        assert called == {"src/core.$constructor@6"}
+        assert edges[("src/schemas.build", "src/core.$constructor@6")]["provenance"] == "analyzer"

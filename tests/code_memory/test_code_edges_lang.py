@@ -355,3 +355,84 @@ def test_java_fields_chains_and_overloads_by_argument_types(tmp_path: Path) -> N
     lines = sorted(picked)
     assert lines[0][1] == "com.ex.Gson.fromJson#2@6"  # (String, TypeToken)
     assert lines[1][1] == "com.ex.Gson.fromJson#2"  # (String, Class)
+
+
+MERGED_TS = {
+    "src/core.ts": """
+        export interface $constructor<T> {
+          new (def: unknown): T;
+          init(inst: T, def: unknown): void;
+        }
+
+        export function $constructor<T>(name: string): $constructor<T> {
+          return null as unknown as $constructor<T>;
+        }
+
+        export type Check = (value: unknown) => boolean;
+        export const Check = (value: unknown): boolean => value !== null;
+    """,
+    "src/schemas.ts": """
+        import * as core from './core.js';
+        import { $constructor } from './core.js';
+
+        export const A = core.$constructor('A');
+        export const B = $constructor('B');
+        export const ok = core.Check(B);
+        export function local() {
+          return make();
+        }
+        interface make { x: number }
+        function make() { return 1; }
+    """,
+}
+
+
+def test_ts_call_of_a_merged_interface_and_function_is_the_function(tmp_path: Path) -> None:
+    # TypeScript merges an interface and a function of one name (declaration merging); a call
+    # can only run the value, never the type.
+    deps = resolved(tmp_path, MERGED_TS)
+    calls = internal_edges(deps)
+    assert ("src/schemas", "src/core.$constructor@6") in calls
+    assert ("src/schemas", "src/core.$constructor") not in calls
+    assert ("src/schemas", "src/core.Check@11") in calls  # a type alias and an arrow const
+    assert ("src/schemas", "src/core.Check") not in calls
+    assert ("src/schemas.local", "src/schemas.make@11") in calls
+    assert ("src/schemas.local", "src/schemas.make") not in calls
+
+
+def test_ts_receiver_typed_by_its_annotation(tmp_path: Path) -> None:
+    # ``doc: Doc`` fixes what ``doc.write`` calls, however the value was made; a type that is
+    # more than a name (a union, a generic) types nothing.
+    deps = resolved(
+        tmp_path,
+        {
+            "src/doc.ts": """
+                export class Doc {
+                  write(line: string): void {}
+                }
+                export class Page {
+                  write(line: string): void {}
+                }
+            """,
+            "src/compile.ts": """
+                import { Doc, Page } from './doc.js';
+
+                export function emit(doc: Doc, other?: Page) {
+                  doc.write('a');
+                  other?.write('b');
+                }
+                export function later(open: () => unknown) {
+                  let page: Page;
+                  page = open() as Page;
+                  page.write('c');
+                  const either: Doc | Page = open() as Doc;
+                  either.write('d');
+                }
+            """,
+        },
+    )
+    calls = internal_edges(deps)
+    assert ("src/compile.emit", "src/doc.Doc.write") in calls
+    assert ("src/compile.emit", "src/doc.Page.write") in calls
+    assert ("src/compile.later", "src/doc.Page.write") in calls
+    assert ("src/compile.later", "src/doc.Doc.write") not in calls
