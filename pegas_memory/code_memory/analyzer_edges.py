@@ -56,6 +56,7 @@ from functools import partial
 
 from pegas_memory.code_memory.model import (
     JS_LANGUAGES,
+    TYPE_ONLY,
     Dependency,
     DepKind,
     FileIndex,
@@ -80,7 +81,6 @@ _CALLABLE_KINDS = frozenset(
         SymbolKind.TYPE,
     }
 )
-_TYPE_ONLY = frozenset({SymbolKind.INTERFACE, SymbolKind.TYPE})
 _NAME = re.compile(r"#?[A-Za-z_$][\w$]*")
 LOOKAHEAD_LINES = 8  # a receiver written over lines: ``(\n  query\n  .filter(..)``
 _CALL_KINDS = frozenset({DepKind.CALLS, DepKind.MAY_CALL})
@@ -453,7 +453,7 @@ def _values(targets: set[str], kinds: Mapping[str, str]) -> set[str]:
     """The value declarations among a JS/TS call's targets, where there are any: TypeScript
     merges an interface (or a type alias) and a function of one name into one symbol whose
     definitions are both, but a call (or ``new``) runs only the value."""
-    values = {t for t in targets if kinds.get(t) not in _TYPE_ONLY}
+    values = {t for t in targets if kinds.get(t) not in TYPE_ONLY}
     return values or targets
 
 

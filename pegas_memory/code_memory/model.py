@@ -67,6 +67,8 @@ class TargetKind(Vocabulary):
 
 # The languages one grammar family (and one resolver, one analyzer) serves.
 JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
+# JS/TS declarations that declare no value: a call (or `new`) never runs them.
+TYPE_ONLY = frozenset({SymbolKind.INTERFACE, SymbolKind.TYPE})
 
 # A call site with more internal targets than this is stored as ``may_call`` candidates, not as
 # calls: memory_code_graph shows them only when asked (``candidates=true``).

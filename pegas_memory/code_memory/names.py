@@ -15,12 +15,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from pegas_memory.code_memory.java_overloads import Hierarchy, applicable, choose, type_variable
-from pegas_memory.code_memory.model import JS_LANGUAGES, FileIndex, SymbolKind
+from pegas_memory.code_memory.model import JS_LANGUAGES, TYPE_ONLY, FileIndex, SymbolKind
 from pegas_memory.code_memory.typed_locals import java_param_types
 
 FAMILY = {"typescript": "js", "tsx": "js", "javascript": "js"}
 _TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
-_TYPE_ONLY = frozenset({SymbolKind.INTERFACE, SymbolKind.TYPE})  # JS/TS: declares no value
 _JS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".d")
 _MAX_HOPS = 6  # re-exports followed before giving up (export cycles exist)
 
@@ -85,7 +84,7 @@ class NameIndex:
                 self.members[owner].setdefault(s.name, []).append(s.qualified_name)
                 if s.kind == SymbolKind.METHOD and owner == f.module:
                     self.module_methods.add(s.qualified_name)  # of an exported object literal
-                if s.kind in _TYPE_ONLY and f.language in JS_LANGUAGES:
+                if s.kind in TYPE_ONLY and f.language in JS_LANGUAGES:
                     self.type_only.add(s.qualified_name)
                 if s.kind in _TYPE_KINDS:
                     self.types.add(s.qualified_name)
