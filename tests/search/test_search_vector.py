@@ -222,3 +222,112 @@ def test_a_near_duplicate_under_another_title_is_still_merged(strict: MemoryServ
             "SELECT count(*) AS n FROM pm_citation WHERE atom_id = %s", (first.atom_ids[0],)
         ).fetchone()["n"]
     assert n == 2
+
+
+# ---------------------------------------------------------------------- passages
+def _passage(service: MemoryService) -> int:
+    """The ingested document's one passage (the chunk under "Results"), projected."""
+    service.ingest(IngestRequest(source=DOC, kind="markdown", title=TITLE))
+    service.runtime.worker().drain(include_delayed=True)
+    with service.db.connection() as conn:
+        rows = conn.execute("SELECT id FROM pm_passage WHERE content LIKE '%%Treatment%%'")
+        (passage,) = [int(r["id"]) for r in rows]
+    return passage
+
+
+def _passage_point(service: MemoryService, passage: int) -> list[float]:
+    rt = service.runtime
+    name = rt.projector.collection("passage")
+    (record,) = rt.vectors.get().retrieve(name, [passage], with_vectors=True)
+    return list(record.vector or ())
+
+
+def _passage_vectors(service: MemoryService, context: str) -> tuple[list[float], list[float]]:
+    """(the passage text's own vector, the vector of `context`)."""
+    with service.db.connection() as conn:
+        text = conn.execute(
+            "SELECT content FROM pm_passage WHERE content LIKE '%%Treatment%%'"
+        ).fetchone()["content"]
+    own, context = service.runtime.embedder.get().embed_documents([text, context])
+    return own, context
+
+
+def test_a_passage_is_found_by_its_documents_title(service: MemoryService) -> None:
+    """A passage's point is its text's vector moved toward its title and section, as an
+    ingested atom's: the title's words are not in the passage, and the dense arm finds it."""
+    passage = _passage(service)
+    hits = service.search(
+        SearchRequest(query="chenodeoxycholic acid", preset="dense", store="passages")
+    ).hits
+    assert hits and hits[0].id == passage and hits[0].store == "passage"
+    own, context = _passage_vectors(service, f"{TITLE} > Results")
+    point = _passage_point(service, passage)
+    assert cosine(point, search_vector(own, context)) > 0.999
+    assert cosine(point, own) < 0.99
+
+
+def test_a_passage_projected_without_its_context_is_its_texts_vector(
+    service: MemoryService,
+) -> None:
+    """The other side (the behaviour before): weight 0 gives the text's own vector, and the
+    title no longer lifts the passage."""
+    passage = _passage(service)
+    other = service.ingest(IngestRequest(source=f"# Cold\n\n{OTHER}\n", kind="markdown"))
+    service.runtime.worker().drain(include_delayed=True)
+    with service.db.connection() as conn:
+        (second,) = [
+            int(r["id"])
+            for r in conn.execute(
+                "SELECT id FROM pm_passage WHERE doc_id = %s", (other.document_id,)
+            )
+        ]
+    with_context = _engine_scores(service, "chenodeoxycholic acid")
+    service.runtime.projector.passage_context_weight = 0.0
+    rebuild(service.runtime, "qdrant")
+    own, _context = _passage_vectors(service, f"{TITLE} > Results")
+    assert cosine(_passage_point(service, passage), own) > 0.999
+    without = _engine_scores(service, "chenodeoxycholic acid")
+    assert with_context[passage] > with_context[second] + 0.1
+    assert with_context[passage] > without[passage] + 0.1
+
+
+def _engine_scores(service: MemoryService, query: str) -> dict[int, float]:
+    """The vector engine's own cosine of each passage with the query (a search's scores are
+    rescaled per answer, so the first is always 1)."""
+    rt = service.runtime
+    vector = rt.embedder.get().embed_query(query)
+    hits = rt.vectors.get().search(rt.projector.collection("passage"), vector, k=10)
+    return {h.id: h.score for h in hits}
+
+
+def test_the_sweep_checks_a_passages_search_vector(service: MemoryService) -> None:
+    passage = _passage(service)
+    rt = service.runtime
+    check = next(c for c in check_slices(rt).checks if c.slice == "vector:passage")
+    assert check.state == "ok", check
+    name = rt.projector.collection("passage")
+    index = rt.vectors.get()
+    record = index.retrieve(name, [passage], with_vectors=True)[0]
+    own, _context = _passage_vectors(service, f"{TITLE} > Results")
+    index.upsert(name, [VectorPoint(passage, own, dict(record.payload))])
+    check = next(c for c in check_slices(rt).checks if c.slice == "vector:passage")
+    assert check.state == "stale" and passage in check.ids, check
+    assert "another text's vector" in check.describe()
+
+
+def test_a_new_title_projects_the_versions_passages_again(service: MemoryService) -> None:
+    """Migration 0026: a re-distill that reads a better title (record_redistill updates
+    pm_document.title) moves the version's passages toward it through the outbox."""
+    passage = _passage(service)
+    with service.db.transaction() as conn:
+        conn.execute(
+            "UPDATE pm_document SET title = 'Ursodeoxycholic acid' WHERE id ="
+            " (SELECT doc_id FROM pm_passage WHERE id = %s)",
+            (passage,),
+        )
+    service.runtime.worker().drain(include_delayed=True)
+    # the markdown's "# Chenodeoxycholic acid" stays the first heading of the chunk's path
+    own, context = _passage_vectors(service, f"Ursodeoxycholic acid > {TITLE} > Results")
+    assert cosine(_passage_point(service, passage), search_vector(own, context)) > 0.999
+    check = next(c for c in check_slices(service.runtime).checks if c.slice == "vector:passage")
+    assert check.state == "ok", check
