@@ -75,8 +75,16 @@ def parse_signals(models: Path) -> Callable[[str], dict[str, bool]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, required=True, help="natasha's data folder")
+    parser.add_argument(
+        "--labels",
+        type=Path,
+        action="append",
+        help="labelled folders to read instead of the dev sets (bench/labels/standalone-...)",
+    )
     args = parser.parse_args()
     signals = parse_signals(args.models)
+    if args.labels:
+        gate.DEV = tuple(args.labels)
     items = gate.load_dev()
     rows = gate.rows_of(items)
     parsed: dict[int, dict[str, bool]] = {}
@@ -92,7 +100,8 @@ def main() -> None:
                 share[name][2] += len(row.labels)
     cand = [rows[i] for i in parsed]
     base = sum(sum(r.labels) for r in cand) / sum(len(r.labels) for r in cand)
-    print(f"Russian gate candidates of the dev sets: {len(cand)}, labelled atoms {base:.0%}\n")
+    where = ", ".join(str(p) for p in gate.DEV)
+    print(f"Russian gate candidates of {where}: {len(cand)}, labelled atoms {base:.0%}\n")
     print("| signal | candidates | labelled atoms among them |\n|---|---|---|")
     for name, (n, good, graded) in share.items():
         print(f"| {name} | {n} | {good / graded:.0%} |")
