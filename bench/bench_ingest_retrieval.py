@@ -50,7 +50,6 @@ from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.embedding.search_vector import CONTEXT_WEIGHT
 from pegas_memory.outbox.reconcile import rebuild
 from pegas_memory.search.presets import DOCUMENT_SHARE, DOCUMENT_SIBLINGS
-from pegas_memory.search.stores import AGREEMENT
 
 HITS = 60  # atoms asked per query on the ingest path: several atoms share one document
 # Context weights of the ingest path's search vectors (embedding.search_vector); 0 is the claim
@@ -66,23 +65,6 @@ SIBLINGS = DOCUMENT_SIBLINGS  # how many sibling candidates support an atom; set
 # Which stores the ingest path searches: atoms alone (the behaviour before passages were a
 # store) and atoms with passages (the default now). Set by --stores.
 STORES: tuple[str, ...] = ("atoms", "both")
-# How much an atom and the passage it was cited from, found by one query, add to each other
-# (search/stores.AGREEMENT); each is a variant of store=both. Set by --agreement.
-AGREEMENTS: tuple[float, ...] = (AGREEMENT,)
-
-
-def variants() -> list[tuple[str, str, float]]:
-    """(label, store, agreement) of every searched configuration of the ingest path."""
-    out: list[tuple[str, str, float]] = []
-    for store in STORES:
-        for agreement in AGREEMENTS if store == "both" else (AGREEMENT,):
-            label = store
-            if store == "both" and len(AGREEMENTS) > 1:
-                label = f"both, agreement {agreement}"
-            out.append((label, store, agreement))
-    return out
-
-
 SPLIT_SEED = 2026  # the queries' fixed split into a tune half and a held-out half
 TITLES: dict[str, tuple[str, str]] = {}  # ext_id -> (title, abstract), from the corpus itself
 
@@ -290,12 +272,10 @@ def run_ingest(
             for r in rows
             if int(r["identity_id"]) in ext_of_doc
         }
-        lexical: dict[str, Ranked] = {}
-        for label, store, agreement in variants():
-            service.searcher.agreement = agreement
-            lexical[label] = _ranked_by_document(
-                service, queries, ("lexical",), docs_of, store, passage_docs
-            )
+        lexical = {
+            store: _ranked_by_document(service, queries, ("lexical",), docs_of, store, passage_docs)
+            for store in STORES
+        }
         for weight, pweight in [(w, p) for w in WEIGHTS for p in PASSAGE_WEIGHTS]:
             # each atom's (and passage's) search vector with this context weight, rebuilt from
             # PostgreSQL (the claim vectors are cached from dedup; each distinct context is
@@ -313,8 +293,7 @@ def run_ingest(
                 f" {time.monotonic() - t2:.0f} s, {after['n'] - before['n']} texts embedded"
                 " (contexts)"
             )
-            for label, store, agreement in variants():
-                service.searcher.agreement = agreement
+            for store in STORES:
                 dense = _ranked_by_document(
                     service, queries, ("dense",), docs_of, store, passage_docs
                 )
@@ -324,8 +303,8 @@ def run_ingest(
                     ranked = _ranked_by_document(
                         service, queries, ("hybrid",), docs_of, store, passage_docs
                     )
-                    key = (weight, pweight, share, label)
-                    by_weight[key] = {**ranked, **dense, **lexical[label]}
+                    key = (weight, pweight, share, store)
+                    by_weight[key] = {**ranked, **dense, **lexical[store]}
         CACHE.save_from(service)
         with service.db.connection() as conn:
             contexts = conn.execute(
@@ -386,7 +365,7 @@ def per_query(ranked: dict[str, list[str]], queries: list[Query]) -> list[float]
 
 
 def main() -> None:
-    global CACHE, WEIGHTS, PASSAGE_WEIGHTS, SHARES, SIBLINGS, STORES, AGREEMENTS
+    global CACHE, WEIGHTS, PASSAGE_WEIGHTS, SHARES, SIBLINGS, STORES
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--set", choices=sorted(SETS), default="scifact")
     parser.add_argument("--docs", type=int, default=400)
@@ -411,11 +390,6 @@ def main() -> None:
         "--stores", default=",".join(STORES), help="stores the ingest path searches (atoms,both)"
     )
     parser.add_argument(
-        "--agreement",
-        default=",".join(str(a) for a in AGREEMENTS),
-        help="what an atom and its cited passage add to each other (store=both), comma separated",
-    )
-    parser.add_argument(
         "--vector-cache",
         type=Path,
         default=Path("/tmp/pegas-bench-vectors/ingest-retrieval.pickle"),
@@ -428,7 +402,6 @@ def main() -> None:
     SHARES = tuple(float(w) for w in args.support.split(","))
     SIBLINGS = args.siblings
     STORES = tuple(args.stores.split(","))
-    AGREEMENTS = tuple(float(a) for a in args.agreement.split(","))
     CACHE = VectorCache(args.vector_cache if str(args.vector_cache) else None)
     started = time.monotonic()
     loader, corpus, set_name = SETS[args.set]
@@ -454,7 +427,7 @@ def main() -> None:
     for w in WEIGHTS:
         for pw in PASSAGE_WEIGHTS:
             for sh in SHARES:
-                for label, store, _agreement in variants():
+                for store in STORES:
                     if store == "atoms" and pw != PASSAGE_WEIGHTS[0]:
                         continue  # passages' vectors do not change an atoms-only search
                     name = (
@@ -465,8 +438,8 @@ def main() -> None:
                     if store == "atoms":
                         name += ", atoms only (as before)"
                     else:
-                        name += f", store={label}, passage context weight {pw}"
-                    paths.append((name + _support(sh), by_weight[(w, pw, sh, label)], info))
+                        name += f", store={store}, passage context weight {pw}"
+                    paths.append((name + _support(sh), by_weight[(w, pw, sh, store)], info))
     rows = []
     for name, ranked, path_info in paths:
         m = scores(ranked["hybrid"], queries)
@@ -496,11 +469,8 @@ def main() -> None:
     pairs = [(base, p) for p in paths[1:]]
     for i in range(n_store, len(paths), len(SHARES)):  # each ingest row against its share 0
         pairs += [(paths[i], p) for p in paths[i + 1 : i + len(SHARES)]]
-    by_name = {path[0]: path for path in paths}
-    for a in AGREEMENTS[1:]:  # each agreement against the first, same setting
-        one, other = f"agreement {AGREEMENTS[0]}", f"agreement {a}"
-        pairs += [(by_name[p[0].replace(other, one)], p) for p in paths if other in p[0]]
     first = f"passage context weight {PASSAGE_WEIGHTS[0]}"
+    by_name = {name: path for path in paths for name in [path[0]]}
     for pw in PASSAGE_WEIGHTS[1:]:  # each passage weight against the first, same setting
         label = f"passage context weight {pw}"
         pairs += [(by_name[p[0].replace(label, first)], p) for p in paths if label in p[0]]

@@ -17,7 +17,7 @@ from pegas_memory.db.repo import Citation
 from pegas_memory.models import AtomStatus
 from pegas_memory.search.fusion import FEEDBACK_PRIOR, Feedback
 from pegas_memory.search.lexical import Entity
-from pegas_memory.search.stores import AGREEMENT, KEPT_FLOOR, STORE_SHARE, Candidate, merge
+from pegas_memory.search.stores import KEPT_FLOOR, STORE_SHARE, Candidate, merge
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +122,6 @@ def two_stores(
     *,
     share: float = STORE_SHARE,
     floor: float = KEPT_FLOOR,
-    agreement: float = AGREEMENT,
 ) -> list[Found]:
     """Atoms and passages merged into one answer (search/stores.py): a passage an atom was
     cited from folds into that atom; a cap per store (`share`); a floor for the agent's own
@@ -143,6 +142,6 @@ def two_stores(
         for h in atoms
     ]
     loose = [Candidate("passage", h.id, h.score, h.arms) for h in passages]
-    merged = merge(candidates, loose, limit, share=share, floor=floor, agreement=agreement)
+    merged = merge(candidates, loose, limit, share=share, floor=floor)
     by_key = {("atom", h.id): h for h in atoms} | {("passage", h.id): h for h in passages}
     return [replace(by_key[(c.store, c.id)], score=c.score, arms=dict(c.arms)) for c in merged]

@@ -29,10 +29,6 @@ KEPT_FLOOR = 0.2
 # (its atom's score below this share of the passage's): then the passage, which holds more of
 # the answer than the one sentence the atom quotes, stands for both.
 ATOM_STANDS = 0.5
-# An atom and the passage it was cited from found by the same query are one hit, scored as the
-# better of the two plus this share of the other (0: the better alone). Both stores finding the
-# same evidence is more than one of them finding it.
-AGREEMENT = 0.0
 
 
 @dataclass(frozen=True)
@@ -48,14 +44,11 @@ class Candidate:
     kept: bool = False
 
 
-def fold_cited(
-    atoms: Sequence[Candidate], passages: Sequence[Candidate], agreement: float = AGREEMENT
-) -> list[Candidate]:
+def fold_cited(atoms: Sequence[Candidate], passages: Sequence[Candidate]) -> list[Candidate]:
     """Each passage an atom of the list was cited from, and its citing atoms, made one hit with
-    the arms of both and the better score (plus `agreement` times the other): the atom stands
-    for both (its status, confidence and citations; memory_get_context shows the passage around
-    it), unless the passage scored clearly better (`ATOM_STANDS`) and so holds more of the
-    answer. In score order."""
+    the arms of both and the better score: the atom stands for both (its status, confidence and
+    citations; memory_get_context shows the passage around it), unless the passage scored
+    clearly better (`ATOM_STANDS`) and so holds more of the answer. In score order."""
     atom_list = list(atoms)
     citing: dict[int, list[int]] = {}
     for i, a in enumerate(atom_list):
@@ -72,7 +65,7 @@ def fold_cited(
         a = atom_list[best]
         if a.score >= ATOM_STANDS * p.score:
             arms = {**{f"passage_{k}": v for k, v in p.arms.items()}, **a.arms}
-            score = max(a.score, p.score) + agreement * min(a.score, p.score)
+            score = max(a.score, p.score)
             atom_list[best] = Candidate("atom", a.id, score, arms, a.cites, a.kept)
             continue
         arms = dict(p.arms)
@@ -82,8 +75,7 @@ def fold_cited(
             }
             gone.add(i)
         kept = any(atom_list[i].kept for i in holders)
-        score = p.score + agreement * a.score
-        out_passages.append(Candidate("passage", p.id, score, arms, frozenset(), kept))
+        out_passages.append(Candidate("passage", p.id, p.score, arms, frozenset(), kept))
     out = [a for i, a in enumerate(atom_list) if i not in gone] + out_passages
     out.sort(key=lambda c: (-c.score, c.store, c.id))
     return out
@@ -96,10 +88,9 @@ def merge(
     *,
     share: float = STORE_SHARE,
     floor: float = KEPT_FLOOR,
-    agreement: float = AGREEMENT,
 ) -> list[Candidate]:
     """The answer of at most `limit` hits from both stores (see the module docstring)."""
-    pool = fold_cited(atoms, passages, agreement)
+    pool = fold_cited(atoms, passages)
     cap = max(1, math.ceil(share * limit))
     left = {"atom": sum(c.store == "atom" for c in pool), "passage": 0}
     left["passage"] = len(pool) - left["atom"]

@@ -47,18 +47,3 @@ def test_the_agents_own_atoms_keep_a_floor() -> None:
     assert {200, 201} <= {h.id for h in hits}
     assert len(hits) == 10
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
-
-
-def test_evidence_both_stores_found_outranks_what_one_found() -> None:
-    """An atom and the passage it was cited from, both found, add `agreement` of the weaker
-    score to the better one; with 0 the better single hit leads."""
-    atoms = [atom(1, 0.8, cites=(7,)), atom(2, 0.9)]
-    passages = [passage(7, 0.8)]
-    folded = fold_cited(atoms, passages, agreement=0.5)
-    assert [(c.store, c.id) for c in folded] == [("atom", 1), ("atom", 2)]
-    assert abs(folded[0].score - 1.2) < 1e-9
-    assert [c.id for c in fold_cited(atoms, passages, agreement=0.0)] == [2, 1]
-    # the passage standing for both gets its atom's share too
-    folded = fold_cited([atom(1, 0.3, cites=(7,))], [passage(7, 0.9)], agreement=0.5)
-    assert [(c.store, c.id) for c in folded] == [("passage", 7)]
-    assert abs(folded[0].score - 1.05) < 1e-9
