@@ -22,7 +22,7 @@ from _common import WrappedEmbedder, log, shared_data_dir
 from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import atom_hash
 from pegas_memory.embedding.embedders import Embedder
-from pegas_memory.outbox.projection import atom_embed_text, passage_contexts, passage_embed_text
+from pegas_memory.outbox.projection import atom_embed_text, passage_embed_text
 from pegas_memory.sentences import split_sentences
 from pegas_memory.text import raw_hash
 
@@ -285,18 +285,6 @@ def prefill_passages(svc: MemoryService, texts: Sequence[str], vectors: np.ndarr
         raw_hash(passage_embed_text(t)): v.astype("<f4").tobytes()
         for t, v in zip(texts, vectors, strict=True)
     }
-    # their search contexts too (projection.passage_search_vectors: title > heading path), one
-    # random unit vector per distinct context
-    with svc.db.connection() as conn:
-        found = conn.execute(
-            "SELECT DISTINCT d.title, p.heading_path FROM pm_passage p"
-            " JOIN pm_document d ON d.id = p.doc_id"
-        ).fetchall()
-    contexts = sorted({c for c in passage_contexts(found) if c})
-    rng = np.random.default_rng(len(contexts))
-    around = rng.standard_normal((len(contexts), vectors.shape[1]))
-    around /= np.linalg.norm(around, axis=1, keepdims=True)
-    rows |= {raw_hash(c): v.astype("<f4").tobytes() for c, v in zip(contexts, around, strict=True)}
     _copy_embedding_cache(svc, rows)
 
 

@@ -58,9 +58,6 @@ WEIGHTS: tuple[float, ...] = (0.0, CONTEXT_WEIGHT)
 # Shares of the hybrid's document support (search.presets.DOCUMENT_SHARE); 0 is search without
 # it, what main did before. Both paths are searched with each. Set by --support.
 SHARES: tuple[float, ...] = (0.0, DOCUMENT_SHARE)
-# Context weights of the passages' search vectors (outbox.projection.passage_search_vectors;
-# 0: the passage's own text alone, the behaviour before). Set by --passage-weights.
-PASSAGE_WEIGHTS: tuple[float, ...] = (CONTEXT_WEIGHT,)
 SIBLINGS = DOCUMENT_SIBLINGS  # how many sibling candidates support an atom; set by --siblings
 # Which stores the ingest path searches: atoms alone (the behaviour before passages were a
 # store) and atoms with passages (the default now). Set by --stores.
@@ -222,7 +219,7 @@ def run_store(docs: list[Doc], queries: list[Query]) -> tuple[Ranked, dict[str, 
 
 def run_ingest(
     docs: list[Doc], queries: list[Query]
-) -> tuple[dict[tuple[float, float, float, str], Ranked], dict[str, str]]:
+) -> tuple[dict[tuple[float, float], Ranked], dict[str, str]]:
     with embedded_service("pegas-bench-ingest-") as service:
         CACHE.load_into(service, queries)
         t0 = time.monotonic()
@@ -261,7 +258,7 @@ def run_ingest(
             e = ext_of_doc.get(int(r["identity_id"]))
             if e is not None and e not in docs_of.setdefault(int(r["atom_id"]), []):
                 docs_of[int(r["atom_id"])].append(e)
-        by_weight: dict[tuple[float, float, float, str], Ranked] = {}
+        by_weight: dict[tuple[float, float, str], Ranked] = {}
         with service.db.connection() as conn:
             rows = conn.execute(
                 """SELECT p.id, d.identity_id FROM pm_passage p
@@ -276,22 +273,19 @@ def run_ingest(
             store: _ranked_by_document(service, queries, ("lexical",), docs_of, store, passage_docs)
             for store in STORES
         }
-        for weight, pweight in [(w, p) for w in WEIGHTS for p in PASSAGE_WEIGHTS]:
-            # each atom's (and passage's) search vector with this context weight, rebuilt from
-            # PostgreSQL (the claim vectors are cached from dedup; each distinct context is
-            # embedded once)
+        for weight in WEIGHTS:
+            # each atom's search vector with this context weight, rebuilt from PostgreSQL (the
+            # claim vectors are cached from dedup; each distinct context is embedded once)
             t2 = time.monotonic()
             with service.db.connection() as conn:
                 before = conn.execute("SELECT count(*) AS n FROM pm_embedding_cache").fetchone()
             service.runtime.projector.context_weight = weight
-            service.runtime.projector.passage_context_weight = pweight
             rebuild(service.runtime, "qdrant")
             with service.db.connection() as conn:
                 after = conn.execute("SELECT count(*) AS n FROM pm_embedding_cache").fetchone()
             log(
-                f"context weight {weight}, passages {pweight}: slice rebuilt in"
-                f" {time.monotonic() - t2:.0f} s, {after['n'] - before['n']} texts embedded"
-                " (contexts)"
+                f"context weight {weight}: slice rebuilt in {time.monotonic() - t2:.0f} s,"
+                f" {after['n'] - before['n']} texts embedded (contexts)"
             )
             for store in STORES:
                 dense = _ranked_by_document(
@@ -303,8 +297,7 @@ def run_ingest(
                     ranked = _ranked_by_document(
                         service, queries, ("hybrid",), docs_of, store, passage_docs
                     )
-                    key = (weight, pweight, share, store)
-                    by_weight[key] = {**ranked, **dense, **lexical[store]}
+                    by_weight[(weight, share, store)] = {**ranked, **dense, **lexical[store]}
         CACHE.save_from(service)
         with service.db.connection() as conn:
             contexts = conn.execute(
@@ -365,7 +358,7 @@ def per_query(ranked: dict[str, list[str]], queries: list[Query]) -> list[float]
 
 
 def main() -> None:
-    global CACHE, WEIGHTS, PASSAGE_WEIGHTS, SHARES, SIBLINGS, STORES
+    global CACHE, WEIGHTS, SHARES, SIBLINGS, STORES
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--set", choices=sorted(SETS), default="scifact")
     parser.add_argument("--docs", type=int, default=400)
@@ -374,11 +367,6 @@ def main() -> None:
         "--weights",
         default=",".join(str(w) for w in WEIGHTS),
         help="context weights of the ingest path's search vectors, comma separated",
-    )
-    parser.add_argument(
-        "--passage-weights",
-        default=",".join(str(w) for w in PASSAGE_WEIGHTS),
-        help="context weights of the passages' search vectors, comma separated",
     )
     parser.add_argument(
         "--support",
@@ -398,7 +386,6 @@ def main() -> None:
     parser.add_argument("--dump", type=Path, default=None, help="per-query nDCG@10 as JSON")
     args = parser.parse_args()
     WEIGHTS = tuple(float(w) for w in args.weights.split(","))
-    PASSAGE_WEIGHTS = tuple(float(w) for w in args.passage_weights.split(","))
     SHARES = tuple(float(w) for w in args.support.split(","))
     SIBLINGS = args.siblings
     STORES = tuple(args.stores.split(","))
@@ -425,21 +412,15 @@ def main() -> None:
         for sh in SHARES
     ]
     for w in WEIGHTS:
-        for pw in PASSAGE_WEIGHTS:
-            for sh in SHARES:
-                for store in STORES:
-                    if store == "atoms" and pw != PASSAGE_WEIGHTS[0]:
-                        continue  # passages' vectors do not change an atoms-only search
-                    name = (
-                        "memory_ingest, claim vectors"
-                        if w == 0
-                        else f"memory_ingest, search vectors (context weight {w})"
-                    )
-                    if store == "atoms":
-                        name += ", atoms only (as before)"
-                    else:
-                        name += f", store={store}, passage context weight {pw}"
-                    paths.append((name + _support(sh), by_weight[(w, pw, sh, store)], info))
+        for sh in SHARES:
+            for store in STORES:
+                name = (
+                    "memory_ingest, claim vectors"
+                    if w == 0
+                    else f"memory_ingest, search vectors (context weight {w})"
+                )
+                name += ", atoms only (as before)" if store == "atoms" else f", store={store}"
+                paths.append((name + _support(sh), by_weight[(w, sh, store)], info))
     rows = []
     for name, ranked, path_info in paths:
         m = scores(ranked["hybrid"], queries)
@@ -469,11 +450,6 @@ def main() -> None:
     pairs = [(base, p) for p in paths[1:]]
     for i in range(n_store, len(paths), len(SHARES)):  # each ingest row against its share 0
         pairs += [(paths[i], p) for p in paths[i + 1 : i + len(SHARES)]]
-    first = f"passage context weight {PASSAGE_WEIGHTS[0]}"
-    by_name = {name: path for path in paths for name in [path[0]]}
-    for pw in PASSAGE_WEIGHTS[1:]:  # each passage weight against the first, same setting
-        label = f"passage context weight {pw}"
-        pairs += [(by_name[p[0].replace(label, first)], p) for p in paths if label in p[0]]
     rows = []
     dump: dict[str, dict[str, list[Any]]] = {}
     for (a_name, a, _), (b_name, b, _) in pairs:

@@ -50,12 +50,7 @@ from pegas_memory.config import load_settings
 from pegas_memory.embedding.embedders import Embedder, build_embedder
 from pegas_memory.embedding.search_vector import CONTEXT_WEIGHT
 from pegas_memory.ingest.sources import load_source
-from pegas_memory.outbox.projection import (
-    atom_contexts,
-    atom_embed_text,
-    passage_contexts,
-    passage_embed_text,
-)
+from pegas_memory.outbox.projection import atom_contexts, atom_embed_text, passage_embed_text
 from pegas_memory.text import raw_hash
 
 BATCH = 64
@@ -144,15 +139,12 @@ def pending(svc: MemoryService) -> int:
 def stored_units(svc: MemoryService) -> dict[str, list[str]]:
     """The texts the stored units are embedded from (outbox.projection)."""
     with svc.db.connection() as conn:
-        passages = conn.execute(
-            "SELECT p.content, p.heading_path, d.title FROM pm_passage p"
-            " JOIN pm_document d ON d.id = p.doc_id ORDER BY p.id"
-        ).fetchall()
+        passages = conn.execute("SELECT content FROM pm_passage ORDER BY id").fetchall()
         atoms = conn.execute(
             "SELECT claim, content, metadata->>'search_context' AS search_context "
             "FROM pm_atom ORDER BY id"
         ).fetchall()
-    contexts = [*atom_contexts(atoms), *passage_contexts(passages)] if CONTEXT_WEIGHT > 0 else []
+    contexts = atom_contexts(atoms) if CONTEXT_WEIGHT > 0 else []
     return {
         "passages": [passage_embed_text(r["content"]) for r in passages],
         "atoms": [atom_embed_text(r["claim"], r["content"]) for r in atoms],

@@ -92,7 +92,12 @@ def atom_search_vectors(
     distinct contexts embedded in one call (through the cache: the claims' vectors are there
     from the ingest dedup, a section's context is embedded once for all its atoms)."""
     texts = [atom_embed_text(r["claim"], r["content"]) for r in rows]
-    return _with_contexts(embed, texts, atom_contexts(rows), weight)
+    contexts = atom_contexts(rows)
+    distinct = sorted({c for c in contexts if c}) if weight > 0 else []
+    vectors = list(embed([*texts, *distinct]))
+    claim_vectors, context_vectors = vectors[: len(texts)], vectors[len(texts) :]
+    by_context = dict(zip(distinct, context_vectors, strict=True))
+    return search_vector.search_vectors(claim_vectors, contexts, by_context, weight)
 
 
 @dataclass(frozen=True)
@@ -134,41 +139,9 @@ def atom_payload(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def passage_embed_text(content: str) -> str:
-    """What a passage's own vector is computed from: its text (its search vector adds its
-    context's: `passage_search_vectors`)."""
+    """What a passage's vector is computed from: its own text (its heading path is in its BM25
+    terms, not in its vector, so a passage and an atom quoting it stay comparable)."""
     return content[:MAX_EMBED_CHARS]
-
-
-def passage_contexts(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Each passage row's search context: its document's title and its heading path, as an
-    ingested atom's (`search_vector.search_context`)."""
-    return [search_vector.search_context(r.get("title"), r.get("heading_path") or ()) for r in rows]
-
-
-def passage_search_vectors(
-    embed: Callable[[Sequence[str]], Sequence[Sequence[float]]],
-    rows: Sequence[Mapping[str, Any]],
-    weight: float = search_vector.CONTEXT_WEIGHT,
-) -> list[list[float]]:
-    """The search vectors of passage rows: their text's vector moved toward their context's,
-    as an atom's (a passage often leans on its title for its subject, as a sentence does). A
-    context is embedded once for all the passages of a section."""
-    texts = [passage_embed_text(r["content"]) for r in rows]
-    contexts = passage_contexts(rows)
-    return _with_contexts(embed, texts, contexts, weight)
-
-
-def _with_contexts(
-    embed: Callable[[Sequence[str]], Sequence[Sequence[float]]],
-    texts: Sequence[str],
-    contexts: Sequence[str],
-    weight: float,
-) -> list[list[float]]:
-    distinct = sorted({c for c in contexts if c}) if weight > 0 else []
-    vectors = list(embed([*texts, *distinct]))
-    own, context_vectors = vectors[: len(texts)], vectors[len(texts) :]
-    by_context = dict(zip(distinct, context_vectors, strict=True))
-    return search_vector.search_vectors(own, contexts, by_context, weight)
 
 
 def passage_payload(row: dict[str, Any]) -> dict[str, Any]:
@@ -243,8 +216,6 @@ class Projector:
         # How far an ingested atom's context pulls its search vector (embedding.search_vector;
         # 0: the claim vector alone, the behaviour before). Only the benchmark changes it.
         self.context_weight = search_vector.CONTEXT_WEIGHT
-        # The same for a passage's search vector (its document title and heading path).
-        self.passage_context_weight = search_vector.CONTEXT_WEIGHT
 
     def has_sparse(self, entity: VectorEntity) -> bool:
         """Whether this entity's points carry a BM25 vector."""
@@ -285,7 +256,7 @@ class Projector:
             if entity == "atom":
                 vectors = atom_search_vectors(embed, rows.present, self.context_weight)
             elif entity == "passage":
-                vectors = passage_search_vectors(embed, rows.present, self.passage_context_weight)
+                vectors = embed([passage_embed_text(r["content"]) for r in rows.present])
             else:
                 vectors = embed([r["content"][:MAX_EMBED_CHARS] for r in rows.present])
             payloads = [payload_of(entity, r) for r in rows.present]

@@ -67,7 +67,7 @@ SELECT id, kind, content, session_id, language, created_at
 -- retired version or of a forgotten document is absent, so its point is deleted; atoms: the
 -- atoms cited from it (CITED_IN in the graph).
 SELECT p.id, p.doc_id, p.ord, p.content, p.content_hash, p.locator, p.heading_path, p.language,
-       p.created_at, (SELECT d.title FROM pm_document d WHERE d.id = p.doc_id) AS title,
+       p.created_at,
        ARRAY(SELECT DISTINCT c.atom_id FROM pm_citation c WHERE c.chunk_id = p.id
               ORDER BY c.atom_id) AS atoms
   FROM pm_passage p WHERE p.id = ANY(%(ids)s)

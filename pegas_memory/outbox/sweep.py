@@ -29,7 +29,6 @@ from pegas_memory.outbox.projection import (
     atom_contexts,
     atom_embed_text,
     load_rows,
-    passage_contexts,
     passage_embed_text,
     payload_of,
 )
@@ -181,11 +180,8 @@ def compare_rows(
     wanted = [int(r["id"]) for r in present]
     stored = {r.id: r for r in index.retrieve(collection, wanted, with_vectors=True)}
     texts = [_embed_text(entity, r) for r in present]
-    contexts, weight = [""] * len(present), 0.0
-    if entity == "atom":
-        contexts, weight = atom_contexts(present), rt.projector.context_weight
-    elif entity == "passage":
-        contexts, weight = passage_contexts(present), rt.projector.passage_context_weight
+    contexts = atom_contexts(present) if entity == "atom" else [""] * len(present)
+    weight = rt.projector.context_weight
     cached = rt.embedder.get().cached([*texts, *(c for c in contexts if c)])
     reasons: dict[int, str] = {}
     for row, text, context in zip(present, texts, contexts, strict=True):
