@@ -155,10 +155,10 @@ class Row:
     values: dict[str, float] | None  # the gate's features of a candidate
 
 
-def load_dev() -> list[dict[str, Any]]:
-    """The dev items with both graders' verdicts (`verdicts`)."""
+def load_dev(folders: Sequence[Path] = DEV) -> list[dict[str, Any]]:
+    """The labelled items of `folders` (the dev sets) with every grader's verdict (`verdicts`)."""
     by_key: dict[tuple[str, str, int], dict[str, Any]] = {}
-    for folder in DEV:
+    for folder in folders:
         for path in sorted(folder.glob("*.jsonl")):
             for line in path.read_text(encoding="utf-8").splitlines():
                 if not line.strip():

@@ -83,9 +83,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     signals = parse_signals(args.models)
-    if args.labels:
-        gate.DEV = tuple(args.labels)
-    items = gate.load_dev()
+    folders = tuple(args.labels or gate.DEV)
+    items = gate.load_dev(folders)
     rows = gate.rows_of(items)
     parsed: dict[int, dict[str, bool]] = {}
     share: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
@@ -100,7 +99,7 @@ def main() -> None:
                 share[name][2] += len(row.labels)
     cand = [rows[i] for i in parsed]
     base = sum(sum(r.labels) for r in cand) / sum(len(r.labels) for r in cand)
-    where = ", ".join(str(p) for p in gate.DEV)
+    where = ", ".join(str(p) for p in folders)
     print(f"Russian gate candidates of {where}: {len(cand)}, labelled atoms {base:.0%}\n")
     print("| signal | candidates | labelled atoms among them |\n|---|---|---|")
     for name, (n, good, graded) in share.items():
