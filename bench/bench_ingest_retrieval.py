@@ -31,6 +31,7 @@ lexical-only columns say which arm a difference comes from.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import pickle
 import random
@@ -48,8 +49,13 @@ from pegas_memory.app.requests import IngestRequest, SearchRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.embedding.search_vector import CONTEXT_WEIGHT
+from pegas_memory.ingest import pipeline
+from pegas_memory.ingest.sources import chunk_source
 from pegas_memory.outbox.reconcile import rebuild
-from pegas_memory.search.presets import DOCUMENT_SHARE, DOCUMENT_SIBLINGS
+from pegas_memory.search.filters import SearchFilter
+from pegas_memory.search.presets import DOCUMENT_SHARE, DOCUMENT_SIBLINGS, POOL, PRESETS
+
+HYBRID = PRESETS["hybrid"]
 
 HITS = 60  # atoms asked per query on the ingest path: several atoms share one document
 # Context weights of the ingest path's search vectors (embedding.search_vector); 0 is the claim
@@ -63,6 +69,8 @@ SIBLINGS = DOCUMENT_SIBLINGS  # how many sibling candidates support an atom; set
 # store) and atoms with passages (the default now). Set by --stores.
 STORES: tuple[str, ...] = ("atoms", "both")
 SPLIT_SEED = 2026  # the queries' fixed split into a tune half and a held-out half
+ARMS_DUMP: Path | None = None  # where dump_arms writes (--arms-dump)
+STORE_ARMS: dict[str, Any] = {}  # the store path's arms per query, for dump_arms
 TITLES: dict[str, tuple[str, str]] = {}  # ext_id -> (title, abstract), from the corpus itself
 
 
@@ -213,6 +221,14 @@ def run_store(docs: list[Doc], queries: list[Query]) -> tuple[Ranked, dict[str, 
                     hits = service.search(request).hits
                     ranked[preset][q.qid] = [e for h in hits for e in ext.get(h.id, [])]
             by_share[share] = {**by_share.get(SHARES[0], {}), **ranked}
+        if ARMS_DUMP is not None:  # as its searches asked them: 10 hits, so the default pool
+            for q in queries:
+                ranked = service.searcher.rank(q.text, "atom", HYBRID, SearchFilter(), pool=POOL)
+                STORE_ARMS[q.qid] = {
+                    arm: {"weight": r.weight, "hits": [[h.id, h.score] for h in r.hits]}
+                    for arm, r in ranked.arms.items()
+                }
+            STORE_ARMS["abstracts of atoms"] = ext
         CACHE.save_from(service)
         return by_share, {"atoms": str(len(ext)), "seconds to store": f"{stored:.0f}"}
 
@@ -298,6 +314,8 @@ def run_ingest(
                         service, queries, ("hybrid",), docs_of, store, passage_docs
                     )
                     by_weight[(weight, share, store)] = {**ranked, **dense, **lexical[store]}
+        if ARMS_DUMP is not None:
+            dump_arms(service, queries, docs_of, passage_docs, ARMS_DUMP)
         CACHE.save_from(service)
         with service.db.connection() as conn:
             contexts = conn.execute(
@@ -313,6 +331,47 @@ def run_ingest(
             "contexts": str(contexts),
         }
         return by_weight, info
+
+
+def dump_arms(
+    service: MemoryService,
+    queries: list[Query],
+    docs_of: dict[int, list[str]],
+    passage_docs: dict[int, str],
+    path: Path,
+) -> None:
+    """Every query's arms of each store as the hybrid ranks them (the last context weight and
+    support share searched), with what maps atoms and passages to abstracts, documents and
+    citations: enough to replay how the two stores' arms are fused without the engines
+    (bench/two_store_fusion_replay.py)."""
+    searcher = service.searcher
+    pool = max(POOL, HITS * 3)  # what Searcher.search asks each arm for HITS hits
+    out: dict[str, Any] = {"pool": pool, "queries": {}}
+    for q in queries:
+        per_store: dict[str, Any] = {}
+        for entity in ("atom", "passage"):
+            ranked = searcher.rank(q.text, entity, HYBRID, SearchFilter(), pool=pool)
+            per_store[entity] = {
+                arm: {"weight": r.weight, "hits": [[h.id, h.score] for h in r.hits]}
+                for arm, r in ranked.arms.items()
+            }
+        out["queries"][q.qid] = {"relevant": q.relevant, "arms": per_store}
+    with service.db.connection() as conn:
+        atoms = conn.execute("SELECT id, doc_id FROM pm_atom WHERE doc_id IS NOT NULL").fetchall()
+        cites = conn.execute(
+            "SELECT atom_id, chunk_id FROM pm_citation WHERE chunk_id IS NOT NULL"
+        ).fetchall()
+        passages = conn.execute("SELECT id, doc_id FROM pm_passage").fetchall()
+    out["atom_doc"] = {int(r["id"]): int(r["doc_id"]) for r in atoms}
+    out["passage_doc"] = {int(r["id"]): int(r["doc_id"]) for r in passages}
+    out["atom_cites"] = {}
+    for r in cites:
+        out["atom_cites"].setdefault(int(r["atom_id"]), []).append(int(r["chunk_id"]))
+    out["atom_abstracts"] = docs_of
+    out["store_path"] = STORE_ARMS
+    out["passage_abstracts"] = passage_docs
+    path.write_text(json.dumps(out), encoding="utf-8")
+    log(f"arms of {len(queries)} queries written to {path}")
 
 
 def _ranked_by_document(
@@ -358,7 +417,7 @@ def per_query(ranked: dict[str, list[str]], queries: list[Query]) -> list[float]
 
 
 def main() -> None:
-    global CACHE, WEIGHTS, SHARES, SIBLINGS, STORES
+    global CACHE, WEIGHTS, SHARES, SIBLINGS, STORES, ARMS_DUMP
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--set", choices=sorted(SETS), default="scifact")
     parser.add_argument("--docs", type=int, default=400)
@@ -384,11 +443,26 @@ def main() -> None:
         help="file keeping vectors between runs ('' for none)",
     )
     parser.add_argument("--dump", type=Path, default=None, help="per-query nDCG@10 as JSON")
+    parser.add_argument(
+        "--chunk-chars",
+        type=int,
+        default=0,
+        help="the ingest path's chunk size limit (0: the chunker's default)",
+    )
+    parser.add_argument(
+        "--arms-dump",
+        type=Path,
+        default=None,
+        help="every query's arms per store, for bench/two_store_fusion_replay.py (JSON)",
+    )
     args = parser.parse_args()
     WEIGHTS = tuple(float(w) for w in args.weights.split(","))
     SHARES = tuple(float(w) for w in args.support.split(","))
     SIBLINGS = args.siblings
     STORES = tuple(args.stores.split(","))
+    ARMS_DUMP = args.arms_dump
+    if args.chunk_chars:  # what the pipeline chunks with, for this run only
+        pipeline.chunk_source = functools.partial(chunk_source, max_chars=args.chunk_chars)
     CACHE = VectorCache(args.vector_cache if str(args.vector_cache) else None)
     started = time.monotonic()
     loader, corpus, set_name = SETS[args.set]
