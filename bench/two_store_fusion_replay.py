@@ -19,12 +19,19 @@ Variants:
   through its passage and by the other through one of its sentences scores as the store path's
   whole abstract does.
 
+A second table asks whether the units or the fusion make the difference, from the store path's
+arms in the same dump (each abstract one unit, "Title. abstract"): the store path replayed;
+its dense arm with the passages' lexical arm and the reverse; and the store path's units
+standing in for whole-abstract passages (the first chunk of each abstract), with and without
+the atoms.
+
     python bench/two_store_fusion_replay.py ARMS.json [--real PERQUERY.json]
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -54,6 +61,7 @@ class Capture:
 
     def __init__(self, path: Path) -> None:
         raw = json.loads(path.read_text(encoding="utf-8"))
+        self.store_path: dict[str, Any] = raw.get("store_path") or {}
         self.atom_doc = {int(k): v for k, v in raw["atom_doc"].items()}
         self.passage_doc = {int(k): v for k, v in raw["passage_doc"].items()}
         self.atom_cites = {int(k): v for k, v in raw["atom_cites"].items()}
@@ -266,6 +274,102 @@ VARIANTS: dict[str, Callable[[Capture, str], list[str]]] = {
 }
 
 
+def whole_abstracts(cap: Capture) -> Capture:
+    """The same capture with the store path's units standing in for the passages: each
+    abstract one passage (its first chunk's id; the atoms cite it), its arms the store path's."""
+    units = {int(k): v[0] for k, v in cap.store_path["abstracts of atoms"].items()}
+    first: dict[int, int] = {}
+    for p, d in cap.passage_doc.items():
+        first[d] = min(first.get(d, p), p)
+    by_abstract = {e: first[cap.passage_doc[p]] for p, e in cap.passage_abstracts.items()}
+    out = copy.copy(cap)
+    out.arms = {
+        q: {**arms, "passage": _unit_arms(cap, q, units, by_abstract)}
+        for q, arms in cap.arms.items()
+    }
+    out.atom_cites = {
+        a: [first[cap.passage_doc[c]] for c in cs if c in cap.passage_doc]
+        for a, cs in cap.atom_cites.items()
+    }
+    return out
+
+
+def _unit_arms(
+    cap: Capture, qid: str, units: Mapping[int, str], by_abstract: Mapping[str, int]
+) -> Arms:
+    return {
+        arm: ArmResult(
+            [ArmHit(by_abstract[units[int(i)]], float(s)) for i, s in r["hits"]], r["weight"]
+        )
+        for arm, r in cap.store_path[qid].items()
+        if r["hits"]
+    }
+
+
+def units_table(cap: Capture, qids: Sequence[str]) -> list[list[str]]:
+    """Rows of the second table (module docstring): nDCG@10 of each mix of units and arms,
+    paired against the store path replayed."""
+    units = {int(k): v[0] for k, v in cap.store_path["abstracts of atoms"].items()}
+    first: dict[int, int] = {}
+    for p, d in cap.passage_doc.items():
+        first[d] = min(first.get(d, p), p)
+    by_abstract = {e: first[cap.passage_doc[p]] for p, e in cap.passage_abstracts.items()}
+
+    def fused(arms: Arms, q: str) -> list[str]:
+        hits = fuse(HYBRID, arms, arm_weights(HYBRID, arms), None)[:LIMIT]
+        return ranked_abstracts(cap, [("passage", f.id) for f in hits])
+
+    def store(q: str) -> Arms:
+        return _unit_arms(cap, q, units, by_abstract)
+
+    def passage(q: str) -> Arms:
+        return {a: ArmResult(r.hits[:50], r.weight) for a, r in cap.arms[q]["passage"].items()}
+
+    def per_abstract(arms: Arms) -> Arms:
+        """Each abstract once, as its best chunk's score, under the id the store path's
+        unit has here: the two arms meet on abstracts."""
+        out: Arms = {}
+        for a, r in arms.items():
+            seen: dict[int, ArmHit] = {}
+            for h in r.hits:
+                unit = by_abstract[cap.passage_abstracts[h.id]]
+                seen.setdefault(unit, ArmHit(unit, h.score))
+            out[a] = ArmResult(list(seen.values()), r.weight)
+        return out
+
+    def mixed(q: str, dense: Arms, lexical: Arms) -> Arms:
+        return {
+            **({"dense": dense["dense"]} if "dense" in dense else {}),
+            **({"lexical": lexical["lexical"]} if "lexical" in lexical else {}),
+        }
+
+    whole = whole_abstracts(cap)
+    mixes: dict[str, Callable[[str], list[str]]] = {
+        "the store path replayed (its own arms)": lambda q: fused(store(q), q),
+        "passages alone (chunks), the same pool (50)": lambda q: fused(passage(q), q),
+        "store path's dense + passages' lexical (best chunk per abstract)": lambda q: fused(
+            mixed(q, store(q), per_abstract(passage(q))), q
+        ),
+        "passages' dense (best chunk per abstract) + store path's lexical": lambda q: fused(
+            mixed(q, per_abstract(passage(q)), store(q)), q
+        ),
+        "whole abstracts as passages, with the atoms (apart)": lambda q: apart(whole, q),
+        "whole abstracts as passages, with the atoms (evidence by document, no support)": (
+            lambda q: evidence(whole, q, 0.0, by="document")
+        ),
+    }
+    per = {name: [ndcg(fn(q), cap.relevant[q], 10) for q in qids] for name, fn in mixes.items()}
+    base = per["the store path replayed (its own arms)"]
+    rows = []
+    for name, values in per.items():
+        st = paired(base, values)
+        rows.append(
+            [name, f"{sum(values) / len(values):.3f}", st["better"], st["worse"],
+             st["mean diff"], st["95% CI"]]
+        )  # fmt: skip
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("arms", type=Path)
@@ -302,6 +406,14 @@ def main() -> None:
             rows,
         )
     )
+    if cap.store_path:
+        print()
+        print(
+            md_table(
+                ["units and arms", "nDCG@10", "better", "worse", "mean diff", "95% CI"],
+                units_table(cap, qids),
+            )
+        )
 
 
 if __name__ == "__main__":
