@@ -31,7 +31,6 @@ lexical-only columns say which arm a difference comes from.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import pickle
 import random
@@ -49,8 +48,6 @@ from pegas_memory.app.requests import IngestRequest, SearchRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.embedding.search_vector import CONTEXT_WEIGHT
-from pegas_memory.ingest import pipeline
-from pegas_memory.ingest.sources import chunk_source
 from pegas_memory.outbox.reconcile import rebuild
 from pegas_memory.search.filters import SearchFilter
 from pegas_memory.search.presets import DOCUMENT_SHARE, DOCUMENT_SIBLINGS, POOL, PRESETS
@@ -71,6 +68,7 @@ STORES: tuple[str, ...] = ("atoms", "both")
 SPLIT_SEED = 2026  # the queries' fixed split into a tune half and a held-out half
 ARMS_DUMP: Path | None = None  # where dump_arms writes (--arms-dump)
 STORE_ARMS: dict[str, Any] = {}  # the store path's arms per query, for dump_arms
+INGEST_SETTINGS: dict[str, Any] = {}  # settings of the ingest path's memory (--chunk-chars)
 TITLES: dict[str, tuple[str, str]] = {}  # ext_id -> (title, abstract), from the corpus itself
 
 
@@ -236,7 +234,7 @@ def run_store(docs: list[Doc], queries: list[Query]) -> tuple[Ranked, dict[str, 
 def run_ingest(
     docs: list[Doc], queries: list[Query]
 ) -> tuple[dict[tuple[float, float], Ranked], dict[str, str]]:
-    with embedded_service("pegas-bench-ingest-") as service:
+    with embedded_service("pegas-bench-ingest-", **INGEST_SETTINGS) as service:
         CACHE.load_into(service, queries)
         t0 = time.monotonic()
         ext_of_doc: dict[int, str] = {}
@@ -447,7 +445,7 @@ def main() -> None:
         "--chunk-chars",
         type=int,
         default=0,
-        help="the ingest path's chunk size limit (0: the chunker's default)",
+        help="the ingest path's chunk size limit, PEGAS_CHUNK_CHARS (0: the default)",
     )
     parser.add_argument(
         "--arms-dump",
@@ -461,8 +459,8 @@ def main() -> None:
     SIBLINGS = args.siblings
     STORES = tuple(args.stores.split(","))
     ARMS_DUMP = args.arms_dump
-    if args.chunk_chars:  # what the pipeline chunks with, for this run only
-        pipeline.chunk_source = functools.partial(chunk_source, max_chars=args.chunk_chars)
+    if args.chunk_chars:  # the ingest path's chunk size (PEGAS_CHUNK_CHARS) for this run
+        INGEST_SETTINGS["chunk_chars"] = args.chunk_chars
     CACHE = VectorCache(args.vector_cache if str(args.vector_cache) else None)
     started = time.monotonic()
     loader, corpus, set_name = SETS[args.set]

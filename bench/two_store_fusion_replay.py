@@ -47,7 +47,7 @@ from pegas_memory.search.arms import ArmResult
 from pegas_memory.search.fusion import ArmHit, Fused, Support, _normalised, document_support
 from pegas_memory.search.presets import DOCUMENT_SHARE, DOCUMENT_SIBLINGS, PRESETS
 from pegas_memory.search.ranking import arm_weights, fuse
-from pegas_memory.search.stores import Candidate, merge
+from pegas_memory.search.stores import SENTENCE_WEIGHT, Candidate, merge
 
 HYBRID = PRESETS["hybrid"]
 TEXT_ARMS = ("dense", "lexical")
@@ -136,6 +136,7 @@ def apart(
     stores: tuple[str, ...] = ("atom", "passage"),
     passage_share: float = 0.0,
     passage_siblings: int = DOCUMENT_SIBLINGS,
+    sentence_weight: float = SENTENCE_WEIGHT,
 ) -> list[str]:
     """What ships: each store fused alone, the heads merged (stores.merge). `pool`: each arm
     cut to its first `pool` hits first (what a search of fewer hits asks of its arms)."""
@@ -148,7 +149,7 @@ def apart(
         Candidate("atom", f.id, f.score, {}, frozenset(cap.atom_cites.get(f.id, ()))) for f in atoms
     ]
     loose = [Candidate("passage", f.id, f.score, {}) for f in passages]
-    merged = merge(candidates, loose, LIMIT)
+    merged = merge(candidates, loose, LIMIT, sentence_weight=sentence_weight)
     return ranked_abstracts(cap, [(c.store, c.id) for c in merged])
 
 
@@ -244,6 +245,8 @@ def halves(qids: Sequence[str]) -> tuple[set[str], set[str]]:
 
 VARIANTS: dict[str, Callable[[Capture, str], list[str]]] = {
     "apart (what ships; no MMR)": apart,
+    "apart, sentences weighed as passages (before)": lambda c, q: apart(c, q, sentence_weight=1.0),
+    "apart, sentence weight 0.8": lambda c, q: apart(c, q, sentence_weight=0.8),
     "apart, arms cut to 50": lambda c, q: apart(c, q, pool=50),
     "apart, arms cut to 100": lambda c, q: apart(c, q, pool=100),
     "atoms alone": lambda c, q: apart(c, q, stores=("atom",)),

@@ -146,6 +146,9 @@ class Settings(BaseSettings):
     browser: str | None = None
     max_pages: int = Field(2000, ge=1, le=10_000_000)
     max_chunks: int = Field(20_000, ge=1, le=100_000_000)
+    # The chunker's size limit in characters, ingest.chunking.CHUNK_CHARS (which says why
+    # 2,000); it applies to documents ingested after a change, a stored version keeps its chunks.
+    chunk_chars: int = Field(2000, ge=400, le=20_000)
     max_text_chars: int = Field(5_000_000, ge=1, le=1 << 40)
     max_argument_chars: int = Field(1_000_000, ge=1, le=1 << 40)
 

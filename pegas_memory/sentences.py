@@ -204,8 +204,8 @@ def split_sentences(text: str) -> list[Sentence]:
 # characters of the sentence's start: an unclosed "(" must not swallow the rest of a page. A
 # trial's results sentence runs past 600 ("(... 0·96, 0·81-1·14, p=0·631; CIN grade 2 or worse:
 # ... p=0·292), nor for subgroups ...", 755 characters in a SciFact abstract): cut at 600 its
-# tail started inside the bracket, a fragment of numbers whose comparison was cut off. 1200 is
-# the chunker's default size: a sentence glued whole still fits one chunk.
+# tail started inside the bracket, a fragment of numbers whose comparison was cut off. At 1200
+# a sentence glued whole still fits one chunk (ingest.chunking.CHUNK_CHARS).
 _MAX_BRACKETED = 1200
 
 

@@ -198,7 +198,9 @@ class IngestPipeline:
             if "recovered" not in reason and "kept" not in reason:  # repairs, not removals
                 report.dropped[f"layout: {reason}"] = int(n)
 
-        chunks = chunk_source(parsed, max_chunks=self.settings.max_chunks)
+        chunks = chunk_source(
+            parsed, max_chars=self.settings.chunk_chars, max_chunks=self.settings.max_chunks
+        )
         report.chunks = len(chunks)
         reused = self._previous_chunks(parsed.uri) if change is None else {}
         fresh = [c for c in chunks if c.content_hash not in reused]

@@ -51,8 +51,8 @@ Kind = Literal["atom", "passage", "trace"]
 BM25_K1 = 1.2
 BM25_B = 0.75
 # Average terms per point, fixed per store (the module docstring says why): about what an
-# atom (a sentence and its context's words) and a passage (a chunk of up to 1,200 characters)
-# hold.
+# atom (a sentence and its context's words) and a passage (a chunk of up to 1,200 characters,
+# the chunker's limit when this was measured; 2,000 since) hold.
 AVG_TERMS: Mapping[Kind, float] = {"atom": 16.0, "passage": 80.0, "trace": 32.0}
 MAX_TERM_CHARS = 64
 # Whether a word whose stem differs from it is also a term of its own (its exact form). Off: on

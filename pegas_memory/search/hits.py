@@ -17,7 +17,13 @@ from pegas_memory.db.repo import Citation
 from pegas_memory.models import AtomStatus
 from pegas_memory.search.fusion import FEEDBACK_PRIOR, Feedback
 from pegas_memory.search.lexical import Entity
-from pegas_memory.search.stores import KEPT_FLOOR, STORE_SHARE, Candidate, merge
+from pegas_memory.search.stores import (
+    KEPT_FLOOR,
+    SENTENCE_WEIGHT,
+    STORE_SHARE,
+    Candidate,
+    merge,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +128,12 @@ def two_stores(
     *,
     share: float = STORE_SHARE,
     floor: float = KEPT_FLOOR,
+    sentence_weight: float = SENTENCE_WEIGHT,
 ) -> list[Found]:
     """Atoms and passages merged into one answer (search/stores.py): a passage an atom was
-    cited from folds into that atom; a cap per store (`share`); a floor for the agent's own
-    atoms (`floor`)."""
+    cited from folds into that atom; an ingested atom's score weighed against the passages
+    (`sentence_weight`); a cap per store (`share`); a floor for the agent's own atoms
+    (`floor`)."""
     if not passages:
         return atoms
     if not atoms:
@@ -142,6 +150,8 @@ def two_stores(
         for h in atoms
     ]
     loose = [Candidate("passage", h.id, h.score, h.arms) for h in passages]
-    merged = merge(candidates, loose, limit, share=share, floor=floor)
+    merged = merge(
+        candidates, loose, limit, share=share, floor=floor, sentence_weight=sentence_weight
+    )
     by_key = {("atom", h.id): h for h in atoms} | {("passage", h.id): h for h in passages}
     return [replace(by_key[(c.store, c.id)], score=c.score, arms=dict(c.arms)) for c in merged]

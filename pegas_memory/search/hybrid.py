@@ -44,7 +44,7 @@ from pegas_memory.search.presets import (
     StoreChoice,
 )
 from pegas_memory.search.ranking import Ranked, Weighing
-from pegas_memory.search.stores import KEPT_FLOOR, STORE_SHARE
+from pegas_memory.search.stores import KEPT_FLOOR, SENTENCE_WEIGHT, STORE_SHARE
 
 MAX_QUERY_CHARS = 4_000
 
@@ -61,6 +61,7 @@ class Searcher:
         self.document_siblings = DOCUMENT_SIBLINGS
         self.store_share = STORE_SHARE  # a bench may sweep it (search/stores.py)
         self.kept_floor = KEPT_FLOOR
+        self.sentence_weight = SENTENCE_WEIGHT  # a bench may sweep it (search/stores.py)
         # The agent's feedback in ranking (fusion.feedback_multiplier); a bench may sweep it.
         settings = getattr(runtime, "settings", None)
         self.feedback_weight: float = getattr(settings, "feedback_weight", 0.0)
@@ -327,6 +328,7 @@ class Searcher:
             limit,
             share=self.store_share,
             floor=self.kept_floor,
+            sentence_weight=self.sentence_weight,
         )
         if "trace" in found:
             hits = sorted([*hits, *found["trace"]], key=lambda h: -h.score)[:limit]

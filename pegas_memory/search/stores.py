@@ -8,6 +8,12 @@ are ranked by the same arms and fusion, each in its own list. Merging them follo
   answer than the sentence the atom quotes).
 - **A cap per store.** Neither store takes more than `share` of the answer while the other still
   has candidates, so a long document's passages cannot crowd out every atom, nor the reverse.
+- **A sentence counts a little less than its passage's peers.** Each store's scores are
+  normalised within its own list, so the best sentence of the atoms and the best passage both
+  score about 1, though a sentence cut from a passage is the weaker evidence that its document
+  answers (it holds one sentence of what the passage holds). An ingested atom's score counts
+  `SENTENCE_WEIGHT` of itself against the passages; the agent's own and verified atoms count
+  whole.
 - **A floor for what the agent kept.** Atoms the agent stored itself or that are verified keep
   at least `floor` of the answer when there are that many among the candidates: they replace the
   weakest other hits.
@@ -17,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 Store = Literal["atom", "passage"]
@@ -29,6 +35,12 @@ KEPT_FLOOR = 0.2
 # (its atom's score below this share of the passage's): then the passage, which holds more of
 # the answer than the one sentence the atom quotes, stands for both.
 ATOM_STANDS = 0.5
+# How much an ingested atom's score counts against passages (not the agent's own or verified
+# atoms). Chosen on the tune halves (bench/two_store_fusion_replay.py over SciFact's whole corpus
+# at 2,000-character chunks, at 1,200, and TyDi-ru): 0.9 and 0.8 alike there; at 2,000 nDCG@10
+# through ingest 0.705 -> 0.714, at 1,200 and on TyDi-ru +0.002 and +0.001
+# (bench/results/ingest-retrieval.md).
+SENTENCE_WEIGHT = 0.9
 
 
 @dataclass(frozen=True)
@@ -88,8 +100,11 @@ def merge(
     *,
     share: float = STORE_SHARE,
     floor: float = KEPT_FLOOR,
+    sentence_weight: float = SENTENCE_WEIGHT,
 ) -> list[Candidate]:
     """The answer of at most `limit` hits from both stores (see the module docstring)."""
+    if passages:
+        atoms = [a if a.kept else replace(a, score=a.score * sentence_weight) for a in atoms]
     pool = fold_cited(atoms, passages)
     cap = max(1, math.ceil(share * limit))
     left = {"atom": sum(c.store == "atom" for c in pool), "passage": 0}

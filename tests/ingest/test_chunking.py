@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from pegas_memory.errors import InvalidInput, LimitExceeded
 from pegas_memory.ingest.chunking import (
+    CHUNK_CHARS,
     ParsedSource,
     Section,
     chunk_source,
@@ -48,6 +49,19 @@ Run the installer. Then restart.
 
 Search finds atoms.
 """
+
+
+def test_a_paragraph_of_an_ordinary_abstract_stays_one_chunk() -> None:
+    """A paragraph of 1,300-1,900 characters (a paper's abstract) is one chunk at the default
+    limit, which the settings' default follows; a longer one is cut."""
+    from pegas_memory.config import Settings
+
+    assert Settings.model_fields["chunk_chars"].default == CHUNK_CHARS
+    sentence = "The treatment reduced the relapse rate in the second year of the trial. "
+    paragraph = (sentence * 26).strip()  # 1,897 characters
+    assert 1_800 < len(paragraph) <= CHUNK_CHARS
+    assert chunk_spans(paragraph) == [(0, len(paragraph))]
+    assert len(chunk_spans(paragraph + " " + paragraph)) == 2
 
 
 def test_markdown_sections_follow_headings_and_keep_heading_lines() -> None:

@@ -76,9 +76,14 @@ _ALONE = {
 }
 
 
+# The chunk size these texts are built for (PEGAS_CHUNK_CHARS): the enumeration closes the
+# first chunk and the next chunk's overlap starts inside it.
+CHUNK = 1200
+
+
 @pytest.fixture
 def service(database_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    with offline_memory(database_url, tmp_path / "data", dim=64) as svc:
+    with offline_memory(database_url, tmp_path / "data", dim=64, chunk_chars=CHUNK) as svc:
         yield svc
 
 
@@ -92,7 +97,7 @@ def test_a_sentence_tail_repeated_by_chunk_overlap_is_stored_once(
     service: MemoryService, lang: str
 ) -> None:
     text = " ".join([*_FILLER[lang], _ENUMERATION[lang], *_AFTER[lang]])
-    spans = chunk_spans(text)
+    spans = chunk_spans(text, max_chars=CHUNK)
     # The premise: the second chunk starts inside the enumeration, at a capital.
     assert len(spans) == 2
     inside = text.index(_ENUMERATION[lang]) < spans[1][0] < text.index(_AFTER[lang][0])
@@ -115,7 +120,7 @@ def test_a_sentence_tail_repeated_by_chunk_overlap_is_stored_once(
 def test_whole_sentences_of_two_chunks_are_all_kept(service: MemoryService, lang: str) -> None:
     """The other side: chunks that do not overlap inside a sentence lose nothing."""
     text = " ".join([*_FILLER[lang], _AFTER[lang][0], _ALONE[lang], *_FILLER[lang][:3]])
-    spans = chunk_spans(text)
+    spans = chunk_spans(text, max_chars=CHUNK)
     assert len(spans) == 2 and text[spans[1][0] :].startswith(_ALONE[lang])  # whole sentences
     result = service.ingest(IngestRequest(source=text, kind="text", title="Volga"))
     claims = " ".join(_claims(service))
@@ -131,7 +136,7 @@ def test_a_sentence_joined_in_one_chunk_is_not_stored_alone_from_the_next(
     joined with it in the first chunk; the second chunk starts at it, without its antecedent,
     and its span lies inside the joined atom's."""
     text = " ".join([*_FILLER["ru"], *_AFTER["ru"], *_FILLER["ru"][:3]])
-    spans = chunk_spans(text)
+    spans = chunk_spans(text, max_chars=CHUNK)
     assert len(spans) == 2 and text[spans[1][0] :].startswith(_AFTER["ru"][1])
     result = service.ingest(IngestRequest(source=text, kind="text", title="Volga"))
     holding = [c for c in _claims(service) if _AFTER["ru"][1] in c]

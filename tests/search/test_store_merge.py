@@ -47,3 +47,16 @@ def test_the_agents_own_atoms_keep_a_floor() -> None:
     assert {200, 201} <= {h.id for h in hits}
     assert len(hits) == 10
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_an_ingested_sentence_counts_less_than_a_passage_that_scored_the_same() -> None:
+    """Each store's scores are normalised within its own list: a sentence of one document and
+    a passage of another that both lead their lists tie, and the passage, which holds more
+    of its document, goes first; the agent's own atom keeps its whole score."""
+    hits = merge([atom(1, 1.0, cites=(9,))], [passage(7, 1.0)], 10, sentence_weight=0.9)
+    assert [(h.store, h.id) for h in hits] == [("passage", 7), ("atom", 1)]
+    assert [h.score for h in hits] == [1.0, 0.9]
+    hits = merge([atom(1, 1.0, kept=True)], [passage(7, 0.99)], 10, sentence_weight=0.9)
+    assert [(h.store, h.id, h.score) for h in hits] == [("atom", 1, 1.0), ("passage", 7, 0.99)]
+    # a sentence found alone (atoms only) keeps its score
+    assert merge([atom(1, 1.0)], [], 10, sentence_weight=0.9)[0].score == 1.0
