@@ -48,6 +48,7 @@ from pegas_memory.app.requests import IngestRequest, SearchRequest
 from pegas_memory.app.service import MemoryService
 from pegas_memory.db.repo import AtomInput, insert_atom
 from pegas_memory.embedding.search_vector import CONTEXT_WEIGHT
+from pegas_memory.outbox import projection
 from pegas_memory.outbox.reconcile import rebuild
 from pegas_memory.search.filters import SearchFilter
 from pegas_memory.search.presets import DOCUMENT_SHARE, DOCUMENT_SIBLINGS, POOL, PRESETS
@@ -68,6 +69,7 @@ STORES: tuple[str, ...] = ("atoms", "both")
 SPLIT_SEED = 2026  # the queries' fixed split into a tune half and a held-out half
 ARMS_DUMP: Path | None = None  # where dump_arms writes (--arms-dump)
 STORE_ARMS: dict[str, Any] = {}  # the store path's arms per query, for dump_arms
+PASSAGE_HEADER = False  # --passage-header: passages embedded under their heading path
 INGEST_SETTINGS: dict[str, Any] = {}  # settings of the ingest path's memory (--chunk-chars)
 TITLES: dict[str, tuple[str, str]] = {}  # ext_id -> (title, abstract), from the corpus itself
 
@@ -257,6 +259,8 @@ def run_ingest(
             exact += report.duplicates_exact
             if i % 10 == 9:
                 log(f"ingested {i + 1}/{len(docs)}")
+        if PASSAGE_HEADER:
+            with_heading_path(service)
         t1 = time.monotonic()
         drain(service, "memory_ingest path")
         ingested = time.monotonic() - t0
@@ -329,6 +333,23 @@ def run_ingest(
             "contexts": str(contexts),
         }
         return by_weight, info
+
+
+def with_heading_path(service: MemoryService) -> None:
+    """For this run, a passage's vector is computed from its heading path above its text
+    ("Title\n\nchunk"), as a contextual header, instead of its text alone (what ships,
+    outbox.projection.passage_embed_text): the projection is patched in this process."""
+    with service.db.connection() as conn:
+        rows = conn.execute("SELECT content, heading_path FROM pm_chunk").fetchall()
+    header = {r["content"]: " > ".join(r["heading_path"] or ()) for r in rows}
+    plain = projection.passage_embed_text
+
+    def headed(content: str) -> str:
+        path = header.get(content)
+        return plain(f"{path}\n\n{content}" if path else content)
+
+    projection.passage_embed_text = headed
+    log(f"passages embedded under their heading path ({len(header)} chunks)")
 
 
 def dump_arms(
@@ -415,7 +436,7 @@ def per_query(ranked: dict[str, list[str]], queries: list[Query]) -> list[float]
 
 
 def main() -> None:
-    global CACHE, WEIGHTS, SHARES, SIBLINGS, STORES, ARMS_DUMP
+    global CACHE, WEIGHTS, SHARES, SIBLINGS, STORES, ARMS_DUMP, PASSAGE_HEADER
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--set", choices=sorted(SETS), default="scifact")
     parser.add_argument("--docs", type=int, default=400)
@@ -442,6 +463,11 @@ def main() -> None:
     )
     parser.add_argument("--dump", type=Path, default=None, help="per-query nDCG@10 as JSON")
     parser.add_argument(
+        "--passage-header",
+        action="store_true",
+        help="embed each passage under its heading path (an experiment; not what ships)",
+    )
+    parser.add_argument(
         "--chunk-chars",
         type=int,
         default=0,
@@ -459,6 +485,7 @@ def main() -> None:
     SIBLINGS = args.siblings
     STORES = tuple(args.stores.split(","))
     ARMS_DUMP = args.arms_dump
+    PASSAGE_HEADER = args.passage_header
     if args.chunk_chars:  # the ingest path's chunk size (PEGAS_CHUNK_CHARS) for this run
         INGEST_SETTINGS["chunk_chars"] = args.chunk_chars
     CACHE = VectorCache(args.vector_cache if str(args.vector_cache) else None)
