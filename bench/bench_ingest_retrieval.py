@@ -224,10 +224,7 @@ def run_store(docs: list[Doc], queries: list[Query]) -> tuple[Ranked, dict[str, 
         if ARMS_DUMP is not None:  # as its searches asked them: 10 hits, so the default pool
             for q in queries:
                 ranked = service.searcher.rank(q.text, "atom", HYBRID, SearchFilter(), pool=POOL)
-                STORE_ARMS[q.qid] = {
-                    arm: {"weight": r.weight, "hits": [[h.id, h.score] for h in r.hits]}
-                    for arm, r in ranked.arms.items()
-                }
+                STORE_ARMS[q.qid] = _arms_json(ranked.arms)
             STORE_ARMS["abstracts of atoms"] = ext
         CACHE.save_from(service)
         return by_share, {"atoms": str(len(ext)), "seconds to store": f"{stored:.0f}"}
@@ -352,6 +349,14 @@ def with_heading_path(service: MemoryService) -> None:
     log(f"passages embedded under their heading path ({len(header)} chunks)")
 
 
+def _arms_json(arms: dict[str, Any]) -> dict[str, Any]:
+    """A ranking's arms as JSON: each arm's evidence weight and its (id, score) hits."""
+    return {
+        arm: {"weight": r.weight, "hits": [[h.id, h.score] for h in r.hits]}
+        for arm, r in arms.items()
+    }
+
+
 def dump_arms(
     service: MemoryService,
     queries: list[Query],
@@ -370,10 +375,7 @@ def dump_arms(
         per_store: dict[str, Any] = {}
         for entity in ("atom", "passage"):
             ranked = searcher.rank(q.text, entity, HYBRID, SearchFilter(), pool=pool)
-            per_store[entity] = {
-                arm: {"weight": r.weight, "hits": [[h.id, h.score] for h in r.hits]}
-                for arm, r in ranked.arms.items()
-            }
+            per_store[entity] = _arms_json(ranked.arms)
         out["queries"][q.qid] = {"relevant": q.relevant, "arms": per_store}
     with service.db.connection() as conn:
         atoms = conn.execute("SELECT id, doc_id FROM pm_atom WHERE doc_id IS NOT NULL").fetchall()

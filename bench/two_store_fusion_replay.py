@@ -40,7 +40,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import md_table, paired
-from bench_ingest_retrieval import SPLIT_SEED
+from bench_ingest_retrieval import halves as split_queries
+from eval_data import Query
 from eval_retrieval import ndcg
 
 from pegas_memory.search.arms import ArmResult
@@ -85,6 +86,15 @@ class Capture:
             return self.atom_abstracts.get(id_, [])
         e = self.passage_abstracts.get(id_)
         return [e] if e else []
+
+    def first_chunks(self) -> tuple[dict[int, int], dict[str, int]]:
+        """Each document's first chunk, and each judged abstract's: the id a whole-abstract
+        unit takes here."""
+        first: dict[int, int] = {}
+        for p, d in self.passage_doc.items():
+            first[d] = min(first.get(d, p), p)
+        by_abstract = {e: first[self.passage_doc[p]] for p, e in self.passage_abstracts.items()}
+        return first, by_abstract
 
     def evidence(self, store: str, id_: int, by: str = "passage") -> tuple[str, int]:
         """The piece of evidence a hit belongs to: a passage is its own; an atom belongs to
@@ -235,12 +245,9 @@ def evidence(
 
 
 def halves(qids: Sequence[str]) -> tuple[set[str], set[str]]:
-    import random
-
-    order = sorted(qids)
-    random.Random(SPLIT_SEED).shuffle(order)
-    tune = set(order[: len(order) // 2])
-    return tune, set(qids) - tune
+    """bench_ingest_retrieval's fixed split of the queries (tune, held-out), by id."""
+    tune, held = split_queries([Query(q, "", {}) for q in qids])
+    return {q.qid for q in tune}, {q.qid for q in held}
 
 
 VARIANTS: dict[str, Callable[[Capture, str], list[str]]] = {
@@ -281,10 +288,7 @@ def whole_abstracts(cap: Capture) -> Capture:
     """The same capture with the store path's units standing in for the passages: each
     abstract one passage (its first chunk's id; the atoms cite it), its arms the store path's."""
     units = {int(k): v[0] for k, v in cap.store_path["abstracts of atoms"].items()}
-    first: dict[int, int] = {}
-    for p, d in cap.passage_doc.items():
-        first[d] = min(first.get(d, p), p)
-    by_abstract = {e: first[cap.passage_doc[p]] for p, e in cap.passage_abstracts.items()}
+    first, by_abstract = cap.first_chunks()
     out = copy.copy(cap)
     out.arms = {
         q: {**arms, "passage": _unit_arms(cap, q, units, by_abstract)}
@@ -313,10 +317,7 @@ def units_table(cap: Capture, qids: Sequence[str]) -> list[list[str]]:
     """Rows of the second table (module docstring): nDCG@10 of each mix of units and arms,
     paired against the store path replayed."""
     units = {int(k): v[0] for k, v in cap.store_path["abstracts of atoms"].items()}
-    first: dict[int, int] = {}
-    for p, d in cap.passage_doc.items():
-        first[d] = min(first.get(d, p), p)
-    by_abstract = {e: first[cap.passage_doc[p]] for p, e in cap.passage_abstracts.items()}
+    _, by_abstract = cap.first_chunks()
 
     def fused(arms: Arms, q: str) -> list[str]:
         hits = fuse(HYBRID, arms, arm_weights(HYBRID, arms), None)[:LIMIT]
