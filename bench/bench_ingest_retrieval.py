@@ -41,7 +41,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import embedded_service, log, md_table, paired, shared_data_dir
-from eval_data import Doc, Query, scifact, tydi
+from eval_data import Doc, Query, scifact, tydi, xquad
 from eval_retrieval import mrr, ndcg
 
 from pegas_memory.app.requests import IngestRequest, SearchRequest
@@ -70,6 +70,7 @@ SPLIT_SEED = 2026  # the queries' fixed split into a tune half and a held-out ha
 ARMS_DUMP: Path | None = None  # where dump_arms writes (--arms-dump)
 STORE_ARMS: dict[str, Any] = {}  # the store path's arms per query, for dump_arms
 PASSAGE_HEADER = False  # --passage-header: passages embedded under their heading path
+SEARCH_POOL = POOL  # --pool: Searcher.pool on both paths
 INGEST_SETTINGS: dict[str, Any] = {}  # settings of the ingest path's memory (--chunk-chars)
 TITLES: dict[str, tuple[str, str]] = {}  # ext_id -> (title, abstract), from the corpus itself
 
@@ -78,6 +79,13 @@ TITLES: dict[str, tuple[str, str]] = {}  # ext_id -> (title, abstract), from the
 SETS = {
     "scifact": (scifact, Path("scifact") / "corpus.jsonl", "SciFact"),
     "tydi-ru": (tydi, Path("ru") / "tydiqa_goldp" / "corpus.jsonl", "TyDi-ru"),
+    # Wikipedia paragraphs in Russian without titles, asked in Russian and in English
+    "xquad-ru": (lambda root: xquad(root)[:1], Path("ru") / "xquad" / "corpus.jsonl", "XQuAD-ru"),
+    "xquad-en-ru": (
+        lambda root: xquad(root)[2:],
+        Path("ru") / "xquad" / "corpus.jsonl",
+        "XQuAD en->ru",
+    ),
 }
 
 
@@ -200,6 +208,7 @@ Ranked = dict[str, dict[str, list[str]]]  # preset -> qid -> ranked abstract ids
 
 def run_store(docs: list[Doc], queries: list[Query]) -> tuple[Ranked, dict[str, str]]:
     with embedded_service("pegas-bench-store-") as service:
+        service.searcher.pool = SEARCH_POOL
         CACHE.load_into(service, queries)
         t0 = time.monotonic()
         ext: dict[int, list[str]] = {}
@@ -223,7 +232,8 @@ def run_store(docs: list[Doc], queries: list[Query]) -> tuple[Ranked, dict[str, 
             by_share[share] = {**by_share.get(SHARES[0], {}), **ranked}
         if ARMS_DUMP is not None:  # as its searches asked them: 10 hits, so the default pool
             for q in queries:
-                ranked = service.searcher.rank(q.text, "atom", HYBRID, SearchFilter(), pool=POOL)
+                pool = service.searcher.pool
+                ranked = service.searcher.rank(q.text, "atom", HYBRID, SearchFilter(), pool=pool)
                 STORE_ARMS[q.qid] = _arms_json(ranked.arms)
             STORE_ARMS["abstracts of atoms"] = ext
         CACHE.save_from(service)
@@ -234,6 +244,7 @@ def run_ingest(
     docs: list[Doc], queries: list[Query]
 ) -> tuple[dict[tuple[float, float], Ranked], dict[str, str]]:
     with embedded_service("pegas-bench-ingest-", **INGEST_SETTINGS) as service:
+        service.searcher.pool = SEARCH_POOL
         CACHE.load_into(service, queries)
         t0 = time.monotonic()
         ext_of_doc: dict[int, str] = {}
@@ -242,8 +253,9 @@ def run_ingest(
         stages = Stages()
         for i, d in enumerate(docs):
             title, body = TITLES[d.ext_id]
+            source = f"# {title}\n\n{body}\n" if title else f"{body}\n"
             report = service.pipeline.ingest(
-                IngestRequest(source=f"# {title}\n\n{body}\n", kind="markdown", title=title),
+                IngestRequest(source=source, kind="markdown", title=title or None),
                 progress=stages,
             )
             stages.end()
@@ -369,7 +381,7 @@ def dump_arms(
     citations: enough to replay how the two stores' arms are fused without the engines
     (bench/two_store_fusion_replay.py)."""
     searcher = service.searcher
-    pool = max(POOL, HITS * 3)  # what Searcher.search asks each arm for HITS hits
+    pool = max(searcher.pool, HITS * 3)  # what Searcher.search asks each arm for HITS hits
     out: dict[str, Any] = {"pool": pool, "queries": {}}
     for q in queries:
         per_store: dict[str, Any] = {}
@@ -438,7 +450,7 @@ def per_query(ranked: dict[str, list[str]], queries: list[Query]) -> list[float]
 
 
 def main() -> None:
-    global CACHE, WEIGHTS, SHARES, SIBLINGS, STORES, ARMS_DUMP, PASSAGE_HEADER
+    global CACHE, WEIGHTS, SHARES, SIBLINGS, STORES, ARMS_DUMP, PASSAGE_HEADER, SEARCH_POOL
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--set", choices=sorted(SETS), default="scifact")
     parser.add_argument("--docs", type=int, default=400)
@@ -481,7 +493,14 @@ def main() -> None:
         default=None,
         help="every query's arms per store, for bench/two_store_fusion_replay.py (JSON)",
     )
+    parser.add_argument(
+        "--pool",
+        type=int,
+        default=POOL,
+        help="candidates each arm is asked for at least (Searcher.pool; default %(default)s)",
+    )
     args = parser.parse_args()
+    SEARCH_POOL = args.pool
     WEIGHTS = tuple(float(w) for w in args.weights.split(","))
     SHARES = tuple(float(w) for w in args.support.split(","))
     SIBLINGS = args.siblings

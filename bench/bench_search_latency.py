@@ -292,7 +292,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="load into this directory and keep it; a later run with the same --atoms and "
         "--seed reuses the load (the load and HNSW build take minutes at 100k)",
     )
+    parser.add_argument(
+        "--pools",
+        default=str(POOL),
+        help="candidates each arm is asked for (Searcher.pool), comma separated: side by side",
+    )
     args = parser.parse_args(argv)
+    pools = [int(p) for p in args.pools.split(",")]
     rows: list[list[Any]] = []
     with embedded_service(prefix="pegas-bench-latency-", keep=args.data_dir) as svc:
         conditions, (queries, qvecs, counting) = load(svc, args.atoms, args)
@@ -348,14 +354,27 @@ def main(argv: Sequence[str] | None = None) -> None:
                     f"{tag}raw engine: search_sparse k={POOL} (query terms included), {entity}s",
                     values,
                 )
-            for store in STORES:
+            for pool in pools:
+                svc.searcher.pool = pool
+                ptag = f"{tag}[pool {pool}] " if len(pools) > 1 else tag
+                if pool != POOL:
+                    for entity in ("atom", "passage"):
+                        name = rt.projector.collection(entity)
 
-                def search(q: str, store: StoreChoice = store) -> object:
-                    return svc.search(SearchRequest(query=q, limit=LIMIT, store=store))
+                        def deeper(q: str, name: str = name, k: int = pool) -> object:
+                            return index.search(name, qvecs[q], k=k, with_payload=False)
 
-                add(f"{tag}memory_search hybrid store={store}", latencies(search, queries))
-            for stage_row in stages(svc, queries):
-                stage_rows.append([f"{tag}{stage_row[0]}", *stage_row[1:]])
+                        add(f"{ptag}raw engine: index.search k={pool}, {entity}s",
+                            latencies(deeper, queries))  # fmt: skip
+                for store in STORES:
+
+                    def search(q: str, store: StoreChoice = store) -> object:
+                        return svc.search(SearchRequest(query=q, limit=LIMIT, store=store))
+
+                    add(f"{ptag}memory_search hybrid store={store}", latencies(search, queries))
+                for stage_row in stages(svc, queries):
+                    stage_rows.append([f"{ptag}{stage_row[0]}", *stage_row[1:]])
+            svc.searcher.pool = POOL
         rt.projector.sparse = False
         floor_rows = round_trips(svc, queries)
         if args.profile:
@@ -390,7 +409,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"# bench_search_latency{label}: {args.atoms} atoms plus their passages\n")
     print(
         f"load average at the end {load_avg[0]:.1f} / {load_avg[1]:.1f} / {load_avg[2]:.1f} "
-        f"on {os.cpu_count()} cores; {len(queries)} queries, limit {LIMIT}, arm pool {POOL}\n"
+        f"on {os.cpu_count()} cores; {len(queries)} queries, limit {LIMIT}, arm pool {args.pools}\n"
     )
     print(md_table(["condition", "value"], list(conditions.items())) + "\n")
     print("## Latency, query embedding excluded\n")

@@ -55,7 +55,7 @@ from pegas_memory.embedding.cache import CachedEmbedder
 from pegas_memory.embedding.embedders import Embedder, build_embedder
 from pegas_memory.memgraph_store.falkor import stop_embedded_graph
 from pegas_memory.search.filters import SearchFilter
-from pegas_memory.search.presets import PRESETS
+from pegas_memory.search.presets import POOL, PRESETS
 from pegas_memory.text import raw_hash
 
 pytrec_eval: Any
@@ -535,6 +535,9 @@ def main() -> None:
         help="where the lexical arm runs (see the docstring)",
     )
     parser.add_argument("--throughput", default="64,16", help="sentences,paragraphs (0,0: skip)")
+    parser.add_argument(
+        "--pool", type=int, default=POOL, help="candidates each arm is asked for (Searcher.pool)"
+    )
     args = parser.parse_args()
 
     root = shared_data_dir()
@@ -572,6 +575,7 @@ def main() -> None:
         for store, members in stores.items():
             t0 = time.perf_counter()
             service, cached = open_store(store)
+            service.searcher.pool = args.pool
             try:
                 atom_ext, created = ingest(service, members)
                 t_ingest = time.perf_counter() - t0

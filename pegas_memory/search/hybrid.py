@@ -62,6 +62,7 @@ class Searcher:
         self.store_share = STORE_SHARE  # a bench may sweep it (search/stores.py)
         self.kept_floor = KEPT_FLOOR
         self.sentence_weight = SENTENCE_WEIGHT  # a bench may sweep it (search/stores.py)
+        self.pool = POOL  # candidates each arm is asked for at least; a bench may sweep it
         # The agent's feedback in ranking (fusion.feedback_multiplier); a bench may sweep it.
         settings = getattr(runtime, "settings", None)
         self.feedback_weight: float = getattr(settings, "feedback_weight", 0.0)
@@ -269,7 +270,7 @@ class Searcher:
         warnings: list[str] = []
         diagnostics: dict[str, Any] = {}
         preset_now = p
-        pool = max(POOL, limit * 3)
+        pool = max(self.pool, limit * 3)
         # Every store's lexical arm is sent at once: each waits on its own PostgreSQL backend,
         # so with two stores the two BM25 statements run side by side (one per core) while the
         # dense arms run here, instead of one store's after the other's (issue 33: 43 ms -> see

@@ -196,3 +196,17 @@ def test_a_stored_atom_is_searchable_by_meaning_when_store_returns(
             assert set(report.atom_ids) & {h.id for h in hits}
         finally:
             svc.close()
+
+
+def test_each_arm_gives_fifty_candidates_or_three_per_hit(service: MemoryService) -> None:
+    # The arms' depth sets the floor of their min-max normalisation and the dense arm's cost:
+    # 50 candidates for a short answer, three per hit for a long one (decision 0013).
+    with service.db.transaction() as conn:
+        for i in range(200):
+            claim = f"Glacier survey {i} measured the retreat of the ice tongue."
+            insert_atom(conn, AtomInput(type="fact", claim=claim, topic="ice"))
+    ten = service.search(SearchRequest(query="glacier retreat", preset="lexical", limit=10))
+    assert len(ten.hits) == 10
+    assert ten.arms["atom"]["lexical"]["hits"] == 50
+    sixty = service.search(SearchRequest(query="glacier retreat", preset="lexical", limit=60))
+    assert sixty.arms["atom"]["lexical"]["hits"] == 180
