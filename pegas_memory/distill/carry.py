@@ -103,8 +103,8 @@ from pegas_memory.distill.head_ru import (
     head_missing,
     head_reference,
 )
-from pegas_memory.distill.patterns import is_fact, words_of
-from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.patterns import fact_verdict, words_of
+from pegas_memory.distill.types import TYPED_BY, ChunkContext, DraftAtom
 from pegas_memory.distill.verbfirst_ru import numbered_name
 from pegas_memory.models import AtomType
 
@@ -586,10 +586,12 @@ def carry(atom: DraftAtom, subject: str | None, *, document: str | None = None) 
     kind, term, content = atom.type, atom.term, atom.content
     if atom.type == "definition" and reference.kind != "connector":
         # "Столица — город Ораньестад.": the section's capital, not a definition of "capital".
-        kind = AtomType.FACT if is_fact(atom.claim, atom.language) else AtomType.TEXT
+        fact, rule = fact_verdict(atom.claim, atom.language)
+        kind = AtomType.FACT if fact else AtomType.TEXT
         term, content = None, atom.claim
         meta.pop("term", None)
         meta.pop("pattern", None)
+        meta[TYPED_BY] = f"a definition of the section's subject: {rule}"
     if content == atom.claim:
         content = claim
     # A claim that leaned on a sentence outside the chunk (0.4) stands alone now.

@@ -31,7 +31,7 @@ from dataclasses import replace
 from pegas_memory.distill.context import _verb
 from pegas_memory.distill.labels_ru import period_only as period_only  # for units
 from pegas_memory.distill.mood import _EN_AUX, _EN_PAST, verbless
-from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.types import TYPED_BY, ChunkContext, DraftAtom
 from pegas_memory.models import AtomType
 
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•–]|\d{1,3}[.)])[ \t]+", re.M)
@@ -230,6 +230,7 @@ def list_atom(atom: DraftAtom | None, context: ChunkContext) -> DraftAtom | None
     claim = f"{lead} {atom.claim}"
     meta = {k: v for k, v in atom.metadata.items() if k not in ("term", "pattern", "anaphoric")}
     meta.update(kind="list", lead_in=lead)
+    meta[TYPED_BY] = "a list item under its heading"
     return replace(
         atom,
         type=AtomType.TEXT,

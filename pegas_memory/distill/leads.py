@@ -37,7 +37,7 @@ from pegas_memory.distill.patterns import (
     words_of,
 )
 from pegas_memory.distill.predicate_ru import predicate_of
-from pegas_memory.distill.types import DraftAtom
+from pegas_memory.distill.types import TYPED_BY, DraftAtom
 from pegas_memory.distill.words_ru import _verb
 from pegas_memory.models import AtomType
 
@@ -175,7 +175,9 @@ def lead_carry(
     if _genus_category(atom, carried):
         return atom  # "Строительство — это процесс сооружения здания ...": its own subject
     if _completes_predicate(atom, carried, subject):
-        return replace(carried, type=AtomType.FACT, confidence=0.6)  # "Махно: автор мемуаров ..."
+        # "Махно: автор мемуаров ...": the carried subject completes the predicate
+        meta = {**carried.metadata, TYPED_BY: "the carried subject completes the predicate"}
+        return replace(carried, type=AtomType.FACT, confidence=0.6, metadata=meta)
     head = _PERIOD_HEAD.match(atom.claim)
     if (
         carried is not atom

@@ -40,11 +40,11 @@ from pegas_memory.distill.carry import carry, document_subject, topic
 from pegas_memory.distill.code_claim import code_claim, defined_names, says_nothing
 from pegas_memory.distill.items import bare_item, heading_lead_in, item_start, subjectless_item
 from pegas_memory.distill.leads import lead_carry, match_lead_definition
-from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, is_fact, words_of
+from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, fact_verdict, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
 from pegas_memory.distill.promote import promote
 from pegas_memory.distill.standalone import settled
-from pegas_memory.distill.types import OFFLINE_VERSION, AtomType, ChunkContext, DraftAtom
+from pegas_memory.distill.types import OFFLINE_VERSION, TYPED_BY, AtomType, ChunkContext, DraftAtom
 from pegas_memory.distill.units import (
     LabelledBlock,
     clean_claim,
@@ -474,7 +474,7 @@ class OfflineDistiller:
                     )
                 if atom is not None and group.dialogue and atom.type != "definition":
                     # A character's words are no checkable statement of the source.
-                    meta = {**atom.metadata, "kind": "dialogue"}
+                    meta = {**atom.metadata, "kind": "dialogue", TYPED_BY: "dialogue"}
                     atom = replace(atom, type=AtomType.TEXT, confidence=0.5, metadata=meta)
                 elif atom is not None:
                     # distill.carry: the claim stands alone (in dialogue "she" is a character)
@@ -499,9 +499,9 @@ class OfflineDistiller:
         claim = f"{lead} {atom.claim}"
         if atom.type not in ("fact", "text"):
             return replace(atom, claim=claim, metadata={**atom.metadata, "lead_in": lead})
-        fact = is_fact(claim, atom.language)
+        fact, rule = fact_verdict(claim, atom.language)
         kind: AtomType = AtomType.FACT if fact else AtomType.TEXT
-        meta = {**atom.metadata, "lead_in": lead}
+        meta = {**atom.metadata, "lead_in": lead, TYPED_BY: f"with its lead-in: {rule}"}
         return replace(atom, type=kind, claim=claim, content=claim, metadata=meta)
 
     def _heading_led(
@@ -513,7 +513,8 @@ class OfflineDistiller:
         lead = heading_lead_in(heading, subject)
         led = self._led_in(atom, lead) if lead is not None else atom
         if led.type == "fact" and (lead is None or subject is None):
-            return replace(led, type=AtomType.TEXT, confidence=0.5)
+            meta = {**led.metadata, TYPED_BY: "a list item without a subject"}
+            return replace(led, type=AtomType.TEXT, confidence=0.5, metadata=meta)
         return led
 
     def _joined(self, text: str, atom: DraftAtom, end: int, lang: str | None) -> DraftAtom | None:
@@ -544,10 +545,11 @@ class OfflineDistiller:
         if definition is not None and not claim.endswith("?"):
             term, body, confidence, pattern = definition
             meta.update(term=term, pattern=pattern)
+            meta[TYPED_BY] = f"definition pattern: {pattern}"
             kind: AtomType = AtomType.DEFINITION
             content = body
         else:
-            fact = is_fact(claim, language)
+            fact, meta[TYPED_BY] = fact_verdict(claim, language)
             kind, confidence, content = (
                 (AtomType.FACT, 0.6, claim) if fact else (AtomType.TEXT, 0.5, claim)
             )
@@ -567,6 +569,7 @@ class OfflineDistiller:
         claim = clean_claim(quote)
         language = _script_language(body, lang)
         meta: dict[str, Any] = {"distiller": self.name, "kind": lb.kind, "label": lb.label}
+        meta[TYPED_BY] = f"labelled {lb.kind}"
         if lb.title:
             meta["title"] = lb.title
         if _DAMAGED in quote:
@@ -606,6 +609,7 @@ class OfflineDistiller:
                     for r in rules
                 ]
                 meta["machine_readable"] = _machine_readable(rules)
+                meta[TYPED_BY] = "rules in JSON"
                 return DraftAtom(
                     AtomType.LOGICAL_RULE, "; ".join(claims), content, 0.8, quote,
                     block.body_start, block.body_end, lang, meta,
@@ -618,6 +622,7 @@ class OfflineDistiller:
             header = [_clean(c) for c in rows[0].strip().strip("|").split(sep)]
             header = [h for h in header if h]
             meta.update(columns=header, rows=len(rows) - 1)
+            meta[TYPED_BY] = "table block"
             claim = (
                 f"{labels['table']}: {labels['columns']} {', '.join(header)} "
                 f"({len(rows) - 1} {labels['rows']})"
@@ -638,6 +643,7 @@ class OfflineDistiller:
         head = f"{labels['code']} ({code_language})" if code_language else labels["code"]
         claim = code_claim(head, labels["defines"], names, quote, "".join(heading), lang)
         meta.update(code_language=code_language, names=names)
+        meta[TYPED_BY] = "code block"
         return DraftAtom(
             AtomType.CODE, claim, quote, 0.9, quote, block.body_start, block.body_end, None, meta
         )

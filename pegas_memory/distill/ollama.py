@@ -39,6 +39,7 @@ from pegas_memory.distill.types import CRITIQUE_PROMPT_VERSION as CRITIQUE_PROMP
 from pegas_memory.distill.types import OFFLINE_VERSION as OFFLINE_VERSION
 from pegas_memory.distill.types import (
     PROMPT_VERSION,
+    TYPED_BY,
     AtomType,
     ChunkContext,
     Distiller,
@@ -268,7 +269,7 @@ class OllamaDistiller:
             seen.add((kind, claim.casefold()))
             meta: dict[str, Any] = {
                 "distiller": "ollama", "model": self.llm.model,
-                "prompt_version": self.prompt_version,
+                "prompt_version": self.prompt_version, TYPED_BY: "model",
             }  # fmt: skip
             content = item["content"].strip() or claim
             if kind == "definition":

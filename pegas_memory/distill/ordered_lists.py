@@ -36,9 +36,9 @@ from dataclasses import dataclass, replace
 
 from pegas_memory.distill.following_en import presents_what_follows
 from pegas_memory.distill.items import heading_lead_in
-from pegas_memory.distill.patterns import is_fact
+from pegas_memory.distill.patterns import fact_verdict
 from pegas_memory.distill.steps_en import announces_what_follows
-from pegas_memory.distill.types import ChunkContext, DraftAtom
+from pegas_memory.distill.types import TYPED_BY, ChunkContext, DraftAtom
 from pegas_memory.distill.units import clean_claim
 from pegas_memory.models import AtomType
 from pegas_memory.sentences import split_sentences
@@ -227,9 +227,10 @@ def _list_atom(
     claim = f"{lead} {steps}" if lead else steps
     if len(claim) > _MAX_CLAIM_CHARS:
         return None
-    fact = is_fact(" ".join(items), first.language)  # the steps say it, not a question's lead
+    fact, rule = fact_verdict(" ".join(items), first.language)  # the steps say it, not the lead
     meta = {k: v for k, v in first.metadata.items() if k not in ("term", "pattern", "anaphoric")}
     meta.update(kind="ordered list", items=len(seq.items))
+    meta[TYPED_BY] = f"an ordered list: {rule}"
     if lead:
         meta["lead_in"] = lead
     quote = text[seq.start : seq.end]

@@ -16,7 +16,8 @@
   definition, theorem (Satz, Lemma, Korollar, Theorem, Proposition, Corollary, Теорема, Лемма,
   Следствие), proof, or other (remarks and examples, whose sentences stand on their own). A theorem
   block becomes a `fact` atom with metadata kind=theorem (`distill.types`).
-- `is_fact(sentence, language)`: a checkable statement. Not a question, an aim or plan, a scope or
+- `is_fact(sentence, language)`: a checkable statement (`fact_verdict` also names the rule that
+  decided, written to the atom's metadata as `typed_by`). Not a question, an aim or plan, a scope or
   method statement (a plan or scope told in the passive, "... will be summarized", "X are
   discussed", and a focus, "A particular focus lies on ...": `findings.DISCOURSE`, `FOCUS`),
   speculation, an open question ("it is unclear whether") or a call for more research. Else a
@@ -530,37 +531,40 @@ def _joined_type(s: str, language: str | None) -> bool | None:
     return None
 
 
-def is_fact(sentence: str, language: str | None) -> bool:
+def fact_verdict(sentence: str, language: str | None) -> tuple[bool, str]:
     """Whether the sentence states something checkable: not a question, an aim, a plan, a scope or
     method statement, a call for more research or a counterfactual ("если бы"); and it holds a
     number, a relation, an acronym or a symbol, a verb of finding, relation or property, or a
     comparison; in English any finite verb once the text rules (instructions, norms, verbless
     phrases: `distill.mood`) have passed it, in Russian a finite verb, a dash predicate or a
-    closing predicate adjective. A capitalised word does not make a fact: an aim names things."""
+    closing predicate adjective. A capitalised word does not make a fact: an aim names things.
+
+    Returns the verdict and the name of the rule that decided it (the first that has one), which
+    the distiller writes to the atom's metadata (`types.TYPED_BY`)."""
     s = sentence.strip()
     # a "?" in brackets is an unknown date ("Гормизд (?; ? — 6 августа 523) — ..."), no question
     asked = _QUESTION.search(_unbracketed(s))
     if asked or NEEDS_MORE.search(s) or UNKNOWN.search(s) or GAP.search(s):
-        return False  # a question, a call for research, an open question or a research gap
+        return False, "question or research gap"
     joined = _joined_type(s, language)
     if joined is not None:
-        return joined
+        return joined, "its first sentence decides"
     if no_claim(s, language):
-        return False  # advice, an instruction, a norm, a lead-in, a pointer (`distill.mood`)
+        return False, "no claim"  # advice, an instruction, a norm, a lead-in, a pointer (mood)
     if presents_result(s, language):
-        return True  # "We present a map ... and identify 25,000 hotspots": scope with its result
+        return True, "presents a result"  # "We present a map ... and identify 25,000 hotspots"
     if AIM.search(s):
-        return False
+        return False, "aim"
     # a hypothesis or a procedure types an atom from its first sentence: "X recruited 95% of ...
     # These orders ... and we hypothesize that ..." states X (a joined atom keeps its claim)
     lead = _FIRST_SENTENCE.split(s, maxsplit=1)[0]
     hyp = HYPOTHESIS.search(lead)
     before = lead[: hyp.start()] if hyp else ""
     if _CLAUSE_END.search(before) and is_fact(_CLAUSE_END.sub("", before), language):
-        return True  # "X recruited 95% of ... and we hypothesize that ...": the statement stands
+        return True, "a statement before a hypothesis"  # "X recruited 95% of ... and we ..."
     parts = _CONTRAST.split(lead, maxsplit=1) if hyp else []
     if len(parts) == 2 and not HYPOTHESIS.search(parts[1]) and is_fact(parts[1], language):
-        return True  # "DUBs might at first suggest ...; however, DUBs are subject to ...": likewise
+        return True, "a statement after a contrast"  # "DUBs might ...; however, DUBs are ..."
     hedged = SCOPE.search(s) or SPECULATION.search(s) or hyp or MEASURED.search(s)
     # a plan or a scope in the passive, a focus: of the first sentence ("X is involved in Y.
     # Therapeutic strategies ... are discussed." states X)
@@ -574,21 +578,30 @@ def is_fact(sentence: str, language: str | None) -> bool:
         # evaluation in a later clause leaves the statement of the first one standing.
         first = _CONTRAST.split(s, maxsplit=1)
         later = len(first) == 2 and hedged is not None and not SCOPE.search(s)
-        return later and not MEASURED.search(s) and is_fact(first[0], language)
+        if later and not MEASURED.search(s) and is_fact(first[0], language):
+            return True, "a statement before an evaluation"
+        return False, "hedge, scope or method"
     no_verb = language == "en" and verbless(s, _VERBS) and not generic_present(s)
     if no_verb and not _MATH_RELATION.search(s):
-        return False  # "Fully POSIX-compliant flags (...)": names something, states nothing
+        return False, "no verb"  # "Fully POSIX-compliant flags (...)": names, states nothing
     if FINDING_CLAUSE.search(s) or STATE.search(s):
-        return True
+        return True, "a finding or a state"
     if language == "ru" and (ru_adjective_predicate(s) or possessive(s)):
-        return True  # "Тип ветвления моноподиальный.", "у жабы-ага горизонтальные зрачки"
+        return True, "a predicate adjective or possession"  # "Тип ветвления моноподиальный."
     numbers = _MATH_RELATION.search(s) is not None
     if numbers or _NUMBER_WORD.search(s) or _ACRONYM.search(s) or _SYMBOL.search(s):
-        return True
+        return True, "a number, an acronym or a symbol"
     if _RELATION.search(s) or FINDING.search(s):
-        return True
+        return True, "a relation or a finding"
     if language == "en" and not no_verb:
         # A finite verb that no rule above took for an aim, a method, an instruction or a hedge:
         # a statement ("The sender is the application", "Spain will be back on Wednesday").
-        return True
-    return language == "ru" and (_RU_DASH.search(s) is not None or _RU_VERB.search(s) is not None)
+        return True, "a finite verb"
+    if language == "ru" and (_RU_DASH.search(s) is not None or _RU_VERB.search(s) is not None):
+        return True, "a dash predicate or a finite verb"
+    return False, "no predicate found"
+
+
+def is_fact(sentence: str, language: str | None) -> bool:
+    """Whether the sentence states something checkable (`fact_verdict` without its rule)."""
+    return fact_verdict(sentence, language)[0]

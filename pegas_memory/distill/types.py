@@ -24,6 +24,11 @@ PROMPT_VERSION = "distill-v1"
 CRITIQUE_PROMPT_VERSION = "critique-v1"
 
 
+# The metadata key naming the rule of the type stage that gave a draft its type: a definition's
+# pattern, `patterns.fact_verdict`'s rule for a fact or a text, a block's kind, "model".
+TYPED_BY = "typed_by"
+
+
 @dataclass(frozen=True)
 class DraftAtom:
     """One typed knowledge unit distilled from a chunk, before it is stored.

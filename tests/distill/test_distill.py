@@ -297,6 +297,7 @@ def test_ollama_atoms_are_checked_against_the_chunk() -> None:
         assert CHUNK[atom.quote_start : atom.quote_end] == atom.quote
         assert atom.metadata["distiller"] == "ollama"
         assert atom.metadata["prompt_version"] == "distill-v1"
+        assert atom.metadata["typed_by"] == "model"  # the model typed it, no rule
     assert atoms[0].metadata["term"] == "Энтропия" and atoms[0].type == "definition"
     assert atoms[2].quote == SHANNON
     assert [a.language for a in atoms] == ["ru", "ru", "en"]

@@ -161,6 +161,7 @@ def _atoms(service: MemoryService, version_id: int) -> dict[int, Mapping[str, An
     with service.db.connection() as conn:
         rows = conn.execute(
             "SELECT a.id, a.claim, a.status, a.status_reason, a.superseded_by, a.prompt_version,"
+            " a.metadata->>'typed_by' AS typed_by,"
             " count(c.id) AS cites FROM pm_atom a JOIN pm_citation c ON c.atom_id = a.id"
             " WHERE c.doc_id = %s GROUP BY a.id",
             (version_id,),
@@ -219,9 +220,9 @@ def test_same_distiller_version_stays_unchanged_and_reads_nothing(
             (first.version_id,),
         ).fetchone()
     assert doc["v"] == OFFLINE_VERSION  # recorded on the version
-    assert {a["prompt_version"] for a in _atoms(service, first.version_id or 0).values()} == {
-        OFFLINE_VERSION
-    }
+    stored = _atoms(service, first.version_id or 0).values()
+    assert {a["prompt_version"] for a in stored} == {OFFLINE_VERSION}
+    assert all(a["typed_by"] for a in stored)  # the type stage's trace is stored with the atom
     parsed: list[str] = []
     real_parse = pipeline_module.parse_source
 
