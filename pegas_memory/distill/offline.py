@@ -16,7 +16,11 @@ Offline heuristics, in order:
   fragments are skipped; a paragraph that is a list of dated entries run together is one `text`
   atom led in by its heading (`distill.items.list_atom`); sentences are grouped so each group
   stands alone (`distill.units`), and a group is a `definition` when it matches a definition
-  pattern, else a `fact` when it states something checkable (`patterns.is_fact`), else `text`.
+  pattern, else a `fact` when it states something checkable (`patterns.is_fact`), else `text`;
+  the rule that typed it is in its metadata (`typed_by`);
+- a short line of a scene (a question, an exclamation, a line of speech) opening a paragraph joins
+  the narration before it; outside a conversational chunk a question does not (it opens what
+  follows: "How does X work?").
 Confidence: code 0.9; table, rule, labelled statements 0.8; definition 0.75 with a marker
 ("defined as", "это", "heißt"), else 0.7; fact 0.6; text 0.5; a group leaning on a sentence
 outside the chunk ("It ...", "Он ...") with no subject to carry (`distill.carry`) 0.4. U+FFFD
@@ -424,7 +428,10 @@ class OfflineDistiller:
                     continue
                 if group.noise is not None:
                     joined = None
-                    if n == 0 and joinable is not None and group.noise in _JOINABLE:
+                    # A question opening a paragraph of expository text starts what follows
+                    # ("How does X work?"); in dialogue it is a line of the scene.
+                    opens = group.noise == "question" and not conversation
+                    if n == 0 and joinable is not None and group.noise in _JOINABLE and not opens:
                         joined = self._joined(text, atoms[joinable], group.end, chunk_language)
                     if joined is not None and joinable is not None:
                         atoms[joinable] = joined

@@ -13,7 +13,7 @@ from pegas_memory.distill.labels_ru import legend_line, period_only
 from pegas_memory.distill.sentences import prose_sentences
 from pegas_memory.sentences import split_sentences
 from tests.distill.cases import Case, load_cases
-from tests.distill.offline_chunk import grouped
+from tests.distill.offline_chunk import claims, grouped
 
 
 def one_group(first: str, second: str) -> bool:
@@ -43,6 +43,11 @@ def first_sentence_and_count(text: str) -> list[object]:
     return [sentences[0], len(sentences)]
 
 
+def paragraph_claims(paragraphs: list[str]) -> list[str]:
+    """The offline distiller's claims of the paragraphs, one after the other."""
+    return claims("\n\n".join(paragraphs) + "\n", title="Notes")
+
+
 def prose_sentence_texts(text: str) -> list[str]:
     """The sentences the distiller cuts prose `text` into (inline code and quotations kept)."""
     return [s.text for s in prose_sentences(text)]
@@ -64,6 +69,7 @@ CHECKS: dict[str, Callable[..., Any]] = {
         group_count,
         legend_line,
         one_group,
+        paragraph_claims,
         period_only,
         prose_sentence_count,
         prose_sentence_texts,
