@@ -1,6 +1,7 @@
 """Russian grammar from pymorphy3 (its OpenCorpora dictionaries), for the promote stage: whether
 a word is a verb in the imperative or the first person plural, a closed-class word, a noun and
-its gender and number, a third-person or demonstrative pronoun, or a possible predicate.
+its gender and number, a third-person or demonstrative pronoun, a possible predicate, or a finite
+one (for the type stage's last rule, `patterns.fact_verdict`).
 One analyzer per process, loaded on first use (about 60 ms); parses cached.
 """
 
@@ -148,6 +149,20 @@ def noun_agreements(word: str) -> frozenset[str]:
         if r.pos == "NOUN":
             out |= _agreement(r.gender, r.number)
     return frozenset(out)
+
+
+def finite_predicate(word: str) -> bool:
+    """Whether `word` is read first as a finite verb of the third person or the past ("ищет",
+    "разошлись", "пришлось") or a short participle ("открыт"): what makes a Russian sentence
+    state something. An infinitive or an imperative is no statement; a verb of the first or
+    second person is the author or the reader acting ("Мы описываем методы ...", "вы увидите");
+    a predicative ("можно", "нельзя") is as often advice as a fact, and is left out."""
+    top = _top(word)
+    if top is None:
+        return False
+    if top.pos == "VERB":
+        return top.mood != "impr" and top.person not in ("1per", "2per")
+    return top.pos == "PRTS"
 
 
 _PREDICATE_POS = frozenset({"VERB", "INFN", "PRTS", "ADJS", "PRED", "COMP"})

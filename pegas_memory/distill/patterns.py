@@ -25,7 +25,9 @@
   ("associated with", "показали, что", "связан с"), a comparison; in Russian also a finite verb
   (consonant-stem pasts "возросла", "предпочли", "возник", "произошла", the stressed "берёт", the
   copula "была", "может", the short participles in "-т" "открыт", "снята"), possession "у X Y"
-  (`distill.predicate_ru`) or a dash predicate ("Государственный язык — албанский"); never a
+  (`distill.predicate_ru`), a dash predicate ("Государственный язык — албанский", or "--" for
+  the dash), or a third-person or past verb pymorphy3 reads where the endings above do not
+  ("ищет", "разошлись": `morph_ru.finite_predicate`); never a
   capitalised word alone. Grammar comes first (`distill.mood`): an instruction, advice, a norm, a
   lead-in or a verbless phrase is text; "We present X ... and identify 25,000 hotspots" is a fact; a
   hedge in a later contrast clause leaves the first clause's statement; in an atom of several
@@ -68,6 +70,7 @@ from pegas_memory.distill.mood import (
     ru_adjective_predicate,
     verbless,
 )
+from pegas_memory.distill.morph_ru import finite_predicate
 from pegas_memory.distill.predicate_ru import possessive
 
 LabelKind = Literal["definition", "theorem", "proof", "other"]
@@ -496,7 +499,9 @@ _QUESTION = re.compile(r"\?(?:\s|$|[»\"”’')\]*_`])")
 _CONTRAST = re.compile(r"(?:,\s*|\s+)(?:but|whereas|although)\s+|,\s*(?:но|однако)\s+|;\s+")
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _CLAUSE_END = re.compile(r"(?:[.!?;,]\s*|\s+and\s*)$")
-_RU_DASH = re.compile(r"[а-яё»)]\s[—–]\s+[а-яё«\d]", re.IGNORECASE)
+# "X — Y", and "X -- Y" where plain text or Markdown types the dash as two hyphens
+_RU_DASH = re.compile(r"[а-яёa-z»)`]\s(?:[—–]|--)\s+[а-яё«\d`]", re.IGNORECASE)
+_RU_WORD = re.compile(r"(?<![\w-])[а-яё]+(?![\w-])", re.IGNORECASE)
 
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-ZА-ЯЁ])")
@@ -599,6 +604,8 @@ def fact_verdict(sentence: str, language: str | None) -> tuple[bool, str]:
         return True, "a finite verb"
     if language == "ru" and (_RU_DASH.search(s) is not None or _RU_VERB.search(s) is not None):
         return True, "a dash predicate or a finite verb"
+    if language == "ru" and any(finite_predicate(w) for w in _RU_WORD.findall(s)):
+        return True, "a finite verb (pymorphy3)"
     return False, "no predicate found"
 
 
