@@ -37,7 +37,7 @@ import os
 import pstats
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -326,6 +326,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             )
             log(f"  {what}: p50 {ms(p50)} ms, p99 {ms(p99)} ms")
 
+        def dense_query(name: str, k: int = POOL) -> Callable[[str], object]:
+            """The raw engine query of `k` neighbours on one collection, no payload."""
+            return lambda q: index.search(name, qvecs[q], k=k, with_payload=False)
+
         stage_rows: list[list[Any]] = []
         for engine_name in engines:
             rt.projector.sparse = engine_name == "sparse"
@@ -335,10 +339,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             for entity in ("atom", "passage"):
                 name = rt.projector.collection(entity)
 
-                def engine(q: str, name: str = name) -> object:
-                    return index.search(name, qvecs[q], k=POOL, with_payload=False)
-
-                raw[entity] = latencies(engine, queries)
+                raw[entity] = latencies(dense_query(name), queries)
                 if rt.projector.sparse:
 
                     def sparse_engine(q: str, name: str = name) -> object:
@@ -359,11 +360,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 ptag = f"{tag}[pool {pool}] " if len(pools) > 1 else tag
                 if pool != POOL:
                     for entity in ("atom", "passage"):
-                        name = rt.projector.collection(entity)
-
-                        def deeper(q: str, name: str = name, k: int = pool) -> object:
-                            return index.search(name, qvecs[q], k=k, with_payload=False)
-
+                        deeper = dense_query(rt.projector.collection(entity), pool)
                         add(f"{ptag}raw engine: index.search k={pool}, {entity}s",
                             latencies(deeper, queries))  # fmt: skip
                 for store in STORES:

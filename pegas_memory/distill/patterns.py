@@ -501,7 +501,6 @@ _FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _CLAUSE_END = re.compile(r"(?:[.!?;,]\s*|\s+and\s*)$")
 # "X — Y", and "X -- Y" where plain text or Markdown types the dash as two hyphens
 _RU_DASH = re.compile(r"[а-яёa-z»)`]\s(?:[—–]|--)\s+[а-яё«\d`]", re.IGNORECASE)
-_RU_WORD = re.compile(r"(?<![\w-])[а-яё]+(?![\w-])", re.IGNORECASE)
 
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-ZА-ЯЁ])")
@@ -604,7 +603,7 @@ def fact_verdict(sentence: str, language: str | None) -> tuple[bool, str]:
         return True, "a finite verb"
     if language == "ru" and (_RU_DASH.search(s) is not None or _RU_VERB.search(s) is not None):
         return True, "a dash predicate or a finite verb"
-    if language == "ru" and any(finite_predicate(w) for w in _RU_WORD.findall(s)):
+    if language == "ru" and any(finite_predicate(w) for w in words_of(s)):
         return True, "a finite verb (pymorphy3)"
     return False, "no predicate found"
 
