@@ -2,8 +2,9 @@
 
 Two measures, each with the typing rules as they were (`distill/patterns.py` of BEFORE_COMMIT,
 loaded from git into a temporary module and put in place of the current one's `match_definition`,
-`is_fact` and `block_term` inside `distill.offline`) and as they are now; everything else (chunking,
-sentence splitting, joins) is the current tree's in both runs, so the difference is the typing:
+`block_term` and fact-or-text verdict inside `distill.offline`) and as they are now; everything
+else (chunking, sentence splitting, joins) is the current tree's in both runs, so the difference is
+the typing:
 
 1. **The graded-sample documents** (`bench/graded_sample.py`'s `build_documents`, doc seed 15: 30
    SciFact abstracts and 40 TyDi QA Russian Wikipedia passages as markdown, and the three sample
@@ -131,9 +132,10 @@ def rules(name: str) -> Iterator[None]:
         yield
         return
     old = old_patterns(commit)
-    saved = {k: getattr(offline, k) for k in ("match_definition", "is_fact", "block_term")}
-    for k in saved:
-        setattr(offline, k, getattr(old, k))
+    saved = {k: getattr(offline, k) for k in ("match_definition", "fact_verdict", "block_term")}
+    offline.match_definition, offline.block_term = old.match_definition, old.block_term
+    # the old rules' fact-or-text verdict (`distill.fact_rules` now), under one name
+    offline.fact_verdict = lambda s, language: (old.is_fact(s, language), f"rules of {commit}")
     try:
         yield
     finally:

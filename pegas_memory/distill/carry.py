@@ -57,7 +57,7 @@ through `carry`.
 - A claim of a chunk without a heading or title stays marked anaphoric (confidence 0.4); a
   pronoun carries nothing under a title-cased work title (a story's chapter: "she" is a
   character); a claim that carried a subject because its first noun is a relational one is
-  retyped by `patterns.is_fact` when it looked like a definition.
+  retyped by `fact_rules.is_fact` when it looked like a definition.
 """
 
 from __future__ import annotations
@@ -94,6 +94,7 @@ from pegas_memory.distill.context import (
     clause_pronoun,
     refers_back,
 )
+from pegas_memory.distill.fact_rules import fact_verdict
 from pegas_memory.distill.head_ru import (
     _DISAMBIGUATOR,
     _RU_ADJECTIVE_END,
@@ -103,7 +104,7 @@ from pegas_memory.distill.head_ru import (
     head_missing,
     head_reference,
 )
-from pegas_memory.distill.patterns import fact_verdict, words_of
+from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.types import TYPED_BY, ChunkContext, DraftAtom
 from pegas_memory.distill.verbfirst_ru import numbered_name
 from pegas_memory.models import AtomType

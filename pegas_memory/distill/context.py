@@ -62,7 +62,7 @@ and meaningless as an atom. The rule, en and ru alike:
    head words are in the claim) carries nothing, and neither does one when the chunk has no
    heading or title: that claim stays marked anaphoric (confidence 0.4), as before.
 3. A claim that carries a subject because its first noun is a relational one ("Столица —
-   город Ораньестад.") is no definition of that noun: it is retyped by `patterns.is_fact`.
+   город Ораньестад.") is no definition of that noun: it is retyped by `fact_rules.is_fact`.
 """
 
 from __future__ import annotations

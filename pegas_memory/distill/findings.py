@@ -1,7 +1,7 @@
 """The narrative of a research text, by pattern: aims, scope, method, speculation, open questions
 and findings (pure logic, regexes only).
 
-`patterns.is_fact` asks these in order: an aim, a scope or method statement (in the passive too:
+`fact_rules.is_fact` asks these in order: an aim, a scope or method statement (in the passive too:
 "... will be summarized", "X are discussed"; a focus: "A particular focus lies on"), speculation, a
 measurement narrative or an open question make text; a finding clause, a state with its degree or a
 verb of finding, relation or property make a fact. They live apart from `patterns` because they are

@@ -25,6 +25,7 @@ from dataclasses import replace
 import pegas_memory.distill.nearer_ru as nearer_ru
 from pegas_memory.distill.carry import carried_claim, carry, mentions
 from pegas_memory.distill.context import refers_back
+from pegas_memory.distill.fact_rules import is_fact
 from pegas_memory.distill.labels_ru import period_only
 from pegas_memory.distill.patterns import (
     ASSESSMENT,
@@ -32,7 +33,6 @@ from pegas_memory.distill.patterns import (
     ETYM,
     EVALUATIVE_GENUS,
     LETTER,
-    is_fact,
     strip_term,
     words_of,
 )

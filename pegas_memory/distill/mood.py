@@ -18,7 +18,7 @@ tuned on:
   no past tense, no verb of the fact lists, no third person "-s" after a subject pronoun).
 - `generic_present(sentence)`: a whole English sentence with a verb in "-s" between a subject and
   its object ("SIV naturally infects non-human primates"), which `verbless` misses after a
-  singular noun or an acronym's bracket: `patterns.is_fact` reads it as a statement.
+  singular noun or an acronym's bracket: `fact_rules.is_fact` reads it as a statement.
 - `ru_adjective_predicate(sentence)`: a short verbless Russian sentence whose last word is an
   adjective after its noun ("Тип ветвления моноподиальный.", "Гребни корки прерывающиеся."): in
   Russian an attribute comes before its noun, so a closing adjective is the predicate, a property.

@@ -1,7 +1,7 @@
 """Russian grammar from pymorphy3 (its OpenCorpora dictionaries), for the promote stage: whether
 a word is a verb in the imperative or the first person plural, a closed-class word, a noun and
 its gender and number, a third-person or demonstrative pronoun, a possible predicate, or a finite
-one (for the type stage's last rule, `patterns.fact_verdict`).
+one (for the type stage's last rule, `fact_rules.fact_verdict`).
 One analyzer per process, loaded on first use (about 60 ms); parses cached.
 """
 

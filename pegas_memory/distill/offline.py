@@ -16,7 +16,7 @@ Offline heuristics, in order:
   fragments are skipped; a paragraph that is a list of dated entries run together is one `text`
   atom led in by its heading (`distill.items.list_atom`); sentences are grouped so each group
   stands alone (`distill.units`), and a group is a `definition` when it matches a definition
-  pattern, else a `fact` when it states something checkable (`patterns.is_fact`), else `text`;
+  pattern, else a `fact` when it states something checkable (`fact_rules.is_fact`), else `text`;
   the rule that typed it is in its metadata (`typed_by`);
 - a short line of a scene (a question, an exclamation, a line of speech) opening a paragraph joins
   the narration before it; outside a conversational chunk a question does not (it opens what
@@ -42,9 +42,10 @@ import pegas_memory.distill.ordered_lists as ordered_lists
 import pegas_memory.distill.values_en as values_en
 from pegas_memory.distill.carry import carry, document_subject, topic
 from pegas_memory.distill.code_claim import code_claim, defined_names, says_nothing
+from pegas_memory.distill.fact_rules import fact_verdict
 from pegas_memory.distill.items import bare_item, heading_lead_in, item_start, subjectless_item
 from pegas_memory.distill.leads import lead_carry, match_lead_definition
-from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, fact_verdict, words_of
+from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
 from pegas_memory.distill.promote import promote
 from pegas_memory.distill.standalone import settled

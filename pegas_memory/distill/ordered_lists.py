@@ -25,7 +25,7 @@ you want to build URLs using url_for() ...? (1) Reversing is often more descript
 one ending in "." that presents the list ("The following are the steps ..." read as "The
 steps ...:", `following_en`) or announces it ("... in the following order." with its "."
 made a ":"); else the nearest heading (`items.heading_lead_in`), with the chunk's subject in
-front when the heading names none. The type is the items' (`patterns.is_fact` on them).
+front when the heading names none. The type is the items' (`fact_rules.is_fact` on them).
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from pegas_memory.distill.fact_rules import fact_verdict
 from pegas_memory.distill.following_en import presents_what_follows
 from pegas_memory.distill.items import heading_lead_in
-from pegas_memory.distill.patterns import fact_verdict
 from pegas_memory.distill.steps_en import announces_what_follows
 from pegas_memory.distill.types import TYPED_BY, ChunkContext, DraftAtom
 from pegas_memory.distill.units import clean_claim

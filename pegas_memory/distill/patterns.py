@@ -16,24 +16,7 @@
   definition, theorem (Satz, Lemma, Korollar, Theorem, Proposition, Corollary, Теорема, Лемма,
   Следствие), proof, or other (remarks and examples, whose sentences stand on their own). A theorem
   block becomes a `fact` atom with metadata kind=theorem (`distill.types`).
-- `is_fact(sentence, language)`: a checkable statement (`fact_verdict` also names the rule that
-  decided, written to the atom's metadata as `typed_by`). Not a question, an aim or plan, a scope or
-  method statement (a plan or scope told in the passive, "... will be summarized", "X are
-  discussed", and a focus, "A particular focus lies on ...": `findings.DISCOURSE`, `FOCUS`),
-  speculation, an open question ("it is unclear whether") or a call for more research. Else a
-  number, a relation, an acronym or gene-like symbol, a verb of finding, relation or property
-  ("associated with", "показали, что", "связан с"), a comparison; in Russian also a finite verb
-  (consonant-stem pasts "возросла", "предпочли", "возник", "произошла", the stressed "берёт", the
-  copula "была", "может", the short participles in "-т" "открыт", "снята"), possession "у X Y"
-  (`distill.predicate_ru`), a dash predicate ("Государственный язык — албанский", or "--" for
-  the dash), or a third-person or past verb pymorphy3 reads where the endings above do not
-  ("ищет", "разошлись": `morph_ru.finite_predicate`); never a
-  capitalised word alone. Grammar comes first (`distill.mood`): an instruction, advice, a norm, a
-  lead-in or a verbless phrase is text; "We present X ... and identify 25,000 hotspots" is a fact; a
-  hedge in a later contrast clause leaves the first clause's statement; in an atom of several
-  sentences an open question first is text unless what follows states something, and a method first
-  is a fact when a finding follows (`_joined_type`); then an English finite verb and a Russian
-  closing predicate adjective ("Тип ветвления моноподиальный.") make a fact.
+- Whether a sentence is a `fact` or `text` is the type stage's rule list, `distill.fact_rules`.
 """
 
 from __future__ import annotations
@@ -44,34 +27,11 @@ from typing import Literal
 from pegas_memory.distill.continues_en import ordinal_subject
 from pegas_memory.distill.findings import (
     AIM,
-    DISCOURSE,
-    FINDING,
-    FINDING_CLAUSE,
-    FOCUS,
-    GAP,
-    HYPOTHESIS,
-    MEASURED,
-    METHOD,
-    NEEDS_MORE,
-    PROCEDURE,
-    RATE,
-    RESULT_PARTICIPLE,
-    SCOPE,
-    SPECULATION,
-    STATE,
-    UNKNOWN,
 )
 from pegas_memory.distill.labels_ru import period_term
 from pegas_memory.distill.mood import (
-    generic_present,
-    no_claim,
-    presents_result,
     relational_term,
-    ru_adjective_predicate,
-    verbless,
 )
-from pegas_memory.distill.morph_ru import finite_predicate
-from pegas_memory.distill.predicate_ru import possessive
 
 LabelKind = Literal["definition", "theorem", "proof", "other"]
 
@@ -449,18 +409,7 @@ def _lead(sentence: str) -> tuple[str, str] | None:
     return term, body
 
 
-# --- fact or text -------------------------------------------------------------------------------
-# The narrative regexes (aims, scope, method, findings) are `distill.findings`.
-_VERBS = re.compile(_RELATION.pattern + "|" + FINDING.pattern, re.IGNORECASE)
-_NUMBER_WORD = re.compile(
-    r"(?<![\w-])(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|half|first|second|third"
-    r"|один|одна|одно|два|две|три|четыре|пять|шесть|семь|восемь|девять|десять|оба|обе|обеими"
-    r"|обоих|перв(?:ый|ая|ое|ые|ого|ой|ому|ым|ом|ую|ых|ыми)|втор\w*|трет\w*|половин\w*)(?![\w-])",
-    re.IGNORECASE,
-)
-# A gene, protein or chemical symbol: letters and digits mixed ("Nrf2", "miR-142", "H3K27me3").
-_SYMBOL = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[^\W\d_])[^\W_][\w-]*\b")
-# Russian states a property with a dash: "Государственный язык — албанский."
+# A Russian finite verb (the lead rule here and `fact_rules` read it).
 # A Russian finite verb in the indicative, past ("принял", "сыграли", "образовался"), present
 # ("ведут", "образуется") or a short passive participle ("заведены", "распространён"): a sentence
 # that states an event or a property, the way Wikipedia narrates.
@@ -493,121 +442,3 @@ _RU_VERB = re.compile(
     r"|должен|должн[аоы]|обязан[аоы]?)(?![\w-])",
     re.IGNORECASE,
 )
-# A question ends a clause with "?"; a "?" inside a URL ("/hello?name=") asks nothing.
-_QUESTION = re.compile(r"\?(?:\s|$|[»\"”’')\]*_`])")
-# A clause of contrast after a statement: "X has been tried, but the results ...".
-_CONTRAST = re.compile(r"(?:,\s*|\s+)(?:but|whereas|although)\s+|,\s*(?:но|однако)\s+|;\s+")
-_FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
-_CLAUSE_END = re.compile(r"(?:[.!?;,]\s*|\s+and\s*)$")
-# "X — Y", and "X -- Y" where plain text or Markdown types the dash as two hyphens
-_RU_DASH = re.compile(r"[а-яёa-z»)`]\s(?:[—–]|--)\s+[а-яё«\d`]", re.IGNORECASE)
-
-
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-ZА-ЯЁ])")
-# A reported count is checkable, even in a method's words: the fronted form of a rate ("Of 1106
-# participants assessed, 632 ... were randomized" is "632 of 1106"), or "A total of N <things>".
-_COUNTED = re.compile(
-    r"^\W*(?:of\s+(?:the\s+|these\s+|all\s+)?\d[\d,]*\s+[^,;:.]{1,120},\s*(?:only\s+)?\d"
-    r"|^\W*(?:a\s+total\s+of|in\s+total,?|overall,?)\s+\d[\d,]*\s+(?!%|mg\b|ml\b|g\b|kg\b)[a-z])",
-    re.IGNORECASE,
-)
-
-
-def _joined_type(s: str, language: str | None) -> bool | None:
-    """The type of an atom of several sentences that its first one decides, else None: an open
-    question first ("Although X is well appreciated, how ... is largely unknown. Here we address
-    this issue using ...") is text unless what follows states something; research narrative first
-    (a method, a measurement, a procedure: "Total RNA was collected from ... Microarray analysis
-    ... identified body site-specific patterns ...") is a fact when a later sentence is one: the
-    finding is the atom's claim."""
-    first, *rest = _SENTENCE_BREAK.split(s)
-    if not rest:
-        return None
-    after = " ".join(rest)
-    if UNKNOWN.search(first) or GAP.search(first):
-        return is_fact(after, language)
-    narrative = METHOD.search(first) or MEASURED.search(first) or PROCEDURE.search(first)
-    narrative = narrative or DISCOURSE.search(first)  # "... are discussed. ... were obtained."
-    # a finding, not the next step ("Then the cells were loaded on a collagen gel")
-    finding = FINDING_CLAUSE.search(after) or FINDING.search(after) or RATE.search(after)
-    if narrative and finding and not is_fact(first, language) and is_fact(after, language):
-        return True
-    return None
-
-
-def fact_verdict(sentence: str, language: str | None) -> tuple[bool, str]:
-    """Whether the sentence states something checkable: not a question, an aim, a plan, a scope or
-    method statement, a call for more research or a counterfactual ("если бы"); and it holds a
-    number, a relation, an acronym or a symbol, a verb of finding, relation or property, or a
-    comparison; in English any finite verb once the text rules (instructions, norms, verbless
-    phrases: `distill.mood`) have passed it, in Russian a finite verb, a dash predicate or a
-    closing predicate adjective. A capitalised word does not make a fact: an aim names things.
-
-    Returns the verdict and the name of the rule that decided it (the first that has one), which
-    the distiller writes to the atom's metadata (`types.TYPED_BY`)."""
-    s = sentence.strip()
-    # a "?" in brackets is an unknown date ("Гормизд (?; ? — 6 августа 523) — ..."), no question
-    asked = _QUESTION.search(_unbracketed(s))
-    if asked or NEEDS_MORE.search(s) or UNKNOWN.search(s) or GAP.search(s):
-        return False, "question or research gap"
-    joined = _joined_type(s, language)
-    if joined is not None:
-        return joined, "its first sentence decides"
-    if no_claim(s, language):
-        return False, "no claim"  # advice, an instruction, a norm, a lead-in, a pointer (mood)
-    if presents_result(s, language):
-        return True, "presents a result"  # "We present a map ... and identify 25,000 hotspots"
-    if AIM.search(s):
-        return False, "aim"
-    # a hypothesis or a procedure types an atom from its first sentence: "X recruited 95% of ...
-    # These orders ... and we hypothesize that ..." states X (a joined atom keeps its claim)
-    lead = _FIRST_SENTENCE.split(s, maxsplit=1)[0]
-    hyp = HYPOTHESIS.search(lead)
-    before = lead[: hyp.start()] if hyp else ""
-    if _CLAUSE_END.search(before) and is_fact(_CLAUSE_END.sub("", before), language):
-        return True, "a statement before a hypothesis"  # "X recruited 95% of ... and we ..."
-    parts = _CONTRAST.split(lead, maxsplit=1) if hyp else []
-    if len(parts) == 2 and not HYPOTHESIS.search(parts[1]) and is_fact(parts[1], language):
-        return True, "a statement after a contrast"  # "DUBs might ...; however, DUBs are ..."
-    hedged = SCOPE.search(s) or SPECULATION.search(s) or hyp or MEASURED.search(s)
-    # a plan or a scope in the passive, a focus: of the first sentence ("X is involved in Y.
-    # Therapeutic strategies ... are discussed." states X)
-    hedged = hedged or DISCOURSE.search(lead) or FOCUS.search(s)
-    # "... With the identification of X, methods were developed to measure ...": the first stands
-    method = METHOD.search(s) or PROCEDURE.search(lead)
-    found = FINDING_CLAUSE.search(s) or RESULT_PARTICIPLE.search(s)
-    counted = RATE.search(s) or _COUNTED.search(s)  # "Of 1106 assessed, 632 were randomized"
-    if (hedged or (method and not counted)) and not found:
-        # "Many treatments have been proposed ... but the results have been disappointing": an
-        # evaluation in a later clause leaves the statement of the first one standing.
-        first = _CONTRAST.split(s, maxsplit=1)
-        later = len(first) == 2 and hedged is not None and not SCOPE.search(s)
-        if later and not MEASURED.search(s) and is_fact(first[0], language):
-            return True, "a statement before an evaluation"
-        return False, "hedge, scope or method"
-    no_verb = language == "en" and verbless(s, _VERBS) and not generic_present(s)
-    if no_verb and not _MATH_RELATION.search(s):
-        return False, "no verb"  # "Fully POSIX-compliant flags (...)": names, states nothing
-    if FINDING_CLAUSE.search(s) or STATE.search(s):
-        return True, "a finding or a state"
-    if language == "ru" and (ru_adjective_predicate(s) or possessive(s)):
-        return True, "a predicate adjective or possession"  # "Тип ветвления моноподиальный."
-    numbers = _MATH_RELATION.search(s) is not None
-    if numbers or _NUMBER_WORD.search(s) or _ACRONYM.search(s) or _SYMBOL.search(s):
-        return True, "a number, an acronym or a symbol"
-    if _RELATION.search(s) or FINDING.search(s):
-        return True, "a relation or a finding"
-    if language == "en" and not no_verb:
-        # A finite verb that no rule above took for an aim, a method, an instruction or a hedge:
-        # a statement ("The sender is the application", "Spain will be back on Wednesday").
-        return True, "a finite verb"
-    if language == "ru" and (_RU_DASH.search(s) is not None or _RU_VERB.search(s) is not None):
-        return True, "a dash predicate or a finite verb"
-    if language == "ru" and any(finite_predicate(w) for w in words_of(s)):
-        return True, "a finite verb (pymorphy3)"
-    return False, "no predicate found"
-
-
-def is_fact(sentence: str, language: str | None) -> bool:
-    """Whether the sentence states something checkable (`fact_verdict` without its rule)."""
-    return fact_verdict(sentence, language)[0]

@@ -1,7 +1,7 @@
 """Russian statements without a verb (pure logic, regexes only): possession and the predicate a
 carried subject completes.
 
-Russian states a property without a verb where English needs one, and `patterns.is_fact` reads
+Russian states a property without a verb where English needs one, and `fact_rules.is_fact` reads
 a Russian statement mostly by its finite verb. Two shapes of it are read here:
 
 - `possessive(sentence)`: "у X (есть) Y" opening the sentence or a clause ("Подобно другим

@@ -25,7 +25,7 @@ CRITIQUE_PROMPT_VERSION = "critique-v1"
 
 
 # The metadata key naming the rule of the type stage that gave a draft its type: a definition's
-# pattern, `patterns.fact_verdict`'s rule for a fact or a text, a block's kind, "model".
+# pattern, `fact_rules.fact_verdict`'s rule for a fact or a text, a block's kind, "model".
 TYPED_BY = "typed_by"
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from pegas_memory.distill.fact_rules import is_fact
 from pegas_memory.distill.labels_ru import period_term
-from pegas_memory.distill.patterns import is_fact, match_definition
+from pegas_memory.distill.patterns import match_definition
 from tests.distill.offline_chunk import distil
 
 _TITLE = "Статьи Википедии"

@@ -20,8 +20,9 @@ from __future__ import annotations
 import pytest
 
 from pegas_memory.distill.continues_en import continues_before, ordinal_subject
+from pegas_memory.distill.fact_rules import is_fact
 from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.patterns import is_fact, match_definition
+from pegas_memory.distill.patterns import match_definition
 from pegas_memory.distill.types import ChunkContext
 from tests.distill.offline_chunk import grouped, typed_claims
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from pegas_memory.distill.fact_rules import is_fact
 from pegas_memory.distill.leads import match_lead_definition
 from pegas_memory.distill.mood import (
     about_the_text,
@@ -19,7 +20,7 @@ from pegas_memory.distill.mood import (
 )
 from pegas_memory.distill.norms_ru import ru_instructs
 from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.patterns import is_fact, match_definition
+from pegas_memory.distill.patterns import match_definition
 from pegas_memory.distill.steps_en import imperative_step
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from tests.distill.cases import Case, load_cases

@@ -1,13 +1,13 @@
 """The type stage writes which rule typed each atom (`metadata["typed_by"]`), as the promote stage
 writes which rule promoted it: a definition its pattern, a fact or a text the rule of
-`patterns.fact_verdict` that decided, a block its kind."""
+`fact_rules.fact_verdict` that decided, a block its kind."""
 
 from __future__ import annotations
 
 import pytest
 
+from pegas_memory.distill.fact_rules import NO_PREDICATE, RULES, fact_verdict, is_fact
 from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.patterns import fact_verdict, is_fact
 from pegas_memory.distill.types import TYPED_BY, ChunkContext
 
 CHUNK_EN = (
@@ -56,3 +56,21 @@ def test_fact_verdict_names_the_first_rule_with_a_verdict(
 ) -> None:
     assert fact_verdict(sentence, language) == verdict
     assert is_fact(sentence, language) is verdict[0]
+
+
+def test_the_fact_rules_are_one_ordered_list_of_named_rules() -> None:
+    names = [name for name, _ in RULES]
+    assert len(names) == len(set(names)) and NO_PREDICATE not in names
+    # a question holding a number: the question rule comes first, so it is text
+    asked = "Did the survey cover 1,204 households in 2019?"
+    assert fact_verdict(asked, "en") == (False, "question or research gap")
+    assert names.index("question or research gap") < names.index("a number, an acronym or a symbol")
+    stated = "The survey covered 1,204 households in 2019."
+    assert fact_verdict(stated, "en") == (
+        True,
+        "a number, an acronym or a symbol",
+    )
+
+
+def test_a_sentence_no_rule_takes_is_text_with_no_predicate_found() -> None:
+    assert fact_verdict("Фантастическая проза и поэзия.", "ru") == (False, NO_PREDICATE)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
+from pegas_memory.distill.fact_rules import is_fact
 from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.patterns import is_fact
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 
 

@@ -14,9 +14,9 @@ The labelled sentences of these rules are rows of `cases/type.toml` (run by
 
 from __future__ import annotations
 
+from pegas_memory.distill.fact_rules import is_fact
 from pegas_memory.distill.mood import instructs
 from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.patterns import is_fact
 from pegas_memory.distill.types import ChunkContext
 
 GLOBSET = (

@@ -11,9 +11,10 @@ The labelled sentences of these rules are rows of `cases/type.toml` (run by
 
 from __future__ import annotations
 
+from pegas_memory.distill.fact_rules import _VERBS, is_fact
 from pegas_memory.distill.mood import instructs, verbless
 from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.patterns import _VERBS, is_fact, match_definition
+from pegas_memory.distill.patterns import match_definition
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 
 SQLA = (

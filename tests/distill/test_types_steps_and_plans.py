@@ -16,9 +16,10 @@ The labelled sentences of these rules are rows of `cases/type.toml` (run by
 
 from __future__ import annotations
 
+from pegas_memory.distill.fact_rules import is_fact
 from pegas_memory.distill.leads import lead_carry
 from pegas_memory.distill.offline import OfflineDistiller
-from pegas_memory.distill.patterns import is_fact, match_definition
+from pegas_memory.distill.patterns import match_definition
 from pegas_memory.distill.predicate_ru import possessive, predicate_of
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 
