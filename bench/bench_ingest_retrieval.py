@@ -450,7 +450,7 @@ def per_query(ranked: dict[str, list[str]], queries: list[Query]) -> list[float]
 
 
 def main() -> None:
-    global CACHE, WEIGHTS, SHARES, SIBLINGS, STORES, ARMS_DUMP, PASSAGE_HEADER, SEARCH_POOL
+    global CACHE, WEIGHTS, SHARES, SIBLINGS, STORES, ARMS_DUMP, PASSAGE_HEADER, SEARCH_POOL, HITS
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--set", choices=sorted(SETS), default="scifact")
     parser.add_argument("--docs", type=int, default=400)
@@ -499,8 +499,16 @@ def main() -> None:
         default=POOL,
         help="candidates each arm is asked for at least (Searcher.pool; default %(default)s)",
     )
+    parser.add_argument(
+        "--hits",
+        type=int,
+        default=HITS,
+        help="hits each search asks (default %(default)s; a user's memory_search asks 10); "
+        "nDCG@10 counts the abstracts of those hits in order, each once",
+    )
     args = parser.parse_args()
     SEARCH_POOL = args.pool
+    HITS = args.hits
     WEIGHTS = tuple(float(w) for w in args.weights.split(","))
     SHARES = tuple(float(w) for w in args.support.split(","))
     SIBLINGS = args.siblings
@@ -554,7 +562,7 @@ def main() -> None:
     print(
         f"\n### {set_name} through ingest: {len(docs)} documents, {len(queries)} queries"
         f" (wall {wall / 60:.1f} min on a loaded 2-core machine; document support counts"
-        f" {SIBLINGS} siblings)\n"
+        f" {SIBLINGS} siblings; {HITS} hits per search, arms of at least {SEARCH_POOL})\n"
     )
     headers = ["path", "nDCG@10", f"tune half ({len(tune)})", f"held-out half ({len(held)})"]
     headers += ["R@10", "MRR@10", "nDCG@10 dense only", "nDCG@10 lexical only", "atoms"]

@@ -298,6 +298,11 @@ class SearchHit(BaseModel):
     about: str | None = Field(
         default=None, description="the time its claim is about (a publication date), if known"
     )
+    folded_atoms: list[int] = Field(
+        default_factory=list,
+        description="ids of other atoms of the same passage that matched too, folded into this "
+        "hit (one passage, one hit); memory_get_context shows the passage around it",
+    )
 
 
 class SearchResult(BaseModel):

@@ -50,6 +50,7 @@ def to_hit(h: Found) -> SearchHit:
             for c in h.citations
         ],
         found_by=dict(h.arms),
+        folded_atoms=list(h.folded),
     )
 
 

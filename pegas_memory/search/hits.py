@@ -3,7 +3,7 @@
 `Found.of` turns a row read by the hydration (search/hydrate.py) into a hit with its fused score
 and arm ranks; a passage is its own evidence (`passage_citation`). `two_stores` merges the atom
 and passage hits through search/stores.py: a passage an atom was cited from folds into that atom,
-a cap per store, a floor for the agent's own atoms.
+and so do the other atoms cited from it; a cap per store, a floor for the agent's own atoms.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ class Found:
     feedback_confidence: float | None = None  # the Beta posterior of `feedback`
     decay: str | None = None  # its decay profile (fusion.DECAY_PROFILES)
     about_at: datetime | None = None  # the time its claim is about, when recorded
+    folded: tuple[int, ...] = ()  # atoms of the same passage this hit stands for (stores.py)
 
     @classmethod
     def of(
@@ -154,4 +155,7 @@ def two_stores(
         candidates, loose, limit, share=share, floor=floor, sentence_weight=sentence_weight
     )
     by_key = {("atom", h.id): h for h in atoms} | {("passage", h.id): h for h in passages}
-    return [replace(by_key[(c.store, c.id)], score=c.score, arms=dict(c.arms)) for c in merged]
+    return [
+        replace(by_key[(c.store, c.id)], score=c.score, arms=dict(c.arms), folded=c.folded)
+        for c in merged
+    ]

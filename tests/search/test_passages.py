@@ -94,6 +94,25 @@ def test_an_atom_and_the_passage_it_was_cited_from_are_one_hit(memory: MemorySer
     assert any(arm.startswith("passage_") for arm in volga[0].found_by)
 
 
+def test_atoms_of_one_passage_are_one_hit_that_lists_the_others(memory: MemoryService) -> None:
+    text = (
+        "The Volga is the longest river in Europe. The Volga flows into the Caspian Sea. "
+        "The Volga basin covers two fifths of European Russia."
+    )
+    memory.ingest(IngestRequest(source=text, kind="text", title="Volga"))
+    settle(memory)
+    with memory.db.connection() as conn:
+        atom_ids = {int(r["id"]) for r in conn.execute("SELECT id FROM pm_atom").fetchall()}
+    assert len(atom_ids) == 3  # three sentences, each its own atom, all of one passage
+    found = memory.search(SearchRequest(query="Volga river Caspian Sea basin Europe"))
+    volga = [h for h in found.hits if "Volga" in h.claim]
+    assert len(volga) == 1, [(h.store, h.id, h.claim) for h in found.hits]
+    assert {volga[0].id, *volga[0].folded_atoms} == atom_ids
+    # asked for atoms alone, each sentence is its own hit
+    alone = memory.search(SearchRequest(query="Volga river Caspian Sea basin", store="atoms"))
+    assert {h.id for h in alone.hits} == atom_ids
+
+
 def test_an_edit_withdraws_the_old_versions_passages(
     memory: MemoryService, edited_notes: datetime
 ) -> None:

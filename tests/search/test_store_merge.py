@@ -60,3 +60,28 @@ def test_an_ingested_sentence_counts_less_than_a_passage_that_scored_the_same() 
     assert [(h.store, h.id, h.score) for h in hits] == [("atom", 1, 1.0), ("passage", 7, 0.99)]
     # a sentence found alone (atoms only) keeps its score
     assert merge([atom(1, 1.0)], [], 10, sentence_weight=0.9)[0].score == 1.0
+
+
+def test_atoms_of_one_passage_are_one_hit_the_best_standing_for_the_others() -> None:
+    """Small-to-big: sentences cited from the same passage are one piece of evidence; the
+    others are listed as folded into the best, so ten hits come from ten passages."""
+    atoms = [atom(1, 0.9, cites=(7,)), atom(2, 0.8, cites=(7,)), atom(3, 0.7, cites=(8,))]
+    atoms.append(atom(4, 0.6, cites=(7,), kept=True))
+    hits = merge(atoms, [passage(7, 0.5), passage(9, 0.4)], 10, sentence_weight=1.0)
+    assert [(h.store, h.id) for h in hits] == [("atom", 1), ("atom", 3), ("passage", 9)]
+    assert hits[0].folded == (2, 4) and hits[0].kept  # the verified sibling keeps its floor
+    assert hits[1].folded == ()
+    # the passage scored clearly better: it stands for all of its atoms
+    weak = [atom(1, 0.4, cites=(7,)), atom(2, 0.3, cites=(7,))]
+    hits = merge(weak, [passage(7, 1.0)], 10, sentence_weight=1.0)
+    assert [(h.store, h.id, h.folded) for h in hits] == [("passage", 7, (1, 2))]
+
+
+def test_a_claim_cited_from_two_documents_stands_for_neither_passage() -> None:
+    """The same sentence in two documents is one atom with two citations: it does not hide
+    the other document's own atoms, and stays while one of its passages is not yet taken."""
+    shared = atom(2, 0.8, cites=(7, 8))
+    hits = fold_cited([atom(1, 0.9, cites=(7,)), shared, atom(3, 0.5, cites=(8,))], [])
+    assert [(h.id, h.folded) for h in hits] == [(1, ()), (2, ()), (3, ())]
+    hits = fold_cited([atom(1, 0.9, cites=(7,)), atom(3, 0.85, cites=(8,)), shared], [])
+    assert [(h.id, h.folded) for h in hits] == [(1, (2,)), (3, ())]
