@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from markupsafe import escape
+
 from tests.ui.conftest import Seeded
 
 
@@ -35,6 +37,17 @@ def test_search_shows_each_hits_store_arms_status_and_score(seeded: Seeded) -> N
     assert re.search(r"score \d\.\d{4}", html)
 
 
+def test_search_lists_the_atoms_folded_into_a_hit_of_their_passage(seeded: Seeded) -> None:
+    with seeded.client(token=False) as http:
+        html = http.get("/search", params={"q": "Волга длина река Европа километров"}).text
+    folded = re.search(
+        r'<div class="small folded">also matched in the same passage: (.*?)</div>', html
+    )
+    assert folded is not None
+    shown = {int(i) for i in re.findall(r'<a href="/atom/(\d+)">atom \d+</a>', folded.group(1))}
+    assert shown and shown < set(seeded.ru_doc_atoms)
+
+
 def test_search_filters_by_store_and_status(seeded: Seeded) -> None:
     with seeded.client(token=False) as http:
         passages = http.get("/search", params={"q": "Волга река", "store": "passages"}).text
@@ -62,6 +75,21 @@ def test_claim_page_marks_the_quoted_words_inside_their_passage(seeded: Seeded) 
     assert marked is not None and marked.group(1) == cite["quoted_text"]
     assert 'class="passage" lang="ru"' in html
     assert "Реки Европы" in html  # the citation names its document
+
+
+def test_claim_page_names_the_rules_that_typed_and_promoted_a_distilled_atom(
+    seeded: Seeded,
+) -> None:
+    atom_id = seeded.ru_doc_atoms[0]
+    meta = seeded.row("SELECT metadata FROM pm_atom WHERE id = %s", atom_id)["metadata"]
+    with seeded.client(token=False) as http:
+        html = http.get(f"/atom/{atom_id}").text
+        by_hand = http.get(f"/atom/{seeded.en_atom}").text
+    row = re.search(r'<td id="atom-rules">(.*?)</td>', html, re.S)
+    assert row is not None and row.group(1).startswith("offline")
+    assert f"typed by <q>{escape(meta['typed_by'])}</q>" in row.group(1)
+    assert f"promoted by <q>{escape(meta['promoted_by'])}</q>" in row.group(1)
+    assert 'id="atom-rules"' not in by_hand  # stored by the agent: no distiller decided
 
 
 def test_claim_page_shows_status_history_with_reasons_and_links(seeded: Seeded) -> None:
