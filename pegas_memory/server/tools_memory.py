@@ -366,7 +366,8 @@ def register_knowledge(mcp: Server) -> None:
         an ingested source) by meaning (in Russian or English, across both), by exact words and
         names, and through linked atoms; verified knowledge ranks first, stale and contested
         last. Each hit says its store (atom or passage) and has its id, type, status, confidence
-        and citations (a passage: its document and locator)."""
+        and citations (a passage: its document and locator). One passage is one hit: other
+        atoms of it that matched are listed in `folded_atoms` (store="atoms" lists each)."""
         flt = SearchFilter(
             types=tuple(types or ()),
             statuses=tuple(statuses or ()),
