@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+import pegas_memory.distill.lexicon_ru as ru
 from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.words_ru import _RU_ADVERBS, _RU_PREPOSITIONS, _YEAR_WORDS, _verb
 
@@ -241,7 +242,7 @@ _KIN = {
     **dict.fromkeys(("отец", "сын", "муж", "брат", "супруг", "дед", "дедушка", "дядя", "жених",
                      "отчим"), "m"),
 }  # fmt: skip
-_OWNERS = frozenset(("его", "её", "ее", "их"))
+_OWNERS = ru.OWNERS
 
 
 def continues_relative(sentence: str, before: str) -> bool:

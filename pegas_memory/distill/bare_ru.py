@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 
 import pegas_memory.distill.anchor_ru as anchor_ru
+import pegas_memory.distill.lexicon_ru as ru
 from pegas_memory.distill.words_ru import (
     _RU_ADVERBS,
     _RU_CATEGORY,
@@ -46,28 +47,27 @@ from pegas_memory.distill.words_ru import (
     _RU_PRONOUNS,
     _YEAR_WORDS,
     _verb,
-    _words,
 )
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+|[^\w\s]")
 _CYRILLIC = re.compile(r"^[А-ЯЁа-яё]+$")
-_LEAD_PREPOSITIONS = _RU_PREPOSITIONS | frozenset(["помимо", "несмотря", "ввиду", "вследствие"])
-_SHORT_PAST = _words("шёл шел шла шло был была было рос нёс нес вёл вел мог смог жил")
+_LEAD_PREPOSITIONS = ru.LEAD_PREPOSITIONS
+_SHORT_PAST = ru.SHORT_PAST
 _PLURAL_VERB = re.compile(r"(?:ли|лись|ют|ят|ут|ат|ются|ятся|утся|атся)$")
-_IDIOM_ADVERBS = frozenset(["основном", "целом", "общем", "частности"])  # after "в"
-_CONJUNCTIONS = _words("и а но или что как чтобы если когда где который которая")
+_IDIOM_ADVERBS = ru.IDIOM_ADVERBS
+_CONJUNCTIONS = ru.BARE_CONJUNCTIONS
 # An adjective's, participle's or ordinal's ending; "-ом", "-ем" are left out, nouns end so in
 # the nominative too ("Синдром", "альбом").
 _MODIFIER_END = re.compile(
     r"(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ую|юю|ых|их|ым|ыми|ими|ья|ье|ьи)$"
 )
 _OBLIQUE = re.compile(r"(?:а|я|у|ю|е|ов|ев|ой|ей|ом|ем|ам|ям|ами|ями|ах|ях|ых|их|ого|его)$")
-_SINGULAR = _words("он она оно")
-_PLACE_ADVERBS = _words("сюда туда отсюда оттуда здесь там тут куда откуда")
+_SINGULAR = ru.SINGULAR
+_PLACE_ADVERBS = ru.PLACE_ADVERBS
 _ADVERB_END = re.compile(r"(?:ьно|вно|чно|тно|жно|йно|нно|ски)$")  # "Серийно произведено"
 _PAST = re.compile(r"л(?:а|о|и)?(?:сь|ся)?$")
 _FIRST_WORDS = 14
-_AUXILIARIES = _words("не был была было стал стала стало")  # "Проект не был завершён"
+_AUXILIARIES = ru.AUXILIARIES
 
 
 def _tokens(sentence: str) -> list[str]:
@@ -97,7 +97,7 @@ def _noun_like(word: str) -> bool:
     )
 
 
-_BE = _words("был была было стал стала стало")
+_BE = ru.BARE_BE
 _INSTRUMENTAL = re.compile(r"(?:ом|ем|ой|ей|ью|им|ым|ами|ями)$")
 _DEFINING = re.compile(r"^(?:явля\w*|представля[ел]\w*|называ\w*)$")  # a definition
 
@@ -215,7 +215,7 @@ _PLURAL_ORDINAL = re.compile(r"(?:ые|ых|ым|ыми|ьи|ьих|ьим|ьи�
 _MONTH = re.compile(
     r"^(?:январ|феврал|март|апрел|ма[йяе]|июн|июл|август|сентябр|октябр|ноябр|декабр)"
 )
-_NOT_SERIES = frozenset(["раз", "место", "места", "месте", "половине", "половина", "очередь"])
+_NOT_SERIES = ru.NOT_SERIES
 
 
 def ordinal_bare(sentence: str) -> bool:
@@ -274,9 +274,7 @@ _RELATIONAL = re.compile(
     r"|расстояни|площад|населени|численност|протяж[её]нност|решени)"
     r"(?:ь|и|ей|ям|ями|ях|а|у|ом|е|я|ю|ем|ы|ой|ою|ия|ии|ию|ием|ью)?$"
 )
-_POSSESSIVES = _words(
-    "его её ее их свой своя своё свое свои своего своей своих своему своим своими свою"
-)
+_POSSESSIVES = ru.POSSESSIVES
 
 
 def ownerless(claim: str) -> tuple[str, int] | None:

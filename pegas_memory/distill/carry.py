@@ -67,6 +67,8 @@ from dataclasses import replace
 
 import pegas_memory.distill.items as items
 import pegas_memory.distill.lean_ru as lean_ru
+import pegas_memory.distill.lexicon_en as en
+import pegas_memory.distill.lexicon_ru as ru
 import pegas_memory.distill.subject_en as subject_en
 import pegas_memory.distill.title_ru as title_ru
 from pegas_memory.distill.agree_ru import agrees, verb_disagrees
@@ -90,7 +92,6 @@ from pegas_memory.distill.context import (
     _first_name,
     _in_phrase,
     _verb,
-    _words,
     clause_pronoun,
     refers_back,
 )
@@ -109,23 +110,8 @@ from pegas_memory.distill.types import TYPED_BY, ChunkContext, DraftAtom
 from pegas_memory.distill.verbfirst_ru import numbered_name
 from pegas_memory.models import AtomType
 
-# Section labels of manuals and articles: a part of the document, not what its claims are about
-# ("Usage: it can be installed ..." carried the label, not the tool), so the heading above them
-# is the subject, as for `_GENERIC_HEADINGS`.
-_SECTION_WORDS = _words(
-    "usage installation installing install license licence contributing contributors"
-    " quickstart examples example features requirements prerequisites configuration faq"
-    " changelog documentation support development testing credits acknowledgements"
-    " acknowledgments api authors status roadmap motivation concepts"
-    " сюжет критика отзывы производство съёмки фильмография дискография библиография галерея"
-    " состав использование применение установка этимология название классификация"
-    " распространение строение свойства"
-)
-_SECTION_PHRASES = frozenset(
-    ["getting started", "quick start", "see also", "further reading", "external links",
-     "table of contents", "api reference", "в ролях", "см. также", "интересные факты",
-     "основные сведения", "общие сведения", "ссылки и литература", "отзывы критиков"]
-)  # fmt: skip
+_SECTION_WORDS = en.SECTION_WORDS | ru.SECTION_WORDS
+_SECTION_PHRASES = en.SECTION_PHRASES | ru.SECTION_PHRASES
 
 
 # A part of a book named by its number: "Глава первая", "Первый раздел", "Chapter 3", "Part II".
@@ -176,11 +162,7 @@ def topic(context: ChunkContext) -> str | None:
 
 _CYRILLIC_NAME = re.compile(r"^[А-ЯЁ][а-яё]+$")
 _CYRILLIC = re.compile(r"[А-ЯЁа-яё]")
-# Two-letter words that are no name: what a subject's short word must not be to count.
-_SHORT_FUNCTION = _words(
-    "в во на по с со к ко о об от до из за у и а но не ни же ли бы то of in on at to by an as"
-    " or is it de la le el di da du of the"
-)
+_SHORT_FUNCTION = en.SHORT_FUNCTION | ru.SHORT_FUNCTION
 
 
 def _acronym(subject: str) -> str:
@@ -238,7 +220,7 @@ def _capitalised(claim: str, hit: re.Match[str] | None) -> bool:
     return hit is not None and (hit.start() == 0 or claim[hit.start()].isupper())
 
 
-_RU_CONJUNCTIONS = _words("когда если хотя пока чтобы как поскольку пусть лишь так")
+_RU_CONJUNCTIONS = ru.CARRY_CONJUNCTIONS
 
 
 def carried_claim(claim: str, subject: str, *, keep_name: bool = False) -> str:
@@ -278,11 +260,8 @@ _RU_RELATIONAL = re.compile(
     r"|покровител|настоятел|тренер|капитан|солист|вокалист)",
     re.IGNORECASE,
 )
-_RU_BE = _words("был была было были будет будут есть стал стала стало стали является являются")
-# A connector that concludes from, or narrows, the sentences before: "The role of monocytes is
-# therefore controversial", "In particular the situation ...". "Moreover", "however" add or
-# oppose and say nothing of what is concluded from (refers_back's docstring).
-_EN_BACK_CONNECTORS = _words("therefore thus hence consequently accordingly")
+_RU_BE = ru.CARRY_BE
+_EN_BACK_CONNECTORS = en.BACK_CONNECTORS
 _EN_BACK_OPENERS = re.compile(r"^(?:in particular|as a result|in this respect|in turn)\b", re.I)
 
 
@@ -307,13 +286,8 @@ def _name_like(raw: list[str], j: int) -> bool:
 _GENERIC_DEFINITION = re.compile(r"^\s*[^\W\d_]+\s+[—–-]{1,2}\s+это\b", re.IGNORECASE)
 
 
-# Where a subject is: "районы в Кракове", "учителя в Уэльсе" ("удалённость от Солнца",
-# "между Ураном и Землёй" relate it to a name, and say nothing of whose it is).
-_RU_WHERE = _words("в во на")
-# Words that open a compound preposition ("Наряду с Крипке, ..."): an adverbial, no subject.
-_RU_COMPOUND_PREPOSITIONS = _words(
-    "наряду вместе рядом вплоть согласно вслед независимо совместно одновременно параллельно"
-)
+_RU_WHERE = ru.WHERE
+_RU_COMPOUND_PREPOSITIONS = ru.COMPOUND_PREPOSITIONS
 
 
 def _scoped(raw: list[str], j: int, start: int) -> bool:
@@ -448,12 +422,11 @@ def _unanchored(atom: DraftAtom) -> Reference | None:
     return Reference("connector", opener[0].casefold()) if opener else None
 
 
-# "Such" points at a kind the sentence before described ("Такими городами являются Люблин,
-# Краков ...", "Such patients were excluded"), never at the section's subject, which is one
-# thing: the claim joins the sentence before (context rule 1) and carries nothing.
-_QUALITATIVE = _words(
-    "such такой такая такое такие такого таком такому таким таких такими такую такою"
-) | frozenset(w for w in _RU_DEMONSTRATIVES if w.startswith("подобн"))
+_QUALITATIVE = (
+    en.QUALITATIVE
+    | ru.QUALITATIVE
+    | frozenset(w for w in _RU_DEMONSTRATIVES if w.startswith("подобн"))
+)
 
 _RULE_FOUR_WORDS = 6
 

@@ -76,6 +76,8 @@ import pegas_memory.distill.agree_ru as agree_ru
 import pegas_memory.distill.bare_ru as bare_ru
 import pegas_memory.distill.join_en as join_en
 import pegas_memory.distill.lean_ru as lean_ru
+import pegas_memory.distill.lexicon_en as en
+import pegas_memory.distill.lexicon_ru as ru
 from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.words_ru import (  # re-exported for distill.carry
     _RU_ADVERBS,
@@ -102,69 +104,25 @@ class Reference:
     at: int = 0  # where the word is in the claim: a subject named before it is its antecedent
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_EN_PRONOUNS = _words("it its they their them he she his her him such both latter former")
-_EN_PERSONAL = _EN_PRONOUNS - _words("such both latter former")  # what a carry resolves
-_EN_DEMONSTRATIVES = _words("this these those that")
-_EN_POSSESSIVES = _words("its their his her")
-_EN_FUNCTION = _words(
-    "is are was were be been has have had can could will would may might should must does do did"
-    " gives give shows show and or but of to in on at for with by as that which who"
-)
-_PLURAL_DEMONSTRATIVES = _words("these those эти этих этим этими те тех тем теми")
+_EN_PRONOUNS = en.CONTEXT_PRONOUNS
+_EN_PERSONAL = en.PERSONAL
+_EN_DEMONSTRATIVES = en.CONTEXT_DEMONSTRATIVES
+_EN_POSSESSIVES = en.CONTEXT_POSSESSIVES
+_EN_FUNCTION = en.CONTEXT_FUNCTION
+_PLURAL_DEMONSTRATIVES = en.PLURAL_DEMONSTRATIVES | ru.PLURAL_DEMONSTRATIVES
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
-# Nouns after "this"/"этот" that point at the document itself, not at the sentence before.
-_SELF_NOUNS = _words(
-    "study studies paper article work review report analysis trial thesis chapter book section"
-    " survey investigation issue essay letter note page document text research experiment"
-    " статья статье статьи работа работе работы исследование исследовании обзор обзоре книга"
-    " книге глава главе раздел разделе текст тексте"
-    # and the deictic ones, which point at the moment told, not at a sentence: "at this moment"
-    " moment time point stage way instant момент время раз"
-)
+_SELF_NOUNS = en.SELF_NOUNS | ru.SELF_NOUNS
 # Fixed phrases with a demonstrative that refer to nothing before ("тем не менее", "в том числе").
 _FIXED_PHRASES = re.compile(
     r"\b(?:тем не менее|в том числе|тем самым|тем более|к тому же|то есть|вместе с тем"
     r"|в то же время|в то время как|до того как|после того как|с тех пор|that is|in that)\b",
     re.IGNORECASE,
 )
-_EN_BARE_VERBS = _words(
-    "born became served received died moved graduated studied worked joined married appeared"
-    " elected appointed starred wrote directed"
-)
-_EN_CATEGORY = _words(
-    "film movie series show album song single band group book novel poem city town village"
-    " river lake island country state region province company firm organization organisation"
-    " party species genus family game match tournament team club method technique approach"
-    " procedure algorithm model drug compound protein gene enzyme virus disease disorder"
-    " treatment intervention program programme building church ship player character school"
-    " university museum capital population area"
-)
-# Words that are never a name: lowered after the carried subject's colon.
-_EN_LOWERABLE = (
-    _EN_PRONOUNS
-    | _EN_DEMONSTRATIVES
-    | _EN_BARE_VERBS
-    | _words(
-        "the a an in on at for of to by with from after before during since until when while as"
-        " many some most all each both several few one two three use using among between"
-        " although though because if however moreover furthermore finally thus therefore"
-        " overall here there we our"
-    )
-)
+_EN_BARE_VERBS = en.BARE_VERBS
+_EN_CATEGORY = en.CATEGORY
+_EN_LOWERABLE = en.LOWERABLE
 _ROMAN = re.compile(r"^[IVXLC]+$")
-# Headings that name a part of a text, not what it is about.
-_GENERIC_HEADINGS = _words(
-    "биография детство юность ранние годы личная жизнь карьера история описание примечания"
-    " ссылки литература источники творчество деятельность семья награды память смерть"
-    " введение заключение выводы результаты методы обсуждение аннотация содержание"
-    " introduction background abstract methods results discussion conclusion conclusions"
-    " overview summary early life career history description references notes personal death"
-    " legacy awards biography contents einleitung zusammenfassung geschichte leben"
-)
+_GENERIC_HEADINGS = en.GENERIC_HEADINGS | ru.GENERIC_HEADINGS
 # A title-cased work title ("Down The Rabbit-Hole", "Advice From A Caterpillar"): a chapter of a
 # story, whose "she" is a character, never the title.
 _TITLE_CASE = re.compile(r"\s(?:The|Of|And|A|An|In|On|To|From|With|At|For|By)\s")
@@ -253,11 +211,8 @@ def clause_pronoun(clause: str | None) -> bool:
     return found is not None and found[0] in _RU_PRONOUNS
 
 
-# Nouns that gather people or things the sentence before named: "пара поженилась" (Мэй and her
-# future husband), "супруги", "оба/обе"; "последний/последняя" alone before the verb is "the
-# latter". The section's subject is one thing: these are never it.
-_RU_COLLECTIVE = _words("пара супруги оба обе обоих обеих")
-_RU_LATTER = _words("последний последняя последнее последние")
+_RU_COLLECTIVE = ru.COLLECTIVE
+_RU_LATTER = ru.LATTER
 
 
 # "А Самир Хашем в своей рецензии ...", "Затем Андерсон забил ...": a sentence that opens by
@@ -331,15 +286,7 @@ def _repeats(sentence: str, earlier: str, language: str | None) -> bool:
     return language in _JOIN_EN_LANGUAGES and join_en.repeats_description(sentence, earlier)
 
 
-# Russian has no article: "the skete" of the sentence before is "скит" again, bare ("Через
-# некоторое время скит восстановили.", "Проезд по дорожке стоил 10 центов.", "Главным условием
-# передачи было ..."). A common noun before the first verb whose stem is a lower-case word of the
-# sentence before, with no name after it to say whose, refers to that sentence: the group joins
-# it. Words of time and quantity repeat without pointing back ("В том же году ...", "часть").
-_RU_REPEAT_STOP = _words(
-    "время времени года году годы годах части часть числе начале конце середине период периода"
-    " раза образом случае результате течение также который которая которые этого может является"
-)
+_RU_REPEAT_STOP = ru.REPEAT_STOP
 _RU_STEM_MIN = 4
 
 
@@ -370,17 +317,13 @@ def _ru_repeated_noun(sentence: str, before: str, *, clause: bool = False) -> bo
     return False
 
 
-# A word that confirms what was said before ("после 1991 года бо́льшая часть коллекций
-# действительно попала в Россию": what was expected, and of which collections).
-_RU_CONFIRMING = _words("действительно")
+_RU_CONFIRMING = ru.CONFIRMING
 # A complement clause after the verb ("Адамс предположил, что ошибки в расчётах вызваны ...")
 # has a subject of its own: a bare noun of the sentence before there points back as well.
 _RU_COMPLEMENT = re.compile(r",\s+(?:что|чтобы)\s+(?=\w)", re.IGNORECASE)
 
 
-# "этот" with its noun later in the sentence ("Рихтер представлялся членом этого братства"):
-# which brotherhood is in the sentence before, as for "these cells" mid-sentence in English.
-_RU_THIS = _words("этот эта эти этого этой этих этому эту этою этими этим")
+_RU_THIS = ru.THIS
 _LATE_WORDS = 25
 _RU_NEUTER = re.compile(r"(?:ие|ье|ство|мя|ло|ро|во|цо)$")  # "это соотношение"; not "это важно"
 
@@ -405,8 +348,8 @@ def _ru_late_demonstrative(sentence: str, before: str | None = None) -> bool:
     return False
 
 
-_RU_FUNCTION = _words("и или а но что как же ли бы не ни в во на с со к по о от до из за для")
-_RU_TIME_NOUNS = _words("времени момента моменту дня года году периода раза случаю поводу")
+_RU_FUNCTION = ru.CONTEXT_FUNCTION
+_RU_TIME_NOUNS = ru.TIME_NOUNS
 
 
 def _ru_confirms(sentence: str) -> bool:
@@ -478,7 +421,7 @@ def _named_next(word: str) -> bool:
 _RU_PAST = re.compile(r"(?:л|ла|ли|ло|лся|лась|лись|лось)$")  # a repeated verb points nowhere
 # "такой ..., как X" within its first words: "such as X", no reference to the sentence before.
 _RU_AS = re.compile(r"^(?:\s+[^\W\d_]+){0,4},?\s+как\b", re.IGNORECASE)
-_RU_BE_FORMS = _words("был была было были будет будут есть стал стала стало стали")
+_RU_BE_FORMS = ru.BE_FORMS
 
 
 _JOIN_EN_LANGUAGES = (None, "en")  # whose sentences join_en reads (ru and de have their own)

@@ -56,11 +56,9 @@ from __future__ import annotations
 
 import re
 
+import pegas_memory.distill.lexicon_en as en
+
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
 # Rule 1: openers that add members to a set told before ("the rest of" reads as "rest").
@@ -69,12 +67,8 @@ _ENUMERATION = re.compile(
     r"|the\s+rest\s+of)\b(?![,;:])\s*(?P<rest>.*)$",
     re.IGNORECASE | re.DOTALL,
 )
-_CARDINALS = _words("two three four five six seven eight nine ten eleven twelve")
-# What after the opener is no noun: "Other than X", "Another, ...", "Further to ...".
-_NO_NOUN = _words(
-    "than to of and or but is are was were be been has have had can could will would may might"
-    " should must that which who the a an this these those it they"
-)
+_CARDINALS = en.CARDINALS
+_NO_NOUN = en.NO_NOUN
 # "Further/Additional" is more work, not more members, when the work is still to come
 # ("Further studies are needed", "... may be warranted") or reports its own finding ("Further
 # ontology analysis revealed that ..."): the sentence says what it is about.
@@ -84,19 +78,10 @@ _FUTURE = re.compile(
     r"\s+(?:that|a|an|the)|(?:reveal|show|demonstrate|indicate|confirm|suggest)s?\s+that)\b",
     re.IGNORECASE,
 )
-_FUTURE_OPENERS = _words("further additional")
+_FUTURE_OPENERS = en.FUTURE_OPENERS
 
-# Rule 2: what a counted noun may be that is no set of the text's: time, measure, a share.
-_UNITS = _words(
-    "second seconds minute minutes hour hours day days week weeks month months year years"
-    " decade decades century centuries time times percent mg kg ml g cm mm km h min s"
-    " points point"
-)
-# Words after "the two" that end its noun phrase: "between the two.", "the two and ...".
-_ENDS_PHRASE = _words(
-    "and or but is are was were did do does had have has in at on for with by from showed"
-    " differed did not"
-)
+_UNITS = en.UNITS
+_ENDS_PHRASE = en.ENDS_PHRASE
 
 # Rule 3: a comparison word, then "those"/"that" standing for a noun of the sentence before,
 # and the description after it up to a clause's end ("obtained in NN").
@@ -128,10 +113,7 @@ _CONDITIONAL_THE = re.compile(
     r"|can|cannot|could|will|would|may|might|must|should|[a-z]+(?<!s)s|[a-z]+ed))\b",
     re.IGNORECASE,
 )
-_NOT_HEAD = _words(
-    "same other following first last next whole entire only most user reader is are was were"
-    " has have had does did can will would may must should"
-)
+_NOT_HEAD = en.NOT_HEAD
 
 
 # Rule 5: an ordinal description opening the sentence, one modifier allowed before the ordinal
@@ -141,12 +123,8 @@ _ORDINAL_SUBJECT = re.compile(
     r"|preceding|former|latter)\s+(?P<noun>[a-z]+)(?P<after>\s+[a-z]+)?",
     re.IGNORECASE,
 )
-# What after the noun says whose series it is, or gives it its own description.
-_OWN_SERIES = _words("of in to for on among from that which who with within at by since after")
-_MOMENTS = _words(
-    "time times day days week weeks month months year years decade decades century centuries"
-    " moment minute minutes hour hours night morning generation edition century"
-)
+_OWN_SERIES = en.OWN_SERIES
+_MOMENTS = en.MOMENTS
 # Rule 6: a quoted or code word right before "here", or "here" glossing a word.
 _GLOSSED_HERE = re.compile(
     r"[\"”’'`*]\s*here\b|\bhere\s+(?:means|meant|refers\s+to|denotes|stands\s+for|implies)\b",
@@ -274,11 +252,8 @@ def _pronoun_standard(sentence: str) -> bool:
 
 # What `distill.subject_en` reads as a subject that names nothing: a determiner, common nouns
 # (no capital after the first word, no acronym, no digit; brackets are asides) up to the verb.
-_DETERMINERS = _words("the a an this these that those such")
-_VERBS = _words(
-    "is are was were has have had can could will would may might should must does do did"
-    " remains remain seems seem appears appear"
-)
+_DETERMINERS = en.CONTINUES_DETERMINERS
+_VERBS = en.VERBS
 _ASIDE = re.compile(r"\([^()]*\)")
 _MAX_SUBJECT = 6
 _CODE_NAME = re.compile(r"[^\W_][_.][^\W_]|\w\(|`")

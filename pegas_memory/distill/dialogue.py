@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import pegas_memory.distill.lexicon_en as en
+import pegas_memory.distill.lexicon_ru as ru
 from pegas_memory.distill.patterns import words_of
 
 # Verbs (and their inflections) that attribute speech to a speaker.
@@ -72,9 +74,7 @@ _COPULAS = frozenset(
         "wird",
     ]
 )
-_PRONOUNS = frozenset(
-    "i he she it they we you his her its their one он она оно они я мы вы ты er sie es".split()  # noqa: SIM905
-)
+_PRONOUNS = en.DIALOGUE_PRONOUNS | ru.DIALOGUE_PRONOUNS
 
 
 @dataclass(frozen=True)

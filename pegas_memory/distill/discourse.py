@@ -23,7 +23,7 @@ import re
 import pegas_memory.distill.lexicon_en as en
 import pegas_memory.distill.lexicon_ru as ru
 import pegas_memory.distill.morph_ru as morph
-from pegas_memory.distill.patterns import words_of, wordset
+from pegas_memory.distill.patterns import words_of
 
 POINTER = "pointer"
 NARRATION = "narration"
@@ -55,15 +55,10 @@ _EN_AUTHORS_NEXT = re.compile(
     rf"(?:(?:then|next|now|first|finally|also|will|shall|briefly)\s+)+(?:{en.ORGANISING})\b",
     re.IGNORECASE,
 )
-# Words that may stand between the organising verb and the clause it states ("we show here
-# that ..."); a noun there makes the clause a relative one ("shows an example ... that ...").
-_EN_ADVERBS = wordset("here also then further again now below above in detail formally")
-_EN_LEADS = wordset("now then next first finally here also so")
-_EN_MODALS = wordset(
-    "can could may might must should need needs have has will would shall cannot can't"
-    " don't do does"
-)
-_RU_MODALS = wordset("можете можешь сможете сможешь должны должен должна могли мог могла вправе")
+_EN_ADVERBS = en.ADVERBS
+_EN_LEADS = en.LEADS
+_EN_MODALS = en.DISCOURSE_MODALS
+_RU_MODALS = ru.MODALS
 
 
 _SENTENCE_END = re.compile(r"(?<=[^\W_]|[»\"')`])[.!?…](?=\s|$)")
@@ -202,7 +197,7 @@ def fragment(text: str, quote: str, quote_start: int, claim: str, language: str 
     return False
 
 
-_EN_DETERMINERS = wordset("the a an this that these those its their our your my his her")
+_EN_DETERMINERS = en.DISCOURSE_DETERMINERS
 _LIST_MARK = re.compile(r"^\s*(?:[-*•–+]|\d+[.)]|[a-z][.)])\s")
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 import pegas_memory.distill.bare_ru as bare_ru
+import pegas_memory.distill.lexicon_ru as ru
 import pegas_memory.distill.title_ru as title_ru
 import pegas_memory.distill.verbfirst_ru as verbfirst_ru
 from pegas_memory.distill.context import Reference
@@ -24,7 +25,7 @@ from pegas_memory.distill.words_ru import _RU_PREPOSITIONS, _YEAR_WORDS, _verb
 
 _DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)\s*$")
 _CYRILLIC_WORD = re.compile(r"^[А-ЯЁа-яё]+$")
-_BE = frozenset(["был", "была", "было", "были"])  # before a participle: the verb opens
+_BE = ru.HEAD_BE
 
 
 # An adjective or participle: the place after it says where it was done, not whose the noun is.

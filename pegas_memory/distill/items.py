@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+import pegas_memory.distill.lexicon_en as en
+import pegas_memory.distill.lexicon_ru as ru
 from pegas_memory.distill.context import _verb
 from pegas_memory.distill.labels_ru import period_only as period_only  # for units
 from pegas_memory.distill.mood import _EN_AUX, _EN_PAST, verbless
@@ -56,9 +58,7 @@ _MIN_TITLES_WORDS = 10
 _MIN_CAPITALS = 3
 _MIN_CAPTIONS_WORDS = 20
 _WORDS_PER_COMMA = 10
-_EN_FUNCTION = frozenset(
-    ["a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or"]
-)
+_EN_FUNCTION = en.ITEMS_FUNCTION
 _ASIDE = re.compile(r"\([^()]*\)")
 # An English item opening on its verb: an auxiliary or modal, or a third-person "-s" form
 # before a lower-case word that is no verb ("Supports matching ...", "Provides a ...");
@@ -276,16 +276,10 @@ def nominal_list(sentence: str, language: str | None) -> bool:
 
 # A troubleshooting entry's role labels: "**Reason:** ...", "**Solution:** ..." (as a line of
 # its own or as the lead-in of a list) say what the text is *to* the section's heading, which
-# names the problem ("IllegalStateException: 'Expected ... but was NULL'"). Without the
-# heading "Reason: The JSON data does not have the correct format" says nothing. A label
-# relative to the problem (reason, fix, ...) always carries it; one that restates the problem
-# (problem, symptom) only when the claim does not name it already.
-_RELATIVE_ROLES = frozenset(
-    ["reason", "reasons", "cause", "causes", "solution", "solutions", "fix", "fixes",
-     "workaround", "workarounds", "explanation", "resolution",
-     "причина", "причины", "решение", "решения", "объяснение", "исправление"]
-)  # fmt: skip
-_RESTATING_ROLES = frozenset(["problem", "symptom", "symptoms", "проблема", "симптом", "симптомы"])
+# names the problem. A label relative to the problem (reason, fix, ...) always carries it; one
+# that restates the problem (problem, symptom) only when the claim does not name it already.
+_RELATIVE_ROLES = en.RELATIVE_ROLES | ru.RELATIVE_ROLES
+_RESTATING_ROLES = en.RESTATING_ROLES | ru.RESTATING_ROLES
 _ROLE = re.compile(r"^[\s*_]*([^\W\d_]+)[\s*_]*:[\s*_]+(?=\S)", re.UNICODE)
 # "Or, you are serializing ...": the third bullet of a list of alternatives.
 _ALTERNATIVE = re.compile(r"^(?:or|или),?\s+(?=\w)", re.IGNORECASE)

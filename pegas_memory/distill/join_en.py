@@ -75,6 +75,7 @@ import re
 
 import pegas_memory.distill.continues_en as continues_en
 import pegas_memory.distill.lean_en as lean_en
+import pegas_memory.distill.lexicon_en as en
 
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _WORD_OR_MARK = re.compile(_WORD.pattern + r"|[,;:.!?()\[\]\"“”]")
@@ -82,31 +83,14 @@ _WORD_OR_MARK = re.compile(_WORD.pattern + r"|[,;:.!?()\[\]\"“”]")
 _CONTRACTION = re.compile(r"^([a-z]+)['’](?:s|re|ll|d|ve|m)$")
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_DEMONSTRATIVES = _words("this these those")
-# What a demonstrative names that is no sentence before: the document, a moment, the present.
-_DEICTIC_NOUNS = _words(
-    "study paper article work review report analysis thesis chapter book section survey essay"
-    " letter note page document text manuscript guide tutorial documentation moment time point"
-    " stage instant way day year week month century"
-)
-# Words after which "these"/"those"/"this" is no determiner of a noun ("at this, Alice ...").
-_NOT_A_NOUN = _words(
-    "is are was were be been being has have had can could will would may might should must does"
-    " do did and or but of to in on at for with by as that which who whom whose where when than"
-    ' not also all both only , ; : . ! ? ( ) [ ] " “ ”'
-)
-# Prepositions whose object "this" stands for what was said ("for this", "due to this,"); "at
-# this" is a moment ("At this, Alice got up").
-_OBJECT_OF = _words("for of to with by about from on")
-# "those" describing its own set: "those receiving placebo", "those with diabetes".
-_THOSE_OWN = _words("who whom whose which that with without of in from at on under over")
+_DEMONSTRATIVES = en.JOIN_DEMONSTRATIVES
+_DEICTIC_NOUNS = en.DEICTIC_NOUNS
+_NOT_A_NOUN = en.NOT_A_NOUN
+_OBJECT_OF = en.OBJECT_OF
+_THOSE_OWN = en.THOSE_OWN
 _COORDINATED = {"both": "and", "either": "or", "neither": "nor"}
-_CONSEQUENCE = _words("therefore thus hence consequently accordingly")
-_CLAUSE_LINK = _words("and or but which that")
+_CONSEQUENCE = en.CONSEQUENCE
+_CLAUSE_LINK = en.CLAUSE_LINK
 # Connectors that lean on the sentence before whatever follows them.
 _ELABORATIVE = re.compile(
     r"^\W*(?:in particular|in contrast|by contrast|on the contrary|instead|otherwise|similarly"
@@ -115,22 +99,13 @@ _ELABORATIVE = re.compile(
     r"(?!\s+(?:to|with|of|from)\b)",  # "In contrast to X", "Instead of X": named here
     re.IGNORECASE,
 )
-# Connectors that lean back with a pronoun after them.
-_CONNECTORS = _words("but however yet still so and also then now nevertheless nonetheless")
-# ("both", "such" after a connector are rule 2's: "However, both A and B ..." names them.)
-_PRONOUNS = _words("it they he she this that these those its their his her them")
-_SUBJECT_PRONOUNS = _words("they he she")
-# Capitalised first words that are no name ("On the surface they ...", "When she ...").
-_OPENERS = _words(
-    "the a an on in at when while after before if as but and so then now for with by from since"
-    " although though because once during until unless whether even only just still yet"
-)
-_NOT_PLURAL = _words("is was has this its thus us yes his as does always perhaps whereas")
-_VERBISH = _words(
-    "is are was were be been has have had can could will would may might should must does do"
-    " did remains remain seems seem appears appear"
-)
-_THE_COMPLEMENT = _words("of")
+_CONNECTORS = en.CONNECTORS
+_PRONOUNS = en.JOIN_PRONOUNS
+_SUBJECT_PRONOUNS = en.SUBJECT_PRONOUNS
+_OPENERS = en.JOIN_OPENERS
+_NOT_PLURAL = en.NOT_PLURAL
+_VERBISH = en.VERBISH
+_THE_COMPLEMENT = en.THE_COMPLEMENT
 _MAX_NP = 4  # words of a definite description before its verb
 
 
@@ -175,33 +150,14 @@ def _opened_description(sentence: str, before: str) -> bool:
     return rest is not None and _repeated_description(_tokens(rest), _tokens(before))
 
 
-# Rule 12: the copulas a predicative comparative follows, the degree words between ("much
-# less", "not so", "even more"), the comparative words, and what after it names its own
-# standard (than, as, compared, versus) or the group it holds for (in women, among smokers).
-_COPULAS = _words(
-    "is are was were be been being remain remains remained seem seems seemed appear appears"
-    " appeared"
-)  # not "become/grow/get": "as X become more complex" compares X with itself before
-_DEGREE = _words(
-    "much far even still slightly significantly substantially considerably markedly somewhat"
-    " lot little bit no not any never generally often usually also all"
-)
-_COMPARING = _words("more less so equally similarly")
-# "-er" words that are no comparative adjective ("was never", "were other", "is either").
-_NOT_COMPARATIVE = _words(
-    "never ever over under other either neither rather whether after later together however"
-    " per her their water number member manner matter order paper power user layer answer"
-    " cancer cluster register filter folder header tower border computer parameter"
-)
-_OWN_STANDARD = _words(
-    "than as compared comparing versus vs relative unlike contrary contrast"
-    " in among at for with within when during after before if while across between from"
-    " likely unlikely able"
-)
+_COPULAS = en.COPULAS
+_DEGREE = en.DEGREE
+_COMPARING = en.COMPARING
+_NOT_COMPARATIVE = en.NOT_COMPARATIVE
+_OWN_STANDARD = en.OWN_STANDARD
 
 
-# A comparative after these is in a clause whose main clause holds what it compares with.
-_SUBORDINATORS = _words("because since while whereas although though unless so")
+_SUBORDINATORS = en.SUBORDINATORS
 
 
 def _comparative(word: str) -> bool:
@@ -246,21 +202,9 @@ def _bare_comparative(words: list[str]) -> bool:
     return False
 
 
-# Rule 9's nouns: kinds of means that an abstract names once by their own name and then by kind
-# ("SaTScan ... the method", "atorvastatin ... the drug"). A README's own subject ("the library",
-# "the tool") is the document's, which `distill.carry` handles, not the sentence before's.
-_CATEGORY_HEADS = _words(
-    "method methods technique techniques approach approaches procedure procedures algorithm"
-    " algorithms model models drug drugs compound compounds treatment treatments therapy"
-    " therapies intervention interventions protocol protocols strategy strategies assay assays"
-    " statistic statistics vaccine vaccines device devices"
-)
-# What after the noun says which one: a complement, a relative clause, a participle of its own.
-_WHICH_ONE = _words(
-    "of for that which who whose where used described proposed developed presented introduced"
-    " called known named based given shown outlined employed applied here above below"
-)
-_INTRODUCING = _words("a an new novel one")
+_CATEGORY_HEADS = en.CATEGORY_HEADS
+_WHICH_ONE = en.WHICH_ONE
+_INTRODUCING = en.INTRODUCING
 _CLAUSE_WORDS = 10  # "the" this far into the sentence is still in its first clause
 
 
@@ -283,12 +227,8 @@ def _category_description(words: list[str]) -> bool:
     return False
 
 
-# Rule 10: "above"/"below" are adverbs before these (or punctuation, or the end).
-_AFTER_ADVERB = _words(
-    "is are was were has have can will and or but we you it this that which shows show"
-    " illustrates illustrate uses use defines define demonstrates creates"
-)
-_FIRST_PERSON = _words("we our us i my")
+_AFTER_ADVERB = en.AFTER_ADVERB
+_FIRST_PERSON = en.FIRST_PERSON
 
 
 def _after_noun(word: str) -> bool:
@@ -322,9 +262,7 @@ def _points_at_display(words: list[str]) -> bool:
 _ADDITIVE = re.compile(
     r"^\W*(?:additionally|furthermore|moreover|in addition),?\s+(?P<rest>[^,;:]*)", re.IGNORECASE
 )
-# What after the connector names its own subject: a pronoun (rules 1 and 4), the authors, an
-# indefinite (something new), an existential "there".
-_OWN_SUBJECT = _words("a an we i you there it this that these those they he she one some many")
+_OWN_SUBJECT = en.OWN_SUBJECT
 
 
 def _additive_bare(sentence: str) -> bool:
@@ -482,9 +420,8 @@ def _imperative_object(sentence: str) -> bool:
     return False
 
 
-_INSTRUCTION_ADVERBS = _words("just simply then now also please")
-# Clause openers before "it" that are no verb ("like it does", "otherwise it will", "usually").
-_NO_VERB = _words("like unlike otherwise rather unless than whether where how why what")
+_INSTRUCTION_ADVERBS = en.INSTRUCTION_ADVERBS
+_NO_VERB = en.NO_VERB
 
 
 def _plural(word: str) -> bool:
@@ -547,12 +484,7 @@ def _same_family(head: str, before: list[str]) -> bool:
 # "The findings", "the results" are the study's, all of them, not the sentence before's: they
 # stand, and carry the document's title (`distill.subject_en`).
 _EVENT_SUFFIXES = ("tion", "tions", "sion", "sions", "ment", "ments", "ance", "ence")
-_RESULT_NOUNS = _words(
-    "effect effects change changes increase increases decrease"
-    " decreases difference differences reduction reductions rise decline loss gain improvement"
-    " outcome outcomes challenge challenges problem problems benefit benefits trend trends"
-    " response responses shift shifts"
-)
+_RESULT_NOUNS = en.RESULT_NOUNS
 
 
 def _event_noun(word: str) -> bool:

@@ -42,32 +42,19 @@ from __future__ import annotations
 
 import re
 
+import pegas_memory.distill.lexicon_en as en
+
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _WORD_OR_MARK = re.compile(_WORD.pattern + r"|[,;:.!?()\[\]\"“”]")
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 # Rule 1: what after "this" shows it has no noun: a function word, an auxiliary or a verb of its
-# own, or punctuation (but ":", which points at what follows).
-_NO_NOUN_AFTER = _words(
-    "is are was were be been being has have had can could will would may might should must does"
-    " do did and or but of to in on at for with by from as into onto out up down off over through"
-    " without within automatically again too also already only just yet still here there now"
-    " then first means meant allows allowed lets makes made gives gave ensures requires causes"
-    " creates runs works happens happened occurs occurred depends applies leads led helps results"
-    " fails failed breaks exists appears seems matters changes"
-) | frozenset(',.;!?)]"”')
-_NOT_BEFORE_THIS = _words("like as at than unlike")
-# A clause boundary before "this": it then stands for the clause before it, in its own sentence.
-_CLAUSE_BREAK = _words(
-    "and but or however although though whereas while which because since so yet unless whether"
-    " if when where once"
-)
+# own (`lexicon_en`), or punctuation (but ":", which points at what follows).
+_NO_NOUN_AFTER = en.NO_NOUN_AFTER | frozenset(',.;!?)]"”')
+_NOT_BEFORE_THIS = en.NOT_BEFORE_THIS
+_CLAUSE_BREAK = en.CLAUSE_BREAK
 _FIRST_CLAUSE = 7  # "this" among the sentence's first words
-_OPENERS = _words("if when once unless whenever until after before while since")
+_OPENERS = en.LEAN_OPENERS
 
 
 def _tokens(text: str) -> list[str]:
@@ -129,18 +116,10 @@ _SPEAKER = re.compile(
     r"(?P<between>(?:[a-z’']+\s+){0,2}?)(?:it|them)\b(?!['’]s)",
     re.IGNORECASE,
 )
-# Words between the speaker and "it" that are no noun "it" could stand for.
-_NOT_NOUN = _words(
-    "can could will would may might should must do does did not never also just then still"
-    " really first soon have had always only to"
-)
+_NOT_NOUN = en.NOT_NOUN
 
 
-# Verbs whose object "it" gets its description right after it ("call it X", "find it hard").
-_NAMING = _words(
-    "call calls called name names named consider considers considered find finds found make"
-    " makes made keep keeps kept leave leaves left deem deems deemed"
-)
+_NAMING = en.NAMING
 # "I think it is important to note ...": an expletive "it", no reference (kept when alone).
 _EXPLETIVE = re.compile(
     r"\bit\s+(?:is|was|would be|will be|seems|seemed)\s+(?:\w+\s+){0,2}?(?:to|that)\b", re.I
@@ -162,11 +141,7 @@ def speaker_it(sentence: str) -> bool:
     return sum(w not in _NOT_NOUN for w in between) <= 1
 
 
-# Rule 4: collectives whose members a sentence before named ("the group of columns").
-_COLLECTIVES = _words(
-    "group set pair collection combination series sequence subset family cluster batch bundle"
-    " couple trio"
-)
+_COLLECTIVES = en.COLLECTIVES
 _COLLECTIVE = re.compile(r"\bthe\s+(?P<noun>[a-z]+)\s+of\s+(?P<member>[a-z][\w-]*)", re.IGNORECASE)
 
 

@@ -22,13 +22,14 @@ from __future__ import annotations
 import itertools
 import re
 
+import pegas_memory.distill.lexicon_ru as ru
 from pegas_memory.distill.words_ru import _RU_PREPOSITIONS, _verb
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 # Copula and definition words after "это": "это был первый ...", "это означает": the pronoun
 # is a subject here too, but "это — ..." and "это есть" define; they are left to `context`.
 _COPULA = frozenset(["есть", "—", "-"])
-_CLAUSE_WORDS = frozenset(["что", "как", "чем", "ли", "если", "когда", "где"])
+_CLAUSE_WORDS = ru.CLAUSE_WORDS
 _MAX_LEAD = 7  # "это" as a subject after a leading phrase of at most this many words
 _DESCRIBED = re.compile(
     r"^(?:(?:а|и|но|однако|все|всё)\s+)?"

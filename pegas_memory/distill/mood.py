@@ -34,13 +34,10 @@ from __future__ import annotations
 import itertools
 import re
 
+import pegas_memory.distill.lexicon_en as en
+import pegas_memory.distill.lexicon_ru as ru
 from pegas_memory.distill.norms_ru import ru_instructs
 from pegas_memory.distill.steps_en import imperative_step
-
-
-def _wordset(words: str) -> frozenset[str]:
-    return frozenset(words.split())
-
 
 # Base-form verbs that open an instruction in technical prose, in two kinds. These are rarely
 # anything but a verb at a sentence's start:
@@ -82,20 +79,7 @@ _BARE = re.compile(
     r"^(?:" + _STEP + r",?\s+)?(?P<verb>[A-Z][a-z]+)\s+(?:the|a|an|your|this|these|those|it|them"
     r"|every|any)\s"
 )
-_OPENS_STATEMENT = _wordset(
-    "about above according across after against along although amid among around as at because"
-    " before behind below beneath beside besides between beyond but by despite down during even"
-    " except for from here however if in including inside into like near nevertheless next"
-    " nonetheless notwithstanding of off on once only onto or out outside over overall past per"
-    " perhaps plus regarding since so still than that then there thereafter though through"
-    " throughout thus till to today together toward towards under underneath unlike until unto"
-    " up upon versus via whereas when whenever where wherever whether while with within without"
-    " yet yesterday all both each half many most much no none not one several some such what"
-    " which who whom whose why how and nor also again almost already always hence indeed instead"
-    " later meanwhile moreover never now often rather soon sometimes thereby therefore tomorrow"
-    " is are was were be been am has have had do does did can could will would shall should may"
-    " might must let first second third last neither either whatever whichever whoever got"
-)
+_OPENS_STATEMENT = en.OPENS_STATEMENT
 
 
 def _bare_imperative(sentence: str) -> bool:
@@ -401,14 +385,7 @@ _EN_THIRD_PERSON = re.compile(
     r"|\b(?-i:[Ww]e|[Tt]hey|I)\s+(?:\w+ly\s+|also\s+|still\s+|only\s+)?[a-z]{2,}\b",
     re.IGNORECASE,
 )
-# A present verb after a plural or a name ("Antibiotics kill bacteria", "STIM1 mediates"): a
-# lower-case word right after a word in "-s" or in capitals that is no function word.
-_EN_FUNCTION = _wordset(
-    "in on of for with and or to from by at as the a an that which who including such like than"
-    " per vs versus between among within without into over under after before during through"
-    " across against about around both either each all more less its their his her our your"
-    " not no only also via"
-)
+_EN_FUNCTION = en.MOOD_FUNCTION
 _EN_TOKEN = re.compile(r"[^\W_][\w'’-]*|[^\w\s]")
 
 
@@ -428,11 +405,7 @@ def _present_verb(sentence: str) -> bool:
     return False
 
 
-# What may open a verb's object: a determiner, a quantifier, a number.
-_OBJECT_OPENERS = _wordset(
-    "the a an this that these those its their his her our your my some many most all both each"
-    " every several no any few much more less other such"
-)
+_OBJECT_OPENERS = en.OBJECT_OPENERS
 
 
 def generic_present(sentence: str) -> bool:
@@ -499,15 +472,7 @@ def ru_adjective_predicate(sentence: str) -> bool:
     return last[:1].islower() and _RU_ADJ.search(last) is not None
 
 
-_RELATIONAL = _wordset(
-    "автор авторы создатель создатели основатель основатели руководитель директор глава"
-    " президент председатель владелец владельцы столица население численность площадь длина"
-    " высота ширина глубина протяжённость протяженность вход входы выход выходы победитель"
-    " победители чемпион тренер капитан режиссёр режиссер продюсер сценарист композитор"
-    " архитектор скульптор художник редактор издатель отец мать сын дочь жена муж брат сестра"
-    " родители адрес девиз преемник предшественник исполнитель исполнители ведущий участники"
-    " центр административный"
-)
+_RELATIONAL = ru.RELATIONAL
 
 
 def relational_term(term: str) -> bool:

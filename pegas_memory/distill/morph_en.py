@@ -8,15 +8,9 @@ from functools import lru_cache
 
 import lemminflect
 
-from pegas_memory.distill.patterns import wordset
+import pegas_memory.distill.lexicon_en as en
 
-# After these a word with a verb reading is a noun or an infinitive: "with values", "the
-# store", "to implement".
-_NOT_BEFORE_VERB = wordset(
-    "a an the this that these those each every any some no all both its their our your my his"
-    " her of for with without in on at by from into onto to about over under between among via"
-    " per than as"
-)
+_NOT_BEFORE_VERB = en.NOT_BEFORE_VERB
 
 
 @lru_cache(maxsize=50_000)

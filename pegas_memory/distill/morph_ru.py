@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 import pymorphy3
 
+import pegas_memory.distill.lexicon_ru as ru
+
 
 @lru_cache(maxsize=1)
 def _analyzer() -> pymorphy3.MorphAnalyzer:
@@ -166,7 +168,7 @@ def finite_predicate(word: str) -> bool:
 
 
 _PREDICATE_POS = frozenset({"VERB", "INFN", "PRTS", "ADJS", "PRED", "COMP"})
-_PREDICATE_WORDS = frozenset({"есть", "нет", "это", "является", "являются"})
+_PREDICATE_WORDS = ru.PREDICATE_WORDS
 
 
 def predicate(word: str) -> bool:

@@ -38,6 +38,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import pegas_memory.distill.items as items
+import pegas_memory.distill.lexicon_en as en
+import pegas_memory.distill.lexicon_ru as ru
 import pegas_memory.distill.ordered_lists as ordered_lists
 import pegas_memory.distill.values_en as values_en
 from pegas_memory.distill.carry import carry, document_subject, topic
@@ -94,8 +96,7 @@ _LAT = re.compile(r"[A-Za-z]")
 _DAMAGED = "\ufffd"
 _JOINABLE = frozenset(["dialogue line", "exclamation", "question", "short fragment"])
 _MAX_JOINED_CHARS = 700
-# Sentence openers in ANAPHORS that do not lean on the sentence before ("There are ...").
-_SELF_CONTAINED = frozenset(["there", "we", "i", "you", "here", "what", "who", "which", "мы"])
+_SELF_CONTAINED = en.SELF_CONTAINED | ru.SELF_CONTAINED
 _LABELS = {
     "ru": {"code": "Код", "defines": "определяет", "table": "Таблица", "columns": "столбцы",
            "rows": "строк", "rule": "Правило: если {c}, то {t}", "and": " и "},

@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+import pegas_memory.distill.lexicon_en as en
+import pegas_memory.distill.lexicon_ru as ru
 from pegas_memory.distill.continues_en import ordinal_subject
 from pegas_memory.distill.findings import (
     AIM,
@@ -45,11 +47,7 @@ def words_of(text: str) -> list[str]:
 
 
 LETTER = re.compile(r"[^\W\d_]")
-ANAPHORS = wordset(
-    "it this that these those there they he she we i you here which what who such its their"
-    " our his her my он она оно они это этот эта эти тот та те там тут здесь мы я вы такой"
-    " такая такие который которая которые всё все его её их"
-)
+ANAPHORS = en.ANAPHORS | ru.ANAPHORS
 # Verbs of relation make a sentence a fact; copulas ("is", "был") do not: nearly all have one.
 _RELATION = re.compile(
     r"\b(contains?|consists?|causes?|caused|leads? to|depends?|owns?|owned|built|wrote|written"
@@ -67,18 +65,10 @@ _RELATION = re.compile(
 )
 _MATH_RELATION = re.compile(r"[=<>≤≥≠⊆⊂⊇⊃∈∉≅≃∼⇒⇔→↦]|\b\d")
 _ACRONYM = re.compile(r"\b[A-ZÄÖÜ]{2,}\b")
-# "The term refers to ...": the defined word is elsewhere, so this is no definition of "term".
-_GENERIC_TERMS = frozenset(
-    ["term", "word", "concept", "notion", "термин", "понятие", "слово", "begriff", "wort"]
-)
-# Words that open a sentence or clause but never a defined term.
-_OPENERS = wordset(
-    "but so then and or indeed only yet also still now thus hence however helping noting тогда"
-    " также затем потом однако поэтому сейчас сам самое другие dann also so und oder aber"
-    " damit daher somit"
-)
-_CLAUSE_WORDS = wordset("there that which who says said is are was were")
-_RU_FUNCTION_WORDS = wordset("в во на по с со к о об от до из за для при и а но или что как у")
+_GENERIC_TERMS = en.GENERIC_TERMS | ru.GENERIC_TERMS
+_OPENERS = en.DEFINITION_OPENERS | ru.DEFINITION_OPENERS
+_CLAUSE_WORDS = en.CLAUSE_WORDS
+_RU_FUNCTION_WORDS = ru.DEFINITION_FUNCTION_WORDS
 # A dash followed by a verb ("Эпоха — характеризуется ...") is a clause, not a genus.
 _VERB_LIKE = re.compile(r"(ся|ает|яет|ует|ивает|ывает)$", re.IGNORECASE)
 # A finite verb before a dash ("Матерью Ашоки была Субхадранги — дочь брамина"): the left side

@@ -35,61 +35,30 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import pegas_memory.distill.lexicon_en as en
+import pegas_memory.distill.lexicon_ru as ru
 import pegas_memory.distill.morph_en as morph_en
 import pegas_memory.distill.morph_ru as morph
-from pegas_memory.distill.patterns import wordset
 
 # A token: a code span (one name), a word with inner apostrophes or hyphens, or a dash.
 _TOKEN = re.compile(r"`[^`]+`|[^\W_]+(?:[-'’][^\W_]+)*|—|–|-{1,2}(?=\s)|[,:;]")
 
-# Opening a claim, they stand for the condition the sentence before set.
-_OTHERWISE = wordset("otherwise else иначе")
-_EN_IT = wordset("it its")
-_EN_THEY = wordset("they them their theirs they're they've they'll they'd")
-_EN_PERSON = wordset("he him his she her he's she's")
-_EN_POSSESSIVE = wordset("its their his her")
-_EN_DEMONSTRATIVE = wordset("this these those")
-_EN_ANOTHER = wordset("another latter former")
-# Words of grammar: never what a pronoun stands for.
-_EN_GRAMMAR = wordset(
-    "a an the and or nor but so yet then than that which who whom whose where when while whereas"
-    " as if because since although though unless until after before of in on at to for with by"
-    " from into onto over under between through about against among is are was were be been"
-    " being am do does did done doing have has had having can could may might must shall should"
-    " will would not no also however thus hence therefore just only even still very too more most"
-    " less least much many few some any all each every both either neither such own same other"
-    " we us our ours you your yours i me my mine it its they them their he him his she her this"
-    " that these those there here what how why whether let let's we're we'll we've you're you'll"
-    " you've it's i'm i've don't doesn't didn't can't won't isn't aren't wasn't weren't one ones"
-    " now again once first next finally instead rather quite really always never often sometimes"
-    " usually already yet ever out up down off well"
-)
-# Nouns that name the document or its parts: "this paper" says which by the title.
-_EN_DOCUMENT = wordset(
-    "paper papers article chapter section subsection book report thesis dissertation document"
-    " tutorial guide page post work study lecture course talk note notes survey appendix part"
-    " text manual documentation crate library package module project tool plugin framework"
-    " review manuscript essay letter commentary editorial overview entry site website"
-    " extension crates libraries packages modules projects tools plugins frameworks extensions"
-)
-# What follows a demonstrative that points forward: "those who ...", "those of ...".
-_EN_FORWARD = wordset("who which that of with in whose whom where")
-# "It" as an expletive: "it is/was/seems ... that/to/whether".
-_EN_EXPLETIVE_VERB = wordset(
-    "is was 's seems seemed appears appeared turns turned follows followed remains remained"
-    " becomes became makes made takes took may might can could will would should must has had"
-    " does did"
-)
-_EN_EXPLETIVE_TAIL = wordset("that to whether if how when why what")
-_EN_SINGULAR_S = wordset(
-    "is was has does this its his us thus as yes always perhaps sometimes process class access"
-    " status analysis basis thesis less unless across series species news various previous"
-    " famous bus gas lens plus bonus focus corpus virus campus census consensus axis"
-)
+_OTHERWISE = en.OTHERWISE | ru.OTHERWISE
+_EN_IT = en.IT
+_EN_THEY = en.THEY
+_EN_PERSON = en.PERSON
+_EN_POSSESSIVE = en.REFERENCE_POSSESSIVE
+_EN_DEMONSTRATIVE = en.REFERENCE_DEMONSTRATIVE
+_EN_ANOTHER = en.ANOTHER
+_EN_GRAMMAR = en.GRAMMAR
+_EN_DOCUMENT = en.DOCUMENT
+_EN_FORWARD = en.FORWARD
+_EN_EXPLETIVE_VERB = en.EXPLETIVE_VERB
+_EN_EXPLETIVE_TAIL = en.EXPLETIVE_TAIL
+_EN_SINGULAR_S = en.SINGULAR_S
 
-# Russian: lemmas of the third person and of demonstratives (pymorphy3 normal forms).
-_RU_PERSONAL = frozenset({"он", "она", "оно", "они"})
-_RU_DEMONSTRATIVE = frozenset({"этот", "такой", "данный"})
+_RU_PERSONAL = ru.PERSONAL
+_RU_DEMONSTRATIVE = ru.REFERENCE_DEMONSTRATIVE
 _RU_DOCUMENT = re.compile(
     r"^(?:стать|глав|раздел|работ|книг|лекци|урок|учебник|документ|пособи|курс|текст|част"
     r"|параграф|слайд|презентаци|пост|заметк|руководств|диссертаци|доклад|библиотек|пакет|модул"
@@ -103,13 +72,13 @@ _EN_SITUATION = re.compile(
 _RU_SITUATION = re.compile(
     r"^(?:случа|ситуаци|пример|момент|раз|шаг|этап|подход|способ|контекст|сценари|вариант)\w*$"
 )
-_RU_FORWARD = wordset("кто что который которая которое которые где как когда чтобы ли же")
+_RU_FORWARD = ru.FORWARD
 _RU_DASH = frozenset({"—", "–", "-", "--"})
 # Connectives made of a demonstrative that refer to no thing: "таким образом", "при этом".
 _RU_IDIOMS = frozenset(
     {("таким", "образом"), ("при", "этом"), ("данный", "момент"), ("данное", "время")}
 )
-_RU_ANOTHER = wordset("другой другая другое другие последний последняя последнее последние")
+_RU_ANOTHER = ru.ANOTHER
 
 
 @dataclass(frozen=True)

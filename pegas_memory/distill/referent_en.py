@@ -41,10 +41,11 @@ import re
 from dataclasses import replace
 
 import pegas_memory.distill.lean_en as lean_en
+import pegas_memory.distill.lexicon_en as en
 from pegas_memory.distill.carry import carried_claim
 from pegas_memory.distill.context import _BASE_CONFIDENCE, refers_back
 from pegas_memory.distill.continues_en import ordinal_subject
-from pegas_memory.distill.patterns import words_of, wordset
+from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.types import ChunkContext, DraftAtom
 from pegas_memory.distill.units import clean_claim
 
@@ -158,16 +159,8 @@ _EXPLETIVE = re.compile(
 )
 
 
-# What a demonstrative names that a code block shows ("this alias", "the output of this
-# command", "in this example"): the code's, whatever heading is carried; "this functionality",
-# "this approach" may be the heading's ("Rendering Bound Parameters Inline: this functionality
-# is provided mainly for logging ...").
-_DISPLAY_NOUNS = wordset(
-    "command commands output example examples code snippet script alias function list listing"
-    " file query statement call configuration config program block sample invocation line lines"
-    " path setup recipe data"
-)
-_PRONOUNS = wordset("this that these those it they them here")
+_DISPLAY_NOUNS = en.DISPLAY_NOUNS
+_PRONOUNS = en.REFERENT_PRONOUNS
 
 
 def _shows_code(first: str) -> bool:

@@ -43,9 +43,11 @@ from __future__ import annotations
 import re
 
 import pegas_memory.distill.lean_en as lean_en
+import pegas_memory.distill.lexicon_en as en
+import pegas_memory.distill.lexicon_ru as ru
 from pegas_memory.distill.comma_runs import comma_run
 from pegas_memory.distill.labels_ru import legend_line, period_only
-from pegas_memory.distill.patterns import words_of, wordset
+from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.referent_en import LEANS_ON
 from pegas_memory.distill.referent_en import settled as settled
 from pegas_memory.distill.types import DraftAtom
@@ -55,42 +57,27 @@ DAMAGED = "damaged: words lost in the source"
 LABEL_LINE = "label line"
 
 _FIRST_WORDS = 4  # a subject pronoun counts among the claim's first words only
-_EN_SUBJECT = wordset("they he she")
-_RU_SUBJECT = wordset("они он она оно")
-_SUCH = wordset("such такой такая такое такие такого такой такому таким такую такими таких")
+_EN_SUBJECT = en.SUBJECT
+_RU_SUBJECT = ru.SUBJECT
+_SUCH = en.SUCH | ru.SUCH
 # "most of them", "большинство из них": a part of a group named before.
 _PARTITIVE = re.compile(r"(?:of (?:them|these|those)|из (?:них|этих|тех))\b")
-# What may come before the subject without being its antecedent: connectors and adverbs.
-_LEADING = wordset(
-    "but and so yet still then now also thus hence however moreover furthermore instead later"
-    " soon today hopefully meanwhile finally first next once again even perhaps probably"
-    " но а и однако зато тогда затем потом сейчас теперь ныне позже позднее вскоре также тоже"
-    " впоследствии впрочем поэтому наконец сначала вновь снова уже ещё еще даже лишь только"
-)
+_LEADING = en.LEADING | ru.LEADING
 _SUCH_NAMED = re.compile(r"\b(?:как|as|like)\b", re.IGNORECASE)  # "такие ..., как X" names it
 
 # A space before "." or "," right after a word; ";" is left out: a manual's "with :, or ;" is the
 # literal punctuation of inline code whose backticks are gone.
 _GAP = re.compile(r"([^\W\d_][\w-]*)[ \t\u00a0]+[.,](?=\s|$|[)\]»\"])")
-_EN_NEEDS_OBJECT = wordset(
-    "in at on of by with from to for into onto about than as via per including like between"
-    " among near after before during since until under over the a an and or"
-)
-_RU_NEEDS_OBJECT = wordset(
-    "в во на по с со к ко о об обо от до из изо за для при под над без у через после перед"
-    " около среди между против вокруг вместо кроме благодаря согласно вдоль и или а также"
-)
-_EN_PREPOSITION = _EN_NEEDS_OBJECT - wordset("the a an and or")
+_EN_NEEDS_OBJECT = en.NEEDS_OBJECT
+_RU_NEEDS_OBJECT = ru.NEEDS_OBJECT
+_EN_PREPOSITION = en.PREPOSITION
 # Nouns of works and named kinds, whose name follows them ("фильм «X»", "the film X").
 _RU_WORK = re.compile(
     r"^(?:фильм|мультфильм|сериал|телесериал|альбом|сингл|песн|книг|роман|повест|поэм|стат"
     r"|журнал|газет|игр|спектакл|опер|мюзикл|шоу|передач|программ|проект|компани|групп"
     r"|корабл|судн|клуб|команд)\w{0,4}$"
 )
-_EN_WORK = wordset(
-    "film movie series show album single song book novel poem article magazine newspaper game"
-    " play opera musical programme program project company band group ship club team"
-)
+_EN_WORK = en.WORK
 
 
 def needs_context(claim: str, language: str | None) -> bool:
@@ -114,12 +101,9 @@ def needs_context(claim: str, language: str | None) -> bool:
     return _PARTITIVE.match(" ".join(words[1:4])) is not None
 
 
-_EN_BARE_DEMONSTRATIVE = wordset("this that")
-_EN_MODAL = wordset("will would can could may might should must does did")
-_EN_VERB_AFTER_THIS = _EN_MODAL | wordset(
-    "is was has had means allows lets makes gives ensures requires causes creates runs builds"
-    " installs prints returns starts stops adds removes changes updates"
-)
+_EN_BARE_DEMONSTRATIVE = en.BARE_DEMONSTRATIVE
+_EN_MODAL = en.STANDALONE_MODAL
+_EN_VERB_AFTER_THIS = en.VERB_AFTER_THIS
 
 
 def _bare_pronoun_subject(words: list[str]) -> bool:

@@ -29,28 +29,11 @@ from __future__ import annotations
 import itertools
 import re
 
+import pegas_memory.distill.lexicon_en as en
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-# Base-form verbs that take an object and open a step of a procedure (technical and everyday).
-_STEP_VERBS = _words(
-    "add answer append apply ask attach build bump call change check clean clear close commit"
-    " compare compile confirm copy deploy describe document drop edit execute export fetch fill fix"
-    " identify include insert issue launch link list load log mark merge monitor mount move"
-    " open paste pin post print publish pull push rebase record reinstall release rename"
-    " report request reset restart restore review revert run send set share sign start stop"
-    " submit switch tag test tell update upgrade upload use verify wait"
-)
-# Verbs that open a step with their particle ("Type in ...", "Log in to ...", "Turn off ..."),
-# nouns as often without one ("Type 2 diabetes", "Type annotations help ...", "Press coverage");
-# not "back", an adverb as often with its particle ("Back in 2005, it wasn't clear ...").
-_PHRASAL_VERBS = _words(
-    "type key log sign turn look pick plug hook shut scroll click tap press hold zoom write"
-    " read fill clean wipe"
-)
-_PARTICLES = _words("in into out up down on off over back through")
+_STEP_VERBS = en.STEPS_VERBS
+_PHRASAL_VERBS = en.PHRASAL_VERBS
+_PARTICLES = en.PARTICLES
 _CLAUSE = re.compile(
     r"^(?:if|when|once|before|after|unless|while|whenever|to|in order to|in case)\b[^,;:]{2,120}"
     r",\s*",
@@ -63,11 +46,7 @@ _STEP_ADVERB = re.compile(
 )
 _NEGATED = re.compile(r"^(?:please\s+)?(?:do\s+not|don['’]t|never|always)\s+", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*")
-# After the verb: what cannot open its object ("Run of the mill", "Check is ...", "Test 3").
-_NOT_OBJECT = _words(
-    "of is are was were be been has have had do does did can could will would may might must"
-    " shall should and or nor than to as by"
-)
+_NOT_OBJECT = en.NOT_OBJECT
 # A finite verb in the main clause: an auxiliary, a copula or a modal.
 _FINITE = re.compile(
     r"\b(?:is|are|was|were|am|has|have|had|does|did|can|could|will|would|shall|may|might|must"
@@ -154,14 +133,8 @@ def _finite_after(prev: str, word: str, nxt: str) -> bool:
     return third and has_object and prev.islower() and not prev.endswith("s")
 
 
-_FUNCTION = _words(
-    "the a an this that these those its their his her our your my some any every each all both"
-    " no in on of for with to from by at as into onto over under via per new old"
-)
-_IRREGULAR_PAST = _words(
-    "wrote hit made took gave found ran led held won lost met began became brought kept left"
-    " grew rose fell sold bought built drove drew knew showed shown said told put cut"
-)
+_FUNCTION = en.STEPS_FUNCTION
+_IRREGULAR_PAST = en.IRREGULAR_PAST
 
 
 # --- Sentences that only announce what follows -------------------------------------------------

@@ -39,23 +39,14 @@ from __future__ import annotations
 
 import re
 
-from pegas_memory.distill.context import Reference, _words
+import pegas_memory.distill.lexicon_en as en
+from pegas_memory.distill.context import Reference
 from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.steps_en import bare_step
 
-_DETERMINERS = _words("the this these those any")
-# Words that end a subject's noun phrase: its verb, or a clause/complement word after it.
-_SUBJECT_END = _words(
-    "is are was were be been has have had can could will would may might should must does do"
-    " did remains remain seems seem appears appear needs need offers offer provides provide"
-    " shows show suggests suggest indicates indicate contains contain makes make takes take"
-    " becomes become gives give requires require allows allow lets let uses use"
-)
-# An opening adverbial: a preposition or adverb first, a comma within this many words.
-_ADVERBIAL_OPENERS = _words(
-    "by in on at for with from after before during since until when while as under over"
-    " without within unless if once because although though upon throughout beyond"
-)
+_DETERMINERS = en.SUBJECT_DETERMINERS
+_SUBJECT_END = en.SUBJECT_END
+_ADVERBIAL_OPENERS = en.ADVERBIAL_OPENERS
 _MAX_ADVERBIAL = 16
 _MAX_SUBJECT = 7
 # The document speaking of itself by a demonstrative: which book is its heading.
@@ -71,10 +62,7 @@ _SELF_FRAME = re.compile(
     re.IGNORECASE,
 )
 _CODE = re.compile(r"`|\w_\w|\w\.\w|\(\)|[a-z][A-Z]")
-_LABEL_FIRST_WORDS = _words(
-    "example examples usage installation installing install configuration configuring"
-    " quickstart tutorial faq notes note features"
-)
+_LABEL_FIRST_WORDS = en.LABEL_FIRST_WORDS
 _TITLE_CASE = re.compile(r"\s(?:The|Of|And|A|An|In|On|To|From|With|At|For|By)\s")
 
 

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import re
 
+import pegas_memory.distill.lexicon_ru as ru
 from pegas_memory.distill.context import Reference
-from pegas_memory.distill.words_ru import _RU_ADVERBS, _RU_PREPOSITIONS, _verb, _words
+from pegas_memory.distill.words_ru import _RU_ADVERBS, _RU_PREPOSITIONS, _verb
 
 # An adjective's or participle's ending: the word after it is its noun ("-ие" only after a
 # velar or sibilant: "переселение" is a noun).
@@ -111,8 +112,8 @@ _FAMILIES = (
     ("судн", "корабл", "теплоход", "пароход"),
 )
 _ENDINGS = r"(?:а|у|ом|е|ы|и|ой|ою|ю|ей|ях|ах|ами|ями|ям|ам|ия|ии|ию|ией|ь|я|ью|о|ов|ев)?"
-_NAMED_AFTER = _words("имени им им.")
-_CONJUNCTIONS = _words("и а но или что как чтобы если когда где который которая которое которые")
+_NAMED_AFTER = ru.NAMED_AFTER
+_CONJUNCTIONS = ru.TITLE_CONJUNCTIONS
 
 
 def _family(head: str) -> tuple[str, ...]:

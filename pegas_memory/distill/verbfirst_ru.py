@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import re
 
+import pegas_memory.distill.lexicon_ru as ru
 from pegas_memory.distill.agree_ru import subject_form
-from pegas_memory.distill.patterns import words_of, wordset
+from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.words_ru import _RU_ADVERBS, _verb
 
 # "1930-х", "1990-е", "1937-го", "4-х", "5-й", "1920-30-х": digits (a range too), a hyphen and a
@@ -50,11 +51,7 @@ def numbered_name(word: str) -> bool:
 
 _DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)\s*$")
 _TOKEN = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
-# Words after which a name is the verb's subject, not an owner or object: conjunctions and
-# particles ("Полагают, что Уран имеет ...", "... и Нино").
-_SUBJECT_AFTER = wordset(
-    "что как и а но или либо ли же чем где когда будто чтобы если хотя пока лишь"
-)
+_SUBJECT_AFTER = ru.SUBJECT_AFTER
 _ADJECTIVE = re.compile(r"(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ую|юю)$")
 _SUBJECT_WORDS = 4  # a longer subject (a paper's title) is left to `carry.mentions`
 
@@ -74,21 +71,10 @@ def _is_name_word(token: str, stems: list[tuple[str, int]]) -> bool:
     return any(low.startswith(stem) and len(low) <= most for stem, most in stems)
 
 
-# Verbs whose subject follows them ("Существует несколько версий ...", "Насчитывается до 400
-# видов"), and impersonal openers ("Стоит отметить, что ...", "Считается, что ..."): the claim
-# has a subject of its own, or none to carry.
-_OWN_SUBJECT_AFTER = wordset(
-    "существует существуют существовал существовала существовало существовали имеется имеются"
-    " имелся имелась имелось имелись насчитывается насчитываются насчитывалось"
-)
-_IMPERSONAL = wordset(
-    "стоит следует нужно необходимо можно нельзя известно считается считалось полагают"
-    " полагается говорят кажется выходит оказалось оказывается видно ясно очевидно вероятно"
-    " возможно предполагается утверждается"
-)
-# Nouns in "-ел" that look like a past verb ("Предел прочности ...").
-_EL_NOUNS = wordset("предел отдел раздел удел пробел орел орёл котел котёл пепел")
-_BE = wordset("был была было были")  # "Были депортированы ...": the verb opens the claim
+_OWN_SUBJECT_AFTER = ru.OWN_SUBJECT_AFTER
+_IMPERSONAL = ru.IMPERSONAL
+_EL_NOUNS = ru.EL_NOUNS
+_BE = ru.VERBFIRST_BE
 _PLURAL_FORM = re.compile(r"(?:ли|лись|ют|ят|ут|ат|ются|ятся|утся|атся|ны|ты)$")
 
 
@@ -150,11 +136,7 @@ _PARTICIPLE = re.compile(
     r"^[а-яё]{2,}(?:ирован|ован|ёван|еван|[бвдзкпстфчшщжн]ан|[бвдзкпстфхчшщжлнро]ен|ён|нут"
     r"|(?:кр|м|в|б|л)ыт)(?P<end>а|о|ы)?$"
 )
-_NOT_PARTICIPLE = wordset(
-    "стакан кафтан султан великан истукан пеликан вулкан кабан таракан партизан ветеран"
-    " меридиан титан капитан фонтан тюльпан сарафан чемодан диван караван фазан сан стан член"
-    " бетховен"
-)
+_NOT_PARTICIPLE = ru.NOT_PARTICIPLE
 _FORMS = {None: ("sg", "m"), "а": ("sg", "f"), "о": ("sg", "n"), "ы": ("pl", "")}
 
 

@@ -1,23 +1,22 @@
-"""Russian word lists the distiller's context rules share (pure data): personal pronouns and
+"""Russian words the distiller's context rules share (pure data): personal pronouns and
 demonstratives, the category and relational nouns whose owner is the section, prepositions and
 adverbs of a leading adverbial, and the shape of a finite verb or short participle.
 
 Moved out of `distill.context` (which re-exports them for `distill.carry`) so that the rules
-stay apart from the vocabulary they read; the lists are cheap and partial on purpose.
+stay apart from the vocabulary they read; the lists are cheap and partial on purpose. The word
+lists themselves are in `distill.lexicon_ru` (one lexicon module per language), under the names
+here that the rule modules import; the demonstratives get the modifiers that point back by what
+they mean ("данный", "указанный" in every form) here, built from their stems, and the category
+nouns and the verb's shape are regular expressions.
 """
 
 from __future__ import annotations
 
 import re
 
+import pegas_memory.distill.lexicon_ru as ru
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_RU_PRONOUNS = _words(
-    "он она оно они его её ее ему ей им их ним ней нём нем них нему неё него нею ими"
-)
+_RU_PRONOUNS = ru.PRONOUNS
 _ADJECTIVE_ENDINGS = ("ый", "ая", "ое", "ые", "ого", "ой", "ому", "ом", "ую", "ых", "ым", "ыми")
 # Modifiers that point back by what they mean: "данный", "указанный", "упомянутый",
 # "вышеописанный", "перечисленные", "подобные" (such) in every case and number.
@@ -27,14 +26,7 @@ _RU_BACK_MODIFIERS = frozenset(
                  "вышеописанн", "перечисленн", "вышеперечисленн", "вышеназванн", "подобн")
     for ending in _ADJECTIVE_ENDINGS
 )  # fmt: skip
-_RU_DEMONSTRATIVES = (
-    _words(
-        "этот эта это эти этого этой этом этим этих этому эту этою этими тот та те того той тому"
-        " тем тех ту тою теми такой такая такое такие такого таком такому таким таких такими"
-        " такую такою"
-    )
-    | _RU_BACK_MODIFIERS
-)
+_RU_DEMONSTRATIVES = ru.DEMONSTRATIVES | _RU_BACK_MODIFIERS
 
 
 # Category and relational nouns (stems) whose owner is the section's subject in ru.
@@ -57,18 +49,8 @@ _RU_CATEGORY_NOUN = re.compile(
     r"|собор|здани|памятник|персонаж)(?:а|у|ом|е|ы|и|ой|ою|ю|ей|ях|ах|ами|ями|ям|ам|ия|ии|ию"
     r"|ией|ь|я|ью)?$"
 )
-_RU_PREPOSITIONS = _words(
-    "в во на по с со к ко о об обо от до из изо за для при под над без у через после перед"
-    " около среди между против вокруг вместо кроме вследствие благодаря согласно вдоль"
-)
-_RU_ADVERBS = _words(
-    "впервые уже ещё еще также затем позже позднее ранее вскоре впоследствии неоднократно"
-    " дважды трижды окончательно официально изначально первоначально однажды там здесь тогда"
-    " сейчас сегодня ныне теперь потом сначала долго часто нередко иногда всегда никогда"
-    " вновь снова тоже лишь только даже уже почти около примерно всего более менее затем"
-    " наконец поэтому однако впрочем например так и а но вечером утром днём днем ночью летом"
-    " зимой весной осенью вместе частности итоге результате"
-)
+_RU_PREPOSITIONS = ru.PREPOSITIONS
+_RU_ADVERBS = ru.ADVERBS
 # A finite verb or a short participle: past (-л, -ла, -ли, -лся ...), present or future third
 # person (-ет, -ит, -ют, -ется ...), short passive participles (-ан, -ен, -ён, -т with -а/-о/-ы).
 _RU_VERB = re.compile(
@@ -76,17 +58,7 @@ _RU_VERB = re.compile(
     r"|(?:[её]т|ит|ут|ют|ат|ят)(?:ся)?"
     r"|(?:ется|ится|утся|ются|атся|ятся)|(?:ован|ирован|ан|ян|ен|ён|нут|ыт|ит|ят)(?:а|о|ы)?)$"
 )
-# Nouns that end like a verb form ("совет", "генерал", "член"): never taken for one.
-_RU_NOT_VERBS = _words(
-    "совет совета бюджет предмет портрет ответ поэт балет кабинет комитет пакет секрет билет"
-    " кредит визит аппетит институт маршрут салют генерал канал сериал материал финал идеал"
-    " капитал арсенал журнал портал член план роман океан стакан феномен пол стол футбол"
-    " минут минута самолет самолёт брат сюжет объект проект эффект аспект факт контакт акт"
-    " пакт тракт инстинкт продукт конфликт результат кандидат депутат адвокат солдат"
-    " автомат формат климат сенат магистрат архитектор кит щит школа школы село села число"
-    " числа дело дела тело тела масло стекло крыло кресло скала скалы стрела пчела игла сила"
-    " силы земли роли мили угли мысли числа масла ремесла весла кресла стекла иглы"
-)
+_RU_NOT_VERBS = ru.NOT_VERBS
 _YEAR_WORDS = re.compile(
     r"^(?:год|года|году|годах|годы|годов|лет|век|века|веке|веках|г|гг|января|февраля|марта"
     r"|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря|\d+(?:[-–—]\d+)*)$"
