@@ -7,13 +7,16 @@ the foreground is for a supervisor (systemd) or for reading its log live.
 from __future__ import annotations
 
 import socket
+import time
 from dataclasses import replace
 from typing import Any
 
+from pegas_memory import locks
 from pegas_memory.config import Settings
 from pegas_memory.host import wire
 from pegas_memory.host.paths import HostConfig, host_paths
 from pegas_memory.host.server import run_host
+from pegas_memory.procs import process_state
 
 
 def _ask(settings: Settings, op: str) -> Any:
@@ -47,9 +50,27 @@ def host_status(settings: Settings) -> dict[str, Any] | None:
     }
 
 
-def stop_host(settings: Settings) -> bool:
-    """Stop the running host and its standby; processes still using it will start a new one."""
-    return _ask(settings, "shutdown") is not None
+def stop_host(settings: Settings, wait_seconds: float = 10.0) -> bool:
+    """Stop the running host and its standby, and wait up to `wait_seconds` until both have
+    closed their engines and the host has exited (the data dir can then be copied or removed).
+    Whether a host answered; processes still using it will start a new one."""
+    info = _ask(settings, "ping")
+    if _ask(settings, "shutdown") is None:
+        return False
+    paths = host_paths(settings.data_dir)
+    held = (paths.active_lock, paths.directory / "standby.lock")
+    pid = int(info["pid"]) if isinstance(info, dict) and "pid" in info else None
+    deadline = time.monotonic() + wait_seconds
+    # The active host unlocks after closing its engines; its standby then takes the lock, sees
+    # the clean stop and exits: done when neither lock is held twice in a row and the host's
+    # process is gone.
+    free = 0
+    while time.monotonic() < deadline:
+        free = free + 1 if not any(locks.is_locked(path) for path in held) else 0
+        if free >= 2 and (pid is None or process_state(pid) != "alive"):
+            break
+        time.sleep(0.05)
+    return True
 
 
 def run_foreground(settings: Settings, *, stay: bool) -> int:

@@ -28,7 +28,7 @@ from pegas_memory import locks
 from pegas_memory.config import load_settings
 from pegas_memory.host.control import host_status, stop_host
 from pegas_memory.host.paths import host_paths
-from pegas_memory.procs import pid_alive
+from pegas_memory.procs import pid_alive, process_state
 from tests.mcp_harness import REPO, server_params, structured
 
 pytestmark = pytest.mark.anyio
@@ -224,6 +224,23 @@ async def test_a_store_on_a_cold_host_is_found_by_meaning_at_once(data_dir: Path
             found = await session.dense("When was the Eiffel Tower in Paris built?")
             assert found["warnings"] == []
             assert atom_id in [hit["id"] for hit in found["hits"]]
+
+
+async def test_stopping_the_host_returns_once_it_and_its_standby_have_exited(
+    data_dir: Path,
+) -> None:
+    """`pegas-memory host --stop` returns when the host's engines are closed: its data dir can be
+    copied or removed at once (a stop that only asked raced a removal of the directory)."""
+    paths = host_paths(data_dir)
+    with anyio.fail_after(240):
+        async with sessions(data_dir, 1) as (session,):
+            await session.store("The Eiffel Tower was completed in 1889.")
+            pid = int(paths.pidfile.read_text())
+            assert process_state(pid) == "alive"
+            assert stop_host(load_settings(data_dir=data_dir))
+            assert process_state(pid) != "alive"
+            standby = paths.directory / "standby.lock"
+            assert not locks.is_locked(paths.active_lock) and not locks.is_locked(standby)
 
 
 async def test_stats_and_search_do_not_wait_for_a_host_that_is_starting(data_dir: Path) -> None:
