@@ -12,12 +12,17 @@ Offline heuristics, in order:
 - a labelled statement is one atom: "Definition N ..." a `definition` (its term found by pattern
   or title), "Satz/Lemma/Theorem/Теорема N ..." a `fact` with metadata kind=theorem, a proof a
   `text` with kind=proof;
-- the rest is cut into paragraphs and list items; headings, navigation and widget lines and
-  fragments are skipped; a paragraph that is a list of dated entries run together is one `text`
-  atom led in by its heading (`distill.items.list_atom`); sentences are grouped so each group
-  stands alone (`distill.units`), and a group is a `definition` when it matches a definition
-  pattern, else a `fact` when it states something checkable (`fact_rules.is_fact`), else `text`;
-  the rule that typed it is in its metadata (`typed_by`);
+- the rest is cut into paragraphs and list items; navigation and widget lines and fragments are
+  skipped; the classify stage (`distill.classify`: ordered lists of named rules, the first that
+  holds decides) skips a unit that is a heading, a caption or a label line, uncounted, and drops
+  page furniture (a related link, a caption), counted (`unit_noise`); a paragraph that is a list
+  of dated entries run together is one `text` atom led in by its heading
+  (`distill.items.list_atom`); sentences are grouped so each group stands alone
+  (`distill.units`), the groups that are noise (an exclamation, a question or a lead-in alone, a
+  pointer, a list line, a short fragment, a line of dialogue) are counted and dropped (the
+  classify stage, which `units.sentence_groups` runs), and a group is a `definition` when it
+  matches a definition pattern, else a `fact` when it states something checkable
+  (`fact_rules.is_fact`), else `text`; the rule that typed it is in its metadata (`typed_by`);
 - a short line of a scene (a question, an exclamation, a line of speech) opening a paragraph joins
   the narration before it; outside a conversational chunk a question does not (it opens what
   follows: "How does X work?").
@@ -43,6 +48,7 @@ import pegas_memory.distill.lexicon_ru as ru
 import pegas_memory.distill.ordered_lists as ordered_lists
 import pegas_memory.distill.values_en as values_en
 from pegas_memory.distill.carry import carry, document_subject, topic
+from pegas_memory.distill.classify import unit_noise
 from pegas_memory.distill.code_claim import code_claim, defined_names, says_nothing
 from pegas_memory.distill.fact_rules import fact_verdict
 from pegas_memory.distill.items import bare_item, heading_lead_in, item_start, subjectless_item
@@ -56,7 +62,6 @@ from pegas_memory.distill.units import (
     LabelledBlock,
     clean_claim,
     conversational,
-    furniture,
     is_widget_line,
     labelled_blocks,
     list_lead_in,
@@ -408,12 +413,10 @@ class OfflineDistiller:
         for u0, u1 in units:
             unit = text[u0:u1]
             joinable, narration = narration, None
-            single_line = "\n" not in unit.strip()
-            if single_line and not re.search(r"[.!?…:;»\")]\s*$", unit) and len(unit.split()) < 4:
-                continue  # a heading, a caption or a label
-            reason = furniture(unit) if single_line else None
-            if reason is not None:
-                dropped[reason] += 1
+            noise = unit_noise(unit)  # a heading or a label (uncounted), furniture (classify)
+            if noise is not None:
+                if noise[1] is not None:
+                    dropped[noise[1]] += 1
                 continue
             if items.dated_entries(unit, chunk_language):  # one atom led in by its heading, or none
                 listed = items.list_atom(self._sentence_atom(text, u0, u1, chunk_language), context)

@@ -13,8 +13,12 @@ An atom must mean something without the text around it. So:
   (an abbreviation split that razdel and sentences.py both missed) with the one before, and so is
   a sentence after one left open (a bracket not closed, a clause ending in ";": razdel cuts
   "(-1.30 METs; 95% CI ...)" there); a group is always a contiguous span, so its quote is
-  verbatim chunk text; a group's last sentence that only announces the list or code after it
-  ("... рекордов в лиге. Среди них:") is cut off it, a lead-in alone is dropped;
+  verbatim chunk text;
+- each group is then judged by the classify stage (`distill.classify.judge_group`, its ordered
+  rules `GROUP_RULES`): an exclamation, a question or a lead-in alone, a pointer, a list line, a
+  short fragment or a line of dialogue is marked `noise`, a line of speech that stands alone
+  `dialogue`, and a group's last sentence that only announces the list or code after it ("...
+  рекордов в лиге. Среди них:") is cut off it;
 - a paragraph whose first sentence leans back by a connector ("But that's ...") joins the
   paragraph right before it (`next_paragraph`: only blank lines between), still one span;
 - a unit's first sentence that starts in lower case is the tail of a sentence cut by a page or
@@ -22,45 +26,26 @@ An atom must mean something without the text around it. So:
 - widget labels ("Share", "Advertisement", "Читайте также", ...) and the section labels of a
   structured abstract ("RESULTS", "METHODS AND MATERIALS", "ВЫВОДЫ") at a sentence start are cut off
   the span (no join crosses such a label, nor a label line of its own), boilerplate sentences
-  (bylines, "subscribe to our newsletter") are dropped, and `clean_claim` turns markdown
-  (escapes, emphasis, inline HTML tags) into plain claim text.
+  (bylines, "subscribe to our newsletter") are dropped, and `clean_claim` (`distill.claim_text`,
+  imported from here too) turns markdown (escapes, emphasis, inline HTML tags) into plain claim
+  text.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from pegas_memory.distill.claim_text import clean_claim as clean_claim
+from pegas_memory.distill.classify import judge_group
 from pegas_memory.distill.context import held_referent, leans_back
 from pegas_memory.distill.dialogue import outburst, quote_state, speech, starts_inside
-from pegas_memory.distill.items import flat_list, item_start, nominal_list, period_only
+from pegas_memory.distill.items import item_start, period_only
 from pegas_memory.distill.join_en import opens_with_connector
 from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
-from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.distill.sentences import inline_split, left_open, prose_sentences
-from pegas_memory.distill.words_ru import unstressed
-from pegas_memory.distill.xrefs import drop_footnote_marks, is_reference_only, render_roles
 
-_WS = re.compile(r"\s+")
-_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
-_EMPHASIS = re.compile(
-    r"(?<![\w*\\])(\*\*\*|___|\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^\s*_\\])\1(?![\w*])"
-)
-_MARKUP = re.compile(r"\*\*|__|`")
-# reStructuredText roles (`distill.xrefs`: ":meth:`~flask.Flask.wsgi_app`" -> "wsgi_app()") and
-# markdown links ("[LICENSE.txt](LICENSE.txt)" -> "LICENSE.txt"): the reader sees the name.
-# rst hyperlinks ("`Quart <https://...>`_", "`Jinja`_") and a role's own text before its target
-# (":doc:`request context </appcontext>`"): the reader sees the text.
-_RST_LINK = re.compile(r"(?<![\w`])`([^`<]+?)(?:\s*<[^<>`\s]+>)?`__?(?!\w)")
-_LEFT_OF_LABEL = re.compile(r"^[:;,]\s+")
-# rst's literal-block marker: "code::" reads "code:", a lone " ::" reads nothing.
-_RST_LITERAL = re.compile(r"(?:\s+::|(?<=\S):(:))(?=\s|$)")
-_MD_LINK = re.compile(r"(?<!!)\[([^\]\n]+(?:\n[^\]\n]+)*)\]\((?:[^()\s]|\([^()\s]*\))+\)")
-# A sentence that only introduces what follows it ("It can be installed by running:", "Состав
-# команды:", rst's literal-block "::"), or only points elsewhere ("See LICENSE.txt", "См. также
-# ...", `distill.pointers`): it says nothing by itself.
-_LEAD_IN = re.compile(r":\s*$")
 _WIDGET_WORDS = (
     r"\W{0,3}(?i:summary|share(?: this(?: article| story)?)?|advertisement|advert|sponsored"
     r"|related(?: articles| stories| posts| content)?|see also|read more|read next|more on this"
@@ -93,19 +78,6 @@ _BOILERPLATE = re.compile(
     r"|\bчитайте (?:нас|также)\b|\bподпис\w+ на (?:наш|канал)",
     re.IGNORECASE,
 )
-# Single lines that are page furniture rather than text: a link or a bold headline pointing to
-# another article, "[VIDEO]"-tagged teasers, captions and photo credits.
-_LINK_LINE = re.compile(r"^\W*<u>[^\n]*</u>\W*$|^\W*(?:\*\*|__)[^*_\n]+(?:\*\*|__)\W*$")
-_TEASER = re.compile(
-    r"\\?\[(?:[A-Z]{3,}|VIDEO|PICTURES|PHOTOS|POLL)\\?\]\W*$|^\W*\\?\[?(?:related|see more|read"
-    r" more|don't miss|more|читайте также|по теме)\s*:",
-    re.IGNORECASE,
-)
-_CAPTION = re.compile(
-    r"\((?:photo |image )?credit:|\bphotos? ©|©\s*\w|\b(?:photo|image|picture|фото)\s*:\s"
-    r"|\bgetty images\b|\b(?:AP|AFP|Reuters) Photo\b",
-    re.IGNORECASE,
-)
 # The section label of a structured abstract glued onto its first sentence ("RESULTS The
 # baseline ...", "METHODS AND MATERIALS Men entered ..."): upper case only, before a capital.
 _ABSTRACT_LABEL = re.compile(
@@ -126,9 +98,6 @@ _LABEL_LINE = re.compile(
 # A sentence left open (a bracket not closed, a clause ending in ";") goes on in the next one
 # that razdel cut off: "(English: Halloween;" / "США, 2018) — фильм ...". Joined up to this size.
 _MAX_CONTINUED = 900
-_FIGURE = re.compile(r"^!\[[^\]\n]*\]$")  # a figure's caption (ingest.html writes it so)
-_TERMINAL = re.compile(r"[.!?…:;»\"”)]\W*$")
-_TAG = re.compile(r"</?(?:u|b|i|em|strong|sup|sub|span|mark|s|del|ins)>", re.IGNORECASE)
 _BACKWARD = frozenset(
     [
         "it",
@@ -203,17 +172,11 @@ _PREMISE = re.compile(
 _HEADING_LINE = re.compile(
     r"^[ \t]*(?:#{1,6}\s.*|\d+(?:\.\d+)*\.?[ \t]+[A-ZÄÖÜА-ЯЁ][^\n.:;]{2,60})[ \t]*$", re.M
 )
-_PARKED = re.compile("[\U000f0000-\U000ffffd]")
 _BLANK = re.compile(r"\n[ \t]*\n")
 _MAX_GROUP = 3  # sentences per joined unit
 _MAX_GROUP_CHARS = 700  # a leaning sentence joins a group only while it stays this short
 _HELD = (_MAX_GROUP - 1, _MAX_GROUP_CHARS)  # sentences and characters a held referent may take
 _MAX_UTTERANCE = 8  # sentences of one quotation kept together
-# A line of dialogue stands alone only with this many words of speech ("'You'll see me there,'
-# said the Cat." does not); speech with a number in it is checkable whatever its length.
-_MIN_SPEECH_WORDS = 12
-_MIN_QUOTE_WORDS = 10  # the same outside a conversation, where a speaker is enough
-_MIN_ALONE_WORDS = 5
 _CONVERSATION_LINES = 4
 _CONVERSATION_SHARE = 0.4  # a narrative sentence shorter than this joins its neighbour or goes
 
@@ -235,33 +198,9 @@ class Group:
     sentences: int
     fragment: bool = False  # the tail of a sentence cut by a page or chunk boundary
     anaphoric: bool = False  # leans on a sentence that is not in the chunk
-    noise: str | None = None  # why it is no atom: "dialogue line", "exclamation", "question"
+    # why it is no atom: "dialogue line", "exclamation", "question" (`distill.classify`)
+    noise: str | None = None
     dialogue: bool = False  # a line of speech kept because it stands alone
-
-
-def clean_claim(text: str) -> str:
-    """The claim form of a span: markdown escapes and emphasis removed, whitespace collapsed."""
-    # Escaped characters are literal: park them in private-use code points while the emphasis
-    # markers go, then put them back.
-    escaped: list[str] = []
-
-    def park(m: re.Match[str]) -> str:
-        escaped.append(m[1])
-        return chr(0xF0000 + len(escaped) - 1)
-
-    text = _TAG.sub("", text)
-    text = render_roles(_RST_LINK.sub(r"\1", _MD_LINK.sub(r"\1", text)))
-    text = drop_footnote_marks(text)
-    text = _RST_LITERAL.sub(lambda m: ":" if m[1] else "", text)
-    # Text that already holds such code points is unescaped first (escaped markers then go too).
-    text = _ESCAPE.sub(r"\1" if _PARKED.search(text) else park, text)
-    for _ in range(2):  # "***x***" and nested emphasis
-        text = _EMPHASIS.sub(r"\2", text)
-    text = _MARKUP.sub("", text)
-    if escaped:
-        text = _PARKED.sub(lambda m: escaped[ord(m[0]) - 0xF0000], text)
-    # What is left of a label cut off before it ("**Note 1**: If ...").
-    return _LEFT_OF_LABEL.sub("", _WS.sub(" ", unstressed(text)).strip())  # "Те́трис": "Тетрис"
 
 
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•–]|\d{1,3}[.)])[ \t]+", re.M)
@@ -333,18 +272,6 @@ def conversational(text: str, units: Sequence[tuple[int, int]]) -> bool:
 
 def is_widget_line(line: str) -> bool:
     return _WIDGET_LINE.match(line.strip()) is not None
-
-
-def furniture(line: str) -> str | None:
-    """Why a single-line unit is page furniture ("related link", "caption"), or None."""
-    stripped = line.strip()
-    if _TEASER.search(stripped) or (
-        _LINK_LINE.match(stripped) and not _TERMINAL.search(_TAG.sub("", stripped).rstrip("*_ "))
-    ):
-        return "related link"
-    if _CAPTION.search(stripped) or _FIGURE.match(stripped):
-        return "caption"
-    return None
 
 
 def is_boilerplate(sentence: str) -> bool:
@@ -497,7 +424,7 @@ def sentence_groups(
         premise = _PREMISE.match(sentence.lstrip()) is not None or period_only(sentence)
         quoting = quote_state(sentence, quoting)
         lead_outburst = groups[-1].sentences == 1 and burst
-    judged = [_judged(text, g, conversation, language) for g in groups]
+    judged = [judge_group(text, g, conversation, language) for g in groups]
     return sorted(judged + boilerplate, key=lambda g: g.start)
 
 
@@ -517,56 +444,3 @@ def next_paragraph(text: str, before: tuple[int, int], start: int, end: int) -> 
         return False
     span = text[before[0] : end]
     return len(span) <= _MAX_GROUP_CHARS and len(prose_sentences(span)) <= _MAX_GROUP
-
-
-def _judged(text: str, group: Group, conversation: bool, language: str | None = None) -> Group:
-    """The group with its noise reason, or marked as a line of dialogue that stands alone. In a
-    conversation (a chunk of fiction or an interview) a line must also name its speaker and not
-    ask; elsewhere (a news quote: '"It was hard," he said.') a speaker is enough."""
-    if group.fragment:
-        return group
-    body = clean_claim(text[group.start : group.end])
-    if group.sentences == 1 and (reason := outburst(body)) is not None:
-        return replace(group, noise=reason)
-    if group.sentences == 1 and _LEAD_IN.search(body):
-        return replace(group, noise="lead-in")
-    if _LEAD_IN.search(body):
-        group = _without_empty_lead_in(text, group)
-    if is_pointer(body) or is_reference_only(text[group.start : group.end]):
-        return replace(group, noise="pointer")
-    if not item_start(text, group.start) and (
-        flat_list(body, language) or nominal_list(body, language)
-    ):
-        return replace(group, noise="list line")  # a list whose line breaks are gone
-    said = speech(body)
-    short = len(words_of(body)) < _MIN_ALONE_WORDS
-    if conversation and group.sentences == 1 and short and not said.speech_words:
-        return replace(group, noise="short fragment")  # "And in she went."
-    if not said.is_dialogue or re.search(r"\d", body):
-        return group
-    if conversation:
-        alone = said.speech_words >= _MIN_SPEECH_WORDS and said.named and not said.asks
-    else:
-        alone = said.speech_words >= _MIN_QUOTE_WORDS
-    if not alone:
-        # Little speech, no named speaker, or a question: it means something only in its
-        # exchange.
-        return replace(group, noise="dialogue line")
-    return replace(group, dialogue=True)
-
-
-_EMPTY_LEAD_IN_WORDS = 4  # "Среди них:", "For example:", "These include the following:"
-
-
-def _without_empty_lead_in(text: str, group: Group) -> Group:
-    """A group of several sentences whose last one only introduces the list or code block after
-    it ("... несколько рекордов в лиге. Среди них:") without it: a lead-in that says nothing but
-    "what follows" means nothing in the claim, which never holds the block. A longer one says
-    something of its own ("This can be disabled by building the iterator with WalkBuilder:")
-    and stays, as a lead-in standing alone is dropped (`_judged`)."""
-    span = text[group.start : group.end]
-    sentences = prose_sentences(span)
-    if len(sentences) < 2 or len(words_of(sentences[-1].text)) > _EMPTY_LEAD_IN_WORDS:
-        return group
-    end = group.start + len(span[: sentences[-1].start].rstrip())
-    return replace(group, end=end, sentences=group.sentences - 1)
