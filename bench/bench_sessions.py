@@ -128,6 +128,11 @@ async def measure(n: int, *, shared: bool) -> dict[str, Any]:
                     row["recover_session_kill_s"] = await recover(group[1:], int(atom["id"]))
         if shared:
             stop_host(load_settings(data_dir=data))
+        # PostgreSQL and FalkorDB stop once their last serve is gone (their watchdogs): wait for
+        # every process of the data dir before the directory is removed.
+        deadline = time.monotonic() + 60
+        while pids_with(data) - {os.getpid()} and time.monotonic() < deadline:
+            await anyio.sleep(0.2)
         return row
 
 

@@ -168,6 +168,20 @@ class ActiveHost:
             self._server.server_close()
             thread.join(5)
 
+    def stop_standby(self, seconds: float = 10.0) -> None:
+        """Stop the standby this host spawned and wait for it (told to stop for good: a standby
+        still starting would otherwise outlive `pegas-memory host --stop`, which waits for this
+        process only)."""
+        standby = self._standby
+        if standby is None or standby.poll() is not None:
+            return
+        standby.terminate()  # its SIGTERM handler stops it at the next wait
+        try:
+            standby.wait(seconds)
+        except subprocess.TimeoutExpired:
+            standby.kill()
+            standby.wait()
+
     def _keep_standby(self) -> None:
         """Spawn a standby unless one waits (holds standby.lock) or the last one is starting."""
         starting = self._standby is not None and self._standby.poll() is None
@@ -223,6 +237,8 @@ def run_host(config: HostConfig, *, standby: bool) -> int:
         active.serve()
         if active.final or active.leases == 0:  # a clean exit: the standby must not take over
             marker.write_text(str(os.getpid()))
+        if active.final:
+            active.stop_standby()
         return 0
     finally:
         engines.close()

@@ -119,6 +119,18 @@ def _serve_pids(data: Path) -> set[int]:
     return {pid for pid in pids if _parent(pid) not in pids}
 
 
+def _host_pids(data: Path) -> set[int]:
+    """The live engine host processes (active or standby) of this data dir."""
+    pids = set()
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            cmd = (entry / "cmdline").read_bytes().split(b"\0")
+            ours = b"pegas_memory.host" in cmd and str(data).encode() in cmd
+            if ours and process_state(int(entry.name)) == "alive":
+                pids.add(int(entry.name))
+    return pids
+
+
 def _parent(pid: int) -> int | None:
     with contextlib.suppress(OSError, ValueError):
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -128,12 +140,12 @@ def _parent(pid: int) -> int | None:
 
 
 @asynccontextmanager
-async def sessions(data: Path, n: int) -> AsyncIterator[list[Session]]:
+async def sessions(data: Path, n: int, **env: str) -> AsyncIterator[list[Session]]:
     async with AsyncExitStack() as stack:
         out: list[Session] = []
         for _ in range(n):
             before = _serve_pids(data)
-            client = await stack.enter_async_context(Client(server_params(_env(data))))
+            client = await stack.enter_async_context(Client(server_params({**_env(data), **env})))
             (pid,) = _serve_pids(data) - before
             out.append(Session(client, pid))
         yield out
@@ -229,18 +241,21 @@ async def test_a_store_on_a_cold_host_is_found_by_meaning_at_once(data_dir: Path
 async def test_stopping_the_host_returns_once_it_and_its_standby_have_exited(
     data_dir: Path,
 ) -> None:
-    """`pegas-memory host --stop` returns when the host's engines are closed: its data dir can be
-    copied or removed at once (a stop that only asked raced a removal of the directory)."""
+    """`pegas-memory host --stop` returns when the host and its standby have closed their engines
+    and exited, a standby still starting included: the data dir can be copied or removed at once
+    (a stop that only asked raced a removal of the directory)."""
     paths = host_paths(data_dir)
     with anyio.fail_after(240):
-        async with sessions(data_dir, 1) as (session,):
+        # the host outlives its last user by a minute, so it is the stop that ends it
+        async with sessions(data_dir, 1, PEGAS_HOST_IDLE_SECONDS="60") as (session,):
             await session.store("The Eiffel Tower was completed in 1889.")
             pid = int(paths.pidfile.read_text())
-            assert process_state(pid) == "alive"
-            assert stop_host(load_settings(data_dir=data_dir))
-            assert process_state(pid) != "alive"
-            standby = paths.directory / "standby.lock"
-            assert not locks.is_locked(paths.active_lock) and not locks.is_locked(standby)
+        assert process_state(pid) == "alive"
+        assert stop_host(load_settings(data_dir=data_dir))
+        assert process_state(pid) != "alive"
+        standby = paths.directory / "standby.lock"
+        assert not locks.is_locked(paths.active_lock) and not locks.is_locked(standby)
+        assert _host_pids(data_dir) == set()
 
 
 async def test_stats_and_search_do_not_wait_for_a_host_that_is_starting(data_dir: Path) -> None:
