@@ -54,7 +54,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from pegas_memory.distill.claim_text import INLINE_TAG, clean_claim
 from pegas_memory.distill.dialogue import Speech, outburst, speech
@@ -63,9 +62,6 @@ from pegas_memory.distill.patterns import words_of
 from pegas_memory.distill.pointers import is_pointer
 from pegas_memory.distill.sentences import prose_sentences
 from pegas_memory.distill.xrefs import is_reference_only
-
-if TYPE_CHECKING:  # units calls this stage: only its type is read here
-    from pegas_memory.distill.units import Group
 
 LABEL = "heading, caption or label"  # the unit rule whose verdict is counted nowhere
 DIALOGUE = "dialogue"  # the group rule whose verdict keeps the group, marked a line of dialogue
@@ -160,6 +156,21 @@ def unit_noise(unit: str) -> tuple[str, str | None] | None:
 
 
 # --- sentence groups -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Group:
+    """A sentence group as the segment stage cuts it (`units.sentence_groups`) and this stage
+    judges it: a span of the chunk and how many sentences it holds."""
+
+    start: int
+    end: int
+    sentences: int
+    fragment: bool = False  # the tail of a sentence cut by a page or chunk boundary
+    anaphoric: bool = False  # leans on a sentence that is not in the chunk
+    # why it is no atom: "dialogue line", "exclamation", "question" (`distill.classify`)
+    noise: str | None = None
+    dialogue: bool = False  # a line of speech kept because it stands alone
 
 
 @dataclass(frozen=True)

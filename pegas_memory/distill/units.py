@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pegas_memory.distill.claim_text import clean_claim as clean_claim
-from pegas_memory.distill.classify import judge_group
+from pegas_memory.distill.classify import Group, judge_group
 from pegas_memory.distill.context import held_referent, leans_back
 from pegas_memory.distill.dialogue import outburst, quote_state, speech, starts_inside
 from pegas_memory.distill.items import item_start, period_only
@@ -189,18 +189,6 @@ class LabelledBlock:
     label: str  # "Definition 10", "Satz 1.1"
     title: str | None  # "Heine-Borel"
     body_start: int  # after the label: what the statement says
-
-
-@dataclass(frozen=True)
-class Group:
-    start: int
-    end: int
-    sentences: int
-    fragment: bool = False  # the tail of a sentence cut by a page or chunk boundary
-    anaphoric: bool = False  # leans on a sentence that is not in the chunk
-    # why it is no atom: "dialogue line", "exclamation", "question" (`distill.classify`)
-    noise: str | None = None
-    dialogue: bool = False  # a line of speech kept because it stands alone
 
 
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•–]|\d{1,3}[.)])[ \t]+", re.M)
