@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -13,7 +12,7 @@ from typing import Any
 from mcp import Client, StdioServerParameters
 
 from pegas_memory.config import load_settings
-from pegas_memory.host.control import host_status, stop_host
+from pegas_memory.host.control import stop_host
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -82,12 +81,8 @@ def untyped_properties(schema: Mapping[str, Any], where: str) -> list[str]:
 
 
 def stop_host_and_wait(data_dir: Path, seconds: float = 10) -> None:
-    """Stop the engine host serving `data_dir` and wait (polling) until it is gone."""
-    settings = load_settings(data_dir=data_dir)
-    stop_host(settings)
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and host_status(settings) is not None:
-        time.sleep(0.1)
+    """Stop the engine host serving `data_dir`; `stop_host` waits until it has exited."""
+    stop_host(load_settings(data_dir=data_dir), wait_seconds=seconds)
 
 
 def files_env(tmp_path: Path, **more: str) -> dict[str, str]:

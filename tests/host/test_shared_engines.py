@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -67,12 +67,8 @@ def anyio_backend() -> str:
 def data_dir(tmp_path: Path) -> Any:
     data = tmp_path / "data"
     yield data
-    settings = load_settings(data_dir=data)
-    stop_host(settings)
-    deadline = time.monotonic() + 10
+    stop_host(load_settings(data_dir=data))  # returns once the host has exited
     paths = host_paths(data)
-    while time.monotonic() < deadline and host_status(settings) is not None:
-        time.sleep(0.1)
     with contextlib.suppress(OSError, ValueError):  # a host left behind by a failed test
         pid = int(paths.pidfile.read_text())
         if pid_alive(pid) and b"pegas_memory.host" in Path(f"/proc/{pid}/cmdline").read_bytes():
@@ -102,18 +98,24 @@ class Session:
         )
 
 
-def _serve_pids(data: Path) -> set[int]:
-    """The `serve` processes on this data dir (others may run tests beside us)."""
-    mark = f"PEGAS_DATA_DIR={data}".encode()
-    pids = set()
+def _processes() -> Iterator[tuple[int, list[bytes], Path]]:
+    """Every process's pid, command line and /proc entry (one gone meanwhile is skipped)."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         with contextlib.suppress(OSError):
-            cmd = (entry / "cmdline").read_bytes().split(b"\0")
-            serve = b"pegas_memory.cli" in cmd and b"serve" in cmd
+            yield int(entry.name), (entry / "cmdline").read_bytes().split(b"\0"), entry
+
+
+def _serve_pids(data: Path) -> set[int]:
+    """The `serve` processes on this data dir (others may run tests beside us)."""
+    mark = f"PEGAS_DATA_DIR={data}".encode()
+    pids = set()
+    for pid, cmd, entry in _processes():
+        serve = b"pegas_memory.cli" in cmd and b"serve" in cmd
+        with contextlib.suppress(OSError):
             if serve and mark in (entry / "environ").read_bytes().split(b"\0"):
-                pids.add(int(entry.name))
+                pids.add(pid)
     # A serve forking a helper (the engine host, PostgreSQL) shows its own cmdline and
     # environment in the child until the child execs: that child is not a session.
     return {pid for pid in pids if _parent(pid) not in pids}
@@ -121,14 +123,13 @@ def _serve_pids(data: Path) -> set[int]:
 
 def _host_pids(data: Path) -> set[int]:
     """The live engine host processes (active or standby) of this data dir."""
-    pids = set()
-    for entry in Path("/proc").iterdir():
-        with contextlib.suppress(OSError):
-            cmd = (entry / "cmdline").read_bytes().split(b"\0")
-            ours = b"pegas_memory.host" in cmd and str(data).encode() in cmd
-            if ours and process_state(int(entry.name)) == "alive":
-                pids.add(int(entry.name))
-    return pids
+    return {
+        pid
+        for pid, cmd, _ in _processes()
+        if b"pegas_memory.host" in cmd
+        and str(data).encode() in cmd
+        and process_state(pid) == "alive"
+    }
 
 
 def _parent(pid: int) -> int | None:
