@@ -635,7 +635,9 @@ class MemoryService:
         )
         with self.db.connection() as conn:
             windows = windows_for(conn, found.hits)
-        text, items, truncated = assemble(found.hits, windows, budget_tokens=budget)
+        text, items, truncated = assemble(
+            found.hits, windows, budget_tokens=budget, question=question
+        )
         if found.as_of is not None:
             text = f"As of {found.as_of.isoformat()} (what the memory believed then):\n\n" + text
         threshold = self.settings.weak_context_cosine

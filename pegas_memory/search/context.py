@@ -1,14 +1,18 @@
 """memory_get_context: the evidence for a question, fitted to a token budget.
 
 Hybrid search picks the atoms and passages; an atom brings its citations (document title,
-locator, quote) and the source text around its evidence (the cited chunk of the current version
-and its neighbours: small-to-big); a passage brings its neighbours in its document. Near-repeats
-are dropped, the rest is ordered by score and cut to the budget, and returned twice: as text with
+locator, quote) and the source text around its evidence (small-to-big): the cited chunk of the
+current version and its neighbours, cut to `MAX_CONTEXT_CHARS_PER_ITEM` around the quote
+(`focus`), so the sentences before and after the atom are what the agent reads. A passage longer
+than that is cut around the sentence that matches the question best (`best_sentence`), and
+brings the end of the chunk before it and the start of the chunk after it. Near-repeats are
+dropped, the rest is ordered by score and cut to the budget, and returned twice: as text with
 [n] markers ready to paste into a prompt, and as a structured list.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +20,7 @@ from typing import Any
 from pegas_memory.db.pool import Conn
 from pegas_memory.models import CitationOut, ContextItem, DecayProfile, SearchHit
 from pegas_memory.search.queries import SEARCH_SQL as Q
+from pegas_memory.sentences import split_sentences
 from pegas_memory.text import normalize_text
 
 CHARS_PER_TOKEN = 4  # a conservative average for English and Russian with common tokenizers
@@ -29,34 +34,142 @@ def estimate_tokens(text: str) -> int:
 
 @dataclass(frozen=True)
 class Window:
+    """A chunk with its neighbours in the same document, joined in order; the chunk itself is
+    text[start:end]."""
+
     doc_id: int
     text: str
+    start: int
+    end: int
+
+    @property
+    def before(self) -> str:
+        return self.text[: self.start].rstrip()
+
+    @property
+    def after(self) -> str:
+        return self.text[self.end :].lstrip()
 
 
-def chunk_windows(
-    conn: Conn, chunk_ids: Sequence[int], *, itself: bool = True
-) -> dict[int, Window]:
-    """For each chunk: its text joined with its neighbours in the same document (without its
-    own text when `itself` is false: a passage hit shows its own text already)."""
+_PROBE = 24  # characters of a chunk's start looked for in the end of the chunk before it
+_MAX_OVERLAP = 600  # the chunker overlaps neighbours by whole sentences, up to 150 characters
+
+
+def overlap(before: str, after: str) -> int:
+    """How many characters `after` starts with that `before` ends with (pure): neighbouring
+    chunks of a long section share trailing sentences (`ingest.chunking`), shown once."""
+    probe = after[:_PROBE]
+    if len(probe) < _PROBE:
+        return 0
+    tail_start = max(0, len(before) - _MAX_OVERLAP)
+    at = before.find(probe, tail_start)
+    while at >= 0:
+        if after.startswith(before[at:]):
+            return len(before) - at
+        at = before.find(probe, at + 1)
+    return 0
+
+
+def joined(contents: Sequence[str], index: int) -> tuple[str, int, int]:
+    """Neighbouring chunks' texts in order as one text, what two of them share shown once, and
+    where contents[index] stands in it (pure)."""
+    text, span = "", (0, 0)
+    for i, content in enumerate(contents):
+        if not text:
+            start, text = 0, content
+        elif shared := overlap(text, content):
+            start, text = len(text) - shared, text + content[shared:]
+        else:
+            start, text = len(text) + 1, text + "\n" + content
+        if i == index:
+            span = (start, start + len(content))
+    return text, *span
+
+
+def chunk_windows(conn: Conn, chunk_ids: Sequence[int]) -> dict[int, Window]:
+    """For each chunk: its text joined with its neighbours in the same document (`joined`)."""
     if not chunk_ids:
         return {}
     rows = conn.execute(Q.chunk_windows, {"ids": list(chunk_ids), "n": NEIGHBOUR_CHUNKS}).fetchall()
     parts: dict[int, list[str]] = {}
+    index: dict[int, int] = {}
     docs: dict[int, int] = {}
     for r in rows:
         cited = int(r["cited"])
         docs[cited] = int(r["doc_id"])
-        if itself or int(r["id"]) != cited:
-            parts.setdefault(cited, []).append(r["content"])
-    return {cid: Window(docs[cid], "\n".join(parts.get(cid, ()))) for cid in docs}
+        got = parts.setdefault(cited, [])
+        if int(r["id"]) == cited:
+            index[cited] = len(got)
+        got.append(r["content"])
+    return {cid: Window(docs[cid], *joined(parts[cid], index.get(cid, -1))) for cid in docs}
 
 
-def cited_chunks(conn: Conn, atom_ids: Sequence[int]) -> dict[int, list[int]]:
+@dataclass(frozen=True)
+class Cited:
+    """The chunk an atom is cited from and where its quote starts in it (-1: not found)."""
+
+    chunk_id: int
+    quote: str
+    offset: int
+
+
+def cited_chunks(conn: Conn, atom_ids: Sequence[int]) -> dict[int, list[Cited]]:
+    """The chunks each atom is cited from, a current version's first, with the quote's offset
+    in the chunk (its text searched for, else the citation's character offsets)."""
     rows = conn.execute(Q.cited_chunks, (list(atom_ids),)).fetchall()
-    out: dict[int, list[int]] = {}
+    out: dict[int, list[Cited]] = {}
     for r in rows:
-        out.setdefault(int(r["atom_id"]), []).append(int(r["chunk_id"]))
+        quote, content = r["quoted_text"] or "", r["content"] or ""
+        offset = content.find(quote) if quote else -1
+        if offset < 0 and r["char_start"] is not None and r["chunk_start"] is not None:
+            at = int(r["char_start"]) - int(r["chunk_start"])
+            offset = at if 0 <= at < len(content) else -1
+        out.setdefault(int(r["atom_id"]), []).append(Cited(int(r["chunk_id"]), quote, offset))
     return out
+
+
+def focus(text: str, start: int, end: int, limit: int = MAX_CONTEXT_CHARS_PER_ITEM) -> str:
+    """At most `limit` characters of `text` around its span text[start:end] (pure): the whole
+    text when it fits; else the span with as much before and after it as fits, cut at sentence
+    boundaries where the cut falls inside a sentence, "…" where text is left out."""
+    if len(text) <= limit:
+        return text.strip()
+    start = max(0, min(start, len(text)))
+    end = max(start, min(end, len(text)))
+    if end - start >= limit:
+        s, e = start, start + limit
+    else:
+        s = max(0, start - (limit - (end - start)) // 2)
+        e = min(len(text), s + limit)
+        s = max(0, e - limit)
+    sentences = split_sentences(text[s:e])
+    cut_at = s  # the sentences' offsets count from here
+    if s > 0 and len(sentences) > 1 and cut_at + sentences[1].start <= start:
+        s = cut_at + sentences[1].start  # the first sentence was cut: start at the next one
+    if e < len(text) and len(sentences) > 1 and cut_at + sentences[-2].end >= max(end, s + 1):
+        e = cut_at + sentences[-2].end  # the last sentence was cut: end at the one before
+    piece = text[s:e].strip()
+    return ("… " if s > 0 else "") + piece + (" …" if e < len(text) else "")
+
+
+_WORD = re.compile(r"\w{3,}")
+_STEM = 5  # a word's first letters stand for its stem (ru and en inflect at the end)
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:_STEM] for w in _WORD.findall(text.casefold().replace("ё", "е"))}
+
+
+def best_sentence(text: str, question: str) -> tuple[int, int]:
+    """The span of the sentence of `text` that shares the most word stems with the question
+    (pure; the first on a tie, (0, 0) when none shares one): where a long passage is cut."""
+    asked = _stems(question)
+    best, span = 0, (0, 0)
+    for sentence in split_sentences(text) if asked else ():
+        shared = len(asked & _stems(sentence.text))
+        if shared > best:
+            best, span = shared, (sentence.start, sentence.end)
+    return span
 
 
 def _trim(text: str, limit: int) -> str:
@@ -77,6 +190,7 @@ def assemble(
     windows: dict[tuple[str, int], str],
     *,
     budget_tokens: int,
+    question: str = "",
 ) -> tuple[str, list[ContextItem], bool]:
     """Deduplicate, order and fit the evidence; return (text, items, truncated)."""
     seen_claims: set[str] = set()
@@ -98,7 +212,9 @@ def assemble(
         marker = len(items) + 1
         claim = hit.claim
         if hit.store == "passage":  # a whole chunk: as long as one item's context may be
-            claim = _trim(claim, MAX_CONTEXT_CHARS_PER_ITEM)
+            claim = _trim(
+                focus(claim, *best_sentence(claim, question)), MAX_CONTEXT_CHARS_PER_ITEM + 4
+            )
         head = f"[{marker}] {claim}"
         meta = [hit.type]
         if hit.status:
@@ -118,7 +234,7 @@ def assemble(
                 lines.append(f"    source: {source}")
             if c.quote and normalize_text(c.quote) != key:
                 lines.append(f'    quote: "{_trim(c.quote, 400)}"')
-        context = _trim(window, MAX_CONTEXT_CHARS_PER_ITEM) if window else ""
+        context = _trim(window, MAX_CONTEXT_CHARS_PER_ITEM + 4) if window else ""
         if context:
             lines.append(f"    context: {context}")
         block = "\n".join(lines)
@@ -154,19 +270,30 @@ def assemble(
 
 
 def windows_for(conn: Conn, hits: Sequence[SearchHit]) -> dict[tuple[str, int], str]:
-    """The small-to-big text of each knowledge hit, keyed by (store, id): around an atom's first
-    cited chunk (a current version's first), and a passage's neighbours."""
+    """The small-to-big text of each knowledge hit, keyed by (store, id): an atom's first cited
+    chunk (a current version's first) with its neighbours, cut around the quote; for a passage,
+    the end of the chunk before it and the start of the chunk after it ("[…]" stands for the
+    passage itself, which the hit shows)."""
     out: dict[tuple[str, int], str] = {}
     atom_ids = [h.id for h in hits if h.store == "atom" and h.scope == "knowledge"]
     if atom_ids:
-        chunks_of = cited_chunks(conn, atom_ids)
-        first = {a: ids[0] for a, ids in chunks_of.items() if ids}
-        win = chunk_windows(conn, sorted(set(first.values())))
-        out |= {("atom", a): win[c].text for a, c in first.items() if c in win}
+        first = {a: cited[0] for a, cited in cited_chunks(conn, atom_ids).items() if cited}
+        win = chunk_windows(conn, sorted({c.chunk_id for c in first.values()}))
+        for a, c in first.items():
+            w = win.get(c.chunk_id)
+            if w is None:
+                continue
+            at = w.start + max(c.offset, 0)
+            out[("atom", a)] = focus(w.text, at, at + (len(c.quote) if c.offset >= 0 else 0))
     passage_ids = [h.id for h in hits if h.store == "passage"]
     if passage_ids:
-        around = chunk_windows(conn, passage_ids, itself=False)
-        out |= {("passage", p): w.text for p, w in around.items() if w.text}
+        half = MAX_CONTEXT_CHARS_PER_ITEM // 2
+        for p, w in chunk_windows(conn, passage_ids).items():
+            before, after = w.before, w.after
+            tail = focus(before, len(before), len(before), half) if before else ""
+            head = focus(after, 0, 0, half) if after else ""
+            if tail or head:
+                out[("passage", p)] = f"{tail} […] {head}".strip()
     return out
 
 
