@@ -160,8 +160,9 @@ def unit_noise(unit: str) -> tuple[str, str | None] | None:
 
 @dataclass(frozen=True)
 class Group:
-    """A sentence group as the segment stage cuts it (`units.sentence_groups`) and this stage
-    judges it: a span of the chunk and how many sentences it holds."""
+    """A sentence group as the segment stage cuts it (`units.sentence_groups`, its rules
+    `segment.JOIN_RULES`) and this stage judges it: a span of the chunk and how many sentences
+    it holds."""
 
     start: int
     end: int
@@ -171,6 +172,10 @@ class Group:
     # why it is no atom: "dialogue line", "exclamation", "question" (`distill.classify`)
     noise: str | None = None
     dialogue: bool = False  # a line of speech kept because it stands alone
+    # The names of the segment rules that formed it, in order (`segment.JOIN_RULES`): one per
+    # sentence joined to its first, or one "held referent" for a span held past the cap; the
+    # last name is the rule that added its last sentence. Empty for a group of one sentence.
+    joined_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -291,7 +296,9 @@ def _without_empty_lead_in(text: str, group: Group) -> Group:
     if len(sentences) < 2 or len(words_of(sentences[-1].text)) > _EMPTY_LEAD_IN_WORDS:
         return group
     end = group.start + len(span[: sentences[-1].start].rstrip())
-    return replace(group, end=end, sentences=group.sentences - 1)
+    # the rule that joined the last sentence (`Group.joined_by`) goes with it
+    joined_by = group.joined_by[:-1]
+    return replace(group, end=end, sentences=group.sentences - 1, joined_by=joined_by)
 
 
 def group_verdict(

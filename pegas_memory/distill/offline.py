@@ -17,12 +17,15 @@ Offline heuristics, in order:
   holds decides) skips a unit that is a heading, a caption or a label line, uncounted, and drops
   page furniture (a related link, a caption), counted (`unit_noise`); a paragraph that is a list
   of dated entries run together is one `text` atom led in by its heading
-  (`distill.items.list_atom`); sentences are grouped so each group stands alone
-  (`distill.units`), the groups that are noise (an exclamation, a question or a lead-in alone, a
-  pointer, a list line, a short fragment, a line of dialogue) are counted and dropped (the
-  classify stage, which `units.sentence_groups` runs), and a group is a `definition` when it
-  matches a definition pattern, else a `fact` when it states something checkable
-  (`fact_rules.is_fact`), else `text`; the rule that typed it is in its metadata (`typed_by`);
+  (`distill.items.list_atom`); sentences are grouped so each group stands alone (the segment
+  stage, `distill.units.sentence_groups` with the ordered rules `distill.segment.JOIN_RULES`; the
+  names of the rules that joined a group's sentences, "leans back", "after a premise", ..., are
+  in its atom's metadata, `joined_by`, for a group of several sentences only), the groups that
+  are noise (an exclamation, a question or a lead-in alone, a pointer, a list line, a short
+  fragment, a line of dialogue) are counted and dropped (the classify stage, which
+  `units.sentence_groups` runs), and a group is a `definition` when it matches a definition
+  pattern, else a `fact` when it states something checkable (`fact_rules.is_fact`), else `text`;
+  the rule that typed it is in its metadata (`typed_by`);
 - a short line of a scene (a question, an exclamation, a line of speech) opening a paragraph joins
   the narration before it; outside a conversational chunk a question does not (it opens what
   follows: "How does X work?").
@@ -56,6 +59,7 @@ from pegas_memory.distill.leads import lead_carry, match_lead_definition
 from pegas_memory.distill.patterns import ANAPHORS, LETTER, block_term, words_of
 from pegas_memory.distill.patterns import match_definition as match_definition
 from pegas_memory.distill.promote import promote
+from pegas_memory.distill.segment import JOINED_BY
 from pegas_memory.distill.standalone import settled
 from pegas_memory.distill.types import OFFLINE_VERSION, TYPED_BY, AtomType, ChunkContext, DraftAtom
 from pegas_memory.distill.units import (
@@ -468,6 +472,10 @@ class OfflineDistiller:
                         continue
                 atom = self._sentence_atom(text, group.start, group.end, chunk_language, lead_of)
                 lead_of = ()
+                if atom is not None and group.joined_by:  # the segment rules that joined it
+                    atom = replace(
+                        atom, metadata={**atom.metadata, JOINED_BY: list(group.joined_by)}
+                    )
                 lead = list_lead_in(text, u0) if n == 0 and atom is not None else None
                 if atom is not None and lead is not None:  # "Cobra provides: Nested ..."
                     atom = self._led_in(atom, lead)

@@ -4,16 +4,31 @@ An atom must mean something without the text around it. So:
 - a labelled statement ("Definition 2.3", "Satz 1.1 (Heine-Borel)", "Лемма 2.", "Proof.") is one
   unit from its label to the next label, heading, blank line or end-of-proof mark
   (`labelled_blocks`); premises stay with their conclusions;
-- in running prose (`sentence_groups`), a sentence that leans on the one before ("This technique
-  ...", "Diese Methode ...", "Он ...", "Dann ...", and a pronoun or demonstrative among its first
-  words: "Изначально она ...", "Many of these sites ...", or in English later: "... of these
-  cells", "But they ...", `distill.context.leans_back`) is joined with it, up to 3 sentences
-  and 700 characters (the rest starts a group marked anaphoric), a premise ("Sei X ...",
-  "Let X ...", "Пусть ...") with the sentence after it, and a sentence that starts in lower case
-  (an abbreviation split that razdel and sentences.py both missed) with the one before, and so is
-  a sentence after one left open (a bracket not closed, a clause ending in ";": razdel cuts
-  "(-1.30 METs; 95% CI ...)" there); a group is always a contiguous span, so its quote is
-  verbatim chunk text;
+- in running prose (`sentence_groups`), the segment stage decides, sentence by sentence, whether
+  each joins the group before it or starts one: the first of the ordered rules
+  `distill.segment.JOIN_RULES` with a verdict decides (that module's docstring has the details),
+  and a group keeps the names of the rules that joined it (`Group.joined_by`). In order:
+  1. **quotation tail**: a conversation's paragraph that starts inside a quotation: its first
+     sentence is a fragment;
+  2. **open quotation**: a sentence inside an open quotation joins it, up to 8 sentences;
+  rules 3-7 join while the group has fewer than 3 sentences and no section label stands between:
+  3. **lower-case start** (an abbreviation split that razdel and sentences.py both missed);
+  4. **leans back** ("This technique ...", "Diese Methode ...", "Он ...", "Изначально она ...",
+     "Many of these sites ...", "... of these cells", "But they ...",
+     `distill.context.leans_back`), while the group stays within 700 characters;
+  5. **after a premise** ("Sei X ...", "Let X ...", "Пусть ...");
+  6. **outburst**: a short exclamation or question joins its neighbour;
+  7. **after a lead outburst**: the sentence after such an outburst standing alone;
+  8. **after a sentence left open** (a bracket not closed, a clause ending in ";": razdel cuts
+     "(-1.30 METs; 95% CI ...)" there), while the group stays within 900 characters;
+  9. **fragment at the unit start** (below);
+  10. **held referent**: a leaning sentence past the cap starts a group at the sentence before
+      it that holds its referent, overlapping the group before (`context.held_referent`);
+  11. **anaphoric group**: a leaning sentence that finds none starts a group marked anaphoric;
+  12. **new group**: any other sentence.
+  The walk keeps its state (an open quotation, a premise, a lone outburst, the sentence before,
+  the group's sentences); the rules only read it. A group is always a contiguous span, so its
+  quote is verbatim chunk text;
 - each group is then judged by the classify stage (`distill.classify.judge_group`, its ordered
   rules `GROUP_RULES`): an exclamation, a question or a lead-in alone, a pointer, a list line, a
   short fragment or a line of dialogue is marked `noise`, a line of speech that stands alone
@@ -35,16 +50,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pegas_memory.distill.claim_text import clean_claim as clean_claim
 from pegas_memory.distill.classify import Group, judge_group
-from pegas_memory.distill.context import held_referent, leans_back
-from pegas_memory.distill.dialogue import outburst, quote_state, speech, starts_inside
-from pegas_memory.distill.items import item_start, period_only
+from pegas_memory.distill.dialogue import quote_state, speech, starts_inside
 from pegas_memory.distill.join_en import opens_with_connector
 from pegas_memory.distill.patterns import BLOCK_LABEL, PROOF_END, LabelKind, label_kind, words_of
-from pegas_memory.distill.sentences import inline_split, left_open, prose_sentences
+from pegas_memory.distill.segment import (
+    MAX_GROUP,
+    MAX_GROUP_CHARS,
+    Member,
+    SentenceState,
+    is_premise,
+    join_verdict,
+)
+from pegas_memory.distill.sentences import inline_split, prose_sentences
 
 _WIDGET_WORDS = (
     r"\W{0,3}(?i:summary|share(?: this(?: article| story)?)?|advertisement|advert|sponsored"
@@ -95,88 +116,10 @@ _LABEL_LINE = re.compile(
     r"|[A-ZА-ЯЁ]{4,}(?:\([SЫ]\))?(?:\s+(?:AND|И)\s+[A-ZА-ЯЁ]{4,}(?:\([SЫ]\))?)*:?\s+"
     r"(?=[A-ZА-ЯЁ][a-zа-яё]))"
 )
-# A sentence left open (a bracket not closed, a clause ending in ";") goes on in the next one
-# that razdel cut off: "(English: Halloween;" / "США, 2018) — фильм ...". Joined up to this size.
-_MAX_CONTINUED = 900
-_BACKWARD = frozenset(
-    [
-        "it",
-        "this",
-        "that",
-        "these",
-        "those",
-        "they",
-        "he",
-        "she",
-        "its",
-        "their",
-        "his",
-        "her",
-        "such",
-        "thus",
-        "hence",
-        "therefore",
-        "consequently",
-        "then",
-        "latter",
-        "former",
-        "both",
-        "er",
-        "sie",
-        "dies",
-        "diese",
-        "dieser",
-        "dieses",
-        "diesen",
-        "diesem",
-        "damit",
-        "daher",
-        "dadurch",
-        "somit",
-        "also",
-        "deshalb",
-        "dann",
-        "folglich",
-        "hierbei",
-        "dabei",
-        "hierzu",
-        "ihr",
-        "ihre",
-        "он",
-        "она",
-        "оно",
-        "они",
-        "это",
-        "этот",
-        "эта",
-        "эти",
-        "этого",
-        "этой",
-        "этих",
-        "такой",
-        "такая",
-        "такие",
-        "таким",
-        "поэтому",
-        "следовательно",
-        "тогда",
-        "его",
-        "её",
-        "их",
-        "при",
-    ]
-)
-_PREMISE = re.compile(
-    r"^(?:sei|seien|es\s+sei(?:en)?|let|suppose|assume|пусть|допустим)\b", re.IGNORECASE
-)
 _HEADING_LINE = re.compile(
     r"^[ \t]*(?:#{1,6}\s.*|\d+(?:\.\d+)*\.?[ \t]+[A-ZÄÖÜА-ЯЁ][^\n.:;]{2,60})[ \t]*$", re.M
 )
 _BLANK = re.compile(r"\n[ \t]*\n")
-_MAX_GROUP = 3  # sentences per joined unit
-_MAX_GROUP_CHARS = 700  # a leaning sentence joins a group only while it stays this short
-_HELD = (_MAX_GROUP - 1, _MAX_GROUP_CHARS)  # sentences and characters a held referent may take
-_MAX_UTTERANCE = 8  # sentences of one quotation kept together
 _CONVERSATION_LINES = 4
 _CONVERSATION_SHARE = 0.4  # a narrative sentence shorter than this joins its neighbour or goes
 
@@ -301,16 +244,6 @@ def labelled_blocks(text: str, covered: Sequence[tuple[int, int]]) -> list[Label
     return out
 
 
-def _first_word(text: str) -> str:
-    m = re.match(r"\W*([^\W\d_]+)", text)
-    return m[1].casefold() if m else ""
-
-
-def _starts_lower(text: str) -> bool:
-    m = re.match(r"[\s\"'“„«(\[]*(\S)", text)
-    return m is not None and m[1].isalpha() and m[1].islower()
-
-
 def _widget_trim(text: str, start: int, end: int) -> int:
     """The start of the span after widget labels and abstract section labels glued onto it."""
     while start < end:
@@ -336,7 +269,8 @@ def sentence_groups(
     text: str, start: int, end: int, *, conversation: bool = False, language: str | None = None
 ) -> list[Group]:
     """Self-contained sentence groups of the prose span text[start:end] (module docstring);
-    `language` picks the pronouns `leans_back` looks for.
+    `language` picks the pronouns `leans_back` looks for. Each sentence is decided by the first
+    of `segment.JOIN_RULES` with a verdict; the state the rules read is updated here.
 
     The sentences of one quotation stay together; a short exclamation or question joins its
     neighbour in the paragraph; what is left alone of those, and a line of dialogue with little
@@ -356,62 +290,57 @@ def sentence_groups(
             boilerplate.append(Group(s0, s1, 1, noise="page boilerplate"))
         else:
             spans.append((s0, s1))
-    premise = False
+    # The walk's state, kept here and read by the rules (`segment.SentenceState`).
+    premise = False  # the sentence before is a premise
     # A paragraph that starts inside a quotation (the chunk starts mid-utterance): the
     # utterance's tail is a fragment.
     quoting = conversation and starts_inside(text[start:end])  # a quotation is open
     lead_outburst = False  # the last group is one short exclamation or question
     whole = len(spans) == 1 and not text[:start].strip() and not text[end:].strip()
     before: str | None = None  # the sentence before, for a description that repeats it
-    members: list[tuple[int, str, bool]] = []  # the last group's sentences: start, claim, leans
+    members: list[Member] = []  # the last group's sentences: start, claim, leans
     for s0, s1 in spans:
-        sentence = text[s0:s1]
-        if quoting and not groups and not whole:
-            groups.append(Group(s0, s1, 1, fragment=True))
-            quoting = quote_state(sentence, quoting)
-            continue
-        lower = _starts_lower(sentence)
-        claim = clean_claim(sentence)
-        back = _first_word(sentence) in _BACKWARD or leans_back(claim, language, before)
-        before = claim
-        burst = outburst(sentence) is not None
-        room = bool(groups) and groups[-1].sentences < _MAX_GROUP
-        # A chain of leaning sentences stops at 3 sentences or _MAX_GROUP_CHARS: the next one
-        # starts a group of its own, marked anaphoric (it still leans on the group before).
-        short = bool(groups) and s1 - groups[-1].start <= _MAX_GROUP_CHARS
-        joins = lower or (back and short) or premise or burst or lead_outburst
-        joins = joins and s0 not in labelled  # "... placebo. RESULTS There was ... the 2 groups"
-        goes_on = (
-            bool(groups)
-            and s1 - groups[-1].start <= _MAX_CONTINUED
-            and left_open(text[groups[-1].start : groups[-1].end])
+        s = SentenceState(
+            text=text,
+            start=s0,
+            end=s1,
+            group=groups[-1] if groups else None,
+            language=language,
+            whole=whole,
+            labelled=s0 in labelled,
+            quoting=quoting,
+            premise=premise,
+            lead_outburst=lead_outburst,
+            before=before,
+            members=tuple(members),
         )
-        if groups and (
-            (quoting and groups[-1].sentences < _MAX_UTTERANCE) or (room and joins) or goes_on
-        ):
-            last = groups[-1]
-            groups[-1] = Group(last.start, s1, last.sentences + 1, last.fragment, last.anaphoric)
-        elif not groups and lower and not whole and not item_start(text, s0):
-            # The tail of a sentence cut before this unit; a text of one sentence is kept, and
-            # a list item in lower case ("* поддержка флагов") is cut from nothing.
+        name, verdict = join_verdict(s)  # the first of `segment.JOIN_RULES` with a verdict
+        if verdict.cut == "tail":  # the walk keeps nothing of it but the quotation
             groups.append(Group(s0, s1, 1, fragment=True))
-        elif (
-            back
-            and s0 not in labelled
-            and (held := held_referent(claim, members, language, s1, _HELD)) is not None
-        ):
+            quoting = quote_state(s.sentence, quoting)
+            continue
+        if verdict.cut == "join":
+            last = groups[-1]
+            groups[-1] = replace(
+                last, end=s1, sentences=last.sentences + 1, joined_by=(*last.joined_by, name)
+            )
+        elif verdict.cut == "fragment":
+            groups.append(Group(s0, s1, 1, fragment=True))
+        elif verdict.cut == "held" and verdict.held is not None:
             # Past the cap: the smallest span before it that holds its referent, overlapping the
             # group before (`context.held_referent`), not a run-on and not alone.
-            groups.append(Group(held[0], s1, held[1], anaphoric=held[2]))
-            members = members[len(members) - held[1] + 1 :]
+            h0, sentences, leans = verdict.held
+            groups.append(Group(h0, s1, sentences, anaphoric=leans, joined_by=(name,)))
+            members = members[len(members) - sentences + 1 :]
         else:
-            groups.append(Group(s0, s1, 1, anaphoric=back))
+            groups.append(Group(s0, s1, 1, anaphoric=verdict.anaphoric))
+        before = s.claim
         if groups[-1].start == s0:
             members = []
-        members.append((s0, claim, back))
-        premise = _PREMISE.match(sentence.lstrip()) is not None or period_only(sentence)
-        quoting = quote_state(sentence, quoting)
-        lead_outburst = groups[-1].sentences == 1 and burst
+        members.append((s0, s.claim, s.back))
+        premise = is_premise(s.sentence)
+        quoting = quote_state(s.sentence, quoting)
+        lead_outburst = groups[-1].sentences == 1 and s.burst
     judged = [judge_group(text, g, conversation, language) for g in groups]
     return sorted(judged + boilerplate, key=lambda g: g.start)
 
@@ -431,4 +360,4 @@ def next_paragraph(text: str, before: tuple[int, int], start: int, end: int) -> 
     if not opens_with_connector(clean_claim(text[start:end])):
         return False
     span = text[before[0] : end]
-    return len(span) <= _MAX_GROUP_CHARS and len(prose_sentences(span)) <= _MAX_GROUP
+    return len(span) <= MAX_GROUP_CHARS and len(prose_sentences(span)) <= MAX_GROUP
