@@ -166,9 +166,19 @@ meaning, term = the term;
 "then": "kind"} with single-token kinds;
 - code: a code snippet; content = the code exactly; claim = what it does or defines;
 - table: a table; content = the table exactly; claim = what it shows;
-- text: any other useful statement.
+- text: any other useful statement that stands alone.
 Rules:
-- claim is ONE self-contained statement: no pronouns pointing outside it, names spelled out.
+- An atom is only what states something by itself: a definition, a theorem or rule, a table, a \
+code block, or a fact with its own subject. Every sentence stays searchable and cited in the \
+document's passages, so leaving one out loses nothing; when in doubt, leave it out.
+- Never make atoms of: reference-list or bibliography entries, tables of contents, front matter \
+(authors, affiliations, keywords), figure or table captions, table headers alone, running heads, \
+page numbers, PDF debris, tutorial steps or narration addressed to the reader ("Then you ...", \
+"Let's ..."), pointers to other parts of the text ("see Section 5", "as shown below"), questions, \
+sentences that only introduce a list or an example.
+- claim is ONE self-contained statement: no pronouns pointing outside it, names spelled out; \
+when its subject comes from an earlier sentence or the section heading, write it into the claim \
+(the quote stays exact).
 - quote is an exact, contiguous copy of the chunk text the atom rests on (one to three \
 sentences, or the whole code block or table). Never paraphrase or shorten inside the quote.
 - Write claim and content in the language of the chunk (a Russian chunk gives Russian atoms).

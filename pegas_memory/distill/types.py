@@ -20,7 +20,7 @@ from pegas_memory.models import AtomType
 ATOM_TYPES: tuple[AtomType, ...] = tuple(AtomType)
 
 OFFLINE_VERSION = "offline-v17"
-PROMPT_VERSION = "distill-v1"
+PROMPT_VERSION = "distill-v2"  # v2: only what stands alone (issue 33, scope 3)
 CRITIQUE_PROMPT_VERSION = "critique-v1"
 
 

@@ -296,7 +296,7 @@ def test_ollama_atoms_are_checked_against_the_chunk() -> None:
     for atom in atoms:
         assert CHUNK[atom.quote_start : atom.quote_end] == atom.quote
         assert atom.metadata["distiller"] == "ollama"
-        assert atom.metadata["prompt_version"] == "distill-v1"
+        assert atom.metadata["prompt_version"] == "distill-v2"
         assert atom.metadata["typed_by"] == "model"  # the model typed it, no rule
     assert atoms[0].metadata["term"] == "Энтропия" and atoms[0].type == "definition"
     assert atoms[2].quote == SHANNON
@@ -371,7 +371,7 @@ def test_build_distiller_follows_the_settings() -> None:
     assert isinstance(build_distiller(load_settings()), OfflineDistiller)
     distiller = build_distiller(load_settings(ollama_url="http://127.0.0.1:9", chat_model="m"))
     assert isinstance(distiller, OllamaDistiller)
-    assert distiller.name == "ollama:m" and distiller.prompt_version == "distill-v1"
+    assert distiller.name == "ollama:m" and distiller.prompt_version == "distill-v2"
     assert isinstance(distiller.fallback, OfflineDistiller)
 
 
