@@ -176,7 +176,7 @@ def conditional_description(sentence: str, before: str) -> bool:
 
 def ordinal_subject(text: str) -> bool:
     """Rule 5 (module docstring): the text opens on "the (modifier) ordinal noun" and nothing
-    after the noun says whose series it is; `distill.patterns` reads such a subject as no
+    after the noun says whose series it is; `distill.definition_rules` reads such a subject as no
     defined term either ("The first argument is the function ..." defines no "first argument")."""
     m = _ORDINAL_SUBJECT.match(text)
     if m is None or m["noun"].casefold() in _MOMENTS or m["noun"].casefold() in _NO_NOUN:

@@ -4,7 +4,8 @@
 what several rules share once) and answers True (a fact), False (text) or None (no verdict). The
 first verdict wins, and `fact_verdict` returns it with the rule's name, which the distiller writes
 to the atom's metadata (`types.TYPED_BY`); a sentence no rule takes is text ("no predicate
-found"). A definition is typed before these run (`patterns.match_definition`), a block by its kind.
+found"). A definition is typed before these run (`definition_rules.match_definition`), a block
+by its kind.
 
 In order: a question, an open question or a call for more research is text; an atom of several
 sentences whose first one decides (`_joined_type`); grammar (`distill.mood`: an instruction,
@@ -52,15 +53,9 @@ from pegas_memory.distill.mood import (
     verbless,
 )
 from pegas_memory.distill.morph_ru import finite_predicate
-from pegas_memory.distill.patterns import (
-    _ACRONYM,
-    _MATH_RELATION,
-    _RELATION,
-    _RU_VERB,
-    _unbracketed,
-    words_of,
-)
+from pegas_memory.distill.patterns import _ACRONYM, _MATH_RELATION, _RELATION
 from pegas_memory.distill.predicate_ru import possessive
+from pegas_memory.distill.words import RU_VERB, unbracketed, words_of
 
 # The narrative regexes (aims, scope, method, findings) are `distill.findings`.
 _VERBS = re.compile(_RELATION.pattern + "|" + FINDING.pattern, re.IGNORECASE)
@@ -143,7 +138,7 @@ Rule = Callable[[Sentence], bool | None]
 def _asks(s: Sentence) -> bool | None:
     # a "?" in brackets is an unknown date ("Гормизд (?; ? — 6 августа 523) — ..."), no question
     t = s.text
-    asked = _QUESTION.search(_unbracketed(t))
+    asked = _QUESTION.search(unbracketed(t))
     return False if asked or NEEDS_MORE.search(t) or UNKNOWN.search(t) or GAP.search(t) else None
 
 
@@ -228,7 +223,7 @@ def _en_finite_verb(s: Sentence) -> bool | None:
 
 
 def _ru_dash_or_verb(s: Sentence) -> bool | None:
-    if s.language == "ru" and (_RU_DASH.search(s.text) or _RU_VERB.search(s.text)):
+    if s.language == "ru" and (_RU_DASH.search(s.text) or RU_VERB.search(s.text)):
         return True
     return None
 

@@ -14,7 +14,8 @@ The rules here are grammar, not a list of sentences seen:
   описания ..." read with the island carried is a statement, as the graders read "1879—1912
   годы: колониальный период."); left alone, it is dropped (`standalone.unfit`).
 - `period_term`: a "defined term" that is a time expression ("Первая четверть XIX века — наши
-  дни: поиски сокровищ ..."): the dash is a range, no definition (`patterns._term_ok`).
+  дни: поиски сокровищ ..."): the dash is a range, no definition (`definition_rules`: "a range
+  of dates").
 - `legend_line`: a verbless noun phrase of a few words closed by a one- or two-letter code in
   brackets ("Плейстоценовая эпоха (P)."): a chart's legend, dropped. A phrase with a verb, a
   dash, a colon or a number is no legend: "Население — 1,2 млн человек.", "Площадь — 312 км²."

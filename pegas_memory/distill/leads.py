@@ -1,20 +1,19 @@
 """A document's or section's lead that says what its subject is: a definition (pure logic).
 
-"SQLAlchemy is the Python SQL toolkit and Object Relational Mapper that gives ..." opens the
-README titled "SQLAlchemy": graders read it as the definition of SQLAlchemy. The same shape in a
-body paragraph ("Aspirin is a risk factor for ...", "The mean age was 54 years") is a statement
-about its subject, and `patterns.match_definition` keeps its narrower "X is a Y" rules there. So
-this rule needs the sentence's position, which only the distiller knows: it asks here for the
-first sentence of a chunk, with the document's title and the section's heading as the subjects
-(Russian leads "X — N ..." are definitions by `patterns` already, wherever they stand, except
-where the term holds a dash of its own or its aliases a dash in brackets: "Папуа — Новая
-Гвинея, Папуа-Новая Гвинея (полное название — ...; English: ...) — государство в Океании ..."
-under the heading "Папуа — Новая Гвинея" is read here, by `_ru_titled_lead`). The distiller's
-carry of a prose claim goes through `lead_carry`, so that a lead's name stays its subject, a
-timeline's period line carries its section (`distill.labels_ru`), an "X — это Y" definition is
-not carried for a category noun in its genus, and a Russian claim with no subject and no verb
-is typed by what it says of the subject carried onto it ("Махно: автор мемуаров ...": a fact,
-`distill.predicate_ru`).
+"SQLAlchemy is the Python SQL toolkit and Object Relational Mapper that gives ..." opens the README
+titled "SQLAlchemy": graders read it as the definition of SQLAlchemy. The same shape in a body
+paragraph ("Aspirin is a risk factor for ...", "The mean age was 54 years") is a statement about its
+subject, and `definition_rules.match_definition` keeps its narrower "X is a Y" rules there. So this
+rule needs the sentence's position, which only the distiller knows: it asks here for the first
+sentence of a chunk, with the document's title and the section's heading as the subjects (Russian
+leads "X — N ..." are definitions by `definition_rules` already, wherever they stand, except where
+the term holds a dash of its own or its aliases a dash in brackets: "Папуа — Новая Гвинея,
+Папуа-Новая Гвинея (полное название — ...; English: ...) — государство в Океании ..." under the
+heading "Папуа — Новая Гвинея" is read here, by `_ru_titled_lead`). The distiller's carry of a prose
+claim goes through `lead_carry`, so that a lead's name stays its subject, a timeline's period line
+carries its section (`distill.labels_ru`), an "X — это Y" definition is not carried for a category
+noun in its genus, and a Russian claim with no subject and no verb is typed by what it says of the
+subject carried onto it ("Махно: автор мемуаров ...": a fact, `distill.predicate_ru`).
 """
 
 from __future__ import annotations
@@ -25,19 +24,18 @@ from dataclasses import replace
 import pegas_memory.distill.nearer_ru as nearer_ru
 from pegas_memory.distill.carry import carried_claim, carry, mentions
 from pegas_memory.distill.context import refers_back
-from pegas_memory.distill.fact_rules import is_fact
-from pegas_memory.distill.labels_ru import period_only
-from pegas_memory.distill.patterns import (
+from pegas_memory.distill.definition_rules import (
     ASSESSMENT,
     CAPS_LABEL,
     ETYM,
     EVALUATIVE_GENUS,
-    LETTER,
     strip_term,
-    words_of,
 )
+from pegas_memory.distill.fact_rules import is_fact
+from pegas_memory.distill.labels_ru import period_only
 from pegas_memory.distill.predicate_ru import predicate_of
 from pegas_memory.distill.types import TYPED_BY, DraftAtom
+from pegas_memory.distill.words import LETTER, words_of
 from pegas_memory.distill.words_ru import _verb
 from pegas_memory.models import AtomType
 
@@ -191,4 +189,4 @@ def lead_carry(
     claim = carried_claim(atom.claim, subject)
     meta = {**atom.metadata, "subject": subject, "context": "period"}
     return replace(atom, claim=claim, content=claim, metadata=meta)  # never a definition:
-    # a period is no defined term (`patterns._term_ok`)
+    # a period is no defined term (`definition_rules`: "a range of dates")

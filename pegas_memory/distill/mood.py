@@ -1,5 +1,6 @@
 """What a sentence does by its grammar, before what it says: it instructs, prescribes, names
-without stating, or states a property (pure logic, used by `distill.patterns`).
+without stating, or states a property (pure logic, used by `distill.fact_rules` and
+`distill.definition_rules`).
 
 An atom typed `fact` must be checkable. Advice, instructions and norms are not, whatever names
 or numbers they hold ("First, use go get to install the latest version", "Our society has to

@@ -12,11 +12,11 @@ from typing import Any, Protocol, runtime_checkable
 from pegas_memory.models import AtomType
 
 # What each type (`models.AtomType`) means (the offline distiller's rules are in
-# `distill.patterns`): `definition` defines a term (its `term` recorded), `fact` is a checkable
-# statement (a finding, a property, an event, a number; a labelled theorem, lemma, proposition
-# or corollary is a `fact` with metadata kind=theorem: a statement that holds, with its
-# premises), `text` is the rest (aims, questions, method narrative, proofs with kind=proof),
-# `table`, `code` and `logical_rule` are blocks.
+# `distill.definition_rules`, `distill.fact_rules` and `distill.patterns`): `definition` defines a
+# term (its `term` recorded), `fact` is a checkable statement (a finding, a property, an event, a
+# number; a labelled theorem, lemma, proposition or corollary is a `fact` with metadata
+# kind=theorem: a statement that holds, with its premises), `text` is the rest (aims, questions,
+# method narrative, proofs with kind=proof), `table`, `code` and `logical_rule` are blocks.
 ATOM_TYPES: tuple[AtomType, ...] = tuple(AtomType)
 
 OFFLINE_VERSION = "offline-v17"
