@@ -27,8 +27,8 @@ import re
 
 
 def wordset(words: str) -> frozenset[str]:
-    """The words of `words`, split on whitespace (`distill.patterns` reads this module, so the
-    helper is not imported from there)."""
+    """The words of `words`, split on whitespace (`distill.words` and `distill.definition_rules`
+    read this module, so the helper is not imported from there)."""
     return frozenset(words.split())
 
 
@@ -484,17 +484,17 @@ SELF_CONTAINED = wordset("there we i you here what who which")
 # --- patterns: what is never a defined term ---
 # Pronouns and demonstratives: never a defined term's first word; a sentence opening on one leans
 # back (patterns, offline).
-# patterns reads it with the Russian words, lexicon_ru.ANAPHORS.
+# distill.words and definition_rules read it with the Russian words, lexicon_ru.ANAPHORS.
 ANAPHORS = wordset(
     "it this that these those there they he she we i you here which what who such its their our"
     " his her my"
 )
 # "The term refers to ...": the defined word is elsewhere, so this is no definition of "term"
 # (German "Begriff", "Wort" too).
-# patterns reads it with the Russian words, lexicon_ru.GENERIC_TERMS.
+# distill.words and definition_rules read it with the Russian words, lexicon_ru.GENERIC_TERMS.
 GENERIC_TERMS = wordset("term word concept notion begriff wort")
 # Words that open a sentence or clause but never a defined term (with German ones).
-# patterns reads it with the Russian words, lexicon_ru.DEFINITION_OPENERS.
+# distill.words and definition_rules read it with the Russian words, lexicon_ru.DEFINITION_OPENERS.
 DEFINITION_OPENERS = wordset(
     "but so then and or indeed only yet also still now thus hence however helping noting dann"
     " und oder aber damit daher somit"

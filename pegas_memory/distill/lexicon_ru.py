@@ -22,8 +22,8 @@ import re
 
 
 def wordset(words: str) -> frozenset[str]:
-    """The words of `words`, split on whitespace (`distill.patterns` reads this module, so the
-    helper is not imported from there)."""
+    """The words of `words`, split on whitespace (`distill.words` and `distill.definition_rules`
+    read this module, so the helper is not imported from there)."""
     return frozenset(words.split())
 
 
@@ -292,16 +292,16 @@ SELF_CONTAINED = wordset("мы")
 # --- patterns: what is never a defined term ---
 # Pronouns and demonstratives: never a defined term's first word; a sentence opening on one leans
 # back (patterns, offline).
-# patterns reads it with the English words, lexicon_en.ANAPHORS.
+# distill.words and definition_rules read it with the English words, lexicon_en.ANAPHORS.
 ANAPHORS = wordset(
     "он она оно они это этот эта эти тот та те там тут здесь мы я вы такой такая такие который"
     " которая которые всё все его её их"
 )
 # "The term refers to ...": the defined word is elsewhere, so this is no definition of "term".
-# patterns reads it with the English words, lexicon_en.GENERIC_TERMS.
+# distill.words and definition_rules read it with the English words, lexicon_en.GENERIC_TERMS.
 GENERIC_TERMS = wordset("термин понятие слово")
 # Words that open a sentence or clause but never a defined term.
-# patterns reads it with the English words, lexicon_en.DEFINITION_OPENERS.
+# distill.words and definition_rules read it with the English words, lexicon_en.DEFINITION_OPENERS.
 DEFINITION_OPENERS = wordset("тогда также затем потом однако поэтому сейчас сам самое другие")
 # Prepositions and conjunctions: a dash after a phrase with one is prose (patterns).
 DEFINITION_FUNCTION_WORDS = wordset(

@@ -1,7 +1,8 @@
 """The offline distiller: deterministic, rule-based, no model and no network. Holds the scanning
-of code blocks, tables and JSON rules, the prose units, and `OfflineDistiller`; the patterns
-(definitions in en/ru/de, statement labels, the fact test) live in `distill.patterns`, the
-self-contained units (labelled statements, joined sentences, fragments) in `distill.units`.
+of code blocks, tables and JSON rules, the prose units, and `OfflineDistiller`; the definition
+rules (en/ru/de) live in `distill.definition_rules`, statement labels in `distill.patterns`, the
+fact test in `distill.fact_rules`, the self-contained units (labelled statements, joined
+sentences, fragments) in `distill.units` and `distill.segment`.
 
 Offline heuristics, in order:
 - fenced code (``` or ~~~) is `code`, unless its body is JSON with "if"/"then" keys, which is a
