@@ -20,7 +20,7 @@ from typing import Any
 from pegas_memory.db.pool import Conn
 from pegas_memory.models import CitationOut, ContextItem, DecayProfile, SearchHit
 from pegas_memory.search.queries import SEARCH_SQL as Q
-from pegas_memory.sentences import split_sentences
+from pegas_memory.search.translit import cross_script_prefix
 from pegas_memory.text import normalize_text
 
 CHARS_PER_TOKEN = 4  # a conservative average for English and Russian with common tokenizers
@@ -128,6 +128,13 @@ def cited_chunks(conn: Conn, atom_ids: Sequence[int]) -> dict[int, list[Cited]]:
     return out
 
 
+_SNAP = 200  # how far a cut moves to fall between sentences
+# Where one sentence ends and the next begins, roughly: an end mark and space before a capital, a
+# digit or an opening quote or bracket, or a line break. A window shown to the agent only needs
+# its cuts to look clean ("…" marks them); razdel's exact boundaries cost 1-2 ms a window.
+_BOUNDARY = re.compile(r"[.!?…][\"»”')\]]*\s+(?=[A-ZА-ЯЁ0-9\"«“(\[])|\n\s*")
+
+
 def focus(text: str, start: int, end: int, limit: int = MAX_CONTEXT_CHARS_PER_ITEM) -> str:
     """At most `limit` characters of `text` around its span text[start:end] (pure): the whole
     text when it fits; else the span with as much before and after it as fits, cut at sentence
@@ -142,12 +149,17 @@ def focus(text: str, start: int, end: int, limit: int = MAX_CONTEXT_CHARS_PER_IT
         s = max(0, start - (limit - (end - start)) // 2)
         e = min(len(text), s + limit)
         s = max(0, e - limit)
-    sentences = split_sentences(text[s:e])
-    cut_at = s  # the sentences' offsets count from here
-    if s > 0 and len(sentences) > 1 and cut_at + sentences[1].start <= start:
-        s = cut_at + sentences[1].start  # the first sentence was cut: start at the next one
-    if e < len(text) and len(sentences) > 1 and cut_at + sentences[-2].end >= max(end, s + 1):
-        e = cut_at + sentences[-2].end  # the last sentence was cut: end at the one before
+    if s > 0:  # the first sentence was cut: start at the next one, if it is near
+        head = _BOUNDARY.search(text, s, min(start, s + _SNAP))
+        if head is not None:
+            s = head.end()
+    if e < len(text):  # the last sentence was cut: end at the one before, if it is near
+        ends = [
+            m.start() + len(m[0].rstrip())
+            for m in _BOUNDARY.finditer(text, max(end, e - _SNAP, s), e)
+        ]
+        if ends:
+            e = ends[-1]
     piece = text[s:e].strip()
     return ("… " if s > 0 else "") + piece + (" …" if e < len(text) else "")
 
@@ -160,15 +172,26 @@ def _stems(text: str) -> set[str]:
     return {w[:_STEM] for w in _WORD.findall(text.casefold().replace("ё", "е"))}
 
 
+# A sentence as best_sentence reads it: up to its end mark or line break (a rough cut is enough
+# to choose where a passage is cut).
+_ROUGH_SENTENCE = re.compile(r"[^.!?…\n]+(?:[.!?…]+|\n|$)")
+
+
 def best_sentence(text: str, question: str) -> tuple[int, int]:
-    """The span of the sentence of `text` that shares the most word stems with the question
+    """The span of the sentence of `text` that shares the most word stems with the question,
+    names across scripts counted too ("Tesla" meets "Теслы", `translit.cross_script_prefix`)
     (pure; the first on a tie, (0, 0) when none shares one): where a long passage is cut."""
     asked = _stems(question)
+    crossed = {
+        p for w in _WORD.findall(question) if (p := cross_script_prefix(w.replace("ё", "е")))
+    }
     best, span = 0, (0, 0)
-    for sentence in split_sentences(text) if asked else ():
-        shared = len(asked & _stems(sentence.text))
+    for m in _ROUGH_SENTENCE.finditer(text) if asked else ():
+        stems = _stems(m[0])
+        shared = len(asked & stems) + sum(any(t.startswith(p) for t in stems) for p in crossed)
         if shared > best:
-            best, span = shared, (sentence.start, sentence.end)
+            start = m.start() + len(m[0]) - len(m[0].lstrip())
+            best, span = shared, (start, m.start() + len(m[0].rstrip()))
     return span
 
 
@@ -212,9 +235,9 @@ def assemble(
         marker = len(items) + 1
         claim = hit.claim
         if hit.store == "passage":  # a whole chunk: as long as one item's context may be
-            claim = _trim(
-                focus(claim, *best_sentence(claim, question)), MAX_CONTEXT_CHARS_PER_ITEM + 4
-            )
+            if len(claim) > MAX_CONTEXT_CHARS_PER_ITEM:  # cut around what answers
+                claim = focus(claim, *best_sentence(claim, question))
+            claim = _trim(claim, MAX_CONTEXT_CHARS_PER_ITEM + 4)
         head = f"[{marker}] {claim}"
         meta = [hit.type]
         if hit.status:

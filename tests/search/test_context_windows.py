@@ -55,6 +55,12 @@ def test_russian_words_match_across_their_endings() -> None:
     assert text[start:end] == "Весной Орва разливается у Келля."
 
 
+def test_a_name_is_matched_across_scripts() -> None:
+    text = "Изобретатель жил в Нью-Йорке. Тесла получил патент на двигатель. Потом он уехал."
+    start, end = best_sentence(text, "Which patent did Tesla receive?")
+    assert text[start:end] == "Тесла получил патент на двигатель."
+
+
 def test_no_shared_word_gives_the_start() -> None:
     assert best_sentence("Rivers run to the sea. Bridges cross it.", "квантовая механика") == (0, 0)
 
