@@ -106,26 +106,36 @@ def chunk_windows(conn: Conn, chunk_ids: Sequence[int]) -> dict[int, Window]:
 
 @dataclass(frozen=True)
 class Cited:
-    """The chunk an atom is cited from and where its quote starts in it (-1: not found)."""
+    """The chunk an atom is first cited from, its quote, and the quote's offset in the chunk as
+    the citation recorded it (None when unknown)."""
 
     chunk_id: int
     quote: str
-    offset: int
+    offset: int | None
+
+    def span_in(self, window: Window) -> tuple[int, int]:
+        """Where the quote stands in the window: found in the cited chunk's text, else at the
+        recorded offset, else the chunk's start (an empty span)."""
+        chunk = window.text[window.start : window.end]
+        at = chunk.find(self.quote) if self.quote else -1
+        if at >= 0:
+            return window.start + at, window.start + at + len(self.quote)
+        if self.offset is not None and 0 <= self.offset < len(chunk):
+            return window.start + self.offset, window.start + self.offset
+        return window.start, window.start
 
 
-def cited_chunks(conn: Conn, atom_ids: Sequence[int]) -> dict[int, list[Cited]]:
-    """The chunks each atom is cited from, a current version's first, with the quote's offset
-    in the chunk (its text searched for, else the citation's character offsets)."""
+def cited_chunks(conn: Conn, atom_ids: Sequence[int]) -> dict[int, Cited]:
+    """The chunk each atom is first cited from, a current version's first."""
     rows = conn.execute(Q.cited_chunks, (list(atom_ids),)).fetchall()
-    out: dict[int, list[Cited]] = {}
-    for r in rows:
-        quote, content = r["quoted_text"] or "", r["content"] or ""
-        offset = content.find(quote) if quote else -1
-        if offset < 0 and r["char_start"] is not None and r["chunk_start"] is not None:
-            at = int(r["char_start"]) - int(r["chunk_start"])
-            offset = at if 0 <= at < len(content) else -1
-        out.setdefault(int(r["atom_id"]), []).append(Cited(int(r["chunk_id"]), quote, offset))
-    return out
+    return {
+        int(r["atom_id"]): Cited(
+            int(r["chunk_id"]),
+            r["quoted_text"] or "",
+            None if r["offset"] is None else int(r["offset"]),
+        )
+        for r in rows
+    }
 
 
 _SNAP = 200  # how far a cut moves to fall between sentences
@@ -299,24 +309,21 @@ def windows_for(conn: Conn, hits: Sequence[SearchHit]) -> dict[tuple[str, int], 
     passage itself, which the hit shows)."""
     out: dict[tuple[str, int], str] = {}
     atom_ids = [h.id for h in hits if h.store == "atom" and h.scope == "knowledge"]
-    if atom_ids:
-        first = {a: cited[0] for a, cited in cited_chunks(conn, atom_ids).items() if cited}
-        win = chunk_windows(conn, sorted({c.chunk_id for c in first.values()}))
-        for a, c in first.items():
-            w = win.get(c.chunk_id)
-            if w is None:
-                continue
-            at = w.start + max(c.offset, 0)
-            out[("atom", a)] = focus(w.text, at, at + (len(c.quote) if c.offset >= 0 else 0))
+    first = cited_chunks(conn, atom_ids) if atom_ids else {}
     passage_ids = [h.id for h in hits if h.store == "passage"]
-    if passage_ids:
-        half = MAX_CONTEXT_CHARS_PER_ITEM // 2
-        for p, w in chunk_windows(conn, passage_ids).items():
-            before, after = w.before, w.after
-            tail = focus(before, len(before), len(before), half) if before else ""
-            head = focus(after, 0, 0, half) if after else ""
-            if tail or head:
-                out[("passage", p)] = f"{tail} […] {head}".strip()
+    win = chunk_windows(conn, sorted({c.chunk_id for c in first.values()} | set(passage_ids)))
+    for a, c in first.items():
+        if (w := win.get(c.chunk_id)) is not None:
+            out[("atom", a)] = focus(w.text, *c.span_in(w))
+    half = MAX_CONTEXT_CHARS_PER_ITEM // 2
+    for p in passage_ids:
+        if (w := win.get(p)) is None:
+            continue
+        before, after = w.before, w.after
+        tail = focus(before, len(before), len(before), half) if before else ""
+        head = focus(after, 0, 0, half) if after else ""
+        if tail or head:
+            out[("passage", p)] = f"{tail} […] {head}".strip()
     return out
 
 

@@ -171,14 +171,15 @@ SELECT c.id AS cited, n.id, n.ord, n.content, c.doc_id
  ORDER BY c.id, n.ord
 
 -- name: cited_chunks
--- The chunks an atom is cited from, a current version's first (an edited document's old chunk
--- must not stand beside the new answer), with the quote, its offsets and the chunk's text.
-SELECT c.atom_id, c.chunk_id, c.quoted_text, c.char_start, k.char_start AS chunk_start, k.content
+-- The chunk each atom is first cited from, a current version's first (an edited document's old
+-- chunk must not stand beside the new answer), with the quote and its offset in that chunk.
+SELECT DISTINCT ON (c.atom_id) c.atom_id, c.chunk_id, c.quoted_text,
+       c.char_start - k.char_start AS offset
   FROM pm_citation c
   JOIN pm_chunk k ON k.id = c.chunk_id
   LEFT JOIN pm_document d ON d.id = c.doc_id
  WHERE c.atom_id = ANY(%s)
- ORDER BY coalesce(d.is_current, false) DESC, c.id
+ ORDER BY c.atom_id, coalesce(d.is_current, false) DESC, c.id
 
 -- name: filter_documents
 -- An atom of these document versions: created by one, or cited by one (a duplicate of another
